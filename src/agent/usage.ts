@@ -1,0 +1,60 @@
+import { type Cost, costOf } from '../llm/models.js';
+import type { Platform } from '../llm/platforms.js';
+import { type Usage, ZERO_USAGE } from '../llm/types.js';
+
+export interface ModelUsage extends Usage {
+  calls: number;
+  cost: number;
+}
+
+/** Sums usage per model for a session (or a run), with a cost estimate in the platform's currency. */
+export class UsageTracker {
+  private readonly byModel = new Map<string, ModelUsage>();
+
+  constructor(readonly platform: Platform) {}
+
+  add(model: string, usage: Usage): Cost {
+    const cost = costOf(model, usage, this.platform);
+    const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
+    cur.promptTokens += usage.promptTokens;
+    cur.completionTokens += usage.completionTokens;
+    cur.totalTokens += usage.totalTokens;
+    cur.cachedTokens += usage.cachedTokens;
+    cur.reasoningTokens += usage.reasoningTokens;
+    cur.calls += 1;
+    cur.cost += cost.amount;
+    this.byModel.set(model, cur);
+    return cost;
+  }
+
+  /** Fold another tracker in (a nested skill run's usage into its parent). */
+  merge(other: UsageTracker): void {
+    for (const [model, u] of other.models()) {
+      const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
+      for (const k of ['promptTokens', 'completionTokens', 'totalTokens', 'cachedTokens', 'reasoningTokens', 'calls', 'cost'] as const) {
+        cur[k] += u[k];
+      }
+      this.byModel.set(model, cur);
+    }
+  }
+
+  models(): [string, ModelUsage][] {
+    return [...this.byModel.entries()];
+  }
+
+  total(): ModelUsage {
+    const sum: ModelUsage = { ...ZERO_USAGE, calls: 0, cost: 0 };
+    for (const u of this.byModel.values()) {
+      for (const k of Object.keys(sum) as (keyof ModelUsage)[]) sum[k] += u[k];
+    }
+    return sum;
+  }
+
+  cost(): Cost {
+    return { amount: this.total().cost, currency: this.platform.currency, covered: this.platform.coveredByPlan };
+  }
+
+  reset(): void {
+    this.byModel.clear();
+  }
+}

@@ -1,0 +1,117 @@
+import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/errors.js';
+import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
+import { log } from '../support/log.js';
+import { nearest } from '../support/suggest.js';
+import { type ParsedArgs, parseArgs } from './args.js';
+import { type AppContext, buildContext } from './context.js';
+import { errorJson, formatError } from './render/error.js';
+import { colorEnabled, makeStyle } from './render/style.js';
+import { attachDocument, readStdin } from './stdin.js';
+
+type Handler = (ctx: AppContext) => Promise<ExitCodeValue>;
+
+/** Subcommands, each loaded only when used. */
+const commands: Record<string, () => Promise<{ run: Handler }>> = {
+  config: () => import('./commands/config.js'),
+};
+
+export async function main(argv: string[]): Promise<void> {
+  let code: ExitCodeValue;
+  let parsed: ParsedArgs | undefined;
+  try {
+    parsed = parseArgs(argv);
+    code = await dispatch(parsed);
+  } catch (err) {
+    code = report(err, parsed, argv);
+  }
+  exit(code);
+}
+
+async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
+  if (args.flags.version) {
+    process.stdout.write(`${__ZHI_VERSION__}\n`);
+    return ExitCode.ok;
+  }
+  if (args.flags.help) {
+    setLanguage(resolveLanguage({ flag: args.flags.language }));
+    process.stdout.write(`${t('cli.help', { version: __ZHI_VERSION__ })}\n`);
+    return ExitCode.ok;
+  }
+  const ctx = await buildContext(args);
+  if (args.flags.setup) {
+    const { runSetup } = await import('./setup.js');
+    return runSetup(ctx);
+  }
+  if (args.subcommand) {
+    const load = commands[args.subcommand];
+    if (!load) {
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'cli.err.unknownCommand', params: { name: args.subcommand } },
+        tries: [{ key: 'cli.try.help' }],
+      });
+    }
+    return (await load()).run(ctx);
+  }
+  if (args.flags.command !== undefined) {
+    let message = args.flags.command;
+    if (!ctx.stdinIsTTY) {
+      const piped = await readStdin();
+      if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
+    }
+    return chatOnce(ctx, message);
+  }
+  if (args.positionals.length) {
+    const word = args.positionals[0]!;
+    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage']);
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'cli.err.unknownCommand', params: { name: word } },
+      tries: suggestion
+        ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi ${suggestion}` } }, { key: 'cli.try.help' }]
+        : [{ key: 'cli.try.help' }, { key: 'cli.try.quote' }],
+    });
+  }
+  if (!ctx.stdinIsTTY) {
+    const piped = await readStdin();
+    return chatOnce(ctx, piped);
+  }
+  if (!ctx.config.apiKey) {
+    const { runSetup } = await import('./setup.js');
+    const code = await runSetup(ctx);
+    if (code !== ExitCode.ok) return code;
+    return ExitCode.ok;
+  }
+  const { runRepl } = await import('./repl/index.js');
+  return runRepl(ctx);
+}
+
+async function chatOnce(ctx: AppContext, message: string): Promise<ExitCodeValue> {
+  if (!message.trim()) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'cli.err.emptyMessage' },
+      why: { key: 'cli.err.emptyMessageWhy' },
+      tries: [{ key: 'cli.try.help' }],
+    });
+  }
+  const { runOnce } = await import('./modes/once.js');
+  return runOnce(ctx, message);
+}
+
+function report(err: unknown, parsed: ParsedArgs | undefined, argv: string[]): ExitCodeValue {
+  const zerr = toZhiError(err);
+  log().error(zerr.message, err);
+  const debug = parsed?.flags.debug ?? argv.includes('--debug');
+  const json = parsed?.flags.outputFormat === 'json' || parsed?.flags.outputFormat === 'stream-json';
+  if (json) process.stdout.write(`${JSON.stringify(errorJson(zerr), null, 2)}\n`);
+  const style = makeStyle(colorEnabled(process.stderr, parsed?.flags.noColor ?? argv.includes('--no-color')));
+  process.stderr.write(formatError(zerr, style, debug));
+  return zerr.exitCode;
+}
+
+function exit(code: ExitCodeValue): void {
+  process.exitCode = code;
+  // Let stdout drain (a pipe may be slow), then leave even if a handle (stdin) is still open.
+  process.stdout.write('', () => process.exit(code));
+}

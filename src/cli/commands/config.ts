@@ -1,0 +1,102 @@
+import { copyFile } from 'node:fs/promises';
+import {
+  CONFIG_KEYS,
+  type ConfigFile,
+  type ConfigKey,
+  coerce,
+  DEFAULTS,
+  loadConfigFile,
+  maskKey,
+  resolveConfig,
+  saveConfigFile,
+  validateValue,
+} from '../../support/config.js';
+import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { nearest } from '../../support/suggest.js';
+import type { AppContext } from '../context.js';
+
+/** `zhi config show | path | get <key> | set <key> <value> | reset` */
+export async function run(ctx: AppContext): Promise<ExitCodeValue> {
+  const [action, key, ...rest] = ctx.args.positionals;
+  const out = (s: string) => process.stdout.write(`${s}\n`);
+  switch (action) {
+    case undefined:
+    case 'show': {
+      const c = ctx.config;
+      const rows: [string, string][] = [
+        ['api_key', maskKey(c.apiKey)],
+        ['platform', c.platform],
+        ['base_url', c.baseUrl],
+        ['default_model', c.defaultModel],
+        ['skill_model', c.skillModel],
+        ['output_dir', c.outputDir],
+        ['max_turns', String(c.maxTurns)],
+        ['language', c.language],
+        ['log_level', c.logLevel],
+        ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
+        ['compact_threshold', String(c.compactThreshold)],
+      ];
+      const width = Math.max(...rows.map((r) => r[0].length));
+      out(`# ${ctx.paths.configFile}`);
+      for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}`);
+      return ExitCode.ok;
+    }
+    case 'path':
+      out(ctx.paths.configFile);
+      return ExitCode.ok;
+    case 'get': {
+      const k = checkKey(key);
+      const file = (await loadConfigFile(ctx.paths.configFile)).file;
+      const resolved = ctx.config as unknown as Record<string, unknown>;
+      const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+      const value = k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
+      out(String(value ?? ''));
+      return ExitCode.ok;
+    }
+    case 'set': {
+      const k = checkKey(key);
+      const raw = rest.join(' ');
+      if (!raw) {
+        throw new ZhiError({ kind: 'usage', what: { key: 'config.usage' }, tries: [{ key: 'cli.try.help' }] });
+      }
+      const loaded = await loadConfigFile(ctx.paths.configFile);
+      const value = validateValue(k, coerce(k, raw), 'zhi config set');
+      const next: ConfigFile = { ...loaded.file, [k]: value };
+      // Check the whole result (a model must exist on the chosen platform) before saving.
+      resolveConfig({ ...loaded, file: next }, {});
+      await saveConfigFile(ctx.paths.configFile, next);
+      out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
+      return ExitCode.ok;
+    }
+    case 'reset': {
+      const loaded = await loadConfigFile(ctx.paths.configFile);
+      if (!loaded.exists) {
+        out(t('config.reset.none'));
+        return ExitCode.ok;
+      }
+      const backup = `${ctx.paths.configFile}.bak`;
+      await copyFile(ctx.paths.configFile, backup);
+      await saveConfigFile(ctx.paths.configFile, { platform: DEFAULTS.platform });
+      out(t('config.reset.done', { backup }));
+      return ExitCode.ok;
+    }
+    default:
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'cli.err.unknownCommand', params: { name: `config ${action}` } },
+        why: { key: 'config.usage' },
+      });
+  }
+}
+
+function checkKey(key: string | undefined): ConfigKey {
+  if (key && (CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  const suggestion = key ? nearest(key, CONFIG_KEYS) : undefined;
+  throw new ZhiError({
+    kind: 'usage',
+    what: key ? { key: 'config.err.unknownKey', params: { key } } : { key: 'config.usage' },
+    why: { key: 'config.err.unknownKeyWhy', params: { keys: CONFIG_KEYS.join(', ') } },
+    tries: suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion } }] : [],
+  });
+}

@@ -1,0 +1,118 @@
+import { resolve } from 'node:path';
+import { UsageTracker } from '../agent/usage.js';
+import { ZhipuClient } from '../llm/client.js';
+import { PLATFORMS, type Platform } from '../llm/platforms.js';
+import {
+  type ConfigWarning,
+  loadConfigFile,
+  type ResolvedConfig,
+  resolveConfig,
+} from '../support/config.js';
+import { ZhiError } from '../support/errors.js';
+import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
+import { createLogger, log, setLogger } from '../support/log.js';
+import { type AppPaths, appPaths } from '../support/paths.js';
+import type { ParsedArgs } from './args.js';
+import { formatWarning } from './render/error.js';
+import { colorEnabled, makeStyle, type Style } from './render/style.js';
+
+/** Everything a mode needs, built once from the command line, the environment and config.yaml. */
+export interface AppContext {
+  args: ParsedArgs;
+  paths: AppPaths;
+  config: ResolvedConfig;
+  platform: Platform;
+  /** Colours for stderr (progress, errors) and stdout (the answer). */
+  err: Style;
+  out: Style;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  cwd: string;
+  outputDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function buildContext(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): Promise<AppContext> {
+  const paths = appPaths(env);
+  const err = makeStyle(colorEnabled(process.stderr, args.flags.noColor, env));
+  const out = makeStyle(colorEnabled(process.stdout, args.flags.noColor, env));
+  // Language first (from the flag and environment) so that config errors are already translated.
+  setLanguage(resolveLanguage({ flag: args.flags.language }, env));
+  const loaded = await loadConfigFile(paths.configFile);
+  const config = resolveConfig(loaded, env, {
+    model: args.flags.model,
+    outputDir: args.flags.outputDir,
+    language: args.flags.language,
+  });
+  setLanguage(resolveLanguage({ flag: args.flags.language, config: config.language }, env));
+  setLogger(
+    createLogger({
+      dir: paths.logDir,
+      level: args.flags.debug ? 'debug' : config.logLevel,
+      stderr: args.flags.debug,
+    }),
+  );
+  log().debug('start', { argv: process.argv.slice(2), language: getLanguage(), platform: config.platform });
+  reportWarnings(loaded.warnings, err);
+  const cwd = process.cwd();
+  return {
+    args,
+    paths,
+    config,
+    platform: config.platform === 'custom' ? { ...PLATFORMS.custom, baseUrl: config.baseUrl } : PLATFORMS[config.platform],
+    err,
+    out,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    cwd,
+    outputDir: resolve(cwd, config.outputDir),
+    env,
+  };
+}
+
+function reportWarnings(warnings: ConfigWarning[], style: Style): void {
+  for (const w of warnings) {
+    if (w.kind === 'unknown_key') process.stderr.write(formatWarning(t('config.warn.unknownKey', { key: w.key }), style));
+    else {
+      const extra = w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost');
+      process.stderr.write(formatWarning(`${t('config.warn.corrupt', { backup: w.backup })} ${extra}`, style));
+    }
+  }
+}
+
+/** The API key, or a configuration error (exit 3) that says how to provide one. */
+export function requireKey(ctx: AppContext): string {
+  if (ctx.config.apiKey) return ctx.config.apiKey;
+  throw new ZhiError({
+    kind: 'config',
+    what: { key: 'config.noKey.what' },
+    why: ctx.stdinIsTTY ? undefined : { key: 'cli.notTty' },
+    tries: [{ key: 'config.noKey.try1' }, { key: 'config.noKey.try2' }],
+  });
+}
+
+function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (!v) return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): ZhipuClient {
+  const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
+  const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
+  return new ZhipuClient({
+    baseUrl: ctx.config.baseUrl,
+    apiKey,
+    ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
+    ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
+    acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
+    userAgent: `zhi/${__ZHI_VERSION__}`,
+  });
+}
+
+export function newUsage(ctx: AppContext): UsageTracker {
+  return new UsageTracker(ctx.platform);
+}

@@ -1,0 +1,50 @@
+import type { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import type { Style } from './style.js';
+
+/**
+ * An error as a person reads it: what happened, why, what to try. With colour it is a red panel;
+ * without, plain lines prefixed with [ERROR]. The stack trace only with --debug.
+ */
+export function formatError(err: ZhiError, style: Style, debug = false): string {
+  const lines: string[] = [];
+  const what = err.whatText();
+  const why = err.whyText();
+  const tries = err.tryTexts();
+  if (style.enabled) {
+    lines.push(style.red(style.bold(`✖ ${t('cli.error')}: `)) + style.bold(what));
+    if (why) lines.push(`  ${style.dim(`${t('cli.reason')}:`)} ${why}`);
+    if (tries.length) {
+      lines.push(`  ${style.dim(`${t('cli.try')}:`)}`);
+      tries.forEach((x, i) => lines.push(`    ${i + 1}. ${x}`));
+    }
+  } else {
+    lines.push(`[ERROR] ${what}`);
+    if (why) lines.push(`  ${t('cli.reason')}: ${why}`);
+    if (tries.length) {
+      lines.push(`  ${t('cli.try')}:`);
+      tries.forEach((x, i) => lines.push(`    ${i + 1}. ${x}`));
+    }
+  }
+  if (debug) {
+    const cause = err.cause instanceof Error ? err.cause : err;
+    if (cause.stack) lines.push(style.dim(cause.stack));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatWarning(message: string, style: Style): string {
+  return style.enabled ? `${style.yellow('⚠')} ${message}\n` : `[WARN] ${message}\n`;
+}
+
+/** The JSON shape of a failure for --output-format json (design §2). */
+export function errorJson(err: ZhiError): { error: { code: string; message: string; suggestions: string[] } } {
+  const why = err.whyText();
+  return {
+    error: {
+      code: err.kind,
+      message: why ? `${err.whatText()} ${why}` : err.whatText(),
+      suggestions: err.tryTexts(),
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { relative } from 'node:path';
+import type { AgentResult } from '../../agent/events.js';
+import { formatBytes } from '../../agent/truncate.js';
+import type { UsageTracker } from '../../agent/usage.js';
+import { formatCost } from '../../llm/models.js';
+import { t } from '../../support/i18n/index.js';
+
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
+}
+
+/** `Done: 2 files read, 1 written · 3 tools · 8.2k tokens · ¥0.01 · 4.5s` */
+export function doneLine(result: AgentResult, usage: UsageTracker, durationMs: number): string {
+  const parts: string[] = [];
+  if (result.filesRead || result.filesWritten.length) {
+    parts.push(t('render.files', { read: result.filesRead, written: result.filesWritten.length }));
+  }
+  if (result.toolCalls) parts.push(t('render.tools', { n: result.toolCalls }));
+  parts.push(t('render.tokens', { n: formatTokens(usage.total().totalTokens) }));
+  const cost = usage.cost();
+  parts.push(cost.covered ? t('render.covered') : formatCost(cost));
+  parts.push(formatDuration(durationMs));
+  return `${t('render.done')}: ${parts.join(' · ')}`;
+}
+
+export function fileLines(result: AgentResult, cwd: string): string[] {
+  return result.filesWritten.map((f) => `  → ${relative(cwd, f.path) || f.path} (${formatBytes(f.bytes)})`);
+}

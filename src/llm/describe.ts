@@ -1,0 +1,37 @@
+import { type ErrorText, ZhiError } from '../support/errors.js';
+import type { Platform } from './platforms.js';
+import type { ApiErrorInfo } from './types.js';
+
+/** Turn an API failure into what/why/try for a person. The server's own words are the "why". */
+export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiError {
+  const why = err.code ? `${err.message} (${err.status ? `HTTP ${err.status}, ` : ''}code ${err.code})` : err.message;
+  const make = (what: ErrorText['key'], tries: ErrorText[]) =>
+    new ZhiError({ kind: err.kind, what: { key: what }, why, tries });
+  switch (err.kind) {
+    case 'auth':
+      return make('llm.auth.what', [{ key: 'llm.auth.try1' }, { key: 'llm.auth.try2' }]);
+    case 'balance':
+      return make('llm.balance.what', [
+        { key: 'llm.balance.try1', params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') } },
+        { key: 'llm.balance.try2' },
+      ]);
+    case 'rate_limit':
+      return make('llm.rateLimit.what', [{ key: 'llm.rateLimit.try' }]);
+    case 'overloaded':
+      return make('llm.overloaded.what', [{ key: 'llm.overloaded.try' }]);
+    case 'context_overflow':
+      return make('llm.context.what', [{ key: 'llm.context.try' }]);
+    case 'content_filter':
+      return make('llm.filter.what', [{ key: 'llm.filter.try' }]);
+    case 'bad_request':
+      return make('llm.badRequest.what', [{ key: 'llm.badRequest.try' }]);
+    case 'server':
+      return make('llm.server.what', [{ key: 'llm.server.try' }]);
+    case 'timeout':
+      return make('llm.timeout.what', [{ key: 'llm.timeout.try' }]);
+    case 'aborted':
+      return new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
+    default:
+      return make('llm.network.what', [{ key: 'llm.network.try1' }, { key: 'llm.network.try2' }]);
+  }
+}

@@ -1,0 +1,71 @@
+/** Zhipu platforms and their endpoints (reference §1.1). */
+export type PlatformId = 'bigmodel' | 'zai' | 'bigmodel-coding' | 'zai-coding' | 'custom';
+export type Currency = 'CNY' | 'USD';
+
+export interface Platform {
+  id: PlatformId;
+  baseUrl: string;
+  currency: Currency;
+  /** Which price table applies. */
+  pricing: 'bigmodel' | 'zai';
+  /** Coding-plan endpoints are paid by subscription: per-token cost is covered by the plan. */
+  coveredByPlan: boolean;
+  /** A free model used to check a key cheaply (reference §6). */
+  probeModel: string;
+  /** Where a person gets a key. */
+  keyUrl: string;
+}
+
+export const PLATFORMS: Record<PlatformId, Platform> = {
+  bigmodel: {
+    id: 'bigmodel',
+    baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
+    currency: 'CNY',
+    pricing: 'bigmodel',
+    coveredByPlan: false,
+    probeModel: 'glm-4-flash',
+    keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
+  },
+  zai: {
+    id: 'zai',
+    baseUrl: 'https://api.z.ai/api/paas/v4',
+    currency: 'USD',
+    pricing: 'zai',
+    coveredByPlan: false,
+    probeModel: 'glm-4.5-flash',
+    keyUrl: 'https://z.ai/manage-apikey/apikey-list',
+  },
+  'bigmodel-coding': {
+    id: 'bigmodel-coding',
+    baseUrl: 'https://open.bigmodel.cn/api/coding/paas/v4',
+    currency: 'CNY',
+    pricing: 'bigmodel',
+    coveredByPlan: true,
+    probeModel: 'glm-4.7',
+    keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
+  },
+  'zai-coding': {
+    id: 'zai-coding',
+    baseUrl: 'https://api.z.ai/api/coding/paas/v4',
+    currency: 'USD',
+    pricing: 'zai',
+    coveredByPlan: true,
+    probeModel: 'glm-4.7',
+    keyUrl: 'https://z.ai/manage-apikey/apikey-list',
+  },
+  custom: {
+    id: 'custom',
+    baseUrl: '',
+    currency: 'CNY',
+    pricing: 'bigmodel',
+    coveredByPlan: false,
+    probeModel: 'glm-4-flash',
+    keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
+  },
+};
+
+export const PLATFORM_IDS = Object.keys(PLATFORMS) as PlatformId[];
+
+export function isPlatformId(v: string): v is PlatformId {
+  return v in PLATFORMS;
+}

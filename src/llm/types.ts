@@ -1,0 +1,109 @@
+/** Wire-level message shapes (reference §2.2) and the client's event stream (design §1). */
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+}
+export interface UserMessage {
+  role: 'user';
+  content: string | ContentPart[];
+}
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string;
+  reasoning_content?: string;
+  tool_calls?: ToolCall[];
+}
+export interface ToolMessage {
+  role: 'tool';
+  content: string;
+  tool_call_id: string;
+}
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+}
+
+export const ZERO_USAGE: Usage = {
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  cachedTokens: 0,
+  reasoningTokens: 0,
+};
+
+export type FinishReason =
+  | 'stop'
+  | 'tool_calls'
+  | 'length'
+  | 'sensitive'
+  | 'network_error'
+  | 'model_context_window_exceeded'
+  | 'unknown';
+
+export interface ChatRequest {
+  model: string;
+  messages: Message[];
+  tools?: ToolSchema[];
+  /** Sent explicitly: the API defaults to enabled, so "off" must be said. */
+  thinking: boolean;
+  maxTokens?: number;
+  temperature?: number;
+  requestId?: string;
+  signal?: AbortSignal;
+}
+
+export type ApiErrorKind =
+  | 'auth'
+  | 'balance'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'context_overflow'
+  | 'content_filter'
+  | 'bad_request'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'aborted';
+
+export interface ApiErrorInfo {
+  kind: ApiErrorKind;
+  /** HTTP status, when there was a response. */
+  status?: number;
+  /** Business code from the body (`"1113"`), as a string. */
+  code?: string;
+  /** The server's message, verbatim. */
+  message: string;
+  retryable: boolean;
+}
+
+export type StreamEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; text: string }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ApiErrorInfo }
+  | { type: 'done'; message: AssistantMessage; finishReason: FinishReason; usage: Usage; model: string }
+  | { type: 'error'; error: ApiErrorInfo; partial: AssistantMessage; usage?: Usage };
+
+/** What the agent needs from a model client: one streaming call that never throws. */
+export interface LlmClient {
+  stream(req: ChatRequest): AsyncIterable<StreamEvent>;
+}

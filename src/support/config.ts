@@ -1,0 +1,258 @@
+import { copyFile, readFile } from 'node:fs/promises';
+import { parseDocument, stringify } from 'yaml';
+import { z } from 'zod';
+import { chatModelIds, DEFAULT_CHAT_MODEL, DEFAULT_SKILL_MODEL, findModel } from '../llm/models.js';
+import { isPlatformId, PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
+import { writeFileAtomic } from './atomic.js';
+import { ZhiError } from './errors.js';
+import { nearest } from './suggest.js';
+
+/** The keys of config.yaml (design §4) with their types and defaults. */
+export const CONFIG_KEYS = [
+  'api_key',
+  'platform',
+  'base_url',
+  'default_model',
+  'skill_model',
+  'output_dir',
+  'max_turns',
+  'language',
+  'log_level',
+  'max_cost_per_run',
+  'compact_threshold',
+] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+const schemas: Record<ConfigKey, z.ZodType> = {
+  api_key: z.string(),
+  platform: z.enum(PLATFORM_IDS as [PlatformId, ...PlatformId[]]),
+  base_url: z.string().url(),
+  default_model: z.string().min(1),
+  skill_model: z.string().min(1),
+  output_dir: z.string().min(1),
+  max_turns: z.number().int().min(1).max(200),
+  language: z.enum(['auto', 'en', 'zh']),
+  log_level: z.enum(['debug', 'info', 'warn', 'error']),
+  max_cost_per_run: z.number().min(0),
+  compact_threshold: z.number().min(0.3).max(0.98),
+};
+
+const expected: Record<ConfigKey, string> = {
+  api_key: 'text',
+  platform: PLATFORM_IDS.join(' | '),
+  base_url: 'an http(s) URL',
+  default_model: 'a model id',
+  skill_model: 'a model id',
+  output_dir: 'a folder path',
+  max_turns: 'a whole number from 1 to 200',
+  language: 'auto | en | zh',
+  log_level: 'debug | info | warn | error',
+  max_cost_per_run: 'a number ≥ 0',
+  compact_threshold: 'a number from 0.3 to 0.98',
+};
+
+export interface ConfigFile {
+  api_key?: string;
+  platform?: PlatformId;
+  base_url?: string;
+  default_model?: string;
+  skill_model?: string;
+  output_dir?: string;
+  max_turns?: number;
+  language?: 'auto' | 'en' | 'zh';
+  log_level?: 'debug' | 'info' | 'warn' | 'error';
+  max_cost_per_run?: number;
+  compact_threshold?: number;
+}
+
+export const DEFAULTS = {
+  platform: 'bigmodel' as PlatformId,
+  default_model: DEFAULT_CHAT_MODEL,
+  skill_model: DEFAULT_SKILL_MODEL,
+  output_dir: 'zhi-output',
+  max_turns: 30,
+  language: 'auto' as const,
+  log_level: 'info' as const,
+  compact_threshold: 0.85,
+};
+
+export interface ResolvedConfig {
+  apiKey: string | undefined;
+  platform: PlatformId;
+  baseUrl: string;
+  defaultModel: string;
+  skillModel: string;
+  outputDir: string;
+  maxTurns: number;
+  language: 'auto' | 'en' | 'zh';
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  maxCostPerRun: number | undefined;
+  compactThreshold: number;
+  /** Whether the config file exists. */
+  fileExists: boolean;
+}
+
+export interface LoadResult {
+  file: ConfigFile;
+  exists: boolean;
+  warnings: ConfigWarning[];
+}
+
+export type ConfigWarning =
+  | { kind: 'unknown_key'; key: string }
+  | { kind: 'corrupt'; backup: string; keyRecovered: boolean };
+
+/** Parse and validate a value given as text (from `zhi config set` or the environment). */
+export function coerce(key: ConfigKey, raw: string): unknown {
+  if (key === 'max_turns') return /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  if (key === 'max_cost_per_run' || key === 'compact_threshold') {
+    return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  }
+  return raw;
+}
+
+export function validateValue(key: ConfigKey, value: unknown, source: string): unknown {
+  const result = schemas[key].safeParse(value);
+  if (!result.success) {
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
+      why: { key: 'config.err.expected', params: { expected: expected[key] } },
+      tries: [{ key: 'config.try.set', params: { key } }],
+    });
+  }
+  return result.data;
+}
+
+function checkModel(key: 'default_model' | 'skill_model', model: string, platform: PlatformId, source: string): void {
+  if (platform === 'custom' || findModel(model)) return;
+  const suggestion = nearest(model, chatModelIds());
+  throw new ZhiError({
+    kind: 'config',
+    what: { key: 'config.err.unknownModel', params: { model, key, source } },
+    why: { key: 'config.err.knownModels', params: { models: chatModelIds().join(', ') } },
+    tries: suggestion
+      ? [{ key: 'cli.try.didYouMean', params: { suggestion } }, { key: 'config.try.set', params: { key } }]
+      : [{ key: 'config.try.set', params: { key } }],
+  });
+}
+
+/** Read config.yaml. A file that is not valid YAML is backed up and replaced by defaults, keeping the key. */
+export async function loadConfigFile(path: string): Promise<LoadResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: {}, exists: false, warnings: [] };
+    throw err;
+  }
+  const doc = parseDocument(text);
+  const data: unknown = doc.errors.length ? undefined : doc.toJS();
+  if (doc.errors.length || (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))) {
+    return recoverCorrupt(path, text);
+  }
+  const raw = (data ?? {}) as Record<string, unknown>;
+  const warnings: ConfigWarning[] = [];
+  const file: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+      warnings.push({ kind: 'unknown_key', key });
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    file[key] = validateValue(key as ConfigKey, value, path);
+  }
+  return { file: file as ConfigFile, exists: true, warnings };
+}
+
+async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
+  const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  await copyFile(path, backup);
+  const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
+  const file: ConfigFile = match ? { api_key: match[1]! } : {};
+  await saveConfigFile(path, file);
+  return { file, exists: true, warnings: [{ kind: 'corrupt', backup, keyRecovered: Boolean(match) }] };
+}
+
+export async function saveConfigFile(path: string, file: ConfigFile): Promise<void> {
+  const ordered: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const v = file[key as keyof ConfigFile];
+    if (v !== undefined) ordered[key] = v;
+  }
+  await writeFileAtomic(path, stringify(ordered), 0o600);
+}
+
+export interface Overrides {
+  model?: string | undefined;
+  outputDir?: string | undefined;
+  language?: string | undefined;
+}
+
+const ENV: Partial<Record<ConfigKey, string>> = {
+  api_key: 'ZHI_API_KEY',
+  base_url: 'ZHI_BASE_URL',
+  language: 'ZHI_LANGUAGE',
+  default_model: 'ZHI_DEFAULT_MODEL',
+  skill_model: 'ZHI_SKILL_MODEL',
+  output_dir: 'ZHI_OUTPUT_DIR',
+};
+
+/** Merge file, environment and flags (flags beat environment beats file) and validate. */
+export function resolveConfig(
+  loaded: LoadResult,
+  env: NodeJS.ProcessEnv = process.env,
+  flags: Overrides = {},
+): ResolvedConfig {
+  const merged: Record<string, unknown> = { ...loaded.file };
+  for (const [key, name] of Object.entries(ENV) as [ConfigKey, string][]) {
+    const v = env[name];
+    if (v !== undefined && v !== '') merged[key] = validateValue(key, coerce(key, v), `$${name}`);
+  }
+  if (flags.model) merged.default_model = flags.model;
+  if (flags.outputDir) merged.output_dir = flags.outputDir;
+  if (flags.language) merged.language = validateValue('language', flags.language, '--language');
+  const file = merged as ConfigFile;
+  let platform = file.platform ?? DEFAULTS.platform;
+  if (!isPlatformId(platform)) platform = DEFAULTS.platform;
+  const platformUrl = PLATFORMS[platform].baseUrl;
+  const baseUrl = file.base_url ?? platformUrl;
+  // A base URL of our own (tests, a gateway) behaves like `custom` for model checks only when the platform is custom.
+  const defaultModel = file.default_model ?? DEFAULTS.default_model;
+  const skillModel = file.skill_model ?? DEFAULTS.skill_model;
+  checkModel('default_model', defaultModel, platform, flags.model ? '--model' : sourceOf('default_model', env));
+  checkModel('skill_model', skillModel, platform, sourceOf('skill_model', env));
+  if (platform === 'custom' && !file.base_url) {
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'config.err.customNeedsUrl' },
+      tries: [{ key: 'config.try.set', params: { key: 'base_url' } }],
+    });
+  }
+  return {
+    apiKey: file.api_key || undefined,
+    platform,
+    baseUrl,
+    defaultModel: defaultModel.toLowerCase(),
+    skillModel: skillModel.toLowerCase(),
+    outputDir: file.output_dir ?? DEFAULTS.output_dir,
+    maxTurns: file.max_turns ?? DEFAULTS.max_turns,
+    language: file.language ?? DEFAULTS.language,
+    logLevel: file.log_level ?? DEFAULTS.log_level,
+    maxCostPerRun: file.max_cost_per_run,
+    compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    fileExists: loaded.exists,
+  };
+}
+
+function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv): string {
+  const name = ENV[key];
+  return name && env[name] ? `$${name}` : 'config.yaml';
+}
+
+/** `abcd1234…` style: enough to recognise a key, never enough to use it. */
+export function maskKey(key: string | undefined): string {
+  if (!key) return '(not set)';
+  if (key.length <= 8) return '****';
+  return `${key.slice(0, 4)}…${key.slice(-4)}`;
+}

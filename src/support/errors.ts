@@ -1,0 +1,132 @@
+import { type MessageKey, type Params, t } from './i18n/index.js';
+
+/** Exit codes, exactly as design.md §2 promises. */
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  config: 3,
+  turnLimit: 4,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Error kinds. The API kinds match design.md §1; the rest belong to zhi itself. */
+export type ErrorKind =
+  | 'auth'
+  | 'balance'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'context_overflow'
+  | 'content_filter'
+  | 'bad_request'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'config'
+  | 'usage'
+  | 'turn_limit'
+  | 'io'
+  | 'internal';
+
+export interface ErrorText {
+  key: MessageKey;
+  params?: Params;
+}
+
+export interface ZhiErrorInit {
+  kind: ErrorKind;
+  what: ErrorText;
+  why?: ErrorText | string | undefined;
+  tries?: ErrorText[];
+  exitCode?: ExitCodeValue;
+  cause?: unknown;
+}
+
+/**
+ * An error a person reads: what happened, why (if known), and what to try. Text is resolved at
+ * render time so the language can change after the error was made.
+ */
+export class ZhiError extends Error {
+  readonly kind: ErrorKind;
+  readonly what: ErrorText;
+  readonly why: ErrorText | string | undefined;
+  readonly tries: ErrorText[];
+  readonly exitCode: ExitCodeValue;
+
+  constructor(init: ZhiErrorInit) {
+    super(t(init.what.key, init.what.params, 'en'), { cause: init.cause });
+    this.name = 'ZhiError';
+    this.kind = init.kind;
+    this.what = init.what;
+    this.why = init.why;
+    this.tries = init.tries ?? [];
+    this.exitCode = init.exitCode ?? defaultExitCode(init.kind);
+  }
+
+  whatText(): string {
+    return t(this.what.key, this.what.params);
+  }
+
+  whyText(): string | undefined {
+    if (this.why === undefined) return undefined;
+    return typeof this.why === 'string' ? this.why : t(this.why.key, this.why.params);
+  }
+
+  tryTexts(): string[] {
+    return this.tries.map((x) => t(x.key, x.params));
+  }
+}
+
+export function defaultExitCode(kind: ErrorKind): ExitCodeValue {
+  switch (kind) {
+    case 'auth':
+    case 'balance':
+    case 'config':
+      return ExitCode.config;
+    case 'usage':
+      return ExitCode.usage;
+    case 'turn_limit':
+      return ExitCode.turnLimit;
+    case 'aborted':
+      return ExitCode.interrupted;
+    default:
+      return ExitCode.failure;
+  }
+}
+
+/** Wrap anything thrown into a ZhiError so every failure renders the same way. */
+export function toZhiError(err: unknown): ZhiError {
+  if (err instanceof ZhiError) return err;
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (e && typeof e === 'object' && e.name === 'AbortError') {
+    return new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
+  }
+  if (e && typeof e === 'object' && (e.code === 'ENOSPC' || e.code === 'EDQUOT')) {
+    return new ZhiError({
+      kind: 'io',
+      what: { key: 'cli.err.diskFull' },
+      why: e.message,
+      tries: [{ key: 'cli.try.freeSpace' }],
+      cause: err,
+    });
+  }
+  if (e && typeof e === 'object' && (e.code === 'EACCES' || e.code === 'EPERM')) {
+    return new ZhiError({
+      kind: 'io',
+      what: { key: 'cli.err.permission' },
+      why: e.message,
+      tries: [{ key: 'cli.try.permissions' }],
+      cause: err,
+    });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new ZhiError({
+    kind: 'internal',
+    what: { key: 'cli.err.unexpected' },
+    why: message,
+    tries: [{ key: 'cli.try.debug' }],
+    cause: err,
+  });
+}

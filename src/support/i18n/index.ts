@@ -1,0 +1,52 @@
+import { messages } from './messages/index.js';
+
+export type Language = 'en' | 'zh';
+export type MessageKey = keyof typeof messages.en;
+export type Params = Record<string, string | number>;
+
+let current: Language = 'en';
+
+export function setLanguage(lang: Language): void {
+  current = lang;
+}
+
+export function getLanguage(): Language {
+  return current;
+}
+
+/** Translate a catalogue key into the current language, filling `{name}` placeholders. */
+export function t(key: MessageKey, params?: Params, lang: Language = current): string {
+  const table = messages[lang] as Record<string, string>;
+  const template = table[key] ?? (messages.en as Record<string, string>)[key] ?? key;
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+/**
+ * Resolve the UI language: explicit flag, then config, then ZHI_LANGUAGE, then LC_ALL/LC_MESSAGES/LANG,
+ * defaulting to English. `auto` (or an unknown value) at any level defers to the next source.
+ */
+export function resolveLanguage(
+  sources: { flag?: string | undefined; config?: string | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): Language {
+  for (const value of [sources.flag, sources.config, env.ZHI_LANGUAGE]) {
+    const lang = normalise(value);
+    if (lang) return lang;
+  }
+  for (const value of [env.LC_ALL, env.LC_MESSAGES, env.LANG]) {
+    if (!value) continue;
+    return /^zh/i.test(value) ? 'zh' : 'en';
+  }
+  return 'en';
+}
+
+function normalise(value: string | undefined): Language | undefined {
+  if (!value) return undefined;
+  const v = value.toLowerCase();
+  if (v === 'en' || v.startsWith('en-') || v.startsWith('en_')) return 'en';
+  if (v === 'zh' || v.startsWith('zh-') || v.startsWith('zh_') || v === 'chinese' || v === '中文') return 'zh';
+  return undefined;
+}

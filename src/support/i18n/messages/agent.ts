@@ -1,0 +1,31 @@
+import { defineMessages } from '../define.js';
+
+// Tool-result texts (agent.tool.*) are read by the model, and always rendered in English.
+export const agent = defineMessages(
+  {
+    'agent.turnLimit.what': 'Stopped after {turns} turns without a final answer.',
+    'agent.turnLimit.try': 'Break the task into smaller steps, or raise max_turns with `zhi config set max_turns <n>`.',
+    'agent.tool.unknown': 'There is no tool called "{name}". Available tools: {available}.',
+    'agent.tool.badJson':
+      'The arguments for {name} are not valid JSON ({detail}). Send the arguments as one JSON object that matches the tool schema.',
+    'agent.tool.badArgs': 'The arguments for {name} do not match its schema: {problems}. Fix them and call the tool again.',
+    'agent.tool.refused': 'Refused: {reason}. This cannot be confirmed; do not try it another way.',
+    'agent.tool.noTerminal':
+      'Denied: this needs a person to confirm, and no one can be asked here (stdin is not a terminal). Tell the user what you wanted to do.',
+    'agent.tool.denied': 'The user declined this tool call. Ask them how to continue, or do without it.',
+    'agent.tool.interrupted': 'Interrupted by the user before this tool finished.',
+    'agent.tool.threw': 'The tool {name} failed: {message}',
+  },
+  {
+    'agent.turnLimit.what': '已进行 {turns} 轮，仍未得到最终回答，已停止。',
+    'agent.turnLimit.try': '把任务拆成更小的步骤，或用 `zhi config set max_turns <n>` 提高轮次上限。',
+    'agent.tool.unknown': '没有名为“{name}”的工具。可用的工具：{available}。',
+    'agent.tool.badJson': '{name} 的参数不是有效的 JSON（{detail}）。',
+    'agent.tool.badArgs': '{name} 的参数不符合要求：{problems}。',
+    'agent.tool.refused': '已拒绝：{reason}。',
+    'agent.tool.noTerminal': '已拒绝：此操作需要人工确认，但这里无法询问（标准输入不是终端）。',
+    'agent.tool.denied': '用户拒绝了这次工具调用。',
+    'agent.tool.interrupted': '工具完成前被用户中断。',
+    'agent.tool.threw': '工具 {name} 出错：{message}',
+  },
+);

@@ -1,0 +1,114 @@
+import { defineMessages } from '../define.js';
+
+export const cli = defineMessages(
+  {
+    'cli.error': 'Error',
+    'cli.warning': 'Warning',
+    'cli.reason': 'Reason',
+    'cli.try': 'Try',
+    'cli.interrupted': 'Interrupted.',
+    'cli.err.unexpected': 'Something went wrong inside zhi.',
+    'cli.err.diskFull': 'The disk is full: zhi could not save a file.',
+    'cli.err.permission': 'zhi is not allowed to access a file it needs.',
+    'cli.try.freeSpace': 'Free some disk space and run the command again.',
+    'cli.try.permissions': 'Check the permissions of the file or folder named above.',
+    'cli.try.debug': 'Run again with --debug to see details, and report it if it keeps happening.',
+    'cli.err.unknownFlag': 'Unknown option: {flag}',
+    'cli.err.missingValue': 'The option {flag} needs a value.',
+    'cli.err.badValue': 'The option {flag} does not accept "{value}".',
+    'cli.err.badValueWhy': 'Allowed values: {allowed}.',
+    'cli.err.unknownCommand': 'Unknown command: {name}',
+    'cli.err.emptyMessage': 'There is no message to send.',
+    'cli.err.emptyMessageWhy': 'The -c message was empty and nothing was piped in.',
+    'cli.try.help': 'Run `zhi --help` to see the commands and options.',
+    'cli.try.didYouMean': 'Did you mean `{suggestion}`?',
+    'cli.try.quote': 'To ask something, use `zhi -c "your question"` (quote the message).',
+    'cli.help': `zhi {version} — a terminal assistant for Zhipu GLM models
+
+Usage:
+  zhi                               chat (reads the message from stdin when it is piped)
+  zhi -c, --command "<message>"     ask once; piped stdin is attached as a document
+  zhi run <skill> [inputs…] [--<arg> <value>]…
+                                    run a skill on the cheap model
+  zhi skill list | show <name> | new | edit <name> | delete <name>
+  zhi config show | path | get <key> | set <key> <value> | reset
+  zhi sessions | zhi --resume [id] | zhi --continue
+  zhi usage [--since 7d] [--by model|skill|day]
+  zhi --setup                       run the setup wizard
+
+Options:
+  --model <id>            model for this run (default: glm-5 for chat)
+  --auto                  let file_write create new files without asking
+  --output-dir <dir>      where files are written (default: zhi-output)
+  --output-format <f>     text | json | stream-json
+  --language <l>          auto | en | zh
+  --no-color              plain text, no colours
+  --debug                 show details and stack traces on stderr
+  -v, -vv                 more detail on stderr
+  --version, --help
+
+Environment: ZHI_API_KEY, ZHI_BASE_URL, ZHI_HOME, ZHI_LANGUAGE, ZHI_DEFAULT_MODEL,
+ZHI_SKILL_MODEL, ZHI_OUTPUT_DIR, NO_COLOR, HTTPS_PROXY/HTTP_PROXY/NO_PROXY.
+Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit · 130 interrupted.`,
+    'cli.thinking': 'Thinking…',
+    'cli.retrying': 'The API said: {reason}. Retrying in {seconds}s ({attempt}/{max})…',
+    'cli.lengthCut': 'The answer was cut off at the output limit of the model.',
+    'cli.notTty': 'zhi needs an API key and cannot ask for one here (stdin is not a terminal).',
+    'cli.stdinAttached': 'stdin',
+  },
+  {
+    'cli.error': '错误',
+    'cli.warning': '警告',
+    'cli.reason': '原因',
+    'cli.try': '可以尝试',
+    'cli.interrupted': '已中断。',
+    'cli.err.unexpected': 'zhi 内部出现了问题。',
+    'cli.err.diskFull': '磁盘已满：zhi 无法保存文件。',
+    'cli.err.permission': 'zhi 没有权限访问所需的文件。',
+    'cli.try.freeSpace': '清理一些磁盘空间后重新运行命令。',
+    'cli.try.permissions': '检查上面提到的文件或文件夹的权限。',
+    'cli.try.debug': '加上 --debug 重新运行查看详情；如果反复出现，请报告此问题。',
+    'cli.err.unknownFlag': '未知选项：{flag}',
+    'cli.err.missingValue': '选项 {flag} 需要一个值。',
+    'cli.err.badValue': '选项 {flag} 不接受“{value}”。',
+    'cli.err.badValueWhy': '可用的值：{allowed}。',
+    'cli.err.unknownCommand': '未知命令：{name}',
+    'cli.err.emptyMessage': '没有可发送的消息。',
+    'cli.err.emptyMessageWhy': '-c 的消息为空，标准输入也没有内容。',
+    'cli.try.help': '运行 `zhi --help` 查看命令和选项。',
+    'cli.try.didYouMean': '你是不是想输入 `{suggestion}`？',
+    'cli.try.quote': '要提问，请用 `zhi -c "你的问题"`（消息要加引号）。',
+    'cli.help': `zhi {version} — 智谱 GLM 模型的终端助手
+
+用法：
+  zhi                               对话（标准输入为管道时，从中读取消息）
+  zhi -c, --command "<消息>"         单次提问；管道输入会作为文档附上
+  zhi run <技能> [输入…] [--<参数> <值>]…
+                                    用低成本模型运行技能
+  zhi skill list | show <名称> | new | edit <名称> | delete <名称>
+  zhi config show | path | get <键> | set <键> <值> | reset
+  zhi sessions | zhi --resume [id] | zhi --continue
+  zhi usage [--since 7d] [--by model|skill|day]
+  zhi --setup                       运行设置向导
+
+选项：
+  --model <id>            本次使用的模型（对话默认 glm-5）
+  --auto                  允许 file_write 直接创建新文件而不询问
+  --output-dir <目录>      文件写入位置（默认 zhi-output）
+  --output-format <格式>   text | json | stream-json
+  --language <语言>        auto | en | zh
+  --no-color              纯文本，不用颜色
+  --debug                 在标准错误输出中显示详情和堆栈
+  -v, -vv                 在标准错误输出中显示更多细节
+  --version, --help
+
+环境变量：ZHI_API_KEY、ZHI_BASE_URL、ZHI_HOME、ZHI_LANGUAGE、ZHI_DEFAULT_MODEL、
+ZHI_SKILL_MODEL、ZHI_OUTPUT_DIR、NO_COLOR、HTTPS_PROXY/HTTP_PROXY/NO_PROXY。
+退出码：0 成功 · 1 失败 · 2 用法错误 · 3 配置/认证错误 · 4 达到轮次上限 · 130 已中断。`,
+    'cli.thinking': '思考中…',
+    'cli.retrying': 'API 返回：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
+    'cli.lengthCut': '回答达到模型的输出上限，被截断了。',
+    'cli.notTty': 'zhi 需要 API 密钥，但这里无法询问（标准输入不是终端）。',
+    'cli.stdinAttached': '标准输入',
+  },
+);

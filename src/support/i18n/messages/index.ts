@@ -1,0 +1,18 @@
+// Every message group of the app. Add a group here (import, the type, the list) when a new area
+// needs strings; keys are prefixed with the area (`llm.`, `cli.`, …) so groups never collide.
+import { agent } from './agent.js';
+import { cli } from './cli.js';
+import { config } from './config.js';
+import { llm } from './llm.js';
+import { render } from './render.js';
+import { setup } from './setup.js';
+import { tools } from './tools.js';
+
+type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en;
+
+const groups = [cli, config, llm, agent, tools, render, setup];
+
+export const messages = {
+  en: Object.assign({}, ...groups.map((g) => g.en)) as En,
+  zh: Object.assign({}, ...groups.map((g) => g.zh)) as { [K in keyof En]: string },
+};

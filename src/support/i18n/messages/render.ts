@@ -1,0 +1,26 @@
+import { defineMessages } from '../define.js';
+
+export const render = defineMessages(
+  {
+    'render.done': 'Done',
+    'render.files': '{read} files read, {written} written',
+    'render.tools': '{n} tools',
+    'render.tokens': '{n} tokens',
+    'render.covered': 'covered by plan',
+    'render.denied': '{name} was not run: {reason}',
+    'render.deniedByUser': '{name} was not run (you said no).',
+    'render.refused': '{name} was refused: {reason}',
+    'render.stopped': 'Stopped.',
+  },
+  {
+    'render.done': '完成',
+    'render.files': '读取 {read} 个文件，写入 {written} 个',
+    'render.tools': '{n} 次工具调用',
+    'render.tokens': '{n} tokens',
+    'render.covered': '已包含在套餐内',
+    'render.denied': '{name} 未运行：{reason}',
+    'render.deniedByUser': '{name} 未运行（你选择了否）。',
+    'render.refused': '{name} 被拒绝：{reason}',
+    'render.stopped': '已停止。',
+  },
+);

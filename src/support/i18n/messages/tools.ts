@@ -1,0 +1,12 @@
+import { defineMessages } from '../define.js';
+
+export const tools = defineMessages(
+  {
+    'tools.approve.title': 'zhi wants to run {name}:',
+    'tools.approve.question': 'Allow? [y/N]',
+  },
+  {
+    'tools.approve.title': 'zhi 想要运行 {name}：',
+    'tools.approve.question': '允许吗？[y/N]',
+  },
+);

@@ -1,0 +1,53 @@
+import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import envPaths from 'env-paths';
+
+/** Where zhi keeps its files. `ZHI_HOME` puts everything under one root (used by tests). */
+export interface AppPaths {
+  configDir: string;
+  configFile: string;
+  skillsDir: string;
+  dataDir: string;
+  sessionsDir: string;
+  historyFile: string;
+  usageLedger: string;
+  trustFile: string;
+  logDir: string;
+}
+
+export function appPaths(env: NodeJS.ProcessEnv = process.env): AppPaths {
+  const home = env.ZHI_HOME?.trim();
+  if (home) {
+    return build(home, home, join(home, 'logs'));
+  }
+  const p = envPaths('zhi', { suffix: '' });
+  return build(p.config, p.data, p.log);
+}
+
+function build(configDir: string, dataDir: string, logDir: string): AppPaths {
+  return {
+    configDir,
+    configFile: join(configDir, 'config.yaml'),
+    skillsDir: join(configDir, 'skills'),
+    dataDir,
+    sessionsDir: join(dataDir, 'sessions'),
+    historyFile: join(dataDir, 'history'),
+    usageLedger: join(dataDir, 'usage.jsonl'),
+    trustFile: join(dataDir, 'trusted-skills.json'),
+    logDir,
+  };
+}
+
+let cachedRoot: string | undefined;
+
+/** The installed package's root (holds package.json and the built-in skills). */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json'))) return (cachedRoot = dir);
+    dir = dirname(dir);
+  }
+  throw new Error('zhi: cannot find the package root');
+}

@@ -1,0 +1,20 @@
+import { ToolRegistry } from './registry.js';
+import type { AnyTool } from './types.js';
+
+/**
+ * The built-in tools, loaded lazily so start-up imports none of their libraries.
+ * Each entry is a tool module with a default export; add new tools here.
+ */
+const loaders: Record<string, () => Promise<{ default: AnyTool }>> = {};
+
+export const BUILTIN_TOOL_NAMES = Object.keys(loaders);
+
+export async function loadTools(names: readonly string[] = BUILTIN_TOOL_NAMES): Promise<ToolRegistry> {
+  const registry = new ToolRegistry();
+  for (const name of names) {
+    const load = loaders[name];
+    if (!load) continue;
+    registry.register((await load()).default);
+  }
+  return registry;
+}

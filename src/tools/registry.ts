@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { ToolSchema } from '../llm/types.js';
+import type { AnyTool } from './types.js';
+
+/** Holds the tools of a run; produces the JSON Schemas sent to the API. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyTool>();
+
+  constructor(tools: AnyTool[] = []) {
+    for (const t of tools) this.register(t);
+  }
+
+  register(tool: AnyTool): void {
+    if (this.tools.has(tool.name)) throw new Error(`A tool named "${tool.name}" is already registered.`);
+    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) throw new Error(`Invalid tool name "${tool.name}".`);
+    this.tools.set(tool.name, tool);
+  }
+
+  get(name: string): AnyTool | undefined {
+    return this.tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.tools.has(name);
+  }
+
+  list(): AnyTool[] {
+    return [...this.tools.values()];
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** A new registry with only the named tools (unknown names are ignored; callers validate first). */
+  filter(names: readonly string[]): ToolRegistry {
+    return new ToolRegistry(names.map((n) => this.tools.get(n)).filter((t): t is AnyTool => Boolean(t)));
+  }
+
+  schemas(): ToolSchema[] {
+    return this.list().map(toSchema);
+  }
+}
+
+export function toSchema(tool: AnyTool): ToolSchema {
+  const json = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete json.$schema;
+  if (json.type === 'object' && json.additionalProperties === false) delete json.additionalProperties;
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: json } };
+}

@@ -1,0 +1,78 @@
+import type { z } from 'zod';
+import type { UsageTracker } from '../agent/usage.js';
+import type { ZhipuClient } from '../llm/client.js';
+
+/** read: never changes anything · risky: creates something (asks in approve mode) · shell: always asks. */
+export type ToolKind = 'read' | 'risky' | 'shell';
+
+export interface WrittenFile {
+  path: string;
+  bytes: number;
+}
+
+/** A question for a person (overwrite a file, trust a skill). Resolves false when no one can answer. */
+export interface Question {
+  message: string;
+  detail?: string;
+  danger?: boolean;
+}
+
+export interface ToolContext {
+  /** Reads stay inside this folder (the current directory). */
+  cwd: string;
+  /** Writes go only under this folder (absolute). */
+  outputDir: string;
+  signal: AbortSignal;
+  /** Ask a person a yes/no question; false when nobody can be asked. */
+  ask(question: Question): Promise<boolean>;
+  /** True when a person is there to answer. */
+  interactive: boolean;
+  /** Report a file the tool created (counted in totals, listed in JSON output). */
+  recordFile(file: WrittenFile): void;
+  /** A short progress note while a slow tool works (OCR, a long shell command). */
+  progress(note: string): void;
+  /** Usage of nested model calls (skills as tools, OCR) is added here. */
+  usage: UsageTracker;
+  /** The API client, for tools that call Zhipu themselves (OCR). */
+  client?: ZhipuClient | undefined;
+  /** Free-form services a tool family needs (skills runner, session dir…), injected by the mode. */
+  services: Record<string, unknown>;
+}
+
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+}
+
+/** What a tool says about a call before anyone is asked (shell safety, for example). */
+export interface Assessment {
+  /** Refused outright: never run, never asked. The reason goes to the model and the user. */
+  refuse?: string;
+  /** Shown in red before the question. */
+  warning?: string;
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** The model reads this: say what the tool does, its limits and the shape of its arguments. */
+  description: string;
+  schema: S;
+  kind: ToolKind;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<string | ToolResult>;
+  /** A short label for progress lines, e.g. the file name. */
+  label?(args: z.infer<S>): string;
+  assess?(args: z.infer<S>, ctx: ToolContext): Assessment | Promise<Assessment>;
+  /** How the argument should be shown in a permission prompt (long contents summarised). */
+  preview?(args: z.infer<S>): string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape
+export type AnyTool = Tool<any>;
+
+/** A failure the model should read and can recover from. Its message is the tool result. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}

@@ -1,0 +1,479 @@
+/**
+ * A local fake of the Zhipu API that follows ../shared/reference/zhipu-api.md byte for byte:
+ * ids in the yyyyMMddHHmmss+16hex form, `data: {json}\n\n` frames, `role:"assistant"` on text
+ * and reasoning deltas (not on tool-call deltas), no `finish_reason` key before the last chunk,
+ * usage only in the last chunk, `data: [DONE]`, whole or fragmented tool calls, error bodies
+ * `{"error":{"code":"…","message":"…"}}` with the right HTTP status. Scripted per test; records
+ * every request.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface ScriptedUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  cached_tokens?: number;
+  reasoning_tokens?: number;
+}
+
+export interface FakeToolCall {
+  name: string;
+  arguments: string | Record<string, unknown>;
+  id?: string;
+}
+
+export type Reply =
+  | {
+      kind: 'text';
+      text: string;
+      reasoning?: string;
+      /** Characters per content chunk (default 8). */
+      chunk?: number;
+      finish?: string;
+      usage?: ScriptedUsage;
+      /** Write each frame in two network writes split inside a multi-byte character. */
+      splitBytes?: boolean;
+      /** Pause between chunks (ms). */
+      delayMs?: number;
+      /** Non-streaming shape even if the request asked to stream (never happens on the real API). */
+    }
+  | {
+      kind: 'tools';
+      calls: FakeToolCall[];
+      content?: string;
+      reasoning?: string;
+      /** Stream arguments in fragments (the default when the request has tool_stream:true). */
+      fragment?: boolean;
+      /** Put the last argument fragment in the finishing chunk. */
+      lastFragmentInFinish?: boolean;
+      /** Repeat id and name on every fragment (seen on some deployments). */
+      repeatIdName?: boolean;
+      usage?: ScriptedUsage;
+      finish?: string;
+    }
+  | { kind: 'error'; status: number; code: string; message: string }
+  /** Send some text, then drop the connection without finishing. */
+  | { kind: 'cut'; text: string }
+  /** Send some text, then send nothing more (for idle timeouts). */
+  | { kind: 'hang'; text?: string }
+  /** An `error` object inside the SSE stream (anticipated by the official SDK). */
+  | { kind: 'stream-error'; code: string; message: string };
+
+export type Responder = (req: RecordedRequest, fake: FakeZhipu) => Reply;
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  raw: string;
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies are inspected freely by tests
+  body: any;
+}
+
+export interface OcrReply {
+  md?: string;
+  status?: number;
+  code?: string;
+  message?: string;
+}
+
+export const TEST_KEY = '0123456789abcdef0123456789abcdef.TestSecret1';
+
+const KNOWN_MODELS = new Set([
+  'glm-5.3', 'glm-5.2', 'glm-5.1', 'glm-5', 'glm-5-turbo', 'glm-4.7', 'glm-4.7-flash', 'glm-4.7-flashx', 'glm-4.6',
+  'glm-4.5', 'glm-4.5-air', 'glm-4.5-x', 'glm-4.5-airx', 'glm-4.5-flash', 'glm-4-plus', 'glm-4-air', 'glm-4-air-250414',
+  'glm-4-flash', 'glm-4-flash-250414', 'glm-4-flashx', 'glm-4.6v', 'glm-4.6v-flash', 'glm-4.6v-flashx', 'glm-4.5v',
+  'glm-4v-flash', 'glm-4v', 'glm-4v-plus',
+]);
+
+function requestId(): string {
+  const d = new Date();
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const stamp = `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+  return stamp + randomBytes(8).toString('hex');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class FakeZhipu {
+  readonly requests: RecordedRequest[] = [];
+  private readonly queue: (Reply | Responder)[] = [];
+  private readonly ocrQueue: OcrReply[] = [];
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  /** Used when the script is empty. */
+  fallback: Responder = () => ({ kind: 'text', text: 'OK' });
+  /** Accepted API keys. */
+  keys = new Set([TEST_KEY]);
+  /** Include `object` (2026 shape) or leave it out (2025 shape). */
+  objectField = true;
+  /** Reject prompts longer than this many characters with 400/1261 (0 = no limit). */
+  maxPromptChars = 0;
+  /** OCR page cap. */
+  ocrMaxPages = 100;
+  port = 0;
+
+  async start(port = 0): Promise<string> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err) => {
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=UTF-8' });
+        res.end(JSON.stringify({ error: { code: '500', message: String(err) } }));
+      });
+    });
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.baseUrl;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}/api/paas/v4`;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Queue replies for the next chat completions, in order. */
+  script(...replies: (Reply | Responder)[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  scriptOcr(...replies: OcrReply[]): this {
+    this.ocrQueue.push(...replies);
+    return this;
+  }
+
+  pending(): number {
+    return this.queue.length;
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+    this.ocrQueue.length = 0;
+  }
+
+  /** Bodies of the chat completion requests received so far. */
+  // biome-ignore lint/suspicious/noExplicitAny: see RecordedRequest
+  chatBodies(): any[] {
+    return this.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const url = new URL(req.url ?? '/', 'http://x');
+    const record: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, raw, body };
+    this.requests.push(record);
+
+    const base = url.pathname.replace(/^\/api\/(coding\/)?paas\/v4/, '');
+    const known = url.pathname !== base;
+    if (!known) return this.notFound(res, url.pathname);
+
+    const auth = this.checkAuth(req);
+    if (auth) return this.error(res, auth.status, auth.code, auth.message);
+
+    if (req.method === 'GET' && base === '/models') {
+      return this.json(res, 200, {
+        object: 'list',
+        data: [...KNOWN_MODELS].map((id) => ({ id, object: 'model', created: 1766332800, owned_by: 'z-ai' })),
+      });
+    }
+    if (req.method === 'POST' && base === '/chat/completions') return this.chat(record, res);
+    if (req.method === 'POST' && base === '/layout_parsing') return this.ocr(record, res);
+    return this.notFound(res, url.pathname);
+  }
+
+  private checkAuth(req: IncomingMessage): { status: number; code: string; message: string } | undefined {
+    const header = req.headers.authorization;
+    if (!header) {
+      return { status: 401, code: '1001', message: 'Header中未收到Authorization参数，无法进行身份验证。' };
+    }
+    const token = header.replace(/^Bearer\s+/i, '').trim();
+    if (!this.keys.has(token)) return { status: 401, code: '401', message: '令牌已过期或验证不正确！' };
+    return undefined;
+  }
+
+  private notFound(res: ServerResponse, path: string): void {
+    this.json(res, 404, { timestamp: new Date().toISOString(), status: 404, error: 'Not Found', path });
+  }
+
+  private json(res: ServerResponse, status: number, data: unknown): void {
+    const text = JSON.stringify(data);
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  private error(res: ServerResponse, status: number, code: string, message: string): void {
+    this.json(res, status, { error: { code, message } });
+  }
+
+  private validate(body: RecordedRequest['body']): { code: string; message: string; status?: number } | undefined {
+    if (!body || typeof body !== 'object') return { code: '1214', message: 'Input cannot be empty' };
+    if (typeof body.model !== 'string' || !body.model) return { code: '1213', message: 'model参数未正常接收' };
+    if (!KNOWN_MODELS.has(body.model.toLowerCase())) return { code: '1211', message: '模型不存在，请检查模型代码。' };
+    const messages = body.messages;
+    if (!Array.isArray(messages) || messages.length === 0) return { code: '1214', message: 'messages参数非法。请检查文档。' };
+    if (!messages.some((m: { role: string }) => m.role === 'user' || m.role === 'tool')) {
+      return { code: '1214', message: 'messages参数非法。请检查文档。' };
+    }
+    const callIds = new Set<string>();
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
+      if (m.role === 'assistant') {
+        const hasContent = typeof m.content === 'string' && m.content.length > 0;
+        const hasCalls = Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
+        if (!hasContent && !hasCalls) return { code: '1214', message: `messages[${i}]:content和tool_calls 字段不能同时为空` };
+        for (const c of m.tool_calls ?? []) callIds.add(c.id);
+      }
+      if (m.role === 'tool' && !callIds.has(m.tool_call_id)) {
+        return { code: '1214', message: `messages[${i}]:tool_call_id 参数非法` };
+      }
+    }
+    if (body.temperature !== undefined && (body.temperature < 0 || body.temperature > 1)) {
+      return { code: '1214', message: 'temperature参数非法。请检查文档。' };
+    }
+    if (this.maxPromptChars && JSON.stringify(messages).length > this.maxPromptChars) {
+      return { code: '1261', message: 'Prompt exceeds max length' };
+    }
+    return undefined;
+  }
+
+  private nextReply(record: RecordedRequest): Reply {
+    const next = this.queue.shift() ?? this.fallback;
+    return typeof next === 'function' ? next(record, this) : next;
+  }
+
+  private promptTokens(body: RecordedRequest['body']): number {
+    return Math.max(1, Math.ceil(JSON.stringify(body.messages ?? []).length / 4));
+  }
+
+  private async chat(record: RecordedRequest, res: ServerResponse): Promise<void> {
+    const invalid = this.validate(record.body);
+    if (invalid) return this.error(res, invalid.status ?? 400, invalid.code, invalid.message);
+    const reply = this.nextReply(record);
+    if (reply.kind === 'error') return this.error(res, reply.status, reply.code, reply.message);
+    const body = record.body;
+    const id = requestId();
+    const model = body.model;
+    const created = Math.floor(Date.now() / 1000);
+    const thinkingOn = body.thinking?.type !== 'disabled';
+
+    if (!body.stream) return this.whole(res, reply, { id, model, created, thinkingOn, body });
+
+    res.writeHead(200, { 'Content-Type': 'text/event-stream;charset=UTF-8', 'Cache-Control': 'no-cache' });
+    const head = () => ({ id, created, ...(this.objectField ? { object: 'chat.completion.chunk' } : {}), model });
+    const send = async (data: unknown, split = false) => {
+      const frame = Buffer.from(`data: ${JSON.stringify(data)}\n\n`, 'utf8');
+      if (!split) {
+        res.write(frame);
+        return;
+      }
+      // Cut inside a multi-byte character: find the first byte that continues one.
+      let cut = frame.findIndex((b, i) => i > 0 && (b & 0xc0) === 0x80);
+      if (cut < 0) cut = Math.floor(frame.length / 2);
+      res.write(frame.subarray(0, cut));
+      await sleep(15);
+      res.write(frame.subarray(cut));
+      await sleep(5);
+    };
+    const usageOf = (u: ScriptedUsage | undefined, completion: number, reasoning: number) => {
+      const prompt = u?.prompt_tokens ?? this.promptTokens(body);
+      const comp = u?.completion_tokens ?? completion;
+      return {
+        prompt_tokens: prompt,
+        completion_tokens: comp,
+        total_tokens: prompt + comp,
+        prompt_tokens_details: { cached_tokens: u?.cached_tokens ?? 0 },
+        ...(this.objectField ? { completion_tokens_details: { reasoning_tokens: u?.reasoning_tokens ?? reasoning } } : {}),
+      };
+    };
+
+    if (reply.kind === 'text' || reply.kind === 'cut' || reply.kind === 'hang' || reply.kind === 'stream-error') {
+      const text = reply.kind === 'stream-error' ? '' : (reply.text ?? '');
+      const reasoning = reply.kind === 'text' && thinkingOn ? (reply.reasoning ?? '') : '';
+      const size = reply.kind === 'text' ? (reply.chunk ?? 8) : 8;
+      const split = reply.kind === 'text' && Boolean(reply.splitBytes);
+      const delay = reply.kind === 'text' ? (reply.delayMs ?? 0) : 0;
+      for (const piece of pieces(reasoning, size)) {
+        await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: piece } }] }, split);
+        if (delay) await sleep(delay);
+      }
+      for (const piece of pieces(text, size)) {
+        await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: piece } }] }, split);
+        if (delay) await sleep(delay);
+      }
+      if (reply.kind === 'cut') {
+        await sleep(20);
+        res.socket?.destroy();
+        return;
+      }
+      if (reply.kind === 'hang') return; // never ends; the client's idle timeout must fire
+      if (reply.kind === 'stream-error') {
+        await send({ error: { code: reply.code, message: reply.message } });
+        res.end();
+        return;
+      }
+      await send({
+        ...head(),
+        choices: [{ index: 0, finish_reason: reply.finish ?? 'stop', delta: { role: 'assistant', content: '' } }],
+        usage: usageOf(reply.usage, Math.ceil((text.length + reasoning.length) / 2), Math.ceil(reasoning.length / 2)),
+      });
+      res.write('data: [DONE]\n\n');
+      res.end();
+      return;
+    }
+
+    // Tool calls.
+    const reasoning = thinkingOn ? (reply.reasoning ?? '') : '';
+    for (const piece of pieces(reasoning, 16)) {
+      await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: piece } }] });
+    }
+    for (const piece of pieces(reply.content ?? '', 16)) {
+      await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: piece } }] });
+    }
+    const fragment = reply.fragment ?? Boolean(body.tool_stream);
+    let held: unknown;
+    for (const [index, call] of reply.calls.entries()) {
+      const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+      const callId = call.id ?? `call_${randomBytes(12).toString('hex')}`;
+      if (!fragment) {
+        await send({
+          ...head(),
+          choices: [{ index: 0, delta: { tool_calls: [{ id: callId, index, type: 'function', function: { name: call.name, arguments: args } }] } }],
+        });
+        continue;
+      }
+      await send({
+        ...head(),
+        choices: [{ index: 0, delta: { tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] } }],
+      });
+      const frags = pieces(args, 7);
+      for (const [k, frag] of frags.entries()) {
+        const delta = reply.repeatIdName
+          ? { index, id: callId, type: 'function', function: { name: call.name, arguments: frag } }
+          : { index, function: { arguments: frag } };
+        const isLastOverall = index === reply.calls.length - 1 && k === frags.length - 1;
+        if (isLastOverall && reply.lastFragmentInFinish) {
+          held = delta;
+          continue;
+        }
+        await send({ ...head(), choices: [{ index: 0, delta: { tool_calls: [delta] } }] });
+      }
+    }
+    await send({
+      ...head(),
+      choices: [
+        {
+          index: 0,
+          finish_reason: reply.finish ?? 'tool_calls',
+          delta: { role: 'assistant', content: '', ...(held ? { tool_calls: [held] } : {}) },
+        },
+      ],
+      usage: usageOf(reply.usage, 20, Math.ceil(reasoning.length / 2)),
+    });
+    res.write('data: [DONE]\n\n');
+    res.end();
+  }
+
+  private whole(
+    res: ServerResponse,
+    reply: Exclude<Reply, { kind: 'error' }>,
+    o: { id: string; model: string; created: number; thinkingOn: boolean; body: RecordedRequest['body'] },
+  ): void {
+    const message: Record<string, unknown> = { role: 'assistant', content: '' };
+    let finish = 'stop';
+    if (reply.kind === 'tools') {
+      message.content = reply.content ?? '';
+      message.tool_calls = reply.calls.map((c, index) => ({
+        id: c.id ?? `call_-${BigInt(`0x${randomBytes(7).toString('hex')}`).toString()}`,
+        index,
+        type: 'function',
+        function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+      }));
+      finish = reply.finish ?? 'tool_calls';
+    } else if (reply.kind === 'text') {
+      message.content = reply.text;
+      if (o.thinkingOn && reply.reasoning) message.reasoning_content = reply.reasoning;
+      finish = reply.finish ?? 'stop';
+    } else {
+      message.content = 'text' in reply ? (reply.text ?? '') : '';
+    }
+    const prompt = this.promptTokens(o.body);
+    this.json(res, 200, {
+      choices: [{ finish_reason: finish, index: 0, message }],
+      created: o.created,
+      id: o.id,
+      model: o.model,
+      ...(this.objectField ? { object: 'chat.completion' } : {}),
+      request_id: o.body.request_id ?? o.id,
+      usage: { completion_tokens: 1, prompt_tokens: prompt, prompt_tokens_details: { cached_tokens: 0 }, total_tokens: prompt + 1 },
+    });
+  }
+
+  private ocr(record: RecordedRequest, res: ServerResponse): void {
+    const body = record.body;
+    if (!body || typeof body !== 'object' || typeof body.file !== 'string' || !body.file) {
+      return this.error(res, 400, '1214', 'file参数非法。请检查文档。');
+    }
+    if (String(body.model).toLowerCase() !== 'glm-ocr') return this.error(res, 400, '1211', '模型不存在，请检查模型代码。');
+    let bytes: Buffer | undefined;
+    const file: string = body.file;
+    if (/^https?:\/\//.test(file)) bytes = undefined;
+    else {
+      const b64 = file.startsWith('data:') ? file.slice(file.indexOf(',') + 1) : file;
+      bytes = Buffer.from(b64, 'base64');
+    }
+    let type = 'url';
+    let pages = 1;
+    if (bytes) {
+      if (bytes.subarray(0, 4).toString('latin1') === '%PDF') {
+        type = 'pdf';
+        pages = Math.max(1, (bytes.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? []).length);
+        if (bytes.length > 50 * 1024 * 1024) return this.error(res, 400, '1214', 'PDF文件大小不能超过50M');
+      } else if (bytes[0] === 0x89 && bytes.subarray(1, 4).toString('latin1') === 'PNG') type = 'png';
+      else if (bytes[0] === 0xff && bytes[1] === 0xd8) type = 'jpg';
+      else return this.error(res, 400, '1214', '文件格式不支持，仅支持PDF、JPG、PNG');
+      if (type !== 'pdf' && bytes.length > 10 * 1024 * 1024) return this.error(res, 400, '1214', '图片大小不能超过10M');
+      if (pages > this.ocrMaxPages) return this.error(res, 400, '1214', `PDF页数不能超过${this.ocrMaxPages}页`);
+    }
+    const next = this.ocrQueue.shift();
+    if (next?.status) return this.error(res, next.status, next.code ?? '500', next.message ?? 'error');
+    const md = next?.md ?? `# Document\n\n| Item | Amount |\n| --- | --- |\n| Total | 100.00 |\n`;
+    const id = `task_${randomBytes(6).toString('hex')}`;
+    this.json(res, 200, {
+      id,
+      created: Math.floor(Date.now() / 1000),
+      model: 'GLM-OCR',
+      md_results: md,
+      layout_details: Array.from({ length: pages }, () => [
+        { index: 1, label: 'text', bbox_2d: [100, 50, 900, 120], content: md.slice(0, 40), height: 2640, width: 2040 },
+      ]),
+      data_info: { num_pages: pages, pages: Array.from({ length: pages }, () => ({ width: 2040, height: 2640 })) },
+      usage: { prompt_tokens: 123, completion_tokens: 456, prompt_tokens_details: { cached_tokens: 0 }, total_tokens: 579 },
+      request_id: body.request_id ?? id,
+    });
+  }
+}
+
+/** Split text into pieces by characters (code points), so each piece is valid UTF-8 on its own. */
+function pieces(text: string, size: number): string[] {
+  const chars = [...text];
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  return out;
+}

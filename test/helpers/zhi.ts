@@ -1,0 +1,75 @@
+/** Spawn the built `zhi` binary the way a user would, against the fake server. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { TEST_KEY } from '../fake-zhipu/server.js';
+
+export const ZHI_BIN = resolve(import.meta.dirname, '../../dist/zhi.js');
+
+export interface RunOptions {
+  args: string[];
+  baseUrl?: string;
+  /** Text written to stdin (then closed). Omit for an empty, closed stdin. */
+  stdin?: string | Buffer;
+  cwd?: string;
+  home?: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'zhi-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function cleanup(...dirs: string[]): void {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}
+
+/** The environment of a test run: isolated home, the fake server, fast retries, English, no colour. */
+export function testEnv(o: { baseUrl?: string; home: string; env?: Record<string, string | undefined> }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: o.home,
+    ZHI_HOME: o.home,
+    ZHI_API_KEY: TEST_KEY,
+    ZHI_RETRY_BASE_MS: '1',
+    LANG: 'C',
+    TERM: 'dumb',
+    ...(o.baseUrl ? { ZHI_BASE_URL: o.baseUrl } : {}),
+  };
+  for (const [k, v] of Object.entries(o.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runZhi(o: RunOptions): Promise<RunResult> {
+  const home = o.home ?? tempDir('zhi-home-');
+  const child = spawn(process.execPath, [ZHI_BIN, ...o.args], {
+    cwd: o.cwd ?? home,
+    env: testEnv({ ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), home, ...(o.env ? { env: o.env } : {}) }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  if (o.stdin !== undefined) child.stdin.end(o.stdin);
+  else child.stdin.end();
+  const timeout = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
+  return new Promise((resolvePromise) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(timeout);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+  });
+}
