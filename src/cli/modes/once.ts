@@ -1,7 +1,6 @@
+import { ChatSession } from '../../agent/chat.js';
 import type { AgentResult } from '../../agent/events.js';
-import { runAgent } from '../../agent/loop.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
-import type { Message } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
 import { loadTools } from '../../tools/index.js';
@@ -22,16 +21,27 @@ export function exitCodeFor(result: AgentResult): ExitCodeValue {
   }
 }
 
-/** One question, one answer: `zhi -c "…"` and pipe mode. */
-export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCodeValue> {
+/** Build the chat conversation every chat mode starts from. */
+export async function createChat(ctx: AppContext, interactive: boolean): Promise<ChatSession> {
   const client = makeClient(ctx);
   const tools = await loadTools();
-  const usage = newUsage(ctx);
-  const model = ctx.config.defaultModel;
-  const messages: Message[] = [
+  return new ChatSession(
     {
-      role: 'system',
-      content: chatSystemPrompt({
+      llm: client,
+      client,
+      tools,
+      prompter: interactive ? terminalPrompter(ctx.err) : nobodyPrompter,
+      usage: newUsage(ctx),
+      cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      services: {},
+    },
+    {
+      model: ctx.config.defaultModel,
+      thinking: true,
+      mode: ctx.args.flags.auto ? 'auto' : 'approve',
+      maxTurns: ctx.config.maxTurns,
+      systemPrompt: chatSystemPrompt({
         cwd: ctx.cwd,
         outputDir: ctx.outputDir,
         toolNames: tools.names(),
@@ -39,8 +49,12 @@ export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCo
         uiLanguage: getLanguage(),
       }),
     },
-    { role: 'user', content: userText },
-  ];
+  );
+}
+
+/** One question, one answer: `zhi -c "…"` and pipe mode. */
+export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCodeValue> {
+  const chat = await createChat(ctx, ctx.stdinIsTTY);
   const printer = new StreamPrinter({
     format: ctx.args.flags.outputFormat,
     out: ctx.out,
@@ -56,33 +70,14 @@ export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCo
   process.on('SIGINT', onSigint);
   const started = Date.now();
   try {
-    const run = runAgent(
-      messages,
-      {
-        llm: client,
-        client,
-        tools,
-        prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
-        usage,
-        cwd: ctx.cwd,
-        outputDir: ctx.outputDir,
-      },
-      {
-        model,
-        thinking: true,
-        maxTurns: ctx.config.maxTurns,
-        mode: ctx.args.flags.auto ? 'auto' : 'approve',
-        signal: abort.signal,
-      },
-    );
+    const run = chat.send(userText, abort.signal);
     let step = await run.next();
     while (!step.done) {
       printer.handle(step.value);
       step = await run.next();
     }
-    const result = step.value;
-    printer.finish(result, usage, model, Date.now() - started);
-    return exitCodeFor(result);
+    printer.finish(step.value, chat.deps.usage, chat.settings.model, Date.now() - started);
+    return exitCodeFor(step.value);
   } finally {
     process.off('SIGINT', onSigint);
   }
