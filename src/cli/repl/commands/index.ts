@@ -1,0 +1,13 @@
+import type { SlashCommand } from './types.js';
+
+/**
+ * The slash-command registry: one small module per command (or per family), each exporting
+ * `commands: SlashCommand[]`. Add a module here; the REPL loads them when it starts.
+ */
+const modules: (() => Promise<{ commands: SlashCommand[] }>)[] = [];
+
+export async function loadSlashCommands(): Promise<SlashCommand[]> {
+  const all: SlashCommand[] = [];
+  for (const load of modules) all.push(...(await load()).commands);
+  return all;
+}

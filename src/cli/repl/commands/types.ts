@@ -1,0 +1,35 @@
+import type { ChatSession } from '../../../agent/chat.js';
+import type { MessageKey } from '../../../support/i18n/index.js';
+import type { AppContext } from '../../context.js';
+
+/**
+ * What a slash command can reach. The REPL builds one per session; commands never touch
+ * process.stdout/stderr directly (they use print/warn), so they are testable with fake streams.
+ */
+export interface SlashContext {
+  app: AppContext;
+  chat: ChatSession;
+  /** Write a line (or lines) for the user (stderr). */
+  print(text: string): void;
+  warn(text: string): void;
+  /** Ask a yes/no question; false when cancelled. */
+  confirm(question: string): Promise<boolean>;
+  /** Run a user message through the agent as if typed (used by /skill new, /resume…). */
+  sendMessage(text: string): Promise<void>;
+  /** End the REPL after this command. */
+  exit(): void;
+  /** Shared per-REPL state that command families may keep (e.g. the skills catalogue). */
+  state: Map<string, unknown>;
+}
+
+export interface SlashCommand {
+  name: string;
+  aliases?: string[];
+  /** One-line description shown by /help (an i18n key). */
+  description: MessageKey;
+  /** Argument synopsis for /help, e.g. "<skill> [inputs…]". */
+  usage?: string;
+  /** Tab completion of the argument text typed so far (after the command name and a space). */
+  complete?(partial: string, ctx: SlashContext): string[] | Promise<string[]>;
+  run(args: string, ctx: SlashContext): Promise<void>;
+}
