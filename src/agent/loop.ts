@@ -43,10 +43,19 @@ export interface AgentDeps {
   services?: Record<string, unknown>;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
-  /** Runs before every model call with the messages about to be sent (compaction, budgets). */
-  beforeCall?: (messages: Message[]) => Promise<void>;
+  /**
+   * Runs before every model call with the messages about to be sent (compaction, budgets). It may
+   * shrink `messages` in place, return notices to show (as warnings), or a reason to stop the run
+   * (the run then ends with stopReason 'budget' and that error).
+   */
+  beforeCall?: (messages: Message[]) => Promise<BeforeCallOutcome | undefined | void>;
   /** A context-window overflow: shrink the messages in place and return true to retry once. */
   onContextOverflow?: (messages: Message[]) => Promise<boolean>;
+}
+
+export interface BeforeCallOutcome {
+  notices?: string[];
+  stop?: ZhiError;
 }
 
 export interface AgentOptions {
@@ -88,7 +97,12 @@ export async function* runAgent(
     if (signal.aborted) return finish('aborted');
     result.turns += 1;
     yield { type: 'turn_start', turn: result.turns, model: opts.model };
-    await deps.beforeCall?.(messages);
+    const before = await deps.beforeCall?.(messages);
+    for (const message of before?.notices ?? []) yield { type: 'warning', message };
+    if (before?.stop) {
+      yield { type: 'error', error: before.stop };
+      return finish('budget', before.stop);
+    }
 
     let final: AssistantMessage | undefined;
     let finishReason: string | undefined;

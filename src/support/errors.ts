@@ -27,6 +27,7 @@ export type ErrorKind =
   | 'config'
   | 'usage'
   | 'turn_limit'
+  | 'budget'
   | 'io'
   | 'internal';
 
