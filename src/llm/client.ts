@@ -375,7 +375,10 @@ export class ZhipuClient implements LlmClient {
           chunk = await reader.read();
         } catch (err) {
           yield* pending.splice(0);
-          yield { type: 'error', error: interrupted(err), partial: acc.message(), ...(usage ? { usage } : {}) };
+          const error = interrupted(err);
+          // A drop after the answer began is not "could not connect": say it was cut.
+          if (error.kind === 'network') error.code = 'stream_cut';
+          yield { type: 'error', error, partial: acc.message(), ...(usage ? { usage } : {}) };
           return;
         }
         if (chunk.done) break;
@@ -398,7 +401,7 @@ export class ZhipuClient implements LlmClient {
     if (!finishReason) {
       yield {
         type: 'error',
-        error: networkError('the stream ended before the answer was complete'),
+        error: { ...networkError('the stream ended before the answer was complete'), code: 'stream_cut' },
         partial: acc.message(),
         ...(usage ? { usage } : {}),
       };

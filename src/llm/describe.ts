@@ -4,6 +4,14 @@ import type { ApiErrorInfo } from './types.js';
 
 /** Turn an API failure into what/why/try for a person. The server's own words are the "why". */
 export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiError {
+  if (err.code === 'stream_cut') {
+    return new ZhiError({
+      kind: 'network',
+      what: { key: 'llm.cutMidway' },
+      why: err.message,
+      tries: [{ key: 'llm.cutMidway.try' }, { key: 'llm.network.try1' }],
+    });
+  }
   const why = err.code ? `${err.message} (${err.status ? `HTTP ${err.status}, ` : ''}code ${err.code})` : err.message;
   const make = (what: ErrorText['key'], tries: ErrorText[]) =>
     new ZhiError({ kind: err.kind, what: { key: what }, why, tries });

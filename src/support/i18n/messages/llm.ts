@@ -27,6 +27,7 @@ export const llm = defineMessages(
     'llm.timeout.try': 'Try again; long documents may need a shorter request.',
     'llm.aborted.what': 'The request was cancelled.',
     'llm.cutMidway': 'The connection dropped in the middle of the answer.',
+    'llm.cutMidway.try': 'What arrived before the drop is shown above; ask again to get the rest.',
   },
   {
     'llm.auth.what': 'API 密钥被拒绝。',
@@ -54,5 +55,6 @@ export const llm = defineMessages(
     'llm.timeout.try': '请重试；很长的文档可能需要拆成较短的请求。',
     'llm.aborted.what': '请求已取消。',
     'llm.cutMidway': '回答过程中连接中断了。',
+    'llm.cutMidway.try': '中断前收到的内容已显示在上方；再问一次即可得到其余部分。',
   },
 );

@@ -1,0 +1,69 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+
+const homes: string[] = [];
+afterEach(() => cleanup(...homes.splice(0)));
+const newHome = () => {
+  const h = tempDir();
+  homes.push(h);
+  return h;
+};
+
+describe('zhi config', () => {
+  it('set, get, show (key masked), path; file is 0600', async () => {
+    const home = newHome();
+    const env = { ZHI_API_KEY: undefined };
+    expect((await runZhi({ args: ['config', 'set', 'api_key', '0123456789abcdef0123456789abcdef.Secret1'], home, env })).code).toBe(0);
+    expect((await runZhi({ args: ['config', 'set', 'max_turns', '12'], home, env })).code).toBe(0);
+    expect((await runZhi({ args: ['config', 'get', 'max_turns'], home, env })).stdout).toBe('12\n');
+    const show = await runZhi({ args: ['config', 'show'], home, env });
+    expect(show.stdout).toContain('0123…ret1');
+    expect(show.stdout).not.toContain('Secret1');
+    const path = (await runZhi({ args: ['config', 'path'], home, env })).stdout.trim();
+    expect(path).toBe(join(home, 'config.yaml'));
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, 'utf8')).toContain('max_turns: 12');
+  });
+
+  it('refuses a bad value, naming the key (exit 3), and an unknown key (exit 2)', async () => {
+    const home = newHome();
+    const bad = await runZhi({ args: ['config', 'set', 'max_turns', 'many'], home });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('max_turns');
+    const model = await runZhi({ args: ['config', 'set', 'default_model', 'gpt-4'], home });
+    expect(model.code).toBe(3);
+    expect(model.stderr).toContain('Unknown model "gpt-4"');
+    const unknown = await runZhi({ args: ['config', 'set', 'colour', 'red'], home });
+    expect(unknown.code).toBe(2);
+  });
+
+  it('a corrupt config is backed up, reported, and the key survives', async () => {
+    const home = newHome();
+    writeFileSync(join(home, 'config.yaml'), 'api_key: 0123456789abcdef0123456789abcdef.Secret2\n  bad: [\n');
+    const r = await runZhi({ args: ['config', 'show'], home, env: { ZHI_API_KEY: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('backed it up');
+    expect(r.stderr).toContain('API key was recovered');
+    expect(r.stdout).toContain('0123…ret2');
+    expect(readdirSync(home).some((f) => f.startsWith('config.yaml.corrupt-'))).toBe(true);
+  });
+
+  it('a bad value in the environment is named', async () => {
+    const r = await runZhi({ args: ['-c', 'x'], home: newHome(), env: { ZHI_LANGUAGE: 'klingon' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('$ZHI_LANGUAGE');
+  });
+});
+
+describe('zhi --version / --help', () => {
+  it('prints the version and help', async () => {
+    const v = await runZhi({ args: ['--version'] });
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const h = await runZhi({ args: ['--help'] });
+    expect(h.stdout).toContain('zhi run <skill>');
+    const hz = await runZhi({ args: ['--help', '--language', 'zh'] });
+    expect(hz.stdout).toContain('用法');
+  });
+});

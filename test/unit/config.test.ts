@@ -1,0 +1,97 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfigFile, maskKey, resolveConfig, saveConfigFile } from '../../src/support/config.js';
+import { ZhiError } from '../../src/support/errors.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+const dirs: string[] = [];
+afterEach(() => cleanup(...dirs.splice(0)));
+function file(content?: string) {
+  const d = tempDir();
+  dirs.push(d);
+  const p = join(d, 'config.yaml');
+  if (content !== undefined) writeFileSync(p, content);
+  return p;
+}
+
+describe('config', () => {
+  it('uses defaults when there is no file', async () => {
+    const loaded = await loadConfigFile(file());
+    const c = resolveConfig(loaded, {});
+    expect(c).toMatchObject({
+      platform: 'bigmodel',
+      baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
+      defaultModel: 'glm-5',
+      skillModel: 'glm-4-flash',
+      outputDir: 'zhi-output',
+      maxTurns: 30,
+      fileExists: false,
+    });
+  });
+
+  it('saves atomically with mode 0600 and reads back', async () => {
+    const p = file();
+    await saveConfigFile(p, { api_key: 'abc.def12345', platform: 'zai', max_turns: 12 });
+    expect(statSync(p).mode & 0o777).toBe(0o600);
+    const c = resolveConfig(await loadConfigFile(p), {});
+    expect(c).toMatchObject({ apiKey: 'abc.def12345', platform: 'zai', maxTurns: 12, baseUrl: 'https://api.z.ai/api/paas/v4' });
+    expect((await readdir(join(p, '..'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('names a value of the wrong type in a clear error', async () => {
+    const p = file('max_turns: lots\n');
+    const err = await loadConfigFile(p).catch((e) => e);
+    expect(err).toBeInstanceOf(ZhiError);
+    expect(err.kind).toBe('config');
+    expect(err.exitCode).toBe(3);
+    expect(err.whatText()).toContain('max_turns');
+    expect(err.whatText()).toContain('lots');
+    expect(err.whyText()).toContain('whole number');
+  });
+
+  it('names an unknown model and suggests the nearest', async () => {
+    const loaded = await loadConfigFile(file('default_model: glm-5.0x\n'));
+    const err = (() => {
+      try {
+        resolveConfig(loaded, {});
+      } catch (e) {
+        return e as ZhiError;
+      }
+    })();
+    expect(err?.whatText()).toContain('glm-5.0x');
+    expect(err?.tryTexts().join(' ')).toContain('glm-5');
+  });
+
+  it('warns about unknown keys but keeps the rest', async () => {
+    const loaded = await loadConfigFile(file('colour: blue\nmax_turns: 5\n'));
+    expect(loaded.warnings).toEqual([{ kind: 'unknown_key', key: 'colour' }]);
+    expect(resolveConfig(loaded, {}).maxTurns).toBe(5);
+  });
+
+  it('backs up a corrupt file, recovers the key, and starts fresh', async () => {
+    const p = file('api_key: 0123456789abcdef0123456789abcdef.Secret9\nplatform: [oops\n  : : :\n');
+    const loaded = await loadConfigFile(p);
+    expect(loaded.warnings[0]).toMatchObject({ kind: 'corrupt', keyRecovered: true });
+    const backup = (loaded.warnings[0] as { backup: string }).backup;
+    expect(readFileSync(backup, 'utf8')).toContain('[oops');
+    expect(resolveConfig(await loadConfigFile(p), {}).apiKey).toBe('0123456789abcdef0123456789abcdef.Secret9');
+    expect(statSync(p).mode & 0o777).toBe(0o600);
+  });
+
+  it('environment beats the file; flags beat both', async () => {
+    const loaded = await loadConfigFile(file('default_model: glm-4.6\noutput_dir: out-file\n'));
+    const env = { ZHI_DEFAULT_MODEL: 'glm-4.7', ZHI_OUTPUT_DIR: 'out-env', ZHI_API_KEY: 'k.k' };
+    expect(resolveConfig(loaded, env)).toMatchObject({ defaultModel: 'glm-4.7', outputDir: 'out-env', apiKey: 'k.k' });
+    expect(resolveConfig(loaded, env, { model: 'glm-4.5', outputDir: 'out-flag' })).toMatchObject({
+      defaultModel: 'glm-4.5',
+      outputDir: 'out-flag',
+    });
+  });
+
+  it('masks the key', () => {
+    expect(maskKey('0123456789abcdef0123456789abcdef.Secret9')).toBe('0123…ret9');
+    expect(maskKey(undefined)).toBe('(not set)');
+  });
+});
