@@ -1,0 +1,90 @@
+/** Drive the built `zhi` in a real pseudo-terminal (node-pty), as a person at a keyboard would. */
+import { spawn as ptySpawn, type IPty } from 'node-pty';
+import { ZHI_BIN, testEnv } from './zhi.js';
+
+export interface PtyOptions {
+  args?: string[];
+  home: string;
+  cwd?: string;
+  baseUrl?: string;
+  env?: Record<string, string | undefined>;
+  cols?: number;
+  rows?: number;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]/g;
+
+export class PtySession {
+  readonly pty: IPty;
+  private buffer = '';
+  private exit: Promise<{ exitCode: number; signal?: number }>;
+
+  constructor(o: PtyOptions) {
+    this.pty = ptySpawn(process.execPath, [ZHI_BIN, ...(o.args ?? [])], {
+      name: 'xterm-256color',
+      cols: o.cols ?? 100,
+      rows: o.rows ?? 30,
+      cwd: o.cwd ?? o.home,
+      env: testEnv({
+        home: o.home,
+        ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}),
+        env: { TERM: 'xterm-256color', ...(o.env ?? {}) },
+      }) as Record<string, string>,
+    });
+    this.pty.onData((d) => {
+      this.buffer += d;
+    });
+    this.exit = new Promise((resolve) => this.pty.onExit(resolve));
+  }
+
+  /** Everything printed so far, without escape sequences. */
+  text(): string {
+    return this.buffer.replace(ANSI, '');
+  }
+
+  raw(): string {
+    return this.buffer;
+  }
+
+  /** Wait until the output (since `from`) matches. */
+  async waitFor(pattern: string | RegExp, timeoutMs = 10_000, from = 0): Promise<void> {
+    const start = Date.now();
+    const test = () => {
+      const t = this.text().slice(from);
+      return typeof pattern === 'string' ? t.includes(pattern) : pattern.test(t);
+    };
+    while (!test()) {
+      if (Date.now() - start > timeoutMs) {
+        throw new Error(`Timed out waiting for ${String(pattern)}. Screen so far:\n${this.text().slice(-2000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Position to pass as `from` to waitFor so only new output counts. */
+  mark(): number {
+    return this.text().length;
+  }
+
+  write(data: string): void {
+    this.pty.write(data);
+  }
+
+  async exited(timeoutMs = 10_000): Promise<{ exitCode: number; signal?: number }> {
+    return Promise.race([
+      this.exit,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit. Screen:\n${this.text().slice(-1500)}`)), timeoutMs)),
+    ]);
+  }
+
+  kill(): void {
+    try {
+      this.pty.kill();
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A', ctrlC: '\x03', ctrlD: '\x04', ctrlR: '\x12', tab: '\t' };
