@@ -1,0 +1,89 @@
+// `npm run bench`: measures zhi against the budgets of design.md §5 and prints a table.
+// Runs the built binary (dist/) for start-up numbers, and bundles scripts/bench/*.ts with esbuild
+// for in-process numbers. Uses only this machine (the fake server on 127.0.0.1).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const zhi = join(root, 'dist/zhi.js');
+const rows = [];
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function timeCommand(args, n = 15) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    execFileSync(process.execPath, args, { stdio: 'ignore' });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return median(times);
+}
+
+// 1. zhi --version against node -e 0.
+const nodeMs = timeCommand(['-e', '0']);
+const versionMs = timeCommand([zhi, '--version']);
+rows.push({ name: '`zhi --version` wall time', value: versionMs, unit: 'ms', budget: 2 * nodeMs, note: `node -e 0: ${nodeMs.toFixed(0)} ms; ratio ${(versionMs / nodeMs).toFixed(2)}× (budget 2×)` });
+
+// 2. In-process measures (client overhead, file writers, skills), bundled on the fly.
+mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
+// Bundled inside node_modules/.cache so that bare imports resolve from the project's node_modules.
+const tmp = mkdtempSync(join(root, 'node_modules/.cache/zhi-bench-'));
+try {
+  const benchDir = join(root, 'scripts/bench');
+  const entries = readdirSync(benchDir).filter((f) => f.endsWith('.ts'));
+  await build({
+    entryPoints: entries.map((f) => join(benchDir, f)),
+    outdir: tmp,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    define: { __ZHI_VERSION__: '"bench"' },
+    logLevel: 'error',
+    outExtension: { '.js': '.mjs' },
+  });
+  // Resolve the project's node_modules from the temp bundle.
+  const extra = entries.filter((f) => f !== 'inprocess.ts' && f !== 'repl.ts').map((f) => join(tmp, f.replace(/\.ts$/, '.mjs')));
+  const out = spawnSync(process.execPath, [join(tmp, 'inprocess.mjs'), ...extra], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (out.status !== 0) throw new Error(`in-process bench failed:\n${out.stderr}`);
+  rows.push(...JSON.parse(out.stdout.trim().split('\n').at(-1)));
+  if (entries.includes('repl.ts')) {
+    const repl = spawnSync(process.execPath, [join(tmp, 'repl.mjs')], { cwd: root, encoding: 'utf8' });
+    if (repl.status !== 0) throw new Error(`REPL bench failed:\n${repl.stderr}`);
+    rows.push(...JSON.parse(repl.stdout.trim().split('\n').at(-1)));
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+// The table.
+const fmt = (v, unit) => (unit === 'ms' ? `${v.toFixed(v < 10 ? 2 : 0)} ms` : unit === 'MB' ? `${v.toFixed(1)} MB` : `${Math.round(v)} ${unit}`);
+const header = ['measure', 'value', 'budget', 'ok', 'note'];
+const table = rows.map((r) => [
+  r.name,
+  fmt(r.value, r.unit),
+  r.budget === undefined ? '-' : `≤ ${fmt(r.budget, r.unit)}`,
+  r.budget === undefined ? '' : r.value <= r.budget ? 'yes' : 'NO',
+  r.note ?? '',
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const row of table) console.log(line(row));
+const failed = rows.filter((r) => r.budget !== undefined && r.value > r.budget);
+if (failed.length) {
+  console.log(`\n${failed.length} measure(s) over budget.`);
+  process.exitCode = 1;
+}

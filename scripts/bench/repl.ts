@@ -1,0 +1,63 @@
+/**
+ * REPL start-up: time from spawn to the prompt in a real pseudo-terminal, and the idle RSS of
+ * the process once it waits for input. Run by scripts/bench.mjs (bundled with esbuild).
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node-pty';
+import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
+
+const zhi = join(process.cwd(), 'dist/zhi.js');
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function once(baseUrl: string): Promise<{ readyMs: number; rss: number }> {
+  const home = mkdtempSync(join(tmpdir(), 'zhi-bench-home-'));
+  const start = performance.now();
+  const pty = spawn(process.execPath, [zhi], {
+    name: 'xterm-256color',
+    cols: 100,
+    rows: 30,
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '', HOME: home, ZHI_HOME: home, ZHI_API_KEY: TEST_KEY, ZHI_BASE_URL: baseUrl, TERM: 'xterm-256color' },
+  });
+  let out = '';
+  const readyMs = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`REPL not ready: ${out}`)), 10_000);
+    pty.onData((d) => {
+      out += d;
+      if (/zhi \[(approve|auto)\]>/.test(out)) {
+        clearTimeout(timer);
+        resolve(performance.now() - start);
+      }
+    });
+  });
+  await new Promise((r) => setTimeout(r, 1500)); // idle
+  const rss = rssMb(pty.pid);
+  pty.write('\x04');
+  await new Promise((r) => setTimeout(r, 300));
+  pty.kill();
+  rmSync(home, { recursive: true, force: true });
+  return { readyMs, rss };
+}
+
+const fake = new FakeZhipu();
+await fake.start();
+const runs = [];
+for (let i = 0; i < 5; i++) runs.push(await once(fake.baseUrl));
+await fake.stop();
+const ready = runs.map((r) => r.readyMs).sort((a, b) => a - b)[2]!;
+const rss = runs.map((r) => r.rss).sort((a, b) => a - b)[2]!;
+process.stdout.write(
+  `${JSON.stringify([
+    { name: 'REPL ready for input', value: ready, unit: 'ms', budget: 250, note: 'spawn → prompt in a pty, median of 5' },
+    { name: 'idle REPL memory (RSS)', value: rss, unit: 'MB', budget: 70, note: 'after 1.5 s idle at the prompt' },
+  ])}\n`,
+);
+process.exit(0);
