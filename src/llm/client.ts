@@ -139,7 +139,9 @@ export class ZhipuClient implements LlmClient {
       body.tool_choice = 'auto';
       if (stream && info?.toolStream) body.tool_stream = true;
     }
-    if (req.maxTokens) body.max_tokens = req.maxTokens;
+    // Always explicit: some GLM-4 models stop at 1,024 tokens when max_tokens is left out.
+    const maxTokens = req.maxTokens ?? (info?.maxOutput || undefined);
+    if (maxTokens) body.max_tokens = Math.min(maxTokens, 131_072);
     if (req.temperature !== undefined) body.temperature = req.temperature;
     return body;
   }

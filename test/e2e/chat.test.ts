@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeZhipu } from '../fake-zhipu/server.js';
@@ -189,6 +191,15 @@ describe('errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Unknown option: --modle');
     expect(r.stderr).toContain('--model');
+  });
+
+  it('--debug adds log lines and the stack trace on stderr; the log file records the failure', async () => {
+    const r = await runZhi({ args: ['-c', 'hi', '--debug'], baseUrl: fake.baseUrl, home, env: { ZHI_API_KEY: 'bad.key' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('[debug]');
+    expect(r.stderr).toMatch(/ZhiError|at .*\.js:\d+/);
+    const log = readFileSync(join(home, 'logs', 'zhi.log'), 'utf8');
+    expect(log).toContain('start');
   });
 
   it('speaks Chinese with --language zh', async () => {

@@ -62,6 +62,8 @@ describe('ZhipuClient streaming', () => {
     expect(a.tool_stream).toBe(true);
     expect(a.request_id).toMatch(/^zhi-/);
     expect(b.thinking).toEqual({ type: 'disabled' }); // glm-4-flash cannot think
+    expect(b.max_tokens).toBe(4096); // explicit: GLM-4 models stop at 1,024 tokens without it
+    expect(a.max_tokens).toBe(131_072);
     expect(b.tool_stream).toBeUndefined();
     expect(c.thinking).toEqual({ type: 'enabled' }); // glm-4.7 always thinks
     expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
