@@ -224,7 +224,7 @@ async function* runToolCalls(
     const tool = deps.tools.get(call.function.name);
     const parallel = !tool || tool.kind === 'read';
     const last = groups[groups.length - 1];
-    const lastParallel = last !== undefined && last.every((j) => {
+    const lastParallel = last?.every((j) => {
       const t2 = deps.tools.get(calls[j]!.function.name);
       return !t2 || t2.kind === 'read';
     });

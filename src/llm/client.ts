@@ -6,7 +6,6 @@ import { apiFetch, type FetchLike } from './http.js';
 import { findModel } from './models.js';
 import type {
   ApiErrorInfo,
-  AssistantMessage,
   ChatRequest,
   FinishReason,
   LlmClient,
@@ -274,7 +273,7 @@ export class ZhipuClient implements LlmClient {
       acc.addContent(msg.content);
       yield { type: 'text_delta', text: msg.content };
     }
-    msg?.tool_calls?.forEach((tc, i) => acc.addToolCall(tc, i));
+    for (const [i, tc] of (msg?.tool_calls ?? []).entries()) acc.addToolCall(tc, i);
     yield* this.finish(choice?.finish_reason ?? 'stop', acc, parseUsage(json.usage), json.model ?? model);
   }
 

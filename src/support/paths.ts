@@ -46,7 +46,10 @@ export function packageRoot(): string {
   if (cachedRoot) return cachedRoot;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json'))) return (cachedRoot = dir);
+    if (existsSync(join(dir, 'package.json'))) {
+      cachedRoot = dir;
+      return dir;
+    }
     dir = dirname(dir);
   }
   throw new Error('zhi: cannot find the package root');

@@ -12,7 +12,6 @@ export interface PtyOptions {
   rows?: number;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]/g;
 
 export class PtySession {

@@ -16,14 +16,14 @@ export function formatError(err: ZhiError, style: Style, debug = false): string 
     if (why) lines.push(`  ${style.dim(`${t('cli.reason')}:`)} ${why}`);
     if (tries.length) {
       lines.push(`  ${style.dim(`${t('cli.try')}:`)}`);
-      tries.forEach((x, i) => lines.push(`    ${i + 1}. ${x}`));
+      for (const [i, x] of tries.entries()) lines.push(`    ${i + 1}. ${x}`);
     }
   } else {
     lines.push(`[ERROR] ${what}`);
     if (why) lines.push(`  ${t('cli.reason')}: ${why}`);
     if (tries.length) {
       lines.push(`  ${t('cli.try')}:`);
-      tries.forEach((x, i) => lines.push(`    ${i + 1}. ${x}`));
+      for (const [i, x] of tries.entries()) lines.push(`    ${i + 1}. ${x}`);
     }
   }
   if (debug) {
