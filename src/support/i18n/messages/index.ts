@@ -3,14 +3,15 @@
 import { agent } from './agent.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
+import { files } from './files.js';
 import { llm } from './llm.js';
 import { render } from './render.js';
 import { setup } from './setup.js';
 import { tools } from './tools.js';
 
-type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en;
+type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup];
+const groups = [cli, config, llm, agent, tools, render, setup, files];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
