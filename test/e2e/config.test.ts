@@ -50,6 +50,16 @@ describe('zhi config', () => {
     expect(readdirSync(home).some((f) => f.startsWith('config.yaml.corrupt-'))).toBe(true);
   });
 
+  it('reset keeps a backup and starts from defaults', async () => {
+    const home = newHome();
+    await runZhi({ args: ['config', 'set', 'default_model', 'glm-4.7'], home });
+    const r = await runZhi({ args: ['config', 'reset'], home });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('config.yaml.bak');
+    expect(readFileSync(join(home, 'config.yaml.bak'), 'utf8')).toContain('glm-4.7');
+    expect((await runZhi({ args: ['config', 'get', 'default_model'], home })).stdout).toBe('glm-5\n');
+  });
+
   it('a bad value in the environment is named', async () => {
     const r = await runZhi({ args: ['-c', 'x'], home: newHome(), env: { ZHI_LANGUAGE: 'klingon' } });
     expect(r.code).toBe(3);

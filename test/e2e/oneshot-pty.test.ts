@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeZhipu } from '../fake-zhipu/server.js';
+import { PtySession } from '../helpers/pty.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+let fake: FakeZhipu;
+beforeAll(async () => {
+  fake = new FakeZhipu();
+  await fake.start();
+});
+afterAll(() => fake.stop());
+
+describe('one-shot chat in a terminal', () => {
+  it('shows reasoning dimmed and the answer streamed', async () => {
+    const home = tempDir();
+    fake.script({ kind: 'text', text: '答案在这里。', reasoning: '先想一想。', delayMs: 5 });
+    const s = new PtySession({ args: ['-c', '问题'], home, baseUrl: fake.baseUrl });
+    try {
+      expect((await s.exited()).exitCode).toBe(0);
+      expect(s.text()).toContain('先想一想。');
+      expect(s.text()).toContain('答案在这里。');
+      expect(s.raw()).toContain('\x1b[2m'); // dim
+      expect(s.text()).toMatch(/Done: .* tokens/);
+    } finally {
+      s.kill();
+      cleanup(home);
+    }
+  });
+
+  it('NO_COLOR and --no-color give plain text with prefixes and no escape codes', async () => {
+    for (const env of [{ NO_COLOR: '1' }, {}]) {
+      const home = tempDir();
+      fake.script({ kind: 'text', text: 'plain', reasoning: 'hmm' });
+      const args = 'NO_COLOR' in env ? ['-c', 'q'] : ['-c', 'q', '--no-color'];
+      const s = new PtySession({ args, home, baseUrl: fake.baseUrl, env });
+      try {
+        expect((await s.exited()).exitCode).toBe(0);
+        expect(s.text()).toContain('[DONE]');
+        // Spinner frames may use \r and erase-line; no colour or style codes (SGR) at all.
+        expect(s.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
+      } finally {
+        s.kill();
+        cleanup(home);
+      }
+    }
+  });
+});
