@@ -1,0 +1,229 @@
+/**
+ * Path safety for tools (design §3). Reads stay inside the current directory after resolving
+ * symbolic links; writes go only under the output directory, with relative paths, no `..`
+ * segments, and every existing parent checked after resolving links. Every refusal is a
+ * ToolError whose message tells the model what to do instead.
+ */
+import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { nearest } from '../support/suggest.js';
+import { ToolError } from './types.js';
+
+export interface ResolvedPath {
+  /** Absolute path after resolving symbolic links (reads) or the checked target (writes). */
+  abs: string;
+  /** The path as a person and the model should see it: relative to the current directory. */
+  display: string;
+}
+
+/** True when `child` is `parent` or inside it (both absolute, normalised). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** `a/b.md` relative to `cwd`, with forward slashes; the absolute path when it lies outside. */
+export function displayPath(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  if (rel === '') return '.';
+  if (rel.startsWith('..') || isAbsolute(rel)) return abs;
+  return rel.split(sep).join('/');
+}
+
+function looksAbsolute(p: string): boolean {
+  return isAbsolute(p) || /^[a-zA-Z]:[\\/]?/.test(p) || p.startsWith('\\\\') || p.startsWith('\\');
+}
+
+function checkCommon(input: string, what: 'read' | 'write'): string {
+  const p = input.trim();
+  if (!p) throw new ToolError('The path is empty. Give a file path relative to the current directory.');
+  if (p.includes('\0')) throw new ToolError('The path contains a NUL character, which no file name can contain.');
+  if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) {
+    throw new ToolError(
+      `"${p}" starts with "~", which is not expanded here. ${
+        what === 'read'
+          ? 'Give a path relative to the current directory instead; files outside it cannot be read.'
+          : 'Give a path relative to the output folder instead.'
+      }`,
+    );
+  }
+  if (looksAbsolute(p)) {
+    throw new ToolError(
+      what === 'read'
+        ? `Absolute paths are not allowed ("${p}"). Give a path relative to the current directory, for example "reports/q4.md"; files outside the current directory cannot be read.`
+        : `Absolute paths are not allowed ("${p}"). Give a file name relative to the output folder, for example "summary.xlsx" or "2024/summary.xlsx".`,
+    );
+  }
+  return p;
+}
+
+async function realOrSelf(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+async function suggestion(dir: string, name: string): Promise<string> {
+  try {
+    const names = await readdir(dir);
+    const near = nearest(name, names);
+    return near ? ` Did you mean "${near}"?` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Resolve a path the model wants to read (a file or a folder). Relative to `cwd` only; the
+ * result, after resolving symbolic links, must lie inside `cwd`. Missing files get a
+ * "did you mean" hint when a sibling name is close.
+ */
+export async function resolveReadPath(cwd: string, input: string): Promise<ResolvedPath> {
+  const p = checkCommon(input, 'read');
+  const root = await realOrSelf(cwd);
+  const lexical = resolve(cwd, p);
+  if (!isInside(resolve(cwd), lexical)) {
+    throw new ToolError(
+      `"${p}" points outside the current directory, and only files inside it can be read. Use a path without "..", or file_list to see what is here.`,
+    );
+  }
+  let real: string;
+  try {
+    real = await realpath(lexical);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // A dangling symbolic link is reported as such, not as a missing file.
+      const link = await lstat(lexical).catch(() => undefined);
+      if (link?.isSymbolicLink()) {
+        throw new ToolError(`"${p}" is a symbolic link whose target does not exist.`);
+      }
+      const hint = await suggestion(dirname(lexical), lexical.slice(dirname(lexical).length + 1));
+      throw new ToolError(`File not found: "${p}".${hint} Use file_list to see the files that exist.`);
+    }
+    if (code === 'EACCES' || code === 'EPERM') throw new ToolError(`Permission denied: "${p}" cannot be accessed.`);
+    if (code === 'ELOOP') throw new ToolError(`"${p}" is a loop of symbolic links.`);
+    throw new ToolError(`"${p}" cannot be accessed (${code ?? (err as Error).message}).`);
+  }
+  if (!isInside(root, real)) {
+    throw new ToolError(
+      `"${p}" is a symbolic link (or inside one) that leads outside the current directory; only files inside the current directory can be read.`,
+    );
+  }
+  return { abs: real, display: displayPath(root, real) };
+}
+
+export interface WritePathOptions {
+  /** The current directory, used to show paths and to accept "zhi-output/x.md" for "x.md". */
+  cwd?: string;
+  /** Create the output folder and missing parent folders (default true). */
+  create?: boolean;
+}
+
+/**
+ * Resolve where a new file may be written: relative to `outputDir`, no `..` segments, and every
+ * existing ancestor, after resolving symbolic links, inside `outputDir`. Creates the output
+ * folder and missing parents on demand (never through a link that leaves it). The target itself
+ * may exist; the caller decides what to do then (it is never replaced silently).
+ */
+export async function resolveWritePath(outputDir: string, input: string, opts: WritePathOptions = {}): Promise<ResolvedPath> {
+  let p = checkCommon(input, 'write');
+  const segments = p.split(/[\\/]+/);
+  if (segments.includes('..')) {
+    throw new ToolError(
+      `"${p}" contains "..": files can only be written inside the output folder. Give a plain relative name such as "summary.xlsx".`,
+    );
+  }
+  const out = resolve(outputDir);
+  // A model often repeats the output folder's own name ("zhi-output/report.md"): that means the
+  // same file, not a nested zhi-output folder.
+  if (opts.cwd && isInside(resolve(opts.cwd), out) && out !== resolve(opts.cwd)) {
+    const prefix = relative(resolve(opts.cwd), out).split(sep).join('/');
+    const normalised = segments.filter((s) => s !== '.' && s !== '').join('/');
+    if (normalised.startsWith(`${prefix}/`)) p = normalised.slice(prefix.length + 1);
+  }
+  const parts = p.split(/[\\/]+/).filter((s) => s !== '.' && s !== '');
+  if (!parts.length || /[\\/]$/.test(p)) {
+    throw new ToolError(`"${input}" is a folder, not a file name. Give a file name such as "summary.md".`);
+  }
+  const target = join(out, ...parts);
+
+  if (opts.create !== false) {
+    try {
+      await mkdir(out, { recursive: true });
+    } catch (err) {
+      throw new ToolError(`The output folder ${out} cannot be created (${describeFsError(err)}).`);
+    }
+  }
+  const root = await realOrSelf(out);
+
+  // Walk down from the output folder: each existing component must stay inside it once links
+  // are resolved; the first missing one starts the part we create ourselves.
+  let current = out;
+  for (let i = 0; i < parts.length - 1; i++) {
+    current = join(current, parts[i]!);
+    const st = await lstat(current).catch(() => undefined);
+    if (!st) {
+      if (opts.create === false) break;
+      try {
+        await mkdir(join(out, ...parts.slice(0, parts.length - 1)), { recursive: true });
+      } catch (err) {
+        throw new ToolError(`The folder for "${p}" cannot be created (${describeFsError(err)}).`);
+      }
+      break;
+    }
+    const real = await realOrSelf(current);
+    if (!isInside(root, real)) {
+      throw new ToolError(
+        `"${p}" goes through a symbolic link that leads outside the output folder; files can only be written inside it. Choose another folder name.`,
+      );
+    }
+    if (!(await lstat(real)).isDirectory()) {
+      throw new ToolError(`"${parts.slice(0, i + 1).join('/')}" in the output folder is a file, not a folder. Choose another path.`);
+    }
+  }
+  const existing = await lstat(target).catch(() => undefined);
+  if (existing?.isSymbolicLink()) {
+    throw new ToolError(`"${p}" already exists as a symbolic link, which is never written through. Choose another file name.`);
+  }
+  if (existing?.isDirectory()) {
+    throw new ToolError(`"${p}" is an existing folder in the output folder. Choose a file name.`);
+  }
+  const parentReal = await realOrSelf(dirname(target));
+  const abs = join(parentReal, parts[parts.length - 1]!);
+  if (!isInside(root, abs)) {
+    throw new ToolError(`"${p}" resolves outside the output folder; files can only be written inside it.`);
+  }
+  return { abs, display: displayPath(opts.cwd ? resolve(opts.cwd) : out, join(out, ...parts)) };
+}
+
+/** A short, readable reason for a file-system error code. */
+export function describeFsError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EDQUOT':
+      return 'the disk quota is exhausted';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENAMETOOLONG':
+      return 'the file name is too long';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many open files';
+    case 'EIO':
+      return 'an input/output error from the disk';
+    default:
+      return e?.code ? `${e.code}: ${e.message}` : String(e?.message ?? err);
+  }
+}

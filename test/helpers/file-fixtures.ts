@@ -1,0 +1,71 @@
+/** Fixtures for the file tools, made in code: PDFs, GBK text, a ToolContext for direct calls. */
+import { UsageTracker } from '../../src/agent/usage.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import type { Question, ToolContext, WrittenFile } from '../../src/tools/types.js';
+
+/**
+ * A minimal, valid PDF. Each page is a line of text (Latin-1, Helvetica) or `null` for a page
+ * with only a drawn rectangle and no text layer (what a scan looks like to a text extractor).
+ */
+export function makePdf(pages: (string | null)[]): Buffer {
+  const objs: string[] = [];
+  const kids = pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ');
+  objs.push('<< /Type /Catalog /Pages 2 0 R >>');
+  objs.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
+  objs.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  pages.forEach((text, i) => {
+    const stream = text === null ? '0 0 1 rg 10 10 100 100 re f' : `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
+    objs.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
+    );
+    objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  });
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** "季度报告：收入 1,234 元" encoded in GBK/GB18030 (the bytes a Chinese Windows editor saves). */
+export const GBK_TEXT = '季度报告：收入 1,234 元\n第二行\n';
+export const GBK_BYTES = Buffer.from('bcbeb6c8b1a8b8e6a3bacad5c8eb20312c32333420d4aa0ab5dab6fed0d00a', 'hex');
+
+export interface TestContext extends ToolContext {
+  files: WrittenFile[];
+  questions: Question[];
+}
+
+/** A ToolContext for calling a tool directly. `answer` is what the person says to ctx.ask(). */
+export function toolContext(o: {
+  cwd: string;
+  outputDir: string;
+  interactive?: boolean;
+  answer?: boolean;
+  services?: Record<string, unknown>;
+}): TestContext {
+  const files: WrittenFile[] = [];
+  const questions: Question[] = [];
+  return {
+    cwd: o.cwd,
+    outputDir: o.outputDir,
+    signal: new AbortController().signal,
+    interactive: o.interactive ?? false,
+    ask: async (q) => {
+      questions.push(q);
+      return o.interactive ? (o.answer ?? false) : false;
+    },
+    recordFile: (f) => files.push(f),
+    progress: () => {},
+    usage: new UsageTracker(PLATFORMS.bigmodel),
+    services: o.services ?? {},
+    files,
+    questions,
+  };
+}
