@@ -20,6 +20,17 @@ export interface SlashContext {
   exit(): void;
   /** Shared per-REPL state that command families may keep (e.g. the skills catalogue). */
   state: Map<string, unknown>;
+  /** Every command of this REPL (for /help and suggestions); set by the REPL. */
+  commands?: readonly SlashCommand[];
+  /** The REPL's display settings; set by the REPL. */
+  display?: ReplDisplay;
+}
+
+/** What /verbose and /clear change. */
+export interface ReplDisplay {
+  /** Show the model's thinking in full (otherwise a short live preview, then one line). */
+  verbose: boolean;
+  clearScreen(): void;
 }
 
 export interface SlashCommand {
@@ -29,7 +40,11 @@ export interface SlashCommand {
   description: MessageKey;
   /** Argument synopsis for /help, e.g. "<skill> [inputs…]". */
   usage?: string;
-  /** Tab completion of the argument text typed so far (after the command name and a space). */
+  /**
+   * Tab completion of the argument text typed so far (after the command name and a space).
+   * Candidates either replace all of that text (`show translate` for `show tr`) or only its last
+   * word (`translate` for `show tr`); the REPL tells which by whether they start with `partial`.
+   */
   complete?(partial: string, ctx: SlashContext): string[] | Promise<string[]>;
   run(args: string, ctx: SlashContext): Promise<void>;
 }
