@@ -13,6 +13,8 @@ type Handler = (ctx: AppContext) => Promise<ExitCodeValue>;
 /** Subcommands, each loaded only when used. */
 const commands: Record<string, () => Promise<{ run: Handler }>> = {
   config: () => import('./commands/config.js'),
+  sessions: () => import('./commands/sessions.js'),
+  usage: () => import('./commands/usage.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { ChatSession } from '../../agent/chat.js';
+import type { SessionKind } from '../../agent/sessions/format.js';
 import type { AgentResult } from '../../agent/events.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
@@ -7,6 +8,7 @@ import { loadTools } from '../../tools/index.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { StreamPrinter } from '../render/printer.js';
+import { attachSession } from '../sessions/attach.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
   switch (result.stopReason) {
@@ -22,10 +24,14 @@ export function exitCodeFor(result: AgentResult): ExitCodeValue {
 }
 
 /** Build the chat conversation every chat mode starts from. */
-export async function createChat(ctx: AppContext, interactive: boolean): Promise<ChatSession> {
+export async function createChat(
+  ctx: AppContext,
+  interactive: boolean,
+  kind: SessionKind = 'repl',
+): Promise<ChatSession> {
   const client = makeClient(ctx);
   const tools = await loadTools();
-  return new ChatSession(
+  const chat = new ChatSession(
     {
       llm: client,
       client,
@@ -50,11 +56,14 @@ export async function createChat(ctx: AppContext, interactive: boolean): Promise
       }),
     },
   );
+  // Saved as it happens, kept inside the context window, budgeted (--continue/--resume load first).
+  await attachSession(ctx, chat, kind);
+  return chat;
 }
 
 /** One question, one answer: `zhi -c "…"` and pipe mode. */
 export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCodeValue> {
-  const chat = await createChat(ctx, ctx.stdinIsTTY);
+  const chat = await createChat(ctx, ctx.stdinIsTTY, 'oneshot');
   const printer = new StreamPrinter({
     format: ctx.args.flags.outputFormat,
     out: ctx.out,

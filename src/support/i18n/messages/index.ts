@@ -6,12 +6,13 @@ import { config } from './config.js';
 import { files } from './files.js';
 import { llm } from './llm.js';
 import { render } from './render.js';
+import { sessions } from './sessions.js';
 import { setup } from './setup.js';
 import { tools } from './tools.js';
 
-type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en;
+type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en & typeof sessions.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files];
+const groups = [cli, config, llm, agent, tools, render, setup, files, sessions];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,

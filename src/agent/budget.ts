@@ -1,0 +1,62 @@
+import { costOf, formatCost } from '../llm/models.js';
+import type { Message } from '../llm/types.js';
+import { ZhiError } from '../support/errors.js';
+import type { ChatObserver } from './chat.js';
+import { estimateMessagesTokens } from './tokens.js';
+import type { UsageTracker } from './usage.js';
+
+/**
+ * `max_cost_per_run`: before every model call, the cost spent since the run began plus what the
+ * next call's prompt will cost at least (its estimated tokens at the uncached input price) must
+ * stay within the limit; otherwise the run stops with a clear error. A run is one user message
+ * (one `send()`), or one `zhi -c`/`zhi run`. Coding-plan endpoints (covered by the plan) never stop.
+ */
+export class RunBudget {
+  private baseline = 0;
+
+  constructor(
+    private readonly limit: number | undefined,
+    private readonly usage: UsageTracker,
+    private readonly model: () => string,
+  ) {}
+
+  get active(): boolean {
+    return this.limit !== undefined && !this.usage.platform.coveredByPlan;
+  }
+
+  /** Start counting a new run. */
+  startRun(): void {
+    this.baseline = this.usage.total().cost;
+  }
+
+  /** Resets the baseline at every user message. */
+  readonly observe: ChatObserver = (ev) => {
+    if (ev.type === 'user') this.startRun();
+  };
+
+  spent(): number {
+    return this.usage.total().cost - this.baseline;
+  }
+
+  /** The stop error, or undefined when the next call fits. */
+  check(messages: readonly Message[], promptTokens = estimateMessagesTokens(messages)): ZhiError | undefined {
+    if (!this.active) return undefined;
+    const limit = this.limit!;
+    const spent = this.spent();
+    const next = costOf(this.model(), { promptTokens, completionTokens: 0, cachedTokens: 0 }, this.usage.platform).amount;
+    if (spent + next <= limit) return undefined;
+    const currency = this.usage.platform.currency;
+    return new ZhiError({
+      kind: 'budget',
+      what: { key: 'sessions.budget.what', params: { limit: formatCost({ amount: limit, currency }) } },
+      why: {
+        key: 'sessions.budget.why',
+        params: { spent: formatCost({ amount: spent, currency }), next: formatCost({ amount: next, currency }) },
+      },
+      tries: [
+        { key: 'sessions.budget.try1', params: { more: String(Math.max(limit * 2, limit + 0.1).toFixed(2)) } },
+        { key: 'sessions.budget.try2' },
+      ],
+    });
+  }
+}

@@ -1,0 +1,336 @@
+import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Cost } from '../../llm/models.js';
+import type { Platform } from '../../llm/platforms.js';
+import type { Message, ToolCall, Usage } from '../../llm/types.js';
+import type { ChatObserver } from '../chat.js';
+import { ledgerEntry, appendLedger } from '../ledger.js';
+import { MAX_RESULT_BYTES } from '../loop.js';
+import { formatBytes, truncateText } from '../truncate.js';
+import {
+  messageText,
+  now,
+  SESSION_FORMAT_VERSION,
+  type SessionEvent,
+  type SessionHeader,
+  type SessionKind,
+  serialiseLine,
+  type UsagePurpose,
+} from './format.js';
+import { type LoadedSession, newSessionId, sessionDataDir, sessionFile, titleFrom } from './store.js';
+
+export interface OpenSessionOptions {
+  kind: SessionKind;
+  /** appPaths().sessionsDir */
+  sessionsDir: string;
+  /** appPaths().usageLedger; omit to keep this session out of the ledger. */
+  ledgerFile?: string;
+  cwd: string;
+  model: string;
+  platform: Platform;
+  /** The skill of a `run` session. */
+  skill?: string;
+  systemPrompt?: string;
+  /** Append to this session's file instead of starting a new one (--continue, --resume, /resume). */
+  resume?: LoadedSession;
+  /** Called once if saving fails (full disk, read-only folder); recording then stops quietly. */
+  onError?: (err: unknown) => void;
+}
+
+export interface UsageRecord {
+  model: string;
+  usage: Usage;
+  cost: Cost;
+  purpose: UsagePurpose;
+  skill?: string | undefined;
+}
+
+export interface CompactionRecord {
+  reason: 'auto' | 'manual' | 'overflow';
+  inserted: Message[];
+  kept: number;
+  replaced: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  model: string;
+  focus?: string | undefined;
+}
+
+/**
+ * Records one conversation as it happens. Nothing is written until the first event (so starting
+ * the REPL and leaving leaves no empty session). Every event is one `write` on an append-only
+ * file, so a killed process loses at most the line being written; the user message and each
+ * run's end are also synced to disk.
+ *
+ * Use from any mode:
+ * ```ts
+ * const rec = openSession({ kind: 'run', skill: 'translate', sessionsDir, ledgerFile, cwd, model, platform });
+ * rec.observe({ type: 'user', message });          // the task
+ * for await (const ev of run) rec.observe(ev);     // every AgentEvent, including the final `done`
+ * deps.spill = rec.spill;                          // large tool results go to the session folder
+ * rec.close();
+ * ```
+ * A ChatSession is wired with `chat.observe(rec.observe)` and `rec.attach(chat.messages)`.
+ * A skill run nested inside a conversation reports its usage with `rec.nested(skillName)`.
+ */
+export class SessionRecorder {
+  readonly id: string;
+  readonly file: string;
+  readonly dataDir: string;
+  readonly kind: SessionKind;
+  private fd: number | undefined;
+  private failed = false;
+  private readonly resumed: boolean;
+  private titled: boolean;
+  private lastModel: string;
+  /** The context as recorded so far (without the system prompt), by identity. */
+  private recorded: Message[];
+  private live: Message[] | undefined;
+  private spills = 0;
+
+  constructor(private readonly o: OpenSessionOptions) {
+    this.kind = o.resume?.kind ?? o.kind;
+    this.id = o.resume?.id ?? newSessionId();
+    this.file = o.resume?.file || sessionFile(o.sessionsDir, this.id);
+    this.dataDir = sessionDataDir(o.sessionsDir, this.id);
+    this.resumed = Boolean(o.resume);
+    this.titled = Boolean(o.resume?.title);
+    this.lastModel = o.resume?.model ?? o.model;
+    this.recorded = o.resume ? [...o.resume.messages] : [];
+  }
+
+  /** The live message array of a ChatSession (system prompt first), to notice /undo and /reset. */
+  attach(messages: Message[]): void {
+    this.live = messages;
+  }
+
+  /** Whether anything was written (a session file exists). */
+  get started(): boolean {
+    return this.fd !== undefined;
+  }
+
+  readonly observe: ChatObserver = (ev) => {
+    switch (ev.type) {
+      case 'user':
+        this.syncContext();
+        this.recorded.push(ev.message);
+        this.write({ type: 'message', role: 'user', t: now(), message: ev.message });
+        if (!this.titled) {
+          this.titled = true;
+          const title = titleFrom(messageText(ev.message));
+          if (title) this.write({ type: 'title', title });
+        }
+        this.sync();
+        break;
+      case 'turn_start':
+        if (ev.model !== this.lastModel) {
+          this.lastModel = ev.model;
+          this.write({ type: 'model', t: now(), model: ev.model });
+        }
+        break;
+      case 'message':
+        this.recorded.push(ev.message);
+        this.write({ type: 'message', role: ev.message.role, t: now(), message: ev.message });
+        break;
+      case 'usage':
+        this.recordUsage({
+          model: ev.model,
+          usage: ev.usage,
+          cost: ev.cost,
+          purpose: this.kind === 'run' ? 'skill' : 'chat',
+          skill: this.o.skill,
+        });
+        break;
+      case 'error':
+        this.write({ type: 'error', t: now(), kind: ev.error.kind, message: ev.error.message });
+        break;
+      case 'done':
+        this.write({
+          type: 'end',
+          t: now(),
+          stopReason: ev.result.stopReason,
+          turns: ev.result.turns,
+          toolCalls: ev.result.toolCalls,
+        });
+        this.sync();
+        break;
+      default:
+        break;
+    }
+  };
+
+  /** Usage of one model call: a line in the session and one in the ledger. */
+  recordUsage(r: UsageRecord): void {
+    this.write({
+      type: 'usage',
+      t: now(),
+      model: r.model,
+      purpose: r.purpose,
+      ...(r.skill ? { skill: r.skill } : {}),
+      usage: r.usage,
+      cost: r.cost.amount,
+      currency: r.cost.currency,
+      covered: r.cost.covered,
+    });
+    if (!this.o.ledgerFile) return;
+    try {
+      appendLedger(
+        this.o.ledgerFile,
+        ledgerEntry({
+          session: this.id,
+          kind: r.purpose,
+          skill: r.skill,
+          model: r.model,
+          usage: r.usage,
+          cost: r.cost,
+          platform: this.o.platform.id,
+        }),
+      );
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** An observer for a skill run nested in this conversation: its usage is recorded here. */
+  nested(skill: string): ChatObserver {
+    return (ev) => {
+      if (ev.type === 'usage') this.recordUsage({ model: ev.model, usage: ev.usage, cost: ev.cost, purpose: 'skill', skill });
+    };
+  }
+
+  /**
+   * The context was compacted: `before` is what it was (without the system prompt), `after` what
+   * it is now. Replaying the file rebuilds `after` from the recorded `before` and this line.
+   */
+  recordCompaction(c: CompactionRecord, before: Message[], after: Message[]): void {
+    this.syncTo(before);
+    this.write({ type: 'compaction', t: now(), ...c });
+    this.recorded = [...after];
+    this.sync();
+  }
+
+  /**
+   * Save a tool result that is over the size cap in the session folder; the model gets where it
+   * is plus the beginning. Undefined when it cannot be saved (the loop then truncates).
+   */
+  readonly spill = async (call: ToolCall, content: string): Promise<string | undefined> => {
+    if (this.failed) return undefined;
+    try {
+      const dir = join(this.dataDir, 'tool-results');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      this.spills += 1;
+      const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
+      const path = join(dir, `${String(this.spills).padStart(3, '0')}-${safe(call.function.name)}-${safe(call.id)}.txt`);
+      writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
+      const bytes = Buffer.byteLength(content, 'utf8');
+      const head = Math.max(1024, MAX_RESULT_BYTES - 2048);
+      return (
+        `[This result is ${formatBytes(bytes)}, more than one tool result may hold. The complete text was saved to ${path} ` +
+        `(tell the user if they need all of it). The beginning follows.]\n\n${truncateText(content, head).text}`
+      );
+    } catch {
+      return undefined;
+    }
+  };
+
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = undefined;
+  }
+
+  /** Compare the recorded context with the live one; record /undo, /reset or anything else done to it. */
+  private syncContext(): void {
+    // At a `user` event the live array already holds the new message; leave it out.
+    if (this.live) this.syncTo(this.live.slice(1, -1));
+  }
+
+  private syncTo(expected: Message[]): void {
+    const same = (n: number) => {
+      for (let i = 0; i < n; i++) if (expected[i] !== this.recorded[i]) return false;
+      return true;
+    };
+    if (expected.length === this.recorded.length && same(expected.length)) return;
+    if (expected.length < this.recorded.length && same(expected.length)) {
+      this.write({ type: 'truncate', t: now(), keep: expected.length });
+    } else {
+      this.write({ type: 'context', t: now(), messages: expected });
+    }
+    this.recorded = [...expected];
+  }
+
+  private open(): number | undefined {
+    if (this.fd !== undefined || this.failed) return this.fd;
+    try {
+      mkdirSync(this.o.sessionsDir, { recursive: true, mode: 0o700 });
+      const fd = openSync(this.file, 'a+', 0o600);
+      this.fd = fd;
+      if (this.resumed) {
+        if (!endsWithNewline(fd)) writeSync(fd, '\n');
+        this.write({ type: 'resume', t: now(), mode: this.o.kind });
+      } else {
+        const header: SessionHeader = {
+          type: 'session',
+          v: SESSION_FORMAT_VERSION,
+          id: this.id,
+          created: now(),
+          cwd: this.o.cwd,
+          model: this.o.model,
+          kind: this.o.kind,
+          ...(this.o.skill ? { skill: this.o.skill } : {}),
+          platform: this.o.platform.id,
+          currency: this.o.platform.currency,
+          zhi: typeof __ZHI_VERSION__ === 'string' ? __ZHI_VERSION__ : 'dev',
+        };
+        writeSync(fd, serialiseLine(header));
+        if (this.o.systemPrompt) this.write({ type: 'system', t: now(), content: this.o.systemPrompt });
+      }
+      return fd;
+    } catch (err) {
+      this.fail(err);
+      return undefined;
+    }
+  }
+
+  private write(event: SessionEvent): void {
+    const fd = this.open();
+    if (fd === undefined) return;
+    try {
+      writeSync(fd, serialiseLine(event));
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  private sync(): void {
+    if (this.fd === undefined) return;
+    try {
+      fdatasyncSync(this.fd);
+    } catch {
+      // fsync is a best effort (some file systems refuse it); the data is written already.
+    }
+  }
+
+  private fail(err: unknown): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.close();
+    this.o.onError?.(err);
+  }
+}
+
+function endsWithNewline(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return true;
+  const b = Buffer.alloc(1);
+  readSync(fd, b, 0, 1, size - 1);
+  return b[0] === 0x0a;
+}
+
+export function openSession(o: OpenSessionOptions): SessionRecorder {
+  return new SessionRecorder(o);
+}

@@ -1,0 +1,398 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Currency } from '../../llm/platforms.js';
+import type { AssistantMessage, Message, ToolMessage } from '../../llm/types.js';
+import { cutGraphemes, oneLine, searchable } from '../../support/graphemes.js';
+import type { ModelUsage } from '../usage.js';
+import { messageText, type SessionEvent, type SessionHeader, type SessionKind } from './format.js';
+
+/** What a listing shows about a session. */
+export interface SessionSummary {
+  id: string;
+  file: string;
+  kind: SessionKind;
+  skill?: string;
+  cwd: string;
+  created: string;
+  /** Last write (file modification time), ISO. */
+  updated: string;
+  title: string;
+  /** The model in use at the end. */
+  model: string;
+  /** User messages sent. */
+  turns: number;
+  cost: number;
+  currency: Currency;
+  covered: boolean;
+  tokens: number;
+  compactions: number;
+}
+
+/** A session read back for resuming or exporting. */
+export interface LoadedSession extends SessionSummary {
+  header: SessionHeader;
+  /** The current context (what the model would see next), without the system prompt. */
+  messages: Message[];
+  /** Every event in order (the full history, for export). */
+  events: SessionEvent[];
+  byModel: [string, ModelUsage][];
+  /** The last user message never got its answer (zhi was stopped mid-run). */
+  unfinished: boolean;
+  /** Tool calls whose result was never recorded; a placeholder result was added for each. */
+  repaired: number;
+  /** Damaged lines skipped (a half-written last line after a crash). Never fatal. */
+  warnings: { line: number; last: boolean }[];
+}
+
+export const INTERRUPTED_TOOL_RESULT =
+  'Interrupted: zhi was stopped before this tool finished, so its result is unknown. If it matters, run it again.';
+
+/** `20260314-153045-a1b2`: sortable, typeable, local time as the user saw it. */
+export function newSessionId(date = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const day = `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}`;
+  const time = `${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`;
+  return `${day}-${time}-${randomBytes(2).toString('hex')}`;
+}
+
+export function sessionFile(dir: string, id: string): string {
+  return join(dir, `${id}.jsonl`);
+}
+
+/** Where a session keeps its large tool results. */
+export function sessionDataDir(dir: string, id: string): string {
+  return join(dir, id);
+}
+
+export const TITLE_GRAPHEMES = 80;
+
+/** A title from the first user message: its first words, without an attached document. */
+export function titleFrom(text: string): string {
+  const withoutDoc = text.split(/\n\n<document name="/)[0] ?? text;
+  return cutGraphemes(oneLine(withoutDoc), TITLE_GRAPHEMES);
+}
+
+interface ParsedLine {
+  line: SessionHeader | SessionEvent;
+  index: number;
+}
+
+function parseLines(text: string, warnings: LoadedSession['warnings']): ParsedLine[] {
+  const out: ParsedLine[] = [];
+  const lines = text.split('\n');
+  // A file that does not end with a newline has a half-written last line.
+  const lastIndex = text.endsWith('\n') ? lines.length - 2 : lines.length - 1;
+  lines.forEach((raw, index) => {
+    if (!raw.trim()) return;
+    try {
+      const line = JSON.parse(raw) as SessionHeader | SessionEvent;
+      if (line && typeof line === 'object' && typeof line.type === 'string') out.push({ line, index });
+      else warnings.push({ line: index + 1, last: index === lastIndex });
+    } catch {
+      warnings.push({ line: index + 1, last: index === lastIndex });
+    }
+  });
+  return out;
+}
+
+function emptyUsage(): ModelUsage {
+  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0, calls: 0, cost: 0 };
+}
+
+/**
+ * Replay a session file's text into the conversation it describes. Damaged lines are skipped
+ * and reported in `warnings`; a tool call whose result was never written (zhi killed while the
+ * tool ran) gets a placeholder result so the history stays valid for the API.
+ */
+export function replaySession(text: string, file = ''): LoadedSession | undefined {
+  const warnings: LoadedSession['warnings'] = [];
+  const parsed = parseLines(text, warnings);
+  const first = parsed[0]?.line;
+  if (!first || first.type !== 'session') return undefined;
+  const header = first;
+  let context: Message[] = [];
+  const events: SessionEvent[] = [];
+  const byModel = new Map<string, ModelUsage>();
+  let title: string | undefined;
+  let model = header.model;
+  let turns = 0;
+  let cost = 0;
+  let covered = false;
+  let tokens = 0;
+  let compactions = 0;
+  let unfinished = false;
+  let last = header.created;
+
+  for (const { line } of parsed.slice(1)) {
+    if (line.type === 'session') continue;
+    events.push(line);
+    if ('t' in line && typeof line.t === 'string') last = line.t;
+    switch (line.type) {
+      case 'title':
+        title = line.title;
+        break;
+      case 'message':
+        if (!line.message || typeof line.message !== 'object') break;
+        context.push(line.message);
+        if (line.message.role === 'user') {
+          turns += 1;
+          unfinished = true;
+          title ??= titleFrom(messageText(line.message));
+        }
+        break;
+      case 'model':
+        model = line.model;
+        break;
+      case 'usage': {
+        const u = byModel.get(line.model) ?? emptyUsage();
+        u.promptTokens += line.usage.promptTokens;
+        u.completionTokens += line.usage.completionTokens;
+        u.totalTokens += line.usage.totalTokens;
+        u.cachedTokens += line.usage.cachedTokens;
+        u.reasoningTokens += line.usage.reasoningTokens;
+        u.calls += 1;
+        u.cost += line.cost;
+        byModel.set(line.model, u);
+        cost += line.cost;
+        tokens += line.usage.totalTokens;
+        covered ||= line.covered;
+        break;
+      }
+      case 'compaction':
+        compactions += 1;
+        context = [...line.inserted, ...(line.kept > 0 ? context.slice(-line.kept) : [])];
+        break;
+      case 'truncate':
+        context = context.slice(0, Math.max(0, line.keep));
+        break;
+      case 'context':
+        context = [...line.messages];
+        break;
+      case 'end':
+        unfinished = false;
+        break;
+      default:
+        break;
+    }
+  }
+  const repaired = repairToolCalls(context);
+  return {
+    id: header.id,
+    file,
+    kind: header.kind,
+    ...(header.skill ? { skill: header.skill } : {}),
+    cwd: header.cwd,
+    created: header.created,
+    updated: last,
+    title: title ?? '',
+    model,
+    turns,
+    cost,
+    currency: header.currency,
+    covered,
+    tokens,
+    compactions,
+    header,
+    messages: context,
+    events,
+    byModel: [...byModel.entries()],
+    unfinished,
+    repaired,
+    warnings,
+  };
+}
+
+/**
+ * Give every tool call a result (in place). The API rejects an assistant tool call without one,
+ * and a result is missing exactly when zhi was stopped while the tool ran. Returns how many were added.
+ */
+export function repairToolCalls(messages: Message[]): number {
+  let added = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
+    let j = i + 1;
+    const seen = new Set<string>();
+    while (j < messages.length && messages[j]!.role === 'tool') {
+      seen.add((messages[j] as ToolMessage).tool_call_id);
+      j += 1;
+    }
+    const missing = (m as AssistantMessage).tool_calls!.filter((c) => !seen.has(c.id));
+    const fill: ToolMessage[] = missing.map((c) => ({ role: 'tool', tool_call_id: c.id, content: INTERRUPTED_TOOL_RESULT }));
+    messages.splice(j, 0, ...fill);
+    added += fill.length;
+    i = j + fill.length - 1;
+  }
+  return added;
+}
+
+export async function loadSession(file: string): Promise<LoadedSession | undefined> {
+  const text = await readFile(file, 'utf8');
+  const loaded = replaySession(text, file);
+  if (loaded) loaded.updated = await mtimeIso(file, loaded.updated);
+  return loaded;
+}
+
+async function mtimeIso(file: string, fallback: string): Promise<string> {
+  try {
+    return (await stat(file)).mtime.toISOString();
+  } catch {
+    return fallback;
+  }
+}
+
+const USER_PREFIX = '{"type":"message","role":"user"';
+
+/** A listing's view of one file, parsing only the lines it needs. */
+export function summariseSession(text: string, file = ''): SessionSummary | undefined {
+  const newline = text.indexOf('\n');
+  let header: SessionHeader;
+  try {
+    header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as SessionHeader;
+  } catch {
+    return undefined;
+  }
+  if (header?.type !== 'session') return undefined;
+  const s: SessionSummary = {
+    id: header.id,
+    file,
+    kind: header.kind,
+    ...(header.skill ? { skill: header.skill } : {}),
+    cwd: header.cwd,
+    created: header.created,
+    updated: header.created,
+    title: '',
+    model: header.model,
+    turns: 0,
+    cost: 0,
+    currency: header.currency,
+    covered: false,
+    tokens: 0,
+    compactions: 0,
+  };
+  let titled = false;
+  for (const raw of text.split('\n')) {
+    if (raw.startsWith(USER_PREFIX)) {
+      s.turns += 1;
+      if (!titled) {
+        const line = tryParse(raw);
+        if (line?.type === 'message') {
+          s.title = titleFrom(messageText(line.message));
+          titled = true;
+        }
+      }
+    } else if (raw.startsWith('{"type":"title"')) {
+      const line = tryParse(raw);
+      if (line?.type === 'title') {
+        s.title = line.title;
+        titled = true;
+      }
+    } else if (raw.startsWith('{"type":"usage"')) {
+      const line = tryParse(raw);
+      if (line?.type === 'usage') {
+        s.cost += line.cost;
+        s.tokens += line.usage.totalTokens;
+        s.covered ||= line.covered;
+      }
+    } else if (raw.startsWith('{"type":"model"')) {
+      const line = tryParse(raw);
+      if (line?.type === 'model') s.model = line.model;
+    } else if (raw.startsWith('{"type":"compaction"')) {
+      s.compactions += 1;
+    }
+  }
+  return s;
+}
+
+function tryParse(raw: string): SessionEvent | undefined {
+  try {
+    return JSON.parse(raw) as SessionEvent;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether any user or assistant text of the session contains `query` (case- and width-insensitive). */
+export function sessionMatches(text: string, summary: SessionSummary, query: string): boolean {
+  const q = searchable(query.trim());
+  if (!q) return true;
+  if (searchable(summary.title).includes(q) || summary.id.includes(q) || searchable(summary.skill ?? '').includes(q)) {
+    return true;
+  }
+  for (const raw of text.split('\n')) {
+    if (!raw.startsWith('{"type":"message","role":"user"') && !raw.startsWith('{"type":"message","role":"assistant"')) {
+      continue;
+    }
+    const line = tryParse(raw);
+    if (line?.type === 'message' && searchable(messageText(line.message)).includes(q)) return true;
+  }
+  return false;
+}
+
+export interface ListOptions {
+  /** Only sessions whose text contains this. */
+  query?: string;
+  /** Only sessions started in this folder. */
+  cwd?: string;
+  kinds?: SessionKind[];
+}
+
+/** Sessions, most recently used first. Unreadable files are skipped. */
+export async function listSessions(dir: string, opts: ListOptions = {}): Promise<SessionSummary[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: SessionSummary[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.jsonl')) continue;
+    const file = join(dir, name);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const s = summariseSession(text, file);
+    if (!s) continue;
+    if (opts.cwd && s.cwd !== opts.cwd) continue;
+    if (opts.kinds && !opts.kinds.includes(s.kind)) continue;
+    if (opts.query && !sessionMatches(text, s, opts.query)) continue;
+    s.updated = await mtimeIso(file, s.updated);
+    out.push(s);
+  }
+  return out.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
+}
+
+export type FindResult =
+  | { found: SessionSummary }
+  | { none: true }
+  | { ambiguous: SessionSummary[] };
+
+/** A session by its id, a unique prefix of it, or a unique part of it (the short random tail). */
+export async function findSession(dir: string, query: string): Promise<FindResult> {
+  const q = query.trim().replace(/\.jsonl$/, '');
+  const all = await listSessions(dir);
+  const exact = all.find((s) => s.id === q);
+  if (exact) return { found: exact };
+  for (const test of [(s: SessionSummary) => s.id.startsWith(q), (s: SessionSummary) => s.id.includes(q)]) {
+    const hits = q ? all.filter(test) : [];
+    if (hits.length === 1) return { found: hits[0]! };
+    if (hits.length > 1) return { ambiguous: hits };
+  }
+  return { none: true };
+}
+
+/** The most recently used conversation started in `cwd` (skill runs are not conversations). */
+export async function latestSession(dir: string, cwd: string): Promise<SessionSummary | undefined> {
+  return (await listSessions(dir, { cwd, kinds: ['repl', 'oneshot'] })).filter((s) => s.turns > 0)[0];
+}
+
+export async function deleteSession(dir: string, id: string): Promise<void> {
+  await rm(sessionFile(dir, id), { force: true });
+  await rm(sessionDataDir(dir, id), { recursive: true, force: true });
+}

@@ -1,0 +1,115 @@
+import { listSessions, type SessionSummary } from '../../../agent/sessions/store.js';
+import { ZhiError } from '../../../support/errors.js';
+import { t } from '../../../support/i18n/index.js';
+import { formatError } from '../../render/error.js';
+import { sessionOf } from '../../sessions/attach.js';
+import { sessionTable } from '../../sessions/list.js';
+import { resumeLines } from '../../sessions/notes.js';
+import { load, resolveSessionArg } from '../../sessions/resume.js';
+import { formatUsage } from '../../sessions/usage-view.js';
+import type { SlashCommand, SlashContext } from './types.js';
+
+const LAST_LIST = 'sessions.lastList';
+const SHOWN = 15;
+
+function width(): number {
+  return process.stderr.isTTY ? process.stderr.columns || 100 : 100;
+}
+
+/** Show recent sessions (this folder's first), numbered for `/resume <n>`. */
+async function showList(ctx: SlashContext, query: string): Promise<void> {
+  const all = await listSessions(ctx.app.paths.sessionsDir, query ? { query } : {});
+  const current = sessionOf(ctx.chat)?.recorder.id;
+  const others = all.filter((s) => s.id !== current);
+  const ordered = [...others.filter((s) => s.cwd === ctx.app.cwd), ...others.filter((s) => s.cwd !== ctx.app.cwd)].slice(0, SHOWN);
+  ctx.state.set(LAST_LIST, ordered);
+  if (!ordered.length) {
+    ctx.print(query ? t('sessions.noMatch', { query }) : t('sessions.none'));
+    return;
+  }
+  ctx.print(sessionTable(ordered, { style: ctx.app.err, width: width(), cwd: ctx.app.cwd, numbered: true }).join('\n'));
+  ctx.print(ctx.app.err.dim(t('sessions.replHint')));
+}
+
+const sessions: SlashCommand = {
+  name: 'sessions',
+  description: 'sessions.cmd.sessions',
+  usage: '[text]',
+  run: (args, ctx) => showList(ctx, args.trim()),
+};
+
+const resume: SlashCommand = {
+  name: 'resume',
+  description: 'sessions.cmd.resume',
+  usage: '[number | id]',
+  async complete(partial, ctx) {
+    const list = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
+    return list.map((s) => s.id).filter((id) => id.startsWith(partial));
+  },
+  async run(args, ctx) {
+    const arg = args.trim();
+    if (!arg) {
+      await showList(ctx, '');
+      return;
+    }
+    const wiring = sessionOf(ctx.chat);
+    if (!wiring) {
+      ctx.warn(t('sessions.notRecording'));
+      return;
+    }
+    const list = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
+    try {
+      const picked = /^\d{1,3}$/.test(arg) && list[Number(arg) - 1] ? list[Number(arg) - 1]! : await resolveSessionArg(ctx.app.paths.sessionsDir, arg);
+      if (picked.id === wiring.recorder.id) {
+        ctx.print(t('sessions.alreadyHere', { id: picked.id }));
+        return;
+      }
+      const loaded = await load(picked.file);
+      const previous = wiring.recorder.started ? wiring.recorder.id : undefined;
+      wiring.switchTo(loaded);
+      ctx.print(resumeLines(loaded, ctx.app.err, true).join('').trimEnd());
+      if (previous) ctx.print(ctx.app.err.dim(t('sessions.previousSaved', { id: previous })));
+    } catch (err) {
+      if (err instanceof ZhiError) ctx.print(formatError(err, ctx.app.err).trimEnd());
+      else throw err;
+    }
+  },
+};
+
+const compact: SlashCommand = {
+  name: 'compact',
+  description: 'sessions.cmd.compact',
+  usage: '[focus]',
+  async run(args, ctx) {
+    const wiring = sessionOf(ctx.chat);
+    if (!wiring) {
+      ctx.warn(t('sessions.notRecording'));
+      return;
+    }
+    ctx.print(ctx.app.err.dim(t('sessions.compact.working')));
+    const focus = args.trim();
+    const r = await wiring.compactor.compact(ctx.chat.messages, { reason: 'manual', ...(focus ? { focus } : {}) });
+    ctx.print(r.ok && r.notice ? r.notice : t('sessions.compact.nothing'));
+  },
+};
+
+const usage: SlashCommand = {
+  name: 'usage',
+  description: 'sessions.cmd.usage',
+  async run(_args, ctx) {
+    ctx.print(usageReport(ctx).join('\n'));
+  },
+};
+
+/** The rich /usage text (also used by the core /usage command when it delegates here). */
+export function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): string[] {
+  const wiring = sessionOf(ctx.chat);
+  return formatUsage(ctx.chat.deps.usage, {
+    style: ctx.app.err,
+    context: wiring?.compactor.status(ctx.chat.messages),
+    compactions: wiring?.compactor.count ?? 0,
+    sessionId: wiring?.recorder.started ? wiring.recorder.id : undefined,
+  });
+}
+
+export const commands: SlashCommand[] = [sessions, resume, compact, usage];

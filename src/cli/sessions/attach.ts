@@ -1,0 +1,136 @@
+import { RunBudget } from '../../agent/budget.js';
+import type { ChatObserver, ChatSession } from '../../agent/chat.js';
+import { Compactor } from '../../agent/compact.js';
+import type { BeforeCallOutcome } from '../../agent/loop.js';
+import type { SessionKind } from '../../agent/sessions/format.js';
+import { openSession, type SessionRecorder } from '../../agent/sessions/recorder.js';
+import type { LoadedSession } from '../../agent/sessions/store.js';
+import { estimateToolsTokens } from '../../agent/tokens.js';
+import { findModel } from '../../llm/models.js';
+import type { Message } from '../../llm/types.js';
+import { t } from '../../support/i18n/index.js';
+import { log } from '../../support/log.js';
+import type { AppContext } from '../context.js';
+import { formatWarning } from '../render/error.js';
+import { resumeNote } from './notes.js';
+import { resumeFromFlags } from './resume.js';
+
+/** What tools and nested skill runs may reach through `ToolContext.services.session`. */
+export interface SessionServices {
+  /** The session id (the file is `<sessions dir>/<id>.jsonl`). */
+  readonly id: string;
+  /** An observer for a skill run nested in this conversation: its usage is recorded and ledgered. */
+  nested(skill: string): ChatObserver;
+}
+
+/** Everything that makes a ChatSession persistent, bounded and accounted for. */
+export interface SessionWiring {
+  readonly recorder: SessionRecorder;
+  readonly compactor: Compactor;
+  readonly budget: RunBudget;
+  readonly kind: SessionKind;
+  /** Replace the conversation with a saved one and keep recording into that file (/resume). */
+  switchTo(loaded: LoadedSession): void;
+}
+
+const wirings = new WeakMap<ChatSession, SessionWiring>();
+
+/** The wiring of a chat made by createChat (for /resume, /compact, /usage). */
+export function sessionOf(chat: ChatSession): SessionWiring | undefined {
+  return wirings.get(chat);
+}
+
+/**
+ * Make a chat persistent (session file + usage ledger), keep it inside the context window
+ * (compaction), large tool results spilled to the session folder, and the run budget enforced.
+ * With --continue / --resume the saved conversation is loaded first and recording continues in
+ * its file. Called by createChat for every chat mode.
+ */
+export async function attachSession(ctx: AppContext, chat: ChatSession, kind: SessionKind): Promise<SessionWiring> {
+  let warned = false;
+  const onError = (err: unknown) => {
+    log().warn('session not saved', err);
+    if (warned) return;
+    warned = true;
+    process.stderr.write(
+      formatWarning(t('sessions.saveFailed', { reason: err instanceof Error ? err.message : String(err) }), ctx.err),
+    );
+  };
+  const newRecorder = (resume?: LoadedSession) =>
+    openSession({
+      kind,
+      sessionsDir: ctx.paths.sessionsDir,
+      ledgerFile: ctx.paths.usageLedger,
+      cwd: ctx.cwd,
+      model: chat.settings.model,
+      platform: ctx.platform,
+      systemPrompt: chat.settings.systemPrompt,
+      ...(resume ? { resume } : {}),
+      onError,
+    });
+
+  let recorder = newRecorder();
+  const compactor = new Compactor({
+    llm: chat.deps.llm,
+    usage: chat.deps.usage,
+    model: () => chat.settings.model,
+    summaryModel: () => ctx.config.skillModel,
+    threshold: ctx.config.compactThreshold,
+    toolsTokens: estimateToolsTokens(chat.deps.tools.schemas()),
+    recorder: {
+      recordUsage: (r) => recorder.recordUsage(r),
+      recordCompaction: (c, before, after) => recorder.recordCompaction(c, before, after),
+    },
+  });
+  const budget = new RunBudget(ctx.config.maxCostPerRun, chat.deps.usage, () => chat.settings.model);
+
+  const wiring: SessionWiring = {
+    get recorder() {
+      return recorder;
+    },
+    compactor,
+    budget,
+    kind,
+    switchTo(loaded) {
+      recorder.close();
+      recorder = newRecorder(loaded);
+      recorder.attach(chat.messages);
+      chat.messages.splice(1, chat.messages.length - 1, ...loaded.messages);
+      if (usableModel(ctx, loaded.model)) chat.settings.model = loaded.model;
+    },
+  };
+
+  chat.observe((ev) => recorder.observe(ev));
+  chat.observe(compactor.observe);
+  chat.observe(budget.observe);
+  recorder.attach(chat.messages);
+
+  chat.deps.spill = (call, content) => recorder.spill(call, content);
+  chat.deps.onContextOverflow = compactor.onContextOverflow;
+  chat.deps.beforeCall = async (messages: Message[]): Promise<BeforeCallOutcome> => {
+    const outcome = await compactor.beforeCall(messages);
+    const stop = budget.check(messages, compactor.status(messages).tokens);
+    return stop ? { ...outcome, stop } : outcome;
+  };
+  const services: SessionServices = {
+    get id() {
+      return recorder.id;
+    },
+    nested: (skill) => recorder.nested(skill),
+  };
+  chat.deps.services = { ...(chat.deps.services ?? {}), session: services };
+  wirings.set(chat, wiring);
+
+  const loaded = await resumeFromFlags(ctx);
+  if (loaded) {
+    wiring.switchTo(loaded);
+    if (ctx.args.flags.model) chat.settings.model = ctx.config.defaultModel;
+    process.stderr.write(resumeNote(loaded, ctx, kind === 'repl'));
+  }
+  return wiring;
+}
+
+/** A resumed session's model is kept unless it is unknown here (and the endpoint is not custom). */
+function usableModel(ctx: AppContext, model: string): boolean {
+  return Boolean(model) && (ctx.config.platform === 'custom' || Boolean(findModel(model)));
+}

@@ -1,0 +1,42 @@
+import { messageText, turnsText } from '../../agent/sessions/format.js';
+import type { LoadedSession } from '../../agent/sessions/store.js';
+import { isSummary } from '../../agent/compact-split.js';
+import { cutGraphemes, oneLine } from '../../support/graphemes.js';
+import { t } from '../../support/i18n/index.js';
+import type { AppContext } from '../context.js';
+import { formatWarning } from '../render/error.js';
+import type { Style } from '../render/style.js';
+import { displayTitle } from './list.js';
+
+/** What a person sees when a saved conversation is picked up again (stderr). */
+export function resumeNote(loaded: LoadedSession, ctx: Pick<AppContext, 'err'>, recap: boolean): string {
+  return resumeLines(loaded, ctx.err, recap).join('');
+}
+
+export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean): string[] {
+  const out: string[] = [];
+  const head = t('sessions.resumed', {
+    id: loaded.id,
+    title: displayTitle(loaded),
+    turns: turnsText(loaded.turns),
+    model: loaded.model,
+  });
+  out.push(style.enabled ? `${style.cyan('↻')} ${head}\n` : `[RESUME] ${head}\n`);
+  const torn = loaded.warnings.filter((w) => w.last).length;
+  const damaged = loaded.warnings.length - torn;
+  if (torn) out.push(formatWarning(t('sessions.warn.tornLine'), style));
+  if (damaged) out.push(formatWarning(t('sessions.warn.damaged', { n: damaged }), style));
+  if (loaded.unfinished) out.push(formatWarning(t('sessions.warn.unfinished'), style));
+  if (loaded.repaired) out.push(formatWarning(t('sessions.warn.repaired', { n: loaded.repaired }), style));
+  if (recap) {
+    const lastUser = [...loaded.messages].reverse().find((m) => m.role === 'user' && !isSummary(m));
+    const lastAnswer = [...loaded.messages].reverse().find((m) => m.role === 'assistant' && m.content.trim());
+    const show = (label: string, text: string) =>
+      out.push(style.dim(`  ${label}: ${cutGraphemes(oneLine(text), 120)}`) + '\n');
+    if (lastUser) show(t('sessions.you'), messageText(lastUser));
+    if (lastAnswer && loaded.messages.indexOf(lastAnswer) > loaded.messages.indexOf(lastUser!)) {
+      show('zhi', messageText(lastAnswer));
+    }
+  }
+  return out;
+}

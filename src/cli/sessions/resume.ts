@@ -1,0 +1,108 @@
+import { findSession, latestSession, listSessions, loadSession, type LoadedSession, type SessionSummary } from '../../agent/sessions/store.js';
+import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import type { AppContext } from '../context.js';
+import { formatWarning } from '../render/error.js';
+import { sessionChoiceLabel } from './list.js';
+
+/**
+ * The saved conversation that --continue or --resume [id] asks for, or undefined for a new one.
+ * --continue with nothing to continue starts a new conversation (and says so); an unknown id is
+ * a usage error; --resume without an id shows a picker in a terminal and is an error elsewhere.
+ */
+export async function resumeFromFlags(ctx: AppContext): Promise<LoadedSession | undefined> {
+  const { resume, continue: cont } = ctx.args.flags;
+  const dir = ctx.paths.sessionsDir;
+  if (typeof resume === 'string') return load((await resolveSessionArg(dir, resume)).file);
+  if (resume === true) {
+    if (!ctx.stdinIsTTY) {
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'sessions.err.needId' },
+        why: { key: 'sessions.err.needIdWhy' },
+        tries: [{ key: 'sessions.try.list' }, { key: 'sessions.try.continue' }],
+      });
+    }
+    const picked = await pickSession(ctx);
+    return picked ? load(picked.file) : undefined;
+  }
+  if (cont) {
+    const latest = await latestSession(dir, ctx.cwd);
+    if (!latest) {
+      process.stderr.write(formatWarning(t('sessions.continue.none'), ctx.err));
+      return undefined;
+    }
+    return load(latest.file);
+  }
+  return undefined;
+}
+
+/** Find a session by id (or a unique part of one); a clear error otherwise. */
+export async function resolveSessionArg(dir: string, query: string): Promise<SessionSummary> {
+  const r = await findSession(dir, query);
+  if ('found' in r) return r.found;
+  if ('ambiguous' in r) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'sessions.err.ambiguous', params: { query } },
+      why: { key: 'sessions.err.ambiguousWhy', params: { ids: r.ambiguous.slice(0, 8).map((s) => s.id).join(', ') } },
+      tries: [{ key: 'sessions.try.fullId' }],
+    });
+  }
+  throw new ZhiError({
+    kind: 'usage',
+    what: { key: 'sessions.err.notFound', params: { query } },
+    tries: [{ key: 'sessions.try.list' }],
+  });
+}
+
+export async function load(file: string): Promise<LoadedSession> {
+  let loaded: LoadedSession | undefined;
+  try {
+    loaded = await loadSession(file);
+  } catch (err) {
+    throw new ZhiError({
+      kind: 'io',
+      what: { key: 'sessions.err.unreadable', params: { file } },
+      why: err instanceof Error ? err.message : String(err),
+      tries: [{ key: 'sessions.try.list' }],
+      cause: err,
+    });
+  }
+  if (!loaded) {
+    throw new ZhiError({
+      kind: 'io',
+      what: { key: 'sessions.err.unreadable', params: { file } },
+      why: { key: 'sessions.err.noHeader' },
+      tries: [{ key: 'sessions.try.list' }],
+    });
+  }
+  return loaded;
+}
+
+/** A terminal picker over recent conversations (this folder's first). Undefined when cancelled. */
+async function pickSession(ctx: AppContext): Promise<SessionSummary | undefined> {
+  const all = await listSessions(ctx.paths.sessionsDir);
+  if (!all.length) {
+    process.stderr.write(formatWarning(t('sessions.none'), ctx.err));
+    return undefined;
+  }
+  const here = all.filter((s) => s.cwd === ctx.cwd);
+  const ordered = [...here, ...all.filter((s) => s.cwd !== ctx.cwd)].slice(0, 30);
+  const { select } = await import('@inquirer/prompts');
+  try {
+    return await select(
+      {
+        message: t('sessions.pick'),
+        choices: ordered.map((s) => ({ name: sessionChoiceLabel(s, ctx.cwd), value: s })),
+        pageSize: 12,
+      },
+      { output: process.stderr },
+    );
+  } catch (err) {
+    if (err instanceof Error && err.name === 'ExitPromptError') {
+      throw new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,80 @@
+import type { ContextStatus } from '../../agent/compact.js';
+import type { ModelUsage, UsageTracker } from '../../agent/usage.js';
+import { findModel, formatCost, priceFor } from '../../llm/models.js';
+import type { Platform } from '../../llm/platforms.js';
+import { t } from '../../support/i18n/index.js';
+import type { Style } from '../render/style.js';
+import { formatTokens } from '../render/summary.js';
+import { padWidth } from './list.js';
+
+export interface UsageViewOptions {
+  style: Style;
+  context?: ContextStatus | undefined;
+  compactions?: number;
+  sessionId?: string | undefined;
+  /** Width of the bars. */
+  barWidth?: number;
+}
+
+/** A bar of `width` cells, `share` (0..1) of them filled. */
+export function bar(share: number, width: number, style: Style): string {
+  const filled = Math.max(share > 0 ? 1 : 0, Math.round(Math.min(1, Math.max(0, share)) * width));
+  const on = '█'.repeat(filled);
+  const off = '░'.repeat(width - filled);
+  return style.enabled ? style.cyan(on) + style.dim(off) : `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
+}
+
+/** The cost of one model's usage as a person should read it: plan, free, or an amount. */
+export function costText(model: string, u: Pick<ModelUsage, 'cost'>, platform: Platform): string {
+  if (platform.coveredByPlan) return t('render.covered');
+  const price = priceFor(findModel(model), platform);
+  if (price && price.input === 0 && price.output === 0) return t('sessions.usage.free');
+  return formatCost({ amount: u.cost, currency: platform.currency });
+}
+
+/**
+ * `/usage`: one line per model with a bar of its share of the tokens, the token kinds and the
+ * cost; then the totals, and how full the context window is.
+ */
+export function formatUsage(usage: UsageTracker, o: UsageViewOptions): string[] {
+  const s = o.style;
+  const models = usage.models().sort((a, b) => b[1].totalTokens - a[1].totalTokens);
+  const total = usage.total();
+  const out: string[] = [s.bold(t('sessions.usage.title', { calls: total.calls }))];
+  if (!models.length) out.push(`  ${t('sessions.usage.none')}`);
+  const nameWidth = Math.max(8, ...models.map(([m]) => m.length));
+  const width = o.barWidth ?? 16;
+  for (const [model, u] of models) {
+    const detail = t('sessions.usage.detail', {
+      prompt: formatTokens(u.promptTokens),
+      cached: formatTokens(u.cachedTokens),
+      output: formatTokens(u.completionTokens),
+      reasoning: formatTokens(u.reasoningTokens),
+    });
+    out.push(
+      `  ${padWidth(model, nameWidth)}  ${bar(total.totalTokens ? u.totalTokens / total.totalTokens : 0, width, s)}  ` +
+        `${padWidth(formatTokens(u.totalTokens), 6, true)}  ${padWidth(costText(model, u, usage.platform), 9, true)}  ${s.dim(detail)}`,
+    );
+  }
+  const cost = usage.cost();
+  out.push(
+    `  ${t('sessions.usage.total', {
+      tokens: formatTokens(total.totalTokens),
+      cost: cost.covered ? t('render.covered') : formatCost(cost),
+    })}`,
+  );
+  if (o.context) {
+    const c = o.context;
+    const parts = [
+      t('sessions.usage.context', {
+        tokens: formatTokens(c.tokens),
+        window: formatTokens(c.window),
+        percent: Math.round(c.fraction * 100),
+      }),
+    ];
+    if (o.compactions) parts.push(t('sessions.usage.compacted', { n: o.compactions }));
+    out.push(`  ${bar(c.fraction, width, s)}  ${parts.join(' · ')}`);
+  }
+  if (o.sessionId) out.push(s.dim(`  ${t('sessions.usage.session', { id: o.sessionId })}`));
+  return out;
+}

@@ -1,0 +1,30 @@
+/**
+ * Cutting text for titles and tables by user-perceived characters (grapheme clusters), never by
+ * bytes or UTF-16 units: a Chinese character, an emoji with a skin tone, or a flag is never split.
+ */
+let segmenter: Intl.Segmenter | undefined;
+
+export function graphemes(text: string): string[] {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const out: string[] = [];
+  for (const s of segmenter.segment(text)) out.push(s.segment);
+  return out;
+}
+
+/** At most `max` graphemes; an ellipsis marks a cut. */
+export function cutGraphemes(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const g = graphemes(text);
+  if (g.length <= max) return text;
+  return `${g.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/** One line: whitespace (newlines included) collapsed to single spaces, trimmed. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Normalised for case-insensitive search: NFKC (full-width letters become ASCII) and lower case. */
+export function searchable(text: string): string {
+  return text.normalize('NFKC').toLocaleLowerCase();
+}
