@@ -5,7 +5,11 @@ import type { AnyTool } from './types.js';
  * The built-in tools, loaded lazily so start-up imports none of their libraries.
  * Each entry is a tool module with a default export; add new tools here.
  */
-const loaders: Record<string, () => Promise<{ default: AnyTool }>> = {};
+const loaders: Record<string, () => Promise<{ default: AnyTool }>> = {
+  file_read: () => import('./file-read.js'),
+  file_write: () => import('./file-write.js'),
+  file_list: () => import('./file-list.js'),
+};
 
 export const BUILTIN_TOOL_NAMES = Object.keys(loaders);
 

@@ -37,7 +37,8 @@ function looksAbsolute(p: string): boolean {
 function checkCommon(input: string, what: 'read' | 'write'): string {
   const p = input.trim();
   if (!p) throw new ToolError('The path is empty. Give a file path relative to the current directory.');
-  if (p.includes('\0')) throw new ToolError('The path contains a NUL character, which no file name can contain.');
+  if (p.includes('\0'))
+    throw new ToolError('The path contains a NUL character, which no file name can contain.');
   if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) {
     throw new ToolError(
       `"${p}" starts with "~", which is not expanded here. ${
@@ -103,7 +104,8 @@ export async function resolveReadPath(cwd: string, input: string): Promise<Resol
       const hint = await suggestion(dirname(lexical), lexical.slice(dirname(lexical).length + 1));
       throw new ToolError(`File not found: "${p}".${hint} Use file_list to see the files that exist.`);
     }
-    if (code === 'EACCES' || code === 'EPERM') throw new ToolError(`Permission denied: "${p}" cannot be accessed.`);
+    if (code === 'EACCES' || code === 'EPERM')
+      throw new ToolError(`Permission denied: "${p}" cannot be accessed.`);
     if (code === 'ELOOP') throw new ToolError(`"${p}" is a loop of symbolic links.`);
     throw new ToolError(`"${p}" cannot be accessed (${code ?? (err as Error).message}).`);
   }
@@ -128,7 +130,11 @@ export interface WritePathOptions {
  * folder and missing parents on demand (never through a link that leaves it). The target itself
  * may exist; the caller decides what to do then (it is never replaced silently).
  */
-export async function resolveWritePath(outputDir: string, input: string, opts: WritePathOptions = {}): Promise<ResolvedPath> {
+export async function resolveWritePath(
+  outputDir: string,
+  input: string,
+  opts: WritePathOptions = {},
+): Promise<ResolvedPath> {
   let p = checkCommon(input, 'write');
   const segments = p.split(/[\\/]+/);
   if (segments.includes('..')) {
@@ -181,12 +187,16 @@ export async function resolveWritePath(outputDir: string, input: string, opts: W
       );
     }
     if (!(await lstat(real)).isDirectory()) {
-      throw new ToolError(`"${parts.slice(0, i + 1).join('/')}" in the output folder is a file, not a folder. Choose another path.`);
+      throw new ToolError(
+        `"${parts.slice(0, i + 1).join('/')}" in the output folder is a file, not a folder. Choose another path.`,
+      );
     }
   }
   const existing = await lstat(target).catch(() => undefined);
   if (existing?.isSymbolicLink()) {
-    throw new ToolError(`"${p}" already exists as a symbolic link, which is never written through. Choose another file name.`);
+    throw new ToolError(
+      `"${p}" already exists as a symbolic link, which is never written through. Choose another file name.`,
+    );
   }
   if (existing?.isDirectory()) {
     throw new ToolError(`"${p}" is an existing folder in the output folder. Choose a file name.`);

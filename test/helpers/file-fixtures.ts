@@ -14,7 +14,10 @@ export function makePdf(pages: (string | null)[]): Buffer {
   objs.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
   objs.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   pages.forEach((text, i) => {
-    const stream = text === null ? '0 0 1 rg 10 10 100 100 re f' : `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
+    const stream =
+      text === null
+        ? '0 0 1 rg 10 10 100 100 re f'
+        : `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
     objs.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
     );

@@ -32,7 +32,9 @@ describe('text encodings', () => {
   it('reads UTF-8, with or without a BOM', async () => {
     const plain = await readDocument(file('u8.md', '# 标题\nhello'));
     expect(plain).toMatchObject({ text: '# 标题\nhello', kind: 'text', encoding: 'utf-8', truncated: false });
-    const bom = await readDocument(file('bom.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('名称,金额\n')])));
+    const bom = await readDocument(
+      file('bom.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('名称,金额\n')])),
+    );
     expect(bom.text).toBe('名称,金额\n');
   });
 
@@ -52,7 +54,10 @@ describe('text encodings', () => {
   });
 
   it('falls back to Windows-1252 for Latin text that is neither UTF-8 nor GBK', () => {
-    expect(decodeText(Buffer.from('caf\xe9 ok', 'latin1'))).toMatchObject({ text: 'café ok', encoding: 'windows-1252' });
+    expect(decodeText(Buffer.from('caf\xe9 ok', 'latin1'))).toMatchObject({
+      text: 'café ok',
+      encoding: 'windows-1252',
+    });
   });
 });
 
@@ -64,7 +69,10 @@ describe('binary files are refused', () => {
   });
 
   it('an image, by signature even with a text extension, pointing to ocr', async () => {
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(64, 7),
+    ]);
     const err = await failure(file('scan.txt', png));
     expect(err.code).toBe('binary');
     expect(err.message).toMatch(/image.*ocr/);
@@ -110,13 +118,19 @@ describe('Word documents', () => {
         {
           children: [
             new d.Paragraph({ text: '季度报告', heading: d.HeadingLevel.HEADING_1 }),
-            new d.Paragraph({ children: [new d.TextRun('收入 '), new d.TextRun({ text: '增长', bold: true })] }),
+            new d.Paragraph({
+              children: [new d.TextRun('收入 '), new d.TextRun({ text: '增长', bold: true })],
+            }),
             new d.Paragraph({ text: '第一点', bullet: { level: 0 } }),
             new d.Paragraph({ text: '第二点', bullet: { level: 0 } }),
             new d.Table({
               rows: [
-                new d.TableRow({ children: ['名称', '金额'].map((s) => new d.TableCell({ children: [new d.Paragraph(s)] })) }),
-                new d.TableRow({ children: ['A|B', '1,234'].map((s) => new d.TableCell({ children: [new d.Paragraph(s)] })) }),
+                new d.TableRow({
+                  children: ['名称', '金额'].map((s) => new d.TableCell({ children: [new d.Paragraph(s)] })),
+                }),
+                new d.TableRow({
+                  children: ['A|B', '1,234'].map((s) => new d.TableCell({ children: [new d.Paragraph(s)] })),
+                }),
               ],
             }),
           ],
@@ -145,7 +159,14 @@ describe('Excel workbooks', () => {
     const wb = new ExcelJS.Workbook();
     const s1 = wb.addWorksheet('销售');
     s1.addRow(['产品', '数量', '单价', '日期', '占比', '合计']);
-    s1.addRow(['苹果', 3, 1.1, new Date(Date.UTC(2024, 2, 15)), 0.125, { formula: 'B2*C2', result: 3.3000000000000003 }]);
+    s1.addRow([
+      '苹果',
+      3,
+      1.1,
+      new Date(Date.UTC(2024, 2, 15)),
+      0.125,
+      { formula: 'B2*C2', result: 3.3000000000000003 },
+    ]);
     s1.getCell('E2').numFmt = '0.0%';
     s1.addRow([]);
     s1.addRow(['梨|pear', 10, 2, new Date(Date.UTC(2024, 2, 16, 9, 30)), 0.5, { formula: 'B4*C4' }]);
@@ -156,7 +177,9 @@ describe('Excel workbooks', () => {
     const out = await readDocument(file('book.xlsx', data));
     expect(out.kind).toBe('xlsx');
     expect(out.sheets).toEqual(['销售', 'Notes']);
-    expect(out.text).toContain('## 销售\n\n| 产品 | 数量 | 单价 | 日期 | 占比 | 合计 |\n| --- | --- | --- | --- | --- | --- |');
+    expect(out.text).toContain(
+      '## 销售\n\n| 产品 | 数量 | 单价 | 日期 | 占比 | 合计 |\n| --- | --- | --- | --- | --- | --- |',
+    );
     expect(out.text).toContain('| 苹果 | 3 | 1.1 | 2024-03-15 | 12.5% | 3.3 |');
     expect(out.text).toContain('| 梨\\|pear | 10 | 2 | 2024-03-16 09:30 | 0.5 | =B4*C4 |');
     expect(out.text).toContain('## Notes\n\n| note |\n| --- |\n| rich text |');
@@ -201,7 +224,9 @@ describe('PDF', () => {
 
   it('prints nothing on the console (pdf.js warnings are silenced)', async () => {
     const spies = ['log', 'warn', 'error', 'info'].map((m) => vi.spyOn(console, m as 'log'));
-    await failure(file('broken2.pdf', '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF'));
+    await failure(
+      file('broken2.pdf', '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF'),
+    );
     await readDocument(file('ok.pdf', makePdf(['quiet'])));
     for (const s of spies) {
       expect(s).not.toHaveBeenCalled();

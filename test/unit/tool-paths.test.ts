@@ -35,7 +35,9 @@ describe('resolveReadPath', () => {
   });
 
   it('refuses absolute paths, with a relative example', async () => {
-    expect(await readError(join(outside, 'secret.txt'))).toMatch(/Absolute paths are not allowed.*relative to the current directory/);
+    expect(await readError(join(outside, 'secret.txt'))).toMatch(
+      /Absolute paths are not allowed.*relative to the current directory/,
+    );
     expect(await readError('C:\\Users\\me\\a.txt')).toMatch(/Absolute paths are not allowed/);
     expect(await readError('~/a.txt')).toMatch(/"~"/);
   });

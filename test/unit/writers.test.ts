@@ -40,22 +40,44 @@ describe('.md / .txt / .json', () => {
   });
 
   it('json pretty-prints any value; a JSON string is parsed', async () => {
-    expect((await encodeContent('json', { a: [1, '二'] })).data.toString()).toBe('{\n  "a": [\n    1,\n    "二"\n  ]\n}\n');
+    expect((await encodeContent('json', { a: [1, '二'] })).data.toString()).toBe(
+      '{\n  "a": [\n    1,\n    "二"\n  ]\n}\n',
+    );
     expect((await encodeContent('json', '{"a":1}')).data.toString()).toBe('{\n  "a": 1\n}\n');
     expect((await encodeContent('json', [1, 2])).data.toString()).toBe('[\n  1,\n  2\n]\n');
-    expect(await payloadError(encodeContent('json', '{a:1}'))).toMatch(/not valid JSON.*Expected any JSON value/);
+    expect(await payloadError(encodeContent('json', '{a:1}'))).toMatch(
+      /not valid JSON.*Expected any JSON value/,
+    );
   });
 });
 
 describe('.csv', () => {
   it('quotes correctly, uses CRLF and starts with a UTF-8 BOM', () => {
-    const { data } = encodeCsv({ headers: ['名称', 'note'], rows: [['A, Inc.', 'say "hi"'], ['多行\n文本', null], [' padded', 12.5]] });
+    const { data } = encodeCsv({
+      headers: ['名称', 'note'],
+      rows: [
+        ['A, Inc.', 'say "hi"'],
+        ['多行\n文本', null],
+        [' padded', 12.5],
+      ],
+    });
     expect([...data.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(data.subarray(3).toString('utf8')).toBe('名称,note\r\n"A, Inc.","say ""hi"""\r\n"多行\n文本",\r\n" padded",12.5\r\n');
+    expect(data.subarray(3).toString('utf8')).toBe(
+      '名称,note\r\n"A, Inc.","say ""hi"""\r\n"多行\n文本",\r\n" padded",12.5\r\n',
+    );
   });
 
   it('accepts rows as objects, a JSON string, and CSV text', () => {
-    expect(encodeCsv({ rows: [{ a: 1, b: 2 }, { b: 3, c: 4 }] }).data.toString().slice(1)).toBe('a,b,c\r\n1,2,\r\n,3,4\r\n');
+    expect(
+      encodeCsv({
+        rows: [
+          { a: 1, b: 2 },
+          { b: 3, c: 4 },
+        ],
+      })
+        .data.toString()
+        .slice(1),
+    ).toBe('a,b,c\r\n1,2,\r\n,3,4\r\n');
     expect(encodeCsv('{"headers":["x"],"rows":[[1]]}').data.toString().slice(1)).toBe('x\r\n1\r\n');
     expect(encodeCsv('a,b\n1,2\n').data.toString()).toBe('\uFEFFa,b\n1,2\n');
   });
@@ -98,29 +120,43 @@ describe('.xlsx values', () => {
   });
 
   it('sanitises sheet names by Excel rules', () => {
-    expect(sanitizeSheetNames(['a/b:c*?[d]', '', undefined, "'quoted'", 'History', 'x'.repeat(40), 'Sales', 'sales'])).toEqual([
-      'a_b_c___d_',
-      'Sheet2',
-      'Sheet3',
-      'quoted',
-      'History_',
-      'x'.repeat(31),
-      'Sales',
-      'sales (2)',
-    ]);
+    expect(
+      sanitizeSheetNames([
+        'a/b:c*?[d]',
+        '',
+        undefined,
+        "'quoted'",
+        'History',
+        'x'.repeat(40),
+        'Sales',
+        'sales',
+      ]),
+    ).toEqual(['a_b_c___d_', 'Sheet2', 'Sheet3', 'quoted', 'History_', 'x'.repeat(31), 'Sales', 'sales (2)']);
   });
 
   it('accepts one sheet without the sheets wrapper, and a JSON string', () => {
-    expect(toSheets({ headers: ['a'], rows: [[1]] })).toEqual([{ name: 'Sheet1', headers: ['a'], rows: [[1]] }]);
-    expect(toSheets('{"sheets":[{"name":"S","rows":[[1,2]]}]}')[0]).toMatchObject({ name: 'S', headers: [], rows: [[1, 2]] });
+    expect(toSheets({ headers: ['a'], rows: [[1]] })).toEqual([
+      { name: 'Sheet1', headers: ['a'], rows: [[1]] },
+    ]);
+    expect(toSheets('{"sheets":[{"name":"S","rows":[[1,2]]}]}')[0]).toMatchObject({
+      name: 'S',
+      headers: [],
+      rows: [[1, 2]],
+    });
   });
 
   it('a malformed payload shows the expected shape', async () => {
-    expect(await payloadError(() => toSheets('just text'))).toMatch(/content is text.*Expected \{"sheets": \[\{"name"/);
+    expect(await payloadError(() => toSheets('just text'))).toMatch(
+      /content is text.*Expected \{"sheets": \[\{"name"/,
+    );
     expect(await payloadError(() => toSheets({ sheets: {} }))).toMatch(/"sheets" is not an array/);
     expect(await payloadError(() => toSheets({ sheets: [] }))).toMatch(/at least one sheet/);
-    expect(await payloadError(() => toSheets({ sheets: [{ name: 'a', rows: 5 }] }))).toMatch(/sheets\[0\]\.rows is a number/);
-    expect(await payloadError(() => toTable('xlsx', { rows: [[1], 'x', 7, { a: 1 }, () => 1] }))).toMatch(/rows\[4\]/);
+    expect(await payloadError(() => toSheets({ sheets: [{ name: 'a', rows: 5 }] }))).toMatch(
+      /sheets\[0\]\.rows is a number/,
+    );
+    expect(await payloadError(() => toTable('xlsx', { rows: [[1], 'x', 7, { a: 1 }, () => 1] }))).toMatch(
+      /rows\[4\]/,
+    );
   });
 });
 
@@ -141,7 +177,9 @@ describe('.xlsx files, read back with exceljs', () => {
       ],
     });
     expect(summary).toBe('sheet "销售_2024" 3 rows, sheet "Raw" 1 row');
-    expect(notes).toEqual(['sheet name "销售/2024" was changed to "销售_2024" (Excel\'s rules for sheet names)']);
+    expect(notes).toEqual([
+      'sheet name "销售/2024" was changed to "销售_2024" (Excel\'s rules for sheet names)',
+    ]);
     const wb = await loadXlsx(data);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['销售_2024', 'Raw']);
     const ws = wb.getWorksheet('销售_2024')!;
@@ -232,7 +270,9 @@ describe('.docx files, read back with mammoth', () => {
     expect(docxMarkdown({ content: '# x' })).toBe('# x');
     expect(docxMarkdown('# y')).toBe('# y');
     expect(docxMarkdown('{"content":"# z"}')).toBe('# z');
-    expect(await payloadError(() => docxMarkdown({ text: 5 }))).toMatch(/"content" is a number.*Expected \{"content": "# Title/);
+    expect(await payloadError(() => docxMarkdown({ text: 5 }))).toMatch(
+      /"content" is a number.*Expected \{"content": "# Title/,
+    );
     expect(await payloadError(() => docxMarkdown([1]))).toMatch(/content is an array/);
     const r = await encodeDocx({ content: '' });
     expect(r.data.length).toBeGreaterThan(1000);
@@ -252,7 +292,20 @@ describe('text width for column sizes', () => {
 
 describe('previews for the permission prompt', () => {
   it('show the first lines of a table or a text', () => {
-    expect(previewLines('xlsx', { sheets: [{ name: 'S', headers: ['a', 'b'], rows: [[1, 2], [3, null]] }] })).toEqual(['a | b', '1 | 2', '3 | ']);
+    expect(
+      previewLines('xlsx', {
+        sheets: [
+          {
+            name: 'S',
+            headers: ['a', 'b'],
+            rows: [
+              [1, 2],
+              [3, null],
+            ],
+          },
+        ],
+      }),
+    ).toEqual(['a | b', '1 | 2', '3 | ']);
     expect(previewLines('md', 'l1\nl2\nl3', 2)).toEqual(['l1', 'l2']);
     expect(previewLines('docx', { content: '# T\nbody' })).toEqual(['# T', 'body']);
     expect(previewLines('json', '{"a":1}')).toEqual(['{', '  "a": 1', '}']);

@@ -31,6 +31,9 @@ export async function readDocx(data: Buffer): Promise<Extracted> {
   let text = NodeHtmlMarkdown.translate(html, { bulletMarker: '-', emDelimiter: '*' })
     .replace(/!\[([^\]]*)\]\(zhi-image-\d+\)/g, (_m, alt: string) => (alt ? `[image: ${alt}]` : '[image]'))
     .trim();
-  if (!text) text = images ? '(This document contains only images and no text. The ocr tool can read text in images.)' : '(This document is empty.)';
+  if (!text)
+    text = images
+      ? '(This document contains only images and no text. The ocr tool can read text in images.)'
+      : '(This document is empty.)';
   return { text, notes: images ? [`${images} image(s) not shown`] : [] };
 }

@@ -61,7 +61,18 @@ const MAX_FILE_BYTES: Record<DocumentKind, number> = {
   pdf: 100 * 1024 * 1024,
 };
 
-const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bmp', '.tif', '.tiff', '.heic', '.avif']);
+const IMAGE_EXT = new Set([
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.bmp',
+  '.tif',
+  '.tiff',
+  '.heic',
+  '.avif',
+]);
 const OLD_OFFICE: Record<string, string> = {
   '.doc': 'old Word (.doc) format; ask the user to save it as .docx',
   '.xls': 'old Excel (.xls) format; ask the user to save it as .xlsx (or .csv)',
@@ -106,7 +117,11 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
   let fileBytes: number;
   try {
     const st = await stat(absPath);
-    if (st.isDirectory()) throw new DocumentError('is_directory', 'This is a folder, not a file. Use file_list to see what it contains.');
+    if (st.isDirectory())
+      throw new DocumentError(
+        'is_directory',
+        'This is a folder, not a file. Use file_list to see what it contains.',
+      );
     fileBytes = st.size;
   } catch (err) {
     if (err instanceof DocumentError) throw err;
@@ -141,10 +156,16 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
           : `This file has the extension ${ext} but is not a valid ${kind === 'docx' ? 'Word' : 'Excel'} file (it may be damaged).`,
       );
     }
-    extracted = kind === 'docx' ? await (await import('./docx.js')).readDocx(data) : await (await import('./xlsx.js')).readXlsx(data, limit);
+    extracted =
+      kind === 'docx'
+        ? await (await import('./docx.js')).readDocx(data)
+        : await (await import('./xlsx.js')).readXlsx(data, limit);
   } else if (kind === 'pdf') {
     if (sniffBinary(head) !== 'pdf') {
-      throw new DocumentError('unreadable', 'This file has the extension .pdf but is not a valid PDF (it may be damaged or still downloading).');
+      throw new DocumentError(
+        'unreadable',
+        'This file has the extension .pdf but is not a valid PDF (it may be damaged or still downloading).',
+      );
     }
     extracted = await (await import('./pdf.js')).readPdf(data, limit, opts.signal);
   } else {
@@ -210,7 +231,12 @@ function tooLarge(size: number, cap: number): DocumentError {
 function fsError(err: unknown): DocumentError {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new DocumentError('not_found', 'The file does not exist.');
-  if (code === 'EACCES' || code === 'EPERM') return new DocumentError('permission', 'Permission denied: the file cannot be opened for reading.');
-  if (code === 'EISDIR') return new DocumentError('is_directory', 'This is a folder, not a file. Use file_list to see what it contains.');
+  if (code === 'EACCES' || code === 'EPERM')
+    return new DocumentError('permission', 'Permission denied: the file cannot be opened for reading.');
+  if (code === 'EISDIR')
+    return new DocumentError(
+      'is_directory',
+      'This is a folder, not a file. Use file_list to see what it contains.',
+    );
   return new DocumentError('unreadable', `The file cannot be read (${code ?? (err as Error).message}).`);
 }

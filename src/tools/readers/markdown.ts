@@ -12,7 +12,8 @@ export function mdCell(text: string): string {
 export function mdTable(rows: string[][]): string {
   if (!rows.length) return '';
   const width = Math.max(1, ...rows.map((r) => r.length));
-  const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => mdCell(r[i] ?? '')).join(' | ')} |`;
+  const line = (r: string[]) =>
+    `| ${Array.from({ length: width }, (_, i) => mdCell(r[i] ?? '')).join(' | ')} |`;
   const [head, ...body] = rows;
   return [line(head!), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
 }

@@ -63,7 +63,11 @@ export async function readPdf(data: Buffer, limit: number, signal?: AbortSignal)
         `This PDF has no text layer (${pages} page${pages === 1 ? '' : 's'} of scanned images or drawings), so there is no text to read directly. Use the ocr tool on the same path to extract its text.`,
       );
     }
-    const notes = empty.length ? [`page${empty.length === 1 ? '' : 's'} ${empty.join(', ')} without a text layer (the ocr tool can read them)`] : [];
+    const notes = empty.length
+      ? [
+          `page${empty.length === 1 ? '' : 's'} ${empty.join(', ')} without a text layer (the ocr tool can read them)`,
+        ]
+      : [];
     return { text: parts.join('\n\n'), pages, partial, notes };
   } finally {
     await pdf.destroy().catch(() => {});

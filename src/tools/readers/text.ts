@@ -13,7 +13,15 @@ export interface DecodedText {
 }
 
 /** What a binary file most likely is, for a helpful refusal. */
-export type BinaryKind = 'image' | 'pdf' | 'zip' | 'old-office' | 'archive' | 'executable' | 'media' | 'binary';
+export type BinaryKind =
+  | 'image'
+  | 'pdf'
+  | 'zip'
+  | 'old-office'
+  | 'archive'
+  | 'executable'
+  | 'media'
+  | 'binary';
 
 const SIGNATURES: [BinaryKind, number[], number?][] = [
   ['image', [0x89, 0x50, 0x4e, 0x47]], // PNG
@@ -74,13 +82,25 @@ const strictUtf8 = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true
 export function decodeText(buf: Uint8Array, complete = true): DecodedText | { binary: BinaryKind } {
   // Byte-order marks decide the encoding outright.
   if (startsWith(buf, [0xef, 0xbb, 0xbf])) {
-    return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(buf.subarray(3), { stream: !complete }), encoding: 'utf-8', bom: true };
+    return {
+      text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(buf.subarray(3), { stream: !complete }),
+      encoding: 'utf-8',
+      bom: true,
+    };
   }
   if (startsWith(buf, [0xff, 0xfe])) {
-    return { text: new TextDecoder('utf-16le', { ignoreBOM: true }).decode(buf.subarray(2), { stream: !complete }), encoding: 'utf-16le', bom: true };
+    return {
+      text: new TextDecoder('utf-16le', { ignoreBOM: true }).decode(buf.subarray(2), { stream: !complete }),
+      encoding: 'utf-16le',
+      bom: true,
+    };
   }
   if (startsWith(buf, [0xfe, 0xff])) {
-    return { text: new TextDecoder('utf-16be', { ignoreBOM: true }).decode(buf.subarray(2), { stream: !complete }), encoding: 'utf-16be', bom: true };
+    return {
+      text: new TextDecoder('utf-16be', { ignoreBOM: true }).decode(buf.subarray(2), { stream: !complete }),
+      encoding: 'utf-16be',
+      bom: true,
+    };
   }
   const known = sniffBinary(buf);
   if (known) return { binary: known };
@@ -135,7 +155,8 @@ function looksBinary(text: string): boolean {
   let control = 0;
   for (let i = 0; i < sample.length; i++) {
     const c = sample.charCodeAt(i);
-    if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 11 && c !== 27) || c === 0xfffd) control++;
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12 && c !== 11 && c !== 27) || c === 0xfffd)
+      control++;
   }
   return control > Math.max(2, sample.length * 0.05);
 }

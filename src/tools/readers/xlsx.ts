@@ -17,7 +17,8 @@ export function cellText(value: CellValue, numFmt?: string): string {
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return formatWallDate(value);
   if (typeof value === 'object') {
-    if ('richText' in value && Array.isArray(value.richText)) return value.richText.map((r) => r.text).join('');
+    if ('richText' in value && Array.isArray(value.richText))
+      return value.richText.map((r) => r.text).join('');
     if ('formula' in value || 'sharedFormula' in value) {
       const v = value as { result?: unknown; formula?: string; sharedFormula?: string };
       if (v.result === undefined || v.result === null) return `=${v.formula ?? v.sharedFormula ?? ''}`;

@@ -3,7 +3,7 @@
  * CRLF line ends, RFC 4180 quoting. Cells that a spreadsheet would run as a formula
  * (`=…`, `@…`, or `+`/`-` followed by a formula-like text) get a leading apostrophe.
  */
-import { type Cell, PayloadError, parseIfJson, toTable } from './payload.js';
+import { type Cell, PayloadError, parseIfJson, tableWidth, toTable } from './payload.js';
 
 const BOM = '\uFEFF';
 
@@ -28,14 +28,14 @@ export function encodeCsv(content: unknown): { data: Buffer; summary: string } {
     const lines = value.split(/\r?\n/).filter((l) => l.trim() !== '').length;
     return { data: Buffer.from(text, 'utf8'), summary: `${lines} line${lines === 1 ? '' : 's'} of CSV text` };
   }
-  if (value === null || value === undefined || (typeof value !== 'object')) {
+  if (value === null || value === undefined || typeof value !== 'object') {
     throw new PayloadError('csv', `content is ${value === null ? 'null' : `a ${typeof value}`}`);
   }
   const table = toTable('csv', value);
   const lines: string[] = [];
   if (table.headers.length) lines.push(table.headers.map(csvField).join(','));
   for (const row of table.rows) lines.push(row.map(csvField).join(','));
-  const cols = Math.max(table.headers.length, ...table.rows.map((r) => r.length), 0);
+  const cols = tableWidth(table);
   return {
     data: Buffer.from(`${BOM}${lines.join('\r\n')}\r\n`, 'utf8'),
     summary: `${table.rows.length} row${table.rows.length === 1 ? '' : 's'} × ${cols} column${cols === 1 ? '' : 's'}`,

@@ -31,7 +31,10 @@ export function docxMarkdown(content: unknown): string {
     const v = value as Record<string, unknown>;
     const md = v.content ?? v.markdown ?? v.text;
     if (typeof md === 'string') return md;
-    throw new PayloadError('docx', `"content" is ${md === undefined ? 'missing' : `a ${Array.isArray(md) ? 'list' : typeof md}, not a Markdown string`}`);
+    throw new PayloadError(
+      'docx',
+      `"content" is ${md === undefined ? 'missing' : `a ${Array.isArray(md) ? 'list' : typeof md}, not a Markdown string`}`,
+    );
   }
   throw new PayloadError('docx', `content is ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}`);
 }
@@ -57,14 +60,30 @@ class DocxBuilder {
     switch (token.type) {
       case 'heading': {
         const t = token as Tokens.Heading;
-        const level = [d.HeadingLevel.HEADING_1, d.HeadingLevel.HEADING_2, d.HeadingLevel.HEADING_3, d.HeadingLevel.HEADING_4, d.HeadingLevel.HEADING_5, d.HeadingLevel.HEADING_6][Math.min(6, Math.max(1, t.depth)) - 1];
+        const level = [
+          d.HeadingLevel.HEADING_1,
+          d.HeadingLevel.HEADING_2,
+          d.HeadingLevel.HEADING_3,
+          d.HeadingLevel.HEADING_4,
+          d.HeadingLevel.HEADING_5,
+          d.HeadingLevel.HEADING_6,
+        ][Math.min(6, Math.max(1, t.depth)) - 1];
         return [new d.Paragraph({ heading: level!, children: this.inlines(t.tokens) })];
       }
       case 'paragraph':
-        return [new d.Paragraph({ children: this.inlines((token as Tokens.Paragraph).tokens), spacing: { after: 120 } })];
+        return [
+          new d.Paragraph({
+            children: this.inlines((token as Tokens.Paragraph).tokens),
+            spacing: { after: 120 },
+          }),
+        ];
       case 'text': {
         const t = token as Tokens.Text;
-        return [new d.Paragraph({ children: t.tokens ? this.inlines(t.tokens) : [this.run(decodeEntities(t.text), {})] })];
+        return [
+          new d.Paragraph({
+            children: t.tokens ? this.inlines(t.tokens) : [this.run(decodeEntities(t.text), {})],
+          }),
+        ];
       }
       case 'list':
         return this.list(token as Tokens.List, 0, undefined);
@@ -119,7 +138,11 @@ class DocxBuilder {
   private list(list: Tokens.List, level: number, instance: number | undefined): Block[] {
     const d = this.d;
     const out: Block[] = [];
-    const own = list.ordered ? (instance !== undefined && level > 0 ? instance : ++this.orderedInstance) : undefined;
+    const own = list.ordered
+      ? instance !== undefined && level > 0
+        ? instance
+        : ++this.orderedInstance
+      : undefined;
     for (const item of list.items) {
       let first = true;
       for (const t of item.tokens) {
@@ -127,10 +150,14 @@ class DocxBuilder {
           out.push(...this.list(t as Tokens.List, Math.min(level + 1, 8), own ?? instance));
           continue;
         }
-        const inl = (t as Tokens.Text).tokens ?? [{ type: 'text', raw: (t as Tokens.Text).raw, text: (t as Tokens.Text).text } as Tokens.Text];
+        const inl = (t as Tokens.Text).tokens ?? [
+          { type: 'text', raw: (t as Tokens.Text).raw, text: (t as Tokens.Text).text } as Tokens.Text,
+        ];
         const children = this.inlines(inl);
         if (first && item.task) children.unshift(this.run(item.checked ? '☑ ' : '☐ ', {}));
-        const marker = list.ordered ? { numbering: { reference: ORDERED, level, instance: own! } } : { bullet: { level } };
+        const marker = list.ordered
+          ? { numbering: { reference: ORDERED, level, instance: own! } }
+          : { bullet: { level } };
         out.push(
           first
             ? new d.Paragraph({ children, ...marker })
@@ -162,10 +189,19 @@ class DocxBuilder {
         ],
       });
     const rows = [
-      new d.TableRow({ tableHeader: true, children: Array.from({ length: cols }, (_, i) => cell(t.header[i], true, i)) }),
-      ...t.rows.map((r) => new d.TableRow({ children: Array.from({ length: cols }, (_, i) => cell(r[i], false, i)) })),
+      new d.TableRow({
+        tableHeader: true,
+        children: Array.from({ length: cols }, (_, i) => cell(t.header[i], true, i)),
+      }),
+      ...t.rows.map(
+        (r) => new d.TableRow({ children: Array.from({ length: cols }, (_, i) => cell(r[i], false, i)) }),
+      ),
     ];
-    return new d.Table({ rows, width: { size: colWidth * cols, type: d.WidthType.DXA }, columnWidths: new Array(cols).fill(colWidth) });
+    return new d.Table({
+      rows,
+      width: { size: colWidth * cols, type: d.WidthType.DXA },
+      columnWidths: new Array(cols).fill(colWidth),
+    });
   }
 
   private code(text: string): Docx.Paragraph {
@@ -174,7 +210,9 @@ class DocxBuilder {
     return new d.Paragraph({
       shading: { type: d.ShadingType.CLEAR, color: 'auto', fill: 'F3F4F6' },
       spacing: { before: 60, after: 120 },
-      children: lines.map((line, i) => new d.TextRun({ text: line, font: MONO, size: 20, ...(i ? { break: 1 } : {}) })),
+      children: lines.map(
+        (line, i) => new d.TextRun({ text: line, font: MONO, size: 20, ...(i ? { break: 1 } : {}) }),
+      ),
     });
   }
 
@@ -200,16 +238,28 @@ class DocxBuilder {
           break;
         case 'link': {
           const l = t as Tokens.Link;
-          const children = this.inlines(l.tokens, style).filter((r): r is Docx.TextRun => r instanceof d.TextRun);
+          const children = this.inlines(l.tokens, style).filter(
+            (r): r is Docx.TextRun => r instanceof d.TextRun,
+          );
           if (/^(https?:|mailto:)/i.test(l.href)) {
-            out.push(new d.ExternalHyperlink({ link: l.href, children: children.length ? children : [this.run(l.href, style)] }));
+            out.push(
+              new d.ExternalHyperlink({
+                link: l.href,
+                children: children.length ? children : [this.run(l.href, style)],
+              }),
+            );
           } else {
             out.push(...children);
           }
           break;
         }
         case 'image':
-          out.push(this.run(`[image: ${(t as Tokens.Image).text || (t as Tokens.Image).href}]`, { ...style, italics: true }));
+          out.push(
+            this.run(`[image: ${(t as Tokens.Image).text || (t as Tokens.Image).href}]`, {
+              ...style,
+              italics: true,
+            }),
+          );
           break;
         case 'text': {
           const tt = t as Tokens.Text;
@@ -235,7 +285,9 @@ class DocxBuilder {
       ...(style.bold ? { bold: true } : {}),
       ...(style.italics ? { italics: true } : {}),
       ...(style.strike ? { strike: true } : {}),
-      ...(style.code ? { font: MONO, shading: { type: this.d.ShadingType.CLEAR, color: 'auto', fill: 'F3F4F6' } } : {}),
+      ...(style.code
+        ? { font: MONO, shading: { type: this.d.ShadingType.CLEAR, color: 'auto', fill: 'F3F4F6' } }
+        : {}),
     });
   }
 }
@@ -264,5 +316,8 @@ export async function encodeDocx(content: unknown): Promise<{ data: Buffer; summ
   const md = docxMarkdown(content);
   const data = await buildDocx(md);
   const headings = (md.match(/^#{1,6}\s/gm) ?? []).length;
-  return { data, summary: `${md.length} characters of Markdown${headings ? `, ${headings} heading${headings === 1 ? '' : 's'}` : ''}` };
+  return {
+    data,
+    summary: `${md.length} characters of Markdown${headings ? `, ${headings} heading${headings === 1 ? '' : 's'}` : ''}`,
+  };
 }

@@ -45,7 +45,12 @@ function encodeText(format: 'md' | 'txt', content: unknown): Encoded {
   let text: string;
   if (typeof content === 'string') text = content;
   else if (typeof content === 'number' || typeof content === 'boolean') text = String(content);
-  else if (content && typeof content === 'object' && !Array.isArray(content) && typeof (content as { content?: unknown }).content === 'string') {
+  else if (
+    content &&
+    typeof content === 'object' &&
+    !Array.isArray(content) &&
+    typeof (content as { content?: unknown }).content === 'string'
+  ) {
     text = (content as { content: string }).content;
   } else {
     throw new PayloadError(format, `content is ${kindOf(content)}`);
@@ -61,11 +66,20 @@ function encodeJson(content: unknown): Encoded {
     try {
       value = JSON.parse(content);
     } catch (err) {
-      throw new PayloadError('json', `content is a string that is not valid JSON (${(err as Error).message})`);
+      throw new PayloadError(
+        'json',
+        `content is a string that is not valid JSON (${(err as Error).message})`,
+      );
     }
   }
   const text = `${JSON.stringify(value, null, 2)}\n`;
-  return { data: Buffer.from(text, 'utf8'), summary: Array.isArray(value) ? `an array of ${value.length}` : `a JSON ${value === null ? 'null' : typeof value}`, notes: [] };
+  return {
+    data: Buffer.from(text, 'utf8'),
+    summary: Array.isArray(value)
+      ? `an array of ${value.length}`
+      : `a JSON ${value === null ? 'null' : typeof value}`,
+    notes: [],
+  };
 }
 
 /** The bytes of a file of this format for this content. */
@@ -102,18 +116,30 @@ export function previewLines(format: OutputFormat, content: unknown, max = 8): s
       const lines: string[] = [];
       for (const s of sheets) {
         if (lines.length >= max) break;
-        const rows = Array.isArray(s?.rows) ? (s.rows as unknown[]) : Array.isArray(s) ? (s as unknown[]) : [];
+        const rows = Array.isArray(s?.rows)
+          ? (s.rows as unknown[])
+          : Array.isArray(s)
+            ? (s as unknown[])
+            : [];
         const headers = Array.isArray(s?.headers) ? (s.headers as unknown[]) : undefined;
-        if (format === 'xlsx' && sheets.length > 1) lines.push(`[${String(s?.name ?? '')}] ${rows.length} rows`);
+        if (format === 'xlsx' && sheets.length > 1)
+          lines.push(`[${String(s?.name ?? '')}] ${rows.length} rows`);
         if (headers) lines.push(headers.map(String).join(' | '));
         for (const r of rows.slice(0, Math.max(1, max - lines.length))) {
-          lines.push(Array.isArray(r) ? r.map((c) => (c === null ? '' : String(c))).join(' | ') : JSON.stringify(r));
+          lines.push(
+            Array.isArray(r) ? r.map((c) => (c === null ? '' : String(c))).join(' | ') : JSON.stringify(r),
+          );
         }
       }
       return lines.slice(0, max);
     }
-    if (format === 'docx' && value && typeof value === 'object' && typeof (value as { content?: unknown }).content === 'string') {
-      return ((value as { content: string }).content).split(/\r?\n/).slice(0, max);
+    if (
+      format === 'docx' &&
+      value &&
+      typeof value === 'object' &&
+      typeof (value as { content?: unknown }).content === 'string'
+    ) {
+      return (value as { content: string }).content.split(/\r?\n/).slice(0, max);
     }
     return (JSON.stringify(value, null, 2) ?? '').split('\n').slice(0, max);
   } catch {

@@ -19,7 +19,9 @@ export const SHAPES: Record<OutputFormat, string> = {
 /** A payload that does not fit its format: says what is wrong and what was expected. */
 export class PayloadError extends ToolError {
   constructor(format: OutputFormat, problem: string) {
-    super(`The content for a .${format} file is not in the expected shape: ${problem}. Expected ${SHAPES[format]}. Nothing was written; call file_write again with the corrected content.`);
+    super(
+      `The content for a .${format} file is not in the expected shape: ${problem}. Expected ${SHAPES[format]}. Nothing was written; call file_write again with the corrected content.`,
+    );
     this.name = 'PayloadError';
   }
 }
@@ -73,11 +75,18 @@ export function toTable(format: OutputFormat, value: unknown, where = 'content')
     throw new PayloadError(format, `${where} is ${kindOf(value)}`);
   }
   if (rowsIn === undefined) rowsIn = [];
-  if (!Array.isArray(rowsIn)) throw new PayloadError(format, `${where}.rows is ${kindOf(rowsIn)}, not an array of rows`);
+  if (!Array.isArray(rowsIn))
+    throw new PayloadError(format, `${where}.rows is ${kindOf(rowsIn)}, not an array of rows`);
   let headers: string[] = [];
   if (headersIn !== undefined && headersIn !== null) {
-    if (!Array.isArray(headersIn)) throw new PayloadError(format, `${where}.headers is ${kindOf(headersIn)}, not an array of column names`);
-    headers = headersIn.map((h) => (h === null || h === undefined ? '' : typeof h === 'string' ? h : String(cellOf(h))));
+    if (!Array.isArray(headersIn))
+      throw new PayloadError(
+        format,
+        `${where}.headers is ${kindOf(headersIn)}, not an array of column names`,
+      );
+    headers = headersIn.map((h) =>
+      h === null || h === undefined ? '' : typeof h === 'string' ? h : String(cellOf(h)),
+    );
   }
   const objectRows = rowsIn.some(isRecord);
   if (objectRows && !headers.length) {
@@ -95,6 +104,13 @@ export function toTable(format: OutputFormat, value: unknown, where = 'content')
   return { headers, rows };
 }
 
+/** The widest row of a table (no spread: a sheet may have more rows than a call has arguments). */
+export function tableWidth(t: Table): number {
+  let w = t.headers.length;
+  for (const r of t.rows) if (r.length > w) w = r.length;
+  return w;
+}
+
 export function kindOf(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
@@ -105,5 +121,10 @@ export function kindOf(v: unknown): string {
 
 function describeKeys(v: Record<string, unknown>): string {
   const keys = Object.keys(v);
-  return keys.length ? `keys ${keys.slice(0, 6).map((k) => `"${k}"`).join(', ')}${keys.length > 6 ? ', …' : ''}` : 'no keys';
+  return keys.length
+    ? `keys ${keys
+        .slice(0, 6)
+        .map((k) => `"${k}"`)
+        .join(', ')}${keys.length > 6 ? ', …' : ''}`
+    : 'no keys';
 }

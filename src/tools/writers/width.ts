@@ -11,7 +11,8 @@ export function textWidth(text: string): number {
     const c = text.codePointAt(i)!;
     if (c > 0xffff) i++;
     if (c < 0x300) width += c < 0x20 || (c >= 0x7f && c < 0xa0) ? 0 : 1;
-    else if (c <= 0x36f || (c >= 0x200b && c <= 0x200f) || (c >= 0xfe00 && c <= 0xfe0f) || c === 0xfeff) continue;
+    else if (c <= 0x36f || (c >= 0x200b && c <= 0x200f) || (c >= 0xfe00 && c <= 0xfe0f) || c === 0xfeff)
+      continue;
     else if (isWide(c)) width += 2;
     else width += 1;
   }

@@ -7,7 +7,7 @@
  * first use.
  */
 import { textWidth } from './width.js';
-import { type Cell, PayloadError, parseIfJson, type Table, toTable } from './payload.js';
+import { type Cell, PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
 
 export interface SheetSpec extends Table {
   name: string;
@@ -87,7 +87,11 @@ export function xlsxValue(cell: Cell): XlsxValue {
 export function sanitizeSheetNames(names: (string | undefined)[]): string[] {
   const used = new Set<string>();
   return names.map((raw, i) => {
-    let name = (raw ?? '').replace(/[[\]:*?/\\\u0000-\u001f]/g, '_').trim().replace(/^'+|'+$/g, '').trim();
+    let name = (raw ?? '')
+      .replace(/[[\]:*?/\\\u0000-\u001f]/g, '_')
+      .trim()
+      .replace(/^'+|'+$/g, '')
+      .trim();
     if (!name || name.toLowerCase() === 'history') name = name ? `${name}_` : `Sheet${i + 1}`;
     name = clip(name, 31);
     let candidate = name;
@@ -114,15 +118,21 @@ function clip(s: string, max: number): string {
 export function toSheets(content: unknown): SheetSpec[] {
   const value = parseIfJson(content);
   if (typeof value === 'string') throw new PayloadError('xlsx', 'content is text, not a JSON object');
-  if (value === null || typeof value !== 'object') throw new PayloadError('xlsx', `content is ${value === null ? 'null' : `a ${typeof value}`}`);
+  if (value === null || typeof value !== 'object')
+    throw new PayloadError('xlsx', `content is ${value === null ? 'null' : `a ${typeof value}`}`);
   let list: unknown[];
   const record = value as Record<string, unknown>;
   if (!Array.isArray(value) && 'sheets' in record) {
     const sheets = parseIfJson(record.sheets);
     if (!Array.isArray(sheets)) throw new PayloadError('xlsx', '"sheets" is not an array of sheets');
-    if (!sheets.length) throw new PayloadError('xlsx', '"sheets" is empty: a workbook needs at least one sheet');
+    if (!sheets.length)
+      throw new PayloadError('xlsx', '"sheets" is empty: a workbook needs at least one sheet');
     list = sheets;
-  } else if (Array.isArray(value) && value.length && value.every((v) => v && typeof v === 'object' && !Array.isArray(v) && 'rows' in v)) {
+  } else if (
+    Array.isArray(value) &&
+    value.length &&
+    value.every((v) => v && typeof v === 'object' && !Array.isArray(v) && 'rows' in v)
+  ) {
     list = value;
   } else {
     list = [value];
@@ -135,12 +145,17 @@ export function toSheets(content: unknown): SheetSpec[] {
   const names = sanitizeSheetNames(requested);
   return list.map((s, i) => {
     const table = toTable('xlsx', s, list.length > 1 || 'sheets' in record ? `sheets[${i}]` : 'content');
-    if (table.rows.length > MAX_ROWS) throw new PayloadError('xlsx', `sheets[${i}] has ${table.rows.length} rows; Excel allows ${MAX_ROWS}`);
-    if (Math.max(table.headers.length, ...table.rows.map((r) => r.length)) > MAX_COLS) {
+    if (table.rows.length > MAX_ROWS)
+      throw new PayloadError('xlsx', `sheets[${i}] has ${table.rows.length} rows; Excel allows ${MAX_ROWS}`);
+    if (tableWidth(table) > MAX_COLS) {
       throw new PayloadError('xlsx', `sheets[${i}] has more than ${MAX_COLS} columns, the most Excel allows`);
     }
     const name = names[i]!;
-    return { name, ...table, ...(requested[i] !== undefined && requested[i] !== name ? { requestedName: requested[i] } : {}) };
+    return {
+      name,
+      ...table,
+      ...(requested[i] !== undefined && requested[i] !== name ? { requestedName: requested[i] } : {}),
+    };
   });
 }
 
@@ -149,22 +164,31 @@ type WidthFn = (s: string) => number;
 function displayWidth(width: WidthFn, v: XlsxValue): number {
   if (v.value === null) return 0;
   if (v.value instanceof Date) return v.numFmt && v.numFmt.length > 10 ? 16 : 10;
-  if (typeof v.value === 'number') return String(v.value).length + (v.numFmt?.includes(',') ? Math.floor(String(Math.trunc(v.value)).length / 3) : 0) + 1;
+  if (typeof v.value === 'number')
+    return (
+      String(v.value).length +
+      (v.numFmt?.includes(',') ? Math.floor(String(Math.trunc(v.value)).length / 3) : 0) +
+      1
+    );
   if (typeof v.value === 'boolean') return 5;
-  const longest = v.value.includes('\n') ? v.value.split('\n').reduce((m, l) => Math.max(m, width(l)), 0) : width(v.value);
+  const longest = v.value.includes('\n')
+    ? v.value.split('\n').reduce((m, l) => Math.max(m, width(l)), 0)
+    : width(v.value);
   return longest;
 }
 
 /** Cell values and column widths of a sheet, computed before anything is written. */
 function layout(sheet: SheetSpec, width: WidthFn): { values: XlsxValue[][]; widths: number[] } {
-  const cols = Math.max(sheet.headers.length, ...sheet.rows.map((r) => r.length), 1);
+  const cols = Math.max(1, tableWidth(sheet));
   const widths = new Array<number>(cols).fill(0);
   sheet.headers.forEach((h, i) => {
     widths[i] = Math.max(widths[i]!, width(h) + 2);
   });
   const values = sheet.rows.map((cells, r) => {
     const row = cells.map(xlsxValue);
-    if (r < WIDTH_SAMPLE) row.forEach((v, c) => (widths[c] = Math.max(widths[c]!, displayWidth(width, v))));
+    if (r < WIDTH_SAMPLE) {
+      for (let c = 0; c < row.length; c++) widths[c] = Math.max(widths[c]!, displayWidth(width, row[c]!));
+    }
     return row;
   });
   return { values, widths: widths.map((w) => Math.min(60, Math.max(8, w + 2))) };
@@ -178,7 +202,10 @@ const HEADER_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8E
  * several times faster to produce.
  */
 export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
-  const [{ default: ExcelJS }, { PassThrough }] = await Promise.all([import('exceljs'), import('node:stream')]);
+  const [{ default: ExcelJS }, { PassThrough }] = await Promise.all([
+    import('exceljs'),
+    import('node:stream'),
+  ]);
   const ascii = /^[\x20-\x7e]*$/;
   const width: WidthFn = (s) => (ascii.test(s) ? s.length : textWidth(s));
   const chunks: Buffer[] = [];
@@ -190,10 +217,14 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
   for (const sheet of sheets) {
     const { values, widths } = layout(sheet, width);
     const hasHeader = sheet.headers.length > 0;
-    const ws = wb.addWorksheet(sheet.name, hasHeader ? { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] } : {});
+    const ws = wb.addWorksheet(
+      sheet.name,
+      hasHeader ? { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] } : {},
+    );
     ws.columns = widths.map((w) => ({ width: w }));
     if (hasHeader) {
-      if (values.length) ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: sheet.headers.length } };
+      if (values.length)
+        ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: sheet.headers.length } };
       const head = ws.addRow(sheet.headers);
       head.eachCell((cell) => {
         cell.font = { bold: true };
@@ -205,7 +236,8 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
       const row = ws.addRow(cells.map((v) => v.value));
       cells.forEach((v, c) => {
         if (v.numFmt) row.getCell(c + 1).numFmt = v.numFmt;
-        if (typeof v.value === 'string' && v.value.includes('\n')) row.getCell(c + 1).alignment = { wrapText: true, vertical: 'top' };
+        if (typeof v.value === 'string' && v.value.includes('\n'))
+          row.getCell(c + 1).alignment = { wrapText: true, vertical: 'top' };
       });
       row.commit();
     }
@@ -219,12 +251,16 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
  * file_write's .xlsx encoder: the payload → bytes and a one-line summary. Also the function to
  * benchmark (1,000 rows × 10 columns ≤ 0.5 s).
  */
-export async function encodeXlsx(content: unknown): Promise<{ data: Buffer; summary: string; notes: string[] }> {
+export async function encodeXlsx(
+  content: unknown,
+): Promise<{ data: Buffer; summary: string; notes: string[] }> {
   const sheets = toSheets(content);
   const data = await buildXlsx(sheets);
   const notes = sheets
     .filter((s) => s.requestedName !== undefined)
     .map((s) => `sheet name "${s.requestedName}" was changed to "${s.name}" (Excel's rules for sheet names)`);
-  const summary = sheets.map((s) => `sheet "${s.name}" ${s.rows.length} row${s.rows.length === 1 ? '' : 's'}`).join(', ');
+  const summary = sheets
+    .map((s) => `sheet "${s.name}" ${s.rows.length} row${s.rows.length === 1 ? '' : 's'}`)
+    .join(', ');
   return { data, summary, notes };
 }

@@ -7,7 +7,8 @@ export const files = defineMessages(
     'files.preview.head': '{path} ({format}, {size} of content)',
     'files.preview.more': '… {n} more lines',
     'files.overwrite.question': '{path} already exists. Replace it with the new {format}?',
-    'files.overwrite.detail': 'The existing file ({size}, modified {date}) will be replaced. Answer no to keep it.',
+    'files.overwrite.detail':
+      'The existing file ({size}, modified {date}) will be replaced. Answer no to keep it.',
     'files.format.md': 'Markdown',
     'files.format.txt': 'text',
     'files.format.json': 'JSON',

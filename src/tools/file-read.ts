@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { formatBytes } from '../agent/truncate.js';
+import { resolveReadPath } from './paths.js';
+import { DEFAULT_MAX_BYTES, readDocument } from './readers/index.js';
+import type { Tool } from './types.js';
+
+const schema = z.object({
+  path: z.string().describe('Path of the file, relative to the current directory, e.g. "reports/q4.md".'),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      'Optional: skip this many bytes of the text, to read the next part of a long file (the truncation marker says which offset to use).',
+    ),
+});
+
+const fileRead: Tool<typeof schema> = {
+  name: 'file_read',
+  description: [
+    'Read a file inside the current directory and return its text.',
+    'Plain text files in any common encoding (UTF-8, UTF-16, GBK/GB18030) are returned as they are.',
+    'Word (.docx) and Excel (.xlsx) files are returned as Markdown (Excel: one "## Sheet" section per sheet, rows as a table);',
+    'PDFs with a text layer are returned page by page. Scanned PDFs and images have no text layer: use the ocr tool for them.',
+    `At most ${DEFAULT_MAX_BYTES / 1024} KB of text per call; a longer file ends with a "[truncated: …]" marker that gives the offset to read the next part.`,
+    'Only relative paths inside the current directory; binary files are refused.',
+  ].join(' '),
+  schema,
+  kind: 'read',
+  label: (args) => args.path,
+  async execute(args, ctx) {
+    const file = await resolveReadPath(ctx.cwd, args.path);
+    const doc = await readDocument(file.abs, {
+      maxBytes: DEFAULT_MAX_BYTES,
+      ...(args.offset ? { offset: args.offset } : {}),
+      signal: ctx.signal,
+      continueHint: (next) => ` Call file_read with offset=${next} to read on.`,
+    });
+    if (doc.kind === 'text' && !doc.notes.length) return doc.text;
+    const facts = [
+      doc.kind === 'docx'
+        ? 'Word document'
+        : doc.kind === 'xlsx'
+          ? 'Excel workbook'
+          : doc.kind === 'pdf'
+            ? 'PDF'
+            : 'text',
+      formatBytes(doc.fileBytes),
+      doc.pages !== undefined ? `${doc.pages} page${doc.pages === 1 ? '' : 's'}` : '',
+      doc.sheets ? `sheets: ${doc.sheets.join(', ')}` : '',
+      ...doc.notes,
+    ].filter(Boolean);
+    return `[${file.display}: ${facts.join('; ')}]\n\n${doc.text}`;
+  },
+};
+
+export default fileRead;
