@@ -1,0 +1,286 @@
+/**
+ * Shell words for the shell policy: a command line becomes a list of simple commands (words,
+ * redirections, whether a pipe feeds it), with every command substitution (`$(…)`, backticks,
+ * `<(…)`, `>(…)`) lifted out so the policy can check it as a command of its own. Word splitting
+ * and quoting are done by `shell-quote`, a real shell-word parser; this file adds what it does
+ * not model: substitutions inside double quotes, backticks, comments, newlines as separators,
+ * and function definitions (fork bombs).
+ */
+import { parse, type ParseEntry } from 'shell-quote';
+
+/** Marks a variable in a parsed word: `\u0001NAME\u0002`. Substitutions become `ZHISUB<n>` variables. */
+export const VAR_START = '\u0001';
+export const VAR_END = '\u0002';
+export const SUB_PREFIX = 'ZHISUB';
+
+export interface Redirect {
+  op: string;
+  target: string;
+}
+
+export interface SimpleCommand {
+  /** Words after leading assignments and reserved words; words[0] is the program. */
+  words: string[];
+  redirects: Redirect[];
+  /** A pipe (`|` or `|&`) feeds this command's standard input. */
+  piped: boolean;
+}
+
+export interface ParsedLine {
+  commands: SimpleCommand[];
+  /** Bodies of command substitutions, to be checked as commands themselves. */
+  substitutions: string[];
+  /** Names of shell functions defined on the line, with the commands of their bodies. */
+  functions: { name: string; body: SimpleCommand[] }[];
+}
+
+export type Dialect = 'posix' | 'windows';
+
+/**
+ * Lift substitutions out (replacing each with a `$ZHISUB<n>` variable), drop comments, and turn
+ * unquoted newlines into `;`. Single-quoted text is left alone: nothing is substituted there.
+ */
+export function liftSubstitutions(line: string): { text: string; substitutions: string[] } {
+  const subs: string[] = [];
+  let out = '';
+  let i = 0;
+  let quote: '' | "'" | '"' | "$'" = '';
+  const atWordStart = () => out === '' || /[\s;&|()<>]$/.test(out);
+  while (i < line.length) {
+    const c = line[i]!;
+    if (quote === "'") {
+      out += c;
+      if (c === "'") quote = '';
+      i++;
+      continue;
+    }
+    if (quote === "$'") {
+      out += c;
+      if (c === '\\' && i + 1 < line.length) {
+        out += line[i + 1];
+        i += 2;
+        continue;
+      }
+      if (c === "'") quote = '';
+      i++;
+      continue;
+    }
+    if (c === '\\' && i + 1 < line.length) {
+      // A backslash-newline joins lines; any other escaped character stays as it is.
+      if (line[i + 1] === '\n') {
+        i += 2;
+        continue;
+      }
+      out += c + line[i + 1];
+      i += 2;
+      continue;
+    }
+    if (quote === '"' && c === '"') {
+      quote = '';
+      out += c;
+      i++;
+      continue;
+    }
+    if (!quote) {
+      if (c === "'") quote = "'";
+      else if (c === '"') quote = '"';
+      else if (c === '$' && line[i + 1] === "'") {
+        quote = "$'";
+        out += "$'";
+        i += 2;
+        continue;
+      } else if (c === '#' && atWordStart()) {
+        while (i < line.length && line[i] !== '\n') i++;
+        continue;
+      } else if (c === '\n' || c === '\r') {
+        out += ' ; ';
+        i++;
+        continue;
+      } else if ((c === '<' || c === '>') && line[i + 1] === '(') {
+        const end = closing(line, i + 2);
+        subs.push(line.slice(i + 2, end));
+        out += ` $${SUB_PREFIX}${subs.length - 1} `;
+        i = end + 1;
+        continue;
+      }
+    }
+    // `$(…)` (and `$((…))`) and backticks work unquoted and inside double quotes.
+    if (c === '$' && line[i + 1] === '(') {
+      const end = closing(line, i + 2);
+      subs.push(line.slice(i + 2, end));
+      out += `$${SUB_PREFIX}${subs.length - 1}`;
+      i = end + 1;
+      continue;
+    }
+    if (c === '`') {
+      let j = i + 1;
+      let body = '';
+      while (j < line.length && line[j] !== '`') {
+        if (line[j] === '\\' && j + 1 < line.length) {
+          body += line[j + 1];
+          j += 2;
+          continue;
+        }
+        body += line[j];
+        j++;
+      }
+      subs.push(body);
+      out += `$${SUB_PREFIX}${subs.length - 1}`;
+      i = j + 1;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return { text: out, substitutions: subs };
+}
+
+/** Index of the `)` closing a group opened just before `start`, honouring quotes and nesting. */
+function closing(s: string, start: number): number {
+  let depth = 1;
+  let quote = '';
+  for (let i = start; i < s.length; i++) {
+    const c = s[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '\\') i++;
+    else if (c === "'" || c === '"' || c === '`') quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return s.length;
+}
+
+const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', ';;', '(', ')']);
+const REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<', '<<', '<<<', '<&', '<>']);
+const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'esac']);
+
+type Token = { word: string; glob: boolean } | { op: string };
+
+function tokens(text: string, dialect: Dialect): Token[] {
+  const env = (key: string) => `${VAR_START}${key}${VAR_END}`;
+  const entries = parse(text, env, dialect === 'windows' ? { escape: '^' } : undefined) as (ParseEntry | string)[];
+  const out: Token[] = [];
+  for (const e of entries) {
+    if (typeof e === 'string') out.push({ word: e, glob: false });
+    else if ('comment' in e) continue;
+    else if (e.op === 'glob') out.push({ word: (e as { pattern: string }).pattern, glob: true });
+    else out.push({ op: e.op });
+  }
+  return out;
+}
+
+/** Split a lifted line into simple commands and function definitions. */
+export function splitCommands(text: string, dialect: Dialect): Pick<ParsedLine, 'commands' | 'functions'> {
+  const toks = tokens(text, dialect);
+  const functions: ParsedLine['functions'] = [];
+  // Function definitions: `name ( )` or `function name`; the body is the next group.
+  for (let i = 0; i < toks.length; i++) {
+    const a = toks[i]!;
+    const b = toks[i + 1];
+    const c = toks[i + 2];
+    let name: string | undefined;
+    let bodyStart = -1;
+    if ('word' in a && b && 'op' in b && b.op === '(' && c && 'op' in c && c.op === ')') {
+      name = a.word === 'function' ? undefined : a.word;
+      bodyStart = i + 3;
+    } else if ('word' in a && a.word === 'function' && b && 'word' in b) {
+      name = b.word;
+      bodyStart = i + 2;
+      const d = toks[i + 2];
+      const e = toks[i + 3];
+      if (d && 'op' in d && d.op === '(' && e && 'op' in e && e.op === ')') bodyStart = i + 4;
+    }
+    if (name === undefined) continue;
+    const end = groupEnd(toks, bodyStart);
+    functions.push({ name, body: simpleCommands(toks.slice(bodyStart, end)) });
+  }
+  return { commands: simpleCommands(toks), functions };
+}
+
+/** End (exclusive) of the `{ … }` or `( … )` group starting at `start`. */
+function groupEnd(toks: Token[], start: number): number {
+  const first = toks[start];
+  if (!first) return start;
+  const brace = 'word' in first && first.word === '{';
+  let depth = 0;
+  for (let i = start; i < toks.length; i++) {
+    const t = toks[i]!;
+    const open = brace ? 'word' in t && t.word === '{' : 'op' in t && t.op === '(';
+    const close = brace ? 'word' in t && t.word === '}' : 'op' in t && t.op === ')';
+    if (open) depth++;
+    else if (close && --depth === 0) return i + 1;
+  }
+  return toks.length;
+}
+
+function simpleCommands(toks: Token[]): SimpleCommand[] {
+  const out: SimpleCommand[] = [];
+  let cur: SimpleCommand = { words: [], redirects: [], piped: false };
+  let started = false;
+  const flush = (pipedNext: boolean) => {
+    if (cur.words.length || cur.redirects.length) out.push(cur);
+    cur = { words: [], redirects: [], piped: pipedNext };
+    started = false;
+  };
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!;
+    if ('op' in t) {
+      if (REDIRECTS.has(t.op)) {
+        const next = toks[i + 1];
+        if (next && 'word' in next) {
+          // `2>file`: shell-quote leaves the descriptor number as a word of its own.
+          const last = cur.words[cur.words.length - 1];
+          if (last !== undefined && /^\d$/.test(last) && started) cur.words.pop();
+          cur.redirects.push({ op: t.op, target: next.word });
+          i++;
+        } else cur.redirects.push({ op: t.op, target: '' });
+        continue;
+      }
+      if (SEPARATORS.has(t.op)) {
+        flush(t.op === '|' || t.op === '|&');
+        continue;
+      }
+      continue;
+    }
+    if (!started) {
+      if (RESERVED.has(t.word)) continue;
+      // Leading assignments (`LANG=C sort`) are not the program.
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t.word)) continue;
+      started = true;
+    }
+    cur.words.push(t.word);
+  }
+  flush(false);
+  // `for x in a b c` and `case … in` lists are values, not commands.
+  return out.filter((c) => !['for', 'case', 'select', 'function'].includes(c.words[0] ?? ''));
+}
+
+/** Parse a command line in one dialect. */
+export function parseLine(line: string, dialect: Dialect): ParsedLine {
+  const lifted = liftSubstitutions(line);
+  const { commands, functions } = splitCommands(lifted.text, dialect);
+  return { commands, functions, substitutions: lifted.substitutions };
+}
+
+/** True when a word holds a variable or substitution whose value is only known at run time. */
+export function isDynamic(word: string): boolean {
+  return word.includes(VAR_START);
+}
+
+/** Names of the variables in a word (substitutions appear as `ZHISUB<n>`). */
+export function variablesIn(word: string): string[] {
+  const names: string[] = [];
+  const re = new RegExp(`${VAR_START}([^${VAR_END}]*)${VAR_END}`, 'g');
+  for (const m of word.matchAll(re)) names.push(m[1]!);
+  return names;
+}
+
+/** The word as a person wrote it (variables shown as `$NAME`, substitutions as `$(…)`). */
+export function showWord(word: string): string {
+  const re = new RegExp(`${VAR_START}([^${VAR_END}]*)${VAR_END}`, 'g');
+  return word.replace(re, (_, name: string) => (name.startsWith(SUB_PREFIX) ? '$(…)' : `$${name}`));
+}

@@ -1,0 +1,268 @@
+/**
+ * Programs that run other programs. Wrappers (`sudo`, `env`, `xargs`, `timeout`, `nohup`, …) are
+ * peeled off so the policy sees the real program; interpreters given code inline (`sh -c`,
+ * `python -c`, `node -e`, `powershell -Command`, `eval`) or fed code through a pipe (`| sh`)
+ * are indirect execution: the code cannot be checked before it runs, so it is refused.
+ */
+import { quote } from 'shell-quote';
+import type { Finding } from './shell-policy.js';
+import { isDynamic, type SimpleCommand } from './shell-parse.js';
+
+function name(word: string): string {
+  const base = word.replace(/\\/g, '/').split('/').pop() ?? word;
+  return base.toLowerCase().replace(/\.(exe|cmd|bat|com)$/, '');
+}
+
+/** Skip options of a wrapper; `withValue` lists the options that take the next word. */
+function skipOptions(args: string[], withValue: string[]): number {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i]!;
+    if (a === '--') return i + 1;
+    if (!a.startsWith('-') || a === '-') return i;
+    i += withValue.includes(a) ? 2 : 1;
+  }
+  return i;
+}
+
+export interface Unwrapped {
+  words: string[];
+  /** How many words were peeled off the front. */
+  offset: number;
+  /** A wrapper that grants administrator rights (sudo, doas, su, runas). */
+  admin?: string;
+}
+
+/**
+ * Peel wrappers off a command. Wrappers that take a command *string* (`watch`, `env -S`) and
+ * `find -exec` bodies are handed to `checkInner` as command lines of their own.
+ */
+export function unwrap(words: string[], checkInner: (line: string) => void): Unwrapped {
+  let rest = words;
+  let offset = 0;
+  let admin: string | undefined;
+  const drop = (n: number) => {
+    rest = rest.slice(n);
+    offset += n;
+  };
+  for (let guard = 0; guard < 20 && rest.length; guard++) {
+    const prog = name(rest[0]!);
+    const args = rest.slice(1);
+    switch (prog) {
+      case 'sudo':
+      case 'doas':
+      case 'runas':
+        admin = prog;
+        drop(1 + skipOptions(args, ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-c']));
+        continue;
+      case 'env': {
+        const split = args.findIndex((a) => a === '-S' || a.startsWith('--split-string'));
+        if (split >= 0) {
+          checkInner(args.slice(split + 1).join(' '));
+          return { words: [], offset, ...(admin ? { admin } : {}) };
+        }
+        let i = skipOptions(args, ['-u', '-C', '--unset', '--chdir']);
+        while (i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!)) i++;
+        drop(1 + i);
+        continue;
+      }
+      case 'nice':
+      case 'ionice':
+      case 'chrt':
+      case 'taskset':
+        drop(1 + skipOptions(args, ['-n', '-c', '-p', '-t']));
+        // chrt/taskset take a priority or mask first.
+        if ((prog === 'chrt' || prog === 'taskset') && rest.length) drop(1);
+        continue;
+      case 'nohup':
+      case 'builtin':
+      case 'unbuffer':
+      case 'busybox':
+      case 'caffeinate':
+      case 'time':
+        drop(1 + skipOptions(args, []));
+        continue;
+      case 'command':
+        if (args.some((a) => a === '-v' || a === '-V')) return { words: [], offset, ...(admin ? { admin } : {}) };
+        drop(1 + skipOptions(args, []));
+        continue;
+      case 'exec':
+        drop(1 + skipOptions(args, ['-a']));
+        continue;
+      case 'stdbuf':
+        drop(1 + skipOptions(args, ['-i', '-o', '-e']));
+        continue;
+      case 'timeout':
+      case 'gtimeout':
+        drop(2 + skipOptions(args, ['-s', '-k', '--signal', '--kill-after']));
+        continue;
+      case 'chroot':
+        drop(2 + skipOptions(args, ['--userspec', '--groups']));
+        continue;
+      case 'xargs':
+        drop(1 + skipOptions(args, ['-I', '-L', '-n', '-P', '-d', '-E', '-s', '-a', '--arg-file', '--delimiter']));
+        continue;
+      case 'wsl':
+        drop(1 + skipOptions(args, ['-d', '-u', '--distribution', '--user', '--cd']));
+        if (rest[0] === '-e' || rest[0] === '--exec') drop(1);
+        continue;
+      case 'strace':
+      case 'ltrace':
+        drop(1 + skipOptions(args, ['-o', '-e', '-p', '-s', '-u']));
+        continue;
+      case 'watch': {
+        const i = skipOptions(args, ['-n', '--interval', '-d']);
+        checkInner(args.slice(i).join(' '));
+        return { words: [], offset, ...(admin ? { admin } : {}) };
+      }
+      case 'find': {
+        // Each -exec … ; body is a command of its own (run directly, without a shell).
+        for (let i = 0; i < args.length; i++) {
+          if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]!)) continue;
+          const body: string[] = [];
+          for (i++; i < args.length && args[i] !== ';' && args[i] !== '+'; i++) body.push(args[i]!);
+          if (body.length) checkInner(quote(body));
+        }
+        return { words: rest, offset, ...(admin ? { admin } : {}) };
+      }
+      case 'su':
+        admin = 'su';
+        return { words: rest, offset, admin };
+      default:
+        return { words: rest, offset, ...(admin ? { admin } : {}) };
+    }
+  }
+  return { words: rest, offset, ...(admin ? { admin } : {}) };
+}
+
+const SHELLS = new Set([
+  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'pdksh', 'oksh', 'lksh', 'yash', 'fish', 'csh', 'tcsh', 'ash', 'rbash',
+  'posh', 'elvish', 'nu', 'xonsh',
+]);
+
+function refuse(rule: string, key: Finding['key'], params: Record<string, string>): Finding {
+  return { level: 'refuse', rule, key, params };
+}
+
+/**
+ * Scan short-option clusters for a letter that means "run this code". `valueLetters` take the
+ * rest of the cluster as their value (python's `-Wonce` is not `-c`).
+ */
+function inlineFlag(
+  args: string[],
+  codeLetters: string,
+  valueLetters: string,
+  longCode: string[],
+  longValue: string[] = [],
+): { flag?: string; script?: string } {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return { script: args[i + 1] ?? '' };
+    if (a.startsWith('--')) {
+      const key = a.split('=')[0]!;
+      if (longCode.includes(key)) return { flag: key };
+      if (longValue.includes(key) && !a.includes('=')) i++;
+      continue;
+    }
+    if (!a.startsWith('-') || a === '-') return { script: a };
+    for (const letter of a.slice(1)) {
+      if (codeLetters.includes(letter)) return { flag: a };
+      if (valueLetters.includes(letter)) {
+        if (a.endsWith(letter)) i++;
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+const STDIN_SCRIPTS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/** Is this program running code that cannot be seen in the command line? */
+export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand): Finding | undefined {
+  const fedByInput = cmd.piped || cmd.redirects.some((r) => ['<', '<<', '<<<', '<>', '<&'].includes(r.op));
+  const interpreter = (flag: { flag?: string; script?: string }): Finding | undefined => {
+    if (flag.flag) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: flag.flag });
+    const script = flag.script;
+    if (script !== undefined && (STDIN_SCRIPTS.has(script) || isDynamic(script))) {
+      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+    }
+    if (script === undefined && fedByInput) return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+    return undefined;
+  };
+
+  if (prog === 'eval' || prog === 'iex' || prog === 'invoke-expression') {
+    return refuse('eval', 'shell.refuse.eval', { program: prog });
+  }
+  if (prog === 'source' || prog === '.') {
+    const file = args[0] ?? '';
+    if (!file || STDIN_SCRIPTS.has(file) || isDynamic(file) || fedByInput) {
+      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+    }
+    return undefined;
+  }
+  if (SHELLS.has(prog)) {
+    return interpreter(inlineFlag(args, 'cs', 'o', ['--command', '--init-command'], ['--rcfile', '--init-file']));
+  }
+  if (/^(python|pypy)[0-9.]*[mw]?$/.test(prog)) {
+    const f = inlineFlag(args, 'c', 'WXmQ', []);
+    if (!f.flag && args.some((a) => a === '-m')) return undefined;
+    return interpreter(f);
+  }
+  if (['node', 'nodejs', 'bun', 'tsx', 'ts-node'].includes(prog)) {
+    return interpreter(inlineFlag(args, 'ep', 'r', ['--eval', '--print'], ['--require', '--import', '--loader']));
+  }
+  if (prog === 'deno') {
+    if (args[0] === 'eval') return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: 'eval' });
+    if (args[0] === 'run') return interpreter(inlineFlag(args.slice(1), '', '', []));
+    return undefined;
+  }
+  if (prog === 'perl' || prog === 'ruby') return interpreter(inlineFlag(args, 'eE', 'IMmx', []));
+  if (prog === 'php') return interpreter(inlineFlag(args, 'rBRE', 'dcz', []));
+  if (['lua', 'luajit', 'rscript', 'r', 'osascript', 'julia', 'tclsh', 'wish'].includes(prog)) {
+    return interpreter(inlineFlag(args, 'e', 'l', ['--eval']));
+  }
+  if (['su', 'script', 'expect', 'flock'].includes(prog)) {
+    const f = args.find((a) => a === '-c' || a === '--command' || a === '--session-command' || /^-[a-z]*c$/.test(a));
+    if (f) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: f });
+    return undefined;
+  }
+  if (prog === 'cmd') {
+    const f = args.find((a) => /^\/[ckr]/i.test(a));
+    if (f) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: f.slice(0, 2) });
+    return fedByInput ? refuse('piped-code', 'shell.refuse.piped', { program: prog }) : undefined;
+  }
+  if (prog === 'powershell' || prog === 'pwsh') return checkPowerShell(prog, args, fedByInput);
+  if (['awk', 'gawk', 'mawk', 'nawk'].includes(prog)) {
+    const i = skipOptions(args, ['-F', '-v', '-f', '--field-separator', '--assign', '--file']);
+    if (args.some((a) => a === '-f' || a.startsWith('--file'))) return undefined;
+    const program = args[i] ?? '';
+    if (/\bsystem\s*\(|\|\s*getline|\|&|\bprint[f]?\b[^;}]*\|\s*["\w$]/.test(program)) {
+      return refuse('awk-system', 'shell.refuse.awk', { program: prog });
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+function checkPowerShell(prog: string, args: string[], fedByInput: boolean): Finding | undefined {
+  const withValue = ['executionpolicy', 'ex', 'ep', 'windowstyle', 'w', 'configurationname', 'workingdirectory', 'wd',
+    'outputformat', 'of', 'inputformat', 'if', 'version', 'v', 'settingsfile'];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-') return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+    if (/^[-/]/.test(a)) {
+      const p = a.slice(1).split(':')[0]!.toLowerCase();
+      if (p && ('command'.startsWith(p) || 'encodedcommand'.startsWith(p) || p === 'ec' || p === 'enc')) {
+        return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: a });
+      }
+      if (p && 'file'.startsWith(p)) return undefined;
+      if (withValue.includes(p)) i++;
+      continue;
+    }
+    // A bare argument is a command (Windows PowerShell) or a script file (pwsh).
+    if (/\.ps1$/i.test(a)) return undefined;
+    return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: a });
+  }
+  return fedByInput ? refuse('piped-code', 'shell.refuse.piped', { program: prog }) : undefined;
+}

@@ -1,0 +1,161 @@
+/**
+ * Run one command line in the platform's shell (`/bin/sh -c` on Unix, `cmd.exe /d /s /c` on
+ * Windows) in a process group of its own, so that a timeout or an interrupt stops the command
+ * and everything it started. Output (stdout and stderr) is kept up to a byte cap; the rest is
+ * read and counted but dropped, so a chatty command never blocks or fills memory.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes of output kept (stdout and stderr together). */
+  maxBytes: number;
+  env?: NodeJS.ProcessEnv;
+  /** Grace period between the polite stop (SIGTERM) and SIGKILL. */
+  killGraceMs?: number;
+  platform?: NodeJS.Platform;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Bytes the command wrote in total, and how many were dropped. */
+  totalBytes: number;
+  droppedBytes: number;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  /** Set when the shell itself could not be started. */
+  spawnError?: string;
+}
+
+export function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
+  const platform = opts.platform ?? process.platform;
+  const windows = platform === 'win32';
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(command, {
+        cwd: opts.cwd,
+        env: opts.env ?? process.env,
+        shell: true,
+        // A new process group (Unix): kill(-pid) then reaches every process the command started.
+        detached: !windows,
+        windowsHide: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      resolve(failed(err, started));
+      return;
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let kept = 0;
+    let total = 0;
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    const take = (into: Buffer[]) => (chunk: Buffer) => {
+      total += chunk.length;
+      const room = opts.maxBytes - kept;
+      if (room <= 0) return;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      into.push(part);
+      kept += part.length;
+    };
+    child.stdout?.on('data', take(out));
+    child.stderr?.on('data', take(err));
+
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      killGroup(child, windows, 'SIGTERM');
+      killTimer = setTimeout(() => killGroup(child, windows, 'SIGKILL'), opts.killGraceMs ?? 2000);
+      killTimer.unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, opts.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (result: RunResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      // The shell is gone; make sure nothing it started in the background outlives a stop.
+      if (timedOut || aborted) killGroup(child, windows, 'SIGKILL');
+      if (killTimer) clearTimeout(killTimer);
+      resolve(result);
+    };
+    child.on('error', (e) => finish({ ...failed(e, started), timedOut, aborted }));
+    // 'close' waits for the output pipes too; a background child holding them open is killed
+    // with the group on timeout, so this always comes.
+    child.on('close', (code, signal) => {
+      finish({
+        exitCode: code,
+        signal,
+        stdout: decode(Buffer.concat(out), windows),
+        stderr: decode(Buffer.concat(err), windows),
+        totalBytes: total,
+        droppedBytes: total - kept,
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+      });
+    });
+  });
+}
+
+function killGroup(child: ChildProcess, windows: boolean, sig: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (windows) {
+      // taskkill /T ends the whole tree the shell started.
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => {});
+    } else {
+      process.kill(-child.pid, sig);
+    }
+  } catch {
+    // Already gone.
+  }
+}
+
+function failed(err: unknown, started: number): RunResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    totalBytes: 0,
+    droppedBytes: 0,
+    timedOut: false,
+    aborted: false,
+    durationMs: Date.now() - started,
+    spawnError: err instanceof Error ? err.message : String(err),
+  };
+}
+
+/** UTF-8, or GB18030 when the bytes are not valid UTF-8 (a Chinese Windows console). */
+function decode(bytes: Buffer, windows: boolean): string {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  // The byte cap may have cut the last character in two: allow up to 3 missing bytes at the end.
+  for (let cut = 0; cut <= Math.min(3, bytes.length); cut++) {
+    try {
+      return utf8.decode(bytes.subarray(0, bytes.length - cut));
+    } catch {
+      // try a shorter tail
+    }
+  }
+  return new TextDecoder(windows ? 'gb18030' : 'utf-8').decode(bytes);
+}

@@ -1,0 +1,157 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageTracker } from '../../src/agent/usage.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import shell, { visible } from '../../src/tools/shell.js';
+import { runCommand } from '../../src/tools/shell-run.js';
+import type { ToolContext, ToolResult } from '../../src/tools/types.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+const unix = process.platform !== 'win32';
+let dir: string;
+beforeEach(() => {
+  dir = tempDir('zhi-shell-');
+});
+afterEach(() => cleanup(dir));
+
+function ctx(over: Partial<ToolContext> = {}): ToolContext {
+  return {
+    cwd: dir,
+    outputDir: join(dir, 'zhi-output'),
+    signal: new AbortController().signal,
+    ask: async () => false,
+    interactive: false,
+    recordFile: () => {},
+    progress: () => {},
+    usage: new UsageTracker(PLATFORMS.bigmodel),
+    services: {},
+    ...over,
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(cond: () => boolean, ms = 3000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return cond();
+}
+
+describe.runIf(unix)('runCommand', () => {
+  it('captures stdout, stderr and the exit code, in the given folder', async () => {
+    const r = await runCommand('pwd; echo oops >&2; exit 3', { cwd: dir, timeoutMs: 5000, maxBytes: 1000 });
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout.trim()).toMatch(new RegExp(`${dir.split('/').pop()}$`));
+    expect(r.stderr).toBe('oops\n');
+    expect(r.timedOut).toBe(false);
+  });
+
+  it('kills the whole process group on timeout, background children included', async () => {
+    const pidFile = join(dir, 'child.pid');
+    const r = await runCommand(`sleep 30 & echo $! > ${pidFile}; sleep 30`, {
+      cwd: dir,
+      timeoutMs: 300,
+      maxBytes: 1000,
+      killGraceMs: 200,
+    });
+    expect(r.timedOut).toBe(true);
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    expect(child).toBeGreaterThan(0);
+    expect(await waitFor(() => !alive(child))).toBe(true);
+  });
+
+  it('stops on abort (Ctrl+C)', async () => {
+    const abort = new AbortController();
+    const p = runCommand('sleep 30', { cwd: dir, timeoutMs: 30_000, maxBytes: 1000, signal: abort.signal });
+    setTimeout(() => abort.abort(), 100);
+    const r = await p;
+    expect(r.aborted).toBe(true);
+    expect(r.timedOut).toBe(false);
+  });
+
+  it('keeps only the first bytes of a flood and counts the rest', async () => {
+    const r = await runCommand('yes 0123456789 | head -c 300000', { cwd: dir, timeoutMs: 10_000, maxBytes: 1000 });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.length).toBe(1000);
+    expect(r.totalBytes).toBe(300_000);
+    expect(r.droppedBytes).toBe(299_000);
+  });
+});
+
+describe.runIf(unix)('the shell tool', () => {
+  it('reports the exit code and both streams', async () => {
+    const out = (await shell.execute({ command: 'echo hello; echo bad >&2; false', timeout: 5 }, ctx())) as ToolResult;
+    expect(out.isError).toBe(false);
+    expect(out.content).toMatch(/^Exit code: 1 \(/);
+    expect(out.content).toContain('stdout:\nhello');
+    expect(out.content).toContain('stderr:\nbad');
+  });
+
+  it('says when the output was capped at 100 KB', async () => {
+    const out = (await shell.execute({ command: 'yes abcdefghi | head -c 250000', timeout: 10 }, ctx())) as ToolResult;
+    expect(out.content).toMatch(/\[output truncated: kept the first 100 KB of 244 KB/);
+    expect(Buffer.byteLength(out.content)).toBeLessThan(110 * 1024);
+  });
+
+  it('a timeout is an error the model can read, and the command is stopped', async () => {
+    const marker = join(dir, 'late.txt');
+    const out = (await shell.execute({ command: `sleep 3; touch ${marker}`, timeout: 1 }, ctx())) as ToolResult;
+    expect(out.isError).toBe(true);
+    expect(out.content).toMatch(/did not finish within 1 s and was stopped/);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('does not pass the API key to commands', async () => {
+    process.env.ZHI_API_KEY = 'secret-key-123';
+    try {
+      const out = (await shell.execute({ command: 'echo "key=[$ZHI_API_KEY]"', timeout: 5 }, ctx())) as ToolResult;
+      expect(out.content).toContain('key=[]');
+    } finally {
+      delete process.env.ZHI_API_KEY;
+    }
+  });
+
+  it('shows elapsed time while a command runs', async () => {
+    const notes: string[] = [];
+    await shell.execute({ command: 'sleep 1.3', timeout: 5 }, ctx({ progress: (n) => notes.push(n) }));
+    expect(notes[0]).toMatch(/^running… 1s$/);
+  });
+});
+
+describe('schema, preview and assessment', () => {
+  it('timeout defaults to 30 and must be 1-300', () => {
+    expect(shell.schema.parse({ command: 'ls' })).toEqual({ command: 'ls', timeout: 30 });
+    expect(shell.schema.safeParse({ command: 'ls', timeout: 0 }).success).toBe(false);
+    expect(shell.schema.safeParse({ command: 'ls', timeout: 301 }).success).toBe(false);
+    expect(shell.schema.safeParse({ command: '   ' }).success).toBe(false);
+  });
+
+  it('the preview shows the whole command, with control characters made visible', () => {
+    const long = `echo ${'x'.repeat(3000)}`;
+    expect(shell.preview!({ command: long, timeout: 30 })).toBe(`$ ${long}`);
+    const sneaky = 'rm -rf ~/Documents\u001b[2K\recho harmless';
+    expect(shell.preview!({ command: sneaky, timeout: 30 })).toBe('$ rm -rf ~/Documents\\u001b[2K\\u000decho harmless');
+    expect(shell.preview!({ command: 'ls', timeout: 90 })).toBe('$ ls\ntime limit: 90 s');
+    expect(visible('a\u202eb')).toBe('a\\u202eb');
+  });
+
+  it('assess refuses catastrophic commands and warns on destructive ones', async () => {
+    expect((await shell.assess!({ command: 'rm -rf ~', timeout: 30 }, ctx())).refuse).toBeTruthy();
+    const warned = await shell.assess!({ command: 'rm old.txt', timeout: 30 }, ctx());
+    expect(warned.refuse).toBeUndefined();
+    expect(warned.warning).toContain('deletes files (rm)');
+    expect(shell.kind).toBe('shell');
+  });
+});
