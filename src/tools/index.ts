@@ -10,6 +10,7 @@ const loaders: Record<string, () => Promise<{ default: AnyTool }>> = {
   file_write: () => import('./file-write.js'),
   file_list: () => import('./file-list.js'),
   shell: () => import('./shell.js'),
+  web_fetch: () => import('./web-fetch.js'),
 };
 
 export const BUILTIN_TOOL_NAMES = Object.keys(loaders);
