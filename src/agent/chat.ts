@@ -1,4 +1,7 @@
 import type { ContentPart, Message } from '../llm/types.js';
+import { imageSafe, modelForTurn } from '../llm/vision.js';
+import { t } from '../support/i18n/index.js';
+import { ToolRegistry } from '../tools/registry.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { type AgentDeps, runAgent } from './loop.js';
 import type { PermissionMode } from './permissions.js';
@@ -9,6 +12,8 @@ export interface ChatSettings {
   mode: PermissionMode;
   maxTurns: number;
   systemPrompt: string;
+  /** The model for messages with images when `model` cannot see (default glm-4.6v-flash). */
+  visionModel?: string;
 }
 
 /** Something that wants every event of a conversation (session file, usage ledger, tests). */
@@ -56,8 +61,19 @@ export class ChatSession {
     const user: Message = { role: 'user', content };
     this.messages.push(user);
     this.notify({ type: 'user', message: user });
-    const run = runAgent(this.messages, this.deps, {
-      model: this.settings.model,
+    // A message with images goes to a vision model; text models never receive image parts.
+    const turn = modelForTurn(this.settings.model, content, this.settings.visionModel);
+    if (turn.switched) {
+      const notes = [t('vision.switch', { from: this.settings.model, model: turn.model })];
+      if (!turn.tools) notes.push(t('vision.noTools', { model: turn.model }));
+      for (const message of notes) {
+        this.notify({ type: 'warning', message });
+        yield { type: 'warning', message };
+      }
+    }
+    const deps = { ...this.deps, llm: imageSafe(this.deps.llm), ...(turn.tools ? {} : { tools: new ToolRegistry() }) };
+    const run = runAgent(this.messages, deps, {
+      model: turn.model,
       thinking: this.settings.thinking,
       maxTurns: this.settings.maxTurns,
       mode: this.settings.mode,

@@ -122,6 +122,11 @@ export class ZhipuClient implements LlmClient {
     return this.opts.baseUrl;
   }
 
+  /** Key, base URL, fetch and retry policy, shared with the other endpoints (OCR: ocr.ts). */
+  get settings(): Readonly<Required<Omit<ClientOptions, 'fetch'>> & { fetch: FetchLike }> {
+    return this.opts;
+  }
+
   /** Build the wire body for a chat request (exported for tests and request-size benchmarks). */
   body(req: ChatRequest, stream: boolean): Record<string, unknown> {
     const info = findModel(req.model);
