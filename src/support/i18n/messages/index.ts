@@ -7,13 +7,14 @@ import { files } from './files.js';
 import { llm } from './llm.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
+import { repl } from './repl.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
 import { tools } from './tools.js';
 
-type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en & typeof sessions.en & typeof reach.en;
+type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en & typeof sessions.en & typeof reach.en & typeof repl.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, sessions, reach];
+const groups = [cli, config, llm, agent, tools, render, setup, files, sessions, reach, repl];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,

@@ -1,0 +1,369 @@
+import { Lexer } from 'marked';
+import type { AgentEvent, AgentResult } from '../../agent/events.js';
+import type { UsageTracker } from '../../agent/usage.js';
+import type { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { formatError, formatWarning } from './error.js';
+import { renderBlock } from './markdown.js';
+import { MarkdownStream } from './md-stream.js';
+import { Screen, type Terminal } from './screen.js';
+import type { Style } from './style.js';
+import { doneLine, fileLines, formatDuration } from './summary.js';
+import { makeTheme, type Theme } from './theme.js';
+import { ThinkingText } from './thinking.js';
+
+/**
+ * How the REPL shows a run:
+ * - rich: a terminal with colour — Markdown rendered as it streams (finished blocks printed once,
+ *   only the unfinished block redrawn), a spinner with elapsed time, live tool lines;
+ * - plain: a terminal without colour (NO_COLOR, --no-color) — no escape codes at all: each block
+ *   printed once when finished, `[TOOL]`/`[DONE]`/`[ERROR]` prefixes;
+ * - pipe: stdout is not a terminal — the answer is written to stdout as plain text when complete,
+ *   progress goes to stderr.
+ */
+export type RenderMode = 'rich' | 'plain' | 'pipe';
+
+export interface ReplRendererOptions {
+  mode: RenderMode;
+  /** The terminal the answer goes to (stdout). In rich mode everything is drawn there. */
+  term: Terminal;
+  /** Styles of stdout and stderr (colour only where enabled). */
+  out: Style;
+  err: Style;
+  stderr: (s: string) => void;
+  /** Show the whole reasoning (true) or a collapsing three-line window (false). */
+  verbose: () => boolean;
+  debug: boolean;
+  cwd: string;
+  now?: () => number;
+  /** Animate the spinner (off in tests). */
+  animate?: boolean;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const REDRAW_MS = 50;
+const THINKING_WINDOW = 3;
+
+interface RunningTool {
+  index: number;
+  total: number;
+  name: string;
+  label: string;
+  started: number;
+  note?: string;
+}
+
+export class ReplRenderer {
+  private readonly screen: Screen;
+  private readonly theme: Theme;
+  private readonly now: () => number;
+  private md: MarkdownStream | undefined;
+  private mdLive: string[] = [];
+  private thinking: ThinkingText | undefined;
+  private thinkingLive: string[] = [];
+  private readonly tools = new Map<string, RunningTool>();
+  private waiting: { text: string; since: number } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private redrawTimer: NodeJS.Timeout | undefined;
+  private lastRedraw = 0;
+  private frame = 0;
+  private suspended = false;
+  private lastError: ZhiError | undefined;
+  private answer = '';
+
+  constructor(private readonly o: ReplRendererOptions) {
+    this.screen = new Screen(o.term);
+    this.theme = makeTheme(o.mode === 'rich' && o.out.enabled);
+    this.now = o.now ?? Date.now;
+  }
+
+  private get rich(): boolean {
+    return this.o.mode === 'rich';
+  }
+
+  /** The style of lines about the run (stdout's when everything is drawn there). */
+  private get ui(): Style {
+    return this.rich ? this.o.out : this.o.err;
+  }
+
+  private width(): number {
+    return Math.max(20, this.o.term.columns() - 1);
+  }
+
+  private printUi(text: string): void {
+    const lines = text.replace(/\n$/, '').split('\n');
+    if (this.rich) this.screen.print(lines);
+    else this.o.stderr(`${lines.join('\n')}\n`);
+  }
+
+  private printAnswer(lines: string[]): void {
+    if (!lines.length) return;
+    if (this.rich) this.screen.print(lines);
+    else if (this.o.mode === 'plain') this.o.term.write(lines.map((l) => `${l}\n`).join(''));
+  }
+
+  handle(ev: AgentEvent): void {
+    switch (ev.type) {
+      case 'turn_start':
+        this.answer = '';
+        this.startWaiting(t('cli.thinking'));
+        break;
+      case 'thinking_delta':
+        this.waiting = undefined;
+        this.thinking ??= new ThinkingText(this.theme, this.now());
+        if (this.thinking.empty && this.o.verbose() && ev.text.trim()) {
+          this.printUi(this.ui.enabled ? this.ui.dim(this.ui.italic(`✻ ${t('cli.thinking')}`)) : t('cli.thinking'));
+        }
+        this.thinking.push(ev.text);
+        this.scheduleRedraw();
+        break;
+      case 'text_delta':
+        this.waiting = undefined;
+        this.closeThinking();
+        this.md ??= new MarkdownStream((src) => Lexer.lex(src, { gfm: true }), (tok) =>
+          renderBlock(tok, { width: this.width(), theme: this.theme }),
+        );
+        this.md.push(ev.text);
+        this.answer += ev.text;
+        this.scheduleRedraw();
+        break;
+      case 'tool_start':
+        this.waiting = undefined;
+        this.closeThinking();
+        this.closeAnswer();
+        this.tools.set(ev.id, {
+          index: ev.index,
+          total: ev.total,
+          name: ev.name,
+          label: ev.label === ev.name ? '' : ev.label,
+          started: this.now(),
+        });
+        this.redraw();
+        break;
+      case 'progress': {
+        const tool = this.tools.get(ev.id);
+        if (tool) tool.note = ev.note;
+        this.redraw();
+        break;
+      }
+      case 'tool_end': {
+        this.tools.delete(ev.id);
+        const label = ev.label === ev.name ? '' : ` ${ev.label}`;
+        const ui = this.ui;
+        const mark = ev.ok ? ui.green('✓') : ui.red('✗');
+        const why = ev.ok ? '' : ` ${ui.dim(firstLine(ev.result.replace(/^Error: /, '')))}`;
+        const prefix = ui.enabled ? '' : '[TOOL] ';
+        this.printUi(
+          `${prefix}${ui.dim(`[${ev.index + 1}/${ev.total}]`)} ${ev.name}${label} … ${mark} ${ui.dim(formatDuration(ev.durationMs))}${why}`,
+        );
+        this.redraw();
+        break;
+      }
+      case 'permission':
+        if (ev.decision === 'denied') {
+          const text = ev.reason
+            ? t('render.denied', { name: ev.name, reason: ev.reason })
+            : t('render.deniedByUser', { name: ev.name });
+          this.printUi(formatWarning(text, this.ui));
+        } else if (ev.decision === 'refused') {
+          this.printUi(formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.ui));
+        }
+        break;
+      case 'retry':
+        this.printUi(
+          formatWarning(
+            t('cli.retrying', {
+              reason: ev.error.code ? `${ev.error.message} (${ev.error.code})` : ev.error.message,
+              seconds: (ev.delayMs / 1000).toFixed(1),
+              attempt: ev.attempt,
+              max: ev.maxRetries,
+            }),
+            this.ui,
+          ),
+        );
+        break;
+      case 'warning':
+        this.closeAnswer();
+        this.printUi(formatWarning(ev.message, this.ui));
+        break;
+      case 'error':
+        this.lastError = ev.error;
+        break;
+      case 'usage':
+      case 'message':
+      case 'done':
+        break;
+    }
+  }
+
+  /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
+  finish(result: AgentResult, usage: UsageTracker, durationMs: number): void {
+    this.waiting = undefined;
+    this.tools.clear();
+    this.closeThinking();
+    this.closeAnswer();
+    this.stopTimers();
+    this.screen.clear();
+    if (this.o.mode === 'pipe') {
+      const text = result.text || this.answer;
+      if (text.trim()) this.o.term.write(text.endsWith('\n') ? text : `${text}\n`);
+    }
+    const error = result.error ?? this.lastError;
+    if (error && result.stopReason !== 'answer') {
+      this.printUi(formatError(error, this.ui, this.o.debug));
+      return;
+    }
+    if (result.stopReason === 'aborted') {
+      this.printUi(formatWarning(t('repl.interrupted'), this.ui));
+      return;
+    }
+    const line = doneLine(result, usage, durationMs);
+    const files = fileLines(result, this.o.cwd);
+    this.printUi(['', this.ui.enabled ? this.ui.dim(line) : `[DONE] ${line}`, ...files].join('\n'));
+  }
+
+  /** Stop drawing (a question is about to be asked on the terminal). */
+  suspend(): void {
+    this.suspended = true;
+    this.stopTimers();
+    this.screen.clear();
+  }
+
+  resume(): void {
+    this.suspended = false;
+    this.redraw();
+  }
+
+  dispose(): void {
+    this.stopTimers();
+    this.screen.clear();
+  }
+
+  // — drawing —
+
+  private startWaiting(text: string): void {
+    this.waiting = { text, since: this.now() };
+    this.redraw();
+  }
+
+  private closeThinking(): void {
+    const th = this.thinking;
+    if (!th) return;
+    this.thinking = undefined;
+    this.thinkingLive = [];
+    if (th.empty) return;
+    this.screen.clear();
+    const took = formatDuration(this.now() - th.started);
+    if (this.o.verbose()) {
+      const { commit } = th.take(this.width() - 2, true);
+      this.printUi(commit.join('\n'));
+    } else if (this.rich) {
+      this.printUi(this.ui.dim(`✻ ${t('repl.thoughtFor', { duration: took })}`));
+    }
+  }
+
+  private closeAnswer(): void {
+    if (!this.md) return;
+    const { commit } = this.md.update(true, 0);
+    this.mdLive = [];
+    this.md = undefined;
+    this.screen.clear();
+    this.printAnswer(commit);
+  }
+
+  private scheduleRedraw(): void {
+    if (this.redrawTimer) return;
+    const wait = REDRAW_MS - (this.now() - this.lastRedraw);
+    if (wait <= 0 || !this.o.animate) {
+      this.redraw();
+      return;
+    }
+    this.redrawTimer = setTimeout(() => {
+      this.redrawTimer = undefined;
+      this.redraw();
+    }, wait);
+    this.redrawTimer.unref?.();
+  }
+
+  private redraw(): void {
+    this.lastRedraw = this.now();
+    const width = this.width();
+    const maxLive = this.rich ? this.screen.maxLive() - this.tools.size - 1 : 0;
+    if (this.md) {
+      const { commit, live } = this.md.update(false, Math.max(1, maxLive));
+      if (commit.length) {
+        if (this.rich) this.screen.print(commit);
+        else this.printAnswer(commit);
+      }
+      this.mdLive = this.rich ? live : [];
+    }
+    if (this.thinking) {
+      if (this.o.verbose()) {
+        const { commit, live } = this.thinking.take(width - 2, false);
+        if (commit.length) this.printUi(commit.join('\n'));
+        this.thinkingLive = this.rich ? live.slice(-Math.max(1, maxLive)) : [];
+      } else {
+        this.thinkingLive = this.rich ? this.thinking.tail(width - 2, THINKING_WINDOW) : [];
+      }
+    }
+    if (!this.rich || this.suspended) return;
+    this.screen.setLive(this.liveLines());
+    this.animate();
+  }
+
+  private liveLines(): string[] {
+    const ui = this.ui;
+    const frame = FRAMES[this.frame % FRAMES.length]!;
+    const lines: string[] = [];
+    if (this.thinking && !this.thinking.empty) {
+      if (!this.o.verbose()) {
+        const secs = ((this.now() - this.thinking.started) / 1000).toFixed(1);
+        lines.push(`${ui.cyan(frame)} ${ui.dim(`${t('cli.thinking')} ${secs}s`)}`);
+      }
+      lines.push(...this.thinkingLive);
+    }
+    lines.push(...this.mdLive);
+    for (const tool of this.tools.values()) {
+      const secs = ((this.now() - tool.started) / 1000).toFixed(1);
+      const note = tool.note ? ` ${ui.dim(tool.note)}` : '';
+      lines.push(
+        `${ui.cyan(frame)} ${ui.dim(`[${tool.index + 1}/${tool.total}]`)} ${tool.name}${tool.label ? ` ${tool.label}` : ''} … ${ui.dim(`${secs}s`)}${note}`,
+      );
+    }
+    if (this.waiting) {
+      const secs = ((this.now() - this.waiting.since) / 1000).toFixed(1);
+      lines.push(`${ui.cyan(frame)} ${ui.dim(`${this.waiting.text} ${secs}s`)}`);
+    }
+    return lines;
+  }
+
+  /** Keep the spinner turning while something on screen is waiting. */
+  private animate(): void {
+    const moving = this.waiting !== undefined || this.tools.size > 0 || (this.thinking !== undefined && !this.o.verbose());
+    if (!moving || !this.o.animate) {
+      if (this.timer && !moving) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.frame += 1;
+      if (!this.suspended) this.screen.setLive(this.liveLines());
+    }, 100);
+    this.timer.unref?.();
+  }
+
+  private stopTimers(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.redrawTimer) clearTimeout(this.redrawTimer);
+    this.timer = undefined;
+    this.redrawTimer = undefined;
+  }
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n')[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+}

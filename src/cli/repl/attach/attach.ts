@@ -1,0 +1,155 @@
+import { basename, extname } from 'node:path';
+import { formatBytes } from '../../../agent/truncate.js';
+import type { ContentPart } from '../../../llm/types.js';
+import { t } from '../../../support/i18n/index.js';
+import { detectPaths, type PathMatch } from './paths.js';
+
+/** Attached text per file, at most (the rest is cut with a visible marker). */
+export const MAX_ATTACH_BYTES = 100 * 1024;
+
+const IMAGE_EXT = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.bmp']);
+
+/** What reading a document gives (the shape of readDocument's result that matters here). */
+export interface DocText {
+  text: string;
+  kind: string;
+  fileBytes: number;
+  truncated: boolean;
+  pages?: number;
+}
+
+/** Everything attaching needs from outside, injected so it is testable without files or an API. */
+export interface AttachEnv {
+  cwd: string;
+  home: string;
+  isFile(path: string): boolean;
+  fileSize(path: string): number;
+  /** Tell the user something (one line). */
+  note(line: string): void;
+  /** A yes/no question whose default is yes. */
+  confirm(question: string): Promise<boolean>;
+  readDocument(path: string): Promise<DocText>;
+  /** The error code of a readDocument failure (`no_text_layer` for scans), if it has one. */
+  errorCode(err: unknown): string | undefined;
+  /** Text of a scanned PDF or image by OCR; undefined when OCR is not available. */
+  ocr?: ((path: string) => Promise<string>) | undefined;
+  /** An image as a content part for a vision model; undefined when not available. */
+  imagePart?: ((path: string) => Promise<ContentPart>) | undefined;
+  /** The vision model that will look at images (for the note). */
+  visionModel?: string | undefined;
+}
+
+/** Attachments gathered from one or more messages. */
+export interface Attachments {
+  documents: string[];
+  images: ContentPart[];
+  names: string[];
+}
+
+export function emptyAttachments(): Attachments {
+  return { documents: [], images: [], names: [] };
+}
+
+/** A document for the model, clearly delimited (same shape as piped stdin). */
+export function documentBlock(name: string, path: string, text: string): string {
+  return `<document name="${name}" path="${path}">\n${text}\n</document>`;
+}
+
+/** The message text with the file references removed: what the user actually asked. */
+export function remainder(text: string, matches: PathMatch[]): string {
+  let out = '';
+  let at = 0;
+  for (const m of [...matches].sort((a, b) => a.start - b.start)) {
+    out += text.slice(at, m.start);
+    at = m.end;
+  }
+  return (out + text.slice(at)).replace(/[\s,，、;；]+/g, ' ').trim();
+}
+
+function kindName(kind: string): string {
+  switch (kind) {
+    case 'docx':
+      return t('repl.attach.kind.docx');
+    case 'xlsx':
+      return t('repl.attach.kind.xlsx');
+    case 'pdf':
+      return t('repl.attach.kind.pdf');
+    default:
+      return t('repl.attach.kind.text');
+  }
+}
+
+function reason(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Find the files named in a message and attach them: documents are read (text, Word, Excel, PDF
+ * with a text layer) and added as delimited blocks; a PDF without a text layer is offered to OCR;
+ * images become image parts for a vision model. Each attachment is announced in one line.
+ * Returns the attachments and whether the message was only file references (then the caller
+ * keeps them for the next message).
+ */
+export async function attachFromMessage(
+  text: string,
+  env: AttachEnv,
+  into: Attachments = emptyAttachments(),
+): Promise<{ attachments: Attachments; onlyFiles: boolean; found: number }> {
+  const matches = detectPaths(text, env);
+  for (const m of matches) {
+    const name = basename(m.path);
+    const ext = extname(m.path).toLowerCase();
+    let size = 0;
+    try {
+      size = env.fileSize(m.path);
+    } catch {
+      size = 0;
+    }
+    if (IMAGE_EXT.has(ext)) {
+      if (!env.imagePart) {
+        env.note(t('repl.attach.imageNoVision', { name, reason: 'vision is not available' }));
+        continue;
+      }
+      try {
+        into.images.push(await env.imagePart(m.path));
+        into.names.push(name);
+        env.note(t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }));
+      } catch (err) {
+        env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
+      }
+      continue;
+    }
+    try {
+      const doc = await env.readDocument(m.path);
+      into.documents.push(documentBlock(name, m.path, doc.text));
+      into.names.push(name);
+      env.note(t('repl.attach.text', { name, kind: kindName(doc.kind), size: formatBytes(doc.fileBytes || size) }));
+      if (doc.truncated) env.note(t('repl.attach.cut', { name, size: formatBytes(MAX_ATTACH_BYTES) }));
+    } catch (err) {
+      if (env.errorCode(err) === 'no_text_layer' && env.ocr) {
+        if (await env.confirm(t('repl.attach.ocrOffer', { name }))) {
+          try {
+            const textOf = await env.ocr(m.path);
+            into.documents.push(documentBlock(name, m.path, textOf));
+            into.names.push(name);
+            env.note(t('repl.attach.text', { name, kind: 'OCR', size: formatBytes(size) }));
+          } catch (e) {
+            env.note(t('repl.attach.failed', { name, reason: reason(e) }));
+          }
+        } else {
+          env.note(t('repl.attach.ocrNo', { name }));
+        }
+        continue;
+      }
+      env.note(t('repl.attach.failed', { name, reason: reason(err) }));
+    }
+  }
+  return { attachments: into, onlyFiles: matches.length > 0 && remainder(text, matches) === '', found: matches.length };
+}
+
+/** The message to send: the user's words, then the attached documents, then any images. */
+export function buildContent(text: string, a: Attachments): string | ContentPart[] {
+  const body = a.documents.length ? `${text}\n\n${a.documents.join('\n\n')}` : text;
+  if (!a.images.length) return body;
+  return [{ type: 'text', text: body }, ...a.images];
+}

@@ -1,0 +1,49 @@
+import { t } from '../../../support/i18n/index.js';
+import { displayWidth as textWidth } from '../../render/width.js';
+import type { SlashCommand, SlashContext } from './types.js';
+
+/** /help: every command with its arguments and description, then the keys. */
+export function helpText(ctx: SlashContext): string {
+  const style = ctx.app.err;
+  const commands = [...(ctx.commands ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const heads = commands.map((c) => {
+    const aliases = c.aliases?.length ? ` (${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
+    return `/${c.name}${c.usage ? ` ${c.usage}` : ''}${aliases}`;
+  });
+  const width = Math.max(0, ...heads.map(textWidth));
+  const lines = [style.bold(t('repl.help.title'))];
+  commands.forEach((c, i) => {
+    const head = heads[i]!;
+    lines.push(`  ${style.cyan(head)}${' '.repeat(width - textWidth(head) + 2)}${t(c.description)}`);
+  });
+  lines.push('', ...t('repl.help.keys').split('\n').map((l, i) => (i === 0 ? style.bold(l) : l)));
+  return lines.join('\n');
+}
+
+const help: SlashCommand = {
+  name: 'help',
+  aliases: ['?'],
+  description: 'repl.cmd.help',
+  async run(_args, ctx) {
+    ctx.print(helpText(ctx));
+  },
+};
+
+const exit: SlashCommand = {
+  name: 'exit',
+  aliases: ['quit', 'q'],
+  description: 'repl.cmd.exit',
+  async run(_args, ctx) {
+    ctx.exit();
+  },
+};
+
+const clear: SlashCommand = {
+  name: 'clear',
+  description: 'repl.cmd.clear',
+  async run(_args, ctx) {
+    ctx.display?.clearScreen();
+  },
+};
+
+export const commands: SlashCommand[] = [help, exit, clear];

@@ -1,0 +1,52 @@
+import { getLanguage, t } from '../../../support/i18n/index.js';
+import { formatTokens } from '../../render/summary.js';
+import { columns } from '../../render/width.js';
+import { sessionUsageLine, usageTable } from '../usage-text.js';
+import type { SlashCommand } from './types.js';
+
+const usage: SlashCommand = {
+  name: 'usage',
+  description: 'repl.cmd.usage',
+  async run(_args, ctx) {
+    const lines = usageTable(ctx.chat.deps.usage);
+    ctx.print([ctx.app.err.bold(lines[0]!), ...lines.slice(1)].join('\n'));
+    if (ctx.chat.deps.usage.total().calls) ctx.print(ctx.app.err.dim(t('repl.usage.estimate')));
+  },
+};
+
+/** Rough size of the conversation in tokens (about 4 characters per token, 1.5 for CJK). */
+function roughTokens(messages: readonly unknown[]): number {
+  const text = JSON.stringify(messages);
+  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
+  return Math.round((text.length - cjk) / 4 + cjk / 1.5);
+}
+
+const status: SlashCommand = {
+  name: 'status',
+  description: 'repl.cmd.status',
+  async run(_args, ctx) {
+    const s = ctx.chat.settings;
+    const onOff = (b: boolean) => t(b ? 'repl.on' : 'repl.off');
+    const rows = [
+      [t('repl.status.model'), s.model],
+      [t('repl.status.thinking'), onOff(s.thinking)],
+      [t('repl.status.mode'), s.mode],
+      [t('repl.status.verbose'), onOff(ctx.display?.verbose ?? false)],
+      [t('repl.status.platform'), ctx.app.platform.id],
+      [t('repl.status.language'), getLanguage()],
+      [t('repl.status.cwd'), ctx.app.cwd],
+      [t('repl.status.output'), ctx.app.outputDir],
+      [
+        t('repl.status.messages'),
+        t('repl.status.messagesValue', {
+          n: ctx.chat.messages.length - 1,
+          tokens: formatTokens(roughTokens(ctx.chat.messages.slice(1))),
+        }),
+      ],
+      [t('repl.status.usage'), sessionUsageLine(ctx.chat.deps.usage)],
+    ];
+    ctx.print(columns(rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!])).join('\n'));
+  },
+};
+
+export const commands: SlashCommand[] = [usage, status];

@@ -1,0 +1,58 @@
+import { findModel } from '../../../llm/models.js';
+import { t } from '../../../support/i18n/index.js';
+import type { SlashCommand } from './types.js';
+
+const auto: SlashCommand = {
+  name: 'auto',
+  description: 'repl.cmd.auto',
+  async run(_args, ctx) {
+    ctx.chat.settings.mode = 'auto';
+    ctx.print(t('repl.mode.auto'));
+  },
+};
+
+const approve: SlashCommand = {
+  name: 'approve',
+  description: 'repl.cmd.approve',
+  async run(_args, ctx) {
+    ctx.chat.settings.mode = 'approve';
+    ctx.print(t('repl.mode.approve'));
+  },
+};
+
+const think: SlashCommand = {
+  name: 'think',
+  description: 'repl.cmd.think',
+  async run(_args, ctx) {
+    ctx.chat.settings.thinking = true;
+    const model = findModel(ctx.chat.settings.model);
+    ctx.print(t('repl.think.on'));
+    if (model && !model.thinking) ctx.warn(t('repl.think.unsupported', { model: model.id }));
+  },
+};
+
+const fast: SlashCommand = {
+  name: 'fast',
+  description: 'repl.cmd.fast',
+  async run(_args, ctx) {
+    ctx.chat.settings.thinking = false;
+    const model = findModel(ctx.chat.settings.model);
+    ctx.print(t('repl.fast.on'));
+    if (model?.thinkingForced) ctx.warn(t('repl.fast.forced', { model: model.id }));
+  },
+};
+
+const verbose: SlashCommand = {
+  name: 'verbose',
+  description: 'repl.cmd.verbose',
+  usage: '[on|off]',
+  complete: () => ['on', 'off'],
+  async run(args, ctx) {
+    if (!ctx.display) return;
+    const arg = args.trim().toLowerCase();
+    ctx.display.verbose = arg === 'on' ? true : arg === 'off' ? false : !ctx.display.verbose;
+    ctx.print(t(ctx.display.verbose ? 'repl.verbose.on' : 'repl.verbose.off'));
+  },
+};
+
+export const commands: SlashCommand[] = [auto, approve, think, fast, verbose];

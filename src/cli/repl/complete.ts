@@ -1,0 +1,111 @@
+import { readdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { SlashCommand, SlashContext } from './commands/types.js';
+
+/** A directory entry as completion needs it. */
+export interface Entry {
+  name: string;
+  dir: boolean;
+}
+
+export interface CompletionSource {
+  commands: readonly SlashCommand[];
+  ctx: SlashContext;
+  cwd: string;
+  home: string;
+  listDir?: (dir: string) => Promise<Entry[]>;
+}
+
+/** readline's completer result: candidates, and the text before the cursor they replace. */
+export type Completion = [string[], string];
+
+async function defaultListDir(dir: string): Promise<Entry[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.map((e) => ({ name: e.name, dir: e.isDirectory() }));
+}
+
+/**
+ * Tab completion of the text before the cursor: slash command names; a command's own
+ * arguments through its `complete()` (model names after /model, skill names after /run…);
+ * otherwise the last word as a file path (relative, absolute or ~/, spaces escaped with `\`).
+ */
+export async function complete(line: string, src: CompletionSource): Promise<Completion> {
+  if (line.startsWith('/') && !/\s/.test(line)) {
+    const typed = line.slice(1).toLowerCase();
+    const names = new Set<string>();
+    for (const c of src.commands) {
+      for (const n of [c.name, ...(c.aliases ?? [])]) if (n.startsWith(typed)) names.add(`/${n}`);
+    }
+    if (names.size === 1) return [[`${[...names][0]} `], line];
+    if (names.size) return [[...names].sort(), line];
+    // Not a command: maybe an absolute path.
+    return completePath(line, src);
+  }
+  const cmd = /^\/([A-Za-z][\w-]*)\s+([\s\S]*)$/.exec(line);
+  if (cmd) {
+    const name = cmd[1]!.toLowerCase();
+    const command = src.commands.find((c) => c.name === name || c.aliases?.includes(name));
+    if (command?.complete) {
+      const partial = cmd[2]!;
+      let found: string[] = [];
+      try {
+        found = await command.complete(partial, src.ctx);
+      } catch {
+        found = [];
+      }
+      return argumentCompletion(partial, found);
+    }
+    if (command) return completePath(line, src);
+  }
+  if (!line.trim()) return [src.commands.map((c) => `/${c.name}`).sort(), line];
+  return completePath(line, src);
+}
+
+/**
+ * A command's candidates either replace all of its argument text (`show translate` for
+ * `show tr`) or only the last word (`translate` for `show tr`).
+ */
+export function argumentCompletion(partial: string, found: string[]): Completion {
+  if (!found.length) return [[], partial];
+  const lower = partial.toLowerCase();
+  if (found.every((f) => f.toLowerCase().startsWith(lower))) return [found, partial];
+  const last = /(\S*)$/.exec(partial)![1]!;
+  return [found.filter((f) => f.toLowerCase().startsWith(last.toLowerCase())), last];
+}
+
+/** The last word of the line, where a `\ ` does not end a word. */
+export function lastWord(line: string): string {
+  const m = /((?:\\ |[^\s])*)$/.exec(line);
+  return m?.[1] ?? '';
+}
+
+const escapeSpaces = (s: string) => s.replace(/([ \\'"()&;])/g, '\\$1');
+const unescapeWord = (s: string) => s.replace(/\\(.)/g, '$1');
+
+export async function completePath(line: string, src: CompletionSource): Promise<Completion> {
+  const raw = lastWord(line);
+  if (!raw) return [[], raw];
+  const word = unescapeWord(raw);
+  const slash = word.lastIndexOf('/');
+  const dirPart = slash >= 0 ? word.slice(0, slash + 1) : '';
+  const prefix = slash >= 0 ? word.slice(slash + 1) : word;
+  const rawSlash = raw.lastIndexOf('/');
+  const rawDir = rawSlash >= 0 ? raw.slice(0, rawSlash + 1) : '';
+  const base =
+    dirPart === ''
+      ? src.cwd
+      : dirPart.startsWith('~/')
+        ? resolve(src.home, dirPart.slice(2))
+        : resolve(src.cwd, dirPart);
+  let entries: Entry[];
+  try {
+    entries = await (src.listDir ?? defaultListDir)(base);
+  } catch {
+    return [[], raw];
+  }
+  const hits = entries
+    .filter((e) => e.name.startsWith(prefix) && (prefix.startsWith('.') || !e.name.startsWith('.')))
+    .map((e) => rawDir + escapeSpaces(e.name) + (e.dir ? '/' : ''))
+    .sort();
+  return [hits, raw];
+}

@@ -1,0 +1,46 @@
+import type { Prompter, ToolApproval } from '../../agent/loop.js';
+import { t } from '../../support/i18n/index.js';
+import type { Question } from '../../tools/types.js';
+import { formatApproval } from '../prompter.js';
+import type { Style } from '../render/style.js';
+import type { LineEditor } from './editor.js';
+
+const YES = /^(y|yes|是|是的|好|好的|对|确认|允许|可以)$/i;
+
+export function isYes(answer: string | null, defaultYes = false): boolean {
+  if (answer === null) return false;
+  const a = answer.trim();
+  if (!a) return defaultYes;
+  return YES.test(a);
+}
+
+/** What the prompter needs around a question: stop the live display, and draw again after. */
+export interface QuestionHooks {
+  before(): void;
+  after(): void;
+}
+
+/**
+ * Permission questions during a REPL run, asked through the REPL's own line editor (a second
+ * readline on the same terminal would fight it for keys). The full tool call is shown, with the
+ * shell's warning in red; Ctrl+C answers no and stops the run.
+ */
+export function replPrompter(editor: LineEditor, style: Style, write: (s: string) => void, hooks: QuestionHooks): Prompter {
+  const ask = async (text: string, signal: AbortSignal): Promise<boolean> => {
+    hooks.before();
+    try {
+      write(text);
+      return isYes(await editor.ask(`${t('tools.approve.question')} `, signal));
+    } finally {
+      hooks.after();
+    }
+  };
+  return {
+    interactive: true,
+    confirmTool: (req: ToolApproval, signal: AbortSignal) => ask(formatApproval(req, style), signal),
+    ask: (q: Question, signal: AbortSignal) => {
+      const head = q.danger ? style.red(style.bold(q.message)) : style.bold(q.message);
+      return ask(`${head}\n${q.detail ? `  ${q.detail}\n` : ''}`, signal);
+    },
+  };
+}

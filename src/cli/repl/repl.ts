@@ -1,0 +1,269 @@
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { ChatSession } from '../../agent/chat.js';
+import { UsageTracker } from '../../agent/usage.js';
+import type { ContentPart } from '../../llm/types.js';
+import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { log } from '../../support/log.js';
+import { nearest } from '../../support/suggest.js';
+import type { AppContext } from '../context.js';
+import { formatError, formatWarning } from '../render/error.js';
+import type { ReplRenderer } from '../render/repl-renderer.js';
+import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
+import { makeAttachEnv } from './attach/env.js';
+import type { SlashCommand, SlashContext } from './commands/types.js';
+import { complete } from './complete.js';
+import { type EditorStreams, LineEditor } from './editor.js';
+import type { History } from './history.js';
+import { classify } from './input.js';
+import { isYes, replPrompter } from './prompter.js';
+import { sessionUsageLine } from './usage-text.js';
+
+/** The streams of a REPL: keys in, the prompt and progress (stderr), the answers (stdout). */
+export interface ReplStreams extends EditorStreams {
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+}
+
+export interface ReplParts {
+  ctx: AppContext;
+  chat: ChatSession;
+  commands: SlashCommand[];
+  history: History;
+  io: ReplStreams;
+  /** Animate spinners (off in unit tests). */
+  animate?: boolean;
+}
+
+let rendererModule: Promise<typeof import('../render/repl-renderer.js')> | undefined;
+/** The Markdown renderer (marked, string-width): loaded after the prompt shows, never before. */
+export function loadRenderer(): Promise<typeof import('../render/repl-renderer.js')> {
+  rendererModule ??= import('../render/repl-renderer.js');
+  return rendererModule;
+}
+
+/** Later command modules override earlier ones of the same name (a richer /usage, say). */
+export function dedupeCommands(all: SlashCommand[]): SlashCommand[] {
+  const byName = new Map<string, SlashCommand>();
+  for (const c of all) byName.set(c.name, c);
+  return [...byName.values()];
+}
+
+/** Usage added since a snapshot, as a tracker of its own (for the per-message closing line). */
+export function usageSince(before: UsageTracker, now: UsageTracker): UsageTracker {
+  const delta = new UsageTracker(now.platform);
+  const earlier = new Map(before.models());
+  for (const [model, u] of now.models()) {
+    const b = earlier.get(model);
+    const d = {
+      promptTokens: u.promptTokens - (b?.promptTokens ?? 0),
+      completionTokens: u.completionTokens - (b?.completionTokens ?? 0),
+      totalTokens: u.totalTokens - (b?.totalTokens ?? 0),
+      cachedTokens: u.cachedTokens - (b?.cachedTokens ?? 0),
+      reasoningTokens: u.reasoningTokens - (b?.reasoningTokens ?? 0),
+    };
+    if (u.calls !== (b?.calls ?? 0) || d.totalTokens) delta.add(model, d);
+  }
+  return delta;
+}
+
+function snapshot(usage: UsageTracker): UsageTracker {
+  const copy = new UsageTracker(usage.platform);
+  copy.merge(usage);
+  return copy;
+}
+
+/**
+ * The interactive conversation: read a message (or a slash command), attach the files it names,
+ * run it through the chat while the renderer draws the event stream, and come back to the
+ * prompt — after an answer, an error or Ctrl+C alike. Ctrl+D, /exit or Ctrl+C twice end it with
+ * the session's usage.
+ */
+export class Repl {
+  readonly editor: LineEditor;
+  readonly slash: SlashContext;
+  private readonly display = { verbose: false, clearScreen: () => this.clearScreen() };
+  private renderer: ReplRenderer | undefined;
+  private exiting = false;
+  private pending: Attachments = emptyAttachments();
+  private readonly ctx: AppContext;
+  private readonly chat: ChatSession;
+  private readonly io: ReplStreams;
+  private readonly commands: SlashCommand[];
+  private readonly commandNames: Set<string>;
+
+  constructor(private readonly parts: ReplParts) {
+    const { ctx, chat, io, history } = parts;
+    this.ctx = ctx;
+    this.chat = chat;
+    this.io = io;
+    this.commands = dedupeCommands(parts.commands);
+    this.commandNames = new Set(this.commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
+    this.display.verbose = ctx.args.flags.verbose > 0;
+    const style = ctx.err;
+    this.editor = new LineEditor(io, {
+      history,
+      prompt: () => this.prompt(),
+      continuation: style.dim('… '),
+      bracketedPaste: Boolean(io.output.isTTY),
+      searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
+      completer: (line) =>
+        complete(line, { commands: this.commands, ctx: this.slash, cwd: ctx.cwd, home: ctx.env.HOME || homedir() }),
+    });
+    chat.deps.prompter = replPrompter(this.editor, style, (s) => io.output.write(s), {
+      before: () => this.renderer?.suspend(),
+      after: () => this.renderer?.resume(),
+    });
+    this.slash = {
+      app: ctx,
+      chat,
+      print: (text) => io.output.write(`${text}\n`),
+      warn: (text) => io.output.write(formatWarning(text, style)),
+      confirm: async (question) => isYes(await this.editor.ask(`${question} ${t('repl.yesNo')} `)),
+      sendMessage: (text) => this.send(text),
+      exit: () => {
+        this.exiting = true;
+      },
+      state: new Map(),
+      commands: this.commands,
+      display: this.display,
+    };
+  }
+
+  private prompt(): string {
+    const text = `zhi [${this.chat.settings.mode}]> `;
+    const style = this.ctx.err;
+    if (!style.enabled) return text;
+    return this.chat.settings.mode === 'auto' ? style.yellow(style.bold(text)) : style.cyan(style.bold(text));
+  }
+
+  private clearScreen(): void {
+    if (this.io.output.isTTY) this.io.output.write('\x1b[H\x1b[2J');
+  }
+
+  welcome(): void {
+    const line = t('repl.welcome', { version: __ZHI_VERSION__, model: this.chat.settings.model, mode: this.chat.settings.mode });
+    this.io.output.write(`${this.ctx.err.dim(line)}\n`);
+  }
+
+  async run(): Promise<ExitCodeValue> {
+    let interrupted = false;
+    // Warm the renderer while the person types its first message.
+    setImmediate(() => void loadRenderer().catch(() => {}));
+    while (!this.exiting) {
+      const r = await this.editor.read();
+      if (r.kind === 'eof') break;
+      if (r.kind === 'interrupt') {
+        if (interrupted) break;
+        interrupted = true;
+        this.io.output.write(`\n${this.ctx.err.dim(t('repl.ctrlCHint'))}\n`);
+        continue;
+      }
+      interrupted = false;
+      await this.parts.history.add(r.text);
+      await this.handle(r.text);
+    }
+    this.editor.close();
+    this.io.output.write(`${this.ctx.err.dim(sessionUsageLine(this.chat.deps.usage))}\n`);
+    return ExitCode.ok;
+  }
+
+  /** One submitted line: a command or a message. */
+  async handle(text: string): Promise<void> {
+    const parsed = classify(text, this.commandNames, (p) => exists(resolve(this.ctx.cwd, p)));
+    if (parsed.kind === 'empty') return;
+    if (parsed.kind === 'command') {
+      await this.command(parsed.name, parsed.args);
+      return;
+    }
+    await this.send(parsed.text);
+  }
+
+  private async command(name: string, args: string): Promise<void> {
+    const cmd = this.commands.find((c) => c.name === name || c.aliases?.includes(name));
+    if (!cmd) {
+      const suggestion = name ? nearest(name, this.commandNames) : undefined;
+      const lines = [t('repl.unknownCommand', { name }), suggestion ? t('repl.didYouMean', { suggestion }) : t('repl.seeHelp')];
+      this.slash.warn(lines.join(' '));
+      return;
+    }
+    try {
+      await cmd.run(args, this.slash);
+    } catch (err) {
+      log().error(`command /${name} failed`, err);
+      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+    }
+  }
+
+  /** Send a message (with the files it names) and render the run. */
+  async send(text: string): Promise<void> {
+    const env = makeAttachEnv(this.ctx, this.chat, {
+      note: (line) => this.io.output.write(this.ctx.err.enabled ? `${this.ctx.err.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
+      confirm: async (question) => isYes(await this.editor.ask(question), true),
+    });
+    const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
+    if (onlyFiles) {
+      this.pending = attachments;
+      this.io.output.write(`${this.ctx.err.dim(t('repl.attach.pending'))}\n`);
+      return;
+    }
+    this.pending = emptyAttachments();
+    await this.runMessage(buildContent(text, attachments));
+  }
+
+  private async runMessage(content: string | ContentPart[]): Promise<void> {
+    const { ReplRenderer } = await loadRenderer();
+    const { ctx, io } = this;
+    const richOut = Boolean(io.stdout.isTTY);
+    const renderer = new ReplRenderer({
+      mode: richOut ? (ctx.out.enabled && ctx.err.enabled ? 'rich' : 'plain') : 'pipe',
+      term: {
+        write: (s) => io.stdout.write(s),
+        columns: () => io.stdout.columns || 80,
+        rows: () => io.stdout.rows || 24,
+      },
+      out: ctx.out,
+      err: ctx.err,
+      stderr: (s) => io.output.write(s),
+      verbose: () => this.display.verbose,
+      debug: ctx.args.flags.debug,
+      cwd: ctx.cwd,
+      animate: this.parts.animate ?? true,
+    });
+    this.renderer = renderer;
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    this.editor.busy(stop);
+    process.on('SIGINT', stop);
+    const before = snapshot(this.chat.deps.usage);
+    const started = Date.now();
+    try {
+      const run = this.chat.send(content, abort.signal);
+      let step = await run.next();
+      while (!step.done) {
+        renderer.handle(step.value);
+        step = await run.next();
+      }
+      renderer.finish(step.value, usageSince(before, this.chat.deps.usage), Date.now() - started);
+    } catch (err) {
+      renderer.dispose();
+      log().error('run failed', err);
+      io.output.write(formatError(toZhiError(err), ctx.err, ctx.args.flags.debug));
+    } finally {
+      process.off('SIGINT', stop);
+      this.renderer = undefined;
+      this.editor.idle();
+    }
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

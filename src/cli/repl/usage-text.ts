@@ -1,0 +1,48 @@
+import type { UsageTracker } from '../../agent/usage.js';
+import { formatCost } from '../../llm/models.js';
+import { t } from '../../support/i18n/index.js';
+import { formatTokens } from '../render/summary.js';
+import { columns } from '../render/width.js';
+
+/** The line printed when the REPL ends: `Session: 12.3k tokens (9.1k in, 3.2k out) · ¥0.04`. */
+export function sessionUsageLine(usage: UsageTracker): string {
+  const total = usage.total();
+  if (!total.totalTokens) return t('repl.sessionNoUsage');
+  const cost = usage.cost();
+  return t('repl.sessionUsage', {
+    tokens: formatTokens(total.totalTokens),
+    input: formatTokens(total.promptTokens),
+    output: formatTokens(total.completionTokens),
+    cost: cost.covered ? t('render.covered') : formatCost(cost),
+  });
+}
+
+/** /usage: one row per model (calls, input, cached, output tokens, cost) and the total. */
+export function usageTable(usage: UsageTracker): string[] {
+  const models = usage.models();
+  if (!models.length) return [t('repl.usage.none')];
+  const cost = (amount: number) => (usage.platform.coveredByPlan ? t('render.covered') : formatCost({ amount, currency: usage.platform.currency }));
+  const rows = [
+    [t('repl.usage.model'), t('repl.usage.calls'), t('repl.usage.input'), t('repl.usage.cached'), t('repl.usage.output'), t('repl.usage.cost')],
+    ...models.map(([model, u]) => [
+      model,
+      String(u.calls),
+      formatTokens(u.promptTokens),
+      formatTokens(u.cachedTokens),
+      formatTokens(u.completionTokens),
+      cost(u.cost),
+    ]),
+  ];
+  const total = usage.total();
+  if (models.length > 1) {
+    rows.push([
+      t('repl.usage.total'),
+      String(total.calls),
+      formatTokens(total.promptTokens),
+      formatTokens(total.cachedTokens),
+      formatTokens(total.completionTokens),
+      cost(total.cost),
+    ]);
+  }
+  return columns(rows, new Set([1, 2, 3, 4, 5]));
+}
