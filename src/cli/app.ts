@@ -15,6 +15,8 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   config: () => import('./commands/config.js'),
   sessions: () => import('./commands/sessions.js'),
   usage: () => import('./commands/usage.js'),
+  run: () => import('./commands/run.js'),
+  skill: () => import('./commands/skill.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -9,6 +9,7 @@ const loaders: Record<string, () => Promise<{ default: AnyTool }>> = {
   file_read: () => import('./file-read.js'),
   file_write: () => import('./file-write.js'),
   file_list: () => import('./file-list.js'),
+  skill_create: () => import('./skill-create.js'),
   ocr: () => import('./ocr.js'),
   shell: () => import('./shell.js'),
   web_fetch: () => import('./web-fetch.js'),

@@ -10,6 +10,8 @@ const modules: (() => Promise<{ commands: SlashCommand[] }>)[] = [
   () => import('./model.js'),
   () => import('./conversation.js'),
   () => import('./info.js'),
+  () => import('./sessions.js'),
+  () => import('./skills.js'),
 ];
 
 export async function loadSlashCommands(): Promise<SlashCommand[]> {

@@ -10,11 +10,12 @@ import { render } from './render.js';
 import { repl } from './repl.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
+import { skills } from './skills.js';
 import { tools } from './tools.js';
 
-type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en & typeof sessions.en & typeof reach.en & typeof repl.en;
+type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en & typeof reach.en & typeof skills.en & typeof sessions.en & typeof repl.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, sessions, reach, repl];
+const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,

@@ -1,0 +1,64 @@
+import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
+import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { type AppContext, newUsage, requireKey } from '../context.js';
+import { exitCodeFor } from '../modes/once.js';
+import { nobodyPrompter, terminalPrompter } from '../prompter.js';
+import { executeSkill, findSkill } from '../skills/execute.js';
+import { loadCatalog, skillWarnings } from '../skills/runtime.js';
+import { readStdin } from '../stdin.js';
+
+/**
+ * `zhi run <skill> [inputs…] [--<arg> <value>]…`: positional inputs fill the skill's file and
+ * folder inputs in order, `--name value` sets any input; piped stdin is the document when no
+ * file or text was given. stdout gets the final answer only.
+ */
+export async function run(ctx: AppContext): Promise<ExitCodeValue> {
+  const [name, ...inputs] = ctx.args.positionals;
+  const warn = (text: string) => process.stderr.write(`${text}\n`);
+  if (!name) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noSkillName' }, tries: [{ key: 'skills.try.list' }] });
+  }
+  const catalog = await loadCatalog(ctx, warn);
+  const skill = findSkill(catalog, name);
+  for (const w of skillWarnings(ctx, catalog, skill)) warn(w);
+  const values = mapCliInputs(skill, inputs, ctx.args.extra);
+
+  let extraDocuments: { name: string; text: string }[] | undefined;
+  if (lacksContent(skill, values) && !ctx.stdinIsTTY) {
+    const piped = await readStdin();
+    if (piped.trim()) {
+      if (skill.args.some((a) => a.name === 'text' && a.type === 'string')) values.text = piped;
+      else extraDocuments = [{ name: 'stdin', text: piped }];
+    }
+  }
+  if (lacksContent(skill, values) && !extraDocuments) {
+    throw inputError(skill, { key: 'skills.err.noInput', params: { skill: skill.name } });
+  }
+  requireKey(ctx);
+
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.on('SIGINT', onSigint);
+  try {
+    const result = await executeSkill({
+      ctx,
+      catalog,
+      skill,
+      values,
+      ...(extraDocuments ? { extraDocuments } : {}),
+      model: ctx.args.flags.model,
+      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
+      mode: ctx.args.flags.auto ? 'auto' : 'approve',
+      signal: abort.signal,
+      usage: newUsage(ctx),
+      format: ctx.args.flags.outputFormat,
+      out: ctx.out,
+      err: ctx.err,
+      stdoutIsTTY: ctx.stdoutIsTTY,
+      stderrIsTTY: ctx.stderrIsTTY,
+    });
+    return exitCodeFor(result);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,125 @@
+import type { SkillCatalog } from '../../skills/discovery.js';
+import { TrustStore } from '../../skills/trust.js';
+import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { nearest } from '../../support/suggest.js';
+import type { AppContext } from '../context.js';
+import { askYesNo } from '../prompter.js';
+import { findSkill } from '../skills/execute.js';
+import { builtinDeleteError, deleteSkill, describeSkill, editSkill, skillSource, skillTable, sourceLabel } from '../skills/manage.js';
+import { loadCatalog, skillWarnings } from '../skills/runtime.js';
+
+const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust'];
+
+/** `zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>…` */
+export async function run(ctx: AppContext): Promise<ExitCodeValue> {
+  const [action = 'list', ...names] = ctx.args.positionals;
+  const out = (s: string) => process.stdout.write(`${s}\n`);
+  const err = (s: string) => process.stderr.write(`${s}\n`);
+  if (!ACTIONS.includes(action)) {
+    const suggestion = nearest(action, ACTIONS);
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.cmd.unknownAction', params: { action } },
+      why: { key: 'skills.cmd.actions' },
+      tries: suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi skill ${suggestion}` } }] : [],
+    });
+  }
+  if (action === 'new') {
+    const { newSkillConversation } = await import('../skills/create.js');
+    return newSkillConversation(ctx, names[0]);
+  }
+  const catalog = await loadCatalog(ctx, err);
+  if (action === 'list') {
+    if (ctx.args.flags.outputFormat !== 'text') {
+      out(JSON.stringify(listJson(ctx, catalog), null, 2));
+      return ExitCode.ok;
+    }
+    const width = ctx.stdoutIsTTY ? process.stdout.columns || 100 : 120;
+    out(skillTable(catalog, { style: ctx.out, width, defaultModel: ctx.config.skillModel }).join('\n'));
+    return ExitCode.ok;
+  }
+  const name = names[0];
+  if (!name) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'skills.cmd.needName', params: { action } }, tries: [{ key: 'skills.try.list' }] });
+  }
+  if (action === 'trust') return trust(ctx, catalog, names);
+  const skill = findSkill(catalog, name);
+  switch (action) {
+    case 'show': {
+      for (const w of skillWarnings(ctx, catalog, skill)) err(w);
+      err(ctx.err.dim(`# ${skill.file} (${sourceLabel(catalog, skill)})`));
+      const text = await skillSource(skill, ctx.out.enabled);
+      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (skill.resources.length) err(ctx.err.dim(`# ${t('skills.show.resources')}: ${skill.resources.join(', ')}`));
+      return ExitCode.ok;
+    }
+    case 'edit': {
+      if (!ctx.stdinIsTTY) {
+        throw new ZhiError({
+          kind: 'usage',
+          what: { key: 'skills.edit.noTerminal' },
+          tries: [{ key: 'skills.try.fix', params: { file: skill.file } }],
+        });
+      }
+      const result = await editSkill(ctx, skill);
+      if (result.copied) err(t('skills.edit.copied', { name: skill.name, file: result.file }));
+      if (result.problems.length) {
+        for (const p of result.problems) err(ctx.err.yellow(p));
+        err(t('skills.edit.stillBroken', { name: skill.name }));
+        return ExitCode.config;
+      }
+      err(result.changed ? t('skills.edit.saved', { name: skill.name }) : t('skills.edit.unchanged'));
+      return ExitCode.ok;
+    }
+    case 'delete': {
+      if (skill.source !== 'user') throw builtinDeleteError(skill.name);
+      const yes =
+        ctx.args.flags.yes ||
+        (ctx.stdinIsTTY && (await askYesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
+      if (!yes) {
+        if (!ctx.stdinIsTTY) {
+          throw new ZhiError({
+            kind: 'usage',
+            what: { key: 'skills.delete.needYes', params: { name: skill.name } },
+            tries: [{ key: 'skills.delete.tryYes', params: { name: skill.name } }],
+          });
+        }
+        err(t('skills.delete.kept'));
+        return ExitCode.ok;
+      }
+      await deleteSkill(ctx, skill);
+      err(t('skills.delete.done', { name: skill.name }));
+      if (catalog.builtins.has(skill.name)) err(t('skills.delete.builtinBack', { name: skill.name }));
+      return ExitCode.ok;
+    }
+  }
+  return ExitCode.ok;
+}
+
+async function trust(ctx: AppContext, catalog: SkillCatalog, names: string[]): Promise<ExitCodeValue> {
+  const skills = names.map((n) => findSkill(catalog, n));
+  const store = await TrustStore.open(ctx.paths.trustFile);
+  const user = skills.filter((s) => s.source === 'user');
+  for (const s of skills) if (s.source !== 'user') process.stderr.write(`${t('skills.trust.builtin', { name: s.name })}\n`);
+  if (user.length) {
+    await store.trust(user);
+    process.stderr.write(`${t('skills.trust.saved', { names: user.map((s) => s.name).join(', ') })}\n`);
+  }
+  return ExitCode.ok;
+}
+
+function listJson(ctx: AppContext, catalog: SkillCatalog) {
+  return [...catalog.skills.values()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((s) => ({
+      name: s.name,
+      description: describeSkill(s),
+      model: s.model ?? ctx.config.skillModel,
+      source: s.source,
+      overrides_builtin: s.source === 'user' && catalog.builtins.has(s.name),
+      file: s.file,
+      tools: s.tools,
+      inputs: s.args.map((a) => ({ name: a.name, type: a.type, required: a.required })),
+    }));
+}

@@ -1,0 +1,261 @@
+import { readdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { newUsage } from '../../context.js';
+import { DEFAULT_CHAT_MODEL } from '../../../llm/models.js';
+import type { SkillCatalog } from '../../../skills/discovery.js';
+import { lacksContent, mapCliInputs } from '../../../skills/inputs.js';
+import { creationSeed, findTemplate, TEMPLATES } from '../../../skills/templates.js';
+import { TrustStore } from '../../../skills/trust.js';
+import { ZhiError } from '../../../support/errors.js';
+import { t } from '../../../support/i18n/index.js';
+import { BUILTIN_TOOL_NAMES } from '../../../tools/index.js';
+import { splitCommandLine, watchCreation } from '../../skills/create.js';
+import { executeSkill, findSkill } from '../../skills/execute.js';
+import { builtinDeleteError, deleteSkill, editSkill, skillSource, skillTable, sourceLabel } from '../../skills/manage.js';
+import { loadCatalog, skillWarnings } from '../../skills/runtime.js';
+import type { SlashCommand, SlashContext } from './types.js';
+
+const CATALOG = 'skills.catalog';
+const CREATING = 'skills.creating';
+const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust', 'cancel'];
+
+/** Discover the skills again (a skill may have been created or edited) and keep them for completion. */
+async function catalogOf(ctx: SlashContext): Promise<SkillCatalog> {
+  const catalog = await loadCatalog(ctx.app, (w) => ctx.print(w));
+  ctx.state.set(CATALOG, catalog);
+  return catalog;
+}
+
+async function knownNames(ctx: SlashContext, userOnly = false): Promise<string[]> {
+  const cached = ctx.state.get(CATALOG) as SkillCatalog | undefined;
+  const catalog = cached ?? (await catalogOf(ctx));
+  return [...catalog.skills.values()].filter((s) => !userOnly || s.source === 'user').map((s) => s.name).sort();
+}
+
+/** A write stream that hands whole lines to the REPL's printer. */
+function lineSink(print: (line: string) => void): NodeJS.WriteStream & { flush(): void } {
+  let buffer = '';
+  const sink = {
+    isTTY: false,
+    write(chunk: string | Uint8Array, cb?: unknown) {
+      buffer += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const l of lines) print(l);
+      if (typeof cb === 'function') (cb as () => void)();
+      return true;
+    },
+    flush() {
+      if (buffer) print(buffer);
+      buffer = '';
+    },
+  };
+  return sink as unknown as NodeJS.WriteStream & { flush(): void };
+}
+
+/** File names in the current directory that complete the last word typed. */
+async function completePath(cwd: string, word: string): Promise<string[]> {
+  const dir = word.includes('/') ? dirname(word) : '.';
+  const prefix = word.includes('/') ? `${dir}/` : '';
+  try {
+    const entries = await readdir(resolve(cwd, dir), { withFileTypes: true });
+    return entries
+      .filter((e) => !e.name.startsWith('.') && `${prefix}${e.name}`.startsWith(word))
+      .map((e) => `${prefix}${e.name}${e.isDirectory() ? '/' : ''}`)
+      .slice(0, 50);
+  } catch {
+    return [];
+  }
+}
+
+const run: SlashCommand = {
+  name: 'run',
+  description: 'skills.cmd.run',
+  usage: '<skill> [inputs…] [--<input> <value>]',
+  async complete(partial, ctx) {
+    const words = partial.split(/\s+/);
+    if (words.length <= 1) return (await knownNames(ctx)).filter((n) => n.startsWith(partial.trim()));
+    return completePath(ctx.app.cwd, words[words.length - 1] ?? '');
+  },
+  async run(args, ctx) {
+    const { positionals, named } = splitCommandLine(args);
+    const [name, ...inputs] = positionals;
+    if (!name) {
+      ctx.print(t('skills.run.usage'));
+      return;
+    }
+    const catalog = await catalogOf(ctx);
+    const skill = findSkill(catalog, name);
+    for (const w of skillWarnings(ctx.app, catalog, skill)) ctx.print(w);
+    const values = mapCliInputs(skill, inputs, named, '/run');
+    if (lacksContent(skill, values)) {
+      throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noInput', params: { skill: skill.name } } });
+    }
+    const out = lineSink((l) => ctx.print(l));
+    const err = lineSink((l) => ctx.print(l));
+    const abort = new AbortController();
+    const onSigint = () => abort.abort();
+    process.on('SIGINT', onSigint);
+    const usage = newUsage(ctx.app);
+    try {
+      await executeSkill({
+        ctx: ctx.app,
+        catalog,
+        skill,
+        values,
+        prompter: ctx.chat.deps.prompter,
+        mode: ctx.chat.settings.mode,
+        signal: abort.signal,
+        usage,
+        format: 'text',
+        out: ctx.app.err,
+        err: ctx.app.err,
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        stdout: out,
+        stderr: err,
+        llm: ctx.chat.deps.llm,
+        ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
+      });
+    } finally {
+      process.off('SIGINT', onSigint);
+      out.flush();
+      err.flush();
+      // The run's cost belongs to the session too.
+      ctx.chat.deps.usage.merge(usage);
+    }
+  },
+};
+
+interface Creating {
+  model: string;
+  thinking: boolean;
+  stop: () => void;
+}
+
+function endCreation(ctx: SlashContext): Creating | undefined {
+  const creating = ctx.state.get(CREATING) as Creating | undefined;
+  if (!creating) return undefined;
+  creating.stop();
+  ctx.chat.settings.model = creating.model;
+  ctx.chat.settings.thinking = creating.thinking;
+  ctx.state.delete(CREATING);
+  return creating;
+}
+
+/** `/skill new [template] [what it should do]`: a GLM-5 conversation that ends when the skill is saved. */
+async function startCreation(args: string, ctx: SlashContext): Promise<void> {
+  endCreation(ctx);
+  const [first = '', ...rest] = args.trim().split(/\s+/);
+  const template = findTemplate(first);
+  const request = (template ? rest.join(' ') : args).trim();
+  const catalog = await catalogOf(ctx);
+  const watch = watchCreation();
+  let saved: string | undefined;
+  const stop = ctx.chat.observe((ev) => {
+    watch.observe(ev);
+    if (ev.type === 'done' && watch.created() && !saved) {
+      saved = watch.created()!;
+      const before = endCreation(ctx);
+      ctx.state.delete(CATALOG);
+      ctx.print(t('skills.new.replSaved', { name: saved, model: before?.model ?? ctx.chat.settings.model }));
+    }
+  });
+  ctx.state.set(CREATING, { model: ctx.chat.settings.model, thinking: ctx.chat.settings.thinking, stop } satisfies Creating);
+  ctx.chat.settings.model = DEFAULT_CHAT_MODEL;
+  ctx.chat.settings.thinking = true;
+  ctx.print(ctx.app.err.dim(t('skills.new.replStarted', { model: DEFAULT_CHAT_MODEL })));
+  await ctx.sendMessage(creationSeed({ template, request, catalog, tools: BUILTIN_TOOL_NAMES }));
+}
+
+const skill: SlashCommand = {
+  name: 'skill',
+  aliases: ['skills'],
+  description: 'skills.cmd.skill',
+  usage: 'list | show <name> | new [template] | edit <name> | delete <name> | trust <name> | cancel',
+  async complete(partial, ctx) {
+    const words = partial.split(/\s+/);
+    if (words.length <= 1) return ACTIONS.filter((a) => a.startsWith(partial.trim()));
+    const [action, word = ''] = words;
+    if (action === 'new') return TEMPLATES.map((x) => x.id).filter((id) => id.startsWith(word));
+    if (['show', 'edit', 'delete', 'trust'].includes(action!)) {
+      return (await knownNames(ctx, action === 'delete' || action === 'trust')).filter((n) => n.startsWith(word));
+    }
+    return [];
+  },
+  async run(args, ctx) {
+    const [action = 'list', name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
+    switch (action) {
+      case 'list': {
+        const catalog = await catalogOf(ctx);
+        const width = process.stderr.isTTY ? process.stderr.columns || 100 : 100;
+        ctx.print(skillTable(catalog, { style: ctx.app.err, width, defaultModel: ctx.app.config.skillModel }).join('\n'));
+        ctx.print(ctx.app.err.dim(t('skills.list.hint')));
+        return;
+      }
+      case 'new':
+        await startCreation([name, ...rest].filter(Boolean).join(' '), ctx);
+        return;
+      case 'cancel': {
+        const before = endCreation(ctx);
+        ctx.print(before ? t('skills.new.cancelled', { model: before.model }) : t('skills.new.notActive'));
+        return;
+      }
+    }
+    if (!ACTIONS.includes(action)) {
+      ctx.warn(`${t('skills.cmd.unknownAction', { action })} ${t('skills.cmd.actions')}`);
+      return;
+    }
+    if (!name) {
+      ctx.warn(t('skills.cmd.needName', { action }));
+      return;
+    }
+    const catalog = await catalogOf(ctx);
+    const target = findSkill(catalog, name);
+    switch (action) {
+      case 'show':
+        for (const w of skillWarnings(ctx.app, catalog, target)) ctx.print(w);
+        ctx.print(ctx.app.err.dim(`# ${target.file} (${sourceLabel(catalog, target)})`));
+        ctx.print((await skillSource(target, ctx.app.err.enabled)).trimEnd());
+        return;
+      case 'edit': {
+        const r = await editSkill(ctx.app, target);
+        if (r.copied) ctx.print(t('skills.edit.copied', { name: target.name, file: r.file }));
+        for (const p of r.problems) ctx.warn(p);
+        ctx.print(
+          r.problems.length
+            ? t('skills.edit.stillBroken', { name: target.name })
+            : r.changed
+              ? t('skills.edit.saved', { name: target.name })
+              : t('skills.edit.unchanged'),
+        );
+        ctx.state.delete(CATALOG);
+        return;
+      }
+      case 'delete': {
+        if (target.source !== 'user') throw builtinDeleteError(target.name);
+        if (!(await ctx.confirm(t('skills.delete.question', { name: target.name, file: target.file })))) {
+          ctx.print(t('skills.delete.kept'));
+          return;
+        }
+        await deleteSkill(ctx.app, target);
+        ctx.state.delete(CATALOG);
+        ctx.print(t('skills.delete.done', { name: target.name }));
+        if (catalog.builtins.has(target.name)) ctx.print(t('skills.delete.builtinBack', { name: target.name }));
+        return;
+      }
+      case 'trust': {
+        if (target.source !== 'user') {
+          ctx.print(t('skills.trust.builtin', { name: target.name }));
+          return;
+        }
+        await (await TrustStore.open(ctx.app.paths.trustFile)).trust([target]);
+        ctx.print(t('skills.trust.saved', { names: target.name }));
+        return;
+      }
+    }
+  },
+};
+
+export const commands: SlashCommand[] = [run, skill];
+

@@ -1,0 +1,191 @@
+import { createInterface } from 'node:readline';
+import { parse as parseWords } from 'shell-quote';
+import { ChatSession } from '../../agent/chat.js';
+import type { AgentEvent } from '../../agent/events.js';
+import { chatSystemPrompt } from '../../agent/prompt.js';
+import { DEFAULT_CHAT_MODEL } from '../../llm/models.js';
+import type { SkillCatalog } from '../../skills/discovery.js';
+import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
+import { TEMPLATES, creationSeed, findTemplate } from '../../skills/templates.js';
+import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { getLanguage, t } from '../../support/i18n/index.js';
+import { BUILTIN_TOOL_NAMES, loadTools } from '../../tools/index.js';
+import { type AppContext, makeClient, newUsage } from '../context.js';
+import { exitCodeFor } from '../modes/once.js';
+import { terminalPrompter } from '../prompter.js';
+import { StreamPrinter } from '../render/printer.js';
+import { executeSkill, findSkill } from './execute.js';
+import { loadCatalog } from './runtime.js';
+
+/** Watches a conversation for a successful skill_create and remembers the skill's name. */
+export function watchCreation(): { observe(ev: AgentEvent | { type: 'user' }): void; created(): string | undefined } {
+  const pending = new Map<string, string>();
+  let name: string | undefined;
+  return {
+    observe(ev) {
+      if (ev.type === 'tool_start' && ev.name === 'skill_create') {
+        const args = ev.args as { name?: unknown } | undefined;
+        if (typeof args?.name === 'string') pending.set(ev.id, args.name);
+      }
+      if (ev.type === 'tool_end' && ev.name === 'skill_create' && ev.ok) name = pending.get(ev.id) ?? name;
+    },
+    created: () => name,
+  };
+}
+
+/**
+ * `zhi skill new [template]`: a conversation with GLM-5 seeded with a template, which ends when
+ * skill_create has saved the skill; then the new skill can be run at once.
+ */
+export async function newSkillConversation(ctx: AppContext, templateArg: string | undefined): Promise<ExitCodeValue> {
+  if (!ctx.stdinIsTTY) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'skills.new.noTerminal' }, tries: [{ key: 'skills.new.tryChat' }] });
+  }
+  if (templateArg && !findTemplate(templateArg)) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.new.unknownTemplate', params: { name: templateArg } },
+      why: { key: 'skills.new.templates', params: { names: TEMPLATES.map((x) => x.id).join(', ') } },
+    });
+  }
+  const warn = (s: string) => process.stderr.write(`${s}\n`);
+  let catalog = await loadCatalog(ctx, warn);
+  const { select, input } = await import('@inquirer/prompts');
+  const template =
+    findTemplate(templateArg) ??
+    findTemplate(
+      await select({
+        message: t('skills.new.pickTemplate'),
+        choices: TEMPLATES.map((x) => ({ value: x.id, name: `${x.id} — ${t(`skills.template.${x.id}`)}` })),
+      }, { output: process.stderr }),
+    );
+  const request = await input({ message: t('skills.new.describe') }, { output: process.stderr });
+
+  const client = makeClient(ctx);
+  const tools = await loadTools(['skill_create', 'file_read', 'file_list']);
+  const model = ctx.args.flags.model ?? DEFAULT_CHAT_MODEL;
+  const prompter = terminalPrompter(ctx.err);
+  const chat = new ChatSession(
+    { llm: client, client, tools, prompter, usage: newUsage(ctx), cwd: ctx.cwd, outputDir: ctx.outputDir, services: {} },
+    {
+      model,
+      thinking: true,
+      mode: ctx.args.flags.auto ? 'auto' : 'approve',
+      maxTurns: ctx.config.maxTurns,
+      systemPrompt: chatSystemPrompt({
+        cwd: ctx.cwd,
+        outputDir: ctx.outputDir,
+        toolNames: tools.names(),
+        date: new Date().toISOString().slice(0, 10),
+        uiLanguage: getLanguage(),
+      }),
+    },
+  );
+  const watch = watchCreation();
+  chat.observe((ev) => watch.observe(ev));
+  warn(ctx.err.dim(t('skills.new.started', { model })));
+
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const ask = (q: string) =>
+    new Promise<string | null>((resolve) => {
+      rl.once('close', () => resolve(null));
+      rl.question(q, resolve);
+    });
+  try {
+    let message: string | null = creationSeed({ template, request, catalog, tools: BUILTIN_TOOL_NAMES });
+    while (message?.trim()) {
+      await sendTurn(ctx, chat, message);
+      if (watch.created()) break;
+      message = await ask(ctx.err.bold('> '));
+    }
+    const name = watch.created();
+    if (!name) return ExitCode.ok;
+    catalog = await loadCatalog(ctx, warn);
+    const skill = findSkill(catalog, name);
+    warn(t('skills.new.saved', { name, file: skill.file }));
+    const line = await ask(`${t('skills.new.runNow', { name })} `);
+    if (!line?.trim()) return ExitCode.ok;
+    rl.close();
+    return runNow(ctx, catalog, name, line);
+  } finally {
+    rl.close();
+  }
+}
+
+async function sendTurn(ctx: AppContext, chat: ChatSession, message: string): Promise<void> {
+  const printer = new StreamPrinter({
+    format: 'text',
+    out: ctx.out,
+    err: ctx.err,
+    stdoutIsTTY: ctx.stdoutIsTTY,
+    stderrIsTTY: ctx.stderrIsTTY,
+    verbose: ctx.args.flags.verbose,
+    debug: ctx.args.flags.debug,
+    cwd: ctx.cwd,
+  });
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.on('SIGINT', onSigint);
+  const started = Date.now();
+  try {
+    const run = chat.send(message, abort.signal);
+    let step = await run.next();
+    while (!step.done) {
+      printer.handle(step.value);
+      step = await run.next();
+    }
+    printer.finish(step.value, chat.deps.usage, chat.settings.model, Date.now() - started);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** Run the new skill with inputs typed like a command line (`report.pdf --to english`). */
+async function runNow(ctx: AppContext, catalog: SkillCatalog, name: string, line: string): Promise<ExitCodeValue> {
+  const skill = findSkill(catalog, name);
+  const { positionals, named } = splitCommandLine(line);
+  const values = mapCliInputs(skill, positionals, named);
+  if (lacksContent(skill, values)) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noInput', params: { skill: skill.name } } });
+  }
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.on('SIGINT', onSigint);
+  try {
+    const result = await executeSkill({
+      ctx,
+      catalog,
+      skill,
+      values,
+      prompter: terminalPrompter(ctx.err),
+      mode: ctx.args.flags.auto ? 'auto' : 'approve',
+      signal: abort.signal,
+      usage: newUsage(ctx),
+      format: 'text',
+      out: ctx.out,
+      err: ctx.err,
+      stdoutIsTTY: ctx.stdoutIsTTY,
+      stderrIsTTY: ctx.stderrIsTTY,
+    });
+    return exitCodeFor(result);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+/** Split typed inputs into positional words and `--name value` pairs (quotes respected). */
+export function splitCommandLine(line: string): { positionals: string[]; named: Record<string, string | true> } {
+  const words = parseWords(line).filter((w): w is string => typeof w === 'string');
+  const positionals: string[] = [];
+  const named: Record<string, string | true> = {};
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.startsWith('--') && w.length > 2) {
+      const eq = w.indexOf('=');
+      if (eq > 0) named[w.slice(2, eq)] = w.slice(eq + 1);
+      else if (words[i + 1] !== undefined && !words[i + 1]!.startsWith('--')) named[w.slice(2)] = words[++i]!;
+      else named[w.slice(2)] = true;
+    } else positionals.push(w);
+  }
+  return { positionals, named };
+}

@@ -1,0 +1,110 @@
+import type { AgentResult } from '../../agent/events.js';
+import type { Prompter } from '../../agent/loop.js';
+import type { PermissionMode } from '../../agent/permissions.js';
+import type { UsageTracker } from '../../agent/usage.js';
+import type { ZhipuClient } from '../../llm/client.js';
+import type { LlmClient } from '../../llm/types.js';
+import type { SkillCatalog } from '../../skills/discovery.js';
+import type { InputValues } from '../../skills/inputs.js';
+import { runSkill } from '../../skills/run.js';
+import type { Skill } from '../../skills/schema.js';
+import { ZhiError } from '../../support/errors.js';
+import { nearest } from '../../support/suggest.js';
+import type { OutputFormat } from '../args.js';
+import type { AppContext } from '../context.js';
+import { StreamPrinter } from '../render/printer.js';
+import type { Style } from '../render/style.js';
+import { SkillPrinter } from './render.js';
+import { createSkillRuntime } from './runtime.js';
+
+export interface ExecuteOptions {
+  ctx: AppContext;
+  catalog: SkillCatalog;
+  skill: Skill;
+  values: InputValues;
+  extraDocuments?: { name: string; text: string }[];
+  model?: string | undefined;
+  prompter: Prompter;
+  mode: PermissionMode;
+  signal: AbortSignal;
+  usage: UsageTracker;
+  format: OutputFormat;
+  out: Style;
+  err: Style;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WriteStream;
+  llm?: LlmClient;
+  client?: ZhipuClient;
+}
+
+/**
+ * Run a skill and render it: the shared tail of `zhi run` and `/run`. stdout gets the final answer
+ * only (or the JSON document); progress, steps, nested skills and the done line go to stderr.
+ */
+export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
+  const printer = new StreamPrinter({
+    format: o.format,
+    out: o.out,
+    err: o.err,
+    stdoutIsTTY: o.stdoutIsTTY,
+    stderrIsTTY: o.stderrIsTTY,
+    verbose: o.ctx.args.flags.verbose,
+    debug: o.ctx.args.flags.debug,
+    cwd: o.ctx.cwd,
+    ...(o.stdout ? { stdout: o.stdout } : {}),
+    ...(o.stderr ? { stderr: o.stderr } : {}),
+  });
+  const clear = o.stderrIsTTY ? '\r\x1b[2K' : '';
+  const view = new SkillPrinter(printer, {
+    format: o.format,
+    err: o.err,
+    stderrIsTTY: o.stderrIsTTY,
+    errLine: (line) => (o.stderr ?? process.stderr).write(`${clear}${line}\n`),
+    outLine: (line) => (o.stdout ?? process.stdout).write(`${line}\n`),
+  });
+  const rt = await createSkillRuntime(o.ctx, {
+    catalog: o.catalog,
+    prompter: o.prompter,
+    mode: o.mode,
+    signal: o.signal,
+    ...(o.llm ? { llm: o.llm } : {}),
+    ...(o.client ? { client: o.client } : {}),
+    onNested: (ev, chain) => view.nested(ev, chain),
+    write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
+  });
+  const started = Date.now();
+  const run = runSkill(
+    {
+      skill: o.skill,
+      values: o.values,
+      usage: o.usage,
+      ...(o.model ? { model: o.model } : {}),
+      ...(o.extraDocuments?.length ? { extraDocuments: o.extraDocuments } : {}),
+    },
+    rt,
+  );
+  let step = await run.next();
+  while (!step.done) {
+    view.handle(step.value);
+    step = await run.next();
+  }
+  printer.finish(step.value, o.usage, view.model ?? o.skill.model ?? o.ctx.config.skillModel, Date.now() - started);
+  return step.value;
+}
+
+/** The skill of that name, or a usage error (exit 2) with a "did you mean". */
+export function findSkill(catalog: SkillCatalog, name: string): Skill {
+  const skill = catalog.skills.get(name);
+  if (skill) return skill;
+  const suggestion = nearest(name, catalog.skills.keys());
+  throw new ZhiError({
+    kind: 'usage',
+    what: { key: 'skills.err.unknownSkill', params: { name } },
+    tries: [
+      ...(suggestion ? [{ key: 'cli.try.didYouMean' as const, params: { suggestion } }] : []),
+      { key: 'skills.try.list' },
+    ],
+  });
+}

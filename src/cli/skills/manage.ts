@@ -1,0 +1,149 @@
+import { spawnSync } from 'node:child_process';
+import { cp, lstat, mkdir, readFile, realpath, rm, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { parse as parseWords } from 'shell-quote';
+import { type SkillCatalog, overridesBuiltin } from '../../skills/discovery.js';
+import { loadSkillFile, splitFrontMatter } from '../../skills/loader.js';
+import { describeIssue } from '../../skills/resolve.js';
+import type { Skill } from '../../skills/schema.js';
+import { TrustStore } from '../../skills/trust.js';
+import { ZhiError } from '../../support/errors.js';
+import { getLanguage, t } from '../../support/i18n/index.js';
+import type { AppContext } from '../context.js';
+import { highlight } from '../render/highlight.js';
+import type { Style } from '../render/style.js';
+import { makeTheme } from '../render/theme.js';
+import { clip, pad, textWidth } from '../render/wrap.js';
+
+export function sourceLabel(catalog: SkillCatalog, s: Skill): string {
+  if (s.source === 'builtin') return t('skills.source.builtin');
+  return overridesBuiltin(catalog, s) ? t('skills.source.override') : t('skills.source.user');
+}
+
+export function describeSkill(s: Skill): string {
+  return getLanguage() === 'zh' && s.descriptionZh ? s.descriptionZh : s.description;
+}
+
+/** The skills as a table: name, description, model, source (CJK-aware widths, fitted to `width`). */
+export function skillTable(catalog: SkillCatalog, o: { style: Style; width: number; defaultModel: string }): string[] {
+  const skills = [...catalog.skills.values()].sort((a, b) => a.name.localeCompare(b.name));
+  if (!skills.length) return [t('skills.list.none')];
+  const rows = skills.map((s) => [s.name, describeSkill(s), s.model ?? o.defaultModel, sourceLabel(catalog, s)]);
+  const head = [t('skills.list.name'), t('skills.list.description'), t('skills.list.model'), t('skills.list.source')];
+  const widths = head.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i]!))));
+  const fixed = widths[0]! + widths[2]! + widths[3]! + 6;
+  widths[1] = Math.max(12, Math.min(widths[1]!, o.width - fixed));
+  const line = (cells: string[]) => cells.map((c, i) => pad(clip(c, widths[i]!), widths[i]!)).join('  ').trimEnd();
+  return [o.style.bold(line(head)), ...rows.map((r, i) => (skills[i]!.model ? line(r) : line(r.slice(0, 2).concat(o.style.dim(r[2]!), r[3]!))))];
+}
+
+/** The skill file's text, highlighted as YAML (front matter for SKILL.md) when colour is on. */
+export async function skillSource(s: Skill, color: boolean): Promise<string> {
+  const text = (await readFile(s.file, 'utf8')).replace(/^\uFEFF/, '');
+  if (!color) return text;
+  const theme = makeTheme(true);
+  const paint = (code: string) =>
+    highlight(code, 'yaml', theme)
+      .map((spans) => spans.map((sp) => (sp.paint ? sp.paint(sp.text) : sp.text)).join(''))
+      .join('\n');
+  if (s.format !== 'skill-md') return paint(text);
+  const fm = splitFrontMatter(text);
+  return fm ? `---\n${paint(fm.yaml)}\n---\n\n${fm.body}\n` : text;
+}
+
+/** Where a user skill of this name lives (or would). */
+export function userSkillPath(ctx: AppContext, name: string): string {
+  return join(ctx.paths.skillsDir, `${name}.yaml`);
+}
+
+/** Copy a built-in into the user's skills folder so it can be edited (the copy overrides it). */
+export async function copyBuiltin(ctx: AppContext, s: Skill): Promise<Skill> {
+  await mkdir(ctx.paths.skillsDir, { recursive: true });
+  if (s.format === 'skill-md' && s.folder) {
+    const target = join(ctx.paths.skillsDir, basename(s.folder));
+    await cp(s.folder, target, { recursive: true, errorOnExist: true, force: false });
+    return reload(join(target, 'SKILL.md'));
+  }
+  const target = userSkillPath(ctx, s.name);
+  await cp(s.file, target, { errorOnExist: true, force: false });
+  return reload(target);
+}
+
+async function reload(file: string): Promise<Skill> {
+  const r = await loadSkillFile(file, 'user');
+  if (!r.skill) throw new ZhiError({ kind: 'config', what: { key: 'skills.err.inFile', params: { file } }, why: describeIssue(r.errors[0]!) });
+  return r.skill;
+}
+
+/** The editor command: $VISUAL, $EDITOR, else notepad on Windows and vi elsewhere. */
+export function editorCommand(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.VISUAL?.trim() || env.EDITOR?.trim() || (process.platform === 'win32' ? 'notepad' : 'vi');
+  const words = parseWords(raw).filter((w): w is string => typeof w === 'string');
+  return words.length ? words : ['vi'];
+}
+
+export interface EditOutcome {
+  file: string;
+  copied: boolean;
+  changed: boolean;
+  /** Problems left in the file after editing (the skill is skipped until they are fixed). */
+  problems: string[];
+}
+
+/**
+ * `skill edit`: a built-in is copied to the user's folder first; the file opens in the editor;
+ * afterwards it is checked again. A user who changed their own file in their editor has seen
+ * it, so the new content is trusted.
+ */
+export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome> {
+  let skill = s;
+  let copied = false;
+  if (s.source === 'builtin') {
+    skill = await copyBuiltin(ctx, s);
+    copied = true;
+  }
+  const before = skill.hash;
+  const [cmd, ...args] = editorCommand(ctx.env);
+  const res = spawnSync(cmd!, [...args, skill.file], { stdio: 'inherit' });
+  if (res.error) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.edit.noEditor', params: { editor: cmd! } },
+      why: res.error.message,
+      tries: [{ key: 'skills.edit.tryEditor' }, { key: 'skills.try.fix', params: { file: skill.file } }],
+    });
+  }
+  const after = await loadSkillFile(skill.file, 'user');
+  const changed = (after.skill?.hash ?? '') !== before;
+  if (after.skill && changed) await (await TrustStore.open(ctx.paths.trustFile)).trust([after.skill]);
+  return { file: skill.file, copied, changed, problems: after.errors.map(describeIssue) };
+}
+
+export function builtinDeleteError(name: string): ZhiError {
+  return new ZhiError({
+    kind: 'usage',
+    what: { key: 'skills.delete.builtin', params: { name } },
+    tries: [{ key: 'skills.delete.tryOverride', params: { name } }],
+  });
+}
+
+/** Remove a user skill: its file, or its own folder for a SKILL.md. Never anything else. */
+export async function deleteSkill(ctx: AppContext, s: Skill): Promise<void> {
+  if (s.source !== 'user') throw builtinDeleteError(s.name);
+  const root = await realpath(ctx.paths.skillsDir);
+  if (s.format === 'skill-md' && s.folder) {
+    // The folder must sit directly in the skills folder; a link is removed, never followed.
+    if (dirname(s.folder) !== ctx.paths.skillsDir && (await realpath(dirname(s.folder))) !== root) {
+      throw new ZhiError({ kind: 'usage', what: { key: 'skills.delete.outside', params: { path: s.folder } } });
+    }
+    const st = await lstat(s.folder);
+    if (st.isSymbolicLink()) await unlink(s.folder);
+    else await rm(s.folder, { recursive: true });
+  } else {
+    if ((await realpath(dirname(s.file))) !== root) {
+      throw new ZhiError({ kind: 'usage', what: { key: 'skills.delete.outside', params: { path: s.file } } });
+    }
+    await unlink(s.file);
+  }
+  await (await TrustStore.open(ctx.paths.trustFile)).forget(s.name);
+}

@@ -1,0 +1,104 @@
+import type { Prompter } from '../../agent/loop.js';
+import type { PermissionMode } from '../../agent/permissions.js';
+import type { LlmClient } from '../../llm/types.js';
+import type { ZhipuClient } from '../../llm/client.js';
+import { type SkillCatalog, defaultSkillDirs, discoverSkills } from '../../skills/discovery.js';
+import { describeIssue } from '../../skills/resolve.js';
+import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../skills/run.js';
+import type { Skill } from '../../skills/schema.js';
+import { TrustStore, usesTrustTools } from '../../skills/trust.js';
+import { t } from '../../support/i18n/index.js';
+import { BUILTIN_TOOL_NAMES, loadTools } from '../../tools/index.js';
+import { readDocument } from '../../tools/readers/index.js';
+import { type AppContext, makeClient } from '../context.js';
+import { formatWarning } from '../render/error.js';
+
+/** Find the skills, reporting each broken file (skipped) as a warning that names it. */
+export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
+  const catalog = await discoverSkills(defaultSkillDirs(ctx.paths));
+  for (const issues of catalog.broken) {
+    warn(formatWarning(t('skills.warn.skipped', { problem: describeIssue(issues[0]!) }), ctx.err).trimEnd());
+  }
+  return catalog;
+}
+
+/** Warnings about one skill's file (unknown fields, ignored tools). */
+export function skillWarnings(ctx: AppContext, catalog: SkillCatalog, skill: Skill): string[] {
+  return (catalog.warnings.get(skill.file) ?? []).map((w) =>
+    formatWarning(t('skills.warn.inSkill', { problem: describeIssue(w) }), ctx.err).trimEnd(),
+  );
+}
+
+export interface RuntimeOptions {
+  catalog: SkillCatalog;
+  prompter: Prompter;
+  mode: PermissionMode;
+  signal: AbortSignal;
+  llm?: LlmClient;
+  client?: ZhipuClient;
+  onNested?: (ev: SkillEvent, chain: readonly string[]) => void;
+  /** Where the trust question is written (stderr by default). */
+  write?: (text: string) => void;
+}
+
+/** The runtime shared by every skill run of one command or one `/run`, nested runs included. */
+export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Promise<SkillRuntime> {
+  const client = o.client ?? makeClient(ctx);
+  const trust = await TrustStore.open(ctx.paths.trustFile);
+  const prompter = serialPrompter(o.prompter);
+  const write = o.write ?? ((text: string) => process.stderr.write(`${text}\n`));
+  return {
+    llm: o.llm ?? client,
+    client,
+    platform: ctx.platform,
+    catalog: o.catalog,
+    prompter,
+    mode: o.mode,
+    signal: o.signal,
+    cwd: ctx.cwd,
+    outputDir: ctx.outputDir,
+    outputDirFixed: Boolean(ctx.args.flags.outputDir),
+    skillModel: ctx.config.skillModel,
+    builtinTools: BUILTIN_TOOL_NAMES,
+    loadTools,
+    readDocument,
+    async ocr(abs, x) {
+      const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([import('../../tools/ocr.js'), import('../../llm/ocr.js')]);
+      const doc = await ocrFile(client, abs, { display: x.display, signal: x.signal });
+      x.usage.add(OCR_MODEL, doc.usage);
+      return doc.markdown;
+    },
+    ...(o.onNested ? { onNested: o.onNested } : {}),
+    untrusted: (skills) => skills.filter((s) => s.source === 'user' && usesTrustTools(s) && !trust.isTrusted(s)),
+    async confirmTrust(pending) {
+      if (!prompter.interactive) return false;
+      for (const s of pending) {
+        write(trustSummary(ctx, s));
+        const what = [
+          s.tools.includes('file_write') ? t('skills.trust.write') : '',
+          s.tools.includes('shell') ? t('skills.trust.shell') : '',
+        ]
+          .filter(Boolean)
+          .join(t('skills.trust.and'));
+        const yes = await prompter.ask({ message: t('skills.trust.question', { what }) }, o.signal);
+        if (!yes) return false;
+      }
+      await trust.trust(pending);
+      return true;
+    },
+  };
+}
+
+/** What a person should see before trusting a skill: where it is, what it may do, its instructions. */
+export function trustSummary(ctx: AppContext, s: Skill): string {
+  const st = ctx.err;
+  const prompt = s.systemPrompt.split('\n');
+  const shown = prompt.slice(0, 20).map((l) => `  ${st.dim('│')} ${l}`);
+  if (prompt.length > 20) shown.push(`  ${st.dim(`│ … (+${prompt.length - 20})`)}`);
+  return [
+    st.bold(t('skills.trust.header', { name: s.name, file: s.file })),
+    `  ${s.description}`,
+    `  tools: ${s.tools.join(', ')}${s.model ? ` · model: ${s.model}` : ''}`,
+    ...shown,
+  ].join('\n');
+}

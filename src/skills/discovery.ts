@@ -1,0 +1,104 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppPaths } from '../support/paths.js';
+import { packageRoot } from '../support/paths.js';
+import { type LoadOutcome, loadSkillFile } from './loader.js';
+import type { Skill, SkillIssue, SkillSource } from './schema.js';
+
+export interface SkillDirs {
+  /** Built-ins shipped in the package (`<package>/skills`). */
+  builtinDir: string;
+  /** The user's skills (`<config dir>/skills`). */
+  userDir: string;
+}
+
+/** Every skill zhi can run, after a user skill replaced a built-in of the same name. */
+export interface SkillCatalog {
+  skills: Map<string, Skill>;
+  /** Built-ins, including those a user skill overrides (for `skill list` and `skill edit`). */
+  builtins: Map<string, Skill>;
+  /** Files that could not be loaded (skipped). */
+  broken: SkillIssue[][];
+  /** Warnings per skill file (unknown keys…), keyed by file path. */
+  warnings: Map<string, SkillIssue[]>;
+  dirs: SkillDirs;
+}
+
+export function defaultSkillDirs(paths: Pick<AppPaths, 'skillsDir'>): SkillDirs {
+  return { builtinDir: join(packageRoot(), 'skills'), userDir: paths.skillsDir };
+}
+
+/**
+ * Find the skills: built-ins first, then the user's (a user skill overrides a built-in of the
+ * same name). A broken file is skipped and reported in `broken`; it never hides the others.
+ * A missing folder is simply empty.
+ */
+export async function discoverSkills(dirs: SkillDirs): Promise<SkillCatalog> {
+  const [builtin, user] = await Promise.all([loadDir(dirs.builtinDir, 'builtin'), loadDir(dirs.userDir, 'user')]);
+  const catalog: SkillCatalog = { skills: new Map(), builtins: new Map(), broken: [], warnings: new Map(), dirs };
+  const add = (outcomes: LoadOutcome[], source: SkillSource) => {
+    const seen = new Map<string, Skill>();
+    for (const o of outcomes) {
+      if (!o.skill) {
+        if (o.errors.length) catalog.broken.push(o.errors);
+        continue;
+      }
+      const other = seen.get(o.skill.name);
+      if (other) {
+        catalog.broken.push([
+          {
+            file: o.skill.file,
+            field: 'name',
+            message: { key: 'skills.err.duplicate', params: { name: o.skill.name, other: other.file } },
+          },
+        ]);
+        continue;
+      }
+      seen.set(o.skill.name, o.skill);
+      if (o.warnings.length) catalog.warnings.set(o.skill.file, o.warnings);
+      if (source === 'builtin') catalog.builtins.set(o.skill.name, o.skill);
+      catalog.skills.set(o.skill.name, o.skill);
+    }
+  };
+  add(builtin, 'builtin');
+  add(user, 'user');
+  return catalog;
+}
+
+/** The candidate skill files of one folder: `*.yaml`, `*.yml`, and `<dir>/SKILL.md`, in name order. */
+export async function skillFilesIn(dir: string): Promise<string[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  const folders = entries.filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'));
+  const found = await Promise.all(
+    folders.map(async (e) => {
+      try {
+        const inner = await readdir(join(dir, e.name));
+        return inner.includes('SKILL.md') ? join(dir, e.name, 'SKILL.md') : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    if ((e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name)) files.push(join(dir, e.name));
+  }
+  for (const f of found) if (f) files.push(f);
+  return files.sort((a, b) => a.localeCompare(b));
+}
+
+async function loadDir(dir: string, source: SkillSource): Promise<LoadOutcome[]> {
+  const files = await skillFilesIn(dir);
+  return Promise.all(files.map((f) => loadSkillFile(f, source)));
+}
+
+/** Does a user skill of this name replace a built-in? */
+export function overridesBuiltin(catalog: SkillCatalog, skill: Skill): boolean {
+  return skill.source === 'user' && catalog.builtins.has(skill.name);
+}

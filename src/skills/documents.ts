@@ -1,0 +1,207 @@
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
+import { formatBytes, truncateText } from '../agent/truncate.js';
+import { ZhiError } from '../support/errors.js';
+import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
+import type { InputValues } from './inputs.js';
+import type { Skill, SkillArg } from './schema.js';
+
+export type ReadDocumentFn = (absPath: string, opts?: ReadDocumentOptions) => Promise<DocumentText>;
+
+/** Text budget of one run's message: all input documents together, and each one. */
+export const MESSAGE_BUDGET_BYTES = 150 * 1024;
+export const PER_FILE_BYTES = 100 * 1024;
+
+const TEXT_EXT = ['txt', 'md', 'markdown', 'csv', 'tsv', 'json', 'jsonl', 'yaml', 'yml', 'xml', 'html', 'htm', 'log', 'rst', 'tex', 'srt', 'vtt', 'ini', 'toml'];
+const DOC_EXT = ['docx', 'xlsx', 'pdf'];
+/** Images OCR can read; other image types are refused with a hint to convert them. */
+export const OCR_EXT = ['png', 'jpg', 'jpeg'];
+const IMAGE_EXT = ['gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'avif'];
+
+/** The extensions a skill processes in a folder: its own list, else documents (and images when it can OCR). */
+export function supportedExtensions(arg: SkillArg | undefined, canOcr: boolean): string[] {
+  if (arg?.extensions?.length) return arg.extensions;
+  return [...TEXT_EXT, ...DOC_EXT, ...(canOcr ? OCR_EXT : [])];
+}
+
+/** Files directly inside a folder with one of the extensions, in natural name order (2 before 10). */
+export async function filesIn(dir: string, extensions: readonly string[]): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries
+    .filter((e) => (e.isFile() || e.isSymbolicLink()) && !e.name.startsWith('.') && !e.name.startsWith('~$'))
+    .map((e) => e.name)
+    .filter((n) => extensions.includes(extname(n).slice(1).toLowerCase()))
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' }));
+  const out: string[] = [];
+  for (const n of names) {
+    const st = await stat(join(dir, n)).catch(() => undefined);
+    if (st?.isFile()) out.push(join(dir, n));
+  }
+  return out;
+}
+
+export type PathKind = 'file' | 'directory';
+
+/** Resolve a path input against the current directory; a missing path is a usage error. */
+export async function checkPath(cwd: string, value: string, arg: SkillArg): Promise<{ abs: string; kind: PathKind }> {
+  const abs = resolve(cwd, value.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~'));
+  const st = await stat(abs).catch(() => undefined);
+  if (!st) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: arg.type === 'directory' ? 'skills.err.noFolder' : 'skills.err.noFile', params: { path: value, name: arg.name } },
+      tries: [{ key: 'skills.try.checkPath' }],
+    });
+  }
+  const kind: PathKind = st.isDirectory() ? 'directory' : 'file';
+  if (arg.type === 'directory' && kind !== 'directory') {
+    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.wantFolder', params: { path: value, name: arg.name } } });
+  }
+  return { abs, kind };
+}
+
+export interface DocumentBlock {
+  /** How the model should refer to the file (relative to the current directory when inside it). */
+  name: string;
+  /** The text, or undefined when the model has to use a tool (OCR) or the budget ran out. */
+  text?: string;
+  /** One line saying what the file is / what to do with it. */
+  note: string;
+}
+
+export interface ReadOptions {
+  read: ReadDocumentFn;
+  /** The skill has the ocr tool (images and scans are then allowed). */
+  canOcr: boolean;
+  canRead: boolean;
+  signal: AbortSignal;
+  /** Bytes of text still allowed in the message (shared by all documents of the run). */
+  budget: { left: number };
+}
+
+/** Either the document's text, or: this file needs OCR first. */
+export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
+
+/**
+ * Read one input file for the message, with the same readers as file_read. Images and scanned
+ * PDFs need OCR (allowed when the skill has the ocr tool); a file that cannot be read at all is
+ * an error for the person who asked.
+ */
+export async function readInput(abs: string, name: string, o: ReadOptions): Promise<ReadOutcome> {
+  const ext = extname(abs).slice(1).toLowerCase();
+  if (OCR_EXT.includes(ext)) {
+    if (o.canOcr) return { ocr: 'image' };
+    throw needsOcr(name);
+  }
+  if (o.budget.left < 2048) {
+    return { block: { name, note: o.canRead ? 'not included (the message is full); read it with file_read' : 'not included (the message is full)' } };
+  }
+  let doc: DocumentText;
+  try {
+    doc = await o.read(abs, {
+      maxBytes: Math.min(PER_FILE_BYTES, o.budget.left),
+      signal: o.signal,
+      ...(o.canRead ? { continueHint: (next: number) => ` Call file_read with path "${name}" and offset=${next} to read on.` } : {}),
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'no_text_layer') {
+      if (o.canOcr) return { ocr: 'scan' };
+      throw needsOcr(name);
+    }
+    if (code === 'binary' && IMAGE_EXT.includes(ext)) {
+      throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.imageType', params: { path: name } } });
+    }
+    throw new ZhiError({
+      kind: 'io',
+      what: { key: 'skills.err.unreadableInput', params: { path: name } },
+      why: (err as Error).message,
+      cause: err,
+    });
+  }
+  if (!doc.text.trim() && doc.kind === 'pdf') {
+    if (o.canOcr) return { ocr: 'scan' };
+    throw needsOcr(name);
+  }
+  o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
+  const what =
+    doc.kind === 'docx' ? 'Word document' : doc.kind === 'xlsx' ? 'Excel workbook' : doc.kind === 'pdf' ? 'PDF' : 'text file';
+  const facts = [
+    what,
+    formatBytes(doc.fileBytes),
+    doc.pages !== undefined ? `${doc.pages} pages` : '',
+    doc.sheets ? `sheets: ${doc.sheets.join(', ')}` : '',
+    ...doc.notes,
+    doc.truncated ? 'only the first part is included' : '',
+  ].filter(Boolean);
+  return { block: { name, text: doc.text, note: `${facts.join(', ')}; its text is below` } };
+}
+
+/** The block for a file whose text came from OCR (or that the model must OCR itself). */
+export function ocrBlock(name: string, kind: 'image' | 'scan', text: string | undefined, budget: { left: number }): DocumentBlock {
+  const what = kind === 'image' ? 'an image' : 'a scanned PDF';
+  if (text === undefined) return { name, note: `${what}; call ocr with path "${name}" to read it` };
+  const capped = truncateText(text, Math.max(2048, Math.min(PER_FILE_BYTES, budget.left)));
+  budget.left -= Buffer.byteLength(capped.text, 'utf8');
+  return { name, text: capped.text, note: `${what}, read with OCR; its text is below${capped.truncated ? ' (only the first part)' : ''}` };
+}
+
+function needsOcr(name: string): ZhiError {
+  return new ZhiError({
+    kind: 'usage',
+    what: { key: 'skills.err.needsOcr', params: { path: name } },
+    tries: [{ key: 'skills.try.extractText', params: { path: name } }],
+  });
+}
+
+/** The user message of a run: what was asked, then each input and the documents' text. */
+export function composeMessage(o: {
+  skill: Skill;
+  values: InputValues;
+  /** Per path input: the blocks read for it (one for a file, several for a folder). */
+  blocks: Map<string, { summary: string; docs: DocumentBlock[] }>;
+  /** Results of a per-file step (`each`), keyed by input name. */
+  results?: Map<string, { file: string; text: string; ok: boolean }[]>;
+  caller?: string;
+  instructions?: string;
+  extraDocuments?: { name: string; text: string }[];
+}): string {
+  const out: string[] = [];
+  if (o.caller) {
+    out.push(
+      `This run is a step of the skill "${o.caller}". Give the complete result as your final answer (the calling skill reads it). Write a file only if the instructions below ask for one.`,
+    );
+  }
+  if (o.instructions?.trim()) out.push(`Instructions: ${o.instructions.trim()}`);
+  const lines: string[] = [];
+  const docs: DocumentBlock[] = [];
+  for (const arg of o.skill.args) {
+    const v = o.values[arg.name];
+    if (v === undefined) continue;
+    const block = o.blocks.get(arg.name);
+    if (block) {
+      lines.push(`- ${arg.name}: ${block.summary}`);
+      for (const d of block.docs) {
+        if (block.docs.length > 1 || !d.text) lines.push(`  - ${d.name}: ${d.note}`);
+        if (d.text !== undefined) docs.push(d);
+      }
+      continue;
+    }
+    const results = o.results?.get(arg.name);
+    if (results) {
+      lines.push(`- ${arg.name}: ${String(v)} (${results.length} files; the result for each is below)`);
+      continue;
+    }
+    lines.push(`- ${arg.name}: ${typeof v === 'string' && v.includes('\n') ? `\n${v}` : String(v)}`);
+  }
+  for (const d of o.extraDocuments ?? []) lines.push(`- ${d.name}: a document given on standard input; its text is below`);
+  out.push(lines.length ? `Inputs:\n${lines.join('\n')}` : 'Run the skill (it was given no inputs).');
+  for (const d of docs) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
+  for (const d of o.extraDocuments ?? []) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
+  for (const [, results] of o.results ?? []) {
+    for (const r of results) {
+      out.push(`<result file="${r.file}"${r.ok ? '' : ' failed="true"'}>\n${r.text}\n</result>`);
+    }
+  }
+  return out.join('\n\n');
+}

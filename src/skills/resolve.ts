@@ -1,0 +1,129 @@
+import { chatModelIds, findModel } from '../llm/models.js';
+import { type ErrorText, ZhiError } from '../support/errors.js';
+import { t } from '../support/i18n/index.js';
+import { nearest } from '../support/suggest.js';
+import type { SkillCatalog } from './discovery.js';
+import { SKILL_TOOL_PREFIX, type Skill, type SkillIssue } from './schema.js';
+
+/** A skill's `tools`, split into built-in tools and the other skills it calls (composite). */
+export interface SkillTools {
+  builtin: string[];
+  skills: Skill[];
+}
+
+/**
+ * Resolve each entry of `tools`: a built-in tool name, or another skill (`analyze` or
+ * `skill_analyze`). An entry that is neither is an error naming the file, line and field.
+ */
+export function resolveTools(skill: Skill, catalog: SkillCatalog, builtinTools: readonly string[]): SkillTools {
+  const out: SkillTools = { builtin: [], skills: [] };
+  skill.tools.forEach((name, i) => {
+    if (builtinTools.includes(name)) {
+      if (!out.builtin.includes(name)) out.builtin.push(name);
+      return;
+    }
+    const target = lookupSkillRef(name, catalog);
+    if (target) {
+      if (!out.skills.includes(target)) out.skills.push(target);
+      return;
+    }
+    const known = [...builtinTools, ...catalog.skills.keys()];
+    const suggestion = nearest(name.replace(/^skill_/, ''), known);
+    throw skillError(
+      {
+        file: skill.file,
+        line: skill.toolLines[i],
+        field: `tools[${i}]`,
+        message: { key: 'skills.err.unknownTool', params: { name, tools: builtinTools.join(', ') } },
+      },
+      suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion } }] : [],
+    );
+  });
+  for (const arg of skill.args) {
+    if (arg.each && !catalog.skills.has(arg.each)) {
+      throw skillError({
+        file: skill.file,
+        field: `input.args.${arg.name}.each`,
+        message: { key: 'skills.err.unknownEach', params: { name: arg.each } },
+      });
+    }
+  }
+  return out;
+}
+
+export function lookupSkillRef(name: string, catalog: SkillCatalog): Skill | undefined {
+  if (name.startsWith(SKILL_TOOL_PREFIX)) {
+    const bare = catalog.skills.get(name.slice(SKILL_TOOL_PREFIX.length));
+    if (bare) return bare;
+  }
+  return catalog.skills.get(name);
+}
+
+/** Every skill this one can reach (itself included), through composite tools and `each`. */
+export function skillClosure(skill: Skill, catalog: SkillCatalog, builtinTools: readonly string[]): Skill[] {
+  const seen = new Map<string, Skill>();
+  const visit = (s: Skill) => {
+    if (seen.has(s.name)) return;
+    seen.set(s.name, s);
+    for (const name of s.tools) {
+      if (builtinTools.includes(name)) continue;
+      const target = lookupSkillRef(name, catalog);
+      if (target) visit(target);
+    }
+    for (const arg of s.args) {
+      const target = arg.each ? catalog.skills.get(arg.each) : undefined;
+      if (target) visit(target);
+    }
+  };
+  visit(skill);
+  return [...seen.values()];
+}
+
+/**
+ * The model a skill runs on: the override (`--model`), else the skill's, else the configured
+ * skill model. Unknown models and models without tool calling are refused (except on a custom
+ * platform, whose models zhi does not know).
+ */
+export function skillModel(skill: Skill, o: { override?: string | undefined; configured: string; custom: boolean }): string {
+  const model = (o.override ?? skill.model ?? o.configured).toLowerCase();
+  if (o.custom) return model;
+  const info = findModel(model);
+  const where = o.override ? undefined : skill.model ? skill : undefined;
+  if (!info || info.kind === 'ocr') {
+    const suggestion = nearest(model, chatModelIds());
+    const text: ErrorText = { key: 'skills.err.unknownModel', params: { model, models: chatModelIds().join(', ') } };
+    if (!where) {
+      throw new ZhiError({
+        kind: 'usage',
+        what: text,
+        tries: suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion } }] : [],
+      });
+    }
+    throw skillError(
+      { file: skill.file, line: skill.modelLine, field: 'model', message: text },
+      suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion } }] : [],
+    );
+  }
+  if (!info.tools && skill.tools.length) {
+    const text: ErrorText = { key: 'skills.err.modelNoTools', params: { model } };
+    if (!where) throw new ZhiError({ kind: 'usage', what: text });
+    throw skillError({ file: skill.file, line: skill.modelLine, field: 'model', message: text });
+  }
+  return info.id;
+}
+
+/** `file, line 4, tools[1]: message` */
+export function describeIssue(i: SkillIssue): string {
+  const where = [i.file, i.line ? t('skills.line', { line: i.line }) : '', i.field ?? ''].filter(Boolean).join(', ');
+  return `${where}: ${t(i.message.key, i.message.params)}`;
+}
+
+/** A problem in a skill file as an error (exit code 3: the user's skill file needs fixing). */
+export function skillError(i: SkillIssue, tries: ErrorText[] = []): ZhiError {
+  return new ZhiError({
+    kind: 'config',
+    what: { key: 'skills.err.inFile', params: { file: i.file } },
+    why: describeIssue(i),
+    tries: [...tries, { key: 'skills.try.fix', params: { file: i.file } }],
+  });
+}

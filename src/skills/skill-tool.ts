@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import type { AgentResult } from '../agent/events.js';
+import { UsageTracker } from '../agent/usage.js';
+import { ZhiError } from '../support/errors.js';
+import { t } from '../support/i18n/index.js';
+import { displayPath } from '../tools/paths.js';
+import { type AnyTool, ToolError } from '../tools/types.js';
+import { completeInputs, type InputValues } from './inputs.js';
+import type { runSkill as RunSkill, SkillRuntime } from './run.js';
+import { MAX_SKILL_DEPTH as MAX_DEPTH, type Skill, skillToolName } from './schema.js';
+
+/** The arguments a composite skill passes: the nested skill's inputs, plus optional instructions. */
+export function skillToolSchema(target: Skill): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const a of target.args) {
+    const base = a.type === 'number' ? z.number() : a.type === 'boolean' ? z.boolean() : z.string();
+    const what =
+      a.type === 'file'
+        ? 'Path of a file, relative to the current directory.'
+        : a.type === 'directory'
+          ? 'Path of a folder, relative to the current directory.'
+          : '';
+    const described = base.describe([a.description, what].filter(Boolean).join(' ') || a.name);
+    shape[a.name] = a.required ? described : described.optional();
+  }
+  shape.instructions = z
+    .string()
+    .optional()
+    .describe('Optional extra instructions for this step, e.g. the language, the focus, or the name of a file to write.');
+  return z.object(shape);
+}
+
+/**
+ * `skill_<name>`: a composite skill calls another skill as a tool. The nested run goes through
+ * the same runSkill with the same runtime (permission mode, prompter, abort signal), one level
+ * deeper in the chain; its usage and files are added to the caller's. A cycle or a chain deeper
+ * than 3 levels is refused with a message the calling model can read.
+ *
+ * The wrapper itself is a `read` tool: it only starts the nested run, and every tool inside that
+ * run is checked by the one permission policy (asking twice for one action would be noise).
+ */
+export function makeSkillTool(
+  target: Skill,
+  o: { rt: SkillRuntime; chain: string[]; run: typeof RunSkill },
+): AnyTool {
+  const schema = skillToolSchema(target);
+  const inputs = target.inputDescription ? ` Input: ${target.inputDescription}` : '';
+  const output = target.output.description ? ` Output: ${target.output.description}` : '';
+  return {
+    name: skillToolName(target.name),
+    description: `Run the skill "${target.name}": ${target.description}.${inputs}${output} Returns the skill's final answer.`,
+    schema,
+    kind: 'read',
+    label: (args: Record<string, unknown>) => {
+      const first = target.args.find((a) => typeof args[a.name] === 'string');
+      return first ? `${target.name} ${String(args[first.name]).slice(0, 60)}` : target.name;
+    },
+    async execute(args: Record<string, unknown>, ctx) {
+      const chain = o.chain;
+      const path = [...chain, target.name].join(' → ');
+      if (chain.includes(target.name)) {
+        throw new ToolError(`Not run: "${target.name}" is already running in this chain (${path}); a skill cannot call itself. Do this step yourself.`);
+      }
+      if (chain.length >= MAX_DEPTH) {
+        throw new ToolError(`Not run: skills can be nested at most ${MAX_DEPTH} levels deep (${path}). Do this step yourself.`);
+      }
+      const { instructions, ...rest } = args;
+      const given: InputValues = {};
+      for (const [k, v] of Object.entries(rest)) {
+        if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') given[k] = v;
+      }
+      const child = new UsageTracker(ctx.usage.platform);
+      let result: AgentResult;
+      try {
+        const values = completeInputs(target, given, 'skill');
+        const gen = o.run(
+          {
+            skill: target,
+            values,
+            usage: child,
+            chain,
+            outputDir: ctx.outputDir,
+            ...(typeof instructions === 'string' ? { instructions } : {}),
+          },
+          o.rt,
+        );
+        let step = await gen.next();
+        while (!step.done) {
+          o.rt.onNested?.(step.value, [...chain, target.name]);
+          if (step.value.type === 'tool_start') ctx.progress(`${target.name}: ${step.value.label}`);
+          step = await gen.next();
+        }
+        result = step.value;
+      } catch (err) {
+        if (err instanceof ZhiError) throw new ToolError(`The skill "${target.name}" could not run: ${plain(err)}`);
+        throw err;
+      } finally {
+        ctx.usage.merge(child);
+      }
+      for (const f of result.filesWritten) ctx.recordFile(f);
+      const files = result.filesWritten.length
+        ? `\n\n[files written by ${target.name}: ${result.filesWritten.map((f) => displayPath(ctx.cwd, f.path)).join(', ')}]`
+        : '';
+      if (result.stopReason === 'answer') return `${result.text.trim() || '(the skill gave no answer)'}${files}`;
+      const why = result.error ? plain(result.error) : result.stopReason;
+      throw new ToolError(`The skill "${target.name}" did not finish (${result.stopReason}): ${why}${files}`);
+    },
+  };
+}
+
+function plain(err: ZhiError): string {
+  const why = err.whyText();
+  return `${t(err.what.key, err.what.params, 'en')}${why ? ` ${why}` : ''}`;
+}

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { newSkillProblems, newSkillSchema, newSkillYaml, type NewSkill } from '../skills/create.js';
+import { defaultSkillDirs, discoverSkills } from '../skills/discovery.js';
+import { writeFileAtomic } from '../support/atomic.js';
+import { t } from '../support/i18n/index.js';
+import { appPaths } from '../support/paths.js';
+import { BUILTIN_TOOL_NAMES } from './index.js';
+import { type Tool, ToolError } from './types.js';
+
+/**
+ * skill_create: saves a new skill (YAML) in the user's skills folder, after checking its name,
+ * tools (other skills allowed, for a composite), model and limits. Risky: the user sees the YAML
+ * before it is saved (approve mode); replacing an existing skill always needs the user's yes.
+ */
+const skillCreate: Tool<typeof newSkillSchema> = {
+  name: 'skill_create',
+  description: [
+    "Save a new zhi skill: a reusable recipe that runs on a cheap model with only the tools it lists. It is saved in the user's skills folder and can be run at once with `zhi run <name> <inputs>` or `/run <name>`.",
+    'Write the system_prompt for a small model: numbered steps, which tool to call for each, the output file name and exact format (file_write shapes: .md/.txt text; .csv {"headers":[…],"rows":[[…]]}; .xlsx {"sheets":[{"name":…,"headers":[…],"rows":[[…]]}]}; .docx {"content":"markdown"}), and what the final answer contains.',
+    'Input files are read by zhi and given to the skill in its first message; images and scanned PDFs need the ocr tool.',
+  ].join(' '),
+  schema: newSkillSchema,
+  kind: 'risky',
+  label: (args: NewSkill) => args.name,
+  preview: (args: NewSkill) => `${t('skills.create.preview', { name: args.name })}\n${newSkillYaml(args).trimEnd()}`,
+  async execute(args: NewSkill, ctx) {
+    const dirs = defaultSkillDirs(appPaths());
+    const catalog = await discoverSkills(dirs);
+    const yaml = newSkillYaml(args);
+    const problems = newSkillProblems(args, yaml, catalog, BUILTIN_TOOL_NAMES);
+    if (problems.length) {
+      throw new ToolError(`The skill was not saved: ${problems.join('; ')}. Fix this and call skill_create again.`);
+    }
+    const existing = catalog.skills.get(args.name);
+    let target = join(dirs.userDir, `${args.name}.yaml`);
+    if (existing) {
+      if (existing.source === 'user' && existing.format === 'skill-md') {
+        throw new ToolError(
+          `A skill named "${args.name}" already exists as ${existing.file} (Agent Skills format); it is not replaced. Choose another name.`,
+        );
+      }
+      if (existing.source === 'user') target = existing.file;
+      const yes = await ctx.ask({
+        message: t(existing.source === 'user' ? 'skills.create.replace' : 'skills.create.overrideBuiltin', { name: args.name }),
+        detail: existing.file,
+        danger: existing.source === 'user',
+      });
+      if (!yes) {
+        throw new ToolError(
+          `A ${existing.source === 'user' ? '' : 'built-in '}skill named "${args.name}" already exists and the user did not agree to replace it${
+            ctx.interactive ? '' : ' (no one can be asked here)'
+          }. Nothing was saved. Choose another name, or ask the user.`,
+        );
+      }
+    }
+    await writeFileAtomic(target, yaml, 0o644);
+    const usage = (args.inputs ?? [])
+      .map((a) => (a.type === 'file' || a.type === 'directory' ? `<${a.name}>` : `--${a.name} <value>`))
+      .join(' ');
+    return `Saved the skill "${args.name}" to ${target}. It can be run now: zhi run ${args.name}${usage ? ` ${usage}` : ''} (or /run ${args.name} in the chat). Tell the user how to run it.`;
+  },
+};
+
+export default skillCreate;
