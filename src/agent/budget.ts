@@ -43,7 +43,11 @@ export class RunBudget {
     if (!this.active) return undefined;
     const limit = this.limit!;
     const spent = this.spent();
-    const next = costOf(this.model(), { promptTokens, completionTokens: 0, cachedTokens: 0 }, this.usage.platform).amount;
+    const next = costOf(
+      this.model(),
+      { promptTokens, completionTokens: 0, cachedTokens: 0 },
+      this.usage.platform,
+    ).amount;
     if (spent + next <= limit) return undefined;
     const currency = this.usage.platform.currency;
     return new ZhiError({
@@ -51,10 +55,16 @@ export class RunBudget {
       what: { key: 'sessions.budget.what', params: { limit: formatCost({ amount: limit, currency }) } },
       why: {
         key: 'sessions.budget.why',
-        params: { spent: formatCost({ amount: spent, currency }), next: formatCost({ amount: next, currency }) },
+        params: {
+          spent: formatCost({ amount: spent, currency }),
+          next: formatCost({ amount: next, currency }),
+        },
       },
       tries: [
-        { key: 'sessions.budget.try1', params: { more: String(Math.max(limit * 2, limit + 0.1).toFixed(2)) } },
+        {
+          key: 'sessions.budget.try1',
+          params: { more: String(Math.max(limit * 2, limit + 0.1).toFixed(2)) },
+        },
         { key: 'sessions.budget.try2' },
       ],
     });

@@ -9,7 +9,8 @@ import { truncateText } from './truncate.js';
  */
 
 export const SUMMARY_MARK = '[Summary of the earlier part of this conversation';
-export const SUMMARY_ACK = 'Understood. I have the summary of our earlier conversation and will continue from it.';
+export const SUMMARY_ACK =
+  'Understood. I have the summary of our earlier conversation and will continue from it.';
 
 export function isSummary(m: Message | undefined): boolean {
   return m?.role === 'user' && typeof m.content === 'string' && m.content.startsWith(SUMMARY_MARK);
@@ -125,7 +126,8 @@ export function filesTouched(messages: readonly Message[]): { read: string[]; wr
       const target = /write|create|save|export/i.test(c.function.name) ? written : read;
       for (const key of PATH_KEYS) {
         const v = (args as Record<string, unknown>)[key];
-        for (const item of Array.isArray(v) ? v : [v]) if (typeof item === 'string' && item.trim()) target.add(item.trim());
+        for (const item of Array.isArray(v) ? v : [v])
+          if (typeof item === 'string' && item.trim()) target.add(item.trim());
       }
     }
   }
@@ -151,15 +153,24 @@ export function summaryInstructions(focus?: string): string {
 
 /** A summary made without a model (when the summary model fails): the requests and the files. */
 export function outlineSummary(head: readonly Message[]): string {
-  const requests = head.filter((m) => m.role === 'user' && !isSummary(m)).map((m) => clip(messageText(m).replace(/\s+/g, ' '), 200));
+  const requests = head
+    .filter((m) => m.role === 'user' && !isSummary(m))
+    .map((m) => clip(messageText(m).replace(/\s+/g, ' '), 200));
   const earlier = head.find(isSummary);
   const files = filesTouched(head);
   const lines = ['## Goal', requests[0] ?? '(unknown)', '', '## Requests, in order'];
   const shown = requests.length > 20 ? [...requests.slice(0, 5), '…', ...requests.slice(-15)] : requests;
   for (const r of shown) lines.push(`- ${r}`);
   lines.push('', '## Files read and written');
-  lines.push(`- Read: ${files.read.join(', ') || '(none)'}`, `- Written: ${files.written.join(', ') || '(none)'}`);
-  lines.push('', '## Open items', '- This outline was made without a summary model; ask the user when something is unclear.');
+  lines.push(
+    `- Read: ${files.read.join(', ') || '(none)'}`,
+    `- Written: ${files.written.join(', ') || '(none)'}`,
+  );
+  lines.push(
+    '',
+    '## Open items',
+    '- This outline was made without a summary model; ask the user when something is unclear.',
+  );
   if (earlier) lines.push('', '## Earlier summary', clip(messageText(earlier), 4000));
   return lines.join('\n');
 }
@@ -189,7 +200,11 @@ export function summaryMessages(o: {
   const lastUserInTail = o.tail.some((m) => m.role === 'user');
   const latest = [...o.head].reverse().find((m) => m.role === 'user' && !isSummary(m));
   if (!lastUserInTail && latest) {
-    parts.push('', "## The user's current request (verbatim)", truncateText(messageText(latest), 16 * 1024).text);
+    parts.push(
+      '',
+      "## The user's current request (verbatim)",
+      truncateText(messageText(latest), 16 * 1024).text,
+    );
   }
   const out: Message[] = [{ role: 'user', content: parts.join('\n') }];
   if (o.tail[0]?.role === 'user') out.push({ role: 'assistant', content: SUMMARY_ACK });

@@ -163,7 +163,10 @@ export class Compactor {
     const short = shortenToolResults(tail, Math.max(0, budget - estimateMessagesTokens(inserted)));
     if (cut === undefined && !short.shortened) return none;
     const after = [...inserted, ...short.messages];
-    const tokensAfter = estimateMessagesTokens(after) + estimateTextTokens(messages[0] ? String(messages[0].content) : '');
+    const tokensAfter =
+      estimateMessagesTokens(after) +
+      estimateTextTokens(messages[0] ? String(messages[0].content) : '') +
+      (this.o.toolsTokens ?? 0);
     this.o.recorder?.recordCompaction(
       {
         reason: opts.reason,
@@ -192,7 +195,13 @@ export class Compactor {
       shortened: short.shortened,
     };
     result.notice = this.notice(result, before, opts.reason);
-    log().info('compacted', { reason: opts.reason, replaced: head.length, kept: tail.length, before: before.tokens, after: tokensAfter });
+    log().info('compacted', {
+      reason: opts.reason,
+      replaced: head.length,
+      kept: tail.length,
+      before: before.tokens,
+      after: tokensAfter,
+    });
     return result;
   }
 
@@ -207,7 +216,14 @@ export class Compactor {
     };
     const parts = [
       r.replaced
-        ? t(reason === 'overflow' ? 'sessions.compact.overflow' : reason === 'manual' ? 'sessions.compact.manual' : 'sessions.compact.auto', params)
+        ? t(
+            reason === 'overflow'
+              ? 'sessions.compact.overflow'
+              : reason === 'manual'
+                ? 'sessions.compact.manual'
+                : 'sessions.compact.auto',
+            params,
+          )
         : t('sessions.compact.shortenedOnly', params),
     ];
     if (r.shortened && r.replaced) parts.push(t('sessions.compact.shortened', { n: r.shortened }));
@@ -216,7 +232,11 @@ export class Compactor {
   }
 
   /** Ask the summary model; long histories are summarised in pieces, each folded into the next. */
-  private async summarise(head: Message[], focus: string | undefined, signal?: AbortSignal): Promise<string | undefined> {
+  private async summarise(
+    head: Message[],
+    focus: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
     const model = this.o.summaryModel();
     const budget = Math.floor(this.window(model) * 0.5);
     const chunks: string[][] = [[]];
@@ -237,7 +257,10 @@ export class Compactor {
         model,
         [
           { role: 'system', content: summaryInstructions(focus) },
-          { role: 'user', content: `${earlier}<transcript>\n${chunk.join('\n\n')}\n</transcript>\n\nWrite the summary now.` },
+          {
+            role: 'user',
+            content: `${earlier}<transcript>\n${chunk.join('\n\n')}\n</transcript>\n\nWrite the summary now.`,
+          },
         ],
         signal,
       );

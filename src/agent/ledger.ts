@@ -122,7 +122,18 @@ export interface LedgerRow {
 }
 
 function emptyRow(key: string): LedgerRow {
-  return { key, calls: 0, prompt: 0, cached: 0, completion: 0, reasoning: 0, total: 0, cost: {}, covered: 0, onFlagship: {} };
+  return {
+    key,
+    calls: 0,
+    prompt: 0,
+    cached: 0,
+    completion: 0,
+    reasoning: 0,
+    total: 0,
+    cost: {},
+    covered: 0,
+    onFlagship: {},
+  };
 }
 
 /** Local calendar day, as the user lives it. */

@@ -47,7 +47,8 @@ export function estimateMessageTokens(m: Message): number {
   }
   if (m.role === 'assistant') {
     if (m.reasoning_content) n += estimateTextTokens(m.reasoning_content);
-    for (const c of m.tool_calls ?? []) n += 8 + estimateTextTokens(c.function.name) + estimateTextTokens(c.function.arguments);
+    for (const c of m.tool_calls ?? [])
+      n += 8 + estimateTextTokens(c.function.name) + estimateTextTokens(c.function.arguments);
   }
   return n;
 }

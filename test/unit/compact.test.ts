@@ -41,7 +41,9 @@ function conversation(turns: number, size = 100): Message[] {
 /** Every tool result in `tail` has its call in `tail`, and every call its results. */
 function pairedInTail(messages: Message[], cut: number): boolean {
   const tail = messages.slice(cut);
-  const calls = new Set(tail.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])));
+  const calls = new Set(
+    tail.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [])),
+  );
   const results = new Set(tail.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
   return [...results].every((r) => calls.has(r)) && [...calls].every((c) => results.has(c));
 }
@@ -100,7 +102,16 @@ describe('findCut', () => {
   it('keeps only the last turn for /compact, and has nothing to do with one exchange', () => {
     const m = conversation(3);
     expect(findCut(m, 1e9, 'manual')).toBe(9);
-    expect(findCut([{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }], 0, 'manual')).toBeUndefined();
+    expect(
+      findCut(
+        [
+          { role: 'system', content: 's' },
+          { role: 'user', content: 'hi' },
+        ],
+        0,
+        'manual',
+      ),
+    ).toBeUndefined();
   });
 
   it('does not re-summarise a lone earlier summary', () => {
@@ -117,7 +128,12 @@ describe('findCut', () => {
 describe('summary messages', () => {
   it('adds an acknowledgement before a tail that starts with a user message', () => {
     const m = conversation(2);
-    const out = summaryMessages({ summary: '## Goal\nG', replaced: 4, head: m.slice(1, 5), tail: m.slice(5) });
+    const out = summaryMessages({
+      summary: '## Goal\nG',
+      replaced: 4,
+      head: m.slice(1, 5),
+      tail: m.slice(5),
+    });
     expect(out).toHaveLength(2);
     expect(isSummary(out[0])).toBe(true);
     expect(out[0]!.content).toContain('Read: c1.md');
@@ -133,7 +149,14 @@ describe('summary messages', () => {
 
   it('lists files read and written from the tool calls', () => {
     const m: Message[] = [
-      { role: 'assistant', content: '', tool_calls: [call('a', 'file_read', { path: '合同.docx' }), call('b', 'file_write', { path: 'out.xlsx' })] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          call('a', 'file_read', { path: '合同.docx' }),
+          call('b', 'file_write', { path: 'out.xlsx' }),
+        ],
+      },
     ];
     expect(filesTouched(m)).toEqual({ read: ['合同.docx'], written: ['out.xlsx'] });
   });
@@ -150,7 +173,13 @@ describe('summary messages', () => {
   });
 });
 
-const noop: AnyTool = { name: 'file_read', description: 'r', kind: 'read', schema: z.object({ path: z.string() }), execute: async () => 'r' };
+const noop: AnyTool = {
+  name: 'file_read',
+  description: 'r',
+  kind: 'read',
+  schema: z.object({ path: z.string() }),
+  execute: async () => 'r',
+};
 
 function chatWith(turns: Turn[], threshold = 0.85, model = 'glm-4-flash') {
   const llm = new ScriptedLlm(turns);
@@ -199,7 +228,10 @@ describe('Compactor', () => {
     const { chat, llm, usage, compactor } = chatWith([
       { text: 'a1' },
       { text: 'a2', usage: { promptTokens: 120_000, completionTokens: 10, totalTokens: 120_010 } },
-      { text: '## Goal\nTranslate the contract', usage: { promptTokens: 500, completionTokens: 50, totalTokens: 550 } },
+      {
+        text: '## Goal\nTranslate the contract',
+        usage: { promptTokens: 500, completionTokens: 50, totalTokens: 550 },
+      },
       { text: 'a3' },
     ]);
     await drain(chat, 'u1');
@@ -235,7 +267,12 @@ describe('Compactor', () => {
     const overflow: Turn = {
       error: {
         type: 'error',
-        error: { kind: 'context_overflow', code: '1261', message: 'Prompt exceeds max length', retryable: false },
+        error: {
+          kind: 'context_overflow',
+          code: '1261',
+          message: 'Prompt exceeds max length',
+          retryable: false,
+        },
         partial: { role: 'assistant', content: '' },
       },
     };
@@ -254,7 +291,12 @@ describe('Compactor', () => {
     const overflow: Turn = {
       error: {
         type: 'error',
-        error: { kind: 'context_overflow', code: '1261', message: 'Prompt exceeds max length', retryable: false },
+        error: {
+          kind: 'context_overflow',
+          code: '1261',
+          message: 'Prompt exceeds max length',
+          retryable: false,
+        },
         partial: { role: 'assistant', content: '' },
       },
     };
@@ -273,7 +315,12 @@ describe('Compactor', () => {
         partial: { role: 'assistant', content: '' },
       },
     };
-    const { chat, compactor } = chatWith([{ calls: [{ name: 'file_read', args: { path: '报告.pdf' } }] }, { text: 'a1' }, { text: 'a2' }, down]);
+    const { chat, compactor } = chatWith([
+      { calls: [{ name: 'file_read', args: { path: '报告.pdf' } }] },
+      { text: 'a1' },
+      { text: 'a2' },
+      down,
+    ]);
     await drain(chat, '总结报告');
     await drain(chat, 'u2');
     const r = await compactor.compact(chat.messages, { reason: 'manual' });
@@ -295,7 +342,13 @@ describe('Compactor', () => {
 
 describe('RunBudget', () => {
   it('stops before a call that would pass the limit, counted from the start of the run', async () => {
-    const big = { promptTokens: 100_000, completionTokens: 0, totalTokens: 100_000, cachedTokens: 0, reasoningTokens: 0 };
+    const big = {
+      promptTokens: 100_000,
+      completionTokens: 0,
+      totalTokens: 100_000,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+    };
     const toolTurn: Turn = async function* () {
       yield {
         type: 'done',
@@ -305,7 +358,11 @@ describe('RunBudget', () => {
         model: 'glm-5',
       };
     };
-    const { chat, usage } = chatWith([{ text: 'a1', usage: big }, toolTurn, { text: 'never' }], 0.98, 'glm-5');
+    const { chat, usage } = chatWith(
+      [{ text: 'a1', usage: big }, toolTurn, { text: 'never' }],
+      0.98,
+      'glm-5',
+    );
     // glm-5 on BigModel: ¥4 per million input tokens, so each call here costs ¥0.40.
     const budget = new RunBudget(0.5, usage, () => chat.settings.model);
     chat.observe(budget.observe);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, flagshipCost, type LedgerEntry, ledgerEntry, parseLedger, parseSince } from '../../src/agent/ledger.js';
+import {
+  aggregate,
+  flagshipCost,
+  type LedgerEntry,
+  ledgerEntry,
+  parseLedger,
+  parseSince,
+} from '../../src/agent/ledger.js';
 import { costOf } from '../../src/llm/models.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 
@@ -23,9 +30,25 @@ const entry = (over: Partial<LedgerEntry>): LedgerEntry => ({
 
 describe('ledger', () => {
   it('builds an entry from a call', () => {
-    const usage = { promptTokens: 2000, completionTokens: 300, totalTokens: 2300, cachedTokens: 500, reasoningTokens: 100 };
+    const usage = {
+      promptTokens: 2000,
+      completionTokens: 300,
+      totalTokens: 2300,
+      cachedTokens: 500,
+      reasoningTokens: 100,
+    };
     const cost = costOf('glm-5', usage, PLATFORMS.zai);
-    expect(ledgerEntry({ session: 's', kind: 'skill', skill: 'translate', model: 'glm-5', usage, cost, platform: 'zai' })).toMatchObject({
+    expect(
+      ledgerEntry({
+        session: 's',
+        kind: 'skill',
+        skill: 'translate',
+        model: 'glm-5',
+        usage,
+        cost,
+        platform: 'zai',
+      }),
+    ).toMatchObject({
       kind: 'skill',
       skill: 'translate',
       prompt: 2000,
@@ -55,16 +78,46 @@ describe('ledger', () => {
     const entries = [
       entry({ model: 'glm-5', prompt: 1000, completion: 100, total: 1100, cost: 0.01 }),
       entry({ model: 'glm-5', prompt: 3000, cached: 1000, completion: 200, total: 3200, cost: 0.02 }),
-      entry({ kind: 'skill', skill: 'translate', model: 'glm-4-flash', prompt: 50_000, completion: 5000, total: 55_000, cost: 0 }),
-      entry({ kind: 'skill', skill: 'summarize', model: 'glm-4-flash', prompt: 10_000, completion: 1000, total: 11_000, cost: 0 }),
-      entry({ kind: 'compact', model: 'glm-4-flash', prompt: 8000, completion: 500, total: 8500, cost: 0, time: '2026-03-15T08:00:00.000Z' }),
+      entry({
+        kind: 'skill',
+        skill: 'translate',
+        model: 'glm-4-flash',
+        prompt: 50_000,
+        completion: 5000,
+        total: 55_000,
+        cost: 0,
+      }),
+      entry({
+        kind: 'skill',
+        skill: 'summarize',
+        model: 'glm-4-flash',
+        prompt: 10_000,
+        completion: 1000,
+        total: 11_000,
+        cost: 0,
+      }),
+      entry({
+        kind: 'compact',
+        model: 'glm-4-flash',
+        prompt: 8000,
+        completion: 500,
+        total: 8500,
+        cost: 0,
+        time: '2026-03-15T08:00:00.000Z',
+      }),
     ];
     const byModel = aggregate(entries, 'model');
     expect(byModel.rows.map((r) => [r.key, r.calls, r.total])).toEqual([
       ['glm-4-flash', 3, 74_500],
       ['glm-5', 2, 4300],
     ]);
-    expect(byModel.total).toMatchObject({ calls: 5, prompt: 72_000, cached: 1000, completion: 6800, total: 78_800 });
+    expect(byModel.total).toMatchObject({
+      calls: 5,
+      prompt: 72_000,
+      cached: 1000,
+      completion: 6800,
+      total: 78_800,
+    });
     expect(byModel.total.cost.CNY).toBeCloseTo(0.03);
     const bySkill = aggregate(entries, 'skill');
     expect(bySkill.rows.map((r) => r.key)).toEqual(['translate', 'summarize', '(compact)', '(chat)']);
@@ -88,7 +141,14 @@ describe('ledger', () => {
   });
 
   it('prices the flagship comparison on the platform the call ran on, even on a plan', () => {
-    const e = entry({ kind: 'skill', platform: 'zai-coding', currency: 'USD', prompt: 1_000_000, completion: 0, total: 1_000_000 });
+    const e = entry({
+      kind: 'skill',
+      platform: 'zai-coding',
+      currency: 'USD',
+      prompt: 1_000_000,
+      completion: 0,
+      total: 1_000_000,
+    });
     expect(flagshipCost(e)).toMatchObject({ amount: 1, currency: 'USD', covered: false });
   });
 

@@ -45,7 +45,8 @@ const header = (over: Partial<SessionHeader> = {}): SessionHeader => ({
   ...over,
 });
 
-const msg = (m: Message) => serialiseLine({ type: 'message', role: m.role, t: '2026-03-14T07:31:00.000Z', message: m });
+const msg = (m: Message) =>
+  serialiseLine({ type: 'message', role: m.role, t: '2026-03-14T07:31:00.000Z', message: m });
 
 const read: AnyTool = {
   name: 'file_read',
@@ -112,7 +113,10 @@ describe('replaySession', () => {
   });
 
   it('rebuilds the context through compaction, truncate and context snapshots', () => {
-    const summary: Message = { role: 'user', content: '[Summary of the earlier part of this conversation] S' };
+    const summary: Message = {
+      role: 'user',
+      content: '[Summary of the earlier part of this conversation] S',
+    };
     const text =
       serialiseLine(header()) +
       msg({ role: 'user', content: 'u1' }) +
@@ -143,7 +147,10 @@ describe('replaySession', () => {
   });
 
   it('marks the last exchange finished only after an end line', () => {
-    const base = serialiseLine(header()) + msg({ role: 'user', content: 'q' }) + msg({ role: 'assistant', content: 'a' });
+    const base =
+      serialiseLine(header()) +
+      msg({ role: 'user', content: 'q' }) +
+      msg({ role: 'assistant', content: 'a' });
     expect(replaySession(base)!.unfinished).toBe(true);
     const ended = base + serialiseLine({ type: 'end', t: 'x', stopReason: 'answer', turns: 1, toolCalls: 0 });
     expect(replaySession(ended)!.unfinished).toBe(false);
@@ -214,12 +221,27 @@ describe('recording a ChatSession', () => {
     expect(loaded.turns).toBe(3);
     expect(loaded.unfinished).toBe(false);
     expect(loaded.byModel.map(([m, u]) => [m, u.calls])).toEqual([['glm-5', 4]]);
-    const ledger = readFileSync(join(dir, 'usage.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const ledger = readFileSync(join(dir, 'usage.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(ledger).toHaveLength(4);
-    expect(ledger[1]).toMatchObject({ session: rec.id, kind: 'chat', model: 'glm-5', prompt: 100, completion: 20, total: 120 });
+    expect(ledger[1]).toMatchObject({
+      session: rec.id,
+      kind: 'chat',
+      model: 'glm-5',
+      prompt: 100,
+      completion: 20,
+      total: 120,
+    });
     // The listing's quick scan agrees with a full replay.
     const quick = summariseSession(readFileSync(rec.file, 'utf8'))!;
-    expect([quick.turns, quick.title, quick.cost, quick.tokens]).toEqual([loaded.turns, loaded.title, loaded.cost, loaded.tokens]);
+    expect([quick.turns, quick.title, quick.cost, quick.tokens]).toEqual([
+      loaded.turns,
+      loaded.title,
+      loaded.cost,
+      loaded.tokens,
+    ]);
     const md = sessionMarkdown(loaded);
     expect(md).toContain('# 读一下 a.md');
     expect(md).toContain('`file_read`');
@@ -272,9 +294,18 @@ describe('recording a ChatSession', () => {
   });
 
   it('spills a large tool result to the session folder and returns a pointer plus the head', async () => {
-    const rec = openSession({ kind: 'repl', sessionsDir: dir, cwd: dir, model: 'glm-5', platform: PLATFORMS.bigmodel });
+    const rec = openSession({
+      kind: 'repl',
+      sessionsDir: dir,
+      cwd: dir,
+      model: 'glm-5',
+      platform: PLATFORMS.bigmodel,
+    });
     const big = `${'甲'.repeat(30_000)}END`;
-    const out = (await rec.spill({ id: 'call_1', type: 'function', function: { name: 'file_read', arguments: '{}' } }, big))!;
+    const out = (await rec.spill(
+      { id: 'call_1', type: 'function', function: { name: 'file_read', arguments: '{}' } },
+      big,
+    ))!;
     const path = /saved to (\S+) /.exec(out)![1]!;
     expect(readFileSync(path, 'utf8')).toBe(big);
     expect(path.startsWith(join(dir, rec.id))).toBe(true);
@@ -285,18 +316,26 @@ describe('recording a ChatSession', () => {
 
 describe('finding sessions', () => {
   function write(id: string, cwd: string, text: string, kind: SessionHeader['kind'] = 'repl') {
-    writeFileSync(join(dir, `${id}.jsonl`), serialiseLine(header({ id, cwd, kind })) + msg({ role: 'user', content: text }));
+    writeFileSync(
+      join(dir, `${id}.jsonl`),
+      serialiseLine(header({ id, cwd, kind })) + msg({ role: 'user', content: text }),
+    );
   }
 
   it('finds by id, prefix or a unique part, and reports ambiguity', async () => {
     write('20260301-100000-aaaa', '/a', 'x');
     write('20260301-110000-bbbb', '/a', 'y');
     write('20260302-090000-cccc', '/b', 'z');
-    expect(await findSession(dir, '20260301-110000-bbbb')).toMatchObject({ found: { id: '20260301-110000-bbbb' } });
+    expect(await findSession(dir, '20260301-110000-bbbb')).toMatchObject({
+      found: { id: '20260301-110000-bbbb' },
+    });
     expect(await findSession(dir, 'cccc')).toMatchObject({ found: { id: '20260302-090000-cccc' } });
     expect(await findSession(dir, '20260302')).toMatchObject({ found: { id: '20260302-090000-cccc' } });
     const amb = await findSession(dir, '20260301');
-    expect('ambiguous' in amb && amb.ambiguous.map((s) => s.id).sort()).toEqual(['20260301-100000-aaaa', '20260301-110000-bbbb']);
+    expect('ambiguous' in amb && amb.ambiguous.map((s) => s.id).sort()).toEqual([
+      '20260301-100000-aaaa',
+      '20260301-110000-bbbb',
+    ]);
     expect(await findSession(dir, 'zzzz')).toEqual({ none: true });
   });
 
@@ -305,7 +344,10 @@ describe('finding sessions', () => {
     write('20260301-110000-bbbb', '/a', 'ＡＢＣ report');
     write('20260302-090000-cccc', '/b', '翻译');
     write('20260303-090000-dddd', '/a', 'skill run', 'run');
-    appendFileSync(join(dir, '20260301-110000-bbbb.jsonl'), msg({ role: 'assistant', content: '已完成付款计划' }));
+    appendFileSync(
+      join(dir, '20260301-110000-bbbb.jsonl'),
+      msg({ role: 'assistant', content: '已完成付款计划' }),
+    );
     expect((await listSessions(dir, { query: '付款' })).map((s) => s.id).sort()).toEqual([
       '20260301-100000-aaaa',
       '20260301-110000-bbbb',

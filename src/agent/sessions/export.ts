@@ -14,7 +14,9 @@ function fence(text: string): string {
 
 function clip(text: string, max: number): string {
   const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max).join('')}\n… (${chars.length - max} more characters)`;
+  return chars.length <= max
+    ? text
+    : `${chars.slice(0, max).join('')}\n… (${chars.length - max} more characters)`;
 }
 
 function localTime(iso: string): string {
@@ -32,7 +34,10 @@ function localTime(iso: string): string {
 export function sessionMarkdown(s: LoadedSession): string {
   const out: string[] = [];
   out.push(`# ${s.title || t('sessions.list.untitled')}`, '');
-  const cost = s.covered && s.cost === 0 ? t('sessions.list.plan') : formatCost({ amount: s.cost, currency: s.currency });
+  const cost =
+    s.covered && s.cost === 0
+      ? t('sessions.list.plan')
+      : formatCost({ amount: s.cost, currency: s.currency });
   out.push(
     `- ${t('sessions.md.session')}: \`${s.id}\`${s.skill ? ` (${s.skill})` : ''}`,
     `- ${t('sessions.md.started')}: ${localTime(s.created)} · ${t('sessions.md.folder')}: \`${s.cwd}\``,
@@ -85,7 +90,12 @@ function messageBlock(m: Message, toolNames: Map<string, string>, time: string):
         } catch {
           // keep the raw text
         }
-        lines.push(`**${t('sessions.md.tool')}** \`${c.function.name}\``, '', fence(clip(args, RESULT_CHARS)), '');
+        lines.push(
+          `**${t('sessions.md.tool')}** \`${c.function.name}\``,
+          '',
+          fence(clip(args, RESULT_CHARS)),
+          '',
+        );
       }
       return lines;
     }

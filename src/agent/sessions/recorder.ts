@@ -1,4 +1,13 @@
-import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
@@ -194,7 +203,8 @@ export class SessionRecorder {
   /** An observer for a skill run nested in this conversation: its usage is recorded here. */
   nested(skill: string): ChatObserver {
     return (ev) => {
-      if (ev.type === 'usage') this.recordUsage({ model: ev.model, usage: ev.usage, cost: ev.cost, purpose: 'skill', skill });
+      if (ev.type === 'usage')
+        this.recordUsage({ model: ev.model, usage: ev.usage, cost: ev.cost, purpose: 'skill', skill });
     };
   }
 
@@ -220,7 +230,10 @@ export class SessionRecorder {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       this.spills += 1;
       const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
-      const path = join(dir, `${String(this.spills).padStart(3, '0')}-${safe(call.function.name)}-${safe(call.id)}.txt`);
+      const path = join(
+        dir,
+        `${String(this.spills).padStart(3, '0')}-${safe(call.function.name)}-${safe(call.id)}.txt`,
+      );
       writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
       const bytes = Buffer.byteLength(content, 'utf8');
       const head = Math.max(1024, MAX_RESULT_BYTES - 2048);

@@ -97,7 +97,15 @@ function parseLines(text: string, warnings: LoadedSession['warnings']): ParsedLi
 }
 
 function emptyUsage(): ModelUsage {
-  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0, calls: 0, cost: 0 };
+  return {
+    promptTokens: 0,
+    completionTokens: 0,
+    totalTokens: 0,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+    calls: 0,
+    cost: 0,
+  };
 }
 
 /**
@@ -109,7 +117,7 @@ export function replaySession(text: string, file = ''): LoadedSession | undefine
   const warnings: LoadedSession['warnings'] = [];
   const parsed = parseLines(text, warnings);
   const first = parsed[0]?.line;
-  if (!first || first.type !== 'session') return undefined;
+  if (first?.type !== 'session') return undefined;
   const header = first;
   let context: Message[] = [];
   const events: SessionEvent[] = [];
@@ -219,7 +227,11 @@ export function repairToolCalls(messages: Message[]): number {
       j += 1;
     }
     const missing = (m as AssistantMessage).tool_calls!.filter((c) => !seen.has(c.id));
-    const fill: ToolMessage[] = missing.map((c) => ({ role: 'tool', tool_call_id: c.id, content: INTERRUPTED_TOOL_RESULT }));
+    const fill: ToolMessage[] = missing.map((c) => ({
+      role: 'tool',
+      tool_call_id: c.id,
+      content: INTERRUPTED_TOOL_RESULT,
+    }));
     messages.splice(j, 0, ...fill);
     added += fill.length;
     i = j + fill.length - 1;
@@ -317,11 +329,18 @@ function tryParse(raw: string): SessionEvent | undefined {
 export function sessionMatches(text: string, summary: SessionSummary, query: string): boolean {
   const q = searchable(query.trim());
   if (!q) return true;
-  if (searchable(summary.title).includes(q) || summary.id.includes(q) || searchable(summary.skill ?? '').includes(q)) {
+  if (
+    searchable(summary.title).includes(q) ||
+    summary.id.includes(q) ||
+    searchable(summary.skill ?? '').includes(q)
+  ) {
     return true;
   }
   for (const raw of text.split('\n')) {
-    if (!raw.startsWith('{"type":"message","role":"user"') && !raw.startsWith('{"type":"message","role":"assistant"')) {
+    if (
+      !raw.startsWith('{"type":"message","role":"user"') &&
+      !raw.startsWith('{"type":"message","role":"assistant"')
+    ) {
       continue;
     }
     const line = tryParse(raw);
@@ -368,10 +387,7 @@ export async function listSessions(dir: string, opts: ListOptions = {}): Promise
   return out.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
 }
 
-export type FindResult =
-  | { found: SessionSummary }
-  | { none: true }
-  | { ambiguous: SessionSummary[] };
+export type FindResult = { found: SessionSummary } | { none: true } | { ambiguous: SessionSummary[] };
 
 /** A session by its id, a unique prefix of it, or a unique part of it (the short random tail). */
 export async function findSession(dir: string, query: string): Promise<FindResult> {

@@ -43,7 +43,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       kind: 'usage',
       what: { key: 'cli.err.badValue', params: { flag: '--by', value: byRaw } },
       why: { key: 'cli.err.badValueWhy', params: { allowed: GROUPS.join(', ') } },
-      tries: suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion: `--by ${suggestion}` } }] : [{ key: 'ledger.try.syntax' }],
+      tries: suggestion
+        ? [{ key: 'cli.try.didYouMean', params: { suggestion: `--by ${suggestion}` } }]
+        : [{ key: 'ledger.try.syntax' }],
     });
   }
   const by = byRaw as GroupBy;
@@ -66,7 +68,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     process.stdout.write(`${JSON.stringify(usageJson(rows, total, by, since, entries), null, 2)}\n`);
     return ExitCode.ok;
   }
-  const period = since ? t('ledger.since', { date: localDay(since.toISOString()), raw: sinceRaw }) : t('ledger.allTime');
+  const period = since
+    ? t('ledger.since', { date: localDay(since.toISOString()), raw: sinceRaw })
+    : t('ledger.allTime');
   if (!entries.length) {
     process.stderr.write(`${t('ledger.empty', { period })}\n`);
     return ExitCode.ok;
@@ -80,7 +84,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
 }
 
 function money(cost: LedgerRow['cost']): string {
-  const parts = (Object.entries(cost) as [Currency, number][]).map(([currency, amount]) => formatCost({ amount, currency }));
+  const parts = (Object.entries(cost) as [Currency, number][]).map(([currency, amount]) =>
+    formatCost({ amount, currency }),
+  );
   return parts.join(' + ') || formatCost({ amount: 0, currency: 'CNY' });
 }
 
@@ -135,7 +141,13 @@ function skillLine(entries: LedgerEntry[]): string | undefined {
   });
 }
 
-function usageJson(rows: LedgerRow[], total: LedgerRow, by: GroupBy, since: Date | undefined, entries: LedgerEntry[]) {
+function usageJson(
+  rows: LedgerRow[],
+  total: LedgerRow,
+  by: GroupBy,
+  since: Date | undefined,
+  entries: LedgerEntry[],
+) {
   const row = (r: LedgerRow) => ({
     key: r.key,
     calls: r.calls,

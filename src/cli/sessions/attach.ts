@@ -12,8 +12,6 @@ import { t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
-import { resumeNote } from './notes.js';
-import { resumeFromFlags } from './resume.js';
 
 /** What tools and nested skill runs may reach through `ToolContext.services.session`. */
 export interface SessionServices {
@@ -29,6 +27,8 @@ export interface SessionWiring {
   readonly compactor: Compactor;
   readonly budget: RunBudget;
   readonly kind: SessionKind;
+  /** Usage of the resumed session's earlier runs (from its file), for /usage. */
+  readonly earlier: { tokens: number; cost: number } | undefined;
   /** Replace the conversation with a saved one and keep recording into that file (/resume). */
   switchTo(loaded: LoadedSession): void;
 }
@@ -46,14 +46,21 @@ export function sessionOf(chat: ChatSession): SessionWiring | undefined {
  * With --continue / --resume the saved conversation is loaded first and recording continues in
  * its file. Called by createChat for every chat mode.
  */
-export async function attachSession(ctx: AppContext, chat: ChatSession, kind: SessionKind): Promise<SessionWiring> {
+export async function attachSession(
+  ctx: AppContext,
+  chat: ChatSession,
+  kind: SessionKind,
+): Promise<SessionWiring> {
   let warned = false;
   const onError = (err: unknown) => {
     log().warn('session not saved', err);
     if (warned) return;
     warned = true;
     process.stderr.write(
-      formatWarning(t('sessions.saveFailed', { reason: err instanceof Error ? err.message : String(err) }), ctx.err),
+      formatWarning(
+        t('sessions.saveFailed', { reason: err instanceof Error ? err.message : String(err) }),
+        ctx.err,
+      ),
     );
   };
   const newRecorder = (resume?: LoadedSession) =>
@@ -84,9 +91,13 @@ export async function attachSession(ctx: AppContext, chat: ChatSession, kind: Se
   });
   const budget = new RunBudget(ctx.config.maxCostPerRun, chat.deps.usage, () => chat.settings.model);
 
+  let earlier: SessionWiring['earlier'];
   const wiring: SessionWiring = {
     get recorder() {
       return recorder;
+    },
+    get earlier() {
+      return earlier;
     },
     compactor,
     budget,
@@ -94,6 +105,10 @@ export async function attachSession(ctx: AppContext, chat: ChatSession, kind: Se
     switchTo(loaded) {
       recorder.close();
       recorder = newRecorder(loaded);
+      // /usage adds the tracker (this process) to this: the file's usage, minus what the tracker
+      // already held when switching (spent on another session), gives this session's whole usage.
+      const now = chat.deps.usage.total();
+      earlier = { tokens: loaded.tokens - now.totalTokens, cost: loaded.cost - now.cost };
       recorder.attach(chat.messages);
       chat.messages.splice(1, chat.messages.length - 1, ...loaded.messages);
       if (usableModel(ctx, loaded.model)) chat.settings.model = loaded.model;
@@ -121,10 +136,14 @@ export async function attachSession(ctx: AppContext, chat: ChatSession, kind: Se
   chat.deps.services = { ...(chat.deps.services ?? {}), session: services };
   wirings.set(chat, wiring);
 
-  const loaded = await resumeFromFlags(ctx);
+  const { flags } = ctx.args;
+  // Loaded only when asked for: the REPL starts without the listing code.
+  const loaded =
+    flags.continue || flags.resume ? await (await import('./resume.js')).resumeFromFlags(ctx) : undefined;
   if (loaded) {
+    const { resumeNote } = await import('./notes.js');
     wiring.switchTo(loaded);
-    if (ctx.args.flags.model) chat.settings.model = ctx.config.defaultModel;
+    if (flags.model) chat.settings.model = ctx.config.defaultModel;
     process.stderr.write(resumeNote(loaded, ctx, kind === 'repl'));
   }
   return wiring;

@@ -65,14 +65,26 @@ export function sessionTable(list: SessionSummary[], o: TableOptions): string[] 
     t('sessions.col.cost'),
     t('sessions.col.title'),
   ];
-  const rows = list.map((s) => [s.id, shortDate(s.updated), String(s.turns), s.model, sessionCost(s), displayTitle(s)]);
-  const widths = [0, 1, 2, 3, 4].map((c) => Math.max(stringWidth(head[c]!), ...rows.map((r) => stringWidth(r[c]!))));
+  const rows = list.map((s) => [
+    s.id,
+    shortDate(s.updated),
+    String(s.turns),
+    s.model,
+    sessionCost(s),
+    displayTitle(s),
+  ]);
+  const widths = [0, 1, 2, 3, 4].map((c) =>
+    Math.max(stringWidth(head[c]!), ...rows.map((r) => stringWidth(r[c]!))),
+  );
   const num = o.numbered ? String(list.length).length + 2 : 0;
   const used = num + widths.reduce((a, b) => a + b + 2, 0);
   const titleCols = Math.max(12, o.width - used - 1);
   const line = (cells: string[], i?: number) => {
     const prefix = o.numbered ? padWidth(i === undefined ? '' : `${i + 1}.`, num) : '';
-    const fixed = cells.slice(0, 5).map((c, k) => padWidth(c, widths[k]!, k === 2 || k === 4)).join('  ');
+    const fixed = cells
+      .slice(0, 5)
+      .map((c, k) => padWidth(c, widths[k]!, k === 2 || k === 4))
+      .join('  ');
     return `${prefix}${fixed}  ${fitWidth(cells[5]!, titleCols)}`.trimEnd();
   };
   const out = [o.style.bold(line(head))];

@@ -1,4 +1,11 @@
-import { findSession, latestSession, listSessions, loadSession, type LoadedSession, type SessionSummary } from '../../agent/sessions/store.js';
+import {
+  findSession,
+  latestSession,
+  listSessions,
+  loadSession,
+  type LoadedSession,
+  type SessionSummary,
+} from '../../agent/sessions/store.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
@@ -45,7 +52,15 @@ export async function resolveSessionArg(dir: string, query: string): Promise<Ses
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'sessions.err.ambiguous', params: { query } },
-      why: { key: 'sessions.err.ambiguousWhy', params: { ids: r.ambiguous.slice(0, 8).map((s) => s.id).join(', ') } },
+      why: {
+        key: 'sessions.err.ambiguousWhy',
+        params: {
+          ids: r.ambiguous
+            .slice(0, 8)
+            .map((s) => s.id)
+            .join(', '),
+        },
+      },
       tries: [{ key: 'sessions.try.fullId' }],
     });
   }

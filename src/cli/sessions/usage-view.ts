@@ -12,6 +12,8 @@ export interface UsageViewOptions {
   context?: ContextStatus | undefined;
   compactions?: number;
   sessionId?: string | undefined;
+  /** Usage of this session's earlier runs (before it was resumed here), from its file. */
+  earlier?: { tokens: number; cost: number } | undefined;
   /** Width of the bars. */
   barWidth?: number;
 }
@@ -21,7 +23,9 @@ export function bar(share: number, width: number, style: Style): string {
   const filled = Math.max(share > 0 ? 1 : 0, Math.round(Math.min(1, Math.max(0, share)) * width));
   const on = '█'.repeat(filled);
   const off = '░'.repeat(width - filled);
-  return style.enabled ? style.cyan(on) + style.dim(off) : `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
+  return style.enabled
+    ? style.cyan(on) + style.dim(off)
+    : `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
 }
 
 /** The cost of one model's usage as a person should read it: plan, free, or an amount. */
@@ -40,20 +44,21 @@ export function formatUsage(usage: UsageTracker, o: UsageViewOptions): string[] 
   const s = o.style;
   const models = usage.models().sort((a, b) => b[1].totalTokens - a[1].totalTokens);
   const total = usage.total();
-  const out: string[] = [s.bold(t('sessions.usage.title', { calls: total.calls }))];
+  const out: string[] = [s.bold(t('sessions.usage.title'))];
   if (!models.length) out.push(`  ${t('sessions.usage.none')}`);
   const nameWidth = Math.max(8, ...models.map(([m]) => m.length));
   const width = o.barWidth ?? 16;
   for (const [model, u] of models) {
-    const detail = t('sessions.usage.detail', {
-      prompt: formatTokens(u.promptTokens),
-      cached: formatTokens(u.cachedTokens),
-      output: formatTokens(u.completionTokens),
-      reasoning: formatTokens(u.reasoningTokens),
-    });
+    const detail = [
+      t('sessions.usage.calls', { n: u.calls }),
+      t('sessions.usage.in', { n: formatTokens(u.promptTokens) }),
+    ];
+    if (u.cachedTokens) detail.push(t('sessions.usage.cached', { n: formatTokens(u.cachedTokens) }));
+    detail.push(t('sessions.usage.out', { n: formatTokens(u.completionTokens) }));
+    if (u.reasoningTokens) detail.push(t('sessions.usage.reasoning', { n: formatTokens(u.reasoningTokens) }));
     out.push(
       `  ${padWidth(model, nameWidth)}  ${bar(total.totalTokens ? u.totalTokens / total.totalTokens : 0, width, s)}  ` +
-        `${padWidth(formatTokens(u.totalTokens), 6, true)}  ${padWidth(costText(model, u, usage.platform), 9, true)}  ${s.dim(detail)}`,
+        `${padWidth(formatTokens(u.totalTokens), 6, true)}  ${padWidth(costText(model, u, usage.platform), 9, true)}  ${s.dim(detail.join(' · '))}`,
     );
   }
   const cost = usage.cost();
@@ -63,6 +68,18 @@ export function formatUsage(usage: UsageTracker, o: UsageViewOptions): string[] 
       cost: cost.covered ? t('render.covered') : formatCost(cost),
     })}`,
   );
+  if (o.earlier && o.earlier.tokens !== 0) {
+    out.push(
+      s.dim(
+        `  ${t('sessions.usage.earlier', {
+          tokens: formatTokens(o.earlier.tokens + total.totalTokens),
+          cost: cost.covered
+            ? t('render.covered')
+            : formatCost({ amount: o.earlier.cost + cost.amount, currency: cost.currency }),
+        })}`,
+      ),
+    );
+  }
   if (o.context) {
     const c = o.context;
     const parts = [

@@ -1,13 +1,13 @@
-import { listSessions, type SessionSummary } from '../../../agent/sessions/store.js';
+import type { SessionSummary } from '../../../agent/sessions/store.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { formatError } from '../../render/error.js';
 import { sessionOf } from '../../sessions/attach.js';
-import { sessionTable } from '../../sessions/list.js';
-import { resumeLines } from '../../sessions/notes.js';
-import { load, resolveSessionArg } from '../../sessions/resume.js';
-import { formatUsage } from '../../sessions/usage-view.js';
 import type { SlashCommand, SlashContext } from './types.js';
+
+// The listing, resuming and usage code is loaded on first use, not when the REPL starts.
+const store = () => import('../../../agent/sessions/store.js');
+const list = () => import('../../sessions/list.js');
 
 const LAST_LIST = 'sessions.lastList';
 const SHOWN = 15;
@@ -18,16 +18,27 @@ function width(): number {
 
 /** Show recent sessions (this folder's first), numbered for `/resume <n>`. */
 async function showList(ctx: SlashContext, query: string): Promise<void> {
+  const { listSessions } = await store();
+  const { sessionTable } = await list();
   const all = await listSessions(ctx.app.paths.sessionsDir, query ? { query } : {});
   const current = sessionOf(ctx.chat)?.recorder.id;
   const others = all.filter((s) => s.id !== current);
-  const ordered = [...others.filter((s) => s.cwd === ctx.app.cwd), ...others.filter((s) => s.cwd !== ctx.app.cwd)].slice(0, SHOWN);
+  const ordered = [
+    ...others.filter((s) => s.cwd === ctx.app.cwd),
+    ...others.filter((s) => s.cwd !== ctx.app.cwd),
+  ].slice(0, SHOWN);
   ctx.state.set(LAST_LIST, ordered);
   if (!ordered.length) {
-    ctx.print(query ? t('sessions.noMatch', { query }) : t('sessions.none'));
+    ctx.print(
+      query ? t('sessions.noMatch', { query }) : t(all.length ? 'sessions.noOthers' : 'sessions.none'),
+    );
     return;
   }
-  ctx.print(sessionTable(ordered, { style: ctx.app.err, width: width(), cwd: ctx.app.cwd, numbered: true }).join('\n'));
+  ctx.print(
+    sessionTable(ordered, { style: ctx.app.err, width: width(), cwd: ctx.app.cwd, numbered: true }).join(
+      '\n',
+    ),
+  );
   ctx.print(ctx.app.err.dim(t('sessions.replHint')));
 }
 
@@ -43,8 +54,8 @@ const resume: SlashCommand = {
   description: 'sessions.cmd.resume',
   usage: '[number | id]',
   async complete(partial, ctx) {
-    const list = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
-    return list.map((s) => s.id).filter((id) => id.startsWith(partial));
+    const shown = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
+    return shown.map((s) => s.id).filter((id) => id.startsWith(partial));
   },
   async run(args, ctx) {
     const arg = args.trim();
@@ -57,9 +68,14 @@ const resume: SlashCommand = {
       ctx.warn(t('sessions.notRecording'));
       return;
     }
-    const list = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
+    const shown = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
+    const { load, resolveSessionArg } = await import('../../sessions/resume.js');
+    const { resumeLines } = await import('../../sessions/notes.js');
     try {
-      const picked = /^\d{1,3}$/.test(arg) && list[Number(arg) - 1] ? list[Number(arg) - 1]! : await resolveSessionArg(ctx.app.paths.sessionsDir, arg);
+      const picked =
+        /^\d{1,3}$/.test(arg) && shown[Number(arg) - 1]
+          ? shown[Number(arg) - 1]!
+          : await resolveSessionArg(ctx.app.paths.sessionsDir, arg);
       if (picked.id === wiring.recorder.id) {
         ctx.print(t('sessions.alreadyHere', { id: picked.id }));
         return;
@@ -88,7 +104,10 @@ const compact: SlashCommand = {
     }
     ctx.print(ctx.app.err.dim(t('sessions.compact.working')));
     const focus = args.trim();
-    const r = await wiring.compactor.compact(ctx.chat.messages, { reason: 'manual', ...(focus ? { focus } : {}) });
+    const r = await wiring.compactor.compact(ctx.chat.messages, {
+      reason: 'manual',
+      ...(focus ? { focus } : {}),
+    });
     ctx.print(r.ok && r.notice ? r.notice : t('sessions.compact.nothing'));
   },
 };
@@ -97,18 +116,20 @@ const usage: SlashCommand = {
   name: 'usage',
   description: 'sessions.cmd.usage',
   async run(_args, ctx) {
-    ctx.print(usageReport(ctx).join('\n'));
+    ctx.print((await usageReport(ctx)).join('\n'));
   },
 };
 
 /** The rich /usage text (also used by the core /usage command when it delegates here). */
-export function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): string[] {
+export async function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): Promise<string[]> {
+  const { formatUsage } = await import('../../sessions/usage-view.js');
   const wiring = sessionOf(ctx.chat);
   return formatUsage(ctx.chat.deps.usage, {
     style: ctx.app.err,
     context: wiring?.compactor.status(ctx.chat.messages),
     compactions: wiring?.compactor.count ?? 0,
     sessionId: wiring?.recorder.started ? wiring.recorder.id : undefined,
+    earlier: wiring?.earlier,
   });
 }
 
