@@ -193,6 +193,8 @@ describe('.xlsx files, read back with exceljs', () => {
     expect(ws.getCell('C2').value).toEqual(new Date(Date.UTC(2024, 2, 15)));
     expect(ws.getCell('C4').value).toBe('n/a');
     expect(ws.getCell('D4').alignment?.wrapText).toBe(true);
+    expect(ws.getRow(4).height).toBe(30); // room for the two lines
+    expect(ws.getRow(3).height).toBeUndefined();
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     // CJK text is twice as wide: the 16-character name needs a ~34-wide column, "Amount" far less
     expect(ws.getColumn(1).width).toBeGreaterThanOrEqual(32);

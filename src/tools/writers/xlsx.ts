@@ -163,7 +163,7 @@ type WidthFn = (s: string) => number;
 
 function displayWidth(width: WidthFn, v: XlsxValue): number {
   if (v.value === null) return 0;
-  if (v.value instanceof Date) return v.numFmt && v.numFmt.length > 10 ? 16 : 10;
+  if (v.value instanceof Date) return v.numFmt && v.numFmt.length > 10 ? 18 : 12;
   if (typeof v.value === 'number')
     return (
       String(v.value).length +
@@ -234,11 +234,16 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
     }
     for (const cells of values) {
       const row = ws.addRow(cells.map((v) => v.value));
+      let lines = 1;
       cells.forEach((v, c) => {
         if (v.numFmt) row.getCell(c + 1).numFmt = v.numFmt;
-        if (typeof v.value === 'string' && v.value.includes('\n'))
+        if (typeof v.value === 'string' && v.value.includes('\n')) {
           row.getCell(c + 1).alignment = { wrapText: true, vertical: 'top' };
+          lines = Math.max(lines, Math.min(10, v.value.split('\n').length));
+        }
       });
+      // Spreadsheets do not grow a row for line breaks on their own: give it room for them.
+      if (lines > 1) row.height = 15 * lines;
       row.commit();
     }
     ws.commit();
