@@ -181,7 +181,7 @@ const fileList: Tool<typeof schema> = {
     const lines = shown.map((e, i) => {
       const name = names[i]!;
       const pad = ' '.repeat(Math.max(1, col - textWidth(name) + 2));
-      const size = (e.dir ? '-' : formatBytes(e.size)).padStart(9);
+      const size = (e.dir || e.link ? '-' : formatBytes(e.size)).padStart(9);
       return `[${e.dir ? 'd' : e.link ? 'l' : 'f'}] ${name}${pad}${size}  ${formatDate(e.mtime)}${e.note ? `  ${e.note}` : ''}`;
     });
     const total = `${state.dirs} folder${state.dirs === 1 ? '' : 's'}, ${state.files} file${state.files === 1 ? '' : 's'}`;

@@ -36,6 +36,35 @@ export function makePdf(pages: (string | null)[]): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
+/**
+ * A PDF whose text uses the non-embedded Chinese font STSong-Light with the predefined character
+ * map UniGB-UCS2-H: it has text, but decoding it needs CMap files that zhi does not ship.
+ */
+export function makeCjkCMapPdf(text: string): Buffer {
+  const hex = Buffer.from(text, 'utf16le').swap16().toString('hex');
+  const stream = `BT /F1 18 Tf 72 720 Td <${hex}> Tj ET`;
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [6 0 R] >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 4 >> /FontDescriptor 7 0 R >>',
+    '<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
 /** "季度报告：收入 1,234 元" encoded in GBK/GB18030 (the bytes a Chinese Windows editor saves). */
 export const GBK_TEXT = '季度报告：收入 1,234 元\n第二行\n';
 export const GBK_BYTES = Buffer.from('bcbeb6c8b1a8b8e6a3bacad5c8eb20312c32333420d4aa0ab5dab6fed0d00a', 'hex');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DocumentError, readDocument } from '../../src/tools/readers/index.js';
 import { decodeText } from '../../src/tools/readers/text.js';
 import { cellText } from '../../src/tools/readers/xlsx.js';
-import { GBK_BYTES, GBK_TEXT, makePdf } from '../helpers/file-fixtures.js';
+import { GBK_BYTES, GBK_TEXT, makeCjkCMapPdf, makePdf } from '../helpers/file-fixtures.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let dir: string;
@@ -210,10 +210,16 @@ describe('PDF', () => {
     expect(err.message).toMatch(/no text layer \(2 pages.*ocr tool/);
   });
 
+  it('text in a CJK font that cannot be decoded is not mistaken for a scan, and points to ocr', async () => {
+    const err = await failure(file('cmap.pdf', makeCjkCMapPdf('你好世界')));
+    expect(err.code).toBe('no_text_layer');
+    expect(err.message).toMatch(/has text, but in a font whose character map .* cannot be decoded.*ocr tool/);
+  });
+
   it('a mixed PDF marks the pages without text', async () => {
     const out = await readDocument(file('mixed.pdf', makePdf(['Typed page', null])));
     expect(out.text).toContain('[no text on this page');
-    expect(out.notes.join()).toMatch(/page 2 without a text layer/);
+    expect(out.notes.join()).toMatch(/page 2 without readable text/);
   });
 
   it('is recognised by its signature whatever the extension, and a broken one is reported', async () => {
@@ -228,6 +234,7 @@ describe('PDF', () => {
       file('broken2.pdf', '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF'),
     );
     await readDocument(file('ok.pdf', makePdf(['quiet'])));
+    await failure(file('cmap2.pdf', makeCjkCMapPdf('中文'))); // pdf.js would warn about missing CMaps
     for (const s of spies) {
       expect(s).not.toHaveBeenCalled();
       s.mockRestore();

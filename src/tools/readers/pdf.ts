@@ -8,6 +8,9 @@ import { DocumentError, type Extracted } from './types.js';
 /** pdf.js log levels: 0 = errors only. Its warnings would otherwise land on the user's terminal. */
 const QUIET = 0;
 
+/** pdf.js operator codes that draw text (showText, showSpacedText, nextLineShowText, nextLineSetSpacingShowText). */
+const TEXT_OPS = new Set([44, 45, 46, 47]);
+
 interface TextItemLike {
   str?: string;
   hasEOL?: boolean;
@@ -35,6 +38,8 @@ export async function readPdf(data: Buffer, limit: number, signal?: AbortSignal)
     const pages = pdf.numPages;
     const parts: string[] = [];
     const empty: number[] = [];
+    /** Pages that draw text pdf.js cannot decode (a CJK font with a predefined character map). */
+    const undecodable: number[] = [];
     let size = 0;
     let partial = false;
     for (let n = 1; n <= pages; n++) {
@@ -51,11 +56,26 @@ export async function readPdf(data: Buffer, limit: number, signal?: AbortSignal)
         .replace(/[ \t]+\n/g, '\n')
         .replace(/\n{3,}/g, '\n\n')
         .trim();
+      let why = '[no text on this page: probably a scanned image; the ocr tool can read it]';
+      if (!text) {
+        empty.push(n);
+        const ops = await page.getOperatorList().catch(() => undefined);
+        if (ops?.fnArray.some((op) => TEXT_OPS.has(op))) {
+          undecodable.push(n);
+          why =
+            '[this page has text in a font whose characters cannot be decoded here; the ocr tool can read it]';
+        }
+      }
       page.cleanup();
-      if (!text) empty.push(n);
-      const section = `--- page ${n} of ${pages} ---\n${text || '[no text on this page: probably a scanned image; the ocr tool can read it]'}`;
+      const section = `--- page ${n} of ${pages} ---\n${text || why}`;
       parts.push(section);
       size += Buffer.byteLength(section, 'utf8') + 2;
+    }
+    if (!partial && empty.length === pages && undecodable.length) {
+      throw new DocumentError(
+        'no_text_layer',
+        `This PDF has text, but in a font whose character map (typical of Chinese, Japanese or Korean PDFs with fonts that are not embedded) cannot be decoded here, so no text can be read directly. Use the ocr tool on the same path to extract its text.`,
+      );
     }
     if (!partial && empty.length === pages) {
       throw new DocumentError(
@@ -65,7 +85,7 @@ export async function readPdf(data: Buffer, limit: number, signal?: AbortSignal)
     }
     const notes = empty.length
       ? [
-          `page${empty.length === 1 ? '' : 's'} ${empty.join(', ')} without a text layer (the ocr tool can read them)`,
+          `page${empty.length === 1 ? '' : 's'} ${empty.join(', ')} without readable text (the ocr tool can read them)`,
         ]
       : [];
     return { text: parts.join('\n\n'), pages, partial, notes };
