@@ -37,6 +37,10 @@ const fileRead: Tool<typeof schema> = {
       signal: ctx.signal,
       continueHint: (next) => ` Call file_read with offset=${next} to read on.`,
     });
+    if (doc.textBytes === 0) return `[${file.display} is empty: it contains no text]`;
+    if (args.offset && doc.offset >= doc.textBytes) {
+      return `[offset ${args.offset} is at or past the end of ${file.display}: its text is ${doc.textBytes} bytes long]`;
+    }
     if (doc.kind === 'text' && !doc.notes.length) return doc.text;
     const facts = [
       doc.kind === 'docx'

@@ -105,6 +105,11 @@ describe('file_read', () => {
     expect(m).not.toBeNull();
     const rest = (await fileRead.execute({ path: 'big.txt', offset: Number(m![1]) }, ctx())) as string;
     expect(rest).toBe('x'.repeat(50 * 1024));
+    expect(await fileRead.execute({ path: 'big.txt', offset: 999_999 }, ctx())).toBe(
+      '[offset 999999 is at or past the end of big.txt: its text is 153600 bytes long]',
+    );
+    writeFileSync(join(cwd, 'empty.txt'), '');
+    expect(await fileRead.execute({ path: 'empty.txt' }, ctx())).toBe('[empty.txt is empty: it contains no text]');
   });
 
   it.skipIf(process.getuid?.() === 0)(
