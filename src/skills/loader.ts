@@ -87,11 +87,14 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   const lineAt = (offset: number | undefined) => (offset === undefined ? undefined : lc.linePos(offset).line + lineOffset);
   if (doc.errors.length) {
     return {
-      errors: doc.errors.slice(0, 3).map((e) => ({
-        file: o.file,
-        line: lineAt(e.pos[0]),
-        message: { key: 'skills.err.yaml', params: { detail: firstLine(e.message) } },
-      })),
+      errors: doc.errors.slice(0, 3).map((e) => {
+        const quote = e.code === 'MISSING_CHAR' ? openQuoteLine(yamlText, e.pos[0]) : undefined;
+        return {
+          file: o.file,
+          line: quote !== undefined ? quote + lineOffset : lineAt(e.pos[0]),
+          message: { key: 'skills.err.yaml', params: { detail: firstLine(e.message) } },
+        };
+      }),
       warnings: [],
     };
   }
@@ -165,6 +168,19 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
     ...(modelLine ? { modelLine } : {}),
   });
   return { skill, errors: [], warnings };
+}
+
+/**
+ * yaml reports an unclosed quote at the end of the input; the person needs the line where the
+ * quote was opened: the last `key: "…` line before that point whose quote is not closed.
+ */
+function openQuoteLine(text: string, end: number): number | undefined {
+  const lines = text.slice(0, end).split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = /^\s*(?:-\s+)?[^\s#"'][^:#]*:\s+(["'])(.*)$/.exec(lines[i]!);
+    if (m && !m[2]!.trimEnd().endsWith(m[1]!)) return i + 1;
+  }
+  return undefined;
 }
 
 /** `---\n<yaml>\n---\n<body>`; undefined when the file does not start with front matter. */

@@ -220,3 +220,10 @@ describe('skill files on disk', () => {
     expect(isSafeRelativeDir('C:\\x')).toBe(false);
   });
 });
+
+describe('YAML errors point at the line a person must fix', () => {
+  it('an unclosed quote is reported where it opens, not at the end of the file', () => {
+    const r = parseSkillText('name: demo\ndescription: d\nsystem_prompt: "unclosed\ntools: []\nmax_turns: 3\n', opts);
+    expect(r.errors[0]).toMatchObject({ line: 3, message: { key: 'skills.err.yaml' } });
+  });
+});
