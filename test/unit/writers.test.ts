@@ -254,6 +254,41 @@ describe('.docx files, read back with mammoth', () => {
     expect(raw).toContain('a quote');
   });
 
+  it('odd Markdown never breaks the document', async () => {
+    const md = [
+      '###### six',
+      '####### not a heading',
+      '- bullet',
+      '  1. nested number',
+      '  2. nested number',
+      '- [x] done task',
+      '- [ ] open task',
+      '',
+      '| a | **b** |',
+      '| - | - |',
+      '| | `c` |',
+      '| only one |',
+      '',
+      '<div>html block</div>',
+      '',
+      '![alt text](pic.png) and [relative](docs/a.md) and a line  ',
+      'break',
+      '',
+      '1986\\. not a list',
+    ].join('\n');
+    const data = await buildDocx(md);
+    const { default: mammoth } = await import('mammoth');
+    const html = (await mammoth.convertToHtml({ buffer: data })).value;
+    expect(html).toContain('<h6>six</h6>');
+    expect(html).toContain('####### not a heading');
+    expect(html).toMatch(/<li>bullet<ol><li>nested number<\/li><li>nested number<\/li><\/ol><\/li>/);
+    expect(html).toContain('☑ done task');
+    expect(html).toContain('☐ open task');
+    expect(html).toContain('html block');
+    expect(html).toContain('[image: alt text]');
+    expect(html).toContain('relative');
+  });
+
   it('numbered lists each start at 1', async () => {
     const data = await buildDocx('1. a\n2. b\n\nbetween\n\n1. c\n2. d\n');
     const xml = await (async () => {
