@@ -1,0 +1,305 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AgentResult } from '../../src/agent/events.js';
+import type { Prompter } from '../../src/agent/loop.js';
+import { UsageTracker } from '../../src/agent/usage.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import type { AssistantMessage, ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js';
+import { discoverSkills, type SkillCatalog } from '../../src/skills/discovery.js';
+import { lacksContent, mapCliInputs, skillUsage } from '../../src/skills/inputs.js';
+import { parseSkillText } from '../../src/skills/loader.js';
+import { runSkill, type SkillEvent, type SkillRuntime } from '../../src/skills/run.js';
+import type { Skill } from '../../src/skills/schema.js';
+import { TrustStore } from '../../src/skills/trust.js';
+import { ZhiError } from '../../src/support/errors.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import type { AnyTool } from '../../src/tools/types.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+function skill(yaml: string, file = '/s/x.yaml', source: 'user' | 'builtin' = 'user'): Skill {
+  const r = parseSkillText(yaml, { file, source, format: 'yaml' });
+  if (!r.skill) throw new Error(JSON.stringify(r.errors));
+  return r.skill;
+}
+
+const TRANSLATE = skill(`name: translate
+description: t
+system_prompt: Translate.
+tools: []
+input:
+  args:
+    - {name: file, type: file}
+    - {name: text, type: string}
+    - {name: to, type: string}
+    - {name: pages, type: number}
+    - {name: keep, type: boolean, default: true}
+`);
+
+describe('inputs from the command line', () => {
+  it('fills file inputs from positional words and named inputs from --name value', () => {
+    expect(mapCliInputs(TRANSLATE, ['a.md'], { to: 'english', pages: '3', keep: 'no' })).toEqual({
+      file: 'a.md',
+      to: 'english',
+      pages: 3,
+      keep: false,
+    });
+  });
+
+  it('applies defaults and accepts a bare boolean flag', () => {
+    expect(mapCliInputs(TRANSLATE, [], { text: 'hi', keep: true })).toEqual({ text: 'hi', keep: true });
+    expect(mapCliInputs(TRANSLATE, [], { text: 'hi' })).toEqual({ text: 'hi', keep: true });
+  });
+
+  it('accepts - and _ alike in names', () => {
+    const s = skill('name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: max_rows, type: number}\n');
+    expect(mapCliInputs(s, [], { 'max-rows': '5' })).toEqual({ max_rows: 5 });
+  });
+
+  it('fills text inputs from positional words when the skill takes no paths (a URL)', () => {
+    const s = skill('name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: url, type: string, required: true}\n');
+    expect(mapCliInputs(s, ['https://example.com'], {})).toEqual({ url: 'https://example.com' });
+  });
+
+  it('refuses unknown inputs, bad values, extra words and missing required inputs, with the usage', () => {
+    const fail = (f: () => unknown) => {
+      try {
+        f();
+      } catch (err) {
+        expect(err).toBeInstanceOf(ZhiError);
+        const e = err as ZhiError;
+        expect(e.exitCode).toBe(2);
+        return `${e.whatText()}\n${e.whyText()}`;
+      }
+      throw new Error('did not fail');
+    };
+    expect(fail(() => mapCliInputs(TRANSLATE, [], { too: 'x' }))).toContain('did you mean --to?');
+    expect(fail(() => mapCliInputs(TRANSLATE, [], { pages: 'many' }))).toContain('--pages must be a number');
+    expect(fail(() => mapCliInputs(TRANSLATE, [], { keep: 'maybe' }))).toContain('--keep must be yes or no');
+    expect(fail(() => mapCliInputs(TRANSLATE, [], { to: true }))).toContain('--to needs a value');
+    expect(fail(() => mapCliInputs(TRANSLATE, ['a.md', 'b.md'], {}))).toContain('Too many inputs for the skill translate: b.md');
+    const compare = skill('name: compare\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: a, type: file, required: true}\n    - {name: b, type: file, required: true}\n');
+    const text = fail(() => mapCliInputs(compare, ['x.md'], {}));
+    expect(text).toContain('Missing required input: b');
+    expect(text).toContain('Usage: zhi run compare <a> <b>');
+  });
+
+  it('knows when a skill was given nothing to work on', () => {
+    expect(lacksContent(TRANSLATE, { to: 'en' })).toBe(true);
+    expect(lacksContent(TRANSLATE, { text: 'hi' })).toBe(false);
+    expect(skillUsage(TRANSLATE)).toContain('--pages <n>');
+  });
+});
+
+describe('discovery', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => cleanup(dir));
+  const put = (rel: string, text: string) => {
+    mkdirSync(join(dir, rel, '..'), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  };
+  const minimal = (name: string, extra = '') => `name: ${name}\ndescription: ${name} skill\nsystem_prompt: p\ntools: []\n${extra}`;
+
+  it('finds built-in and user skills (YAML and SKILL.md); a user skill replaces a built-in', async () => {
+    put('builtin/a.yaml', minimal('a'));
+    put('builtin/b.yml', minimal('b'));
+    put('user/a.yaml', minimal('a', 'model: glm-4-air\n'));
+    put('user/c/SKILL.md', '---\nname: c\ndescription: c skill\n---\nDo c.\n');
+    put('user/notes.txt', 'not a skill');
+    const catalog = await discoverSkills({ builtinDir: join(dir, 'builtin'), userDir: join(dir, 'user') });
+    expect([...catalog.skills.keys()].sort()).toEqual(['a', 'b', 'c']);
+    expect(catalog.skills.get('a')).toMatchObject({ source: 'user', model: 'glm-4-air' });
+    expect(catalog.builtins.get('a')?.source).toBe('builtin');
+    expect(catalog.skills.get('c')).toMatchObject({ format: 'skill-md', systemPrompt: 'Do c.' });
+  });
+
+  it('skips a broken file and a second file with the same name, and keeps the rest', async () => {
+    put('user/good.yaml', minimal('good'));
+    put('user/bad.yaml', 'name: bad\ndescription: [unclosed\n');
+    put('user/z-dup.yaml', minimal('good'));
+    const catalog = await discoverSkills({ builtinDir: join(dir, 'none'), userDir: join(dir, 'user') });
+    expect([...catalog.skills.keys()]).toEqual(['good']);
+    expect(catalog.broken.map((b) => [b[0]!.file.split('/').pop(), b[0]!.message.key])).toEqual([
+      ['bad.yaml', 'skills.err.yaml'],
+      ['z-dup.yaml', 'skills.err.duplicate'],
+    ]);
+  });
+
+  it('treats missing folders as empty', async () => {
+    const catalog = await discoverSkills({ builtinDir: join(dir, 'x'), userDir: join(dir, 'y') });
+    expect(catalog.skills.size).toBe(0);
+    expect(catalog.broken).toEqual([]);
+  });
+});
+
+/** A scripted model: each call gets the next reply; requests are recorded. */
+class ScriptedLlm implements LlmClient {
+  readonly requests: ChatRequest[] = [];
+  constructor(private readonly replies: ((req: ChatRequest) => AssistantMessage)[]) {}
+  async *stream(req: ChatRequest): AsyncIterable<StreamEvent> {
+    this.requests.push({ ...req, messages: [...req.messages] });
+    const next = this.replies.shift();
+    const message = next ? next(req) : { role: 'assistant' as const, content: 'OK' };
+    const usage = { promptTokens: 10, completionTokens: 2, totalTokens: 12, cachedTokens: 0, reasoningTokens: 0 };
+    yield { type: 'done', message, finishReason: message.tool_calls ? 'tool_calls' : 'stop', usage, model: req.model };
+  }
+}
+
+const text = (content: string) => () => ({ role: 'assistant' as const, content });
+const call = (name: string, args: Record<string, unknown>) => () => ({
+  role: 'assistant' as const,
+  content: '',
+  tool_calls: [{ id: `c-${name}`, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } }],
+});
+
+const writeTool: AnyTool = {
+  name: 'file_write',
+  description: 'write',
+  schema: z.object({ path: z.string() }),
+  kind: 'risky',
+  async execute(args: { path: string }, ctx) {
+    ctx.recordFile({ path: join(ctx.outputDir, args.path), bytes: 3 });
+    return 'written';
+  },
+};
+
+const yes: Prompter = { interactive: true, confirmTool: async () => true, ask: async () => true };
+
+function runtime(catalog: SkillCatalog, llm: LlmClient, over: Partial<SkillRuntime> = {}): SkillRuntime {
+  return {
+    llm,
+    platform: PLATFORMS.bigmodel,
+    catalog,
+    prompter: yes,
+    mode: 'auto',
+    signal: new AbortController().signal,
+    cwd: '/work',
+    outputDir: '/work/zhi-output',
+    outputDirFixed: false,
+    skillModel: 'glm-4-flash',
+    builtinTools: ['file_read', 'file_write'],
+    loadTools: async (names) => new ToolRegistry(names.includes('file_write') ? [writeTool] : []),
+    readDocument: async () => {
+      throw new Error('no files in this test');
+    },
+    ...over,
+  };
+}
+
+function catalogOf(...skills: Skill[]): SkillCatalog {
+  return {
+    skills: new Map(skills.map((s) => [s.name, s])),
+    builtins: new Map(skills.filter((s) => s.source === 'builtin').map((s) => [s.name, s])),
+    broken: [],
+    warnings: new Map(),
+    dirs: { builtinDir: '/b', userDir: '/u' },
+  };
+}
+
+async function drain(gen: AsyncGenerator<SkillEvent, AgentResult>): Promise<{ events: SkillEvent[]; result: AgentResult }> {
+  const events: SkillEvent[] = [];
+  let step = await gen.next();
+  while (!step.done) {
+    events.push(step.value);
+    step = await gen.next();
+  }
+  return { events, result: step.value };
+}
+
+describe('runSkill', () => {
+  const leaf = skill('name: leaf\ndescription: writes\nmodel: glm-4.5-flash\nsystem_prompt: LEAF\ntools: [file_write]\n', '/u/leaf.yaml', 'builtin');
+  const top = skill('name: top\ndescription: calls leaf\nsystem_prompt: TOP\ntools: [leaf]\noutput:\n  directory: reports\n', '/u/top.yaml', 'builtin');
+
+  it('a nested run adds its usage and files to the caller, and writes where the caller writes', async () => {
+    const llm = new ScriptedLlm([call('skill_leaf', {}), call('file_write', { path: 'x.md' }), text('leaf done'), text('top done')]);
+    const usage = new UsageTracker(PLATFORMS.bigmodel);
+    const nested: string[] = [];
+    const { result, events } = await drain(
+      runSkill({ skill: top, values: {}, usage }, runtime(catalogOf(top, leaf), llm, { onNested: (ev, chain) => nested.push(`${chain.join('>')}:${ev.type}`) })),
+    );
+    expect(result.text).toBe('top done');
+    expect(result.filesWritten).toEqual([{ path: '/work/reports/x.md', bytes: 3 }]);
+    expect(usage.total().calls).toBe(4);
+    expect(usage.models().map(([m]) => m).sort()).toEqual(['glm-4-flash', 'glm-4.5-flash']);
+    expect(llm.requests.map((r) => r.model)).toEqual(['glm-4-flash', 'glm-4.5-flash', 'glm-4.5-flash', 'glm-4-flash']);
+    expect(llm.requests.every((r) => r.thinking === false)).toBe(true);
+    expect(events[0]).toEqual({ type: 'skill_start', skill: 'top', model: 'glm-4-flash', depth: 1 });
+    expect(nested).toContain('top>leaf:skill_start');
+    expect(nested).toContain('top>leaf:tool_end');
+  });
+
+  it('--output-dir beats the skill output directory', async () => {
+    const llm = new ScriptedLlm([call('skill_leaf', {}), call('file_write', { path: 'x.md' }), text('leaf'), text('top')]);
+    const { result } = await drain(
+      runSkill({ skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(top, leaf), llm, { outputDirFixed: true })),
+    );
+    expect(result.filesWritten[0]!.path).toBe('/work/zhi-output/x.md');
+  });
+
+  it('refuses a cycle and a chain deeper than 3 at the start of a run', async () => {
+    const llm = new ScriptedLlm([]);
+    const rt = runtime(catalogOf(top, leaf), llm);
+    await expect(drain(runSkill({ skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel), chain: ['top'] }, rt))).rejects.toThrow(
+      'A skill cannot call itself: top → top.',
+    );
+    await expect(
+      drain(runSkill({ skill: leaf, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel), chain: ['a', 'b', 'c'] }, rt)),
+    ).rejects.toThrow('nested at most 3 levels');
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('asks for thinking only when the skill wants it and the model can', async () => {
+    const thinker = skill('name: t\ndescription: d\nmodel: glm-4.7-flash\nthinking: true\nsystem_prompt: p\ntools: []\n');
+    const plain = skill('name: t\ndescription: d\nmodel: glm-4-flash\nthinking: true\nsystem_prompt: p\ntools: []\n');
+    const llm = new ScriptedLlm([text('a'), text('b')]);
+    await drain(runSkill({ skill: thinker, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(thinker), llm)));
+    await drain(runSkill({ skill: plain, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(plain), llm)));
+    expect(llm.requests.map((r) => r.thinking)).toEqual([true, false]);
+  });
+
+  it('names the file, line and field of an unknown tool or model', async () => {
+    const bad = skill('name: bad\ndescription: d\nsystem_prompt: p\ntools:\n  - file_read\n  - telepathy\n', '/u/bad.yaml');
+    const rt = runtime(catalogOf(bad), new ScriptedLlm([]));
+    const err = await drain(runSkill({ skill: bad, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt)).catch((e) => e as ZhiError);
+    expect(err).toBeInstanceOf(ZhiError);
+    expect((err as ZhiError).whyText()).toContain('/u/bad.yaml, line 6, tools[1]: there is no tool or skill called "telepathy"');
+    const model = skill('name: m\ndescription: d\nmodel: glm-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
+    const err2 = await drain(runSkill({ skill: model, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(model), new ScriptedLlm([])))).catch(
+      (e) => e as ZhiError,
+    );
+    expect((err2 as ZhiError).whyText()).toContain('/u/m.yaml, line 3, model: unknown model "glm-9"');
+  });
+
+  it('runs an untrusted user skill only after the user trusts it', async () => {
+    const dir = tempDir();
+    try {
+      const writer = skill('name: writer\ndescription: d\nsystem_prompt: p\ntools: [file_write]\n', '/u/writer.yaml', 'user');
+      const store = await TrustStore.open(join(dir, 'trust.json'));
+      const untrusted = (skills: Skill[]) => skills.filter((s) => s.source === 'user' && !store.isTrusted(s));
+      const asked: string[] = [];
+      const rt = (answer: boolean) =>
+        runtime(catalogOf(writer), new ScriptedLlm([text('ok')]), {
+          untrusted,
+          confirmTrust: async (pending) => {
+            asked.push(pending.map((s) => s.name).join());
+            if (answer) await store.trust(pending);
+            return answer;
+          },
+        });
+      const refused = await drain(runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(false))).catch((e) => e as ZhiError);
+      expect((refused as ZhiError).exitCode).toBe(3);
+      await drain(runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(true)));
+      await drain(runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(true)));
+      expect(asked).toEqual(['writer', 'writer']);
+      const reopened = await TrustStore.open(join(dir, 'trust.json'));
+      expect(reopened.isTrusted(writer)).toBe(true);
+      expect(reopened.isTrusted({ ...writer, hash: 'changed' })).toBe(false);
+    } finally {
+      cleanup(dir);
+    }
+  });
+});
