@@ -188,31 +188,19 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
     async execute(args, ctx) {
       if (!ctx.client) throw new ToolError('OCR is not available in this run (no API client).');
       const file = await resolveReadPath(ctx.cwd, args.path);
-      const started = Date.now();
-      let pagesNote = '';
-      const tick = () =>
-        ctx.progress(
-          t('ocr.progress', { name: file.display, pages: pagesNote, seconds: Math.round((Date.now() - started) / 1000) }),
-        );
-      const ticker = setInterval(tick, 1000);
-      ticker.unref();
-      let doc: OcrDocument;
-      try {
-        doc = await ocrFile(ctx.client, file.abs, {
-          ...options,
-          display: file.display,
-          signal: ctx.signal,
-          ...(args.start_page !== undefined ? { startPage: args.start_page } : {}),
-          ...(args.end_page !== undefined ? { endPage: args.end_page } : {}),
-          onPages: (pages) => {
-            if (pages && pages > 1) pagesNote = t('ocr.progressPages', { pages });
-            tick();
-          },
-          onRetry: (attempt, max) => ctx.progress(t('ocr.retrying', { attempt, max })),
-        });
-      } finally {
-        clearInterval(ticker);
-      }
+      // The renderers show the elapsed time; the note says what is being waited for.
+      const doc = await ocrFile(ctx.client, file.abs, {
+        ...options,
+        display: file.display,
+        signal: ctx.signal,
+        ...(args.start_page !== undefined ? { startPage: args.start_page } : {}),
+        ...(args.end_page !== undefined ? { endPage: args.end_page } : {}),
+        onPages: (total) => {
+          const pages = total === undefined ? 1 : Math.min(args.end_page ?? total, total) - (args.start_page ?? 1) + 1;
+          ctx.progress(total === undefined ? t('ocr.progress.image') : t('ocr.progress.pages', { pages }));
+        },
+        onRetry: (attempt, max) => ctx.progress(t('ocr.retrying', { attempt, max })),
+      });
       ctx.usage.add(OCR_MODEL, doc.usage);
       const range =
         args.start_page !== undefined || args.end_page !== undefined

@@ -67,23 +67,14 @@ const shell: Tool<typeof schema> = {
   },
   assess: (args, ctx) => describeVerdict(assessCommand(args.command, { cwd: ctx.cwd })),
   async execute(args, ctx) {
-    const started = Date.now();
-    const ticker = setInterval(() => {
-      ctx.progress(t('shell.progress', { seconds: Math.round((Date.now() - started) / 1000) }));
-    }, 1000);
-    ticker.unref();
-    let result: Awaited<ReturnType<typeof runCommand>>;
-    try {
-      result = await runCommand(args.command, {
-        cwd: ctx.cwd,
-        timeoutMs: args.timeout * 1000,
-        signal: ctx.signal,
-        maxBytes: MAX_OUTPUT_BYTES,
-        env: childEnv(),
-      });
-    } finally {
-      clearInterval(ticker);
-    }
+    // The renderers show the elapsed time while this runs.
+    const result = await runCommand(args.command, {
+      cwd: ctx.cwd,
+      timeoutMs: args.timeout * 1000,
+      signal: ctx.signal,
+      maxBytes: MAX_OUTPUT_BYTES,
+      env: childEnv(),
+    });
     if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
     if (result.aborted) throw new ToolError('Interrupted by the user; the command and everything it started were stopped.');
 

@@ -26,6 +26,7 @@ export interface WebFetchDeps {
   connect?: Connector;
   timeoutMs?: number;
   maxDownloadBytes?: number;
+  onRedirect?(to: URL): void;
 }
 
 const schema = z.object({
@@ -79,6 +80,7 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
         throw new ToolError(`${current.href} redirects to an invalid address (${location.slice(0, 200)}).`);
       }
       redirects.push(next.href);
+      deps.onRedirect?.(next);
       current = next;
       continue;
     }
@@ -199,25 +201,13 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
     async execute(args, ctx: ToolContext) {
       const timeoutMs = deps.timeoutMs ?? TIMEOUT_MS;
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-      const started = Date.now();
-      const host = (() => {
-        try {
-          return new URL(args.url).host;
-        } catch {
-          return args.url;
-        }
-      })();
-      const ticker = setInterval(() => {
-        ctx.progress(t('web.progress', { host, seconds: Math.round((Date.now() - started) / 1000) }));
-      }, 1000);
-      ticker.unref();
-      try {
-        const page = await fetchChecked(args.url, signal, { ...deps, timeoutMs });
-        const { text, isError } = await renderPage(page);
-        return { content: text, isError };
-      } finally {
-        clearInterval(ticker);
-      }
+      const page = await fetchChecked(args.url, signal, {
+        ...deps,
+        timeoutMs,
+        onRedirect: (to) => ctx.progress(t('web.redirect', { host: to.host })),
+      });
+      const { text, isError } = await renderPage(page);
+      return { content: text, isError };
     },
   };
 }

@@ -59,7 +59,7 @@ describe('ocr tool against the fake API', () => {
     expect(body.file).toBe(`data:application/pdf;base64,${pdf.toString('base64')}`);
     expect(body.start_page_id).toBeUndefined();
     expect(usage.models()).toEqual([['glm-ocr', expect.objectContaining({ promptTokens: 123, completionTokens: 456, calls: 1 })]]);
-    expect(notes[0]).toMatch(/^OCR scan\.pdf \(3 pages\)… 0s$/);
+    expect(notes).toEqual(['GLM-OCR is reading 3 pages…']);
   });
 
   it('sends PNG and JPG images with their own MIME types', async () => {
@@ -77,6 +77,7 @@ describe('ocr tool against the fake API', () => {
     const out = await ocr.execute({ path: 'book.pdf', start_page: 2, end_page: 3 }, ctx());
     expect(out).toMatch(/^OCR of book\.pdf \(4 pages, pages 2-3 of 4\)/);
     expect(ocrBodies()[0]).toMatchObject({ start_page_id: 2, end_page_id: 3 });
+    expect(notes).toEqual(['GLM-OCR is reading 2 pages…']);
   });
 
   it('retries when the service is busy, saying so', async () => {
@@ -85,7 +86,7 @@ describe('ocr tool against the fake API', () => {
     const out = await ocr.execute({ path: 'scan.png' }, ctx());
     expect(out).toContain('second time lucky');
     expect(ocrBodies()).toHaveLength(2);
-    expect(notes).toContain('OCR: the service is busy, retrying (1/3)…');
+    expect(notes).toEqual(['GLM-OCR is reading the image…', 'OCR: the service is busy, retrying (1/3)…']);
   });
 
   it('reports an API failure with what to do', async () => {

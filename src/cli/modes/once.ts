@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { ChatSession } from '../../agent/chat.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
 import type { AgentResult } from '../../agent/events.js';
@@ -6,7 +7,9 @@ import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
 import { loadTools } from '../../tools/index.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
+import { withMentionedImages } from '../images.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
+import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
 import { attachSession } from '../sessions/attach.js';
 
@@ -79,7 +82,13 @@ export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCo
   process.on('SIGINT', onSigint);
   const started = Date.now();
   try {
-    const run = chat.send(userText, abort.signal);
+    const content = await withMentionedImages(userText, {
+      cwd: ctx.cwd,
+      home: ctx.env.HOME || homedir(),
+      note: (line) => process.stderr.write(`${ctx.err.dim(line)}\n`),
+      warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
+    });
+    const run = chat.send(content, abort.signal);
     let step = await run.next();
     while (!step.done) {
       printer.handle(step.value);
