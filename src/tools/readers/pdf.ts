@@ -60,7 +60,7 @@ export async function readPdf(data: Buffer, limit: number, signal?: AbortSignal)
       if (!text) {
         empty.push(n);
         const ops = await page.getOperatorList().catch(() => undefined);
-        if (ops?.fnArray.some((op) => TEXT_OPS.has(op))) {
+        if (ops?.fnArray.some((op: number) => TEXT_OPS.has(op))) {
           undecodable.push(n);
           why =
             '[this page has text in a font whose characters cannot be decoded here; the ocr tool can read it]';
