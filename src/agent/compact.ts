@@ -34,8 +34,8 @@ export interface CompactorOptions {
   threshold: number;
   /** Tokens of the tool schemas sent with every call (not in the messages). */
   toolsTokens?: number;
-  /** Where compactions and the summary calls' usage are recorded. */
-  recorder?: Pick<SessionRecorder, 'recordUsage' | 'recordCompaction'> | undefined;
+  /** Where compactions are recorded (the summary calls' usage goes through `usage`). */
+  recorder?: Pick<SessionRecorder, 'recordCompaction'> | undefined;
 }
 
 export type CompactReason = 'auto' | 'manual' | 'overflow';
@@ -295,8 +295,8 @@ export class Compactor {
     return undefined;
   }
 
+  /** The summary call counts in the session's usage; the tag makes the ledger say 'compact'. */
   private record(model: string, usage: Usage): void {
-    const cost = this.o.usage.add(model, usage);
-    this.o.recorder?.recordUsage({ model, usage, cost, purpose: 'compact' });
+    this.o.usage.add(model, usage, 'compact');
   }
 }

@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import type { AgentEvent, AgentResult } from '../agent/events.js';
-import { type Prompter, runAgent } from '../agent/loop.js';
+import { type AgentDeps, type Prompter, runAgent } from '../agent/loop.js';
 import type { PermissionMode } from '../agent/permissions.js';
 import { languagePreamble } from '../agent/prompt.js';
 import { UsageTracker } from '../agent/usage.js';
@@ -61,6 +61,8 @@ export interface SkillRuntime {
   untrusted?(skills: Skill[]): Skill[];
   /** Events of nested runs (composite steps, per-file steps), with the chain of skill names. */
   onNested?(ev: SkillEvent, chain: readonly string[]): void;
+  /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
+  hooks?: Pick<AgentDeps, 'beforeCall' | 'spill'>;
   today?: string;
 }
 
@@ -203,6 +205,7 @@ export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGe
       outputDir,
       ...(rt.client ? { client: rt.client } : {}),
       services: { skill: skill.name },
+      ...rt.hooks,
     },
     {
       model,

@@ -301,6 +301,29 @@ describe('usage and cost', () => {
     expect(r.stdout).toContain('ON GLM-5');
   });
 
+  it('a skill run is saved as a run session and ledgered as a skill, next to its GLM-5 price', async () => {
+    writeFileSync(join(cwd, 'notes.md'), '会议纪要：预算 120 万。');
+    fake.script({
+      kind: 'text',
+      text: '预算 120 万。',
+      usage: { prompt_tokens: 200_000, completion_tokens: 10_000 },
+    });
+    const r = await zhi(['run', 'summarize', 'notes.md']);
+    expect(r.code).toBe(0);
+    expect(fake.chatBodies()[0].model).toBe('glm-4-flash');
+    const [json] = JSON.parse((await zhi(['sessions', '--output-format', 'json'])).stdout);
+    expect(json).toMatchObject({ kind: 'run', skill: 'summarize', turns: 1, tokens: 210_000 });
+    expect(json.title).toContain('notes.md');
+    const usage = await zhi(['usage', '--by', 'skill']);
+    // glm-4-flash is free; on GLM-5 (¥4 in, ¥18 out per million): 0.8 + 0.18.
+    expect(usage.stdout).toMatch(/summarize\s+1\s+200,000\s+0\s+10,000\s+210,000\s+¥0\.00\s+¥0\.98/);
+    expect(usage.stdout).toContain('the same tokens on GLM-5 would have cost ¥0.98');
+    // A skill run is not a conversation to --continue.
+    fake.script({ kind: 'text', text: 'hi' });
+    const cont = await zhi(['--continue', '-c', 'hello']);
+    expect(cont.stderr).toContain('no earlier conversation');
+  });
+
   it('rejects a bad --since or --by with a usage error', async () => {
     expect((await zhi(['usage', '--since', 'last week'])).code).toBe(2);
     const r = await zhi(['usage', '--by', 'modle']);

@@ -202,7 +202,7 @@ function chatWith(turns: Turn[], threshold = 0.85, model = 'glm-4-flash') {
     model: () => chat.settings.model,
     summaryModel: () => 'glm-4-flash',
     threshold,
-    recorder: { recordUsage: () => {}, recordCompaction: (c) => compactions.push(c) },
+    recorder: { recordCompaction: (c) => compactions.push(c) },
   });
   chat.observe(compactor.observe);
   chat.deps.beforeCall = compactor.beforeCall;

@@ -191,7 +191,7 @@ describe('titles', () => {
 
 describe('recording a ChatSession', () => {
   it('round-trips a conversation with tool calls, usage and /undo', async () => {
-    const { chat } = chatWith([
+    const { chat, usage } = chatWith([
       { calls: [{ name: 'file_read', args: { path: 'a.md' } }] },
       { text: '读完了。', usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } },
       { text: 'second' },
@@ -208,24 +208,44 @@ describe('recording a ChatSession', () => {
     });
     chat.observe(rec.observe);
     rec.attach(chat.messages);
+    rec.listen(usage);
     expect(rec.started).toBe(false);
     await drain(chat, '读一下 a.md');
     await drain(chat, 'two');
     chat.undo();
     await drain(chat, 'three');
+    // A call made outside the loop (OCR by a tool, say) is counted too.
+    usage.add('glm-ocr', {
+      promptTokens: 10,
+      completionTokens: 5,
+      totalTokens: 15,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+    });
     rec.close();
+    usage.add('glm-5', {
+      promptTokens: 1,
+      completionTokens: 1,
+      totalTokens: 2,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+    });
 
     const loaded = (await loadSession(rec.file))!;
     expect(loaded.messages).toEqual(chat.messages.slice(1));
     expect(loaded.title).toBe('读一下 a.md');
     expect(loaded.turns).toBe(3);
     expect(loaded.unfinished).toBe(false);
-    expect(loaded.byModel.map(([m, u]) => [m, u.calls])).toEqual([['glm-5', 4]]);
+    expect(loaded.byModel.map(([m, u]) => [m, u.calls])).toEqual([
+      ['glm-5', 4],
+      ['glm-ocr', 1],
+    ]);
     const ledger = readFileSync(join(dir, 'usage.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(ledger).toHaveLength(4);
+    expect(ledger).toHaveLength(5);
+    expect(ledger[4]).toMatchObject({ model: 'glm-ocr', total: 15 });
     expect(ledger[1]).toMatchObject({
       session: rec.id,
       kind: 'chat',

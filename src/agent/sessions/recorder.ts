@@ -13,6 +13,7 @@ import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
 import type { ChatObserver } from '../chat.js';
+import type { UsageTracker } from '../usage.js';
 import { ledgerEntry, appendLedger } from '../ledger.js';
 import { MAX_RESULT_BYTES } from '../loop.js';
 import { formatBytes, truncateText } from '../truncate.js';
@@ -75,11 +76,13 @@ export interface CompactionRecord {
  * ```ts
  * const rec = openSession({ kind: 'run', skill: 'translate', sessionsDir, ledgerFile, cwd, model, platform });
  * rec.observe({ type: 'user', message });          // the task
+ * rec.listen(usage);                              // every call added to the run's UsageTracker
  * for await (const ev of run) rec.observe(ev);     // every AgentEvent, including the final `done`
  * deps.spill = rec.spill;                          // large tool results go to the session folder
  * rec.close();
  * ```
- * A ChatSession is wired with `chat.observe(rec.observe)` and `rec.attach(chat.messages)`.
+ * A ChatSession is wired with `chat.observe(rec.observe)`, `rec.attach(chat.messages)` and
+ * `rec.listen(chat.deps.usage)`.
  * A skill run nested inside a conversation reports its usage with `rec.nested(skillName)`.
  */
 export class SessionRecorder {
@@ -89,6 +92,7 @@ export class SessionRecorder {
   readonly kind: SessionKind;
   private fd: number | undefined;
   private failed = false;
+  private closed = false;
   private readonly resumed: boolean;
   private titled: boolean;
   private lastModel: string;
@@ -141,15 +145,6 @@ export class SessionRecorder {
         this.recorded.push(ev.message);
         this.write({ type: 'message', role: ev.message.role, t: now(), message: ev.message });
         break;
-      case 'usage':
-        this.recordUsage({
-          model: ev.model,
-          usage: ev.usage,
-          cost: ev.cost,
-          purpose: this.kind === 'run' ? 'skill' : 'chat',
-          skill: this.o.skill,
-        });
-        break;
       case 'error':
         this.write({ type: 'error', t: now(), kind: ev.error.kind, message: ev.error.message });
         break;
@@ -170,6 +165,7 @@ export class SessionRecorder {
 
   /** Usage of one model call: a line in the session and one in the ledger. */
   recordUsage(r: UsageRecord): void {
+    if (this.closed) return;
     this.write({
       type: 'usage',
       t: now(),
@@ -198,6 +194,24 @@ export class SessionRecorder {
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  /**
+   * Record every call added to `tracker` (usage events are not recorded by `observe`: the
+   * tracker also sees calls made outside the loop — OCR, compaction summaries). A call added
+   * with the tag 'compact' is recorded as compaction. Returns an unsubscribe.
+   */
+  listen(tracker: UsageTracker): () => void {
+    const purpose: UsagePurpose = this.kind === 'run' ? 'skill' : 'chat';
+    return tracker.onAdd((model, usage, cost, tag) =>
+      this.recordUsage({
+        model,
+        usage,
+        cost,
+        purpose: tag === 'compact' ? 'compact' : purpose,
+        skill: this.o.skill,
+      }),
+    );
   }
 
   /** An observer for a skill run nested in this conversation: its usage is recorded here. */
@@ -246,7 +260,9 @@ export class SessionRecorder {
     }
   };
 
+  /** Stop recording (further events are ignored) and close the file. */
   close(): void {
+    this.closed = true;
     if (this.fd === undefined) return;
     try {
       closeSync(this.fd);
@@ -277,7 +293,7 @@ export class SessionRecorder {
   }
 
   private open(): number | undefined {
-    if (this.fd !== undefined || this.failed) return this.fd;
+    if (this.fd !== undefined || this.failed || this.closed) return this.fd;
     try {
       mkdirSync(this.o.sessionsDir, { recursive: true, mode: 0o700 });
       const fd = openSync(this.file, 'a+', 0o600);

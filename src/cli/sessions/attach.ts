@@ -84,10 +84,7 @@ export async function attachSession(
     summaryModel: () => ctx.config.skillModel,
     threshold: ctx.config.compactThreshold,
     toolsTokens: estimateToolsTokens(chat.deps.tools.schemas()),
-    recorder: {
-      recordUsage: (r) => recorder.recordUsage(r),
-      recordCompaction: (c, before, after) => recorder.recordCompaction(c, before, after),
-    },
+    recorder: { recordCompaction: (c, before, after) => recorder.recordCompaction(c, before, after) },
   });
   const budget = new RunBudget(ctx.config.maxCostPerRun, chat.deps.usage, () => chat.settings.model);
 
@@ -116,6 +113,11 @@ export async function attachSession(
   };
 
   chat.observe((ev) => recorder.observe(ev));
+  // Every call counted in the session's tracker (chat, compaction, OCR) goes to the file and ledger.
+  const purpose = kind === 'run' ? 'skill' : 'chat';
+  chat.deps.usage.onAdd((model, usage, cost, tag) =>
+    recorder.recordUsage({ model, usage, cost, purpose: tag === 'compact' ? 'compact' : purpose }),
+  );
   chat.observe(compactor.observe);
   chat.observe(budget.observe);
   recorder.attach(chat.messages);

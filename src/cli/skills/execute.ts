@@ -13,6 +13,7 @@ import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { StreamPrinter } from '../render/printer.js';
+import { recordSkillRun } from '../sessions/skill-run.js';
 import type { Style } from '../render/style.js';
 import { SkillPrinter } from './render.js';
 import { createSkillRuntime } from './runtime.js';
@@ -64,6 +65,13 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     errLine: (line) => (o.stderr ?? process.stderr).write(`${clear}${line}\n`),
     outLine: (line) => (o.stdout ?? process.stdout).write(`${line}\n`),
   });
+  // Saved as a `run` session, its usage in the ledger, the run budget checked before every call.
+  const recording = recordSkillRun(o.ctx, {
+    skill: o.skill.name,
+    values: o.values,
+    model: o.model ?? o.skill.model ?? o.ctx.config.skillModel,
+    usage: o.usage,
+  });
   const rt = await createSkillRuntime(o.ctx, {
     catalog: o.catalog,
     prompter: o.prompter,
@@ -71,9 +79,13 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     signal: o.signal,
     ...(o.llm ? { llm: o.llm } : {}),
     ...(o.client ? { client: o.client } : {}),
-    onNested: (ev, chain) => view.nested(ev, chain),
+    onNested: (ev, chain) => {
+      recording.nested(ev, chain);
+      view.nested(ev, chain);
+    },
     write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
   });
+  rt.hooks = recording.hooks;
   const started = Date.now();
   const run = runSkill(
     {
@@ -85,13 +97,20 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     },
     rt,
   );
-  let step = await run.next();
-  while (!step.done) {
-    view.handle(step.value);
-    step = await run.next();
+  let result: AgentResult | undefined;
+  try {
+    let step = await run.next();
+    while (!step.done) {
+      recording.observe(step.value);
+      view.handle(step.value);
+      step = await run.next();
+    }
+    result = step.value;
+  } finally {
+    recording.finish(result);
   }
-  printer.finish(step.value, o.usage, view.model ?? o.skill.model ?? o.ctx.config.skillModel, Date.now() - started);
-  return step.value;
+  printer.finish(result, o.usage, view.model ?? o.skill.model ?? o.ctx.config.skillModel, Date.now() - started);
+  return result;
 }
 
 /** The skill of that name, or a usage error (exit 2) with a "did you mean". */
