@@ -53,7 +53,8 @@ export function makeSkillTool(
     kind: 'read',
     label: (args: Record<string, unknown>) => {
       const first = target.args.find((a) => typeof args[a.name] === 'string');
-      return first ? `${target.name} ${String(args[first.name]).slice(0, 60)}` : target.name;
+      const value = first ? String(args[first.name]).replace(/\s+/g, ' ').trim() : '';
+      return value ? (value.length > 60 ? `${value.slice(0, 59)}…` : value) : skillToolName(target.name);
     },
     async execute(args: Record<string, unknown>, ctx) {
       const chain = o.chain;
