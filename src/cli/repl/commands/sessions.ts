@@ -128,7 +128,7 @@ export async function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): Prom
     style: ctx.app.err,
     context: wiring?.compactor.status(ctx.chat.messages),
     compactions: wiring?.compactor.count ?? 0,
-    sessionId: wiring?.recorder.started ? wiring.recorder.id : undefined,
+    sessionId: wiring && (wiring.recorder.started || wiring.earlier) ? wiring.recorder.id : undefined,
     earlier: wiring?.earlier,
   });
 }
