@@ -24,6 +24,8 @@ export interface SimpleCommand {
   redirects: Redirect[];
   /** A pipe (`|` or `|&`) feeds this command's standard input. */
   piped: boolean;
+  /** Variables assigned before the program (`D=/ cmd`), or on their own (`D=/`). */
+  assignments: [name: string, value: string][];
 }
 
 export interface ParsedLine {
@@ -46,6 +48,7 @@ export function liftSubstitutions(line: string): { text: string; substitutions: 
   let i = 0;
   let quote: '' | "'" | '"' | "$'" = '';
   const atWordStart = () => out === '' || /[\s;&|()<>]$/.test(out);
+  const heredocs: { delim: string; expands: boolean; tabs: boolean }[] = [];
   while (i < line.length) {
     const c = line[i]!;
     if (quote === "'") {
@@ -92,13 +95,33 @@ export function liftSubstitutions(line: string): { text: string; substitutions: 
       } else if (c === '#' && atWordStart()) {
         while (i < line.length && line[i] !== '\n') i++;
         continue;
+      } else if (c === '<' && line[i + 1] === '<' && line[i + 2] !== '<') {
+        // A here-document: remember its delimiter; its body starts on the next line.
+        const m = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([^\s;&|<>()]+))/.exec(line.slice(i));
+        if (m) {
+          heredocs.push({ delim: m[2] ?? m[3] ?? m[4] ?? '', expands: m[4] !== undefined && !m[0].includes('\\'), tabs: m[1] === '-' });
+          out += `${m[0]} `;
+          i += m[0].length;
+          continue;
+        }
       } else if (c === '\n' || c === '\r') {
         out += ' ; ';
         i++;
+        // Here-document bodies are data, not commands; only their substitutions run.
+        for (const doc of heredocs.splice(0)) {
+          while (i < line.length) {
+            const eol = line.indexOf('\n', i);
+            const text = line.slice(i, eol < 0 ? line.length : eol);
+            i = eol < 0 ? line.length : eol + 1;
+            if ((doc.tabs ? text.replace(/^\t+/, '') : text).replace(/\r$/, '') === doc.delim) break;
+            if (doc.expands) subs.push(...liftSubstitutions(text.replace(/[\\'"]/g, ' ')).substitutions);
+          }
+        }
         continue;
       } else if ((c === '<' || c === '>') && line[i + 1] === '(') {
         const end = closing(line, i + 2);
-        subs.push(line.slice(i + 2, end));
+        // `>(cmd)` reads what is written to it: check it as if a pipe fed it.
+        subs.push(c === '>' ? `: | ${line.slice(i + 2, end)}` : line.slice(i + 2, end));
         out += ` $${SUB_PREFIX}${subs.length - 1} `;
         i = end + 1;
         continue;
@@ -219,11 +242,11 @@ function groupEnd(toks: Token[], start: number): number {
 
 function simpleCommands(toks: Token[]): SimpleCommand[] {
   const out: SimpleCommand[] = [];
-  let cur: SimpleCommand = { words: [], redirects: [], piped: false };
+  let cur: SimpleCommand = { words: [], redirects: [], piped: false, assignments: [] };
   let started = false;
   const flush = (pipedNext: boolean) => {
-    if (cur.words.length || cur.redirects.length) out.push(cur);
-    cur = { words: [], redirects: [], piped: pipedNext };
+    if (cur.words.length || cur.redirects.length || cur.assignments.length) out.push(cur);
+    cur = { words: [], redirects: [], piped: pipedNext, assignments: [] };
     started = false;
   };
   for (let i = 0; i < toks.length; i++) {
@@ -249,7 +272,11 @@ function simpleCommands(toks: Token[]): SimpleCommand[] {
     if (!started) {
       if (RESERVED.has(t.word)) continue;
       // Leading assignments (`LANG=C sort`) are not the program.
-      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t.word)) continue;
+      const assign = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(t.word);
+      if (assign) {
+        cur.assignments.push([assign[1]!, assign[2]!]);
+        continue;
+      }
       started = true;
     }
     cur.words.push(t.word);

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { t } from '../support/i18n/index.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 import { type Dialect, isDynamic, parseLine, type SimpleCommand, showWord } from './shell-parse.js';
-import { changeDir, classifyTarget, isDiskDevice, type PathContext } from './shell-targets.js';
+import { changeDir, classifyTarget, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
 import { checkIndirect, unwrap } from './shell-programs.js';
 
 export interface Finding {
@@ -90,9 +90,20 @@ function check(line: string, ctx: PathContext, out: Finding[], depth: number): v
       if (recursive) out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
     }
     // `cd / && rm -rf *`: follow the folder changes of the line.
-    let local = ctx;
+    // and the variables it sets (`D=/; rm -rf $D`).
+    let local: PathContext = { ...ctx, vars: { ...ctx.vars } };
     for (const cmd of parsed.commands) {
-      if (['cd', 'pushd', 'chdir', 'set-location', 'sl'].includes(programName(cmd.words[0] ?? ''))) {
+      const vars = { ...local.vars };
+      for (const [name, value] of cmd.assignments) vars[name] = value;
+      const first = programName(cmd.words[0] ?? '');
+      if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(first)) {
+        for (const w of cmd.words.slice(1)) {
+          const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w);
+          if (m) vars[m[1]!] = m[2]!;
+        }
+      }
+      local = { ...local, vars };
+      if (['cd', 'pushd', 'chdir', 'set-location', 'sl'].includes(first)) {
         const arg = cmd.words.slice(1).find((w) => !/^-[A-Za-z]$/.test(w));
         local = { ...local, cwd: changeDir(arg, local) };
         continue;
@@ -117,11 +128,18 @@ function checkSimple(cmd: SimpleCommand, ctx: PathContext, out: Finding[], depth
   const words = unwrapped.words;
   if (!words.length) return;
   const program = words[0]!;
-  if (isDynamic(program)) {
+  // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
+  const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);
+  if (isDynamic(program) || globbed) {
     out.push({ level: 'refuse', rule: 'dynamic', key: 'shell.refuse.dynamic', params: { word: showWord(program) } });
     return;
   }
   const name = programName(program);
+  // `alias x='…'` and `trap '…' EXIT` hold command lines of their own.
+  if (name === 'alias') {
+    for (const w of words.slice(1)) if (w.includes('=')) check(w.slice(w.indexOf('=') + 1), ctx, out, depth + 1);
+  }
+  if (name === 'trap' && words[1] && !words[1].startsWith('-')) check(words[1], ctx, out, depth + 1);
   if (name === '%0') {
     out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
     return;
@@ -131,7 +149,7 @@ function checkSimple(cmd: SimpleCommand, ctx: PathContext, out: Finding[], depth
     out.push(indirect);
     return;
   }
-  checkDestructive(name, words, ctx, out, dialect);
+  checkDestructive(name, words, ctx, out, dialect, Boolean(unwrapped.viaXargs));
 }
 
 /** `/usr/bin/RM.exe` → `rm`. */
@@ -148,7 +166,7 @@ function checkRedirect(op: string, target: string, ctx: PathContext, out: Findin
     return;
   }
   if (/^\/dev\//.test(target) || /^nul$/i.test(target) || target === '') return;
-  if (classifyTarget(target, ctx) === 'critical' && !/\.\w+$/.test(target)) {
+  if (isSystemTarget(target, ctx)) {
     out.push({ level: 'refuse', rule: 'redirect-critical', key: 'shell.refuse.deleteRoot', params: { target: showWord(target) } });
     return;
   }
@@ -178,6 +196,7 @@ function checkDestructive(
   ctx: PathContext,
   out: Finding[],
   dialect: Dialect,
+  viaXargs: boolean,
 ): undefined {
   const args = words.slice(1);
   const lower = args.map((a) => a.toLowerCase());
@@ -209,7 +228,7 @@ function checkDestructive(
     return push('refuse', 'kill-all', 'shell.refuse.killAll');
   }
 
-  if (DELETE.has(name)) return checkDelete(name, args, lower, ctx, out, dialect);
+  if (DELETE.has(name)) return checkDelete(name, args, lower, ctx, out, dialect, viaXargs);
 
   if (name === 'find') return checkFind(args, ctx, out);
 
@@ -252,8 +271,11 @@ function checkDestructive(
     if (flag) return push('warn', 'in-place', 'shell.warn.inPlace', { program: name, flag });
     return;
   }
-  if (name === 'tee' && !args.some((a) => a === '-a' || a === '--append')) {
+  if (name === 'tee') {
     const files = operands(args);
+    const system = files.find((f) => isSystemTarget(f, ctx));
+    if (system) return push('refuse', 'redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(system) });
+    if (args.some((a) => a === '-a' || a === '--append')) return;
     if (files.length) return push('warn', 'overwrite', 'shell.warn.overwrite', { target: showWord(files[0]!) });
     return;
   }
@@ -287,6 +309,7 @@ function checkDelete(
   ctx: PathContext,
   out: Finding[],
   dialect: Dialect,
+  viaXargs: boolean,
 ): undefined {
   const windowsStyle = ['del', 'erase', 'rd'].includes(name) || lower.some((a) => a === '/s');
   const powershell = name === 'remove-item' || name === 'ri';
@@ -304,6 +327,11 @@ function checkDelete(
   } else {
     recursive = args.some((a) => a === '--recursive' || /^-[a-zA-Z]*[rR][a-zA-Z]*$/.test(a));
     targets = operands(args);
+  }
+  if (viaXargs && recursive) {
+    // `… | xargs rm -rf`: what gets deleted is only known when the command runs.
+    out.push({ level: 'refuse', rule: 'delete-computed', key: 'shell.refuse.computedDelete', params: { target: 'xargs' } });
+    return;
   }
   for (const target of targets) {
     const verdict = classifyTarget(target, ctx);

@@ -31,6 +31,8 @@ export interface Unwrapped {
   offset: number;
   /** A wrapper that grants administrator rights (sudo, doas, su, runas). */
   admin?: string;
+  /** `xargs` adds arguments read at run time. */
+  viaXargs?: boolean;
 }
 
 /**
@@ -41,6 +43,7 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
   let rest = words;
   let offset = 0;
   let admin: string | undefined;
+  let viaXargs = false;
   const drop = (n: number) => {
     rest = rest.slice(n);
     offset += n;
@@ -100,6 +103,7 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
         drop(2 + skipOptions(args, ['--userspec', '--groups']));
         continue;
       case 'xargs':
+        viaXargs = true;
         drop(1 + skipOptions(args, ['-I', '-L', '-n', '-P', '-d', '-E', '-s', '-a', '--arg-file', '--delimiter']));
         continue;
       case 'wsl':
@@ -129,10 +133,10 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
         admin = 'su';
         return { words: rest, offset, admin };
       default:
-        return { words: rest, offset, ...(admin ? { admin } : {}) };
+        return { words: rest, offset, ...(admin ? { admin } : {}), ...(viaXargs ? { viaXargs } : {}) };
     }
   }
-  return { words: rest, offset, ...(admin ? { admin } : {}) };
+  return { words: rest, offset, ...(admin ? { admin } : {}), ...(viaXargs ? { viaXargs } : {}) };
 }
 
 const SHELLS = new Set([

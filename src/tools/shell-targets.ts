@@ -12,6 +12,8 @@ export interface PathContext {
   home: string;
   /** The folder the command runs in, absolute, forward slashes; '' when a `cd` made it unknown. */
   cwd: string;
+  /** Variables assigned earlier on the same line (`D=/; rm -rf $D`). */
+  vars?: Record<string, string>;
 }
 
 export type TargetVerdict = 'critical' | 'computed' | 'ordinary';
@@ -62,6 +64,8 @@ function expansions(word: string, ctx: PathContext): string[] {
   const value = (useDefault: boolean) =>
     word.replace(re, (_, name: string) => {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)(?::?[-=+?](.*))?$/.exec(name);
+      const known = ctx.vars?.[m?.[1] ?? name];
+      if (known !== undefined) return known;
       const base = (m?.[1] ?? name).toUpperCase();
       if (HOME_VARS.has(base)) return ctx.home;
       return useDefault ? (m?.[2] ?? '') : '';
@@ -173,4 +177,15 @@ export function isDiskDevice(word: string): boolean {
   if (!p.startsWith('/dev/')) return false;
   const name = p.slice(5);
   return !/^(null|zero|full|random|urandom|stdout|stderr|stdin|tty\w*|pts\/\d+|fd\/\d+|shm\/.*)$/.test(name);
+}
+
+const SYSTEM_FILES = new Set(['etc', 'bin', 'sbin', 'usr', 'boot', 'lib', 'lib32', 'lib64', 'system', 'library']);
+
+/** A file whose overwriting breaks the system (`> /etc/passwd`), or a protected folder. */
+export function isSystemTarget(word: string, ctx: PathContext): boolean {
+  if (classifyTarget(word, ctx) === 'critical') return true;
+  const p = word.replace(/\\/g, '/');
+  if (!posix.isAbsolute(p)) return false;
+  const first = posix.normalize(p).split('/')[1]?.toLowerCase() ?? '';
+  return SYSTEM_FILES.has(first) || /^[a-z]:\/windows\//i.test(p);
 }
