@@ -81,7 +81,9 @@ fake.fallback = (req) => {
   const zh = /[\u4e00-\u9fff]/.test(lastUserText(req.body));
   return {
     kind: 'text',
-    reasoning: zh ? '用户想了解常见文件格式的区别。我用一个表格来对比，再给出建议。' : 'The user wants a comparison; a table works best.',
+    reasoning: zh
+      ? '用户想了解常见文件格式的区别。我用一个表格来对比，再给出建议。'
+      : 'The user wants a comparison; a table works best.',
     text: zh ? ZH_ANSWER : EN_ANSWER,
     chunk: 6,
     delayMs,

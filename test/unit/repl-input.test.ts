@@ -9,7 +9,7 @@ import {
   remainder,
 } from '../../src/cli/repl/attach/attach.js';
 import { detectPaths } from '../../src/cli/repl/attach/paths.js';
-import { escape, History, unescape } from '../../src/cli/repl/history.js';
+import { escapeEntry, History, unescapeEntry } from '../../src/cli/repl/history.js';
 import { classify, continues } from '../../src/cli/repl/input.js';
 import { ReverseSearch } from '../../src/cli/repl/search.js';
 import { looksSecret } from '../../src/cli/repl/secrets.js';
@@ -21,7 +21,11 @@ const commands = new Set(['help', 'model', 'run', 'exit', 'quit']);
 describe('classify', () => {
   const none = () => false;
   it('tells commands from messages', () => {
-    expect(classify('/model glm-4.7', commands, none)).toEqual({ kind: 'command', name: 'model', args: 'glm-4.7' });
+    expect(classify('/model glm-4.7', commands, none)).toEqual({
+      kind: 'command',
+      name: 'model',
+      args: 'glm-4.7',
+    });
     expect(classify('  /HELP  ', commands, none)).toEqual({ kind: 'command', name: 'help', args: '' });
     expect(classify('hello /model', commands, none)).toEqual({ kind: 'message', text: 'hello /model' });
     expect(classify('   ', commands, none)).toEqual({ kind: 'empty' });
@@ -148,7 +152,8 @@ describe('History', () => {
   });
 
   it('escapes round-trip', () => {
-    for (const s of ['a\\nb', 'x\ny', '\\', 'C:\\dir\\', '中文\n第二行']) expect(unescape(escape(s))).toBe(s);
+    for (const s of ['a\\nb', 'x\ny', '\\', 'C:\\dir\\', '中文\n第二行'])
+      expect(unescapeEntry(escapeEntry(s))).toBe(s);
   });
 });
 
@@ -196,7 +201,12 @@ describe('attachments', () => {
       fileSize: (p) => statSync(p).size,
       note: (l) => notes.push(l),
       confirm: async () => true,
-      readDocument: async (p) => ({ text: readFileSync(p, 'utf8'), kind: 'text', fileBytes: statSync(p).size, truncated: false }),
+      readDocument: async (p) => ({
+        text: readFileSync(p, 'utf8'),
+        kind: 'text',
+        fileBytes: statSync(p).size,
+        truncated: false,
+      }),
       errorCode: (e) => (e as { code?: string }).code,
       ...over,
     };
@@ -206,7 +216,9 @@ describe('attachments', () => {
     writeFileSync(join(dir, 'notes.md'), '# 会议记录\n- 事项一');
     const r = await attachFromMessage('总结一下 notes.md 的要点', env());
     expect(r.onlyFiles).toBe(false);
-    expect(r.attachments.documents).toEqual([documentBlock('notes.md', join(dir, 'notes.md'), '# 会议记录\n- 事项一')]);
+    expect(r.attachments.documents).toEqual([
+      documentBlock('notes.md', join(dir, 'notes.md'), '# 会议记录\n- 事项一'),
+    ]);
     expect(notes).toEqual([expect.stringMatching(/^Attached notes\.md \(text, \d+ B\)$/)]);
     expect(buildContent('总结一下 notes.md 的要点', r.attachments)).toBe(
       `总结一下 notes.md 的要点\n\n<document name="notes.md" path="${join(dir, 'notes.md')}">\n# 会议记录\n- 事项一\n</document>`,

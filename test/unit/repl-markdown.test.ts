@@ -43,7 +43,10 @@ describe('wrapSpans', () => {
   });
 
   it('keeps each span’s paint on every line it spans, with a hanging indent', () => {
-    const lines = wrapSpans([{ text: 'bold words here', paint: color.bold }], 10, { first: '• ', rest: '  ' });
+    const lines = wrapSpans([{ text: 'bold words here', paint: color.bold }], 10, {
+      first: '• ',
+      rest: '  ',
+    });
     expect(lines.map(strip)).toEqual(['• bold', '  words', '  here']);
     expect(lines[1]).toContain('\x1b[1m');
   });
@@ -77,7 +80,11 @@ describe('renderBlock', () => {
   });
 
   it('aligns a table with Chinese cells by display width', () => {
-    const lines = md('| 名称 | 数量 | 备注 |\n|:--|--:|:-:|\n| 苹果 | 3 | 新鲜 |\n| Banana | 12 | ok |', 60, color).map(strip);
+    const lines = md(
+      '| 名称 | 数量 | 备注 |\n|:--|--:|:-:|\n| 苹果 | 3 | 新鲜 |\n| Banana | 12 | ok |',
+      60,
+      color,
+    ).map(strip);
     expect(lines[0]).toMatch(/^┌─+┬─+┬─+┐$/);
     const widths = lines.map((l) => stringWidth(l));
     expect(new Set(widths).size).toBe(1);
@@ -107,7 +114,14 @@ describe('renderBlock', () => {
   });
 
   it('renders quotes, rules and task lists', () => {
-    expect(md('> 引用\n\n---\n\n- [x] done\n- [ ] todo')).toEqual(['> 引用', '', '---', '', '- [x] done', '- [ ] todo']);
+    expect(md('> 引用\n\n---\n\n- [x] done\n- [ ] todo')).toEqual([
+      '> 引用',
+      '',
+      '---',
+      '',
+      '- [x] done',
+      '- [ ] todo',
+    ]);
   });
 
   it('wraps list items under their text', () => {
@@ -115,7 +129,9 @@ describe('renderBlock', () => {
   });
 
   it('falls back to the source for unknown blocks', () => {
-    expect(renderBlock({ type: 'custom', raw: 'raw text\n' }, { width: 20, theme: plain })).toEqual(['raw text']);
+    expect(renderBlock({ type: 'custom', raw: 'raw text\n' }, { width: 20, theme: plain })).toEqual([
+      'raw text',
+    ]);
   });
 });
 
@@ -124,7 +140,10 @@ describe('highlight', () => {
     const lines = highlight('def f(x):\n    return "a" # note\n', 'python', color);
     const text = lines.map((l) => l.map((s) => s.text).join('')).join('\n');
     expect(text).toBe('def f(x):\n    return "a" # note\n');
-    const painted = lines.flat().filter((s) => s.paint).map((s) => s.text);
+    const painted = lines
+      .flat()
+      .filter((s) => s.paint)
+      .map((s) => s.text);
     expect(painted).toEqual(['def', 'return', '"a"', '# note']);
   });
 
@@ -142,7 +161,10 @@ describe('highlight', () => {
 
 describe('MarkdownStream', () => {
   const stream = (width = 40) =>
-    new MarkdownStream((s) => Lexer.lex(s), (tok) => renderBlock(tok, { width, theme: plain }));
+    new MarkdownStream(
+      (s) => Lexer.lex(s),
+      (tok) => renderBlock(tok, { width, theme: plain }),
+    );
 
   it('commits finished blocks once and keeps only the last block live', () => {
     const s = stream();

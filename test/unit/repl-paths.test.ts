@@ -22,7 +22,13 @@ function detect(text: string, files: string[], wsl = false) {
 describe('words', () => {
   it('keeps quoted strings whole and joins backslash-escaped spaces', () => {
     const w = words(`看看 '/tmp/My File.pdf' 和 /Users/li/My\\ Report\\ (1).docx 吧`);
-    expect(w.map((x) => x.value)).toEqual(['看看', '/tmp/My File.pdf', '和', '/Users/li/My Report (1).docx', '吧']);
+    expect(w.map((x) => x.value)).toEqual([
+      '看看',
+      '/tmp/My File.pdf',
+      '和',
+      '/Users/li/My Report (1).docx',
+      '吧',
+    ]);
     expect(w[1]!.quoted).toBe(true);
   });
 
@@ -41,7 +47,9 @@ describe('words', () => {
 describe('detectPaths', () => {
   it('finds an absolute path dragged into the message', () => {
     const { found } = detect('/home/li/Desktop/report.pdf what is this', ['/home/li/Desktop/report.pdf']);
-    expect(found).toEqual([{ raw: '/home/li/Desktop/report.pdf', path: '/home/li/Desktop/report.pdf', start: 0, end: 27 }]);
+    expect(found).toEqual([
+      { raw: '/home/li/Desktop/report.pdf', path: '/home/li/Desktop/report.pdf', start: 0, end: 27 },
+    ]);
   });
 
   it('finds single- and double-quoted paths with spaces (GNOME Terminal, Windows Terminal)', () => {
@@ -53,7 +61,9 @@ describe('detectPaths', () => {
   });
 
   it('finds backslash-escaped paths (macOS Terminal, iTerm2)', () => {
-    const { found } = detect('总结一下 /Users/li/年度\\ 报告\\ (终稿).docx', ['/Users/li/年度 报告 (终稿).docx']);
+    const { found } = detect('总结一下 /Users/li/年度\\ 报告\\ (终稿).docx', [
+      '/Users/li/年度 报告 (终稿).docx',
+    ]);
     expect(found.map((f) => f.path)).toEqual(['/Users/li/年度 报告 (终稿).docx']);
     expect(found[0]!.raw).toBe('/Users/li/年度\\ 报告\\ (终稿).docx');
   });
@@ -64,7 +74,11 @@ describe('detectPaths', () => {
       '/work/docs/sub/b.csv',
       '/home/li/notes/c.txt',
     ]);
-    expect(found.map((f) => f.path)).toEqual(['/work/docs/a.md', '/work/docs/sub/b.csv', '/home/li/notes/c.txt']);
+    expect(found.map((f) => f.path)).toEqual([
+      '/work/docs/a.md',
+      '/work/docs/sub/b.csv',
+      '/home/li/notes/c.txt',
+    ]);
   });
 
   it('finds a bare file name in the current folder', () => {
@@ -73,7 +87,10 @@ describe('detectPaths', () => {
   });
 
   it('tolerates punctuation and Chinese text glued to a path', () => {
-    const { found } = detect('请总结/home/li/a.pdf，谢谢。另外看看（b.txt）', ['/home/li/a.pdf', '/work/docs/b.txt']);
+    const { found } = detect('请总结/home/li/a.pdf，谢谢。另外看看（b.txt）', [
+      '/home/li/a.pdf',
+      '/work/docs/b.txt',
+    ]);
     expect(found.map((f) => f.path)).toEqual(['/home/li/a.pdf', '/work/docs/b.txt']);
   });
 
@@ -120,7 +137,11 @@ describe('detectPaths', () => {
 
 describe('candidates', () => {
   it('tries the literal text first, then without glued punctuation', () => {
-    expect(candidates('a.pdf，').map((c) => c.text).slice(0, 2)).toEqual(['a.pdf，', 'a.pdf']);
+    expect(
+      candidates('a.pdf，')
+        .map((c) => c.text)
+        .slice(0, 2),
+    ).toEqual(['a.pdf，', 'a.pdf']);
   });
 
   it('rejects malformed file URIs', () => {

@@ -34,7 +34,11 @@ export function inline(tokens: Token[] | undefined, theme: Theme, paint?: Paint)
         out.push(
           ...(theme.enabled
             ? inline((tok as Tokens.Strong).tokens, theme, compose(paint, theme.bold))
-            : [{ text: '**', paint }, ...inline((tok as Tokens.Strong).tokens, theme, paint), { text: '**', paint }]),
+            : [
+                { text: '**', paint },
+                ...inline((tok as Tokens.Strong).tokens, theme, paint),
+                { text: '**', paint },
+              ]),
         );
         break;
       case 'em':
@@ -44,7 +48,10 @@ export function inline(tokens: Token[] | undefined, theme: Theme, paint?: Paint)
         out.push(...inline((tok as Tokens.Del).tokens, theme, compose(paint, theme.strike)));
         break;
       case 'codespan':
-        out.push({ text: theme.enabled ? (tok as Tokens.Codespan).text : `\`${(tok as Tokens.Codespan).text}\``, paint: compose(paint, theme.cyan) });
+        out.push({
+          text: theme.enabled ? (tok as Tokens.Codespan).text : `\`${(tok as Tokens.Codespan).text}\``,
+          paint: compose(paint, theme.cyan),
+        });
         break;
       case 'br':
         out.push({ text: '\n' });
@@ -93,7 +100,10 @@ export function renderBlock(tok: Token, ctx: BlockContext): string[] {
       return renderCode(tok as Tokens.Code, ctx);
     case 'blockquote': {
       const bar = theme.enabled ? theme.dim('│ ') : '> ';
-      const inner = renderBlocks((tok as Tokens.Blockquote).tokens, { ...ctx, width: Math.max(10, width - 2) });
+      const inner = renderBlocks((tok as Tokens.Blockquote).tokens, {
+        ...ctx,
+        width: Math.max(10, width - 2),
+      });
       return inner.map((l) => bar + (theme.enabled ? theme.italic(l) : l));
     }
     case 'hr':
@@ -158,7 +168,8 @@ function renderList(list: Tokens.List, ctx: BlockContext, depth: number): string
     let firstBlock = true;
     for (const child of item.tokens) {
       let lines: string[];
-      if (child.type === 'list') lines = renderList(child as Tokens.List, { ...ctx, width: innerWidth }, depth + 1);
+      if (child.type === 'list')
+        lines = renderList(child as Tokens.List, { ...ctx, width: innerWidth }, depth + 1);
       else if (child.type === 'text') {
         const t = child as Tokens.Text;
         lines = wrapSpans(t.tokens ? inline(t.tokens, theme) : [{ text: t.text }], innerWidth);
@@ -171,7 +182,7 @@ function renderList(list: Tokens.List, ctx: BlockContext, depth: number): string
     }
     if (!body.length) body.push('');
     if (i > 0 && list.loose) out.push('');
-    body.forEach((line, k) => out.push((k === 0 ? first : rest) + line));
+    for (const [k, line] of body.entries()) out.push((k === 0 ? first : rest) + line);
   });
   return out;
 }
@@ -181,7 +192,11 @@ function renderCode(code: Tokens.Code, ctx: BlockContext): string[] {
   const text = code.text.replace(/\n+$/, '');
   const lang = code.lang?.trim() || undefined;
   if (!theme.enabled) {
-    return [`\`\`\`${lang ?? ''}`, ...text.split('\n').flatMap((l) => wrapSpans([{ text: l }], width, { anywhere: true })), '```'];
+    return [
+      `\`\`\`${lang ?? ''}`,
+      ...text.split('\n').flatMap((l) => wrapSpans([{ text: l }], width, { anywhere: true })),
+      '```',
+    ];
   }
   const out: string[] = [];
   if (lang) out.push(theme.dim(`  ${lang}`));

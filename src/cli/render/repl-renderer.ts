@@ -112,7 +112,9 @@ export class ReplRenderer {
         this.waiting = undefined;
         this.thinking ??= new ThinkingText(this.theme, this.now());
         if (this.thinking.empty && this.o.verbose() && ev.text.trim()) {
-          this.printUi(this.ui.enabled ? this.ui.dim(this.ui.italic(`✻ ${t('cli.thinking')}`)) : t('cli.thinking'));
+          this.printUi(
+            this.ui.enabled ? this.ui.dim(this.ui.italic(`✻ ${t('cli.thinking')}`)) : t('cli.thinking'),
+          );
         }
         this.thinking.push(ev.text);
         this.scheduleRedraw();
@@ -120,8 +122,9 @@ export class ReplRenderer {
       case 'text_delta':
         this.waiting = undefined;
         this.closeThinking();
-        this.md ??= new MarkdownStream((src) => Lexer.lex(src, { gfm: true }), (tok) =>
-          renderBlock(tok, { width: this.width(), theme: this.theme }),
+        this.md ??= new MarkdownStream(
+          (src) => Lexer.lex(src, { gfm: true }),
+          (tok) => renderBlock(tok, { width: this.width(), theme: this.theme }),
         );
         this.md.push(ev.text);
         this.answer += ev.text;
@@ -166,7 +169,9 @@ export class ReplRenderer {
             : t('render.deniedByUser', { name: ev.name });
           this.printUi(formatWarning(text, this.ui));
         } else if (ev.decision === 'refused') {
-          this.printUi(formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.ui));
+          this.printUi(
+            formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.ui),
+          );
         }
         break;
       case 'retry':
@@ -256,7 +261,7 @@ export class ReplRenderer {
     const took = formatDuration(this.now() - th.started);
     if (this.o.verbose()) {
       const { commit } = th.take(this.width() - 2, true);
-      this.printUi(commit.join('\n'));
+      if (commit.length) this.printUi(commit.join('\n'));
     } else if (this.rich) {
       this.printUi(this.ui.dim(`✻ ${t('repl.thoughtFor', { duration: took })}`));
     }
@@ -288,9 +293,9 @@ export class ReplRenderer {
   private redraw(): void {
     this.lastRedraw = this.now();
     const width = this.width();
-    const maxLive = this.rich ? this.screen.maxLive() - this.tools.size - 1 : 0;
+    const maxLive = this.rich ? Math.max(1, this.screen.maxLive() - this.tools.size - 1) : 0;
     if (this.md) {
-      const { commit, live } = this.md.update(false, Math.max(1, maxLive));
+      const { commit, live } = this.md.update(false, maxLive);
       if (commit.length) {
         if (this.rich) this.screen.print(commit);
         else this.printAnswer(commit);
@@ -301,7 +306,7 @@ export class ReplRenderer {
       if (this.o.verbose()) {
         const { commit, live } = this.thinking.take(width - 2, false);
         if (commit.length) this.printUi(commit.join('\n'));
-        this.thinkingLive = this.rich ? live.slice(-Math.max(1, maxLive)) : [];
+        this.thinkingLive = this.rich ? live.slice(-maxLive) : [];
       } else {
         this.thinkingLive = this.rich ? this.thinking.tail(width - 2, THINKING_WINDOW) : [];
       }
@@ -339,7 +344,8 @@ export class ReplRenderer {
 
   /** Keep the spinner turning while something on screen is waiting. */
   private animate(): void {
-    const moving = this.waiting !== undefined || this.tools.size > 0 || (this.thinking !== undefined && !this.o.verbose());
+    const moving =
+      this.waiting !== undefined || this.tools.size > 0 || (this.thinking !== undefined && !this.o.verbose());
     if (!moving || !this.o.animate) {
       if (this.timer && !moving) {
         clearInterval(this.timer);

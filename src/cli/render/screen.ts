@@ -55,7 +55,9 @@ export class Screen {
       while (same < next.length && same < this.live.length && next[same] === this.live[same]) same++;
       if (same === next.length && same === this.live.length) return;
     }
-    this.term.write(SYNC_START + this.erase(cols === this.drawnColumns ? same : 0) + this.draw(next, same) + SYNC_END);
+    this.term.write(
+      SYNC_START + this.erase(cols === this.drawnColumns ? same : 0) + this.draw(next, same) + SYNC_END,
+    );
   }
 
   clear(): void {

@@ -30,7 +30,15 @@ export function renderTable(table: Tokens.Table, ctx: BlockContext): string[] {
   const cell = (c: Tokens.TableCell | undefined): Span[] => (c ? inline(c.tokens, theme) : []);
   const header = table.header.map(cell);
   const rows = table.rows.map((r) => Array.from({ length: cols }, (_, i) => cell(r[i])));
-  const widthOf = (spans: Span[]) => Math.max(...spans.map((s) => s.text).join('').split('\n').map(textWidth), 0);
+  const widthOf = (spans: Span[]) =>
+    Math.max(
+      ...spans
+        .map((s) => s.text)
+        .join('')
+        .split('\n')
+        .map(textWidth),
+      0,
+    );
   const natural = Array.from({ length: cols }, (_, i) =>
     Math.max(theme.enabled ? 1 : 3, widthOf(header[i]!), ...rows.map((r) => widthOf(r[i]!))),
   );

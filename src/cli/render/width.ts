@@ -28,7 +28,14 @@ export function displayWidth(s: string): number {
   let w = 0;
   for (const ch of s.replace(ANSI, '')) {
     const cp = ch.codePointAt(0)!;
-    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x300 && cp <= 0x36f) || cp === 0x200d || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
+    if (
+      cp < 0x20 ||
+      (cp >= 0x7f && cp < 0xa0) ||
+      (cp >= 0x300 && cp <= 0x36f) ||
+      cp === 0x200d ||
+      (cp >= 0xfe00 && cp <= 0xfe0f)
+    )
+      continue;
     w += wide(cp) ? 2 : 1;
   }
   return w;
@@ -45,10 +52,14 @@ export function padStart(s: string, width: number): string {
 /** Rows of cells as aligned columns (two spaces apart); `right` marks right-aligned columns. */
 export function columns(rows: string[][], right: ReadonlySet<number> = new Set()): string[] {
   const n = Math.max(0, ...rows.map((r) => r.length));
-  const widths = Array.from({ length: n }, (_, i) => Math.max(0, ...rows.map((r) => displayWidth(r[i] ?? ''))));
+  const widths = Array.from({ length: n }, (_, i) =>
+    Math.max(0, ...rows.map((r) => displayWidth(r[i] ?? ''))),
+  );
   return rows.map((r) =>
     r
-      .map((c, i) => (right.has(i) ? padStart(c, widths[i]!) : i === r.length - 1 ? c : padEnd(c, widths[i]!)))
+      .map((c, i) =>
+        right.has(i) ? padStart(c, widths[i]!) : i === r.length - 1 ? c : padEnd(c, widths[i]!),
+      )
       .join('  ')
       .trimEnd(),
   );

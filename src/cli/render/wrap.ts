@@ -61,7 +61,14 @@ function units(spans: Span[]): Unit[] {
       if (g === '\r') continue;
       const text = g === '\t' ? '    ' : g;
       const width = graphemeWidth(g);
-      out.push({ text, width, paint: span.paint, space: g === ' ' || g === '\t', wide: width > 1, newline: false });
+      out.push({
+        text,
+        width,
+        paint: span.paint,
+        space: g === ' ' || g === '\t',
+        wide: width > 1,
+        newline: false,
+      });
     }
   }
   return out;

@@ -78,7 +78,9 @@ export class LineEditor {
       ...(o.completer ? { completer: this.completer } : {}),
     });
     const added = io.input.listeners('keypress').filter((l) => !before.has(l));
-    const rlListener = added[added.length - 1] as ((s: string | undefined, key: Key | undefined) => void) | undefined;
+    const rlListener = added[added.length - 1] as
+      | ((s: string | undefined, key: Key | undefined) => void)
+      | undefined;
     if (!rlListener) throw new Error('readline did not listen for keys');
     this.readlineKeypress = rlListener;
     io.input.removeListener('keypress', rlListener);
@@ -211,7 +213,10 @@ export class LineEditor {
       return;
     }
     if (k.ctrl && k.name === 'r') {
-      this.search = new ReverseSearch(this.state.history.length ? this.state.history : this.o.history.entries(), this.state.line);
+      this.search = new ReverseSearch(
+        this.state.history.length ? this.state.history : this.o.history.entries(),
+        this.state.line,
+      );
       this.showSearch();
       return;
     }

@@ -34,7 +34,7 @@ export class History {
     }
     const lines = text.split('\n').filter((l) => l !== '');
     h.fileLines = lines.length;
-    const entries = lines.map(unescape).filter((e) => e.trim() && !looksSecret(e));
+    const entries = lines.map(unescapeEntry).filter((e) => e.trim() && !looksSecret(e));
     h.list = entries.slice(-max).reverse();
     return h;
   }
@@ -58,11 +58,11 @@ export class History {
     try {
       await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
       if (this.fileLines >= this.max * 1.5) {
-        const all = [...this.list].reverse().map(escape);
+        const all = [...this.list].reverse().map(escapeEntry);
         await writeFileAtomic(this.file, `${all.join('\n')}\n`, 0o600);
         this.fileLines = all.length;
       } else {
-        await appendFile(this.file, `${escape(entry)}\n`, { encoding: 'utf8', mode: 0o600 });
+        await appendFile(this.file, `${escapeEntry(entry)}\n`, { encoding: 'utf8', mode: 0o600 });
         this.fileLines += 1;
       }
     } catch (err) {
@@ -72,10 +72,10 @@ export class History {
   }
 }
 
-export function escape(entry: string): string {
+export function escapeEntry(entry: string): string {
   return entry.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n');
 }
 
-export function unescape(line: string): string {
+export function unescapeEntry(line: string): string {
   return line.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\'));
 }

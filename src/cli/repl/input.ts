@@ -11,7 +11,11 @@ const COMMAND_WORD = /^\/([A-Za-z][\w-]*)?$/;
  * is a path, not a command name). A bare `/word` that is no command but names something on disk
  * (`/tmp`) is a message too; otherwise it is an unknown command (and gets a suggestion).
  */
-export function classify(text: string, commands: ReadonlySet<string>, exists: (path: string) => boolean): Parsed {
+export function classify(
+  text: string,
+  commands: ReadonlySet<string>,
+  exists: (path: string) => boolean,
+): Parsed {
   const trimmed = text.trim();
   if (!trimmed) return { kind: 'empty' };
   if (!trimmed.startsWith('/')) return { kind: 'message', text };

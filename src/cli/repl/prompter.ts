@@ -25,7 +25,12 @@ export interface QuestionHooks {
  * readline on the same terminal would fight it for keys). The full tool call is shown, with the
  * shell's warning in red; Ctrl+C answers no and stops the run.
  */
-export function replPrompter(editor: LineEditor, style: Style, write: (s: string) => void, hooks: QuestionHooks): Prompter {
+export function replPrompter(
+  editor: LineEditor,
+  style: Style,
+  write: (s: string) => void,
+  hooks: QuestionHooks,
+): Prompter {
   const ask = async (text: string, signal: AbortSignal): Promise<boolean> => {
     hooks.before();
     try {

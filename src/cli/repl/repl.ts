@@ -110,7 +110,12 @@ export class Repl {
       bracketedPaste: Boolean(io.output.isTTY),
       searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
       completer: (line) =>
-        complete(line, { commands: this.commands, ctx: this.slash, cwd: ctx.cwd, home: ctx.env.HOME || homedir() }),
+        complete(line, {
+          commands: this.commands,
+          ctx: this.slash,
+          cwd: ctx.cwd,
+          home: ctx.env.HOME || homedir(),
+        }),
     });
     chat.deps.prompter = replPrompter(this.editor, style, (s) => io.output.write(s), {
       before: () => this.renderer?.suspend(),
@@ -144,7 +149,11 @@ export class Repl {
   }
 
   welcome(): void {
-    const line = t('repl.welcome', { version: __ZHI_VERSION__, model: this.chat.settings.model, mode: this.chat.settings.mode });
+    const line = t('repl.welcome', {
+      version: __ZHI_VERSION__,
+      model: this.chat.settings.model,
+      mode: this.chat.settings.mode,
+    });
     this.io.output.write(`${this.ctx.err.dim(line)}\n`);
   }
 
@@ -185,7 +194,10 @@ export class Repl {
     const cmd = this.commands.find((c) => c.name === name || c.aliases?.includes(name));
     if (!cmd) {
       const suggestion = name ? nearest(name, this.commandNames) : undefined;
-      const lines = [t('repl.unknownCommand', { name }), suggestion ? t('repl.didYouMean', { suggestion }) : t('repl.seeHelp')];
+      const lines = [
+        t('repl.unknownCommand', { name }),
+        suggestion ? t('repl.didYouMean', { suggestion }) : t('repl.seeHelp'),
+      ];
       this.slash.warn(lines.join(' '));
       return;
     }
@@ -199,21 +211,51 @@ export class Repl {
 
   /** Send a message (with the files it names) and render the run. */
   async send(text: string): Promise<void> {
-    const env = makeAttachEnv(this.ctx, this.chat, {
-      note: (line) => this.io.output.write(this.ctx.err.enabled ? `${this.ctx.err.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
-      confirm: async (question) => isYes(await this.editor.ask(question), true),
-    });
-    const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
-    if (onlyFiles) {
-      this.pending = attachments;
-      this.io.output.write(`${this.ctx.err.dim(t('repl.attach.pending'))}\n`);
-      return;
+    const abort = new AbortController();
+    const stop = () => abort.abort();
+    const before = snapshot(this.chat.deps.usage);
+    const started = Date.now();
+    this.editor.busy(stop);
+    process.on('SIGINT', stop);
+    try {
+      const style = this.ctx.err;
+      const env = makeAttachEnv(
+        this.ctx,
+        this.chat,
+        {
+          note: (line) =>
+            this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
+          confirm: async (question) => isYes(await this.editor.ask(question, abort.signal), true),
+        },
+        abort.signal,
+      );
+      const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
+      if (abort.signal.aborted) {
+        this.io.output.write(formatWarning(t('repl.interrupted'), style));
+        return;
+      }
+      if (onlyFiles) {
+        this.pending = attachments;
+        this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
+        return;
+      }
+      this.pending = emptyAttachments();
+      await this.runMessage(buildContent(text, attachments), abort.signal, before, started);
+    } catch (err) {
+      log().error('message failed', err);
+      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+    } finally {
+      process.off('SIGINT', stop);
+      this.editor.idle();
     }
-    this.pending = emptyAttachments();
-    await this.runMessage(buildContent(text, attachments));
   }
 
-  private async runMessage(content: string | ContentPart[]): Promise<void> {
+  private async runMessage(
+    content: string | ContentPart[],
+    signal: AbortSignal,
+    before: UsageTracker,
+    started: number,
+  ): Promise<void> {
     const { ReplRenderer } = await loadRenderer();
     const { ctx, io } = this;
     const richOut = Boolean(io.stdout.isTTY);
@@ -233,14 +275,8 @@ export class Repl {
       animate: this.parts.animate ?? true,
     });
     this.renderer = renderer;
-    const abort = new AbortController();
-    const stop = () => abort.abort();
-    this.editor.busy(stop);
-    process.on('SIGINT', stop);
-    const before = snapshot(this.chat.deps.usage);
-    const started = Date.now();
     try {
-      const run = this.chat.send(content, abort.signal);
+      const run = this.chat.send(content, signal);
       let step = await run.next();
       while (!step.done) {
         renderer.handle(step.value);
@@ -249,12 +285,9 @@ export class Repl {
       renderer.finish(step.value, usageSince(before, this.chat.deps.usage), Date.now() - started);
     } catch (err) {
       renderer.dispose();
-      log().error('run failed', err);
-      io.output.write(formatError(toZhiError(err), ctx.err, ctx.args.flags.debug));
+      throw err;
     } finally {
-      process.off('SIGINT', stop);
       this.renderer = undefined;
-      this.editor.idle();
     }
   }
 }

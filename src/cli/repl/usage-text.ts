@@ -4,12 +4,12 @@ import { t } from '../../support/i18n/index.js';
 import { formatTokens } from '../render/summary.js';
 import { columns } from '../render/width.js';
 
-/** The line printed when the REPL ends: `Session: 12.3k tokens (9.1k in, 3.2k out) · ¥0.04`. */
-export function sessionUsageLine(usage: UsageTracker): string {
+/** `12.3k tokens (9.1k in, 3.2k out) · ¥0.04`, or undefined when nothing was used. */
+export function usageSummary(usage: UsageTracker): string | undefined {
   const total = usage.total();
-  if (!total.totalTokens) return t('repl.sessionNoUsage');
+  if (!total.totalTokens) return undefined;
   const cost = usage.cost();
-  return t('repl.sessionUsage', {
+  return t('repl.usageSummary', {
     tokens: formatTokens(total.totalTokens),
     input: formatTokens(total.promptTokens),
     output: formatTokens(total.completionTokens),
@@ -17,13 +17,29 @@ export function sessionUsageLine(usage: UsageTracker): string {
   });
 }
 
+/** The line printed when the REPL ends: `Session: 12.3k tokens (9.1k in, 3.2k out) · ¥0.04`. */
+export function sessionUsageLine(usage: UsageTracker): string {
+  const summary = usageSummary(usage);
+  return summary ? t('repl.sessionUsage', { summary }) : t('repl.sessionNoUsage');
+}
+
 /** /usage: one row per model (calls, input, cached, output tokens, cost) and the total. */
 export function usageTable(usage: UsageTracker): string[] {
   const models = usage.models();
   if (!models.length) return [t('repl.usage.none')];
-  const cost = (amount: number) => (usage.platform.coveredByPlan ? t('render.covered') : formatCost({ amount, currency: usage.platform.currency }));
+  const cost = (amount: number) =>
+    usage.platform.coveredByPlan
+      ? t('render.covered')
+      : formatCost({ amount, currency: usage.platform.currency });
   const rows = [
-    [t('repl.usage.model'), t('repl.usage.calls'), t('repl.usage.input'), t('repl.usage.cached'), t('repl.usage.output'), t('repl.usage.cost')],
+    [
+      t('repl.usage.model'),
+      t('repl.usage.calls'),
+      t('repl.usage.input'),
+      t('repl.usage.cached'),
+      t('repl.usage.output'),
+      t('repl.usage.cost'),
+    ],
     ...models.map(([model, u]) => [
       model,
       String(u.calls),

@@ -113,7 +113,9 @@ export async function attachFromMessage(
       try {
         into.images.push(await env.imagePart(m.path));
         into.names.push(name);
-        env.note(t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }));
+        env.note(
+          t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }),
+        );
       } catch (err) {
         env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
       }
@@ -123,7 +125,9 @@ export async function attachFromMessage(
       const doc = await env.readDocument(m.path);
       into.documents.push(documentBlock(name, m.path, doc.text));
       into.names.push(name);
-      env.note(t('repl.attach.text', { name, kind: kindName(doc.kind), size: formatBytes(doc.fileBytes || size) }));
+      env.note(
+        t('repl.attach.text', { name, kind: kindName(doc.kind), size: formatBytes(doc.fileBytes || size) }),
+      );
       if (doc.truncated) env.note(t('repl.attach.cut', { name, size: formatBytes(MAX_ATTACH_BYTES) }));
     } catch (err) {
       if (env.errorCode(err) === 'no_text_layer' && env.ocr) {
@@ -144,7 +148,11 @@ export async function attachFromMessage(
       env.note(t('repl.attach.failed', { name, reason: reason(err) }));
     }
   }
-  return { attachments: into, onlyFiles: matches.length > 0 && remainder(text, matches) === '', found: matches.length };
+  return {
+    attachments: into,
+    onlyFiles: matches.length > 0 && remainder(text, matches) === '',
+    found: matches.length,
+  };
 }
 
 /** The message to send: the user's words, then the attached documents, then any images. */

@@ -1,15 +1,33 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { basename } from 'node:path';
 import type { ChatSession } from '../../../agent/chat.js';
+import { truncateText } from '../../../agent/truncate.js';
+import { DEFAULT_VISION_MODEL, findModel } from '../../../llm/models.js';
+import { ZhiError } from '../../../support/errors.js';
 import type { AppContext } from '../../context.js';
 import { type AttachEnv, MAX_ATTACH_BYTES } from './attach.js';
 
-/** The real attachment environment: the file system, the document readers, OCR and vision. */
+/** A ZhiError's sentence, or an error's message (what the user should read about a failed file). */
+function explain(err: unknown): Error {
+  if (err instanceof ZhiError)
+    return new Error([err.whatText(), err.whyText(), ...err.tryTexts()].filter(Boolean).join(' '));
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * The real attachment environment: the file system, the document readers (text, Word, Excel,
+ * PDF), GLM-OCR for scans and the vision helper for images. Files named by the user may be
+ * anywhere (a drag from the desktop): reading them here is the user's own act, unlike the
+ * model's file_read, which stays inside the current folder.
+ */
 export function makeAttachEnv(
   ctx: AppContext,
-  _chat: ChatSession,
+  chat: ChatSession,
   ui: Pick<AttachEnv, 'note' | 'confirm'>,
+  signal?: AbortSignal,
 ): AttachEnv {
+  const model = findModel(chat.settings.model);
   return {
     cwd: ctx.cwd,
     home: ctx.env.HOME || homedir(),
@@ -19,11 +37,36 @@ export function makeAttachEnv(
     confirm: ui.confirm,
     async readDocument(path) {
       const { readDocument } = await import('../../../tools/readers/index.js');
-      return readDocument(path, { maxBytes: MAX_ATTACH_BYTES });
+      return readDocument(path, { maxBytes: MAX_ATTACH_BYTES, ...(signal ? { signal } : {}) });
     },
     errorCode: (err) =>
       err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string'
         ? (err as { code: string }).code
         : undefined,
+    ocr: chat.deps.client
+      ? async (path) => {
+          const { ocrFile } = await import('../../../tools/ocr.js');
+          const { OCR_MODEL } = await import('../../../llm/ocr.js');
+          try {
+            const doc = await ocrFile(chat.deps.client!, path, {
+              display: basename(path),
+              ...(signal ? { signal } : {}),
+            });
+            chat.deps.usage.add(OCR_MODEL, doc.usage);
+            return truncateText(doc.markdown, MAX_ATTACH_BYTES).text;
+          } catch (err) {
+            throw explain(err);
+          }
+        }
+      : undefined,
+    async imagePart(path) {
+      const { imagePart } = await import('../../../llm/vision.js');
+      try {
+        return (await imagePart(path, basename(path))).part;
+      } catch (err) {
+        throw explain(err);
+      }
+    },
+    visionModel: model?.kind === 'vision' ? model.id : (chat.settings.visionModel ?? DEFAULT_VISION_MODEL),
   };
 }

@@ -55,7 +55,13 @@ export function words(text: string): Word[] {
     if (close) {
       const end = text.indexOf(close, i + 1);
       if (end > i + 1 && !text.slice(i + 1, end).includes('\n')) {
-        out.push({ raw: text.slice(i, end + 1), value: text.slice(i + 1, end), start: i, end: end + 1, quoted: true });
+        out.push({
+          raw: text.slice(i, end + 1),
+          value: text.slice(i + 1, end),
+          start: i,
+          end: end + 1,
+          quoted: true,
+        });
         i = end + 1;
         continue;
       }
@@ -81,7 +87,8 @@ function looksLikePath(w: Word): boolean {
   const v = w.value;
   if (!v || (URL_LIKE.test(v) && !v.toLowerCase().startsWith('file://'))) return false;
   if (w.quoted) return v.includes('/') || v.includes('\\') || HAS_EXT.test(v.replace(TRAILING, ''));
-  if (v.includes('/') || v.includes('\\') || v.startsWith('~') || HAS_EXT.test(v.replace(TRAILING, ''))) return true;
+  if (v.includes('/') || v.includes('\\') || v.startsWith('~') || HAS_EXT.test(v.replace(TRAILING, '')))
+    return true;
   // A file name inside Chinese text: 帮我总结report.docx的要点
   return CJK.test(v) && /\.[A-Za-z0-9]{1,8}(?![A-Za-z0-9])/.test(v);
 }

@@ -16,7 +16,12 @@ export function helpText(ctx: SlashContext): string {
     const head = heads[i]!;
     lines.push(`  ${style.cyan(head)}${' '.repeat(width - textWidth(head) + 2)}${t(c.description)}`);
   });
-  lines.push('', ...t('repl.help.keys').split('\n').map((l, i) => (i === 0 ? style.bold(l) : l)));
+  lines.push(
+    '',
+    ...t('repl.help.keys')
+      .split('\n')
+      .map((l, i) => (i === 0 ? style.bold(l) : l)),
+  );
   return lines.join('\n');
 }
 

@@ -3,7 +3,10 @@ import type { ContentPart } from '../../../llm/types.js';
 import type { SlashCommand } from './types.js';
 
 function preview(content: string | ContentPart[]): string {
-  const text = typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '[image]')).join(' ');
+  const text =
+    typeof content === 'string'
+      ? content
+      : content.map((p) => (p.type === 'text' ? p.text : '[image]')).join(' ');
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > 60 ? `${one.slice(0, 59)}…` : one;
 }

@@ -1,7 +1,7 @@
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { formatTokens } from '../../render/summary.js';
 import { columns } from '../../render/width.js';
-import { sessionUsageLine, usageTable } from '../usage-text.js';
+import { usageSummary, usageTable } from '../usage-text.js';
 import type { SlashCommand } from './types.js';
 
 const usage: SlashCommand = {
@@ -43,7 +43,7 @@ const status: SlashCommand = {
           tokens: formatTokens(roughTokens(ctx.chat.messages.slice(1))),
         }),
       ],
-      [t('repl.status.usage'), sessionUsageLine(ctx.chat.deps.usage)],
+      [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
     ];
     ctx.print(columns(rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!])).join('\n'));
   },

@@ -48,7 +48,9 @@ const model: SlashCommand = {
       ctx.warn(
         [
           t('repl.model.unknown', { name }),
-          suggestion ? t('cli.try.didYouMean', { suggestion: `/model ${suggestion}` }) : t('repl.model.listTry'),
+          suggestion
+            ? t('cli.try.didYouMean', { suggestion: `/model ${suggestion}` })
+            : t('repl.model.listTry'),
         ].join(' '),
       );
       return;
@@ -61,7 +63,8 @@ const model: SlashCommand = {
     ctx.print(t('repl.model.switched', { model: info.id }));
     if (!info.tools) ctx.warn(t('repl.model.noTools', { model: info.id }));
     else if (info.kind === 'vision') ctx.print(t('repl.model.vision', { model: info.id }));
-    if (!ctx.chat.settings.thinking && info.thinkingForced) ctx.warn(t('repl.fast.forced', { model: info.id }));
+    if (!ctx.chat.settings.thinking && info.thinkingForced)
+      ctx.warn(t('repl.fast.forced', { model: info.id }));
   },
 };
 

@@ -1,0 +1,209 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
+import { UsageTracker } from '../../src/agent/usage.js';
+import { ReplRenderer, type RenderMode } from '../../src/cli/render/repl-renderer.js';
+import { makeStyle } from '../../src/cli/render/style.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import { ZhiError } from '../../src/support/errors.js';
+import { setLanguage } from '../../src/support/i18n/index.js';
+import { VirtualTerminal } from '../helpers/vt.js';
+
+const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+
+function make(mode: RenderMode, verbose = false) {
+  let out = '';
+  const vt = new VirtualTerminal(60);
+  let err = '';
+  let now = 1000;
+  const color = mode === 'rich';
+  const r = new ReplRenderer({
+    mode,
+    term: {
+      write: (s) => {
+        out += s;
+        vt.write(s);
+      },
+      columns: () => 60,
+      rows: () => 20,
+    },
+    out: makeStyle(color),
+    err: makeStyle(color),
+    stderr: (s) => (err += s),
+    verbose: () => verbose,
+    debug: false,
+    cwd: '/work',
+    now: () => now,
+    animate: false,
+  });
+  return {
+    r,
+    out: () => out,
+    screen: () => vt.text(),
+    err: () => err,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+const result = (over: Partial<AgentResult> = {}): AgentResult => ({
+  text: '',
+  stopReason: 'answer',
+  turns: 1,
+  toolCalls: 0,
+  filesRead: 0,
+  filesWritten: [],
+  ...over,
+});
+
+function usage(): UsageTracker {
+  const u = new UsageTracker(PLATFORMS.bigmodel);
+  u.add('glm-5', {
+    promptTokens: 8000,
+    completionTokens: 200,
+    totalTokens: 8200,
+    cachedTokens: 0,
+    reasoningTokens: 0,
+  });
+  return u;
+}
+
+const toolRun: AgentEvent[] = [
+  { type: 'turn_start', turn: 1, model: 'glm-5' },
+  { type: 'tool_start', id: 'a', name: 'ocr', label: 'report.pdf', args: {}, index: 0, total: 2 },
+  { type: 'progress', id: 'a', note: 'page 1/3' },
+  {
+    type: 'tool_end',
+    id: 'a',
+    name: 'ocr',
+    label: 'report.pdf',
+    ok: true,
+    result: 'text',
+    durationMs: 1234,
+    index: 0,
+    total: 2,
+  },
+  { type: 'tool_start', id: 'b', name: 'file_write', label: 'out.xlsx', args: {}, index: 1, total: 2 },
+  {
+    type: 'tool_end',
+    id: 'b',
+    name: 'file_write',
+    label: 'out.xlsx',
+    ok: false,
+    result: 'Error: disk full\nmore',
+    durationMs: 50,
+    index: 1,
+    total: 2,
+  },
+];
+
+beforeEach(() => setLanguage('en'));
+
+describe('ReplRenderer (rich)', () => {
+  it('streams Markdown: thinking collapses to one line, the answer is rendered, a done line closes', () => {
+    const t = make('rich');
+    t.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    expect(strip(t.out())).toContain('Thinking… 0.0s');
+    t.r.handle({ type: 'thinking_delta', text: '先想一想这个问题。' });
+    expect(strip(t.out())).toContain('先想一想这个问题。');
+    t.advance(2500);
+    t.r.handle({ type: 'text_delta', text: '## 结果\n\n**完成**了' });
+    t.r.handle({ type: 'text_delta', text: '。\n\n| 名称 | 数量 |\n|---|---|\n| 苹果 | 3 |\n' });
+    t.r.finish(result({ text: 'x' }), usage(), 4500);
+    const text = t.screen();
+    expect(text).not.toContain('先想一想'); // collapsed
+    expect(text).not.toContain('Thinking… 0.0s');
+    expect(text).toContain('✻ Thought for 2.5s');
+    expect(text).toContain('结果\n');
+    expect(text).toContain('完成了。');
+    expect(text).toContain('│ 苹果 │ 3    │');
+    expect(text).toContain('Done: 8.2k tokens · ¥0.04 · 4.5s');
+    expect(t.err()).toBe('');
+  });
+
+  it('shows tool progress lines with a step counter, mark and duration', () => {
+    const t = make('rich');
+    for (const ev of toolRun) t.r.handle(ev);
+    expect(strip(t.out())).toContain('page 1/3');
+    t.r.finish(result({ toolCalls: 2, filesRead: 1 }), usage(), 4500);
+    const text = t.screen();
+    expect(text).not.toContain('page 1/3');
+    expect(text).toContain('[1/2] ocr report.pdf … ✓ 1.2s');
+    expect(text).toContain('[2/2] file_write out.xlsx … ✗ 0.1s disk full');
+    expect(text).toContain('Done: 1 files read, 0 written · 2 tools · 8.2k tokens');
+  });
+
+  it('shows the whole reasoning, dimmed and indented, when verbose', () => {
+    const t = make('rich', true);
+    t.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    t.r.handle({ type: 'thinking_delta', text: 'line one\nline two\n' });
+    t.r.handle({ type: 'text_delta', text: 'answer' });
+    t.r.finish(result(), usage(), 1000);
+    expect(t.screen()).toMatch(/^✻ Thinking…\n {2}line one\n {2}line two\nanswer\n\nDone: /);
+    expect(t.out()).toContain('\x1b[2m');
+  });
+
+  it('suspends drawing for a question and draws again after', () => {
+    const t = make('rich');
+    t.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    t.r.suspend();
+    const before = t.out().length;
+    t.r.handle({ type: 'progress', id: 'x', note: 'n' });
+    expect(t.out().length).toBe(before);
+    t.r.resume();
+    expect(t.out().length).toBeGreaterThan(before);
+    t.r.dispose();
+  });
+
+  it('ends an interrupted run with a note, an error with a what/why/try panel', () => {
+    const a = make('rich');
+    a.r.handle({ type: 'text_delta', text: '部分' });
+    a.r.finish(result({ stopReason: 'aborted' }), usage(), 100);
+    expect(a.screen()).toMatch(/^部分\n⚠ Interrupted\. The conversation so far is kept/);
+    const b = make('rich');
+    const error = new ZhiError({
+      kind: 'auth',
+      what: { key: 'config.noKey.what' },
+      tries: [{ key: 'config.noKey.try1' }],
+    });
+    b.r.handle({ type: 'error', error });
+    b.r.finish(result({ stopReason: 'error', error }), usage(), 100);
+    expect(b.screen()).toMatch(/^✖ Error: .+\n {2}Try:\n {4}1\. /);
+  });
+});
+
+describe('ReplRenderer (plain and pipe)', () => {
+  it('plain: no escape codes, [TOOL] and [DONE] prefixes, blocks printed once when finished', () => {
+    const t = make('plain');
+    for (const ev of toolRun) t.r.handle(ev);
+    t.r.handle({ type: 'turn_start', turn: 2, model: 'glm-5' });
+    t.r.handle({ type: 'thinking_delta', text: 'hidden unless verbose' });
+    t.r.handle({ type: 'text_delta', text: '# Title\n\npara' });
+    expect(t.out()).toBe('# Title\n');
+    t.r.finish(result({ toolCalls: 2 }), usage(), 2000);
+    expect(t.out()).toBe('# Title\n\npara\n');
+    expect(t.err()).toContain('[TOOL] [1/2] ocr report.pdf … ✓ 1.2s\n');
+    expect(t.err()).toContain('[DONE] Done: 2 tools · 8.2k tokens · ¥0.04 · 2.0s');
+    expect(t.err()).not.toContain('hidden unless verbose');
+    expect(t.out() + t.err()).not.toContain('\x1b');
+  });
+
+  it('plain: errors and warnings carry [ERROR] and [WARN]', () => {
+    const t = make('plain');
+    t.r.handle({ type: 'warning', message: 'careful' });
+    const error = new ZhiError({ kind: 'auth', what: { key: 'config.noKey.what' } });
+    t.r.finish(result({ stopReason: 'error', error }), usage(), 100);
+    expect(t.err()).toContain('[WARN] careful');
+    expect(t.err()).toContain('[ERROR] ');
+  });
+
+  it('pipe: the answer is written once as it came, progress goes to stderr', () => {
+    const t = make('pipe');
+    t.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    t.r.handle({ type: 'text_delta', text: '**raw** markdown' });
+    expect(t.out()).toBe('');
+    t.r.finish(result({ text: '**raw** markdown' }), usage(), 100);
+    expect(t.out()).toBe('**raw** markdown\n');
+    expect(t.err()).toContain('[DONE]');
+  });
+});
