@@ -162,7 +162,9 @@ function describeFailure(name: string, error: ApiErrorInfo, kind: FileKind): str
     case 'timeout':
       return `${base} ${kind === 'pdf' ? 'Try a smaller page range with start_page and end_page.' : 'Try again later.'}`;
     case 'bad_request':
-      return `${base} The service refused this file; if it mentions a page or size limit, read the PDF in smaller parts with start_page and end_page.`;
+      return /页|page|size|大小|M\b/i.test(error.message)
+        ? `${base} The file is over a limit of the OCR service; ask the user to split the PDF into smaller files (or shrink the image) and run ocr on each part.`
+        : `${base} The service refused this file.`;
     default:
       return base;
   }

@@ -95,6 +95,18 @@ describe('ocr tool against the fake API', () => {
     await expect(ocr.execute({ path: 'scan.png' }, ctx())).rejects.toThrow(/failed \(balance 1113\): 余额不足\..*no balance/);
   });
 
+  it('a limit the service enforces itself is explained', async () => {
+    writeFileSync(join(dir, 'scan.pdf'), makePdf(['1', '2', '3']));
+    fake.ocrMaxPages = 2;
+    try {
+      await expect(ocr.execute({ path: 'scan.pdf' }, ctx())).rejects.toThrow(
+        /failed \(bad_request 1214\): PDF页数不能超过2页\..*split the PDF into smaller files/,
+      );
+    } finally {
+      fake.ocrMaxPages = 100;
+    }
+  });
+
   it('an empty result says so', async () => {
     writeFileSync(join(dir, 'blank.png'), makePng(10, 10, [255, 255, 255]));
     fake.scriptOcr({ md: '  ' });
