@@ -329,7 +329,7 @@ async function runOne(
   }
   if (decision === 'ask') {
     const yes = await deps.prompter.confirmTool(
-      { name, kind: tool.kind, args, preview: tool.preview?.(args) ?? defaultPreview(args), warning: assessment.warning },
+      { name, kind: tool.kind, args, preview: tool.preview?.(args, ctx) ?? defaultPreview(args), warning: assessment.warning },
       signal,
     );
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
@@ -342,7 +342,7 @@ async function runOne(
     const raw = typeof out === 'string' ? out : out.content;
     const isError = typeof out === 'string' ? false : Boolean(out.isError);
     if (READ_LIKE.has(name) && !isError) result.filesRead += 1;
-    const cap = opts.maxResultBytes ?? MAX_RESULT_BYTES;
+    const cap = tool.maxResultBytes ?? opts.maxResultBytes ?? MAX_RESULT_BYTES;
     let content = raw;
     if (Buffer.byteLength(raw, 'utf8') > cap) {
       content = (await deps.spill?.(call, raw)) ?? truncateText(raw, cap).text;

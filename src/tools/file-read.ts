@@ -28,6 +28,8 @@ const fileRead: Tool<typeof schema> = {
   ].join(' '),
   schema,
   kind: 'read',
+  // Its own 100 KB cap (with a marker giving the next offset) must reach the model whole.
+  maxResultBytes: DEFAULT_MAX_BYTES + 2048,
   label: (args) => args.path,
   async execute(args, ctx) {
     const file = await resolveReadPath(ctx.cwd, args.path);

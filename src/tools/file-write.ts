@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type FileHandle, lstat, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, extname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { formatBytes } from '../agent/truncate.js';
 import { t } from '../support/i18n/index.js';
@@ -13,7 +13,7 @@ import {
   formatOf,
   previewLines,
 } from './writers/index.js';
-import { type Tool, ToolError } from './types.js';
+import { type Tool, type ToolContext, ToolError } from './types.js';
 
 const schema = z.object({
   path: z
@@ -120,10 +120,10 @@ const fileWrite: Tool<typeof schema> = {
   schema,
   kind: 'risky',
   label: (args: Args) => args.path,
-  preview(args: Args): string {
+  preview(args: Args, ctx?: ToolContext): string {
     const format = formatOf(args.path);
     const head = t('files.preview.head', {
-      path: args.path,
+      path: ctx ? shownPath(args.path, ctx) : args.path,
       format: format ? t(`files.format.${format}`) : extname(args.path) || '?',
       size: formatBytes(contentBytes(args.content)),
     });
@@ -197,3 +197,12 @@ function describe(format: OutputFormat): string {
 }
 
 export default fileWrite;
+
+/** The path as the person will find it: under the output folder, relative to where they are. */
+function shownPath(path: string, ctx: ToolContext): string {
+  const out = relative(ctx.cwd, ctx.outputDir) || '.';
+  const inner = path.replace(/^\.?[\\/]+/, '');
+  const prefix = `${basename(ctx.outputDir)}/`;
+  const rest = inner.startsWith(prefix) ? inner.slice(prefix.length) : inner;
+  return out.startsWith('..') ? join(ctx.outputDir, rest) : join(out, rest);
+}

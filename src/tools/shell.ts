@@ -56,6 +56,8 @@ const shell: Tool<typeof schema> = {
   ].join(' '),
   schema,
   kind: 'shell',
+  // 100 KB of output plus the exit-code and marker lines.
+  maxResultBytes: MAX_OUTPUT_BYTES + 4096,
   label: (args) => {
     const line = visible(args.command.split('\n')[0] ?? '');
     return line.length > 60 ? `${line.slice(0, 57)}…` : line;

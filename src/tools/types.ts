@@ -63,7 +63,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   label?(args: z.infer<S>): string;
   assess?(args: z.infer<S>, ctx: ToolContext): Assessment | Promise<Assessment>;
   /** How the argument should be shown in a permission prompt (long contents summarised). */
-  preview?(args: z.infer<S>): string;
+  preview?(args: z.infer<S>, ctx?: ToolContext): string;
+  /**
+   * The largest result the model gets from this tool, when the tool has its own limit (file_read
+   * and shell promise 100 KB). Others get the loop's default of 50 KB.
+   */
+  maxResultBytes?: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape

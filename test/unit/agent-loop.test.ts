@@ -265,7 +265,7 @@ describe('agent loop', () => {
       {},
       { usage },
     );
-    const [[model, u]] = usage.models() as [[string, { cost: number; calls: number }]];
+    const [model, u] = usage.models()[0]!;
     expect(model).toBe('glm-5');
     expect(u.calls).toBe(1);
     expect(u.cost).toBeCloseTo(4 + 18); // glm-5 on BigModel: ¥4 in, ¥18 out per million
