@@ -41,6 +41,8 @@ export interface OpenSessionOptions {
   /** The skill of a `run` session. */
   skill?: string;
   systemPrompt?: string;
+  /** The title to list it under (otherwise the first user message's beginning). */
+  title?: string;
   /** Append to this session's file instead of starting a new one (--continue, --resume, /resume). */
   resume?: LoadedSession;
   /** Called once if saving fails (full disk, read-only folder); recording then stops quietly. */
@@ -130,7 +132,7 @@ export class SessionRecorder {
         this.write({ type: 'message', role: 'user', t: now(), message: ev.message });
         if (!this.titled) {
           this.titled = true;
-          const title = titleFrom(messageText(ev.message));
+          const title = this.o.title ? titleFrom(this.o.title) : titleFrom(messageText(ev.message));
           if (title) this.write({ type: 'title', title });
         }
         this.sync();

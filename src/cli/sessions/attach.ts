@@ -108,7 +108,8 @@ export async function attachSession(
       earlier = { tokens: loaded.tokens - now.totalTokens, cost: loaded.cost - now.cost };
       recorder.attach(chat.messages);
       chat.messages.splice(1, chat.messages.length - 1, ...loaded.messages);
-      if (usableModel(ctx, loaded.model)) chat.settings.model = loaded.model;
+      // A conversation goes on with its model; a skill run's cheap model is not a chat model.
+      if (loaded.kind !== 'run' && usableModel(ctx, loaded.model)) chat.settings.model = loaded.model;
     },
   };
 

@@ -71,6 +71,7 @@ export function recordSkillRun(
     cwd: ctx.cwd,
     model: o.model,
     platform: ctx.platform,
+    title: describeInputs(o.values) || o.skill,
     onError: (err) => {
       log().warn('skill run not saved', err);
       if (warned) return;
@@ -93,10 +94,10 @@ export function recordSkillRun(
   const start = () => {
     if (started) return;
     started = true;
-    recorder.observe({
-      type: 'user',
-      message: { role: 'user', content: describeInputs(o.values) || o.skill },
-    });
+    // The skill's own prompt and documents are not events; this stands for them (and says so if resumed).
+    const inputs = describeInputs(o.values);
+    const content = `(zhi ran the skill "${o.skill}"${inputs ? ` with: ${inputs}` : ''})`;
+    recorder.observe({ type: 'user', message: { role: 'user', content } });
   };
 
   return {
