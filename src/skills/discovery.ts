@@ -2,7 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppPaths } from '../support/paths.js';
 import { packageRoot } from '../support/paths.js';
-import { type LoadOutcome, loadSkillFile } from './loader.js';
+import { SkillCache } from './cache.js';
+import type { LoadOutcome } from './loader.js';
 import type { Skill, SkillIssue, SkillSource } from './schema.js';
 
 export interface SkillDirs {
@@ -28,13 +29,20 @@ export function defaultSkillDirs(paths: Pick<AppPaths, 'skillsDir'>): SkillDirs 
   return { builtinDir: join(packageRoot(), 'skills'), userDir: paths.skillsDir };
 }
 
+/** Where loaded skill files are cached between runs. */
+export function skillCacheFile(paths: Pick<AppPaths, 'dataDir'>): string {
+  return join(paths.dataDir, 'cache', 'skills.json');
+}
+
 /**
  * Find the skills: built-ins first, then the user's (a user skill overrides a built-in of the
  * same name). A broken file is skipped and reported in `broken`; it never hides the others.
  * A missing folder is simply empty.
  */
-export async function discoverSkills(dirs: SkillDirs): Promise<SkillCatalog> {
-  const [builtin, user] = await Promise.all([loadDir(dirs.builtinDir, 'builtin'), loadDir(dirs.userDir, 'user')]);
+export async function discoverSkills(dirs: SkillDirs, opts: { cacheFile?: string } = {}): Promise<SkillCatalog> {
+  const cache = await SkillCache.open(opts.cacheFile);
+  const [builtin, user] = await Promise.all([loadDir(dirs.builtinDir, 'builtin', cache), loadDir(dirs.userDir, 'user', cache)]);
+  await cache.save();
   const catalog: SkillCatalog = { skills: new Map(), builtins: new Map(), broken: [], warnings: new Map(), dirs };
   const add = (outcomes: LoadOutcome[], source: SkillSource) => {
     const seen = new Map<string, Skill>();
@@ -93,9 +101,20 @@ export async function skillFilesIn(dir: string): Promise<string[]> {
   return files.sort((a, b) => a.localeCompare(b));
 }
 
-async function loadDir(dir: string, source: SkillSource): Promise<LoadOutcome[]> {
+async function loadDir(dir: string, source: SkillSource, cache: SkillCache): Promise<LoadOutcome[]> {
   const files = await skillFilesIn(dir);
-  return Promise.all(files.map((f) => loadSkillFile(f, source)));
+  return Promise.all(
+    files.map(async (f) => {
+      const key = await SkillCache.keyOf(f, f.endsWith('SKILL.md'));
+      const hit = cache.get(f, key);
+      if (hit) return hit;
+      // The YAML parser and the schema load only when a file is new or changed.
+      const { loadSkillFile } = await import('./loader.js');
+      const outcome = await loadSkillFile(f, source);
+      cache.set(f, key, outcome);
+      return outcome;
+    }),
+  );
 }
 
 /** Does a user skill of this name replace a built-in? */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { newSkillProblems, newSkillSchema, newSkillYaml, type NewSkill } from '../skills/create.js';
-import { defaultSkillDirs, discoverSkills } from '../skills/discovery.js';
+import { defaultSkillDirs, discoverSkills, skillCacheFile } from '../skills/discovery.js';
 import { writeFileAtomic } from '../support/atomic.js';
 import { t } from '../support/i18n/index.js';
 import { appPaths } from '../support/paths.js';
@@ -24,8 +24,9 @@ const skillCreate: Tool<typeof newSkillSchema> = {
   label: (args: NewSkill) => args.name,
   preview: (args: NewSkill) => `${t('skills.create.preview', { name: args.name })}\n${newSkillYaml(args).trimEnd()}`,
   async execute(args: NewSkill, ctx) {
-    const dirs = defaultSkillDirs(appPaths());
-    const catalog = await discoverSkills(dirs);
+    const paths = appPaths();
+    const dirs = defaultSkillDirs(paths);
+    const catalog = await discoverSkills(dirs, { cacheFile: skillCacheFile(paths) });
     const yaml = newSkillYaml(args);
     const problems = newSkillProblems(args, yaml, catalog, BUILTIN_TOOL_NAMES);
     if (problems.length) {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -127,6 +127,29 @@ describe('discovery', () => {
       ['bad.yaml', 'skills.err.yaml'],
       ['z-dup.yaml', 'skills.err.duplicate'],
     ]);
+  });
+
+  it('caches loaded files between runs and notices a changed, added or removed file', async () => {
+    put('user/a.yaml', minimal('a'));
+    put('user/b.yaml', minimal('b'));
+    const dirs = { builtinDir: join(dir, 'none'), userDir: join(dir, 'user') };
+    const cacheFile = join(dir, 'cache', 'skills.json');
+    const first = await discoverSkills(dirs, { cacheFile });
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8'));
+    expect(Object.keys(cached.entries).map((f) => f.split('/').pop()).sort()).toEqual(['a.yaml', 'b.yaml']);
+    // A hit does not read the file again: a poisoned entry with the right key is believed.
+    cached.entries[join(dir, 'user', 'a.yaml')].outcome.skill.description = 'from the cache';
+    writeFileSync(cacheFile, JSON.stringify(cached));
+    expect((await discoverSkills(dirs, { cacheFile })).skills.get('a')!.description).toBe('from the cache');
+    put('user/a.yaml', minimal('a', 'model: glm-4-air\n'));
+    rmSync(join(dir, 'user', 'b.yaml'));
+    put('user/c.yaml', 'name: c\n');
+    const again = await discoverSkills(dirs, { cacheFile });
+    expect(again.skills.get('a')).toMatchObject({ description: 'a skill', model: 'glm-4-air' });
+    expect([...again.skills.keys()].sort()).toEqual(['a']);
+    expect(again.broken[0]![0]!.file).toBe(join(dir, 'user', 'c.yaml'));
+    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).entries).map((f) => f.split('/').pop()).sort()).toEqual(['a.yaml', 'c.yaml']);
+    expect(first.skills.get('a')!.hash).not.toBe(again.skills.get('a')!.hash);
   });
 
   it('treats missing folders as empty', async () => {

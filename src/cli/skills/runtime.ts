@@ -2,7 +2,7 @@ import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { ZhipuClient } from '../../llm/client.js';
-import { type SkillCatalog, defaultSkillDirs, discoverSkills } from '../../skills/discovery.js';
+import { type SkillCatalog, defaultSkillDirs, discoverSkills, skillCacheFile } from '../../skills/discovery.js';
 import { describeIssue } from '../../skills/resolve.js';
 import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../skills/run.js';
 import type { Skill } from '../../skills/schema.js';
@@ -15,7 +15,7 @@ import { formatWarning } from '../render/error.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
 export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
-  const catalog = await discoverSkills(defaultSkillDirs(ctx.paths));
+  const catalog = await discoverSkills(defaultSkillDirs(ctx.paths), { cacheFile: skillCacheFile(ctx.paths) });
   for (const issues of catalog.broken) {
     warn(formatWarning(t('skills.warn.skipped', { problem: describeIssue(issues[0]!) }), ctx.err).trimEnd());
   }
