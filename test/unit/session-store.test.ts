@@ -293,6 +293,39 @@ describe('recording a ChatSession', () => {
     expect(rec.id).toBe('20260314-153045-a1b2');
   });
 
+  it('keeps the file in step with the conversation after a resume that repaired a tool call', async () => {
+    const file = join(dir, '20260314-153045-a1b2.jsonl');
+    const tc: Message = {
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        { id: 'c1', type: 'function', function: { name: 'file_read', arguments: '{"path":"a"}' } },
+      ],
+    };
+    writeFileSync(file, serialiseLine(header()) + msg({ role: 'user', content: 'u1' }) + msg(tc));
+    const loaded = (await loadSession(file))!;
+    expect(loaded.repaired).toBe(1);
+    const { chat } = chatWith([{ text: 'a2' }, { text: 'a3' }]);
+    chat.messages.push(...loaded.messages);
+    const rec = openSession({
+      kind: 'repl',
+      sessionsDir: dir,
+      cwd: dir,
+      model: 'glm-5',
+      platform: PLATFORMS.bigmodel,
+      resume: loaded,
+    });
+    chat.observe(rec.observe);
+    rec.attach(chat.messages);
+    await drain(chat, 'u2');
+    chat.undo();
+    await drain(chat, 'u3');
+    rec.close();
+    const again = (await loadSession(file))!;
+    expect(again.messages).toEqual(chat.messages.slice(1));
+    expect(again.messages.map((m) => m.content)).toEqual(['u1', '', INTERRUPTED_TOOL_RESULT, 'u3', 'a3']);
+  });
+
   it('stops quietly and reports once when the folder cannot be written', async () => {
     const blocker = join(dir, 'not-a-dir');
     writeFileSync(blocker, 'x');

@@ -303,6 +303,9 @@ export class SessionRecorder {
       if (this.resumed) {
         if (!endsWithNewline(fd)) writeSync(fd, '\n');
         this.write({ type: 'resume', t: now(), mode: this.o.kind });
+        // Placeholder results were added on loading: write them, so counts in later lines match.
+        if (this.o.resume?.repaired)
+          this.write({ type: 'context', t: now(), messages: this.o.resume.messages });
       } else {
         const header: SessionHeader = {
           type: 'session',

@@ -9,11 +9,15 @@ import type { Style } from '../render/style.js';
 import { displayTitle } from './list.js';
 
 /** What a person sees when a saved conversation is picked up again (stderr). */
-export function resumeNote(loaded: LoadedSession, ctx: Pick<AppContext, 'err'>, recap: boolean): string {
-  return resumeLines(loaded, ctx.err, recap).join('');
+export function resumeNote(
+  loaded: LoadedSession,
+  ctx: Pick<AppContext, 'err' | 'cwd'>,
+  recap: boolean,
+): string {
+  return resumeLines(loaded, ctx.err, recap, ctx.cwd).join('');
 }
 
-export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean): string[] {
+export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean, cwd?: string): string[] {
   const out: string[] = [];
   const head = t('sessions.resumed', {
     id: loaded.id,
@@ -28,6 +32,8 @@ export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean)
   if (damaged) out.push(formatWarning(t('sessions.warn.damaged', { n: damaged }), style));
   if (loaded.unfinished) out.push(formatWarning(t('sessions.warn.unfinished'), style));
   if (loaded.repaired) out.push(formatWarning(t('sessions.warn.repaired', { n: loaded.repaired }), style));
+  if (cwd && loaded.cwd !== cwd)
+    out.push(formatWarning(t('sessions.warn.otherFolder', { folder: loaded.cwd }), style));
   if (recap) {
     const lastUser = [...loaded.messages].reverse().find((m) => m.role === 'user' && !isSummary(m));
     const lastAnswer = [...loaded.messages].reverse().find((m) => m.role === 'assistant' && m.content.trim());

@@ -85,7 +85,7 @@ export function formatUsage(usage: UsageTracker, o: UsageViewOptions): string[] 
     const parts = [
       t('sessions.usage.context', {
         tokens: formatTokens(c.tokens),
-        window: formatTokens(c.window),
+        window: c.window % 1000 === 0 ? `${c.window / 1000}k` : formatTokens(c.window),
         percent: Math.round(c.fraction * 100),
       }),
     ];

@@ -65,6 +65,7 @@ export const sessions = defineMessages(
       'The last answer was not finished (zhi was stopped); your last message is kept.',
     'sessions.warn.repaired':
       '{n} tool calls had not finished when zhi was stopped; the model is told their result is unknown.',
+    'sessions.warn.otherFolder': 'This conversation was started in {folder}; files are now read and written relative to the current folder.',
     'sessions.you': 'You',
     'sessions.deleteQuestion': 'Delete {n} session(s)? This cannot be undone. [y/N]',
     'sessions.kept': 'Nothing was deleted.',
@@ -184,6 +185,7 @@ export const sessions = defineMessages(
     'sessions.warn.damaged': '已跳过会话文件中 {n} 行损坏的内容。',
     'sessions.warn.unfinished': '上一次的回答没有完成（zhi 被中止）；你的最后一条消息已保留。',
     'sessions.warn.repaired': '有 {n} 个工具调用在 zhi 被中止时尚未完成；已告知模型其结果未知。',
+    'sessions.warn.otherFolder': '此对话是在 {folder} 中开始的；现在读写文件以当前文件夹为准。',
     'sessions.you': '你',
     'sessions.deleteQuestion': '删除 {n} 个会话？删除后无法恢复。[y/N]',
     'sessions.kept': '没有删除任何内容。',
