@@ -1,25 +1,24 @@
-import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
+import type { ExitCodeValue } from '../../support/errors.js';
 import type { AppContext } from '../context.js';
-import { createChat } from '../modes/once.js';
 import { loadSlashCommands } from './commands/index.js';
 import { History } from './history.js';
 import { Repl } from './repl.js';
 
-/** `zhi` in a terminal: the interactive conversation. */
+/**
+ * `zhi` in a terminal: the interactive conversation. The prompt comes first; the conversation
+ * (tools, session file) and the slash commands load when first needed, so start-up stays fast —
+ * except with --resume/--continue, whose notes must come before the first prompt.
+ */
 export async function runRepl(ctx: AppContext): Promise<ExitCodeValue> {
-  const [history, commands, chat] = await Promise.all([
-    History.load(ctx.paths.historyFile),
-    loadSlashCommands(),
-    createChat(ctx, true),
-  ]);
+  const history = await History.load(ctx.paths.historyFile);
   const repl = new Repl({
     ctx,
-    chat,
-    commands,
+    chat: async () => (await import('../modes/once.js')).createChat(ctx, true),
+    commands: loadSlashCommands,
     history,
     io: { input: process.stdin, output: process.stderr, stdout: process.stdout },
   });
   repl.welcome();
-  const code = await repl.run();
-  return code ?? ExitCode.ok;
+  if (ctx.args.flags.resume !== undefined || ctx.args.flags.continue) await repl.ready();
+  return repl.run();
 }

@@ -27,14 +27,27 @@ export interface ReplStreams extends EditorStreams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
 }
 
+type Lazy<T> = T | (() => Promise<T>);
+
 export interface ReplParts {
   ctx: AppContext;
-  chat: ChatSession;
-  commands: SlashCommand[];
+  /** The conversation, or how to make it (then it is made when first needed, after the prompt shows). */
+  chat: Lazy<ChatSession>;
+  /** The slash commands, or how to load them (then on the first command or Tab). */
+  commands: Lazy<SlashCommand[]>;
   history: History;
   io: ReplStreams;
   /** Animate spinners (off in unit tests). */
   animate?: boolean;
+}
+
+function once<T>(value: Lazy<T>): () => Promise<T> {
+  if (typeof value !== 'function') return () => Promise.resolve(value);
+  let p: Promise<T> | undefined;
+  return () => {
+    p ??= (value as () => Promise<T>)();
+    return p;
+  };
 }
 
 let rendererModule: Promise<typeof import('../render/repl-renderer.js')> | undefined;
@@ -83,65 +96,90 @@ function snapshot(usage: UsageTracker): UsageTracker {
  */
 export class Repl {
   readonly editor: LineEditor;
-  readonly slash: SlashContext;
   private readonly display = { verbose: false, clearScreen: () => this.clearScreen() };
   private renderer: ReplRenderer | undefined;
   private exiting = false;
   private pending: Attachments = emptyAttachments();
   private readonly ctx: AppContext;
-  private readonly chat: ChatSession;
   private readonly io: ReplStreams;
-  private readonly commands: SlashCommand[];
-  private readonly commandNames: Set<string>;
+  private readonly state = new Map<string, unknown>();
+  private chat: ChatSession | undefined;
+  private commands: SlashCommand[] = [];
+  private commandNames = new Set<string>();
+  private readonly loadChat: () => Promise<ChatSession>;
+  private readonly loadCommands: () => Promise<SlashCommand[]>;
 
   constructor(private readonly parts: ReplParts) {
-    const { ctx, chat, io, history } = parts;
+    const { ctx, io, history } = parts;
     this.ctx = ctx;
-    this.chat = chat;
     this.io = io;
-    this.commands = dedupeCommands(parts.commands);
-    this.commandNames = new Set(this.commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
     this.display.verbose = ctx.args.flags.verbose > 0;
-    const style = ctx.err;
+    const makeChat = once(parts.chat);
+    this.loadChat = once(async () => {
+      const chat = await makeChat();
+      chat.deps.prompter = replPrompter(this.editor, ctx.err, (s) => io.output.write(s), {
+        before: () => this.renderer?.suspend(),
+        after: () => this.renderer?.resume(),
+      });
+      this.chat = chat;
+      return chat;
+    });
+    const getCommands = once(parts.commands);
+    this.loadCommands = once(async () => {
+      this.commands = dedupeCommands(await getCommands());
+      this.commandNames = new Set(this.commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
+      return this.commands;
+    });
     this.editor = new LineEditor(io, {
       history,
       prompt: () => this.prompt(),
-      continuation: style.dim('… '),
+      continuation: ctx.err.dim('… '),
       bracketedPaste: Boolean(io.output.isTTY),
       searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
-      completer: (line) =>
+      completer: async (line) =>
         complete(line, {
-          commands: this.commands,
-          ctx: this.slash,
+          commands: await this.loadCommands(),
+          ctx: await this.slashContext(),
           cwd: ctx.cwd,
           home: ctx.env.HOME || homedir(),
         }),
     });
-    chat.deps.prompter = replPrompter(this.editor, style, (s) => io.output.write(s), {
-      before: () => this.renderer?.suspend(),
-      after: () => this.renderer?.resume(),
-    });
-    this.slash = {
-      app: ctx,
+  }
+
+  /** Make the conversation now (with --resume its notes must come before the first prompt). */
+  async ready(): Promise<void> {
+    await Promise.all([this.loadChat(), this.loadCommands()]);
+  }
+
+  /** What slash commands reach (the conversation is made first, if it is not yet). */
+  async slashContext(): Promise<SlashContext> {
+    const chat = await this.loadChat();
+    const style = this.ctx.err;
+    return {
+      app: this.ctx,
       chat,
-      print: (text) => io.output.write(`${text}\n`),
-      warn: (text) => io.output.write(formatWarning(text, style)),
+      print: (text) => this.io.output.write(`${text}\n`),
+      warn: (text) => this.io.output.write(formatWarning(text, style)),
       confirm: async (question) => isYes(await this.editor.ask(`${question} ${t('repl.yesNo')} `)),
       sendMessage: (text) => this.send(text),
       exit: () => {
         this.exiting = true;
       },
-      state: new Map(),
-      commands: this.commands,
+      state: this.state,
+      commands: await this.loadCommands(),
       display: this.display,
     };
   }
 
+  private get mode(): string {
+    return this.chat?.settings.mode ?? (this.ctx.args.flags.auto ? 'auto' : 'approve');
+  }
+
   private prompt(): string {
-    const text = `zhi [${this.chat.settings.mode}]> `;
+    const text = `zhi [${this.mode}]> `;
     const style = this.ctx.err;
     if (!style.enabled) return text;
-    return this.chat.settings.mode === 'auto' ? style.yellow(style.bold(text)) : style.cyan(style.bold(text));
+    return this.mode === 'auto' ? style.yellow(style.bold(text)) : style.cyan(style.bold(text));
   }
 
   private clearScreen(): void {
@@ -151,16 +189,14 @@ export class Repl {
   welcome(): void {
     const line = t('repl.welcome', {
       version: __ZHI_VERSION__,
-      model: this.chat.settings.model,
-      mode: this.chat.settings.mode,
+      model: this.chat?.settings.model ?? this.ctx.config.defaultModel,
+      mode: this.mode,
     });
     this.io.output.write(`${this.ctx.err.dim(line)}\n`);
   }
 
   async run(): Promise<ExitCodeValue> {
     let interrupted = false;
-    // Warm the renderer while the person types its first message.
-    setImmediate(() => void loadRenderer().catch(() => {}));
     while (!this.exiting) {
       const r = await this.editor.read();
       if (r.kind === 'eof') break;
@@ -172,15 +208,22 @@ export class Repl {
       }
       interrupted = false;
       await this.parts.history.add(r.text);
-      await this.handle(r.text);
+      try {
+        await this.handle(r.text);
+      } catch (err) {
+        log().error('repl: line failed', err);
+        this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+      }
     }
     this.editor.close();
-    this.io.output.write(`${this.ctx.err.dim(sessionUsageLine(this.chat.deps.usage))}\n`);
+    const usage = this.chat ? sessionUsageLine(this.chat.deps.usage) : t('repl.sessionNoUsage');
+    this.io.output.write(`${this.ctx.err.dim(usage)}\n`);
     return ExitCode.ok;
   }
 
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
+    if (text.trimStart().startsWith('/')) await this.loadCommands();
     const parsed = classify(text, this.commandNames, (p) => exists(resolve(this.ctx.cwd, p)));
     if (parsed.kind === 'empty') return;
     if (parsed.kind === 'command') {
@@ -191,6 +234,7 @@ export class Repl {
   }
 
   private async command(name: string, args: string): Promise<void> {
+    const slash = await this.slashContext();
     const cmd = this.commands.find((c) => c.name === name || c.aliases?.includes(name));
     if (!cmd) {
       const suggestion = name ? nearest(name, this.commandNames) : undefined;
@@ -198,11 +242,11 @@ export class Repl {
         t('repl.unknownCommand', { name }),
         suggestion ? t('repl.didYouMean', { suggestion }) : t('repl.seeHelp'),
       ];
-      this.slash.warn(lines.join(' '));
+      slash.warn(lines.join(' '));
       return;
     }
     try {
-      await cmd.run(args, this.slash);
+      await cmd.run(args, slash);
     } catch (err) {
       log().error(`command /${name} failed`, err);
       this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
@@ -211,9 +255,11 @@ export class Repl {
 
   /** Send a message (with the files it names) and render the run. */
   async send(text: string): Promise<void> {
+    const rendererReady = loadRenderer();
+    const chat = await this.loadChat();
     const abort = new AbortController();
     const stop = () => abort.abort();
-    const before = snapshot(this.chat.deps.usage);
+    const before = snapshot(chat.deps.usage);
     const started = Date.now();
     this.editor.busy(stop);
     process.on('SIGINT', stop);
@@ -221,7 +267,7 @@ export class Repl {
       const style = this.ctx.err;
       const env = makeAttachEnv(
         this.ctx,
-        this.chat,
+        chat,
         {
           note: (line) =>
             this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
@@ -240,7 +286,8 @@ export class Repl {
         return;
       }
       this.pending = emptyAttachments();
-      await this.runMessage(buildContent(text, attachments), abort.signal, before, started);
+      await rendererReady;
+      await this.runMessage(chat, buildContent(text, attachments), abort.signal, before, started);
     } catch (err) {
       log().error('message failed', err);
       this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
@@ -251,6 +298,7 @@ export class Repl {
   }
 
   private async runMessage(
+    chat: ChatSession,
     content: string | ContentPart[],
     signal: AbortSignal,
     before: UsageTracker,
@@ -276,13 +324,13 @@ export class Repl {
     });
     this.renderer = renderer;
     try {
-      const run = this.chat.send(content, signal);
+      const run = chat.send(content, signal);
       let step = await run.next();
       while (!step.done) {
         renderer.handle(step.value);
         step = await run.next();
       }
-      renderer.finish(step.value, usageSince(before, this.chat.deps.usage), Date.now() - started);
+      renderer.finish(step.value, usageSince(before, chat.deps.usage), Date.now() - started);
     } catch (err) {
       renderer.dispose();
       throw err;
