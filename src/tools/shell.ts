@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { formatBytes } from '../agent/truncate.js';
 import { t } from '../support/i18n/index.js';
-import { assessCommand, describeVerdict } from './shell-policy.js';
 import { runCommand } from './shell-run.js';
 import { type Tool, ToolError } from './types.js';
 
@@ -67,7 +66,11 @@ const shell: Tool<typeof schema> = {
     if (args.timeout !== DEFAULT_TIMEOUT_S) lines.push(t('shell.preview.timeout', { seconds: args.timeout }));
     return lines.join('\n');
   },
-  assess: (args, ctx) => describeVerdict(assessCommand(args.command, { cwd: ctx.cwd })),
+  async assess(args, ctx) {
+    // Loaded on first use: the parser is not needed to start a chat.
+    const { assessCommand, describeVerdict } = await import('./shell-policy.js');
+    return describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
+  },
   async execute(args, ctx) {
     // The renderers show the elapsed time while this runs.
     const result = await runCommand(args.command, {

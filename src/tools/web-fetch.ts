@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { formatBytes, truncateText } from '../agent/truncate.js';
 import { t } from '../support/i18n/index.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
-import { checkUrl, parseTarget, type Resolver, systemResolver } from './ssrf.js';
+import type { Resolver } from './ssrf.js';
 import { type Tool, type ToolContext, ToolError } from './types.js';
 import { contentKind, decodeBody, htmlTitle, htmlToMarkdown, mimeOf } from './web-content.js';
 
@@ -45,6 +45,8 @@ export interface Page {
 
 /** GET a URL, following redirects by hand, every hop checked and pinned. */
 export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFetchDeps = {}): Promise<Page> {
+  // Loaded on first use: ipaddr.js is not needed to start a chat.
+  const { checkUrl, parseTarget, systemResolver } = await import('./ssrf.js');
   const resolve = deps.resolve ?? systemResolver;
   const connect = deps.connect ?? pinnedConnector;
   const cap = deps.maxDownloadBytes ?? MAX_DOWNLOAD_BYTES;
