@@ -152,20 +152,29 @@ async function startCreation(args: string, ctx: SlashContext): Promise<void> {
   const catalog = await catalogOf(ctx);
   const watch = watchCreation();
   let saved: string | undefined;
+  let note: string | undefined;
+  let seeding = true;
   const stop = ctx.chat.observe((ev) => {
     watch.observe(ev);
     if (ev.type === 'done' && watch.created() && !saved) {
+      // Back to the previous model before the next message; say so once the answer is shown.
       saved = watch.created()!;
       const before = endCreation(ctx);
       ctx.state.delete(CATALOG);
-      ctx.print(t('skills.new.replSaved', { name: saved, model: before?.model ?? ctx.chat.settings.model }));
+      note = t('skills.new.replSaved', { name: saved, model: before?.model ?? ctx.chat.settings.model });
+      if (!seeding) ctx.print(note);
     }
   });
   ctx.state.set(CREATING, { model: ctx.chat.settings.model, thinking: ctx.chat.settings.thinking, stop } satisfies Creating);
   ctx.chat.settings.model = DEFAULT_CHAT_MODEL;
   ctx.chat.settings.thinking = true;
   ctx.print(ctx.app.err.dim(t('skills.new.replStarted', { model: DEFAULT_CHAT_MODEL })));
-  await ctx.sendMessage(creationSeed({ template, request, catalog, tools: BUILTIN_TOOL_NAMES }));
+  try {
+    await ctx.sendMessage(creationSeed({ template, request, catalog, tools: BUILTIN_TOOL_NAMES }));
+  } finally {
+    seeding = false;
+  }
+  if (note) ctx.print(note);
 }
 
 const skill: SlashCommand = {

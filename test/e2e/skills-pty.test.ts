@@ -1,0 +1,187 @@
+/**
+ * Skills in a real terminal: /run and /skill in the REPL (permission prompt, skill creation on
+ * GLM-5 and the return to the previous model), the trust question of a user skill, `zhi skill
+ * edit` with $EDITOR, and the `zhi skill new` conversation.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeZhipu } from '../fake-zhipu/server.js';
+import { KEY, PtySession } from '../helpers/pty.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+let fake: FakeZhipu;
+let home: string;
+let work: string;
+const sessions: PtySession[] = [];
+
+beforeAll(async () => {
+  fake = new FakeZhipu();
+  await fake.start();
+});
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.reset();
+  fake.fallback = () => ({ kind: 'text', text: 'OK' });
+  home = tempDir('zhi-home-');
+  work = tempDir('zhi-work-');
+  return () => {
+    for (const s of sessions.splice(0)) s.kill();
+    cleanup(home, work);
+  };
+});
+
+function open(args: string[] = [], env: Record<string, string> = {}): PtySession {
+  const s = new PtySession({ args, home, cwd: work, baseUrl: fake.baseUrl, cols: 120, rows: 40, env });
+  sessions.push(s);
+  return s;
+}
+
+const PROMPT = /zhi \[(approve|auto)\]> $/;
+const pause = (ms = 40) => new Promise((r) => setTimeout(r, ms));
+
+async function line(s: PtySession, text: string): Promise<number> {
+  const from = s.mark();
+  s.write(text);
+  await pause();
+  s.write('\r');
+  return from;
+}
+
+const CREATE = {
+  name: 'formal',
+  description: 'Rewrite a note in a formal tone',
+  system_prompt: 'You rewrite the note in the user message in a formal tone. Final answer: the rewritten note only.',
+  tools: ['file_read'],
+  inputs: [{ name: 'file', type: 'file', required: true }],
+};
+
+describe('skills in the REPL', () => {
+  it('/run asks before file_write in approve mode, prints the answer, and /skill list shows the skills', async () => {
+    writeFileSync(join(work, 'notes.txt'), 'We cut travel costs by 10%.');
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: '# Summary' } }] },
+      { kind: 'text', text: 'Travel costs are cut by 10%.' },
+    );
+    const s = open();
+    await s.waitFor(PROMPT);
+    let from = await line(s, '/run summarize notes.txt');
+    await s.waitFor('Allow?', 10_000, from);
+    expect(s.text().slice(from)).toContain('file_write');
+    s.write('y\r');
+    await s.waitFor('Travel costs are cut by 10%.', 10_000, from);
+    await s.waitFor(PROMPT, 10_000, from);
+    expect(readFileSync(join(work, 'zhi-output', 'notes-summary.md'), 'utf8')).toBe('# Summary\n');
+    expect(fake.chatBodies()[0].model).toBe('glm-4-flash');
+
+    from = await line(s, '/skill list');
+    await s.waitFor('invoice-to-excel', 10_000, from);
+    expect(s.text().slice(from)).toMatch(/summarize\s+Summarize a document/);
+    s.write(KEY.ctrlD);
+    expect((await s.exited()).exitCode).toBe(0);
+  });
+
+  it('/skill new talks to GLM-5 with the template, saves the skill, returns to the previous model; the skill runs at once', async () => {
+    writeFileSync(join(work, 'note.txt'), 'hey, meeting moved to 3pm');
+    const s = open();
+    await s.waitFor(PROMPT);
+    let from = await line(s, '/model glm-4.7-flash');
+    await s.waitFor(PROMPT, 10_000, from);
+
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'skill_create', arguments: CREATE }] },
+      { kind: 'text', text: 'Saved. Run it with /run formal note.txt' },
+    );
+    from = await line(s, '/skill new file-process rewrite notes formally');
+    await s.waitFor('Allow?', 10_000, from);
+    expect(s.text().slice(from)).toContain('New skill formal:');
+    expect(s.text().slice(from)).toContain('system_prompt: |');
+    s.write('y\r');
+    await s.waitFor('Saved formal. Back to glm-4.7-flash.', 10_000, from);
+    await s.waitFor(PROMPT, 10_000, from);
+    const [seed] = fake.chatBodies();
+    expect(seed.model).toBe('glm-5');
+    expect(seed.thinking).toEqual({ type: 'enabled' });
+    expect(seed.messages.at(-1).content).toContain('Start from the "file-process" template');
+    expect(seed.messages.at(-1).content).toContain('What it should do: rewrite notes formally');
+    expect(existsSync(join(home, 'skills', 'formal.yaml'))).toBe(true);
+
+    fake.script({ kind: 'text', text: 'The meeting has been moved to 3 p.m.' });
+    from = await line(s, '/run formal note.txt');
+    await s.waitFor('The meeting has been moved to 3 p.m.', 10_000, from);
+    await s.waitFor(PROMPT, 10_000, from);
+    expect(fake.chatBodies().at(-1).messages[0].content).toMatch(/^You rewrite the note/);
+
+    fake.script({ kind: 'text', text: 'hello back' });
+    from = await line(s, 'hello');
+    await s.waitFor('hello back', 10_000, from);
+    expect(fake.chatBodies().at(-1).model).toBe('glm-4.7-flash');
+    s.write(KEY.ctrlD);
+    await s.exited();
+  });
+});
+
+describe('skills from the command line in a terminal', () => {
+  it('asks to trust a user skill that writes files, once per version of the file', async () => {
+    mkdirSync(join(home, 'skills'));
+    writeFileSync(join(home, 'skills', 'writer.yaml'), 'name: writer\ndescription: Writes notes\nsystem_prompt: You write a note.\ntools: [file_write]\n');
+    fake.script({ kind: 'text', text: 'nothing to write' });
+    const s = open(['run', 'writer']);
+    await s.waitFor('Trust this skill and run it?');
+    expect(s.text()).toContain('First run of your skill writer');
+    expect(s.text()).toContain('You write a note.');
+    s.write('y\r');
+    await s.waitFor('nothing to write');
+    expect((await s.exited()).exitCode).toBe(0);
+    const trusted = JSON.parse(readFileSync(join(home, 'trusted-skills.json'), 'utf8'));
+    expect(Object.keys(trusted.skills)).toEqual(['writer']);
+
+    fake.script({ kind: 'text', text: 'again' });
+    const again = open(['run', 'writer']);
+    await again.waitFor('again');
+    expect(again.text()).not.toContain('Trust this skill');
+    expect((await again.exited()).exitCode).toBe(0);
+  });
+
+  it('zhi skill edit copies a built-in to the user folder and opens $EDITOR', async () => {
+    const editor = join(work, 'fake-editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nsed -i "s/^max_turns: 6$/max_turns: 9/" "$1"\n');
+    chmodSync(editor, 0o755);
+    const s = open(['skill', 'edit', 'summarize'], { EDITOR: editor });
+    await s.waitFor('Saved summarize');
+    expect((await s.exited()).exitCode).toBe(0);
+    expect(s.text()).toContain('Copied the built-in summarize');
+    const copy = join(home, 'skills', 'summarize.yaml');
+    expect(readFileSync(copy, 'utf8')).toContain('max_turns: 9');
+    const trusted = JSON.parse(readFileSync(join(home, 'trusted-skills.json'), 'utf8'));
+    expect(Object.keys(trusted.skills)).toEqual(['summarize']);
+  });
+
+  it('zhi skill new: pick a template, describe the skill, GLM-5 saves it, and it runs at once', async () => {
+    writeFileSync(join(work, 'note.txt'), 'meeting moved');
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'skill_create', arguments: CREATE }] },
+      { kind: 'text', text: 'Saved the skill formal.' },
+      { kind: 'text', text: 'The meeting has been rescheduled.' },
+    );
+    const s = open(['skill', 'new', '--auto']);
+    await s.waitFor('Start from which template?');
+    s.write('\x1b[B'); // file-process
+    await pause(100);
+    s.write('\r');
+    await s.waitFor('What should the skill do?');
+    s.write('rewrite notes formally\r');
+    await s.waitFor('Saved the skill formal (');
+    await s.waitFor('Run formal now?');
+    s.write('note.txt\r');
+    await s.waitFor('The meeting has been rescheduled.');
+    expect((await s.exited()).exitCode).toBe(0);
+    const [seed, , run] = fake.chatBodies();
+    expect(seed.model).toBe('glm-5');
+    expect(seed.messages.at(-1).content).toContain('Start from the "file-process" template');
+    expect(seed.messages.at(-1).content).toContain('What it should do: rewrite notes formally');
+    expect((seed.tools as { function: { name: string } }[]).map((t) => t.function.name).sort()).toEqual(['file_list', 'file_read', 'skill_create']);
+    expect(run.model).toBe('glm-4-flash');
+    expect(run.messages[1].content).toContain('<document name="note.txt">');
+  });
+});
