@@ -143,6 +143,17 @@ describe('skills from the command line in a terminal', () => {
     expect((await again.exited()).exitCode).toBe(0);
   });
 
+  it('Ctrl+C stops a skill run (exit 130) and keeps nothing half-written', async () => {
+    writeFileSync(join(work, 'a.txt'), 'text');
+    fake.script({ kind: 'hang', text: 'partial' });
+    const s = open(['run', 'summarize', 'a.txt']);
+    await s.waitFor('Running summarize');
+    await pause(300);
+    s.write(KEY.ctrlC);
+    expect((await s.exited()).exitCode).toBe(130);
+    expect(existsSync(join(work, 'zhi-output'))).toBe(false);
+  });
+
   it('zhi skill edit copies a built-in to the user folder and opens $EDITOR', async () => {
     const editor = join(work, 'fake-editor.sh');
     writeFileSync(editor, '#!/bin/sh\nsed -i "s/^max_turns: 6$/max_turns: 9/" "$1"\n');

@@ -119,6 +119,25 @@ describe('zhi run: one skill', () => {
     expect(userText(fake.requests[0]!)).toContain('- text: Hello');
   });
 
+  it('streams events as JSON lines with --output-format stream-json', async () => {
+    writeFileSync(join(work, 'a.md'), 'text');
+    fake.script({ kind: 'text', text: 'done' });
+    const r = await zhi(['run', 'summarize', 'a.md', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events[0]).toEqual({ type: 'skill_start', skill: 'summarize', model: 'glm-4-flash', depth: 1 });
+    expect(events.at(-1)).toMatchObject({ type: 'result', response: 'done', model: 'glm-4-flash' });
+  });
+
+  it('speaks Chinese when the interface is Chinese', async () => {
+    const r = await zhi(['run', 'fanyi'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('没有名为 “fanyi” 的技能');
+    const none = await zhi(['run']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Which skill?');
+  });
+
   it('says which skill does not exist, with a suggestion (exit 2)', async () => {
     const r = await zhi(['run', 'sumarize', 'a.txt']);
     expect(r.code).toBe(2);

@@ -325,4 +325,32 @@ describe('runSkill', () => {
       cleanup(dir);
     }
   });
+
+  it('an Agent Skills folder: reference files are listed, read on demand with read_reference, and nothing else is readable', async () => {
+    const dir = tempDir();
+    try {
+      const folder = join(dir, 'user', 'style-guide');
+      mkdirSync(join(folder, 'reference'), { recursive: true });
+      writeFileSync(join(folder, 'SKILL.md'), '---\nname: style-guide\ndescription: Apply the house style\nallowed-tools: Read\n---\nFollow the house style.\n');
+      writeFileSync(join(folder, 'reference', 'style.md'), 'Use British spelling.');
+      writeFileSync(join(dir, 'secret.txt'), 'no');
+      const catalog = await discoverSkills({ builtinDir: join(dir, 'none'), userDir: join(dir, 'user') });
+      const sk = catalog.skills.get('style-guide')!;
+      const llm = new ScriptedLlm([
+        call('read_reference', { path: 'reference/style.md' }),
+        call('read_reference', { path: '../../secret.txt' }),
+        text('done'),
+      ]);
+      const { readDocument } = await import('../../src/tools/readers/index.js');
+      await drain(runSkill({ skill: sk, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalog, llm, { readDocument })));
+      const [first, second, third] = llm.requests;
+      expect(first!.messages[0]!.content).toContain('Reference files of this skill (read one with read_reference when you need it): reference/style.md.');
+      expect(first!.messages[0]!.content).not.toContain('British');
+      expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['read_reference']);
+      expect(second!.messages.at(-1)!.content).toBe('Use British spelling.');
+      expect(third!.messages.at(-1)!.content).toContain('is not one of this skill\'s reference files');
+    } finally {
+      cleanup(dir);
+    }
+  });
 });
