@@ -28,6 +28,8 @@ export interface RunResult {
   droppedBytes: number;
   timedOut: boolean;
   aborted: boolean;
+  /** Processes the command left running in the background were stopped when it ended. */
+  leftovers: boolean;
   durationMs: number;
   /** Set when the shell itself could not be started. */
   spawnError?: string;
@@ -88,19 +90,33 @@ export function runCommand(command: string, opts: RunOptions): Promise<RunResult
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
 
+    let leftovers = false;
+    let exitTimer: NodeJS.Timeout | undefined;
     const finish = (result: RunResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      if (exitTimer) clearTimeout(exitTimer);
       opts.signal?.removeEventListener('abort', onAbort);
-      // The shell is gone; make sure nothing it started in the background outlives a stop.
-      if (timedOut || aborted) killGroup(child, windows, 'SIGKILL');
+      // The command is over: nothing it started in the background may outlive it.
+      if (!windows && groupAlive(child)) {
+        leftovers = true;
+        killGroup(child, windows, 'SIGKILL');
+      } else if (timedOut || aborted) killGroup(child, windows, 'SIGKILL');
       if (killTimer) clearTimeout(killTimer);
-      resolve(result);
+      resolve({ ...result, leftovers: result.leftovers || leftovers });
     };
     child.on('error', (e) => finish({ ...failed(e, started), timedOut, aborted }));
-    // 'close' waits for the output pipes too; a background child holding them open is killed
-    // with the group on timeout, so this always comes.
+    // The shell ended but something it started still holds the output open (`sleep 100 &`):
+    // give it a moment, then stop the group so that 'close' comes.
+    child.on('exit', () => {
+      exitTimer = setTimeout(() => {
+        if (settled || !groupAlive(child)) return;
+        leftovers = true;
+        killGroup(child, windows, 'SIGKILL');
+      }, 500);
+      exitTimer.unref();
+    });
     child.on('close', (code, signal) => {
       finish({
         exitCode: code,
@@ -111,10 +127,21 @@ export function runCommand(command: string, opts: RunOptions): Promise<RunResult
         droppedBytes: total - kept,
         timedOut,
         aborted,
+        leftovers,
         durationMs: Date.now() - started,
       });
     });
   });
+}
+
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function killGroup(child: ChildProcess, windows: boolean, sig: NodeJS.Signals): void {
@@ -141,6 +168,7 @@ function failed(err: unknown, started: number): RunResult {
     droppedBytes: 0,
     timedOut: false,
     aborted: false,
+    leftovers: false,
     durationMs: Date.now() - started,
     spawnError: err instanceof Error ? err.message : String(err),
   };

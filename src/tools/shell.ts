@@ -98,6 +98,9 @@ const shell: Tool<typeof schema> = {
     if (result.stdout) parts.push(`stdout:\n${result.stdout.replace(/\n$/, '')}`);
     if (result.stderr) parts.push(`stderr:\n${result.stderr.replace(/\n$/, '')}`);
     if (!result.stdout && !result.stderr) parts.push('(no output)');
+    if (result.leftovers && !result.timedOut) {
+      parts.push('Processes the command left running in the background were stopped when it ended.');
+    }
     if (result.droppedBytes > 0) {
       parts.push(
         `[output truncated: kept the first ${formatBytes(MAX_OUTPUT_BYTES)} of ${formatBytes(result.totalBytes)}. ` +

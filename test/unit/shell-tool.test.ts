@@ -30,12 +30,17 @@ function ctx(over: Partial<ToolContext> = {}): ToolContext {
   };
 }
 
+/** Running (a killed process waiting to be reaped, a zombie, counts as gone). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
@@ -69,6 +74,22 @@ describe.runIf(unix)('runCommand', () => {
     const child = Number(readFileSync(pidFile, 'utf8'));
     expect(child).toBeGreaterThan(0);
     expect(await waitFor(() => !alive(child))).toBe(true);
+  });
+
+  it('stops what a finished command left running in the background', async () => {
+    const pidFile = join(dir, 'bg.pid');
+    const r = await runCommand(`sleep 30 & echo $! > ${pidFile}; echo started`, { cwd: dir, timeoutMs: 20_000, maxBytes: 1000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('started\n');
+    expect(r.leftovers).toBe(true);
+    const child = Number(readFileSync(pidFile, 'utf8'));
+    expect(await waitFor(() => !alive(child))).toBe(true);
+  });
+
+  it('a command that leaves nothing behind is not reported as such', async () => {
+    const r = await runCommand('echo a', { cwd: dir, timeoutMs: 5000, maxBytes: 1000 });
+    expect(r.leftovers).toBe(false);
   });
 
   it('stops on abort (Ctrl+C)', async () => {
