@@ -243,6 +243,30 @@ describe('long conversations', () => {
   });
 });
 
+describe('large tool results', () => {
+  it('are saved whole in the session folder; the model gets where, plus the beginning', async () => {
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(cwd, 'many'));
+    for (let i = 0; i < 480; i++)
+      writeFileSync(join(cwd, 'many', `${String(i).padStart(3, '0')}-${'很长的文件名'.repeat(12)}.txt`), '');
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'file_list', arguments: { path: 'many' } }] },
+      { kind: 'text', text: 'ok' },
+    );
+    const r = await zhi(['-c', 'list many']);
+    expect(r.code).toBe(0);
+    const result = fake.chatBodies()[1].messages.at(-1).content as string;
+    const path = /saved to (\S+) /.exec(result)?.[1];
+    expect(path).toBeDefined();
+    expect(path!.startsWith(sessionsDir())).toBe(true);
+    const whole = readFileSync(path!, 'utf8');
+    expect(whole).toContain('479-');
+    expect(Buffer.byteLength(whole)).toBeGreaterThan(50 * 1024);
+    expect(Buffer.byteLength(result)).toBeLessThan(50 * 1024);
+    expect(result).toContain('000-');
+  });
+});
+
 describe('usage and cost', () => {
   it('zhi usage totals equal the sum of what the server reported', async () => {
     const calls = [
