@@ -148,3 +148,14 @@ describe('candidates', () => {
     expect(candidates('file://%E0%A4%A')).toEqual([]);
   });
 });
+
+describe('detectPaths with Chinese file names', () => {
+  it('finds a Chinese file name glued to the sentence around it', () => {
+    const found = detectPaths('把报告.md的要点写成总结', {
+      cwd,
+      home,
+      isFile: (p) => p === '/work/docs/报告.md',
+    });
+    expect(found).toEqual([{ raw: '报告.md', path: '/work/docs/报告.md', start: 1, end: 6 }]);
+  });
+});

@@ -143,15 +143,25 @@ describe('ReplRenderer (rich)', () => {
     expect(t.out()).toContain('\x1b[2m');
   });
 
-  it('suspends drawing for a question and draws again after', () => {
+  it('before a question: prints what the model said, then stops drawing until resumed', () => {
     const t = make('rich');
     t.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    t.r.handle({ type: 'text_delta', text: '好的，我来写文件。' });
     t.r.suspend();
+    expect(t.screen()).toBe('好的，我来写文件。');
     const before = t.out().length;
-    t.r.handle({ type: 'progress', id: 'x', note: 'n' });
+    t.r.handle({
+      type: 'tool_start',
+      id: 'a',
+      name: 'file_write',
+      label: 'a.md',
+      args: {},
+      index: 0,
+      total: 1,
+    });
     expect(t.out().length).toBe(before);
     t.r.resume();
-    expect(t.out().length).toBeGreaterThan(before);
+    expect(t.screen()).toMatch(/^好的，我来写文件。\n⠋ \[1\/1\] file_write a\.md … 0\.0s$/);
     t.r.dispose();
   });
 
@@ -207,3 +217,57 @@ describe('ReplRenderer (plain and pipe)', () => {
     expect(t.err()).toContain('[DONE]');
   });
 });
+
+describe('ReplRenderer tool lines', () => {
+  it('a tool the user declined is marked as not run, without the note meant for the model', () => {
+    const t = make('plain');
+    t.r.handle({
+      type: 'tool_start',
+      id: 'x',
+      name: 'shell',
+      label: 'rm -rf out',
+      args: {},
+      index: 0,
+      total: 1,
+    });
+    t.r.handle({ type: 'permission', id: 'x', name: 'shell', decision: 'denied' });
+    t.r.handle({
+      type: 'tool_end',
+      id: 'x',
+      name: 'shell',
+      label: 'rm -rf out',
+      ok: false,
+      result: 'Error: The user declined this tool call. Ask them how to continue.',
+      durationMs: 2500,
+      index: 0,
+      total: 1,
+    });
+    expect(t.err()).toContain('[WARN] shell was not run (you said no).');
+    expect(t.err()).toContain('[TOOL] [1/1] shell rm -rf out … ✗\n');
+    expect(t.err()).not.toContain('declined');
+  });
+
+  it('a long failure reason is cut to the terminal width', () => {
+    const t = make('plain');
+    t.r.handle({
+      type: 'tool_end',
+      id: 'y',
+      name: 'file_read',
+      label: 'a.md',
+      ok: false,
+      result: `Error: ${'很长的错误说明'.repeat(20)}`,
+      durationMs: 10,
+      index: 0,
+      total: 1,
+    });
+    const line = t.err().split('\n')[0]!;
+    expect(line).toMatch(/^\[TOOL\] \[1\/1\] file_read a\.md … ✗ 0\.0s 很长的错误说明.*…$/);
+    expect(stringWidthOf(line)).toBeLessThanOrEqual(60);
+  });
+});
+
+function stringWidthOf(s: string): number {
+  let w = 0;
+  for (const ch of s) w += /[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1;
+  return w;
+}

@@ -10,6 +10,7 @@ import { Screen, type Terminal } from './screen.js';
 import type { Style } from './style.js';
 import { doneLine, fileLines, formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
+import { displayWidth } from './width.js';
 import { ThinkingText } from './thinking.js';
 
 /**
@@ -69,6 +70,8 @@ export class ReplRenderer {
   private frame = 0;
   private suspended = false;
   private lastError: ZhiError | undefined;
+  /** Tool calls that were not run (denied or refused): their line says so, not the model's note. */
+  private readonly notRun = new Set<string>();
   private answer = '';
 
   constructor(private readonly o: ReplRendererOptions) {
@@ -154,15 +157,22 @@ export class ReplRenderer {
         const label = ev.label === ev.name ? '' : ` ${ev.label}`;
         const ui = this.ui;
         const mark = ev.ok ? ui.green('✓') : ui.red('✗');
-        const why = ev.ok ? '' : ` ${ui.dim(firstLine(ev.result.replace(/^Error: /, '')))}`;
         const prefix = ui.enabled ? '' : '[TOOL] ';
-        this.printUi(
-          `${prefix}${ui.dim(`[${ev.index + 1}/${ev.total}]`)} ${ev.name}${label} … ${mark} ${ui.dim(formatDuration(ev.durationMs))}${why}`,
-        );
+        const head = `${prefix}${ui.dim(`[${ev.index + 1}/${ev.total}]`)} ${ev.name}${label} … ${mark}`;
+        if (this.notRun.delete(ev.id)) {
+          this.printUi(head);
+        } else {
+          const line = `${head} ${ui.dim(formatDuration(ev.durationMs))}`;
+          const room = this.width() - displayWidth(line) - 1;
+          const why =
+            ev.ok || room < 10 ? '' : ` ${ui.dim(cut(firstLine(ev.result.replace(/^Error: /, '')), room))}`;
+          this.printUi(line + why);
+        }
         this.redraw();
         break;
       }
       case 'permission':
+        if (ev.decision !== 'allowed') this.notRun.add(ev.id);
         if (ev.decision === 'denied') {
           const text = ev.reason
             ? t('render.denied', { name: ev.name, reason: ev.reason })
@@ -227,8 +237,14 @@ export class ReplRenderer {
     this.printUi(['', this.ui.enabled ? this.ui.dim(line) : `[DONE] ${line}`, ...files].join('\n'));
   }
 
-  /** Stop drawing (a question is about to be asked on the terminal). */
+  /**
+   * Stop drawing: a question is about to be asked on the terminal. What the model said so far is
+   * printed first (the loop asks before this renderer has seen the tool's start event).
+   */
   suspend(): void {
+    this.waiting = undefined;
+    this.closeThinking();
+    this.closeAnswer();
     this.suspended = true;
     this.stopTimers();
     this.screen.clear();
@@ -370,6 +386,19 @@ export class ReplRenderer {
 }
 
 function firstLine(s: string): string {
-  const line = s.split('\n')[0] ?? '';
-  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
+  return s.split('\n')[0] ?? '';
+}
+
+/** At most `width` columns of plain text, with an ellipsis when cut. */
+function cut(s: string, width: number): string {
+  if (displayWidth(s) <= width) return s;
+  let out = '';
+  let used = 0;
+  for (const ch of s) {
+    const w = displayWidth(ch);
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
 }

@@ -132,6 +132,9 @@ export function candidates(value: string): Candidate[] {
     const starts = new Set<number>([0]);
     for (const m of seg.matchAll(PATH_START)) starts.add(m.index);
     for (let i = 1; i < seg.length; i++) if (CJK.test(seg[i - 1]!) && !CJK.test(seg[i]!)) starts.add(i);
+    // A Chinese file name glued to Chinese text (把报告.md…): any start, when the text is short.
+    if (seg.length <= 80 && EXT_END.test(seg)) for (let i = 1; i < seg.length; i++) starts.add(i);
+    EXT_END.lastIndex = 0;
     const ends = new Set<number>([seg.length]);
     for (const m of seg.matchAll(EXT_END)) ends.add(m.index + m[0].length);
     for (const a of [...starts].sort((x, y) => x - y)) {

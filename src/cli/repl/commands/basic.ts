@@ -2,6 +2,8 @@ import { t } from '../../../support/i18n/index.js';
 import { displayWidth as textWidth } from '../../render/width.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
+const HEAD_MAX = 22;
+
 /** /help: every command with its arguments and description, then the keys. */
 export function helpText(ctx: SlashContext): string {
   const style = ctx.app.err;
@@ -10,11 +12,14 @@ export function helpText(ctx: SlashContext): string {
     const aliases = c.aliases?.length ? ` (${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
     return `/${c.name}${c.usage ? ` ${c.usage}` : ''}${aliases}`;
   });
-  const width = Math.max(0, ...heads.map(textWidth));
+  // A long synopsis (/skill …) gets its description on the next line, so the column stays narrow.
+  const width = Math.min(HEAD_MAX, Math.max(0, ...heads.map(textWidth)));
   const lines = [style.bold(t('repl.help.title'))];
   commands.forEach((c, i) => {
     const head = heads[i]!;
-    lines.push(`  ${style.cyan(head)}${' '.repeat(width - textWidth(head) + 2)}${t(c.description)}`);
+    const gap = width - textWidth(head) + 2;
+    if (gap >= 2) lines.push(`  ${style.cyan(head)}${' '.repeat(gap)}${t(c.description)}`);
+    else lines.push(`  ${style.cyan(head)}`, `  ${' '.repeat(width + 2)}${t(c.description)}`);
   });
   lines.push(
     '',
