@@ -44,8 +44,8 @@ export interface OcrFileOptions extends OcrOptions {
 
 const schema = z.object({
   path: z.string().describe('Path of the PDF, JPG or PNG file, relative to the current directory.'),
-  start_page: z.coerce.number().int().min(1).optional().describe('Optional: first page of a PDF to read (1-based).'),
-  end_page: z.coerce.number().int().min(1).optional().describe('Optional: last page of a PDF to read (inclusive).'),
+  start_page: z.coerce.number().int().min(1).max(100_000).optional().describe('Optional: first page of a PDF to read (1-based).'),
+  end_page: z.coerce.number().int().min(1).max(100_000).optional().describe('Optional: last page of a PDF to read (inclusive).'),
 });
 
 const OTHER_IMAGES: FileKind[] = ['gif', 'webp', 'bmp', 'tiff', 'heic', 'avif', 'svg'];
