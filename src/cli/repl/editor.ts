@@ -87,8 +87,17 @@ export class LineEditor {
     io.input.on('keypress', this.ownKeypress);
     this.rl.on('line', (line) => this.onLine(line));
     this.rl.on('close', () => this.onClose());
-    if (o.bracketedPaste) io.output.write('\x1b[?2004h');
+    if (o.bracketedPaste) {
+      io.output.write('\x1b[?2004h');
+      // Never leave the terminal in bracketed-paste mode, even when zhi ends abruptly.
+      process.once('exit', this.pasteOff);
+    }
   }
+
+  private readonly pasteOff = (): void => {
+    process.removeListener('exit', this.pasteOff);
+    this.io.output.write('\x1b[?2004l');
+  };
 
   private readonly completer = (line: string, cb: (err: null, result: Completion) => void): void => {
     this.o.completer!(line).then(
@@ -147,7 +156,7 @@ export class LineEditor {
 
   close(): void {
     if (this.closed) return;
-    if (this.o.bracketedPaste) this.io.output.write('\x1b[?2004l');
+    if (this.o.bracketedPaste) this.pasteOff();
     this.rl.close();
   }
 

@@ -5,7 +5,7 @@ import type { ChatSession } from '../../agent/chat.js';
 import { UsageTracker } from '../../agent/usage.js';
 import type { ContentPart } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
-import { t } from '../../support/i18n/index.js';
+import { getLanguage, t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
@@ -242,7 +242,7 @@ export class Repl {
         t('repl.unknownCommand', { name }),
         suggestion ? t('repl.didYouMean', { suggestion }) : t('repl.seeHelp'),
       ];
-      slash.warn(lines.join(' '));
+      slash.warn(lines.join(getLanguage() === 'zh' ? '' : ' '));
       return;
     }
     try {
