@@ -61,8 +61,9 @@ const shell: Tool<typeof schema> = {
     const line = visible(args.command.split('\n')[0] ?? '');
     return line.length > 60 ? `${line.slice(0, 57)}…` : line;
   },
-  preview: (args) => {
+  preview: (args, ctx) => {
     const lines = [`$ ${visible(args.command)}`];
+    if (ctx) lines.push(t('shell.preview.cwd', { cwd: ctx.cwd }));
     if (args.timeout !== DEFAULT_TIMEOUT_S) lines.push(t('shell.preview.timeout', { seconds: args.timeout }));
     return lines.join('\n');
   },

@@ -35,6 +35,7 @@ describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
       await s.waitFor('Allow? [y/N]');
       expect(s.text()).toContain('zhi wants to run shell:');
       expect(s.text()).toContain('$ echo made > ran.txt && echo finished');
+      expect(s.text()).toContain(`in folder: ${cwd}`);
       expect(s.text()).toContain('This command can change or delete files: overwrites ran.txt.');
       expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
       s.write('y\r');

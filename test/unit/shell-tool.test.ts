@@ -160,6 +160,7 @@ describe('schema, preview and assessment', () => {
     const sneaky = 'rm -rf ~/Documents\u001b[2K\recho harmless';
     expect(shell.preview!({ command: sneaky, timeout: 30 })).toBe('$ rm -rf ~/Documents\\u001b[2K\\u000decho harmless');
     expect(shell.preview!({ command: 'ls', timeout: 90 })).toBe('$ ls\ntime limit: 90 s');
+    expect(shell.preview!({ command: 'ls', timeout: 30 }, ctx())).toBe(`$ ls\nin folder: ${dir}`);
     expect(visible('a\u202eb')).toBe('a\\u202eb');
   });
 
