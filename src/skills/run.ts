@@ -3,7 +3,8 @@ import type { AgentEvent, AgentResult } from '../agent/events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../agent/loop.js';
 import type { PermissionMode } from '../agent/permissions.js';
 import { languagePreamble } from '../agent/prompt.js';
-import { UsageTracker } from '../agent/usage.js';
+import { truncateText } from '../agent/truncate.js';
+import type { UsageTracker } from '../agent/usage.js';
 import type { ZhipuClient } from '../llm/client.js';
 import { findModel } from '../llm/models.js';
 import type { Platform } from '../llm/platforms.js';
@@ -25,11 +26,12 @@ import {
   readInput,
   supportedExtensions,
 } from './documents.js';
-import { completeInputs, type InputValues } from './inputs.js';
+import type { InputValues } from './inputs.js';
 import { referenceTool } from './reference-tool.js';
 import { resolveTools, skillClosure, skillModel } from './resolve.js';
 import { MAX_SKILL_DEPTH, type Skill } from './schema.js';
 import { makeSkillTool } from './skill-tool.js';
+import { runPerFile, runStep } from './steps.js';
 
 /** What every skill run of one command (or one /run) shares, nested runs included. */
 export interface SkillRuntime {
@@ -122,7 +124,7 @@ export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGe
     const v = req.values[arg.name];
     if (arg.type !== 'file' || typeof v !== 'string') continue;
     const where = await checkPath(rt.cwd, v, arg);
-    if (where.kind === 'directory') return yield* runPerFile(req, rt, arg.name, where.abs, tools.builtin.includes('ocr'));
+    if (where.kind === 'directory') return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, tools.builtin.includes('ocr'));
   }
 
   yield { type: 'skill_start', skill: skill.name, model, depth: chain.length + 1 };
@@ -155,8 +157,12 @@ export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGe
       for (const [i, file] of files.entries()) {
         if (rt.signal.aborted) break;
         yield { type: 'skill_step', skill: skill.name, index: i, total: files.length, label: basename(file) };
-        list.push({ file: show(file), ...(yield* runStep(eachSkill, file, req, rt, outputDir, pre)) });
+        list.push({ file: show(file), ...(yield* runStep(runSkill, eachSkill, file, req, rt, outputDir, pre)) });
       }
+      // Keep the results within the message budget: each gets an equal share when they are long.
+      const share = Math.max(4096, Math.floor(budget.left / Math.max(1, list.length)));
+      for (const r of list) r.text = truncateText(r.text, share).text;
+      budget.left -= list.reduce((n, r) => n + Buffer.byteLength(r.text, 'utf8'), 0);
       results.set(arg.name, list);
       continue;
     }
@@ -267,104 +273,6 @@ export function skillSystemPrompt(skill: Skill, o: { outputDir: string; today: s
   return lines.join('\n');
 }
 
-/** Run a per-file step (`each`) nested under the current skill; never throws (a failure is a result). */
-async function* runStep(
-  target: Skill,
-  file: string,
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-  outputDir: string,
-  into: AgentResult,
-): AsyncGenerator<SkillEvent, { text: string; ok: boolean }> {
-  const chain = [...(req.chain ?? []), req.skill.name];
-  const pathArg = target.args.find((a) => a.type === 'file');
-  const child = new UsageTracker(req.usage.platform);
-  try {
-    if (!pathArg) throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.eachNoFile', params: { name: target.name } } });
-    const values = completeInputs(target, { [pathArg.name]: file });
-    const gen = runSkill({ skill: target, values, usage: child, chain, outputDir }, rt);
-    let step = await gen.next();
-    while (!step.done) {
-      rt.onNested?.(step.value, [...chain, target.name]);
-      step = await gen.next();
-    }
-    const r = step.value;
-    into.filesWritten.push(...r.filesWritten);
-    into.filesRead += r.filesRead;
-    if (r.stopReason === 'answer') return { text: r.text || '(no result)', ok: true };
-    return { text: r.error ? r.error.message : r.stopReason, ok: false };
-  } catch (err) {
-    if (!(err instanceof ZhiError)) throw err;
-    const ev: SkillEvent = { type: 'warning', message: `${target.name}: ${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}` };
-    rt.onNested?.(ev, [...chain, target.name]);
-    return { text: err.message, ok: false };
-  } finally {
-    req.usage.merge(child);
-  }
-}
-
-/** A folder given for a one-file input: run the whole skill per file, one after another. */
-async function* runPerFile(
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-  argName: string,
-  dir: string,
-  canOcr: boolean,
-): AsyncGenerator<SkillEvent, AgentResult> {
-  const arg = req.skill.args.find((a) => a.name === argName);
-  const files = await filesIn(dir, supportedExtensions(arg?.extensions ? arg : undefined, canOcr));
-  if (!files.length) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.emptyFolder', params: { path: displayPath(rt.cwd, dir) } } });
-  }
-  const total: AgentResult = { text: '', stopReason: 'answer', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
-  const sections: string[] = [];
-  const failed: string[] = [];
-  for (const [i, file] of files.entries()) {
-    if (rt.signal.aborted) {
-      total.stopReason = 'aborted';
-      break;
-    }
-    const name = displayPath(rt.cwd, file);
-    yield { type: 'skill_step', skill: req.skill.name, index: i, total: files.length, label: basename(file) };
-    let r: AgentResult;
-    try {
-      const gen = runSkill({ ...req, values: { ...req.values, [argName]: file }, trusted: true }, rt);
-      let step = await gen.next();
-      while (!step.done) {
-        // The answers are printed together at the end, each under its file's name.
-        if (step.value.type !== 'text_delta') yield step.value;
-        step = await gen.next();
-      }
-      r = step.value;
-    } catch (err) {
-      if (!(err instanceof ZhiError)) throw err;
-      yield { type: 'warning', message: `${name}: ${err.whatText()}` };
-      failed.push(name);
-      continue;
-    }
-    total.turns += r.turns;
-    total.toolCalls += r.toolCalls;
-    total.filesRead += r.filesRead;
-    total.filesWritten.push(...r.filesWritten);
-    if (r.text) sections.push(files.length > 1 ? `## ${name}\n\n${r.text.trim()}` : r.text);
-    if (r.stopReason === 'aborted') {
-      total.stopReason = 'aborted';
-      break;
-    }
-    if (r.stopReason !== 'answer') failed.push(name);
-  }
-  total.text = sections.join('\n\n');
-  if (failed.length && total.stopReason !== 'aborted') {
-    total.stopReason = 'error';
-    total.error = new ZhiError({
-      kind: 'internal',
-      what: { key: 'skills.err.someFailed', params: { failed: failed.length, total: files.length } },
-      why: failed.join(', '),
-      exitCode: 1,
-    });
-  }
-  return total;
-}
 
 async function settleTrust(skill: Skill, rt: SkillRuntime): Promise<void> {
   if (!rt.untrusted) return;
