@@ -187,3 +187,22 @@ describe('LineEditor', () => {
     expect(await line).toEqual({ kind: 'eof' });
   });
 });
+
+describe('LineEditor between a line and its work', () => {
+  it('a Ctrl+C typed before the work starts stops it as soon as it starts', async () => {
+    const { editor, type } = await setup();
+    const line = editor.read();
+    await type('go', '\r');
+    await line;
+    await type('\x03');
+    let interrupted = 0;
+    editor.busy(() => interrupted++);
+    expect(interrupted).toBe(1);
+    editor.idle();
+    const next = editor.read();
+    editor.busy(() => interrupted++);
+    expect(interrupted).toBe(1);
+    editor.idle();
+    void next;
+  });
+});

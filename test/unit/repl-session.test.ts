@@ -414,3 +414,36 @@ describe('usage text', () => {
     expect(sessionUsageLine(usage)).toBe('Session: 1.6k tokens (1.3k in, 305 out) · ¥0.0096');
   });
 });
+
+describe('REPL commands that take time', () => {
+  it('Ctrl+C during a command reaches it as SIGINT (how /run stops)', async () => {
+    const r = await start([]);
+    let stopped = false;
+    let running = false;
+    const slow = {
+      name: 'slow',
+      description: 'repl.cmd.help' as const,
+      async run() {
+        running = true;
+        await new Promise<void>((resolve) => {
+          const onSig = () => {
+            stopped = true;
+            process.off('SIGINT', onSig);
+            resolve();
+          };
+          process.on('SIGINT', onSig);
+        });
+      },
+    };
+    // Registered like any module's command: through the context's command list.
+    (await r.repl.slashContext()).commands;
+    (r.repl as unknown as { commands: unknown[] }).commands.push(slow);
+    (r.repl as unknown as { commandNames: Set<string> }).commandNames.add('slow');
+    await r.type('/slow', '\r');
+    await until(() => running, 'the command to start');
+    await r.type('\x03');
+    await until(() => stopped, 'the command to stop');
+    await r.type('\x04');
+    await r.done;
+  });
+});

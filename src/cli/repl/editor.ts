@@ -60,6 +60,7 @@ export class LineEditor {
   private readResolve: ((r: ReadResult) => void) | undefined;
   private askResolve: ((answer: string | null) => void) | undefined;
   private onBusyInterrupt: (() => void) | undefined;
+  private interruptPending = false;
   private closed = false;
 
   constructor(
@@ -116,6 +117,7 @@ export class LineEditor {
     return new Promise((resolve) => {
       this.readResolve = resolve;
       this.mode = 'read';
+      this.interruptPending = false;
       this.parts = [];
       this.state.history = this.o.history.entries();
       this.rl.setPrompt(this.o.prompt());
@@ -147,6 +149,10 @@ export class LineEditor {
   busy(onInterrupt: () => void): void {
     this.mode = 'busy';
     this.onBusyInterrupt = onInterrupt;
+    if (this.interruptPending) {
+      this.interruptPending = false;
+      onInterrupt();
+    }
   }
 
   idle(): void {
@@ -182,8 +188,10 @@ export class LineEditor {
     }
     const ctrlC = k.ctrl && k.name === 'c';
     if (this.mode === 'busy' || this.mode === 'idle') {
-      if (ctrlC) this.onBusyInterrupt?.();
-      else this.typeahead.push({ keys: [s, key] });
+      if (!ctrlC) this.typeahead.push({ keys: [s, key] });
+      else if (this.onBusyInterrupt) this.onBusyInterrupt();
+      // Between a line and the work it starts: stop that work as soon as it begins.
+      else this.interruptPending = true;
       return;
     }
     if (this.search) {

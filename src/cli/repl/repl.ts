@@ -134,7 +134,7 @@ export class Repl {
       history,
       prompt: () => this.prompt(),
       continuation: ctx.err.dim('… '),
-      bracketedPaste: Boolean(io.output.isTTY),
+      bracketedPaste: Boolean(io.output.isTTY) && ctx.env.TERM !== 'dumb',
       searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
       completer: async (line) =>
         complete(line, {
@@ -245,11 +245,16 @@ export class Repl {
       slash.warn(lines.join(getLanguage() === 'zh' ? '' : ' '));
       return;
     }
+    // The terminal is in raw mode: Ctrl+C is a key, not a signal. Commands that can be stopped
+    // (/run) listen for SIGINT, so the key is passed on as one.
+    this.editor.busy(() => process.emit('SIGINT', 'SIGINT'));
     try {
       await cmd.run(args, slash);
     } catch (err) {
       log().error(`command /${name} failed`, err);
       this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+    } finally {
+      this.editor.idle();
     }
   }
 
@@ -308,7 +313,12 @@ export class Repl {
     const { ctx, io } = this;
     const richOut = Boolean(io.stdout.isTTY);
     const renderer = new ReplRenderer({
-      mode: richOut ? (ctx.out.enabled && ctx.err.enabled ? 'rich' : 'plain') : 'pipe',
+      // A dumb terminal cannot move the cursor: blocks are printed once, as without colour.
+      mode: richOut
+        ? ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb'
+          ? 'rich'
+          : 'plain'
+        : 'pipe',
       term: {
         write: (s) => io.stdout.write(s),
         columns: () => io.stdout.columns || 80,
