@@ -354,3 +354,15 @@ describe('runSkill', () => {
     }
   });
 });
+
+describe('inputs typed in the REPL', () => {
+  it('splits words with quotes and backslash-escaped spaces, and separates --name value', async () => {
+    const { splitCommandLine, splitWords } = await import('../../src/cli/skills/create.js');
+    expect(splitWords(`summarize "my report.docx" my\\ notes.txt 'a b'`)).toEqual(['summarize', 'my report.docx', 'my notes.txt', 'a b']);
+    expect(splitWords('a  $HOME *.pdf')).toEqual(['a', '$HOME', '*.pdf']);
+    expect(splitCommandLine('translate a.md --to english --keep --x=1')).toEqual({
+      positionals: ['translate', 'a.md'],
+      named: { to: 'english', keep: true, x: '1' },
+    });
+  });
+});

@@ -1,5 +1,4 @@
 import { createInterface } from 'node:readline';
-import { parse as parseWords } from 'shell-quote';
 import { ChatSession } from '../../agent/chat.js';
 import type { AgentEvent } from '../../agent/events.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
@@ -175,7 +174,7 @@ async function runNow(ctx: AppContext, catalog: SkillCatalog, name: string, line
 
 /** Split typed inputs into positional words and `--name value` pairs (quotes respected). */
 export function splitCommandLine(line: string): { positionals: string[]; named: Record<string, string | true> } {
-  const words = parseWords(line).filter((w): w is string => typeof w === 'string');
+  const words = splitWords(line);
   const positionals: string[] = [];
   const named: Record<string, string | true> = {};
   for (let i = 0; i < words.length; i++) {
@@ -188,4 +187,40 @@ export function splitCommandLine(line: string): { positionals: string[]; named: 
     } else positionals.push(w);
   }
   return { positionals, named };
+}
+
+/**
+ * Words of a typed line: spaces separate, "double" and 'single' quotes group, a backslash keeps
+ * the next character (a dragged-in path like `my\ file.pdf`). No variables, no globbing.
+ */
+export function splitWords(line: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let has = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else if (ch === '\\' && quote === '"' && (line[i + 1] === '"' || line[i + 1] === '\\')) cur += line[++i];
+      else cur += ch;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      quote = ch;
+      has = true;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      has = true;
+    } else if (/\s/.test(ch)) {
+      if (has) words.push(cur);
+      cur = '';
+      has = false;
+    } else {
+      cur += ch;
+      has = true;
+    }
+  }
+  if (has) words.push(cur);
+  return words;
 }

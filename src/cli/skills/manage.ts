@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { cp, lstat, mkdir, readFile, realpath, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { parse as parseWords } from 'shell-quote';
 import { type SkillCatalog, overridesBuiltin } from '../../skills/discovery.js';
 import { loadSkillFile, splitFrontMatter } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
@@ -76,9 +75,10 @@ async function reload(file: string): Promise<Skill> {
 }
 
 /** The editor command: $VISUAL, $EDITOR, else notepad on Windows and vi elsewhere. */
-export function editorCommand(env: NodeJS.ProcessEnv): string[] {
+export async function editorCommand(env: NodeJS.ProcessEnv): Promise<string[]> {
   const raw = env.VISUAL?.trim() || env.EDITOR?.trim() || (process.platform === 'win32' ? 'notepad' : 'vi');
-  const words = parseWords(raw).filter((w): w is string => typeof w === 'string');
+  const { parse } = await import('shell-quote');
+  const words = parse(raw).filter((w): w is string => typeof w === 'string');
   return words.length ? words : ['vi'];
 }
 
@@ -103,7 +103,7 @@ export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome>
     copied = true;
   }
   const before = skill.hash;
-  const [cmd, ...args] = editorCommand(ctx.env);
+  const [cmd, ...args] = await editorCommand(ctx.env);
   const res = spawnSync(cmd!, [...args, skill.file], { stdio: 'inherit' });
   if (res.error) {
     throw new ZhiError({

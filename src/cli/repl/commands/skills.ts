@@ -10,8 +10,7 @@ import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { BUILTIN_TOOL_NAMES } from '../../../tools/index.js';
 import { splitCommandLine, watchCreation } from '../../skills/create.js';
-import { executeSkill, findSkill } from '../../skills/execute.js';
-import { builtinDeleteError, deleteSkill, editSkill, skillSource, skillTable, sourceLabel } from '../../skills/manage.js';
+import { findSkill } from '../../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../../skills/runtime.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
@@ -97,6 +96,7 @@ const run: SlashCommand = {
     const onSigint = () => abort.abort();
     process.on('SIGINT', onSigint);
     const usage = newUsage(ctx.app);
+    const { executeSkill } = await import('../../skills/execute.js');
     try {
       await executeSkill({
         ctx: ctx.app,
@@ -194,6 +194,7 @@ const skill: SlashCommand = {
   },
   async run(args, ctx) {
     const [action = 'list', name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
+    const { builtinDeleteError, deleteSkill, editSkill, skillSource, skillTable, sourceLabel } = await import('../../skills/manage.js');
     switch (action) {
       case 'list': {
         const catalog = await catalogOf(ctx);
