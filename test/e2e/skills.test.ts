@@ -325,10 +325,13 @@ describe('user skills', () => {
   it('a broken skill file is skipped with a warning naming the file and line; the others still work', async () => {
     const file = userSkill('broken', 'name: broken\ndescription: oops\nsystem_prompt: "unclosed\ntools: []\n');
     userSkill('noprompt', 'name: noprompt\ndescription: d\ntools: []\ncolour: blue\n');
+    userSkill('extra', 'name: extra\ndescription: has an extra field\nsystem_prompt: p\ntools: []\ncolour: blue\n');
     const list = await zhi(['skill', 'list']);
     expect(list.code).toBe(0);
     expect(list.stderr).toContain(`Skipped a broken skill file: ${file}, line 3: this is not valid YAML: Missing closing "quote`);
     expect(list.stderr).toContain(`${join(home, 'skills', 'noprompt.yaml')}, system_prompt: this required field is missing`);
+    expect(list.stderr).toContain(`In the skill file ${join(home, 'skills', 'extra.yaml')}, line 5, colour: unknown field "colour" (ignored)`);
+    expect(list.stdout).toMatch(/^extra\s+has an extra field/m);
     expect(list.stdout).toContain('summarize');
     expect(list.stdout).not.toMatch(/^broken/m);
     writeFileSync(join(work, 'a.txt'), 'x');

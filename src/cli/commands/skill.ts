@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { askYesNo } from '../prompter.js';
 import { findSkill } from '../skills/execute.js';
 import { builtinDeleteError, deleteSkill, describeSkill, editSkill, skillSource, skillTable, sourceLabel } from '../skills/manage.js';
-import { loadCatalog, skillWarnings } from '../skills/runtime.js';
+import { allWarnings, loadCatalog, skillWarnings } from '../skills/runtime.js';
 
 const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust'];
 
@@ -31,6 +31,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
   const catalog = await loadCatalog(ctx, err);
   if (action === 'list') {
+    for (const w of allWarnings(ctx, catalog)) err(w);
     if (ctx.args.flags.outputFormat !== 'text') {
       out(JSON.stringify(listJson(ctx, catalog), null, 2));
       return ExitCode.ok;

@@ -22,6 +22,11 @@ export async function loadCatalog(ctx: AppContext, warn: (text: string) => void)
   return catalog;
 }
 
+/** Warnings about every skill file (for `skill list`). */
+export function allWarnings(ctx: AppContext, catalog: SkillCatalog): string[] {
+  return [...catalog.skills.values()].flatMap((s) => skillWarnings(ctx, catalog, s));
+}
+
 /** Warnings about one skill's file (unknown fields, ignored tools). */
 export function skillWarnings(ctx: AppContext, catalog: SkillCatalog, skill: Skill): string[] {
   return (catalog.warnings.get(skill.file) ?? []).map((w) =>

@@ -11,7 +11,7 @@ import { t } from '../../../support/i18n/index.js';
 import { BUILTIN_TOOL_NAMES } from '../../../tools/index.js';
 import { splitCommandLine, watchCreation } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
-import { loadCatalog, skillWarnings } from '../../skills/runtime.js';
+import { allWarnings, loadCatalog, skillWarnings } from '../../skills/runtime.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 const CATALOG = 'skills.catalog';
@@ -198,6 +198,7 @@ const skill: SlashCommand = {
     switch (action) {
       case 'list': {
         const catalog = await catalogOf(ctx);
+        for (const w of allWarnings(ctx.app, catalog)) ctx.print(w);
         const width = process.stderr.isTTY ? process.stderr.columns || 100 : 100;
         ctx.print(skillTable(catalog, { style: ctx.app.err, width, defaultModel: ctx.app.config.skillModel }).join('\n'));
         ctx.print(ctx.app.err.dim(t('skills.list.hint')));
