@@ -393,6 +393,22 @@ describe('user skills', () => {
     expect(existsSync(join(home, 'skills', 'bad.yaml'))).toBe(false);
   });
 
+  it('skill_create never replaces an existing skill without a person saying yes', async () => {
+    const file = userSkill('mine', 'name: mine\ndescription: original\nsystem_prompt: p\ntools: []\n');
+    const args = (name: string) => ({ name, description: 'new', system_prompt: 'A new prompt, step by step.', tools: [] });
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'skill_create', arguments: args('mine') }, { name: 'skill_create', arguments: args('summarize') }] },
+      { kind: 'text', text: 'not saved' },
+    );
+    const r = await zhi(['-c', 'replace my skill', '--auto']);
+    expect(r.code).toBe(0);
+    const results = fake.chatBodies()[1].messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);
+    expect(results[0]).toContain('A skill named "mine" already exists and the user did not agree to replace it (no one can be asked here)');
+    expect(results[1]).toContain('A built-in skill named "summarize" already exists');
+    expect(readFileSync(file, 'utf8')).toContain('description: original');
+    expect(existsSync(join(home, 'skills', 'summarize.yaml'))).toBe(false);
+  });
+
   it('a user skill that writes files must be trusted first; without a terminal it is refused with the way out', async () => {
     userSkill('writer', 'name: writer\ndescription: Writes\nsystem_prompt: You write a file.\ntools: [file_write]\n');
     const refused = await zhi(['run', 'writer']);
