@@ -11,12 +11,23 @@ export function graphemes(text: string): string[] {
   return out;
 }
 
-/** At most `max` graphemes; an ellipsis marks a cut. */
+/** At most `max` graphemes; an ellipsis marks a cut. Only the beginning of a long text is segmented. */
 export function cutGraphemes(text: string, max: number): string {
   if (text.length <= max) return text;
-  const g = graphemes(text);
-  if (g.length <= max) return text;
-  return `${g.slice(0, Math.max(0, max - 1)).join('')}…`;
+  // Segmenting costs time in proportion to the text: look at a prefix that holds `max` graphemes
+  // unless they are unusually long clusters, and only then at everything.
+  const head = text.length > max * 8 ? text.slice(0, max * 8) : text;
+  return cutIn(head, max) ?? (head === text ? text : (cutIn(text, max) ?? text));
+}
+
+function cutIn(text: string, max: number): string | undefined {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const kept: string[] = [];
+  for (const s of segmenter.segment(text)) {
+    if (kept.length === max) return `${kept.slice(0, Math.max(0, max - 1)).join('')}…`;
+    kept.push(s.segment);
+  }
+  return undefined;
 }
 
 /** One line: whitespace (newlines included) collapsed to single spaces, trimmed. */

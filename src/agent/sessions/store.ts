@@ -254,14 +254,35 @@ async function mtimeIso(file: string, fallback: string): Promise<string> {
   }
 }
 
-const USER_PREFIX = '{"type":"message","role":"user"';
+const MARK = {
+  user: Buffer.from('\n{"type":"message","role":"user"'),
+  title: Buffer.from('\n{"type":"title"'),
+  usage: Buffer.from('\n{"type":"usage"'),
+  model: Buffer.from('\n{"type":"model"'),
+  compaction: Buffer.from('\n{"type":"compaction"'),
+};
 
-/** A listing's view of one file, parsing only the lines it needs. */
-export function summariseSession(text: string, file = ''): SessionSummary | undefined {
-  const newline = text.indexOf('\n');
+/** Each line (without its newline) that starts with `mark` (which begins with the newline before it). */
+function* linesStarting(buf: Buffer, mark: Buffer): Generator<string> {
+  let at = buf.indexOf(mark);
+  while (at >= 0) {
+    const end = buf.indexOf(10, at + 1);
+    yield buf.toString('utf8', at + 1, end < 0 ? buf.length : end);
+    if (end < 0) return;
+    at = buf.indexOf(mark, end);
+  }
+}
+
+/**
+ * A listing's view of one file. It finds the lines it needs by their prefix with a byte search
+ * and parses only those (a long session is mostly message text it never needs to decode).
+ */
+export function summariseSession(data: Buffer | string, file = ''): SessionSummary | undefined {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const newline = buf.indexOf(10);
   let header: SessionHeader;
   try {
-    header = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as SessionHeader;
+    header = JSON.parse(buf.toString('utf8', 0, newline < 0 ? buf.length : newline)) as SessionHeader;
   } catch {
     return undefined;
   }
@@ -283,37 +304,29 @@ export function summariseSession(text: string, file = ''): SessionSummary | unde
     tokens: 0,
     compactions: 0,
   };
-  let titled = false;
-  for (const raw of text.split('\n')) {
-    if (raw.startsWith(USER_PREFIX)) {
-      s.turns += 1;
-      if (!titled) {
-        const line = tryParse(raw);
-        if (line?.type === 'message') {
-          s.title = titleFrom(messageText(line.message));
-          titled = true;
-        }
-      }
-    } else if (raw.startsWith('{"type":"title"')) {
-      const line = tryParse(raw);
-      if (line?.type === 'title') {
-        s.title = line.title;
-        titled = true;
-      }
-    } else if (raw.startsWith('{"type":"usage"')) {
-      const line = tryParse(raw);
-      if (line?.type === 'usage') {
-        s.cost += line.cost;
-        s.tokens += line.usage.totalTokens;
-        s.covered ||= line.covered;
-      }
-    } else if (raw.startsWith('{"type":"model"')) {
-      const line = tryParse(raw);
-      if (line?.type === 'model') s.model = line.model;
-    } else if (raw.startsWith('{"type":"compaction"')) {
-      s.compactions += 1;
-    }
+  for (const raw of linesStarting(buf, MARK.title)) {
+    const line = tryParse(raw);
+    if (line?.type === 'title') s.title = line.title;
+    break;
   }
+  for (const raw of linesStarting(buf, MARK.user)) {
+    s.turns += 1;
+    if (s.title || s.turns > 1) continue;
+    const line = tryParse(raw);
+    if (line?.type === 'message') s.title = titleFrom(messageText(line.message));
+  }
+  for (const raw of linesStarting(buf, MARK.usage)) {
+    const line = tryParse(raw);
+    if (line?.type !== 'usage') continue;
+    s.cost += line.cost;
+    s.tokens += line.usage.totalTokens;
+    s.covered ||= line.covered;
+  }
+  for (const raw of linesStarting(buf, MARK.model)) {
+    const line = tryParse(raw);
+    if (line?.type === 'model') s.model = line.model;
+  }
+  for (const _ of linesStarting(buf, MARK.compaction)) s.compactions += 1;
   return s;
 }
 
@@ -370,17 +383,17 @@ export async function listSessions(dir: string, opts: ListOptions = {}): Promise
   for (const name of names) {
     if (!name.endsWith('.jsonl')) continue;
     const file = join(dir, name);
-    let text: string;
+    let data: Buffer;
     try {
-      text = await readFile(file, 'utf8');
+      data = await readFile(file);
     } catch {
       continue;
     }
-    const s = summariseSession(text, file);
+    const s = summariseSession(data, file);
     if (!s) continue;
     if (opts.cwd && s.cwd !== opts.cwd) continue;
     if (opts.kinds && !opts.kinds.includes(s.kind)) continue;
-    if (opts.query && !sessionMatches(text, s, opts.query)) continue;
+    if (opts.query && !sessionMatches(data.toString('utf8'), s, opts.query)) continue;
     s.updated = await mtimeIso(file, s.updated);
     out.push(s);
   }
@@ -392,6 +405,13 @@ export type FindResult = { found: SessionSummary } | { none: true } | { ambiguou
 /** A session by its id, a unique prefix of it, or a unique part of it (the short random tail). */
 export async function findSession(dir: string, query: string): Promise<FindResult> {
   const q = query.trim().replace(/\.jsonl$/, '');
+  if (/^[\w-]+$/.test(q)) {
+    // The whole id: read just that file.
+    const file = sessionFile(dir, q);
+    const data = await readFile(file).catch(() => undefined);
+    const s = data && summariseSession(data, file);
+    if (s) return { found: { ...s, updated: await mtimeIso(file, s.updated) } };
+  }
   const all = await listSessions(dir);
   const exact = all.find((s) => s.id === q);
   if (exact) return { found: exact };
