@@ -3,10 +3,11 @@
  * answer, Ctrl+C in the middle of an answer, Ctrl+D, history across runs, Chinese input, and
  * the permission prompt answered y and n.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeZhipu } from '../fake-zhipu/server.js';
+import { makePdf, makePng } from '../helpers/media.js';
 import { KEY, PtySession } from '../helpers/pty.js';
 import { VirtualTerminal } from '../helpers/vt.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -204,7 +205,6 @@ describe('zhi REPL in a terminal', () => {
   });
 
   it('attaches a file named in the message', async () => {
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(join(home, '会议纪要.md'), '# 纪要\n下周五交付。');
     fake.script({ kind: 'text', text: '下周五交付。' });
     const s = open();
@@ -216,6 +216,43 @@ describe('zhi REPL in a terminal', () => {
     const content = fake.chatBodies()[0].messages.at(-1).content as string;
     expect(content).toContain('<document name="会议纪要.md"');
     expect(content).toContain('下周五交付。');
+    await type(s, KEY.ctrlD);
+    await s.exited();
+  });
+
+  it('offers OCR for a scanned PDF and attaches the text on yes', async () => {
+    writeFileSync(join(home, 'scan.pdf'), makePdf(['']));
+    fake.scriptOcr({ md: '# 发票\n金额：1,280 元' });
+    fake.script({ kind: 'text', text: '金额是 1,280 元。' });
+    const s = open();
+    await waitPrompt(s);
+    await type(s, 'scan.pdf 的金额是多少？');
+    await type(s, KEY.enter);
+    await s.waitFor('Read it with OCR');
+    await type(s, KEY.enter); // default: yes
+    await s.waitFor('金额是 1,280 元。');
+    expect(s.text()).toMatch(/Attached scan\.pdf \(OCR/);
+    expect(fake.requests.some((r) => r.path.endsWith('/layout_parsing'))).toBe(true);
+    const content = fake.chatBodies()[0].messages.at(-1).content as string;
+    expect(content).toContain('金额：1,280 元');
+    await type(s, KEY.ctrlD);
+    await s.exited();
+  });
+
+  it('sends a dragged-in image to a vision model with the question', async () => {
+    writeFileSync(join(home, 'photo one.png'), makePng(4, 4));
+    fake.script({ kind: 'text', text: '一个红色方块。' });
+    const s = open();
+    await waitPrompt(s);
+    await type(s, `'${join(home, 'photo one.png')}' 这是什么？`);
+    await type(s, KEY.enter);
+    await s.waitFor('一个红色方块。');
+    expect(s.text()).toContain('Attached image photo one.png');
+    const body = fake.chatBodies()[0];
+    expect(body.model).toBe('glm-4.6v-flash');
+    const parts = body.messages.at(-1).content;
+    expect(parts[0]).toEqual({ type: 'text', text: `'${join(home, 'photo one.png')}' 这是什么？` });
+    expect(parts[1].image_url.url).toMatch(/^data:image\/png;base64,/);
     await type(s, KEY.ctrlD);
     await s.exited();
   });
