@@ -62,6 +62,7 @@ describe('skills in the REPL', () => {
     fake.script(
       { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: '# Summary' } }] },
       { kind: 'text', text: 'Travel costs are cut by 10%.' },
+      { kind: 'text', text: 'Nous réduisons les frais de voyage de 10 %.' },
     );
     const s = open();
     await s.waitFor(PROMPT);
@@ -73,6 +74,21 @@ describe('skills in the REPL', () => {
     await s.waitFor(PROMPT, 10_000, from);
     expect(readFileSync(join(work, 'zhi-output', 'notes-summary.md'), 'utf8')).toBe('# Summary\n');
     expect(fake.chatBodies()[0].model).toBe('glm-4-flash');
+
+    // Tab completes skill names after /run, then file names.
+    from = s.mark();
+    s.write('/run transl');
+    await pause();
+    s.write(KEY.tab);
+    await pause(150);
+    s.write(' no');
+    await pause();
+    s.write(KEY.tab);
+    await pause(150);
+    s.write('\r');
+    await s.waitFor('Running translate', 10_000, from);
+    await s.waitFor(PROMPT, 10_000, from);
+    expect(s.text().slice(from)).toContain('/run translate notes.txt');
 
     from = await line(s, '/skill list');
     await s.waitFor('invoice-to-excel', 10_000, from);
