@@ -3,7 +3,7 @@
  * answer, Ctrl+C in the middle of an answer, Ctrl+D, history across runs, Chinese input, and
  * the permission prompt answered y and n.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeZhipu } from '../fake-zhipu/server.js';
@@ -27,7 +27,6 @@ beforeEach(() => {
   return () => {
     for (const s of sessions.splice(0)) {
       if (s.text().includes('went wrong')) {
-        const { readdirSync } = require('node:fs') as typeof import('node:fs');
         for (const f of readdirSync(join(home, 'logs')))
           console.error(readFileSync(join(home, 'logs', f), 'utf8'));
       }
