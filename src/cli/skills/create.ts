@@ -9,7 +9,7 @@ import { TEMPLATES, creationSeed, findTemplate } from '../../skills/templates.js
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 import { BUILTIN_TOOL_NAMES, loadTools } from '../../tools/index.js';
-import { type AppContext, makeClient, newUsage } from '../context.js';
+import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
 import { exitCodeFor } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
 import { StreamPrinter } from '../render/printer.js';
@@ -40,6 +40,7 @@ export async function newSkillConversation(ctx: AppContext, templateArg: string 
   if (!ctx.stdinIsTTY) {
     throw new ZhiError({ kind: 'usage', what: { key: 'skills.new.noTerminal' }, tries: [{ key: 'skills.new.tryChat' }] });
   }
+  requireKey(ctx);
   if (templateArg && !findTemplate(templateArg)) {
     throw new ZhiError({
       kind: 'usage',
