@@ -32,8 +32,8 @@ export interface CompactorOptions {
   summaryModel: () => string;
   /** Share of the window at which to compact before a call (config compact_threshold). */
   threshold: number;
-  /** Tokens of the tool schemas sent with every call (not in the messages). */
-  toolsTokens?: number;
+  /** Tokens of the tool schemas sent with every call (not in the messages); asked once, when first needed. */
+  toolsTokens?: () => number;
   /** Where compactions are recorded (the summary calls' usage goes through `usage`). */
   recorder?: Pick<SessionRecorder, 'recordCompaction'> | undefined;
 }
@@ -73,6 +73,7 @@ export class Compactor {
   private anchor: { message: Message; tokens: number } | undefined;
   private pendingTokens: number | undefined;
   private queued: string[] = [];
+  private tools: number | undefined;
   count = 0;
 
   constructor(private readonly o: CompactorOptions) {}
@@ -101,9 +102,14 @@ export class Compactor {
       tokens = this.anchor.tokens + estimateMessagesTokens(messages.slice(at + 1));
       measured = true;
     } else {
-      tokens = estimateMessagesTokens(messages) + (this.o.toolsTokens ?? 0);
+      tokens = estimateMessagesTokens(messages) + this.toolsTokens();
     }
     return { tokens, window, fraction: tokens / window, measured };
+  }
+
+  private toolsTokens(): number {
+    this.tools ??= this.o.toolsTokens?.() ?? 0;
+    return this.tools;
   }
 
   readonly beforeCall = async (messages: Message[]): Promise<BeforeCallOutcome> => {
@@ -166,7 +172,7 @@ export class Compactor {
     const tokensAfter =
       estimateMessagesTokens(after) +
       estimateTextTokens(messages[0] ? String(messages[0].content) : '') +
-      (this.o.toolsTokens ?? 0);
+      this.toolsTokens();
     this.o.recorder?.recordCompaction(
       {
         reason: opts.reason,

@@ -83,7 +83,7 @@ export async function attachSession(
     model: () => chat.settings.model,
     summaryModel: () => ctx.config.skillModel,
     threshold: ctx.config.compactThreshold,
-    toolsTokens: estimateToolsTokens(chat.deps.tools.schemas()),
+    toolsTokens: () => estimateToolsTokens(chat.deps.tools.schemas()),
     recorder: { recordCompaction: (c, before, after) => recorder.recordCompaction(c, before, after) },
   });
   const budget = new RunBudget(ctx.config.maxCostPerRun, chat.deps.usage, () => chat.settings.model);
