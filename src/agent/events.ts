@@ -34,7 +34,9 @@ export type AgentEvent =
       id: string;
       name: string;
       decision: 'allowed' | 'denied' | 'refused';
+      /** For the model (English); renderers show their own text for a known `code`. */
       reason?: string;
+      code?: 'no_terminal';
     }
   | {
       type: 'tool_end';

@@ -324,7 +324,7 @@ async function runOne(
   const decision = decide(tool.kind, opts.mode, deps.prompter.interactive);
   if (decision === 'deny') {
     const reason = t('agent.tool.noTerminal', {}, 'en');
-    emit({ type: 'permission', id: call.id, name, decision: 'denied', reason });
+    emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, code: 'no_terminal' });
     return fail(reason);
   }
   if (decision === 'ask') {

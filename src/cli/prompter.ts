@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Prompter, ToolApproval } from '../agent/loop.js';
 import { t } from '../support/i18n/index.js';
 import type { Question } from '../tools/types.js';
+import { Spinner } from './render/spinner.js';
 import type { Style } from './render/style.js';
 
 /** A prompter that never asks: every question is a "no" (stdin is not a terminal). */
@@ -14,6 +15,10 @@ export const nobodyPrompter: Prompter = {
 /** Ask a yes/no question on the terminal (stdin/stderr). Ctrl+C or Ctrl+D answer "no". */
 export async function askYesNo(question: string, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return false;
+  return Spinner.holdWhile(() => readAnswer(question, signal));
+}
+
+async function readAnswer(question: string, signal?: AbortSignal): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {
     const answer = await new Promise<string | null>((resolve) => {
@@ -45,14 +50,18 @@ export function formatApproval(req: ToolApproval, style: Style): string {
 export function terminalPrompter(style: Style): Prompter {
   return {
     interactive: true,
-    async confirmTool(req: ToolApproval, signal: AbortSignal) {
-      process.stderr.write(formatApproval(req, style));
-      return askYesNo(`${t('tools.approve.question')} `, signal);
+    confirmTool(req: ToolApproval, signal: AbortSignal) {
+      return Spinner.holdWhile(async () => {
+        process.stderr.write(formatApproval(req, style));
+        return askYesNo(`${t('tools.approve.question')} `, signal);
+      });
     },
-    async ask(q: Question, signal: AbortSignal) {
-      const head = q.danger ? style.red(style.bold(q.message)) : style.bold(q.message);
-      process.stderr.write(`${head}\n${q.detail ? `  ${q.detail}\n` : ''}`);
-      return askYesNo(`${t('tools.approve.question')} `, signal);
+    ask(q: Question, signal: AbortSignal) {
+      return Spinner.holdWhile(async () => {
+        const head = q.danger ? style.red(style.bold(q.message)) : style.bold(q.message);
+        process.stderr.write(`${head}\n${q.detail ? `  ${q.detail}\n` : ''}`);
+        return askYesNo(`${t('tools.approve.question')} `, signal);
+      });
     },
   };
 }

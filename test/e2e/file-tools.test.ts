@@ -220,7 +220,7 @@ describe('permissions', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I could not write the file.\n');
     expect(toolResults(1).c_w).toMatch(/^Error: Denied: this needs a person to confirm/);
-    expect(r.stderr).toMatch(/file_write was not run/);
+    expect(r.stderr).toContain('file_write was not run: it needs your confirmation and there is no terminal to ask');
     expect(existsSync(join(cwd, 'zhi-output'))).toBe(false);
   });
 });

@@ -61,8 +61,12 @@ describe('file_write at a terminal', () => {
     });
     try {
       await s.waitFor('Allow?');
+      const asked = s.raw().lastIndexOf('Allow?');
+      await new Promise((r) => setTimeout(r, 400));
+      // Nothing redraws over the question while it waits (a spinner used to erase it).
+      expect(s.raw().slice(asked)).not.toContain('\x1b[2K');
       const screen = s.text();
-      expect(screen).toMatch(/list\.xlsx \(Excel workbook, \d+ B of content\)/);
+      expect(screen).toMatch(/zhi-output\/list\.xlsx \(Excel workbook, \d+ B of content\)/);
       expect(screen).toContain('名称 | 数量');
       expect(screen).toContain('产品 0 | 0');
       expect(screen).toMatch(/… 33 more lines/);

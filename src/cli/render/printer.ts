@@ -98,7 +98,9 @@ export class StreamPrinter {
         break;
       }
       case 'permission':
-        if (ev.decision === 'denied' && ev.reason) {
+        if (ev.decision === 'denied' && ev.code === 'no_terminal') {
+          this.stderr.write(formatWarning(t('render.deniedNoTerminal', { name: ev.name }), this.o.err));
+        } else if (ev.decision === 'denied' && ev.reason) {
           this.stderr.write(formatWarning(t('render.denied', { name: ev.name, reason: ev.reason }), this.o.err));
         } else if (ev.decision === 'denied') {
           this.stderr.write(formatWarning(t('render.deniedByUser', { name: ev.name }), this.o.err));

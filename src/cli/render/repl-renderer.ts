@@ -174,9 +174,12 @@ export class ReplRenderer {
       case 'permission':
         if (ev.decision !== 'allowed') this.notRun.add(ev.id);
         if (ev.decision === 'denied') {
-          const text = ev.reason
-            ? t('render.denied', { name: ev.name, reason: ev.reason })
-            : t('render.deniedByUser', { name: ev.name });
+          const text =
+            ev.code === 'no_terminal'
+              ? t('render.deniedNoTerminal', { name: ev.name })
+              : ev.reason
+                ? t('render.denied', { name: ev.name, reason: ev.reason })
+                : t('render.deniedByUser', { name: ev.name });
           this.printUi(formatWarning(text, this.ui));
         } else if (ev.decision === 'refused') {
           this.printUi(
