@@ -23,10 +23,12 @@ export function skillToolSchema(target: Skill): z.ZodObject {
     const described = base.describe([a.description, what].filter(Boolean).join(' ') || a.name);
     shape[a.name] = a.required ? described : described.optional();
   }
-  shape.instructions = z
-    .string()
-    .optional()
-    .describe('Optional extra instructions for this step, e.g. the language, the focus, or the name of a file to write.');
+  if (!('instructions' in shape)) {
+    shape.instructions = z
+      .string()
+      .optional()
+      .describe('Optional extra instructions for this step, e.g. the language, the focus, or the name of a file to write.');
+  }
   return z.object(shape);
 }
 
@@ -65,7 +67,10 @@ export function makeSkillTool(
       if (chain.length >= MAX_DEPTH) {
         throw new ToolError(`Not run: skills can be nested at most ${MAX_DEPTH} levels deep (${path}). Do this step yourself.`);
       }
-      const { instructions, ...rest } = args;
+      // `instructions` is ours unless the skill has an input of that name.
+      const own = target.args.some((a) => a.name === 'instructions');
+      const instructions = own ? undefined : args.instructions;
+      const rest = Object.fromEntries(Object.entries(args).filter(([k]) => own || k !== 'instructions'));
       const given: InputValues = {};
       for (const [k, v] of Object.entries(rest)) {
         if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') given[k] = v;
