@@ -268,6 +268,34 @@ describe('recording a ChatSession', () => {
     expect(md).toContain('读完了。');
   });
 
+  it('moves to a new session after /reset; the old one stays as it was', async () => {
+    const { chat } = chatWith([{ text: 'a1' }, { text: 'a2' }]);
+    const rec = openSession({
+      kind: 'repl',
+      sessionsDir: dir,
+      cwd: dir,
+      model: 'glm-5',
+      platform: PLATFORMS.bigmodel,
+    });
+    chat.observe(rec.observe);
+    rec.attach(chat.messages);
+    await drain(chat, 'first topic');
+    const first = rec.id;
+    chat.settings.model = 'glm-4.7';
+    chat.reset();
+    await drain(chat, 'second topic');
+    rec.close();
+    expect(rec.id).not.toBe(first);
+    const old = (await findSession(dir, first)) as { found: { file: string } };
+    expect((await loadSession(old.found.file))!.messages.map((m) => m.content)).toEqual([
+      'first topic',
+      'a1',
+    ]);
+    const now = (await loadSession(rec.file))!;
+    expect(now).toMatchObject({ title: 'second topic', model: 'glm-4.7', turns: 1 });
+    expect(now.messages.map((m) => m.content)).toEqual(['second topic', 'a2']);
+  });
+
   it('continues a resumed session in the same file, starting a fresh line after a torn one', async () => {
     const file = join(dir, '20260314-153045-a1b2.jsonl');
     writeFileSync(file, serialiseLine(header()) + msg({ role: 'user', content: 'first' }) + '{"type":"mess');

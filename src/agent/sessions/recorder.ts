@@ -88,14 +88,13 @@ export interface CompactionRecord {
  * A skill run nested inside a conversation reports its usage with `rec.nested(skillName)`.
  */
 export class SessionRecorder {
-  readonly id: string;
-  readonly file: string;
-  readonly dataDir: string;
+  private _id: string;
+  private _file: string;
   readonly kind: SessionKind;
   private fd: number | undefined;
   private failed = false;
   private closed = false;
-  private readonly resumed: boolean;
+  private resumed: boolean;
   private titled: boolean;
   private lastModel: string;
   /** The context as recorded so far (without the system prompt), by identity. */
@@ -105,13 +104,26 @@ export class SessionRecorder {
 
   constructor(private readonly o: OpenSessionOptions) {
     this.kind = o.resume?.kind ?? o.kind;
-    this.id = o.resume?.id ?? newSessionId();
-    this.file = o.resume?.file || sessionFile(o.sessionsDir, this.id);
-    this.dataDir = sessionDataDir(o.sessionsDir, this.id);
+    this._id = o.resume?.id ?? newSessionId();
+    this._file = o.resume?.file || sessionFile(o.sessionsDir, this._id);
     this.resumed = Boolean(o.resume);
     this.titled = Boolean(o.resume?.title);
     this.lastModel = o.resume?.model ?? o.model;
     this.recorded = o.resume ? [...o.resume.messages] : [];
+  }
+
+  /** The session id (a /reset moves recording to a new one). */
+  get id(): string {
+    return this._id;
+  }
+
+  get file(): string {
+    return this._file;
+  }
+
+  /** Where this session keeps its large tool results. */
+  get dataDir(): string {
+    return sessionDataDir(this.o.sessionsDir, this._id);
   }
 
   /** The live message array of a ChatSession (system prompt first), to notice /undo and /reset. */
@@ -276,8 +288,23 @@ export class SessionRecorder {
 
   /** Compare the recorded context with the live one; record /undo, /reset or anything else done to it. */
   private syncContext(): void {
+    if (!this.live) return;
     // At a `user` event the live array already holds the new message; leave it out.
-    if (this.live) this.syncTo(this.live.slice(1, -1));
+    const expected = this.live.slice(1, -1);
+    if (!expected.length && this.recorded.length) this.startOver();
+    else this.syncTo(expected);
+  }
+
+  /** The conversation was cleared (/reset): what follows is a new session; the old one stays listed. */
+  private startOver(): void {
+    this.close();
+    this.closed = false;
+    this._id = newSessionId();
+    this._file = sessionFile(this.o.sessionsDir, this._id);
+    this.resumed = false;
+    this.titled = false;
+    this.recorded = [];
+    this.spills = 0;
   }
 
   private syncTo(expected: Message[]): void {
@@ -313,7 +340,7 @@ export class SessionRecorder {
           id: this.id,
           created: now(),
           cwd: this.o.cwd,
-          model: this.o.model,
+          model: this.lastModel,
           kind: this.o.kind,
           ...(this.o.skill ? { skill: this.o.skill } : {}),
           platform: this.o.platform.id,

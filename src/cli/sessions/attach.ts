@@ -88,13 +88,14 @@ export async function attachSession(
   });
   const budget = new RunBudget(ctx.config.maxCostPerRun, chat.deps.usage, () => chat.settings.model);
 
-  let earlier: SessionWiring['earlier'];
+  let earlier: (SessionWiring['earlier'] & { id: string }) | undefined;
   const wiring: SessionWiring = {
     get recorder() {
       return recorder;
     },
     get earlier() {
-      return earlier;
+      // After a /reset the recording moved to a new session: the resumed one's usage is not its.
+      return earlier && earlier.id === recorder.id ? earlier : undefined;
     },
     compactor,
     budget,
@@ -105,7 +106,7 @@ export async function attachSession(
       // /usage adds the tracker (this process) to this: the file's usage, minus what the tracker
       // already held when switching (spent on another session), gives this session's whole usage.
       const now = chat.deps.usage.total();
-      earlier = { tokens: loaded.tokens - now.totalTokens, cost: loaded.cost - now.cost };
+      earlier = { id: loaded.id, tokens: loaded.tokens - now.totalTokens, cost: loaded.cost - now.cost };
       recorder.attach(chat.messages);
       chat.messages.splice(1, chat.messages.length - 1, ...loaded.messages);
       // A conversation goes on with its model; a skill run's cheap model is not a chat model.
