@@ -106,6 +106,8 @@ export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome>
   const [cmd, ...args] = await editorCommand(ctx.env);
   const res = spawnSync(cmd!, [...args, skill.file], { stdio: 'inherit' });
   if (res.error) {
+    // Nothing was edited: take back the copy made a moment ago, so the built-in stays in use.
+    if (copied) await (skill.format === 'skill-md' && skill.folder ? rm(skill.folder, { recursive: true }) : unlink(skill.file));
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'skills.edit.noEditor', params: { editor: cmd! } },
