@@ -136,17 +136,10 @@ export async function* runAgent(
             const cost = deps.usage.add(opts.model, ev.usage);
             yield { type: 'usage', model: opts.model, usage: ev.usage, cost };
           }
-          // Keep what was already said: a partial answer stays in the conversation.
           const partial = ev.partial;
-          if (partial.content) {
-            const kept: AssistantMessage = { role: 'assistant', content: partial.content };
-            messages.push(kept);
-            yield { type: 'message', message: kept };
-            result.text = partial.content;
-          }
-          if (ev.error.kind === 'aborted') return finish('aborted');
-          if (ev.error.kind === 'context_overflow' && !overflowRetried && deps.onContextOverflow && !partial.content) {
+          if (ev.error.kind === 'context_overflow' && !overflowRetried && deps.onContextOverflow) {
             overflowRetried = true;
+            // Shrink the conversation and ask once more (an answer cut off by the window is asked for again).
             if (await deps.onContextOverflow(messages)) {
               result.turns -= 1;
               final = undefined;
@@ -154,6 +147,14 @@ export async function* runAgent(
               break;
             }
           }
+          // Keep what was already said: a partial answer stays in the conversation.
+          if (partial.content) {
+            const kept: AssistantMessage = { role: 'assistant', content: partial.content };
+            messages.push(kept);
+            yield { type: 'message', message: kept };
+            result.text = partial.content;
+          }
+          if (ev.error.kind === 'aborted') return finish('aborted');
           const error = describeApiError(ev.error, deps.usage.platform);
           yield { type: 'error', error };
           return finish('error', error);

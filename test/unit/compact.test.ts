@@ -287,6 +287,36 @@ describe('Compactor', () => {
     expect(events.filter((e) => e.type === 'warning')).toHaveLength(1);
   });
 
+  it('asks again for an answer the window cut off (model_context_window_exceeded mid-answer)', async () => {
+    const cutOff: Turn = async function* () {
+      yield { type: 'text_delta', text: 'half an ans' };
+      yield {
+        type: 'error',
+        error: {
+          kind: 'context_overflow',
+          code: 'model_context_window_exceeded',
+          message: 'context window exceeded',
+          retryable: false,
+        },
+        partial: { role: 'assistant', content: 'half an ans' },
+      };
+    };
+    const { chat, llm } = chatWith([
+      { text: 'a1' },
+      { text: 'a2' },
+      cutOff,
+      { text: 'S' },
+      { text: 'a whole answer' },
+    ]);
+    await drain(chat, 'u1');
+    await drain(chat, 'u2');
+    const { result } = await drain(chat, 'u3');
+    expect(result).toMatchObject({ stopReason: 'answer', text: 'a whole answer' });
+    const retried = llm.requests[4]!.messages;
+    expect(retried.at(-1)).toEqual({ role: 'user', content: 'u3' });
+    expect(chat.messages.map((m) => m.content)).not.toContain('half an ans');
+  });
+
   it('fails cleanly (no endless retry) when a second overflow follows', async () => {
     const overflow: Turn = {
       error: {
