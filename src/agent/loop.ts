@@ -264,7 +264,8 @@ async function runOne(
 ): Promise<CallOutcome> {
   const name = call.function.name;
   const tool = deps.tools.get(name);
-  const started = clock();
+  // Restarted after a permission question, so durations never include the person's thinking time.
+  let started = clock();
   result.toolCalls += 1;
   let label = name;
   const end = (outcome: CallOutcome): CallOutcome => {
@@ -336,6 +337,7 @@ async function runOne(
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
     if (!yes) return fail(t('agent.tool.denied', {}, 'en'));
+    started = clock();
   }
 
   try {

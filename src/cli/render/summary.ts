@@ -26,7 +26,7 @@ export function doneLine(result: AgentResult, usage: UsageTracker, durationMs: n
   const cost = usage.cost();
   parts.push(cost.covered ? t('render.covered') : formatCost(cost));
   parts.push(formatDuration(durationMs));
-  return `${t('render.done')}: ${parts.join(' · ')}`;
+  return t('render.doneLine', { parts: parts.join(' · ') });
 }
 
 export function fileLines(result: AgentResult, cwd: string): string[] {

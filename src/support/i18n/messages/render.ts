@@ -2,7 +2,7 @@ import { defineMessages } from '../define.js';
 
 export const render = defineMessages(
   {
-    'render.done': 'Done',
+    'render.doneLine': 'Done: {parts}',
     'render.files': '{read} files read, {written} written',
     'render.tools': '{n} tools',
     'render.tokens': '{n} tokens',
@@ -15,7 +15,7 @@ export const render = defineMessages(
     'render.stopped': 'Stopped.',
   },
   {
-    'render.done': '完成',
+    'render.doneLine': '完成：{parts}',
     'render.files': '读取 {read} 个文件，写入 {written} 个',
     'render.tools': '{n} 次工具调用',
     'render.tokens': '{n} tokens',
