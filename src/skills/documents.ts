@@ -182,7 +182,7 @@ export function composeMessage(o: {
     if (block) {
       lines.push(`- ${arg.name}: ${block.summary}`);
       for (const d of block.docs) {
-        if (block.docs.length > 1 || !d.text) lines.push(`  - ${d.name}: ${d.note}`);
+        if (block.docs.length > 1) lines.push(`  - ${d.name}: ${d.note}`);
         if (d.text !== undefined) docs.push(d);
       }
       continue;
