@@ -425,7 +425,7 @@ export class FakeZhipu {
     });
   }
 
-  private ocr(record: RecordedRequest, res: ServerResponse): void {
+  private ocr(record: RecordedRequest, res: ServerResponse) {
     const body = record.body;
     if (!body || typeof body !== 'object' || typeof body.file !== 'string' || !body.file) {
       return this.error(res, 400, '1214', 'file参数非法。请检查文档。');
