@@ -30,9 +30,10 @@ Usage:
   zhi -c, --command "<message>"     ask once; piped stdin is attached as a document
   zhi run <skill> [inputs…] [--<arg> <value>]…
                                     run a skill on the cheap model
-  zhi skill list | show <name> | new | edit <name> | delete <name>
+  zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>
   zhi config show | path | get <key> | set <key> <value> | reset
-  zhi sessions | zhi --resume [id] | zhi --continue
+  zhi sessions [text] | sessions export <id> | sessions delete <id>
+  zhi --resume [id] | zhi --continue  resume a saved conversation
   zhi usage [--since 7d] [--by model|skill|day]
   zhi --setup                       run the setup wizard
 
@@ -85,9 +86,10 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi -c, --command "<消息>"         单次提问；管道输入会作为文档附上
   zhi run <技能> [输入…] [--<参数> <值>]…
                                     用低成本模型运行技能
-  zhi skill list | show <名称> | new | edit <名称> | delete <名称>
+  zhi skill list | show <名称> | new | edit <名称> | delete <名称> | trust <名称>
   zhi config show | path | get <键> | set <键> <值> | reset
-  zhi sessions | zhi --resume [id] | zhi --continue
+  zhi sessions [文字] | sessions export <id> | sessions delete <id>
+  zhi --resume [id] | zhi --continue  继续一段保存的对话
   zhi usage [--since 7d] [--by model|skill|day]
   zhi --setup                       运行设置向导
 
