@@ -130,7 +130,7 @@ describe('ReplRenderer (rich)', () => {
     expect(text).not.toContain('page 1/3');
     expect(text).toContain('[1/2] ocr report.pdf … ✓ 1.2s');
     expect(text).toContain('[2/2] file_write out.xlsx … ✗ 0.1s disk full');
-    expect(text).toContain('Done: 1 files read, 0 written · 2 tools · 8.2k tokens');
+    expect(text).toContain('Done: 1 file read, 0 written · 2 tools · 8.2k tokens');
   });
 
   it('shows the whole reasoning, dimmed and indented, when verbose', () => {

@@ -19,9 +19,10 @@ export function formatDuration(ms: number): string {
 export function doneLine(result: AgentResult, usage: UsageTracker, durationMs: number): string {
   const parts: string[] = [];
   if (result.filesRead || result.filesWritten.length) {
-    parts.push(t('render.files', { read: result.filesRead, written: result.filesWritten.length }));
+    const key = result.filesRead === 1 ? 'render.fileRead' : 'render.files';
+    parts.push(t(key, { read: result.filesRead, written: result.filesWritten.length }));
   }
-  if (result.toolCalls) parts.push(t('render.tools', { n: result.toolCalls }));
+  if (result.toolCalls) parts.push(t(result.toolCalls === 1 ? 'render.tool' : 'render.tools', { n: result.toolCalls }));
   parts.push(t('render.tokens', { n: formatTokens(usage.total().totalTokens) }));
   const cost = usage.cost();
   parts.push(cost.covered ? t('render.covered') : formatCost(cost));
