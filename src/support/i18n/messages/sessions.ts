@@ -4,11 +4,11 @@ import { defineMessages } from '../define.js';
 export const sessions = defineMessages(
   {
     'sessions.compact.auto':
-      'The conversation filled {percent}% of the context window of {model}, so {n} earlier messages were summarised (about {before} → {after} tokens). The full history stays in the session file.',
+      'The conversation filled {percent}% of the context window of {model}, so its earlier part was summarised (about {before} → {after} tokens). The full history stays in the session file.',
     'sessions.compact.overflow':
-      'The request was too long for the context window of {model}: {n} earlier messages were summarised (about {before} → {after} tokens) and it was sent again.',
+      'The request was too long for the context window of {model}: the earlier part of the conversation was summarised (about {before} → {after} tokens) and it was sent again.',
     'sessions.compact.manual':
-      'Summarised {n} earlier messages (about {before} → {after} tokens). The full history stays in the session file.',
+      'Summarised the earlier conversation (about {before} → {after} tokens). The full history stays in the session file.',
     'sessions.compact.shortenedOnly':
       'The context of {model} was nearly full: long tool results were shortened (about {before} → {after} tokens).',
     'sessions.compact.shortened': '{n} long tool results were also shortened.',
@@ -65,7 +65,8 @@ export const sessions = defineMessages(
       'The last answer was not finished (zhi was stopped); your last message is kept.',
     'sessions.warn.repaired':
       '{n} tool calls had not finished when zhi was stopped; the model is told their result is unknown.',
-    'sessions.warn.otherFolder': 'This conversation was started in {folder}; files are now read and written relative to the current folder.',
+    'sessions.warn.otherFolder':
+      'This conversation was started in {folder}; files are now read and written relative to the current folder.',
     'sessions.you': 'You',
     'sessions.deleteQuestion': 'Delete {n} session(s)? This cannot be undone. [y/N]',
     'sessions.kept': 'Nothing was deleted.',
@@ -96,7 +97,7 @@ export const sessions = defineMessages(
     'sessions.md.folder': 'Folder',
     'sessions.md.model': 'Model',
     'sessions.md.compacted':
-      'Here the earlier {n} messages were summarised to fit the context window (they are still shown above).',
+      'Here the conversation so far was summarised to fit the context window (the messages are still shown above).',
     'sessions.md.modelChanged': 'Model changed to {model}.',
     'sessions.md.resumed': 'Conversation continued on {time}.',
     'sessions.md.rewound': 'The conversation was rewound here (/undo or /reset).',
@@ -131,11 +132,11 @@ export const sessions = defineMessages(
   },
   {
     'sessions.compact.auto':
-      '对话已占用 {model} 上下文窗口的 {percent}%，因此较早的 {n} 条消息已被概括（约 {before} → {after} tokens）。完整记录仍保存在会话文件中。',
+      '对话已占用 {model} 上下文窗口的 {percent}%，因此较早的部分已被概括（约 {before} → {after} tokens）。完整记录仍保存在会话文件中。',
     'sessions.compact.overflow':
-      '请求超出了 {model} 的上下文窗口：较早的 {n} 条消息已被概括（约 {before} → {after} tokens），并已重新发送。',
+      '请求超出了 {model} 的上下文窗口：对话中较早的部分已被概括（约 {before} → {after} tokens），并已重新发送。',
     'sessions.compact.manual':
-      '已概括较早的 {n} 条消息（约 {before} → {after} tokens）。完整记录仍保存在会话文件中。',
+      '已概括较早的对话（约 {before} → {after} tokens）。完整记录仍保存在会话文件中。',
     'sessions.compact.shortenedOnly':
       '{model} 的上下文快满了：已缩短较长的工具结果（约 {before} → {after} tokens）。',
     'sessions.compact.shortened': '另有 {n} 个较长的工具结果被缩短。',
@@ -214,7 +215,7 @@ export const sessions = defineMessages(
     'sessions.md.started': '开始时间',
     'sessions.md.folder': '文件夹',
     'sessions.md.model': '模型',
-    'sessions.md.compacted': '此处较早的 {n} 条消息被概括以适应上下文窗口（原文仍在上方）。',
+    'sessions.md.compacted': '此处之前的对话被概括以适应上下文窗口（原文仍在上方）。',
     'sessions.md.modelChanged': '模型切换为 {model}。',
     'sessions.md.resumed': '对话于 {time} 继续。',
     'sessions.md.rewound': '对话在此处被撤回（/undo 或 /reset）。',
