@@ -1,0 +1,62 @@
+/**
+ * file_write of an .xlsx with 1,000 rows × 10 columns, through the real tool (payload check,
+ * encoding, exclusive write). The first call includes loading exceljs; later calls are warm.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageTracker } from '../../src/agent/usage.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import fileWrite from '../../src/tools/file-write.js';
+import type { ToolContext } from '../../src/tools/types.js';
+
+type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+
+export async function measure(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'zhi-bench-xlsx-'));
+  const ctx: ToolContext = {
+    cwd: dir,
+    outputDir: join(dir, 'zhi-output'),
+    signal: new AbortController().signal,
+    ask: async () => false,
+    interactive: false,
+    recordFile: () => {},
+    progress: () => {},
+    usage: new UsageTracker(PLATFORMS.bigmodel),
+    services: {},
+  };
+  const headers = ['编号', '日期', '客户', '地区', '产品', '数量', '单价', '金额', '状态', '备注'];
+  const rows = Array.from({ length: 1000 }, (_, i) => [
+    i + 1,
+    `2026-0${(i % 9) + 1}-1${i % 10}`,
+    `客户 ${i}`,
+    ['华东', '华南', '华北'][i % 3],
+    `Product ${i % 37}`,
+    i % 50,
+    12.5 + (i % 7),
+    (i % 50) * (12.5 + (i % 7)),
+    i % 2 ? 'paid' : 'open',
+    'note text that is a little longer than the others',
+  ]);
+  const content = { sheets: [{ name: 'Orders', headers, rows }] };
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 6; i++) {
+      const t = performance.now();
+      await fileWrite.execute({ path: `orders-${i}.xlsx`, content }, ctx);
+      times.push(performance.now() - t);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const warm = times.slice(1).sort((a, b) => a - b)[2]!;
+  return [
+    {
+      name: 'file_write xlsx, 1,000 × 10 (first call)',
+      value: times[0]!,
+      unit: 'ms',
+      budget: 500,
+      note: `includes loading exceljs; warm median ${warm.toFixed(0)} ms`,
+    },
+  ];
+}
