@@ -29,7 +29,13 @@ function timeCommand(args, n = 15) {
 // 1. zhi --version against node -e 0.
 const nodeMs = timeCommand(['-e', '0']);
 const versionMs = timeCommand([zhi, '--version']);
-rows.push({ name: '`zhi --version` wall time', value: versionMs, unit: 'ms', budget: 2 * nodeMs, note: `node -e 0: ${nodeMs.toFixed(0)} ms; ratio ${(versionMs / nodeMs).toFixed(2)}× (budget 2×)` });
+rows.push({
+  name: '`zhi --version` wall time',
+  value: versionMs,
+  unit: 'ms',
+  budget: 2 * nodeMs,
+  note: `node -e 0: ${nodeMs.toFixed(0)} ms; ratio ${(versionMs / nodeMs).toFixed(2)}× (budget 2×)`,
+});
 
 // 2. In-process measures (client overhead, file writers, skills), bundled on the fly.
 mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
@@ -51,7 +57,9 @@ try {
     outExtension: { '.js': '.mjs' },
   });
   // Resolve the project's node_modules from the temp bundle.
-  const extra = entries.filter((f) => f !== 'inprocess.ts' && f !== 'repl.ts').map((f) => join(tmp, f.replace(/\.ts$/, '.mjs')));
+  const extra = entries
+    .filter((f) => f !== 'inprocess.ts' && f !== 'repl.ts')
+    .map((f) => join(tmp, f.replace(/\.ts$/, '.mjs')));
   const out = spawnSync(process.execPath, [join(tmp, 'inprocess.mjs'), ...extra], {
     cwd: root,
     encoding: 'utf8',
@@ -68,7 +76,12 @@ try {
 }
 
 // The table.
-const fmt = (v, unit) => (unit === 'ms' ? `${v.toFixed(v < 10 ? 2 : 0)} ms` : unit === 'MB' ? `${v.toFixed(1)} MB` : `${Math.round(v)} ${unit}`);
+const fmt = (v, unit) =>
+  unit === 'ms'
+    ? `${v.toFixed(v < 10 ? 2 : 0)} ms`
+    : unit === 'MB'
+      ? `${v.toFixed(1)} MB`
+      : `${Math.round(v)} ${unit}`;
 const header = ['measure', 'value', 'budget', 'ok', 'note'];
 const table = rows.map((r) => [
   r.name,

@@ -25,7 +25,14 @@ async function once(baseUrl: string): Promise<{ readyMs: number; rss: number }> 
     cols: 100,
     rows: 30,
     cwd: home,
-    env: { PATH: process.env.PATH ?? '', HOME: home, ZHI_HOME: home, ZHI_API_KEY: TEST_KEY, ZHI_BASE_URL: baseUrl, TERM: 'xterm-256color' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      ZHI_HOME: home,
+      ZHI_API_KEY: TEST_KEY,
+      ZHI_BASE_URL: baseUrl,
+      TERM: 'xterm-256color',
+    },
   });
   let out = '';
   const readyMs = await new Promise<number>((resolve, reject) => {
@@ -56,8 +63,20 @@ const ready = runs.map((r) => r.readyMs).sort((a, b) => a - b)[2]!;
 const rss = runs.map((r) => r.rss).sort((a, b) => a - b)[2]!;
 process.stdout.write(
   `${JSON.stringify([
-    { name: 'REPL ready for input', value: ready, unit: 'ms', budget: 250, note: 'spawn → prompt in a pty, median of 5' },
-    { name: 'idle REPL memory (RSS)', value: rss, unit: 'MB', budget: 70, note: 'after 1.5 s idle at the prompt' },
+    {
+      name: 'REPL ready for input',
+      value: ready,
+      unit: 'ms',
+      budget: 250,
+      note: 'spawn → prompt in a pty, median of 5',
+    },
+    {
+      name: 'idle REPL memory (RSS)',
+      value: rss,
+      unit: 'MB',
+      budget: 70,
+      note: 'after 1.5 s idle at the prompt',
+    },
   ])}\n`,
 );
 process.exit(0);

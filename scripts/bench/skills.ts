@@ -10,13 +10,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { estimateMessagesTokens, estimateToolsTokens } from '../../src/agent/tokens.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { ZhipuClient } from '../../src/llm/client.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js';
 import { discoverSkills } from '../../src/skills/discovery.js';
 import { resolveTools } from '../../src/skills/resolve.js';
-import { runSkill } from '../../src/skills/run.js';
+import { runSkill } from '../../src/agent/skills/run.js';
 import { BUILTIN_TOOL_NAMES, loadTools } from '../../src/tools/index.js';
 import { readDocument } from '../../src/tools/readers/index.js';
 
@@ -41,7 +41,10 @@ export async function timeDiscovery(builtin: string, userDir: string, cacheFile:
 function inFreshProcess(builtin: string, userDir: string, cacheFile: string): number {
   const self = import.meta.url;
   const code = `import(${JSON.stringify(self)}).then(async (m) => console.log(await m.timeDiscovery(${JSON.stringify(builtin)}, ${JSON.stringify(userDir)}, ${JSON.stringify(cacheFile)})))`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', cwd: process.cwd() });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+    encoding: 'utf8',
+    cwd: process.cwd(),
+  });
   return Number(out.trim().split('\n').at(-1));
 }
 
@@ -60,13 +63,19 @@ export async function measureDiscovery(userSkills = 50): Promise<Row> {
       const name = `user-skill-${String(i).padStart(2, '0')}`;
       if (i % 5 === 4) {
         mkdirSync(join(userDir, name));
-        writeFileSync(join(userDir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Agent Skills format ${i}\n---\n\n${template}`);
-      } else writeFileSync(join(userDir, `${name}.yaml`), template.replace(/^name: summarize$/m, `name: ${name}`));
+        writeFileSync(
+          join(userDir, name, 'SKILL.md'),
+          `---\nname: ${name}\ndescription: Agent Skills format ${i}\n---\n\n${template}`,
+        );
+      } else
+        writeFileSync(join(userDir, `${name}.yaml`), template.replace(/^name: summarize$/m, `name: ${name}`));
     }
     const cacheFile = join(home, 'cache', 'skills.json');
     const first = inFreshProcess(builtinDir, userDir, cacheFile);
     const runs = Array.from({ length: 5 }, () => inFreshProcess(builtinDir, userDir, cacheFile));
-    const noCache = Array.from({ length: 3 }, () => inFreshProcess(builtinDir, userDir, join(home, 'nocache', `${Math.random()}.json`)));
+    const noCache = Array.from({ length: 3 }, () =>
+      inFreshProcess(builtinDir, userDir, join(home, 'nocache', `${Math.random()}.json`)),
+    );
     return {
       name: `skill discovery, ${userSkills} user skills`,
       value: median(runs),
@@ -84,8 +93,20 @@ class Capture implements LlmClient {
   last: ChatRequest | undefined;
   async *stream(req: ChatRequest): AsyncIterable<StreamEvent> {
     this.last = req;
-    const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0 };
-    yield { type: 'done', message: { role: 'assistant', content: 'ok' }, finishReason: 'stop', usage, model: req.model };
+    const usage = {
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+    };
+    yield {
+      type: 'done',
+      message: { role: 'assistant', content: 'ok' },
+      finishReason: 'stop',
+      usage,
+      model: req.model,
+    };
   }
 }
 
@@ -163,7 +184,9 @@ export async function measure(): Promise<Row[]> {
     value: extra.length,
     unit: 'skills',
     budget: 0,
-    note: extra.length ? extra.map((s) => `${s.skill}: ${s.tools.join(',')}`).join('; ') : `all ${sizes.length} built-ins send only their own tools`,
+    note: extra.length
+      ? extra.map((s) => `${s.skill}: ${s.tools.join(',')}`).join('; ')
+      : `all ${sizes.length} built-ins send only their own tools`,
   });
   return rows;
 }

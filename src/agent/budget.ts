@@ -3,7 +3,7 @@ import type { Message } from '../llm/types.js';
 import { ZhiError } from '../support/errors.js';
 import type { ChatObserver } from './chat.js';
 import { estimateMessagesTokens } from './tokens.js';
-import type { UsageTracker } from './usage.js';
+import type { UsageTracker } from '../llm/usage.js';
 
 /**
  * `max_cost_per_run`: before every model call, the cost spent since the run began plus what the

@@ -57,7 +57,10 @@ export class ChatSession {
   }
 
   /** Run one user message through the agent loop, yielding its events. */
-  async *send(content: string | ContentPart[], signal?: AbortSignal): AsyncGenerator<AgentEvent, AgentResult> {
+  async *send(
+    content: string | ContentPart[],
+    signal?: AbortSignal,
+  ): AsyncGenerator<AgentEvent, AgentResult> {
     const user: Message = { role: 'user', content };
     this.messages.push(user);
     this.notify({ type: 'user', message: user });
@@ -71,7 +74,11 @@ export class ChatSession {
         yield { type: 'warning', message };
       }
     }
-    const deps = { ...this.deps, llm: imageSafe(this.deps.llm), ...(turn.tools ? {} : { tools: new ToolRegistry() }) };
+    const deps = {
+      ...this.deps,
+      llm: imageSafe(this.deps.llm),
+      ...(turn.tools ? {} : { tools: new ToolRegistry() }),
+    };
     const run = runAgent(this.messages, deps, {
       model: turn.model,
       thinking: this.settings.thinking,

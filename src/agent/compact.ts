@@ -14,7 +14,7 @@ import {
 import type { BeforeCallOutcome } from './loop.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { estimateMessagesTokens, estimateTextTokens } from './tokens.js';
-import type { UsageTracker } from './usage.js';
+import type { UsageTracker } from '../llm/usage.js';
 
 /** When a model is not in the registry (custom endpoints), assume this window. */
 export const DEFAULT_WINDOW = 128_000;

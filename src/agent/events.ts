@@ -28,7 +28,15 @@ export type AgentEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ApiErrorInfo }
   | { type: 'message'; message: Message }
-  | { type: 'tool_start'; id: string; name: string; label: string; args: unknown; index: number; total: number }
+  | {
+      type: 'tool_start';
+      id: string;
+      name: string;
+      label: string;
+      args: unknown;
+      index: number;
+      total: number;
+    }
   | {
       type: 'permission';
       id: string;

@@ -6,12 +6,18 @@ import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { type AnyTool, type Question, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
+import {
+  type AnyTool,
+  type Question,
+  type ToolContext,
+  ToolError,
+  type WrittenFile,
+} from '../tools/types.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import { decide, type PermissionMode } from './permissions.js';
 import { AsyncQueue } from './queue.js';
-import { truncateText } from './truncate.js';
-import type { UsageTracker } from './usage.js';
+import { truncateText } from '../support/text.js';
+import type { UsageTracker } from '../llm/usage.js';
 
 export const MAX_RESULT_BYTES = 50 * 1024;
 
@@ -48,7 +54,7 @@ export interface AgentDeps {
    * shrink `messages` in place, return notices to show (as warnings), or a reason to stop the run
    * (the run then ends with stopReason 'budget' and that error).
    */
-  beforeCall?: (messages: Message[]) => Promise<BeforeCallOutcome | undefined | void>;
+  beforeCall?: (messages: Message[]) => Promise<BeforeCallOutcome | undefined>;
   /** A context-window overflow: shrink the messages in place and return true to retry once. */
   onContextOverflow?: (messages: Message[]) => Promise<boolean>;
 }
@@ -83,7 +89,14 @@ export async function* runAgent(
 ): AsyncGenerator<AgentEvent, AgentResult> {
   const clock = deps.clock ?? Date.now;
   const signal = opts.signal ?? new AbortController().signal;
-  const result: AgentResult = { text: '', stopReason: 'answer', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
+  const result: AgentResult = {
+    text: '',
+    stopReason: 'answer',
+    turns: 0,
+    toolCalls: 0,
+    filesRead: 0,
+    filesWritten: [],
+  };
   const schemas = deps.tools.schemas();
   let overflowRetried = false;
 
@@ -163,7 +176,10 @@ export async function* runAgent(
     }
     if (finishReason === 'retry') continue;
     if (!final) {
-      const error = describeApiError({ kind: 'network', message: 'no response', retryable: false }, deps.usage.platform);
+      const error = describeApiError(
+        { kind: 'network', message: 'no response', retryable: false },
+        deps.usage.platform,
+      );
       yield { type: 'error', error };
       return finish('error', error);
     }
@@ -238,7 +254,9 @@ async function* runToolCalls(
     const queue = new AsyncQueue<AgentEvent>();
     const tasks = group.map(async (i) => {
       const call = calls[i]!;
-      outcomes[i] = await runOne(call, i, calls.length, deps, opts, signal, clock, result, (ev) => queue.push(ev));
+      outcomes[i] = await runOne(call, i, calls.length, deps, opts, signal, clock, result, (ev) =>
+        queue.push(ev),
+      );
     });
     void Promise.all(tasks).finally(() => queue.close());
     for await (const ev of queue) yield ev;
@@ -331,7 +349,13 @@ async function runOne(
   }
   if (decision === 'ask') {
     const yes = await deps.prompter.confirmTool(
-      { name, kind: tool.kind, args, preview: tool.preview?.(args, ctx) ?? defaultPreview(args), warning: assessment.warning },
+      {
+        name,
+        kind: tool.kind,
+        args,
+        preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
+        warning: assessment.warning,
+      },
       signal,
     );
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
@@ -356,7 +380,9 @@ async function runOne(
     if (err instanceof ToolError) return fail(err.message);
     if (err instanceof ZhiError) return fail(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
     log().error(`tool ${name} threw`, err);
-    return fail(t('agent.tool.threw', { name, message: err instanceof Error ? err.message : String(err) }, 'en'));
+    return fail(
+      t('agent.tool.threw', { name, message: err instanceof Error ? err.message : String(err) }, 'en'),
+    );
   }
 }
 

@@ -72,7 +72,10 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
       kind: 'usage',
       what: { key: 'cli.err.unknownCommand', params: { name: word } },
       tries: suggestion
-        ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi ${suggestion}` } }, { key: 'cli.try.help' }]
+        ? [
+            { key: 'cli.try.didYouMean', params: { suggestion: `zhi ${suggestion}` } },
+            { key: 'cli.try.help' },
+          ]
         : [{ key: 'cli.try.help' }, { key: 'cli.try.quote' }],
     });
   }

@@ -57,9 +57,20 @@ const BOOL_FLAGS: Record<string, keyof GlobalFlags> = {
   '-y': 'yes',
 };
 
-const ALL_FLAGS = [...Object.keys(VALUE_FLAGS), ...Object.keys(BOOL_FLAGS), '--resume', '--verbose', '-v', '-vv'];
+const ALL_FLAGS = [
+  ...Object.keys(VALUE_FLAGS),
+  ...Object.keys(BOOL_FLAGS),
+  '--resume',
+  '--verbose',
+  '-v',
+  '-vv',
+];
 
-function usageError(key: 'cli.err.unknownFlag' | 'cli.err.missingValue' | 'cli.err.badValue', flag: string, value?: string) {
+function usageError(
+  key: 'cli.err.unknownFlag' | 'cli.err.missingValue' | 'cli.err.badValue',
+  flag: string,
+  value?: string,
+) {
   const suggestion = key === 'cli.err.unknownFlag' ? nearest(flag, ALL_FLAGS) : undefined;
   return new ZhiError({
     kind: 'usage',
@@ -107,7 +118,10 @@ export function parseArgs(argv: string[]): ParsedArgs {
     const takeValue = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[i + 1];
-      if (next === undefined || (next.startsWith('-') && next !== '-' && name !== '-c' && name !== '--command')) {
+      if (
+        next === undefined ||
+        (next.startsWith('-') && next !== '-' && name !== '-c' && name !== '--command')
+      ) {
         throw usageError('cli.err.missingValue', name);
       }
       i += 1;
@@ -117,7 +131,8 @@ export function parseArgs(argv: string[]): ParsedArgs {
       const key = VALUE_FLAGS[name]!;
       const value = takeValue();
       if (key === 'outputFormat') {
-        if (!['text', 'json', 'stream-json'].includes(value)) throw usageError('cli.err.badValue', name, value);
+        if (!['text', 'json', 'stream-json'].includes(value))
+          throw usageError('cli.err.badValue', name, value);
         flags.outputFormat = value as OutputFormat;
       } else {
         (flags as unknown as Record<string, unknown>)[key] = value;
@@ -139,7 +154,12 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (name === '--resume') {
       const next = argv[i + 1];
       if (inline !== undefined) flags.resume = inline;
-      else if (next !== undefined && !next.startsWith('-') && subcommand === undefined && !isSubcommand(next)) {
+      else if (
+        next !== undefined &&
+        !next.startsWith('-') &&
+        subcommand === undefined &&
+        !isSubcommand(next)
+      ) {
         flags.resume = next;
         i += 1;
       } else flags.resume = true;

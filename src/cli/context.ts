@@ -1,13 +1,9 @@
 import { resolve } from 'node:path';
-import { UsageTracker } from '../agent/usage.js';
+import { UsageTracker } from '../llm/usage.js';
 import { ZhipuClient } from '../llm/client.js';
-import { PLATFORMS, type Platform } from '../llm/platforms.js';
-import {
-  type ConfigWarning,
-  loadConfigFile,
-  type ResolvedConfig,
-  resolveConfig,
-} from '../support/config.js';
+import { MODEL_CATALOG } from '../llm/catalog.js';
+import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
+import { type ConfigWarning, loadConfigFile, type ResolvedConfig, resolveConfig } from '../support/config.js';
 import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { createLogger, log, setLogger } from '../support/log.js';
@@ -33,14 +29,17 @@ export interface AppContext {
   env: NodeJS.ProcessEnv;
 }
 
-export async function buildContext(args: ParsedArgs, env: NodeJS.ProcessEnv = process.env): Promise<AppContext> {
+export async function buildContext(
+  args: ParsedArgs,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AppContext> {
   const paths = appPaths(env);
   const err = makeStyle(colorEnabled(process.stderr, args.flags.noColor, env));
   const out = makeStyle(colorEnabled(process.stdout, args.flags.noColor, env));
   // Language first (from the flag and environment) so that config errors are already translated.
   setLanguage(resolveLanguage({ flag: args.flags.language }, env));
   const loaded = await loadConfigFile(paths.configFile);
-  const config = resolveConfig(loaded, env, {
+  const config = resolveConfig(loaded, MODEL_CATALOG, env, {
     model: args.flags.model,
     outputDir: args.flags.outputDir,
     language: args.flags.language,
@@ -60,7 +59,10 @@ export async function buildContext(args: ParsedArgs, env: NodeJS.ProcessEnv = pr
     args,
     paths,
     config,
-    platform: config.platform === 'custom' ? { ...PLATFORMS.custom, baseUrl: config.baseUrl } : PLATFORMS[config.platform],
+    platform:
+      config.platform === 'custom'
+        ? { ...PLATFORMS.custom, baseUrl: config.baseUrl }
+        : PLATFORMS[config.platform as PlatformId],
     err,
     out,
     stdinIsTTY: Boolean(process.stdin.isTTY),
@@ -74,10 +76,13 @@ export async function buildContext(args: ParsedArgs, env: NodeJS.ProcessEnv = pr
 
 function reportWarnings(warnings: ConfigWarning[], style: Style): void {
   for (const w of warnings) {
-    if (w.kind === 'unknown_key') process.stderr.write(formatWarning(t('config.warn.unknownKey', { key: w.key }), style));
+    if (w.kind === 'unknown_key')
+      process.stderr.write(formatWarning(t('config.warn.unknownKey', { key: w.key }), style));
     else {
       const extra = w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost');
-      process.stderr.write(formatWarning(`${t('config.warn.corrupt', { backup: w.backup })} ${extra}`, style));
+      process.stderr.write(
+        formatWarning(`${t('config.warn.corrupt', { backup: w.backup })} ${extra}`, style),
+      );
     }
   }
 }

@@ -41,7 +41,8 @@ async function readAnswer(question: string, signal?: AbortSignal): Promise<boole
 /** Format a tool call for a person: the tool, its full arguments, and any warning in red. */
 export function formatApproval(req: ToolApproval, style: Style): string {
   const lines: string[] = [];
-  if (req.warning) lines.push(style.enabled ? style.red(style.bold(`⚠ ${req.warning}`)) : `[WARNING] ${req.warning}`);
+  if (req.warning)
+    lines.push(style.enabled ? style.red(style.bold(`⚠ ${req.warning}`)) : `[WARNING] ${req.warning}`);
   lines.push(`${style.bold(t('tools.approve.title', { name: req.name }))}`);
   for (const line of req.preview.split('\n')) lines.push(`  ${line}`);
   return `${lines.join('\n')}\n`;

@@ -38,7 +38,10 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
 
     const platform = await select<PlatformId>({
       message: t('setup.platform'),
-      choices: PLATFORM_IDS.map((id) => ({ name: t(`setup.platform.${id}` as 'setup.platform.bigmodel'), value: id })),
+      choices: PLATFORM_IDS.map((id) => ({
+        name: t(`setup.platform.${id}` as 'setup.platform.bigmodel'),
+        value: id,
+      })),
       default: existing.platform ?? 'bigmodel',
     });
     let baseUrl = PLATFORMS[platform].baseUrl;
@@ -55,7 +58,13 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
     let apiKey = '';
     for (;;) {
       say(t('setup.keyWhere', { url: PLATFORMS[platform].keyUrl }));
-      apiKey = (await password({ message: t('setup.key'), mask: '*', validate: (v) => v.trim().length > 0 || t('setup.keyEmpty') })).trim();
+      apiKey = (
+        await password({
+          message: t('setup.key'),
+          mask: '*',
+          validate: (v) => v.trim().length > 0 || t('setup.keyEmpty'),
+        })
+      ).trim();
       say(t('setup.checking'));
       const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform].probeModel);
       if (!problem) {
@@ -77,7 +86,9 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
 
     const models = chatModelIds();
     const modelValidate = (v: string) =>
-      platform === 'custom' || Boolean(findModel(v.trim())) || t('setup.modelUnknown', { models: models.join(', ') });
+      platform === 'custom' ||
+      Boolean(findModel(v.trim())) ||
+      t('setup.modelUnknown', { models: models.join(', ') });
     const defaultModel = await input({
       message: t('setup.chatModel'),
       default: existing.default_model ?? ctx.config.defaultModel,
@@ -88,7 +99,10 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
       default: existing.skill_model ?? ctx.config.skillModel,
       validate: modelValidate,
     });
-    const outputDir = await input({ message: t('setup.outputDir'), default: existing.output_dir ?? ctx.config.outputDir });
+    const outputDir = await input({
+      message: t('setup.outputDir'),
+      default: existing.output_dir ?? ctx.config.outputDir,
+    });
 
     const file: ConfigFile = {
       ...existing,
@@ -105,7 +119,10 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
     say(ctx.err.green(`✓ ${t('setup.saved', { path: ctx.paths.configFile })}`));
 
     if (await confirm({ message: t('setup.demo'), default: true })) {
-      const demoCtx = await buildContext({ ...ctx.args, flags: { ...ctx.args.flags, setup: false } }, ctx.env);
+      const demoCtx = await buildContext(
+        { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
+        ctx.env,
+      );
       const { runOnce } = await import('./modes/once.js');
       const code = await runOnce(demoCtx, t('setup.demoPrompt'));
       if (code !== ExitCode.ok) say(t('setup.demoFailed'));

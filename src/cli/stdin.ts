@@ -1,11 +1,12 @@
-import { truncateText } from '../agent/truncate.js';
+import { truncateText } from '../support/text.js';
 
 export const MAX_STDIN_BYTES = 400 * 1024;
 
 /** Read all of piped stdin as text (UTF-8; GB18030 when the bytes are not valid UTF-8). */
 export async function readStdin(stream: NodeJS.ReadableStream = process.stdin): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   const bytes = Buffer.concat(chunks);
   let text: string;
   try {

@@ -164,12 +164,22 @@ export class ZhipuClient implements LlmClient {
         if (ev.type === 'done') return;
       }
       if (!failure) return; // unreachable: attempt always ends with done or error
-      const canRetry = failure.error.retryable && !acc.hasOutput() && attempt < maxRetries && !req.signal?.aborted;
+      const canRetry =
+        failure.error.retryable && !acc.hasOutput() && attempt < maxRetries && !req.signal?.aborted;
       if (!canRetry) {
-        yield { type: 'error', error: failure.error, partial: acc.message(), ...(failure.usage ? { usage: failure.usage } : {}) };
+        yield {
+          type: 'error',
+          error: failure.error,
+          partial: acc.message(),
+          ...(failure.usage ? { usage: failure.usage } : {}),
+        };
         return;
       }
-      const delayMs = backoffDelay(attempt, { baseMs: this.opts.retryBaseMs, capMs: this.opts.retryCapMs }, this.opts.random);
+      const delayMs = backoffDelay(
+        attempt,
+        { baseMs: this.opts.retryBaseMs, capMs: this.opts.retryCapMs },
+        this.opts.random,
+      );
       log().warn('retrying chat request', { attempt: attempt + 1, delayMs, error: failure.error });
       yield { type: 'retry', attempt: attempt + 1, maxRetries, delayMs, error: failure.error };
       await this.opts.sleep(delayMs, req.signal);
@@ -190,7 +200,11 @@ export class ZhipuClient implements LlmClient {
     return last ?? { type: 'error', error: networkError('no response'), partial: acc.message() };
   }
 
-  private async *attempt(req: ChatRequest, acc: MessageAccumulator, stream = true): AsyncGenerator<StreamEvent> {
+  private async *attempt(
+    req: ChatRequest,
+    acc: MessageAccumulator,
+    stream = true,
+  ): AsyncGenerator<StreamEvent> {
     const idle = new AbortController();
     const signal = req.signal ? AbortSignal.any([req.signal, idle.signal]) : idle.signal;
     let timer: NodeJS.Timeout | undefined;
@@ -282,7 +296,12 @@ export class ZhipuClient implements LlmClient {
     yield* this.finish(choice?.finish_reason ?? 'stop', acc, parseUsage(json.usage), json.model ?? model);
   }
 
-  private *finish(reason: string, acc: MessageAccumulator, usage: Usage, model: string): Generator<StreamEvent> {
+  private *finish(
+    reason: string,
+    acc: MessageAccumulator,
+    usage: Usage,
+    model: string,
+  ): Generator<StreamEvent> {
     const finishReason = mapFinish(reason);
     const partial = acc.message();
     if (finishReason === 'sensitive') {
@@ -295,14 +314,24 @@ export class ZhipuClient implements LlmClient {
     } else if (finishReason === 'network_error') {
       yield {
         type: 'error',
-        error: { kind: 'network', code: 'network_error', message: 'the model stopped with network_error', retryable: true },
+        error: {
+          kind: 'network',
+          code: 'network_error',
+          message: 'the model stopped with network_error',
+          retryable: true,
+        },
         partial,
         usage,
       };
     } else if (finishReason === 'model_context_window_exceeded') {
       yield {
         type: 'error',
-        error: { kind: 'context_overflow', code: finishReason, message: 'context window exceeded', retryable: false },
+        error: {
+          kind: 'context_overflow',
+          code: finishReason,
+          message: 'context window exceeded',
+          retryable: false,
+        },
         partial,
         usage,
       };

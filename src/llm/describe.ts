@@ -12,7 +12,9 @@ export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiErro
       tries: [{ key: 'llm.cutMidway.try' }, { key: 'llm.network.try1' }],
     });
   }
-  const why = err.code ? `${err.message} (${err.status ? `HTTP ${err.status}, ` : ''}code ${err.code})` : err.message;
+  const why = err.code
+    ? `${err.message} (${err.status ? `HTTP ${err.status}, ` : ''}code ${err.code})`
+    : err.message;
   const make = (what: ErrorText['key'], tries: ErrorText[]) =>
     new ZhiError({ kind: err.kind, what: { key: what }, why, tries });
   switch (err.kind) {
@@ -20,7 +22,10 @@ export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiErro
       return make('llm.auth.what', [{ key: 'llm.auth.try1' }, { key: 'llm.auth.try2' }]);
     case 'balance':
       return make('llm.balance.what', [
-        { key: 'llm.balance.try1', params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') } },
+        {
+          key: 'llm.balance.try1',
+          params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') },
+        },
         { key: 'llm.balance.try2' },
       ]);
     case 'rate_limit':

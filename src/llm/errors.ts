@@ -11,7 +11,9 @@ const RETRY_STATUS = new Set([500, 502, 503, 504]);
 export function classifyHttpError(status: number, body: string): ApiErrorInfo {
   const { code, message } = parseErrorBody(body);
   const kind = kindFor(status, code);
-  const retryable = code ? RETRY_CODES.has(code) || (code === '500' && status >= 500) : RETRY_STATUS.has(status);
+  const retryable = code
+    ? RETRY_CODES.has(code) || (code === '500' && status >= 500)
+    : RETRY_STATUS.has(status);
   return { kind, status, ...(code ? { code } : {}), message: message || `HTTP ${status}`, retryable };
 }
 
@@ -83,7 +85,11 @@ export function abortedError(): ApiErrorInfo {
 }
 
 /** Exponential backoff with full jitter: base × 2^attempt, capped, then a random share of it. */
-export function backoffDelay(attempt: number, opts: { baseMs: number; capMs: number }, random = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  opts: { baseMs: number; capMs: number },
+  random = Math.random,
+): number {
   const ceiling = Math.min(opts.capMs, opts.baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

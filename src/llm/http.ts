@@ -17,7 +17,10 @@ export async function apiFetch(url: string, init: RequestInit): Promise<Response
     const undici = await import('undici');
     const dispatcher = new undici.EnvHttpProxyAgent();
     proxied = (u, i) =>
-      undici.fetch(u, { ...(i as Record<string, unknown>), dispatcher } as never) as unknown as Promise<Response>;
+      undici.fetch(u, {
+        ...(i as Record<string, unknown>),
+        dispatcher,
+      } as never) as unknown as Promise<Response>;
   }
   return proxied(url, init);
 }

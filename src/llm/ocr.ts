@@ -72,7 +72,9 @@ async function once(client: ZhipuClient, req: LayoutRequest): Promise<LayoutOutc
     if (req.signal?.aborted) return { ok: false, error: abortedError() };
     if (timeout.aborted) return { ok: false, error: timeoutError(Math.round(timeoutMs / 1000)) };
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    const detail = e.cause?.code ? `${e.cause.code}${e.cause.message ? `: ${e.cause.message}` : ''}` : (e?.message ?? String(err));
+    const detail = e.cause?.code
+      ? `${e.cause.code}${e.cause.message ? `: ${e.cause.message}` : ''}`
+      : (e?.message ?? String(err));
     return { ok: false, error: networkError(detail) };
   };
   let res: Response;
@@ -103,10 +105,19 @@ async function once(client: ZhipuClient, req: LayoutRequest): Promise<LayoutOutc
   try {
     json = JSON.parse(text) as LayoutJson;
   } catch {
-    return { ok: false, error: { kind: 'server', status: res.status, message: `the OCR answer is not JSON: ${text.slice(0, 200)}`, retryable: true } };
+    return {
+      ok: false,
+      error: {
+        kind: 'server',
+        status: res.status,
+        message: `the OCR answer is not JSON: ${text.slice(0, 200)}`,
+        retryable: true,
+      },
+    };
   }
   if (json.error) return { ok: false, error: classifyHttpError(200, text) };
   const md = Array.isArray(json.md_results) ? json.md_results.join('\n\n') : (json.md_results ?? '');
-  const pages = json.data_info?.num_pages ?? json.data_info?.pages?.length ?? json.layout_details?.length ?? 1;
+  const pages =
+    json.data_info?.num_pages ?? json.data_info?.pages?.length ?? json.layout_details?.length ?? 1;
   return { ok: true, result: { markdown: md, pages, usage: parseUsage(json.usage), model: OCR_MODEL } };
 }

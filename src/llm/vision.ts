@@ -40,13 +40,19 @@ export async function imagePart(path: string, display = path): Promise<ImageAtta
     }
     throw new ZhiError({
       kind: 'io',
-      what: { key: 'vision.err.unreadable', params: { path: display, reason: code ?? (err as Error).message } },
+      what: {
+        key: 'vision.err.unreadable',
+        params: { path: display, reason: code ?? (err as Error).message },
+      },
     });
   }
   if (bytes > VISION_LIMITS.maxBytes) {
     throw new ZhiError({
       kind: 'usage',
-      what: { key: 'vision.err.size', params: { path: display, size: size(bytes), limit: size(VISION_LIMITS.maxBytes) } },
+      what: {
+        key: 'vision.err.size',
+        params: { path: display, size: size(bytes), limit: size(VISION_LIMITS.maxBytes) },
+      },
       tries: [{ key: 'vision.err.shrinkTry' }],
     });
   }
@@ -104,7 +110,11 @@ export interface VisionTurn {
 }
 
 /** The model for a turn: the chat model, or a vision model when the message carries images. */
-export function modelForTurn(chatModel: string, content: string | ContentPart[], visionModel?: string): VisionTurn {
+export function modelForTurn(
+  chatModel: string,
+  content: string | ContentPart[],
+  visionModel?: string,
+): VisionTurn {
   if (!hasImages(content) || isVisionModel(chatModel)) {
     return { model: chatModel, switched: false, tools: findModel(chatModel)?.tools ?? true };
   }

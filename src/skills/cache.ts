@@ -35,7 +35,12 @@ export class SkillCache {
     if (!file) return cache;
     try {
       const data = JSON.parse(await readFile(file, 'utf8')) as CacheData;
-      if (data?.schema === CACHE_SCHEMA && data.version === __ZHI_VERSION__ && data.entries && typeof data.entries === 'object') {
+      if (
+        data?.schema === CACHE_SCHEMA &&
+        data.version === __ZHI_VERSION__ &&
+        data.entries &&
+        typeof data.entries === 'object'
+      ) {
         cache.data = data;
       }
     } catch {

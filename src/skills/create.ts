@@ -12,7 +12,10 @@ export const newSkillSchema = z.object({
   name: z
     .string()
     .max(MAX_SKILL_NAME)
-    .regex(SKILL_NAME_RE, 'use only letters, digits, "-" and "_", starting with a letter or digit (no spaces, slashes or dots)')
+    .regex(
+      SKILL_NAME_RE,
+      'use only letters, digits, "-" and "_", starting with a letter or digit (no spaces, slashes or dots)',
+    )
     .describe('Skill name, e.g. "invoice-summary": letters, digits, "-" and "_"; at most 64 characters.'),
   description: z.string().min(1).describe('One line saying what the skill does (shown in `zhi skill list`).'),
   system_prompt: z
@@ -29,17 +32,28 @@ export const newSkillSchema = z.object({
   model: z
     .string()
     .optional()
-    .refine((m) => m === undefined || Boolean(findModel(m) && findModel(m)!.kind !== 'ocr' && findModel(m)!.tools), {
-      message: `unknown model or a model without tool calling; use one of: ${chatModelIds()
-        .filter((m) => findModel(m)?.tools)
-        .join(', ')}`,
-    })
+    .refine(
+      (m) => m === undefined || Boolean(findModel(m) && findModel(m)!.kind !== 'ocr' && findModel(m)!.tools),
+      {
+        message: `unknown model or a model without tool calling; use one of: ${chatModelIds()
+          .filter((m) => findModel(m)?.tools)
+          .join(', ')}`,
+      },
+    )
     .describe('Model that runs the skill. Leave it out for the default, glm-4-flash (free).'),
-  max_turns: z.number().int().min(1).max(MAX_TURNS_LIMIT).optional().describe('Turn limit from 1 to 50 (default 15).'),
+  max_turns: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TURNS_LIMIT)
+    .optional()
+    .describe('Turn limit from 1 to 50 (default 15).'),
   inputs: z
     .array(
       z.object({
-        name: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]*$/, 'start with a letter; letters, digits, "-" and "_"'),
+        name: z
+          .string()
+          .regex(/^[a-zA-Z][a-zA-Z0-9_-]*$/, 'start with a letter; letters, digits, "-" and "_"'),
         type: z.enum(ARG_TYPES),
         required: z.boolean().optional(),
         description: z.string().optional(),
@@ -86,7 +100,12 @@ export function newSkillYaml(s: NewSkill): string {
  * Problems with a new skill the schema cannot see: its tools must exist (built-in tools, or
  * skills for a composite — not itself), and the file must load. Texts are for the model.
  */
-export function newSkillProblems(s: NewSkill, yaml: string, catalog: SkillCatalog, builtinTools: readonly string[]): string[] {
+export function newSkillProblems(
+  s: NewSkill,
+  yaml: string,
+  catalog: SkillCatalog,
+  builtinTools: readonly string[],
+): string[] {
   const problems: string[] = [];
   for (const tool of s.tools) {
     if (builtinTools.includes(tool)) continue;

@@ -39,11 +39,23 @@ export function skillCacheFile(paths: Pick<AppPaths, 'dataDir'>): string {
  * same name). A broken file is skipped and reported in `broken`; it never hides the others.
  * A missing folder is simply empty.
  */
-export async function discoverSkills(dirs: SkillDirs, opts: { cacheFile?: string } = {}): Promise<SkillCatalog> {
+export async function discoverSkills(
+  dirs: SkillDirs,
+  opts: { cacheFile?: string } = {},
+): Promise<SkillCatalog> {
   const cache = await SkillCache.open(opts.cacheFile);
-  const [builtin, user] = await Promise.all([loadDir(dirs.builtinDir, 'builtin', cache), loadDir(dirs.userDir, 'user', cache)]);
+  const [builtin, user] = await Promise.all([
+    loadDir(dirs.builtinDir, 'builtin', cache),
+    loadDir(dirs.userDir, 'user', cache),
+  ]);
   await cache.save();
-  const catalog: SkillCatalog = { skills: new Map(), builtins: new Map(), broken: [], warnings: new Map(), dirs };
+  const catalog: SkillCatalog = {
+    skills: new Map(),
+    builtins: new Map(),
+    broken: [],
+    warnings: new Map(),
+    dirs,
+  };
   const add = (outcomes: LoadOutcome[], source: SkillSource) => {
     const seen = new Map<string, Skill>();
     for (const o of outcomes) {

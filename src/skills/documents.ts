@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { formatBytes, truncateText } from '../agent/truncate.js';
+import { formatBytes, truncateText } from '../support/text.js';
 import { ZhiError } from '../support/errors.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
 import type { InputValues } from './inputs.js';
@@ -12,7 +12,27 @@ export type ReadDocumentFn = (absPath: string, opts?: ReadDocumentOptions) => Pr
 export const MESSAGE_BUDGET_BYTES = 150 * 1024;
 export const PER_FILE_BYTES = 100 * 1024;
 
-const TEXT_EXT = ['txt', 'md', 'markdown', 'csv', 'tsv', 'json', 'jsonl', 'yaml', 'yml', 'xml', 'html', 'htm', 'log', 'rst', 'tex', 'srt', 'vtt', 'ini', 'toml'];
+const TEXT_EXT = [
+  'txt',
+  'md',
+  'markdown',
+  'csv',
+  'tsv',
+  'json',
+  'jsonl',
+  'yaml',
+  'yml',
+  'xml',
+  'html',
+  'htm',
+  'log',
+  'rst',
+  'tex',
+  'srt',
+  'vtt',
+  'ini',
+  'toml',
+];
 const DOC_EXT = ['docx', 'xlsx', 'pdf'];
 /** Images OCR can read; other image types are refused with a hint to convert them. */
 export const OCR_EXT = ['png', 'jpg', 'jpeg'];
@@ -43,19 +63,29 @@ export async function filesIn(dir: string, extensions: readonly string[]): Promi
 export type PathKind = 'file' | 'directory';
 
 /** Resolve a path input against the current directory; a missing path is a usage error. */
-export async function checkPath(cwd: string, value: string, arg: SkillArg): Promise<{ abs: string; kind: PathKind }> {
+export async function checkPath(
+  cwd: string,
+  value: string,
+  arg: SkillArg,
+): Promise<{ abs: string; kind: PathKind }> {
   const abs = resolve(cwd, value.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~'));
   const st = await stat(abs).catch(() => undefined);
   if (!st) {
     throw new ZhiError({
       kind: 'usage',
-      what: { key: arg.type === 'directory' ? 'skills.err.noFolder' : 'skills.err.noFile', params: { path: value, name: arg.name } },
+      what: {
+        key: arg.type === 'directory' ? 'skills.err.noFolder' : 'skills.err.noFile',
+        params: { path: value, name: arg.name },
+      },
       tries: [{ key: 'skills.try.checkPath' }],
     });
   }
   const kind: PathKind = st.isDirectory() ? 'directory' : 'file';
   if (arg.type === 'directory' && kind !== 'directory') {
-    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.wantFolder', params: { path: value, name: arg.name } } });
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.wantFolder', params: { path: value, name: arg.name } },
+    });
   }
   return { abs, kind };
 }
@@ -94,14 +124,26 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     throw needsOcr(name);
   }
   if (o.budget.left < 2048) {
-    return { block: { name, note: o.canRead ? 'not included (the message is full); read it with file_read' : 'not included (the message is full)' } };
+    return {
+      block: {
+        name,
+        note: o.canRead
+          ? 'not included (the message is full); read it with file_read'
+          : 'not included (the message is full)',
+      },
+    };
   }
   let doc: DocumentText;
   try {
     doc = await o.read(abs, {
       maxBytes: Math.min(PER_FILE_BYTES, o.budget.left),
       signal: o.signal,
-      ...(o.canRead ? { continueHint: (next: number) => ` Call file_read with path "${name}" and offset=${next} to read on.` } : {}),
+      ...(o.canRead
+        ? {
+            continueHint: (next: number) =>
+              ` Call file_read with path "${name}" and offset=${next} to read on.`,
+          }
+        : {}),
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -125,7 +167,13 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
   }
   o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
   const what =
-    doc.kind === 'docx' ? 'Word document' : doc.kind === 'xlsx' ? 'Excel workbook' : doc.kind === 'pdf' ? 'PDF' : 'text file';
+    doc.kind === 'docx'
+      ? 'Word document'
+      : doc.kind === 'xlsx'
+        ? 'Excel workbook'
+        : doc.kind === 'pdf'
+          ? 'PDF'
+          : 'text file';
   const facts = [
     what,
     formatBytes(doc.fileBytes),
@@ -138,12 +186,21 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
 }
 
 /** The block for a file whose text came from OCR (or that the model must OCR itself). */
-export function ocrBlock(name: string, kind: 'image' | 'scan', text: string | undefined, budget: { left: number }): DocumentBlock {
+export function ocrBlock(
+  name: string,
+  kind: 'image' | 'scan',
+  text: string | undefined,
+  budget: { left: number },
+): DocumentBlock {
   const what = kind === 'image' ? 'an image' : 'a scanned PDF';
   if (text === undefined) return { name, note: `${what}; call ocr with path "${name}" to read it` };
   const capped = truncateText(text, Math.max(2048, Math.min(PER_FILE_BYTES, budget.left)));
   budget.left -= Buffer.byteLength(capped.text, 'utf8');
-  return { name, text: capped.text, note: `${what}, read with OCR; its text is below${capped.truncated ? ' (only the first part)' : ''}` };
+  return {
+    name,
+    text: capped.text,
+    note: `${what}, read with OCR; its text is below${capped.truncated ? ' (only the first part)' : ''}`,
+  };
 }
 
 function needsOcr(name: string): ZhiError {
@@ -194,7 +251,8 @@ export function composeMessage(o: {
     }
     lines.push(`- ${arg.name}: ${typeof v === 'string' && v.includes('\n') ? `\n${v}` : String(v)}`);
   }
-  for (const d of o.extraDocuments ?? []) lines.push(`- ${d.name}: a document given on standard input; its text is below`);
+  for (const d of o.extraDocuments ?? [])
+    lines.push(`- ${d.name}: a document given on standard input; its text is below`);
   out.push(lines.length ? `Inputs:\n${lines.join('\n')}` : 'Run the skill (it was given no inputs).');
   for (const d of docs) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
   for (const d of o.extraDocuments ?? []) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);

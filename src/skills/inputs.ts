@@ -12,13 +12,21 @@ const PATH_TYPES = new Set(['file', 'directory']);
 export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
   const parts = [`${prefix} ${skill.name}`];
   for (const a of skill.args) {
-    const shown = PATH_TYPES.has(a.type) ? `<${a.name}>` : a.type === 'boolean' ? `--${a.name}` : `--${a.name} <${a.type === 'number' ? 'n' : a.name}>`;
+    const shown = PATH_TYPES.has(a.type)
+      ? `<${a.name}>`
+      : a.type === 'boolean'
+        ? `--${a.name}`
+        : `--${a.name} <${a.type === 'number' ? 'n' : a.name}>`;
     parts.push(a.required ? shown : `[${shown}]`);
   }
   const lines = [`${t('skills.usage')}: ${parts.join(' ')}`];
   const width = Math.max(0, ...skill.args.map((a) => argLabel(a).length));
   for (const a of skill.args) {
-    const facts = [t(`skills.type.${a.type}`), a.required ? t('skills.required') : '', a.default !== undefined ? t('skills.defaultIs', { value: String(a.default) }) : '']
+    const facts = [
+      t(`skills.type.${a.type}`),
+      a.required ? t('skills.required') : '',
+      a.default !== undefined ? t('skills.defaultIs', { value: String(a.default) }) : '',
+    ]
       .filter(Boolean)
       .join(', ');
     lines.push(`  ${argLabel(a).padEnd(width)}  ${a.description ? `${a.description} ` : ''}(${facts})`);
@@ -58,11 +66,17 @@ export function mapCliInputs(
   for (const [rawKey, raw] of Object.entries(named)) {
     const arg = skill.args.find((a) => norm(a.name) === norm(rawKey));
     if (!arg) {
-      const suggestion = nearest(rawKey, skill.args.map((a) => a.name));
+      const suggestion = nearest(
+        rawKey,
+        skill.args.map((a) => a.name),
+      );
       throw inputError(
         skill,
         suggestion
-          ? { key: 'skills.err.unknownInputDidYouMean', params: { name: rawKey, skill: skill.name, suggestion } }
+          ? {
+              key: 'skills.err.unknownInputDidYouMean',
+              params: { name: rawKey, skill: skill.name, suggestion },
+            }
           : { key: 'skills.err.unknownInput', params: { name: rawKey, skill: skill.name } },
         prefix,
       );
@@ -85,7 +99,11 @@ export function mapCliInputs(
     }
   }
   if (queue.length) {
-    throw inputError(skill, { key: 'skills.err.tooManyInputs', params: { extra: queue.join(' '), skill: skill.name } }, prefix);
+    throw inputError(
+      skill,
+      { key: 'skills.err.tooManyInputs', params: { extra: queue.join(' '), skill: skill.name } },
+      prefix,
+    );
   }
   return completeInputs(skill, values, prefix);
 }
@@ -96,9 +114,15 @@ export function completeInputs(skill: Skill, given: InputValues, prefix = 'zhi r
   for (const a of skill.args) {
     if (values[a.name] === undefined && a.default !== undefined) values[a.name] = a.default;
   }
-  const missing = skill.args.filter((a) => a.required && (values[a.name] === undefined || values[a.name] === ''));
+  const missing = skill.args.filter(
+    (a) => a.required && (values[a.name] === undefined || values[a.name] === ''),
+  );
   if (missing.length) {
-    throw inputError(skill, { key: 'skills.err.missingInput', params: { names: missing.map((a) => a.name).join(', ') } }, prefix);
+    throw inputError(
+      skill,
+      { key: 'skills.err.missingInput', params: { names: missing.map((a) => a.name).join(', ') } },
+      prefix,
+    );
   }
   return values;
 }
@@ -111,11 +135,16 @@ function coerce(skill: Skill, arg: SkillArg, raw: string | true, prefix: string)
     if (['false', 'no', 'n', '0', 'off', '否'].includes(v)) return false;
     throw inputError(skill, { key: 'skills.err.badBoolean', params: { name: arg.name, value: raw } }, prefix);
   }
-  if (raw === true) throw inputError(skill, { key: 'skills.err.inputNeedsValue', params: { name: arg.name } }, prefix);
+  if (raw === true)
+    throw inputError(skill, { key: 'skills.err.inputNeedsValue', params: { name: arg.name } }, prefix);
   if (arg.type === 'number') {
     const n = Number(raw.trim());
     if (raw.trim() === '' || !Number.isFinite(n)) {
-      throw inputError(skill, { key: 'skills.err.badNumber', params: { name: arg.name, value: raw } }, prefix);
+      throw inputError(
+        skill,
+        { key: 'skills.err.badNumber', params: { name: arg.name, value: raw } },
+        prefix,
+      );
     }
     return n;
   }

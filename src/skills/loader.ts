@@ -84,7 +84,8 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
 
   const lc = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter: lc, prettyErrors: false });
-  const lineAt = (offset: number | undefined) => (offset === undefined ? undefined : lc.linePos(offset).line + lineOffset);
+  const lineAt = (offset: number | undefined) =>
+    offset === undefined ? undefined : lc.linePos(offset).line + lineOffset;
   if (doc.errors.length) {
     return {
       errors: doc.errors.slice(0, 3).map((e) => {
@@ -106,7 +107,9 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   const raw = doc.toJS() as Record<string, unknown>;
   let data: Record<string, unknown> = raw;
   const known: readonly string[] =
-    o.format === 'skill-md' ? [...KNOWN_KEYS.top.filter((k) => k !== 'system_prompt'), ...KNOWN_KEYS.skillMd] : KNOWN_KEYS.top;
+    o.format === 'skill-md'
+      ? [...KNOWN_KEYS.top.filter((k) => k !== 'system_prompt'), ...KNOWN_KEYS.skillMd]
+      : KNOWN_KEYS.top;
   warnUnknown(root, [], known, warnings, o.file, lineAt);
   const input = root.get('input', true);
   if (isMap(input)) {
@@ -124,7 +127,15 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   if (o.format === 'skill-md') {
     if (!body?.trim()) return { errors: [issue(o.file, 'skills.err.emptyBody', {}, bodyLine)], warnings };
     if ('system_prompt' in raw) {
-      warnings.push(issue(o.file, 'skills.warn.promptInBody', {}, keyLine(root, 'system_prompt', lineAt), 'system_prompt'));
+      warnings.push(
+        issue(
+          o.file,
+          'skills.warn.promptInBody',
+          {},
+          keyLine(root, 'system_prompt', lineAt),
+          'system_prompt',
+        ),
+      );
     }
     data = { ...raw, system_prompt: body };
     // Agent Skills name the skill after its folder; accept a front matter without `name`.
@@ -133,7 +144,13 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
       const mapped = mapAllowedTools(raw['allowed-tools']);
       for (const ignored of mapped.ignored) {
         warnings.push(
-          issue(o.file, 'skills.warn.toolIgnored', { tool: ignored }, keyLine(root, 'allowed-tools', lineAt), 'allowed-tools'),
+          issue(
+            o.file,
+            'skills.warn.toolIgnored',
+            { tool: ignored },
+            keyLine(root, 'allowed-tools', lineAt),
+            'allowed-tools',
+          ),
         );
       }
       data.tools = mapped.tools ?? SKILL_MD_DEFAULT_TOOLS;
@@ -143,19 +160,31 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
 
   const parsed = skillFileSchema.safeParse(data);
   if (!parsed.success) {
-    return { errors: parsed.error.issues.slice(0, 5).map((i) => zodIssue(i, data, root, o.file, lineAt)), warnings };
+    return {
+      errors: parsed.error.issues.slice(0, 5).map((i) => zodIssue(i, data, root, o.file, lineAt)),
+      warnings,
+    };
   }
   const skillData: SkillFile = parsed.data;
-  const stem = o.format === 'skill-md' ? basename(o.folder ?? dirname(o.file)) : basename(o.file, extname(o.file));
+  const stem =
+    o.format === 'skill-md' ? basename(o.folder ?? dirname(o.file)) : basename(o.file, extname(o.file));
   if (stem !== skillData.name) {
     warnings.push(
-      issue(o.file, 'skills.warn.nameMismatch', { name: skillData.name, stem }, keyLine(root, 'name', lineAt), 'name'),
+      issue(
+        o.file,
+        'skills.warn.nameMismatch',
+        { name: skillData.name, stem },
+        keyLine(root, 'name', lineAt),
+        'name',
+      ),
     );
   }
   const toolsNode = root.get('tools', true);
   const toolLines = isSeq(toolsNode)
     ? toolsNode.items.map((it) => lineAt((it as Node).range?.[0]) ?? 0)
-    : skillData.tools.map(() => keyLine(root, o.format === 'skill-md' ? 'allowed-tools' : 'tools', lineAt) ?? 0);
+    : skillData.tools.map(
+        () => keyLine(root, o.format === 'skill-md' ? 'allowed-tools' : 'tools', lineAt) ?? 0,
+      );
   const modelLine = keyLine(root, 'model', lineAt);
   const skill = toSkill(skillData, {
     source: o.source,
@@ -189,7 +218,14 @@ export function splitFrontMatter(text: string): { yaml: string; body: string; bo
   if (lines[0]?.trim() !== '---') return undefined;
   const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
   if (end < 0) return undefined;
-  return { yaml: lines.slice(1, end).join('\n'), body: lines.slice(end + 1).join('\n').trim(), bodyLine: end + 2 };
+  return {
+    yaml: lines.slice(1, end).join('\n'),
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
+    bodyLine: end + 2,
+  };
 }
 
 /** Agent Skills `allowed-tools` (Claude-style names or zhi's) mapped to zhi's tools. */
@@ -234,7 +270,8 @@ async function listResources(folder: string): Promise<string[]> {
       if (out.length >= MAX_RESOURCES || e.name.startsWith('.')) continue;
       const full = join(dir, e.name);
       if (e.isDirectory() && depth < 3) await walk(full, depth + 1);
-      else if (e.isFile() && !(depth === 0 && e.name === 'SKILL.md')) out.push(relative(folder, full).split(sep).join('/'));
+      else if (e.isFile() && !(depth === 0 && e.name === 'SKILL.md'))
+        out.push(relative(folder, full).split(sep).join('/'));
     }
   };
   await walk(folder, 0);
@@ -255,7 +292,13 @@ function warnUnknown(
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (known.includes(key)) continue;
     out.push(
-      issue(file, 'skills.warn.unknownKey', { key }, lineAt((pair.key as Node | null)?.range?.[0]), fieldName([...path, key])),
+      issue(
+        file,
+        'skills.warn.unknownKey',
+        { key },
+        lineAt((pair.key as Node | null)?.range?.[0]),
+        fieldName([...path, key]),
+      ),
     );
   }
 }
@@ -316,11 +359,22 @@ export function fieldName(path: PropertyKey[]): string {
   return out;
 }
 
-function issue(file: string, key: MessageKey, params: Record<string, string | number>, line?: number, field?: string): SkillIssue {
+function issue(
+  file: string,
+  key: MessageKey,
+  params: Record<string, string | number>,
+  line?: number,
+  field?: string,
+): SkillIssue {
   return { file, ...(line ? { line } : {}), ...(field ? { field } : {}), message: { key, params } };
 }
 
-function fail(file: string, key: MessageKey, params: Record<string, string | number> = {}, line?: number): LoadOutcome {
+function fail(
+  file: string,
+  key: MessageKey,
+  params: Record<string, string | number> = {},
+  line?: number,
+): LoadOutcome {
   return { errors: [issue(file, key, params, line)], warnings: [] };
 }
 

@@ -6,7 +6,9 @@ import { readDocument } from '../tools/readers/index.js';
 import { type AnyTool, ToolError } from '../tools/types.js';
 
 const schema = z.object({
-  path: z.string().describe('One of the reference files listed in the instructions, e.g. "reference/style.md".'),
+  path: z
+    .string()
+    .describe('One of the reference files listed in the instructions, e.g. "reference/style.md".'),
 });
 
 /**
@@ -24,7 +26,9 @@ export function referenceTool(folder: string, resources: readonly string[]): Any
     async execute(args: z.infer<typeof schema>, ctx) {
       const wanted = args.path.replace(/\\/g, '/').replace(/^\.\//, '');
       if (!resources.includes(wanted)) {
-        throw new ToolError(`"${args.path}" is not one of this skill's reference files: ${resources.join(', ')}.`);
+        throw new ToolError(
+          `"${args.path}" is not one of this skill's reference files: ${resources.join(', ')}.`,
+        );
       }
       const root = await realpath(folder);
       const abs = await realpath(join(folder, wanted)).catch(() => undefined);

@@ -15,7 +15,11 @@ export interface SkillTools {
  * Resolve each entry of `tools`: a built-in tool name, or another skill (`analyze` or
  * `skill_analyze`). An entry that is neither is an error naming the file, line and field.
  */
-export function resolveTools(skill: Skill, catalog: SkillCatalog, builtinTools: readonly string[]): SkillTools {
+export function resolveTools(
+  skill: Skill,
+  catalog: SkillCatalog,
+  builtinTools: readonly string[],
+): SkillTools {
   const out: SkillTools = { builtin: [], skills: [] };
   skill.tools.forEach((name, i) => {
     if (builtinTools.includes(name)) {
@@ -84,14 +88,20 @@ export function skillClosure(skill: Skill, catalog: SkillCatalog, builtinTools: 
  * skill model. Unknown models and models without tool calling are refused (except on a custom
  * platform, whose models zhi does not know).
  */
-export function skillModel(skill: Skill, o: { override?: string | undefined; configured: string; custom: boolean }): string {
+export function skillModel(
+  skill: Skill,
+  o: { override?: string | undefined; configured: string; custom: boolean },
+): string {
   const model = (o.override ?? skill.model ?? o.configured).toLowerCase();
   if (o.custom) return model;
   const info = findModel(model);
   const where = o.override ? undefined : skill.model ? skill : undefined;
   if (!info || info.kind === 'ocr') {
     const suggestion = nearest(model, chatModelIds());
-    const text: ErrorText = { key: 'skills.err.unknownModel', params: { model, models: chatModelIds().join(', ') } };
+    const text: ErrorText = {
+      key: 'skills.err.unknownModel',
+      params: { model, models: chatModelIds().join(', ') },
+    };
     if (!where) {
       throw new ZhiError({
         kind: 'usage',
@@ -114,7 +124,9 @@ export function skillModel(skill: Skill, o: { override?: string | undefined; con
 
 /** `file, line 4, tools[1]: message` */
 export function describeIssue(i: SkillIssue): string {
-  const where = [i.file, i.line ? t('skills.line', { line: i.line }) : '', i.field ?? ''].filter(Boolean).join(', ');
+  const where = [i.file, i.line ? t('skills.line', { line: i.line }) : '', i.field ?? '']
+    .filter(Boolean)
+    .join(', ');
   return `${where}: ${t(i.message.key, i.message.params)}`;
 }
 

@@ -74,7 +74,9 @@ const nameSchema = z
   .max(MAX_SKILL_NAME, { error: 'skills.err.nameLong' })
   .regex(SKILL_NAME_RE, { error: 'skills.err.name' });
 
-const text = z.string({ error: 'skills.err.notText' }).refine((s) => s.trim().length > 0, { error: 'skills.err.empty' });
+const text = z
+  .string({ error: 'skills.err.notText' })
+  .refine((s) => s.trim().length > 0, { error: 'skills.err.empty' });
 
 const argSchema = z
   .object({
@@ -88,18 +90,28 @@ const argSchema = z
     description: z.string({ error: 'skills.err.notText' }).optional(),
     each: nameSchema.optional(),
     extensions: z
-      .array(z.string({ error: 'skills.err.notText' }).regex(/^\.?[a-zA-Z0-9]+$/, { error: 'skills.err.extension' }), {
-        error: 'skills.err.notList',
-      })
+      .array(
+        z
+          .string({ error: 'skills.err.notText' })
+          .regex(/^\.?[a-zA-Z0-9]+$/, { error: 'skills.err.extension' }),
+        {
+          error: 'skills.err.notList',
+        },
+      )
       .optional(),
   })
   .superRefine((arg, ctx) => {
     if (arg.default !== undefined) {
       const want = arg.type === 'number' ? 'number' : arg.type === 'boolean' ? 'boolean' : 'string';
-      if (typeof arg.default !== want) ctx.addIssue({ code: 'custom', path: ['default'], message: 'skills.err.defaultType' });
+      if (typeof arg.default !== want)
+        ctx.addIssue({ code: 'custom', path: ['default'], message: 'skills.err.defaultType' });
     }
     if ((arg.each !== undefined || arg.extensions !== undefined) && arg.type !== 'directory') {
-      ctx.addIssue({ code: 'custom', path: [arg.each !== undefined ? 'each' : 'extensions'], message: 'skills.err.dirOnly' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [arg.each !== undefined ? 'each' : 'extensions'],
+        message: 'skills.err.dirOnly',
+      });
     }
   });
 
@@ -133,7 +145,8 @@ export const skillFileSchema = z.object({
           .superRefine((args, ctx) => {
             const seen = new Set<string>();
             args.forEach((a, i) => {
-              if (seen.has(a.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'skills.err.argDuplicate' });
+              if (seen.has(a.name))
+                ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'skills.err.argDuplicate' });
               seen.add(a.name);
             });
           })
@@ -160,7 +173,18 @@ export type SkillFile = z.infer<typeof skillFileSchema>;
 
 /** Keys a skill file may have, per level, for the unknown-key warnings. */
 export const KNOWN_KEYS = {
-  top: ['name', 'description', 'description_zh', 'system_prompt', 'tools', 'model', 'max_turns', 'thinking', 'input', 'output'],
+  top: [
+    'name',
+    'description',
+    'description_zh',
+    'system_prompt',
+    'tools',
+    'model',
+    'max_turns',
+    'thinking',
+    'input',
+    'output',
+  ],
   input: ['description', 'args'],
   arg: ['name', 'type', 'required', 'default', 'description', 'each', 'extensions'],
   output: ['description', 'directory'],
@@ -171,7 +195,8 @@ export const KNOWN_KEYS = {
 /** A relative folder without `..` (a skill may not send files outside the current directory). */
 export function isSafeRelativeDir(dir: string): boolean {
   const d = dir.trim();
-  if (!d || d.startsWith('/') || d.startsWith('\\') || /^[a-zA-Z]:/.test(d) || d.startsWith('~')) return false;
+  if (!d || d.startsWith('/') || d.startsWith('\\') || /^[a-zA-Z]:/.test(d) || d.startsWith('~'))
+    return false;
   return !d.split(/[\\/]+/).some((part) => part === '..');
 }
 

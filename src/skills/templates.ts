@@ -95,7 +95,12 @@ export function findTemplate(id: string | undefined): SkillTemplate | undefined 
 }
 
 /** The first message of a skill-creation conversation with GLM-5. */
-export function creationSeed(o: { template?: SkillTemplate | undefined; request?: string | undefined; catalog: SkillCatalog; tools: readonly string[] }): string {
+export function creationSeed(o: {
+  template?: SkillTemplate | undefined;
+  request?: string | undefined;
+  catalog: SkillCatalog;
+  tools: readonly string[];
+}): string {
   const existing = [...o.catalog.skills.values()].map((s) => `${s.name} (${s.description})`).join('; ');
   const lines = [
     'I want to create a new zhi skill: a YAML recipe that runs on the cheap model glm-4-flash with only the tools it lists.',

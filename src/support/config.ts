@@ -1,11 +1,23 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { parseDocument, stringify } from 'yaml';
 import { z } from 'zod';
-import { chatModelIds, DEFAULT_CHAT_MODEL, DEFAULT_SKILL_MODEL, findModel } from '../llm/models.js';
-import { isPlatformId, PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
 import { nearest } from './suggest.js';
+
+/**
+ * What config validation needs to know about platforms and models. The model registry lives in
+ * llm/ (a higher layer), so it is handed in: llm/catalog.ts provides the real one.
+ */
+export interface ModelCatalog {
+  platformIds: readonly string[];
+  platformBaseUrl(id: string): string;
+  defaultChatModel: string;
+  defaultSkillModel: string;
+  /** Model ids a person may choose, for messages and suggestions. */
+  modelIds(): string[];
+  knownModel(id: string): boolean;
+}
 
 /** The keys of config.yaml (design §4) with their types and defaults. */
 export const CONFIG_KEYS = [
@@ -25,7 +37,7 @@ export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 const schemas: Record<ConfigKey, z.ZodType> = {
   api_key: z.string(),
-  platform: z.enum(PLATFORM_IDS as [PlatformId, ...PlatformId[]]),
+  platform: z.string().min(1),
   base_url: z.string().url(),
   default_model: z.string().min(1),
   skill_model: z.string().min(1),
@@ -39,7 +51,7 @@ const schemas: Record<ConfigKey, z.ZodType> = {
 
 const expected: Record<ConfigKey, string> = {
   api_key: 'text',
-  platform: PLATFORM_IDS.join(' | '),
+  platform: 'bigmodel | zai | bigmodel-coding | zai-coding | custom',
   base_url: 'an http(s) URL',
   default_model: 'a model id',
   skill_model: 'a model id',
@@ -53,7 +65,7 @@ const expected: Record<ConfigKey, string> = {
 
 export interface ConfigFile {
   api_key?: string;
-  platform?: PlatformId;
+  platform?: string;
   base_url?: string;
   default_model?: string;
   skill_model?: string;
@@ -66,9 +78,7 @@ export interface ConfigFile {
 }
 
 export const DEFAULTS = {
-  platform: 'bigmodel' as PlatformId,
-  default_model: DEFAULT_CHAT_MODEL,
-  skill_model: DEFAULT_SKILL_MODEL,
+  platform: 'bigmodel',
   output_dir: 'zhi-output',
   max_turns: 30,
   language: 'auto' as const,
@@ -78,7 +88,8 @@ export const DEFAULTS = {
 
 export interface ResolvedConfig {
   apiKey: string | undefined;
-  platform: PlatformId;
+  /** One of the catalogue's platform ids (checked). */
+  platform: string;
   baseUrl: string;
   defaultModel: string;
   skillModel: string;
@@ -111,9 +122,16 @@ export function coerce(key: ConfigKey, raw: string): unknown {
   return raw;
 }
 
-export function validateValue(key: ConfigKey, value: unknown, source: string): unknown {
+export function validateValue(
+  key: ConfigKey,
+  value: unknown,
+  source: string,
+  catalog?: ModelCatalog,
+): unknown {
   const result = schemas[key].safeParse(value);
-  if (!result.success) {
+  const badPlatform =
+    key === 'platform' && catalog && result.success && !catalog.platformIds.includes(String(value));
+  if (!result.success || badPlatform) {
     throw new ZhiError({
       kind: 'config',
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
@@ -124,15 +142,24 @@ export function validateValue(key: ConfigKey, value: unknown, source: string): u
   return result.data;
 }
 
-function checkModel(key: 'default_model' | 'skill_model', model: string, platform: PlatformId, source: string): void {
-  if (platform === 'custom' || findModel(model)) return;
-  const suggestion = nearest(model, chatModelIds());
+function checkModel(
+  key: 'default_model' | 'skill_model',
+  model: string,
+  platform: string,
+  source: string,
+  catalog: ModelCatalog,
+): void {
+  if (platform === 'custom' || catalog.knownModel(model)) return;
+  const suggestion = nearest(model, catalog.modelIds());
   throw new ZhiError({
     kind: 'config',
     what: { key: 'config.err.unknownModel', params: { model, key, source } },
-    why: { key: 'config.err.knownModels', params: { models: chatModelIds().join(', ') } },
+    why: { key: 'config.err.knownModels', params: { models: catalog.modelIds().join(', ') } },
     tries: suggestion
-      ? [{ key: 'cli.try.didYouMean', params: { suggestion } }, { key: 'config.try.set', params: { key } }]
+      ? [
+          { key: 'cli.try.didYouMean', params: { suggestion } },
+          { key: 'config.try.set', params: { key } },
+        ]
       : [{ key: 'config.try.set', params: { key } }],
   });
 }
@@ -148,7 +175,10 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
   }
   const doc = parseDocument(text);
   const data: unknown = doc.errors.length ? undefined : doc.toJS();
-  if (doc.errors.length || (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))) {
+  if (
+    doc.errors.length ||
+    (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))
+  ) {
     return recoverCorrupt(path, text);
   }
   const raw = (data ?? {}) as Record<string, unknown>;
@@ -201,27 +231,32 @@ const ENV: Partial<Record<ConfigKey, string>> = {
 /** Merge file, environment and flags (flags beat environment beats file) and validate. */
 export function resolveConfig(
   loaded: LoadResult,
+  catalog: ModelCatalog,
   env: NodeJS.ProcessEnv = process.env,
   flags: Overrides = {},
 ): ResolvedConfig {
   const merged: Record<string, unknown> = { ...loaded.file };
   for (const [key, name] of Object.entries(ENV) as [ConfigKey, string][]) {
     const v = env[name];
-    if (v !== undefined && v !== '') merged[key] = validateValue(key, coerce(key, v), `$${name}`);
+    if (v !== undefined && v !== '') merged[key] = validateValue(key, coerce(key, v), `$${name}`, catalog);
   }
   if (flags.model) merged.default_model = flags.model;
   if (flags.outputDir) merged.output_dir = flags.outputDir;
   if (flags.language) merged.language = validateValue('language', flags.language, '--language');
   const file = merged as ConfigFile;
-  let platform = file.platform ?? DEFAULTS.platform;
-  if (!isPlatformId(platform)) platform = DEFAULTS.platform;
-  const platformUrl = PLATFORMS[platform].baseUrl;
-  const baseUrl = file.base_url ?? platformUrl;
-  // A base URL of our own (tests, a gateway) behaves like `custom` for model checks only when the platform is custom.
-  const defaultModel = file.default_model ?? DEFAULTS.default_model;
-  const skillModel = file.skill_model ?? DEFAULTS.skill_model;
-  checkModel('default_model', defaultModel, platform, flags.model ? '--model' : sourceOf('default_model', env));
-  checkModel('skill_model', skillModel, platform, sourceOf('skill_model', env));
+  const platform = file.platform ?? DEFAULTS.platform;
+  validateValue('platform', platform, 'config.yaml', catalog);
+  const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
+  const defaultModel = file.default_model ?? catalog.defaultChatModel;
+  const skillModel = file.skill_model ?? catalog.defaultSkillModel;
+  checkModel(
+    'default_model',
+    defaultModel,
+    platform,
+    flags.model ? '--model' : sourceOf('default_model', env),
+    catalog,
+  );
+  checkModel('skill_model', skillModel, platform, sourceOf('skill_model', env), catalog);
   if (platform === 'custom' && !file.base_url) {
     throw new ZhiError({
       kind: 'config',

@@ -1,6 +1,18 @@
 /** What a file really is, from its first bytes (never trusting the extension alone). */
 
-export type FileKind = 'pdf' | 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp' | 'tiff' | 'heic' | 'avif' | 'svg' | 'zip' | 'other';
+export type FileKind =
+  | 'pdf'
+  | 'png'
+  | 'jpeg'
+  | 'gif'
+  | 'webp'
+  | 'bmp'
+  | 'tiff'
+  | 'heic'
+  | 'avif'
+  | 'svg'
+  | 'zip'
+  | 'other';
 
 export const MIME: Record<Exclude<FileKind, 'other' | 'zip'>, string> = {
   pdf: 'application/pdf',

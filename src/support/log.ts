@@ -80,7 +80,9 @@ function rotateIfNeeded(file: string, maxBytes: number): void {
 
 function safeJson(data: unknown): string {
   try {
-    return JSON.stringify(data, (_k, v) => (v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v));
+    return JSON.stringify(data, (_k, v) =>
+      v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v,
+    );
   } catch {
     return String(data);
   }

@@ -19,7 +19,8 @@ export function nearest(input: string, candidates: Iterable<string>): string | u
   let bestScore = Number.POSITIVE_INFINITY;
   const needle = input.toLowerCase();
   for (const c of candidates) {
-    const d = c.toLowerCase().startsWith(needle) && needle.length >= 2 ? 0.5 : distance(needle, c.toLowerCase());
+    const d =
+      c.toLowerCase().startsWith(needle) && needle.length >= 2 ? 0.5 : distance(needle, c.toLowerCase());
     if (d < bestScore) {
       bestScore = d;
       best = c;

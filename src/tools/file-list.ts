@@ -2,7 +2,7 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { formatBytes } from '../agent/truncate.js';
+import { formatBytes } from '../support/text.js';
 import { displayPath, isInside, resolveReadPath } from './paths.js';
 import { ToolError, type Tool } from './types.js';
 import { textWidth } from './writers/width.js';

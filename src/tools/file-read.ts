@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatBytes } from '../agent/truncate.js';
+import { formatBytes } from '../support/text.js';
 import { resolveReadPath } from './paths.js';
 import { DEFAULT_MAX_BYTES, readDocument } from './readers/index.js';
 import type { Tool } from './types.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, lstat, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { z } from 'zod';
-import { formatBytes } from '../agent/truncate.js';
+import { formatBytes } from '../support/text.js';
 import { t } from '../support/i18n/index.js';
 import { describeFsError, resolveWritePath } from './paths.js';
 import {

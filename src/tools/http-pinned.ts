@@ -25,7 +25,11 @@ export interface HopRequest {
 /** Makes one request to a checked target. Injected in tests. */
 export type Connector = (req: HopRequest) => Promise<HopResponse>;
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /** A `lookup` for net.connect/tls.connect that always answers with the pinned address. */
 export function pinnedLookup(address: string, family: 4 | 6) {

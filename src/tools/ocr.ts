@@ -7,7 +7,7 @@
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { formatBytes, truncateText } from '../agent/truncate.js';
+import { formatBytes, truncateText } from '../support/text.js';
 import type { ZhipuClient } from '../llm/client.js';
 import { type LayoutResult, layoutParsing, OCR_MODEL } from '../llm/ocr.js';
 import type { ApiErrorInfo } from '../llm/types.js';
@@ -44,18 +44,35 @@ export interface OcrFileOptions extends OcrOptions {
 
 const schema = z.object({
   path: z.string().describe('Path of the PDF, JPG or PNG file, relative to the current directory.'),
-  start_page: z.coerce.number().int().min(1).max(100_000).optional().describe('Optional: first page of a PDF to read (1-based).'),
-  end_page: z.coerce.number().int().min(1).max(100_000).optional().describe('Optional: last page of a PDF to read (inclusive).'),
+  start_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('Optional: first page of a PDF to read (1-based).'),
+  end_page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('Optional: last page of a PDF to read (inclusive).'),
 });
 
 const OTHER_IMAGES: FileKind[] = ['gif', 'webp', 'bmp', 'tiff', 'heic', 'avif', 'svg'];
 
 /** Check a file against the OCR limits, read it and send it. Errors are ToolErrors for the model. */
-export async function ocrFile(client: ZhipuClient, abs: string, opts: OcrFileOptions = {}): Promise<OcrDocument> {
+export async function ocrFile(
+  client: ZhipuClient,
+  abs: string,
+  opts: OcrFileOptions = {},
+): Promise<OcrDocument> {
   const name = opts.display ?? abs;
   const maxPages = opts.maxPages ?? OCR_LIMITS.pages;
   const info = await stat(abs);
-  if (info.isDirectory()) throw new ToolError(`"${name}" is a folder. Give the path of a PDF, JPG or PNG file inside it.`);
+  if (info.isDirectory())
+    throw new ToolError(`"${name}" is a folder. Give the path of a PDF, JPG or PNG file inside it.`);
   if (info.size === 0) throw new ToolError(`"${name}" is empty (0 bytes); there is nothing to read.`);
   const kind = await sniffPath(abs);
   if (kind !== 'pdf' && kind !== 'png' && kind !== 'jpeg') throw new ToolError(unsupported(name, kind));
@@ -77,7 +94,10 @@ export async function ocrFile(client: ZhipuClient, abs: string, opts: OcrFileOpt
     totalPages = await countPages(data, name);
     const start = opts.startPage ?? 1;
     const end = Math.min(opts.endPage ?? totalPages, totalPages);
-    if (start > totalPages) throw new ToolError(`"${name}" has only ${totalPages} page${totalPages === 1 ? '' : 's'}; start_page ${start} is past the end.`);
+    if (start > totalPages)
+      throw new ToolError(
+        `"${name}" has only ${totalPages} page${totalPages === 1 ? '' : 's'}; start_page ${start} is past the end.`,
+      );
     if (end < start) throw new ToolError(`end_page (${opts.endPage}) is before start_page (${start}).`);
     if (end - start + 1 > maxPages) {
       const ranged = opts.startPage !== undefined || opts.endPage !== undefined;
@@ -95,13 +115,20 @@ export async function ocrFile(client: ZhipuClient, abs: string, opts: OcrFileOpt
   const outcome = await layoutParsing(client, {
     file: `data:${MIME[kind]};base64,${data.toString('base64')}`,
     ...(kind === 'pdf' && opts.startPage ? { startPage: opts.startPage } : {}),
-    ...(kind === 'pdf' && opts.endPage ? { endPage: Math.min(opts.endPage, totalPages ?? opts.endPage) } : {}),
+    ...(kind === 'pdf' && opts.endPage
+      ? { endPage: Math.min(opts.endPage, totalPages ?? opts.endPage) }
+      : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onRetry: (ev) => opts.onRetry?.(ev.attempt, ev.maxRetries),
   });
   if (!outcome.ok) throw new ToolError(describeFailure(name, outcome.error, kind));
   const r = outcome.result;
-  return { markdown: r.markdown, pages: r.pages, usage: r.usage, ...(totalPages !== undefined ? { totalPages } : {}) };
+  return {
+    markdown: r.markdown,
+    pages: r.pages,
+    usage: r.usage,
+    ...(totalPages !== undefined ? { totalPages } : {}),
+  };
 }
 
 async function sniffPath(abs: string): Promise<FileKind> {
@@ -136,9 +163,13 @@ async function countPages(data: Buffer, name: string): Promise<number> {
     pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
   } catch (err) {
     if ((err as Error).name === 'PasswordException') {
-      throw new ToolError(`"${name}" is password-protected; OCR cannot open it. Ask the user for an unprotected copy.`);
+      throw new ToolError(
+        `"${name}" is password-protected; OCR cannot open it. Ask the user for an unprotected copy.`,
+      );
     }
-    throw new ToolError(`"${name}" cannot be opened as a PDF (${(err as Error).message}); it may be damaged or incomplete.`);
+    throw new ToolError(
+      `"${name}" cannot be opened as a PDF (${(err as Error).message}); it may be damaged or incomplete.`,
+    );
   }
   try {
     return pdf.numPages;
@@ -172,7 +203,10 @@ function describeFailure(name: string, error: ApiErrorInfo, kind: FileKind): str
 
 /** `![](page=0,bbox=[…])` image references say only that a picture is there. */
 function tidy(markdown: string): string {
-  return markdown.replace(/!\[[^\]]*\]\(page=(\d+),\s*bbox=\[[^\]]*\]\)/g, (_, page: string) => `[image on page ${Number(page) + 1}]`);
+  return markdown.replace(
+    /!\[[^\]]*\]\(page=(\d+),\s*bbox=\[[^\]]*\]\)/g,
+    (_, page: string) => `[image on page ${Number(page) + 1}]`,
+  );
 }
 
 export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
@@ -198,7 +232,8 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
         ...(args.start_page !== undefined ? { startPage: args.start_page } : {}),
         ...(args.end_page !== undefined ? { endPage: args.end_page } : {}),
         onPages: (total) => {
-          const pages = total === undefined ? 1 : Math.min(args.end_page ?? total, total) - (args.start_page ?? 1) + 1;
+          const pages =
+            total === undefined ? 1 : Math.min(args.end_page ?? total, total) - (args.start_page ?? 1) + 1;
           ctx.progress(total === undefined ? t('ocr.progress.image') : t('ocr.progress.pages', { pages }));
         },
         onRetry: (attempt, max) => ctx.progress(t('ocr.retrying', { attempt, max })),
@@ -210,7 +245,8 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
           : '';
       const head = `OCR of ${file.display} (${doc.pages} page${doc.pages === 1 ? '' : 's'}${range}):\n\n`;
       const text = tidy(doc.markdown).trim();
-      if (!text) return `${head}(no text found: the ${doc.pages === 1 ? 'page is' : 'pages are'} blank or contain only pictures)`;
+      if (!text)
+        return `${head}(no text found: the ${doc.pages === 1 ? 'page is' : 'pages are'} blank or contain only pictures)`;
       const capped = truncateText(text, MAX_RESULT_BYTES - Buffer.byteLength(head));
       const more =
         capped.truncated && doc.totalPages && doc.totalPages > 1

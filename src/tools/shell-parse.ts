@@ -99,7 +99,11 @@ export function liftSubstitutions(line: string): { text: string; substitutions: 
         // A here-document: remember its delimiter; its body starts on the next line.
         const m = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([^\s;&|<>()]+))/.exec(line.slice(i));
         if (m) {
-          heredocs.push({ delim: m[2] ?? m[3] ?? m[4] ?? '', expands: m[4] !== undefined && !m[0].includes('\\'), tabs: m[1] === '-' });
+          heredocs.push({
+            delim: m[2] ?? m[3] ?? m[4] ?? '',
+            expands: m[4] !== undefined && !m[0].includes('\\'),
+            tabs: m[1] === '-',
+          });
           out += `${m[0]} `;
           i += m[0].length;
           continue;
@@ -179,13 +183,30 @@ function closing(s: string, start: number): number {
 
 const SEPARATORS = new Set([';', '&&', '||', '|', '|&', '&', ';;', '(', ')']);
 const REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '>&', '<', '<<', '<<<', '<&', '<>']);
-const RESERVED = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'esac']);
+const RESERVED = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  '!',
+  '{',
+  '}',
+  'esac',
+]);
 
 type Token = { word: string; glob: boolean } | { op: string };
 
 function tokens(text: string, dialect: Dialect): Token[] {
   const env = (key: string) => `${VAR_START}${key}${VAR_END}`;
-  const entries = parse(text, env, dialect === 'windows' ? { escape: '^' } : undefined) as (ParseEntry | string)[];
+  const entries = parse(text, env, dialect === 'windows' ? { escape: '^' } : undefined) as (
+    | ParseEntry
+    | string
+  )[];
   const out: Token[] = [];
   for (const e of entries) {
     if (typeof e === 'string') out.push({ word: e, glob: false });

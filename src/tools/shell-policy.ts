@@ -9,7 +9,13 @@ import { homedir } from 'node:os';
 import { t } from '../support/i18n/index.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 import { type Dialect, isDynamic, parseLine, type SimpleCommand, showWord } from './shell-parse.js';
-import { changeDir, classifyTarget, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
+import {
+  changeDir,
+  classifyTarget,
+  isDiskDevice,
+  isSystemTarget,
+  type PathContext,
+} from './shell-targets.js';
 import { checkIndirect, unwrap } from './shell-programs.js';
 
 export interface Finding {
@@ -117,7 +123,13 @@ function check(line: string, ctx: PathContext, out: Finding[], depth: number): v
   }
 }
 
-function checkSimple(cmd: SimpleCommand, ctx: PathContext, out: Finding[], depth: number, dialect: Dialect): void {
+function checkSimple(
+  cmd: SimpleCommand,
+  ctx: PathContext,
+  out: Finding[],
+  depth: number,
+  dialect: Dialect,
+): void {
   for (const r of cmd.redirects) checkRedirect(r.op, r.target, ctx, out);
   if (!cmd.words.length) return;
 
@@ -131,13 +143,19 @@ function checkSimple(cmd: SimpleCommand, ctx: PathContext, out: Finding[], depth
   // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
   const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);
   if (isDynamic(program) || globbed) {
-    out.push({ level: 'refuse', rule: 'dynamic', key: 'shell.refuse.dynamic', params: { word: showWord(program) } });
+    out.push({
+      level: 'refuse',
+      rule: 'dynamic',
+      key: 'shell.refuse.dynamic',
+      params: { word: showWord(program) },
+    });
     return;
   }
   const name = programName(program);
   // `alias x='…'` and `trap '…' EXIT` hold command lines of their own.
   if (name === 'alias') {
-    for (const w of words.slice(1)) if (w.includes('=')) check(w.slice(w.indexOf('=') + 1), ctx, out, depth + 1);
+    for (const w of words.slice(1))
+      if (w.includes('=')) check(w.slice(w.indexOf('=') + 1), ctx, out, depth + 1);
   }
   if (name === 'trap' && words[1] && !words[1].startsWith('-')) check(words[1], ctx, out, depth + 1);
   if (name === '%0') {
@@ -167,7 +185,12 @@ function checkRedirect(op: string, target: string, ctx: PathContext, out: Findin
   }
   if (/^\/dev\//.test(target) || /^nul$/i.test(target) || target === '') return;
   if (isSystemTarget(target, ctx)) {
-    out.push({ level: 'refuse', rule: 'redirect-critical', key: 'shell.refuse.deleteRoot', params: { target: showWord(target) } });
+    out.push({
+      level: 'refuse',
+      rule: 'redirect-critical',
+      key: 'shell.refuse.deleteRoot',
+      params: { target: showWord(target) },
+    });
     return;
   }
   const append = op === '>>' || op === '&>>';
@@ -181,14 +204,42 @@ function checkRedirect(op: string, target: string, ctx: PathContext, out: Findin
 
 const DELETE = new Set(['rm', 'unlink', 'rmdir', 'del', 'erase', 'rd', 'remove-item', 'ri', 'srm', 'trash']);
 const MOVE = new Set(['mv', 'move', 'ren', 'rename', 'move-item', 'mi', 'rename-item', 'rni']);
-const PERMS = new Set(['chmod', 'chown', 'chgrp', 'chattr', 'setfacl', 'icacls', 'takeown', 'cacls', 'attrib']);
+const PERMS = new Set([
+  'chmod',
+  'chown',
+  'chgrp',
+  'chattr',
+  'setfacl',
+  'icacls',
+  'takeown',
+  'cacls',
+  'attrib',
+]);
 const FORMAT = new Set([
-  'mkfs', 'mke2fs', 'mkswap', 'mkdosfs', 'mkntfs', 'mkfs.ext4', 'newfs', 'wipefs', 'diskpart', 'format-volume',
-  'clear-disk', 'initialize-disk',
+  'mkfs',
+  'mke2fs',
+  'mkswap',
+  'mkdosfs',
+  'mkntfs',
+  'mkfs.ext4',
+  'newfs',
+  'wipefs',
+  'diskpart',
+  'format-volume',
+  'clear-disk',
+  'initialize-disk',
 ]);
 const PARTITION = new Set(['fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'gparted']);
 const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'stop-computer', 'restart-computer']);
-const CONTENT = new Set(['truncate', 'shred', 'wipe', 'set-content', 'clear-content', 'out-file', 'clear-item']);
+const CONTENT = new Set([
+  'truncate',
+  'shred',
+  'wipe',
+  'set-content',
+  'clear-content',
+  'out-file',
+  'clear-item',
+]);
 
 function checkDestructive(
   name: string,
@@ -205,9 +256,14 @@ function checkDestructive(
     return undefined;
   };
 
-  if (lower.includes('--no-preserve-root')) return push('refuse', 'no-preserve-root', 'shell.refuse.noPreserveRoot');
+  if (lower.includes('--no-preserve-root'))
+    return push('refuse', 'no-preserve-root', 'shell.refuse.noPreserveRoot');
 
-  if (FORMAT.has(name) || name.startsWith('mkfs.') || (name === 'format' && args.some((a) => /^[a-z]:\\?$/i.test(a)))) {
+  if (
+    FORMAT.has(name) ||
+    name.startsWith('mkfs.') ||
+    (name === 'format' && args.some((a) => /^[a-z]:\\?$/i.test(a)))
+  ) {
     return push('refuse', 'format', 'shell.refuse.format', { program: name });
   }
   if (name === 'diskutil' && lower.some((a) => /^(erase|zero|secureerase|partitiondisk|reformat)/.test(a))) {
@@ -220,8 +276,12 @@ function checkDestructive(
     return;
   }
   const devices = args.filter((a) => isDiskDevice(a.replace(/^of=/, '')));
-  if (devices.length && ['cp', 'mv', 'tee', 'shred', 'wipe', 'cat', 'pv', 'ddrescue', 'badblocks'].includes(name)) {
-    if (name !== 'cat' && name !== 'pv') return push('refuse', 'device', 'shell.refuse.device', { target: devices[0]! });
+  if (
+    devices.length &&
+    ['cp', 'mv', 'tee', 'shred', 'wipe', 'cat', 'pv', 'ddrescue', 'badblocks'].includes(name)
+  ) {
+    if (name !== 'cat' && name !== 'pv')
+      return push('refuse', 'device', 'shell.refuse.device', { target: devices[0]! });
   }
   // `kill -9 -1`: every process the user owns.
   if (name === 'kill' && args.length >= 2 && args[args.length - 1] === '-1') {
@@ -239,7 +299,8 @@ function checkDestructive(
         : args.some((a) => a === '-R' || a === '--recursive' || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(a));
     if (recursive) {
       const target = operands(args).find((a) => classifyTarget(a, ctx) === 'critical');
-      if (target) return push('refuse', 'recursive-perms', 'shell.refuse.recursivePerms', { target: showWord(target) });
+      if (target)
+        return push('refuse', 'recursive-perms', 'shell.refuse.recursivePerms', { target: showWord(target) });
     }
     return push('warn', 'perms', 'shell.warn.perms', { program: name });
   }
@@ -247,14 +308,16 @@ function checkDestructive(
     const ops = operands(args);
     const sources = ops.length > 1 ? ops.slice(0, -1) : ops;
     const target = sources.find((a) => classifyTarget(a, ctx) === 'critical');
-    if (target) return push('refuse', 'move-critical', 'shell.refuse.moveCritical', { target: showWord(target) });
+    if (target)
+      return push('refuse', 'move-critical', 'shell.refuse.moveCritical', { target: showWord(target) });
     return push('warn', 'move', 'shell.warn.move', { program: name });
   }
   if (CONTENT.has(name)) return push('warn', 'content', 'shell.warn.truncate', { program: name });
   if (PARTITION.has(name) && !lower.includes('-l') && !lower.includes('--list')) {
     return push('warn', 'partition', 'shell.warn.disk', { program: name });
   }
-  if (POWER.has(name) || (name === 'init' && /^[06]$/.test(args[0] ?? ''))) return push('warn', 'power', 'shell.warn.power');
+  if (POWER.has(name) || (name === 'init' && /^[06]$/.test(args[0] ?? '')))
+    return push('warn', 'power', 'shell.warn.power');
   if (name === 'systemctl' && /^(poweroff|reboot|halt|kexec|suspend|hibernate)$/.test(lower[0] ?? '')) {
     return push('warn', 'power', 'shell.warn.power');
   }
@@ -262,7 +325,9 @@ function checkDestructive(
     return push('warn', 'kill', 'shell.warn.kill', { program: name });
   }
   if (name === 'sed' || name === 'gsed') {
-    const flag = args.find((a) => a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a));
+    const flag = args.find(
+      (a) => a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a),
+    );
     if (flag) return push('warn', 'in-place', 'shell.warn.inPlace', { program: name, flag });
     return;
   }
@@ -274,15 +339,18 @@ function checkDestructive(
   if (name === 'tee') {
     const files = operands(args);
     const system = files.find((f) => isSystemTarget(f, ctx));
-    if (system) return push('refuse', 'redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(system) });
+    if (system)
+      return push('refuse', 'redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(system) });
     if (args.some((a) => a === '-a' || a === '--append')) return;
-    if (files.length) return push('warn', 'overwrite', 'shell.warn.overwrite', { target: showWord(files[0]!) });
+    if (files.length)
+      return push('warn', 'overwrite', 'shell.warn.overwrite', { target: showWord(files[0]!) });
     return;
   }
   if (name === 'rsync' && lower.some((a) => a.startsWith('--delete') || a === '--remove-source-files')) {
     return push('warn', 'sync-delete', 'shell.warn.sync', { program: name });
   }
-  if (name === 'crontab' && lower.includes('-r')) return push('warn', 'delete', 'shell.warn.delete', { program: 'crontab -r' });
+  if (name === 'crontab' && lower.includes('-r'))
+    return push('warn', 'delete', 'shell.warn.delete', { program: 'crontab -r' });
   if (name === 'git') return checkGit(args, out);
   return undefined;
 }
@@ -330,17 +398,32 @@ function checkDelete(
   }
   if (viaXargs && recursive) {
     // `… | xargs rm -rf`: what gets deleted is only known when the command runs.
-    out.push({ level: 'refuse', rule: 'delete-computed', key: 'shell.refuse.computedDelete', params: { target: 'xargs' } });
+    out.push({
+      level: 'refuse',
+      rule: 'delete-computed',
+      key: 'shell.refuse.computedDelete',
+      params: { target: 'xargs' },
+    });
     return;
   }
   for (const target of targets) {
     const verdict = classifyTarget(target, ctx);
     if (verdict === 'critical' && (recursive || /[*?[{]/.test(target))) {
-      out.push({ level: 'refuse', rule: 'delete-critical', key: 'shell.refuse.deleteRoot', params: { target: showWord(target) } });
+      out.push({
+        level: 'refuse',
+        rule: 'delete-critical',
+        key: 'shell.refuse.deleteRoot',
+        params: { target: showWord(target) },
+      });
       return;
     }
     if (verdict === 'computed' && recursive) {
-      out.push({ level: 'refuse', rule: 'delete-computed', key: 'shell.refuse.computedDelete', params: { target: showWord(target) } });
+      out.push({
+        level: 'refuse',
+        rule: 'delete-computed',
+        key: 'shell.refuse.computedDelete',
+        params: { target: showWord(target) },
+      });
       return;
     }
   }
@@ -362,11 +445,18 @@ function checkFind(args: string[], ctx: PathContext, out: Finding[]): undefined 
   if (!deletes) return;
   // `find ~ -name '*.tmp' -delete` picks files by name; `find / -delete` takes everything.
   const filtered = args.some(
-    (a, i) => /^-(i?name|i?path|i?wholename|i?regex|lname|newer\w*|size|mtime|mmin)$/.test(a) && !/^(\*|\.\*|)$/.test(args[i + 1] ?? ''),
+    (a, i) =>
+      /^-(i?name|i?path|i?wholename|i?regex|lname|newer\w*|size|mtime|mmin)$/.test(a) &&
+      !/^(\*|\.\*|)$/.test(args[i + 1] ?? ''),
   );
   const critical = starts.find((s) => classifyTarget(s, ctx) !== 'ordinary');
   if (critical && !filtered) {
-    out.push({ level: 'refuse', rule: 'find-delete', key: 'shell.refuse.findDelete', params: { target: showWord(critical) } });
+    out.push({
+      level: 'refuse',
+      rule: 'find-delete',
+      key: 'shell.refuse.findDelete',
+      params: { target: showWord(critical) },
+    });
     return;
   }
   out.push({ level: 'warn', rule: 'delete', key: 'shell.warn.delete', params: { program: 'find -delete' } });
@@ -376,14 +466,17 @@ function checkFind(args: string[], ctx: PathContext, out: Finding[]): undefined 
 function checkGit(args: string[], out: Finding[]): undefined {
   // Skip global options such as `-C dir` and `-c key=value`.
   let i = 0;
-  while (i < args.length && args[i]!.startsWith('-')) i += ['-C', '-c', '--git-dir', '--work-tree'].includes(args[i]!) ? 2 : 1;
+  while (i < args.length && args[i]!.startsWith('-'))
+    i += ['-C', '-c', '--git-dir', '--work-tree'].includes(args[i]!) ? 2 : 1;
   const sub = args[i];
   const rest = args.slice(i + 1);
   const has = (...flags: string[]) => rest.some((a) => flags.includes(a));
   let command: string | undefined;
   if (sub === 'reset' && has('--hard', '--merge', '--keep')) command = 'git reset --hard';
-  else if (sub === 'clean' && rest.some((a) => /^-[a-zA-Z]*[fdxX]/.test(a) || a === '--force')) command = 'git clean';
-  else if (sub === 'checkout' && (has('--', '.', '-f', '--force') || rest.length === 0)) command = 'git checkout';
+  else if (sub === 'clean' && rest.some((a) => /^-[a-zA-Z]*[fdxX]/.test(a) || a === '--force'))
+    command = 'git clean';
+  else if (sub === 'checkout' && (has('--', '.', '-f', '--force') || rest.length === 0))
+    command = 'git checkout';
   else if (sub === 'restore') command = 'git restore';
   else if (sub === 'push' && rest.some((a) => a === '-f' || a.startsWith('--force') || a.startsWith('+'))) {
     command = 'git push --force';

@@ -86,7 +86,8 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
         drop(1 + skipOptions(args, []));
         continue;
       case 'command':
-        if (args.some((a) => a === '-v' || a === '-V')) return { words: [], offset, ...(admin ? { admin } : {}) };
+        if (args.some((a) => a === '-v' || a === '-V'))
+          return { words: [], offset, ...(admin ? { admin } : {}) };
         drop(1 + skipOptions(args, []));
         continue;
       case 'exec':
@@ -104,7 +105,10 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
         continue;
       case 'xargs':
         viaXargs = true;
-        drop(1 + skipOptions(args, ['-I', '-L', '-n', '-P', '-d', '-E', '-s', '-a', '--arg-file', '--delimiter']));
+        drop(
+          1 +
+            skipOptions(args, ['-I', '-L', '-n', '-P', '-d', '-E', '-s', '-a', '--arg-file', '--delimiter']),
+        );
         continue;
       case 'wsl':
         drop(1 + skipOptions(args, ['-d', '-u', '--distribution', '--user', '--cd']));
@@ -140,8 +144,25 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
 }
 
 const SHELLS = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'pdksh', 'oksh', 'lksh', 'yash', 'fish', 'csh', 'tcsh', 'ash', 'rbash',
-  'posh', 'elvish', 'nu', 'xonsh',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'pdksh',
+  'oksh',
+  'lksh',
+  'yash',
+  'fish',
+  'csh',
+  'tcsh',
+  'ash',
+  'rbash',
+  'posh',
+  'elvish',
+  'nu',
+  'xonsh',
 ]);
 
 function refuse(rule: string, key: Finding['key'], params: Record<string, string>): Finding {
@@ -191,7 +212,8 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
     if (script !== undefined && (STDIN_SCRIPTS.has(script) || isDynamic(script))) {
       return refuse('piped-code', 'shell.refuse.piped', { program: prog });
     }
-    if (script === undefined && fedByInput) return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+    if (script === undefined && fedByInput)
+      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
     return undefined;
   };
 
@@ -206,7 +228,9 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
     return undefined;
   }
   if (SHELLS.has(prog)) {
-    return interpreter(inlineFlag(args, 'cs', 'o', ['--command', '--init-command'], ['--rcfile', '--init-file']));
+    return interpreter(
+      inlineFlag(args, 'cs', 'o', ['--command', '--init-command'], ['--rcfile', '--init-file']),
+    );
   }
   if (/^(python|pypy)[0-9.]*[mw]?$/.test(prog)) {
     const f = inlineFlag(args, 'c', 'WXmQ', []);
@@ -214,10 +238,13 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
     return interpreter(f);
   }
   if (['node', 'nodejs', 'bun', 'tsx', 'ts-node'].includes(prog)) {
-    return interpreter(inlineFlag(args, 'ep', 'r', ['--eval', '--print'], ['--require', '--import', '--loader']));
+    return interpreter(
+      inlineFlag(args, 'ep', 'r', ['--eval', '--print'], ['--require', '--import', '--loader']),
+    );
   }
   if (prog === 'deno') {
-    if (args[0] === 'eval') return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: 'eval' });
+    if (args[0] === 'eval')
+      return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: 'eval' });
     if (args[0] === 'run') return interpreter(inlineFlag(args.slice(1), '', '', []));
     return undefined;
   }
@@ -227,7 +254,9 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
     return interpreter(inlineFlag(args, 'e', 'l', ['--eval']));
   }
   if (['su', 'script', 'expect', 'flock'].includes(prog)) {
-    const f = args.find((a) => a === '-c' || a === '--command' || a === '--session-command' || /^-[a-z]*c$/.test(a));
+    const f = args.find(
+      (a) => a === '-c' || a === '--command' || a === '--session-command' || /^-[a-z]*c$/.test(a),
+    );
     if (f) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: f });
     return undefined;
   }
@@ -250,8 +279,23 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
 }
 
 function checkPowerShell(prog: string, args: string[], fedByInput: boolean): Finding | undefined {
-  const withValue = ['executionpolicy', 'ex', 'ep', 'windowstyle', 'w', 'configurationname', 'workingdirectory', 'wd',
-    'outputformat', 'of', 'inputformat', 'if', 'version', 'v', 'settingsfile'];
+  const withValue = [
+    'executionpolicy',
+    'ex',
+    'ep',
+    'windowstyle',
+    'w',
+    'configurationname',
+    'workingdirectory',
+    'wd',
+    'outputformat',
+    'of',
+    'inputformat',
+    'if',
+    'version',
+    'v',
+    'settingsfile',
+  ];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '-') return refuse('piped-code', 'shell.refuse.piped', { program: prog });

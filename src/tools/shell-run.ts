@@ -149,7 +149,10 @@ function killGroup(child: ChildProcess, windows: boolean, sig: NodeJS.Signals): 
   try {
     if (windows) {
       // taskkill /T ends the whole tree the shell started.
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => {});
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on(
+        'error',
+        () => {},
+      );
     } else {
       process.kill(-child.pid, sig);
     }

@@ -20,15 +20,65 @@ export type TargetVerdict = 'critical' | 'computed' | 'ordinary';
 
 const HOME_VARS = new Set(['HOME', 'USERPROFILE', 'HOMEPATH', 'ZDOTDIR']);
 const SYSTEM_ROOTS = new Set([
-  'bin', 'boot', 'dev', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'opt', 'proc', 'sbin', 'sys', 'usr', 'var', 'srv',
-  'root', 'home', 'users', 'mnt', 'media', 'volumes', 'system', 'library', 'applications', 'private', 'snap', 'nix',
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'opt',
+  'proc',
+  'sbin',
+  'sys',
+  'usr',
+  'var',
+  'srv',
+  'root',
+  'home',
+  'users',
+  'mnt',
+  'media',
+  'volumes',
+  'system',
+  'library',
+  'applications',
+  'private',
+  'snap',
+  'nix',
 ]);
 /** Folders inside the home folder that hold a person's documents or keys. */
 const HOME_FOLDERS = new Set([
-  'desktop', 'documents', 'downloads', 'pictures', 'music', 'videos', 'movies', 'library', 'onedrive', 'dropbox',
-  'icloud drive', '.ssh', '.gnupg', '.config', '桌面', '文档', '下载', '图片', '音乐', '视频',
+  'desktop',
+  'documents',
+  'downloads',
+  'pictures',
+  'music',
+  'videos',
+  'movies',
+  'library',
+  'onedrive',
+  'dropbox',
+  'icloud drive',
+  '.ssh',
+  '.gnupg',
+  '.config',
+  '桌面',
+  '文档',
+  '下载',
+  '图片',
+  '音乐',
+  '视频',
 ]);
-const WINDOWS_SYSTEM = new Set(['windows', 'users', 'program files', 'program files (x86)', 'programdata', 'documents and settings']);
+const WINDOWS_SYSTEM = new Set([
+  'windows',
+  'users',
+  'program files',
+  'program files (x86)',
+  'programdata',
+  'documents and settings',
+]);
 const GLOB = /[*?[{]/;
 
 /** Classify a path argument of a destructive command. */
@@ -179,7 +229,18 @@ export function isDiskDevice(word: string): boolean {
   return !/^(null|zero|full|random|urandom|stdout|stderr|stdin|tty\w*|pts\/\d+|fd\/\d+|shm\/.*)$/.test(name);
 }
 
-const SYSTEM_FILES = new Set(['etc', 'bin', 'sbin', 'usr', 'boot', 'lib', 'lib32', 'lib64', 'system', 'library']);
+const SYSTEM_FILES = new Set([
+  'etc',
+  'bin',
+  'sbin',
+  'usr',
+  'boot',
+  'lib',
+  'lib32',
+  'lib64',
+  'system',
+  'library',
+]);
 
 /** A file whose overwriting breaks the system (`> /etc/passwd`), or a protected folder. */
 export function isSystemTarget(word: string, ctx: PathContext): boolean {

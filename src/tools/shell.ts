@@ -5,7 +5,7 @@
  * in a process group of its own that is killed whole on timeout or interrupt.
  */
 import { z } from 'zod';
-import { formatBytes } from '../agent/truncate.js';
+import { formatBytes } from '../support/text.js';
 import { t } from '../support/i18n/index.js';
 import { runCommand } from './shell-run.js';
 import { type Tool, ToolError } from './types.js';
@@ -14,7 +14,12 @@ export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_S = 30;
 
 const schema = z.object({
-  command: z.string().trim().min(1).max(20_000).describe('The command line to run, exactly as it would be typed.'),
+  command: z
+    .string()
+    .trim()
+    .min(1)
+    .max(20_000)
+    .describe('The command line to run, exactly as it would be typed.'),
   timeout: z
     .number()
     .int()
@@ -29,10 +34,13 @@ const schema = z.object({
  * overrides are shown as visible escapes, so the person approves exactly what will run.
  */
 export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => {
-    const code = c.charCodeAt(0).toString(16).padStart(4, '0');
-    return `\\u${code}`;
-  });
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (c) => {
+      const code = c.charCodeAt(0).toString(16).padStart(4, '0');
+      return `\\u${code}`;
+    },
+  );
 }
 
 function childEnv(): NodeJS.ProcessEnv {
@@ -82,7 +90,8 @@ const shell: Tool<typeof schema> = {
       env: childEnv(),
     });
     if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
-    if (result.aborted) throw new ToolError('Interrupted by the user; the command and everything it started were stopped.');
+    if (result.aborted)
+      throw new ToolError('Interrupted by the user; the command and everything it started were stopped.');
 
     const parts: string[] = [];
     const seconds = (result.durationMs / 1000).toFixed(1);

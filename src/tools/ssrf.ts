@@ -43,7 +43,14 @@ const BLOCKED_NAMES = new Set([
   'metadata.azure.internal',
 ]);
 
-const METADATA = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd00:ec2::254']);
+const METADATA = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '100.100.100.200',
+  '168.63.129.16',
+  '192.0.0.192',
+  'fd00:ec2::254',
+]);
 
 /** Why an address must not be contacted, or undefined when it is a public unicast address. */
 export function addressProblem(text: string): string | undefined {
@@ -69,7 +76,9 @@ function problemOf(addr: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
   const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
   const wrapped = (inner: ipaddr.IPv4, form: string) => {
     const problem = problemOf(inner);
-    return problem ? `it is ${form} of ${inner.toString()}, and ${problem.replace(/^it /, 'that ')}` : undefined;
+    return problem
+      ? `it is ${form} of ${inner.toString()}, and ${problem.replace(/^it /, 'that ')}`
+      : undefined;
   };
   switch (range) {
     case 'ipv4Mapped':
@@ -82,7 +91,10 @@ function problemOf(addr: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
     case '6to4':
       return wrapped(v4(p[1]!, p[2]!), 'the 6to4 form');
     case 'teredo':
-      return wrapped(v4(p[2]!, p[3]!), 'a Teredo address (server)') ?? wrapped(v4(~p[6]! & 0xffff, ~p[7]! & 0xffff), 'a Teredo address (client)');
+      return (
+        wrapped(v4(p[2]!, p[3]!), 'a Teredo address (server)') ??
+        wrapped(v4(~p[6]! & 0xffff, ~p[7]! & 0xffff), 'a Teredo address (client)')
+      );
     case 'unicast':
       // Deprecated IPv4-compatible form ::a.b.c.d.
       if (p.slice(0, 6).every((x) => x === 0)) return wrapped(v4(p[6]!, p[7]!), 'an IPv4-compatible form');
@@ -117,12 +129,17 @@ export function parseTarget(raw: string | URL): { url: URL; hostname: string } {
   try {
     url = raw instanceof URL ? raw : new URL(raw.trim());
   } catch {
-    throw new ToolError(`"${String(raw).slice(0, 200)}" is not a valid URL. Give a full address such as https://example.com/page.`);
+    throw new ToolError(
+      `"${String(raw).slice(0, 200)}" is not a valid URL. Give a full address such as https://example.com/page.`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ToolError(`Only http:// and https:// addresses can be fetched, not ${url.protocol}//.`);
   }
-  const hostname = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  const hostname = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
   if (!hostname) throw new ToolError(`The URL ${url.href} has no host name.`);
   if (BLOCKED_NAMES.has(hostname) || hostname.endsWith('.localhost')) {
     throw new ToolError(refusal(url, `"${hostname}" names this computer or a cloud metadata service`));
@@ -138,7 +155,10 @@ function refusal(url: URL, why: string): string {
  * Check a URL completely: scheme, host name, and every address it resolves to. Returns the one
  * address to connect to. A DNS failure is an error, never a pass.
  */
-export async function checkUrl(raw: string | URL, resolve: Resolver = systemResolver): Promise<CheckedTarget> {
+export async function checkUrl(
+  raw: string | URL,
+  resolve: Resolver = systemResolver,
+): Promise<CheckedTarget> {
   const { url, hostname } = parseTarget(raw);
   if (isIP(hostname)) {
     const problem = addressProblem(hostname);
@@ -150,13 +170,19 @@ export async function checkUrl(raw: string | URL, resolve: Resolver = systemReso
     addresses = await resolve(hostname);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOTFOUND' || code === 'ENODATA' ? 'the name does not exist' : `the lookup failed (${code ?? (err as Error).message})`;
+    const why =
+      code === 'ENOTFOUND' || code === 'ENODATA'
+        ? 'the name does not exist'
+        : `the lookup failed (${code ?? (err as Error).message})`;
     throw new ToolError(`Cannot fetch ${url.href}: ${why}. Check the address for typos.`);
   }
   if (!addresses.length) throw new ToolError(`Cannot fetch ${url.href}: the name has no addresses.`);
   for (const a of addresses) {
     const problem = addressProblem(a.address);
-    if (problem) throw new ToolError(refusal(url, `"${hostname}" resolves to ${a.address}, and ${problem.replace(/^it /, 'that ')}`));
+    if (problem)
+      throw new ToolError(
+        refusal(url, `"${hostname}" resolves to ${a.address}, and ${problem.replace(/^it /, 'that ')}`),
+      );
   }
   const chosen = addresses.find((a) => a.family === 4) ?? addresses[0]!;
   return { url, hostname, address: chosen.address, family: chosen.family };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { UsageTracker } from '../agent/usage.js';
+import type { UsageTracker } from '../llm/usage.js';
 import type { ZhipuClient } from '../llm/client.js';
 
 /** read: never changes anything · risky: creates something (asks in approve mode) · shell: always asks. */

@@ -42,7 +42,11 @@ function sniff(head: Uint8Array): ContentKind {
   const sample = head.subarray(0, 1024);
   if (sample.includes(0)) return 'binary';
   const text = Buffer.from(sample).toString('latin1').trimStart().toLowerCase();
-  if (text.startsWith('<!doctype html') || text.startsWith('<html') || /<(head|body|title)[\s>]/.test(text.slice(0, 512))) {
+  if (
+    text.startsWith('<!doctype html') ||
+    text.startsWith('<html') ||
+    /<(head|body|title)[\s>]/.test(text.slice(0, 512))
+  ) {
     return 'html';
   }
   // Known binary signatures: PDF, ZIP (docx/xlsx), PNG, JPEG, GIF.
@@ -108,7 +112,20 @@ export function htmlTitle(html: string): string | undefined {
 export async function htmlToMarkdown(html: string, base: URL): Promise<string> {
   const { NodeHtmlMarkdown } = await import('node-html-markdown');
   const md = NodeHtmlMarkdown.translate(html, {
-    ignore: ['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'select', 'button', 'head'],
+    ignore: [
+      'script',
+      'style',
+      'noscript',
+      'template',
+      'svg',
+      'canvas',
+      'iframe',
+      'object',
+      'embed',
+      'select',
+      'button',
+      'head',
+    ],
     maxConsecutiveNewlines: 2,
     keepDataImages: false,
   });

@@ -7,7 +7,7 @@
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { formatBytes, truncateText } from '../agent/truncate.js';
+import { formatBytes, truncateText } from '../support/text.js';
 import { t } from '../support/i18n/index.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
 import type { Resolver } from './ssrf.js';
@@ -73,7 +73,9 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
     if ([301, 302, 303, 307, 308].includes(res.status) && location) {
       res.close();
       if (hop >= MAX_REDIRECTS) {
-        throw new ToolError(`Stopped after ${MAX_REDIRECTS} redirects (last: ${current.href}). The page keeps redirecting.`);
+        throw new ToolError(
+          `Stopped after ${MAX_REDIRECTS} redirects (last: ${current.href}). The page keeps redirecting.`,
+        );
       }
       let next: URL;
       try {
@@ -107,7 +109,8 @@ function header(res: HopResponse, name: string): string | undefined {
 function networkFailure(url: URL, err: unknown, signal: AbortSignal): ToolError {
   if (signal.aborted) {
     const reason = signal.reason as Error | undefined;
-    if (reason?.name === 'TimeoutError') return new ToolError(`${url.href} did not answer within ${TIMEOUT_MS / 1000} s.`);
+    if (reason?.name === 'TimeoutError')
+      return new ToolError(`${url.href} did not answer within ${TIMEOUT_MS / 1000} s.`);
     return new ToolError('Interrupted.');
   }
   const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
@@ -161,11 +164,15 @@ async function readCapped(
 }
 
 /** Turn a fetched page into the text the model reads. */
-export async function renderPage(page: Page, maxBytes = MAX_RESULT_BYTES): Promise<{ text: string; isError: boolean }> {
+export async function renderPage(
+  page: Page,
+  maxBytes = MAX_RESULT_BYTES,
+): Promise<{ text: string; isError: boolean }> {
   const kind = contentKind(page.contentType, page.bytes);
   const body = decodeBody(page.bytes, page.contentType, kind);
   const lines = [`URL: ${page.url.href}`];
-  if (page.redirects.length) lines.push(`(redirected ${page.redirects.length} time${page.redirects.length > 1 ? 's' : ''})`);
+  if (page.redirects.length)
+    lines.push(`(redirected ${page.redirects.length} time${page.redirects.length > 1 ? 's' : ''})`);
   let text = body;
   if (kind === 'html') {
     const title = htmlTitle(body);
@@ -176,8 +183,15 @@ export async function renderPage(page: Page, maxBytes = MAX_RESULT_BYTES): Promi
   }
   const isError = page.status >= 400;
   if (isError) lines.unshift(`HTTP ${page.status}: the server answered with an error for this page.`);
-  if (page.cut) lines.push(`(the page is larger than ${formatBytes(page.bytes.length)}; only its beginning was downloaded)`);
-  if (!text.trim()) text = kind === 'html' ? '(the page has no readable text; it may need JavaScript to show its content)' : '(empty)';
+  if (page.cut)
+    lines.push(
+      `(the page is larger than ${formatBytes(page.bytes.length)}; only its beginning was downloaded)`,
+    );
+  if (!text.trim())
+    text =
+      kind === 'html'
+        ? '(the page has no readable text; it may need JavaScript to show its content)'
+        : '(empty)';
   const head = `${lines.join('\n')}\n\n`;
   const capped = truncateText(text, Math.max(1024, maxBytes - Buffer.byteLength(head)));
   return { text: head + capped.text, isError };

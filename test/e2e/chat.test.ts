@@ -58,7 +58,11 @@ describe('zhi -c (one-shot chat)', () => {
   });
 
   it('--output-format json prints one document with usage, cost and counts', async () => {
-    fake.script({ kind: 'text', text: 'JSON answer', usage: { prompt_tokens: 1000, completion_tokens: 500, cached_tokens: 200 } });
+    fake.script({
+      kind: 'text',
+      text: 'JSON answer',
+      usage: { prompt_tokens: 1000, completion_tokens: 500, cached_tokens: 200 },
+    });
     const r = await runZhi({ args: ['-c', 'q', '--output-format', 'json'], baseUrl: fake.baseUrl, home });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
@@ -78,9 +82,21 @@ describe('zhi -c (one-shot chat)', () => {
 
   it('--output-format stream-json prints one event per line, ending with the result', async () => {
     fake.script({ kind: 'text', text: 'streamed', chunk: 3 });
-    const r = await runZhi({ args: ['-c', 'q', '--output-format', 'stream-json'], baseUrl: fake.baseUrl, home });
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.filter((l) => l.type === 'text_delta').map((l) => l.text).join('')).toBe('streamed');
+    const r = await runZhi({
+      args: ['-c', 'q', '--output-format', 'stream-json'],
+      baseUrl: fake.baseUrl,
+      home,
+    });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(
+      lines
+        .filter((l) => l.type === 'text_delta')
+        .map((l) => l.text)
+        .join(''),
+    ).toBe('streamed');
     expect(lines.at(-1)).toMatchObject({ type: 'result', response: 'streamed' });
   });
 });
@@ -96,7 +112,12 @@ describe('pipe mode', () => {
 
   it('with -c, attaches stdin as a document', async () => {
     fake.script({ kind: 'text', text: 'summary' });
-    const r = await runZhi({ args: ['-c', 'summarize this'], stdin: 'Line one.\nLine two.', baseUrl: fake.baseUrl, home });
+    const r = await runZhi({
+      args: ['-c', 'summarize this'],
+      stdin: 'Line one.\nLine two.',
+      baseUrl: fake.baseUrl,
+      home,
+    });
     expect(r.code).toBe(0);
     const content: string = fake.chatBodies()[0].messages.at(-1).content;
     expect(content).toBe('summarize this\n\n<document name="stdin">\nLine one.\nLine two.\n</document>');
@@ -112,7 +133,12 @@ describe('pipe mode', () => {
 
 describe('errors', () => {
   it('a bad key exits 3 with advice', async () => {
-    const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home, env: { ZHI_API_KEY: 'bad.key' } });
+    const r = await runZhi({
+      args: ['-c', 'hi'],
+      baseUrl: fake.baseUrl,
+      home,
+      env: { ZHI_API_KEY: 'bad.key' },
+    });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('[ERROR] The API key was rejected.');
@@ -131,7 +157,10 @@ describe('errors', () => {
   });
 
   it('1302 is retried (announced on stderr), then succeeds', async () => {
-    fake.script({ kind: 'error', status: 429, code: '1302', message: 'High concurrency' }, { kind: 'text', text: 'after retry' });
+    fake.script(
+      { kind: 'error', status: 429, code: '1302', message: 'High concurrency' },
+      { kind: 'text', text: 'after retry' },
+    );
     const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('after retry\n');
@@ -140,7 +169,8 @@ describe('errors', () => {
   });
 
   it('500s are retried 3 times, then a clear error and exit 1', async () => {
-    for (let i = 0; i < 4; i++) fake.script({ kind: 'error', status: 500, code: '500', message: 'Internal Error' });
+    for (let i = 0; i < 4; i++)
+      fake.script({ kind: 'error', status: 500, code: '500', message: 'Internal Error' });
     const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home });
     expect(r.code).toBe(1);
     expect(fake.chatBodies()).toHaveLength(4);
@@ -157,13 +187,23 @@ describe('errors', () => {
 
   it('a stalled stream times out instead of hanging', async () => {
     fake.script({ kind: 'hang', text: 'stall' });
-    const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home, env: { ZHI_STREAM_IDLE_TIMEOUT: '1' } });
+    const r = await runZhi({
+      args: ['-c', 'hi'],
+      baseUrl: fake.baseUrl,
+      home,
+      env: { ZHI_STREAM_IDLE_TIMEOUT: '1' },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('stopped sending data');
   });
 
   it('JSON output carries the error object', async () => {
-    fake.script({ kind: 'error', status: 400, code: '1301', message: '系统检测到输入或生成内容可能包含不安全或敏感内容' });
+    fake.script({
+      kind: 'error',
+      status: 400,
+      code: '1301',
+      message: '系统检测到输入或生成内容可能包含不安全或敏感内容',
+    });
     const r = await runZhi({ args: ['-c', 'hi', '--output-format', 'json'], baseUrl: fake.baseUrl, home });
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
@@ -172,7 +212,13 @@ describe('errors', () => {
   });
 
   it('with no key and no terminal: exit 3 and says how to set one', async () => {
-    const r = await runZhi({ args: [], stdin: 'hello', baseUrl: fake.baseUrl, home, env: { ZHI_API_KEY: undefined } });
+    const r = await runZhi({
+      args: [],
+      stdin: 'hello',
+      baseUrl: fake.baseUrl,
+      home,
+      env: { ZHI_API_KEY: undefined },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('No API key is set.');
     expect(r.stderr).toContain('ZHI_API_KEY');
@@ -194,7 +240,12 @@ describe('errors', () => {
   });
 
   it('--debug adds log lines and the stack trace on stderr; the log file records the failure', async () => {
-    const r = await runZhi({ args: ['-c', 'hi', '--debug'], baseUrl: fake.baseUrl, home, env: { ZHI_API_KEY: 'bad.key' } });
+    const r = await runZhi({
+      args: ['-c', 'hi', '--debug'],
+      baseUrl: fake.baseUrl,
+      home,
+      env: { ZHI_API_KEY: 'bad.key' },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('[debug]');
     expect(r.stderr).toMatch(/ZhiError|at .*\.js:\d+/);
@@ -203,7 +254,12 @@ describe('errors', () => {
   });
 
   it('speaks Chinese with --language zh', async () => {
-    const r = await runZhi({ args: ['-c', 'hi', '--language', 'zh'], baseUrl: fake.baseUrl, home, env: { ZHI_API_KEY: 'bad.key' } });
+    const r = await runZhi({
+      args: ['-c', 'hi', '--language', 'zh'],
+      baseUrl: fake.baseUrl,
+      home,
+      env: { ZHI_API_KEY: 'bad.key' },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('API 密钥被拒绝。');
   });

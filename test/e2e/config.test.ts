@@ -15,7 +15,15 @@ describe('zhi config', () => {
   it('set, get, show (key masked), path; file is 0600', async () => {
     const home = newHome();
     const env = { ZHI_API_KEY: undefined };
-    expect((await runZhi({ args: ['config', 'set', 'api_key', '0123456789abcdef0123456789abcdef.Secret1'], home, env })).code).toBe(0);
+    expect(
+      (
+        await runZhi({
+          args: ['config', 'set', 'api_key', '0123456789abcdef0123456789abcdef.Secret1'],
+          home,
+          env,
+        })
+      ).code,
+    ).toBe(0);
     expect((await runZhi({ args: ['config', 'set', 'max_turns', '12'], home, env })).code).toBe(0);
     expect((await runZhi({ args: ['config', 'get', 'max_turns'], home, env })).stdout).toBe('12\n');
     const show = await runZhi({ args: ['config', 'show'], home, env });

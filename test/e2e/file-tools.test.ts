@@ -153,7 +153,9 @@ describe('rejected paths: the model is told why, and nothing leaks', () => {
     // oversized: the beginning of the file, then a visible marker; never the whole file
     // file_read's own 100 KB cap reaches the model whole, with the offset to read on.
     expect(res.c_big).toMatch(/^年年年/);
-    expect(res.c_big).toMatch(/\[truncated: showing the first 100 KB of 146 KB.*Call file_read with offset=\d+ to read on\./);
+    expect(res.c_big).toMatch(
+      /\[truncated: showing the first 100 KB of 146 KB.*Call file_read with offset=\d+ to read on\./,
+    );
     expect(Buffer.byteLength(res.c_big!, 'utf8')).toBeGreaterThan(99 * 1024);
     expect(Buffer.byteLength(res.c_big!, 'utf8')).toBeLessThan(102 * 1024);
     expect(JSON.stringify(fake.chatBodies())).not.toContain('TOP SECRET');
@@ -220,7 +222,9 @@ describe('permissions', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I could not write the file.\n');
     expect(toolResults(1).c_w).toMatch(/^Error: Denied: this needs a person to confirm/);
-    expect(r.stderr).toContain('file_write was not run: it needs your confirmation and there is no terminal to ask');
+    expect(r.stderr).toContain(
+      'file_write was not run: it needs your confirmation and there is no terminal to ask',
+    );
     expect(existsSync(join(cwd, 'zhi-output'))).toBe(false);
   });
 });

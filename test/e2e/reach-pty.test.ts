@@ -22,12 +22,16 @@ beforeEach(() => {
   return () => cleanup(home, cwd);
 });
 
-const toolResult = () => fake.chatBodies()[1].messages.find((m: { role: string }) => m.role === 'tool').content as string;
+const toolResult = () =>
+  fake.chatBodies()[1].messages.find((m: { role: string }) => m.role === 'tool').content as string;
 
 describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
   it('shows the whole command, runs it on "y" (even in auto mode it asks), and reports the result', async () => {
     fake.script(
-      { kind: 'tools', calls: [{ name: 'shell', arguments: { command: 'echo made > ran.txt && echo finished' } }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'shell', arguments: { command: 'echo made > ran.txt && echo finished' } }],
+      },
       { kind: 'text', text: 'Created ran.txt.' },
     );
     const s = new PtySession({ args: ['-c', 'make ran.txt', '--auto'], home, cwd, baseUrl: fake.baseUrl });

@@ -15,7 +15,12 @@ afterAll(() => fake.stop());
 describe('setup wizard in a terminal', () => {
   it('hides the key, reports a bad key, accepts a good one, and saves 0600', async () => {
     const home = tempDir();
-    const s = new PtySession({ args: ['--setup'], home, baseUrl: fake.baseUrl, env: { ZHI_API_KEY: undefined } });
+    const s = new PtySession({
+      args: ['--setup'],
+      home,
+      baseUrl: fake.baseUrl,
+      env: { ZHI_API_KEY: undefined },
+    });
     try {
       await s.waitFor('Language');
       s.write(KEY.enter); // English
@@ -52,7 +57,12 @@ describe('setup wizard in a terminal', () => {
       expect(yaml).toContain('default_model: glm-5');
       // The key check is one cheap call: free model, one token, no thinking.
       const probes = fake.chatBodies();
-      expect(probes.at(-1)).toMatchObject({ model: 'glm-4-flash', max_tokens: 1, stream: false, thinking: { type: 'disabled' } });
+      expect(probes.at(-1)).toMatchObject({
+        model: 'glm-4-flash',
+        max_tokens: 1,
+        stream: false,
+        thinking: { type: 'disabled' },
+      });
     } finally {
       s.kill();
       cleanup(home);

@@ -50,9 +50,13 @@ const skillOf = (req: RecordedRequest) =>
 
 /** Per skill, the replies of its turns in order (a nested skill has its own queue). */
 function follow(plan: Record<string, Reply[]>): void {
-  fake.fallback = (req) => plan[skillOf(req)]?.shift() ?? { kind: 'text', text: `(no more replies for ${skillOf(req)})` };
+  fake.fallback = (req) =>
+    plan[skillOf(req)]?.shift() ?? { kind: 'text', text: `(no more replies for ${skillOf(req)})` };
 }
-const write = (path: string, content: unknown): Reply => ({ kind: 'tools', calls: [{ name: 'file_write', arguments: { path, content } }] });
+const write = (path: string, content: unknown): Reply => ({
+  kind: 'tools',
+  calls: [{ name: 'file_write', arguments: { path, content } }],
+});
 const calls = (...c: FakeToolCall[]): Reply => ({ kind: 'tools', calls: c });
 const say = (text: string): Reply => ({ kind: 'text', text });
 
@@ -63,7 +67,8 @@ const toolsOf = (skill: string) => {
   return ((req?.body.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name).sort();
 };
 const firstUser = (skill: string): string =>
-  fake.requests.find((r) => r.path.endsWith('/chat/completions') && skillOf(r) === skill)?.body.messages[1].content ?? '';
+  fake.requests.find((r) => r.path.endsWith('/chat/completions') && skillOf(r) === skill)?.body.messages[1]
+    .content ?? '';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
 
 async function sheets(file: string): Promise<Record<string, unknown[][]>> {
@@ -82,9 +87,16 @@ async function sheets(file: string): Promise<Record<string, unknown[][]>> {
 describe('single-purpose built-in skills', () => {
   it('translate: a Word file becomes a Word translation; --to reaches the model', async () => {
     const d = await import('docx');
-    const doc = new d.Document({ sections: [{ children: [new d.Paragraph('合同草案'), new d.Paragraph('付款期限为三十天。')] }] });
+    const doc = new d.Document({
+      sections: [{ children: [new d.Paragraph('合同草案'), new d.Paragraph('付款期限为三十天。')] }],
+    });
     writeFileSync(join(work, 'draft.docx'), await d.Packer.toBuffer(doc));
-    follow({ translate: [write('draft.en.docx', { content: '# Draft contract\n\nPayment is due in 30 days.' }), say('Draft contract\n\nPayment is due in 30 days.')] });
+    follow({
+      translate: [
+        write('draft.en.docx', { content: '# Draft contract\n\nPayment is due in 30 days.' }),
+        say('Draft contract\n\nPayment is due in 30 days.'),
+      ],
+    });
     const r = await zhi(['run', 'translate', 'draft.docx', '--to', 'English']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Draft contract\n\nPayment is due in 30 days.\n');
@@ -102,7 +114,9 @@ describe('single-purpose built-in skills', () => {
     const r = await zhi(['run', 'extract-text', 'scan.png']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('OCR scan.png');
-    expect(firstUser('extract-text')).toContain('- file: scan.png (an image, read with OCR; its text is below)');
+    expect(firstUser('extract-text')).toContain(
+      '- file: scan.png (an image, read with OCR; its text is below)',
+    );
     expect(firstUser('extract-text')).toContain('Quarterly re-\nport');
     expect(readFileSync(out('scan.md'), 'utf8')).toBe('Quarterly report\n');
     expect(fake.requests.filter((q) => q.path.endsWith('/layout_parsing'))).toHaveLength(1);
@@ -127,16 +141,48 @@ describe('single-purpose built-in skills', () => {
   });
 
   it('extract-table: tables to one workbook (numbers as numbers), or to CSV files', async () => {
-    writeFileSync(join(work, 'prices.md'), '| Item | Price |\n|---|---|\n| Tea | ¥1,234.50 |\n| Rice | 8 |\n');
-    const sheet = { sheets: [{ name: 'Prices', headers: ['Item', 'Price'], rows: [['Tea', 1234.5], ['Rice', 8]] }] };
-    follow({ 'extract-table': [write('prices-tables.xlsx', sheet), say('### Prices\n\n| Item | Price |\n|---|---|\n| Tea | 1234.5 |\n| Rice | 8 |\n\nprices-tables.xlsx')] });
+    writeFileSync(
+      join(work, 'prices.md'),
+      '| Item | Price |\n|---|---|\n| Tea | ¥1,234.50 |\n| Rice | 8 |\n',
+    );
+    const sheet = {
+      sheets: [
+        {
+          name: 'Prices',
+          headers: ['Item', 'Price'],
+          rows: [
+            ['Tea', 1234.5],
+            ['Rice', 8],
+          ],
+        },
+      ],
+    };
+    follow({
+      'extract-table': [
+        write('prices-tables.xlsx', sheet),
+        say(
+          '### Prices\n\n| Item | Price |\n|---|---|\n| Tea | 1234.5 |\n| Rice | 8 |\n\nprices-tables.xlsx',
+        ),
+      ],
+    });
     const r = await zhi(['run', 'extract-table', 'prices.md']);
     expect(r.code).toBe(0);
     expect(firstUser('extract-table')).toContain('- format: xlsx');
-    expect(await sheets(out('prices-tables.xlsx'))).toEqual({ Prices: [['Item', 'Price'], ['Tea', 1234.5], ['Rice', 8]] });
+    expect(await sheets(out('prices-tables.xlsx'))).toEqual({
+      Prices: [
+        ['Item', 'Price'],
+        ['Tea', 1234.5],
+        ['Rice', 8],
+      ],
+    });
 
     fake.reset();
-    follow({ 'extract-table': [write('prices-table-1.csv', { headers: ['Item', 'Price'], rows: [['Tea', 1234.5]] }), say('done')] });
+    follow({
+      'extract-table': [
+        write('prices-table-1.csv', { headers: ['Item', 'Price'], rows: [['Tea', 1234.5]] }),
+        say('done'),
+      ],
+    });
     const csv = await zhi(['run', 'extract-table', 'prices.md', '--format', 'csv']);
     expect(csv.code).toBe(0);
     expect(readFileSync(out('prices-table-1.csv'), 'utf8')).toContain('Item,Price');
@@ -152,7 +198,13 @@ describe('single-purpose built-in skills', () => {
   });
 
   it('proofread text given with --text: a report, no file', async () => {
-    follow({ proofread: [say('| # | Where | Original | Correction | Reason |\n|---|---|---|---|---|\n| 1 | 1 | teh | the | typo |')] });
+    follow({
+      proofread: [
+        say(
+          '| # | Where | Original | Correction | Reason |\n|---|---|---|---|---|\n| 1 | 1 | teh | the | typo |',
+        ),
+      ],
+    });
     const r = await zhi(['run', 'proofread', '--text', 'teh cat']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('| 1 | 1 | teh | the | typo |');
@@ -162,7 +214,12 @@ describe('single-purpose built-in skills', () => {
 
   it('reformat: Markdown to Word', async () => {
     writeFileSync(join(work, 'notes.md'), '# Notes\n\n- one\n- two\n');
-    follow({ reformat: [write('notes.docx', { content: '# Notes\n\n- one\n- two\n' }), say('Wrote notes.docx (Word).')] });
+    follow({
+      reformat: [
+        write('notes.docx', { content: '# Notes\n\n- one\n- two\n' }),
+        say('Wrote notes.docx (Word).'),
+      ],
+    });
     const r = await zhi(['run', 'reformat', 'notes.md', '--to', 'docx']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Wrote notes.docx (Word).\n');
@@ -171,7 +228,8 @@ describe('single-purpose built-in skills', () => {
 
   it('meeting-notes: minutes with an action-item table, as Word', async () => {
     writeFileSync(join(work, 'standup.txt'), 'Bob: I will fix the login bug by Monday.');
-    const minutes = '# Meeting minutes: standup\n\n## Action items\n| # | Action | Owner | Due date | Status |\n|---|---|---|---|---|\n| 1 | Fix the login bug | Bob | Monday | Open |';
+    const minutes =
+      '# Meeting minutes: standup\n\n## Action items\n| # | Action | Owner | Due date | Status |\n|---|---|---|---|---|\n| 1 | Fix the login bug | Bob | Monday | Open |';
     follow({ 'meeting-notes': [write('standup-minutes.docx', { content: minutes }), say(minutes)] });
     const r = await zhi(['run', 'meeting-notes', 'standup.txt', '--format', 'docx']);
     expect(r.code).toBe(0);
@@ -196,8 +254,14 @@ describe('composite built-in skills', () => {
     writeFileSync(join(work, 'sync.txt'), 'We decided to launch on May 1. Ann prepares the slides.');
     follow({
       'meeting-followup': [
-        calls({ name: 'skill_meeting-notes', arguments: { file: 'sync.txt', instructions: 'Write the minutes file as usual.' } }),
-        calls({ name: 'skill_summarize', arguments: { text: 'MINUTES', length: 'short', instructions: 'follow-up' } }),
+        calls({
+          name: 'skill_meeting-notes',
+          arguments: { file: 'sync.txt', instructions: 'Write the minutes file as usual.' },
+        }),
+        calls({
+          name: 'skill_summarize',
+          arguments: { text: 'MINUTES', length: 'short', instructions: 'follow-up' },
+        }),
         calls({ name: 'skill_translate', arguments: { text: 'Thanks all. Launch May 1.', to: 'Chinese' } }),
         write('sync-followup.md', 'Thanks all. Launch May 1.\n\n---\n谢谢大家。5月1日发布。'),
         say('Thanks all. Launch May 1.'),
@@ -208,7 +272,12 @@ describe('composite built-in skills', () => {
     });
     const r = await zhi(['run', 'meeting-followup', 'sync.txt', '--to', 'Chinese']);
     expect(r.code).toBe(0);
-    expect(toolsOf('meeting-followup')).toEqual(['file_write', 'skill_meeting-notes', 'skill_summarize', 'skill_translate']);
+    expect(toolsOf('meeting-followup')).toEqual([
+      'file_write',
+      'skill_meeting-notes',
+      'skill_summarize',
+      'skill_translate',
+    ]);
     expect(firstUser('meeting-notes')).toContain('Instructions: Write the minutes file as usual.');
     expect(firstUser('summarize')).toContain('- length: short');
     expect(existsSync(out('sync-minutes.md'))).toBe(true);
@@ -222,7 +291,10 @@ describe('composite built-in skills', () => {
     writeFileSync(join(work, 'today', 'b.md'), 'Server outage at 3pm.');
     follow({
       summarize: [say('- Sales up 5%.'), say('- Outage at 3pm.')],
-      'daily-digest': [write('digest-2025-01-01.md', '# Daily digest'), say('# Daily digest\n\n- Sales up 5%.\n- Outage at 3pm.')],
+      'daily-digest': [
+        write('digest-2025-01-01.md', '# Daily digest'),
+        say('# Daily digest\n\n- Sales up 5%.\n- Outage at 3pm.'),
+      ],
     });
     const r = await zhi(['run', 'daily-digest', 'today']);
     expect(r.code).toBe(0);
@@ -240,7 +312,10 @@ describe('composite built-in skills', () => {
         calls({ name: 'skill_analyze', arguments: { file: 'c2.md', focus: 'contract terms' } }),
         calls({ name: 'skill_compare', arguments: { original: 'c1.md', revised: 'c2.md' } }),
         calls({ name: 'skill_proofread', arguments: { file: 'c2.md' } }),
-        write('c2-review.docx', { content: '# Contract review\n\n| # | Clause | Risk | Level |\n|---|---|---|---|\n| 1 | Liability | Unlimited | High |' }),
+        write('c2-review.docx', {
+          content:
+            '# Contract review\n\n| # | Clause | Risk | Level |\n|---|---|---|---|\n| 1 | Liability | Unlimited | High |',
+        }),
         say('# Contract review'),
       ],
       analyze: [say('Unlimited liability.')],
@@ -266,12 +341,18 @@ describe('composite built-in skills', () => {
       ],
       proofread: [say('becuase → because')],
       analyze: [say('Add a summary.')],
-      reformat: [write('q3-polished.docx', { content: '# Q3\n\nRevenue grew because of sales.' }), say('Wrote q3-polished.docx')],
+      reformat: [
+        write('q3-polished.docx', { content: '# Q3\n\nRevenue grew because of sales.' }),
+        say('Wrote q3-polished.docx'),
+      ],
     });
     const r = await zhi(['run', 'report-polish', 'q3.md', '--output-format', 'json']);
     expect(r.code).toBe(0);
     expect(firstUser('reformat')).toContain('Revenue grew because of sales.');
     const doc = JSON.parse(r.stdout);
-    expect(doc.files_written.map((f: string) => f.split('/').pop())).toEqual(['q3-polished.md', 'q3-polished.docx']);
+    expect(doc.files_written.map((f: string) => f.split('/').pop())).toEqual([
+      'q3-polished.md',
+      'q3-polished.docx',
+    ]);
   });
 });

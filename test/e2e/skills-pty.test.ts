@@ -51,7 +51,8 @@ async function line(s: PtySession, text: string): Promise<number> {
 const CREATE = {
   name: 'formal',
   description: 'Rewrite a note in a formal tone',
-  system_prompt: 'You rewrite the note in the user message in a formal tone. Final answer: the rewritten note only.',
+  system_prompt:
+    'You rewrite the note in the user message in a formal tone. Final answer: the rewritten note only.',
   tools: ['file_read'],
   inputs: [{ name: 'file', type: 'file', required: true }],
 };
@@ -60,7 +61,10 @@ describe('skills in the REPL', () => {
   it('/run asks before file_write in approve mode, prints the answer, and /skill list shows the skills', async () => {
     writeFileSync(join(work, 'notes.txt'), 'We cut travel costs by 10%.');
     fake.script(
-      { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: '# Summary' } }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: '# Summary' } }],
+      },
       { kind: 'text', text: 'Travel costs are cut by 10%.' },
       { kind: 'text', text: 'Nous réduisons les frais de voyage de 10 %.' },
     );
@@ -140,7 +144,10 @@ describe('skills in the REPL', () => {
 describe('skills from the command line in a terminal', () => {
   it('asks to trust a user skill that writes files, once per version of the file', async () => {
     mkdirSync(join(home, 'skills'));
-    writeFileSync(join(home, 'skills', 'writer.yaml'), 'name: writer\ndescription: Writes notes\nsystem_prompt: You write a note.\ntools: [file_write]\n');
+    writeFileSync(
+      join(home, 'skills', 'writer.yaml'),
+      'name: writer\ndescription: Writes notes\nsystem_prompt: You write a note.\ntools: [file_write]\n',
+    );
     fake.script({ kind: 'text', text: 'nothing to write' });
     const s = open(['run', 'writer']);
     await s.waitFor('Trust this skill and run it?');
@@ -207,7 +214,11 @@ describe('skills from the command line in a terminal', () => {
     expect(seed.model).toBe('glm-5');
     expect(seed.messages.at(-1).content).toContain('Start from the "file-process" template');
     expect(seed.messages.at(-1).content).toContain('What it should do: rewrite notes formally');
-    expect((seed.tools as { function: { name: string } }[]).map((t) => t.function.name).sort()).toEqual(['file_list', 'file_read', 'skill_create']);
+    expect((seed.tools as { function: { name: string } }[]).map((t) => t.function.name).sort()).toEqual([
+      'file_list',
+      'file_read',
+      'skill_create',
+    ]);
     expect(run.model).toBe('glm-4-flash');
     expect(run.messages[1].content).toContain('<document name="note.txt">');
   });

@@ -22,7 +22,14 @@ beforeEach(() => {
 });
 
 const zhi = (args: string[], o: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), ...(o.env ? { env: o.env } : {}) });
+  runZhi({
+    args,
+    baseUrl: fake.baseUrl,
+    home,
+    cwd: work,
+    ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
+    ...(o.env ? { env: o.env } : {}),
+  });
 
 function userSkill(name: string, yaml: string): string {
   mkdirSync(join(home, 'skills'), { recursive: true });
@@ -33,16 +40,24 @@ function userSkill(name: string, yaml: string): string {
 
 const system = (req: RecordedRequest): string => req.body.messages[0].content;
 const userText = (req: RecordedRequest): string => req.body.messages[1].content;
-const toolNames = (body: { tools?: { function: { name: string } }[] }) => (body.tools ?? []).map((t) => t.function.name).sort();
+const toolNames = (body: { tools?: { function: { name: string } }[] }) =>
+  (body.tools ?? []).map((t) => t.function.name).sort();
 const lastTool = (body: { messages: { role: string; content: string }[] }) =>
   [...body.messages].reverse().find((m) => m.role === 'tool')?.content ?? '';
 
 describe('zhi run: one skill', () => {
   it('runs summarize on glm-4-flash with thinking off, only its own tools, writes the file, and prints only the answer', async () => {
-    writeFileSync(join(work, 'notes.txt'), 'Budget meeting.\nTravel costs are cut by 10%.\nAlice sends the report on Friday.\n');
-    const summary = '# Summary: notes\n\n## Key points\n- Travel costs are cut by 10%.\n- Alice sends the report on Friday.';
+    writeFileSync(
+      join(work, 'notes.txt'),
+      'Budget meeting.\nTravel costs are cut by 10%.\nAlice sends the report on Friday.\n',
+    );
+    const summary =
+      '# Summary: notes\n\n## Key points\n- Travel costs are cut by 10%.\n- Alice sends the report on Friday.';
     fake.script(
-      { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: summary } }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: summary } }],
+      },
       { kind: 'text', text: summary },
     );
     const r = await zhi(['run', 'summarize', 'notes.txt', '--auto']);
@@ -67,11 +82,20 @@ describe('zhi run: one skill', () => {
 
   it('prints one JSON document with --output-format json', async () => {
     writeFileSync(join(work, 'a.md'), '# Title\n\nSome text.');
-    fake.script({ kind: 'text', text: 'Short summary.', usage: { prompt_tokens: 120, completion_tokens: 8 } });
+    fake.script({
+      kind: 'text',
+      text: 'Short summary.',
+      usage: { prompt_tokens: 120, completion_tokens: 8 },
+    });
     const r = await zhi(['run', 'summarize', 'a.md', '--output-format', 'json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ response: 'Short summary.', model: 'glm-4-flash', files_written: [], turns: 1 });
+    expect(doc).toMatchObject({
+      response: 'Short summary.',
+      model: 'glm-4-flash',
+      files_written: [],
+      turns: 1,
+    });
     expect(doc.usage.prompt_tokens).toBe(120);
   });
 
@@ -124,7 +148,10 @@ describe('zhi run: one skill', () => {
     fake.script({ kind: 'text', text: 'done' });
     const r = await zhi(['run', 'summarize', 'a.md', '--output-format', 'stream-json']);
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events[0]).toEqual({ type: 'skill_start', skill: 'summarize', model: 'glm-4-flash', depth: 1 });
     expect(events.at(-1)).toMatchObject({ type: 'result', response: 'done', model: 'glm-4-flash' });
   });
@@ -153,24 +180,47 @@ describe('zhi run: folders', () => {
     writeFileSync(join(work, 'docs', 'b-10.txt'), 'second');
     writeFileSync(join(work, 'docs', 'b-2.txt'), 'first');
     writeFileSync(join(work, 'docs', 'photo.gif'), 'GIF89a');
-    fake.fallback = (req) => ({ kind: 'text', text: `summary of ${/<document name="([^"]+)"/.exec(userText(req))?.[1]}` });
+    fake.fallback = (req) => ({
+      kind: 'text',
+      text: `summary of ${/<document name="([^"]+)"/.exec(userText(req))?.[1]}`,
+    });
     const r = await zhi(['run', 'summarize', 'docs']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/\[1\/2\] b-2\.txt[\s\S]*\[2\/2\] b-10\.txt/);
-    expect(r.stdout).toBe('## docs/b-2.txt\n\nsummary of docs/b-2.txt\n\n## docs/b-10.txt\n\nsummary of docs/b-10.txt\n');
+    expect(r.stdout).toBe(
+      '## docs/b-2.txt\n\nsummary of docs/b-2.txt\n\n## docs/b-10.txt\n\nsummary of docs/b-10.txt\n',
+    );
     expect(fake.chatBodies()).toHaveLength(2);
   });
 
   it('invoice-to-excel: extract-table runs on every invoice (OCR for a scan), then one workbook is written', async () => {
     mkdirSync(join(work, 'invoices'));
     writeFileSync(join(work, 'invoices', 'inv-1.md'), '| Item | Amount |\n|---|---|\n| Paper | 100 |\n');
-    writeFileSync(join(work, 'invoices', 'inv-2.png'), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]));
+    writeFileSync(
+      join(work, 'invoices', 'inv-2.png'),
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]),
+    );
     writeFileSync(join(work, 'invoices', 'notes.docx.tmp'), 'ignored');
     fake.scriptOcr({ md: '| Item | Amount |\n|---|---|\n| Ink | 50 |\n' });
     const workbook = {
       sheets: [
-        { name: 'Line items', headers: ['File', 'Description', 'Amount'], rows: [['inv-1.md', 'Paper', 100], ['inv-2.png', 'Ink', 50]] },
-        { name: 'Summary', headers: ['File', 'Total'], rows: [['inv-1.md', 100], ['inv-2.png', 50], ['TOTAL', 150]] },
+        {
+          name: 'Line items',
+          headers: ['File', 'Description', 'Amount'],
+          rows: [
+            ['inv-1.md', 'Paper', 100],
+            ['inv-2.png', 'Ink', 50],
+          ],
+        },
+        {
+          name: 'Summary',
+          headers: ['File', 'Total'],
+          rows: [
+            ['inv-1.md', 100],
+            ['inv-2.png', 50],
+            ['TOTAL', 150],
+          ],
+        },
       ],
     };
     fake.fallback = (req): Reply => {
@@ -178,8 +228,12 @@ describe('zhi run: folders', () => {
         const m = /<document name="([^"]+)">\n([\s\S]*?)\n<\/document>/.exec(userText(req));
         return { kind: 'text', text: `### Items (${m?.[1]})\n\n${m?.[2]}` };
       }
-      if (req.body.messages.some((x: { role: string }) => x.role === 'tool')) return { kind: 'text', text: '2 invoices, total 150, invoices.xlsx' };
-      return { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'invoices.xlsx', content: workbook } }] };
+      if (req.body.messages.some((x: { role: string }) => x.role === 'tool'))
+        return { kind: 'text', text: '2 invoices, total 150, invoices.xlsx' };
+      return {
+        kind: 'tools',
+        calls: [{ name: 'file_write', arguments: { path: 'invoices.xlsx', content: workbook } }],
+      };
     };
     const r = await zhi(['run', 'invoice-to-excel', 'invoices', '--auto']);
     expect(r.stderr).toContain('[1/2] inv-1.md');
@@ -195,7 +249,9 @@ describe('zhi run: folders', () => {
     expect(toolNames(steps[0])).toEqual(['file_write', 'ocr']);
     const parent = bodies.find((b) => b.messages[0].content.startsWith('You build one Excel workbook'));
     expect(toolNames(parent)).toEqual(['file_write']);
-    expect(parent.messages[1].content).toContain('<result file="invoices/inv-1.md">\n### Items (invoices/inv-1.md)');
+    expect(parent.messages[1].content).toContain(
+      '<result file="invoices/inv-1.md">\n### Items (invoices/inv-1.md)',
+    );
     expect(parent.messages[1].content).toContain('<result file="invoices/inv-2.png">');
 
     const ExcelJS = (await import('exceljs')).default;
@@ -222,11 +278,22 @@ input:
 
   it('a nested skill runs with its own model, prompt and tools; usage and the answer flow back', async () => {
     userSkill('inner', INNER);
-    userSkill('outer', 'name: outer\ndescription: Calls inner\nmodel: glm-4-air\nsystem_prompt: You are OUTER.\ntools: [inner]\n');
+    userSkill(
+      'outer',
+      'name: outer\ndescription: Calls inner\nmodel: glm-4-air\nsystem_prompt: You are OUTER.\ntools: [inner]\n',
+    );
     fake.script(
-      { kind: 'tools', calls: [{ name: 'skill_inner', arguments: { text: 'hello', instructions: 'be brief' } }], usage: { prompt_tokens: 100, completion_tokens: 10 } },
+      {
+        kind: 'tools',
+        calls: [{ name: 'skill_inner', arguments: { text: 'hello', instructions: 'be brief' } }],
+        usage: { prompt_tokens: 100, completion_tokens: 10 },
+      },
       { kind: 'text', text: 'inner says hi', usage: { prompt_tokens: 50, completion_tokens: 5 } },
-      { kind: 'text', text: 'outer done: inner says hi', usage: { prompt_tokens: 200, completion_tokens: 20 } },
+      {
+        kind: 'text',
+        text: 'outer done: inner says hi',
+        usage: { prompt_tokens: 200, completion_tokens: 20 },
+      },
     );
     const r = await zhi(['run', 'outer', '--output-format', 'json']);
     expect(r.code).toBe(0);
@@ -266,8 +333,16 @@ input:
   });
 
   it('stops at the depth limit of 3 levels', async () => {
-    for (const [name, next] of [['l1', 'l2'], ['l2', 'l3'], ['l3', 'l4'], ['l4', 'l1x']] as const) {
-      userSkill(name, `name: ${name}\ndescription: level\nsystem_prompt: You are ${name.toUpperCase()}.\ntools: [${next === 'l1x' ? 'file_read' : next}]\n`);
+    for (const [name, next] of [
+      ['l1', 'l2'],
+      ['l2', 'l3'],
+      ['l3', 'l4'],
+      ['l4', 'l1x'],
+    ] as const) {
+      userSkill(
+        name,
+        `name: ${name}\ndescription: level\nsystem_prompt: You are ${name.toUpperCase()}.\ntools: [${next === 'l1x' ? 'file_read' : next}]\n`,
+      );
     }
     fake.script(
       { kind: 'tools', calls: [{ name: 'skill_l2', arguments: {} }] },
@@ -280,28 +355,74 @@ input:
     const r = await zhi(['run', 'l1']);
     expect(r.code).toBe(0);
     const bodies = fake.chatBodies();
-    expect(bodies.map((b) => b.messages[0].content.slice(8, 10))).toEqual(['L1', 'L2', 'L3', 'L3', 'L2', 'L1']);
+    expect(bodies.map((b) => b.messages[0].content.slice(8, 10))).toEqual([
+      'L1',
+      'L2',
+      'L3',
+      'L3',
+      'L2',
+      'L1',
+    ]);
     expect(lastTool(bodies[3])).toContain('nested at most 3 levels deep (l1 → l2 → l3 → l4)');
   });
 
   it('translate-proofread chains the built-in skills and writes the checked translation', async () => {
     writeFileSync(join(work, 'memo.md'), '# 备忘\n\n明天开会。');
     fake.script(
-      { kind: 'tools', calls: [{ name: 'skill_translate', arguments: { file: 'memo.md', to: 'English', instructions: 'Do not write a file; return only the translation.' } }] },
+      {
+        kind: 'tools',
+        calls: [
+          {
+            name: 'skill_translate',
+            arguments: {
+              file: 'memo.md',
+              to: 'English',
+              instructions: 'Do not write a file; return only the translation.',
+            },
+          },
+        ],
+      },
       { kind: 'text', text: '# Memo\n\nMeeting tomorow.' },
-      { kind: 'tools', calls: [{ name: 'skill_proofread', arguments: { text: '# Memo\n\nMeeting tomorow.', instructions: 'Do not write a file.' } }] },
-      { kind: 'text', text: '| # | Where | Original | Correction | Reason |\n|---|---|---|---|---|\n| 1 | line 3 | tomorow | tomorrow | typo |' },
-      { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'memo.en.md', content: '# Memo\n\nMeeting tomorrow.' } }] },
+      {
+        kind: 'tools',
+        calls: [
+          {
+            name: 'skill_proofread',
+            arguments: { text: '# Memo\n\nMeeting tomorow.', instructions: 'Do not write a file.' },
+          },
+        ],
+      },
+      {
+        kind: 'text',
+        text: '| # | Where | Original | Correction | Reason |\n|---|---|---|---|---|\n| 1 | line 3 | tomorow | tomorrow | typo |',
+      },
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'file_write', arguments: { path: 'memo.en.md', content: '# Memo\n\nMeeting tomorrow.' } },
+        ],
+      },
       { kind: 'text', text: '# Memo\n\nMeeting tomorrow.\n\n---\n- tomorow → tomorrow' },
     );
-    const r = await zhi(['run', 'translate-proofread', 'memo.md', '--to', 'English', '--auto', '--output-format', 'json']);
+    const r = await zhi([
+      'run',
+      'translate-proofread',
+      'memo.md',
+      '--to',
+      'English',
+      '--auto',
+      '--output-format',
+      'json',
+    ]);
     expect(r.code).toBe(0);
     const bodies = fake.chatBodies();
     expect(toolNames(bodies[0])).toEqual(['file_write', 'skill_proofread', 'skill_translate']);
     expect(bodies[1].messages[0].content).toMatch(/^You are a professional translator/);
     expect(bodies[1].messages[1].content).toContain('<document name="memo.md">');
     expect(bodies[3].messages[0].content).toMatch(/^You are a meticulous proofreader/);
-    expect(readFileSync(join(work, 'zhi-output', 'memo.en.md'), 'utf8')).toBe('# Memo\n\nMeeting tomorrow.\n');
+    expect(readFileSync(join(work, 'zhi-output', 'memo.en.md'), 'utf8')).toBe(
+      '# Memo\n\nMeeting tomorrow.\n',
+    );
     const doc = JSON.parse(r.stdout);
     expect(doc.files_written).toEqual([join(work, 'zhi-output', 'memo.en.md')]);
   });
@@ -309,7 +430,10 @@ input:
 
 describe('user skills', () => {
   it('a user skill overrides the built-in of the same name', async () => {
-    userSkill('summarize', 'name: summarize\ndescription: My own summary\nmodel: glm-4-air\nsystem_prompt: You are MY summarizer.\ntools: []\ninput:\n  args:\n    - name: file\n      type: file\n      required: true\n');
+    userSkill(
+      'summarize',
+      'name: summarize\ndescription: My own summary\nmodel: glm-4-air\nsystem_prompt: You are MY summarizer.\ntools: []\ninput:\n  args:\n    - name: file\n      type: file\n      required: true\n',
+    );
     writeFileSync(join(work, 'a.txt'), 'x');
     fake.script({ kind: 'text', text: 'mine' });
     const r = await zhi(['run', 'summarize', 'a.txt']);
@@ -323,14 +447,26 @@ describe('user skills', () => {
   });
 
   it('a broken skill file is skipped with a warning naming the file and line; the others still work', async () => {
-    const file = userSkill('broken', 'name: broken\ndescription: oops\nsystem_prompt: "unclosed\ntools: []\n');
+    const file = userSkill(
+      'broken',
+      'name: broken\ndescription: oops\nsystem_prompt: "unclosed\ntools: []\n',
+    );
     userSkill('noprompt', 'name: noprompt\ndescription: d\ntools: []\ncolour: blue\n');
-    userSkill('extra', 'name: extra\ndescription: has an extra field\nsystem_prompt: p\ntools: []\ncolour: blue\n');
+    userSkill(
+      'extra',
+      'name: extra\ndescription: has an extra field\nsystem_prompt: p\ntools: []\ncolour: blue\n',
+    );
     const list = await zhi(['skill', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stderr).toContain(`Skipped a broken skill file: ${file}, line 3: this is not valid YAML: Missing closing "quote`);
-    expect(list.stderr).toContain(`${join(home, 'skills', 'noprompt.yaml')}, system_prompt: this required field is missing`);
-    expect(list.stderr).toContain(`In the skill file ${join(home, 'skills', 'extra.yaml')}, line 5, colour: unknown field "colour" (ignored)`);
+    expect(list.stderr).toContain(
+      `Skipped a broken skill file: ${file}, line 3: this is not valid YAML: Missing closing "quote`,
+    );
+    expect(list.stderr).toContain(
+      `${join(home, 'skills', 'noprompt.yaml')}, system_prompt: this required field is missing`,
+    );
+    expect(list.stderr).toContain(
+      `In the skill file ${join(home, 'skills', 'extra.yaml')}, line 5, colour: unknown field "colour" (ignored)`,
+    );
     expect(list.stdout).toMatch(/^extra\s+has an extra field/m);
     expect(list.stdout).toContain('summarize');
     expect(list.stdout).not.toMatch(/^broken/m);
@@ -357,7 +493,9 @@ describe('user skills', () => {
     const made = await zhi(['-c', 'make me a skill that shouts', '--auto']);
     expect(made.code).toBe(0);
     const file = join(home, 'skills', 'shout.yaml');
-    expect(readFileSync(file, 'utf8')).toContain('system_prompt: |\n  You repeat the document in CAPITAL letters.');
+    expect(readFileSync(file, 'utf8')).toContain(
+      'system_prompt: |\n  You repeat the document in CAPITAL letters.',
+    );
     expect(lastTool(fake.chatBodies()[1])).toContain('Saved the skill "shout"');
 
     const list = await zhi(['skill', 'list']);
@@ -384,7 +522,20 @@ describe('user skills', () => {
 
   it('skill_create refuses an unknown tool before anything is saved', async () => {
     fake.script(
-      { kind: 'tools', calls: [{ name: 'skill_create', arguments: { name: 'bad', description: 'd', system_prompt: 'Do things step by step, carefully.', tools: ['telepathy'] } }] },
+      {
+        kind: 'tools',
+        calls: [
+          {
+            name: 'skill_create',
+            arguments: {
+              name: 'bad',
+              description: 'd',
+              system_prompt: 'Do things step by step, carefully.',
+              tools: ['telepathy'],
+            },
+          },
+        ],
+      },
       { kind: 'text', text: 'sorry' },
     );
     const r = await zhi(['-c', 'make a skill', '--auto']);
@@ -395,22 +546,41 @@ describe('user skills', () => {
 
   it('skill_create never replaces an existing skill without a person saying yes', async () => {
     const file = userSkill('mine', 'name: mine\ndescription: original\nsystem_prompt: p\ntools: []\n');
-    const args = (name: string) => ({ name, description: 'new', system_prompt: 'A new prompt, step by step.', tools: [] });
+    const args = (name: string) => ({
+      name,
+      description: 'new',
+      system_prompt: 'A new prompt, step by step.',
+      tools: [],
+    });
     fake.script(
-      { kind: 'tools', calls: [{ name: 'skill_create', arguments: args('mine') }, { name: 'skill_create', arguments: args('summarize') }] },
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'skill_create', arguments: args('mine') },
+          { name: 'skill_create', arguments: args('summarize') },
+        ],
+      },
       { kind: 'text', text: 'not saved' },
     );
     const r = await zhi(['-c', 'replace my skill', '--auto']);
     expect(r.code).toBe(0);
-    const results = fake.chatBodies()[1].messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);
-    expect(results[0]).toContain('A skill named "mine" already exists and the user did not agree to replace it (no one can be asked here)');
+    const results = fake
+      .chatBodies()[1]
+      .messages.filter((m: { role: string }) => m.role === 'tool')
+      .map((m: { content: string }) => m.content);
+    expect(results[0]).toContain(
+      'A skill named "mine" already exists and the user did not agree to replace it (no one can be asked here)',
+    );
     expect(results[1]).toContain('A built-in skill named "summarize" already exists');
     expect(readFileSync(file, 'utf8')).toContain('description: original');
     expect(existsSync(join(home, 'skills', 'summarize.yaml'))).toBe(false);
   });
 
   it('a user skill that writes files must be trusted first; without a terminal it is refused with the way out', async () => {
-    userSkill('writer', 'name: writer\ndescription: Writes\nsystem_prompt: You write a file.\ntools: [file_write]\n');
+    userSkill(
+      'writer',
+      'name: writer\ndescription: Writes\nsystem_prompt: You write a file.\ntools: [file_write]\n',
+    );
     const refused = await zhi(['run', 'writer']);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain('your skill writer has not been trusted yet');
@@ -424,7 +594,10 @@ describe('user skills', () => {
     expect(ok.code).toBe(0);
 
     // Any change to the file asks again.
-    userSkill('writer', 'name: writer\ndescription: Writes more\nsystem_prompt: You write a file.\ntools: [file_write]\n');
+    userSkill(
+      'writer',
+      'name: writer\ndescription: Writes more\nsystem_prompt: You write a file.\ntools: [file_write]\n',
+    );
     expect((await zhi(['run', 'writer'])).code).toBe(3);
   });
 

@@ -81,10 +81,33 @@ export interface OcrReply {
 export const TEST_KEY = '0123456789abcdef0123456789abcdef.TestSecret1';
 
 const KNOWN_MODELS = new Set([
-  'glm-5.3', 'glm-5.2', 'glm-5.1', 'glm-5', 'glm-5-turbo', 'glm-4.7', 'glm-4.7-flash', 'glm-4.7-flashx', 'glm-4.6',
-  'glm-4.5', 'glm-4.5-air', 'glm-4.5-x', 'glm-4.5-airx', 'glm-4.5-flash', 'glm-4-plus', 'glm-4-air', 'glm-4-air-250414',
-  'glm-4-flash', 'glm-4-flash-250414', 'glm-4-flashx', 'glm-4.6v', 'glm-4.6v-flash', 'glm-4.6v-flashx', 'glm-4.5v',
-  'glm-4v-flash', 'glm-4v', 'glm-4v-plus',
+  'glm-5.3',
+  'glm-5.2',
+  'glm-5.1',
+  'glm-5',
+  'glm-5-turbo',
+  'glm-4.7',
+  'glm-4.7-flash',
+  'glm-4.7-flashx',
+  'glm-4.6',
+  'glm-4.5',
+  'glm-4.5-air',
+  'glm-4.5-x',
+  'glm-4.5-airx',
+  'glm-4.5-flash',
+  'glm-4-plus',
+  'glm-4-air',
+  'glm-4-air-250414',
+  'glm-4-flash',
+  'glm-4-flash-250414',
+  'glm-4-flashx',
+  'glm-4.6v',
+  'glm-4.6v-flash',
+  'glm-4.6v-flashx',
+  'glm-4.5v',
+  'glm-4v-flash',
+  'glm-4v',
+  'glm-4v-plus',
 ]);
 
 function requestId(): string {
@@ -177,7 +200,13 @@ export class FakeZhipu {
       body = undefined;
     }
     const url = new URL(req.url ?? '/', 'http://x');
-    const record: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, raw, body };
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      headers: req.headers,
+      raw,
+      body,
+    };
     this.requests.push(record);
 
     const base = url.pathname.replace(/^\/api\/(coding\/)?paas\/v4/, '');
@@ -214,7 +243,10 @@ export class FakeZhipu {
 
   private json(res: ServerResponse, status: number, data: unknown): void {
     const text = JSON.stringify(data);
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      'Content-Type': 'application/json; charset=UTF-8',
+      'Content-Length': Buffer.byteLength(text),
+    });
     res.end(text);
   }
 
@@ -222,12 +254,17 @@ export class FakeZhipu {
     this.json(res, status, { error: { code, message } });
   }
 
-  private validate(body: RecordedRequest['body']): { code: string; message: string; status?: number } | undefined {
+  private validate(
+    body: RecordedRequest['body'],
+  ): { code: string; message: string; status?: number } | undefined {
     if (!body || typeof body !== 'object') return { code: '1214', message: 'Input cannot be empty' };
-    if (typeof body.model !== 'string' || !body.model) return { code: '1213', message: 'model参数未正常接收' };
-    if (!KNOWN_MODELS.has(body.model.toLowerCase())) return { code: '1211', message: '模型不存在，请检查模型代码。' };
+    if (typeof body.model !== 'string' || !body.model)
+      return { code: '1213', message: 'model参数未正常接收' };
+    if (!KNOWN_MODELS.has(body.model.toLowerCase()))
+      return { code: '1211', message: '模型不存在，请检查模型代码。' };
     const messages = body.messages;
-    if (!Array.isArray(messages) || messages.length === 0) return { code: '1214', message: 'messages参数非法。请检查文档。' };
+    if (!Array.isArray(messages) || messages.length === 0)
+      return { code: '1214', message: 'messages参数非法。请检查文档。' };
     if (!messages.some((m: { role: string }) => m.role === 'user' || m.role === 'tool')) {
       return { code: '1214', message: 'messages参数非法。请检查文档。' };
     }
@@ -237,7 +274,8 @@ export class FakeZhipu {
       if (m.role === 'assistant') {
         const hasContent = typeof m.content === 'string' && m.content.length > 0;
         const hasCalls = Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
-        if (!hasContent && !hasCalls) return { code: '1214', message: `messages[${i}]:content和tool_calls 字段不能同时为空` };
+        if (!hasContent && !hasCalls)
+          return { code: '1214', message: `messages[${i}]:content和tool_calls 字段不能同时为空` };
         for (const c of m.tool_calls ?? []) callIds.add(c.id);
       }
       if (m.role === 'tool' && !callIds.has(m.tool_call_id)) {
@@ -276,7 +314,12 @@ export class FakeZhipu {
     if (!body.stream) return this.whole(res, reply, { id, model, created, thinkingOn, body });
 
     res.writeHead(200, { 'Content-Type': 'text/event-stream;charset=UTF-8', 'Cache-Control': 'no-cache' });
-    const head = () => ({ id, created, ...(this.objectField ? { object: 'chat.completion.chunk' } : {}), model });
+    const head = () => ({
+      id,
+      created,
+      ...(this.objectField ? { object: 'chat.completion.chunk' } : {}),
+      model,
+    });
     const send = async (data: unknown, split = false) => {
       const frame = Buffer.from(`data: ${JSON.stringify(data)}\n\n`, 'utf8');
       if (!split) {
@@ -299,22 +342,35 @@ export class FakeZhipu {
         completion_tokens: comp,
         total_tokens: prompt + comp,
         prompt_tokens_details: { cached_tokens: u?.cached_tokens ?? 0 },
-        ...(this.objectField ? { completion_tokens_details: { reasoning_tokens: u?.reasoning_tokens ?? reasoning } } : {}),
+        ...(this.objectField
+          ? { completion_tokens_details: { reasoning_tokens: u?.reasoning_tokens ?? reasoning } }
+          : {}),
       };
     };
 
-    if (reply.kind === 'text' || reply.kind === 'cut' || reply.kind === 'hang' || reply.kind === 'stream-error') {
+    if (
+      reply.kind === 'text' ||
+      reply.kind === 'cut' ||
+      reply.kind === 'hang' ||
+      reply.kind === 'stream-error'
+    ) {
       const text = reply.kind === 'stream-error' ? '' : (reply.text ?? '');
       const reasoning = reply.kind === 'text' && thinkingOn ? (reply.reasoning ?? '') : '';
       const size = reply.kind === 'text' ? (reply.chunk ?? 8) : 8;
       const split = reply.kind === 'text' && Boolean(reply.splitBytes);
       const delay = reply.kind === 'text' ? (reply.delayMs ?? 0) : 0;
       for (const piece of pieces(reasoning, size)) {
-        await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: piece } }] }, split);
+        await send(
+          { ...head(), choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: piece } }] },
+          split,
+        );
         if (delay) await sleep(delay);
       }
       for (const piece of pieces(text, size)) {
-        await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: piece } }] }, split);
+        await send(
+          { ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: piece } }] },
+          split,
+        );
         if (delay) await sleep(delay);
       }
       if (reply.kind === 'cut') {
@@ -330,8 +386,14 @@ export class FakeZhipu {
       }
       await send({
         ...head(),
-        choices: [{ index: 0, finish_reason: reply.finish ?? 'stop', delta: { role: 'assistant', content: '' } }],
-        usage: usageOf(reply.usage, Math.ceil((text.length + reasoning.length) / 2), Math.ceil(reasoning.length / 2)),
+        choices: [
+          { index: 0, finish_reason: reply.finish ?? 'stop', delta: { role: 'assistant', content: '' } },
+        ],
+        usage: usageOf(
+          reply.usage,
+          Math.ceil((text.length + reasoning.length) / 2),
+          Math.ceil(reasoning.length / 2),
+        ),
       });
       res.write('data: [DONE]\n\n');
       res.end();
@@ -341,7 +403,10 @@ export class FakeZhipu {
     // Tool calls.
     const reasoning = thinkingOn ? (reply.reasoning ?? '') : '';
     for (const piece of pieces(reasoning, 16)) {
-      await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: piece } }] });
+      await send({
+        ...head(),
+        choices: [{ index: 0, delta: { role: 'assistant', reasoning_content: piece } }],
+      });
     }
     for (const piece of pieces(reply.content ?? '', 16)) {
       await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: piece } }] });
@@ -354,13 +419,31 @@ export class FakeZhipu {
       if (!fragment) {
         await send({
           ...head(),
-          choices: [{ index: 0, delta: { tool_calls: [{ id: callId, index, type: 'function', function: { name: call.name, arguments: args } }] } }],
+          choices: [
+            {
+              index: 0,
+              delta: {
+                tool_calls: [
+                  { id: callId, index, type: 'function', function: { name: call.name, arguments: args } },
+                ],
+              },
+            },
+          ],
         });
         continue;
       }
       await send({
         ...head(),
-        choices: [{ index: 0, delta: { tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] } }],
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                { index, id: callId, type: 'function', function: { name: call.name, arguments: '' } },
+              ],
+            },
+          },
+        ],
       });
       const frags = pieces(args, 7);
       for (const [k, frag] of frags.entries()) {
@@ -403,7 +486,10 @@ export class FakeZhipu {
         id: c.id ?? `call_-${BigInt(`0x${randomBytes(7).toString('hex')}`).toString()}`,
         index,
         type: 'function',
-        function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+        function: {
+          name: c.name,
+          arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+        },
       }));
       finish = reply.finish ?? 'tool_calls';
     } else if (reply.kind === 'text') {
@@ -421,7 +507,12 @@ export class FakeZhipu {
       model: o.model,
       ...(this.objectField ? { object: 'chat.completion' } : {}),
       request_id: o.body.request_id ?? o.id,
-      usage: { completion_tokens: 1, prompt_tokens: prompt, prompt_tokens_details: { cached_tokens: 0 }, total_tokens: prompt + 1 },
+      usage: {
+        completion_tokens: 1,
+        prompt_tokens: prompt,
+        prompt_tokens_details: { cached_tokens: 0 },
+        total_tokens: prompt + 1,
+      },
     });
   }
 
@@ -430,7 +521,8 @@ export class FakeZhipu {
     if (!body || typeof body !== 'object' || typeof body.file !== 'string' || !body.file) {
       return this.error(res, 400, '1214', 'file参数非法。请检查文档。');
     }
-    if (String(body.model).toLowerCase() !== 'glm-ocr') return this.error(res, 400, '1211', '模型不存在，请检查模型代码。');
+    if (String(body.model).toLowerCase() !== 'glm-ocr')
+      return this.error(res, 400, '1211', '模型不存在，请检查模型代码。');
     let bytes: Buffer | undefined;
     const file: string = body.file;
     if (/^https?:\/\//.test(file)) bytes = undefined;
@@ -448,8 +540,10 @@ export class FakeZhipu {
       } else if (bytes[0] === 0x89 && bytes.subarray(1, 4).toString('latin1') === 'PNG') type = 'png';
       else if (bytes[0] === 0xff && bytes[1] === 0xd8) type = 'jpg';
       else return this.error(res, 400, '1214', '文件格式不支持，仅支持PDF、JPG、PNG');
-      if (type !== 'pdf' && bytes.length > 10 * 1024 * 1024) return this.error(res, 400, '1214', '图片大小不能超过10M');
-      if (pages > this.ocrMaxPages) return this.error(res, 400, '1214', `PDF页数不能超过${this.ocrMaxPages}页`);
+      if (type !== 'pdf' && bytes.length > 10 * 1024 * 1024)
+        return this.error(res, 400, '1214', '图片大小不能超过10M');
+      if (pages > this.ocrMaxPages)
+        return this.error(res, 400, '1214', `PDF页数不能超过${this.ocrMaxPages}页`);
     }
     const next = this.ocrQueue.shift();
     if (next?.status) return this.error(res, next.status, next.code ?? '500', next.message ?? 'error');
@@ -461,10 +555,25 @@ export class FakeZhipu {
       model: 'GLM-OCR',
       md_results: md,
       layout_details: Array.from({ length: pages }, () => [
-        { index: 1, label: 'text', bbox_2d: [100, 50, 900, 120], content: md.slice(0, 40), height: 2640, width: 2040 },
+        {
+          index: 1,
+          label: 'text',
+          bbox_2d: [100, 50, 900, 120],
+          content: md.slice(0, 40),
+          height: 2640,
+          width: 2040,
+        },
       ]),
-      data_info: { num_pages: pages, pages: Array.from({ length: pages }, () => ({ width: 2040, height: 2640 })) },
-      usage: { prompt_tokens: 123, completion_tokens: 456, prompt_tokens_details: { cached_tokens: 0 }, total_tokens: 579 },
+      data_info: {
+        num_pages: pages,
+        pages: Array.from({ length: pages }, () => ({ width: 2040, height: 2640 })),
+      },
+      usage: {
+        prompt_tokens: 123,
+        completion_tokens: 456,
+        prompt_tokens_details: { cached_tokens: 0 },
+        total_tokens: 579,
+      },
       request_id: body.request_id ?? id,
     });
   }

@@ -1,5 +1,12 @@
 /** A scripted LlmClient for agent-loop unit tests: each call consumes one scripted turn. */
-import type { AssistantMessage, ChatRequest, LlmClient, StreamEvent, ToolCall, Usage } from '../../src/llm/types.js';
+import type {
+  AssistantMessage,
+  ChatRequest,
+  LlmClient,
+  StreamEvent,
+  ToolCall,
+  Usage,
+} from '../../src/llm/types.js';
 
 export type Turn =
   | { text: string; reasoning?: string; usage?: Partial<Usage> }

@@ -1,5 +1,5 @@
 /** Fixtures for the file tools, made in code: PDFs, GBK text, a ToolContext for direct calls. */
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Question, ToolContext, WrittenFile } from '../../src/tools/types.js';
 

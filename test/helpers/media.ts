@@ -54,7 +54,11 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /** A valid RGB PNG of the given size, filled with one colour. */
-export function makePng(width: number, height: number, rgb: [number, number, number] = [200, 30, 30]): Buffer {
+export function makePng(
+  width: number,
+  height: number,
+  rgb: [number, number, number] = [200, 30, 30],
+): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -73,7 +77,31 @@ export function makePng(width: number, height: number, rgb: [number, number, num
 
 /** The smallest valid baseline JPEG header image-size can read (SOI, SOF0 with the size, EOI). */
 export function makeJpegHeader(width: number, height: number): Buffer {
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03,
-    0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]);
-  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\u0001\u0001\0\0\u0001\0\u0001\0\0', 'latin1'), sof, Buffer.from([0xff, 0xd9])]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x01,
+    0x03,
+    0x11,
+    0x01,
+  ]);
+  return Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+    Buffer.from('JFIF\0\u0001\u0001\0\0\u0001\0\u0001\0\0', 'latin1'),
+    sof,
+    Buffer.from([0xff, 0xd9]),
+  ]);
 }

@@ -55,7 +55,9 @@ export class PtySession {
     };
     while (!test()) {
       if (Date.now() - start > timeoutMs) {
-        throw new Error(`Timed out waiting for ${String(pattern)}. Screen so far:\n${this.text().slice(-2000)}`);
+        throw new Error(
+          `Timed out waiting for ${String(pattern)}. Screen so far:\n${this.text().slice(-2000)}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -73,7 +75,9 @@ export class PtySession {
   async exited(timeoutMs = 10_000): Promise<{ exitCode: number; signal?: number }> {
     return Promise.race([
       this.exit,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no exit. Screen:\n${this.text().slice(-1500)}`)), timeoutMs)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no exit. Screen:\n${this.text().slice(-1500)}`)), timeoutMs),
+      ),
     ]);
   }
 
@@ -86,4 +90,12 @@ export class PtySession {
   }
 }
 
-export const KEY = { enter: '\r', down: '\x1b[B', up: '\x1b[A', ctrlC: '\x03', ctrlD: '\x04', ctrlR: '\x12', tab: '\t' };
+export const KEY = {
+  enter: '\r',
+  down: '\x1b[B',
+  up: '\x1b[A',
+  ctrlC: '\x03',
+  ctrlD: '\x04',
+  ctrlR: '\x12',
+  tab: '\t',
+};

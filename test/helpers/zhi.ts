@@ -34,7 +34,11 @@ export function cleanup(...dirs: string[]): void {
 }
 
 /** The environment of a test run: isolated home, the fake server, fast retries, English, no colour. */
-export function testEnv(o: { baseUrl?: string; home: string; env?: Record<string, string | undefined> }): NodeJS.ProcessEnv {
+export function testEnv(o: {
+  baseUrl?: string;
+  home: string;
+  env?: Record<string, string | undefined>;
+}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: o.home,

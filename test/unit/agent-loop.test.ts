@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
 import { type AgentDeps, type AgentOptions, type Prompter, runAgent } from '../../src/agent/loop.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message, ToolMessage } from '../../src/llm/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -30,7 +30,12 @@ function prompter(answer: boolean, interactive = true): Prompter & { asked: stri
   };
 }
 
-async function run(turns: Turn[], tools: AnyTool[], over: Partial<AgentOptions> = {}, deps: Partial<AgentDeps> = {}) {
+async function run(
+  turns: Turn[],
+  tools: AnyTool[],
+  over: Partial<AgentOptions> = {},
+  deps: Partial<AgentDeps> = {},
+) {
   const llm = new ScriptedLlm(turns);
   const messages: Message[] = [
     { role: 'system', content: 'sys' },
@@ -62,8 +67,14 @@ const toolMessages = (messages: Message[]) => messages.filter((m): m is ToolMess
 
 /** Every tool call in the conversation has exactly one result: the API rejects anything else. */
 function expectValid(messages: Message[]) {
-  const calls = messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : []));
-  expect(toolMessages(messages).map((m) => m.tool_call_id).sort()).toEqual([...calls].sort());
+  const calls = messages.flatMap((m) =>
+    m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => c.id) : [],
+  );
+  expect(
+    toolMessages(messages)
+      .map((m) => m.tool_call_id)
+      .sort(),
+  ).toEqual([...calls].sort());
 }
 
 describe('agent loop', () => {
@@ -102,8 +113,13 @@ describe('agent loop', () => {
   });
 
   it('answers an unknown tool with an error listing the available tools', async () => {
-    const { messages } = await run([{ calls: [{ name: 'rm_everything', args: {} }] }, { text: 'ok' }], [echo]);
-    expect(toolMessages(messages)[0]!.content).toBe('Error: There is no tool called "rm_everything". Available tools: echo.');
+    const { messages } = await run(
+      [{ calls: [{ name: 'rm_everything', args: {} }] }, { text: 'ok' }],
+      [echo],
+    );
+    expect(toolMessages(messages)[0]!.content).toBe(
+      'Error: There is no tool called "rm_everything". Available tools: echo.',
+    );
   });
 
   it('turns a throwing tool into an error result (ToolError message verbatim, other errors wrapped)', async () => {
@@ -116,7 +132,15 @@ describe('agent loop', () => {
       },
     };
     const { messages, result } = await run(
-      [{ calls: [{ name: 'picky', args: { text: 'tool' } }, { name: 'picky', args: { text: 'x' } }] }, { text: 'fine' }],
+      [
+        {
+          calls: [
+            { name: 'picky', args: { text: 'tool' } },
+            { name: 'picky', args: { text: 'x' } },
+          ],
+        },
+        { text: 'fine' },
+      ],
       [picky],
     );
     const [a, b] = toolMessages(messages);
@@ -126,7 +150,9 @@ describe('agent loop', () => {
   });
 
   it('stops at the turn limit with a clear error', async () => {
-    const turns: Turn[] = Array.from({ length: 3 }, () => ({ calls: [{ name: 'echo', args: { text: 'again' } }] }));
+    const turns: Turn[] = Array.from({ length: 3 }, () => ({
+      calls: [{ name: 'echo', args: { text: 'again' } }],
+    }));
     const { result, messages } = await run(turns, [echo], { maxTurns: 3 });
     expect(result.stopReason).toBe('turn_limit');
     expect(result.turns).toBe(3);
@@ -150,7 +176,10 @@ describe('agent loop', () => {
       },
     };
     const { messages, events } = await run(
-      [{ calls: ['first', 'second', 'third'].map((text) => ({ name: 'slow', args: { text } })) }, { text: 'ok' }],
+      [
+        { calls: ['first', 'second', 'third'].map((text) => ({ name: 'slow', args: { text } })) },
+        { text: 'ok' },
+      ],
       [slow],
     );
     expect(peak).toBe(3);
@@ -199,7 +228,15 @@ describe('agent loop', () => {
     };
     const p = prompter(true);
     const { messages } = await run(
-      [{ calls: [{ name: 'shell', args: { command: 'ls' } }, { name: 'shell', args: { command: 'rm -rf /' } }] }, { text: 'ok' }],
+      [
+        {
+          calls: [
+            { name: 'shell', args: { command: 'ls' } },
+            { name: 'shell', args: { command: 'rm -rf /' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
       [shell],
       { mode: 'auto' },
       { prompter: p },
@@ -230,7 +267,14 @@ describe('agent loop', () => {
         }),
     };
     const { result, messages } = await run(
-      [{ calls: [{ name: 'hang', args: { text: '' } }, { name: 'hang', args: { text: '' } }] }],
+      [
+        {
+          calls: [
+            { name: 'hang', args: { text: '' } },
+            { name: 'hang', args: { text: '' } },
+          ],
+        },
+      ],
       [hang],
       { signal: ac.signal },
     );
@@ -260,7 +304,12 @@ describe('agent loop', () => {
   it('sums usage per model with a cost in the platform currency', async () => {
     const usage = new UsageTracker(PLATFORMS.bigmodel);
     await run(
-      [{ text: 'a', usage: { promptTokens: 1_000_000, completionTokens: 1_000_000, totalTokens: 2_000_000 } }],
+      [
+        {
+          text: 'a',
+          usage: { promptTokens: 1_000_000, completionTokens: 1_000_000, totalTokens: 2_000_000 },
+        },
+      ],
       [],
       {},
       { usage },

@@ -4,8 +4,24 @@ import { ZhiError } from '../../src/support/errors.js';
 
 describe('command line', () => {
   it('parses global flags anywhere', () => {
-    const a = parseArgs(['--model', 'glm-4.7', '-c', 'hello', '--auto', '--output-format=json', '--no-color', '-vv']);
-    expect(a.flags).toMatchObject({ model: 'glm-4.7', command: 'hello', auto: true, outputFormat: 'json', noColor: true, verbose: 2 });
+    const a = parseArgs([
+      '--model',
+      'glm-4.7',
+      '-c',
+      'hello',
+      '--auto',
+      '--output-format=json',
+      '--no-color',
+      '-vv',
+    ]);
+    expect(a.flags).toMatchObject({
+      model: 'glm-4.7',
+      command: 'hello',
+      auto: true,
+      outputFormat: 'json',
+      noColor: true,
+      verbose: 2,
+    });
     expect(a.subcommand).toBeUndefined();
   });
 

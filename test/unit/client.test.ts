@@ -38,22 +38,45 @@ describe('ZhipuClient streaming', () => {
       usage: { prompt_tokens: 11, completion_tokens: 7, cached_tokens: 3, reasoning_tokens: 4 },
     });
     const evs = await collect(client().stream(req()));
-    const text = evs.filter((e) => e.type === 'text_delta').map((e) => (e as { text: string }).text).join('');
-    const thinking = evs.filter((e) => e.type === 'thinking_delta').map((e) => (e as { text: string }).text).join('');
+    const text = evs
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e as { text: string }).text)
+      .join('');
+    const thinking = evs
+      .filter((e) => e.type === 'thinking_delta')
+      .map((e) => (e as { text: string }).text)
+      .join('');
     expect(text).toBe('Hello there, friend.');
     expect(thinking).toBe('The user greets me.');
-    expect(evs.findIndex((e) => e.type === 'thinking_delta')).toBeLessThan(evs.findIndex((e) => e.type === 'text_delta'));
+    expect(evs.findIndex((e) => e.type === 'thinking_delta')).toBeLessThan(
+      evs.findIndex((e) => e.type === 'text_delta'),
+    );
     const done = last(evs);
     expect(done.type).toBe('done');
     if (done.type !== 'done') return;
     expect(done.finishReason).toBe('stop');
-    expect(done.usage).toEqual({ promptTokens: 11, completionTokens: 7, totalTokens: 18, cachedTokens: 3, reasoningTokens: 4 });
-    expect(done.message).toEqual({ role: 'assistant', content: 'Hello there, friend.', reasoning_content: 'The user greets me.' });
+    expect(done.usage).toEqual({
+      promptTokens: 11,
+      completionTokens: 7,
+      totalTokens: 18,
+      cachedTokens: 3,
+      reasoningTokens: 4,
+    });
+    expect(done.message).toEqual({
+      role: 'assistant',
+      content: 'Hello there, friend.',
+      reasoning_content: 'The user greets me.',
+    });
   });
 
   it('sends thinking explicitly, tool_stream for models that support it, and a request_id', async () => {
     fake.script({ kind: 'text', text: 'a' }, { kind: 'text', text: 'b' }, { kind: 'text', text: 'c' });
-    const tools = [{ type: 'function' as const, function: { name: 'x', description: 'd', parameters: { type: 'object' } } }];
+    const tools = [
+      {
+        type: 'function' as const,
+        function: { name: 'x', description: 'd', parameters: { type: 'object' } },
+      },
+    ];
     await collect(client().stream(req({ thinking: false, tools })));
     await collect(client().stream(req({ model: 'glm-4-flash', thinking: true, tools })));
     await collect(client().stream(req({ model: 'glm-4.7', thinking: false })));
@@ -79,7 +102,11 @@ describe('ZhipuClient streaming', () => {
   });
 
   it('accumulates a whole tool call from one chunk', async () => {
-    fake.script({ kind: 'tools', calls: [{ name: 'file_read', arguments: { path: 'a.md' }, id: 'call_1' }], fragment: false });
+    fake.script({
+      kind: 'tools',
+      calls: [{ name: 'file_read', arguments: { path: 'a.md' }, id: 'call_1' }],
+      fragment: false,
+    });
     const evs = await collect(client().stream(req()));
     const done = last(evs);
     expect(done.type).toBe('done');
@@ -108,7 +135,9 @@ describe('ZhipuClient streaming', () => {
       expect(done.type).toBe('done');
       if (done.type !== 'done') return;
       expect(done.message.content).toBe('Let me look.');
-      expect(done.message.tool_calls?.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)])).toEqual([
+      expect(
+        done.message.tool_calls?.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]),
+      ).toEqual([
         ['call_a', 'file_read', args],
         ['call_b', 'file_list', { path: '.' }],
       ]);
@@ -148,7 +177,10 @@ describe('ZhipuClient streaming', () => {
 
 describe('ZhipuClient errors and retries', () => {
   it('retries 1302 with an announced retry, then succeeds', async () => {
-    fake.script({ kind: 'error', status: 429, code: '1302', message: '您当前使用该API的并发数过高' }, { kind: 'text', text: 'ok' });
+    fake.script(
+      { kind: 'error', status: 429, code: '1302', message: '您当前使用该API的并发数过高' },
+      { kind: 'text', text: 'ok' },
+    );
     const evs = await collect(client().stream(req()));
     const retries = evs.filter((e) => e.type === 'retry');
     expect(retries).toHaveLength(1);
@@ -177,7 +209,8 @@ describe('ZhipuClient errors and retries', () => {
   });
 
   it('gives up on 500s after 3 retries', async () => {
-    for (let i = 0; i < 4; i++) fake.script({ kind: 'error', status: 500, code: '500', message: 'Internal Error' });
+    for (let i = 0; i < 4; i++)
+      fake.script({ kind: 'error', status: 500, code: '500', message: 'Internal Error' });
     const evs = await collect(client().stream(req()));
     expect(evs.filter((e) => e.type === 'retry')).toHaveLength(3);
     const e = last(evs);
@@ -233,7 +266,12 @@ describe('ZhipuClient errors and retries', () => {
 
   it('reports an unreachable server as a network error after retries', async () => {
     const evs = await collect(
-      new ZhipuClient({ baseUrl: 'http://127.0.0.1:9/api/paas/v4', apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 1 }).stream(req()),
+      new ZhipuClient({
+        baseUrl: 'http://127.0.0.1:9/api/paas/v4',
+        apiKey: TEST_KEY,
+        retryBaseMs: 1,
+        retryCapMs: 1,
+      }).stream(req()),
     );
     expect(evs.filter((e) => e.type === 'retry')).toHaveLength(3);
     const e = last(evs);

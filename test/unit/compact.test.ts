@@ -13,7 +13,7 @@ import {
 } from '../../src/agent/compact-split.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { estimateMessageTokens, estimateTextTokens } from '../../src/agent/tokens.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ChatRequest, Message, ToolCall } from '../../src/llm/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';

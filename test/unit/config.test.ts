@@ -2,6 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MODEL_CATALOG } from '../../src/llm/catalog.js';
 import { loadConfigFile, maskKey, resolveConfig, saveConfigFile } from '../../src/support/config.js';
 import { ZhiError } from '../../src/support/errors.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -19,7 +20,7 @@ function file(content?: string) {
 describe('config', () => {
   it('uses defaults when there is no file', async () => {
     const loaded = await loadConfigFile(file());
-    const c = resolveConfig(loaded, {});
+    const c = resolveConfig(loaded, MODEL_CATALOG, {});
     expect(c).toMatchObject({
       platform: 'bigmodel',
       baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
@@ -35,8 +36,13 @@ describe('config', () => {
     const p = file();
     await saveConfigFile(p, { api_key: 'abc.def12345', platform: 'zai', max_turns: 12 });
     expect(statSync(p).mode & 0o777).toBe(0o600);
-    const c = resolveConfig(await loadConfigFile(p), {});
-    expect(c).toMatchObject({ apiKey: 'abc.def12345', platform: 'zai', maxTurns: 12, baseUrl: 'https://api.z.ai/api/paas/v4' });
+    const c = resolveConfig(await loadConfigFile(p), MODEL_CATALOG, {});
+    expect(c).toMatchObject({
+      apiKey: 'abc.def12345',
+      platform: 'zai',
+      maxTurns: 12,
+      baseUrl: 'https://api.z.ai/api/paas/v4',
+    });
     expect((await readdir(join(p, '..'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -55,7 +61,7 @@ describe('config', () => {
     const loaded = await loadConfigFile(file('default_model: glm-5.0x\n'));
     const err = (() => {
       try {
-        resolveConfig(loaded, {});
+        resolveConfig(loaded, MODEL_CATALOG, {});
       } catch (e) {
         return e as ZhiError;
       }
@@ -67,7 +73,7 @@ describe('config', () => {
   it('warns about unknown keys but keeps the rest', async () => {
     const loaded = await loadConfigFile(file('colour: blue\nmax_turns: 5\n'));
     expect(loaded.warnings).toEqual([{ kind: 'unknown_key', key: 'colour' }]);
-    expect(resolveConfig(loaded, {}).maxTurns).toBe(5);
+    expect(resolveConfig(loaded, MODEL_CATALOG, {}).maxTurns).toBe(5);
   });
 
   it('backs up a corrupt file, recovers the key, and starts fresh', async () => {
@@ -76,15 +82,23 @@ describe('config', () => {
     expect(loaded.warnings[0]).toMatchObject({ kind: 'corrupt', keyRecovered: true });
     const backup = (loaded.warnings[0] as { backup: string }).backup;
     expect(readFileSync(backup, 'utf8')).toContain('[oops');
-    expect(resolveConfig(await loadConfigFile(p), {}).apiKey).toBe('0123456789abcdef0123456789abcdef.Secret9');
+    expect(resolveConfig(await loadConfigFile(p), MODEL_CATALOG, {}).apiKey).toBe(
+      '0123456789abcdef0123456789abcdef.Secret9',
+    );
     expect(statSync(p).mode & 0o777).toBe(0o600);
   });
 
   it('environment beats the file; flags beat both', async () => {
     const loaded = await loadConfigFile(file('default_model: glm-4.6\noutput_dir: out-file\n'));
     const env = { ZHI_DEFAULT_MODEL: 'glm-4.7', ZHI_OUTPUT_DIR: 'out-env', ZHI_API_KEY: 'k.k' };
-    expect(resolveConfig(loaded, env)).toMatchObject({ defaultModel: 'glm-4.7', outputDir: 'out-env', apiKey: 'k.k' });
-    expect(resolveConfig(loaded, env, { model: 'glm-4.5', outputDir: 'out-flag' })).toMatchObject({
+    expect(resolveConfig(loaded, MODEL_CATALOG, env)).toMatchObject({
+      defaultModel: 'glm-4.7',
+      outputDir: 'out-env',
+      apiKey: 'k.k',
+    });
+    expect(
+      resolveConfig(loaded, MODEL_CATALOG, env, { model: 'glm-4.5', outputDir: 'out-flag' }),
+    ).toMatchObject({
       defaultModel: 'glm-4.5',
       outputDir: 'out-flag',
     });

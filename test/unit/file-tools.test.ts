@@ -109,7 +109,9 @@ describe('file_read', () => {
       '[offset 999999 is at or past the end of big.txt: its text is 153600 bytes long]',
     );
     writeFileSync(join(cwd, 'empty.txt'), '');
-    expect(await fileRead.execute({ path: 'empty.txt' }, ctx())).toBe('[empty.txt is empty: it contains no text]');
+    expect(await fileRead.execute({ path: 'empty.txt' }, ctx())).toBe(
+      '[empty.txt is empty: it contains no text]',
+    );
   });
 
   it.skipIf(process.getuid?.() === 0)(

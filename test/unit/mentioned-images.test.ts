@@ -15,7 +15,12 @@ beforeEach(() => {
   return () => cleanup(dir);
 });
 
-const opts = () => ({ cwd: dir, home: dir, note: (l: string) => notes.push(l), warn: (l: string) => warnings.push(l) });
+const opts = () => ({
+  cwd: dir,
+  home: dir,
+  note: (l: string) => notes.push(l),
+  warn: (l: string) => warnings.push(l),
+});
 
 describe('images named in a one-shot message', () => {
   it('attaches existing JPG/PNG files the user names, quoted or not, and keeps the text', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { ZhipuClient } from '../../src/llm/client.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import ocr, { createOcrTool } from '../../src/tools/ocr.js';
@@ -49,7 +49,9 @@ describe('ocr tool against the fake API', () => {
   it('sends a PDF as a data URI and returns the Markdown, with usage counted under glm-ocr', async () => {
     const pdf = makePdf(['Invoice 2024-001', 'Total 100.00', 'Thanks']);
     writeFileSync(join(dir, 'scan.pdf'), pdf);
-    fake.scriptOcr({ md: '# Invoice\n\n| Item | Amount |\n| --- | --- |\n| Total | 100.00 |\n![](page=1,bbox=[1, 2, 3, 4])' });
+    fake.scriptOcr({
+      md: '# Invoice\n\n| Item | Amount |\n| --- | --- |\n| Total | 100.00 |\n![](page=1,bbox=[1, 2, 3, 4])',
+    });
     const out = await ocr.execute({ path: 'scan.pdf' }, ctx());
     expect(out).toBe(
       'OCR of scan.pdf (3 pages):\n\n# Invoice\n\n| Item | Amount |\n| --- | --- |\n| Total | 100.00 |\n[image on page 2]',
@@ -58,7 +60,9 @@ describe('ocr tool against the fake API', () => {
     expect(body.model).toBe('glm-ocr');
     expect(body.file).toBe(`data:application/pdf;base64,${pdf.toString('base64')}`);
     expect(body.start_page_id).toBeUndefined();
-    expect(usage.models()).toEqual([['glm-ocr', expect.objectContaining({ promptTokens: 123, completionTokens: 456, calls: 1 })]]);
+    expect(usage.models()).toEqual([
+      ['glm-ocr', expect.objectContaining({ promptTokens: 123, completionTokens: 456, calls: 1 })],
+    ]);
     expect(notes).toEqual(['GLM-OCR is reading 3 pages…']);
   });
 
@@ -82,7 +86,10 @@ describe('ocr tool against the fake API', () => {
 
   it('retries when the service is busy, saying so', async () => {
     writeFileSync(join(dir, 'scan.png'), makePng(10, 10));
-    fake.scriptOcr({ status: 429, code: '1302', message: '您当前使用该API的并发数过高' }, { md: 'second time lucky' });
+    fake.scriptOcr(
+      { status: 429, code: '1302', message: '您当前使用该API的并发数过高' },
+      { md: 'second time lucky' },
+    );
     const out = await ocr.execute({ path: 'scan.png' }, ctx());
     expect(out).toContain('second time lucky');
     expect(ocrBodies()).toHaveLength(2);
@@ -92,7 +99,9 @@ describe('ocr tool against the fake API', () => {
   it('reports an API failure with what to do', async () => {
     writeFileSync(join(dir, 'scan.png'), makePng(10, 10));
     fake.scriptOcr({ status: 429, code: '1113', message: '余额不足' });
-    await expect(ocr.execute({ path: 'scan.png' }, ctx())).rejects.toThrow(/failed \(balance 1113\): 余额不足\..*no balance/);
+    await expect(ocr.execute({ path: 'scan.png' }, ctx())).rejects.toThrow(
+      /failed \(balance 1113\): 余额不足\..*no balance/,
+    );
   });
 
   it('a limit the service enforces itself is explained', async () => {
@@ -118,7 +127,9 @@ describe('ocr tool against the fake API', () => {
     fake.scriptOcr({ md: '长'.repeat(40_000) });
     const out = (await ocr.execute({ path: 'long.pdf' }, ctx())) as string;
     expect(Buffer.byteLength(out)).toBeLessThanOrEqual(50 * 1024 + 200);
-    expect(out).toMatch(/\[truncated: showing the first \d+ KB of 117 KB\]\n\[To read a later part, call ocr again with start_page and end_page\.\]$/);
+    expect(out).toMatch(
+      /\[truncated: showing the first \d+ KB of 117 KB\]\n\[To read a later part, call ocr again with start_page and end_page\.\]$/,
+    );
   });
 });
 
@@ -129,9 +140,15 @@ describe('checked before anything is uploaded', () => {
   }
 
   it('other image types are refused with the reason and what to do', async () => {
-    writeFileSync(join(dir, 'pic.webp'), Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'), Buffer.alloc(64)]));
+    writeFileSync(
+      join(dir, 'pic.webp'),
+      Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 ', 'latin1'), Buffer.alloc(64)]),
+    );
     writeFileSync(join(dir, 'anim.gif'), Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(64)]));
-    await refused('pic.webp', /is a WEBP image; Zhipu OCR accepts only PDF, JPG and PNG.*convert it to PNG or JPG/);
+    await refused(
+      'pic.webp',
+      /is a WEBP image; Zhipu OCR accepts only PDF, JPG and PNG.*convert it to PNG or JPG/,
+    );
     await refused('anim.gif', /is a GIF image/);
   });
 
@@ -153,10 +170,15 @@ describe('checked before anything is uploaded', () => {
 
   it('page limit: says the limit and how to read in parts', async () => {
     writeFileSync(join(dir, 'thick.pdf'), makePdf(Array.from({ length: 101 }, (_, i) => `p${i}`)));
-    await refused('thick.pdf', /has 101 pages, which is more than the 100 pages .* e\.g\. 1-100, then 101-101\), or ask the user to split/);
+    await refused(
+      'thick.pdf',
+      /has 101 pages, which is more than the 100 pages .* e\.g\. 1-100, then 101-101\), or ask the user to split/,
+    );
     writeFileSync(join(dir, 'five.pdf'), makePdf(['1', '2', '3', '4', '5']));
     await refused('five.pdf', /has 5 pages, which is more than the 2 pages/, createOcrTool({ maxPages: 2 }));
-    await expect(ocr.execute({ path: 'five.pdf', start_page: 9 }, ctx())).rejects.toThrow(/only 5 pages; start_page 9/);
+    await expect(ocr.execute({ path: 'five.pdf', start_page: 9 }, ctx())).rejects.toThrow(
+      /only 5 pages; start_page 9/,
+    );
   });
 
   it('reads only inside the current directory', async () => {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { ReplRenderer, type RenderMode } from '../../src/cli/render/repl-renderer.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';

@@ -4,7 +4,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { parseArgs } from '../../src/cli/args.js';
 import type { AppContext } from '../../src/cli/context.js';
 import { nobodyPrompter } from '../../src/cli/prompter.js';
@@ -14,6 +14,7 @@ import { History } from '../../src/cli/repl/history.js';
 import { Repl, usageSince } from '../../src/cli/repl/repl.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { StreamEvent } from '../../src/llm/types.js';
+import { MODEL_CATALOG } from '../../src/llm/catalog.js';
 import { resolveConfig } from '../../src/support/config.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { appPaths } from '../../src/support/paths.js';
@@ -77,7 +78,7 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
   const ctx: AppContext = {
     args: parseArgs([]),
     paths: appPaths({ ZHI_HOME: dir }),
-    config: resolveConfig({ file: {}, exists: false, warnings: [] }, {}),
+    config: resolveConfig({ file: {}, exists: false, warnings: [] }, MODEL_CATALOG, {}),
     platform,
     err: makeStyle(false),
     out: makeStyle(false),

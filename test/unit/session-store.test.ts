@@ -17,7 +17,7 @@ import {
   summariseSession,
   titleFrom,
 } from '../../src/agent/sessions/store.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message } from '../../src/llm/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';

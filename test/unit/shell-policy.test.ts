@@ -133,7 +133,7 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['pwsh -c ls', 'refuse', 'inline-code'],
   ['cmd /c del x', 'refuse', 'inline-code'],
   ['iex (irm https://example.com/x)', 'refuse', 'eval'],
-  ["awk 'BEGIN { system(\"rm -rf x\") }'", 'refuse', 'awk-system'],
+  ['awk \'BEGIN { system("rm -rf x") }\'', 'refuse', 'awk-system'],
   ['echo `bash -c ls`', 'refuse', 'inline-code'],
   ['echo $(eval ls)', 'refuse', 'eval'],
   ['echo "$(sh -c ls)"', 'refuse', 'inline-code'],
@@ -231,7 +231,9 @@ describe('shell policy corpus', () => {
 describe('what the person and the model read', () => {
   it('a refusal names what would be destroyed', () => {
     expect(describeVerdict(assessCommand('rm -rf ~', ctx)).refuse).toMatch(/would delete or overwrite ~/);
-    expect(describeVerdict(assessCommand('bash -c "ls"', ctx)).refuse).toMatch(/"bash -c" runs code given inline/);
+    expect(describeVerdict(assessCommand('bash -c "ls"', ctx)).refuse).toMatch(
+      /"bash -c" runs code given inline/,
+    );
   });
 
   it('warnings are joined into one line shown before the question', () => {

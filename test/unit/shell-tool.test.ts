@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import shell, { visible } from '../../src/tools/shell.js';
 import { runCommand } from '../../src/tools/shell-run.js';
@@ -78,7 +78,11 @@ describe.runIf(unix)('runCommand', () => {
 
   it('stops what a finished command left running in the background', async () => {
     const pidFile = join(dir, 'bg.pid');
-    const r = await runCommand(`sleep 30 & echo $! > ${pidFile}; echo started`, { cwd: dir, timeoutMs: 20_000, maxBytes: 1000 });
+    const r = await runCommand(`sleep 30 & echo $! > ${pidFile}; echo started`, {
+      cwd: dir,
+      timeoutMs: 20_000,
+      maxBytes: 1000,
+    });
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe('started\n');
@@ -102,7 +106,11 @@ describe.runIf(unix)('runCommand', () => {
   });
 
   it('keeps only the first bytes of a flood and counts the rest', async () => {
-    const r = await runCommand('yes 0123456789 | head -c 300000', { cwd: dir, timeoutMs: 10_000, maxBytes: 1000 });
+    const r = await runCommand('yes 0123456789 | head -c 300000', {
+      cwd: dir,
+      timeoutMs: 10_000,
+      maxBytes: 1000,
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.length).toBe(1000);
     expect(r.totalBytes).toBe(300_000);
@@ -112,7 +120,10 @@ describe.runIf(unix)('runCommand', () => {
 
 describe.runIf(unix)('the shell tool', () => {
   it('reports the exit code and both streams', async () => {
-    const out = (await shell.execute({ command: 'echo hello; echo bad >&2; false', timeout: 5 }, ctx())) as ToolResult;
+    const out = (await shell.execute(
+      { command: 'echo hello; echo bad >&2; false', timeout: 5 },
+      ctx(),
+    )) as ToolResult;
     expect(out.isError).toBe(false);
     expect(out.content).toMatch(/^Exit code: 1 \(/);
     expect(out.content).toContain('stdout:\nhello');
@@ -120,14 +131,20 @@ describe.runIf(unix)('the shell tool', () => {
   });
 
   it('says when the output was capped at 100 KB', async () => {
-    const out = (await shell.execute({ command: 'yes abcdefghi | head -c 250000', timeout: 10 }, ctx())) as ToolResult;
+    const out = (await shell.execute(
+      { command: 'yes abcdefghi | head -c 250000', timeout: 10 },
+      ctx(),
+    )) as ToolResult;
     expect(out.content).toMatch(/\[output truncated: kept the first 100 KB of 244 KB/);
     expect(Buffer.byteLength(out.content)).toBeLessThan(110 * 1024);
   });
 
   it('a timeout is an error the model can read, and the command is stopped', async () => {
     const marker = join(dir, 'late.txt');
-    const out = (await shell.execute({ command: `sleep 3; touch ${marker}`, timeout: 1 }, ctx())) as ToolResult;
+    const out = (await shell.execute(
+      { command: `sleep 3; touch ${marker}`, timeout: 1 },
+      ctx(),
+    )) as ToolResult;
     expect(out.isError).toBe(true);
     expect(out.content).toMatch(/did not finish within 1 s and was stopped/);
     await new Promise((r) => setTimeout(r, 2500));
@@ -137,13 +154,15 @@ describe.runIf(unix)('the shell tool', () => {
   it('does not pass the API key to commands', async () => {
     process.env.ZHI_API_KEY = 'secret-key-123';
     try {
-      const out = (await shell.execute({ command: 'echo "key=[$ZHI_API_KEY]"', timeout: 5 }, ctx())) as ToolResult;
+      const out = (await shell.execute(
+        { command: 'echo "key=[$ZHI_API_KEY]"', timeout: 5 },
+        ctx(),
+      )) as ToolResult;
       expect(out.content).toContain('key=[]');
     } finally {
       delete process.env.ZHI_API_KEY;
     }
   });
-
 });
 
 describe('schema, preview and assessment', () => {
@@ -158,7 +177,9 @@ describe('schema, preview and assessment', () => {
     const long = `echo ${'x'.repeat(3000)}`;
     expect(shell.preview!({ command: long, timeout: 30 })).toBe(`$ ${long}`);
     const sneaky = 'rm -rf ~/Documents\u001b[2K\recho harmless';
-    expect(shell.preview!({ command: sneaky, timeout: 30 })).toBe('$ rm -rf ~/Documents\\u001b[2K\\u000decho harmless');
+    expect(shell.preview!({ command: sneaky, timeout: 30 })).toBe(
+      '$ rm -rf ~/Documents\\u001b[2K\\u000decho harmless',
+    );
     expect(shell.preview!({ command: 'ls', timeout: 90 })).toBe('$ ls\ntime limit: 90 s');
     expect(shell.preview!({ command: 'ls', timeout: 30 }, ctx())).toBe(`$ ls\nin folder: ${dir}`);
     expect(visible('a\u202eb')).toBe('a\\u202eb');

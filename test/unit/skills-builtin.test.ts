@@ -7,7 +7,17 @@ import { tempDir } from '../helpers/zhi.js';
 const BUILTIN_DIR = resolve(import.meta.dirname, '../../skills');
 const TOOLS = ['file_read', 'file_write', 'file_list', 'ocr', 'shell', 'web_fetch', 'skill_create'];
 
-const SINGLE = ['summarize', 'translate', 'extract-text', 'extract-table', 'analyze', 'proofread', 'reformat', 'meeting-notes', 'compare'];
+const SINGLE = [
+  'summarize',
+  'translate',
+  'extract-text',
+  'extract-table',
+  'analyze',
+  'proofread',
+  'reformat',
+  'meeting-notes',
+  'compare',
+];
 const COMPOSITE: Record<string, string[]> = {
   'translate-proofread': ['translate', 'proofread'],
   'meeting-followup': ['meeting-notes', 'summarize', 'translate'],
@@ -45,10 +55,19 @@ describe('the 15 built-in skills', async () => {
     }
     for (const [name, steps] of Object.entries(COMPOSITE)) {
       const s = catalog.skills.get(name)!;
-      expect(resolveTools(s, catalog, TOOLS).skills.map((x) => x.name), name).toEqual(steps);
+      expect(
+        resolveTools(s, catalog, TOOLS).skills.map((x) => x.name),
+        name,
+      ).toEqual(steps);
     }
-    expect(catalog.skills.get('invoice-to-excel')!.args[0]).toMatchObject({ type: 'directory', each: 'extract-table' });
-    expect(catalog.skills.get('daily-digest')!.args[0]).toMatchObject({ type: 'directory', each: 'summarize' });
+    expect(catalog.skills.get('invoice-to-excel')!.args[0]).toMatchObject({
+      type: 'directory',
+      each: 'extract-table',
+    });
+    expect(catalog.skills.get('daily-digest')!.args[0]).toMatchObject({
+      type: 'directory',
+      each: 'summarize',
+    });
   });
 
   it('prompts name the output file and say what the final answer is', () => {

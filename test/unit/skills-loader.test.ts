@@ -70,15 +70,27 @@ describe('skill loader: YAML', () => {
     const r = parse('name: demo\ndescription: d\ntools: [file_read]\n');
     expect(r.skill).toBeUndefined();
     expect(r.errors).toHaveLength(1);
-    expect(r.errors[0]).toMatchObject({ file: '/skills/demo.yaml', field: 'system_prompt', message: { key: 'skills.err.required' } });
-    expect(describeIssue(r.errors[0]!)).toBe('/skills/demo.yaml, system_prompt: this required field is missing');
+    expect(r.errors[0]).toMatchObject({
+      file: '/skills/demo.yaml',
+      field: 'system_prompt',
+      message: { key: 'skills.err.required' },
+    });
+    expect(describeIssue(r.errors[0]!)).toBe(
+      '/skills/demo.yaml, system_prompt: this required field is missing',
+    );
   });
 
   it('names the line of a bad nested field', () => {
     const text = VALID.replace('      type: string', '      type: text');
     const r = parse(text);
-    expect(r.errors[0]).toMatchObject({ line: 11, field: 'input.args[1].type', message: { key: 'skills.err.argType' } });
-    expect(describeIssue(r.errors[0]!)).toContain('line 11, input.args[1].type: the type must be one of: file, directory, string, number, boolean');
+    expect(r.errors[0]).toMatchObject({
+      line: 11,
+      field: 'input.args[1].type',
+      message: { key: 'skills.err.argType' },
+    });
+    expect(describeIssue(r.errors[0]!)).toContain(
+      'line 11, input.args[1].type: the type must be one of: file, directory, string, number, boolean',
+    );
   });
 
   it('reports malformed YAML with its line', () => {
@@ -112,19 +124,29 @@ describe('skill loader: YAML', () => {
   });
 
   it('accepts CJK text in descriptions and prompts', () => {
-    const r = parse('name: fanyi\ndescription: 把文档翻译成英文\nsystem_prompt: 你是翻译助手。\ntools: []\n', {
-      ...opts,
-      file: '/skills/fanyi.yaml',
-    });
+    const r = parse(
+      'name: fanyi\ndescription: 把文档翻译成英文\nsystem_prompt: 你是翻译助手。\ntools: []\n',
+      {
+        ...opts,
+        file: '/skills/fanyi.yaml',
+      },
+    );
     expect(r.errors).toEqual([]);
     expect(r.skill!.description).toBe('把文档翻译成英文');
   });
 
   it('checks max_turns, defaults and input types', () => {
-    expect(parse(VALID.replace('max_turns: 7', 'max_turns: 51')).errors[0]).toMatchObject({ field: 'max_turns', line: 21 });
+    expect(parse(VALID.replace('max_turns: 7', 'max_turns: 51')).errors[0]).toMatchObject({
+      field: 'max_turns',
+      line: 21,
+    });
     expect(parse(VALID.replace('max_turns: 7', 'max_turns: 0')).errors[0]!.field).toBe('max_turns');
-    expect(parse(VALID.replace('default: English', 'default: 3')).errors[0]!.field).toBe('input.args[1].default');
-    expect(parse(VALID.replace('directory: out/reports', 'directory: ../outside')).errors[0]!.field).toBe('output.directory');
+    expect(parse(VALID.replace('default: English', 'default: 3')).errors[0]!.field).toBe(
+      'input.args[1].default',
+    );
+    expect(parse(VALID.replace('directory: out/reports', 'directory: ../outside')).errors[0]!.field).toBe(
+      'output.directory',
+    );
   });
 
   it('warns when the name does not match the file name', () => {
@@ -142,10 +164,18 @@ describe('skill loader: YAML', () => {
 
 describe('skill loader: Agent Skills SKILL.md', () => {
   const md = (fm: string, body = 'Do the thing.\n\nStep by step.') => `---\n${fm}\n---\n\n${body}\n`;
-  const o = { file: '/skills/pdf-notes/SKILL.md', source: 'user' as const, format: 'skill-md' as const, folder: '/skills/pdf-notes' };
+  const o = {
+    file: '/skills/pdf-notes/SKILL.md',
+    source: 'user' as const,
+    format: 'skill-md' as const,
+    folder: '/skills/pdf-notes',
+  };
 
   it('takes the body as the prompt and maps allowed-tools', () => {
-    const r = parseSkillText(md('name: pdf-notes\ndescription: Notes from PDFs\nallowed-tools: Read Write Bash(git:*) WebSearch'), o);
+    const r = parseSkillText(
+      md('name: pdf-notes\ndescription: Notes from PDFs\nallowed-tools: Read Write Bash(git:*) WebSearch'),
+      o,
+    );
     expect(r.errors).toEqual([]);
     expect(r.skill!.systemPrompt).toBe('Do the thing.\n\nStep by step.');
     expect(r.skill!.tools).toEqual(['file_read', 'file_write', 'shell']);
@@ -154,7 +184,10 @@ describe('skill loader: Agent Skills SKILL.md', () => {
   });
 
   it('accepts zhi keys (tools, model, input) and defaults the name to the folder', () => {
-    const r = parseSkillText(md('description: d\nmodel: glm-4-air\ntools: [file_read, ocr]\nlicense: MIT'), o);
+    const r = parseSkillText(
+      md('description: d\nmodel: glm-4-air\ntools: [file_read, ocr]\nlicense: MIT'),
+      o,
+    );
     expect(r.errors).toEqual([]);
     expect(r.skill!.name).toBe('pdf-notes');
     expect(r.skill!.tools).toEqual(['file_read', 'ocr']);
@@ -168,7 +201,9 @@ describe('skill loader: Agent Skills SKILL.md', () => {
 
   it('requires front matter and a body', () => {
     expect(parseSkillText('# Just markdown\n', o).errors[0]!.message.key).toBe('skills.err.noFrontMatter');
-    expect(parseSkillText(md('name: pdf-notes\ndescription: d', ''), o).errors[0]!.message.key).toBe('skills.err.emptyBody');
+    expect(parseSkillText(md('name: pdf-notes\ndescription: d', ''), o).errors[0]!.message.key).toBe(
+      'skills.err.emptyBody',
+    );
   });
 
   it('lists reference files beside SKILL.md, not their contents', async () => {
@@ -188,7 +223,10 @@ describe('skill loader: Agent Skills SKILL.md', () => {
   });
 
   it('maps allowed-tools given as a list', () => {
-    expect(mapAllowedTools(['Read', 'file_list', 'Grep'])).toEqual({ tools: ['file_read', 'file_list'], ignored: ['Grep'] });
+    expect(mapAllowedTools(['Read', 'file_list', 'Grep'])).toEqual({
+      tools: ['file_read', 'file_list'],
+      ignored: ['Grep'],
+    });
   });
 });
 
@@ -205,7 +243,9 @@ describe('skill files on disk', () => {
       writeFileSync(join(dir, 'gbk.yaml'), gbk);
       expect((await loadSkillFile(join(dir, 'gbk.yaml'), 'user')).skill?.description).toBe('翻译');
       writeFileSync(join(dir, 'bin.yaml'), Buffer.from([0x6e, 0x00, 0x01, 0x02]));
-      expect((await loadSkillFile(join(dir, 'bin.yaml'), 'user')).errors[0]!.message.key).toBe('skills.err.binary');
+      expect((await loadSkillFile(join(dir, 'bin.yaml'), 'user')).errors[0]!.message.key).toBe(
+        'skills.err.binary',
+      );
     } finally {
       cleanup(dir);
     }
@@ -223,7 +263,10 @@ describe('skill files on disk', () => {
 
 describe('YAML errors point at the line a person must fix', () => {
   it('an unclosed quote is reported where it opens, not at the end of the file', () => {
-    const r = parseSkillText('name: demo\ndescription: d\nsystem_prompt: "unclosed\ntools: []\nmax_turns: 3\n', opts);
+    const r = parseSkillText(
+      'name: demo\ndescription: d\nsystem_prompt: "unclosed\ntools: []\nmax_turns: 3\n',
+      opts,
+    );
     expect(r.errors[0]).toMatchObject({ line: 3, message: { key: 'skills.err.yaml' } });
   });
 });

@@ -4,13 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentResult } from '../../src/agent/events.js';
 import type { Prompter } from '../../src/agent/loop.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { AssistantMessage, ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js';
 import { discoverSkills, type SkillCatalog } from '../../src/skills/discovery.js';
 import { lacksContent, mapCliInputs, skillUsage } from '../../src/skills/inputs.js';
 import { parseSkillText } from '../../src/skills/loader.js';
-import { runSkill, type SkillEvent, type SkillRuntime } from '../../src/skills/run.js';
+import { runSkill, type SkillEvent, type SkillRuntime } from '../../src/agent/skills/run.js';
 import type { Skill } from '../../src/skills/schema.js';
 import { TrustStore } from '../../src/skills/trust.js';
 import { ZhiError } from '../../src/support/errors.js';
@@ -53,12 +53,16 @@ describe('inputs from the command line', () => {
   });
 
   it('accepts - and _ alike in names', () => {
-    const s = skill('name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: max_rows, type: number}\n');
+    const s = skill(
+      'name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: max_rows, type: number}\n',
+    );
     expect(mapCliInputs(s, [], { 'max-rows': '5' })).toEqual({ max_rows: 5 });
   });
 
   it('fills text inputs from positional words when the skill takes no paths (a URL)', () => {
-    const s = skill('name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: url, type: string, required: true}\n');
+    const s = skill(
+      'name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: url, type: string, required: true}\n',
+    );
     expect(mapCliInputs(s, ['https://example.com'], {})).toEqual({ url: 'https://example.com' });
   });
 
@@ -78,8 +82,12 @@ describe('inputs from the command line', () => {
     expect(fail(() => mapCliInputs(TRANSLATE, [], { pages: 'many' }))).toContain('--pages must be a number');
     expect(fail(() => mapCliInputs(TRANSLATE, [], { keep: 'maybe' }))).toContain('--keep must be yes or no');
     expect(fail(() => mapCliInputs(TRANSLATE, [], { to: true }))).toContain('--to needs a value');
-    expect(fail(() => mapCliInputs(TRANSLATE, ['a.md', 'b.md'], {}))).toContain('Too many inputs for the skill translate: b.md');
-    const compare = skill('name: compare\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: a, type: file, required: true}\n    - {name: b, type: file, required: true}\n');
+    expect(fail(() => mapCliInputs(TRANSLATE, ['a.md', 'b.md'], {}))).toContain(
+      'Too many inputs for the skill translate: b.md',
+    );
+    const compare = skill(
+      'name: compare\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: a, type: file, required: true}\n    - {name: b, type: file, required: true}\n',
+    );
     const text = fail(() => mapCliInputs(compare, ['x.md'], {}));
     expect(text).toContain('Missing required input: b');
     expect(text).toContain('Usage: zhi run compare <a> <b>');
@@ -102,7 +110,8 @@ describe('discovery', () => {
     mkdirSync(join(dir, rel, '..'), { recursive: true });
     writeFileSync(join(dir, rel), text);
   };
-  const minimal = (name: string, extra = '') => `name: ${name}\ndescription: ${name} skill\nsystem_prompt: p\ntools: []\n${extra}`;
+  const minimal = (name: string, extra = '') =>
+    `name: ${name}\ndescription: ${name} skill\nsystem_prompt: p\ntools: []\n${extra}`;
 
   it('finds built-in and user skills (YAML and SKILL.md); a user skill replaces a built-in', async () => {
     put('builtin/a.yaml', minimal('a'));
@@ -136,7 +145,11 @@ describe('discovery', () => {
     const cacheFile = join(dir, 'cache', 'skills.json');
     const first = await discoverSkills(dirs, { cacheFile });
     const cached = JSON.parse(readFileSync(cacheFile, 'utf8'));
-    expect(Object.keys(cached.entries).map((f) => f.split('/').pop()).sort()).toEqual(['a.yaml', 'b.yaml']);
+    expect(
+      Object.keys(cached.entries)
+        .map((f) => f.split('/').pop())
+        .sort(),
+    ).toEqual(['a.yaml', 'b.yaml']);
     // A hit does not read the file again: a poisoned entry with the right key is believed.
     cached.entries[join(dir, 'user', 'a.yaml')].outcome.skill.description = 'from the cache';
     writeFileSync(cacheFile, JSON.stringify(cached));
@@ -148,7 +161,11 @@ describe('discovery', () => {
     expect(again.skills.get('a')).toMatchObject({ description: 'a skill', model: 'glm-4-air' });
     expect([...again.skills.keys()].sort()).toEqual(['a']);
     expect(again.broken[0]![0]!.file).toBe(join(dir, 'user', 'c.yaml'));
-    expect(Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).entries).map((f) => f.split('/').pop()).sort()).toEqual(['a.yaml', 'c.yaml']);
+    expect(
+      Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).entries)
+        .map((f) => f.split('/').pop())
+        .sort(),
+    ).toEqual(['a.yaml', 'c.yaml']);
     expect(first.skills.get('a')!.hash).not.toBe(again.skills.get('a')!.hash);
   });
 
@@ -167,8 +184,20 @@ class ScriptedLlm implements LlmClient {
     this.requests.push({ ...req, messages: [...req.messages] });
     const next = this.replies.shift();
     const message = next ? next(req) : { role: 'assistant' as const, content: 'OK' };
-    const usage = { promptTokens: 10, completionTokens: 2, totalTokens: 12, cachedTokens: 0, reasoningTokens: 0 };
-    yield { type: 'done', message, finishReason: message.tool_calls ? 'tool_calls' : 'stop', usage, model: req.model };
+    const usage = {
+      promptTokens: 10,
+      completionTokens: 2,
+      totalTokens: 12,
+      cachedTokens: 0,
+      reasoningTokens: 0,
+    };
+    yield {
+      type: 'done',
+      message,
+      finishReason: message.tool_calls ? 'tool_calls' : 'stop',
+      usage,
+      model: req.model,
+    };
   }
 }
 
@@ -176,7 +205,9 @@ const text = (content: string) => () => ({ role: 'assistant' as const, content }
 const call = (name: string, args: Record<string, unknown>) => () => ({
   role: 'assistant' as const,
   content: '',
-  tool_calls: [{ id: `c-${name}`, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } }],
+  tool_calls: [
+    { id: `c-${name}`, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } },
+  ],
 });
 
 const writeTool: AnyTool = {
@@ -223,7 +254,9 @@ function catalogOf(...skills: Skill[]): SkillCatalog {
   };
 }
 
-async function drain(gen: AsyncGenerator<SkillEvent, AgentResult>): Promise<{ events: SkillEvent[]; result: AgentResult }> {
+async function drain(
+  gen: AsyncGenerator<SkillEvent, AgentResult>,
+): Promise<{ events: SkillEvent[]; result: AgentResult }> {
   const events: SkillEvent[] = [];
   let step = await gen.next();
   while (!step.done) {
@@ -234,21 +267,49 @@ async function drain(gen: AsyncGenerator<SkillEvent, AgentResult>): Promise<{ ev
 }
 
 describe('runSkill', () => {
-  const leaf = skill('name: leaf\ndescription: writes\nmodel: glm-4.5-flash\nsystem_prompt: LEAF\ntools: [file_write]\n', '/u/leaf.yaml', 'builtin');
-  const top = skill('name: top\ndescription: calls leaf\nsystem_prompt: TOP\ntools: [leaf]\noutput:\n  directory: reports\n', '/u/top.yaml', 'builtin');
+  const leaf = skill(
+    'name: leaf\ndescription: writes\nmodel: glm-4.5-flash\nsystem_prompt: LEAF\ntools: [file_write]\n',
+    '/u/leaf.yaml',
+    'builtin',
+  );
+  const top = skill(
+    'name: top\ndescription: calls leaf\nsystem_prompt: TOP\ntools: [leaf]\noutput:\n  directory: reports\n',
+    '/u/top.yaml',
+    'builtin',
+  );
 
   it('a nested run adds its usage and files to the caller, and writes where the caller writes', async () => {
-    const llm = new ScriptedLlm([call('skill_leaf', {}), call('file_write', { path: 'x.md' }), text('leaf done'), text('top done')]);
+    const llm = new ScriptedLlm([
+      call('skill_leaf', {}),
+      call('file_write', { path: 'x.md' }),
+      text('leaf done'),
+      text('top done'),
+    ]);
     const usage = new UsageTracker(PLATFORMS.bigmodel);
     const nested: string[] = [];
     const { result, events } = await drain(
-      runSkill({ skill: top, values: {}, usage }, runtime(catalogOf(top, leaf), llm, { onNested: (ev, chain) => nested.push(`${chain.join('>')}:${ev.type}`) })),
+      runSkill(
+        { skill: top, values: {}, usage },
+        runtime(catalogOf(top, leaf), llm, {
+          onNested: (ev, chain) => nested.push(`${chain.join('>')}:${ev.type}`),
+        }),
+      ),
     );
     expect(result.text).toBe('top done');
     expect(result.filesWritten).toEqual([{ path: '/work/reports/x.md', bytes: 3 }]);
     expect(usage.total().calls).toBe(4);
-    expect(usage.models().map(([m]) => m).sort()).toEqual(['glm-4-flash', 'glm-4.5-flash']);
-    expect(llm.requests.map((r) => r.model)).toEqual(['glm-4-flash', 'glm-4.5-flash', 'glm-4.5-flash', 'glm-4-flash']);
+    expect(
+      usage
+        .models()
+        .map(([m]) => m)
+        .sort(),
+    ).toEqual(['glm-4-flash', 'glm-4.5-flash']);
+    expect(llm.requests.map((r) => r.model)).toEqual([
+      'glm-4-flash',
+      'glm-4.5-flash',
+      'glm-4.5-flash',
+      'glm-4-flash',
+    ]);
     expect(llm.requests.every((r) => r.thinking === false)).toBe(true);
     expect(events[0]).toEqual({ type: 'skill_start', skill: 'top', model: 'glm-4-flash', depth: 1 });
     expect(nested).toContain('top>leaf:skill_start');
@@ -256,9 +317,17 @@ describe('runSkill', () => {
   });
 
   it('--output-dir beats the skill output directory', async () => {
-    const llm = new ScriptedLlm([call('skill_leaf', {}), call('file_write', { path: 'x.md' }), text('leaf'), text('top')]);
+    const llm = new ScriptedLlm([
+      call('skill_leaf', {}),
+      call('file_write', { path: 'x.md' }),
+      text('leaf'),
+      text('top'),
+    ]);
     const { result } = await drain(
-      runSkill({ skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(top, leaf), llm, { outputDirFixed: true })),
+      runSkill(
+        { skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
+        runtime(catalogOf(top, leaf), llm, { outputDirFixed: true }),
+      ),
     );
     expect(result.filesWritten[0]!.path).toBe('/work/zhi-output/x.md');
   });
@@ -266,41 +335,76 @@ describe('runSkill', () => {
   it('refuses a cycle and a chain deeper than 3 at the start of a run', async () => {
     const llm = new ScriptedLlm([]);
     const rt = runtime(catalogOf(top, leaf), llm);
-    await expect(drain(runSkill({ skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel), chain: ['top'] }, rt))).rejects.toThrow(
-      'A skill cannot call itself: top → top.',
-    );
     await expect(
-      drain(runSkill({ skill: leaf, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel), chain: ['a', 'b', 'c'] }, rt)),
+      drain(
+        runSkill({ skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel), chain: ['top'] }, rt),
+      ),
+    ).rejects.toThrow('A skill cannot call itself: top → top.');
+    await expect(
+      drain(
+        runSkill(
+          { skill: leaf, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel), chain: ['a', 'b', 'c'] },
+          rt,
+        ),
+      ),
     ).rejects.toThrow('nested at most 3 levels');
     expect(llm.requests).toHaveLength(0);
   });
 
   it('asks for thinking only when the skill wants it and the model can', async () => {
-    const thinker = skill('name: t\ndescription: d\nmodel: glm-4.7-flash\nthinking: true\nsystem_prompt: p\ntools: []\n');
-    const plain = skill('name: t\ndescription: d\nmodel: glm-4-flash\nthinking: true\nsystem_prompt: p\ntools: []\n');
+    const thinker = skill(
+      'name: t\ndescription: d\nmodel: glm-4.7-flash\nthinking: true\nsystem_prompt: p\ntools: []\n',
+    );
+    const plain = skill(
+      'name: t\ndescription: d\nmodel: glm-4-flash\nthinking: true\nsystem_prompt: p\ntools: []\n',
+    );
     const llm = new ScriptedLlm([text('a'), text('b')]);
-    await drain(runSkill({ skill: thinker, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(thinker), llm)));
-    await drain(runSkill({ skill: plain, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(plain), llm)));
+    await drain(
+      runSkill(
+        { skill: thinker, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
+        runtime(catalogOf(thinker), llm),
+      ),
+    );
+    await drain(
+      runSkill(
+        { skill: plain, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
+        runtime(catalogOf(plain), llm),
+      ),
+    );
     expect(llm.requests.map((r) => r.thinking)).toEqual([true, false]);
   });
 
   it('names the file, line and field of an unknown tool or model', async () => {
-    const bad = skill('name: bad\ndescription: d\nsystem_prompt: p\ntools:\n  - file_read\n  - telepathy\n', '/u/bad.yaml');
-    const rt = runtime(catalogOf(bad), new ScriptedLlm([]));
-    const err = await drain(runSkill({ skill: bad, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt)).catch((e) => e as ZhiError);
-    expect(err).toBeInstanceOf(ZhiError);
-    expect((err as ZhiError).whyText()).toContain('/u/bad.yaml, line 6, tools[1]: there is no tool or skill called "telepathy"');
-    const model = skill('name: m\ndescription: d\nmodel: glm-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
-    const err2 = await drain(runSkill({ skill: model, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalogOf(model), new ScriptedLlm([])))).catch(
-      (e) => e as ZhiError,
+    const bad = skill(
+      'name: bad\ndescription: d\nsystem_prompt: p\ntools:\n  - file_read\n  - telepathy\n',
+      '/u/bad.yaml',
     );
+    const rt = runtime(catalogOf(bad), new ScriptedLlm([]));
+    const err = await drain(
+      runSkill({ skill: bad, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt),
+    ).catch((e) => e as ZhiError);
+    expect(err).toBeInstanceOf(ZhiError);
+    expect((err as ZhiError).whyText()).toContain(
+      '/u/bad.yaml, line 6, tools[1]: there is no tool or skill called "telepathy"',
+    );
+    const model = skill('name: m\ndescription: d\nmodel: glm-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
+    const err2 = await drain(
+      runSkill(
+        { skill: model, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
+        runtime(catalogOf(model), new ScriptedLlm([])),
+      ),
+    ).catch((e) => e as ZhiError);
     expect((err2 as ZhiError).whyText()).toContain('/u/m.yaml, line 3, model: unknown model "glm-9"');
   });
 
   it('runs an untrusted user skill only after the user trusts it', async () => {
     const dir = tempDir();
     try {
-      const writer = skill('name: writer\ndescription: d\nsystem_prompt: p\ntools: [file_write]\n', '/u/writer.yaml', 'user');
+      const writer = skill(
+        'name: writer\ndescription: d\nsystem_prompt: p\ntools: [file_write]\n',
+        '/u/writer.yaml',
+        'user',
+      );
       const store = await TrustStore.open(join(dir, 'trust.json'));
       const untrusted = (skills: Skill[]) => skills.filter((s) => s.source === 'user' && !store.isTrusted(s));
       const asked: string[] = [];
@@ -313,10 +417,16 @@ describe('runSkill', () => {
             return answer;
           },
         });
-      const refused = await drain(runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(false))).catch((e) => e as ZhiError);
+      const refused = await drain(
+        runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(false)),
+      ).catch((e) => e as ZhiError);
       expect((refused as ZhiError).exitCode).toBe(3);
-      await drain(runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(true)));
-      await drain(runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(true)));
+      await drain(
+        runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(true)),
+      );
+      await drain(
+        runSkill({ skill: writer, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, rt(true)),
+      );
       expect(asked).toEqual(['writer', 'writer']);
       const reopened = await TrustStore.open(join(dir, 'trust.json'));
       expect(reopened.isTrusted(writer)).toBe(true);
@@ -331,7 +441,10 @@ describe('runSkill', () => {
     try {
       const folder = join(dir, 'user', 'style-guide');
       mkdirSync(join(folder, 'reference'), { recursive: true });
-      writeFileSync(join(folder, 'SKILL.md'), '---\nname: style-guide\ndescription: Apply the house style\nallowed-tools: Read\n---\nFollow the house style.\n');
+      writeFileSync(
+        join(folder, 'SKILL.md'),
+        '---\nname: style-guide\ndescription: Apply the house style\nallowed-tools: Read\n---\nFollow the house style.\n',
+      );
       writeFileSync(join(folder, 'reference', 'style.md'), 'Use British spelling.');
       writeFileSync(join(dir, 'secret.txt'), 'no');
       const catalog = await discoverSkills({ builtinDir: join(dir, 'none'), userDir: join(dir, 'user') });
@@ -342,13 +455,20 @@ describe('runSkill', () => {
         text('done'),
       ]);
       const { readDocument } = await import('../../src/tools/readers/index.js');
-      await drain(runSkill({ skill: sk, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) }, runtime(catalog, llm, { readDocument })));
+      await drain(
+        runSkill(
+          { skill: sk, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
+          runtime(catalog, llm, { readDocument }),
+        ),
+      );
       const [first, second, third] = llm.requests;
-      expect(first!.messages[0]!.content).toContain('Reference files of this skill (read one with read_reference when you need it): reference/style.md.');
+      expect(first!.messages[0]!.content).toContain(
+        'Reference files of this skill (read one with read_reference when you need it): reference/style.md.',
+      );
       expect(first!.messages[0]!.content).not.toContain('British');
       expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['read_reference']);
       expect(second!.messages.at(-1)!.content).toBe('Use British spelling.');
-      expect(third!.messages.at(-1)!.content).toContain('is not one of this skill\'s reference files');
+      expect(third!.messages.at(-1)!.content).toContain("is not one of this skill's reference files");
     } finally {
       cleanup(dir);
     }
@@ -358,7 +478,12 @@ describe('runSkill', () => {
 describe('inputs typed in the REPL', () => {
   it('splits words with quotes and backslash-escaped spaces, and separates --name value', async () => {
     const { splitCommandLine, splitWords } = await import('../../src/cli/skills/create.js');
-    expect(splitWords(`summarize "my report.docx" my\\ notes.txt 'a b'`)).toEqual(['summarize', 'my report.docx', 'my notes.txt', 'a b']);
+    expect(splitWords(`summarize "my report.docx" my\\ notes.txt 'a b'`)).toEqual([
+      'summarize',
+      'my report.docx',
+      'my notes.txt',
+      'a b',
+    ]);
     expect(splitWords('a  $HOME *.pdf')).toEqual(['a', '$HOME', '*.pdf']);
     expect(splitCommandLine('translate a.md --to english --keep --x=1')).toEqual({
       positionals: ['translate', 'a.md'],

@@ -126,7 +126,8 @@ describe('web_fetch address checks (corpus)', () => {
     const err = (outcome as { err: unknown }).err;
     expect(err).toBeInstanceOf(ToolError);
     const message = (err as Error).message;
-    if (verdict === 'blocked') expect(message).toMatch(/^Refused to fetch .*: .+\. web_fetch only reaches public internet addresses/);
+    if (verdict === 'blocked')
+      expect(message).toMatch(/^Refused to fetch .*: .+\. web_fetch only reaches public internet addresses/);
     if (verdict === 'scheme') expect(message).toMatch(/Only http:\/\/ and https:\/\/|not a valid URL/);
     if (verdict === 'dns') expect(message).toMatch(/the name does not exist/);
   });
@@ -138,7 +139,9 @@ describe('refusal reasons', () => {
     expect(addressProblem('10.0.0.1')).toMatch(/private network/);
     expect(addressProblem('100.64.0.1')).toMatch(/carrier-grade NAT/);
     expect(addressProblem('169.254.169.254')).toMatch(/cloud metadata/);
-    expect(addressProblem('::ffff:192.168.0.1')).toMatch(/IPv4-mapped form of 192\.168\.0\.1.*private network/);
+    expect(addressProblem('::ffff:192.168.0.1')).toMatch(
+      /IPv4-mapped form of 192\.168\.0\.1.*private network/,
+    );
     expect(addressProblem('93.184.216.34')).toBeUndefined();
   });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ContentPart } from '../../src/llm/types.js';
 import { imagePart, modelForTurn, withoutImages } from '../../src/llm/vision.js';
@@ -33,14 +33,19 @@ describe('imagePart', () => {
     const png = makePng(64, 48);
     writeFileSync(join(dir, 'chart.png'), png);
     const a = await imagePart(join(dir, 'chart.png'), 'chart.png');
-    expect(a.part).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } });
+    expect(a.part).toEqual({
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${png.toString('base64')}` },
+    });
     expect([a.width, a.height, a.bytes]).toEqual([64, 48, png.length]);
   });
 
   it('a JPG is sent as image/jpeg', async () => {
     writeFileSync(join(dir, 'p.jpg'), makeJpegHeader(800, 600));
     const a = await imagePart(join(dir, 'p.jpg'));
-    expect((a.part as Extract<ContentPart, { type: 'image_url' }>).image_url.url).toMatch(/^data:image\/jpeg;base64,/);
+    expect((a.part as Extract<ContentPart, { type: 'image_url' }>).image_url.url).toMatch(
+      /^data:image\/jpeg;base64,/,
+    );
   });
 
   it('refuses images over 5 MB, saying the limit and what to do', async () => {
@@ -62,7 +67,9 @@ describe('imagePart', () => {
     expect((await failure(imagePart(join(dir, 'a.gif'), 'a.gif'))).whatText()).toBe(
       'a.gif is a GIF file; the vision model accepts only JPG and PNG images.',
     );
-    expect((await failure(imagePart(join(dir, 'nope.png'), 'nope.png'))).whatText()).toBe('The image nope.png does not exist.');
+    expect((await failure(imagePart(join(dir, 'nope.png'), 'nope.png'))).whatText()).toBe(
+      'The image nope.png does not exist.',
+    );
   });
 });
 
@@ -76,7 +83,11 @@ describe('choosing the model', () => {
     expect(modelForTurn('glm-5', 'hello')).toEqual({ model: 'glm-5', switched: false, tools: true });
     expect(modelForTurn('glm-5', img)).toEqual({ model: 'glm-4.6v-flash', switched: true, tools: true });
     expect(modelForTurn('glm-4.6v', img)).toEqual({ model: 'glm-4.6v', switched: false, tools: true });
-    expect(modelForTurn('glm-5', img, 'glm-4v-flash')).toEqual({ model: 'glm-4v-flash', switched: true, tools: false });
+    expect(modelForTurn('glm-5', img, 'glm-4v-flash')).toEqual({
+      model: 'glm-4v-flash',
+      switched: true,
+      tools: false,
+    });
     // A configured model that cannot see is ignored.
     expect(modelForTurn('glm-5', img, 'glm-4-flash').model).toBe('glm-4.6v-flash');
   });
@@ -84,7 +95,11 @@ describe('choosing the model', () => {
   it('text models get a note instead of image parts', () => {
     const out = withoutImages([{ role: 'user', content: img }]);
     expect(out).toEqual([
-      { role: 'user', content: 'what is this?\n[an image was attached here; it was shown to a vision model, whose answer follows]' },
+      {
+        role: 'user',
+        content:
+          'what is this?\n[an image was attached here; it was shown to a vision model, whose answer follows]',
+      },
     ]);
   });
 });
@@ -109,7 +124,10 @@ describe('ChatSession with an image', () => {
     ];
     const events: AgentEvent[] = [];
     for await (const ev of chat.send(content)) events.push(ev);
-    expect(events[0]).toEqual({ type: 'warning', message: 'glm-5 cannot see images: this message goes to glm-4.6v-flash.' });
+    expect(events[0]).toEqual({
+      type: 'warning',
+      message: 'glm-5 cannot see images: this message goes to glm-4.6v-flash.',
+    });
     expect(llm.requests[0]!.model).toBe('glm-4.6v-flash');
     expect(llm.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content });
 

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { UsageTracker } from '../../src/agent/usage.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Connector, HopRequest, HopResponse } from '../../src/tools/http-pinned.js';
 import type { Resolver } from '../../src/tools/ssrf.js';
@@ -30,9 +30,20 @@ function fakeNet(routes: Record<string, Route>) {
   const connect: Connector = async (req: HopRequest): Promise<HopResponse> => {
     calls.push({ url: req.target.url.href, address: req.target.address, host: req.target.hostname });
     const route = routes[req.target.url.href];
-    if (!route) return { status: 404, headers: { 'content-type': 'text/plain' }, body: one('not found'), close: () => {} };
+    if (!route)
+      return {
+        status: 404,
+        headers: { 'content-type': 'text/plain' },
+        body: one('not found'),
+        close: () => {},
+      };
     const body = typeof route.body === 'function' ? route.body() : one(route.body ?? '');
-    return { status: route.status ?? 200, headers: route.headers ?? { 'content-type': 'text/html' }, body, close: () => {} };
+    return {
+      status: route.status ?? 200,
+      headers: route.headers ?? { 'content-type': 'text/html' },
+      body,
+      close: () => {},
+    };
   };
   return { calls, connect };
 }
@@ -79,7 +90,9 @@ describe('fetching', () => {
     expect(out.content).toContain('[details](https://site.example/details)');
     expect(out.content).toContain('| Q4 | 100 |');
     expect(out.content).not.toMatch(/secret|alert|color:red|enable JS/);
-    expect(net.calls).toEqual([{ url: 'https://site.example/news', address: '93.184.216.34', host: 'site.example' }]);
+    expect(net.calls).toEqual([
+      { url: 'https://site.example/news', address: '93.184.216.34', host: 'site.example' },
+    ]);
   });
 
   it('other text passes through; gzip is decoded; GBK without a charset header is decoded', async () => {
@@ -130,7 +143,11 @@ describe('fetching', () => {
         },
       },
     });
-    const out = await run('https://site.example/huge.txt', { resolve, connect: net.connect, maxDownloadBytes: 64 * 1024 });
+    const out = await run('https://site.example/huge.txt', {
+      resolve,
+      connect: net.connect,
+      maxDownloadBytes: 64 * 1024,
+    });
     expect(produced).toBeLessThanOrEqual(65 * 1024);
     expect(out.content).toContain('only its beginning was downloaded');
     expect(out.content).toMatch(/\[truncated: showing the first \d+ KB of 64 KB\]$/);
@@ -146,16 +163,20 @@ describe('fetching', () => {
 
   it('a DNS failure is an error', async () => {
     const net = fakeNet({});
-    await expect(run('https://nowhere.example/', { resolve, connect: net.connect })).rejects.toThrow(/does not exist/);
+    await expect(run('https://nowhere.example/', { resolve, connect: net.connect })).rejects.toThrow(
+      /does not exist/,
+    );
     expect(net.calls).toHaveLength(0);
   });
 
   it('a server that never answers times out', async () => {
     const hang: Connector = (req) =>
-      new Promise((_, reject) => req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }));
-    await expect(run('https://site.example/slow', { resolve, connect: hang, timeoutMs: 100 })).rejects.toThrow(
-      /did not answer within/,
-    );
+      new Promise((_, reject) =>
+        req.signal.addEventListener('abort', () => reject(req.signal.reason), { once: true }),
+      );
+    await expect(
+      run('https://site.example/slow', { resolve, connect: hang, timeoutMs: 100 }),
+    ).rejects.toThrow(/did not answer within/);
   });
 });
 
@@ -167,7 +188,10 @@ describe('redirects', () => {
       'https://other.example/c': { status: 307, headers: { location: '/final' } },
       'https://other.example/final': { headers: { 'content-type': 'text/plain' }, body: 'arrived' },
     });
-    const page = await fetchChecked('http://site.example/a', AbortSignal.timeout(5000), { resolve, connect: net.connect });
+    const page = await fetchChecked('http://site.example/a', AbortSignal.timeout(5000), {
+      resolve,
+      connect: net.connect,
+    });
     expect(page.url.href).toBe('https://other.example/final');
     expect(page.redirects).toHaveLength(3);
     expect(net.calls.map((c) => c.address)).toEqual(['93.184.216.34', '93.184.216.34', '1.1.1.1', '1.1.1.1']);
@@ -175,13 +199,22 @@ describe('redirects', () => {
 
   it('a redirect to an inside address is refused before it is requested', async () => {
     const net = fakeNet({
-      'https://site.example/go': { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } },
+      'https://site.example/go': {
+        status: 302,
+        headers: { location: 'http://169.254.169.254/latest/meta-data/' },
+      },
       'https://site.example/go2': { status: 302, headers: { location: 'http://evil.example/' } },
       'https://site.example/go3': { status: 302, headers: { location: 'file:///etc/passwd' } },
     });
-    await expect(run('https://site.example/go', { resolve, connect: net.connect })).rejects.toThrow(/Refused.*cloud metadata/);
-    await expect(run('https://site.example/go2', { resolve, connect: net.connect })).rejects.toThrow(/resolves to 10\.0\.0\.7/);
-    await expect(run('https://site.example/go3', { resolve, connect: net.connect })).rejects.toThrow(/Only http/);
+    await expect(run('https://site.example/go', { resolve, connect: net.connect })).rejects.toThrow(
+      /Refused.*cloud metadata/,
+    );
+    await expect(run('https://site.example/go2', { resolve, connect: net.connect })).rejects.toThrow(
+      /resolves to 10\.0\.0\.7/,
+    );
+    await expect(run('https://site.example/go3', { resolve, connect: net.connect })).rejects.toThrow(
+      /Only http/,
+    );
     expect(net.calls.map((c) => c.url)).toEqual([
       'https://site.example/go',
       'https://site.example/go2',
@@ -191,9 +224,12 @@ describe('redirects', () => {
 
   it('stop after 5', async () => {
     const routes: Record<string, Route> = {};
-    for (let i = 0; i < 10; i++) routes[`https://site.example/${i}`] = { status: 302, headers: { location: `/${i + 1}` } };
+    for (let i = 0; i < 10; i++)
+      routes[`https://site.example/${i}`] = { status: 302, headers: { location: `/${i + 1}` } };
     const net = fakeNet(routes);
-    await expect(run('https://site.example/0', { resolve, connect: net.connect })).rejects.toThrow(/Stopped after 5 redirects/);
+    await expect(run('https://site.example/0', { resolve, connect: net.connect })).rejects.toThrow(
+      /Stopped after 5 redirects/,
+    );
     expect(net.calls).toHaveLength(6);
   });
 
@@ -204,7 +240,9 @@ describe('redirects', () => {
       // First answer public, any later answer private: a rebinding attacker's DNS.
       return [{ address: lookups === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
     };
-    const net = fakeNet({ 'https://site.example/x': { headers: { 'content-type': 'text/plain' }, body: 'ok' } });
+    const net = fakeNet({
+      'https://site.example/x': { headers: { 'content-type': 'text/plain' }, body: 'ok' },
+    });
     await run('https://site.example/x', { resolve: flipping, connect: net.connect });
     expect(lookups).toBe(1);
     expect(net.calls[0]!.address).toBe('93.184.216.34');

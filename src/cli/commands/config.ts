@@ -1,3 +1,4 @@
+import { MODEL_CATALOG } from '../../llm/catalog.js';
 import { copyFile } from 'node:fs/promises';
 import {
   CONFIG_KEYS,
@@ -50,7 +51,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       const file = (await loadConfigFile(ctx.paths.configFile)).file;
       const resolved = ctx.config as unknown as Record<string, unknown>;
       const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-      const value = k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
+      const value =
+        k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
       out(String(value ?? ''));
       return ExitCode.ok;
     }
@@ -58,13 +60,17 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       const k = checkKey(key);
       const raw = rest.join(' ');
       if (!raw) {
-        throw new ZhiError({ kind: 'usage', what: { key: 'config.usage' }, tries: [{ key: 'cli.try.help' }] });
+        throw new ZhiError({
+          kind: 'usage',
+          what: { key: 'config.usage' },
+          tries: [{ key: 'cli.try.help' }],
+        });
       }
       const loaded = await loadConfigFile(ctx.paths.configFile);
-      const value = validateValue(k, coerce(k, raw), 'zhi config set');
+      const value = validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG);
       const next: ConfigFile = { ...loaded.file, [k]: value };
       // Check the whole result (a model must exist on the chosen platform) before saving.
-      resolveConfig({ ...loaded, file: next }, {});
+      resolveConfig({ ...loaded, file: next }, MODEL_CATALOG, {});
       await saveConfigFile(ctx.paths.configFile, next);
       out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
       return ExitCode.ok;

@@ -16,7 +16,11 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [name, ...inputs] = ctx.args.positionals;
   const warn = (text: string) => process.stderr.write(`${text}\n`);
   if (!name) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noSkillName' }, tries: [{ key: 'skills.try.list' }] });
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.noSkillName' },
+      tries: [{ key: 'skills.try.list' }],
+    });
   }
   const catalog = await loadCatalog(ctx, warn);
   const skill = findSkill(catalog, name);

@@ -6,7 +6,15 @@ import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { askYesNo } from '../prompter.js';
 import { findSkill } from '../skills/execute.js';
-import { builtinDeleteError, deleteSkill, describeSkill, editSkill, skillSource, skillTable, sourceLabel } from '../skills/manage.js';
+import {
+  builtinDeleteError,
+  deleteSkill,
+  describeSkill,
+  editSkill,
+  skillSource,
+  skillTable,
+  sourceLabel,
+} from '../skills/manage.js';
 import { allWarnings, loadCatalog, skillWarnings } from '../skills/runtime.js';
 
 const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust'];
@@ -22,7 +30,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       kind: 'usage',
       what: { key: 'skills.cmd.unknownAction', params: { action } },
       why: { key: 'skills.cmd.actions' },
-      tries: suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi skill ${suggestion}` } }] : [],
+      tries: suggestion
+        ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi skill ${suggestion}` } }]
+        : [],
     });
   }
   if (action === 'new') {
@@ -42,7 +52,11 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
   const name = names[0];
   if (!name) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'skills.cmd.needName', params: { action } }, tries: [{ key: 'skills.try.list' }] });
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.cmd.needName', params: { action } },
+      tries: [{ key: 'skills.try.list' }],
+    });
   }
   if (action === 'trust') return trust(ctx, catalog, names);
   const skill = findSkill(catalog, name);
@@ -52,7 +66,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       err(ctx.err.dim(`# ${skill.file} (${sourceLabel(catalog, skill)})`));
       const text = await skillSource(skill, ctx.out.enabled);
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      if (skill.resources.length) err(ctx.err.dim(`# ${t('skills.show.resources')}: ${skill.resources.join(', ')}`));
+      if (skill.resources.length)
+        err(ctx.err.dim(`# ${t('skills.show.resources')}: ${skill.resources.join(', ')}`));
       return ExitCode.ok;
     }
     case 'edit': {
@@ -77,7 +92,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       if (skill.source !== 'user') throw builtinDeleteError(skill.name);
       const yes =
         ctx.args.flags.yes ||
-        (ctx.stdinIsTTY && (await askYesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
+        (ctx.stdinIsTTY &&
+          (await askYesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
       if (!yes) {
         if (!ctx.stdinIsTTY) {
           throw new ZhiError({
@@ -102,7 +118,8 @@ async function trust(ctx: AppContext, catalog: SkillCatalog, names: string[]): P
   const skills = names.map((n) => findSkill(catalog, n));
   const store = await TrustStore.open(ctx.paths.trustFile);
   const user = skills.filter((s) => s.source === 'user');
-  for (const s of skills) if (s.source !== 'user') process.stderr.write(`${t('skills.trust.builtin', { name: s.name })}\n`);
+  for (const s of skills)
+    if (s.source !== 'user') process.stderr.write(`${t('skills.trust.builtin', { name: s.name })}\n`);
   if (user.length) {
     await store.trust(user);
     process.stderr.write(`${t('skills.trust.saved', { names: user.map((s) => s.name).join(', ') })}\n`);

@@ -5,7 +5,7 @@ import type { AgentResult } from '../../agent/events.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
-import { loadTools } from '../../tools/index.js';
+import { loadTools } from '../tools.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';

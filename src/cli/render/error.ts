@@ -38,7 +38,9 @@ export function formatWarning(message: string, style: Style): string {
 }
 
 /** The JSON shape of a failure for --output-format json (design §2). */
-export function errorJson(err: ZhiError): { error: { code: string; message: string; suggestions: string[] } } {
+export function errorJson(err: ZhiError): {
+  error: { code: string; message: string; suggestions: string[] };
+} {
   const why = err.whyText();
   return {
     error: {

@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentResult } from '../../agent/events.js';
-import type { UsageTracker } from '../../agent/usage.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { OutputFormat } from '../args.js';
@@ -101,11 +101,15 @@ export class StreamPrinter {
         if (ev.decision === 'denied' && ev.code === 'no_terminal') {
           this.stderr.write(formatWarning(t('render.deniedNoTerminal', { name: ev.name }), this.o.err));
         } else if (ev.decision === 'denied' && ev.reason) {
-          this.stderr.write(formatWarning(t('render.denied', { name: ev.name, reason: ev.reason }), this.o.err));
+          this.stderr.write(
+            formatWarning(t('render.denied', { name: ev.name, reason: ev.reason }), this.o.err),
+          );
         } else if (ev.decision === 'denied') {
           this.stderr.write(formatWarning(t('render.deniedByUser', { name: ev.name }), this.o.err));
         } else if (ev.decision === 'refused') {
-          this.stderr.write(formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.o.err));
+          this.stderr.write(
+            formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.o.err),
+          );
         }
         break;
       case 'retry':
@@ -156,10 +160,14 @@ export class StreamPrinter {
     this.closeThinking();
     const error = result.error ?? this.lastError;
     if (this.o.format === 'json' || this.o.format === 'stream-json') {
-      const doc = error && result.stopReason !== 'answer' ? errorJson(error) : resultJson(result, usage, model, durationMs);
+      const doc =
+        error && result.stopReason !== 'answer'
+          ? errorJson(error)
+          : resultJson(result, usage, model, durationMs);
       if (this.o.format === 'json') this.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       else this.stdout.write(`${JSON.stringify({ type: 'result', ...doc })}\n`);
-      if (error && result.stopReason !== 'answer') this.stderr.write(formatError(error, this.o.err, this.o.debug));
+      if (error && result.stopReason !== 'answer')
+        this.stderr.write(formatError(error, this.o.err, this.o.debug));
       return;
     }
     if (this.live) {

@@ -1,6 +1,6 @@
 import { Lexer } from 'marked';
 import type { AgentEvent, AgentResult } from '../../agent/events.js';
-import type { UsageTracker } from '../../agent/usage.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatError, formatWarning } from './error.js';

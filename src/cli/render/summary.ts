@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { AgentResult } from '../../agent/events.js';
-import { formatBytes } from '../../agent/truncate.js';
-import type { UsageTracker } from '../../agent/usage.js';
+import { formatBytes } from '../../support/text.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import { formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
 
@@ -12,7 +12,9 @@ export function formatTokens(n: number): string {
 }
 
 export function formatDuration(ms: number): string {
-  return ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
+  return ms < 60_000
+    ? `${(ms / 1000).toFixed(1)}s`
+    : `${Math.floor(ms / 60_000)}m${Math.round((ms % 60_000) / 1000)}s`;
 }
 
 /** `Done: 2 files read, 1 written · 3 tools · 8.2k tokens · ¥0.01 · 4.5s` */
@@ -22,7 +24,8 @@ export function doneLine(result: AgentResult, usage: UsageTracker, durationMs: n
     const key = result.filesRead === 1 ? 'render.fileRead' : 'render.files';
     parts.push(t(key, { read: result.filesRead, written: result.filesWritten.length }));
   }
-  if (result.toolCalls) parts.push(t(result.toolCalls === 1 ? 'render.tool' : 'render.tools', { n: result.toolCalls }));
+  if (result.toolCalls)
+    parts.push(t(result.toolCalls === 1 ? 'render.tool' : 'render.tools', { n: result.toolCalls }));
   parts.push(t('render.tokens', { n: formatTokens(usage.total().totalTokens) }));
   const cost = usage.cost();
   parts.push(cost.covered ? t('render.covered') : formatCost(cost));

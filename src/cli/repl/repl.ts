@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ChatSession } from '../../agent/chat.js';
-import { UsageTracker } from '../../agent/usage.js';
+import { UsageTracker } from '../../llm/usage.js';
 import type { ContentPart } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';

@@ -1,4 +1,4 @@
-import type { UsageTracker } from '../../agent/usage.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import { formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
 import { formatTokens } from '../render/summary.js';

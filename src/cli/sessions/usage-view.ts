@@ -1,5 +1,5 @@
 import type { ContextStatus } from '../../agent/compact.js';
-import type { ModelUsage, UsageTracker } from '../../agent/usage.js';
+import type { ModelUsage, UsageTracker } from '../../llm/usage.js';
 import { findModel, formatCost, priceFor } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import { t } from '../../support/i18n/index.js';

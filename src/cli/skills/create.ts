@@ -8,7 +8,7 @@ import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { TEMPLATES, creationSeed, findTemplate } from '../../skills/templates.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
-import { BUILTIN_TOOL_NAMES, loadTools } from '../../tools/index.js';
+import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
 import { exitCodeFor } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
@@ -17,7 +17,10 @@ import { executeSkill, findSkill } from './execute.js';
 import { loadCatalog } from './runtime.js';
 
 /** Watches a conversation for a successful skill_create and remembers the skill's name. */
-export function watchCreation(): { observe(ev: AgentEvent | { type: 'user' }): void; created(): string | undefined } {
+export function watchCreation(): {
+  observe(ev: AgentEvent | { type: 'user' }): void;
+  created(): string | undefined;
+} {
   const pending = new Map<string, string>();
   let name: string | undefined;
   return {
@@ -36,9 +39,16 @@ export function watchCreation(): { observe(ev: AgentEvent | { type: 'user' }): v
  * `zhi skill new [template]`: a conversation with GLM-5 seeded with a template, which ends when
  * skill_create has saved the skill; then the new skill can be run at once.
  */
-export async function newSkillConversation(ctx: AppContext, templateArg: string | undefined): Promise<ExitCodeValue> {
+export async function newSkillConversation(
+  ctx: AppContext,
+  templateArg: string | undefined,
+): Promise<ExitCodeValue> {
   if (!ctx.stdinIsTTY) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'skills.new.noTerminal' }, tries: [{ key: 'skills.new.tryChat' }] });
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.new.noTerminal' },
+      tries: [{ key: 'skills.new.tryChat' }],
+    });
   }
   requireKey(ctx);
   if (templateArg && !findTemplate(templateArg)) {
@@ -54,10 +64,13 @@ export async function newSkillConversation(ctx: AppContext, templateArg: string 
   const template =
     findTemplate(templateArg) ??
     findTemplate(
-      await select({
-        message: t('skills.new.pickTemplate'),
-        choices: TEMPLATES.map((x) => ({ value: x.id, name: `${x.id} — ${t(`skills.template.${x.id}`)}` })),
-      }, { output: process.stderr }),
+      await select(
+        {
+          message: t('skills.new.pickTemplate'),
+          choices: TEMPLATES.map((x) => ({ value: x.id, name: `${x.id} — ${t(`skills.template.${x.id}`)}` })),
+        },
+        { output: process.stderr },
+      ),
     );
   const request = await input({ message: t('skills.new.describe') }, { output: process.stderr });
 
@@ -66,7 +79,16 @@ export async function newSkillConversation(ctx: AppContext, templateArg: string 
   const model = ctx.args.flags.model ?? DEFAULT_CHAT_MODEL;
   const prompter = terminalPrompter(ctx.err);
   const chat = new ChatSession(
-    { llm: client, client, tools, prompter, usage: newUsage(ctx), cwd: ctx.cwd, outputDir: ctx.outputDir, services: {} },
+    {
+      llm: client,
+      client,
+      tools,
+      prompter,
+      usage: newUsage(ctx),
+      cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      services: {},
+    },
     {
       model,
       thinking: true,
@@ -92,7 +114,7 @@ export async function newSkillConversation(ctx: AppContext, templateArg: string 
       rl.question(q, resolve);
     });
   try {
-    let message: string | null = creationSeed({ template, request, catalog, tools: BUILTIN_TOOL_NAMES });
+    let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
     while (message?.trim()) {
       await sendTurn(ctx, chat, message);
       if (watch.created()) break;
@@ -141,7 +163,12 @@ async function sendTurn(ctx: AppContext, chat: ChatSession, message: string): Pr
 }
 
 /** Run the new skill with inputs typed like a command line (`report.pdf --to english`). */
-async function runNow(ctx: AppContext, catalog: SkillCatalog, name: string, line: string): Promise<ExitCodeValue> {
+async function runNow(
+  ctx: AppContext,
+  catalog: SkillCatalog,
+  name: string,
+  line: string,
+): Promise<ExitCodeValue> {
   const skill = findSkill(catalog, name);
   const { positionals, named } = splitCommandLine(line);
   const values = mapCliInputs(skill, positionals, named);
@@ -174,7 +201,10 @@ async function runNow(ctx: AppContext, catalog: SkillCatalog, name: string, line
 }
 
 /** Split typed inputs into positional words and `--name value` pairs (quotes respected). */
-export function splitCommandLine(line: string): { positionals: string[]; named: Record<string, string | true> } {
+export function splitCommandLine(line: string): {
+  positionals: string[];
+  named: Record<string, string | true>;
+} {
   const words = splitWords(line);
   const positionals: string[] = [];
   const named: Record<string, string | true> = {};
@@ -203,7 +233,8 @@ export function splitWords(line: string): string[] {
     const ch = line[i]!;
     if (quote) {
       if (ch === quote) quote = undefined;
-      else if (ch === '\\' && quote === '"' && (line[i + 1] === '"' || line[i + 1] === '\\')) cur += line[++i];
+      else if (ch === '\\' && quote === '"' && (line[i + 1] === '"' || line[i + 1] === '\\'))
+        cur += line[++i];
       else cur += ch;
       continue;
     }

@@ -1,12 +1,12 @@
 import type { AgentResult } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
-import type { UsageTracker } from '../../agent/usage.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import type { InputValues } from '../../skills/inputs.js';
-import { runSkill } from '../../skills/run.js';
+import { runSkill } from '../../agent/skills/run.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { nearest } from '../../support/suggest.js';
@@ -109,7 +109,12 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
   } finally {
     recording.finish(result);
   }
-  printer.finish(result, o.usage, view.model ?? o.skill.model ?? o.ctx.config.skillModel, Date.now() - started);
+  printer.finish(
+    result,
+    o.usage,
+    view.model ?? o.skill.model ?? o.ctx.config.skillModel,
+    Date.now() - started,
+  );
   return result;
 }
 

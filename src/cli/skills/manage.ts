@@ -24,16 +24,38 @@ export function describeSkill(s: Skill): string {
 }
 
 /** The skills as a table: name, description, model, source (CJK-aware widths, fitted to `width`). */
-export function skillTable(catalog: SkillCatalog, o: { style: Style; width: number; defaultModel: string }): string[] {
+export function skillTable(
+  catalog: SkillCatalog,
+  o: { style: Style; width: number; defaultModel: string },
+): string[] {
   const skills = [...catalog.skills.values()].sort((a, b) => a.name.localeCompare(b.name));
   if (!skills.length) return [t('skills.list.none')];
-  const rows = skills.map((s) => [s.name, describeSkill(s), s.model ?? o.defaultModel, sourceLabel(catalog, s)]);
-  const head = [t('skills.list.name'), t('skills.list.description'), t('skills.list.model'), t('skills.list.source')];
+  const rows = skills.map((s) => [
+    s.name,
+    describeSkill(s),
+    s.model ?? o.defaultModel,
+    sourceLabel(catalog, s),
+  ]);
+  const head = [
+    t('skills.list.name'),
+    t('skills.list.description'),
+    t('skills.list.model'),
+    t('skills.list.source'),
+  ];
   const widths = head.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i]!))));
   const fixed = widths[0]! + widths[2]! + widths[3]! + 6;
   widths[1] = Math.max(12, Math.min(widths[1]!, o.width - fixed));
-  const line = (cells: string[]) => cells.map((c, i) => pad(clip(c, widths[i]!), widths[i]!)).join('  ').trimEnd();
-  return [o.style.bold(line(head)), ...rows.map((r, i) => (skills[i]!.model ? line(r) : line(r.slice(0, 2).concat(o.style.dim(r[2]!), r[3]!))))];
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => pad(clip(c, widths[i]!), widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [
+    o.style.bold(line(head)),
+    ...rows.map((r, i) =>
+      skills[i]!.model ? line(r) : line(r.slice(0, 2).concat(o.style.dim(r[2]!), r[3]!)),
+    ),
+  ];
 }
 
 /** The skill file's text, highlighted as YAML (front matter for SKILL.md) when colour is on. */
@@ -70,7 +92,12 @@ export async function copyBuiltin(ctx: AppContext, s: Skill): Promise<Skill> {
 
 async function reload(file: string): Promise<Skill> {
   const r = await loadSkillFile(file, 'user');
-  if (!r.skill) throw new ZhiError({ kind: 'config', what: { key: 'skills.err.inFile', params: { file } }, why: describeIssue(r.errors[0]!) });
+  if (!r.skill)
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'skills.err.inFile', params: { file } },
+      why: describeIssue(r.errors[0]!),
+    });
   return r.skill;
 }
 
@@ -107,7 +134,10 @@ export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome>
   const res = spawnSync(cmd!, [...args, skill.file], { stdio: 'inherit' });
   if (res.error) {
     // Nothing was edited: take back the copy made a moment ago, so the built-in stays in use.
-    if (copied) await (skill.format === 'skill-md' && skill.folder ? rm(skill.folder, { recursive: true }) : unlink(skill.file));
+    if (copied)
+      await (skill.format === 'skill-md' && skill.folder
+        ? rm(skill.folder, { recursive: true })
+        : unlink(skill.file));
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'skills.edit.noEditor', params: { editor: cmd! } },
@@ -136,7 +166,10 @@ export async function deleteSkill(ctx: AppContext, s: Skill): Promise<void> {
   if (s.format === 'skill-md' && s.folder) {
     // The folder must sit directly in the skills folder; a link is removed, never followed.
     if (dirname(s.folder) !== ctx.paths.skillsDir && (await realpath(dirname(s.folder))) !== root) {
-      throw new ZhiError({ kind: 'usage', what: { key: 'skills.delete.outside', params: { path: s.folder } } });
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'skills.delete.outside', params: { path: s.folder } },
+      });
     }
     const st = await lstat(s.folder);
     if (st.isSymbolicLink()) await unlink(s.folder);

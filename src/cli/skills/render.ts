@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../agent/events.js';
-import type { SkillEvent } from '../../skills/run.js';
+import type { SkillEvent } from '../../agent/skills/run.js';
 import { t } from '../../support/i18n/index.js';
 import type { OutputFormat } from '../args.js';
 import { errorJson, formatWarning } from '../render/error.js';
@@ -78,7 +78,9 @@ export class SkillPrinter {
     const who = chain[chain.length - 1] ?? '';
     switch (ev.type) {
       case 'skill_start':
-        this.errLine(st.dim(`${indent}${arrow} ${t('skills.nested', { chain: chain.join(' › '), model: ev.model })}`));
+        this.errLine(
+          st.dim(`${indent}${arrow} ${t('skills.nested', { chain: chain.join(' › '), model: ev.model })}`),
+        );
         break;
       case 'skill_step':
         this.errLine(`${indent}  [${ev.index + 1}/${ev.total}] ${ev.label}`);
@@ -90,19 +92,25 @@ export class SkillPrinter {
         const mark = ev.ok ? st.green('✓') : st.red('✗');
         const label = ev.label === ev.name ? '' : ` ${ev.label}`;
         const why = ev.ok ? '' : ` ${st.dim(firstLine(ev.result))}`;
-        this.errLine(`${indent}  ${st.dim(`${who}:`)} ${ev.name}${label} ${mark} ${formatDuration(ev.durationMs)}${why}`);
+        this.errLine(
+          `${indent}  ${st.dim(`${who}:`)} ${ev.name}${label} ${mark} ${formatDuration(ev.durationMs)}${why}`,
+        );
         break;
       }
       case 'permission':
         if (ev.decision === 'denied') {
           this.errLine(
             formatWarning(
-              ev.reason ? t('render.denied', { name: ev.name, reason: ev.reason }) : t('render.deniedByUser', { name: ev.name }),
+              ev.reason
+                ? t('render.denied', { name: ev.name, reason: ev.reason })
+                : t('render.deniedByUser', { name: ev.name }),
               st,
             ).trimEnd(),
           );
         } else if (ev.decision === 'refused') {
-          this.errLine(formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), st).trimEnd());
+          this.errLine(
+            formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), st).trimEnd(),
+          );
         }
         break;
       case 'warning':

@@ -2,13 +2,18 @@ import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { ZhipuClient } from '../../llm/client.js';
-import { type SkillCatalog, defaultSkillDirs, discoverSkills, skillCacheFile } from '../../skills/discovery.js';
+import {
+  type SkillCatalog,
+  defaultSkillDirs,
+  discoverSkills,
+  skillCacheFile,
+} from '../../skills/discovery.js';
 import { describeIssue } from '../../skills/resolve.js';
-import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../skills/run.js';
+import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore, usesTrustTools } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
-import { BUILTIN_TOOL_NAMES, loadTools } from '../../tools/index.js';
+import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { readDocument } from '../../tools/readers/index.js';
 import { type AppContext, makeClient } from '../context.js';
 import { formatWarning } from '../render/error.js';
@@ -64,17 +69,21 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     outputDir: ctx.outputDir,
     outputDirFixed: Boolean(ctx.args.flags.outputDir),
     skillModel: ctx.config.skillModel,
-    builtinTools: BUILTIN_TOOL_NAMES,
+    builtinTools: ALL_TOOL_NAMES,
     loadTools,
     readDocument,
     async ocr(abs, x) {
-      const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([import('../../tools/ocr.js'), import('../../llm/ocr.js')]);
+      const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([
+        import('../../tools/ocr.js'),
+        import('../../llm/ocr.js'),
+      ]);
       const doc = await ocrFile(client, abs, { display: x.display, signal: x.signal });
       x.usage.add(OCR_MODEL, doc.usage);
       return doc.markdown;
     },
     ...(o.onNested ? { onNested: o.onNested } : {}),
-    untrusted: (skills) => skills.filter((s) => s.source === 'user' && usesTrustTools(s) && !trust.isTrusted(s)),
+    untrusted: (skills) =>
+      skills.filter((s) => s.source === 'user' && usesTrustTools(s) && !trust.isTrusted(s)),
     async confirmTrust(pending) {
       if (!prompter.interactive) return false;
       for (const s of pending) {

@@ -10,6 +10,9 @@ export interface MessageGroup<E extends Catalog> {
   zh: { [K in keyof E]: string };
 }
 
-export function defineMessages<const E extends Catalog>(en: E, zh: { [K in keyof E]: string }): MessageGroup<E> {
+export function defineMessages<const E extends Catalog>(
+  en: E,
+  zh: { [K in keyof E]: string },
+): MessageGroup<E> {
   return { en, zh };
 }

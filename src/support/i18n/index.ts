@@ -47,6 +47,7 @@ function normalise(value: string | undefined): Language | undefined {
   if (!value) return undefined;
   const v = value.toLowerCase();
   if (v === 'en' || v.startsWith('en-') || v.startsWith('en_')) return 'en';
-  if (v === 'zh' || v.startsWith('zh-') || v.startsWith('zh_') || v === 'chinese' || v === '中文') return 'zh';
+  if (v === 'zh' || v.startsWith('zh-') || v.startsWith('zh_') || v === 'chinese' || v === '中文')
+    return 'zh';
   return undefined;
 }

@@ -11,7 +11,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { formatBytes } from '../../agent/truncate.js';
+import { formatBytes } from '../../support/text.js';
 import { type BinaryKind, decodeText, sniffBinary, type TextEncodingName } from './text.js';
 import { DocumentError, type Extracted } from './types.js';
 

@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { formatBytes } from '../../../agent/truncate.js';
+import { formatBytes } from '../../../support/text.js';
 import type { ContentPart } from '../../../llm/types.js';
 import { t } from '../../../support/i18n/index.js';
 import { detectPaths, type PathMatch } from './paths.js';

@@ -8,7 +8,7 @@ import { creationSeed, findTemplate, TEMPLATES } from '../../../skills/templates
 import { TrustStore } from '../../../skills/trust.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
-import { BUILTIN_TOOL_NAMES } from '../../../tools/index.js';
+import { ALL_TOOL_NAMES } from '../../tools.js';
 import { splitCommandLine, watchCreation } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
 import { allWarnings, loadCatalog, skillWarnings } from '../../skills/runtime.js';
@@ -28,7 +28,10 @@ async function catalogOf(ctx: SlashContext): Promise<SkillCatalog> {
 async function knownNames(ctx: SlashContext, userOnly = false): Promise<string[]> {
   const cached = ctx.state.get(CATALOG) as SkillCatalog | undefined;
   const catalog = cached ?? (await catalogOf(ctx));
-  return [...catalog.skills.values()].filter((s) => !userOnly || s.source === 'user').map((s) => s.name).sort();
+  return [...catalog.skills.values()]
+    .filter((s) => !userOnly || s.source === 'user')
+    .map((s) => s.name)
+    .sort();
 }
 
 /** A write stream that hands whole lines to the REPL's printer. */
@@ -88,7 +91,10 @@ const run: SlashCommand = {
     for (const w of skillWarnings(ctx.app, catalog, skill)) ctx.print(w);
     const values = mapCliInputs(skill, inputs, named, '/run');
     if (lacksContent(skill, values)) {
-      throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noInput', params: { skill: skill.name } } });
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'skills.err.noInput', params: { skill: skill.name } },
+      });
     }
     const out = lineSink((l) => ctx.print(l));
     const err = lineSink((l) => ctx.print(l));
@@ -165,12 +171,16 @@ async function startCreation(args: string, ctx: SlashContext): Promise<void> {
       if (!seeding) ctx.print(note);
     }
   });
-  ctx.state.set(CREATING, { model: ctx.chat.settings.model, thinking: ctx.chat.settings.thinking, stop } satisfies Creating);
+  ctx.state.set(CREATING, {
+    model: ctx.chat.settings.model,
+    thinking: ctx.chat.settings.thinking,
+    stop,
+  } satisfies Creating);
   ctx.chat.settings.model = DEFAULT_CHAT_MODEL;
   ctx.chat.settings.thinking = true;
   ctx.print(ctx.app.err.dim(t('skills.new.replStarted', { model: DEFAULT_CHAT_MODEL })));
   try {
-    await ctx.sendMessage(creationSeed({ template, request, catalog, tools: BUILTIN_TOOL_NAMES }));
+    await ctx.sendMessage(creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES }));
   } finally {
     seeding = false;
   }
@@ -188,19 +198,27 @@ const skill: SlashCommand = {
     const [action, word = ''] = words;
     if (action === 'new') return TEMPLATES.map((x) => x.id).filter((id) => id.startsWith(word));
     if (['show', 'edit', 'delete', 'trust'].includes(action!)) {
-      return (await knownNames(ctx, action === 'delete' || action === 'trust')).filter((n) => n.startsWith(word));
+      return (await knownNames(ctx, action === 'delete' || action === 'trust')).filter((n) =>
+        n.startsWith(word),
+      );
     }
     return [];
   },
   async run(args, ctx) {
     const [action = 'list', name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
-    const { builtinDeleteError, deleteSkill, editSkill, skillSource, skillTable, sourceLabel } = await import('../../skills/manage.js');
+    const { builtinDeleteError, deleteSkill, editSkill, skillSource, skillTable, sourceLabel } = await import(
+      '../../skills/manage.js'
+    );
     switch (action) {
       case 'list': {
         const catalog = await catalogOf(ctx);
         for (const w of allWarnings(ctx.app, catalog)) ctx.print(w);
         const width = process.stderr.isTTY ? process.stderr.columns || 100 : 100;
-        ctx.print(skillTable(catalog, { style: ctx.app.err, width, defaultModel: ctx.app.config.skillModel }).join('\n'));
+        ctx.print(
+          skillTable(catalog, { style: ctx.app.err, width, defaultModel: ctx.app.config.skillModel }).join(
+            '\n',
+          ),
+        );
         ctx.print(ctx.app.err.dim(t('skills.list.hint')));
         return;
       }
@@ -252,7 +270,8 @@ const skill: SlashCommand = {
         await deleteSkill(ctx.app, target);
         ctx.state.delete(CATALOG);
         ctx.print(t('skills.delete.done', { name: target.name }));
-        if (catalog.builtins.has(target.name)) ctx.print(t('skills.delete.builtinBack', { name: target.name }));
+        if (catalog.builtins.has(target.name))
+          ctx.print(t('skills.delete.builtinBack', { name: target.name }));
         return;
       }
       case 'trust': {
@@ -269,4 +288,3 @@ const skill: SlashCommand = {
 };
 
 export const commands: SlashCommand[] = [run, skill];
-

@@ -4,11 +4,13 @@ import { defineMessages } from '../define.js';
 export const agent = defineMessages(
   {
     'agent.turnLimit.what': 'Stopped after {turns} turns without a final answer.',
-    'agent.turnLimit.try': 'Break the task into smaller steps, or raise max_turns with `zhi config set max_turns <n>`.',
+    'agent.turnLimit.try':
+      'Break the task into smaller steps, or raise max_turns with `zhi config set max_turns <n>`.',
     'agent.tool.unknown': 'There is no tool called "{name}". Available tools: {available}.',
     'agent.tool.badJson':
       'The arguments for {name} are not valid JSON ({detail}). Send the arguments as one JSON object that matches the tool schema.',
-    'agent.tool.badArgs': 'The arguments for {name} do not match its schema: {problems}. Fix them and call the tool again.',
+    'agent.tool.badArgs':
+      'The arguments for {name} do not match its schema: {problems}. Fix them and call the tool again.',
     'agent.tool.refused': 'Refused: {reason}. This cannot be confirmed; do not try it another way.',
     'agent.tool.noTerminal':
       'Denied: this needs a person to confirm, and no one can be asked here (stdin is not a terminal). Tell the user what you wanted to do.',

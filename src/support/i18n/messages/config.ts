@@ -11,7 +11,8 @@ export const config = defineMessages(
     'config.err.unknownKey': 'There is no setting called "{key}".',
     'config.err.unknownKeyWhy': 'Settings: {keys}.',
     'config.warn.unknownKey': 'config.yaml has an unknown setting "{key}"; it is ignored.',
-    'config.warn.corrupt': 'config.yaml could not be read, so zhi backed it up to {backup} and started fresh.',
+    'config.warn.corrupt':
+      'config.yaml could not be read, so zhi backed it up to {backup} and started fresh.',
     'config.warn.corruptKept': 'Your API key was recovered from it.',
     'config.warn.corruptLost': 'No API key could be recovered: run `zhi --setup`.',
     'config.noKey.what': 'No API key is set.',

@@ -13,7 +13,18 @@ import { setup } from './setup.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 
-type En = typeof cli.en & typeof config.en & typeof llm.en & typeof agent.en & typeof tools.en & typeof render.en & typeof setup.en & typeof files.en & typeof reach.en & typeof skills.en & typeof sessions.en & typeof repl.en;
+type En = typeof cli.en &
+  typeof config.en &
+  typeof llm.en &
+  typeof agent.en &
+  typeof tools.en &
+  typeof render.en &
+  typeof setup.en &
+  typeof files.en &
+  typeof reach.en &
+  typeof skills.en &
+  typeof sessions.en &
+  typeof repl.en;
 
 const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl];
 

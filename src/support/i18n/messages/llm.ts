@@ -7,7 +7,8 @@ export const llm = defineMessages(
     'llm.auth.try2': 'Keys are per platform: a Z.ai key does not work on BigModel, and the reverse.',
     'llm.balance.what': 'Your Zhipu account has no balance or resource package left.',
     'llm.balance.try1': 'Top up at {url}, or switch to a free model (e.g. `--model glm-4-flash`).',
-    'llm.balance.try2': 'A coding-plan key only works on the coding endpoint: check `platform` in the config.',
+    'llm.balance.try2':
+      'A coding-plan key only works on the coding endpoint: check `platform` in the config.',
     'llm.rateLimit.what': 'The API is limiting how fast you can call it.',
     'llm.rateLimit.try': 'Wait a minute and try again, or use fewer requests at once.',
     'llm.overloaded.what': 'The model is overloaded right now.',

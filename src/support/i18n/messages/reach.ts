@@ -4,22 +4,27 @@ import { defineMessages } from '../define.js';
 // Refusal reasons are shown to the user and passed to the model in the same words.
 export const reach = defineMessages(
   {
-    'shell.refuse.deleteRoot': 'it would delete or overwrite {target}, which holds the system or your personal files',
+    'shell.refuse.deleteRoot':
+      'it would delete or overwrite {target}, which holds the system or your personal files',
     'shell.refuse.computedDelete':
       'it deletes a folder whose path is only known when the command runs ({target}); name the folder literally',
-    'shell.refuse.noPreserveRoot': 'it uses --no-preserve-root, which exists only to delete the whole file system',
+    'shell.refuse.noPreserveRoot':
+      'it uses --no-preserve-root, which exists only to delete the whole file system',
     'shell.refuse.format': 'it formats or erases a disk ({program})',
     'shell.refuse.device': 'it writes directly onto a disk device ({target})',
-    'shell.refuse.forkBomb': 'it is a fork bomb: a function that keeps starting copies of itself until the computer freezes',
+    'shell.refuse.forkBomb':
+      'it is a fork bomb: a function that keeps starting copies of itself until the computer freezes',
     'shell.refuse.findDelete': 'it deletes files everywhere under {target}',
     'shell.refuse.recursivePerms': 'it changes the permissions or owner of everything under {target}',
     'shell.refuse.moveCritical': 'it moves {target} away',
     'shell.refuse.killAll': 'it stops every process you own',
     'shell.refuse.eval': '{program} runs text as a command, which cannot be checked before it runs',
-    'shell.refuse.inline': '"{program} {flag}" runs code given inline, which cannot be checked before it runs',
+    'shell.refuse.inline':
+      '"{program} {flag}" runs code given inline, which cannot be checked before it runs',
     'shell.refuse.piped': 'it feeds text to {program} to run as code, which cannot be checked before it runs',
     'shell.refuse.dynamic': 'the program to run ({word}) is only known when the command runs',
-    'shell.refuse.awk': '{program} calls system() or a pipe, which runs other commands that cannot be checked',
+    'shell.refuse.awk':
+      '{program} calls system() or a pipe, which runs other commands that cannot be checked',
     'shell.refuse.nesting': 'it nests commands too deeply to check',
     'shell.refuse.unparsable': 'the command cannot be parsed (an unclosed quote or brace?)',
     'shell.warn.header': 'This command can change or delete files: {list}.',
@@ -49,8 +54,10 @@ export const reach = defineMessages(
     'vision.err.type': '{path} is a {type} file; the vision model accepts only JPG and PNG images.',
     'vision.err.typeTry': 'Open it in an image viewer and save it as PNG or JPG, then try again.',
     'vision.err.size': '{path} is {size}; images sent to the vision model must be at most {limit}.',
-    'vision.err.pixels': '{path} is {width}×{height} pixels; the vision model accepts at most {limit}×{limit}.',
-    'vision.err.shrinkTry': 'Make the image smaller (resize it or save it as a compressed JPG), or use OCR to read its text.',
+    'vision.err.pixels':
+      '{path} is {width}×{height} pixels; the vision model accepts at most {limit}×{limit}.',
+    'vision.err.shrinkTry':
+      'Make the image smaller (resize it or save it as a compressed JPG), or use OCR to read its text.',
     'vision.err.tooMany': 'Only {max} images can be sent with one message; {count} were given.',
     'vision.attached': 'Attached image: {path} ({size})',
     'web.redirect': 'redirected to {host}',

@@ -9,7 +9,8 @@ export const skills = defineMessages(
     'skills.err.nameLong': 'a skill name is at most 64 characters',
     'skills.err.name':
       'a skill name uses only letters, digits, "-" and "_", and starts with a letter or digit (no spaces, slashes or dots)',
-    'skills.err.argName': 'an input name starts with a letter and uses only letters, digits, "-" and "_" (at most 40)',
+    'skills.err.argName':
+      'an input name starts with a letter and uses only letters, digits, "-" and "_" (at most 40)',
     'skills.err.argType': 'the type must be one of: {types}',
     'skills.err.notBool': 'must be true or false',
     'skills.err.default': 'the default must be text, a number, or true/false',
@@ -33,13 +34,15 @@ export const skills = defineMessages(
     'skills.err.notMapping': 'a skill file is a list of "key: value" lines (name:, description:, …)',
     'skills.err.emptyBody': 'the instructions (the Markdown after the front matter) are empty',
     'skills.err.duplicate': 'the skill "{name}" is already defined by {other}; this file is skipped',
-    'skills.err.unknownTool': 'there is no tool or skill called "{name}" (tools: {tools}; or the name of another skill)',
+    'skills.err.unknownTool':
+      'there is no tool or skill called "{name}" (tools: {tools}; or the name of another skill)',
     'skills.err.unknownEach': '"each" names the skill "{name}", which does not exist',
     'skills.err.unknownModel': 'unknown model "{model}" (known: {models})',
     'skills.err.modelNoTools': 'the model {model} cannot call tools, and this skill uses tools',
     'skills.warn.promptInBody': 'system_prompt is ignored in a SKILL.md: the Markdown body is the prompt',
     'skills.warn.toolIgnored': 'the tool "{tool}" has no equivalent in zhi and is ignored',
-    'skills.warn.nameMismatch': 'the skill is named "{name}" but its file is "{stem}"; zhi uses the name "{name}"',
+    'skills.warn.nameMismatch':
+      'the skill is named "{name}" but its file is "{stem}"; zhi uses the name "{name}"',
     'skills.warn.unknownKey': 'unknown field "{key}" (ignored)',
     'skills.line': 'line {line}',
     'skills.err.inFile': 'The skill file {file} has a problem.',
@@ -58,7 +61,8 @@ export const skills = defineMessages(
     'skills.defaultIs': 'default: {value}',
     'skills.try.show': 'Run `zhi skill show {name}` to see what the skill does.',
     'skills.err.unknownInput': 'The skill {skill} has no input called --{name}.',
-    'skills.err.unknownInputDidYouMean': 'The skill {skill} has no input called --{name} (did you mean --{suggestion}?).',
+    'skills.err.unknownInputDidYouMean':
+      'The skill {skill} has no input called --{name} (did you mean --{suggestion}?).',
     'skills.err.tooManyInputs': 'Too many inputs for the skill {skill}: {extra}',
     'skills.err.missingInput': 'Missing required input: {names}',
     'skills.err.noInput': 'The skill {skill} needs something to work on: a file, a folder, or --text.',
@@ -72,7 +76,8 @@ export const skills = defineMessages(
     'skills.err.unreadableInput': 'Cannot read the input file {path}.',
     'skills.err.needsOcr':
       '{path} is an image or a scanned document, and this skill cannot read text from images (it does not use the ocr tool).',
-    'skills.try.extractText': 'Extract its text first with `zhi run extract-text {path}`, then run this skill on the result.',
+    'skills.try.extractText':
+      'Extract its text first with `zhi run extract-text {path}`, then run this skill on the result.',
     'skills.err.emptyFolder': 'The folder {path} has no files this skill can process.',
     'skills.err.imageType': '{path} is an image type OCR cannot read (only PNG, JPG and PDF).',
     'skills.err.ocrFailed': 'Could not read {path} with OCR.',
@@ -84,7 +89,8 @@ export const skills = defineMessages(
     'skills.err.noSkillName': 'Which skill? Give its name: zhi run <skill> [inputs…]',
     'skills.err.cycle': 'A skill cannot call itself: {chain}.',
     'skills.err.depth': 'Skills can be nested at most {max} levels deep: {chain}.',
-    'skills.err.eachNoFile': 'The skill {name} takes no file input, so it cannot run on each file of a folder.',
+    'skills.err.eachNoFile':
+      'The skill {name} takes no file input, so it cannot run on each file of a folder.',
     'skills.err.someFailed': '{failed} of {total} files could not be processed.',
     'skills.running': 'Running {name} ({model})…',
     'skills.nested': '{chain} ({model})',
@@ -95,8 +101,10 @@ export const skills = defineMessages(
     'skills.trust.noTerminal':
       'A skill of yours that can write files or run commands must be trusted once before it runs, and no one can be asked here (stdin is not a terminal).',
     'skills.trust.tryTerminal': 'Run `zhi run {name}` once in a terminal, read the skill, and answer yes.',
-    'skills.trust.tryCommand': 'Or trust it from a script: `zhi skill show {name}`, then `zhi skill trust {name}`.',
-    'skills.trust.question': 'Trust this skill and run it? It can {what}. zhi asks again if the file changes.',
+    'skills.trust.tryCommand':
+      'Or trust it from a script: `zhi skill show {name}`, then `zhi skill trust {name}`.',
+    'skills.trust.question':
+      'Trust this skill and run it? It can {what}. zhi asks again if the file changes.',
     'skills.trust.header': 'First run of your skill {name} ({file}):',
     'skills.trust.shell': 'run shell commands (each one is still shown and asked)',
     'skills.trust.write': 'write files to the output folder',
@@ -114,18 +122,21 @@ export const skills = defineMessages(
     'skills.list.source': 'SOURCE',
     'skills.list.hint': 'Run one with `/run <name> [inputs]`; see one with `/skill show <name>`.',
     'skills.cmd.unknownAction': 'Unknown skill command: {action}',
-    'skills.cmd.actions': 'Commands: list, show <name>, new [template], edit <name>, delete <name>, trust <name>.',
+    'skills.cmd.actions':
+      'Commands: list, show <name>, new [template], edit <name>, delete <name>, trust <name>.',
     'skills.cmd.needName': '`skill {action}` needs the name of a skill.',
     'skills.show.resources': 'reference files',
     'skills.edit.noTerminal': 'Editing a skill needs a terminal (stdin is not one).',
     'skills.edit.copied': 'Copied the built-in {name} to {file}; your copy replaces it from now on.',
-    'skills.edit.stillBroken': 'The skill {name} has problems and is skipped until they are fixed (`zhi skill edit {name}`).',
+    'skills.edit.stillBroken':
+      'The skill {name} has problems and is skipped until they are fixed (`zhi skill edit {name}`).',
     'skills.edit.saved': 'Saved {name}; it is checked and ready to run.',
     'skills.edit.unchanged': 'No changes.',
     'skills.edit.noEditor': 'Could not start the editor "{editor}".',
     'skills.edit.tryEditor': 'Set the EDITOR environment variable to your editor, e.g. EDITOR=nano.',
     'skills.delete.builtin': '{name} is a built-in skill and cannot be deleted.',
-    'skills.delete.tryOverride': 'To change it, run `zhi skill edit {name}`: your copy replaces the built-in.',
+    'skills.delete.tryOverride':
+      'To change it, run `zhi skill edit {name}`: your copy replaces the built-in.',
     'skills.delete.outside': 'Not deleted: {path} is not inside your skills folder.',
     'skills.delete.question': 'Delete your skill {name} ({file})?',
     'skills.delete.needYes': 'Deleting the skill {name} needs a confirmation, and no one can be asked here.',
@@ -135,9 +146,11 @@ export const skills = defineMessages(
     'skills.delete.builtinBack': 'The built-in skill {name} is used again.',
     'skills.create.preview': 'New skill {name}:',
     'skills.create.replace': 'Replace your existing skill {name}?',
-    'skills.create.overrideBuiltin': 'A built-in skill is called {name}. Save yours under that name (it will replace the built-in for you)?',
+    'skills.create.overrideBuiltin':
+      'A built-in skill is called {name}. Save yours under that name (it will replace the built-in for you)?',
     'skills.new.noTerminal': 'Creating a skill is a conversation and needs a terminal (stdin is not one).',
-    'skills.new.tryChat': 'Write the YAML yourself in the skills folder, or run `zhi skill new` in a terminal.',
+    'skills.new.tryChat':
+      'Write the YAML yourself in the skills folder, or run `zhi skill new` in a terminal.',
     'skills.new.unknownTemplate': 'Unknown template: {name}',
     'skills.new.templates': 'Templates: {names}.',
     'skills.new.pickTemplate': 'Start from which template?',
@@ -146,9 +159,11 @@ export const skills = defineMessages(
     'skills.template.web-extract': 'fetch a web page, extract data to a spreadsheet',
     'skills.template.translate': 'translate a document',
     'skills.new.describe': 'What should the skill do? (one or two sentences)',
-    'skills.new.started': 'Creating a skill with {model}. Answer its questions; press Enter on an empty line to stop.',
+    'skills.new.started':
+      'Creating a skill with {model}. Answer its questions; press Enter on an empty line to stop.',
     'skills.new.saved': 'Saved the skill {name} ({file}).',
-    'skills.new.runNow': 'Run {name} now? Type its inputs (e.g. report.pdf --to english), or press Enter to finish:',
+    'skills.new.runNow':
+      'Run {name} now? Type its inputs (e.g. report.pdf --to english), or press Enter to finish:',
     'skills.new.replStarted': 'Skill creation with {model}. Describe the skill; type /skill cancel to stop.',
     'skills.new.replSaved': 'Saved {name}. Back to {model}. Run it with /run {name} [inputs].',
     'skills.new.cancelled': 'Skill creation stopped. Back to {model}.',
@@ -210,7 +225,8 @@ export const skills = defineMessages(
     'skills.defaultIs': '默认：{value}',
     'skills.try.show': '运行 `zhi skill show {name}` 查看这个技能做什么。',
     'skills.err.unknownInput': '技能 {skill} 没有名为 --{name} 的输入。',
-    'skills.err.unknownInputDidYouMean': '技能 {skill} 没有名为 --{name} 的输入（你是不是想用 --{suggestion}？）。',
+    'skills.err.unknownInputDidYouMean':
+      '技能 {skill} 没有名为 --{name} 的输入（你是不是想用 --{suggestion}？）。',
     'skills.err.tooManyInputs': '技能 {skill} 的输入太多：{extra}',
     'skills.err.missingInput': '缺少必填输入：{names}',
     'skills.err.noInput': '技能 {skill} 需要处理的内容：一个文件、一个文件夹，或 --text。',
@@ -241,7 +257,8 @@ export const skills = defineMessages(
 
     'skills.trust.refused': '未运行：你的技能 {names} 尚未被信任。',
     'skills.trust.declined': '你没有信任它。',
-    'skills.trust.noTerminal': '能写文件或运行命令的自定义技能，首次运行前必须确认信任一次，而这里无法询问（标准输入不是终端）。',
+    'skills.trust.noTerminal':
+      '能写文件或运行命令的自定义技能，首次运行前必须确认信任一次，而这里无法询问（标准输入不是终端）。',
     'skills.trust.tryTerminal': '在终端中运行一次 `zhi run {name}`，阅读技能内容后回答 yes。',
     'skills.trust.tryCommand': '或在脚本中信任它：先 `zhi skill show {name}`，再 `zhi skill trust {name}`。',
     'skills.trust.question': '信任并运行这个技能吗？它可以{what}。文件改动后 zhi 会再次询问。',
@@ -282,7 +299,8 @@ export const skills = defineMessages(
     'skills.delete.builtinBack': '重新使用内置技能 {name}。',
     'skills.create.preview': '新技能 {name}：',
     'skills.create.replace': '替换你现有的技能 {name} 吗？',
-    'skills.create.overrideBuiltin': '已有名为 {name} 的内置技能。用这个名称保存你的技能吗（它会替换内置技能）？',
+    'skills.create.overrideBuiltin':
+      '已有名为 {name} 的内置技能。用这个名称保存你的技能吗（它会替换内置技能）？',
     'skills.new.noTerminal': '创建技能是一次对话，需要终端（标准输入不是终端）。',
     'skills.new.tryChat': '自己在技能文件夹中编写 YAML，或在终端中运行 `zhi skill new`。',
     'skills.new.unknownTemplate': '未知模板：{name}',

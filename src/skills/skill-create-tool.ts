@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { newSkillProblems, newSkillSchema, newSkillYaml, type NewSkill } from '../skills/create.js';
-import { defaultSkillDirs, discoverSkills, skillCacheFile } from '../skills/discovery.js';
+import { newSkillProblems, newSkillSchema, newSkillYaml, type NewSkill } from './create.js';
+import { defaultSkillDirs, discoverSkills, skillCacheFile } from './discovery.js';
 import { writeFileAtomic } from '../support/atomic.js';
 import { t } from '../support/i18n/index.js';
 import { appPaths } from '../support/paths.js';
-import { BUILTIN_TOOL_NAMES } from './index.js';
-import { type Tool, ToolError } from './types.js';
+import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
+import { type Tool, ToolError } from '../tools/types.js';
 
 /**
  * skill_create: saves a new skill (YAML) in the user's skills folder, after checking its name,
@@ -22,15 +22,18 @@ const skillCreate: Tool<typeof newSkillSchema> = {
   schema: newSkillSchema,
   kind: 'risky',
   label: (args: NewSkill) => args.name,
-  preview: (args: NewSkill) => `${t('skills.create.preview', { name: args.name })}\n${newSkillYaml(args).trimEnd()}`,
+  preview: (args: NewSkill) =>
+    `${t('skills.create.preview', { name: args.name })}\n${newSkillYaml(args).trimEnd()}`,
   async execute(args: NewSkill, ctx) {
     const paths = appPaths();
     const dirs = defaultSkillDirs(paths);
     const catalog = await discoverSkills(dirs, { cacheFile: skillCacheFile(paths) });
     const yaml = newSkillYaml(args);
-    const problems = newSkillProblems(args, yaml, catalog, BUILTIN_TOOL_NAMES);
+    const problems = newSkillProblems(args, yaml, catalog, [...BUILTIN_TOOL_NAMES, 'skill_create']);
     if (problems.length) {
-      throw new ToolError(`The skill was not saved: ${problems.join('; ')}. Fix this and call skill_create again.`);
+      throw new ToolError(
+        `The skill was not saved: ${problems.join('; ')}. Fix this and call skill_create again.`,
+      );
     }
     const existing = catalog.skills.get(args.name);
     let target = join(dirs.userDir, `${args.name}.yaml`);
@@ -42,7 +45,9 @@ const skillCreate: Tool<typeof newSkillSchema> = {
       }
       if (existing.source === 'user') target = existing.file;
       const yes = await ctx.ask({
-        message: t(existing.source === 'user' ? 'skills.create.replace' : 'skills.create.overrideBuiltin', { name: args.name }),
+        message: t(existing.source === 'user' ? 'skills.create.replace' : 'skills.create.overrideBuiltin', {
+          name: args.name,
+        }),
         detail: existing.file,
         danger: existing.source === 'user',
       });

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { AgentResult } from '../agent/events.js';
-import { UsageTracker } from '../agent/usage.js';
-import { ZhiError } from '../support/errors.js';
-import { t } from '../support/i18n/index.js';
-import { displayPath } from '../tools/paths.js';
-import { type AnyTool, ToolError } from '../tools/types.js';
-import { completeInputs, type InputValues } from './inputs.js';
+import type { AgentResult } from '../events.js';
+import { UsageTracker } from '../../llm/usage.js';
+import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { displayPath } from '../../tools/paths.js';
+import { type AnyTool, ToolError } from '../../tools/types.js';
+import { completeInputs, type InputValues } from '../../skills/inputs.js';
 import type { runSkill as RunSkill, SkillRuntime } from './run.js';
-import { MAX_SKILL_DEPTH as MAX_DEPTH, type Skill, skillToolName } from './schema.js';
+import { MAX_SKILL_DEPTH as MAX_DEPTH, type Skill, skillToolName } from '../../skills/schema.js';
 
 /** The arguments a composite skill passes: the nested skill's inputs, plus optional instructions. */
 export function skillToolSchema(target: Skill): z.ZodObject {
@@ -27,7 +27,9 @@ export function skillToolSchema(target: Skill): z.ZodObject {
     shape.instructions = z
       .string()
       .optional()
-      .describe('Optional extra instructions for this step, e.g. the language, the focus, or the name of a file to write.');
+      .describe(
+        'Optional extra instructions for this step, e.g. the language, the focus, or the name of a file to write.',
+      );
   }
   return z.object(shape);
 }
@@ -62,10 +64,14 @@ export function makeSkillTool(
       const chain = o.chain;
       const path = [...chain, target.name].join(' → ');
       if (chain.includes(target.name)) {
-        throw new ToolError(`Not run: "${target.name}" is already running in this chain (${path}); a skill cannot call itself. Do this step yourself.`);
+        throw new ToolError(
+          `Not run: "${target.name}" is already running in this chain (${path}); a skill cannot call itself. Do this step yourself.`,
+        );
       }
       if (chain.length >= MAX_DEPTH) {
-        throw new ToolError(`Not run: skills can be nested at most ${MAX_DEPTH} levels deep (${path}). Do this step yourself.`);
+        throw new ToolError(
+          `Not run: skills can be nested at most ${MAX_DEPTH} levels deep (${path}). Do this step yourself.`,
+        );
       }
       // `instructions` is ours unless the skill has an input of that name.
       const own = target.args.some((a) => a.name === 'instructions');
@@ -98,7 +104,8 @@ export function makeSkillTool(
         }
         result = step.value;
       } catch (err) {
-        if (err instanceof ZhiError) throw new ToolError(`The skill "${target.name}" could not run: ${plain(err)}`);
+        if (err instanceof ZhiError)
+          throw new ToolError(`The skill "${target.name}" could not run: ${plain(err)}`);
         throw err;
       } finally {
         ctx.usage.merge(child);
@@ -107,7 +114,8 @@ export function makeSkillTool(
       const files = result.filesWritten.length
         ? `\n\n[files written by ${target.name}: ${result.filesWritten.map((f) => displayPath(ctx.cwd, f.path)).join(', ')}]`
         : '';
-      if (result.stopReason === 'answer') return `${result.text.trim() || '(the skill gave no answer)'}${files}`;
+      if (result.stopReason === 'answer')
+        return `${result.text.trim() || '(the skill gave no answer)'}${files}`;
       const why = result.error ? plain(result.error) : result.stopReason;
       throw new ToolError(`The skill "${target.name}" did not finish (${result.stopReason}): ${why}${files}`);
     },

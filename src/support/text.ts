@@ -10,7 +10,10 @@ export function formatBytes(n: number): string {
  * Keep the first `maxBytes` bytes of a text (never splitting a character) and say visibly that
  * the rest was cut, with both sizes.
  */
-export function truncateText(text: string, maxBytes: number): { text: string; truncated: boolean; bytes: number } {
+export function truncateText(
+  text: string,
+  maxBytes: number,
+): { text: string; truncated: boolean; bytes: number } {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= maxBytes) return { text, truncated: false, bytes };
   let head = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');

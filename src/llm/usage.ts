@@ -1,6 +1,6 @@
-import { type Cost, costOf } from '../llm/models.js';
-import type { Platform } from '../llm/platforms.js';
-import { type Usage, ZERO_USAGE } from '../llm/types.js';
+import { type Cost, costOf } from './models.js';
+import type { Platform } from './platforms.js';
+import { type Usage, ZERO_USAGE } from './types.js';
 
 export interface ModelUsage extends Usage {
   calls: number;
@@ -56,7 +56,15 @@ export class UsageTracker {
   merge(other: UsageTracker): void {
     for (const [model, u] of other.models()) {
       const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
-      for (const k of ['promptTokens', 'completionTokens', 'totalTokens', 'cachedTokens', 'reasoningTokens', 'calls', 'cost'] as const) {
+      for (const k of [
+        'promptTokens',
+        'completionTokens',
+        'totalTokens',
+        'cachedTokens',
+        'reasoningTokens',
+        'calls',
+        'cost',
+      ] as const) {
         cur[k] += u[k];
       }
       this.byModel.set(model, cur);
@@ -76,7 +84,11 @@ export class UsageTracker {
   }
 
   cost(): Cost {
-    return { amount: this.total().cost, currency: this.platform.currency, covered: this.platform.coveredByPlan };
+    return {
+      amount: this.total().cost,
+      currency: this.platform.currency,
+      covered: this.platform.coveredByPlan,
+    };
   }
 
   reset(): void {

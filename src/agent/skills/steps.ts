@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
-import type { AgentResult } from '../agent/events.js';
-import { UsageTracker } from '../agent/usage.js';
-import { ZhiError } from '../support/errors.js';
-import { displayPath } from '../tools/paths.js';
-import { filesIn, supportedExtensions } from './documents.js';
-import { completeInputs } from './inputs.js';
+import type { AgentResult } from '../events.js';
+import { UsageTracker } from '../../llm/usage.js';
+import { ZhiError } from '../../support/errors.js';
+import { displayPath } from '../../tools/paths.js';
+import { filesIn, supportedExtensions } from '../../skills/documents.js';
+import { completeInputs } from '../../skills/inputs.js';
 import type { runSkill, SkillEvent, SkillRunRequest, SkillRuntime } from './run.js';
-import type { Skill } from './schema.js';
+import type { Skill } from '../../skills/schema.js';
 
 /** runSkill, passed in (these steps run skills themselves, and run.ts uses them). */
 type RunFn = typeof runSkill;
@@ -25,7 +25,11 @@ export async function* runStep(
   const pathArg = target.args.find((a) => a.type === 'file');
   const child = new UsageTracker(req.usage.platform);
   try {
-    if (!pathArg) throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.eachNoFile', params: { name: target.name } } });
+    if (!pathArg)
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'skills.err.eachNoFile', params: { name: target.name } },
+      });
     const values = completeInputs(target, { [pathArg.name]: file });
     const gen = run({ skill: target, values, usage: child, chain, outputDir }, rt);
     let step = await gen.next();
@@ -40,7 +44,10 @@ export async function* runStep(
     return { text: r.error ? r.error.message : r.stopReason, ok: false };
   } catch (err) {
     if (!(err instanceof ZhiError)) throw err;
-    const ev: SkillEvent = { type: 'warning', message: `${target.name}: ${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}` };
+    const ev: SkillEvent = {
+      type: 'warning',
+      message: `${target.name}: ${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`,
+    };
     rt.onNested?.(ev, [...chain, target.name]);
     return { text: err.message, ok: false };
   } finally {
@@ -60,9 +67,19 @@ export async function* runPerFile(
   const arg = req.skill.args.find((a) => a.name === argName);
   const files = await filesIn(dir, supportedExtensions(arg?.extensions ? arg : undefined, canOcr));
   if (!files.length) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.emptyFolder', params: { path: displayPath(rt.cwd, dir) } } });
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.emptyFolder', params: { path: displayPath(rt.cwd, dir) } },
+    });
   }
-  const total: AgentResult = { text: '', stopReason: 'answer', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
+  const total: AgentResult = {
+    text: '',
+    stopReason: 'answer',
+    turns: 0,
+    toolCalls: 0,
+    filesRead: 0,
+    filesWritten: [],
+  };
   const sections: string[] = [];
   const failed: string[] = [];
   for (const [i, file] of files.entries()) {

@@ -1,19 +1,19 @@
 import { basename, resolve } from 'node:path';
-import type { AgentEvent, AgentResult } from '../agent/events.js';
-import { type AgentDeps, type Prompter, runAgent } from '../agent/loop.js';
-import type { PermissionMode } from '../agent/permissions.js';
-import { languagePreamble } from '../agent/prompt.js';
-import { truncateText } from '../agent/truncate.js';
-import type { UsageTracker } from '../agent/usage.js';
-import type { ZhipuClient } from '../llm/client.js';
-import { findModel } from '../llm/models.js';
-import type { Platform } from '../llm/platforms.js';
-import type { LlmClient } from '../llm/types.js';
-import { ZhiError } from '../support/errors.js';
-import { displayPath } from '../tools/paths.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { ToolError } from '../tools/types.js';
-import type { SkillCatalog } from './discovery.js';
+import type { AgentEvent, AgentResult } from '../events.js';
+import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
+import type { PermissionMode } from '../permissions.js';
+import { languagePreamble } from '../prompt.js';
+import { truncateText } from '../../support/text.js';
+import type { UsageTracker } from '../../llm/usage.js';
+import type { ZhipuClient } from '../../llm/client.js';
+import { findModel } from '../../llm/models.js';
+import type { Platform } from '../../llm/platforms.js';
+import type { LlmClient } from '../../llm/types.js';
+import { ZhiError } from '../../support/errors.js';
+import { displayPath } from '../../tools/paths.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { ToolError } from '../../tools/types.js';
+import type { SkillCatalog } from '../../skills/discovery.js';
 import {
   checkPath,
   composeMessage,
@@ -25,11 +25,11 @@ import {
   type ReadOptions,
   readInput,
   supportedExtensions,
-} from './documents.js';
-import type { InputValues } from './inputs.js';
-import { referenceTool } from './reference-tool.js';
-import { resolveTools, skillClosure, skillModel } from './resolve.js';
-import { MAX_SKILL_DEPTH, type Skill } from './schema.js';
+} from '../../skills/documents.js';
+import type { InputValues } from '../../skills/inputs.js';
+import { referenceTool } from '../../skills/reference-tool.js';
+import { resolveTools, skillClosure, skillModel } from '../../skills/resolve.js';
+import { MAX_SKILL_DEPTH, type Skill } from '../../skills/schema.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile, runStep } from './steps.js';
 
@@ -100,20 +100,33 @@ export type SkillEvent =
  * the first message. Setup problems (unknown tool, missing file, untrusted skill) throw a
  * ZhiError; the run itself ends in an AgentResult.
  */
-export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGenerator<SkillEvent, AgentResult> {
+export async function* runSkill(
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): AsyncGenerator<SkillEvent, AgentResult> {
   const { skill } = req;
   const chain = req.chain ?? [];
   if (chain.includes(skill.name)) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.cycle', params: { chain: [...chain, skill.name].join(' → ') } } });
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.cycle', params: { chain: [...chain, skill.name].join(' → ') } },
+    });
   }
   if (chain.length >= MAX_SKILL_DEPTH) {
     throw new ZhiError({
       kind: 'usage',
-      what: { key: 'skills.err.depth', params: { max: MAX_SKILL_DEPTH, chain: [...chain, skill.name].join(' → ') } },
+      what: {
+        key: 'skills.err.depth',
+        params: { max: MAX_SKILL_DEPTH, chain: [...chain, skill.name].join(' → ') },
+      },
     });
   }
   const tools = resolveTools(skill, rt.catalog, rt.builtinTools);
-  const model = skillModel(skill, { override: req.model, configured: rt.skillModel, custom: rt.platform.id === 'custom' });
+  const model = skillModel(skill, {
+    override: req.model,
+    configured: rt.skillModel,
+    custom: rt.platform.id === 'custom',
+  });
   if (!chain.length && !req.trusted) await settleTrust(skill, rt);
   const outputDir =
     req.outputDir ??
@@ -124,7 +137,8 @@ export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGe
     const v = req.values[arg.name];
     if (arg.type !== 'file' || typeof v !== 'string') continue;
     const where = await checkPath(rt.cwd, v, arg);
-    if (where.kind === 'directory') return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, tools.builtin.includes('ocr'));
+    if (where.kind === 'directory')
+      return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, tools.builtin.includes('ocr'));
   }
 
   yield { type: 'skill_start', skill: skill.name, model, depth: chain.length + 1 };
@@ -133,7 +147,14 @@ export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGe
   const budget = { left: MESSAGE_BUDGET_BYTES };
   const blocks = new Map<string, { summary: string; docs: DocumentBlock[] }>();
   const results = new Map<string, { file: string; text: string; ok: boolean }[]>();
-  const pre: AgentResult = { text: '', stopReason: 'answer', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
+  const pre: AgentResult = {
+    text: '',
+    stopReason: 'answer',
+    turns: 0,
+    toolCalls: 0,
+    filesRead: 0,
+    filesWritten: [],
+  };
   const show = (abs: string) => displayPath(rt.cwd, abs);
 
   for (const arg of skill.args) {
@@ -148,16 +169,25 @@ export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGe
       continue;
     }
     const eachSkill = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
-    const files = await filesIn(where.abs, supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))));
+    const files = await filesIn(
+      where.abs,
+      supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
+    );
     if (!files.length) {
-      throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.emptyFolder', params: { path: show(where.abs) } } });
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'skills.err.emptyFolder', params: { path: show(where.abs) } },
+      });
     }
     if (eachSkill) {
       const list: { file: string; text: string; ok: boolean }[] = [];
       for (const [i, file] of files.entries()) {
         if (rt.signal.aborted) break;
         yield { type: 'skill_step', skill: skill.name, index: i, total: files.length, label: basename(file) };
-        list.push({ file: show(file), ...(yield* runStep(runSkill, eachSkill, file, req, rt, outputDir, pre)) });
+        list.push({
+          file: show(file),
+          ...(yield* runStep(runSkill, eachSkill, file, req, rt, outputDir, pre)),
+        });
       }
       // Keep the results within the message budget: each gets an equal share when they are long.
       const share = Math.max(4096, Math.floor(budget.left / Math.max(1, list.length)));
@@ -168,7 +198,8 @@ export async function* runSkill(req: SkillRunRequest, rt: SkillRuntime): AsyncGe
     }
     const docs: DocumentBlock[] = [];
     for (const [i, file] of files.entries()) {
-      if (files.length > 1) yield { type: 'skill_step', skill: skill.name, index: i, total: files.length, label: basename(file) };
+      if (files.length > 1)
+        yield { type: 'skill_step', skill: skill.name, index: i, total: files.length, label: basename(file) };
       const doc = yield* readOne(file, show(file), read, req, rt);
       if (doc.text !== undefined) pre.filesRead += 1;
       docs.push(doc);
@@ -249,12 +280,20 @@ async function* readOne(
     return ocrBlock(name, outcome.ocr, text, o.budget);
   } catch (err) {
     if (err instanceof ZhiError || !(err instanceof ToolError)) throw err;
-    throw new ZhiError({ kind: 'io', what: { key: 'skills.err.ocrFailed', params: { path: name } }, why: err.message, cause: err });
+    throw new ZhiError({
+      kind: 'io',
+      what: { key: 'skills.err.ocrFailed', params: { path: name } },
+      why: err.message,
+      cause: err,
+    });
   }
 }
 
 /** The system prompt of a skill run: the skill's own prompt, the language rule, the date, where files go. */
-export function skillSystemPrompt(skill: Skill, o: { outputDir: string; today: string; writes: boolean }): string {
+export function skillSystemPrompt(
+  skill: Skill,
+  o: { outputDir: string; today: string; writes: boolean },
+): string {
   const lines = [
     skill.systemPrompt,
     '',
@@ -268,11 +307,12 @@ export function skillSystemPrompt(skill: Skill, o: { outputDir: string; today: s
     );
   }
   if (skill.folder && skill.resources.length) {
-    lines.push(`Reference files of this skill (read one with read_reference when you need it): ${skill.resources.join(', ')}.`);
+    lines.push(
+      `Reference files of this skill (read one with read_reference when you need it): ${skill.resources.join(', ')}.`,
+    );
   }
   return lines.join('\n');
 }
-
 
 async function settleTrust(skill: Skill, rt: SkillRuntime): Promise<void> {
   if (!rt.untrusted) return;
