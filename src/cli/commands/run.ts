@@ -2,6 +2,7 @@ import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
 import { exitCodeFor } from '../modes/once.js';
+import { withInterrupt } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { executeSkill, findSkill } from '../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../skills/runtime.js';
@@ -40,11 +41,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
   requireKey(ctx);
 
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.on('SIGINT', onSigint);
-  try {
-    const result = await executeSkill({
+  const result = await withInterrupt((signal) =>
+    executeSkill({
       ctx,
       catalog,
       skill,
@@ -53,16 +51,14 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       model: ctx.args.flags.model,
       prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
       mode: ctx.args.flags.auto ? 'auto' : 'approve',
-      signal: abort.signal,
+      signal,
       usage: newUsage(ctx),
       format: ctx.args.flags.outputFormat,
       out: ctx.out,
       err: ctx.err,
       stdoutIsTTY: ctx.stdoutIsTTY,
       stderrIsTTY: ctx.stderrIsTTY,
-    });
-    return exitCodeFor(result);
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
+    }),
+  );
+  return exitCodeFor(result);
 }

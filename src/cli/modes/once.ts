@@ -3,11 +3,14 @@ import { ChatSession } from '../../agent/chat.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
 import type { AgentResult } from '../../agent/events.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
+import type { ContentPart } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
 import { loadTools } from '../tools.js';
+import type { OutputFormat } from '../args.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
 import { withMentionedImages } from '../images.js';
+import { pump, withInterrupt } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
@@ -67,36 +70,27 @@ export async function createChat(
 /** One question, one answer: `zhi -c "…"` and pipe mode. */
 export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCodeValue> {
   const chat = await createChat(ctx, ctx.stdinIsTTY, 'oneshot');
-  const printer = new StreamPrinter({
-    format: ctx.args.flags.outputFormat,
-    out: ctx.out,
-    err: ctx.err,
-    stdoutIsTTY: ctx.stdoutIsTTY,
-    stderrIsTTY: ctx.stderrIsTTY,
-    verbose: ctx.args.flags.verbose,
-    debug: ctx.args.flags.debug,
+  const content = await withMentionedImages(userText, {
     cwd: ctx.cwd,
+    home: ctx.env.HOME || homedir(),
+    note: (line) => process.stderr.write(`${ctx.err.dim(line)}\n`),
+    warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.on('SIGINT', onSigint);
+  return exitCodeFor(await sendPrinted(ctx, chat, content, ctx.args.flags.outputFormat));
+}
+
+/** Send one message on a chat, printing its events for a one-shot reader; Ctrl+C stops it. */
+export async function sendPrinted(
+  ctx: AppContext,
+  chat: ChatSession,
+  content: string | ContentPart[],
+  format: OutputFormat = 'text',
+): Promise<AgentResult> {
+  const printer = StreamPrinter.forContext(ctx, format);
   const started = Date.now();
-  try {
-    const content = await withMentionedImages(userText, {
-      cwd: ctx.cwd,
-      home: ctx.env.HOME || homedir(),
-      note: (line) => process.stderr.write(`${ctx.err.dim(line)}\n`),
-      warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
-    });
-    const run = chat.send(content, abort.signal);
-    let step = await run.next();
-    while (!step.done) {
-      printer.handle(step.value);
-      step = await run.next();
-    }
-    printer.finish(step.value, chat.deps.usage, chat.settings.model, Date.now() - started);
-    return exitCodeFor(step.value);
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
+  const result = await withInterrupt((signal) =>
+    pump(chat.send(content, signal), (ev) => printer.handle(ev)),
+  );
+  printer.finish(result, chat.deps.usage, chat.settings.model, Date.now() - started);
+  return result;
 }

@@ -3,6 +3,7 @@ import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { OutputFormat } from '../args.js';
+import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
@@ -35,6 +36,20 @@ export class StreamPrinter {
   private textOpen = false;
   private streamedText = '';
   private lastError: ZhiError | undefined;
+
+  /** A printer for this invocation's streams and flags. */
+  static forContext(ctx: AppContext, format: OutputFormat = ctx.args.flags.outputFormat): StreamPrinter {
+    return new StreamPrinter({
+      format,
+      out: ctx.out,
+      err: ctx.err,
+      stdoutIsTTY: ctx.stdoutIsTTY,
+      stderrIsTTY: ctx.stderrIsTTY,
+      verbose: ctx.args.flags.verbose,
+      debug: ctx.args.flags.debug,
+      cwd: ctx.cwd,
+    });
+  }
 
   constructor(private readonly o: PrinterOptions) {
     this.stdout = o.stdout ?? process.stdout;

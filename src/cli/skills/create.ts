@@ -10,9 +10,9 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { getLanguage, t } from '../../support/i18n/index.js';
 import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
-import { exitCodeFor } from '../modes/once.js';
+import { exitCodeFor, sendPrinted } from '../modes/once.js';
+import { withInterrupt } from '../interrupt.js';
 import { terminalPrompter } from '../prompter.js';
-import { StreamPrinter } from '../render/printer.js';
 import { executeSkill, findSkill } from './execute.js';
 import { loadCatalog } from './runtime.js';
 
@@ -116,7 +116,7 @@ export async function newSkillConversation(
   try {
     let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
     while (message?.trim()) {
-      await sendTurn(ctx, chat, message);
+      await sendPrinted(ctx, chat, message);
       if (watch.created()) break;
       message = await ask(ctx.err.bold('> '));
     }
@@ -134,34 +134,6 @@ export async function newSkillConversation(
   }
 }
 
-async function sendTurn(ctx: AppContext, chat: ChatSession, message: string): Promise<void> {
-  const printer = new StreamPrinter({
-    format: 'text',
-    out: ctx.out,
-    err: ctx.err,
-    stdoutIsTTY: ctx.stdoutIsTTY,
-    stderrIsTTY: ctx.stderrIsTTY,
-    verbose: ctx.args.flags.verbose,
-    debug: ctx.args.flags.debug,
-    cwd: ctx.cwd,
-  });
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.on('SIGINT', onSigint);
-  const started = Date.now();
-  try {
-    const run = chat.send(message, abort.signal);
-    let step = await run.next();
-    while (!step.done) {
-      printer.handle(step.value);
-      step = await run.next();
-    }
-    printer.finish(step.value, chat.deps.usage, chat.settings.model, Date.now() - started);
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
-}
-
 /** Run the new skill with inputs typed like a command line (`report.pdf --to english`). */
 async function runNow(
   ctx: AppContext,
@@ -175,29 +147,24 @@ async function runNow(
   if (lacksContent(skill, values)) {
     throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noInput', params: { skill: skill.name } } });
   }
-  const abort = new AbortController();
-  const onSigint = () => abort.abort();
-  process.on('SIGINT', onSigint);
-  try {
-    const result = await executeSkill({
+  const result = await withInterrupt((signal) =>
+    executeSkill({
       ctx,
       catalog,
       skill,
       values,
       prompter: terminalPrompter(ctx.err),
       mode: ctx.args.flags.auto ? 'auto' : 'approve',
-      signal: abort.signal,
+      signal,
       usage: newUsage(ctx),
       format: 'text',
       out: ctx.out,
       err: ctx.err,
       stdoutIsTTY: ctx.stdoutIsTTY,
       stderrIsTTY: ctx.stderrIsTTY,
-    });
-    return exitCodeFor(result);
-  } finally {
-    process.off('SIGINT', onSigint);
-  }
+    }),
+  );
+  return exitCodeFor(result);
 }
 
 /** Split typed inputs into positional words and `--name value` pairs (quotes respected). */

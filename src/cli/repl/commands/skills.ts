@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { newUsage } from '../../context.js';
+import { withInterrupt } from '../../interrupt.js';
 import { DEFAULT_CHAT_MODEL } from '../../../llm/models.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../../skills/inputs.js';
@@ -98,33 +99,31 @@ const run: SlashCommand = {
     }
     const out = lineSink((l) => ctx.print(l));
     const err = lineSink((l) => ctx.print(l));
-    const abort = new AbortController();
-    const onSigint = () => abort.abort();
-    process.on('SIGINT', onSigint);
     const usage = newUsage(ctx.app);
     const { executeSkill } = await import('../../skills/execute.js');
     try {
-      await executeSkill({
-        ctx: ctx.app,
-        catalog,
-        skill,
-        values,
-        prompter: ctx.chat.deps.prompter,
-        mode: ctx.chat.settings.mode,
-        signal: abort.signal,
-        usage,
-        format: 'text',
-        out: ctx.app.err,
-        err: ctx.app.err,
-        stdoutIsTTY: false,
-        stderrIsTTY: false,
-        stdout: out,
-        stderr: err,
-        llm: ctx.chat.deps.llm,
-        ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
-      });
+      await withInterrupt((signal) =>
+        executeSkill({
+          ctx: ctx.app,
+          catalog,
+          skill,
+          values,
+          prompter: ctx.chat.deps.prompter,
+          mode: ctx.chat.settings.mode,
+          signal,
+          usage,
+          format: 'text',
+          out: ctx.app.err,
+          err: ctx.app.err,
+          stdoutIsTTY: false,
+          stderrIsTTY: false,
+          stdout: out,
+          stderr: err,
+          llm: ctx.chat.deps.llm,
+          ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
+        }),
+      );
     } finally {
-      process.off('SIGINT', onSigint);
       out.flush();
       err.flush();
       // The run's cost belongs to the session too.
