@@ -158,7 +158,7 @@ describe('REPL commands', () => {
     await r.submit('/model GLM-4.7');
     expect(r.chat.settings.model).toBe('glm-4.7');
     await r.submit('/model glm-4.8');
-    expect(r.err()).toContain('Unknown model: glm-4.8');
+    expect(r.err()).toContain('Unknown model: glm-4.8. Did you mean');
     expect(r.err()).toContain('Did you mean `/model glm-4.');
     expect(r.chat.settings.model).toBe('glm-4.7');
     await r.submit('/model glm-4v-flash');

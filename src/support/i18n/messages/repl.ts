@@ -58,7 +58,7 @@ export const repl = defineMessages(
     'repl.model.current': 'Current model: {model}',
     'repl.model.list': 'Models (switch with /model <name>):',
     'repl.model.switched': 'Model: {model}',
-    'repl.model.unknown': 'Unknown model: {name}',
+    'repl.model.unknown': 'Unknown model: {name}.',
     'repl.model.listTry': 'Type /model to see the models.',
     'repl.model.ocr': '{name} is the OCR model; it cannot chat. The ocr tool uses it by itself.',
     'repl.model.noTools':
@@ -159,7 +159,7 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.model.current': '当前模型：{model}',
     'repl.model.list': '可用模型（用 /model <名称> 切换）：',
     'repl.model.switched': '模型：{model}',
-    'repl.model.unknown': '未知模型：{name}',
+    'repl.model.unknown': '未知模型：{name}。',
     'repl.model.listTry': '输入 /model 查看可用模型。',
     'repl.model.ocr': '{name} 是 OCR 模型，不能对话。ocr 工具会自动使用它。',
     'repl.model.noTools': '{model} 不支持工具：可以对话，但 zhi 无法用它读写文件。',
