@@ -51,7 +51,9 @@ describe('agent loop, end to end', () => {
     const res = resultsIn(1);
     expect(res.bad_json).toMatch(/^Error: The arguments for file_read are not valid JSON/);
     expect(res.bad_type).toMatch(/^Error: The arguments for file_read do not match its schema: path: /);
-    expect(res.unknown).toMatch(/^Error: There is no tool called "delete_everything"\. Available tools: .*file_read/);
+    expect(res.unknown).toMatch(
+      /^Error: There is no tool called "delete_everything"\. Available tools: .*file_read/,
+    );
     expect(res.fails).toMatch(/^Error: .*missing\.md/);
     // The conversation the API got back is valid: every call has exactly one result.
     expect(Object.keys(res).sort()).toEqual(['bad_json', 'bad_type', 'fails', 'unknown']);
@@ -62,7 +64,8 @@ describe('agent loop, end to end', () => {
     writeFileSync(join(cwd, 'a.md'), 'A');
     mkdirSync(join(home), { recursive: true });
     writeFileSync(join(home, 'config.yaml'), 'max_turns: 2\n');
-    for (let i = 0; i < 3; i++) fake.script({ kind: 'tools', calls: [{ name: 'file_read', arguments: { path: 'a.md' } }] });
+    for (let i = 0; i < 3; i++)
+      fake.script({ kind: 'tools', calls: [{ name: 'file_read', arguments: { path: 'a.md' } }] });
     const r = await runZhi({ args: ['-c', 'loop forever'], baseUrl: fake.baseUrl, home, cwd });
     expect(r.code).toBe(4);
     expect(fake.chatBodies()).toHaveLength(2);
@@ -75,7 +78,11 @@ describe('agent loop, end to end', () => {
     fake.script(
       {
         kind: 'tools',
-        calls: ['three', 'one', 'two'].map((n) => ({ id: `c_${n}`, name: 'file_read', arguments: { path: `${n}.txt` } })),
+        calls: ['three', 'one', 'two'].map((n) => ({
+          id: `c_${n}`,
+          name: 'file_read',
+          arguments: { path: `${n}.txt` },
+        })),
       },
       { kind: 'text', text: 'read all three' },
     );
@@ -93,7 +100,11 @@ describe('agent loop, end to end', () => {
   it('sends reasoning back with the tool results of the same turn (preserved thinking)', async () => {
     writeFileSync(join(cwd, 'a.md'), 'A');
     fake.script(
-      { kind: 'tools', reasoning: 'I should read a.md first.', calls: [{ name: 'file_read', arguments: { path: 'a.md' } }] },
+      {
+        kind: 'tools',
+        reasoning: 'I should read a.md first.',
+        calls: [{ name: 'file_read', arguments: { path: 'a.md' } }],
+      },
       { kind: 'text', text: 'done' },
     );
     await runZhi({ args: ['-c', 'go'], baseUrl: fake.baseUrl, home, cwd });
