@@ -5,7 +5,7 @@
  * policy; failures come back as data (an ApiErrorInfo), like the chat stream's.
  */
 import type { ZhipuClient } from './client.js';
-import { parseUsage } from './client.js';
+import { parseUsage } from './response.js';
 import { abortedError, backoffDelay, classifyHttpError, networkError, timeoutError } from './errors.js';
 import type { ApiErrorInfo, Usage } from './types.js';
 

@@ -1,0 +1,224 @@
+/**
+ * Reading a chat completion response: a whole JSON body, or an SSE stream, into the client's
+ * events. Multi-byte characters split across network reads are decoded intact (TextDecoder in
+ * stream mode); frames are parsed by eventsource-parser; finish reasons are mapped explicitly.
+ */
+import { createParser } from 'eventsource-parser';
+import { log } from '../support/log.js';
+import type { MessageAccumulator, ToolCallDelta } from './accumulate.js';
+import { classifyHttpError, networkError } from './errors.js';
+import type { ApiErrorInfo, FinishReason, StreamEvent, Usage } from './types.js';
+import { ZERO_USAGE } from './types.js';
+
+export interface ChunkJson {
+  error?: { code?: unknown; message?: unknown };
+  model?: string;
+  choices?: Array<{
+    delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: ToolCallDelta[] };
+    message?: { content?: string | null; reasoning_content?: string | null; tool_calls?: ToolCallDelta[] };
+    finish_reason?: string | null;
+  }>;
+  usage?: RawUsage;
+}
+
+interface RawUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
+const FINISH_REASONS = new Set<FinishReason>([
+  'stop',
+  'tool_calls',
+  'length',
+  'sensitive',
+  'network_error',
+  'model_context_window_exceeded',
+]);
+
+export function parseUsage(raw: RawUsage | undefined): Usage {
+  if (!raw) return { ...ZERO_USAGE };
+  const prompt = raw.prompt_tokens ?? 0;
+  const completion = raw.completion_tokens ?? 0;
+  return {
+    promptTokens: prompt,
+    completionTokens: completion,
+    totalTokens: raw.total_tokens ?? prompt + completion,
+    cachedTokens: raw.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: raw.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+function mapFinish(reason: string): FinishReason {
+  return FINISH_REASONS.has(reason as FinishReason) ? (reason as FinishReason) : 'unknown';
+}
+
+export function* readWhole(json: ChunkJson, acc: MessageAccumulator, model: string): Generator<StreamEvent> {
+  if (json.error) {
+    yield { type: 'error', error: classifyHttpError(200, JSON.stringify(json)), partial: acc.message() };
+    return;
+  }
+  const choice = json.choices?.[0];
+  const msg = choice?.message ?? choice?.delta;
+  if (msg?.reasoning_content) {
+    acc.addReasoning(msg.reasoning_content);
+    yield { type: 'thinking_delta', text: msg.reasoning_content };
+  }
+  if (msg?.content) {
+    acc.addContent(msg.content);
+    yield { type: 'text_delta', text: msg.content };
+  }
+  for (const [i, tc] of (msg?.tool_calls ?? []).entries()) acc.addToolCall(tc, i);
+  yield* finishEvents(choice?.finish_reason ?? 'stop', acc, parseUsage(json.usage), json.model ?? model);
+}
+
+export function* finishEvents(
+  reason: string,
+  acc: MessageAccumulator,
+  usage: Usage,
+  model: string,
+): Generator<StreamEvent> {
+  const finishReason = mapFinish(reason);
+  const partial = acc.message();
+  if (finishReason === 'sensitive') {
+    yield {
+      type: 'error',
+      error: { kind: 'content_filter', code: 'sensitive', message: 'content filter', retryable: false },
+      partial,
+      usage,
+    };
+  } else if (finishReason === 'network_error') {
+    yield {
+      type: 'error',
+      error: {
+        kind: 'network',
+        code: 'network_error',
+        message: 'the model stopped with network_error',
+        retryable: true,
+      },
+      partial,
+      usage,
+    };
+  } else if (finishReason === 'model_context_window_exceeded') {
+    yield {
+      type: 'error',
+      error: {
+        kind: 'context_overflow',
+        code: finishReason,
+        message: 'context window exceeded',
+        retryable: false,
+      },
+      partial,
+      usage,
+    };
+  } else {
+    yield { type: 'done', message: partial, finishReason, usage, model };
+  }
+}
+
+export async function* readStream(
+  body: ReadableStream<Uint8Array>,
+  acc: MessageAccumulator,
+  model: string,
+  arm: () => void,
+  interrupted: (err: unknown) => ApiErrorInfo,
+): AsyncGenerator<StreamEvent> {
+  const pending: StreamEvent[] = [];
+  let finishReason: string | undefined;
+  let usage: Usage | undefined;
+  let serverModel = model;
+  let sawDone = false;
+  let inStreamError: ApiErrorInfo | undefined;
+  let toolPosition = 0;
+
+  const parser = createParser({
+    onEvent: (event) => {
+      if (sawDone || inStreamError) return;
+      const data = event.data.trim();
+      if (data === '[DONE]') {
+        sawDone = true;
+        return;
+      }
+      let json: ChunkJson;
+      try {
+        json = JSON.parse(data) as ChunkJson;
+      } catch {
+        log().warn('skipping malformed SSE frame', { data: data.slice(0, 200) });
+        return;
+      }
+      if (json.error) {
+        inStreamError = classifyHttpError(200, JSON.stringify(json));
+        return;
+      }
+      if (json.model) serverModel = json.model;
+      if (json.usage) usage = parseUsage(json.usage);
+      const choice = json.choices?.[0];
+      const delta = choice?.delta;
+      if (delta?.reasoning_content) {
+        acc.addReasoning(delta.reasoning_content);
+        pending.push({ type: 'thinking_delta', text: delta.reasoning_content });
+      }
+      if (delta?.content) {
+        acc.addContent(delta.content);
+        pending.push({ type: 'text_delta', text: delta.content });
+      }
+      for (const tc of delta?.tool_calls ?? []) {
+        const { started } = acc.addToolCall(tc, toolPosition++);
+        if (started) {
+          pending.push({
+            type: 'tool_call_start',
+            index: typeof tc.index === 'number' ? tc.index : toolPosition - 1,
+            id: started.id,
+            name: started.function.name,
+          });
+        }
+      }
+      if (choice?.finish_reason) finishReason = choice.finish_reason;
+    },
+  });
+
+  const reader = body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  try {
+    while (!sawDone && !inStreamError) {
+      let chunk: { done: boolean; value?: Uint8Array };
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        yield* pending.splice(0);
+        const error = interrupted(err);
+        // A drop after the answer began is not "could not connect": say it was cut.
+        if (error.kind === 'network') error.code = 'stream_cut';
+        yield { type: 'error', error, partial: acc.message(), ...(usage ? { usage } : {}) };
+        return;
+      }
+      if (chunk.done) break;
+      arm();
+      // stream: true keeps a multi-byte character split across reads until its last byte comes.
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      yield* pending.splice(0);
+    }
+    parser.feed(decoder.decode());
+    parser.feed('\n\n');
+    yield* pending.splice(0);
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+
+  if (inStreamError) {
+    yield { type: 'error', error: inStreamError, partial: acc.message(), ...(usage ? { usage } : {}) };
+    return;
+  }
+  if (!finishReason) {
+    yield {
+      type: 'error',
+      error: { ...networkError('the stream ended before the answer was complete'), code: 'stream_cut' },
+      partial: acc.message(),
+      ...(usage ? { usage } : {}),
+    };
+    return;
+  }
+  yield* finishEvents(finishReason, acc, usage ?? { ...ZERO_USAGE }, serverModel);
+}
