@@ -1,9 +1,9 @@
 import { costOf, formatCost } from '../llm/models.js';
 import type { Message } from '../llm/types.js';
+import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import type { ChatObserver } from './chat.js';
 import { estimateMessagesTokens } from './tokens.js';
-import type { UsageTracker } from '../llm/usage.js';
 
 /**
  * `max_cost_per_run`: before every model call, the cost spent since the run began plus what the

@@ -1,7 +1,7 @@
 import type { Message } from '../llm/types.js';
+import { truncateText } from '../support/text.js';
 import { messageText } from './sessions/format.js';
 import { estimateMessageTokens } from './tokens.js';
-import { truncateText } from '../support/text.js';
 
 /**
  * The pure half of compaction: where to cut a conversation, how to show the older part to the

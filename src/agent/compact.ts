@@ -1,5 +1,6 @@
 import { findModel } from '../llm/models.js';
 import type { LlmClient, Message, Usage } from '../llm/types.js';
+import type { UsageTracker } from '../llm/usage.js';
 import { t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import type { ChatObserver } from './chat.js';
@@ -14,7 +15,6 @@ import {
 import type { BeforeCallOutcome } from './loop.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { estimateMessagesTokens, estimateTextTokens } from './tokens.js';
-import type { UsageTracker } from '../llm/usage.js';
 
 /** When a model is not in the registry (custom endpoints), assume this window. */
 export const DEFAULT_WINDOW = 128_000;

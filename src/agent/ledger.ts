@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { costOf, DEFAULT_CHAT_MODEL, type Cost } from '../llm/models.js';
+import { type Cost, costOf, DEFAULT_CHAT_MODEL } from '../llm/models.js';
 import { type Currency, PLATFORMS, type PlatformId } from '../llm/platforms.js';
 import type { Usage } from '../llm/types.js';
 import type { UsagePurpose } from './sessions/format.js';

@@ -1,25 +1,16 @@
-import type { z } from 'zod';
 import type { ZhipuClient } from '../llm/client.js';
 import { describeApiError } from '../llm/describe.js';
-import type { AssistantMessage, LlmClient, Message, ToolCall, ToolMessage } from '../llm/types.js';
+import type { AssistantMessage, LlmClient, Message, ToolCall } from '../llm/types.js';
+import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
-import { log } from '../support/log.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import {
-  type AnyTool,
-  type Question,
-  type ToolContext,
-  ToolError,
-  type WrittenFile,
-} from '../tools/types.js';
+import type { AnyTool, Question } from '../tools/types.js';
 import type { AgentEvent, AgentResult } from './events.js';
-import { decide, type PermissionMode } from './permissions.js';
-import { AsyncQueue } from './queue.js';
-import { truncateText } from '../support/text.js';
-import type { UsageTracker } from '../llm/usage.js';
+import type { PermissionMode } from './permissions.js';
+import { runToolCalls } from './tool-calls.js';
 
-export const MAX_RESULT_BYTES = 50 * 1024;
+export { MAX_RESULT_BYTES } from './tool-calls.js';
 
 export interface ToolApproval {
   name: string;
@@ -73,8 +64,6 @@ export interface AgentOptions {
   maxResultBytes?: number;
   maxTokens?: number;
 }
-
-const READ_LIKE = new Set(['file_read', 'ocr']);
 
 /**
  * The agent loop: send the conversation and tool schemas; run the tools the model asks for;
@@ -216,197 +205,4 @@ export async function* runAgent(
   });
   yield { type: 'error', error };
   return finish('turn_limit', error);
-}
-
-interface CallOutcome {
-  content: string;
-  ok: boolean;
-}
-
-/**
- * Run one response's tool calls. Consecutive read-only calls run in parallel; the others one at
- * a time (they may ask a person). Results are returned in the model's order.
- */
-async function* runToolCalls(
-  calls: ToolCall[],
-  deps: AgentDeps,
-  opts: AgentOptions,
-  signal: AbortSignal,
-  clock: () => number,
-  result: AgentResult,
-): AsyncGenerator<AgentEvent, ToolMessage[]> {
-  const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
-  const groups: number[][] = [];
-  calls.forEach((call, i) => {
-    const tool = deps.tools.get(call.function.name);
-    const parallel = !tool || tool.kind === 'read';
-    const last = groups[groups.length - 1];
-    const lastParallel = last?.every((j) => {
-      const t2 = deps.tools.get(calls[j]!.function.name);
-      return !t2 || t2.kind === 'read';
-    });
-    if (parallel && last && lastParallel) last.push(i);
-    else groups.push([i]);
-  });
-
-  for (const group of groups) {
-    if (signal.aborted) break;
-    const queue = new AsyncQueue<AgentEvent>();
-    const tasks = group.map(async (i) => {
-      const call = calls[i]!;
-      outcomes[i] = await runOne(call, i, calls.length, deps, opts, signal, clock, result, (ev) =>
-        queue.push(ev),
-      );
-    });
-    void Promise.all(tasks).finally(() => queue.close());
-    for await (const ev of queue) yield ev;
-  }
-
-  return calls.map((call, i) => ({
-    role: 'tool' as const,
-    tool_call_id: call.id,
-    content: outcomes[i]?.content ?? t('agent.tool.interrupted'),
-  }));
-}
-
-async function runOne(
-  call: ToolCall,
-  index: number,
-  total: number,
-  deps: AgentDeps,
-  opts: AgentOptions,
-  signal: AbortSignal,
-  clock: () => number,
-  result: AgentResult,
-  emit: (ev: AgentEvent) => void,
-): Promise<CallOutcome> {
-  const name = call.function.name;
-  const tool = deps.tools.get(name);
-  // Restarted after a permission question, so durations never include the person's thinking time.
-  let started = clock();
-  result.toolCalls += 1;
-  let label = name;
-  const end = (outcome: CallOutcome): CallOutcome => {
-    emit({
-      type: 'tool_end',
-      id: call.id,
-      name,
-      label,
-      ok: outcome.ok,
-      result: outcome.content,
-      durationMs: clock() - started,
-      index,
-      total,
-    });
-    return outcome;
-  };
-  const fail = (content: string) => end({ content: `Error: ${content}`, ok: false });
-
-  if (!tool) {
-    emit({ type: 'tool_start', id: call.id, name, label, args: call.function.arguments, index, total });
-    return fail(t('agent.tool.unknown', { name, available: deps.tools.names().join(', ') || '-' }, 'en'));
-  }
-  const parsed = parseArgs(tool, call.function.arguments);
-  if ('error' in parsed) {
-    emit({ type: 'tool_start', id: call.id, name, label, args: call.function.arguments, index, total });
-    return fail(parsed.error);
-  }
-  const args = parsed.value;
-  try {
-    label = tool.label?.(args) ?? name;
-  } catch {
-    label = name;
-  }
-  emit({ type: 'tool_start', id: call.id, name, label, args, index, total });
-
-  const files: WrittenFile[] = [];
-  const ctx: ToolContext = {
-    cwd: deps.cwd,
-    outputDir: deps.outputDir,
-    signal,
-    interactive: deps.prompter.interactive,
-    ask: (q) => (deps.prompter.interactive ? deps.prompter.ask(q, signal) : Promise.resolve(false)),
-    recordFile: (f) => {
-      files.push(f);
-      result.filesWritten.push(f);
-    },
-    progress: (note) => emit({ type: 'progress', id: call.id, note }),
-    usage: deps.usage,
-    client: deps.client,
-    services: deps.services ?? {},
-  };
-
-  const assessment = (await tool.assess?.(args, ctx)) ?? {};
-  if (assessment.refuse) {
-    emit({ type: 'permission', id: call.id, name, decision: 'refused', reason: assessment.refuse });
-    return fail(t('agent.tool.refused', { reason: assessment.refuse }, 'en'));
-  }
-  const decision = decide(tool.kind, opts.mode, deps.prompter.interactive);
-  if (decision === 'deny') {
-    const reason = t('agent.tool.noTerminal', {}, 'en');
-    emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, code: 'no_terminal' });
-    return fail(reason);
-  }
-  if (decision === 'ask') {
-    const yes = await deps.prompter.confirmTool(
-      {
-        name,
-        kind: tool.kind,
-        args,
-        preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
-        warning: assessment.warning,
-      },
-      signal,
-    );
-    if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
-    emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
-    if (!yes) return fail(t('agent.tool.denied', {}, 'en'));
-    started = clock();
-  }
-
-  try {
-    const out = await tool.execute(args, ctx);
-    const raw = typeof out === 'string' ? out : out.content;
-    const isError = typeof out === 'string' ? false : Boolean(out.isError);
-    if (READ_LIKE.has(name) && !isError) result.filesRead += 1;
-    const cap = tool.maxResultBytes ?? opts.maxResultBytes ?? MAX_RESULT_BYTES;
-    let content = raw;
-    if (Buffer.byteLength(raw, 'utf8') > cap) {
-      content = (await deps.spill?.(call, raw)) ?? truncateText(raw, cap).text;
-    }
-    return end({ content: isError ? `Error: ${content}` : content, ok: !isError });
-  } catch (err) {
-    if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
-    if (err instanceof ToolError) return fail(err.message);
-    if (err instanceof ZhiError) return fail(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
-    log().error(`tool ${name} threw`, err);
-    return fail(
-      t('agent.tool.threw', { name, message: err instanceof Error ? err.message : String(err) }, 'en'),
-    );
-  }
-}
-
-function parseArgs(tool: AnyTool, raw: string): { value: unknown } | { error: string } {
-  let json: unknown;
-  const text = raw.trim() === '' ? '{}' : raw;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return {
-      error: t('agent.tool.badJson', { name: tool.name, detail: (err as Error).message }, 'en'),
-    };
-  }
-  const parsed = (tool.schema as z.ZodType).safeParse(json);
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
-      .join('; ');
-    return { error: t('agent.tool.badArgs', { name: tool.name, problems }, 'en') };
-  }
-  return { value: parsed.data };
-}
-
-function defaultPreview(args: unknown): string {
-  const text = JSON.stringify(args, null, 2) ?? '';
-  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }

@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
-import type { ChatObserver } from '../chat.js';
 import type { UsageTracker } from '../../llm/usage.js';
-import { ledgerEntry, appendLedger } from '../ledger.js';
-import { MAX_RESULT_BYTES } from '../loop.js';
 import { formatBytes, truncateText } from '../../support/text.js';
+import type { ChatObserver } from '../chat.js';
+import { appendLedger, ledgerEntry } from '../ledger.js';
+import { MAX_RESULT_BYTES } from '../tool-calls.js';
 import {
   messageText,
   now,

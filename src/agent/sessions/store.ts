@@ -3,8 +3,8 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Currency } from '../../llm/platforms.js';
 import type { AssistantMessage, Message, ToolMessage } from '../../llm/types.js';
-import { cutGraphemes, oneLine, searchable } from '../../support/graphemes.js';
 import type { ModelUsage } from '../../llm/usage.js';
+import { cutGraphemes, oneLine, searchable } from '../../support/graphemes.js';
 import { messageText, type SessionEvent, type SessionHeader, type SessionKind } from './format.js';
 
 /** What a listing shows about a session. */

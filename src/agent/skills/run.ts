@@ -1,18 +1,9 @@
 import { basename, resolve } from 'node:path';
-import type { AgentEvent, AgentResult } from '../events.js';
-import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
-import type { PermissionMode } from '../permissions.js';
-import { languagePreamble } from '../prompt.js';
-import { truncateText } from '../../support/text.js';
-import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import { findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { LlmClient } from '../../llm/types.js';
-import { ZhiError } from '../../support/errors.js';
-import { displayPath } from '../../tools/paths.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import { ToolError } from '../../tools/types.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import {
   checkPath,
@@ -30,6 +21,15 @@ import type { InputValues } from '../../skills/inputs.js';
 import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, skillClosure, skillModel } from '../../skills/resolve.js';
 import { MAX_SKILL_DEPTH, type Skill } from '../../skills/schema.js';
+import { ZhiError } from '../../support/errors.js';
+import { truncateText } from '../../support/text.js';
+import { displayPath } from '../../tools/paths.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { ToolError } from '../../tools/types.js';
+import type { AgentEvent, AgentResult } from '../events.js';
+import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
+import type { PermissionMode } from '../permissions.js';
+import { languagePreamble } from '../prompt.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile, runStep } from './steps.js';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { AgentResult } from '../events.js';
 import { UsageTracker } from '../../llm/usage.js';
+import { completeInputs, type InputValues } from '../../skills/inputs.js';
+import { MAX_SKILL_DEPTH as MAX_DEPTH, type Skill, skillToolName } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import { type AnyTool, ToolError } from '../../tools/types.js';
-import { completeInputs, type InputValues } from '../../skills/inputs.js';
+import type { AgentResult } from '../events.js';
 import type { runSkill as RunSkill, SkillRuntime } from './run.js';
-import { MAX_SKILL_DEPTH as MAX_DEPTH, type Skill, skillToolName } from '../../skills/schema.js';
 
 /** The arguments a composite skill passes: the nested skill's inputs, plus optional instructions. */
 export function skillToolSchema(target: Skill): z.ZodObject {

@@ -1,12 +1,12 @@
 import { basename } from 'node:path';
-import type { AgentResult } from '../events.js';
 import { UsageTracker } from '../../llm/usage.js';
-import { ZhiError } from '../../support/errors.js';
-import { displayPath } from '../../tools/paths.js';
 import { filesIn, supportedExtensions } from '../../skills/documents.js';
 import { completeInputs } from '../../skills/inputs.js';
-import type { runSkill, SkillEvent, SkillRunRequest, SkillRuntime } from './run.js';
 import type { Skill } from '../../skills/schema.js';
+import { ZhiError } from '../../support/errors.js';
+import { displayPath } from '../../tools/paths.js';
+import type { AgentResult } from '../events.js';
+import type { runSkill, SkillEvent, SkillRunRequest, SkillRuntime } from './run.js';
 
 /** runSkill, passed in (these steps run skills themselves, and run.ts uses them). */
 type RunFn = typeof runSkill;
