@@ -13,21 +13,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeZhipu } from '../fake-zhipu/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { makePdf } from '../helpers/file-fixtures.js';
 import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
 let home: string;
 let cwd: string;
 let outside: string;
 
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 beforeEach(() => {
   fake.reset();
   home = tempDir('zhi-home-');

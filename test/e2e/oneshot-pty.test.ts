@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeZhipu } from '../fake-zhipu/server.js';
+import { describe, expect, it } from 'vitest';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { PtySession } from '../helpers/pty.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 
 describe('one-shot chat in a terminal', () => {
   it('shows reasoning dimmed and the answer streamed', async () => {

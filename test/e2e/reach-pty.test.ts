@@ -1,20 +1,15 @@
 /** The shell tool with a person at a real terminal: asked every time, runs on yes, refused without asking. */
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeZhipu } from '../fake-zhipu/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { PtySession } from '../helpers/pty.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
 let home: string;
 let cwd: string;
 
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 beforeEach(() => {
   fake.reset();
   home = tempDir('zhi-home-');

@@ -8,19 +8,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeZhipu } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { makePdf, makePng } from '../helpers/media.js';
 import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
 let home: string;
 let cwd: string;
 
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 beforeEach(() => {
   fake.reset();
   home = tempDir('zhi-home-');

@@ -5,22 +5,17 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeZhipu } from '../fake-zhipu/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { makePdf, makePng } from '../helpers/media.js';
 import { KEY, PtySession } from '../helpers/pty.js';
 import { VirtualTerminal } from '../helpers/vt.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
 let home: string;
 const sessions: PtySession[] = [];
 
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 beforeEach(() => {
   fake.reset();
   home = tempDir();

@@ -1,19 +1,14 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeZhipu } from '../fake-zhipu/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
 let home: string;
 let cwd: string;
 
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 beforeEach(() => {
   fake.reset();
   fake.maxPromptChars = 0;

@@ -1,16 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';
+import { describe, expect, it } from 'vitest';
+import { TEST_KEY } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { KEY, PtySession } from '../helpers/pty.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 
 describe('setup wizard in a terminal', () => {
   it('hides the key, reports a bad key, accepts a good one, and saves 0600', async () => {

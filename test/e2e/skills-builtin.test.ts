@@ -5,19 +5,15 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeZhipu, type FakeToolCall, type RecordedRequest, type Reply } from '../fake-zhipu/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeToolCall, RecordedRequest, Reply } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
 let home: string;
 let work: string;
 
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 beforeEach(() => {
   fake.reset();
   fake.fallback = () => ({ kind: 'text', text: 'OK' });

@@ -5,21 +5,16 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeZhipu } from '../fake-zhipu/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeZhipu } from '../helpers/fake.js';
 import { KEY, PtySession } from '../helpers/pty.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let fake: FakeZhipu;
 let home: string;
 let work: string;
 const sessions: PtySession[] = [];
 
-beforeAll(async () => {
-  fake = new FakeZhipu();
-  await fake.start();
-});
-afterAll(() => fake.stop());
+const fake = useFakeZhipu();
 beforeEach(() => {
   fake.reset();
   fake.fallback = () => ({ kind: 'text', text: 'OK' });

@@ -1,6 +1,7 @@
 /** Fixtures for the file tools, made in code: PDFs, GBK text, a ToolContext for direct calls. */
-import { UsageTracker } from '../../src/llm/usage.js';
+
 import { PLATFORMS } from '../../src/llm/platforms.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import type { Question, ToolContext, WrittenFile } from '../../src/tools/types.js';
 
 /**

@@ -1,6 +1,6 @@
 /** Drive the built `zhi` in a real pseudo-terminal (node-pty), as a person at a keyboard would. */
-import { spawn as ptySpawn, type IPty } from 'node-pty';
-import { ZHI_BIN, testEnv } from './zhi.js';
+import { type IPty, spawn as ptySpawn } from 'node-pty';
+import { testEnv, ZHI_BIN } from './zhi.js';
 
 export interface PtyOptions {
   args?: string[];

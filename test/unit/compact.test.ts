@@ -13,9 +13,9 @@ import {
 } from '../../src/agent/compact-split.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { estimateMessageTokens, estimateTextTokens } from '../../src/agent/tokens.js';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ChatRequest, Message, ToolCall } from '../../src/llm/types.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';

@@ -1,9 +1,9 @@
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { ZhipuClient } from '../../src/llm/client.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import ocr, { createOcrTool } from '../../src/tools/ocr.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';

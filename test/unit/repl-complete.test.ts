@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { commands as modelCommands } from '../../src/cli/repl/commands/model.js';
 import type { SlashCommand, SlashContext } from '../../src/cli/repl/commands/types.js';
 import { argumentCompletion, complete, type Entry, lastWord } from '../../src/cli/repl/complete.js';
-import { commands as modelCommands } from '../../src/cli/repl/commands/model.js';
 
 const noop = async () => {};
 const commands: SlashCommand[] = [

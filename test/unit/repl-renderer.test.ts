@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
-import { UsageTracker } from '../../src/llm/usage.js';
-import { ReplRenderer, type RenderMode } from '../../src/cli/render/repl-renderer.js';
+import { type RenderMode, ReplRenderer } from '../../src/cli/render/repl-renderer.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { ZhiError } from '../../src/support/errors.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { VirtualTerminal } from '../helpers/vt.js';

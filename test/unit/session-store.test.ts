@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
 import { sessionMarkdown } from '../../src/agent/sessions/export.js';
-import { serialiseLine, type SessionHeader } from '../../src/agent/sessions/format.js';
+import { type SessionHeader, serialiseLine } from '../../src/agent/sessions/format.js';
 import { openSession } from '../../src/agent/sessions/recorder.js';
 import {
   findSession,
@@ -17,9 +17,9 @@ import {
   summariseSession,
   titleFrom,
 } from '../../src/agent/sessions/store.js';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message } from '../../src/llm/types.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';

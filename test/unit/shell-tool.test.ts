@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import shell, { visible } from '../../src/tools/shell.js';
 import { runCommand } from '../../src/tools/shell-run.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import type { Connector, HopRequest, HopResponse } from '../../src/tools/http-pinned.js';
 import type { Resolver } from '../../src/tools/ssrf.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
