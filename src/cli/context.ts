@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { UsageTracker } from '../llm/usage.js';
-import { ZhipuClient } from '../llm/client.js';
 import { MODEL_CATALOG } from '../llm/catalog.js';
+import { ZhipuClient } from '../llm/client.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
+import { UsageTracker } from '../llm/usage.js';
 import { type ConfigWarning, loadConfigFile, type ResolvedConfig, resolveConfig } from '../support/config.js';
 import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';

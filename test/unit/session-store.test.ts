@@ -5,16 +5,18 @@ import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
 import { sessionMarkdown } from '../../src/agent/sessions/export.js';
 import { type SessionHeader, serialiseLine } from '../../src/agent/sessions/format.js';
-import { openSession } from '../../src/agent/sessions/recorder.js';
 import {
   findSession,
-  INTERRUPTED_TOOL_RESULT,
   latestSession,
   listSessions,
+  summariseSession,
+} from '../../src/agent/sessions/listing.js';
+import { openSession } from '../../src/agent/sessions/recorder.js';
+import {
+  INTERRUPTED_TOOL_RESULT,
   loadSession,
   repairToolCalls,
   replaySession,
-  summariseSession,
   titleFrom,
 } from '../../src/agent/sessions/store.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';

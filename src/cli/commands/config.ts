@@ -1,5 +1,5 @@
-import { MODEL_CATALOG } from '../../llm/catalog.js';
 import { copyFile } from 'node:fs/promises';
+import { MODEL_CATALOG } from '../../llm/catalog.js';
 import {
   CONFIG_KEYS,
   type ConfigFile,

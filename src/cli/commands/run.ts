@@ -1,8 +1,8 @@
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
-import { exitCodeFor } from '../modes/once.js';
 import { withInterrupt } from '../interrupt.js';
+import { exitCodeFor } from '../modes/once.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { executeSkill, findSkill } from '../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../skills/runtime.js';

@@ -1,5 +1,6 @@
 import { sessionMarkdown } from '../../agent/sessions/export.js';
-import { deleteSession, listSessions, type SessionSummary } from '../../agent/sessions/store.js';
+import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
+import type { SessionSummary } from '../../agent/sessions/store.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import {
   aggregate,
   type GroupBy,
@@ -12,7 +13,6 @@ import type { Currency } from '../../llm/platforms.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
-import stringWidth from 'string-width';
 import type { AppContext } from '../context.js';
 import { padWidth } from '../sessions/list.js';
 

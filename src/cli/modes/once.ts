@@ -1,12 +1,11 @@
 import { homedir } from 'node:os';
 import { ChatSession } from '../../agent/chat.js';
-import type { SessionKind } from '../../agent/sessions/format.js';
 import type { AgentResult } from '../../agent/events.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
+import type { SessionKind } from '../../agent/sessions/format.js';
 import type { ContentPart } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
-import { loadTools } from '../tools.js';
 import type { OutputFormat } from '../args.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
 import { withMentionedImages } from '../images.js';
@@ -15,6 +14,7 @@ import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
 import { attachSession } from '../sessions/attach.js';
+import { loadTools } from '../tools.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
   switch (result.stopReason) {

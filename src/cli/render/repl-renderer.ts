@@ -10,8 +10,8 @@ import { Screen, type Terminal } from './screen.js';
 import type { Style } from './style.js';
 import { doneLine, fileLines, formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
-import { displayWidth } from './width.js';
 import { ThinkingText } from './thinking.js';
+import { displayWidth } from './width.js';
 
 /**
  * How the REPL shows a run:

@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import type { AgentResult } from '../../agent/events.js';
-import { formatBytes } from '../../support/text.js';
-import type { UsageTracker } from '../../llm/usage.js';
 import { formatCost } from '../../llm/models.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
+import { formatBytes } from '../../support/text.js';
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);

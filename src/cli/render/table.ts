@@ -1,6 +1,6 @@
 import type { Tokens } from 'marked';
 import { type BlockContext, inline } from './markdown.js';
-import { type Span, pad, textWidth, wrapSpans } from './wrap.js';
+import { pad, type Span, textWidth, wrapSpans } from './wrap.js';
 
 type Align = 'left' | 'right' | 'center' | null;
 

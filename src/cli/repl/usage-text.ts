@@ -1,5 +1,5 @@
-import type { UsageTracker } from '../../llm/usage.js';
 import { formatCost } from '../../llm/models.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
 import { formatTokens } from '../render/summary.js';
 import { columns } from '../render/width.js';

@@ -1,6 +1,6 @@
+import { isSummary } from '../../agent/compact-split.js';
 import { messageText, turnsText } from '../../agent/sessions/format.js';
 import type { LoadedSession } from '../../agent/sessions/store.js';
-import { isSummary } from '../../agent/compact-split.js';
 import { cutGraphemes, oneLine } from '../../support/graphemes.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';

@@ -1,11 +1,5 @@
-import {
-  findSession,
-  latestSession,
-  listSessions,
-  loadSession,
-  type LoadedSession,
-  type SessionSummary,
-} from '../../agent/sessions/store.js';
+import { findSession, latestSession, listSessions } from '../../agent/sessions/listing.js';
+import { type LoadedSession, loadSession, type SessionSummary } from '../../agent/sessions/store.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';

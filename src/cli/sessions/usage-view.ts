@@ -1,7 +1,7 @@
 import type { ContextStatus } from '../../agent/compact.js';
-import type { ModelUsage, UsageTracker } from '../../llm/usage.js';
 import { findModel, formatCost, priceFor } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
+import type { ModelUsage, UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
 import type { Style } from '../render/style.js';
 import { formatTokens } from '../render/summary.js';

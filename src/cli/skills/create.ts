@@ -5,14 +5,14 @@ import { chatSystemPrompt } from '../../agent/prompt.js';
 import { DEFAULT_CHAT_MODEL } from '../../llm/models.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
-import { TEMPLATES, creationSeed, findTemplate } from '../../skills/templates.js';
+import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
-import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
-import { exitCodeFor, sendPrinted } from '../modes/once.js';
 import { withInterrupt } from '../interrupt.js';
+import { exitCodeFor, sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
+import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { executeSkill, findSkill } from './execute.js';
 import { loadCatalog } from './runtime.js';
 

@@ -1,20 +1,20 @@
 import type { AgentResult } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
-import type { UsageTracker } from '../../llm/usage.js';
+import { runSkill } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import type { InputValues } from '../../skills/inputs.js';
-import { runSkill } from '../../agent/skills/run.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { StreamPrinter } from '../render/printer.js';
-import { recordSkillRun } from '../sessions/skill-run.js';
 import type { Style } from '../render/style.js';
+import { recordSkillRun } from '../sessions/skill-run.js';
 import { SkillPrinter } from './render.js';
 import { createSkillRuntime } from './runtime.js';
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cp, lstat, mkdir, readFile, realpath, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { type SkillCatalog, overridesBuiltin } from '../../skills/discovery.js';
+import { overridesBuiltin, type SkillCatalog } from '../../skills/discovery.js';
 import { loadSkillFile, splitFrontMatter } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';

@@ -1,22 +1,22 @@
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
-import type { LlmClient } from '../../llm/types.js';
+import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
+import type { LlmClient } from '../../llm/types.js';
 import {
-  type SkillCatalog,
   defaultSkillDirs,
   discoverSkills,
+  type SkillCatalog,
   skillCacheFile,
 } from '../../skills/discovery.js';
 import { describeIssue } from '../../skills/resolve.js';
-import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore, usesTrustTools } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
-import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { readDocument } from '../../tools/readers/index.js';
 import { type AppContext, makeClient } from '../context.js';
 import { formatWarning } from '../render/error.js';
+import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
 export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {

@@ -1,7 +1,7 @@
 import { basename, extname } from 'node:path';
-import { formatBytes } from '../../../support/text.js';
 import type { ContentPart } from '../../../llm/types.js';
 import { t } from '../../../support/i18n/index.js';
+import { formatBytes } from '../../../support/text.js';
 import { detectPaths, type PathMatch } from './paths.js';
 
 /** Attached text per file, at most (the rest is cut with a visible marker). */

@@ -2,9 +2,9 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
 import type { ChatSession } from '../../../agent/chat.js';
-import { truncateText } from '../../../support/text.js';
 import { DEFAULT_VISION_MODEL, findModel } from '../../../llm/models.js';
 import { ZhiError } from '../../../support/errors.js';
+import { truncateText } from '../../../support/text.js';
 import type { AppContext } from '../../context.js';
 import { type AttachEnv, MAX_ATTACH_BYTES } from './attach.js';
 

@@ -1,5 +1,5 @@
-import { t } from '../../../support/i18n/index.js';
 import type { ContentPart } from '../../../llm/types.js';
+import { t } from '../../../support/i18n/index.js';
 import type { SlashCommand } from './types.js';
 
 function preview(content: string | ContentPart[]): string {

@@ -6,7 +6,7 @@ import { sessionOf } from '../../sessions/attach.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 // The listing, resuming and usage code is loaded on first use, not when the REPL starts.
-const store = () => import('../../../agent/sessions/store.js');
+const listing = () => import('../../../agent/sessions/listing.js');
 const list = () => import('../../sessions/list.js');
 
 const LAST_LIST = 'sessions.lastList';
@@ -18,7 +18,7 @@ function width(): number {
 
 /** Show recent sessions (this folder's first), numbered for `/resume <n>`. */
 async function showList(ctx: SlashContext, query: string): Promise<void> {
-  const { listSessions } = await store();
+  const { listSessions } = await listing();
   const { sessionTable } = await list();
   const all = await listSessions(ctx.app.paths.sessionsDir, query ? { query } : {});
   const current = sessionOf(ctx.chat)?.recorder.id;

@@ -1,7 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { newUsage } from '../../context.js';
-import { withInterrupt } from '../../interrupt.js';
 import { DEFAULT_CHAT_MODEL } from '../../../llm/models.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../../skills/inputs.js';
@@ -9,10 +7,12 @@ import { creationSeed, findTemplate, TEMPLATES } from '../../../skills/templates
 import { TrustStore } from '../../../skills/trust.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
-import { ALL_TOOL_NAMES } from '../../tools.js';
+import { newUsage } from '../../context.js';
+import { withInterrupt } from '../../interrupt.js';
 import { splitCommandLine, watchCreation } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
 import { allWarnings, loadCatalog, skillWarnings } from '../../skills/runtime.js';
+import { ALL_TOOL_NAMES } from '../../tools.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 const CATALOG = 'skills.catalog';
