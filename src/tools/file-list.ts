@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { formatBytes } from '../support/text.js';
 import { displayPath, isInside, resolveReadPath } from './paths.js';
-import { ToolError, type Tool } from './types.js';
+import { type Tool, ToolError } from './types.js';
 import { textWidth } from './writers/width.js';
 
 /** Folders whose contents are noise for a document worker: shown, never descended into. */

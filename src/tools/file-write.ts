@@ -2,18 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, lstat, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { z } from 'zod';
-import { formatBytes } from '../support/text.js';
 import { t } from '../support/i18n/index.js';
+import { formatBytes } from '../support/text.js';
 import { describeFsError, resolveWritePath } from './paths.js';
+import { type Tool, type ToolContext, ToolError } from './types.js';
 import {
-  type OutputFormat,
-  SHAPES,
-  SUPPORTED_EXTENSIONS,
   encodeContent,
   formatOf,
+  type OutputFormat,
   previewLines,
+  SHAPES,
+  SUPPORTED_EXTENSIONS,
 } from './writers/index.js';
-import { type Tool, type ToolContext, ToolError } from './types.js';
 
 const schema = z.object({
   path: z

@@ -7,12 +7,12 @@
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { formatBytes, truncateText } from '../support/text.js';
 import type { ZhipuClient } from '../llm/client.js';
 import { type LayoutResult, layoutParsing, OCR_MODEL } from '../llm/ocr.js';
 import type { ApiErrorInfo } from '../llm/types.js';
 import { type FileKind, kindName, MIME, SNIFF_BYTES, sniffFile } from '../support/filetype.js';
 import { t } from '../support/i18n/index.js';
+import { formatBytes, truncateText } from '../support/text.js';
 import { resolveReadPath } from './paths.js';
 import { type Tool, ToolError } from './types.js';
 

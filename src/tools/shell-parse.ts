@@ -6,7 +6,7 @@
  * not model: substitutions inside double quotes, backticks, comments, newlines as separators,
  * and function definitions (fork bombs).
  */
-import { parse, type ParseEntry } from 'shell-quote';
+import { type ParseEntry, parse } from 'shell-quote';
 
 /** Marks a variable in a parsed word: `\u0001NAME\u0002`. Substitutions become `ZHISUB<n>` variables. */
 export const VAR_START = '\u0001';
@@ -331,4 +331,10 @@ export function variablesIn(word: string): string[] {
 export function showWord(word: string): string {
   const re = new RegExp(`${VAR_START}([^${VAR_END}]*)${VAR_END}`, 'g');
   return word.replace(re, (_, name: string) => (name.startsWith(SUB_PREFIX) ? '$(…)' : `$${name}`));
+}
+
+/** The program a word names, without its folder or a Windows extension: `/bin/RM.exe` → `rm`. */
+export function programName(word: string): string {
+  const base = word.replace(/\\/g, '/').split('/').pop() ?? word;
+  return base.toLowerCase().replace(/\.(exe|cmd|bat|com)$/, '');
 }

@@ -5,8 +5,8 @@
  * are indirect execution: the code cannot be checked before it runs, so it is refused.
  */
 import { quote } from 'shell-quote';
-import type { Finding } from './shell-policy.js';
 import { isDynamic, type SimpleCommand } from './shell-parse.js';
+import type { Finding } from './shell-policy.js';
 
 function name(word: string): string {
   const base = word.replace(/\\/g, '/').split('/').pop() ?? word;

@@ -5,8 +5,8 @@
  * in a process group of its own that is killed whole on timeout or interrupt.
  */
 import { z } from 'zod';
-import { formatBytes } from '../support/text.js';
 import { t } from '../support/i18n/index.js';
+import { formatBytes } from '../support/text.js';
 import { runCommand } from './shell-run.js';
 import { type Tool, ToolError } from './types.js';
 

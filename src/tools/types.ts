@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { UsageTracker } from '../llm/usage.js';
 import type { ZhipuClient } from '../llm/client.js';
+import type { UsageTracker } from '../llm/usage.js';
 
 /** read: never changes anything · risky: creates something (asks in approve mode) · shell: always asks. */
 export type ToolKind = 'read' | 'risky' | 'shell';

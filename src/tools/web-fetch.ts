@@ -4,11 +4,12 @@
  * a stream and reading stops at the size cap; HTML becomes Markdown, other text passes through,
  * binary is refused. The result is capped at 50 KB with a marker.
  */
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
 import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { z } from 'zod';
-import { formatBytes, truncateText } from '../support/text.js';
 import { t } from '../support/i18n/index.js';
+import { formatBytes, truncateText } from '../support/text.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
 import type { Resolver } from './ssrf.js';
 import { type Tool, type ToolContext, ToolError } from './types.js';

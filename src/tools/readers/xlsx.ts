@@ -4,8 +4,8 @@
  * results. exceljs is loaded on first use.
  */
 import type { Cell, CellValue, Workbook, Worksheet } from 'exceljs';
-import { DocumentError, type Extracted } from './types.js';
 import { formatWallDate, mdTable } from './markdown.js';
+import { DocumentError, type Extracted } from './types.js';
 
 const DATE_FORMAT = /(^|[^"\\])[dmyhs]/i;
 

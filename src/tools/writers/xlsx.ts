@@ -6,8 +6,9 @@
  * numeric but is an identifier ("007", a 18-digit ID number) stays text. exceljs is loaded on
  * first use.
  */
-import { textWidth } from './width.js';
+
 import { type Cell, PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
+import { textWidth } from './width.js';
 
 export interface SheetSpec extends Table {
   name: string;
