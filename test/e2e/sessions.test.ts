@@ -405,3 +405,15 @@ describe('zhi sessions', () => {
     expect((await zhi(['sessions', 'export', id])).code).toBe(2);
   });
 });
+
+describe('a session file that cannot be written', () => {
+  it('warns once and the conversation goes on (exit 0, answer on stdout)', async () => {
+    writeFileSync(join(home, 'sessions'), 'not a folder'); // every session write fails
+    fake.script({ kind: 'text', text: 'still answering' });
+    const r = await runZhi({ args: ['-c', 'hello'], baseUrl: fake.baseUrl, home, cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('still answering\n');
+    expect(r.stderr.match(/This conversation cannot be saved/g)).toHaveLength(1);
+    expect(r.stderr).toContain('it will not be resumable');
+  });
+});
