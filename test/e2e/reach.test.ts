@@ -213,6 +213,18 @@ describe('images named in a one-shot message', () => {
     expect(r.stderr).toContain('glm-5 cannot see images: this message goes to glm-4.6v-flash.');
   });
 
+  it('the JSON document names the model that answered', async () => {
+    writeFileSync(join(cwd, 'photo.png'), makePng(8, 8, [255, 0, 0]));
+    fake.script({ kind: 'text', text: 'Red.' });
+    const r = await runZhi({
+      args: ['-c', 'photo.png?', '--output-format', 'json'],
+      baseUrl: fake.baseUrl,
+      home,
+      cwd,
+    });
+    expect(JSON.parse(r.stdout)).toMatchObject({ response: 'Red.', model: 'glm-4.6v-flash' });
+  });
+
   it('works with a file name inside Chinese text', async () => {
     writeFileSync(join(cwd, 'invoice.jpg'), Buffer.from(makePng(8, 8))); // content decides: a PNG named .jpg
     fake.script({ kind: 'text', text: '一张发票。' });

@@ -36,6 +36,8 @@ export class StreamPrinter {
   private textOpen = false;
   private streamedText = '';
   private lastError: ZhiError | undefined;
+  /** The model of the last call (a turn with images goes to a vision model). */
+  private answeredBy: string | undefined;
 
   /** A printer for this invocation's streams and flags. */
   static forContext(ctx: AppContext, format: OutputFormat = ctx.args.flags.outputFormat): StreamPrinter {
@@ -66,6 +68,7 @@ export class StreamPrinter {
   }
 
   handle(ev: AgentEvent): void {
+    if (ev.type === 'usage') this.answeredBy = ev.model;
     if (this.o.format === 'stream-json') {
       this.stdout.write(`${JSON.stringify(serialise(ev))}\n`);
       if (ev.type === 'error') this.lastError = ev.error;
@@ -178,7 +181,7 @@ export class StreamPrinter {
       const doc =
         error && result.stopReason !== 'answer'
           ? errorJson(error)
-          : resultJson(result, usage, model, durationMs);
+          : resultJson(result, usage, this.answeredBy ?? model, durationMs);
       if (this.o.format === 'json') this.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       else this.stdout.write(`${JSON.stringify({ type: 'result', ...doc })}\n`);
       if (error && result.stopReason !== 'answer')
