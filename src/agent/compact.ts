@@ -112,18 +112,18 @@ export class Compactor {
     return this.tools;
   }
 
-  readonly beforeCall = async (messages: Message[]): Promise<BeforeCallOutcome> => {
+  readonly beforeCall = async (messages: Message[], signal?: AbortSignal): Promise<BeforeCallOutcome> => {
     const notices = this.queued.splice(0);
     const s = this.status(messages);
     if (s.fraction >= this.o.threshold) {
-      const r = await this.compact(messages, { reason: 'auto' });
+      const r = await this.compact(messages, { reason: 'auto', ...(signal ? { signal } : {}) });
       if (r.notice) notices.push(r.notice);
     }
     return notices.length ? { notices } : {};
   };
 
-  readonly onContextOverflow = async (messages: Message[]): Promise<boolean> => {
-    const r = await this.compact(messages, { reason: 'overflow' });
+  readonly onContextOverflow = async (messages: Message[], signal?: AbortSignal): Promise<boolean> => {
+    const r = await this.compact(messages, { reason: 'overflow', ...(signal ? { signal } : {}) });
     if (r.notice) this.queued.push(r.notice);
     return r.ok;
   };

@@ -45,9 +45,9 @@ export interface AgentDeps {
    * shrink `messages` in place, return notices to show (as warnings), or a reason to stop the run
    * (the run then ends with stopReason 'budget' and that error).
    */
-  beforeCall?: (messages: Message[]) => Promise<BeforeCallOutcome | undefined>;
+  beforeCall?: (messages: Message[], signal: AbortSignal) => Promise<BeforeCallOutcome | undefined>;
   /** A context-window overflow: shrink the messages in place and return true to retry once. */
-  onContextOverflow?: (messages: Message[]) => Promise<boolean>;
+  onContextOverflow?: (messages: Message[], signal: AbortSignal) => Promise<boolean>;
 }
 
 export interface BeforeCallOutcome {
@@ -99,12 +99,14 @@ export async function* runAgent(
     if (signal.aborted) return finish('aborted');
     result.turns += 1;
     yield { type: 'turn_start', turn: result.turns, model: opts.model };
-    const before = await deps.beforeCall?.(messages);
+    const before = await deps.beforeCall?.(messages, signal);
     for (const message of before?.notices ?? []) yield { type: 'warning', message };
     if (before?.stop) {
       yield { type: 'error', error: before.stop };
       return finish('budget', before.stop);
     }
+    // Interrupted while the hook worked (a compaction summary): stop before calling the model.
+    if (signal.aborted) return finish('aborted');
 
     let final: AssistantMessage | undefined;
     let finishReason: string | undefined;
@@ -142,7 +144,7 @@ export async function* runAgent(
           if (ev.error.kind === 'context_overflow' && !overflowRetried && deps.onContextOverflow) {
             overflowRetried = true;
             // Shrink the conversation and ask once more (an answer cut off by the window is asked for again).
-            if (await deps.onContextOverflow(messages)) {
+            if (await deps.onContextOverflow(messages, signal)) {
               result.turns -= 1;
               final = undefined;
               finishReason = 'retry';

@@ -256,6 +256,34 @@ describe('Compactor', () => {
     expect(compactor.count).toBe(1);
   });
 
+  it('Ctrl+C during the summary call stops the run at once and leaves the conversation whole', async () => {
+    const ac = new AbortController();
+    const { chat, llm } = chatWith([
+      { text: 'a1' },
+      { text: 'a2', usage: { promptTokens: 120_000, completionTokens: 10, totalTokens: 120_010 } },
+      // The summary call hangs until it is aborted, like a slow model.
+      async function* (req) {
+        setTimeout(() => ac.abort(), 20);
+        await new Promise<void>((resolve) => req.signal?.addEventListener('abort', () => resolve()));
+        yield {
+          type: 'error',
+          error: { kind: 'aborted', message: 'aborted', retryable: false },
+          partial: { role: 'assistant', content: '' },
+        };
+      },
+    ]);
+    await drain(chat, 'u1');
+    await drain(chat, 'u2');
+    const before = structuredClone(chat.messages);
+    const gen = chat.send('u3', ac.signal);
+    let step = await gen.next();
+    while (!step.done) step = await gen.next();
+    expect(step.value.stopReason).toBe('aborted');
+    expect(isSummaryRequest(llm.requests[2]!)).toBe(true);
+    expect(llm.requests).toHaveLength(3); // nothing was sent after the interrupt
+    expect(chat.messages).toEqual([...before, { role: 'user', content: 'u3' }]);
+  });
+
   it('does nothing below the threshold', async () => {
     const { chat, llm } = chatWith([{ text: 'a1' }, { text: 'a2' }]);
     await drain(chat, 'u1');

@@ -126,8 +126,8 @@ export async function attachSession(
 
   chat.deps.spill = (call, content) => recorder.spill(call, content);
   chat.deps.onContextOverflow = compactor.onContextOverflow;
-  chat.deps.beforeCall = async (messages: Message[]): Promise<BeforeCallOutcome> => {
-    const outcome = await compactor.beforeCall(messages);
+  chat.deps.beforeCall = async (messages: Message[], signal: AbortSignal): Promise<BeforeCallOutcome> => {
+    const outcome = await compactor.beforeCall(messages, signal);
     const stop = budget.check(messages, compactor.status(messages).tokens);
     return stop ? { ...outcome, stop } : outcome;
   };

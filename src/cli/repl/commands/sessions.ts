@@ -1,6 +1,7 @@
 import type { SessionSummary } from '../../../agent/sessions/store.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
+import { withInterrupt } from '../../interrupt.js';
 import { formatError } from '../../render/error.js';
 import { sessionOf } from '../../sessions/attach.js';
 import type { SlashCommand, SlashContext } from './types.js';
@@ -104,10 +105,10 @@ const compact: SlashCommand = {
     }
     ctx.print(ctx.app.err.dim(t('sessions.compact.working')));
     const focus = args.trim();
-    const r = await wiring.compactor.compact(ctx.chat.messages, {
-      reason: 'manual',
-      ...(focus ? { focus } : {}),
-    });
+    // Ctrl+C stops the summary call; the conversation stays as it was.
+    const r = await withInterrupt((signal) =>
+      wiring.compactor.compact(ctx.chat.messages, { reason: 'manual', signal, ...(focus ? { focus } : {}) }),
+    );
     ctx.print(r.ok && r.notice ? r.notice : t('sessions.compact.nothing'));
   },
 };
