@@ -1,6 +1,5 @@
 import { copyFile, readFile } from 'node:fs/promises';
 import { parseDocument, stringify } from 'yaml';
-import { z } from 'zod';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
 import { nearest } from './suggest.js';
@@ -35,18 +34,41 @@ export const CONFIG_KEYS = [
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
-const schemas: Record<ConfigKey, z.ZodType> = {
-  api_key: z.string(),
-  platform: z.string().min(1),
-  base_url: z.string().url(),
-  default_model: z.string().min(1),
-  skill_model: z.string().min(1),
-  output_dir: z.string().min(1),
-  max_turns: z.number().int().min(1).max(200),
-  language: z.enum(['auto', 'en', 'zh']),
-  log_level: z.enum(['debug', 'info', 'warn', 'error']),
-  max_cost_per_run: z.number().min(0),
-  compact_threshold: z.number().min(0.3).max(0.98),
+/**
+ * One check per key. Plain functions rather than zod: config is read on every start, and zod
+ * costs about 60 ms to import — a quarter of the REPL's start-up budget.
+ */
+const isText = (v: unknown): v is string => typeof v === 'string';
+const nonEmpty = (v: unknown) => isText(v) && v.trim().length > 0;
+const numberIn =
+  (min: number, max: number, whole = false) =>
+  (v: unknown) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max && (!whole || Number.isInteger(v));
+const oneOf =
+  (...allowed: string[]) =>
+  (v: unknown) =>
+    isText(v) && allowed.includes(v);
+const httpUrl = (v: unknown) => {
+  if (!isText(v)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
+
+const checks: Record<ConfigKey, (v: unknown) => boolean> = {
+  api_key: isText,
+  platform: nonEmpty,
+  base_url: httpUrl,
+  default_model: nonEmpty,
+  skill_model: nonEmpty,
+  output_dir: nonEmpty,
+  max_turns: numberIn(1, 200, true),
+  language: oneOf('auto', 'en', 'zh'),
+  log_level: oneOf('debug', 'info', 'warn', 'error'),
+  max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
+  compact_threshold: numberIn(0.3, 0.98),
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -128,10 +150,9 @@ export function validateValue(
   source: string,
   catalog?: ModelCatalog,
 ): unknown {
-  const result = schemas[key].safeParse(value);
-  const badPlatform =
-    key === 'platform' && catalog && result.success && !catalog.platformIds.includes(String(value));
-  if (!result.success || badPlatform) {
+  const ok = checks[key](value);
+  const badPlatform = key === 'platform' && catalog && ok && !catalog.platformIds.includes(String(value));
+  if (!ok || badPlatform) {
     throw new ZhiError({
       kind: 'config',
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
@@ -139,7 +160,7 @@ export function validateValue(
       tries: [{ key: 'config.try.set', params: { key } }],
     });
   }
-  return result.data;
+  return value;
 }
 
 function checkModel(

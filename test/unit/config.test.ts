@@ -3,7 +3,14 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MODEL_CATALOG } from '../../src/llm/catalog.js';
-import { loadConfigFile, maskKey, resolveConfig, saveConfigFile } from '../../src/support/config.js';
+import {
+  type ConfigKey,
+  loadConfigFile,
+  maskKey,
+  resolveConfig,
+  saveConfigFile,
+  validateValue,
+} from '../../src/support/config.js';
 import { ZhiError } from '../../src/support/errors.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -107,5 +114,49 @@ describe('config', () => {
   it('masks the key', () => {
     expect(maskKey('0123456789abcdef0123456789abcdef.Secret9')).toBe('0123…ret9');
     expect(maskKey(undefined)).toBe('(not set)');
+  });
+
+  it('checks every key: good values pass, bad ones are named', () => {
+    const good: [ConfigKey, unknown][] = [
+      ['api_key', 'abc.def'],
+      ['platform', 'zai'],
+      ['base_url', 'https://open.bigmodel.cn/api/paas/v4'],
+      ['base_url', 'http://127.0.0.1:8080/v4'],
+      ['default_model', 'glm-5'],
+      ['output_dir', '结果'],
+      ['max_turns', 1],
+      ['max_turns', 200],
+      ['language', 'zh'],
+      ['log_level', 'debug'],
+      ['max_cost_per_run', 0],
+      ['max_cost_per_run', 2.5],
+      ['compact_threshold', 0.3],
+      ['compact_threshold', 0.98],
+    ];
+    for (const [key, value] of good)
+      expect(validateValue(key, value, 'test', MODEL_CATALOG), key).toBe(value);
+    const bad: [ConfigKey, unknown][] = [
+      ['api_key', 42],
+      ['platform', 'openai'],
+      ['platform', ''],
+      ['base_url', 'ftp://example.com'],
+      ['base_url', 'not a url'],
+      ['default_model', '  '],
+      ['output_dir', ''],
+      ['max_turns', 0],
+      ['max_turns', 201],
+      ['max_turns', 2.5],
+      ['max_turns', '5'],
+      ['language', 'fr'],
+      ['log_level', 'verbose'],
+      ['max_cost_per_run', -1],
+      ['compact_threshold', 0.99],
+      ['compact_threshold', Number.NaN],
+    ];
+    for (const [key, value] of bad) {
+      expect(() => validateValue(key, value, 'test', MODEL_CATALOG), `${key}=${String(value)}`).toThrow(
+        ZhiError,
+      );
+    }
   });
 });
