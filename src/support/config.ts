@@ -1,5 +1,4 @@
 import { copyFile, readFile } from 'node:fs/promises';
-import { parseDocument, stringify } from 'yaml';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
 import { nearest } from './suggest.js';
@@ -194,6 +193,8 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: {}, exists: false, warnings: [] };
     throw err;
   }
+  // Loaded only when there is a file to read (about 35 ms).
+  const { parseDocument } = await import('yaml');
   const doc = parseDocument(text);
   const data: unknown = doc.errors.length ? undefined : doc.toJS();
   if (
@@ -231,6 +232,7 @@ export async function saveConfigFile(path: string, file: ConfigFile): Promise<vo
     const v = file[key as keyof ConfigFile];
     if (v !== undefined) ordered[key] = v;
   }
+  const { stringify } = await import('yaml');
   await writeFileAtomic(path, stringify(ordered), 0o600);
 }
 
