@@ -69,7 +69,7 @@ process.stdout.write(
       value: ready,
       unit: 'ms',
       budget: 250,
-      note: 'spawn → prompt in a pty, median of 5',
+      note: 'spawn → prompt in a pty, with a config file, median of 5',
     },
     {
       name: 'idle REPL memory (RSS)',
