@@ -1,7 +1,7 @@
 // Bundles src/cli/main.ts into dist/zhi.js with code splitting: the entry is tiny (so
 // `zhi --version` imports nothing heavy) and every dynamic import() becomes its own chunk.
 // node_modules stay external: heavy libraries are loaded from disk only when first used.
-import { readFile, rm, chmod } from 'node:fs/promises';
+import { chmod, readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));

@@ -9,14 +9,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runSkill } from '../../src/agent/skills/run.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../../src/agent/tokens.js';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { ZhipuClient } from '../../src/llm/client.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import { discoverSkills } from '../../src/skills/discovery.js';
 import { resolveTools } from '../../src/skills/resolve.js';
-import { runSkill } from '../../src/agent/skills/run.js';
 import { BUILTIN_TOOL_NAMES, loadTools } from '../../src/tools/index.js';
 import { readDocument } from '../../src/tools/readers/index.js';
 

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
+import { UsageTracker } from '../../src/llm/usage.js';
 import fileWrite from '../../src/tools/file-write.js';
 import type { ToolContext } from '../../src/tools/types.js';
 
