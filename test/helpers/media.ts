@@ -15,6 +15,11 @@ export function makePdf(pages: string[]): Buffer {
     );
     objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
   });
+  return pdfFromObjects(objs);
+}
+
+/** Number the objects, write them with a correct cross-reference table, and close the file. */
+export function pdfFromObjects(objs: string[]): Buffer {
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   objs.forEach((o, i) => {
@@ -23,7 +28,7 @@ export function makePdf(pages: string[]): Buffer {
   });
   const xref = out.length;
   out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n`;
-  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  for (const off of offsets) out += `${String(off).padStart(10, '0')} 00000 n \n`;
   out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
 }
