@@ -1,5 +1,6 @@
 import { ZhiError } from '../support/errors.js';
 import { nearest } from '../support/suggest.js';
+import { FOLDER_LISTS, FOLDER_SWITCHES } from './folder-flags.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -169,7 +170,12 @@ export function parseArgs(argv: string[]): ParsedArgs {
       // Unknown here: a subcommand may take it (`--to english`, `--since 7d`).
       const key = name.replace(/^-+/, '');
       const next = argv[i + 1];
-      if (inline !== undefined) extra[key] = inline;
+      if (FOLDER_SWITCHES.has(key) && inline === undefined) extra[key] = true;
+      else if (FOLDER_LISTS.has(key) && typeof extra[key] === 'string' && (inline ?? next) !== undefined) {
+        // `--include a --include b`: both are kept.
+        extra[key] = `${extra[key]}\n${inline ?? next}`;
+        if (inline === undefined) i += 1;
+      } else if (inline !== undefined) extra[key] = inline;
       else if (next !== undefined && !next.startsWith('--')) {
         extra[key] = next;
         i += 1;

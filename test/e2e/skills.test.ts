@@ -171,7 +171,7 @@ describe('zhi run: one skill', () => {
 });
 
 describe('zhi run: folders', () => {
-  it('runs a one-file skill on each supported file of a folder, with [i/n] progress', async () => {
+  it('runs a one-file skill on each supported file of a folder, with [i/n] progress and answers in folder order', async () => {
     mkdirSync(join(work, 'docs'));
     writeFileSync(join(work, 'docs', 'b-10.txt'), 'second');
     writeFileSync(join(work, 'docs', 'b-2.txt'), 'first');
@@ -182,7 +182,9 @@ describe('zhi run: folders', () => {
     });
     const r = await zhi(['run', 'summarize', 'docs']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/\[1\/2\] b-2\.txt[\s\S]*\[2\/2\] b-10\.txt/);
+    // Files run concurrently: each ends with its own line; the answers keep the folder's order.
+    expect(r.stderr).toContain('2 of 2 files to process');
+    expect(r.stderr).toMatch(/\[1\/2\] ✓ docs\/b-(2|10)\.txt[\s\S]*\[2\/2\] ✓ docs\/b-(2|10)\.txt/);
     expect(r.stdout).toBe(
       '## docs/b-2.txt\n\nsummary of docs/b-2.txt\n\n## docs/b-10.txt\n\nsummary of docs/b-10.txt\n',
     );

@@ -135,6 +135,15 @@ export class FakeZhipu {
   maxPromptChars = 0;
   /** OCR page cap. */
   ocrMaxPages = 100;
+  /** Wait this long before answering each chat call (a real API's latency). */
+  latencyMs = 0;
+  /** Chat calls being answered right now, and the most at once so far. */
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Answer 429/1302 to a chat call beyond this many at once (0 = no limit), as the real API does. */
+  concurrencyLimit = 0;
+  /** Calls refused by `concurrencyLimit`. */
+  refused = 0;
   port = 0;
 
   async start(port = 0): Promise<string> {
@@ -178,6 +187,8 @@ export class FakeZhipu {
   }
 
   reset(): void {
+    this.maxInFlight = 0;
+    this.refused = 0;
     this.requests.length = 0;
     this.queue.length = 0;
     this.ocrQueue.length = 0;
@@ -301,6 +312,21 @@ export class FakeZhipu {
   }
 
   private async chat(record: RecordedRequest, res: ServerResponse): Promise<void> {
+    if (this.concurrencyLimit && this.inFlight >= this.concurrencyLimit) {
+      this.refused += 1;
+      return this.error(res, 429, '1302', '您当前使用该API的并发数过高，请降低并发，或联系客服增加限额。');
+    }
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      if (this.latencyMs) await sleep(this.latencyMs);
+      await this.chatReply(record, res);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private async chatReply(record: RecordedRequest, res: ServerResponse): Promise<void> {
     const invalid = this.validate(record.body);
     if (invalid) return this.error(res, invalid.status ?? 400, invalid.code, invalid.message);
     const reply = this.nextReply(record);

@@ -17,6 +17,7 @@ import {
   readInput,
   supportedExtensions,
 } from '../../skills/documents.js';
+import type { FolderSelection } from '../../skills/folder.js';
 import type { InputValues } from '../../skills/inputs.js';
 import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, skillClosure, skillModel } from '../../skills/resolve.js';
@@ -26,6 +27,8 @@ import { truncateText } from '../../support/text.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { ToolError } from '../../tools/types.js';
+import type { FolderEvent } from '../batch/events.js';
+import type { FolderOptions } from '../batch/folder-run.js';
 import type { AgentEvent, AgentResult } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
 import type { PermissionMode } from '../permissions.js';
@@ -66,6 +69,10 @@ export interface SkillRuntime {
   /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
   hooks?: Pick<AgentDeps, 'beforeCall' | 'spill'>;
   today?: string;
+  /** How folder runs go (`--jobs`, `--force`…); defaults otherwise. */
+  folder?: Partial<FolderOptions>;
+  /** Which files of a folder input count (`--recursive`, `--include`, `--exclude`). */
+  selection?: Omit<FolderSelection, 'extensions'>;
 }
 
 export interface SkillRunRequest {
@@ -91,7 +98,8 @@ export type SkillEvent =
   | AgentEvent
   | { type: 'skill_start'; skill: string; model: string; depth: number }
   | { type: 'skill_step'; skill: string; index: number; total: number; label: string }
-  | { type: 'skill_ocr'; skill: string; file: string };
+  | { type: 'skill_ocr'; skill: string; file: string }
+  | FolderEvent;
 
 /**
  * Run a skill: the one code path behind `zhi run`, `/run` and a composite skill's `skill_<name>`

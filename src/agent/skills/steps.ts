@@ -1,10 +1,11 @@
-import { basename } from 'node:path';
 import { UsageTracker } from '../../llm/usage.js';
-import { filesIn, supportedExtensions } from '../../skills/documents.js';
+import { supportedExtensions } from '../../skills/documents.js';
+import { listFolder } from '../../skills/folder.js';
 import { completeInputs } from '../../skills/inputs.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
+import { runFolder } from '../batch/folder-run.js';
 import type { AgentResult } from '../events.js';
 import type { runSkill, SkillEvent, SkillRunRequest, SkillRuntime } from './run.js';
 
@@ -55,7 +56,7 @@ export async function* runStep(
   }
 }
 
-/** A folder given for a one-file input: run the whole skill per file, one after another. */
+/** A folder given for a one-file input: run the whole skill per file, several at once (batch/folder-run.ts). */
 export async function* runPerFile(
   run: RunFn,
   req: SkillRunRequest,
@@ -65,66 +66,15 @@ export async function* runPerFile(
   canOcr: boolean,
 ): AsyncGenerator<SkillEvent, AgentResult> {
   const arg = req.skill.args.find((a) => a.name === argName);
-  const files = await filesIn(dir, supportedExtensions(arg?.extensions ? arg : undefined, canOcr));
+  const files = await listFolder(dir, {
+    extensions: supportedExtensions(arg?.extensions ? arg : undefined, canOcr),
+    ...rt.selection,
+  });
   if (!files.length) {
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'skills.err.emptyFolder', params: { path: displayPath(rt.cwd, dir) } },
     });
   }
-  const total: AgentResult = {
-    text: '',
-    stopReason: 'answer',
-    turns: 0,
-    toolCalls: 0,
-    filesRead: 0,
-    filesWritten: [],
-  };
-  const sections: string[] = [];
-  const failed: string[] = [];
-  for (const [i, file] of files.entries()) {
-    if (rt.signal.aborted) {
-      total.stopReason = 'aborted';
-      break;
-    }
-    const name = displayPath(rt.cwd, file);
-    yield { type: 'skill_step', skill: req.skill.name, index: i, total: files.length, label: basename(file) };
-    let r: AgentResult;
-    try {
-      const gen = run({ ...req, values: { ...req.values, [argName]: file }, trusted: true }, rt);
-      let step = await gen.next();
-      while (!step.done) {
-        // The answers are printed together at the end, each under its file's name.
-        if (step.value.type !== 'text_delta') yield step.value;
-        step = await gen.next();
-      }
-      r = step.value;
-    } catch (err) {
-      if (!(err instanceof ZhiError)) throw err;
-      yield { type: 'warning', message: `${name}: ${err.whatText()}` };
-      failed.push(name);
-      continue;
-    }
-    total.turns += r.turns;
-    total.toolCalls += r.toolCalls;
-    total.filesRead += r.filesRead;
-    total.filesWritten.push(...r.filesWritten);
-    if (r.text) sections.push(files.length > 1 ? `## ${name}\n\n${r.text.trim()}` : r.text);
-    if (r.stopReason === 'aborted') {
-      total.stopReason = 'aborted';
-      break;
-    }
-    if (r.stopReason !== 'answer') failed.push(name);
-  }
-  total.text = sections.join('\n\n');
-  if (failed.length && total.stopReason !== 'aborted') {
-    total.stopReason = 'error';
-    total.error = new ZhiError({
-      kind: 'internal',
-      what: { key: 'skills.err.someFailed', params: { failed: failed.length, total: files.length } },
-      why: failed.join(', '),
-      exitCode: 1,
-    });
-  }
-  return total;
+  return yield* runFolder(run, req, rt, argName, dir, files);
 }

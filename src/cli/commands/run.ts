@@ -1,6 +1,7 @@
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
+import { takeFolderFlags } from '../folder-flags.js';
 import { withInterrupt } from '../interrupt.js';
 import { exitCodeFor } from '../modes/once.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
@@ -26,7 +27,11 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const catalog = await loadCatalog(ctx, warn);
   const skill = findSkill(catalog, name);
   for (const w of skillWarnings(ctx, catalog, skill)) warn(w);
-  const values = mapCliInputs(skill, inputs, ctx.args.extra);
+  const { flags: folder, rest } = takeFolderFlags(ctx.args.extra, skill);
+  if (folder.force && ctx.args.flags.resume === true) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'batch.err.forceResume' } });
+  }
+  const values = mapCliInputs(skill, inputs, rest);
 
   let extraDocuments: { name: string; text: string }[] | undefined;
   if (lacksContent(skill, values) && !ctx.stdinIsTTY) {
@@ -58,6 +63,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       err: ctx.err,
       stdoutIsTTY: ctx.stdoutIsTTY,
       stderrIsTTY: ctx.stderrIsTTY,
+      folder,
     }),
   );
   return exitCodeFor(result);

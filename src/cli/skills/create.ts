@@ -9,6 +9,7 @@ import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
+import { FOLDER_LISTS, FOLDER_SWITCHES } from '../folder-flags.js';
 import { withInterrupt } from '../interrupt.js';
 import { exitCodeFor, sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
@@ -179,7 +180,11 @@ export function splitCommandLine(line: string): {
     const w = words[i]!;
     if (w.startsWith('--') && w.length > 2) {
       const eq = w.indexOf('=');
+      const key = w.slice(2);
       if (eq > 0) named[w.slice(2, eq)] = w.slice(eq + 1);
+      else if (FOLDER_SWITCHES.has(key)) named[key] = true;
+      else if (FOLDER_LISTS.has(key) && typeof named[key] === 'string' && words[i + 1] !== undefined)
+        named[key] = `${named[key]}\n${words[++i]}`;
       else if (words[i + 1] !== undefined && !words[i + 1]!.startsWith('--')) named[w.slice(2)] = words[++i]!;
       else named[w.slice(2)] = true;
     } else positionals.push(w);

@@ -1,7 +1,7 @@
 import type { AgentResult } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
-import { runSkill } from '../../agent/skills/run.js';
+import { runSkill, type SkillRuntime } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
@@ -12,6 +12,7 @@ import { ZhiError } from '../../support/errors.js';
 import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
+import { defaultJobs, type FolderFlags } from '../folder-flags.js';
 import { StreamPrinter } from '../render/printer.js';
 import type { Style } from '../render/style.js';
 import { recordSkillRun } from '../sessions/skill-run.js';
@@ -38,6 +39,8 @@ export interface ExecuteOptions {
   stderr?: NodeJS.WriteStream;
   llm?: LlmClient;
   client?: ZhipuClient;
+  /** `--jobs`, `--recursive`, `--include`… of a folder run. */
+  folder?: FolderFlags;
 }
 
 /**
@@ -64,6 +67,8 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     stderrIsTTY: o.stderrIsTTY,
     errLine: (line) => (o.stderr ?? process.stderr).write(`${clear}${line}\n`),
     outLine: (line) => (o.stdout ?? process.stdout).write(`${line}\n`),
+    errRaw: (text) => (o.stderr ?? process.stderr).write(text),
+    columns: () => (o.stderr ?? process.stderr).columns ?? 80,
   });
   // Saved as a `run` session, its usage in the ledger, the run budget checked before every call.
   const recording = recordSkillRun(o.ctx, {
@@ -86,6 +91,7 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
   });
   rt.hooks = recording.hooks;
+  if (o.folder) applyFolderFlags(rt, o.folder, o.ctx);
   const started = Date.now();
   const run = runSkill(
     {
@@ -116,6 +122,18 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     Date.now() - started,
   );
   return result;
+}
+
+/** Folder-run flags onto the runtime: how many at once, which files, whether to redo them. */
+function applyFolderFlags(rt: SkillRuntime, f: FolderFlags, ctx: AppContext): void {
+  const retryBase = Number(ctx.env.ZHI_RETRY_BASE_MS);
+  rt.folder = {
+    jobs: f.jobs ?? defaultJobs(ctx.platform.id),
+    force: f.force,
+    // Tests shorten the client's backoff; the pool's pause after an overload follows it.
+    ...(Number.isFinite(retryBase) && ctx.env.ZHI_RETRY_BASE_MS ? { pauseMs: retryBase * 2 } : {}),
+  };
+  rt.selection = { recursive: f.recursive, include: f.include, exclude: f.exclude };
 }
 
 /** The skill of that name, or a usage error (exit 2) with a "did you mean". */

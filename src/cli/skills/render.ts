@@ -1,9 +1,11 @@
+import type { FolderEvent } from '../../agent/batch/events.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type { SkillEvent } from '../../agent/skills/run.js';
 import { t } from '../../support/i18n/index.js';
 import type { OutputFormat } from '../args.js';
 import { errorJson, formatWarning } from '../render/error.js';
 import type { StreamPrinter } from '../render/printer.js';
+import { FolderProgress } from '../render/progress.js';
 import type { Style } from '../render/style.js';
 import { formatDuration } from '../render/summary.js';
 
@@ -14,6 +16,9 @@ export interface SkillPrinterOptions {
   /** Write a whole line to stderr (progress) / stdout (stream-json). */
   errLine?: (line: string) => void;
   outLine?: (line: string) => void;
+  /** Raw text to stderr (the live progress line of a folder run). */
+  errRaw?: (text: string) => void;
+  columns?: () => number;
 }
 
 /**
@@ -39,7 +44,14 @@ export class SkillPrinter {
   /** The model of the skill the user ran (from its first skill_start). */
   model: string | undefined;
 
+  private progress: FolderProgress | undefined;
+
   handle(ev: SkillEvent): void {
+    if (ev.type === 'folder_start' || ev.type === 'folder_file' || ev.type === 'folder_end') {
+      if (this.o.format === 'stream-json') this.outLine(JSON.stringify(ev));
+      else if (this.o.format === 'text') this.folder(ev);
+      return;
+    }
     if (ev.type === 'skill_start') {
       this.model ??= ev.model;
       if (this.o.format === 'stream-json') this.outLine(JSON.stringify(ev));
@@ -60,6 +72,17 @@ export class SkillPrinter {
       return;
     }
     this.printer.handle(ev as AgentEvent);
+  }
+
+  private folder(ev: FolderEvent): void {
+    this.progress ??= new FolderProgress({
+      err: this.o.err,
+      live: this.o.stderrIsTTY,
+      line: this.errLine,
+      raw: this.o.errRaw ?? ((text) => process.stderr.write(text)),
+      ...(this.o.columns ? { columns: this.o.columns } : {}),
+    });
+    this.progress.handle(ev);
   }
 
   /** An event of a nested run (a composite's step or a per-file step). */

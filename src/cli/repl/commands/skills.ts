@@ -8,6 +8,7 @@ import { TrustStore } from '../../../skills/trust.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { newUsage } from '../../context.js';
+import { takeFolderFlags } from '../../folder-flags.js';
 import { withInterrupt } from '../../interrupt.js';
 import { splitCommandLine, watchCreation } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
@@ -90,7 +91,8 @@ const run: SlashCommand = {
     const catalog = await catalogOf(ctx);
     const skill = findSkill(catalog, name);
     for (const w of skillWarnings(ctx.app, catalog, skill)) ctx.print(w);
-    const values = mapCliInputs(skill, inputs, named, '/run');
+    const { flags: folder, rest } = takeFolderFlags(named, skill);
+    const values = mapCliInputs(skill, inputs, rest, '/run');
     if (lacksContent(skill, values)) {
       throw new ZhiError({
         kind: 'usage',
@@ -120,6 +122,7 @@ const run: SlashCommand = {
           stdout: out,
           stderr: err,
           llm: ctx.chat.deps.llm,
+          folder,
           ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
         }),
       );

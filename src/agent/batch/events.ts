@@ -1,0 +1,51 @@
+/** Events of a folder run (one per file as it starts and ends), for the progress line and stream-json. */
+export interface FolderCounts {
+  total: number;
+  done: number;
+  failed: number;
+  /** Done by an earlier run (skipped this time). */
+  earlier: number;
+}
+
+export type FolderEvent =
+  | {
+      type: 'folder_start';
+      skill: string;
+      counts: FolderCounts;
+      /** Files this run will process. */
+      todo: number;
+      jobs: number;
+      /** The manifest, as shown to the person. */
+      manifest: string;
+      /** The skill changed since the earlier run: its files are redone. */
+      skillChanged: boolean;
+      currency: string;
+    }
+  | {
+      type: 'folder_file';
+      skill: string;
+      file: string;
+      index: number;
+      status: 'started' | 'done' | 'failed' | 'retry';
+      counts: FolderCounts;
+      /** Cost of this run so far (the whole folder). */
+      spent: number;
+      /** Cost of this file (when it ended). */
+      cost?: number;
+      outputs?: string[];
+      /** Why it failed or is tried again (already in the person's language). */
+      reason?: string;
+    }
+  | {
+      type: 'folder_end';
+      skill: string;
+      counts: FolderCounts;
+      spent: number;
+      currency: string;
+      failures: { file: string; reason: string }[];
+      /** Every output of the folder, this run's and earlier ones', in folder order. */
+      outputs: { file: string; outputs: string[] }[];
+      /** Files never started (the run was stopped or interrupted). */
+      notStarted: number;
+      manifest: string;
+    };

@@ -1,0 +1,306 @@
+import { relative, resolve, sep } from 'node:path';
+import { UsageTracker } from '../../llm/usage.js';
+import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { displayPath } from '../../tools/paths.js';
+import type { AgentResult } from '../events.js';
+import type { SkillEvent, SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import { Channel } from './channel.js';
+import type { FolderCounts, FolderEvent } from './events.js';
+import { fingerprint, manifestPath, RunManifest } from './manifest.js';
+import { type Attempt, DEFAULT_JOBS, type PoolControl, runPool } from './pool.js';
+
+/** How a folder run goes; every field has a default (`zhi run` sets them from its flags). */
+export interface FolderOptions {
+  /** Files at once (`--jobs`). */
+  jobs: number;
+  /** Redo files an earlier run finished (`--force`). */
+  force: boolean;
+  /** First pause after a 1305 overload (tests make it short). */
+  pauseMs: number;
+}
+
+/** runSkill, passed in (folder runs start skill runs themselves, and run.ts uses them). */
+type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<SkillEvent, AgentResult>;
+
+/** One file's end as the pool sees it. */
+interface FileResult {
+  result?: AgentResult;
+  error?: ZhiError;
+  cost: number;
+  outputs: string[];
+}
+
+/** The output folder of a run, decided as runSkill decides it. */
+export function runOutputDir(req: SkillRunRequest, rt: SkillRuntime): string {
+  if (req.outputDir) return req.outputDir;
+  if (!rt.outputDirFixed && req.skill.output.directory) return resolve(rt.cwd, req.skill.output.directory);
+  return rt.outputDir;
+}
+
+/** The error kinds after which no other file should start: they would all fail the same way. */
+const STOP_KINDS = new Set(['balance', 'auth', 'budget', 'config']);
+
+function classify(r: FileResult): Attempt<FileResult> {
+  const err = r.error ?? r.result?.error;
+  if (r.result?.stopReason === 'answer') return { kind: 'done', value: r };
+  if (err?.kind === 'rate_limit') return { kind: 'retry', reason: 'rate_limit', value: r };
+  if (err?.kind === 'overloaded') return { kind: 'retry', reason: 'overloaded', value: r };
+  if (err && STOP_KINDS.has(err.kind)) return { kind: 'stop', value: r };
+  if (r.result?.stopReason === 'budget') return { kind: 'stop', value: r };
+  return { kind: 'failed', value: r };
+}
+
+function reasonOf(r: FileResult | undefined): string {
+  const err = r?.error ?? r?.result?.error;
+  if (err) return err.whyText() ? `${err.whatText()} ${err.whyText()}` : err.whatText();
+  if (r?.result?.stopReason === 'turn_limit') return t('batch.reason.turnLimit');
+  if (r?.result?.stopReason === 'aborted') return t('batch.reason.aborted');
+  return t('batch.reason.unknown');
+}
+
+/**
+ * A folder given where the skill takes one file: run the whole skill on every file, `jobs` at
+ * once (adapting to the API's limits), record each file in the run's manifest as it ends, skip
+ * files an earlier run finished, and answer with every file's result in folder order.
+ */
+export async function* runFolder(
+  run: RunFn,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  argName: string,
+  dir: string,
+  files: string[],
+): AsyncGenerator<SkillEvent, AgentResult> {
+  const o: FolderOptions = { jobs: DEFAULT_JOBS, force: false, pauseMs: 2000, ...rt.folder };
+  const skill = req.skill;
+  const outputDir = runOutputDir(req, rt);
+  const show = (abs: string) => displayPath(rt.cwd, abs);
+  const relOf = (abs: string) => relative(dir, abs).split(sep).join('/');
+  const manifest = await RunManifest.open(manifestPath(outputDir, skill.name, dir), {
+    skill: skill.name,
+    skillHash: skill.hash,
+    model: req.model ?? skill.model ?? rt.skillModel,
+    folder: show(dir),
+    currency: req.usage.platform.currency,
+  });
+  const todo: number[] = [];
+  const counts: FolderCounts = { total: files.length, done: 0, failed: 0, earlier: 0 };
+  for (const [i, file] of files.entries()) {
+    const fresh = o.force ? 'new' : await manifest.check(relOf(file), file);
+    if (fresh === 'done') counts.earlier += 1;
+    else todo.push(i);
+  }
+  const currency = req.usage.platform.currency;
+  yield {
+    type: 'folder_start',
+    skill: skill.name,
+    counts: { ...counts },
+    todo: todo.length,
+    jobs: Math.min(o.jobs, Math.max(1, todo.length)),
+    manifest: show(manifest.path),
+    skillChanged: manifest.skillChanged,
+    currency,
+  } satisfies FolderEvent;
+
+  const channel = new Channel<SkillEvent>();
+  const header = { shown: false };
+  const base = req.usage.cost().amount;
+  const spent = () => req.usage.cost().amount - base;
+  const fileEvent = (index: number, status: 'started' | 'done' | 'failed' | 'retry', extra = {}) =>
+    channel.push({
+      type: 'folder_file',
+      skill: skill.name,
+      file: show(files[index]!),
+      index,
+      status,
+      counts: { ...counts },
+      spent: spent(),
+      ...extra,
+    } satisfies FolderEvent);
+
+  const work = async (i: number, _n: number, ctl: PoolControl): Promise<Attempt<FileResult>> => {
+    const file = files[i]!;
+    const fp = await fingerprint(file).catch(() => undefined);
+    const r = await runOne(run, { ...req, values: { ...req.values, [argName]: file }, trusted: true }, rt, {
+      ctl,
+      forward: (ev) => channel.push(ev),
+      header,
+    });
+    const attempt = classify(r);
+    if (attempt.kind === 'retry') {
+      fileEvent(i, 'retry', { reason: reasonOf(r) });
+      return attempt;
+    }
+    const aborted = r.result?.stopReason === 'aborted';
+    if (attempt.kind === 'done') counts.done += 1;
+    else if (!aborted) counts.failed += 1;
+    // An interrupted file is not recorded: the next run does it again.
+    if (fp && !aborted) {
+      await manifest.record(relOf(file), {
+        ...fp,
+        status: attempt.kind === 'done' ? 'done' : 'failed',
+        outputs: r.outputs,
+        text: r.result?.text ?? '',
+        cost: r.cost,
+        ...(attempt.kind === 'done' ? {} : { error: reasonOf(r) }),
+      });
+    }
+    if (!aborted) {
+      fileEvent(i, attempt.kind === 'done' ? 'done' : 'failed', {
+        cost: r.cost,
+        outputs: r.outputs,
+        ...(attempt.kind === 'done' ? {} : { reason: reasonOf(r) }),
+      });
+    }
+    return attempt;
+  };
+
+  const pool = runPool(todo, (i, n, ctl) => work(i, n, ctl), {
+    jobs: o.jobs,
+    signal: rt.signal,
+    pauseMs: o.pauseMs,
+    maxPauseMs: Math.max(o.pauseMs, 60_000),
+    onStart: (n) => fileEvent(todo[n]!, 'started'),
+  }).finally(() => channel.close());
+  pool.catch(() => undefined);
+  yield* channel.drain();
+  const { outcomes, stats } = await pool;
+  const end = finishFolder({
+    req,
+    rt,
+    files,
+    todo,
+    outcomes,
+    stats,
+    manifest,
+    counts,
+    spent: spent(),
+    show,
+    relOf,
+  });
+  yield end.event;
+  return end.result;
+}
+
+/** Run the skill on one file; never throws for a problem of that file (it becomes the result). */
+async function runOne(
+  run: RunFn,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  o: { ctl: PoolControl; forward: (ev: SkillEvent) => void; header: { shown: boolean } },
+): Promise<FileResult> {
+  // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
+  const mine = new UsageTracker(req.usage.platform);
+  mine.onAdd((model, usage, _cost, tag) => req.usage.add(model, usage, tag));
+  const outputs = (r: AgentResult | undefined) =>
+    (r?.filesWritten ?? []).map((f) => displayPath(rt.cwd, resolve(rt.cwd, f.path)));
+  try {
+    const gen = run({ ...req, usage: mine }, rt);
+    let step = await gen.next();
+    while (!step.done) {
+      const ev = step.value;
+      if (ev.type === 'retry') {
+        if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
+      } else if (ev.type === 'skill_start' && !o.header.shown) {
+        // Which skill runs on which model: said once for the whole folder.
+        o.header.shown = true;
+        o.forward(ev);
+      } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
+        o.forward(ev);
+      }
+      step = await gen.next();
+    }
+    return { result: step.value, cost: mine.cost().amount, outputs: outputs(step.value) };
+  } catch (err) {
+    if (!(err instanceof ZhiError)) throw err;
+    return { error: err, cost: mine.cost().amount, outputs: [] };
+  }
+}
+
+function finishFolder(o: {
+  req: SkillRunRequest;
+  rt: SkillRuntime;
+  files: string[];
+  todo: number[];
+  outcomes: { status: string; value?: FileResult | undefined }[];
+  stats: { stopped: boolean };
+  manifest: RunManifest;
+  counts: FolderCounts;
+  spent: number;
+  show: (abs: string) => string;
+  relOf: (abs: string) => string;
+}): { result: AgentResult; event: FolderEvent } {
+  const total: AgentResult = {
+    text: '',
+    stopReason: 'answer',
+    turns: 0,
+    toolCalls: 0,
+    filesRead: 0,
+    filesWritten: [],
+  };
+  const byFile = new Map<number, { status: string; value?: FileResult | undefined }>();
+  for (const [n, fileIndex] of o.todo.entries()) byFile.set(fileIndex, o.outcomes[n]!);
+  const sections: string[] = [];
+  const failures: { file: string; reason: string }[] = [];
+  const outputs: { file: string; outputs: string[] }[] = [];
+  let stopError: ZhiError | undefined;
+  let notStarted = 0;
+  for (const [i, file] of o.files.entries()) {
+    const name = o.show(file);
+    const outcome = byFile.get(i);
+    const r = outcome?.value;
+    const entry = o.manifest.entry(o.relOf(file));
+    if (!outcome) {
+      // Done by an earlier run: its answer and outputs come from the manifest.
+      if (entry?.text) sections.push(`## ${name}\n\n${entry.text.trim()}`);
+      if (entry?.outputs.length) outputs.push({ file: name, outputs: entry.outputs });
+      continue;
+    }
+    if (outcome.status === 'skipped' || r?.result?.stopReason === 'aborted') {
+      notStarted += 1;
+      continue;
+    }
+    if (r?.result) {
+      total.turns += r.result.turns;
+      total.toolCalls += r.result.toolCalls;
+      total.filesRead += r.result.filesRead;
+      total.filesWritten.push(...r.result.filesWritten);
+      if (r.result.text) sections.push(`## ${name}\n\n${r.result.text.trim()}`);
+    }
+    if (r?.outputs.length) outputs.push({ file: name, outputs: r.outputs });
+    if (outcome.status === 'failed') {
+      failures.push({ file: name, reason: reasonOf(r) });
+      const err = r?.error ?? r?.result?.error;
+      if (o.stats.stopped && err && STOP_KINDS.has(err.kind)) stopError ??= err;
+    }
+  }
+  total.text =
+    o.files.length === 1 ? (sections[0] ?? '').replace(/^## [^\n]*\n\n/, '') : sections.join('\n\n');
+  if (stopError) {
+    total.stopReason = 'error';
+    total.error = stopError;
+  } else if (o.rt.signal.aborted) {
+    total.stopReason = 'aborted';
+  } else if (failures.length) {
+    total.stopReason = 'error';
+    total.error = new ZhiError({
+      kind: 'internal',
+      what: { key: 'skills.err.someFailed', params: { failed: failures.length, total: o.files.length } },
+      why: failures.map((f) => f.file).join(', '),
+      exitCode: 1,
+    });
+  }
+  const event: FolderEvent = {
+    type: 'folder_end',
+    skill: o.req.skill.name,
+    counts: { ...o.counts },
+    spent: o.spent,
+    currency: o.req.usage.platform.currency,
+    failures,
+    outputs,
+    notStarted,
+    manifest: o.show(o.manifest.path),
+  };
+  return { result: total, event };
+}

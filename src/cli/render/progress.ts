@@ -1,0 +1,160 @@
+import type { FolderEvent } from '../../agent/batch/events.js';
+import { formatCost } from '../../llm/models.js';
+import type { Currency } from '../../llm/platforms.js';
+import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
+import type { Style } from './style.js';
+import { displayWidth } from './width.js';
+
+/** Index lines shown at the end before "… and N more". */
+const MAX_INDEX_LINES = 20;
+
+export interface ProgressOptions {
+  err: Style;
+  /** A live line that redraws itself (a terminal), or one plain line per file (piped). */
+  live: boolean;
+  /** Write a whole line to stderr (clears the live line first when there is one). */
+  line(text: string): void;
+  /** Write raw text to stderr (the live line, without a newline). */
+  raw(text: string): void;
+  columns?: () => number;
+  now?: () => number;
+}
+
+/** `about 6 min left`, rounded the way a person would say it. */
+export function formatLeft(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min`;
+  return `${(m / 60).toFixed(1)} h`;
+}
+
+/**
+ * The progress of a folder run on stderr: `[137/500] 27%  ✓ 130  ✗ 2  · ¥0.41 so far · about
+ * 6 min left · report.pdf` redrawn in place on a terminal, one plain line per finished file when
+ * piped; at the end a table of failures with their reasons and an index of what was written.
+ */
+export class FolderProgress {
+  private started = 0;
+  private finishedThisRun = 0;
+  private currency: Currency = 'CNY';
+  private running = new Set<string>();
+  private last: Extract<FolderEvent, { type: 'folder_file' }> | undefined;
+  private shown = false;
+  private readonly now: () => number;
+
+  constructor(private readonly o: ProgressOptions) {
+    this.now = o.now ?? Date.now;
+  }
+
+  handle(ev: FolderEvent): void {
+    if (ev.type === 'folder_start') {
+      this.start(ev);
+      return;
+    }
+    if (ev.type === 'folder_end') {
+      this.end(ev);
+      return;
+    }
+    this.last = ev;
+    if (ev.status === 'started') this.running.add(ev.file);
+    else if (ev.status !== 'retry') this.running.delete(ev.file);
+    if (ev.status === 'done' || ev.status === 'failed') this.finishedThisRun += 1;
+    if (ev.status === 'failed') {
+      this.say(`${this.o.err.red('✗')} ${visible(ev.file)}: ${visible(ev.reason ?? '')}`);
+    } else if (ev.status === 'retry') {
+      this.say(this.o.err.dim(t('batch.file.retry', { file: visible(ev.file) })));
+    } else if (ev.status === 'done' && !this.o.live) {
+      this.say(`${this.counter(ev)} ${this.o.err.green('✓')} ${visible(ev.file)}`);
+    }
+    if (this.o.live) this.draw();
+  }
+
+  private start(ev: Extract<FolderEvent, { type: 'folder_start' }>): void {
+    this.started = this.now();
+    this.currency = ev.currency as Currency;
+    const st = this.o.err;
+    if (ev.skillChanged) this.say(st.yellow(t('batch.start.skillChanged')));
+    if (ev.todo === 0) {
+      this.say(t('batch.start.nothing'));
+      return;
+    }
+    this.say(st.dim(t('batch.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
+    if (ev.counts.earlier) this.say(st.dim(t('batch.start.earlier', { earlier: ev.counts.earlier })));
+  }
+
+  private counter(ev: { counts: { total: number; done: number; failed: number; earlier: number } }): string {
+    const c = ev.counts;
+    return `[${c.earlier + c.done + c.failed}/${c.total}]`;
+  }
+
+  /** The live line's text (also used by tests). */
+  lineText(): string {
+    const ev = this.last;
+    if (!ev) return '';
+    const c = ev.counts;
+    const finished = c.earlier + c.done + c.failed;
+    const pct = Math.floor((finished / Math.max(1, c.total)) * 100);
+    const st = this.o.err;
+    const parts = [
+      `${this.counter(ev)} ${pct}%  ${st.green('✓')} ${c.done + c.earlier}  ${st.red('✗')} ${c.failed}`,
+      t('batch.progress.spent', { cost: formatCost({ amount: ev.spent, currency: this.currency }) }),
+    ];
+    const left = c.total - finished;
+    if (this.finishedThisRun > 0 && left > 0) {
+      const per = (this.now() - this.started) / this.finishedThisRun;
+      parts.push(t('batch.progress.left', { time: formatLeft(per * left) }));
+    }
+    const current = [...this.running].pop();
+    if (current) parts.push(visible(current));
+    return parts.join(' · ');
+  }
+
+  private draw(): void {
+    const cols = Math.max(20, (this.o.columns?.() ?? 80) - 1);
+    let text = this.lineText();
+    // Cut to the terminal's width so the line never wraps (a wrapped line cannot be redrawn).
+    while (displayWidth(text) > cols) text = `${[...text].slice(0, -2).join('')}…`;
+    this.o.raw(`\r\x1b[2K${text}`);
+    this.shown = true;
+  }
+
+  private say(text: string): void {
+    if (this.shown) {
+      this.o.raw('\r\x1b[2K');
+      this.shown = false;
+    }
+    this.o.line(text);
+  }
+
+  private end(ev: Extract<FolderEvent, { type: 'folder_end' }>): void {
+    if (this.shown) this.o.raw('\r\x1b[2K');
+    this.shown = false;
+    const st = this.o.err;
+    if (ev.failures.length) {
+      this.o.line(st.bold(t('batch.end.failures', { count: ev.failures.length })));
+      const w = Math.min(40, Math.max(...ev.failures.map((f) => displayWidth(visible(f.file)))));
+      for (const f of ev.failures.slice(0, MAX_INDEX_LINES)) {
+        const name = visible(f.file);
+        this.o.line(`  ${name}${' '.repeat(Math.max(1, w - displayWidth(name) + 2))}${visible(f.reason)}`);
+      }
+      if (ev.failures.length > MAX_INDEX_LINES)
+        this.o.line(
+          `  ${t('batch.end.more', { count: ev.failures.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
+        );
+    }
+    const written = ev.outputs.flatMap((o) => o.outputs.map((out) => ({ file: o.file, out })));
+    if (written.length) {
+      this.o.line(st.bold(t('batch.end.outputs', { count: written.length })));
+      for (const w of written.slice(0, MAX_INDEX_LINES))
+        this.o.line(`  ${visible(w.file)} → ${visible(w.out)}`);
+      if (written.length > MAX_INDEX_LINES)
+        this.o.line(
+          `  ${t('batch.end.more', { count: written.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
+        );
+    }
+    if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));
+    this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
+  }
+}

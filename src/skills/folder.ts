@@ -1,0 +1,64 @@
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join, relative, sep } from 'node:path';
+
+/** Which files of a folder a run takes: its extensions, optionally subfolders, and globs. */
+export interface FolderSelection {
+  extensions: readonly string[];
+  recursive?: boolean;
+  /** Globs on the path relative to the folder (`*.pdf`, `2024/**`); none means every file. */
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
+/** Folders never walked into: zhi's own run records, version control and dependencies. */
+const SKIP_DIRS = new Set(['.git', '.zhi-runs', 'node_modules', '__pycache__']);
+/** A generous ceiling so a mistaken `--recursive ~` does not walk the whole disk. */
+const MAX_FILES = 100_000;
+
+type Matcher = (path: string) => boolean;
+
+async function matcher(globs: readonly string[] | undefined): Promise<Matcher | undefined> {
+  if (!globs?.length) return undefined;
+  const { default: picomatch } = await import('picomatch');
+  // A glob without a slash matches the file name at any depth (`*.pdf` finds a/b/c.pdf too).
+  return picomatch([...globs], { dot: false, nocase: true, basename: globs.every((g) => !g.includes('/')) });
+}
+
+/**
+ * The files of a folder a run takes, in natural name order (2 before 10), folder by folder.
+ * Hidden files, Office lock files (`~$x.docx`) and zhi's own folders are left out.
+ */
+export async function listFolder(dir: string, sel: FolderSelection): Promise<string[]> {
+  const include = await matcher(sel.include);
+  const exclude = await matcher(sel.exclude);
+  const out: string[] = [];
+  const walk = async (at: string): Promise<void> => {
+    const entries = await readdir(at, { withFileTypes: true });
+    entries.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
+    const subdirs: string[] = [];
+    for (const e of entries) {
+      if (e.name.startsWith('.') || e.name.startsWith('~$')) continue;
+      const abs = join(at, e.name);
+      const st = e.isSymbolicLink() ? await stat(abs).catch(() => undefined) : undefined;
+      const isDir = e.isDirectory() || Boolean(st?.isDirectory());
+      const isFile = e.isFile() || Boolean(st?.isFile());
+      if (isDir) {
+        // Symlinked folders are not followed: they can loop or lead outside.
+        if (sel.recursive && e.isDirectory() && !SKIP_DIRS.has(e.name)) subdirs.push(abs);
+        continue;
+      }
+      if (!isFile || !sel.extensions.includes(extname(e.name).slice(1).toLowerCase())) continue;
+      const rel = relative(dir, abs).split(sep).join('/');
+      if (include && !include(rel)) continue;
+      if (exclude?.(rel)) continue;
+      out.push(abs);
+      if (out.length >= MAX_FILES) return;
+    }
+    for (const sub of subdirs) {
+      if (out.length >= MAX_FILES) return;
+      await walk(sub);
+    }
+  };
+  await walk(dir);
+  return out;
+}

@@ -1,0 +1,49 @@
+import { defineMessages } from '../define.js';
+
+// Folder runs: progress, resume, failures, the Batch API, long documents, --dry-run.
+export const batch = defineMessages(
+  {
+    'batch.err.jobs': 'a whole number from 1 to {max} is expected',
+    'batch.err.forceResume':
+      '--force and --resume contradict each other: --resume skips finished files, --force redoes them.',
+    'batch.reason.turnLimit': 'the skill used all its turns without an answer',
+    'batch.reason.aborted': 'interrupted',
+    'batch.reason.unknown': 'no answer',
+    'batch.start': '{todo} of {total} files to process, {jobs} at a time',
+    'batch.start.earlier': '{earlier} already done by an earlier run (skipped; --force redoes them)',
+    'batch.start.skillChanged': 'The skill changed since the earlier run: its files are done again.',
+    'batch.start.nothing': 'Every file is already done (the earlier results are below; --force redoes them).',
+    'batch.progress.spent': '{cost} so far',
+    'batch.progress.left': 'about {time} left',
+    'batch.file.done': 'done',
+    'batch.file.failed': 'failed: {reason}',
+    'batch.file.retry': 'the API is busy; trying {file} again with fewer at once',
+    'batch.end.failures': 'Files that failed ({count}):',
+    'batch.end.outputs': 'Written ({count} files):',
+    'batch.end.more': '… and {count} more (all listed in {manifest})',
+    'batch.end.notStarted': '{count} files were not started; run the same command again to do them.',
+    'batch.end.manifest': 'Run record: {path}',
+  },
+  {
+    'batch.err.jobs': '应为 1 到 {max} 之间的整数',
+    'batch.err.forceResume':
+      '--force 与 --resume 互相矛盾：--resume 跳过已完成的文件，--force 重新处理它们。',
+    'batch.reason.turnLimit': '技能用完了所有轮次，仍未给出结果',
+    'batch.reason.aborted': '已中断',
+    'batch.reason.unknown': '没有结果',
+    'batch.start': '共 {total} 个文件，本次处理 {todo} 个，每次同时 {jobs} 个',
+    'batch.start.earlier': '{earlier} 个已在之前的运行中完成（跳过；用 --force 重新处理）',
+    'batch.start.skillChanged': '技能在上次运行后有改动：其文件将重新处理。',
+    'batch.start.nothing': '所有文件都已完成（之前的结果见下；用 --force 重新处理）。',
+    'batch.progress.spent': '已花费 {cost}',
+    'batch.progress.left': '约剩 {time}',
+    'batch.file.done': '完成',
+    'batch.file.failed': '失败：{reason}',
+    'batch.file.retry': 'API 繁忙；减少同时处理的数量后重试 {file}',
+    'batch.end.failures': '处理失败的文件（{count} 个）：',
+    'batch.end.outputs': '已写入（{count} 个文件）：',
+    'batch.end.more': '……另有 {count} 个（全部列在 {manifest} 中）',
+    'batch.end.notStarted': '{count} 个文件尚未开始；再次运行同一命令即可继续处理。',
+    'batch.end.manifest': '运行记录：{path}',
+  },
+);

@@ -1,0 +1,224 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
+import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
+
+let home: string;
+let work: string;
+
+const fake = useFakeZhipu();
+beforeEach(() => {
+  fake.reset();
+  fake.latencyMs = 0;
+  fake.concurrencyLimit = 0;
+  fake.fallback = folderResponder;
+  home = tempDir('zhi-home-');
+  work = tempDir('zhi-work-');
+  return () => cleanup(home, work);
+});
+
+const zhi = (args: string[], env: Record<string, string> = {}) =>
+  runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, env, timeoutMs: 60_000 });
+
+/** Each document says which file it is; the fake writes `<id>-summary.md`, then answers. */
+function markerOf(req: RecordedRequest): string {
+  const user = req.body.messages.find((m: { role: string }) => m.role === 'user');
+  return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
+}
+
+function folderResponder(req: RecordedRequest): Reply {
+  const id = markerOf(req);
+  const last = req.body.messages[req.body.messages.length - 1];
+  if (last.role === 'user') {
+    return {
+      kind: 'tools',
+      calls: [{ name: 'file_write', arguments: { path: `${id}-summary.md`, content: `Summary of ${id}` } }],
+    };
+  }
+  return { kind: 'text', text: `Summary of ${id}` };
+}
+
+function makeFolder(n: number, dir = 'docs'): string[] {
+  mkdirSync(join(work, dir), { recursive: true });
+  const ids: string[] = [];
+  for (let i = 1; i <= n; i++) {
+    const id = `f${String(i).padStart(3, '0')}`;
+    writeFileSync(join(work, dir, `${id}.txt`), `Document MARKER-${id}\nSome text.\n`);
+    ids.push(id);
+  }
+  return ids;
+}
+
+const firstCalls = () =>
+  fake.requests
+    .filter((r) => r.path.endsWith('/chat/completions') && r.body.messages.at(-1).role === 'user')
+    .map(markerOf);
+
+describe('zhi run <skill> <folder>: concurrent, resumable', () => {
+  it('runs files concurrently with --jobs, keeps folder order, and writes the manifest', async () => {
+    const ids = makeFolder(40);
+    fake.latencyMs = 200;
+    const started = Date.now();
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '8']);
+    const elapsed = Date.now() - started;
+    expect(r.stderr).not.toMatch(/failed/i);
+    expect(r.code).toBe(0);
+    // 80 calls at 200 ms one after another take at least 16 s; the budget is a quarter of that.
+    expect(fake.maxInFlight).toBeGreaterThanOrEqual(6);
+    expect(fake.maxInFlight).toBeLessThanOrEqual(8);
+    expect(elapsed).toBeLessThan((80 * 200) / 4);
+    // Answers in folder order, each under its file's name.
+    const order = [...r.stdout.matchAll(/## docs\/(f\d+)\.txt/g)].map((m) => m[1]);
+    expect(order).toEqual(ids);
+    for (const id of ids) {
+      expect(readFileSync(join(work, 'zhi-output', `${id}-summary.md`), 'utf8')).toContain(
+        `Summary of ${id}`,
+      );
+    }
+    const runs = readdirSync(join(work, 'zhi-output', '.zhi-runs'));
+    expect(runs).toHaveLength(1);
+    const manifest = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', runs[0]!), 'utf8'));
+    expect(manifest.skill).toBe('summarize');
+    expect(Object.keys(manifest.files)).toHaveLength(40);
+    expect(manifest.files['f001.txt']).toMatchObject({
+      status: 'done',
+      outputs: ['zhi-output/f001-summary.md'],
+    });
+    // Piped stderr: one plain line per file, then the index of outputs.
+    expect(r.stderr).toContain('40 of 40 files to process, 8 at a time');
+    expect(r.stderr).toMatch(/\[40\/40\] ✓ docs\/f\d+\.txt/);
+    expect(r.stderr).toContain('docs/f001.txt → zhi-output/f001-summary.md');
+  });
+
+  it('a second run skips finished files and says so; --force redoes them; a changed file is redone', async () => {
+    makeFolder(5);
+    expect((await zhi(['run', 'summarize', 'docs', '--auto'])).code).toBe(0);
+    fake.reset();
+    const again = await zhi(['run', 'summarize', 'docs', '--auto']);
+    expect(again.code).toBe(0);
+    expect(firstCalls()).toEqual([]);
+    expect(again.stderr).toContain('Every file is already done');
+    expect(again.stdout).toContain('Summary of f003');
+
+    writeFileSync(join(work, 'docs', 'f002.txt'), 'Document MARKER-f002\nNew text, longer than before.\n');
+    fake.reset();
+    fake.fallback = (req) =>
+      req.body.messages.at(-1).role === 'user'
+        ? { kind: 'text', text: `New summary of ${markerOf(req)}` }
+        : folderResponder(req);
+    const changed = await zhi(['run', 'summarize', 'docs', '--auto', '--resume']);
+    expect(changed.code).toBe(0);
+    expect(firstCalls()).toEqual(['f002']);
+    expect(changed.stderr).toContain('4 already done by an earlier run');
+
+    fake.reset();
+    const forced = await zhi(['run', 'summarize', 'docs', '--auto', '--force', '--jobs', '2']);
+    expect(forced.code).toBe(0);
+    expect(firstCalls().sort()).toEqual(['f001', 'f002', 'f003', 'f004', 'f005']);
+  });
+
+  it('a run killed part way and started again does only the remaining files, with the same outputs', async () => {
+    const ids = makeFolder(20);
+    fake.latencyMs = 30;
+    const child = spawn(process.execPath, [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--jobs', '2'], {
+      cwd: work,
+      env: testEnv({ baseUrl: fake.baseUrl, home }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Kill it (no chance to clean up) once 8 files have answered.
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const answered = fake.requests.filter((r) => r.body?.messages?.at(-1)?.role === 'tool').length;
+        if (answered >= 8) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      }, 5);
+    });
+    await new Promise((r) => child.on('close', r));
+    const runs = readdirSync(join(work, 'zhi-output', '.zhi-runs'));
+    const manifest = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', runs[0]!), 'utf8'));
+    const doneBefore = Object.keys(manifest.files).map((f) => f.replace('.txt', ''));
+    expect(doneBefore.length).toBeGreaterThanOrEqual(5);
+    expect(doneBefore.length).toBeLessThan(20);
+
+    fake.reset();
+    fake.latencyMs = 0;
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '2']);
+    expect(r.code).toBe(0);
+    const redone = firstCalls();
+    for (const id of doneBefore) expect(redone).not.toContain(id);
+    expect(new Set([...redone, ...doneBefore])).toEqual(new Set(ids));
+    for (const id of ids) {
+      expect(readFileSync(join(work, 'zhi-output', `${id}-summary.md`), 'utf8')).toBe(`Summary of ${id}\n`);
+    }
+    const order = [...r.stdout.matchAll(/## docs\/(f\d+)\.txt/g)].map((m) => m[1]);
+    expect(order).toEqual(ids);
+  });
+
+  it('a 1302 storm slows the pool down without failing a file', async () => {
+    const ids = makeFolder(24);
+    fake.latencyMs = 40;
+    fake.concurrencyLimit = 3;
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '8']);
+    expect(fake.refused).toBeGreaterThan(0);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('failed');
+    for (const id of ids) expect(existsSync(join(work, 'zhi-output', `${id}-summary.md`))).toBe(true);
+  });
+
+  it('1113 (no balance) stops the run cleanly with the manifest intact', async () => {
+    makeFolder(12);
+    let calls = 0;
+    fake.fallback = (req) => {
+      calls += 1;
+      if (calls > 6)
+        return { kind: 'error', status: 429, code: '1113', message: '余额不足或无可用资源包,请充值。' };
+      return folderResponder(req);
+    };
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '1']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/balance|充值/i);
+    expect(r.stderr).toMatch(/files were not started; run the same command again/);
+    const runs = readdirSync(join(work, 'zhi-output', '.zhi-runs'));
+    const manifest = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', runs[0]!), 'utf8'));
+    const done = Object.values(manifest.files).filter((f) => (f as { status: string }).status === 'done');
+    expect(done).toHaveLength(3);
+    // Only the one file that met the error was tried after it: nothing else started.
+    expect(firstCalls().length).toBe(4);
+  });
+
+  it('--recursive with --include/--exclude picks the files', async () => {
+    makeFolder(2, 'docs');
+    makeFolder(2, 'docs/2024');
+    writeFileSync(join(work, 'docs', '2024', 'skip.md'), 'MARKER-skip');
+    writeFileSync(join(work, 'docs', 'notes.md'), 'MARKER-notes');
+    const r = await zhi([
+      'run',
+      'summarize',
+      '--recursive',
+      'docs',
+      '--auto',
+      '--include',
+      '*.txt',
+      '--exclude',
+      'f002.txt',
+    ]);
+    expect(r.code).toBe(0);
+    expect([...r.stdout.matchAll(/## (docs\/[^\n]+)/g)].map((m) => m[1])).toEqual([
+      'docs/f001.txt',
+      'docs/2024/f001.txt',
+    ]);
+  });
+
+  it('--jobs must be a sensible number', async () => {
+    makeFolder(1);
+    const r = await zhi(['run', 'summarize', 'docs', '--jobs', 'lots']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--jobs');
+  });
+});

@@ -1,0 +1,111 @@
+import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fingerprint, manifestPath, RunManifest, readManifest } from '../../src/agent/batch/manifest.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+const dirs: string[] = [];
+afterEach(() => cleanup(...dirs.splice(0)));
+
+const init = { skill: 'summarize', skillHash: 'h1', model: 'glm-4-flash', folder: 'docs', currency: 'CNY' };
+
+async function setup() {
+  const dir = tempDir('zhi-manifest-');
+  dirs.push(dir);
+  const input = join(dir, 'a.txt');
+  await writeFile(input, 'hello');
+  return { dir, input, path: manifestPath(join(dir, 'out'), 'summarize', join(dir, 'docs')) };
+}
+
+describe('RunManifest', () => {
+  it('records a finished file atomically and finds it done on the next run', async () => {
+    const { input, path } = await setup();
+    const m = await RunManifest.open(path, init);
+    expect(await m.check('a.txt', input)).toBe('new');
+    await m.record('a.txt', {
+      ...(await fingerprint(input)),
+      status: 'done',
+      outputs: ['out/a-summary.md'],
+      text: 'sum',
+      cost: 0.01,
+    });
+    const disk = await readManifest(path);
+    expect(disk?.files['a.txt']).toMatchObject({ status: 'done', outputs: ['out/a-summary.md'], cost: 0.01 });
+    expect(disk?.skill).toBe('summarize');
+    const again = await RunManifest.open(path, init);
+    expect(await again.check('a.txt', input)).toBe('done');
+  });
+
+  it('redoes a file whose size or content changed, not one that was only touched', async () => {
+    const { input, path } = await setup();
+    const m = await RunManifest.open(path, init);
+    await m.record('a.txt', {
+      ...(await fingerprint(input)),
+      status: 'done',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    const later = new Date(Date.now() + 60_000);
+    await utimes(input, later, later);
+    expect(await m.check('a.txt', input)).toBe('done');
+    await writeFile(input, 'jello');
+    await utimes(input, later, new Date(Date.now() + 120_000));
+    expect(await m.check('a.txt', input)).toBe('changed');
+    await writeFile(input, 'hello!');
+    expect(await m.check('a.txt', input)).toBe('changed');
+  });
+
+  it('redoes everything when the skill changed, and failed files again', async () => {
+    const { input, path } = await setup();
+    const m = await RunManifest.open(path, init);
+    await m.record('a.txt', {
+      ...(await fingerprint(input)),
+      status: 'done',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    await m.record('b.txt', {
+      size: 1,
+      mtimeMs: 1,
+      sha256: 'x',
+      status: 'failed',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    const changed = await RunManifest.open(path, { ...init, skillHash: 'h2' });
+    expect(await changed.check('a.txt', input)).toBe('changed');
+    expect(await changed.check('b.txt', input)).toBe('failed');
+  });
+
+  it('many saves in a row leave one valid file with every entry', async () => {
+    const { path } = await setup();
+    const m = await RunManifest.open(path, init);
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        m.record(`f${i}.txt`, {
+          size: i,
+          mtimeMs: i,
+          sha256: 's',
+          status: 'done',
+          outputs: [],
+          text: `t${i}`,
+          cost: 0,
+        }),
+      ),
+    );
+    const disk = JSON.parse(await readFile(path, 'utf8'));
+    expect(Object.keys(disk.files)).toHaveLength(30);
+  });
+
+  it('starts over from a damaged manifest', async () => {
+    const { input, path } = await setup();
+    const m = await RunManifest.open(path, init);
+    await m.save();
+    await writeFile(path, '{"version":1,"files":');
+    const again = await RunManifest.open(path, init);
+    expect(await again.check('a.txt', input)).toBe('new');
+  });
+});

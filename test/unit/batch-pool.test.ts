@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { type Attempt, runPool } from '../../src/agent/batch/pool.js';
+
+const tick = (ms = 1) => new Promise((r) => setTimeout(r, ms));
+
+describe('runPool', () => {
+  it('runs at most `jobs` at once and returns results in item order', async () => {
+    let now = 0;
+    let peak = 0;
+    const items = Array.from({ length: 20 }, (_, i) => i);
+    const { outcomes, stats } = await runPool(
+      items,
+      async (n): Promise<Attempt<string>> => {
+        now += 1;
+        peak = Math.max(peak, now);
+        await tick((20 - n) % 5);
+        now -= 1;
+        return { kind: 'done', value: `r${n}` };
+      },
+      { jobs: 4, signal: new AbortController().signal },
+    );
+    expect(peak).toBe(4);
+    expect(stats.peak).toBe(4);
+    expect(outcomes.map((o) => o.value)).toEqual(items.map((n) => `r${n}`));
+    expect(outcomes.every((o) => o.status === 'done')).toBe(true);
+  });
+
+  it('halves the pool on a rate limit and retries that item without failing it', async () => {
+    const seen = new Map<number, number>();
+    let limitAfterStorm = 0;
+    const { outcomes, stats } = await runPool(
+      Array.from({ length: 12 }, (_, i) => i),
+      async (n, _i, ctl): Promise<Attempt<number>> => {
+        const k = (seen.get(n) ?? 0) + 1;
+        seen.set(n, k);
+        await tick();
+        if (n < 4 && k === 1) {
+          limitAfterStorm = ctl.limit;
+          return { kind: 'retry', reason: 'rate_limit', value: n };
+        }
+        return { kind: 'done', value: n * 10 };
+      },
+      { jobs: 8, signal: new AbortController().signal, growAfter: 100 },
+    );
+    expect(outcomes.every((o) => o.status === 'done')).toBe(true);
+    expect(outcomes.map((o) => o.value)).toEqual(Array.from({ length: 12 }, (_, i) => i * 10));
+    expect(stats.retries).toBe(4);
+    expect(stats.limit).toBeLessThan(8);
+    expect(limitAfterStorm).toBeLessThanOrEqual(8);
+    expect(seen.get(0)).toBe(2);
+  });
+
+  it('gives up on an item after maxRetries and marks it failed', async () => {
+    const { outcomes } = await runPool(
+      [1, 2],
+      async (n): Promise<Attempt<string>> =>
+        n === 1 ? { kind: 'retry', reason: 'rate_limit', value: 'busy' } : { kind: 'done', value: 'ok' },
+      { jobs: 2, signal: new AbortController().signal, maxRetries: 2 },
+    );
+    expect(outcomes[0]).toEqual({ status: 'failed', value: 'busy', attempts: 3 });
+    expect(outcomes[1]!.status).toBe('done');
+  });
+
+  it('pauses new starts after an overload', async () => {
+    const slept: number[] = [];
+    let calls = 0;
+    const { outcomes } = await runPool(
+      [1, 2, 3],
+      async (): Promise<Attempt<number>> => {
+        calls += 1;
+        return calls === 1 ? { kind: 'retry', reason: 'overloaded', value: 0 } : { kind: 'done', value: 1 };
+      },
+      {
+        jobs: 1,
+        signal: new AbortController().signal,
+        pauseMs: 500,
+        sleep: async (ms) => {
+          slept.push(ms);
+        },
+      },
+    );
+    expect(slept.length).toBeGreaterThan(0);
+    expect(slept[0]).toBeGreaterThan(400);
+    expect(outcomes.map((o) => o.status)).toEqual(['done', 'done', 'done']);
+  });
+
+  it('stops starting items after a stop; running ones finish, the rest are skipped', async () => {
+    const started: number[] = [];
+    let stopAt = -1;
+    const { outcomes, stats } = await runPool(
+      Array.from({ length: 10 }, (_, i) => i),
+      async (n): Promise<Attempt<string>> => {
+        started.push(n);
+        await tick(n === 2 ? 1 : 5);
+        return n === 2 ? { kind: 'stop', value: 'no balance' } : { kind: 'done', value: 'ok' };
+      },
+      { jobs: 3, signal: new AbortController().signal, onStop: (i) => (stopAt = i) },
+    );
+    expect(stats.stopped).toBe(true);
+    expect(stopAt).toBe(2);
+    expect(outcomes[2]).toMatchObject({ status: 'failed', value: 'no balance' });
+    expect(outcomes[0]!.status).toBe('done');
+    expect(outcomes[1]!.status).toBe('done');
+    expect(outcomes.filter((o) => o.status === 'skipped').length).toBe(10 - started.length);
+    expect(started.length).toBeLessThan(10);
+  });
+
+  it('starts nothing after the signal aborts', async () => {
+    const ac = new AbortController();
+    const { outcomes } = await runPool(
+      [1, 2, 3, 4],
+      async (n): Promise<Attempt<number>> => {
+        if (n === 1) ac.abort();
+        return { kind: 'done', value: n };
+      },
+      { jobs: 1, signal: ac.signal },
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['done', 'skipped', 'skipped', 'skipped']);
+  });
+
+  it('passes a thrown error to the caller', async () => {
+    await expect(
+      runPool(
+        [1],
+        async () => {
+          throw new Error('bug');
+        },
+        { jobs: 2, signal: new AbortController().signal },
+      ),
+    ).rejects.toThrow('bug');
+  });
+});
