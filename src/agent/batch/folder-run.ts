@@ -107,14 +107,19 @@ export async function* runFolder(
   const header = { shown: false };
   const base = req.usage.cost().amount;
   const spent = () => req.usage.cost().amount - base;
-  const fileEvent = (index: number, status: 'started' | 'done' | 'failed' | 'retry', extra = {}) =>
+  const fileEvent = (
+    index: number,
+    status: 'started' | 'done' | 'failed' | 'retry',
+    extra = {},
+    snapshot: FolderCounts = { ...counts },
+  ) =>
     channel.push({
       type: 'folder_file',
       skill: skill.name,
       file: show(files[index]!),
       index,
       status,
-      counts: { ...counts },
+      counts: snapshot,
       spent: spent(),
       ...extra,
     } satisfies FolderEvent);
@@ -135,6 +140,8 @@ export async function* runFolder(
     const aborted = r.result?.stopReason === 'aborted';
     if (attempt.kind === 'done') counts.done += 1;
     else if (!aborted) counts.failed += 1;
+    // The counts as this file ended (others may end while the manifest is written).
+    const snapshot = { ...counts };
     // An interrupted file is not recorded: the next run does it again.
     if (fp && !aborted) {
       await manifest.record(relOf(file), {
@@ -147,11 +154,16 @@ export async function* runFolder(
       });
     }
     if (!aborted) {
-      fileEvent(i, attempt.kind === 'done' ? 'done' : 'failed', {
-        cost: r.cost,
-        outputs: r.outputs,
-        ...(attempt.kind === 'done' ? {} : { reason: reasonOf(r) }),
-      });
+      fileEvent(
+        i,
+        attempt.kind === 'done' ? 'done' : 'failed',
+        {
+          cost: r.cost,
+          outputs: r.outputs,
+          ...(attempt.kind === 'done' ? {} : { reason: reasonOf(r) }),
+        },
+        snapshot,
+      );
     }
     return attempt;
   };
