@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
+import { resolveReadPath } from '../tools/paths.js';
 
 /** Which files of a folder a run takes: its extensions, optionally subfolders, and globs. */
 export interface FolderSelection {
@@ -8,6 +9,8 @@ export interface FolderSelection {
   /** Globs on the path relative to the folder (`*.pdf`, `2024/**`); none means every file. */
   include?: readonly string[];
   exclude?: readonly string[];
+  /** A folder the model chose: only files that pass the one containment rule from here. */
+  containedIn?: string;
 }
 
 /** Folders never walked into: zhi's own run records, version control and dependencies. */
@@ -51,7 +54,14 @@ export async function listFolder(dir: string, sel: FolderSelection): Promise<str
       const rel = relative(dir, abs).split(sep).join('/');
       if (include && !include(rel)) continue;
       if (exclude?.(rel)) continue;
-      out.push(abs);
+      if (sel.containedIn) {
+        // Links leading outside and secrets are left out (tools/paths.ts decides).
+        const ok = await resolveReadPath(sel.containedIn, relative(sel.containedIn, abs)).then(
+          (r) => r.abs,
+          () => undefined,
+        );
+        if (ok) out.push(ok);
+      } else out.push(abs);
       if (out.length >= MAX_FILES) return;
     }
     for (const sub of subdirs) {

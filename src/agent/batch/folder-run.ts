@@ -127,7 +127,9 @@ export async function* runFolder(
   const work = async (i: number, _n: number, ctl: PoolControl): Promise<Attempt<FileResult>> => {
     const file = files[i]!;
     const fp = await fingerprint(file).catch(() => undefined);
-    const r = await runOne(run, { ...req, values: { ...req.values, [argName]: file }, trusted: true }, rt, {
+    // A file the model's folder led to is passed on relative, so the nested run checks it again.
+    const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
+    const r = await runOne(run, { ...req, values: { ...req.values, [argName]: value }, trusted: true }, rt, {
       ctl,
       forward: (ev) => channel.push(ev),
       header,

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { UsageTracker } from '../../llm/usage.js';
 import { supportedExtensions } from '../../skills/documents.js';
 import { listFolder } from '../../skills/folder.js';
@@ -31,8 +32,20 @@ export async function* runStep(
         kind: 'usage',
         what: { key: 'skills.err.eachNoFile', params: { name: target.name } },
       });
-    const values = completeInputs(target, { [pathArg.name]: file });
-    const gen = run({ skill: target, values, usage: child, chain, outputDir }, rt);
+    // A file the model's folder led to is passed on relative, so the nested run checks it again.
+    const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
+    const values = completeInputs(target, { [pathArg.name]: value });
+    const gen = run(
+      {
+        skill: target,
+        values,
+        usage: child,
+        chain,
+        outputDir,
+        ...(req.inputsFrom ? { inputsFrom: req.inputsFrom } : {}),
+      },
+      rt,
+    );
     let step = await gen.next();
     while (!step.done) {
       rt.onNested?.(step.value, [...chain, target.name]);
@@ -69,6 +82,7 @@ export async function* runPerFile(
   const files = await listFolder(dir, {
     extensions: supportedExtensions(arg?.extensions ? arg : undefined, canOcr),
     ...rt.selection,
+    ...(req.inputsFrom === 'model' ? { containedIn: rt.cwd } : {}),
   });
   if (!files.length) {
     throw new ZhiError({
