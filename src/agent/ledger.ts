@@ -27,6 +27,8 @@ export interface LedgerEntry {
   currency: Currency;
   platform: PlatformId;
   covered: boolean;
+  /** Answered through the Batch API, at the batch price. */
+  batch?: true;
 }
 
 export function ledgerEntry(o: {
@@ -55,6 +57,7 @@ export function ledgerEntry(o: {
     currency: o.cost.currency,
     platform: o.platform,
     covered: o.cost.covered,
+    ...(o.usage.batch ? { batch: true as const } : {}),
   };
 }
 

@@ -285,7 +285,15 @@ export interface TokenCounts {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  /** Answered through the Batch API. */
+  batch?: boolean;
 }
+
+/**
+ * Batch API calls cost about half (BigModel's Batch API guide: "价格降低 50%（GLM-4-Flash 免费）").
+ * The per-model batch price list is not published as a table, so half the online price is an estimate.
+ */
+export const BATCH_PRICE_FACTOR = 0.5;
 
 export function priceFor(model: ModelInfo | undefined, platform: Platform): Price | undefined {
   if (!model) return undefined;
@@ -308,7 +316,11 @@ export function costOf(modelId: string, tokens: TokenCounts, platform: Platform)
       tokens.cachedTokens * price.cachedInput +
       tokens.completionTokens * price.output) /
     1_000_000;
-  return { amount, currency: platform.currency, covered };
+  return {
+    amount: tokens.batch ? amount * BATCH_PRICE_FACTOR : amount,
+    currency: platform.currency,
+    covered,
+  };
 }
 
 export function formatCost(cost: Pick<Cost, 'amount' | 'currency'>): string {

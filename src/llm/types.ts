@@ -40,6 +40,8 @@ export interface Usage {
   totalTokens: number;
   cachedTokens: number;
   reasoningTokens: number;
+  /** Answered through the Batch API (billed at the batch price). */
+  batch?: boolean;
 }
 
 export const ZERO_USAGE: Usage = {

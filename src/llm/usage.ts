@@ -2,7 +2,7 @@ import { type Cost, costOf } from './models.js';
 import type { Platform } from './platforms.js';
 import { type Usage, ZERO_USAGE } from './types.js';
 
-export interface ModelUsage extends Usage {
+export interface ModelUsage extends Omit<Usage, 'batch'> {
   calls: number;
   cost: number;
 }

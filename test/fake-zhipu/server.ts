@@ -78,6 +78,20 @@ export interface OcrReply {
   message?: string;
 }
 
+export interface FakeBatch {
+  id: string;
+  status: string;
+  inputFileId: string;
+  lines: string[];
+  polls: number;
+  createdAt: number;
+  metadata: Record<string, string>;
+  outputFileId?: string | undefined;
+  errorFileId?: string | undefined;
+  completed?: number;
+  failed?: number;
+}
+
 export const TEST_KEY = '0123456789abcdef0123456789abcdef.TestSecret1';
 
 const KNOWN_MODELS = new Set([
@@ -110,7 +124,7 @@ const KNOWN_MODELS = new Set([
   'glm-4v-plus',
 ]);
 
-function requestId(): string {
+function requestId_(): string {
   const d = new Date();
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const stamp = `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
@@ -187,6 +201,9 @@ export class FakeZhipu {
   }
 
   reset(): void {
+    this.batchBodies = [];
+    this.batches.clear();
+    this.files.clear();
     this.maxInFlight = 0;
     this.refused = 0;
     this.requests.length = 0;
@@ -235,6 +252,13 @@ export class FakeZhipu {
     }
     if (req.method === 'POST' && base === '/chat/completions') return this.chat(record, res);
     if (req.method === 'POST' && base === '/layout_parsing') return this.ocr(record, res);
+    if (
+      base === '/files' ||
+      base.startsWith('/files/') ||
+      base === '/batches' ||
+      base.startsWith('/batches/')
+    )
+      return this.batchRoute(req.method ?? 'GET', base, record, res, req.headers['content-type'] ?? '');
     return this.notFound(res, url.pathname);
   }
 
@@ -332,7 +356,7 @@ export class FakeZhipu {
     const reply = this.nextReply(record);
     if (reply.kind === 'error') return this.error(res, reply.status, reply.code, reply.message);
     const body = record.body;
-    const id = requestId();
+    const id = requestId_();
     const model = body.model;
     const created = Math.floor(Date.now() / 1000);
     const thinkingOn = body.thinking?.type !== 'disabled';
@@ -504,6 +528,14 @@ export class FakeZhipu {
     reply: Exclude<Reply, { kind: 'error' }>,
     o: { id: string; model: string; created: number; thinkingOn: boolean; body: RecordedRequest['body'] },
   ): void {
+    this.json(res, 200, this.wholeBody(reply, o));
+  }
+
+  /** A non-streaming chat completion body (also each line of a batch job's output). */
+  private wholeBody(
+    reply: Exclude<Reply, { kind: 'error' }>,
+    o: { id: string; model: string; created: number; thinkingOn: boolean; body: RecordedRequest['body'] },
+  ): Record<string, unknown> {
     const message: Record<string, unknown> = { role: 'assistant', content: '' };
     let finish = 'stop';
     if (reply.kind === 'tools') {
@@ -526,7 +558,7 @@ export class FakeZhipu {
       message.content = 'text' in reply ? (reply.text ?? '') : '';
     }
     const prompt = this.promptTokens(o.body);
-    this.json(res, 200, {
+    return {
       choices: [{ finish_reason: finish, index: 0, message }],
       created: o.created,
       id: o.id,
@@ -539,7 +571,182 @@ export class FakeZhipu {
         prompt_tokens_details: { cached_tokens: 0 },
         total_tokens: prompt + 1,
       },
+    };
+  }
+
+  // ---- Batch API (BigModel "批处理 API" / "文件 API") ----
+
+  private readonly files = new Map<
+    string,
+    { id: string; purpose: string; filename: string; content: string }
+  >();
+  readonly batches = new Map<string, FakeBatch>();
+  /** Polls (`GET /batches/{id}`) before a job completes. */
+  batchPolls = 2;
+  /** Bodies of the requests that went through batch jobs. */
+  // biome-ignore lint/suspicious/noExplicitAny: see RecordedRequest
+  batchBodies: any[] = [];
+
+  private async batchRoute(
+    method: string,
+    base: string,
+    record: RecordedRequest,
+    res: ServerResponse,
+    contentType: string,
+  ): Promise<void> {
+    const parts = base.split('/').filter(Boolean);
+    if (method === 'POST' && base === '/files') return this.upload(record, res, contentType);
+    if (method === 'GET' && parts[0] === 'files' && parts[2] === 'content') {
+      const f = this.files.get(parts[1] ?? '');
+      if (!f) return this.error(res, 404, '1214', '文件不存在');
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      res.end(f.content);
+      return;
+    }
+    if (method === 'POST' && base === '/batches') return this.createBatch(record, res);
+    if (method === 'GET' && base === '/batches') {
+      const data = [...this.batches.values()].reverse().map((b) => this.batchJson(b));
+      return this.json(res, 200, { object: 'list', data, has_more: false });
+    }
+    const batch = this.batches.get(parts[1] ?? '');
+    if (!batch) return this.error(res, 404, '1214', 'batch 不存在');
+    if (method === 'POST' && parts[2] === 'cancel') {
+      if (!['completed', 'failed', 'expired', 'cancelled'].includes(batch.status))
+        batch.status = 'cancelling';
+      return this.json(res, 200, this.batchJson(batch));
+    }
+    if (method === 'GET' && parts.length === 2) {
+      this.advance(batch);
+      return this.json(res, 200, this.batchJson(batch));
+    }
+    return this.notFound(res, record.path);
+  }
+
+  private async upload(record: RecordedRequest, res: ServerResponse, contentType: string): Promise<void> {
+    let form: FormData;
+    try {
+      form = await new Response(record.raw, { headers: { 'Content-Type': contentType } }).formData();
+    } catch {
+      return this.error(res, 400, '1214', 'file参数非法');
+    }
+    const purpose = String(form.get('purpose') ?? '');
+    const file = form.get('file');
+    if (purpose !== 'batch' || !file || typeof file === 'string')
+      return this.error(res, 400, '1214', 'purpose 或 file 参数非法');
+    const id = `${Math.floor(Date.now() / 1000)}_${randomBytes(16).toString('hex')}`;
+    const content = await file.text();
+    this.files.set(id, { id, purpose, filename: file.name, content });
+    return this.json(res, 200, {
+      id,
+      object: 'file',
+      bytes: Buffer.byteLength(content),
+      created_at: Math.floor(Date.now() / 1000),
+      filename: file.name,
+      purpose,
     });
+  }
+
+  private createBatch(record: RecordedRequest, res: ServerResponse): void {
+    const body = record.body ?? {};
+    const input = this.files.get(String(body.input_file_id ?? ''));
+    if (!input) return this.error(res, 400, '1214', 'input_file_id 参数非法');
+    if (body.endpoint !== '/v4/chat/completions') return this.error(res, 400, '1214', 'endpoint 参数非法');
+    const id = `batch_${randomBytes(10).toString('hex')}`;
+    const lines = input.content.split('\n').filter((l) => l.trim());
+    const batch: FakeBatch = {
+      id,
+      status: 'validating',
+      inputFileId: input.id,
+      lines,
+      polls: 0,
+      createdAt: Math.floor(Date.now() / 1000),
+      metadata: body.metadata ?? {},
+    };
+    this.batches.set(id, batch);
+    return this.json(res, 200, this.batchJson(batch));
+  }
+
+  /** A job moves on one step per poll; at the end its lines are answered by the script. */
+  private advance(b: FakeBatch): void {
+    b.polls += 1;
+    if (b.status === 'cancelling') {
+      b.status = 'cancelled';
+      return;
+    }
+    if (b.status === 'validating') b.status = 'in_progress';
+    if (b.status === 'in_progress' && b.polls >= this.batchPolls) this.complete(b);
+  }
+
+  private complete(b: FakeBatch): void {
+    const out: string[] = [];
+    const errors: string[] = [];
+    for (const line of b.lines) {
+      const row = JSON.parse(line) as { custom_id: string; body: RecordedRequest['body'] };
+      const record: RecordedRequest = {
+        method: 'POST',
+        path: `/api/paas/v4/batches/${b.id}/lines`,
+        headers: {},
+        raw: JSON.stringify(row.body),
+        body: row.body,
+      };
+      this.batchBodies.push(row.body);
+      const invalid = this.validate(row.body);
+      const reply: Reply = invalid
+        ? { kind: 'error', status: 400, code: invalid.code, message: invalid.message }
+        : this.nextReply(record);
+      const requestId = requestId_();
+      if (reply.kind === 'error') {
+        errors.push(
+          JSON.stringify({
+            custom_id: row.custom_id,
+            response: {
+              status_code: reply.status,
+              body: { error: { code: reply.code, message: reply.message } },
+            },
+          }),
+        );
+        continue;
+      }
+      const body = this.wholeBody(reply, {
+        id: requestId,
+        model: row.body.model,
+        created: Math.floor(Date.now() / 1000),
+        thinkingOn: row.body.thinking?.type !== 'disabled',
+        body: row.body,
+      });
+      out.push(
+        JSON.stringify({
+          custom_id: row.custom_id,
+          response: { status_code: 200, request_id: requestId, body },
+        }),
+      );
+    }
+    const save = (content: string) => {
+      const id = `${Math.floor(Date.now() / 1000)}_${randomBytes(16).toString('hex')}`;
+      this.files.set(id, { id, purpose: 'batch', filename: `${b.id}.jsonl`, content: `${content}\n` });
+      return id;
+    };
+    b.outputFileId = out.length ? save(out.join('\n')) : undefined;
+    b.errorFileId = errors.length ? save(errors.join('\n')) : undefined;
+    b.completed = out.length;
+    b.failed = errors.length;
+    b.status = 'completed';
+  }
+
+  private batchJson(b: FakeBatch): Record<string, unknown> {
+    return {
+      id: b.id,
+      object: 'batch',
+      endpoint: '/v4/chat/completions',
+      input_file_id: b.inputFileId,
+      completion_window: '24h',
+      status: b.status,
+      output_file_id: b.outputFileId ?? null,
+      error_file_id: b.errorFileId ?? null,
+      created_at: b.createdAt,
+      request_counts: { total: b.lines.length, completed: b.completed ?? 0, failed: b.failed ?? 0 },
+      metadata: b.metadata,
+    };
   }
 
   private ocr(record: RecordedRequest, res: ServerResponse) {

@@ -37,6 +37,19 @@ export type FolderEvent =
       reason?: string;
     }
   | {
+      type: 'folder_batch';
+      skill: string;
+      /** Submitted a job, saw its status change, or got its results. */
+      phase: 'submitted' | 'waiting' | 'results';
+      id: string;
+      status: string;
+      total?: number;
+      completed?: number;
+      failed?: number;
+      /** Files whose first answer came from the job. */
+      answered?: number;
+    }
+  | {
       type: 'folder_end';
       skill: string;
       counts: FolderCounts;

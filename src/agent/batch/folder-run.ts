@@ -1,11 +1,14 @@
 import { relative, resolve, sep } from 'node:path';
+import type { ChunkJson } from '../../llm/response.js';
 import { UsageTracker } from '../../llm/usage.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult } from '../events.js';
 import type { SkillEvent, SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import { batchPhase } from './batch-run.js';
 import { Channel } from './channel.js';
+import { PrimedClient } from './clients.js';
 import type { FolderCounts, FolderEvent } from './events.js';
 import { fingerprint, manifestPath, RunManifest } from './manifest.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, runPool } from './pool.js';
@@ -18,6 +21,10 @@ export interface FolderOptions {
   force: boolean;
   /** First pause after a 1305 overload (tests make it short). */
   pauseMs: number;
+  /** Send every file's first model call through the Batch API (`--batch`). */
+  batch: boolean;
+  /** How often a batch job's status is asked for. */
+  pollMs: number;
 }
 
 /** runSkill, passed in (folder runs start skill runs themselves, and run.ts uses them). */
@@ -72,7 +79,14 @@ export async function* runFolder(
   dir: string,
   files: string[],
 ): AsyncGenerator<SkillEvent, AgentResult> {
-  const o: FolderOptions = { jobs: DEFAULT_JOBS, force: false, pauseMs: 2000, ...rt.folder };
+  const o: FolderOptions = {
+    jobs: DEFAULT_JOBS,
+    force: false,
+    pauseMs: 2000,
+    batch: false,
+    pollMs: 30_000,
+    ...rt.folder,
+  };
   const skill = req.skill;
   const outputDir = runOutputDir(req, rt);
   const show = (abs: string) => displayPath(rt.cwd, abs);
@@ -103,6 +117,16 @@ export async function* runFolder(
     currency,
   } satisfies FolderEvent;
 
+  // --batch: every file's first answer comes from one Batch API job (or the one already submitted).
+  let primed: Map<number, ChunkJson> | undefined;
+  if ((o.batch || manifest.data.batch) && todo.length) {
+    primed = yield* batchPhase({ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs });
+    if (!primed) {
+      yield { type: 'warning', message: t('batch.interrupted', { id: manifest.data.batch?.id ?? '' }) };
+      return { text: '', stopReason: 'aborted', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
+    }
+  }
+
   const channel = new Channel<SkillEvent>();
   const header = { shown: false };
   const base = req.usage.cost().amount;
@@ -129,11 +153,18 @@ export async function* runFolder(
     const fp = await fingerprint(file).catch(() => undefined);
     // A file the model's folder led to is passed on relative, so the nested run checks it again.
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
-    const r = await runOne(run, { ...req, values: { ...req.values, [argName]: value }, trusted: true }, rt, {
-      ctl,
-      forward: (ev) => channel.push(ev),
-      header,
-    });
+    const first = primed?.get(i);
+    const fileRt = first ? { ...rt, llm: new PrimedClient(rt.llm, first) } : rt;
+    const r = await runOne(
+      run,
+      { ...req, values: { ...req.values, [argName]: value }, trusted: true },
+      fileRt,
+      {
+        ctl,
+        forward: (ev) => channel.push(ev),
+        header,
+      },
+    );
     const attempt = classify(r);
     if (attempt.kind === 'retry') {
       fileEvent(i, 'retry', { reason: reasonOf(r) });
@@ -152,6 +183,7 @@ export async function* runFolder(
         outputs: r.outputs,
         text: r.result?.text ?? '',
         cost: r.cost,
+        ...(first ? { batch: true } : {}),
         ...(attempt.kind === 'done' ? {} : { error: reasonOf(r) }),
       });
     }
@@ -180,6 +212,8 @@ export async function* runFolder(
   pool.catch(() => undefined);
   yield* channel.drain();
   const { outcomes, stats } = await pool;
+  // The job's answers are used: a later run starts afresh (the files it did are in the manifest).
+  if (primed && !rt.signal.aborted) await manifest.setBatch(undefined);
   const end = finishFolder({
     req,
     rt,

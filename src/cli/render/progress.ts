@@ -57,6 +57,10 @@ export class FolderProgress {
       this.end(ev);
       return;
     }
+    if (ev.type === 'folder_batch') {
+      this.batch(ev);
+      return;
+    }
     this.last = ev;
     if (ev.status === 'started') this.running.add(ev.file);
     else if (ev.status !== 'retry') this.running.delete(ev.file);
@@ -69,6 +73,20 @@ export class FolderProgress {
       this.say(`${this.counter(ev)} ${this.o.err.green('✓')} ${visible(ev.file)}`);
     }
     if (this.o.live) this.draw();
+  }
+
+  private batch(ev: Extract<FolderEvent, { type: 'folder_batch' }>): void {
+    const id = visible(ev.id);
+    if (ev.phase === 'submitted') {
+      this.say(t('batch.submitted', { id, total: ev.total ?? 0 }));
+      this.say(this.o.err.dim(t('batch.submitted.hint', { id })));
+    } else if (ev.phase === 'waiting') {
+      const params = { id, status: visible(ev.status), completed: ev.completed ?? 0, total: ev.total ?? 0 };
+      this.say(this.o.err.dim(t('batch.waiting', params)));
+    } else {
+      this.say(t('batch.results', { id, answered: ev.answered ?? 0 }));
+      if (ev.failed) this.say(this.o.err.yellow(t('batch.results.failed', { failed: ev.failed })));
+    }
   }
 
   private start(ev: Extract<FolderEvent, { type: 'folder_start' }>): void {

@@ -3,6 +3,21 @@ import { defineMessages } from '../define.js';
 // Folder runs: progress, resume, failures, the Batch API, long documents, --dry-run.
 export const batch = defineMessages(
   {
+    'batch.err.noApi': 'The Batch API is not available here (no API client).',
+    'batch.err.needsPerson':
+      'The skill {skill} cannot run as a batch job: its tools ({tools}) ask a person every time, and a batch job cannot wait for an answer.',
+    'batch.err.jobEnded': 'The batch job {id} ended with the status "{status}" and produced no results.',
+    'batch.try.noBatch': 'Run the same command without --batch to process the files now at the normal price.',
+    'batch.try.again': 'Run the same command again to submit a new job.',
+    'batch.submitted':
+      'Batch job {id} submitted: {total} files (results within 24 hours at about half price).',
+    'batch.submitted.hint':
+      'You can close this terminal: the same command, or `zhi batch results {id}`, collects the results later.',
+    'batch.waiting': 'Batch job {id}: {status} · {completed}/{total} answered',
+    'batch.results': 'Batch job {id} finished: {answered} answers; the remaining tool turns run here now.',
+    'batch.results.failed': '{failed} requests of the job failed; those files run now at the normal price.',
+    'batch.interrupted':
+      'Stopped waiting. The job {id} goes on; run the same command (or `zhi batch results {id}`) to collect it.',
     'batch.err.jobs': 'a whole number from 1 to {max} is expected',
     'batch.err.forceResume':
       '--force and --resume contradict each other: --resume skips finished files, --force redoes them.',
@@ -25,6 +40,19 @@ export const batch = defineMessages(
     'batch.end.manifest': 'Run record: {path}',
   },
   {
+    'batch.err.noApi': '此处无法使用批处理 API（没有 API 客户端）。',
+    'batch.err.needsPerson':
+      '技能 {skill} 不能作为批处理任务运行：它的工具（{tools}）每次都要询问用户，而批处理任务无法等待回答。',
+    'batch.err.jobEnded': '批处理任务 {id} 以状态 "{status}" 结束，没有产生结果。',
+    'batch.try.noBatch': '去掉 --batch 重新运行同一命令，即可按正常价格立即处理这些文件。',
+    'batch.try.again': '再次运行同一命令以提交新的任务。',
+    'batch.submitted': '已提交批处理任务 {id}：{total} 个文件（24 小时内返回结果，价格约为一半）。',
+    'batch.submitted.hint': '可以关闭终端：稍后运行同一命令或 `zhi batch results {id}` 即可取回结果。',
+    'batch.waiting': '批处理任务 {id}：{status} · 已完成 {completed}/{total}',
+    'batch.results': '批处理任务 {id} 已完成：{answered} 个结果；剩余的工具调用现在在本地完成。',
+    'batch.results.failed': '任务中有 {failed} 个请求失败；这些文件现在按正常价格处理。',
+    'batch.interrupted':
+      '已停止等待。任务 {id} 仍在进行；运行同一命令（或 `zhi batch results {id}`）即可取回结果。',
     'batch.err.jobs': '应为 1 到 {max} 之间的整数',
     'batch.err.forceResume':
       '--force 与 --resume 互相矛盾：--resume 跳过已完成的文件，--force 重新处理它们。',

@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import { relative, sep } from 'node:path';
+import { BatchApi, batchLine, FINAL_STATUSES, jobCounts } from '../../llm/batch.js';
+import type { ChunkJson } from '../../llm/response.js';
+import { UsageTracker } from '../../llm/usage.js';
+import { ZhiError } from '../../support/errors.js';
+import type { SkillEvent, SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import { CapturingClient } from './clients.js';
+import type { FolderEvent } from './events.js';
+import type { BatchRecord, RunManifest } from './manifest.js';
+
+type RunFn = (
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+) => AsyncGenerator<SkillEvent, import('../events.js').AgentResult>;
+
+export interface BatchPhase {
+  run: RunFn;
+  req: SkillRunRequest;
+  rt: SkillRuntime;
+  argName: string;
+  dir: string;
+  files: string[];
+  todo: number[];
+  manifest: RunManifest;
+  pollMs: number;
+}
+
+/** Tools that need a person's answer while the run goes on: a batch job cannot wait for one. */
+const NEEDS_PERSON = ['shell'];
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+/** The first request a skill run would send for one file, learnt without sending it. */
+export async function captureFirstRequest(
+  run: RunFn,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): Promise<import('../../llm/types.js').ChatRequest | undefined> {
+  const capture = new CapturingClient();
+  const gen = run(
+    { ...req, usage: new UsageTracker(req.usage.platform), trusted: true },
+    { ...rt, llm: capture },
+  );
+  let step = await gen.next();
+  while (!step.done) step = await gen.next();
+  return capture.request;
+}
+
+/**
+ * The Batch API part of a folder run: submit the first model call of every file still to do as
+ * one JSONL job (or find the job an earlier run submitted, from the manifest), wait for it, and
+ * hand back each file's first answer. Resolves undefined when interrupted while waiting: the job
+ * id stays in the manifest, so the same command later picks the results up.
+ */
+export async function* batchPhase(
+  p: BatchPhase,
+): AsyncGenerator<SkillEvent, Map<number, ChunkJson> | undefined> {
+  const { rt, req, manifest } = p;
+  const skill = req.skill.name;
+  if (!rt.client) throw new ZhiError({ kind: 'config', what: { key: 'batch.err.noApi' } });
+  const blocked = req.skill.tools.filter((name) => NEEDS_PERSON.includes(name));
+  if (blocked.length) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'batch.err.needsPerson', params: { skill, tools: blocked.join(', ') } },
+      tries: [{ key: 'batch.try.noBatch' }],
+    });
+  }
+  const api = new BatchApi(rt.client.settings, req.usage.platform);
+  const relOf = (abs: string) => relative(p.dir, abs).split(sep).join('/');
+  let rec = manifest.data.batch;
+  if (!rec) {
+    rec = yield* submit(p, api, relOf);
+    if (!rec) return new Map();
+  }
+  // Wait for the job: one status line per change.
+  let last = '';
+  let job = await api.get(rec.id, rt.signal);
+  while (true) {
+    const counts = jobCounts(job);
+    const seen = `${job.status} ${counts.completed} ${counts.failed}`;
+    if (seen !== last) {
+      yield batchEvent(skill, 'waiting', rec.id, { status: job.status, ...counts });
+      last = seen;
+    }
+    if (rec.status !== job.status) await manifest.setBatch({ ...rec, status: job.status });
+    if (FINAL_STATUSES.has(job.status)) break;
+    await sleep(p.pollMs, rt.signal);
+    if (rt.signal.aborted) return undefined;
+    job = await api.get(rec.id, rt.signal);
+  }
+  if (job.status !== 'completed') {
+    await manifest.setBatch(undefined);
+    throw new ZhiError({
+      kind: 'server',
+      what: { key: 'batch.err.jobEnded', params: { id: rec.id, status: job.status } },
+      tries: [{ key: 'batch.try.again' }, { key: 'batch.try.noBatch' }],
+    });
+  }
+  const results = await api.results(job, rt.signal);
+  const byRel = new Map(p.files.map((f, i) => [relOf(f), i]));
+  const primed = new Map<number, ChunkJson>();
+  let failed = 0;
+  for (const [cid, r] of results) {
+    const index = byRel.get(rec.requests[cid] ?? '');
+    if (index === undefined) continue;
+    if (r.ok) primed.set(index, r.body);
+    else failed += 1;
+  }
+  yield batchEvent(skill, 'results', rec.id, {
+    status: job.status,
+    ...jobCounts(job),
+    answered: primed.size,
+    failed,
+  });
+  return primed;
+}
+
+/** Capture each file's first request and submit them as one job; the job goes into the manifest. */
+async function* submit(
+  p: BatchPhase,
+  api: BatchApi,
+  relOf: (abs: string) => string,
+): AsyncGenerator<SkillEvent, BatchRecord | undefined> {
+  const { rt, req } = p;
+  const lines: string[] = [];
+  const requests: Record<string, string> = {};
+  let model = '';
+  for (const i of p.todo) {
+    if (rt.signal.aborted) return undefined;
+    const file = p.files[i]!;
+    const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
+    const first = await captureFirstRequest(
+      p.run,
+      { ...req, values: { ...req.values, [p.argName]: value } },
+      rt,
+    ).catch((err: unknown) => {
+      if (err instanceof ZhiError) return undefined; // this file will be run (and fail) online
+      throw err;
+    });
+    if (!first) continue;
+    model ||= first.model;
+    const cid = `zhi-${i}-${createHash('sha256').update(relOf(file)).digest('hex').slice(0, 10)}`;
+    requests[cid] = relOf(file);
+    lines.push(batchLine(cid, rt.client!.body(first, false)));
+  }
+  if (!lines.length) return undefined;
+  const upload = await api.upload(`${lines.join('\n')}\n`, `zhi-${req.skill.name}.jsonl`, rt.signal);
+  const job = await api.create(
+    upload.id,
+    { zhi_skill: req.skill.name, zhi_folder: p.manifest.data.folder },
+    rt.signal,
+  );
+  const rec: BatchRecord = {
+    id: job.id,
+    model,
+    createdAt: new Date().toISOString(),
+    requests,
+    status: job.status,
+  };
+  await p.manifest.setBatch(rec);
+  yield batchEvent(req.skill.name, 'submitted', job.id, { status: job.status, total: lines.length });
+  return rec;
+}
+
+function batchEvent(
+  skill: string,
+  phase: 'submitted' | 'waiting' | 'results',
+  id: string,
+  info: { status: string; total?: number; completed?: number; failed?: number; answered?: number },
+): FolderEvent {
+  return { type: 'folder_batch', skill, phase, id, ...info };
+}

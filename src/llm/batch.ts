@@ -1,0 +1,202 @@
+/**
+ * The Batch API (BigModel docs, "批处理 API" and "文件 API"): upload a JSONL file of chat requests
+ * with purpose `batch` (`POST /files`, multipart), create a job on it (`POST /batches` with
+ * `input_file_id`, `endpoint: "/v4/chat/completions"`), poll it (`GET /batches/{id}`; statuses
+ * validating → in_progress → finalizing → completed, or failed / expired / cancelling /
+ * cancelled), then read `output_file_id` and `error_file_id` (`GET /files/{id}/content`). Each
+ * input line is `{"custom_id", "method": "POST", "url": "/v4/chat/completions", "body"}`; each
+ * output line carries the same `custom_id` and `response: {status_code, body}`. BigModel
+ * announces about half the price (GLM-4-Flash stays free) and results within 24 hours.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ZhiError } from '../support/errors.js';
+import { describeApiError } from './describe.js';
+import { classifyHttpError, networkError } from './errors.js';
+import type { FetchLike } from './http.js';
+import type { Platform } from './platforms.js';
+import type { ChunkJson } from './response.js';
+
+export const BATCH_ENDPOINT = '/v4/chat/completions';
+/** The platform's limits for one input file. */
+export const BATCH_MAX_REQUESTS = 50_000;
+export const BATCH_MAX_BYTES = 100 * 1024 * 1024;
+/** Statuses after which a job changes no more. */
+export const FINAL_STATUSES = new Set(['completed', 'failed', 'expired', 'cancelled']);
+
+export interface BatchJob {
+  id: string;
+  status: string;
+  input_file_id?: string;
+  output_file_id?: string | null;
+  error_file_id?: string | null;
+  created_at?: number;
+  completed_at?: number | null;
+  /** Sometimes an object, sometimes absent with the counts at the top level (both are documented). */
+  request_counts?: { total?: number; completed?: number; failed?: number } | number | null;
+  total?: number;
+  completed?: number;
+  failed?: number;
+  metadata?: Record<string, string> | null;
+}
+
+export interface BatchSettings {
+  baseUrl: string;
+  apiKey: string;
+  fetch: FetchLike;
+  userAgent: string;
+  acceptLanguage: string;
+}
+
+/** One result line: the chat completion body, or why that request failed. */
+export type BatchResult = { ok: true; body: ChunkJson } | { ok: false; error: string };
+
+/** A job's counts, wherever the platform put them. */
+export function jobCounts(job: BatchJob): { total: number; completed: number; failed: number } {
+  const rc = typeof job.request_counts === 'object' && job.request_counts ? job.request_counts : {};
+  return {
+    total: rc.total ?? job.total ?? 0,
+    completed: rc.completed ?? job.completed ?? 0,
+    failed: rc.failed ?? job.failed ?? 0,
+  };
+}
+
+/** One line of the input file. */
+export function batchLine(customId: string, body: Record<string, unknown>): string {
+  const { stream: _stream, ...rest } = body;
+  return JSON.stringify({ custom_id: customId, method: 'POST', url: BATCH_ENDPOINT, body: rest });
+}
+
+/** The output and error files, read into one map by custom_id (a damaged line is skipped). */
+export function parseResults(...files: string[]): Map<string, BatchResult> {
+  const out = new Map<string, BatchResult>();
+  for (const text of files) {
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let row: {
+        custom_id?: string;
+        response?: { status_code?: number; body?: ChunkJson & { error?: { message?: string } } };
+        error?: { message?: string; code?: string } | null;
+      };
+      try {
+        row = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (!row.custom_id) continue;
+      const status = row.response?.status_code ?? 0;
+      const body = row.response?.body;
+      if (status === 200 && body?.choices?.length) out.set(row.custom_id, { ok: true, body });
+      else {
+        const why = row.error?.message ?? body?.error?.message ?? `HTTP ${status || '?'}`;
+        out.set(row.custom_id, { ok: false, error: String(why) });
+      }
+    }
+  }
+  return out;
+}
+
+export class BatchApi {
+  constructor(
+    private readonly s: BatchSettings,
+    private readonly platform: Platform,
+  ) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      Authorization: `Bearer ${this.s.apiKey}`,
+      'Accept-Language': this.s.acceptLanguage,
+      'User-Agent': this.s.userAgent,
+      ...extra,
+    };
+  }
+
+  /** A request to the API; a failure becomes the same ZhiError a chat call would give. */
+  private async call(path: string, init: RequestInit = {}): Promise<Response> {
+    let res: Response;
+    try {
+      res = await this.s.fetch(`${this.s.baseUrl.replace(/\/+$/, '')}${path}`, init);
+    } catch (err) {
+      throw this.fail(networkError(err instanceof Error ? err.message : String(err)));
+    }
+    if (!res.ok) throw this.fail(classifyHttpError(res.status, await res.text().catch(() => '')));
+    return res;
+  }
+
+  private fail(info: Parameters<typeof describeApiError>[0]): ZhiError {
+    return describeApiError(info, this.platform);
+  }
+
+  private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await this.call(path, {
+      ...init,
+      headers: this.headers(init.headers as Record<string, string>),
+    });
+    return (await res.json()) as T;
+  }
+
+  /** Upload the JSONL input (multipart, purpose `batch`). */
+  async upload(jsonl: string, filename: string, signal?: AbortSignal): Promise<{ id: string }> {
+    const boundary = `zhi${randomBytes(12).toString('hex')}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+          'Content-Type: application/jsonl\r\n\r\n',
+      ),
+      Buffer.from(jsonl, 'utf8'),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return this.json('/files', {
+      method: 'POST',
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  create(inputFileId: string, metadata: Record<string, string>, signal?: AbortSignal): Promise<BatchJob> {
+    return this.json('/batches', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json; charset=UTF-8' },
+      body: JSON.stringify({
+        input_file_id: inputFileId,
+        endpoint: BATCH_ENDPOINT,
+        auto_delete_input_file: true,
+        metadata,
+      }),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  get(id: string, signal?: AbortSignal): Promise<BatchJob> {
+    return this.json(`/batches/${encodeURIComponent(id)}`, signal ? { signal } : {});
+  }
+
+  async list(limit = 20): Promise<BatchJob[]> {
+    const page = await this.json<{ data?: BatchJob[] }>(`/batches?limit=${limit}`);
+    return page.data ?? [];
+  }
+
+  cancel(id: string): Promise<BatchJob> {
+    return this.json(`/batches/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+  }
+
+  /** The text of an output or error file. */
+  async content(fileId: string, signal?: AbortSignal): Promise<string> {
+    const res = await this.call(`/files/${encodeURIComponent(fileId)}/content`, {
+      headers: this.headers(),
+      ...(signal ? { signal } : {}),
+    });
+    return res.text();
+  }
+
+  /** Both result files of a finished job, read by custom_id. */
+  async results(job: BatchJob, signal?: AbortSignal): Promise<Map<string, BatchResult>> {
+    const files = await Promise.all(
+      [job.output_file_id, job.error_file_id]
+        .filter((f): f is string => Boolean(f))
+        .map((f) => this.content(f, signal)),
+    );
+    return parseResults(...files);
+  }
+}
