@@ -10,6 +10,7 @@ import { render } from './render.js';
 import { repl } from './repl.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
+import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 
@@ -24,9 +25,10 @@ type En = typeof cli.en &
   typeof reach.en &
   typeof skills.en &
   typeof sessions.en &
-  typeof repl.en;
+  typeof repl.en &
+  typeof shell.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl];
+const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, shell];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
