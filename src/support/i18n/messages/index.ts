@@ -8,6 +8,7 @@ import { llm } from './llm.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
 import { shell } from './shell.js';
@@ -26,9 +27,25 @@ type En = typeof cli.en &
   typeof skills.en &
   typeof sessions.en &
   typeof repl.en &
+  typeof safety.en &
   typeof shell.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, shell];
+const groups = [
+  cli,
+  config,
+  llm,
+  agent,
+  tools,
+  render,
+  setup,
+  files,
+  reach,
+  skills,
+  sessions,
+  repl,
+  safety,
+  shell,
+];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
