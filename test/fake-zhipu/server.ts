@@ -595,7 +595,10 @@ export class FakeZhipu {
     contentType: string,
   ): Promise<void> {
     const parts = base.split('/').filter(Boolean);
-    if (method === 'POST' && base === '/files') return this.upload(record, res, contentType);
+    if (method === 'POST' && base === '/files') {
+      await this.upload(record, res, contentType);
+      return;
+    }
     if (method === 'GET' && parts[0] === 'files' && parts[2] === 'content') {
       const f = this.files.get(parts[1] ?? '');
       if (!f) return this.error(res, 404, '1214', '文件不存在');
@@ -603,7 +606,10 @@ export class FakeZhipu {
       res.end(f.content);
       return;
     }
-    if (method === 'POST' && base === '/batches') return this.createBatch(record, res);
+    if (method === 'POST' && base === '/batches') {
+      this.createBatch(record, res);
+      return;
+    }
     if (method === 'GET' && base === '/batches') {
       const data = [...this.batches.values()].reverse().map((b) => this.batchJson(b));
       return this.json(res, 200, { object: 'list', data, has_more: false });
@@ -649,8 +655,14 @@ export class FakeZhipu {
   private createBatch(record: RecordedRequest, res: ServerResponse): void {
     const body = record.body ?? {};
     const input = this.files.get(String(body.input_file_id ?? ''));
-    if (!input) return this.error(res, 400, '1214', 'input_file_id 参数非法');
-    if (body.endpoint !== '/v4/chat/completions') return this.error(res, 400, '1214', 'endpoint 参数非法');
+    if (!input) {
+      this.error(res, 400, '1214', 'input_file_id 参数非法');
+      return;
+    }
+    if (body.endpoint !== '/v4/chat/completions') {
+      this.error(res, 400, '1214', 'endpoint 参数非法');
+      return;
+    }
     const id = `batch_${randomBytes(10).toString('hex')}`;
     const lines = input.content.split('\n').filter((l) => l.trim());
     const batch: FakeBatch = {
@@ -663,7 +675,7 @@ export class FakeZhipu {
       metadata: body.metadata ?? {},
     };
     this.batches.set(id, batch);
-    return this.json(res, 200, this.batchJson(batch));
+    this.json(res, 200, this.batchJson(batch));
   }
 
   /** A job moves on one step per poll; at the end its lines are answered by the script. */

@@ -11,7 +11,6 @@ import type { ChatRequest, LlmClient, StreamEvent } from '../../llm/types.js';
 export class CapturingClient implements LlmClient {
   request: ChatRequest | undefined;
 
-  // biome-ignore lint/correctness/useYield: ends at once, by design
   async *stream(req: ChatRequest): AsyncGenerator<StreamEvent> {
     this.request ??= req;
     yield { type: 'error', error: abortedError(), partial: { role: 'assistant', content: '' } };
