@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorText } from '../support/errors.js';
+import { CHUNKINGS, type Chunking } from './split.js';
 
 /** Skill names: safe as file names and as the suffix of a tool name (`skill_<name>`). */
 export const SKILL_NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_-]*$/;
@@ -57,6 +58,14 @@ export interface Skill {
   toolLines: number[];
   /** Line of the `model` key, if any. */
   modelLine?: number;
+  /**
+   * Documents longer than the model can take: `combine` processes the parts and combines their
+   * results in one more call (summaries, analyses); `concat` joins the parts' results in order
+   * into one file (translation). Undefined: a long document is cut at the budget.
+   */
+  mapReduce?: 'combine' | 'concat';
+  /** Where long documents are split (default headings, then paragraphs). */
+  chunking?: Chunking;
 }
 
 /** A problem in a skill file, located as precisely as the file allows. */
@@ -136,6 +145,8 @@ export const skillFileSchema = z.object({
     .max(MAX_TURNS_LIMIT, { error: 'skills.err.maxTurns' })
     .optional(),
   thinking: z.boolean({ error: 'skills.err.notBool' }).optional(),
+  map_reduce: z.union([z.boolean(), z.literal('concat')], { error: 'skills.err.mapReduce' }).optional(),
+  chunking: z.enum(CHUNKINGS, { error: 'skills.err.chunking' }).optional(),
   input: z
     .object(
       {
@@ -182,6 +193,8 @@ export const KNOWN_KEYS = {
     'model',
     'max_turns',
     'thinking',
+    'map_reduce',
+    'chunking',
     'input',
     'output',
   ],
@@ -243,6 +256,8 @@ export function toSkill(
   if (data.input?.description?.trim()) skill.inputDescription = data.input.description.trim();
   if (meta.folder) skill.folder = meta.folder;
   if (meta.modelLine) skill.modelLine = meta.modelLine;
+  if (data.map_reduce) skill.mapReduce = data.map_reduce === 'concat' ? 'concat' : 'combine';
+  if (data.chunking) skill.chunking = data.chunking;
   return skill;
 }
 

@@ -1,0 +1,98 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type ManifestData, readManifest } from '../../agent/batch/manifest.js';
+import { BatchApi, type BatchJob, jobCounts } from '../../llm/batch.js';
+import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
+import { type AppContext, makeClient } from '../context.js';
+
+const ACTIONS = ['list', 'status', 'results', 'cancel'];
+
+/**
+ * `zhi batch list | status <id> | results <id> | cancel <id>`: the Batch API jobs of this key.
+ * `results` finishes the folder run that submitted the job (found by its manifest in the output
+ * folder), exactly as running the same `zhi run … --batch` again would.
+ */
+export async function run(ctx: AppContext): Promise<ExitCodeValue> {
+  const [action, id, ...more] = ctx.args.positionals;
+  if (!action || !ACTIONS.includes(action) || (action !== 'list' && !id) || more.length) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'batch.cmd.usage' } });
+  }
+  const client = makeClient(ctx);
+  const api = new BatchApi(client.settings, ctx.platform);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const json = ctx.args.flags.outputFormat !== 'text';
+  if (action === 'list') {
+    const jobs = await api.list();
+    if (json) out(JSON.stringify({ data: jobs }));
+    else if (!jobs.length) process.stderr.write(`${t('batch.cmd.none')}\n`);
+    else for (const job of jobs) out(jobLine(job));
+    return ExitCode.ok;
+  }
+  if (action === 'cancel') {
+    const job = await api.cancel(id!);
+    if (json) out(JSON.stringify(job));
+    else out(jobLine(job));
+    return ExitCode.ok;
+  }
+  const found = await findRun(ctx, id!);
+  if (action === 'status') {
+    const job = await api.get(id!);
+    if (json)
+      out(JSON.stringify({ ...job, run: found ? { skill: found.skill, folder: found.folder } : null }));
+    else {
+      out(jobLine(job));
+      if (found) out(t('batch.cmd.run', { skill: found.skill, folder: visible(found.folder), id: id! }));
+      else out(ctx.err.dim(t('batch.cmd.noRun')));
+    }
+    return ExitCode.ok;
+  }
+  // results: finish the run that submitted the job, as `zhi run <skill> <folder> --batch` would.
+  if (!found) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'batch.cmd.noRunFor', params: { id: id! } },
+      tries: [{ key: 'batch.cmd.tryFolder' }],
+    });
+  }
+  const { run: runSkillCommand } = await import('./run.js');
+  return runSkillCommand({
+    ...ctx,
+    args: {
+      ...ctx.args,
+      subcommand: 'run',
+      positionals: [found.skill, found.folder],
+      extra: { batch: true },
+    },
+  });
+}
+
+/** `batch_abc  completed  40/40 answered · 0 failed  summarize  2026-03-14 10:02` */
+function jobLine(job: BatchJob): string {
+  const c = jobCounts(job);
+  const when = job.created_at
+    ? new Date(job.created_at * 1000).toISOString().slice(0, 16).replace('T', ' ')
+    : '';
+  const skill = job.metadata?.zhi_skill ?? '';
+  return [
+    visible(job.id),
+    visible(job.status),
+    t('batch.cmd.counts', { completed: c.completed, total: c.total, failed: c.failed }),
+    visible(skill),
+    when,
+  ]
+    .filter(Boolean)
+    .join('  ');
+}
+
+/** The manifest (under the output folder) of the run that submitted job `id`. */
+async function findRun(ctx: AppContext, id: string): Promise<ManifestData | undefined> {
+  const dir = join(ctx.outputDir, '.zhi-runs');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const m = await readManifest(join(dir, name));
+    if (m?.batch?.id === id) return m;
+  }
+  return undefined;
+}
