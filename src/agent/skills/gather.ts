@@ -56,7 +56,7 @@ export async function* gatherInputs(
   for (const arg of req.skill.args) {
     const v = req.values[arg.name];
     if ((arg.type !== 'file' && arg.type !== 'directory') || typeof v !== 'string' || !v) continue;
-    const where = await checkPath(rt.cwd, v, arg);
+    const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
     if (where.kind === 'file') {
       const doc = yield* readOne(where.abs, show(where.abs), read, req, rt);
       if (doc.text !== undefined) out.filesRead += 1;
@@ -67,6 +67,7 @@ export async function* gatherInputs(
     const files = await filesIn(
       where.abs,
       supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
+      req.inputsFrom === 'model' ? rt.cwd : undefined,
     );
     if (!files.length) {
       throw new ZhiError({

@@ -75,6 +75,11 @@ export interface SkillRunRequest {
   extraDocuments?: { name: string; text: string }[];
   /** Internal: trust was already settled by the run that started this one. */
   trusted?: boolean;
+  /**
+   * Who chose the inputs: the person (command line, /run: any path they name) or the model
+   * (a composite skill's nested call: paths must pass the one containment rule). Default person.
+   */
+  inputsFrom?: 'person' | 'model';
 }
 
 /** What is decided before a skill's loop starts: its tools, its model, its output folder. */
@@ -131,7 +136,7 @@ async function* runPlanned(
   for (const arg of req.skill.args) {
     const v = req.values[arg.name];
     if (arg.type !== 'file' || typeof v !== 'string') continue;
-    const where = await checkPath(rt.cwd, v, arg);
+    const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
     if (where.kind === 'directory') return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, canOcr);
   }
   yield { type: 'skill_start', skill: req.skill.name, model: plan.model, depth: plan.chain.length };

@@ -82,6 +82,8 @@ export function makeSkillTool(target: Skill, o: { rt: SkillRuntime; chain: strin
             usage: child,
             chain,
             outputDir: ctx.outputDir,
+            // The model chose these inputs: their paths must stay inside the current folder.
+            inputsFrom: 'model',
             ...(typeof instructions === 'string' ? { instructions } : {}),
           },
           o.rt,
