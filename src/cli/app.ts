@@ -18,6 +18,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   run: () => import('./commands/run.js'),
   skill: () => import('./commands/skill.js'),
   doctor: () => import('./commands/doctor.js'),
+  batch: () => import('./commands/batch.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {
@@ -68,7 +69,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
-    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage', 'doctor']);
+    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'batch']);
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'cli.err.unknownCommand', params: { name: word } },

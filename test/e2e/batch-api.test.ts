@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { costOf } from '../../src/llm/models.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
 import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
@@ -100,9 +102,14 @@ describe('zhi run … --batch: the Batch API', () => {
     const batch = ledger.filter((e) => e.batch);
     expect(batch).toHaveLength(3);
     for (const e of batch) {
-      const online = (e.prompt * 1 + e.completion * 1) / 1_000_000; // glm-4-air: ¥1 / ¥1 per million
-      expect(e.cost).toBeCloseTo(online / 2, 10);
+      const tokens = { promptTokens: e.prompt, completionTokens: e.completion, cachedTokens: e.cached };
+      const online = costOf('glm-4-air', tokens, PLATFORMS.bigmodel).amount;
+      expect(online).toBeGreaterThan(0);
+      expect(e.cost).toBeCloseTo(online / 2, 12);
     }
+    // The online second turns are billed in full.
+    const live = ledger.filter((e) => !e.batch && e.model === 'glm-4-air');
+    expect(live).toHaveLength(3);
   });
 
   it('survives closing the terminal: the job id is in the manifest, `zhi batch status` and `results` finish it', async () => {

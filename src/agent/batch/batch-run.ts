@@ -3,16 +3,15 @@ import { relative, sep } from 'node:path';
 import { BatchApi, batchLine, FINAL_STATUSES, jobCounts } from '../../llm/batch.js';
 import type { ChunkJson } from '../../llm/response.js';
 import { UsageTracker } from '../../llm/usage.js';
+import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
-import type { SkillEvent, SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import type { AgentResult, RunEvent } from '../events.js';
+import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { CapturingClient } from './clients.js';
 import type { FolderEvent } from './events.js';
 import type { BatchRecord, RunManifest } from './manifest.js';
 
-type RunFn = (
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-) => AsyncGenerator<SkillEvent, import('../events.js').AgentResult>;
+type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
 export interface BatchPhase {
   run: RunFn;
@@ -28,6 +27,17 @@ export interface BatchPhase {
 
 /** Tools that need a person's answer while the run goes on: a batch job cannot wait for one. */
 const NEEDS_PERSON = ['shell'];
+
+/** Why this skill cannot be batched (it needs a person's answer mid-run), or undefined. */
+export function batchBlocker(skill: Skill): ZhiError | undefined {
+  const blocked = skill.tools.filter((name) => NEEDS_PERSON.includes(name));
+  if (!blocked.length) return undefined;
+  return new ZhiError({
+    kind: 'usage',
+    what: { key: 'batch.err.needsPerson', params: { skill: skill.name, tools: blocked.join(', ') } },
+    tries: [{ key: 'batch.try.noBatch' }],
+  });
+}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -65,18 +75,12 @@ export async function captureFirstRequest(
  */
 export async function* batchPhase(
   p: BatchPhase,
-): AsyncGenerator<SkillEvent, Map<number, ChunkJson> | undefined> {
+): AsyncGenerator<RunEvent, Map<number, ChunkJson> | undefined> {
   const { rt, req, manifest } = p;
   const skill = req.skill.name;
   if (!rt.client) throw new ZhiError({ kind: 'config', what: { key: 'batch.err.noApi' } });
-  const blocked = req.skill.tools.filter((name) => NEEDS_PERSON.includes(name));
-  if (blocked.length) {
-    throw new ZhiError({
-      kind: 'usage',
-      what: { key: 'batch.err.needsPerson', params: { skill, tools: blocked.join(', ') } },
-      tries: [{ key: 'batch.try.noBatch' }],
-    });
-  }
+  const blocked = batchBlocker(req.skill);
+  if (blocked) throw blocked;
   const api = new BatchApi(rt.client.settings, req.usage.platform);
   const relOf = (abs: string) => relative(p.dir, abs).split(sep).join('/');
   let rec = manifest.data.batch;
@@ -132,7 +136,7 @@ async function* submit(
   p: BatchPhase,
   api: BatchApi,
   relOf: (abs: string) => string,
-): AsyncGenerator<SkillEvent, BatchRecord | undefined> {
+): AsyncGenerator<RunEvent, BatchRecord | undefined> {
   const { rt, req } = p;
   const lines: string[] = [];
   const requests: Record<string, string> = {};

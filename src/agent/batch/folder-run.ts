@@ -4,8 +4,8 @@ import { UsageTracker } from '../../llm/usage.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
-import type { AgentResult } from '../events.js';
-import type { SkillEvent, SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import type { AgentResult, RunEvent } from '../events.js';
+import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { batchPhase } from './batch-run.js';
 import { Channel } from './channel.js';
 import { PrimedClient } from './clients.js';
@@ -28,7 +28,7 @@ export interface FolderOptions {
 }
 
 /** runSkill, passed in (folder runs start skill runs themselves, and run.ts uses them). */
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<SkillEvent, AgentResult>;
+type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
 /** One file's end as the pool sees it. */
 interface FileResult {
@@ -78,7 +78,7 @@ export async function* runFolder(
   argName: string,
   dir: string,
   files: string[],
-): AsyncGenerator<SkillEvent, AgentResult> {
+): AsyncGenerator<RunEvent, AgentResult> {
   const o: FolderOptions = {
     jobs: DEFAULT_JOBS,
     force: false,
@@ -127,7 +127,7 @@ export async function* runFolder(
     }
   }
 
-  const channel = new Channel<SkillEvent>();
+  const channel = new Channel<RunEvent>();
   const header = { shown: false };
   const base = req.usage.cost().amount;
   const spent = () => req.usage.cost().amount - base;
@@ -236,11 +236,10 @@ async function runOne(
   run: RunFn,
   req: SkillRunRequest,
   rt: SkillRuntime,
-  o: { ctl: PoolControl; forward: (ev: SkillEvent) => void; header: { shown: boolean } },
+  o: { ctl: PoolControl; forward: (ev: RunEvent) => void; header: { shown: boolean } },
 ): Promise<FileResult> {
   // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
   const mine = new UsageTracker(req.usage.platform);
-  mine.onAdd((model, usage, _cost, tag) => req.usage.add(model, usage, tag));
   const outputs = (r: AgentResult | undefined) =>
     (r?.filesWritten ?? []).map((f) => displayPath(rt.cwd, resolve(rt.cwd, f.path)));
   try {
@@ -248,7 +247,10 @@ async function runOne(
     let step = await gen.next();
     while (!step.done) {
       const ev = step.value;
-      if (ev.type === 'retry') {
+      if (ev.type === 'usage') {
+        // The session file, the ledger and the run budget learn every call from these.
+        o.forward(ev);
+      } else if (ev.type === 'retry') {
         if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
       } else if (ev.type === 'skill_start' && !o.header.shown) {
         // Which skill runs on which model: said once for the whole folder.
@@ -263,6 +265,8 @@ async function runOne(
   } catch (err) {
     if (!(err instanceof ZhiError)) throw err;
     return { error: err, cost: mine.cost().amount, outputs: [] };
+  } finally {
+    req.usage.merge(mine);
   }
 }
 

@@ -6,24 +6,37 @@ import { completeInputs } from '../../skills/inputs.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
+import type { WrittenFile } from '../../tools/types.js';
 import { runFolder } from '../batch/folder-run.js';
-import type { AgentResult } from '../events.js';
-import type { runSkill, SkillEvent, SkillRunRequest, SkillRuntime } from './run.js';
+import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
+import type { SkillRunRequest, SkillRuntime } from './run.js';
 
 /** runSkill, passed in (these steps run skills themselves, and run.ts uses them). */
-type RunFn = typeof runSkill;
+export type StepFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
-/** Run a per-file step (`each`) nested under the current skill; never throws (a failure is a result). */
+/** What one per-file step gave: its text for the caller's message, and what it read and wrote. */
+export interface StepOutcome {
+  text: string;
+  ok: boolean;
+  filesRead: number;
+  filesWritten: WrittenFile[];
+}
+
+/**
+ * Run a per-file step (`each`) nested under the current skill; never throws (a failure is a
+ * result). Its events arrive as `nested` events under the chain; nothing is shared with other
+ * steps, so steps of one folder may run concurrently.
+ */
 export async function* runStep(
-  run: RunFn,
+  run: StepFn,
   target: Skill,
   file: string,
   req: SkillRunRequest,
   rt: SkillRuntime,
   outputDir: string,
-  into: AgentResult,
-): AsyncGenerator<SkillEvent, { text: string; ok: boolean }> {
+): AsyncGenerator<RunEvent, StepOutcome> {
   const chain = [...(req.chain ?? []), req.skill.name];
+  const under = [...chain, target.name];
   const pathArg = target.args.find((a) => a.type === 'file');
   const child = new UsageTracker(req.usage.platform);
   try {
@@ -48,22 +61,18 @@ export async function* runStep(
     );
     let step = await gen.next();
     while (!step.done) {
-      rt.onNested?.(step.value, [...chain, target.name]);
+      yield nestedEvent(under, step.value);
       step = await gen.next();
     }
     const r = step.value;
-    into.filesWritten.push(...r.filesWritten);
-    into.filesRead += r.filesRead;
-    if (r.stopReason === 'answer') return { text: r.text || '(no result)', ok: true };
-    return { text: r.error ? r.error.message : r.stopReason, ok: false };
+    const ok = r.stopReason === 'answer';
+    const text = ok ? r.text || '(no result)' : r.error ? r.error.message : r.stopReason;
+    return { text, ok, filesRead: r.filesRead, filesWritten: r.filesWritten };
   } catch (err) {
     if (!(err instanceof ZhiError)) throw err;
-    const ev: SkillEvent = {
-      type: 'warning',
-      message: `${target.name}: ${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`,
-    };
-    rt.onNested?.(ev, [...chain, target.name]);
-    return { text: err.message, ok: false };
+    const message = `${target.name}: ${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`;
+    yield nestedEvent(under, { type: 'warning', message });
+    return { text: err.message, ok: false, filesRead: 0, filesWritten: [] };
   } finally {
     req.usage.merge(child);
   }
@@ -71,13 +80,13 @@ export async function* runStep(
 
 /** A folder given for a one-file input: run the whole skill per file, several at once (batch/folder-run.ts). */
 export async function* runPerFile(
-  run: RunFn,
+  run: StepFn,
   req: SkillRunRequest,
   rt: SkillRuntime,
   argName: string,
   dir: string,
   canOcr: boolean,
-): AsyncGenerator<SkillEvent, AgentResult> {
+): AsyncGenerator<RunEvent, AgentResult> {
   const arg = req.skill.args.find((a) => a.name === argName);
   const files = await listFolder(dir, {
     extensions: supportedExtensions(arg?.extensions ? arg : undefined, canOcr),

@@ -1,3 +1,4 @@
+import { batchBlocker } from '../../agent/batch/batch-run.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
@@ -32,6 +33,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     throw new ZhiError({ kind: 'usage', what: { key: 'batch.err.forceResume' } });
   }
   const values = mapCliInputs(skill, inputs, rest);
+  // Said before anything is read or sent: a skill that must ask a person cannot wait in a batch job.
+  const blocker = folder.batch ? batchBlocker(skill) : undefined;
+  if (blocker) throw blocker;
 
   let extraDocuments: { name: string; text: string }[] | undefined;
   if (lacksContent(skill, values) && !ctx.stdinIsTTY) {

@@ -13,10 +13,10 @@ import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { defaultJobs, type FolderFlags } from '../folder-flags.js';
+import { pump } from '../interrupt.js';
 import { StreamPrinter } from '../render/printer.js';
 import type { Style } from '../render/style.js';
 import { recordSkillRun } from '../sessions/skill-run.js';
-import { SkillPrinter } from './render.js';
 import { createSkillRuntime } from './runtime.js';
 
 export interface ExecuteOptions {
@@ -39,7 +39,7 @@ export interface ExecuteOptions {
   stderr?: NodeJS.WriteStream;
   llm?: LlmClient;
   client?: ZhipuClient;
-  /** `--jobs`, `--recursive`, `--include`… of a folder run. */
+  /** `--jobs`, `--recursive`, `--include`, `--batch`… of a folder run. */
   folder?: FolderFlags;
 }
 
@@ -60,22 +60,11 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     ...(o.stdout ? { stdout: o.stdout } : {}),
     ...(o.stderr ? { stderr: o.stderr } : {}),
   });
-  const clear = o.stderrIsTTY ? '\r\x1b[2K' : '';
-  const view = new SkillPrinter(printer, {
-    format: o.format,
-    err: o.err,
-    stderrIsTTY: o.stderrIsTTY,
-    errLine: (line) => (o.stderr ?? process.stderr).write(`${clear}${line}\n`),
-    outLine: (line) => (o.stdout ?? process.stdout).write(`${line}\n`),
-    errRaw: (text) => (o.stderr ?? process.stderr).write(text),
-    columns: () => (o.stderr ?? process.stderr).columns ?? 80,
-  });
   // Saved as a `run` session, its usage in the ledger, the run budget checked before every call.
   const recording = recordSkillRun(o.ctx, {
     skill: o.skill.name,
     values: o.values,
     model: o.model ?? o.skill.model ?? o.ctx.config.skillModel,
-    usage: o.usage,
   });
   const rt = await createSkillRuntime(o.ctx, {
     catalog: o.catalog,
@@ -84,13 +73,9 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     signal: o.signal,
     ...(o.llm ? { llm: o.llm } : {}),
     ...(o.client ? { client: o.client } : {}),
-    onNested: (ev, chain) => {
-      recording.nested(ev, chain);
-      view.nested(ev, chain);
-    },
+    hooks: recording.hooks,
     write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
   });
-  rt.hooks = recording.hooks;
   if (o.folder) applyFolderFlags(rt, o.folder, o.ctx);
   const started = Date.now();
   const run = runSkill(
@@ -103,35 +88,35 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     },
     rt,
   );
-  let result: AgentResult | undefined;
+  let result: AgentResult;
   try {
-    let step = await run.next();
-    while (!step.done) {
-      recording.observe(step.value);
-      view.handle(step.value);
-      step = await run.next();
-    }
-    result = step.value;
+    result = await pump(run, (ev) => {
+      recording.consume(ev);
+      printer.handle(ev);
+    });
   } finally {
-    recording.finish(result);
+    recording.finish();
   }
-  printer.finish(
-    result,
-    o.usage,
-    view.model ?? o.skill.model ?? o.ctx.config.skillModel,
-    Date.now() - started,
-  );
+  const model = printer.skillModel ?? o.skill.model ?? o.ctx.config.skillModel;
+  printer.finish(result, o.usage, model, Date.now() - started);
   return result;
 }
 
-/** Folder-run flags onto the runtime: how many at once, which files, whether to redo them. */
+/** Folder-run flags onto the runtime: how many at once, which files, redo or not, Batch API. */
 function applyFolderFlags(rt: SkillRuntime, f: FolderFlags, ctx: AppContext): void {
-  const retryBase = Number(ctx.env.ZHI_RETRY_BASE_MS);
+  const env = (name: string) => {
+    const n = Number(ctx.env[name]);
+    return ctx.env[name] && Number.isFinite(n) && n >= 0 ? n : undefined;
+  };
+  const retryBase = env('ZHI_RETRY_BASE_MS');
+  const pollMs = env('ZHI_BATCH_POLL_MS');
   rt.folder = {
     jobs: f.jobs ?? defaultJobs(ctx.platform.id),
     force: f.force,
+    batch: f.batch,
     // Tests shorten the client's backoff; the pool's pause after an overload follows it.
-    ...(Number.isFinite(retryBase) && ctx.env.ZHI_RETRY_BASE_MS ? { pauseMs: retryBase * 2 } : {}),
+    ...(retryBase !== undefined ? { pauseMs: retryBase * 2 } : {}),
+    ...(pollMs !== undefined ? { pollMs } : {}),
   };
   rt.selection = { recursive: f.recursive, include: f.include, exclude: f.exclude };
 }

@@ -6,10 +6,12 @@ export const batch = defineMessages(
     'batch.cmd.usage': 'Usage: zhi batch list | status <id> | results <id> | cancel <id>',
     'batch.cmd.none': 'No batch jobs.',
     'batch.cmd.counts': '{completed}/{total} answered · {failed} failed',
-    'batch.cmd.run': 'Submitted by: zhi run {skill} {folder} --batch (run it again, or `zhi batch results {id}`, to collect the results)',
+    'batch.cmd.run':
+      'Submitted by: zhi run {skill} {folder} --batch (run it again, or `zhi batch results {id}`, to collect the results)',
     'batch.cmd.noRun': 'No folder run in this output folder submitted this job.',
     'batch.cmd.noRunFor': 'No folder run in this output folder submitted the batch job {id}.',
-    'batch.cmd.tryFolder': 'Run the command in the folder where you started `zhi run … --batch` (with the same --output-dir).',
+    'batch.cmd.tryFolder':
+      'Run the command in the folder where you started `zhi run … --batch` (with the same --output-dir).',
     'batch.err.noApi': 'The Batch API is not available here (no API client).',
     'batch.err.needsPerson':
       'The skill {skill} cannot run as a batch job: its tools ({tools}) ask a person every time, and a batch job cannot wait for an answer.',
@@ -50,7 +52,8 @@ export const batch = defineMessages(
     'batch.cmd.usage': '用法：zhi batch list | status <id> | results <id> | cancel <id>',
     'batch.cmd.none': '没有批处理任务。',
     'batch.cmd.counts': '已完成 {completed}/{total} · 失败 {failed}',
-    'batch.cmd.run': '提交自：zhi run {skill} {folder} --batch（再次运行它，或 `zhi batch results {id}`，即可取回结果）',
+    'batch.cmd.run':
+      '提交自：zhi run {skill} {folder} --batch（再次运行它，或 `zhi batch results {id}`，即可取回结果）',
     'batch.cmd.noRun': '此输出文件夹中没有提交该任务的文件夹运行记录。',
     'batch.cmd.noRunFor': '此输出文件夹中没有提交批处理任务 {id} 的运行记录。',
     'batch.cmd.tryFolder': '请在启动 `zhi run … --batch` 的文件夹中运行此命令（使用相同的 --output-dir）。',
