@@ -231,3 +231,26 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     expect(r.stderr).toContain('--jobs');
   });
 });
+
+describe('zhi run … --dry-run', () => {
+  it('lists what would be processed with estimated tokens and prices, and sends nothing', async () => {
+    makeFolder(4);
+    const r = await zhi(['run', 'summarize', 'docs', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(fake.requests.filter((q) => q.path.endsWith('/chat/completions'))).toHaveLength(0);
+    expect(r.stdout).toContain('Would process 4 of 4 files with summarize on glm-4-flash (0 already done)');
+    expect(r.stdout).toMatch(/docs\/f001\.txt\s+about [\d,]+ tokens in/);
+    expect(r.stdout).toMatch(/on glm-4-flash:\s+¥0\.00/);
+    expect(r.stdout).toMatch(/on glm-5:\s+¥0\.\d+/);
+    expect(r.stdout).toMatch(/with --batch \(about half price, within 24 h\):\s+¥/);
+    expect(existsSync(join(work, 'zhi-output', 'f001-summary.md'))).toBe(false);
+
+    // After a real run of part of the folder, only the rest would be processed; in Chinese too.
+    expect((await zhi(['run', 'summarize', 'docs', '--auto', '--include', 'f00[12].txt'])).code).toBe(0);
+    const zh = await zhi(['run', 'summarize', 'docs', '--dry-run', '--model', 'glm-4-air'], {
+      ZHI_LANGUAGE: 'zh',
+    });
+    expect(zh.stdout).toContain('将用 summarize（glm-4-air）处理 4 个文件中的 2 个（2 个已完成）');
+    expect(zh.stdout).toContain('未发送任何请求');
+  });
+});

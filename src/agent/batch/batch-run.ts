@@ -58,10 +58,9 @@ export async function captureFirstRequest(
   rt: SkillRuntime,
 ): Promise<import('../../llm/types.js').ChatRequest | undefined> {
   const capture = new CapturingClient();
-  const gen = run(
-    { ...req, usage: new UsageTracker(req.usage.platform), trusted: true },
-    { ...rt, llm: capture },
-  );
+  // The file's own run, as a real one would start (not another dry run or batch of it).
+  const own = { ...rt, llm: capture, folder: { ...rt.folder, dryRun: false, batch: false } };
+  const gen = run({ ...req, usage: new UsageTracker(req.usage.platform), trusted: true }, own);
   let step = await gen.next();
   while (!step.done) step = await gen.next();
   return capture.request;

@@ -50,6 +50,16 @@ export type FolderEvent =
       answered?: number;
     }
   | {
+      /** A document too long for one message is processed in parts (map), then combined. */
+      type: 'long_document';
+      skill: string;
+      file: string;
+      parts: number;
+      /** Estimated cost of the whole run on the skill's model. */
+      estimate: number;
+      currency: string;
+    }
+  | {
       type: 'folder_end';
       skill: string;
       counts: FolderCounts;

@@ -9,6 +9,7 @@ import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { batchPhase } from './batch-run.js';
 import { Channel } from './channel.js';
 import { PrimedClient } from './clients.js';
+import { dryRunFolder } from './dry-run.js';
 import type { FolderCounts, FolderEvent } from './events.js';
 import { fingerprint, manifestPath, RunManifest } from './manifest.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, runPool } from './pool.js';
@@ -25,6 +26,8 @@ export interface FolderOptions {
   batch: boolean;
   /** How often a batch job's status is asked for. */
   pollMs: number;
+  /** Say what would be processed and what it would cost; send nothing (`--dry-run`). */
+  dryRun: boolean;
 }
 
 /** runSkill, passed in (folder runs start skill runs themselves, and run.ts uses them). */
@@ -85,6 +88,7 @@ export async function* runFolder(
     pauseMs: 2000,
     batch: false,
     pollMs: 30_000,
+    dryRun: false,
     ...rt.folder,
   };
   const skill = req.skill;
@@ -106,6 +110,7 @@ export async function* runFolder(
     else todo.push(i);
   }
   const currency = req.usage.platform.currency;
+  if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo });
   yield {
     type: 'folder_start',
     skill: skill.name,

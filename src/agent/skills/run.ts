@@ -21,6 +21,7 @@ import type { PermissionMode } from '../permissions.js';
 import { languagePreamble } from '../prompt.js';
 import { chainProblem } from './chain.js';
 import { type GatheredInputs, gatherInputs } from './gather.js';
+import { mapLongDocument, withWholeResult } from './long-doc.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
 
@@ -143,13 +144,30 @@ async function* runPlanned(
     const v = req.values[arg.name];
     if (arg.type !== 'file' || typeof v !== 'string') continue;
     const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
-    if (where.kind === 'directory') return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, canOcr);
+    // `--dry-run` takes this path for one file too: it only says what would be done.
+    if (where.kind === 'directory' || (rt.folder?.dryRun && !req.chain?.length))
+      return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, canOcr, where.kind);
   }
   yield { type: 'skill_start', skill: req.skill.name, model: plan.model, depth: plan.chain.length };
-  const inputs = yield* gatherInputs(req, rt, plan, runSkill);
+  // A document longer than one message: its parts first (map), the skill's run then combines them.
+  const long = yield* mapLongDocument(req, rt, plan);
+  const inputs = yield* gatherInputs(
+    long ? { ...req, values: without(req.values, long.argName) } : req,
+    rt,
+    plan,
+    runSkill,
+  );
+  if (long) {
+    inputs.filesRead += 1;
+    inputs.blocks.set(long.argName, {
+      summary: `${long.name} (${long.note})`,
+      docs: [{ name: long.name, text: long.text, note: long.note }],
+    });
+  }
   const before = { filesRead: inputs.filesRead, filesWritten: inputs.filesWritten };
   if (rt.signal.aborted) return { ...emptyResult(), ...before, stopReason: 'aborted' };
-  const registry = await skillTools(req.skill, rt, plan);
+  const own = await skillTools(req.skill, rt, plan);
+  const registry = long?.whole !== undefined ? withWholeResult(own, long.whole) : own;
   const messages: Message[] = [
     { role: 'system', content: skillPrompt(req, rt, plan, registry) },
     { role: 'user', content: firstMessage(req, inputs) },
@@ -176,7 +194,14 @@ async function* runPlanned(
   );
   result.filesRead += before.filesRead;
   result.filesWritten.unshift(...before.filesWritten);
+  // A long document joined in parts: the answer is the whole result, as a short document's would be.
+  if (long?.whole !== undefined && result.stopReason === 'answer') result.text = long.whole;
   return result;
+}
+
+function without(values: InputValues, name: string): InputValues {
+  const { [name]: _gone, ...rest } = values;
+  return rest;
 }
 
 function emptyResult(): AgentResult {

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { UsageTracker } from '../../llm/usage.js';
 import { supportedExtensions } from '../../skills/documents.js';
 import { listFolder } from '../../skills/folder.js';
@@ -86,7 +86,9 @@ export async function* runPerFile(
   argName: string,
   dir: string,
   canOcr: boolean,
+  kind: 'file' | 'directory' = 'directory',
 ): AsyncGenerator<RunEvent, AgentResult> {
+  if (kind === 'file') return yield* runFolder(run, req, rt, argName, dirname(dir), [dir]);
   const arg = req.skill.args.find((a) => a.name === argName);
   const files = await listFolder(dir, {
     extensions: supportedExtensions(arg?.extensions ? arg : undefined, canOcr),

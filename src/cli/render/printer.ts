@@ -1,4 +1,6 @@
 import type { AgentResult, RunEvent } from '../../agent/events.js';
+import { formatCost } from '../../llm/models.js';
+import type { Currency } from '../../llm/platforms.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -114,6 +116,17 @@ export class StreamPrinter {
         break;
       case 'nested':
         for (const l of nestedLines(ev.chain, ev.event, this.o.err)) this.line(l);
+        break;
+      case 'long_document':
+        this.line(
+          this.o.err.dim(
+            t('batch.long', {
+              file: visible(ev.file),
+              parts: ev.parts,
+              cost: formatCost({ amount: ev.estimate, currency: ev.currency as Currency }),
+            }),
+          ),
+        );
         break;
       case 'folder_start':
       case 'folder_file':

@@ -61,6 +61,7 @@ export class FolderProgress {
       this.batch(ev);
       return;
     }
+    if (ev.type !== 'folder_file') return;
     this.last = ev;
     if (ev.status === 'started') this.running.add(ev.file);
     else if (ev.status !== 'retry') this.running.delete(ev.file);

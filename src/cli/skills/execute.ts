@@ -114,6 +114,7 @@ function applyFolderFlags(rt: SkillRuntime, f: FolderFlags, ctx: AppContext): vo
     jobs: f.jobs ?? defaultJobs(ctx.platform.id),
     force: f.force,
     batch: f.batch,
+    dryRun: f.dryRun,
     // Tests shorten the client's backoff; the pool's pause after an overload follows it.
     ...(retryBase !== undefined ? { pauseMs: retryBase * 2 } : {}),
     ...(pollMs !== undefined ? { pollMs } : {}),

@@ -12,6 +12,16 @@ export const batch = defineMessages(
     'batch.cmd.noRunFor': 'No folder run in this output folder submitted the batch job {id}.',
     'batch.cmd.tryFolder':
       'Run the command in the folder where you started `zhi run … --batch` (with the same --output-dir).',
+    'batch.long':
+      'Long document {file}: {parts} parts, processed separately and then combined (estimated cost {cost}).',
+    'batch.dry.head': 'Would process {todo} of {total} files with {skill} on {model} ({done} already done):',
+    'batch.dry.tokens': 'about {n} tokens in',
+    'batch.dry.total':
+      'Estimated in all: {input} input and {output} output tokens (about {calls} calls per file; the answers are a guess).',
+    'batch.dry.on': 'on {model}:',
+    'batch.dry.batch': 'with --batch (about half price, within 24 h):',
+    'batch.dry.covered': 'covered by your plan',
+    'batch.dry.nothingSent': 'Nothing was sent; run it without --dry-run to process the files.',
     'batch.err.noApi': 'The Batch API is not available here (no API client).',
     'batch.err.needsPerson':
       'The skill {skill} cannot run as a batch job: its tools ({tools}) ask a person every time, and a batch job cannot wait for an answer.',
@@ -57,6 +67,15 @@ export const batch = defineMessages(
     'batch.cmd.noRun': '此输出文件夹中没有提交该任务的文件夹运行记录。',
     'batch.cmd.noRunFor': '此输出文件夹中没有提交批处理任务 {id} 的运行记录。',
     'batch.cmd.tryFolder': '请在启动 `zhi run … --batch` 的文件夹中运行此命令（使用相同的 --output-dir）。',
+    'batch.long': '长文档 {file}：分为 {parts} 部分分别处理后再合并（预计费用 {cost}）。',
+    'batch.dry.head': '将用 {skill}（{model}）处理 {total} 个文件中的 {todo} 个（{done} 个已完成）：',
+    'batch.dry.tokens': '输入约 {n} 个 token',
+    'batch.dry.total':
+      '预计总计：输入 {input} 个、输出 {output} 个 token（每个文件约 {calls} 次调用；输出量为估计值）。',
+    'batch.dry.on': '使用 {model}：',
+    'batch.dry.batch': '使用 --batch（约半价，24 小时内）：',
+    'batch.dry.covered': '由套餐覆盖',
+    'batch.dry.nothingSent': '未发送任何请求；去掉 --dry-run 即可处理这些文件。',
     'batch.err.noApi': '此处无法使用批处理 API（没有 API 客户端）。',
     'batch.err.needsPerson':
       '技能 {skill} 不能作为批处理任务运行：它的工具（{tools}）每次都要询问用户，而批处理任务无法等待回答。',

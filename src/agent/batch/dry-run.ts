@@ -1,0 +1,111 @@
+import { type Cost, costOf, DEFAULT_CHAT_MODEL, formatCost } from '../../llm/models.js';
+import { t } from '../../support/i18n/index.js';
+import { displayPath } from '../../tools/paths.js';
+import type { AgentResult, RunEvent } from '../events.js';
+import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
+import { captureFirstRequest } from './batch-run.js';
+
+type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
+
+export interface DryRunInput {
+  run: RunFn;
+  req: SkillRunRequest;
+  rt: SkillRuntime;
+  argName: string;
+  files: string[];
+  /** Indexes of the files a real run would process (the others are done). */
+  todo: number[];
+}
+
+/** Columns a label takes (Chinese characters count two), to line the prices up. */
+function displayWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += (ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
+  return w;
+}
+
+/** A skill that writes a file takes about two calls per file: the write, then the answer. */
+function callsPerFile(req: SkillRunRequest): number {
+  return req.skill.tools.includes('file_write') ? 2 : 1;
+}
+
+/**
+ * `--dry-run`: what a run would process and roughly what it would cost, without sending
+ * anything. Each file's first request is built exactly as the run would build it (nothing is
+ * sent), its size estimated; the answer is guessed at a quarter of the input (200 to 4,000
+ * tokens). Prices: the skill's model, GLM-5 for comparison, and the Batch API's.
+ */
+export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
+  const { req, rt } = o;
+  const rows: { name: string; tokens: number }[] = [];
+  let model = '';
+  let prompt = 0;
+  let completion = 0;
+  const calls = callsPerFile(req);
+  // Nothing may cost money: images and scans are not OCR'd up front.
+  const { ocr: _ocr, ...offline } = rt;
+  for (const i of o.todo) {
+    if (rt.signal.aborted) break;
+    const file = o.files[i]!;
+    const first = await captureFirstRequest(
+      o.run,
+      { ...req, values: { ...req.values, [o.argName]: file } },
+      offline,
+    ).catch(() => undefined);
+    if (!first) {
+      rows.push({ name: displayPath(rt.cwd, file), tokens: 0 });
+      continue;
+    }
+    model ||= first.model;
+    const p = estimateMessagesTokens(first.messages) + estimateToolsTokens(first.tools ?? []);
+    const c = Math.min(4000, Math.max(200, Math.round(p / 4)));
+    prompt += p * calls + c * (calls - 1);
+    completion += c * calls;
+    rows.push({ name: displayPath(rt.cwd, file), tokens: p });
+  }
+  model ||= req.model ?? req.skill.model ?? rt.skillModel;
+  const tokens = { promptTokens: prompt, completionTokens: completion, cachedTokens: 0 };
+  const price = (m: string, batch = false): string => {
+    const cost: Cost = costOf(m, { ...tokens, batch }, req.usage.platform);
+    return cost.covered ? t('batch.dry.covered') : formatCost(cost);
+  };
+  const prices: [string, string][] = [[t('batch.dry.on', { model }), price(model)]];
+  if (model !== DEFAULT_CHAT_MODEL)
+    prices.push([t('batch.dry.on', { model: DEFAULT_CHAT_MODEL }), price(DEFAULT_CHAT_MODEL)]);
+  prices.push([t('batch.dry.batch'), price(model, true)]);
+  const labelWidth = Math.max(...prices.map(([label]) => displayWidth(label)));
+  const priceLines = prices.map(
+    ([label, p]) => `  ${label}${' '.repeat(labelWidth - displayWidth(label) + 2)}${p}`,
+  );
+  const width = Math.min(60, Math.max(...rows.map((r) => r.name.length), 4));
+  const lines = [
+    t('batch.dry.head', {
+      todo: o.todo.length,
+      total: o.files.length,
+      skill: req.skill.name,
+      model,
+      done: o.files.length - o.todo.length,
+    }),
+    ...rows.map(
+      (r) => `  ${r.name.padEnd(width)}  ${t('batch.dry.tokens', { n: r.tokens.toLocaleString('en-US') })}`,
+    ),
+    '',
+    t('batch.dry.total', {
+      input: prompt.toLocaleString('en-US'),
+      output: completion.toLocaleString('en-US'),
+      calls,
+    }),
+    ...priceLines,
+    '',
+    t('batch.dry.nothingSent'),
+  ];
+  return {
+    text: lines.join('\n'),
+    stopReason: 'answer',
+    turns: 0,
+    toolCalls: 0,
+    filesRead: 0,
+    filesWritten: [],
+  };
+}

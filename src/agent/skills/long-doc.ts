@@ -1,0 +1,216 @@
+/**
+ * Documents longer than a skill run can take in one message: split at pages, headings or
+ * paragraphs (never inside a table), run the skill's model on every part (map, several at once),
+ * then either combine the parts' results in the skill's own run (`map_reduce: true`: summaries,
+ * analyses, tables) or join them in order into one result (`map_reduce: concat`: translation),
+ * which the skill's own file_write call saves whole.
+ */
+import { extname } from 'node:path';
+import { estimateTextTokens } from '../../agent/tokens.js';
+import { costOf, findModel } from '../../llm/models.js';
+import { composeMessage, OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
+import { splitDocument } from '../../skills/split.js';
+import { displayPath } from '../../tools/paths.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import type { AnyTool } from '../../tools/types.js';
+import { Channel } from '../batch/channel.js';
+import { type Attempt, DEFAULT_JOBS, runPool } from '../batch/pool.js';
+import type { AgentResult, RunEvent } from '../events.js';
+import { runAgent } from '../loop.js';
+import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+
+/** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
+export const RESULT_PLACEHOLDER = '{{ZHI_WHOLE_RESULT}}';
+/** A part's size: well inside any model's window, leaving room for the prompt and the answer. */
+const PART_BYTES = 60 * 1024;
+/** The longest document read for map/reduce. */
+const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+export interface LongDocument {
+  argName: string;
+  name: string;
+  /** The text that stands for the document in the skill's own run. */
+  text: string;
+  note: string;
+  /** `concat`: the whole result, put into the file_write call in place of the placeholder. */
+  whole?: string;
+}
+
+/** The one file input of a map/reduce skill that is too long for one message, read whole. */
+async function longInput(
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): Promise<{ argName: string; abs: string; text: string } | undefined> {
+  if (!req.skill.mapReduce) return undefined;
+  const files = req.skill.args.filter((a) => a.type === 'file' && typeof req.values[a.name] === 'string');
+  if (files.length !== 1) return undefined;
+  const arg = files[0]!;
+  const value = String(req.values[arg.name]);
+  if (OCR_EXT.includes(extname(value).slice(1).toLowerCase())) return undefined;
+  const { resolve } = await import('node:path');
+  const abs = resolve(rt.cwd, value);
+  try {
+    const doc = await rt.readDocument(abs, { maxBytes: MAX_DOCUMENT_BYTES, signal: rt.signal });
+    if (Buffer.byteLength(doc.text, 'utf8') <= PER_FILE_BYTES) return undefined;
+    return { argName: arg.name, abs, text: doc.text };
+  } catch {
+    return undefined; // the normal path reports what is wrong with the file
+  }
+}
+
+/** The map step's instruction, added to the skill's own prompt. */
+function mapPrompt(concat: boolean, i: number, n: number): string {
+  return concat
+    ? `This run handles part ${i} of ${n} of a long document. Do the task for this part only and completely, keeping its structure. Do not call tools and do not write files: answer with the result for this part and nothing else (no introduction, no note about parts).`
+    : `This run handles part ${i} of ${n} of a long document. Do the task for this part only. Do not call tools and do not write files: answer with the result for this part; keep every figure, name, date and open question it has, because the results of all parts are combined afterwards.`;
+}
+
+/** Estimated cost of the map calls and the combining run, on the skill's model. */
+function estimate(text: string, parts: number, concat: boolean, model: string, req: SkillRunRequest) {
+  const tokens = estimateTextTokens(text);
+  const prompt = tokens + parts * 800;
+  const completion = concat ? tokens : Math.min(tokens, parts * 1200);
+  return costOf(
+    model,
+    { promptTokens: prompt + completion, completionTokens: completion + 1500, cachedTokens: 0 },
+    req.usage.platform,
+  );
+}
+
+/**
+ * Map a long input: returns what stands for it in the skill's run, or undefined when the input
+ * is not long (or the skill does not declare how to handle long documents).
+ */
+export async function* mapLongDocument(
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  plan: SkillPlan,
+): AsyncGenerator<RunEvent, LongDocument | undefined> {
+  const input = await longInput(req, rt);
+  if (!input) return undefined;
+  const concat = req.skill.mapReduce === 'concat';
+  const name = displayPath(rt.cwd, input.abs);
+  const info = findModel(plan.model);
+  const size = Math.min(PART_BYTES, Math.floor((info?.contextWindow ?? 128_000) * 1.2));
+  const parts = splitDocument(input.text, size, req.skill.chunking ?? 'headings');
+  const cost = estimate(input.text, parts.length, concat, plan.model, req);
+  yield {
+    type: 'long_document',
+    skill: req.skill.name,
+    file: name,
+    parts: parts.length,
+    estimate: cost.amount,
+    currency: cost.currency,
+  };
+  const results = yield* mapParts(req, rt, plan, { name, parts, concat, argName: input.argName });
+  if (!results) return undefined;
+  if (concat) {
+    const whole = results.join('\n\n');
+    return {
+      argName: input.argName,
+      name,
+      note: `a long document, already processed in ${parts.length} parts; the whole result is ready`,
+      text: `[zhi processed this long document in ${parts.length} parts; the complete result (${Buffer.byteLength(whole, 'utf8')} bytes) is ready and must not be redone. Follow your steps, but wherever you would write the result itself, write exactly ${RESULT_PLACEHOLDER} instead: zhi puts the complete result there. Your final answer is one short line saying where it was saved.]`,
+      whole,
+    };
+  }
+  return {
+    argName: input.argName,
+    name: `${name} (results of its ${parts.length} parts, in order)`,
+    note: `a long document: the results of its ${parts.length} parts, in order`,
+    text: results.map((r, i) => `### Part ${i + 1} of ${parts.length}\n\n${r.trim()}`).join('\n\n'),
+  };
+}
+
+/** Run the map step on every part, several at once; undefined when interrupted. */
+async function* mapParts(
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  plan: SkillPlan,
+  o: { name: string; parts: string[]; concat: boolean; argName: string },
+): AsyncGenerator<RunEvent, string[] | undefined> {
+  const channel = new Channel<RunEvent>();
+  const none = new ToolRegistry();
+  const { skillSystemPrompt } = await import('./run.js');
+  const system = skillSystemPrompt(req.skill, {
+    outputDir: '',
+    today: rt.today ?? new Date().toISOString().slice(0, 10),
+    writes: false,
+  });
+  const n = o.parts.length;
+  const work = async (part: string, i: number): Promise<Attempt<AgentResult>> => {
+    const user = composeMessage({
+      skill: req.skill,
+      values: req.values,
+      blocks: new Map([
+        [
+          o.argName,
+          {
+            summary: `${o.name} (part ${i + 1} of ${n})`,
+            docs: [{ name: `${o.name} (part ${i + 1} of ${n})`, text: part, note: `part ${i + 1} of ${n}` }],
+          },
+        ],
+      ]),
+    });
+    const gen = runAgent(
+      [
+        { role: 'system', content: `${system}\n\n${mapPrompt(o.concat, i + 1, n)}` },
+        { role: 'user', content: user },
+      ],
+      {
+        llm: rt.llm,
+        tools: none,
+        prompter: rt.prompter,
+        usage: req.usage,
+        cwd: rt.cwd,
+        outputDir: plan.outputDir,
+        ...rt.hooks,
+      },
+      { model: plan.model, thinking: false, maxTurns: 1, mode: rt.mode, signal: rt.signal },
+    );
+    let step = await gen.next();
+    while (!step.done) {
+      if (step.value.type === 'usage' || step.value.type === 'warning') channel.push(step.value);
+      step = await gen.next();
+    }
+    const r = step.value;
+    if (r.stopReason === 'answer') return { kind: 'done', value: r };
+    const kind = r.error?.kind;
+    if (kind === 'rate_limit' || kind === 'overloaded') return { kind: 'retry', reason: kind, value: r };
+    return { kind: kind === 'balance' || kind === 'auth' ? 'stop' : 'failed', value: r };
+  };
+  const pool = runPool(o.parts, work, { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal }).finally(
+    () => channel.close(),
+  );
+  pool.catch(() => undefined);
+  yield* channel.drain();
+  const { outcomes } = await pool;
+  if (rt.signal.aborted) return undefined;
+  const failed = outcomes.find((x) => x.status !== 'done');
+  if (failed) {
+    const err = failed.value?.error;
+    if (err) throw err;
+    return undefined;
+  }
+  return outcomes.map((x) => x.value?.text ?? '');
+}
+
+/** The run's tools with file_write filling in the whole result where the model wrote the placeholder. */
+export function withWholeResult(registry: ToolRegistry, whole: string): ToolRegistry {
+  const fill = (v: unknown): unknown => {
+    if (typeof v === 'string')
+      return v.includes(RESULT_PLACEHOLDER) ? v.split(RESULT_PLACEHOLDER).join(whole) : v;
+    if (Array.isArray(v)) return v.map(fill);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]));
+    return v;
+  };
+  return new ToolRegistry(
+    registry
+      .list()
+      .map(
+        (t): AnyTool =>
+          t.name === 'file_write' ? { ...t, execute: (args, ctx) => t.execute(fill(args), ctx) } : t,
+      ),
+  );
+}

@@ -1,0 +1,112 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
+import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+
+let home: string;
+let work: string;
+
+const fake = useFakeZhipu();
+beforeEach(() => {
+  fake.reset();
+  home = tempDir('zhi-home-');
+  work = tempDir('zhi-work-');
+  return () => cleanup(home, work);
+});
+
+const zhi = (args: string[]) => runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, timeoutMs: 60_000 });
+const system = (r: RecordedRequest): string => r.body.messages[0].content;
+const user = (r: RecordedRequest): string => r.body.messages[1].content;
+const isMap = (r: RecordedRequest) => /This run handles part \d+ of \d+/.test(system(r));
+const chats = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const numbers = (text: string, tag: string) =>
+  [...text.matchAll(new RegExp(`${tag}-(\\d+)`, 'g'))].map((m) => Number(m[1]));
+
+describe('documents longer than one message: map, then combine', () => {
+  it('summarises a 400-page document from all of its parts', async () => {
+    const pages = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `--- page ${i + 1} of 400 ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+    );
+    writeFileSync(join(work, 'contract.txt'), pages.join('\n'));
+    fake.fallback = (req): Reply => {
+      if (isMap(req)) {
+        const seen = numbers(user(req), 'PAGEMARK');
+        return { kind: 'text', text: `PARTSUM-${seen[0]} to ${seen.at(-1)}` };
+      }
+      if (req.body.messages.at(-1).role === 'user') {
+        return {
+          kind: 'tools',
+          calls: [
+            {
+              name: 'file_write',
+              arguments: { path: 'contract-summary.md', content: '# Summary: contract' },
+            },
+          ],
+        };
+      }
+      return { kind: 'text', text: '# Summary: contract' };
+    };
+    const r = await zhi(['run', 'summarize', 'contract.txt', '--auto']);
+    expect(r.code).toBe(0);
+    const maps = chats().filter(isMap);
+    const m = /Long document contract\.txt: (\d+) parts/.exec(r.stderr);
+    expect(m).not.toBeNull();
+    expect(maps).toHaveLength(Number(m![1]));
+    expect(maps.length).toBeGreaterThanOrEqual(4);
+    // Every page's marker reached a request, once.
+    const all = maps.flatMap((q) => numbers(user(q), 'PAGEMARK')).sort((a, b) => a - b);
+    expect(all).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    // Map calls have no tools; the combining run has the skill's own and gets every part's result in order.
+    for (const q of maps) expect(q.body.tools).toBeUndefined();
+    const combine = chats().find((q) => !isMap(q))!;
+    expect(combine.body.tools.map((t: { function: { name: string } }) => t.function.name)).toContain(
+      'file_write',
+    );
+    const firsts = numbers(user(combine), 'PARTSUM');
+    expect(firsts[0]).toBe(1);
+    expect(firsts).toEqual([...firsts].sort((a, b) => a - b));
+    expect(user(combine)).toContain(`results of its ${maps.length} parts`);
+    expect(readFileSync(join(work, 'zhi-output', 'contract-summary.md'), 'utf8')).toContain(
+      '# Summary: contract',
+    );
+  });
+
+  it('translates a long document part by part and writes every part, in order, into one file', async () => {
+    const sections = Array.from(
+      { length: 90 },
+      (_, i) => `# 第${i + 1}节\n\nSECTION-${i + 1} ${'合同条款的具体内容如下所述。'.repeat(40)}`,
+    );
+    writeFileSync(join(work, 'long.md'), sections.join('\n\n'));
+    fake.fallback = (req): Reply => {
+      if (isMap(req)) {
+        const ids = numbers(user(req), 'SECTION');
+        return { kind: 'text', text: ids.map((n) => `## Section ${n}\n\nEN-${n} translated.`).join('\n\n') };
+      }
+      if (req.body.messages.at(-1).role === 'user') {
+        // The model writes the placeholder it was told to; zhi fills in the whole translation.
+        const placeholder = /exactly (\{\{[A-Z_]+\}\})/.exec(user(req))?.[1] ?? 'missing';
+        return {
+          kind: 'tools',
+          calls: [{ name: 'file_write', arguments: { path: 'long.en.md', content: placeholder } }],
+        };
+      }
+      return { kind: 'text', text: 'Saved to zhi-output/long.en.md' };
+    };
+    const r = await zhi(['run', 'translate', 'long.md', '--to', 'English', '--auto']);
+    expect(r.code).toBe(0);
+    const maps = chats().filter(isMap);
+    expect(maps.length).toBeGreaterThan(2);
+    const file = readFileSync(join(work, 'zhi-output', 'long.en.md'), 'utf8');
+    expect(numbers(file, 'EN')).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
+    expect(file).not.toContain('{{');
+    // stdout is the whole translation too, as for a short document.
+    expect(numbers(r.stdout, 'EN')).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
+    // The combining run never carried the document again.
+    const combine = chats().find((q) => !isMap(q))!;
+    expect(user(combine)).not.toContain('SECTION-1 ');
+  });
+});
