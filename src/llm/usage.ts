@@ -14,6 +14,8 @@ export type UsageListener = (model: string, usage: Usage, cost: Cost, tag?: stri
 export class UsageTracker {
   private readonly byModel = new Map<string, ModelUsage>();
   private readonly listeners: UsageListener[] = [];
+  /** Some call was priced from an unconfirmed, converted or unknown price. */
+  private approx = false;
 
   constructor(readonly platform: Platform) {}
 
@@ -40,6 +42,7 @@ export class UsageTracker {
 
   private count(model: string, usage: Usage): Cost {
     const cost = costOf(model, usage, this.platform);
+    if (cost.approx) this.approx = true;
     const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
     cur.promptTokens += usage.promptTokens;
     cur.completionTokens += usage.completionTokens;
@@ -54,6 +57,7 @@ export class UsageTracker {
 
   /** Fold another tracker in (a nested skill run's usage into its parent). */
   merge(other: UsageTracker): void {
+    if (other.approx) this.approx = true;
     for (const [model, u] of other.models()) {
       const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
       for (const k of [
@@ -88,10 +92,12 @@ export class UsageTracker {
       amount: this.total().cost,
       currency: this.platform.currency,
       covered: this.platform.coveredByPlan,
+      ...(this.approx ? { approx: true } : {}),
     };
   }
 
   reset(): void {
+    this.approx = false;
     this.byModel.clear();
   }
 }

@@ -247,6 +247,8 @@ export async function* runSkill(
     {
       model,
       thinking: skill.thinking && Boolean(findModel(model)?.thinking),
+      // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
+      effort: 'low',
       maxTurns: skill.maxTurns,
       mode: rt.mode,
       signal: rt.signal,

@@ -51,6 +51,7 @@ export async function createChat(
     {
       model: ctx.config.defaultModel,
       thinking: true,
+      ...(ctx.config.thinkingEffort ? { effort: ctx.config.thinkingEffort } : {}),
       mode: ctx.args.flags.auto ? 'auto' : 'approve',
       maxTurns: ctx.config.maxTurns,
       systemPrompt: chatSystemPrompt({

@@ -2,6 +2,7 @@ import type { AgentEvent, AgentResult } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
@@ -113,6 +114,7 @@ export class StreamPrinter {
         this.stderr.write(
           `${prefix}[${ev.index + 1}/${ev.total}] ${ev.name}${label} ${mark} ${formatDuration(ev.durationMs)}${why}\n`,
         );
+        for (const line of ev.display ?? []) this.stderr.write(`    ${this.o.err.dim(visible(line))}\n`);
         break;
       }
       case 'permission':

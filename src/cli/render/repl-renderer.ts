@@ -3,6 +3,7 @@ import type { AgentEvent, AgentResult } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { formatError, formatWarning } from './error.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
@@ -168,6 +169,8 @@ export class ReplRenderer {
             ev.ok || room < 10 ? '' : ` ${ui.dim(cut(firstLine(ev.result.replace(/^Error: /, '')), room))}`;
           this.printUi(line + why);
         }
+        for (const extra of ev.display ?? [])
+          this.printUi(`    ${ui.dim(cut(visible(extra), this.width() - 5))}`);
         this.redraw();
         break;
       }

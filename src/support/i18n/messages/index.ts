@@ -5,6 +5,7 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { llm } from './llm.js';
+import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
@@ -24,9 +25,10 @@ type En = typeof cli.en &
   typeof reach.en &
   typeof skills.en &
   typeof sessions.en &
-  typeof repl.en;
+  typeof repl.en &
+  typeof models.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl];
+const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, models];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
