@@ -269,11 +269,13 @@ export class FakeZhipu {
   private webSearch(record: RecordedRequest, res: ServerResponse): void {
     const body = record.body ?? {};
     if (typeof body.search_query !== 'string' || !body.search_query.trim()) {
-      return this.error(res, 400, '1214', 'search_query参数非法。请检查文档。');
+      this.error(res, 400, '1214', 'search_query参数非法。请检查文档。');
+      return;
     }
     const engines = ['search_std', 'search_pro', 'search_pro_sogou', 'search_pro_quark', 'search-prime'];
     if (!engines.includes(body.search_engine)) {
-      return this.error(res, 400, '1214', 'search_engine参数非法。请检查文档。');
+      this.error(res, 400, '1214', 'search_engine参数非法。请检查文档。');
+      return;
     }
     const results = this.searchQueue.shift() ?? [
       {
