@@ -117,7 +117,7 @@ export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): ZhipuClie
     ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
     acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
     userAgent: `zhi/${__ZHI_VERSION__}`,
-    onLearn: () => void saveCapabilities(ctx.paths.capabilitiesFile),
+    onLearn: () => saveCapabilities(ctx.paths.capabilitiesFile),
   });
 }
 

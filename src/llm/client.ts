@@ -20,7 +20,7 @@ export interface ClientOptions {
   userAgent?: string;
   acceptLanguage?: string;
   /** Told when a model turns out to always think (to keep it in the capability cache). */
-  onLearn?: (model: string, caps: { thinkingForced: boolean }) => void;
+  onLearn?: (model: string, caps: { thinkingForced: boolean }) => void | Promise<void>;
 }
 
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -112,12 +112,12 @@ export class ZhipuClient implements LlmClient {
    * A 1210 (bad parameters) on a request that turned thinking off, for a model not known to
    * always think: the model refuses "off". Remember that and ask again once, thinking on.
    */
-  private refusesThinkingOff(req: ChatRequest, error: ApiErrorInfo): boolean {
+  private async refusesThinkingOff(req: ChatRequest, error: ApiErrorInfo): Promise<boolean> {
     if (error.code !== '1210' || req.thinking) return false;
     const info = modelInfo(req.model);
     if (info.thinkingForced || !info.thinking) return false;
     learnCapability(req.model, { thinkingForced: true });
-    this.onLearn?.(req.model, { thinkingForced: true });
+    await this.onLearn?.(req.model, { thinkingForced: true });
     return true;
   }
 
@@ -141,7 +141,7 @@ export class ZhipuClient implements LlmClient {
         if (ev.type === 'done') return;
       }
       if (!failure) return; // unreachable: attempt always ends with done or error
-      if (!relearned && !acc.hasOutput() && this.refusesThinkingOff(req, failure.error)) {
+      if (!relearned && !acc.hasOutput() && (await this.refusesThinkingOff(req, failure.error))) {
         relearned = true;
         attempt -= 1;
         yield { type: 'warning', code: 'thinking_forced', model: req.model };

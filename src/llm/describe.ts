@@ -31,6 +31,14 @@ export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiErro
       tries: [{ key: 'llm.serverStopped.try' }],
     });
   }
+  if (err.code === '1211') {
+    return new ZhiError({
+      kind: 'bad_request',
+      what: { key: 'llm.noModel.what' },
+      why: `${err.message} (HTTP ${err.status ?? 400}, code 1211)`,
+      tries: [{ key: 'llm.noModel.try1' }, { key: 'llm.noModel.try2' }],
+    });
+  }
   if (err.resetAt) {
     return new ZhiError({
       kind: 'rate_limit',
