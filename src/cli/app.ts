@@ -18,6 +18,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   models: () => import('./commands/models.js'),
   run: () => import('./commands/run.js'),
   skill: () => import('./commands/skill.js'),
+  doctor: () => import('./commands/doctor.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { copyFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
 import { nearest } from './suggest.js';
@@ -32,6 +32,7 @@ export const CONFIG_KEYS = [
   'max_cost_per_run',
   'compact_threshold',
   'thinking_effort',
+  'shell_sandbox',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -71,6 +72,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
   thinking_effort: oneOf('low', 'medium', 'high', 'max'),
+  shell_sandbox: oneOf('auto', 'off'),
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -86,6 +88,7 @@ const expected: Record<ConfigKey, string> = {
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
   thinking_effort: 'low | medium | high | max',
+  shell_sandbox: 'auto | off',
 };
 
 export interface ConfigFile {
@@ -101,6 +104,7 @@ export interface ConfigFile {
   max_cost_per_run?: number;
   compact_threshold?: number;
   thinking_effort?: 'low' | 'medium' | 'high' | 'max';
+  shell_sandbox?: 'auto' | 'off';
 }
 
 export const DEFAULTS = {
@@ -110,6 +114,7 @@ export const DEFAULTS = {
   language: 'auto' as const,
   log_level: 'info' as const,
   compact_threshold: 0.85,
+  shell_sandbox: 'auto' as const,
 };
 
 export interface ResolvedConfig {
@@ -127,6 +132,8 @@ export interface ResolvedConfig {
   compactThreshold: number;
   /** `reasoning_effort` for chat where the model takes it; unset = the model's default. */
   thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
+  /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
+  shellSandbox: 'auto' | 'off';
   /** Whether the config file exists. */
   fileExists: boolean;
 }
@@ -201,11 +208,11 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     throw err;
   }
   // Loaded only when there is a file to read (about 35 ms).
-  const { parseDocument } = await import('yaml');
-  const doc = parseDocument(text);
-  const data: unknown = doc.errors.length ? undefined : doc.toJS();
+  const { parseYamlSafe } = await import('./yaml.js');
+  const parsed = parseYamlSafe(text, { limits: { maxBytes: 64 * 1024 } });
+  const data: unknown = parsed.ok ? parsed.value : undefined;
   if (
-    doc.errors.length ||
+    !parsed.ok ||
     (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))
   ) {
     return recoverCorrupt(path, text);
@@ -226,7 +233,8 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
 
 async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  await copyFile(path, backup);
+  // The backup may hold the key: private from the moment it exists, like the config itself.
+  await writeFileAtomic(backup, text, 0o600);
   const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
   const file: ConfigFile = match ? { api_key: match[1]! } : {};
   await saveConfigFile(path, file);
@@ -307,6 +315,7 @@ export function resolveConfig(
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
     thinkingEffort: file.thinking_effort,
+    shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     fileExists: loaded.exists,
   };
 }

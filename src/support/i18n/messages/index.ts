@@ -9,8 +9,10 @@ import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
+import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 
@@ -26,9 +28,27 @@ type En = typeof cli.en &
   typeof skills.en &
   typeof sessions.en &
   typeof repl.en &
+  typeof safety.en &
+  typeof shell.en &
   typeof models.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, models];
+const groups = [
+  cli,
+  config,
+  llm,
+  agent,
+  tools,
+  render,
+  setup,
+  files,
+  reach,
+  skills,
+  sessions,
+  repl,
+  safety,
+  shell,
+  models,
+];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
