@@ -121,7 +121,7 @@ const tool: Tool<typeof schema> = {
   label: (args) => `"${args.query}"`,
   async execute(args, ctx) {
     const json = await search(args, ctx);
-    ctx.usage.add(WEB_SEARCH_PRICE_ID, {
+    ctx.reportUsage(WEB_SEARCH_PRICE_ID, {
       promptTokens: 0,
       completionTokens: 0,
       totalTokens: 0,

@@ -36,7 +36,8 @@ export const llm = defineMessages(
     'llm.baseUrl.try2': "The platform's address is {url}; remove base_url to use it.",
     'llm.noModel.what': 'The platform does not serve this model.',
     'llm.noModel.try1': '`zhi models` lists the models zhi knows and those your account offers.',
-    'llm.noModel.try2': 'Check the spelling in --model, or in `zhi config get default_model` / `skill_model` (ZHI_DEFAULT_MODEL and ZHI_SKILL_MODEL win over the file).',
+    'llm.noModel.try2':
+      'Check the spelling in --model, or in `zhi config get default_model` / `skill_model` (ZHI_DEFAULT_MODEL and ZHI_SKILL_MODEL win over the file).',
     'llm.serverStopped.what': 'The Zhipu server stopped generating the answer.',
     'llm.serverStopped.try': 'This is a problem on the server side, not your connection: ask again.',
     'llm.planLimit.what': "Your coding plan's usage window is used up.",
@@ -84,7 +85,8 @@ export const llm = defineMessages(
     'llm.baseUrl.try2': '平台的默认地址是 {url}；删除 base_url 即可使用它。',
     'llm.noModel.what': '平台上没有这个模型。',
     'llm.noModel.try1': '`zhi models` 会列出 zhi 认识的模型，以及你的账户可用的模型。',
-    'llm.noModel.try2': '检查 --model 的拼写，或 `zhi config get default_model` / `skill_model`（环境变量 ZHI_DEFAULT_MODEL、ZHI_SKILL_MODEL 优先于配置文件）。',
+    'llm.noModel.try2':
+      '检查 --model 的拼写，或 `zhi config get default_model` / `skill_model`（环境变量 ZHI_DEFAULT_MODEL、ZHI_SKILL_MODEL 优先于配置文件）。',
     'llm.serverStopped.what': '智谱服务器中途停止生成回答。',
     'llm.serverStopped.try': '这是服务器端的问题，不是你的网络：请再问一次。',
     'llm.planLimit.what': '编程套餐（Coding Plan）当前时段的用量已用完。',
