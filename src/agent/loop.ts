@@ -7,7 +7,7 @@ import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Question } from '../tools/types.js';
 import type { AgentEvent, AgentResult } from './events.js';
-import type { PermissionMode } from './permissions.js';
+import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
 
 export { MAX_RESULT_BYTES } from './tool-calls.js';
@@ -19,12 +19,20 @@ export interface ToolApproval {
   /** The arguments as a person should read them. */
   preview: string;
   warning?: string | undefined;
+  /**
+   * When set, a third answer is offered: allow this and every later call of the same kind for
+   * the session (web_fetch: "always for this domain"). The label says what it covers.
+   */
+  always?: string | undefined;
 }
+
+/** A person's answer: no, yes (this once), or yes for the rest of the session (`always`). */
+export type Approval = boolean | 'always';
 
 /** How the loop reaches a person. A fake in tests; the terminal in the REPL; a "no" when piped. */
 export interface Prompter {
   readonly interactive: boolean;
-  confirmTool(req: ToolApproval, signal: AbortSignal): Promise<boolean>;
+  confirmTool(req: ToolApproval, signal: AbortSignal): Promise<Approval>;
   ask(question: Question, signal: AbortSignal): Promise<boolean>;
 }
 
@@ -38,6 +46,8 @@ export interface AgentDeps {
   clock?: () => number;
   client?: ZhipuClient;
   services?: Record<string, unknown>;
+  /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
+  webGrants?: WebGrants;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
   /**

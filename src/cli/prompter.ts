@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { Prompter, ToolApproval } from '../agent/loop.js';
+import type { Approval, Prompter, ToolApproval } from '../agent/loop.js';
 import { t } from '../support/i18n/index.js';
 import type { Question } from '../tools/types.js';
 import { Spinner } from './render/spinner.js';
@@ -15,10 +15,27 @@ export const nobodyPrompter: Prompter = {
 /** Ask a yes/no question on the terminal (stdin/stderr). Ctrl+C or Ctrl+D answer "no". */
 export async function askYesNo(question: string, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return false;
-  return Spinner.holdWhile(() => readAnswer(question, signal));
+  return Spinner.holdWhile(async () => isYesAnswer(await readAnswer(question, signal)));
 }
 
-async function readAnswer(question: string, signal?: AbortSignal): Promise<boolean> {
+function isYesAnswer(answer: string | null): boolean {
+  return answer !== null && /^(y|yes|是|好|对|确认|允许)$/i.test(answer.trim());
+}
+
+/** "a", "always", "总是", "始终": yes for the rest of the session. */
+export function isAlwaysAnswer(answer: string | null): boolean {
+  return answer !== null && /^(a|always|总是|始终|一直|始终允许)$/i.test(answer.trim());
+}
+
+/** The question under a tool call: yes/no, or yes/always/no when the call offers "always". */
+async function approve(req: ToolApproval, signal: AbortSignal): Promise<Approval> {
+  if (signal.aborted) return false;
+  if (!req.always) return askYesNo(`${t('tools.approve.question')} `, signal);
+  const answer = await readAnswer(`${t('safety.fetch.question', { always: req.always })} `, signal);
+  return isAlwaysAnswer(answer) ? 'always' : isYesAnswer(answer);
+}
+
+async function readAnswer(question: string, signal?: AbortSignal): Promise<string | null> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {
     const answer = await new Promise<string | null>((resolve) => {
@@ -31,8 +48,7 @@ async function readAnswer(question: string, signal?: AbortSignal): Promise<boole
         resolve(a);
       });
     });
-    if (answer === null) return false;
-    return /^(y|yes|是|好|对|确认|允许)$/i.test(answer.trim());
+    return answer;
   } finally {
     rl.close();
   }
@@ -54,7 +70,7 @@ export function terminalPrompter(style: Style): Prompter {
     confirmTool(req: ToolApproval, signal: AbortSignal) {
       return Spinner.holdWhile(async () => {
         process.stderr.write(formatApproval(req, style));
-        return askYesNo(`${t('tools.approve.question')} `, signal);
+        return approve(req, signal);
       });
     },
     ask(q: Question, signal: AbortSignal) {

@@ -28,7 +28,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import { ToolError } from '../../tools/types.js';
 import type { AgentEvent, AgentResult } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
-import type { PermissionMode } from '../permissions.js';
+import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
 import { languagePreamble } from '../prompt.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile, runStep } from './steps.js';
@@ -42,6 +42,8 @@ export interface SkillRuntime {
   prompter: Prompter;
   mode: PermissionMode;
   signal: AbortSignal;
+  /** Web addresses the person vouched for (their inputs' URLs, domains allowed "always"). */
+  webGrants?: WebGrants;
   cwd: string;
   /** The output folder from config, environment or flag. */
   outputDir: string;
@@ -133,6 +135,10 @@ export async function* runSkill(
     custom: rt.platform.id === 'custom',
   });
   if (!chain.length && !req.trusted) await settleTrust(skill, rt);
+  // URLs in the inputs the person gave may be fetched without a question.
+  if (req.inputsFrom !== 'model' && rt.webGrants) {
+    for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.webGrants, v);
+  }
   const outputDir =
     req.outputDir ??
     (!rt.outputDirFixed && skill.output.directory ? resolve(rt.cwd, skill.output.directory) : rt.outputDir);
@@ -247,6 +253,7 @@ export async function* runSkill(
       cwd: rt.cwd,
       outputDir,
       ...(rt.client ? { client: rt.client } : {}),
+      ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
       services: { skill: skill.name },
       ...rt.hooks,
     },

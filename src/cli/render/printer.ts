@@ -118,6 +118,8 @@ export class StreamPrinter {
       case 'permission':
         if (ev.decision === 'denied' && ev.code === 'no_terminal') {
           this.stderr.write(formatWarning(t('render.deniedNoTerminal', { name: ev.name }), this.o.err));
+        } else if (ev.decision === 'denied' && ev.notice) {
+          this.stderr.write(formatWarning(ev.notice, this.o.err));
         } else if (ev.decision === 'denied' && ev.reason) {
           this.stderr.write(
             formatWarning(t('render.denied', { name: ev.name, reason: ev.reason }), this.o.err),

@@ -177,9 +177,11 @@ export class ReplRenderer {
           const text =
             ev.code === 'no_terminal'
               ? t('render.deniedNoTerminal', { name: ev.name })
-              : ev.reason
-                ? t('render.denied', { name: ev.name, reason: ev.reason })
-                : t('render.deniedByUser', { name: ev.name });
+              : ev.notice
+                ? ev.notice
+                : ev.reason
+                  ? t('render.denied', { name: ev.name, reason: ev.reason })
+                  : t('render.deniedByUser', { name: ev.name });
           this.printUi(formatWarning(text, this.ui));
         } else if (ev.decision === 'refused') {
           this.printUi(

@@ -101,9 +101,11 @@ export class SkillPrinter {
         if (ev.decision === 'denied') {
           this.errLine(
             formatWarning(
-              ev.reason
-                ? t('render.denied', { name: ev.name, reason: ev.reason })
-                : t('render.deniedByUser', { name: ev.name }),
+              ev.notice
+                ? ev.notice
+                : ev.reason
+                  ? t('render.denied', { name: ev.name, reason: ev.reason })
+                  : t('render.deniedByUser', { name: ev.name }),
               st,
             ).trimEnd(),
           );

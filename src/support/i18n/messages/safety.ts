@@ -17,6 +17,14 @@ export const safety = defineMessages(
       'Refused to read "{path}": it is in a browser profile or keychain folder (saved passwords, cookies). Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.api_key':
       'Refused to read "{path}": it contains your zhi API key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.fetch.noTerminal':
+      '{name} was not run: zhi may only fetch addresses you typed when there is no terminal to ask, and you did not type {url}. Put the address in your message, or use --auto to let zhi fetch pages on its own.',
+    'safety.fetch.always': 'always for {host}',
+    'safety.fetch.question': 'Allow? [y = this once / a = {always} / N]',
+    'safety.fetch.address': 'Address: {url}',
+    'safety.fetch.site': 'Site:    {host}',
+    'safety.fetch.longQuery':
+      'This address carries {n} characters of data after "?". Check that it holds nothing private (a key, a password, your files) before you allow it.',
   },
   {
     'safety.outside':
@@ -33,5 +41,13 @@ export const safety = defineMessages(
       '已拒绝读取“{path}”：它位于浏览器配置或钥匙串文件夹中（保存的密码、Cookie）。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.api_key':
       '已拒绝读取“{path}”：它包含你的 zhi API 密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.fetch.noTerminal':
+      '{name} 未运行：没有终端可以询问时，zhi 只会获取你亲自输入的网址，而 {url} 不是你输入的。请把网址写进你的消息，或使用 --auto 允许 zhi 自行获取网页。',
+    'safety.fetch.always': '对 {host} 始终允许',
+    'safety.fetch.question': '允许吗？[y = 仅这一次 / a = {always} / N]',
+    'safety.fetch.address': '网址：{url}',
+    'safety.fetch.site': '网站：{host}',
+    'safety.fetch.longQuery':
+      '这个网址在“?”之后携带了 {n} 个字符的数据。允许之前请确认其中没有任何私密内容（密钥、密码、你的文件）。',
   },
 );
