@@ -9,7 +9,14 @@ import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { truncateText } from '../support/text.js';
 import { visible } from '../support/sanitize.js';
-import { type AnyTool, type Notice, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
+import {
+  type AnyTool,
+  type Assessment,
+  type Notice,
+  type ToolContext,
+  ToolError,
+  type WrittenFile,
+} from '../tools/types.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide, siteHost, sitePreapproved } from './permissions.js';
@@ -139,7 +146,15 @@ async function runOne(
     services: deps.services ?? {},
   };
 
-  const assessment = (await tool.assess?.(args, ctx)) ?? {};
+  let assessment: Assessment;
+  try {
+    assessment = (await tool.assess?.(args, ctx)) ?? {};
+  } catch (err) {
+    // A call that cannot work (a name no system can store) fails before anyone is asked.
+    if (!(err instanceof ToolError)) throw err;
+    if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
+    return fail(err.message);
+  }
   if (assessment.refuse) {
     emit({ type: 'permission', id: call.id, name, decision: 'refused', reason: assessment.refuse });
     return fail(t('agent.tool.refused', { reason: assessment.refuse }, 'en'));
