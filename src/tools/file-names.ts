@@ -10,9 +10,7 @@ import { ToolError } from './types.js';
 /** Characters Windows does not allow in a name (besides the path separators). */
 const FORBIDDEN = /[:*?"<>|]/;
 const FORBIDDEN_ALL = /[:*?"<>|]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const CONTROL = /[\u0000-\u001f\u007f]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
 const CONTROL_ALL = /[\u0000-\u001f\u007f]/g;
 /** Device names, with any extension (`con.md`, `NUL.tar.gz`, `com1.txt`). */
 const RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\..*)?$/i;

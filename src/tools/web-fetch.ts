@@ -14,7 +14,7 @@ import { visible } from '../support/sanitize.js';
 import { formatBytes, truncateText } from '../support/text.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
 import type { Resolver } from './ssrf.js';
-import { type Tool, type ToolContext, ToolError } from './types.js';
+import { ALWAYS_SITE, type Tool, type ToolContext, ToolError } from './types.js';
 import { contentKind, decodeBody, htmlTitle, htmlToMarkdown, mimeOf } from './web-content.js';
 
 export const MAX_REDIRECTS = 5;
@@ -219,16 +219,22 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
     },
     site: (args) => args.url,
     // An address that would be refused anyway is refused before anyone is asked about it.
+    // The question offers "always for this domain" (remembered for the session by the loop).
     async assess(args) {
       const { checkUrl, parseTarget } = await import('./ssrf.js');
+      let host: string;
       try {
         const { hostname } = parseTarget(args.url);
         if (isIP(hostname)) await checkUrl(args.url);
+        host = hostname;
       } catch (err) {
         if (err instanceof ToolError && /^Refused to fetch /.test(err.message))
           return { refuse: err.message.replace(/^Refused to fetch /, 'fetching ') };
+        return {};
       }
-      return {};
+      return {
+        choices: [{ key: 'a', label: t('safety.fetch.always', { host: visible(host) }), grant: ALWAYS_SITE }],
+      };
     },
     preview: (args) => fetchPreview(args.url),
     async execute(args, ctx: ToolContext) {

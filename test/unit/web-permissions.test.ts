@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentEvent } from '../../src/agent/events.js';
-import { type Approval, type Prompter, runAgent, type ToolApproval } from '../../src/agent/loop.js';
+import type { RunEvent } from '../../src/agent/events.js';
+import { type ApprovalAnswer, type Prompter, runAgent, type ToolApproval } from '../../src/agent/loop.js';
 import {
   decide,
   grantTyped,
@@ -15,7 +15,8 @@ import type { Message, ToolMessage } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
-import { fetchPreview } from '../../src/tools/web-fetch.js';
+import { ALWAYS_SITE } from '../../src/tools/types.js';
+import { createWebFetch, fetchPreview } from '../../src/tools/web-fetch.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
 
 describe('decide: reads that leave the computer', () => {
@@ -76,6 +77,8 @@ const fetcher = (fetched: string[]): AnyTool => ({
   schema: z.object({ url: z.string() }),
   site: (a: { url: string }) => a.url,
   preview: (a: { url: string }) => fetchPreview(a.url),
+  // The real tool's assessment: it offers "always for this domain".
+  assess: createWebFetch().assess!,
   execute: async (a: { url: string }) => {
     fetched.push(a.url);
     return `page ${a.url}`;
@@ -84,7 +87,7 @@ const fetcher = (fetched: string[]): AnyTool => ({
 
 async function run(o: {
   turns: Turn[];
-  answers: Approval[];
+  answers: ApprovalAnswer[];
   interactive?: boolean;
   mode?: 'approve' | 'auto';
   grants?: WebGrants;
@@ -103,7 +106,7 @@ async function run(o: {
     { role: 'system', content: 'sys' },
     { role: 'user', content: 'go' },
   ];
-  const events: AgentEvent[] = [];
+  const events: RunEvent[] = [];
   const gen = runAgent(
     messages,
     {
@@ -135,13 +138,13 @@ describe('web_fetch in the loop', () => {
   it('asks for the first fetch of a domain; "always" covers the rest of that domain only', async () => {
     const r = await run({
       turns: calls('https://a.example/1', 'https://a.example/2?x=1', 'https://b.example/'),
-      answers: ['always', false],
+      answers: [{ grants: [ALWAYS_SITE] }, false],
     });
     expect(r.asked.map((q) => q.preview.split('\n')[0])).toEqual([
       'Address: https://a.example/1',
       'Address: https://b.example/',
     ]);
-    expect(r.asked[0]!.always).toBe('always for a.example');
+    expect(r.asked[0]!.choices).toEqual([{ key: 'a', label: 'always for a.example', grant: ALWAYS_SITE }]);
     expect(r.fetched).toEqual(['https://a.example/1', 'https://a.example/2?x=1']);
     expect(r.results[2]).toMatch(/^Error: The user declined/);
   });

@@ -1,7 +1,8 @@
-import type { Approval, Prompter, ToolApproval } from '../../agent/loop.js';
+import type { Prompter, ToolApproval } from '../../agent/loop.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import type { Question } from '../../tools/types.js';
-import { formatApproval, isAlwaysAnswer } from '../prompter.js';
+import { askApproval } from '../approval.js';
 import type { Style } from '../render/style.js';
 import type { LineEditor } from './editor.js';
 
@@ -40,23 +41,20 @@ export function replPrompter(
       hooks.after();
     }
   };
-  const approve = async (req: ToolApproval, signal: AbortSignal): Promise<Approval> => {
-    if (!req.always) return ask(formatApproval(req, style), signal);
-    hooks.before();
-    try {
-      write(formatApproval(req, style));
-      const answer = await editor.ask(`${t('safety.fetch.question', { always: req.always })} `, signal);
-      return isAlwaysAnswer(answer) ? 'always' : isYes(answer);
-    } finally {
-      hooks.after();
-    }
-  };
   return {
     interactive: true,
-    confirmTool: approve,
+    confirmTool: async (req: ToolApproval, signal: AbortSignal) => {
+      hooks.before();
+      try {
+        return await askApproval(req, style, write, (question) => editor.ask(question, signal));
+      } finally {
+        hooks.after();
+      }
+    },
     ask: (q: Question, signal: AbortSignal) => {
-      const head = q.danger ? style.red(style.bold(q.message)) : style.bold(q.message);
-      return ask(`${head}\n${q.detail ? `  ${q.detail}\n` : ''}`, signal);
+      const message = visible(q.message);
+      const head = q.danger ? style.red(style.bold(message)) : style.bold(message);
+      return ask(`${head}\n${q.detail ? `  ${visible(q.detail, { keepNewlines: true })}\n` : ''}`, signal);
     },
   };
 }

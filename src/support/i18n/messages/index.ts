@@ -11,6 +11,7 @@ import { repl } from './repl.js';
 import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
+import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 
@@ -26,9 +27,25 @@ type En = typeof cli.en &
   typeof skills.en &
   typeof sessions.en &
   typeof repl.en &
-  typeof safety.en;
+  typeof safety.en &
+  typeof shell.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, safety];
+const groups = [
+  cli,
+  config,
+  llm,
+  agent,
+  tools,
+  render,
+  setup,
+  files,
+  reach,
+  skills,
+  sessions,
+  repl,
+  safety,
+  shell,
+];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
