@@ -31,7 +31,7 @@ export interface ParsedArgs {
   extra: Record<string, string | true>;
 }
 
-export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'batch'] as const;
+export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'models', 'batch'] as const;
 const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
