@@ -1,4 +1,5 @@
-import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { appendFile, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint, manifestPath, RunManifest, readManifest } from '../../src/agent/batch/manifest.js';
@@ -29,6 +30,7 @@ describe('RunManifest', () => {
       text: 'sum',
       cost: 0.01,
     });
+    await m.close();
     const disk = await readManifest(path);
     expect(disk?.files['a.txt']).toMatchObject({ status: 'done', outputs: ['out/a-summary.md'], cost: 0.01 });
     expect(disk?.skill).toBe('summarize');
@@ -80,7 +82,7 @@ describe('RunManifest', () => {
     expect(await changed.check('b.txt', input)).toBe('failed');
   });
 
-  it('many saves in a row leave one valid file with every entry', async () => {
+  it('many files in a row: each is in the journal at once, the manifest holds them all when closed', async () => {
     const { path } = await setup();
     const m = await RunManifest.open(path, init);
     await Promise.all(
@@ -96,14 +98,45 @@ describe('RunManifest', () => {
         }),
       ),
     );
+    // Killed now: the manifest file may be behind, but opening it again folds the journal in.
+    const reopened = await RunManifest.open(path, init);
+    expect(Object.keys(reopened.data.files)).toHaveLength(30);
+    await m.close();
     const disk = JSON.parse(await readFile(path, 'utf8'));
     expect(Object.keys(disk.files)).toHaveLength(30);
+    expect(existsSync(`${path}.journal`)).toBe(false);
+  });
+
+  it('a journal line torn by a kill is skipped, the others count', async () => {
+    const { path } = await setup();
+    const m = await RunManifest.open(path, init);
+    await m.record('a.txt', {
+      size: 1,
+      mtimeMs: 1,
+      sha256: 's',
+      status: 'done',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    await m.record('c.txt', {
+      size: 1,
+      mtimeMs: 1,
+      sha256: 's',
+      status: 'done',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    await appendFile(`${path}.journal`, '{"rel":"b.txt","entry":{"sta');
+    const again = await RunManifest.open(path, init);
+    expect(Object.keys(again.data.files).sort()).toEqual(['a.txt', 'c.txt']);
   });
 
   it('starts over from a damaged manifest', async () => {
     const { input, path } = await setup();
     const m = await RunManifest.open(path, init);
-    await m.save();
+    await m.close();
     await writeFile(path, '{"version":1,"files":');
     const again = await RunManifest.open(path, init);
     expect(await again.check('a.txt', input)).toBe('new');

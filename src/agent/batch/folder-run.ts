@@ -1,6 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import type { ChunkJson } from '../../llm/response.js';
 import { UsageTracker } from '../../llm/usage.js';
+import { skillModel } from '../../skills/resolve.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
@@ -111,6 +112,13 @@ export async function* runFolder(
   }
   const currency = req.usage.platform.currency;
   if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo });
+  // Which skill runs on which model: said once, before the folder's progress.
+  const model = skillModel(skill, {
+    override: req.model,
+    configured: rt.skillModel,
+    custom: rt.platform.id === 'custom',
+  });
+  yield { type: 'skill_start', skill: skill.name, model, depth: (req.chain?.length ?? 0) + 1 };
   yield {
     type: 'folder_start',
     skill: skill.name,
@@ -133,7 +141,6 @@ export async function* runFolder(
   }
 
   const channel = new Channel<RunEvent>();
-  const header = { shown: false };
   const base = req.usage.cost().amount;
   const spent = () => req.usage.cost().amount - base;
   const fileEvent = (
@@ -167,7 +174,6 @@ export async function* runFolder(
       {
         ctl,
         forward: (ev) => channel.push(ev),
-        header,
       },
     );
     const attempt = classify(r);
@@ -216,7 +222,7 @@ export async function* runFolder(
   }).finally(() => channel.close());
   pool.catch(() => undefined);
   yield* channel.drain();
-  const { outcomes, stats } = await pool;
+  const { outcomes, stats } = await pool.finally(() => manifest.close().catch(() => undefined));
   // The job's answers are used: a later run starts afresh (the files it did are in the manifest).
   if (primed && !rt.signal.aborted) await manifest.setBatch(undefined);
   const end = finishFolder({
@@ -241,7 +247,7 @@ async function runOne(
   run: RunFn,
   req: SkillRunRequest,
   rt: SkillRuntime,
-  o: { ctl: PoolControl; forward: (ev: RunEvent) => void; header: { shown: boolean } },
+  o: { ctl: PoolControl; forward: (ev: RunEvent) => void },
 ): Promise<FileResult> {
   // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
   const mine = new UsageTracker(req.usage.platform);
@@ -257,10 +263,6 @@ async function runOne(
         o.forward(ev);
       } else if (ev.type === 'retry') {
         if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
-      } else if (ev.type === 'skill_start' && !o.header.shown) {
-        // Which skill runs on which model: said once for the whole folder.
-        o.header.shown = true;
-        o.forward(ev);
       } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
         o.forward(ev);
       }

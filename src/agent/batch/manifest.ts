@@ -1,18 +1,23 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { appendFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../support/atomic.js';
 
 /**
  * The manifest of a folder run, kept next to its outputs: which input files are done, what they
  * wrote, what they cost, with which skill (and which version of it), and the Batch API job when
- * there is one. It is rewritten whole and atomically after every file, so Ctrl+C, a crash or a
- * kill leaves the last consistent state; running the same command again skips what is done.
+ * there is one. Each finished file is appended at once to a journal beside it (one JSON line: a
+ * kill can only tear the last one, which is skipped), and the manifest itself is rewritten
+ * atomically now and then and at the end, folding the journal in. So Ctrl+C, a crash or a kill
+ * leaves a consistent record, and a run of thousands of files does not rewrite it thousands of
+ * times; running the same command again skips what is done.
  */
 export const MANIFEST_VERSION = 1;
 /** Answers kept for the final report of a resumed run; longer ones are cut. */
-const MAX_TEXT = 64 * 1024;
+const MAX_TEXT = 16 * 1024;
+/** The manifest is rewritten at most this often while files finish (the journal has the rest). */
+const SAVE_EVERY_MS = 1000;
 
 export interface Fingerprint {
   size: number;
@@ -84,6 +89,10 @@ export type Freshness = 'done' | 'changed' | 'new' | 'failed';
 export class RunManifest {
   private saving: Promise<void> = Promise.resolve();
   private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private journaling: Promise<void> = Promise.resolve();
+  /** The manifest exists on disk (it says which skill the journal's entries belong to). */
+  private written = false;
 
   private constructor(
     readonly path: string,
@@ -106,9 +115,13 @@ export class RunManifest {
       files: {},
     };
     const old = await readManifest(path);
+    // A journal without its manifest belongs to nothing known: it is started over.
     if (!old) return new RunManifest(path, fresh, false);
+    for (const [rel, e] of await readJournal(path)) old.files[rel] = e;
     const changed = old.skillHash !== init.skillHash;
-    return new RunManifest(path, { ...old, model: init.model }, changed);
+    const m = new RunManifest(path, { ...old, model: init.model }, changed);
+    m.written = true;
+    return m;
   }
 
   /** Is this input done with the same content? Size, then mtime, then the hash decide. */
@@ -127,11 +140,38 @@ export class RunManifest {
     return this.data.files[rel];
   }
 
-  /** Record one finished input and save; resolves once the manifest on disk says so. */
+  /** Record one finished input; resolves once it is on disk (in the journal). */
   record(rel: string, entry: Omit<ManifestEntry, 'finishedAt'>): Promise<void> {
     const text = entry.text.length > MAX_TEXT ? `${entry.text.slice(0, MAX_TEXT)}…` : entry.text;
-    this.data.files[rel] = { ...entry, text, finishedAt: new Date().toISOString() };
-    return this.save();
+    const full: ManifestEntry = { ...entry, text, finishedAt: new Date().toISOString() };
+    this.data.files[rel] = full;
+    const line = `${JSON.stringify({ rel, entry: full })}\n`;
+    this.journaling = this.journaling
+      .catch(() => undefined)
+      .then(async () => {
+        if (!this.written) {
+          // The first file of a new run: the manifest goes down first, naming the skill.
+          this.written = true;
+          await this.save();
+          return;
+        }
+        await mkdir(dirname(this.path), { recursive: true });
+        await appendFile(journalPath(this.path), line, 'utf8');
+      });
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.save().catch(() => undefined);
+    }, SAVE_EVERY_MS);
+    return this.journaling;
+  }
+
+  /** The run is over (or stopped): write the manifest whole and drop the journal it now holds. */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.journaling.catch(() => undefined);
+    await this.save();
+    await rm(journalPath(this.path), { force: true });
   }
 
   setBatch(batch: BatchRecord | undefined): Promise<void> {
@@ -153,6 +193,27 @@ export class RunManifest {
       });
     return this.saving;
   }
+}
+
+function journalPath(path: string): string {
+  return `${path}.journal`;
+}
+
+/** Entries appended since the manifest was last written whole (a torn last line is skipped). */
+async function readJournal(path: string): Promise<[string, ManifestEntry][]> {
+  const text = await readFile(journalPath(path), 'utf8').catch(() => '');
+  const out: [string, ManifestEntry][] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const row = JSON.parse(line) as { rel?: unknown; entry?: ManifestEntry };
+      if (typeof row.rel === 'string' && row.entry && typeof row.entry === 'object')
+        out.push([row.rel, row.entry]);
+    } catch {
+      // torn by a kill: that file is simply done again
+    }
+  }
+  return out;
 }
 
 /** A manifest read back, or undefined when there is none or it is not one of ours. */

@@ -21,6 +21,20 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** Text cut to a number of terminal columns, with an ellipsis when cut (a Chinese character is two). */
+export function cutToWidth(text: string, cols: number): string {
+  if (displayWidth(text) <= cols) return text;
+  let out = '';
+  let w = 0;
+  for (const ch of text) {
+    const cw = displayWidth(ch);
+    if (w + cw > cols - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out}…`;
+}
+
 /** `about 6 min left`, rounded the way a person would say it. */
 export function formatLeft(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
@@ -108,7 +122,7 @@ export class FolderProgress {
     return `[${c.earlier + c.done + c.failed}/${c.total}]`;
   }
 
-  /** The live line's text (also used by tests). */
+  /** The live line's text without the file in progress (also used by tests). */
   lineText(): string {
     const ev = this.last;
     if (!ev) return '';
@@ -125,16 +139,24 @@ export class FolderProgress {
       const per = (this.now() - this.started) / this.finishedThisRun;
       parts.push(t('batch.progress.left', { time: formatLeft(per * left) }));
     }
-    const current = [...this.running].pop();
-    if (current) parts.push(visible(current));
     return parts.join(' · ');
   }
 
   private draw(): void {
-    const cols = Math.max(20, (this.o.columns?.() ?? 80) - 1);
+    const columns = this.o.columns?.() ?? 0;
+    const cols = (columns > 0 ? columns : 80) - 1;
     let text = this.lineText();
-    // Cut to the terminal's width so the line never wraps (a wrapped line cannot be redrawn).
-    while (displayWidth(text) > cols) text = `${[...text].slice(0, -2).join('')}…`;
+    // The file in progress gets what room is left; the line never wraps (it could not be redrawn).
+    const current = [...this.running].pop();
+    const room = cols - displayWidth(text) - 3;
+    if (current && room >= 8) text += ` · ${cutToWidth(visible(current), room)}`;
+    if (displayWidth(text) > cols) {
+      const ev = this.last!;
+      text = cutToWidth(
+        `${this.counter(ev)} ✓ ${ev.counts.done + ev.counts.earlier} ✗ ${ev.counts.failed}`,
+        cols,
+      );
+    }
     this.o.raw(`\r\x1b[2K${text}`);
     this.shown = true;
   }

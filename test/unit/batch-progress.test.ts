@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FolderEvent } from '../../src/agent/batch/events.js';
+import { cutToWidth, FolderProgress, formatLeft } from '../../src/cli/render/progress.js';
+import { makeStyle } from '../../src/cli/render/style.js';
+import { setLanguage } from '../../src/support/i18n/index.js';
+
+afterEach(() => setLanguage('en'));
+
+function harness(live: boolean, columns = 100) {
+  const lines: string[] = [];
+  const raw: string[] = [];
+  let now = 0;
+  const p = new FolderProgress({
+    err: makeStyle(false),
+    live,
+    line: (l) => lines.push(l),
+    raw: (r) => raw.push(r),
+    columns: () => columns,
+    now: () => now,
+  });
+  return { p, lines, raw, tick: (ms: number) => (now += ms) };
+}
+
+const counts = (done: number, failed: number, total = 500, earlier = 0) => ({ total, done, failed, earlier });
+const file = (
+  status: 'started' | 'done' | 'failed',
+  name: string,
+  c: ReturnType<typeof counts>,
+  extra = {},
+): FolderEvent => ({
+  type: 'folder_file',
+  skill: 'summarize',
+  file: name,
+  index: 0,
+  status,
+  counts: c,
+  spent: 0.41,
+  ...extra,
+});
+const start: FolderEvent = {
+  type: 'folder_start',
+  skill: 'summarize',
+  counts: counts(0, 0, 500, 5),
+  todo: 495,
+  jobs: 4,
+  manifest: 'zhi-output/.zhi-runs/x.json',
+  skillChanged: false,
+  currency: 'CNY',
+};
+
+describe('FolderProgress', () => {
+  it('draws the live line: counter, percent, marks, cost so far, time left and the file in progress', () => {
+    const h = harness(true);
+    h.p.handle(start);
+    h.tick(1000);
+    h.p.handle(file('started', 'docs/report.pdf', counts(129, 2, 500, 5)));
+    h.p.handle(file('done', 'docs/a.pdf', counts(130, 2, 500, 5)));
+    h.p.handle(file('started', 'docs/report.pdf', counts(130, 2, 500, 5)));
+    expect(h.p.lineText()).toBe('[137/500] 27%  ✓ 135  ✗ 2 · ¥0.41 so far · about 6 min left');
+    expect(h.raw.at(-1)).toBe(
+      '\r\x1b[2K[137/500] 27%  ✓ 135  ✗ 2 · ¥0.41 so far · about 6 min left · docs/report.pdf',
+    );
+    expect(h.lines).toEqual([
+      '495 of 500 files to process, 4 at a time',
+      '5 already done by an earlier run (skipped; --force redoes them)',
+    ]);
+  });
+
+  it('never lets the live line wrap on a narrow terminal', () => {
+    const h = harness(true, 40);
+    h.p.handle(start);
+    h.p.handle(file('started', 'docs/一个非常非常长的中文文件名称的报告.pdf', counts(0, 0)));
+    expect(h.raw.at(-1)!.replace('\r\x1b[2K', '').length).toBeLessThanOrEqual(39);
+  });
+
+  it('piped: one plain line per finished file, failures with their reason, then the tables', () => {
+    const h = harness(false);
+    h.p.handle(start);
+    h.p.handle(file('done', 'docs/a.txt', counts(1, 0, 3)));
+    h.p.handle(file('failed', 'docs/b.txt', counts(1, 1, 3), { reason: 'unreadable' }));
+    h.p.handle({
+      type: 'folder_end',
+      skill: 'summarize',
+      counts: counts(1, 1, 3),
+      spent: 0,
+      currency: 'CNY',
+      failures: [{ file: 'docs/b.txt', reason: 'unreadable' }],
+      outputs: [{ file: 'docs/a.txt', outputs: ['zhi-output/a-summary.md'] }],
+      notStarted: 1,
+      manifest: 'zhi-output/.zhi-runs/x.json',
+    });
+    expect(h.raw).toEqual([]);
+    expect(h.lines.slice(2)).toEqual([
+      '[1/3] ✓ docs/a.txt',
+      '✗ docs/b.txt: unreadable',
+      'Files that failed (1):',
+      '  docs/b.txt  unreadable',
+      'Written (1 files):',
+      '  docs/a.txt → zhi-output/a-summary.md',
+      '1 files were not started; run the same command again to do them.',
+      'Run record: zhi-output/.zhi-runs/x.json',
+    ]);
+  });
+
+  it('speaks Chinese', () => {
+    setLanguage('zh');
+    const h = harness(false);
+    h.p.handle(start);
+    expect(h.lines[0]).toBe('共 500 个文件，本次处理 495 个，每次同时 4 个');
+  });
+
+  it('shows control characters in file names instead of obeying them', () => {
+    const h = harness(false);
+    h.p.handle(file('failed', 'docs/\x1b[2Jevil.txt', counts(0, 1, 1), { reason: 'x' }));
+    expect(h.lines[0]).not.toContain('\x1b');
+  });
+
+  it('formats times and cuts by columns', () => {
+    expect(formatLeft(30_000)).toBe('30 s');
+    expect(formatLeft(6 * 60_000)).toBe('6 min');
+    expect(cutToWidth('中文文件名', 5)).toBe('中文…');
+  });
+});
