@@ -18,13 +18,16 @@ import {
   supportedExtensions,
 } from '../../skills/documents.js';
 import type { InputValues } from '../../skills/inputs.js';
+import { skillFolderLines } from '../../skills/bundled.js';
 import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, skillClosure, skillModel } from '../../skills/resolve.js';
-import { MAX_SKILL_DEPTH, type Skill } from '../../skills/schema.js';
+import { MAX_SKILL_DEPTH, type Skill, type SkillArg } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
 import { truncateText } from '../../support/text.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import { scopedShell } from '../../tools/shell-scope.js';
 import { ToolError } from '../../tools/types.js';
 import type { AgentEvent, AgentResult } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
@@ -60,7 +63,7 @@ export interface SkillRuntime {
   /** Before the first run of user skills that can write files or run commands: may they? */
   confirmTrust?(skills: Skill[]): Promise<boolean>;
   /** Needs trust: the skills of a run the user has not trusted yet. */
-  untrusted?(skills: Skill[]): Skill[];
+  untrusted?(skills: Skill[]): Promise<Skill[]>;
   /** Events of nested runs (composite steps, per-file steps), with the chain of skill names. */
   onNested?(ev: SkillEvent, chain: readonly string[]): void;
   /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
@@ -83,6 +86,10 @@ export interface SkillRunRequest {
   outputDir?: string;
   /** Documents given another way (piped stdin). */
   extraDocuments?: { name: string; text: string }[];
+  /** A skill without declared inputs: the person's task in their own words… */
+  task?: string | undefined;
+  /** …and the files they named (paths as typed, relative to the current directory). */
+  files?: string[];
   /** Internal: trust was already settled by the run that started this one. */
   trusted?: boolean;
 }
@@ -122,10 +129,14 @@ export async function* runSkill(
     });
   }
   const tools = resolveTools(skill, rt.catalog, rt.builtinTools);
+  let fallback: string | undefined;
   const model = skillModel(skill, {
     override: req.model,
     configured: rt.skillModel,
     custom: rt.platform.id === 'custom',
+    onFallback: (asked, used) => {
+      fallback = t('skills.warn.modelFallback', { skill: skill.name, model: asked, fallback: used });
+    },
   });
   if (!chain.length && !req.trusted) await settleTrust(skill, rt);
   const outputDir =
@@ -141,6 +152,7 @@ export async function* runSkill(
       return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, tools.builtin.includes('ocr'));
   }
 
+  if (fallback) yield { type: 'warning', message: fallback };
   yield { type: 'skill_start', skill: skill.name, model, depth: chain.length + 1 };
   const canOcr = tools.builtin.includes('ocr');
   const canRead = tools.builtin.includes('file_read');
@@ -206,9 +218,23 @@ export async function* runSkill(
     }
     blocks.set(arg.name, { summary: `${show(where.abs)}/ (${files.length} files, in name order)`, docs });
   }
+  const freeFiles: DocumentBlock[] = [];
+  for (const file of req.files ?? []) {
+    const where = await checkPath(rt.cwd, file, FREE_FILE);
+    const read: ReadOptions = { read: rt.readDocument, canOcr, canRead, signal: rt.signal, budget };
+    const doc = yield* readOne(where.abs, show(where.abs), read, req, rt);
+    if (doc.text !== undefined) pre.filesRead += 1;
+    freeFiles.push(doc);
+  }
   if (rt.signal.aborted) return { ...pre, stopReason: 'aborted' };
 
-  const registry = await rt.loadTools(tools.builtin);
+  let registry = await rt.loadTools(tools.builtin);
+  const shell = registry.get('shell');
+  if (shell && skill.shellScopes?.length) {
+    // `allowed-tools: Bash(python3:*)`: only that program is offered and allowed.
+    registry = registry.filter(registry.names().filter((n) => n !== 'shell'));
+    registry.register(scopedShell(shell, skill.shellScopes));
+  }
   for (const target of tools.skills) {
     registry.register(makeSkillTool(target, { rt, chain: [...chain, skill.name], run: runSkill }));
   }
@@ -218,6 +244,7 @@ export async function* runSkill(
     outputDir: show(outputDir),
     today: rt.today ?? new Date().toISOString().slice(0, 10),
     writes: registry.has('file_write'),
+    shell: registry.has('shell'),
   });
   const user = composeMessage({
     skill,
@@ -227,6 +254,8 @@ export async function* runSkill(
     ...(chain.length ? { caller: chain[chain.length - 1]! } : {}),
     ...(req.instructions ? { instructions: req.instructions } : {}),
     ...(req.extraDocuments ? { extraDocuments: req.extraDocuments } : {}),
+    ...(req.task?.trim() ? { task: req.task } : {}),
+    ...(freeFiles.length ? { files: freeFiles } : {}),
   });
   const run = runAgent(
     [
@@ -263,6 +292,9 @@ export async function* runSkill(
   return result;
 }
 
+/** How a file named in a free-form task is checked (a file, not a folder). */
+const FREE_FILE: SkillArg = { name: 'file', type: 'file', required: false };
+
 /** One input file's block: its text, OCR'd up front when it is an image or a scan. */
 async function* readOne(
   abs: string,
@@ -292,7 +324,7 @@ async function* readOne(
 /** The system prompt of a skill run: the skill's own prompt, the language rule, the date, where files go. */
 export function skillSystemPrompt(
   skill: Skill,
-  o: { outputDir: string; today: string; writes: boolean },
+  o: { outputDir: string; today: string; writes: boolean; shell?: boolean },
 ): string {
   const lines = [
     skill.systemPrompt,
@@ -306,17 +338,13 @@ export function skillSystemPrompt(
       `file_write saves new files in the output folder "${o.outputDir}": give it a plain file name such as "summary.md", never a folder or an absolute path. It never replaces an existing file; if a name is taken, pick another.`,
     );
   }
-  if (skill.folder && skill.resources.length) {
-    lines.push(
-      `Reference files of this skill (read one with read_reference when you need it): ${skill.resources.join(', ')}.`,
-    );
-  }
+  if (skill.folder) lines.push(...skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
   return lines.join('\n');
 }
 
 async function settleTrust(skill: Skill, rt: SkillRuntime): Promise<void> {
   if (!rt.untrusted) return;
-  const pending = rt.untrusted(skillClosure(skill, rt.catalog, rt.builtinTools));
+  const pending = await rt.untrusted(skillClosure(skill, rt.catalog, rt.builtinTools));
   if (!pending.length) return;
   if (rt.confirmTrust && (await rt.confirmTrust(pending))) return;
   const names = pending.map((s) => s.name).join(', ');

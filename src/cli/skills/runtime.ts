@@ -11,7 +11,7 @@ import {
 } from '../../skills/discovery.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
-import { TrustStore, usesTrustTools } from '../../skills/trust.js';
+import { TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
 import { readDocument } from '../../tools/readers/index.js';
 import { type AppContext, makeClient } from '../context.js';
@@ -82,8 +82,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
       return doc.markdown;
     },
     ...(o.onNested ? { onNested: o.onNested } : {}),
-    untrusted: (skills) =>
-      skills.filter((s) => s.source === 'user' && usesTrustTools(s) && !trust.isTrusted(s)),
+    untrusted: (skills) => untrustedOf(trust, skills),
     async confirmTrust(pending) {
       if (!prompter.interactive) return false;
       for (const s of pending) {

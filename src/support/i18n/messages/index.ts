@@ -1,6 +1,7 @@
 // Every message group of the app. Add a group here (import, the type, the list) when a new area
 // needs strings; keys are prefixed with the area (`llm.`, `cli.`, …) so groups never collide.
 import { agent } from './agent.js';
+import { agentskills } from './agentskills.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
@@ -24,9 +25,10 @@ type En = typeof cli.en &
   typeof reach.en &
   typeof skills.en &
   typeof sessions.en &
-  typeof repl.en;
+  typeof repl.en &
+  typeof agentskills.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl];
+const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, agentskills];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
