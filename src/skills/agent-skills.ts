@@ -12,7 +12,10 @@ export const MAX_DESCRIPTION = 1024;
 const SPEC_NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Why a SKILL.md `name` breaks the specification, or undefined when it is fine. */
-export function specNameProblem(name: string, folder: string): { key: MessageKey; params: Record<string, string> } | undefined {
+export function specNameProblem(
+  name: string,
+  folder: string,
+): { key: MessageKey; params: Record<string, string> } | undefined {
   if (name.length > MAX_SPEC_NAME || !SPEC_NAME_RE.test(name)) {
     return { key: 'skills.spec.name', params: { name } };
   }

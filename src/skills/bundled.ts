@@ -53,7 +53,10 @@ export function resourceSummary(resources: readonly string[]): string {
  * is `reference.md`: an exact match wins, then a case-insensitive one. `./` and `\` are accepted.
  */
 export function findResource(resources: readonly string[], wanted: string): string | undefined {
-  const norm = wanted.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  const norm = wanted
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '');
   if (resources.includes(norm)) return norm;
   const lower = norm.toLowerCase();
   return resources.find((r) => r.toLowerCase() === lower);
@@ -90,7 +93,10 @@ export async function readBundled(
     continueHint: (next) => ` ${o.how(next)}`,
   });
   if (o.offset && doc.offset >= doc.textBytes) {
-    return { path, text: `[offset ${o.offset} is past the end of ${path}: its text is ${doc.textBytes} bytes]` };
+    return {
+      path,
+      text: `[offset ${o.offset} is past the end of ${path}: its text is ${doc.textBytes} bytes]`,
+    };
   }
   return { path, text: doc.text };
 }

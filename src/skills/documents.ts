@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { formatBytes, truncateText } from '../support/text.js';
 import { ZhiError } from '../support/errors.js';
+import { formatBytes, truncateText } from '../support/text.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
 import type { InputValues } from './inputs.js';
 import type { Skill, SkillArg } from './schema.js';

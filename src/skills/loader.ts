@@ -169,7 +169,9 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
           ),
         );
       }
-      data.tools = mapped.tools ?? SKILL_MD_DEFAULT_TOOLS;
+      // A skill that ships scripts needs the shell to run them (each command still asks).
+      const scripts = (o.resources ?? []).some((r) => /^scripts\//i.test(r));
+      data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
     }
     delete data['allowed-tools'];
   }

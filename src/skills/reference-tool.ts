@@ -5,7 +5,9 @@ import { BUNDLED_RESULT_BYTES, readBundled, resourceSummary } from './bundled.js
 const schema = z.object({
   path: z
     .string()
-    .describe('One of the files listed in the instructions, relative to the skill folder, e.g. "reference/style.md".'),
+    .describe(
+      'One of the files listed in the instructions, relative to the skill folder, e.g. "reference/style.md".',
+    ),
   offset: z.coerce
     .number()
     .int()

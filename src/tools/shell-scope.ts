@@ -22,7 +22,9 @@ export function outsideScopes(line: string, scopes: readonly string[]): string |
         (prefix) =>
           prefix.length <= cmd.words.length &&
           prefix.every((w, i) =>
-            i === 0 ? !isDynamic(cmd.words[0]!) && programName(cmd.words[0]!) === programName(w) : cmd.words[i] === w,
+            i === 0
+              ? !isDynamic(cmd.words[0]!) && programName(cmd.words[0]!) === programName(w)
+              : cmd.words[i] === w,
           ),
       );
       if (!fits) return cmd.words.map(showWord).join(' ');

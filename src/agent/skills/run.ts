@@ -4,6 +4,7 @@ import { findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
+import { skillFolderLines } from '../../skills/bundled.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import {
   checkPath,
@@ -18,7 +19,6 @@ import {
   supportedExtensions,
 } from '../../skills/documents.js';
 import type { InputValues } from '../../skills/inputs.js';
-import { skillFolderLines } from '../../skills/bundled.js';
 import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, skillClosure, skillModel } from '../../skills/resolve.js';
 import { MAX_SKILL_DEPTH, type Skill, type SkillArg } from '../../skills/schema.js';
@@ -338,7 +338,8 @@ export function skillSystemPrompt(
       `file_write saves new files in the output folder "${o.outputDir}": give it a plain file name such as "summary.md", never a folder or an absolute path. It never replaces an existing file; if a name is taken, pick another.`,
     );
   }
-  if (skill.folder) lines.push(...skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
+  if (skill.folder)
+    lines.push(...skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
   return lines.join('\n');
 }
 

@@ -6,6 +6,7 @@ import type { SessionKind } from '../../agent/sessions/format.js';
 import type { ContentPart } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import type { OutputFormat } from '../args.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
 import { withMentionedImages } from '../images.js';
@@ -37,6 +38,7 @@ export async function createChat(
 ): Promise<ChatSession> {
   const client = makeClient(ctx);
   const tools = await loadTools();
+  const skills = await chatSkills(ctx, tools);
   const chat = new ChatSession(
     {
       llm: client,
@@ -59,12 +61,29 @@ export async function createChat(
         toolNames: tools.names(),
         date: new Date().toISOString().slice(0, 10),
         uiLanguage: getLanguage(),
+        ...(skills ? { skills } : {}),
       }),
     },
   );
   // Saved as it happens, kept inside the context window, budgeted (--continue/--resume load first).
   await attachSession(ctx, chat, kind);
   return chat;
+}
+
+/**
+ * Agent Skills in chat: the `skill` tool joins the chat's tools, and the system prompt gets the
+ * list of skills (names and descriptions only). Broken skill files are skipped quietly here:
+ * `zhi skill list` is where they are reported.
+ */
+async function chatSkills(ctx: AppContext, tools: ToolRegistry): Promise<string | undefined> {
+  const [{ loadCatalog }, { chatSkillTool, skillListing }] = await Promise.all([
+    import('../skills/runtime.js'),
+    import('../../skills/chat-skill-tool.js'),
+  ]);
+  const catalog = await loadCatalog(ctx, () => undefined);
+  if (!catalog.skills.size) return undefined;
+  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell') }));
+  return skillListing(catalog.skills.values(), getLanguage());
 }
 
 /** One question, one answer: `zhi -c "…"` and pipe mode. */

@@ -1,14 +1,10 @@
+import { homedir } from 'node:os';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
-import {
-  defaultSkillDirs,
-  discoverSkills,
-  type SkillCatalog,
-  skillCacheFile,
-} from '../../skills/discovery.js';
+import { discoverSkills, type SkillCatalog, skillCacheFile, skillDirsFor } from '../../skills/discovery.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore, untrustedOf } from '../../skills/trust.js';
@@ -20,7 +16,8 @@ import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
 export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
-  const catalog = await discoverSkills(defaultSkillDirs(ctx.paths), { cacheFile: skillCacheFile(ctx.paths) });
+  const dirs = await skillDirsFor(ctx.paths, ctx.cwd, ctx.env.HOME || homedir());
+  const catalog = await discoverSkills(dirs, { cacheFile: skillCacheFile(ctx.paths) });
   for (const issues of catalog.broken) {
     warn(formatWarning(t('skills.warn.skipped', { problem: describeIssue(issues[0]!) }), ctx.err).trimEnd());
   }

@@ -28,7 +28,21 @@ type En = typeof cli.en &
   typeof repl.en &
   typeof agentskills.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, agentskills];
+const groups = [
+  cli,
+  config,
+  llm,
+  agent,
+  tools,
+  render,
+  setup,
+  files,
+  reach,
+  skills,
+  sessions,
+  repl,
+  agentskills,
+];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
