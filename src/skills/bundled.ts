@@ -3,9 +3,9 @@
  * skill loads, read by path relative to the skill's folder, read-only, in pages.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { isInside } from '../tools/paths.js';
+import { resolveReadPath } from '../tools/paths.js';
 import { DEFAULT_MAX_BYTES, readDocument } from '../tools/readers/index.js';
 import { ToolError } from '../tools/types.js';
 
@@ -83,9 +83,8 @@ export async function readBundled(
     const shown = resourceSummary(resources) || '(none)';
     throw new ToolError(`"${wanted}" is not one of this skill's files. Its files: ${shown}.`);
   }
-  const root = await realpath(folder);
-  const abs = await realpath(join(folder, path)).catch(() => undefined);
-  if (!abs || !isInside(root, abs)) throw new ToolError(`"${wanted}" cannot be read.`);
+  // The one containment rule, rooted at the skill's folder: links resolved, secrets refused.
+  const { abs } = await resolveReadPath(folder, path);
   const doc = await readDocument(abs, {
     maxBytes: DEFAULT_MAX_BYTES,
     ...(o.offset ? { offset: o.offset } : {}),

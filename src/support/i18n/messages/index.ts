@@ -9,6 +9,7 @@ import { llm } from './llm.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
 import { skills } from './skills.js';
@@ -26,6 +27,7 @@ type En = typeof cli.en &
   typeof skills.en &
   typeof sessions.en &
   typeof repl.en &
+  typeof safety.en &
   typeof agentskills.en;
 
 const groups = [
@@ -41,6 +43,7 @@ const groups = [
   skills,
   sessions,
   repl,
+  safety,
   agentskills,
 ];
 
