@@ -150,16 +150,25 @@ async function runOne(
     return fail(reason);
   }
   if (decision === 'ask') {
-    const yes = await deps.prompter.confirmTool(
+    const answer = await deps.prompter.confirmTool(
       {
         name,
         kind: tool.kind,
         args,
         preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
         warning: assessment.warning,
+        ...(assessment.summary ? { summary: assessment.summary } : {}),
+        ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
+        ...(assessment.full ? { full: assessment.full } : {}),
       },
       signal,
     );
+    const yes = answer !== false;
+    // Only grants that were offered count: a prompter cannot invent a wider sandbox.
+    if (typeof answer === 'object') {
+      const offered = new Set(assessment.choices?.map((c) => c.grant));
+      ctx.granted = answer.grants.filter((g) => offered.has(g));
+    }
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
     if (!yes) return fail(t('agent.tool.denied', {}, 'en'));

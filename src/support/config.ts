@@ -30,6 +30,7 @@ export const CONFIG_KEYS = [
   'log_level',
   'max_cost_per_run',
   'compact_threshold',
+  'shell_sandbox',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -68,6 +69,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   log_level: oneOf('debug', 'info', 'warn', 'error'),
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
+  shell_sandbox: oneOf('auto', 'off'),
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -82,6 +84,7 @@ const expected: Record<ConfigKey, string> = {
   log_level: 'debug | info | warn | error',
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
+  shell_sandbox: 'auto | off',
 };
 
 export interface ConfigFile {
@@ -96,6 +99,7 @@ export interface ConfigFile {
   log_level?: 'debug' | 'info' | 'warn' | 'error';
   max_cost_per_run?: number;
   compact_threshold?: number;
+  shell_sandbox?: 'auto' | 'off';
 }
 
 export const DEFAULTS = {
@@ -105,6 +109,7 @@ export const DEFAULTS = {
   language: 'auto' as const,
   log_level: 'info' as const,
   compact_threshold: 0.85,
+  shell_sandbox: 'auto' as const,
 };
 
 export interface ResolvedConfig {
@@ -120,6 +125,8 @@ export interface ResolvedConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   maxCostPerRun: number | undefined;
   compactThreshold: number;
+  /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
+  shellSandbox: 'auto' | 'off';
   /** Whether the config file exists. */
   fileExists: boolean;
 }
@@ -300,6 +307,7 @@ export function resolveConfig(
     logLevel: file.log_level ?? DEFAULTS.log_level,
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     fileExists: loaded.exists,
   };
 }

@@ -36,6 +36,8 @@ export interface ToolContext {
   usage: UsageTracker;
   /** The API client, for tools that call Zhipu themselves (OCR). */
   client?: ZhipuClient | undefined;
+  /** What the person granted beyond a plain yes (the keys of the choices they picked). */
+  granted?: readonly string[];
   /** Free-form services a tool family needs (skills runner, session dir…), injected by the mode. */
   services: Record<string, unknown>;
 }
@@ -51,6 +53,19 @@ export interface Assessment {
   refuse?: string;
   /** Shown in red before the question. */
   warning?: string;
+  /** One line on what the call can reach (the shell's sandbox), shown last before the question. */
+  summary?: { text: string; risky: boolean };
+  /** Answers besides yes and no, each widening what this one call may do. */
+  choices?: ApprovalChoice[];
+  /** The whole preview when `preview` is folded (a long command): shown when the person asks. */
+  full?: string;
+}
+
+/** An extra answer to an approval: a key the person types, what it means, and the grant it gives. */
+export interface ApprovalChoice {
+  key: string;
+  label: string;
+  grant: string;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

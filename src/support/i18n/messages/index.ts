@@ -12,6 +12,7 @@ import { repl } from './repl.js';
 import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
+import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 
@@ -28,6 +29,7 @@ type En = typeof cli.en &
   typeof sessions.en &
   typeof repl.en &
   typeof safety.en &
+  typeof shell.en &
   typeof agentskills.en;
 
 const groups = [
@@ -44,6 +46,7 @@ const groups = [
   sessions,
   repl,
   safety,
+  shell,
   agentskills,
 ];
 
