@@ -47,6 +47,8 @@ export interface AgentDeps {
   clock?: () => number;
   client?: ZhipuClient;
   services?: Record<string, unknown>;
+  /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
+  extraReadable?: readonly string[];
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
   /**

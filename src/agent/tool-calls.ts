@@ -136,6 +136,7 @@ async function runOne(
     usage: deps.usage,
     client: deps.client,
     services: deps.services ?? {},
+    ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
   };
 
   const assessment = (await tool.assess?.(args, ctx)) ?? {};

@@ -277,6 +277,7 @@ export async function* runSkill(
       outputDir,
       ...(rt.client ? { client: rt.client } : {}),
       services: { skill: skill.name },
+      ...(skill.folder ? { extraReadable: [skill.folder] } : {}),
       ...rt.hooks,
     },
     {

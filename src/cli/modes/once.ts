@@ -49,6 +49,8 @@ export async function createChat(
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
       services: {},
+      // A loaded skill's scripts run through the shell with its folder readable.
+      ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
     },
     {
       model: ctx.config.defaultModel,
@@ -61,7 +63,7 @@ export async function createChat(
         toolNames: tools.names(),
         date: new Date().toISOString().slice(0, 10),
         uiLanguage: getLanguage(),
-        ...(skills ? { skills } : {}),
+        ...(skills ? { skills: skills.listing } : {}),
       }),
     },
   );
@@ -75,7 +77,10 @@ export async function createChat(
  * list of skills (names and descriptions only). Broken skill files are skipped quietly here:
  * `zhi skill list` is where they are reported.
  */
-async function chatSkills(ctx: AppContext, tools: ToolRegistry): Promise<string | undefined> {
+async function chatSkills(
+  ctx: AppContext,
+  tools: ToolRegistry,
+): Promise<{ listing: string; folders: string[] } | undefined> {
   const [{ loadCatalog }, { chatSkillTool, skillListing }] = await Promise.all([
     import('../skills/runtime.js'),
     import('../../skills/chat-skill-tool.js'),
@@ -83,7 +88,8 @@ async function chatSkills(ctx: AppContext, tools: ToolRegistry): Promise<string 
   const catalog = await loadCatalog(ctx, () => undefined);
   if (!catalog.skills.size) return undefined;
   tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell') }));
-  return skillListing(catalog.skills.values(), getLanguage());
+  const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
+  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders };
 }
 
 /** One question, one answer: `zhi -c "…"` and pipe mode. */
