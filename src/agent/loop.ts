@@ -6,7 +6,7 @@ import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Question } from '../tools/types.js';
-import type { AgentEvent, AgentResult } from './events.js';
+import type { AgentResult, RunEvent } from './events.js';
 import type { PermissionMode } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
 
@@ -63,6 +63,8 @@ export interface AgentDeps {
 
 export interface BeforeCallOutcome {
   notices?: string[];
+  /** Events of the work the hook did (a compaction summary's usage), passed on into the stream. */
+  events?: RunEvent[];
   stop?: ZhiError;
 }
 
@@ -86,7 +88,7 @@ export async function* runAgent(
   messages: Message[],
   deps: AgentDeps,
   opts: AgentOptions,
-): AsyncGenerator<AgentEvent, AgentResult> {
+): AsyncGenerator<RunEvent, AgentResult> {
   const clock = deps.clock ?? Date.now;
   const signal = opts.signal ?? new AbortController().signal;
   const result: AgentResult = {
@@ -111,6 +113,7 @@ export async function* runAgent(
     result.turns += 1;
     yield { type: 'turn_start', turn: result.turns, model: opts.model };
     const before = await deps.beforeCall?.(messages, signal);
+    yield* before?.events ?? [];
     for (const message of before?.notices ?? []) yield { type: 'warning', message };
     if (before?.stop) {
       yield { type: 'error', error: before.stop };

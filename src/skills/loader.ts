@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
-import { parseYamlSafe } from '../support/yaml.js';
 import type { z } from 'zod';
 import type { MessageKey } from '../support/i18n/index.js';
+import { parseYamlSafe } from '../support/yaml.js';
 import { MAX_DESCRIPTION, mapAllowedTools, quoteColonValues, specNameProblem } from './agent-skills.js';
 import { listResources } from './bundled.js';
 import {
