@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
+import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
@@ -47,6 +48,8 @@ export interface RuntimeOptions {
   hooks?: SkillRuntime['hooks'];
   /** Where the trust question is written (stderr by default). */
   write?: (text: string) => void;
+  /** The session's web approvals (the REPL's, for /run); a new set for a command. */
+  webGrants?: WebGrants;
 }
 
 /** The runtime shared by every skill run of one command or one `/run`, nested runs included. */
@@ -63,6 +66,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     prompter,
     mode: o.mode,
     signal: o.signal,
+    webGrants: o.webGrants ?? newWebGrants(),
     cwd: ctx.cwd,
     outputDir: ctx.outputDir,
     outputDirFixed: Boolean(ctx.args.flags.outputDir),
