@@ -387,7 +387,7 @@ describe('runSkill', () => {
     expect((err as ZhiError).whyText()).toContain(
       '/u/bad.yaml, line 6, tools[1]: there is no tool or skill called "telepathy"',
     );
-    const model = skill('name: m\ndescription: d\nmodel: glm-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
+    const model = skill('name: m\ndescription: d\nmodel: gpt-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
     const llm = new ScriptedLlm([text('done')]);
     const ran = await drain(
       runSkill(
@@ -397,7 +397,7 @@ describe('runSkill', () => {
     );
     expect(ran.events).toContainEqual({
       type: 'warning',
-      message: 'the skill m asks for the model "glm-9", which zhi does not know; it runs on glm-4-flash instead',
+      message: 'the skill m asks for the model "gpt-9", which zhi does not know; it runs on glm-4-flash instead',
     });
     expect(llm.requests[0]!.model).toBe('glm-4-flash');
     expect(ran.result.text).toBe('done');

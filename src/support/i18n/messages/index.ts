@@ -6,6 +6,7 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { llm } from './llm.js';
+import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
@@ -30,6 +31,7 @@ type En = typeof cli.en &
   typeof repl.en &
   typeof safety.en &
   typeof shell.en &
+  typeof models.en &
   typeof agentskills.en;
 
 const groups = [
@@ -47,6 +49,7 @@ const groups = [
   repl,
   safety,
   shell,
+  models,
   agentskills,
 ];
 
