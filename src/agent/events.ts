@@ -56,6 +56,9 @@ export type AgentEvent =
       durationMs: number;
       index: number;
       total: number;
+      /** What this call read and wrote (the run's counters are added up from these). */
+      filesRead: number;
+      filesWritten: WrittenFile[];
     }
   | { type: 'progress'; id: string; note: string }
   | { type: 'usage'; model: string; usage: Usage; cost: Cost; purpose?: UsagePurposeTag }
