@@ -9,10 +9,18 @@ import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { truncateText } from '../support/text.js';
 import { visible } from '../support/sanitize.js';
-import { type AnyTool, type Notice, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
+import {
+  ALWAYS_SITE,
+  type AnyTool,
+  type Assessment,
+  type Notice,
+  type ToolContext,
+  ToolError,
+  type WrittenFile,
+} from '../tools/types.js';
 import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
-import { decide } from './permissions.js';
+import { decide, siteHost, sitePreapproved } from './permissions.js';
 import { AsyncQueue } from './queue.js';
 
 /** The default cap on what the model gets back from one tool call. */
@@ -77,9 +85,10 @@ function count(result: AgentResult, ev: Extract<RunEvent, { type: 'tool_end' }>)
 
 /** Indexes of the calls, grouped: a run of read-only (or unknown) calls together, every other alone. */
 function parallelGroups(calls: ToolCall[], deps: AgentDeps): number[][] {
+  // Reads that may ask (web_fetch) run one at a time, like everything that asks.
   const readOnly = (i: number) => {
     const tool = deps.tools.get(calls[i]!.function.name);
-    return !tool || tool.kind === 'read';
+    return !tool || (tool.kind === 'read' && !tool.site);
   };
   const groups: number[][] = [];
   calls.forEach((_, i) => {
@@ -197,18 +206,25 @@ async function decideCall(
   const { tool, name, args } = prep;
   const { deps, signal } = run;
   const id = slot.call.id;
-  const assessment = (await tool.assess?.(args, ctx)) ?? {};
+  let assessment: Assessment;
+  try {
+    assessment = (await tool.assess?.(args, ctx)) ?? {};
+  } catch (err) {
+    // A call that cannot work (a name no system can store) fails before anyone is asked.
+    if (!(err instanceof ToolError)) throw err;
+    if (err.notice) slot.emit({ type: 'warning', message: noticeText(err.notice) });
+    return { outcome: failure(err.message) };
+  }
   if (assessment.refuse) {
     slot.emit({ type: 'permission', id, name, decision: 'refused', reason: assessment.refuse });
     return { outcome: failure(t('agent.tool.refused', { reason: assessment.refuse }, 'en')) };
   }
-  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive);
+  const siteUrl = tool.site?.(args);
+  const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
+  const site = siteUrl === undefined ? undefined : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
+  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, site);
   if (decision === 'allow') return {};
-  if (decision === 'deny') {
-    const reason = t('agent.tool.noTerminal', {}, 'en');
-    slot.emit({ type: 'permission', id, name, decision: 'denied', reason, code: 'no_terminal' });
-    return { outcome: failure(reason) };
-  }
+  if (decision === 'deny') return { outcome: denied(slot, name, siteUrl) };
   const answer = await deps.prompter.confirmTool(
     {
       name,
@@ -230,7 +246,24 @@ async function decideCall(
   }
   if (signal.aborted) return { outcome: { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') } };
   slot.emit({ type: 'permission', id, name, decision: yes ? 'allowed' : 'denied' });
-  return yes ? { asked: true } : { outcome: failure(t('agent.tool.denied', {}, 'en')) };
+  if (!yes) return { outcome: failure(t('agent.tool.denied', {}, 'en')) };
+  // "Always for this domain": later fetches from the same host run without a question.
+  if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
+  return { asked: true };
+}
+
+/** Nobody can be asked: the call is denied, the model told in English, the person in their language. */
+function denied(slot: CallSlot, name: string, siteUrl: string | undefined): CallOutcome {
+  const id = slot.call.id;
+  if (siteUrl !== undefined) {
+    const reason = t('agent.tool.siteNoTerminal', { url: siteUrl }, 'en');
+    const notice = noticeText({ key: 'safety.fetch.noTerminal', params: { name, url: siteUrl } });
+    slot.emit({ type: 'permission', id, name, decision: 'denied', reason, notice });
+    return failure(reason);
+  }
+  const reason = t('agent.tool.noTerminal', {}, 'en');
+  slot.emit({ type: 'permission', id, name, decision: 'denied', reason, code: 'no_terminal' });
+  return failure(reason);
 }
 
 /** Run the tool; a throw becomes an error result the model can read, a long result is capped. */
