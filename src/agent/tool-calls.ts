@@ -32,6 +32,8 @@ interface CallOutcome {
   /** A successful call of a tool that reads one file (its `readsFile`). */
   filesRead: number;
   filesWritten: WrittenFile[];
+  /** Lines the tool wants the person to see (a search's sources). */
+  display?: string[];
 }
 
 /** One call's place in its response, and where its events go. */
@@ -166,6 +168,7 @@ function end(slot: CallSlot, prep: Prepared, outcome: CallOutcome, durationMs: n
     total,
     filesRead: outcome.filesRead,
     filesWritten: outcome.filesWritten,
+    ...(outcome.display?.length ? { display: outcome.display } : {}),
   });
   return outcome;
 }
@@ -284,7 +287,14 @@ async function execute(
       content = (await run.deps.spill?.(slot.call, raw)) ?? truncateText(raw, cap).text;
     }
     const filesRead = tool.readsFile && !isError ? 1 : 0;
-    return { content: isError ? `Error: ${content}` : content, ok: !isError, filesRead, filesWritten: [] };
+    const display = typeof out === 'string' ? undefined : out.display;
+    return {
+      content: isError ? `Error: ${content}` : content,
+      ok: !isError,
+      filesRead,
+      filesWritten: [],
+      ...(display ? { display } : {}),
+    };
   } catch (err) {
     if (run.signal.aborted) return { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') };
     if (err instanceof ToolError) {
