@@ -108,6 +108,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * and shell promise 100 KB). Others get the loop's default of 50 KB.
    */
   maxResultBytes?: number;
+  /** A successful call reads one file (counted in the run's "files read"). */
+  readsFile?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape
