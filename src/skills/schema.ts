@@ -27,7 +27,8 @@ export interface SkillArg {
   extensions?: string[];
 }
 
-export type SkillSource = 'builtin' | 'user';
+/** `project`: found in the current project's `.agents/skills/` or `.claude/skills/`. */
+export type SkillSource = 'builtin' | 'user' | 'project';
 
 /** A skill as loaded from disk, validated and with defaults applied (the model default stays open). */
 export interface Skill {
@@ -66,6 +67,8 @@ export interface Skill {
   mapReduce?: 'combine' | 'concat';
   /** Where long documents are split (default headings, then paragraphs). */
   chunking?: Chunking;
+  /** `allowed-tools: Bash(python3:*)`: the shell may run only commands with these prefixes. */
+  shellScopes?: string[];
 }
 
 /** A problem in a skill file, located as precisely as the file allows. */

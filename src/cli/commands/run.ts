@@ -1,4 +1,5 @@
 import { batchBlocker } from '../../agent/batch/batch-run.js';
+import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
@@ -13,7 +14,8 @@ import { readStdin } from '../stdin.js';
 /**
  * `zhi run <skill> [inputs…] [--<arg> <value>]…`: positional inputs fill the skill's file and
  * folder inputs in order, `--name value` sets any input; piped stdin is the document when no
- * file or text was given. stdout gets the final answer only.
+ * file or text was given. A SKILL.md without declared inputs takes free text, files and stdin.
+ * stdout gets the final answer only.
  */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [name, ...inputs] = ctx.args.positionals;
@@ -32,13 +34,18 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   if (folder.force && ctx.args.flags.resume === true) {
     throw new ZhiError({ kind: 'usage', what: { key: 'batch.err.forceResume' } });
   }
-  const values = mapCliInputs(skill, inputs, rest);
+  const free = isFreeForm(skill) ? await splitFreeForm(ctx.cwd, inputs, rest) : undefined;
+  const values = free ? {} : mapCliInputs(skill, inputs, rest);
   // Said before anything is read or sent: a skill that must ask a person cannot wait in a batch job.
   const blocker = folder.batch ? batchBlocker(skill) : undefined;
   if (blocker) throw blocker;
 
   let extraDocuments: { name: string; text: string }[] | undefined;
-  if (lacksContent(skill, values) && !ctx.stdinIsTTY) {
+  if (free && !ctx.stdinIsTTY) {
+    // A skill without declared inputs takes piped text as one more document.
+    const piped = await readStdin();
+    if (piped.trim()) extraDocuments = [{ name: 'stdin', text: piped }];
+  } else if (lacksContent(skill, values) && !ctx.stdinIsTTY) {
     const piped = await readStdin();
     if (piped.trim()) {
       if (skill.args.some((a) => a.name === 'text' && a.type === 'string')) values.text = piped;
@@ -57,6 +64,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       skill,
       values,
       ...(extraDocuments ? { extraDocuments } : {}),
+      ...(free ? { task: free.task, files: free.files } : {}),
       model: ctx.args.flags.model,
       prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
       mode: ctx.args.flags.auto ? 'auto' : 'approve',

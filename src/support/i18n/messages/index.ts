@@ -1,6 +1,7 @@
 // Every message group of the app. Add a group here (import, the type, the list) when a new area
 // needs strings; keys are prefixed with the area (`llm.`, `cli.`, …) so groups never collide.
 import { agent } from './agent.js';
+import { agentskills } from './agentskills.js';
 import { batch } from './batch.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
@@ -32,6 +33,7 @@ type En = typeof cli.en &
   typeof safety.en &
   typeof shell.en &
   typeof models.en &
+  typeof agentskills.en &
   typeof batch.en;
 
 const groups = [
@@ -50,6 +52,7 @@ const groups = [
   safety,
   shell,
   models,
+  agentskills,
   batch,
 ];
 
