@@ -2,12 +2,16 @@ import type { AgentEvent, AgentResult } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
+import { safeEvent } from './safe-event.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
 import { doneLine, fileLines, formatDuration } from './summary.js';
+
+const KEEP = { keepNewlines: true, keepTabs: true };
 
 export interface PrinterOptions {
   format: OutputFormat;
@@ -74,6 +78,10 @@ export class StreamPrinter {
       if (ev.type === 'error') this.lastError = ev.error;
       return;
     }
+    this.show(safeEvent(ev));
+  }
+
+  private show(ev: AgentEvent): void {
     switch (ev.type) {
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
@@ -190,7 +198,8 @@ export class StreamPrinter {
     }
     if (this.live) {
       // Text shown live already; if the final answer differs (not streamed), print it.
-      if (result.text && !this.streamedText.endsWith(result.text)) this.stdout.write(result.text);
+      if (result.text && !this.streamedText.endsWith(visible(result.text, KEEP)))
+        this.stdout.write(visible(result.text, KEEP));
       if (this.textOpen || result.text) this.stdout.write('\n');
       this.textOpen = false;
     } else if (result.text) {

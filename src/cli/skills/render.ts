@@ -3,6 +3,7 @@ import type { SkillEvent } from '../../agent/skills/run.js';
 import { t } from '../../support/i18n/index.js';
 import type { OutputFormat } from '../args.js';
 import { errorJson, formatWarning } from '../render/error.js';
+import { safeEvent } from '../render/safe-event.js';
 import type { StreamPrinter } from '../render/printer.js';
 import type { Style } from '../render/style.js';
 import { formatDuration } from '../render/summary.js';
@@ -39,7 +40,9 @@ export class SkillPrinter {
   /** The model of the skill the user ran (from its first skill_start). */
   model: string | undefined;
 
-  handle(ev: SkillEvent): void {
+  handle(event: SkillEvent): void {
+    // File names and labels of the skill's own lines are shown, never executed.
+    const ev = event.type.startsWith('skill_') && this.o.format !== 'stream-json' ? safeEvent(event) : event;
     if (ev.type === 'skill_start') {
       this.model ??= ev.model;
       if (this.o.format === 'stream-json') this.outLine(JSON.stringify(ev));
@@ -63,7 +66,8 @@ export class SkillPrinter {
   }
 
   /** An event of a nested run (a composite's step or a per-file step). */
-  nested(ev: SkillEvent, chain: readonly string[]): void {
+  nested(event: SkillEvent, chain: readonly string[]): void {
+    const ev = this.o.format === 'stream-json' ? event : safeEvent(event);
     if (this.o.format === 'stream-json') {
       if (ev.type === 'text_delta' || ev.type === 'thinking_delta') return;
       const event = ev.type === 'error' ? { type: 'error', ...errorJson(ev.error) } : ev;
