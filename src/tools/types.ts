@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ZhipuClient } from '../llm/client.js';
+import type { Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 
@@ -32,8 +33,15 @@ export interface ToolContext {
   recordFile(file: WrittenFile): void;
   /** A short progress note while a slow tool works (OCR, a long shell command). */
   progress(note: string): void;
-  /** Usage of nested model calls (skills as tools, OCR) is added here. */
+  /** Usage of nested runs (skills as tools) is merged here. */
   usage: UsageTracker;
+  /** A model call the tool made itself (OCR): counted in the run's usage and reported in its stream. */
+  reportUsage(model: string, usage: Usage): void;
+  /**
+   * An event of a run this tool started (a composite skill's step), passed into the run's event
+   * stream as is. Its type is the agent's RunEvent, which this layer does not know.
+   */
+  emit(event: { readonly type: string }): void;
   /** The API client, for tools that call Zhipu themselves (OCR). */
   client?: ZhipuClient | undefined;
   /** What the person granted beyond a plain yes (the keys of the choices they picked). */
@@ -61,6 +69,9 @@ export interface Assessment {
   full?: string;
 }
 
+/** The grant of web_fetch's "always for this domain" answer (kept for the session by the loop). */
+export const ALWAYS_SITE = 'always-site';
+
 /** An extra answer to an approval: a key the person types, what it means, and the grant it gives. */
 export interface ApprovalChoice {
   key: string;
@@ -78,6 +89,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** A short label for progress lines, e.g. the file name. */
   label?(args: z.infer<S>): string;
   assess?(args: z.infer<S>, ctx: ToolContext): Assessment | Promise<Assessment>;
+  /**
+   * For reads that leave the computer (web_fetch): the address this call reaches. The policy
+   * then asks per domain in approve mode unless the person typed the URL (design §3).
+   */
+  site?(args: z.infer<S>): string | undefined;
   /** How the argument should be shown in a permission prompt (long contents summarised). */
   preview?(args: z.infer<S>, ctx?: ToolContext): string;
   /**

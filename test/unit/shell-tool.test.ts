@@ -25,6 +25,8 @@ function ctx(over: Partial<ToolContext> = {}): ToolContext {
     recordFile: () => {},
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
+    reportUsage: () => {},
+    emit: () => {},
     services: {},
     ...over,
   };

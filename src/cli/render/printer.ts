@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentResult } from '../../agent/events.js';
+import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -6,12 +6,10 @@ import { visible } from '../../support/sanitize.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
+import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { safeEvent } from './safe-event.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
-import { doneLine, fileLines, formatDuration } from './summary.js';
-
-const KEEP = { keepNewlines: true, keepTabs: true };
 
 export interface PrinterOptions {
   format: OutputFormat;
@@ -42,6 +40,12 @@ export class StreamPrinter {
   private lastError: ZhiError | undefined;
   /** The model of the last call (a turn with images goes to a vision model). */
   private answeredBy: string | undefined;
+  /** Between a turn's start and its message (a usage event then is the turn's, not OCR's). */
+  private inTurn = false;
+  /** The skill line is shown once, for the skill the user ran. */
+  private skillShown = false;
+  /** The model of the skill the user ran (from its first skill_start). */
+  skillModel: string | undefined;
 
   /** A printer for this invocation's streams and flags. */
   static forContext(ctx: AppContext, format: OutputFormat = ctx.args.flags.outputFormat): StreamPrinter {
@@ -71,18 +75,46 @@ export class StreamPrinter {
     return this.o.format === 'text' && (this.o.stderrIsTTY || this.o.verbose > 0);
   }
 
-  handle(ev: AgentEvent): void {
-    if (ev.type === 'usage') this.answeredBy = ev.model;
+  handle(ev: RunEvent): void {
+    if (ev.type === 'turn_start') this.inTurn = true;
+    if (ev.type === 'message') this.inTurn = false;
+    if (ev.type === 'usage' && this.inTurn) this.answeredBy = ev.model;
+    if (ev.type === 'skill_start') this.skillModel ??= ev.model;
     if (this.o.format === 'stream-json') {
+      if (isDelta(ev) && ev.type === 'nested') return;
       this.stdout.write(`${JSON.stringify(serialise(ev))}\n`);
       if (ev.type === 'error') this.lastError = ev.error;
       return;
     }
-    this.show(safeEvent(ev));
+    if (this.o.format === 'text') this.handleText(ev);
+    else if (ev.type === 'error') this.lastError = ev.error;
   }
 
-  private show(ev: AgentEvent): void {
+  /** A whole line on stderr (the spinner, if any, is cleared first). */
+  private line(text: string): void {
+    this.spinner.stop();
+    this.closeThinking();
+    this.stderr.write(`${text}\n`);
+  }
+
+  private handleText(event: RunEvent): void {
+    // Answers, reasoning, labels and notes reach the terminal only through visible().
+    const ev = safeEvent(event);
     switch (ev.type) {
+      case 'skill_start':
+        if (!this.skillShown)
+          this.line(this.o.err.dim(t('skills.running', { name: ev.skill, model: ev.model })));
+        this.skillShown = true;
+        break;
+      case 'skill_step':
+        this.line(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
+        break;
+      case 'skill_ocr':
+        this.line(this.o.err.dim(t('skills.ocr', { file: visible(ev.file) })));
+        break;
+      case 'nested':
+        for (const l of nestedLines(ev.chain, ev.event, this.o.err)) this.line(l);
+        break;
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
         break;
@@ -112,45 +144,17 @@ export class StreamPrinter {
       case 'progress':
         this.spinner.update(ev.note);
         break;
-      case 'tool_end': {
-        this.spinner.stop();
-        const mark = ev.ok ? this.o.err.green('✓') : this.o.err.red('✗');
-        const label = ev.label === ev.name ? '' : ` ${ev.label}`;
-        const prefix = this.o.err.enabled ? '' : '[TOOL] ';
-        const why = ev.ok ? '' : ` ${this.o.err.dim(firstLine(ev.result))}`;
-        this.stderr.write(
-          `${prefix}[${ev.index + 1}/${ev.total}] ${ev.name}${label} ${mark} ${formatDuration(ev.durationMs)}${why}\n`,
-        );
+      case 'tool_end':
+        this.line(toolLine(ev, this.o.err));
+        break;
+      case 'permission': {
+        const text = permissionText(ev);
+        if (text) this.stderr.write(formatWarning(text, this.o.err));
         break;
       }
-      case 'permission':
-        if (ev.decision === 'denied' && ev.code === 'no_terminal') {
-          this.stderr.write(formatWarning(t('render.deniedNoTerminal', { name: ev.name }), this.o.err));
-        } else if (ev.decision === 'denied' && ev.reason) {
-          this.stderr.write(
-            formatWarning(t('render.denied', { name: ev.name, reason: ev.reason }), this.o.err),
-          );
-        } else if (ev.decision === 'denied') {
-          this.stderr.write(formatWarning(t('render.deniedByUser', { name: ev.name }), this.o.err));
-        } else if (ev.decision === 'refused') {
-          this.stderr.write(
-            formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.o.err),
-          );
-        }
-        break;
       case 'retry':
         this.spinner.stop();
-        this.stderr.write(
-          formatWarning(
-            t('cli.retrying', {
-              reason: ev.error.code ? `${ev.error.message} (${ev.error.code})` : ev.error.message,
-              seconds: (ev.delayMs / 1000).toFixed(1),
-              attempt: ev.attempt,
-              max: ev.maxRetries,
-            }),
-            this.o.err,
-          ),
-        );
+        this.stderr.write(formatWarning(retryText(ev), this.o.err));
         break;
       case 'warning':
         this.closeText();
@@ -159,9 +163,7 @@ export class StreamPrinter {
       case 'error':
         this.lastError = ev.error;
         break;
-      case 'usage':
-      case 'message':
-      case 'done':
+      default:
         break;
     }
   }
@@ -198,8 +200,8 @@ export class StreamPrinter {
     }
     if (this.live) {
       // Text shown live already; if the final answer differs (not streamed), print it.
-      if (result.text && !this.streamedText.endsWith(visible(result.text, KEEP)))
-        this.stdout.write(visible(result.text, KEEP));
+      const text = visible(result.text, { keepNewlines: true, keepTabs: true });
+      if (text && !this.streamedText.endsWith(text)) this.stdout.write(text);
       if (this.textOpen || result.text) this.stdout.write('\n');
       this.textOpen = false;
     } else if (result.text) {
@@ -217,11 +219,6 @@ export class StreamPrinter {
     this.stderr.write(this.o.err.enabled ? `${this.o.err.dim(line)}\n` : `[DONE] ${line}\n`);
     for (const f of fileLines(result, this.o.cwd)) this.stderr.write(`${f}\n`);
   }
-}
-
-function firstLine(s: string): string {
-  const line = s.split('\n')[0] ?? '';
-  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
 }
 
 export function resultJson(result: AgentResult, usage: UsageTracker, model: string, durationMs: number) {
@@ -246,7 +243,14 @@ export function resultJson(result: AgentResult, usage: UsageTracker, model: stri
   };
 }
 
-function serialise(ev: AgentEvent): unknown {
+function isDelta(ev: RunEvent): boolean {
+  const inner = ev.type === 'nested' ? ev.event : ev;
+  return inner.type === 'text_delta' || inner.type === 'thinking_delta';
+}
+
+/** One stream-json line: errors as their JSON shape, nested events with their chain. */
+function serialise(ev: RunEvent): unknown {
+  if (ev.type === 'nested') return { type: 'nested', chain: ev.chain, event: serialise(ev.event) };
   if (ev.type === 'error') return { type: 'error', ...errorJson(ev.error) };
   if (ev.type === 'done') {
     const { error, ...rest } = ev.result;
