@@ -54,6 +54,8 @@ const events: AgentEvent[] = [
     label: `notes${WRAP_OFF}.md`,
     ok: false,
     result: `Error: no such file ${TITLE}`,
+    filesRead: 0,
+    filesWritten: [],
     durationMs: 5,
     index: 0,
     total: 1,
