@@ -216,7 +216,7 @@ async function readHead(absPath: string, signal?: AbortSignal): Promise<Buffer> 
 
 /**
  * A page of a text file: offsets are byte offsets in the file, read by range (text-window.ts).
- * The encoding is named in the notes unless it is UTF-8, and stated as a guess when unsure.
+ * When the detector was unsure, the notes say which encoding was assumed.
  */
 async function readTextPage(
   absPath: string,
@@ -239,7 +239,6 @@ async function readTextPage(
     notes.push(
       `read as ${displayEncoding(enc.name)}, a guess: if the text looks wrong, ask the user which encoding the file uses`,
     );
-  else if (enc.name !== 'utf-8') notes.push(`encoding: ${displayEncoding(enc.name)}`);
   let text = page.text;
   if (truncated) {
     const shown = page.end - page.start;
