@@ -118,8 +118,10 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const ext = extname(absPath).toLowerCase();
   let fileBytes: number;
+  let mtimeMs: number;
   try {
     const st = await stat(absPath);
+    mtimeMs = st.mtimeMs;
     if (st.isDirectory())
       throw new DocumentError(
         'is_directory',
@@ -167,12 +169,21 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
         'This file has the extension .pdf but is not a valid PDF (it may be damaged or still downloading).',
       );
     }
-    extracted = await (await import('./pdf.js')).readPdf(data, limit, opts.signal);
+    extracted = await (await import('./pdf.js')).readPdf(data, {
+      offset: opts.offset ?? 0,
+      limit,
+      cacheKey: `${absPath}\0${fileBytes}\0${mtimeMs}`,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
   } else {
     throw new Error(`unexpected document kind ${kind}`);
   }
 
-  const out = cut(extracted.text, opts.offset ?? 0, maxBytes);
+  // A PDF read from a later page holds only the text from `base` on.
+  const base = extracted.base ?? 0;
+  const out = cut(extracted.text, (opts.offset ?? 0) - base, maxBytes);
+  out.offset += base;
+  out.totalBytes += base;
   const complete = !extracted.partial;
   let text = out.text;
   if (out.truncated || !complete) {
