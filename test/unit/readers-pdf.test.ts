@@ -78,7 +78,8 @@ describe('forms and tables', () => {
       ['Plums', '7', '0.50'],
     ];
     const runs = [{ x: 72, y: 740, text: 'Quarterly order summary for the north region' }];
-    rows.forEach((r, i) => r.forEach((text, c) => runs.push({ x: 72 + c * 150, y: 700 - i * 20, text })));
+    for (const [i, r] of rows.entries())
+      for (const [c, text] of r.entries()) runs.push({ x: 72 + c * 150, y: 700 - i * 20, text });
     runs.push({ x: 72, y: 600, text: 'Prices are in euros.' });
     const doc = await readDocument(file('table.pdf', makePositionedPdf(runs)));
     expect(doc.text).toContain('Quarterly order summary for the north region');

@@ -6,37 +6,21 @@
  * when the run is mostly high bytes and the result is Chinese — ordinary accented Latin text
  * ("café", "Ångström") does not decode to Han characters and is left alone.
  */
+import iconv from 'iconv-lite';
 
-/** Windows-1252 characters of bytes 0x80–0x9F, back to their bytes. */
-const CP1252: Record<number, number> = {
-  0x20ac: 0x80,
-  0x201a: 0x82,
-  0x0192: 0x83,
-  0x201e: 0x84,
-  0x2026: 0x85,
-  0x2020: 0x86,
-  0x2021: 0x87,
-  0x02c6: 0x88,
-  0x2030: 0x89,
-  0x0160: 0x8a,
-  0x2039: 0x8b,
-  0x0152: 0x8c,
-  0x017d: 0x8e,
-  0x2018: 0x91,
-  0x2019: 0x92,
-  0x201c: 0x93,
-  0x201d: 0x94,
-  0x2022: 0x95,
-  0x2013: 0x96,
-  0x2014: 0x97,
-  0x02dc: 0x98,
-  0x2122: 0x99,
-  0x0161: 0x9a,
-  0x203a: 0x9b,
-  0x0153: 0x9c,
-  0x017e: 0x9e,
-  0x0178: 0x9f,
-};
+let cp1252: Map<number, number> | undefined;
+
+/** Windows-1252 characters of bytes 0x80–0x9F (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ), back to their bytes. */
+function cp1252Byte(c: number): number | undefined {
+  if (!cp1252) {
+    cp1252 = new Map();
+    for (let b = 0x80; b <= 0x9f; b++) {
+      const ch = iconv.decode(Buffer.from([b]), 'windows-1252').codePointAt(0)!;
+      if (ch !== b && ch !== 0xfffd) cp1252.set(ch, b);
+    }
+  }
+  return cp1252.get(c);
+}
 
 function isChinese(c: number): boolean {
   // Han, CJK and full-width punctuation, and the general punctuation GBK carries (… — “ ”).
@@ -55,7 +39,7 @@ export function repairGbkMojibake(run: string): string | undefined {
   let lead = false;
   for (const ch of run) {
     const c = ch.codePointAt(0)!;
-    let b = c <= 0xff ? c : CP1252[c];
+    let b = c <= 0xff ? c : cp1252Byte(c);
     // WinAnsi draws the soft hyphen 0xAD as "-": as the second byte of a pair it was 0xAD.
     if (c === 0x2d && lead) b = 0xad;
     if (b === undefined) return undefined;
