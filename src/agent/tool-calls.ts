@@ -5,11 +5,12 @@
 import type { z } from 'zod';
 import type { ToolCall, ToolMessage } from '../llm/types.js';
 import { ZhiError } from '../support/errors.js';
-import { t } from '../support/i18n/index.js';
+import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { truncateText } from '../support/text.js';
-import { type AnyTool, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
-import type { AgentEvent, AgentResult } from './events.js';
+import { visible } from '../support/sanitize.js';
+import { type AnyTool, type Notice, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
+import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide } from './permissions.js';
 import { AsyncQueue } from './queue.js';
@@ -35,7 +36,7 @@ export async function* runToolCalls(
   signal: AbortSignal,
   clock: () => number,
   result: AgentResult,
-): AsyncGenerator<AgentEvent, ToolMessage[]> {
+): AsyncGenerator<RunEvent, ToolMessage[]> {
   const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
   const groups: number[][] = [];
   calls.forEach((call, i) => {
@@ -52,7 +53,7 @@ export async function* runToolCalls(
 
   for (const group of groups) {
     if (signal.aborted) break;
-    const queue = new AsyncQueue<AgentEvent>();
+    const queue = new AsyncQueue<RunEvent>();
     const tasks = group.map(async (i) => {
       const call = calls[i]!;
       outcomes[i] = await runOne(call, i, calls.length, deps, opts, signal, clock, result, (ev) =>
@@ -79,7 +80,7 @@ async function runOne(
   signal: AbortSignal,
   clock: () => number,
   result: AgentResult,
-  emit: (ev: AgentEvent) => void,
+  emit: (ev: RunEvent) => void,
 ): Promise<CallOutcome> {
   const name = call.function.name;
   const tool = deps.tools.get(name);
@@ -133,6 +134,11 @@ async function runOne(
     },
     progress: (note) => emit({ type: 'progress', id: call.id, note }),
     usage: deps.usage,
+    reportUsage: (model, usage) => {
+      const cost = deps.usage.add(model, usage);
+      emit({ type: 'usage', model, usage, cost });
+    },
+    emit: (event) => emit(event as RunEvent),
     client: deps.client,
     services: deps.services ?? {},
   };
@@ -149,16 +155,25 @@ async function runOne(
     return fail(reason);
   }
   if (decision === 'ask') {
-    const yes = await deps.prompter.confirmTool(
+    const answer = await deps.prompter.confirmTool(
       {
         name,
         kind: tool.kind,
         args,
         preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
         warning: assessment.warning,
+        ...(assessment.summary ? { summary: assessment.summary } : {}),
+        ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
+        ...(assessment.full ? { full: assessment.full } : {}),
       },
       signal,
     );
+    const yes = answer !== false;
+    // Only grants that were offered count: a prompter cannot invent a wider sandbox.
+    if (typeof answer === 'object') {
+      const offered = new Set(assessment.choices?.map((c) => c.grant));
+      ctx.granted = answer.grants.filter((g) => offered.has(g));
+    }
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
     if (!yes) return fail(t('agent.tool.denied', {}, 'en'));
@@ -178,13 +193,24 @@ async function runOne(
     return end({ content: isError ? `Error: ${content}` : content, ok: !isError });
   } catch (err) {
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
-    if (err instanceof ToolError) return fail(err.message);
+    if (err instanceof ToolError) {
+      if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
+      return fail(err.message);
+    }
     if (err instanceof ZhiError) return fail(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
     log().error(`tool ${name} threw`, err);
     return fail(
       t('agent.tool.threw', { name, message: err instanceof Error ? err.message : String(err) }, 'en'),
     );
   }
+}
+
+/** A refusal for the person, in their language; parameters (paths, URLs) came from the model. */
+export function noticeText(notice: Notice): string {
+  const params: Params = {};
+  for (const [k, v] of Object.entries(notice.params ?? {}))
+    params[k] = typeof v === 'string' ? visible(v) : v;
+  return t(notice.key, params);
 }
 
 function parseArgs(tool: AnyTool, raw: string): { value: unknown } | { error: string } {
