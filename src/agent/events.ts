@@ -44,6 +44,8 @@ export type AgentEvent =
       decision: 'allowed' | 'denied' | 'refused';
       /** For the model (English); renderers show their own text for a known `code`. */
       reason?: string;
+      /** For the person, in their language (renderers show it instead of `reason`). */
+      notice?: string;
       code?: 'no_terminal';
     }
   | {

@@ -7,7 +7,7 @@ import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Question } from '../tools/types.js';
 import type { AgentResult, RunEvent } from './events.js';
-import type { PermissionMode } from './permissions.js';
+import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
 
 export { MAX_RESULT_BYTES } from './tool-calls.js';
@@ -47,6 +47,8 @@ export interface AgentDeps {
   clock?: () => number;
   client?: ZhipuClient;
   services?: Record<string, unknown>;
+  /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
+  webGrants?: WebGrants;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
   /**

@@ -64,7 +64,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
       const piped = await readStdin();
       if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
     }
-    return chatOnce(ctx, message);
+    return chatOnce(ctx, message, args.flags.command);
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
@@ -94,7 +94,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
   return runRepl(ctx);
 }
 
-async function chatOnce(ctx: AppContext, message: string): Promise<ExitCodeValue> {
+async function chatOnce(ctx: AppContext, message: string, typed = message): Promise<ExitCodeValue> {
   if (!message.trim()) {
     throw new ZhiError({
       kind: 'usage',
@@ -104,7 +104,7 @@ async function chatOnce(ctx: AppContext, message: string): Promise<ExitCodeValue
     });
   }
   const { runOnce } = await import('./modes/once.js');
-  return runOnce(ctx, message);
+  return runOnce(ctx, message, typed);
 }
 
 function report(err: unknown, parsed: ParsedArgs | undefined, argv: string[]): ExitCodeValue {

@@ -48,6 +48,8 @@ function failureReason(ev: ToolEnd, st: Style, room: number): string {
 export function permissionText(ev: Permission): string | undefined {
   if (ev.decision === 'denied') {
     if (ev.code === 'no_terminal') return t('render.deniedNoTerminal', { name: ev.name });
+    // Already in the person's language, its parameters sanitized by the loop.
+    if (ev.notice) return ev.notice;
     return ev.reason
       ? t('render.denied', { name: ev.name, reason: visible(ev.reason) })
       : t('render.deniedByUser', { name: ev.name });
