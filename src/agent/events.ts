@@ -58,6 +58,8 @@ export type AgentEvent =
       durationMs: number;
       index: number;
       total: number;
+      /** Lines the tool wants the person to see (a search's sources); from outside: sanitize. */
+      display?: string[];
     }
   | { type: 'progress'; id: string; note: string }
   | { type: 'usage'; model: string; usage: Usage; cost: Cost; purpose?: UsagePurposeTag }

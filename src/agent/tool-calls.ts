@@ -31,6 +31,7 @@ const READ_LIKE = new Set(['file_read', 'ocr']);
 interface CallOutcome {
   content: string;
   ok: boolean;
+  display?: string[];
 }
 
 /**
@@ -108,6 +109,7 @@ async function runOne(
       durationMs: clock() - started,
       index,
       total,
+      ...(outcome.display?.length ? { display: outcome.display } : {}),
     });
     return outcome;
   };
@@ -218,7 +220,12 @@ async function runOne(
     if (Buffer.byteLength(raw, 'utf8') > cap) {
       content = (await deps.spill?.(call, raw)) ?? truncateText(raw, cap).text;
     }
-    return end({ content: isError ? `Error: ${content}` : content, ok: !isError });
+    const display = typeof out === 'string' ? undefined : out.display;
+    return end({
+      content: isError ? `Error: ${content}` : content,
+      ok: !isError,
+      ...(display ? { display } : {}),
+    });
   } catch (err) {
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     if (err instanceof ToolError) {

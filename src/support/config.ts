@@ -11,7 +11,8 @@ export interface ModelCatalog {
   platformIds: readonly string[];
   platformBaseUrl(id: string): string;
   defaultChatModel: string;
-  defaultSkillModel: string;
+  /** The default skill model: a free model the platform serves. */
+  defaultSkillModel(platform: string): string;
   /** Model ids a person may choose, for messages and suggestions. */
   modelIds(): string[];
   knownModel(id: string): boolean;
@@ -30,6 +31,7 @@ export const CONFIG_KEYS = [
   'log_level',
   'max_cost_per_run',
   'compact_threshold',
+  'thinking_effort',
   'shell_sandbox',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -69,6 +71,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   log_level: oneOf('debug', 'info', 'warn', 'error'),
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
+  thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
 };
 
@@ -84,6 +87,7 @@ const expected: Record<ConfigKey, string> = {
   log_level: 'debug | info | warn | error',
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
+  thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
 };
 
@@ -99,6 +103,7 @@ export interface ConfigFile {
   log_level?: 'debug' | 'info' | 'warn' | 'error';
   max_cost_per_run?: number;
   compact_threshold?: number;
+  thinking_effort?: 'low' | 'medium' | 'high' | 'max';
   shell_sandbox?: 'auto' | 'off';
 }
 
@@ -125,6 +130,8 @@ export interface ResolvedConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   maxCostPerRun: number | undefined;
   compactThreshold: number;
+  /** `reasoning_effort` for chat where the model takes it; unset = the model's default. */
+  thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
   /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
   shellSandbox: 'auto' | 'off';
   /** Whether the config file exists. */
@@ -279,7 +286,7 @@ export function resolveConfig(
   validateValue('platform', platform, 'config.yaml', catalog);
   const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
   const defaultModel = file.default_model ?? catalog.defaultChatModel;
-  const skillModel = file.skill_model ?? catalog.defaultSkillModel;
+  const skillModel = file.skill_model ?? catalog.defaultSkillModel(platform);
   checkModel(
     'default_model',
     defaultModel,
@@ -307,6 +314,7 @@ export function resolveConfig(
     logLevel: file.log_level ?? DEFAULTS.log_level,
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     fileExists: loaded.exists,
   };

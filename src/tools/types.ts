@@ -53,6 +53,8 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** Lines for the person under the tool line (a search's sources). Sanitized when shown. */
+  display?: string[];
 }
 
 /** What a tool says about a call before anyone is asked (shell safety, for example). */

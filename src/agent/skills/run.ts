@@ -170,6 +170,8 @@ async function* runPlanned(
     {
       model: plan.model,
       thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
+      // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
+      effort: 'low',
       maxTurns: req.skill.maxTurns,
       mode: rt.mode,
       signal: rt.signal,

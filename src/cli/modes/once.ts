@@ -42,6 +42,7 @@ export async function createChat(
   const settings = {
     model: ctx.config.defaultModel,
     thinking: true,
+    ...(ctx.config.thinkingEffort ? { effort: ctx.config.thinkingEffort } : {}),
     mode: ctx.args.flags.auto ? ('auto' as const) : ('approve' as const),
     maxTurns: ctx.config.maxTurns,
     systemPrompt: chatSystemPrompt({

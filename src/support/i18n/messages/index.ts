@@ -5,6 +5,7 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { llm } from './llm.js';
+import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
@@ -28,7 +29,8 @@ type En = typeof cli.en &
   typeof sessions.en &
   typeof repl.en &
   typeof safety.en &
-  typeof shell.en;
+  typeof shell.en &
+  typeof models.en;
 
 const groups = [
   cli,
@@ -45,6 +47,7 @@ const groups = [
   repl,
   safety,
   shell,
+  models,
 ];
 
 export const messages = {
