@@ -16,6 +16,7 @@ import { clip, pad, textWidth } from '../render/wrap.js';
 
 export function sourceLabel(catalog: SkillCatalog, s: Skill): string {
   if (s.source === 'builtin') return t('skills.source.builtin');
+  if (s.source === 'project') return t('skills.source.project');
   return overridesBuiltin(catalog, s) ? t('skills.source.override') : t('skills.source.user');
 }
 
