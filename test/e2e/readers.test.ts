@@ -114,7 +114,11 @@ describe('a skill run reads the same documents', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Cannot read the input file broken.docx.');
-    expect(r.stderr).toMatch(/cannot be read as a Word document .*damaged/);
+    expect(r.stderr).toContain('The file is damaged, or not really the kind of file its extension says.');
     expect(e2e.fake.chatBodies()).toHaveLength(0);
+    const zh = await e2e.zhi(['run', 'summarize', 'broken.docx', '--auto', '--language', 'zh']);
+    expect(zh.stderr).toContain('无法读取输入文件 broken.docx。');
+    expect(zh.stderr).toContain('文件已损坏，或者并不是其扩展名所示的格式。');
+    expect(zh.stderr).not.toMatch(/cannot be read as a Word document/);
   });
 });

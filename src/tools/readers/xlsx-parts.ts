@@ -102,38 +102,74 @@ function decodeEntities(text: string): string {
 }
 
 /**
- * The shared strings table, parsed on demand: a 200,000-row sheet can have 400,000 strings
- * (21 MB of XML) while its first page needs a few thousand. The bytes are searched for each
- * `<si>` natively and only the strings asked for are decoded; inside one, the `<t>` runs are
- * joined and `<rPh>` phonetic guides left out (the part's XML is that regular).
+ * The shared strings table, inflated and parsed on demand: a 200,000-row sheet can have 400,000
+ * strings (21 MB of XML) while its first page needs a few thousand. The part is read from its
+ * stream only as far as the highest index asked for (`ensure`), the bytes are searched for each
+ * `<si>` natively, and inside one the `<t>` runs are joined and `<rPh>` phonetic guides left out
+ * (the part's XML is that regular).
  */
 export class SharedStrings {
   private readonly parsed: string[] = [];
-  private pos = 0;
+  private buf: Buffer = Buffer.alloc(0);
+  private done: boolean;
 
-  constructor(private readonly xml: Buffer) {}
+  constructor(private readonly source?: AsyncIterator<Buffer>) {
+    this.done = !source;
+  }
 
+  /** A string already read, or undefined (call `ensure` first for one further on). */
   get(index: number): string | undefined {
-    const xml = this.xml;
-    while (this.parsed.length <= index) {
-      let open = xml.indexOf('<si', this.pos);
+    return this.parsed[index];
+  }
+
+  /** Read the part up to string `index` (or to its end). */
+  async ensure(index: number): Promise<void> {
+    while (this.parsed.length <= index && !this.done) {
+      const next = await this.source!.next();
+      if (next.done) {
+        this.done = true;
+        break;
+      }
+      this.buf = this.buf.length ? Buffer.concat([this.buf, next.value]) : next.value;
+      this.parseAvailable();
+    }
+  }
+
+  /** Stop reading the part. */
+  async close(): Promise<void> {
+    this.done = true;
+    await this.source?.return?.();
+  }
+
+  /** Parse every complete `<si>` in the buffer and keep the incomplete rest. */
+  private parseAvailable(): void {
+    const xml = this.buf;
+    let pos = 0;
+    for (;;) {
+      let open = xml.indexOf('<si', pos);
       // `<sis…>` is no string item; skip any element whose name only starts with "si".
-      while (open >= 0 && !/[\s>/]/.test(String.fromCharCode(xml[open + 3] ?? 0)))
+      while (open >= 0 && open + 3 < xml.length && !/[\s>/]/.test(String.fromCharCode(xml[open + 3]!)))
         open = xml.indexOf('<si', open + 3);
-      if (open < 0) return undefined;
+      if (open < 0 || open + 3 >= xml.length) break;
       const head = xml.indexOf('>', open);
-      if (head < 0) return undefined;
+      if (head < 0) {
+        pos = open;
+        break;
+      }
       if (xml[head - 1] === 0x2f) {
         this.parsed.push('');
-        this.pos = head + 1;
+        pos = head + 1;
         continue;
       }
       const close = xml.indexOf('</si>', head);
-      if (close < 0) return undefined;
+      if (close < 0) {
+        pos = open;
+        break;
+      }
       this.parsed.push(SharedStrings.text(xml.toString('utf8', head + 1, close)));
-      this.pos = close + 5;
+      pos = close + 5;
     }
-    return this.parsed[index];
+    this.buf = xml.subarray(Math.min(pos, xml.length));
   }
 
   private static text(body: string): string {
@@ -155,7 +191,8 @@ export async function readWorkbookParts(zip: ZipParts): Promise<WorkbookParts> {
   const [{ sheets, date1904 }, styleFormats, strings] = await Promise.all([
     readSheetList(zip),
     readStyles(zip),
-    zip.bytes('xl/sharedStrings.xml'),
+    zip.stream('xl/sharedStrings.xml'),
   ]);
-  return { sheets, date1904, styleFormats, strings: new SharedStrings(strings ?? Buffer.alloc(0)) };
+  const source = strings?.[Symbol.asyncIterator]() as AsyncIterator<Buffer> | undefined;
+  return { sheets, date1904, styleFormats, strings: new SharedStrings(source) };
 }

@@ -105,6 +105,7 @@ async function streamSheet(
   let size = 0;
   let notCalculated = 0;
   let full = false;
+  let pending: { row: string[]; col: number; index: number }[] = [];
   const xml = new XmlStream({
     open(name, a) {
       if (name === 'row') {
@@ -138,31 +139,56 @@ async function streamSheet(
       else if (name === 'rPh') phonetic--;
       else if (name === 'c' && cell && row) {
         if (cell.col < MAX_COLUMNS) {
-          const text = cellText(cell, parts, fmt);
-          if (!cell.hasValue && cell.hasFormula) notCalculated++;
           while (row.length < cell.col) row.push('');
-          row[cell.col] = text;
-          size += Buffer.byteLength(text, 'utf8') + 3;
+          const index = cell.type === 's' && cell.hasValue ? Number(cell.value) : -1;
+          if (index >= 0 && parts.strings.get(index) === undefined) {
+            // Not read that far into the shared strings yet: filled in after this chunk.
+            pending.push({ row, col: cell.col, index });
+            row[cell.col] = '';
+          } else {
+            const text = cellText(cell, parts, fmt);
+            if (!cell.hasValue && cell.hasFormula) notCalculated++;
+            row[cell.col] = text;
+            size += Buffer.byteLength(text, 'utf8') + 3;
+          }
         }
         cell = undefined;
       } else if (name === 'row' && row) {
-        if (row.some((c) => c.trim() !== '')) rows.set(rowNumber, row);
+        rows.set(rowNumber, row);
         row = undefined;
         if (size > budget) full = true;
       }
     },
   });
+  const fill = async () => {
+    if (!pending.length) return;
+    let max = 0;
+    for (const p of pending) if (p.index > max) max = p.index;
+    await parts.strings.ensure(max);
+    for (const p of pending) {
+      const text = parts.strings.get(p.index) ?? '';
+      p.row[p.col] = text;
+      size += Buffer.byteLength(text, 'utf8') + 3;
+    }
+    pending = [];
+    if (size > budget) full = true;
+  };
   try {
     for await (const chunk of stream) {
       xml.write(chunk as Buffer);
+      await fill();
       if (full) break;
     }
-    if (!full) xml.end();
+    if (!full) {
+      xml.end();
+      await fill();
+    }
   } finally {
     stream.destroy();
   }
   if (!full) blankMerged(rows, merged);
-  return { rows: [...rows.values()], complete: !full, merged, notCalculated };
+  const kept = [...rows.values()].filter((r) => r.some((c) => c.trim() !== ''));
+  return { rows: kept, complete: !full, merged, notCalculated };
 }
 
 /** Drop trailing columns that are empty in every row. */
@@ -203,6 +229,7 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
     try {
       read = await streamSheet(zip, sheet.path, parts, fmt, limit - size);
     } catch (err) {
+      await parts.strings.close();
       throw unreadable(err);
     }
     if (!read.complete) partial = true;
@@ -221,6 +248,7 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
         `${sheet.name}: ${read.notCalculated} formula(s) without a saved result, shown as "(formula, not calculated)"`,
       );
   }
+  await parts.strings.close();
   const sheets = parts.sheets.map((s) => s.name);
   if (!sheets.length) return { text: '(This workbook has no sheets.)', sheets, partial };
   return { text: sections.join('\n\n'), sheets, partial, notes };
