@@ -193,6 +193,7 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
     emit: (event) => emit(event as RunEvent),
     client: deps.client,
     services: deps.services ?? {},
+    ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
   };
 }
 

@@ -14,10 +14,11 @@ export interface ModelCandidate {
   model: string | undefined;
   source: ModelSource;
   /**
-   * When it cannot be used here, or zhi does not know it, try the next candidate instead of
-   * refusing (a resumed session's model).
+   * Try the next candidate instead of refusing when this one fails for one of these reasons (a
+   * skill's model named for another platform). `true`: for any reason, and also when zhi does not
+   * know the model (a resumed session's model).
    */
-  optional?: boolean;
+  optional?: true | readonly ModelProblem[];
 }
 
 export interface ChooseOptions {
@@ -49,7 +50,8 @@ export function chooseModel(candidates: ModelCandidate[], o: ChooseOptions): Mod
   for (const c of candidates) {
     if (!c.model) continue;
     const choice = check(c.model, c.source, o);
-    if (!c.optional || (choice.ok && !choice.unknown)) return choice;
+    if (choice.ok && !(c.optional === true && choice.unknown)) return choice;
+    if (!choice.ok && !(c.optional === true || c.optional?.includes(choice.problem))) return choice;
   }
   return { ok: false, model: '', source: 'default', problem: 'none' };
 }

@@ -86,23 +86,39 @@ export function skillClosure(skill: Skill, catalog: SkillCatalog, builtinTools: 
 
 /**
  * The model a skill runs on: the override (`--model`), else the skill's, else the configured
- * skill model (chooseModel decides). A GLM id zhi does not know runs as is; other unknown models
- * and models without tool calling are refused (except on a custom platform, whose models zhi does
- * not know).
+ * skill model, as chooseModel decides. A GLM id zhi does not know runs as is. Another model the
+ * skill names that zhi does not know (`claude-sonnet-4-5` in a skill written for Claude) falls
+ * back to the configured skill model, through `onFallback`; an unknown `--model` or configured
+ * model, and models without tool calling, are refused (except on a custom platform, whose models
+ * zhi does not know).
  */
 export function skillModel(
   skill: Skill,
-  o: { override?: string | undefined; configured: string; custom: boolean },
+  o: {
+    override?: string | undefined;
+    configured: string;
+    custom: boolean;
+    onFallback?: (asked: string, used: string) => void;
+  },
 ): string {
+  const fallback = Boolean(!o.override && skill.model && o.onFallback);
   const choice = chooseModel(
     [
       { model: o.override, source: '--model' },
-      { model: skill.model, source: 'skill' },
+      // A model named for another vendor's platform falls back; a GLM id or a model without tools does not.
+      {
+        model: skill.model,
+        source: 'skill',
+        ...(fallback ? { optional: ['unknown', 'ocr', 'invalid'] } : {}),
+      },
       { model: o.configured, source: 'config' },
     ],
     { platform: { id: o.custom ? 'custom' : 'bigmodel' }, role: 'skill', needsTools: skill.tools.length > 0 },
   );
-  if (choice.ok) return choice.model;
+  if (choice.ok) {
+    if (fallback && choice.source !== 'skill') o.onFallback?.(skill.model!.toLowerCase(), choice.model);
+    return choice.model;
+  }
   const text: ErrorText =
     choice.problem === 'no_tools'
       ? { key: 'skills.err.modelNoTools', params: { model: choice.model } }
