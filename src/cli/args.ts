@@ -31,8 +31,18 @@ export interface ParsedArgs {
   extra: Record<string, string | true>;
 }
 
-export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'models', 'batch'] as const;
-const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions']);
+export const SUBCOMMANDS = [
+  'run',
+  'skill',
+  'config',
+  'sessions',
+  'usage',
+  'doctor',
+  'models',
+  'mcp',
+  'batch',
+] as const;
+const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
   '--model': 'model',

@@ -44,9 +44,7 @@ interface FileResult {
 
 /** The output folder of a run, decided as runSkill decides it. */
 export function runOutputDir(req: SkillRunRequest, rt: SkillRuntime): string {
-  if (req.outputDir) return req.outputDir;
-  if (!rt.outputDirFixed && req.skill.output.directory) return resolve(rt.cwd, req.skill.output.directory);
-  return rt.outputDir;
+  return req.outputDir ?? rt.outputFolder(req.skill.output.directory);
 }
 
 /** The error kinds after which no other file should start: they would all fail the same way. */

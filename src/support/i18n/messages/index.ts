@@ -3,6 +3,7 @@
 import { agent } from './agent.js';
 import { agentskills } from './agentskills.js';
 import { batch } from './batch.js';
+import { mcp } from './mcp.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
@@ -34,6 +35,7 @@ type En = typeof cli.en &
   typeof shell.en &
   typeof models.en &
   typeof agentskills.en &
+  typeof mcp.en &
   typeof batch.en;
 
 const groups = [
@@ -53,6 +55,7 @@ const groups = [
   shell,
   models,
   agentskills,
+  mcp,
   batch,
 ];
 
