@@ -17,6 +17,7 @@ import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
 import { resumeFromFlags, sessionWiring } from '../sessions/attach.js';
 import { loadTools } from '../tools.js';
+import { bindMcp, chatMcp } from '../mcp/chat.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
   switch (result.stopReason) {
@@ -40,6 +41,7 @@ export async function createChat(
   const client = makeClient(ctx);
   const tools = await loadTools();
   const skills = await chatSkills(ctx, tools);
+  const mcp = chatMcp(ctx, tools);
   const usage = newUsage(ctx);
   const settings = {
     model: ctx.config.defaultModel,
@@ -72,8 +74,9 @@ export async function createChat(
       webGrants: newWebGrants(),
     },
     settings,
-    { session },
+    { session, ...(mcp ? { prepare: () => mcp.prepare() } : {}) },
   );
+  bindMcp(chat, mcp);
   // --continue / --resume load the saved conversation first.
   await resumeFromFlags(ctx, chat);
   return chat;
