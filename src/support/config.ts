@@ -144,6 +144,8 @@ export interface ResolvedConfig {
   mcpServers: Record<string, McpServerConfig>;
   /** Whether the config file exists. */
   fileExists: boolean;
+  /** Where each value came from: `--model`, `$ZHI_DEFAULT_MODEL`, `config.yaml` or `default`. */
+  sources: Record<ConfigKey, string>;
 }
 
 export interface LoadResult {
@@ -334,7 +336,28 @@ export function resolveConfig(
       Object.entries(file.mcp_servers ?? {}).map(([name, v]) => [name, normalizeServer(v)]),
     ),
     fileExists: loaded.exists,
+    sources: sourcesOf(loaded.file, env, flags),
   };
+}
+
+const FLAG_NAMES: Partial<Record<ConfigKey, keyof Overrides>> = {
+  default_model: 'model',
+  output_dir: 'outputDir',
+  language: 'language',
+};
+
+/** Where each key's value came from (flags beat environment beats file beats the default). */
+function sourcesOf(file: ConfigFile, env: NodeJS.ProcessEnv, flags: Overrides): Record<ConfigKey, string> {
+  const out = {} as Record<ConfigKey, string>;
+  for (const key of CONFIG_KEYS) {
+    const flag = FLAG_NAMES[key];
+    const name = ENV[key];
+    if (flag && flags[flag]) out[key] = `--${flag === 'outputDir' ? 'output-dir' : flag}`;
+    else if (name && env[name]) out[key] = `$${name}`;
+    else if (file[key as keyof ConfigFile] !== undefined) out[key] = 'config.yaml';
+    else out[key] = 'default';
+  }
+  return out;
 }
 
 function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv): string {
