@@ -121,6 +121,7 @@ const run: SlashCommand = {
           stderr: err,
           llm: ctx.chat.deps.llm,
           folder,
+          webGrants: ctx.chat.deps.webGrants,
           ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
         }),
       );
