@@ -4,7 +4,7 @@ import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
 import type { ApiErrorInfo } from '../llm/types.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
-import { setLanguage, t } from '../support/i18n/index.js';
+import { getLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { type AppContext, buildContext } from './context.js';
 
 /**
@@ -32,7 +32,8 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
         { name: 'English', value: 'en' as const },
         { name: '中文', value: 'zh' as const },
       ],
-      default: ctx.config.language === 'zh' ? 'zh' : 'en',
+      // The language zhi already speaks (flag, config, LANG or the system locale), not `auto`.
+      default: getLanguage(),
     });
     setLanguage(language);
 

@@ -31,6 +31,18 @@ describe('classify', () => {
     expect(classify('   ', commands, none)).toEqual({ kind: 'empty' });
   });
 
+  it('reads a Chinese input method slash (、 or ／) before a command name as /', () => {
+    expect(classify('、help', commands, none)).toEqual({ kind: 'command', name: 'help', args: '' });
+    expect(classify('／model glm-4.7', commands, none)).toEqual({
+      kind: 'command',
+      name: 'model',
+      args: 'glm-4.7',
+    });
+    expect(classify('、', commands, none)).toEqual({ kind: 'command', name: '', args: '' });
+    // Chinese text after 、 is a message, as typed.
+    expect(classify('、顺便说一下', commands, none)).toEqual({ kind: 'message', text: '、顺便说一下' });
+  });
+
   it('treats a first word that is a path as a message', () => {
     expect(classify('/path/to/file.pdf what is this', commands, none)).toEqual({
       kind: 'message',

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { SlashCommand, SlashContext } from './commands/types.js';
+import { slashForm } from './input.js';
 
 /** A directory entry as completion needs it. */
 export interface Entry {
@@ -29,7 +30,14 @@ async function defaultListDir(dir: string): Promise<Entry[]> {
  * arguments through its `complete()` (model names after /model, skill names after /run…);
  * otherwise the last word as a file path (relative, absolute or ~/, spaces escaped with `\`).
  */
-export async function complete(line: string, src: CompletionSource): Promise<Completion> {
+export async function complete(typed: string, src: CompletionSource): Promise<Completion> {
+  const ime = slashForm(typed);
+  if (ime !== typed) {
+    // `、he` completes like `/he`, and the 、 becomes a / on the line.
+    const [hits] = await complete(ime, src);
+    return [hits, typed];
+  }
+  const line = typed;
   if (line.startsWith('/') && !/\s/.test(line)) {
     const typed = line.slice(1).toLowerCase();
     const names = new Set<string>();

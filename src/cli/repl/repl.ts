@@ -17,7 +17,7 @@ import type { SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
-import { classify } from './input.js';
+import { classify, slashForm } from './input.js';
 import { isYes, replPrompter } from './prompter.js';
 import { sessionUsageLine } from './usage-text.js';
 
@@ -223,7 +223,7 @@ export class Repl {
 
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
-    if (text.trimStart().startsWith('/')) await this.loadCommands();
+    if (slashForm(text).trimStart().startsWith('/')) await this.loadCommands();
     const parsed = classify(text, this.commandNames, (p) => exists(resolve(this.ctx.cwd, p)));
     if (parsed.kind === 'empty') return;
     if (parsed.kind === 'command') {
