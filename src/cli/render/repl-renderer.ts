@@ -3,6 +3,7 @@ import type { AgentEvent, AgentResult } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { formatError, formatWarning } from './error.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
@@ -64,6 +65,8 @@ export class ReplRenderer {
   private thinkingLive: string[] = [];
   private readonly tools = new Map<string, RunningTool>();
   private waiting: { text: string; since: number } | undefined;
+  /** What the person types while the answer streams (shown under it, sent when it ends). */
+  private typeahead = '';
   private timer: NodeJS.Timeout | undefined;
   private redrawTimer: NodeJS.Timeout | undefined;
   private lastRedraw = 0;
@@ -258,6 +261,13 @@ export class ReplRenderer {
     this.redraw();
   }
 
+  /** Show the text typed ahead of the next prompt under the live answer. */
+  setTypeahead(text: string): void {
+    if (text === this.typeahead) return;
+    this.typeahead = text;
+    this.scheduleRedraw();
+  }
+
   dispose(): void {
     this.stopTimers();
     this.screen.clear();
@@ -358,6 +368,7 @@ export class ReplRenderer {
       const secs = ((this.now() - this.waiting.since) / 1000).toFixed(1);
       lines.push(`${ui.cyan(frame)} ${ui.dim(`${this.waiting.text} ${secs}s`)}`);
     }
+    if (this.typeahead) lines.push(ui.dim(`› ${visible(this.typeahead)}`));
     return lines;
   }
 

@@ -99,6 +99,7 @@ export class Repl {
   private readonly display = { verbose: false, clearScreen: () => this.clearScreen() };
   private renderer: ReplRenderer | undefined;
   private exiting = false;
+  private typeahead = '';
   private pending: Attachments = emptyAttachments();
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
@@ -136,6 +137,10 @@ export class Repl {
       continuation: ctx.err.dim('… '),
       bracketedPaste: Boolean(io.output.isTTY) && ctx.env.TERM !== 'dumb',
       searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
+      onTypeahead: (text) => {
+        this.typeahead = text;
+        this.renderer?.setTypeahead(text);
+      },
       completer: async (line) =>
         complete(line, {
           commands: await this.loadCommands(),
@@ -333,6 +338,7 @@ export class Repl {
       animate: this.parts.animate ?? true,
     });
     this.renderer = renderer;
+    renderer.setTypeahead(this.typeahead);
     try {
       const run = chat.send(content, signal);
       let step = await run.next();
