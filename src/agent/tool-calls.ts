@@ -5,10 +5,11 @@
 import type { z } from 'zod';
 import type { ToolCall, ToolMessage } from '../llm/types.js';
 import { ZhiError } from '../support/errors.js';
-import { t } from '../support/i18n/index.js';
+import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { truncateText } from '../support/text.js';
-import { type AnyTool, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
+import { visible } from '../support/sanitize.js';
+import { type AnyTool, type Notice, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
 import type { AgentEvent, AgentResult } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide } from './permissions.js';
@@ -178,13 +179,24 @@ async function runOne(
     return end({ content: isError ? `Error: ${content}` : content, ok: !isError });
   } catch (err) {
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
-    if (err instanceof ToolError) return fail(err.message);
+    if (err instanceof ToolError) {
+      if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
+      return fail(err.message);
+    }
     if (err instanceof ZhiError) return fail(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
     log().error(`tool ${name} threw`, err);
     return fail(
       t('agent.tool.threw', { name, message: err instanceof Error ? err.message : String(err) }, 'en'),
     );
   }
+}
+
+/** A refusal for the person, in their language; parameters (paths, URLs) came from the model. */
+export function noticeText(notice: Notice): string {
+  const params: Params = {};
+  for (const [k, v] of Object.entries(notice.params ?? {}))
+    params[k] = typeof v === 'string' ? visible(v) : v;
+  return t(notice.key, params);
 }
 
 function parseArgs(tool: AnyTool, raw: string): { value: unknown } | { error: string } {

@@ -8,6 +8,7 @@ import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { createLogger, log, setLogger } from '../support/log.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
+import { registerSecret } from '../support/redact.js';
 import type { ParsedArgs } from './args.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
@@ -45,6 +46,10 @@ export async function buildContext(
     language: args.flags.language,
   });
   setLanguage(resolveLanguage({ flag: args.flags.language, config: config.language }, env));
+  // Before anything is logged: the key's exact value is redacted everywhere from now on.
+  registerSecret(config.apiKey);
+  registerSecret(loaded.file.api_key);
+  registerSecret(env.ZHI_API_KEY);
   setLogger(
     createLogger({
       dir: paths.logDir,

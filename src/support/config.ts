@@ -1,4 +1,4 @@
-import { copyFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
 import { nearest } from './suggest.js';
@@ -194,11 +194,11 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     throw err;
   }
   // Loaded only when there is a file to read (about 35 ms).
-  const { parseDocument } = await import('yaml');
-  const doc = parseDocument(text);
-  const data: unknown = doc.errors.length ? undefined : doc.toJS();
+  const { parseYamlSafe } = await import('./yaml.js');
+  const parsed = parseYamlSafe(text, { limits: { maxBytes: 64 * 1024 } });
+  const data: unknown = parsed.ok ? parsed.value : undefined;
   if (
-    doc.errors.length ||
+    !parsed.ok ||
     (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))
   ) {
     return recoverCorrupt(path, text);
@@ -219,7 +219,8 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
 
 async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  await copyFile(path, backup);
+  // The backup may hold the key: private from the moment it exists, like the config itself.
+  await writeFileAtomic(backup, text, 0o600);
   const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
   const file: ConfigFile = match ? { api_key: match[1]! } : {};
   await saveConfigFile(path, file);

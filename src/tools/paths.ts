@@ -4,9 +4,10 @@
  * segments, and every existing parent checked after resolving links. Every refusal is a
  * ToolError whose message tells the model what to do instead.
  */
-import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { nearest } from '../support/suggest.js';
+import { secretByContent, secretByPath, secretMessage } from './secrets.js';
 import { ToolError } from './types.js';
 
 export interface ResolvedPath {
@@ -76,18 +77,55 @@ async function suggestion(dir: string, name: string): Promise<string> {
   }
 }
 
+export interface ReadPathOptions {
+  /**
+   * Read-only folders besides the current one (a loaded skill's own folder), tried in order when
+   * the path does not exist in the current folder. The same rules hold inside them: relative
+   * paths only, links resolved and kept inside, and the secrets deny-list.
+   */
+  extraRoots?: readonly string[];
+}
+
 /**
- * Resolve a path the model wants to read (a file or a folder). Relative to `cwd` only; the
- * result, after resolving symbolic links, must lie inside `cwd`. Missing files get a
- * "did you mean" hint when a sibling name is close.
+ * The one containment rule for every path the model gives (file_read, file_list, ocr, nested
+ * skill inputs, attachments the model asks for): relative to `cwd` (or an extra read-only root),
+ * inside it after resolving symbolic links, and not on the secrets deny-list (by name and place,
+ * and for files by content: private keys, zhi's API key). Missing files get a "did you mean"
+ * hint when a sibling name is close.
  */
-export async function resolveReadPath(cwd: string, input: string): Promise<ResolvedPath> {
+export async function resolveReadPath(
+  cwd: string,
+  input: string,
+  opts: ReadPathOptions = {},
+): Promise<ResolvedPath> {
   const p = checkCommon(input, 'read');
-  const root = await realOrSelf(cwd);
-  const lexical = resolve(cwd, p);
-  if (!isInside(resolve(cwd), lexical)) {
+  const roots = [cwd, ...(opts.extraRoots ?? [])];
+  let firstError: ToolError | undefined;
+  for (const root of roots) {
+    try {
+      return await containedIn(root, p, cwd);
+    } catch (err) {
+      if (!(err instanceof MissingPath)) throw err;
+      firstError ??= err.error;
+    }
+  }
+  throw firstError!;
+}
+
+/** A path that does not exist under one root (the next root may have it). */
+class MissingPath extends Error {
+  constructor(readonly error: ToolError) {
+    super(error.message);
+  }
+}
+
+async function containedIn(rootDir: string, p: string, cwd: string): Promise<ResolvedPath> {
+  const root = await realOrSelf(rootDir);
+  const lexical = resolve(rootDir, p);
+  if (!isInside(resolve(rootDir), lexical)) {
     throw new ToolError(
       `"${p}" points outside the current directory, and only files inside it can be read. Use a path without "..", or file_list to see what is here.`,
+      { key: 'safety.outside', params: { path: p } },
     );
   }
   let real: string;
@@ -99,10 +137,12 @@ export async function resolveReadPath(cwd: string, input: string): Promise<Resol
       // A dangling symbolic link is reported as such, not as a missing file.
       const link = await lstat(lexical).catch(() => undefined);
       if (link?.isSymbolicLink()) {
-        throw new ToolError(`"${p}" is a symbolic link whose target does not exist.`);
+        throw new MissingPath(new ToolError(`"${p}" is a symbolic link whose target does not exist.`));
       }
       const hint = await suggestion(dirname(lexical), lexical.slice(dirname(lexical).length + 1));
-      throw new ToolError(`File not found: "${p}".${hint} Use file_list to see the files that exist.`);
+      throw new MissingPath(
+        new ToolError(`File not found: "${p}".${hint} Use file_list to see the files that exist.`),
+      );
     }
     if (code === 'EACCES' || code === 'EPERM')
       throw new ToolError(`Permission denied: "${p}" cannot be accessed.`);
@@ -112,9 +152,32 @@ export async function resolveReadPath(cwd: string, input: string): Promise<Resol
   if (!isInside(root, real)) {
     throw new ToolError(
       `"${p}" is a symbolic link (or inside one) that leads outside the current directory; only files inside the current directory can be read.`,
+      { key: 'safety.outside', params: { path: p } },
     );
   }
-  return { abs: real, display: displayPath(root, real) };
+  const display = root === (await realOrSelf(cwd)) ? displayPath(root, real) : p.split(sep).join('/');
+  await refuseSecret(lexical, real, display);
+  return { abs: real, display };
+}
+
+/** The deny-list, by name and place (the path as given and where it really leads), then by content. */
+async function refuseSecret(lexical: string, real: string, display: string): Promise<void> {
+  let kind = secretByPath(real) ?? secretByPath(lexical);
+  if (!kind) {
+    const st = await stat(real).catch(() => undefined);
+    if (st?.isFile()) kind = await secretByContent(real);
+  }
+  if (kind) {
+    throw new ToolError(secretMessage(display, kind), {
+      key: `safety.secret.${kind}`,
+      params: { path: display },
+    });
+  }
+}
+
+/** True when a path (absolute, links resolved) is on the secrets deny-list by name or place. */
+export function isSecretPath(abs: string): boolean {
+  return secretByPath(abs) !== undefined;
 }
 
 export interface WritePathOptions {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ZhipuClient } from '../llm/client.js';
 import type { UsageTracker } from '../llm/usage.js';
+import type { MessageKey, Params } from '../support/i18n/index.js';
 
 /** read: never changes anything · risky: creates something (asks in approve mode) · shell: always asks. */
 export type ToolKind = 'read' | 'risky' | 'shell';
@@ -76,8 +77,22 @@ export type AnyTool = Tool<any>;
 
 /** A failure the model should read and can recover from. Its message is the tool result. */
 export class ToolError extends Error {
-  constructor(message: string) {
+  /**
+   * @param message English, for the model: what happened and what to do instead.
+   * @param notice  For the person, from the catalogue (shown as a warning in their language):
+   *                set it for refusals a person must know about (a secret, a path outside).
+   */
+  constructor(
+    message: string,
+    readonly notice?: Notice,
+  ) {
     super(message);
     this.name = 'ToolError';
   }
+}
+
+/** A catalogue message with its parameters (parameters that came from the model are sanitized when shown). */
+export interface Notice {
+  key: MessageKey;
+  params?: Params;
 }

@@ -85,6 +85,11 @@ export interface SkillRunRequest {
   extraDocuments?: { name: string; text: string }[];
   /** Internal: trust was already settled by the run that started this one. */
   trusted?: boolean;
+  /**
+   * Who chose the inputs: the person (command line, /run: any path they name) or the model
+   * (a composite skill's nested call: paths must pass the one containment rule). Default person.
+   */
+  inputsFrom?: 'person' | 'model';
 }
 
 export type SkillEvent =
@@ -136,7 +141,7 @@ export async function* runSkill(
   for (const arg of skill.args) {
     const v = req.values[arg.name];
     if (arg.type !== 'file' || typeof v !== 'string') continue;
-    const where = await checkPath(rt.cwd, v, arg);
+    const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
     if (where.kind === 'directory')
       return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, tools.builtin.includes('ocr'));
   }
@@ -160,7 +165,7 @@ export async function* runSkill(
   for (const arg of skill.args) {
     const v = req.values[arg.name];
     if ((arg.type !== 'file' && arg.type !== 'directory') || typeof v !== 'string' || !v) continue;
-    const where = await checkPath(rt.cwd, v, arg);
+    const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
     const read: ReadOptions = { read: rt.readDocument, canOcr, canRead, signal: rt.signal, budget };
     if (where.kind === 'file') {
       const doc = yield* readOne(where.abs, show(where.abs), read, req, rt);
@@ -172,6 +177,7 @@ export async function* runSkill(
     const files = await filesIn(
       where.abs,
       supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
+      req.inputsFrom === 'model' ? rt.cwd : undefined,
     );
     if (!files.length) {
       throw new ZhiError({

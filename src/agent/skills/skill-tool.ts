@@ -92,6 +92,8 @@ export function makeSkillTool(
             usage: child,
             chain,
             outputDir: ctx.outputDir,
+            // The model chose these inputs: their paths must stay inside the current folder.
+            inputsFrom: 'model',
             ...(typeof instructions === 'string' ? { instructions } : {}),
           },
           o.rt,

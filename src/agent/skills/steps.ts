@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, relative } from 'node:path';
 import { UsageTracker } from '../../llm/usage.js';
 import { filesIn, supportedExtensions } from '../../skills/documents.js';
 import { completeInputs } from '../../skills/inputs.js';
@@ -30,8 +30,20 @@ export async function* runStep(
         kind: 'usage',
         what: { key: 'skills.err.eachNoFile', params: { name: target.name } },
       });
-    const values = completeInputs(target, { [pathArg.name]: file });
-    const gen = run({ skill: target, values, usage: child, chain, outputDir }, rt);
+    // A file the model's folder led to is passed on relative, so the nested run checks it again.
+    const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
+    const values = completeInputs(target, { [pathArg.name]: value });
+    const gen = run(
+      {
+        skill: target,
+        values,
+        usage: child,
+        chain,
+        outputDir,
+        ...(req.inputsFrom ? { inputsFrom: req.inputsFrom } : {}),
+      },
+      rt,
+    );
     let step = await gen.next();
     while (!step.done) {
       rt.onNested?.(step.value, [...chain, target.name]);
@@ -65,7 +77,11 @@ export async function* runPerFile(
   canOcr: boolean,
 ): AsyncGenerator<SkillEvent, AgentResult> {
   const arg = req.skill.args.find((a) => a.name === argName);
-  const files = await filesIn(dir, supportedExtensions(arg?.extensions ? arg : undefined, canOcr));
+  const files = await filesIn(
+    dir,
+    supportedExtensions(arg?.extensions ? arg : undefined, canOcr),
+    req.inputsFrom === 'model' ? rt.cwd : undefined,
+  );
   if (!files.length) {
     throw new ZhiError({
       kind: 'usage',
@@ -91,7 +107,8 @@ export async function* runPerFile(
     yield { type: 'skill_step', skill: req.skill.name, index: i, total: files.length, label: basename(file) };
     let r: AgentResult;
     try {
-      const gen = run({ ...req, values: { ...req.values, [argName]: file }, trusted: true }, rt);
+      const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
+      const gen = run({ ...req, values: { ...req.values, [argName]: value }, trusted: true }, rt);
       let step = await gen.next();
       while (!step.done) {
         // The answers are printed together at the end, each under its file's name.
