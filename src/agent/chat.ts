@@ -96,6 +96,15 @@ export class ChatSession {
     return step.value;
   }
 
+  /**
+   * Add a message the person produced without the model (the output of a `!command` they ran):
+   * it joins the context and the session file, and the next message can refer to it.
+   */
+  note(message: Message): void {
+    this.messages.push(message);
+    this.notify({ type: 'user', message });
+  }
+
   /** Remove the last exchange (the last user message and everything after it). Returns false if none. */
   undo(): boolean {
     for (let i = this.messages.length - 1; i > 0; i--) {

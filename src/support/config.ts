@@ -30,6 +30,7 @@ export const CONFIG_KEYS = [
   'log_level',
   'max_cost_per_run',
   'compact_threshold',
+  'status_line',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -68,6 +69,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   log_level: oneOf('debug', 'info', 'warn', 'error'),
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
+  status_line: oneOf('on', 'off'),
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -82,6 +84,7 @@ const expected: Record<ConfigKey, string> = {
   log_level: 'debug | info | warn | error',
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
+  status_line: 'on | off',
 };
 
 export interface ConfigFile {
@@ -96,6 +99,8 @@ export interface ConfigFile {
   log_level?: 'debug' | 'info' | 'warn' | 'error';
   max_cost_per_run?: number;
   compact_threshold?: number;
+  /** The line under the REPL prompt (model · mode · context · cost). */
+  status_line?: 'on' | 'off';
 }
 
 export const DEFAULTS = {
@@ -120,6 +125,8 @@ export interface ResolvedConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   maxCostPerRun: number | undefined;
   compactThreshold: number;
+  /** Show the status line under the REPL prompt. */
+  statusLine: boolean;
   /** Whether the config file exists. */
   fileExists: boolean;
 }
@@ -300,6 +307,7 @@ export function resolveConfig(
     logLevel: file.log_level ?? DEFAULTS.log_level,
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    statusLine: file.status_line !== 'off',
     fileExists: loaded.exists,
   };
 }

@@ -60,7 +60,8 @@ describe('agent loop, end to end', () => {
   });
 
   it('runs several read-only calls of one response and returns their results in the model order', async () => {
-    for (const name of ['one', 'two', 'three']) writeFileSync(join(t.cwd, `${name}.txt`), `content of ${name}`);
+    for (const name of ['one', 'two', 'three'])
+      writeFileSync(join(t.cwd, `${name}.txt`), `content of ${name}`);
     fake.script(
       {
         kind: 'tools',

@@ -29,6 +29,18 @@ export class EditorView {
 
   draw(prompt: string, continuation: string, text: string, cursor: number, status?: string): void {
     const cols = this.cols();
+    const last = this.last;
+    const same =
+      this.drawn &&
+      last &&
+      this.resizedUp === undefined &&
+      cols === this.columns &&
+      last.prompt === prompt &&
+      last.continuation === continuation &&
+      last.text === text &&
+      last.cursor === cursor &&
+      last.status === status;
+    if (same || this.append(prompt, continuation, text, cursor, status, cols)) return;
     const l = layout(prompt, continuation, text, cursor, cols);
     const rows = [...l.rows];
     const widths = [...l.widths];
@@ -56,6 +68,40 @@ export class EditorView {
     this.lastRow = lastRow;
     this.columns = cols;
     this.resizedUp = undefined;
+    this.last = { prompt, continuation, text, cursor, status };
+  }
+
+  private last:
+    | { prompt: string; continuation: string; text: string; cursor: number; status: string | undefined }
+    | undefined;
+
+  /**
+   * Typing at the end of the input: write just the new characters when they fit on the cursor's
+   * row (what a terminal would echo), instead of drawing the whole block again.
+   */
+  private append(
+    prompt: string,
+    continuation: string,
+    text: string,
+    cursor: number,
+    status: string | undefined,
+    cols: number,
+  ): boolean {
+    const last = this.last;
+    if (!this.drawn || this.resizedUp !== undefined || cols !== this.columns || !last) return false;
+    if (last.prompt !== prompt || last.continuation !== continuation || last.status !== status) return false;
+    if (cursor !== text.length || !text.startsWith(last.text) || text === last.text) return false;
+    if (this.cursorCol !== this.widths[this.cursorRow]) return false;
+    const added = text.slice(last.text.length);
+    if (/[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c]/.test(added)) return false;
+    const width = textWidth(added);
+    // Stay off the last column: a full row leaves the cursor in the terminal's pending-wrap state.
+    if (this.cursorCol + width >= cols) return false;
+    this.out.write(added);
+    this.cursorCol += width;
+    this.widths[this.cursorRow] = this.cursorCol;
+    this.last = { ...last, text, cursor };
+    return true;
   }
 
   /** The terminal changed size: the drawn block was re-wrapped by the terminal. */
@@ -78,6 +124,7 @@ export class EditorView {
   /** Forget the block (something else was written below it): the next draw starts here. */
   reset(): void {
     this.drawn = false;
+    this.last = undefined;
     this.widths = [];
     this.cursorRow = 0;
     this.cursorCol = 0;

@@ -15,10 +15,12 @@ import { type Attachments, attachFromMessage, buildContent, emptyAttachments } f
 import { makeAttachEnv } from './attach/env.js';
 import type { SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
+import { bangCommand, runBang } from './bang.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { classify, slashForm } from './input.js';
 import { isYes, replPrompter } from './prompter.js';
+import { statusText } from './status.js';
 import { sessionUsageLine } from './usage-text.js';
 
 /** The streams of a REPL: keys in, the prompt and progress (stderr), the answers (stdout). */
@@ -96,7 +98,7 @@ function snapshot(usage: UsageTracker): UsageTracker {
  */
 export class Repl {
   readonly editor: LineEditor;
-  private readonly display = { verbose: false, clearScreen: () => this.clearScreen() };
+  private readonly display = { verbose: false, statusLine: true, clearScreen: () => this.clearScreen() };
   private renderer: ReplRenderer | undefined;
   private exiting = false;
   private typeahead = '';
@@ -115,6 +117,7 @@ export class Repl {
     this.ctx = ctx;
     this.io = io;
     this.display.verbose = ctx.args.flags.verbose > 0;
+    this.display.statusLine = ctx.config.statusLine !== false;
     const makeChat = once(parts.chat);
     this.loadChat = once(async () => {
       const chat = await makeChat();
@@ -137,6 +140,8 @@ export class Repl {
       continuation: ctx.err.dim('… '),
       bracketedPaste: Boolean(io.output.isTTY) && ctx.env.TERM !== 'dumb',
       searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
+      status: () => this.statusLine(),
+      externalEdit: (text) => this.externalEdit(text),
       onTypeahead: (text) => {
         this.typeahead = text;
         this.renderer?.setTypeahead(text);
@@ -173,6 +178,8 @@ export class Repl {
       state: this.state,
       commands: await this.loadCommands(),
       display: this.display,
+      terminal: this.io.output,
+      composeInEditor: (text) => this.compose(text),
     };
   }
 
@@ -185,6 +192,64 @@ export class Repl {
     const style = this.ctx.err;
     if (!style.enabled) return text;
     return this.mode === 'auto' ? style.yellow(style.bold(text)) : style.cyan(style.bold(text));
+  }
+
+  private statusLine(): string | undefined {
+    if (!this.display.statusLine || !this.io.output.isTTY) return undefined;
+    const fallback = {
+      model: this.ctx.config.defaultModel,
+      mode: this.mode,
+      currency: this.ctx.platform.currency,
+    };
+    return this.ctx.err.dim(statusText(this.chat, fallback));
+  }
+
+  /** Ctrl+X Ctrl+E and /editor: the person's editor has the terminal until it closes. */
+  private async externalEdit(text: string): Promise<string | undefined> {
+    const { editText } = await import('../external-editor.js');
+    this.editor.suspend();
+    let r: Awaited<ReturnType<typeof editText>>;
+    try {
+      r = await editText(text, this.ctx.env);
+    } finally {
+      this.editor.resume();
+    }
+    if (r.kind === 'edited') return r.text;
+    if (r.kind === 'unchanged') this.io.output.write(`${this.ctx.err.dim(t('input.editor.unchanged'))}\n`);
+    else {
+      const what = t('input.editor.failed', { editor: r.editor, reason: r.reason });
+      this.io.output.write(formatWarning(`${what}\n${t('input.editor.failedTry')}`, this.ctx.err));
+    }
+    return undefined;
+  }
+
+  private async compose(text: string): Promise<void> {
+    const edited = await this.externalEdit(text);
+    if (edited === undefined) return;
+    this.editor.prefill(edited);
+    this.io.output.write(`${this.ctx.err.dim(t('input.editor.ready'))}\n`);
+  }
+
+  /** `!command`: run by the shell tool for the person, its output added to the conversation. */
+  private async bang(command: string): Promise<void> {
+    if (!command) {
+      this.io.output.write(formatWarning(t('input.bang.empty'), this.ctx.err));
+      return;
+    }
+    const chat = await this.loadChat();
+    const abort = new AbortController();
+    this.editor.busy(() => abort.abort());
+    try {
+      await runBang(command, chat, {
+        write: (text) => this.io.output.write(text),
+        warn: (text) => this.io.output.write(formatWarning(text, this.ctx.err)),
+        confirm: async (q) => isYes(await this.editor.ask(q, abort.signal)),
+        style: this.ctx.err,
+        signal: abort.signal,
+      });
+    } finally {
+      this.editor.idle();
+    }
   }
 
   private clearScreen(): void {
@@ -228,6 +293,11 @@ export class Repl {
 
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
+    const command = bangCommand(text);
+    if (command !== undefined) {
+      await this.bang(command);
+      return;
+    }
     if (slashForm(text).trimStart().startsWith('/')) await this.loadCommands();
     const parsed = classify(text, this.commandNames, (p) => exists(resolve(this.ctx.cwd, p)));
     if (parsed.kind === 'empty') return;

@@ -4,6 +4,7 @@ import { agent } from './agent.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
+import { input } from './input.js';
 import { llm } from './llm.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
@@ -26,9 +27,25 @@ type En = typeof cli.en &
   typeof skills.en &
   typeof sessions.en &
   typeof repl.en &
+  typeof input.en &
   typeof safety.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl, safety];
+const groups = [
+  cli,
+  config,
+  llm,
+  agent,
+  tools,
+  render,
+  setup,
+  files,
+  reach,
+  skills,
+  sessions,
+  repl,
+  input,
+  safety,
+];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,
