@@ -10,7 +10,7 @@ import { log } from '../support/log.js';
 import { truncateText } from '../support/text.js';
 import { visible } from '../support/sanitize.js';
 import { type AnyTool, type Notice, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
-import type { AgentEvent, AgentResult } from './events.js';
+import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide } from './permissions.js';
 import { AsyncQueue } from './queue.js';
@@ -36,7 +36,7 @@ export async function* runToolCalls(
   signal: AbortSignal,
   clock: () => number,
   result: AgentResult,
-): AsyncGenerator<AgentEvent, ToolMessage[]> {
+): AsyncGenerator<RunEvent, ToolMessage[]> {
   const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
   const groups: number[][] = [];
   calls.forEach((call, i) => {
@@ -53,7 +53,7 @@ export async function* runToolCalls(
 
   for (const group of groups) {
     if (signal.aborted) break;
-    const queue = new AsyncQueue<AgentEvent>();
+    const queue = new AsyncQueue<RunEvent>();
     const tasks = group.map(async (i) => {
       const call = calls[i]!;
       outcomes[i] = await runOne(call, i, calls.length, deps, opts, signal, clock, result, (ev) =>
@@ -80,7 +80,7 @@ async function runOne(
   signal: AbortSignal,
   clock: () => number,
   result: AgentResult,
-  emit: (ev: AgentEvent) => void,
+  emit: (ev: RunEvent) => void,
 ): Promise<CallOutcome> {
   const name = call.function.name;
   const tool = deps.tools.get(name);
@@ -134,6 +134,11 @@ async function runOne(
     },
     progress: (note) => emit({ type: 'progress', id: call.id, note }),
     usage: deps.usage,
+    reportUsage: (model, usage) => {
+      const cost = deps.usage.add(model, usage);
+      emit({ type: 'usage', model, usage, cost });
+    },
+    emit: (event) => emit(event as RunEvent),
     client: deps.client,
     services: deps.services ?? {},
   };
@@ -150,16 +155,25 @@ async function runOne(
     return fail(reason);
   }
   if (decision === 'ask') {
-    const yes = await deps.prompter.confirmTool(
+    const answer = await deps.prompter.confirmTool(
       {
         name,
         kind: tool.kind,
         args,
         preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
         warning: assessment.warning,
+        ...(assessment.summary ? { summary: assessment.summary } : {}),
+        ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
+        ...(assessment.full ? { full: assessment.full } : {}),
       },
       signal,
     );
+    const yes = answer !== false;
+    // Only grants that were offered count: a prompter cannot invent a wider sandbox.
+    if (typeof answer === 'object') {
+      const offered = new Set(assessment.choices?.map((c) => c.grant));
+      ctx.granted = answer.grants.filter((g) => offered.has(g));
+    }
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
     if (!yes) return fail(t('agent.tool.denied', {}, 'en'));

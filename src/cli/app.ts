@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   usage: () => import('./commands/usage.js'),
   run: () => import('./commands/run.js'),
   skill: () => import('./commands/skill.js'),
+  doctor: () => import('./commands/doctor.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {
@@ -67,7 +68,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
-    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage']);
+    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage', 'doctor']);
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'cli.err.unknownCommand', params: { name: word } },

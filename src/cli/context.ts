@@ -9,6 +9,7 @@ import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/in
 import { createLogger, log, setLogger } from '../support/log.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { registerSecret } from '../support/redact.js';
+import { setSandboxMode } from '../tools/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
@@ -59,6 +60,7 @@ export async function buildContext(
   );
   log().debug('start', { argv: process.argv.slice(2), language: getLanguage(), platform: config.platform });
   reportWarnings(loaded.warnings, err);
+  setSandboxMode(config.shellSandbox);
   const cwd = process.cwd();
   return {
     args,

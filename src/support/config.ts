@@ -31,6 +31,7 @@ export const CONFIG_KEYS = [
   'max_cost_per_run',
   'compact_threshold',
   'status_line',
+  'shell_sandbox',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -70,6 +71,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
   status_line: oneOf('on', 'off'),
+  shell_sandbox: oneOf('auto', 'off'),
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -85,6 +87,7 @@ const expected: Record<ConfigKey, string> = {
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
   status_line: 'on | off',
+  shell_sandbox: 'auto | off',
 };
 
 export interface ConfigFile {
@@ -101,6 +104,7 @@ export interface ConfigFile {
   compact_threshold?: number;
   /** The line under the REPL prompt (model · mode · context · cost). */
   status_line?: 'on' | 'off';
+  shell_sandbox?: 'auto' | 'off';
 }
 
 export const DEFAULTS = {
@@ -110,6 +114,7 @@ export const DEFAULTS = {
   language: 'auto' as const,
   log_level: 'info' as const,
   compact_threshold: 0.85,
+  shell_sandbox: 'auto' as const,
 };
 
 export interface ResolvedConfig {
@@ -127,6 +132,8 @@ export interface ResolvedConfig {
   compactThreshold: number;
   /** Show the status line under the REPL prompt. */
   statusLine: boolean;
+  /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
+  shellSandbox: 'auto' | 'off';
   /** Whether the config file exists. */
   fileExists: boolean;
 }
@@ -308,6 +315,7 @@ export function resolveConfig(
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
     statusLine: file.status_line !== 'off',
+    shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     fileExists: loaded.exists,
   };
 }

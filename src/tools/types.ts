@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ZhipuClient } from '../llm/client.js';
+import type { Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 
@@ -32,10 +33,19 @@ export interface ToolContext {
   recordFile(file: WrittenFile): void;
   /** A short progress note while a slow tool works (OCR, a long shell command). */
   progress(note: string): void;
-  /** Usage of nested model calls (skills as tools, OCR) is added here. */
+  /** Usage of nested runs (skills as tools) is merged here. */
   usage: UsageTracker;
+  /** A model call the tool made itself (OCR): counted in the run's usage and reported in its stream. */
+  reportUsage(model: string, usage: Usage): void;
+  /**
+   * An event of a run this tool started (a composite skill's step), passed into the run's event
+   * stream as is. Its type is the agent's RunEvent, which this layer does not know.
+   */
+  emit(event: { readonly type: string }): void;
   /** The API client, for tools that call Zhipu themselves (OCR). */
   client?: ZhipuClient | undefined;
+  /** What the person granted beyond a plain yes (the keys of the choices they picked). */
+  granted?: readonly string[];
   /** Free-form services a tool family needs (skills runner, session dir…), injected by the mode. */
   services: Record<string, unknown>;
 }
@@ -51,6 +61,19 @@ export interface Assessment {
   refuse?: string;
   /** Shown in red before the question. */
   warning?: string;
+  /** One line on what the call can reach (the shell's sandbox), shown last before the question. */
+  summary?: { text: string; risky: boolean };
+  /** Answers besides yes and no, each widening what this one call may do. */
+  choices?: ApprovalChoice[];
+  /** The whole preview when `preview` is folded (a long command): shown when the person asks. */
+  full?: string;
+}
+
+/** An extra answer to an approval: a key the person types, what it means, and the grant it gives. */
+export interface ApprovalChoice {
+  key: string;
+  label: string;
+  grant: string;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

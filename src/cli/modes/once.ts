@@ -13,7 +13,7 @@ import { pump, withInterrupt } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
-import { attachSession } from '../sessions/attach.js';
+import { resumeFromFlags, sessionWiring } from '../sessions/attach.js';
 import { loadTools } from '../tools.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
@@ -37,33 +37,37 @@ export async function createChat(
 ): Promise<ChatSession> {
   const client = makeClient(ctx);
   const tools = await loadTools();
+  const usage = newUsage(ctx);
+  const settings = {
+    model: ctx.config.defaultModel,
+    thinking: true,
+    mode: ctx.args.flags.auto ? ('auto' as const) : ('approve' as const),
+    maxTurns: ctx.config.maxTurns,
+    systemPrompt: chatSystemPrompt({
+      cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      toolNames: tools.names(),
+      date: new Date().toISOString().slice(0, 10),
+      uiLanguage: getLanguage(),
+    }),
+  };
+  // Saved as it happens, kept inside the context window, budgeted.
+  const session = sessionWiring(ctx, { kind, llm: client, usage, tools, ...settings });
   const chat = new ChatSession(
     {
       llm: client,
       client,
       tools,
       prompter: interactive ? terminalPrompter(ctx.err) : nobodyPrompter,
-      usage: newUsage(ctx),
+      usage,
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
-      services: {},
     },
-    {
-      model: ctx.config.defaultModel,
-      thinking: true,
-      mode: ctx.args.flags.auto ? 'auto' : 'approve',
-      maxTurns: ctx.config.maxTurns,
-      systemPrompt: chatSystemPrompt({
-        cwd: ctx.cwd,
-        outputDir: ctx.outputDir,
-        toolNames: tools.names(),
-        date: new Date().toISOString().slice(0, 10),
-        uiLanguage: getLanguage(),
-      }),
-    },
+    settings,
+    { session },
   );
-  // Saved as it happens, kept inside the context window, budgeted (--continue/--resume load first).
-  await attachSession(ctx, chat, kind);
+  // --continue / --resume load the saved conversation first.
+  await resumeFromFlags(ctx, chat);
   return chat;
 }
 

@@ -9,11 +9,12 @@ import { getLanguage, t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
+import { pump } from '../interrupt.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
-import type { SlashCommand, SlashContext } from './commands/types.js';
+import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
 import { bangCommand, runBang } from './bang.js';
 import { type EditorStreams, LineEditor } from './editor.js';
@@ -105,7 +106,7 @@ export class Repl {
   private pending: Attachments = emptyAttachments();
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
-  private readonly state = new Map<string, unknown>();
+  private readonly state: ReplState = {};
   private chat: ChatSession | undefined;
   private commands: SlashCommand[] = [];
   private commandNames = new Set<string>();
@@ -368,6 +369,7 @@ export class Repl {
       this.pending = emptyAttachments();
       await rendererReady;
       await this.runMessage(chat, buildContent(text, attachments), abort.signal, before, started);
+      this.state.afterTurn?.();
     } catch (err) {
       log().error('message failed', err);
       this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
@@ -410,13 +412,8 @@ export class Repl {
     this.renderer = renderer;
     renderer.setTypeahead(this.typeahead);
     try {
-      const run = chat.send(content, signal);
-      let step = await run.next();
-      while (!step.done) {
-        renderer.handle(step.value);
-        step = await run.next();
-      }
-      renderer.finish(step.value, usageSince(before, chat.deps.usage), Date.now() - started);
+      const result = await pump(chat.send(content, signal), (ev) => renderer.handle(ev));
+      renderer.finish(result, usageSince(before, chat.deps.usage), Date.now() - started);
     } catch (err) {
       renderer.dispose();
       throw err;

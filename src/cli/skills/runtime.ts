@@ -1,6 +1,6 @@
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
-import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
+import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
 import {
@@ -46,7 +46,8 @@ export interface RuntimeOptions {
   signal: AbortSignal;
   llm?: LlmClient;
   client?: ZhipuClient;
-  onNested?: (ev: SkillEvent, chain: readonly string[]) => void;
+  /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
+  hooks?: SkillRuntime['hooks'];
   /** Where the trust question is written (stderr by default). */
   write?: (text: string) => void;
 }
@@ -78,10 +79,9 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
         import('../../llm/ocr.js'),
       ]);
       const doc = await ocrFile(client, abs, { display: x.display, signal: x.signal });
-      x.usage.add(OCR_MODEL, doc.usage);
-      return doc.markdown;
+      return { markdown: doc.markdown, model: OCR_MODEL, usage: doc.usage };
     },
-    ...(o.onNested ? { onNested: o.onNested } : {}),
+    ...(o.hooks ? { hooks: o.hooks } : {}),
     untrusted: (skills) =>
       skills.filter((s) => s.source === 'user' && usesTrustTools(s) && !trust.isTrusted(s)),
     async confirmTrust(pending) {

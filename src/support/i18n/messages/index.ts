@@ -12,6 +12,7 @@ import { repl } from './repl.js';
 import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
+import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 
@@ -28,7 +29,8 @@ type En = typeof cli.en &
   typeof sessions.en &
   typeof repl.en &
   typeof input.en &
-  typeof safety.en;
+  typeof safety.en &
+  typeof shell.en;
 
 const groups = [
   cli,
@@ -45,6 +47,7 @@ const groups = [
   repl,
   input,
   safety,
+  shell,
 ];
 
 export const messages = {
