@@ -100,7 +100,7 @@ export class ChatSession {
    */
   note(message: Message): void {
     this.messages.push(message);
-    this.notify({ type: 'user', message });
+    this.consume({ type: 'user', message });
   }
 
   /** Remove the last exchange (the last user message and everything after it). Returns false if none. */

@@ -116,7 +116,11 @@ export async function* runPerFile(
     yield { type: 'skill_step', skill: req.skill.name, index: i, total: files.length, label: basename(file) };
     // A file the model's folder led to is passed on relative, so the nested run checks it again.
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
-    const r = yield* runOneFile(run, { ...req, values: { ...req.values, [argName]: value }, trusted: true }, rt);
+    const r = yield* runOneFile(
+      run,
+      { ...req, values: { ...req.values, [argName]: value }, trusted: true },
+      rt,
+    );
     if (r instanceof ZhiError) {
       yield { type: 'warning', message: `${name}: ${r.whatText()}` };
       failed.push(name);

@@ -45,6 +45,8 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
     ask: (q: { message: string }) => io.confirm(q.message),
     recordFile: () => {},
     progress: () => {},
+    reportUsage: () => {},
+    emit: () => {},
     usage: chat.deps.usage,
     client: chat.deps.client,
     services: chat.deps.services ?? {},
@@ -84,7 +86,7 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
 
 /** stdout and stderr from the shell tool's report, without its headings. */
 export function outputOf(content: string): string {
-  const end = '(?=\\n\\n(?:stderr:\\n|\\[output truncated|Processes the command left)|$)';
+  const end = '(?=\\n\\n(?:stderr:\\n|\\[output truncated|Processes the command left|It ran )|$)';
   const part = (name: string) => new RegExp(`(?:^|\\n\\n)${name}:\\n([\\s\\S]*?)${end}`).exec(content)?.[1];
   const found = [part('stdout'), part('stderr')].filter((p): p is string => Boolean(p));
   if (found.length) return found.join('\n');
