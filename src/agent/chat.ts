@@ -90,6 +90,12 @@ export class ChatSession {
       yield this.consume(step.value);
       step = await run.next();
     }
+    // A message that failed before any answer (a network error) leaves the context: sending it
+    // again (Up, Enter) must not put it there twice.
+    if (step.value.stopReason === 'error' && this.messages.at(-1) === user) {
+      this.messages.pop();
+      this.session?.recorder.recordCut();
+    }
     yield this.consume({ type: 'done', result: step.value });
     return step.value;
   }
@@ -108,6 +114,7 @@ export class ChatSession {
     for (let i = this.messages.length - 1; i > 0; i--) {
       if (this.messages[i]!.role === 'user') {
         this.messages.splice(i);
+        this.session?.recorder.recordCut();
         return true;
       }
     }

@@ -257,13 +257,15 @@ export interface Overrides {
   language?: string | undefined;
 }
 
-const ENV: Partial<Record<ConfigKey, string>> = {
+/** The environment variable that sets each key (it wins over config.yaml). */
+export const ENV: Partial<Record<ConfigKey, string>> = {
   api_key: 'ZHI_API_KEY',
   base_url: 'ZHI_BASE_URL',
   language: 'ZHI_LANGUAGE',
   default_model: 'ZHI_DEFAULT_MODEL',
   skill_model: 'ZHI_SKILL_MODEL',
   output_dir: 'ZHI_OUTPUT_DIR',
+  status_line: 'ZHI_STATUS_LINE',
 };
 
 /** Merge file, environment and flags (flags beat environment beats file) and validate. */

@@ -1,5 +1,6 @@
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { adviceFor } from '../advice.js';
 import type { Style } from './style.js';
 
 /**
@@ -10,7 +11,7 @@ export function formatError(err: ZhiError, style: Style, debug = false): string 
   const lines: string[] = [];
   const what = err.whatText();
   const why = err.whyText();
-  const tries = err.tryTexts();
+  const tries = adviceFor(err);
   if (style.enabled) {
     lines.push(style.red(style.bold(`✖ ${t('cli.error')}: `)) + style.bold(what));
     if (why) lines.push(`  ${style.dim(`${t('cli.reason')}:`)} ${why}`);
@@ -46,7 +47,7 @@ export function errorJson(err: ZhiError): {
     error: {
       code: err.kind,
       message: why ? `${err.whatText()} ${why}` : err.whatText(),
-      suggestions: err.tryTexts(),
+      suggestions: adviceFor(err),
     },
   };
 }

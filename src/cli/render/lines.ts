@@ -59,12 +59,30 @@ export function permissionText(ev: Permission): string | undefined {
 
 /** `Retrying in 2.0s (429 …), attempt 1 of 3`. */
 export function retryText(ev: Retry): string {
+  // A connection that failed is not something "the API said": say it in plain words.
+  if (ev.error.kind === 'network' || ev.error.kind === 'timeout') {
+    return t('input.retryNetwork', {
+      reason: networkReason(`${ev.error.code ?? ''} ${ev.error.message}`, ev.error.kind),
+      seconds: (ev.delayMs / 1000).toFixed(1),
+      attempt: ev.attempt,
+      max: ev.maxRetries,
+    });
+  }
   return t('cli.retrying', {
     reason: visible(ev.error.code ? `${ev.error.message} (${ev.error.code})` : ev.error.message),
     seconds: (ev.delayMs / 1000).toFixed(1),
     attempt: ev.attempt,
     max: ev.maxRetries,
   });
+}
+
+/** A socket error code (ECONNREFUSED…) in words a person understands. */
+export function networkReason(text: string, kind: string): string {
+  if (/ECONNREFUSED/.test(text)) return t('input.net.refused');
+  if (/ENOTFOUND|EAI_AGAIN/.test(text)) return t('input.net.notFound');
+  if (/ECONNRESET|EPIPE|socket hang up/i.test(text)) return t('input.net.reset');
+  if (kind === 'timeout' || /ETIMEDOUT|timed? ?out/i.test(text)) return t('input.net.timeout');
+  return t('input.net.other');
 }
 
 /**

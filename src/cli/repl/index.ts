@@ -1,4 +1,5 @@
 import type { ExitCodeValue } from '../../support/errors.js';
+import { setAdviceInRepl } from '../advice.js';
 import type { AppContext } from '../context.js';
 import { loadSlashCommands } from './commands/index.js';
 import { History } from './history.js';
@@ -10,6 +11,8 @@ import { Repl } from './repl.js';
  * except with --resume/--continue, whose notes must come before the first prompt.
  */
 export async function runRepl(ctx: AppContext): Promise<ExitCodeValue> {
+  // Advice in errors names the slash commands from now on (/model, not --model).
+  setAdviceInRepl(true);
   const history = await History.load(ctx.paths.historyFile);
   const repl = new Repl({
     ctx,

@@ -7,6 +7,7 @@ import { UsageTracker } from '../../llm/usage.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
+import { visible } from '../../support/sanitize.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { pump } from '../interrupt.js';
@@ -14,6 +15,7 @@ import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
+import { findMistyped } from './attach/mistyped.js';
 import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
 import { bangCommand, runBang } from './bang.js';
@@ -103,6 +105,7 @@ export class Repl {
   private renderer: ReplRenderer | undefined;
   private exiting = false;
   private typeahead = '';
+  private heldTypo: string | undefined;
   private pending: Attachments = emptyAttachments();
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
@@ -231,6 +234,28 @@ export class Repl {
     this.io.output.write(`${this.ctx.err.dim(t('input.editor.ready'))}\n`);
   }
 
+  /**
+   * A message naming a file that is one typo away from a real one goes back on the prompt with a
+   * suggestion instead of being sent without the file. Sent as it is when Enter is pressed again.
+   */
+  private heldBack(text: string): boolean {
+    if (text === this.heldTypo) {
+      this.heldTypo = undefined;
+      return false;
+    }
+    const home = this.ctx.env.HOME || homedir();
+    const typo = findMistyped(text, { cwd: this.ctx.cwd, home, isFile: (p) => statSync(p).isFile() });
+    if (!typo) return false;
+    this.heldTypo = text;
+    const lines = [
+      t('input.missing', { name: visible(typo.typed), suggestion: visible(typo.suggestion) }),
+      t('input.missingTry'),
+    ];
+    this.io.output.write(formatWarning(lines.join('\n  '), this.ctx.err));
+    this.editor.prefill(text);
+    return true;
+  }
+
   /** `!command`: run by the shell tool for the person, its output added to the conversation. */
   private async bang(command: string): Promise<void> {
     if (!command) {
@@ -336,6 +361,7 @@ export class Repl {
 
   /** Send a message (with the files it names) and render the run. */
   async send(text: string): Promise<void> {
+    if (this.heldBack(text)) return;
     const rendererReady = loadRenderer();
     const chat = await this.loadChat();
     const abort = new AbortController();

@@ -33,8 +33,21 @@ export const input = defineMessages(
     'input.bang.catastrophic': 'it could damage the system or your files beyond repair.',
     'input.bang.confirmDestructive': 'This command can delete or overwrite files. Run it? [y/N] ',
     'input.missing': 'There is no file {name} here. Did you mean {suggestion}?',
-    'input.missingTry': 'Your message is back on the prompt: fix the name and press Enter.',
+    'input.missingTry':
+      'Your message is back on the prompt: fix the name, or press Enter to send it as it is.',
     'input.mention.missing': 'There is no file {name} (in {folder}).',
+    'input.advice.authEnv':
+      'This key comes from the environment variable ZHI_API_KEY, which wins over config.yaml: correct it, or remove it (`unset ZHI_API_KEY`; on Windows `set ZHI_API_KEY=`) to use the key saved by `zhi --setup`.',
+    'input.advice.balanceRepl': 'Top up at {url}, or switch to a free model: /model glm-4-flash',
+    'input.advice.overloadedRepl': 'Try again in a few minutes, or pick another model with /model.',
+    'input.advice.badRequestRepl': 'Check the model with /model, and try again.',
+    'input.retryNetwork':
+      'Could not reach the Zhipu API: {reason}. Trying again in {seconds}s ({attempt}/{max})…',
+    'input.net.refused': 'nothing answered at that address',
+    'input.net.notFound': 'the server name was not found (check the address and your network)',
+    'input.net.reset': 'the connection was closed',
+    'input.net.timeout': 'no answer in time',
+    'input.net.other': 'no connection',
   },
   {
     'input.status': '{model} · {mode} · 上下文 {context}% · {cost}',
@@ -65,7 +78,18 @@ export const input = defineMessages(
     'input.bang.catastrophic': '它可能对系统或你的文件造成无法挽回的破坏。',
     'input.bang.confirmDestructive': '这条命令可能删除或覆盖文件。确定运行吗？[y/N] ',
     'input.missing': '这里没有文件 {name}。你是不是想找 {suggestion}？',
-    'input.missingTry': '你的消息已放回输入行：改好文件名后按 Enter。',
+    'input.missingTry': '你的消息已放回输入行：改好文件名，或直接按 Enter 照原样发送。',
     'input.mention.missing': '没有文件 {name}（在 {folder} 中）。',
+    'input.advice.authEnv':
+      '这个密钥来自环境变量 ZHI_API_KEY，它优先于 config.yaml：请改正它，或删除它（`unset ZHI_API_KEY`；Windows 上 `set ZHI_API_KEY=`）以使用 `zhi --setup` 保存的密钥。',
+    'input.advice.balanceRepl': '请到 {url} 充值，或换用免费模型：/model glm-4-flash',
+    'input.advice.overloadedRepl': '请几分钟后再试，或用 /model 换一个模型。',
+    'input.advice.badRequestRepl': '用 /model 检查模型，然后重试。',
+    'input.retryNetwork': '无法连接到智谱 API：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
+    'input.net.refused': '该地址没有响应',
+    'input.net.notFound': '找不到服务器名称（请检查地址和网络）',
+    'input.net.reset': '连接被关闭',
+    'input.net.timeout': '没有及时响应',
+    'input.net.other': '没有网络连接',
   },
 );
