@@ -96,6 +96,8 @@ describe('setup wizard in a terminal', () => {
       await s2.waitFor('API key');
       s2.write(TEST_KEY + KEY.enter);
       await s2.waitFor('Could not reach the API');
+      // Ctrl+C once the question is up (before it, the terminal is not in raw mode yet).
+      await s2.waitFor('Enter the key again');
       s2.write(KEY.ctrlC);
       expect((await s2.exited()).exitCode).toBe(130);
       expect(s2.text()).toContain('nothing was saved');
