@@ -44,6 +44,8 @@ export type AgentEvent =
       decision: 'allowed' | 'denied' | 'refused';
       /** For the model (English); renderers show their own text for a known `code`. */
       reason?: string;
+      /** For the person, in their language (renderers show it instead of `reason`). */
+      notice?: string;
       code?: 'no_terminal';
     }
   | {
@@ -56,6 +58,8 @@ export type AgentEvent =
       durationMs: number;
       index: number;
       total: number;
+      /** Lines the tool wants the person to see (a search's sources); from outside: sanitize. */
+      display?: string[];
     }
   | { type: 'progress'; id: string; note: string }
   | { type: 'usage'; model: string; usage: Usage; cost: Cost; purpose?: UsagePurposeTag }

@@ -1,13 +1,14 @@
 import type { ZhipuClient } from '../llm/client.js';
+import type { Effort } from '../llm/models.js';
 import { describeApiError } from '../llm/describe.js';
-import type { AssistantMessage, LlmClient, Message, ToolCall } from '../llm/types.js';
+import type { AssistantMessage, LlmClient, Message, StreamWarningCode, ToolCall } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Question } from '../tools/types.js';
 import type { AgentResult, RunEvent } from './events.js';
-import type { PermissionMode } from './permissions.js';
+import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
 
 export { MAX_RESULT_BYTES } from './tool-calls.js';
@@ -47,6 +48,8 @@ export interface AgentDeps {
   clock?: () => number;
   client?: ZhipuClient;
   services?: Record<string, unknown>;
+  /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
+  webGrants?: WebGrants;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
   /**
@@ -69,6 +72,8 @@ export interface BeforeCallOutcome {
 export interface AgentOptions {
   model: string;
   thinking: boolean;
+  /** Thinking effort, sent as `reasoning_effort` where the model takes it. */
+  effort?: Effort;
   maxTurns: number;
   mode: PermissionMode;
   signal?: AbortSignal;
@@ -127,6 +132,7 @@ export async function* runAgent(
       messages,
       tools: schemas,
       thinking: opts.thinking,
+      ...(opts.effort ? { effort: opts.effort } : {}),
       signal,
       ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}),
     })) {
@@ -137,6 +143,9 @@ export async function* runAgent(
           break;
         case 'retry':
           yield ev;
+          break;
+        case 'warning':
+          yield { type: 'warning', message: streamWarning(ev.code, ev.model) };
           break;
         case 'tool_call_start':
           break;
@@ -219,4 +228,15 @@ export async function* runAgent(
   });
   yield { type: 'error', error };
   return finish('turn_limit', error);
+}
+
+const WARNING_KEYS = {
+  stream_repaired: 'llm.warn.streamRepaired',
+  stream_damaged: 'llm.warn.streamDamaged',
+  thinking_forced: 'llm.warn.thinkingForced',
+  unknown_model: 'llm.warn.unknownModel',
+} as const;
+
+function streamWarning(code: StreamWarningCode, model: string): string {
+  return t(WARNING_KEYS[code], { model });
 }

@@ -9,10 +9,18 @@ import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { truncateText } from '../support/text.js';
 import { visible } from '../support/sanitize.js';
-import { type AnyTool, type Notice, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
+import {
+  ALWAYS_SITE,
+  type AnyTool,
+  type Assessment,
+  type Notice,
+  type ToolContext,
+  ToolError,
+  type WrittenFile,
+} from '../tools/types.js';
 import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
-import { decide } from './permissions.js';
+import { decide, siteHost, sitePreapproved } from './permissions.js';
 import { AsyncQueue } from './queue.js';
 
 /** The default cap on what the model gets back from one tool call. */
@@ -23,6 +31,7 @@ const READ_LIKE = new Set(['file_read', 'ocr']);
 interface CallOutcome {
   content: string;
   ok: boolean;
+  display?: string[];
 }
 
 /**
@@ -40,13 +49,14 @@ export async function* runToolCalls(
   const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
   const groups: number[][] = [];
   calls.forEach((call, i) => {
-    const tool = deps.tools.get(call.function.name);
-    const parallel = !tool || tool.kind === 'read';
+    // Reads that may ask (web_fetch) run one at a time, like everything that asks.
+    const quiet = (n: string) => {
+      const t2 = deps.tools.get(n);
+      return !t2 || (t2.kind === 'read' && !t2.site);
+    };
+    const parallel = quiet(call.function.name);
     const last = groups[groups.length - 1];
-    const lastParallel = last?.every((j) => {
-      const t2 = deps.tools.get(calls[j]!.function.name);
-      return !t2 || t2.kind === 'read';
-    });
+    const lastParallel = last?.every((j) => quiet(calls[j]!.function.name));
     if (parallel && last && lastParallel) last.push(i);
     else groups.push([i]);
   });
@@ -99,6 +109,7 @@ async function runOne(
       durationMs: clock() - started,
       index,
       total,
+      ...(outcome.display?.length ? { display: outcome.display } : {}),
     });
     return outcome;
   };
@@ -143,13 +154,30 @@ async function runOne(
     services: deps.services ?? {},
   };
 
-  const assessment = (await tool.assess?.(args, ctx)) ?? {};
+  let assessment: Assessment;
+  try {
+    assessment = (await tool.assess?.(args, ctx)) ?? {};
+  } catch (err) {
+    // A call that cannot work (a name no system can store) fails before anyone is asked.
+    if (!(err instanceof ToolError)) throw err;
+    if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
+    return fail(err.message);
+  }
   if (assessment.refuse) {
     emit({ type: 'permission', id: call.id, name, decision: 'refused', reason: assessment.refuse });
     return fail(t('agent.tool.refused', { reason: assessment.refuse }, 'en'));
   }
-  const decision = decide(tool.kind, opts.mode, deps.prompter.interactive);
+  const siteUrl = tool.site?.(args);
+  const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
+  const site = siteUrl === undefined ? undefined : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
+  const decision = decide(tool.kind, opts.mode, deps.prompter.interactive, site);
   if (decision === 'deny') {
+    if (siteUrl !== undefined) {
+      const reason = t('agent.tool.siteNoTerminal', { url: siteUrl }, 'en');
+      const notice = noticeText({ key: 'safety.fetch.noTerminal', params: { name, url: siteUrl } });
+      emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, notice });
+      return fail(reason);
+    }
     const reason = t('agent.tool.noTerminal', {}, 'en');
     emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, code: 'no_terminal' });
     return fail(reason);
@@ -177,6 +205,8 @@ async function runOne(
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
     if (!yes) return fail(t('agent.tool.denied', {}, 'en'));
+    // "Always for this domain": later fetches from the same host run without a question.
+    if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
     started = clock();
   }
 
@@ -190,7 +220,12 @@ async function runOne(
     if (Buffer.byteLength(raw, 'utf8') > cap) {
       content = (await deps.spill?.(call, raw)) ?? truncateText(raw, cap).text;
     }
-    return end({ content: isError ? `Error: ${content}` : content, ok: !isError });
+    const display = typeof out === 'string' ? undefined : out.display;
+    return end({
+      content: isError ? `Error: ${content}` : content,
+      ok: !isError,
+      ...(display ? { display } : {}),
+    });
   } catch (err) {
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     if (err instanceof ToolError) {

@@ -2,7 +2,7 @@ import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/e
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { nearest } from '../support/suggest.js';
-import { type ParsedArgs, parseArgs } from './args.js';
+import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
 import { errorJson, formatError } from './render/error.js';
 import { colorEnabled, makeStyle } from './render/style.js';
@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   config: () => import('./commands/config.js'),
   sessions: () => import('./commands/sessions.js'),
   usage: () => import('./commands/usage.js'),
+  models: () => import('./commands/models.js'),
   run: () => import('./commands/run.js'),
   skill: () => import('./commands/skill.js'),
   doctor: () => import('./commands/doctor.js'),
@@ -64,11 +65,11 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
       const piped = await readStdin();
       if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
     }
-    return chatOnce(ctx, message);
+    return chatOnce(ctx, message, args.flags.command);
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
-    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage', 'doctor']);
+    const suggestion = nearest(word, [...SUBCOMMANDS]);
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'cli.err.unknownCommand', params: { name: word } },
@@ -94,7 +95,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
   return runRepl(ctx);
 }
 
-async function chatOnce(ctx: AppContext, message: string): Promise<ExitCodeValue> {
+async function chatOnce(ctx: AppContext, message: string, typed = message): Promise<ExitCodeValue> {
   if (!message.trim()) {
     throw new ZhiError({
       kind: 'usage',
@@ -104,7 +105,7 @@ async function chatOnce(ctx: AppContext, message: string): Promise<ExitCodeValue
     });
   }
   const { runOnce } = await import('./modes/once.js');
-  return runOnce(ctx, message);
+  return runOnce(ctx, message, typed);
 }
 
 function report(err: unknown, parsed: ParsedArgs | undefined, argv: string[]): ExitCodeValue {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { MODEL_CATALOG } from '../llm/catalog.js';
+import { loadCapabilities, saveCapabilities } from '../llm/capabilities.js';
 import { ZhipuClient } from '../llm/client.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
 import { UsageTracker } from '../llm/usage.js';
@@ -115,6 +116,7 @@ function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): ZhipuClient {
   const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
   const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
+  loadCapabilities(ctx.paths.capabilitiesFile);
   return new ZhipuClient({
     baseUrl: ctx.config.baseUrl,
     apiKey,
@@ -122,6 +124,7 @@ export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): ZhipuClie
     ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
     acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
     userAgent: `zhi/${__ZHI_VERSION__}`,
+    onLearn: () => saveCapabilities(ctx.paths.capabilitiesFile),
   });
 }
 

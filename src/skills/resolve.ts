@@ -85,8 +85,8 @@ export function skillClosure(skill: Skill, catalog: SkillCatalog, builtinTools: 
 
 /**
  * The model a skill runs on: the override (`--model`), else the skill's, else the configured
- * skill model. Unknown models and models without tool calling are refused (except on a custom
- * platform, whose models zhi does not know).
+ * skill model. A GLM id zhi does not know runs as is; other unknown models and models without
+ * tool calling are refused (except on a custom platform, whose models zhi does not know).
  */
 export function skillModel(
   skill: Skill,
@@ -96,6 +96,8 @@ export function skillModel(
   if (o.custom) return model;
   const info = findModel(model);
   const where = o.override ? undefined : skill.model ? skill : undefined;
+  // A GLM model newer than zhi's registry runs as is (the client warns once, and learns).
+  if (!info && isGlmFamily(model)) return model;
   if (!info || info.kind === 'ocr') {
     const suggestion = nearest(model, chatModelIds());
     const text: ErrorText = {
@@ -120,6 +122,11 @@ export function skillModel(
     throw skillError({ file: skill.file, line: skill.modelLine, field: 'model', message: text });
   }
   return info.id;
+}
+
+/** Zhipu's own model families: ids zhi may not know yet but the platform may serve. */
+function isGlmFamily(model: string): boolean {
+  return /^(glm|chatglm|codegeex|charglm|emohaa)-[a-z0-9][a-z0-9._-]*$/.test(model);
 }
 
 /** `file, line 4, tools[1]: message` */

@@ -11,7 +11,8 @@ export interface ModelCatalog {
   platformIds: readonly string[];
   platformBaseUrl(id: string): string;
   defaultChatModel: string;
-  defaultSkillModel: string;
+  /** The default skill model: a free model the platform serves. */
+  defaultSkillModel(platform: string): string;
   /** Model ids a person may choose, for messages and suggestions. */
   modelIds(): string[];
   knownModel(id: string): boolean;
@@ -31,6 +32,7 @@ export const CONFIG_KEYS = [
   'max_cost_per_run',
   'compact_threshold',
   'status_line',
+  'thinking_effort',
   'shell_sandbox',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -71,6 +73,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
   status_line: oneOf('on', 'off'),
+  thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
 };
 
@@ -87,6 +90,7 @@ const expected: Record<ConfigKey, string> = {
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
   status_line: 'on | off',
+  thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
 };
 
@@ -104,6 +108,7 @@ export interface ConfigFile {
   compact_threshold?: number;
   /** The line under the REPL prompt (model · mode · context · cost). */
   status_line?: 'on' | 'off';
+  thinking_effort?: 'low' | 'medium' | 'high' | 'max';
   shell_sandbox?: 'auto' | 'off';
 }
 
@@ -132,6 +137,8 @@ export interface ResolvedConfig {
   compactThreshold: number;
   /** Show the status line under the REPL prompt. */
   statusLine: boolean;
+  /** `reasoning_effort` for chat where the model takes it; unset = the model's default. */
+  thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
   /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
   shellSandbox: 'auto' | 'off';
   /** Whether the config file exists. */
@@ -288,7 +295,7 @@ export function resolveConfig(
   validateValue('platform', platform, 'config.yaml', catalog);
   const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
   const defaultModel = file.default_model ?? catalog.defaultChatModel;
-  const skillModel = file.skill_model ?? catalog.defaultSkillModel;
+  const skillModel = file.skill_model ?? catalog.defaultSkillModel(platform);
   checkModel(
     'default_model',
     defaultModel,
@@ -317,6 +324,7 @@ export function resolveConfig(
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
     statusLine: file.status_line !== 'off',
+    thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     fileExists: loaded.exists,
   };

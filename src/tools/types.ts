@@ -53,6 +53,8 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** Lines for the person under the tool line (a search's sources). Sanitized when shown. */
+  display?: string[];
 }
 
 /** What a tool says about a call before anyone is asked (shell safety, for example). */
@@ -68,6 +70,9 @@ export interface Assessment {
   /** The whole preview when `preview` is folded (a long command): shown when the person asks. */
   full?: string;
 }
+
+/** The grant of web_fetch's "always for this domain" answer (kept for the session by the loop). */
+export const ALWAYS_SITE = 'always-site';
 
 /** An extra answer to an approval: a key the person types, what it means, and the grant it gives. */
 export interface ApprovalChoice {
@@ -86,6 +91,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** A short label for progress lines, e.g. the file name. */
   label?(args: z.infer<S>): string;
   assess?(args: z.infer<S>, ctx: ToolContext): Assessment | Promise<Assessment>;
+  /**
+   * For reads that leave the computer (web_fetch): the address this call reaches. The policy
+   * then asks per domain in approve mode unless the person typed the URL (design §3).
+   */
+  site?(args: z.infer<S>): string | undefined;
   /** How the argument should be shown in a permission prompt (long contents summarised). */
   preview?(args: z.infer<S>, ctx?: ToolContext): string;
   /**

@@ -40,9 +40,13 @@ describe('zhi config', () => {
     const bad = await runZhi({ args: ['config', 'set', 'max_turns', 'many'], home });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('max_turns');
-    const model = await runZhi({ args: ['config', 'set', 'default_model', 'gpt-4'], home });
+    const model = await runZhi({ args: ['config', 'set', 'default_model', 'glm 5'], home });
     expect(model.code).toBe(3);
-    expect(model.stderr).toContain('Unknown model "gpt-4"');
+    expect(model.stderr).toContain('Unknown model "glm 5"');
+    // A well-formed id zhi does not know is kept, with a warning (it may be newer than zhi).
+    const newer = await runZhi({ args: ['config', 'set', 'default_model', 'glm-5.9'], home });
+    expect(newer.code).toBe(0);
+    expect(newer.stderr).toContain("glm-5.9 is not in zhi's model list");
     const unknown = await runZhi({ args: ['config', 'set', 'colour', 'red'], home });
     expect(unknown.code).toBe(2);
   });

@@ -117,7 +117,7 @@ describe('ReplRenderer (rich)', () => {
     expect(text).toContain('结果\n');
     expect(text).toContain('完成了。');
     expect(text).toContain('│ 苹果 │ 3    │');
-    expect(text).toContain('Done: 8.2k tokens · ¥0.04 · 4.5s');
+    expect(text).toContain('Done: 8.2k tokens · ≈¥0.04 · 4.5s');
     expect(t.err()).toBe('');
   });
 
@@ -193,7 +193,7 @@ describe('ReplRenderer (plain and pipe)', () => {
     t.r.finish(result({ toolCalls: 2 }), usage(), 2000);
     expect(t.out()).toBe('# Title\n\npara\n');
     expect(t.err()).toContain('[TOOL] [1/2] ocr report.pdf … ✓ 1.2s\n');
-    expect(t.err()).toContain('[DONE] Done: 2 tools · 8.2k tokens · ¥0.04 · 2.0s');
+    expect(t.err()).toContain('[DONE] Done: 2 tools · 8.2k tokens · ≈¥0.04 · 2.0s');
     expect(t.err()).not.toContain('hidden unless verbose');
     expect(t.out() + t.err()).not.toContain('\x1b');
   });

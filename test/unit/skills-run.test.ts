@@ -387,14 +387,14 @@ describe('runSkill', () => {
     expect((err as ZhiError).whyText()).toContain(
       '/u/bad.yaml, line 6, tools[1]: there is no tool or skill called "telepathy"',
     );
-    const model = skill('name: m\ndescription: d\nmodel: glm-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
+    const model = skill('name: m\ndescription: d\nmodel: gpt-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
     const err2 = await drain(
       runSkill(
         { skill: model, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
         runtime(catalogOf(model), new ScriptedLlm([])),
       ),
     ).catch((e) => e as ZhiError);
-    expect((err2 as ZhiError).whyText()).toContain('/u/m.yaml, line 3, model: unknown model "glm-9"');
+    expect((err2 as ZhiError).whyText()).toContain('/u/m.yaml, line 3, model: unknown model "gpt-9"');
   });
 
   it('runs an untrusted user skill only after the user trusts it', async () => {

@@ -15,7 +15,7 @@ import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
-import type { PermissionMode } from '../permissions.js';
+import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
 import { languagePreamble } from '../prompt.js';
 import { chainProblem } from './chain.js';
 import { type GatheredInputs, gatherInputs } from './gather.js';
@@ -31,6 +31,8 @@ export interface SkillRuntime {
   prompter: Prompter;
   mode: PermissionMode;
   signal: AbortSignal;
+  /** Web addresses the person vouched for (their inputs' URLs, domains allowed "always"). */
+  webGrants?: WebGrants;
   cwd: string;
   /** The output folder from config, environment or flag. */
   outputDir: string;
@@ -120,6 +122,10 @@ export async function planSkill(req: SkillRunRequest, rt: SkillRuntime): Promise
     custom: rt.platform.id === 'custom',
   });
   if (!chain.length && !req.trusted) await settleTrust(skill, rt);
+  // URLs in the inputs the person gave may be fetched without a question.
+  if (req.inputsFrom !== 'model' && rt.webGrants) {
+    for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.webGrants, v);
+  }
   const outputDir =
     req.outputDir ??
     (!rt.outputDirFixed && skill.output.directory ? resolve(rt.cwd, skill.output.directory) : rt.outputDir);
@@ -158,11 +164,14 @@ async function* runPlanned(
       cwd: rt.cwd,
       outputDir: plan.outputDir,
       ...(rt.client ? { client: rt.client } : {}),
+      ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
       ...rt.hooks,
     },
     {
       model: plan.model,
       thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
+      // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
+      effort: 'low',
       maxTurns: req.skill.maxTurns,
       mode: rt.mode,
       signal: rt.signal,

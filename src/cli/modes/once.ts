@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { ChatSession } from '../../agent/chat.js';
 import type { AgentResult } from '../../agent/events.js';
+import { grantTyped, newWebGrants } from '../../agent/permissions.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
 import type { ContentPart } from '../../llm/types.js';
@@ -41,6 +42,7 @@ export async function createChat(
   const settings = {
     model: ctx.config.defaultModel,
     thinking: true,
+    ...(ctx.config.thinkingEffort ? { effort: ctx.config.thinkingEffort } : {}),
     mode: ctx.args.flags.auto ? ('auto' as const) : ('approve' as const),
     maxTurns: ctx.config.maxTurns,
     systemPrompt: chatSystemPrompt({
@@ -62,6 +64,7 @@ export async function createChat(
       usage,
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
+      webGrants: newWebGrants(),
     },
     settings,
     { session },
@@ -71,9 +74,13 @@ export async function createChat(
   return chat;
 }
 
-/** One question, one answer: `zhi -c "…"` and pipe mode. */
-export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCodeValue> {
+/**
+ * One question, one answer: `zhi -c "…"` and pipe mode. `typed` is what the person wrote
+ * themselves (the `-c` text, not a document piped beside it): its URLs are pre-approved.
+ */
+export async function runOnce(ctx: AppContext, userText: string, typed = userText): Promise<ExitCodeValue> {
   const chat = await createChat(ctx, ctx.stdinIsTTY, 'oneshot');
+  if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   const content = await withMentionedImages(userText, {
     cwd: ctx.cwd,
     home: ctx.env.HOME || homedir(),

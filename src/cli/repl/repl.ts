@@ -1,3 +1,4 @@
+import { grantTyped } from '../../agent/permissions.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -393,6 +394,8 @@ export class Repl {
         return;
       }
       this.pending = emptyAttachments();
+      // The addresses the person typed may be fetched without a question (not those in files).
+      if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
       await rendererReady;
       await this.runMessage(chat, buildContent(text, attachments), abort.signal, before, started);
       this.state.afterTurn?.();

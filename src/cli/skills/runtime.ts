@@ -1,3 +1,4 @@
+import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
@@ -50,6 +51,8 @@ export interface RuntimeOptions {
   hooks?: SkillRuntime['hooks'];
   /** Where the trust question is written (stderr by default). */
   write?: (text: string) => void;
+  /** The session's web approvals (the REPL's, for /run); a new set for a command. */
+  webGrants?: WebGrants;
 }
 
 /** The runtime shared by every skill run of one command or one `/run`, nested runs included. */
@@ -66,6 +69,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     prompter,
     mode: o.mode,
     signal: o.signal,
+    webGrants: o.webGrants ?? newWebGrants(),
     cwd: ctx.cwd,
     outputDir: ctx.outputDir,
     outputDirFixed: Boolean(ctx.args.flags.outputDir),

@@ -6,6 +6,7 @@ import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
 import { llm } from './llm.js';
+import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
@@ -30,7 +31,8 @@ type En = typeof cli.en &
   typeof repl.en &
   typeof input.en &
   typeof safety.en &
-  typeof shell.en;
+  typeof shell.en &
+  typeof models.en;
 
 const groups = [
   cli,
@@ -48,6 +50,7 @@ const groups = [
   input,
   safety,
   shell,
+  models,
 ];
 
 export const messages = {
