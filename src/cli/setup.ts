@@ -9,9 +9,10 @@ import { type AppContext, buildContext } from './context.js';
 
 /**
  * The setup wizard: platform, API key (hidden, checked at once with a cheap call), default
- * models, output folder, language, and an optional demo. Never runs without a terminal.
+ * models, output folder, language, and an optional demo — asked in the chat, which then stays
+ * open (on a first run the chat opens even without the demo). Never runs without a terminal.
  */
-export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
+export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {}): Promise<ExitCodeValue> {
   if (!ctx.stdinIsTTY) {
     throw new ZhiError({
       kind: 'config',
@@ -119,14 +120,16 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
     await saveConfigFile(ctx.paths.configFile, file);
     say(ctx.err.green(`✓ ${t('setup.saved', { path: ctx.paths.configFile })}`));
 
-    if (await confirm({ message: t('setup.demo'), default: true })) {
-      const demoCtx = await buildContext(
+    const demo = await confirm({ message: t('setup.demo'), default: true });
+    if (demo || opts.thenChat) {
+      // The demo runs in the chat itself: its answer is rendered, and the chat stays open after it.
+      say(t('input.setup.doneChat'));
+      const chatCtx = await buildContext(
         { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
         ctx.env,
       );
-      const { runOnce } = await import('./modes/once.js');
-      const code = await runOnce(demoCtx, t('setup.demoPrompt'));
-      if (code !== ExitCode.ok) say(t('setup.demoFailed'));
+      const { runRepl } = await import('./repl/index.js');
+      return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
     }
     say(t('setup.done'));
     return ExitCode.ok;

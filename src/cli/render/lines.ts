@@ -10,6 +10,7 @@ import { visible } from '../../support/sanitize.js';
 import { formatWarning } from './error.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
+import { toolFailureText } from './tool-failure.js';
 import { displayWidth } from './width.js';
 
 export { doneLine, fileLines } from './summary.js';
@@ -44,7 +45,8 @@ export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): strin
 
 function failureReason(ev: ToolEnd, st: Style, room: number): string {
   if (ev.ok || room < 10) return '';
-  return ` ${st.dim(cut(visible(firstLine(ev.result.replace(/^Error: /, ''))), room))}`;
+  // The tool's words are for the model: the person gets them in their language (tool-failure.ts).
+  return ` ${st.dim(cut(visible(toolFailureText(ev.result)), room))}`;
 }
 
 /** What a person reads when a tool call was not run: always in their language, never the model's note. */
@@ -122,10 +124,6 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     default:
       return [];
   }
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0] ?? '';
 }
 
 /** At most `width` columns of plain text, with an ellipsis when cut. */

@@ -9,6 +9,7 @@ import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine }
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
 import { Screen, type Terminal } from './screen.js';
+import { foldOutput, outputOf } from './shell-output.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
@@ -158,6 +159,12 @@ export class ReplRenderer {
       case 'tool_end': {
         this.tools.delete(ev.id);
         this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
+        // What a command printed is the person's to see too: the first lines, the rest folded.
+        if (ev.name === 'shell' && ev.ok) {
+          const output = outputOf(ev.result);
+          const lines = output ? foldOutput(visible(output, { keepNewlines: true, keepTabs: true })) : [];
+          if (lines.length) this.printUi(lines.map((l) => `    ${this.ui.dim(l)}`).join('\n'));
+        }
         this.redraw();
         break;
       }

@@ -2,22 +2,13 @@ import type { ChatSession } from '../../agent/chat.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { AnyTool, ToolContext } from '../../tools/types.js';
+import { foldOutput, outputOf } from '../render/shell-output.js';
 import type { Style } from '../render/style.js';
-
-/** Lines of output shown before the rest is folded (the model gets all of it). */
-export const SHOWN_LINES = 12;
 
 /** `!ls` or `！ls` (a Chinese input method types the full-width one): a command the person runs. */
 export function bangCommand(text: string): string | undefined {
   const m = /^\s*[!！]([\s\S]*)$/.exec(text);
   return m ? m[1]!.trim() : undefined;
-}
-
-/** The output as shown: the first lines, then how many more were folded away. */
-export function foldOutput(output: string, shown = SHOWN_LINES): string[] {
-  const lines = output.replace(/\n+$/, '').split('\n');
-  if (lines.length <= shown + 1) return lines;
-  return [...lines.slice(0, shown), t('input.bang.folded', { n: lines.length - shown })];
 }
 
 export interface BangIo {
@@ -82,13 +73,4 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
     content: `I ran this command in my shell myself (no tool call was involved):\n$ ${command}\n\n${content}`,
   });
   io.write(`${io.style.dim(t('input.bang.added'))}\n`);
-}
-
-/** stdout and stderr from the shell tool's report, without its headings. */
-export function outputOf(content: string): string {
-  const end = '(?=\\n\\n(?:stderr:\\n|\\[output truncated|Processes the command left|It ran )|$)';
-  const part = (name: string) => new RegExp(`(?:^|\\n\\n)${name}:\\n([\\s\\S]*?)${end}`).exec(content)?.[1];
-  const found = [part('stdout'), part('stderr')].filter((p): p is string => Boolean(p));
-  if (found.length) return found.join('\n');
-  return /^(Exit code|The command)/.test(content) ? '' : content;
 }

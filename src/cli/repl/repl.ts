@@ -360,6 +360,12 @@ export class Repl {
     }
   }
 
+  /** Send a message as if the person had typed it at the prompt. */
+  async sendShown(text: string): Promise<void> {
+    this.io.output.write(`${this.prompt()}${text}\n`);
+    await this.send(text);
+  }
+
   /** Send a message (with the files it names) and render the run. */
   async send(text: string): Promise<void> {
     if (this.heldBack(text)) return;
