@@ -58,6 +58,9 @@ export type AgentEvent =
       durationMs: number;
       index: number;
       total: number;
+      /** What this call read and wrote (the run's counters are added up from these). */
+      filesRead: number;
+      filesWritten: WrittenFile[];
       /** Lines the tool wants the person to see (a search's sources); from outside: sanitize. */
       display?: string[];
     }

@@ -48,6 +48,8 @@ export interface AgentDeps {
   clock?: () => number;
   client?: ZhipuClient;
   services?: Record<string, unknown>;
+  /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
+  extraReadable?: readonly string[];
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
   webGrants?: WebGrants;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */

@@ -9,6 +9,7 @@ import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { createLogger, log, setLogger } from '../support/log.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
+import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
 import { setSandboxMode } from '../tools/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
@@ -61,6 +62,16 @@ export async function buildContext(
   );
   log().debug('start', { argv: process.argv.slice(2), language: getLanguage(), platform: config.platform });
   reportWarnings(loaded.warnings, err);
+  if (loaded.exists) {
+    // A config others can read (made by hand, copied, unpacked from a backup) is fixed, and said.
+    const fix = await fixPrivateMode(paths.configFile).catch(() => ({ fileMode: undefined }));
+    if (fix.fileMode !== undefined) {
+      const mode = fix.fileMode.toString(8);
+      process.stderr.write(
+        formatWarning(t('config.warn.madePrivate', { path: paths.configFile, mode }), err),
+      );
+    }
+  }
   setSandboxMode(config.shellSandbox);
   const cwd = process.cwd();
   return {

@@ -55,8 +55,8 @@ export const MODEL_DATA: ModelInfo[] = [
       bigmodel: p(8, 1.6, 28, 'bigmodel-m 2026-04', true),
       zai: p(1.4, 0.26, 4.4, 'pricing-zai 2026-07-31', true),
     },
-    description: 'Newest flagship, always thinks',
-    descriptionZh: '最新旗舰，始终思考',
+    description: 'Newest flagship',
+    descriptionZh: '最新旗舰',
   },
   {
     id: 'glm-5.3-flash',
@@ -70,8 +70,8 @@ export const MODEL_DATA: ModelInfo[] = [
     toolStream: true,
     // Z.ai price from issue 14 ("about"); BigModel's not captured: converted, flagged.
     prices: { bigmodel: null, zai: p(0.15, 0.03, 0.5, 'issue-14 2026-08', true) },
-    description: 'Fast 5.3 with 1M context and image input',
-    descriptionZh: '快速版 5.3，1M 上下文，可看图',
+    description: 'Fast 5.3, 1M context',
+    descriptionZh: '快速版 5.3，1M 上下文',
   },
   {
     id: 'glm-5.2',

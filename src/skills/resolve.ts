@@ -85,12 +85,19 @@ export function skillClosure(skill: Skill, catalog: SkillCatalog, builtinTools: 
 
 /**
  * The model a skill runs on: the override (`--model`), else the skill's, else the configured
- * skill model. A GLM id zhi does not know runs as is; other unknown models and models without
- * tool calling are refused (except on a custom platform, whose models zhi does not know).
+ * skill model. A GLM id zhi does not know runs as is. Another model the skill names that zhi does
+ * not know (`claude-sonnet-4-5` in a skill written for Claude) falls back to the configured skill
+ * model, through `onFallback`; an unknown `--model` or configured model, and models without tool
+ * calling, are refused (except on a custom platform, whose models zhi does not know).
  */
 export function skillModel(
   skill: Skill,
-  o: { override?: string | undefined; configured: string; custom: boolean },
+  o: {
+    override?: string | undefined;
+    configured: string;
+    custom: boolean;
+    onFallback?: (asked: string, used: string) => void;
+  },
 ): string {
   const model = (o.override ?? skill.model ?? o.configured).toLowerCase();
   if (o.custom) return model;
@@ -98,6 +105,12 @@ export function skillModel(
   const where = o.override ? undefined : skill.model ? skill : undefined;
   // A GLM model newer than zhi's registry runs as is (the client warns once, and learns).
   if (!info && isGlmFamily(model)) return model;
+  if ((!info || info.kind === 'ocr') && !o.override && skill.model && o.onFallback) {
+    const { model: _asked, ...rest } = skill;
+    const used = skillModel(rest, { configured: o.configured, custom: o.custom });
+    o.onFallback(model, used);
+    return used;
+  }
   if (!info || info.kind === 'ocr') {
     const suggestion = nearest(model, chatModelIds());
     const text: ErrorText = {

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { newSkillProblems, newSkillSchema, newSkillYaml, type NewSkill } from './create.js';
-import { defaultSkillDirs, discoverSkills, skillCacheFile } from './discovery.js';
 import { writeFileAtomic } from '../support/atomic.js';
 import { t } from '../support/i18n/index.js';
 import { appPaths } from '../support/paths.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
 import { type Tool, ToolError } from '../tools/types.js';
+import { type NewSkill, newSkillProblems, newSkillSchema, newSkillYaml } from './create.js';
+import { defaultSkillDirs, discoverSkills, skillCacheFile } from './discovery.js';
 
 /**
  * skill_create: saves a new skill (YAML) in the user's skills folder, after checking its name,
@@ -59,7 +59,7 @@ const skillCreate: Tool<typeof newSkillSchema> = {
         );
       }
     }
-    await writeFileAtomic(target, yaml, 0o644);
+    await writeFileAtomic(target, yaml, 0o600);
     const usage = (args.inputs ?? [])
       .map((a) => (a.type === 'file' || a.type === 'directory' ? `<${a.name}>` : `--${a.name} <value>`))
       .join(' ');

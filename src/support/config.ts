@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
+import { restrictAcl } from './private-files.js';
 import { nearest } from './suggest.js';
 
 /**
@@ -242,6 +243,7 @@ async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   // The backup may hold the key: private from the moment it exists, like the config itself.
   await writeFileAtomic(backup, text, 0o600);
+  await restrictAcl(backup);
   const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
   const file: ConfigFile = match ? { api_key: match[1]! } : {};
   await saveConfigFile(path, file);
@@ -256,6 +258,8 @@ export async function saveConfigFile(path: string, file: ConfigFile): Promise<vo
   }
   const { stringify } = await import('yaml');
   await writeFileAtomic(path, stringify(ordered), 0o600);
+  // Windows: the mode above means little; the access list is what keeps the key private.
+  await restrictAcl(path);
 }
 
 export interface Overrides {
@@ -335,9 +339,13 @@ function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv): string {
   return name && env[name] ? `$${name}` : 'config.yaml';
 }
 
-/** `abcd1234…` style: enough to recognise a key, never enough to use it. */
+/**
+ * `abcd…e9` style: the first 4 and last 2 characters at most — enough to recognise a key, never
+ * enough to use it. A short key shows only its last 2.
+ */
 export function maskKey(key: string | undefined): string {
   if (!key) return '(not set)';
-  if (key.length <= 8) return '****';
-  return `${key.slice(0, 4)}…${key.slice(-4)}`;
+  if (key.length < 8) return '****';
+  if (key.length < 16) return `…${key.slice(-2)}`;
+  return `${key.slice(0, 4)}…${key.slice(-2)}`;
 }

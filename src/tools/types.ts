@@ -46,6 +46,11 @@ export interface ToolContext {
   client?: ZhipuClient | undefined;
   /** What the person granted beyond a plain yes (the keys of the choices they picked). */
   granted?: readonly string[];
+  /**
+   * Folders commands may read besides the usual ones (the folders of Agent Skills, whose scripts
+   * run through the shell); they stay read-only.
+   */
+  extraReadable?: readonly string[];
   /** Free-form services a tool family needs (skills runner, session dir…), injected by the mode. */
   services: Record<string, unknown>;
 }
@@ -103,6 +108,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * and shell promise 100 KB). Others get the loop's default of 50 KB.
    */
   maxResultBytes?: number;
+  /** A successful call reads one file (counted in the run's "files read"). */
+  readsFile?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape

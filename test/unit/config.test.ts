@@ -120,7 +120,11 @@ describe('config', () => {
   });
 
   it('masks the key', () => {
-    expect(maskKey('0123456789abcdef0123456789abcdef.Secret9')).toBe('0123…ret9');
+    expect(maskKey('0123456789abcdef0123456789abcdef.Secret9')).toBe('0123…t9');
+    // Short keys: at most the last 2 (issue 11: 8 of a 10-character key was shown).
+    expect(maskKey('abcdefghij')).toBe('…ij');
+    expect(maskKey('abcdefghijkl')).toBe('…kl');
+    expect(maskKey('abc')).toBe('****');
     expect(maskKey(undefined)).toBe('(not set)');
   });
 

@@ -82,6 +82,8 @@ const toolRun: AgentEvent[] = [
     durationMs: 1234,
     index: 0,
     total: 2,
+    filesRead: 0,
+    filesWritten: [],
   },
   { type: 'tool_start', id: 'b', name: 'file_write', label: 'out.xlsx', args: {}, index: 1, total: 2 },
   {
@@ -94,6 +96,8 @@ const toolRun: AgentEvent[] = [
     durationMs: 50,
     index: 1,
     total: 2,
+    filesRead: 0,
+    filesWritten: [],
   },
 ];
 
@@ -241,6 +245,8 @@ describe('ReplRenderer tool lines', () => {
       durationMs: 2500,
       index: 0,
       total: 1,
+      filesRead: 0,
+      filesWritten: [],
     });
     expect(t.err()).toContain('[WARN] shell was not run (you said no).');
     expect(t.err()).toContain('[TOOL] [1/1] shell rm -rf out … ✗\n');
@@ -259,6 +265,8 @@ describe('ReplRenderer tool lines', () => {
       durationMs: 10,
       index: 0,
       total: 1,
+      filesRead: 0,
+      filesWritten: [],
     });
     const line = t.err().split('\n')[0]!;
     expect(line).toMatch(/^\[TOOL\] \[1\/1\] file_read a\.md … ✗ 0\.0s 很长的错误说明.*…$/);

@@ -32,8 +32,8 @@ function describe(m: ModelInfo): string {
     m.efforts?.length ? t('repl.model.efforts') : '',
     !m.tools ? t('repl.model.noToolsShort') : '',
   ].filter(Boolean);
-  const text = getLanguage() === 'zh' ? m.descriptionZh : m.description;
-  // A trait the description already says (e.g. "always thinks") is not repeated.
-  const extra = traits.filter((x) => !text.toLowerCase().includes(x.toLowerCase()));
-  return `${text}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+  const zh = getLanguage() === 'zh';
+  const text = zh ? m.descriptionZh : m.description;
+  if (!traits.length) return text;
+  return zh ? `${text}（${traits.join('、')}）` : `${text} (${traits.join(', ')})`;
 }

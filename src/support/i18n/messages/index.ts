@@ -1,6 +1,7 @@
 // Every message group of the app. Add a group here (import, the type, the list) when a new area
 // needs strings; keys are prefixed with the area (`llm.`, `cli.`, …) so groups never collide.
 import { agent } from './agent.js';
+import { agentskills } from './agentskills.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
@@ -32,7 +33,8 @@ type En = typeof cli.en &
   typeof input.en &
   typeof safety.en &
   typeof shell.en &
-  typeof models.en;
+  typeof models.en &
+  typeof agentskills.en;
 
 const groups = [
   cli,
@@ -51,6 +53,7 @@ const groups = [
   safety,
   shell,
   models,
+  agentskills,
 ];
 
 export const messages = {
