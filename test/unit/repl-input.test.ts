@@ -289,7 +289,11 @@ describe('attachments', () => {
       }),
     );
     expect(r.attachments.documents).toEqual([]);
-    expect(notes).toEqual(['scan.pdf not attached.', 'Could not attach data.bin: This is a binary file']);
+    // The reader's words are for the model; the person gets the reason in their language.
+    expect(notes).toEqual([
+      'scan.pdf not attached.',
+      'Could not attach data.bin: it is not a document zhi can read (an archive, program, media or encrypted file)',
+    ]);
   });
 
   it('sends images as image parts when vision is available', async () => {

@@ -1,5 +1,6 @@
 import { emitKeypressEvents, type Key } from 'node:readline';
 import { TextBuffer } from './buffer.js';
+import { applyKey } from './editor-keys.js';
 import type { Completion } from './complete.js';
 import { EditorView } from './editor-view.js';
 import type { History } from './history.js';
@@ -307,7 +308,6 @@ export class LineEditor {
 
   /** Editing keys, shared by reading, asking and typing ahead. */
   private edit(s: string | undefined, k: Key): void {
-    const b = this.buf;
     const wasTab = this.lastTab;
     this.lastTab = false;
     if (this.ctrlX) {
@@ -317,101 +317,31 @@ export class LineEditor {
         return;
       }
     }
-    const name = k.name;
-    if (k.ctrl && !k.meta) {
-      switch (name) {
-        case 'a':
-          b.home();
-          break;
-        case 'e':
-          b.end();
-          break;
-        case 'b':
-          b.left();
-          break;
-        case 'f':
-          b.right();
-          break;
-        case 'd':
-          b.deleteForward();
-          break;
-        case 'h':
-          b.backspace();
-          break;
-        case 'u':
-          b.killBefore();
-          break;
-        case 'k':
-          b.killAfter();
-          break;
-        case 'w':
-          b.killWord();
-          break;
-        case 'l':
-          this.io.output.write('\x1b[H\x1b[2J');
-          this.view.reset();
-          break;
-        case 'x':
-          this.ctrlX = true;
-          return;
-        case 'r':
-          if (this.mode === 'read') this.search = new ReverseSearch(this.entries, b.text);
-          break;
-        case 'p':
-          this.historyMove(1);
-          break;
-        case 'n':
-          this.historyMove(-1);
-          break;
-        case 'left':
-          b.wordLeft();
-          break;
-        case 'right':
-          b.wordRight();
-          break;
-        case 'j':
-          this.enter(k);
-          return;
-        case 'm':
-          this.enter(k);
-          return;
-        default:
-          return;
-      }
-      this.draw();
-      return;
-    }
-    if (k.meta) {
-      if (name === 'b' || name === 'left') b.wordLeft();
-      else if (name === 'f' || name === 'right') b.wordRight();
-      else if (name === 'backspace') b.killWord();
-      else if (name === 'return' || name === 'enter') b.insert('\n');
-      else return;
-      this.draw();
-      return;
-    }
-    switch (name) {
-      case 'return':
+    const b = this.buf;
+    switch (applyKey(b, s, k)) {
+      case 'ignored':
+        return;
       case 'enter':
         this.enter(k);
         return;
-      case 'backspace':
-        b.backspace();
+      case 'tab':
+        void this.tab(wasTab);
+        return;
+      case 'ctrl-x':
+        this.ctrlX = true;
+        return;
+      case 'clear':
+        this.io.output.write('\x1b[H\x1b[2J');
+        this.view.reset();
         break;
-      case 'delete':
-        b.deleteForward();
+      case 'search':
+        if (this.mode === 'read') this.search = new ReverseSearch(this.entries, b.text);
         break;
-      case 'left':
-        b.left();
+      case 'older':
+        this.historyMove(1);
         break;
-      case 'right':
-        b.right();
-        break;
-      case 'home':
-        b.home();
-        break;
-      case 'end':
-        b.end();
+      case 'newer':
+        this.historyMove(-1);
         break;
       case 'up':
         if (b.onFirstLine || this.historyIndex >= 0) this.historyMove(1);
@@ -421,21 +351,8 @@ export class LineEditor {
         if (b.onLastLine || this.historyIndex >= 0) this.historyMove(-1);
         else b.vertical(1);
         break;
-      case 'tab':
-        void this.tab(wasTab);
-        return;
-      case 'escape':
-        return;
-      default: {
-        const text = s ?? '';
-        if (
-          !text ||
-          /^[\x00-\x08\x0b-\x1f\x7f]$/.test(text) ||
-          (k.sequence?.startsWith('\x1b') && text.length > 1)
-        )
-          return;
-        b.insert(text.replace(/\r\n?/g, '\n'));
-      }
+      default:
+        break;
     }
     this.draw();
   }
