@@ -16,6 +16,7 @@ import {
 } from '../../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { redact } from '../../support/redact.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
@@ -31,7 +32,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       const rows: [string, string][] = [
         ['api_key', maskKey(c.apiKey)],
         ['platform', c.platform],
-        ['base_url', c.baseUrl],
+        // A proxy or gateway URL may carry a password: shown without it.
+        ['base_url', redact(c.baseUrl)],
         ['default_model', c.defaultModel],
         ['skill_model', c.skillModel],
         ['output_dir', c.outputDir],
