@@ -44,6 +44,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
         ['compact_threshold', String(c.compactThreshold)],
         ['shell_sandbox', c.shellSandbox],
         ['status_line', c.statusLine ? 'on' : 'off'],
+        ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
       ];
       const width = Math.max(...rows.map((r) => r[0].length));
       out(`# ${ctx.paths.configFile}`);
@@ -65,7 +66,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
       const value =
         k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
-      out(String(value ?? ''));
+      out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
       return ExitCode.ok;
     }
     case 'set': {

@@ -13,6 +13,7 @@ const modules: (() => Promise<{ commands: SlashCommand[] }>)[] = [
   () => import('./sessions.js'),
   () => import('./skills.js'),
   () => import('./input.js'),
+  () => import('./mcp.js'),
 ];
 
 export async function loadSlashCommands(): Promise<SlashCommand[]> {
