@@ -199,3 +199,44 @@ describe('an editor for someone who never chose one', () => {
     expect(existsSync(join(home, 'skills', 'summarize.yaml'))).toBe(false);
   });
 });
+
+describe('the model runs a command', () => {
+  it.each([
+    'en',
+    'zh',
+  ] as const)('its output is shown to the person: the first lines, the rest folded (%s)', async (lang) => {
+    fake.script(
+      {
+        kind: 'tools',
+        calls: [{ name: 'shell', arguments: { command: 'seq 1 30' } }],
+      },
+      { kind: 'text', text: 'Thirty numbers.' },
+    );
+    const s = open({ lang });
+    await s.waitFor(PROMPT);
+    s.write('count to thirty');
+    s.write(KEY.enter);
+    await s.waitFor('[y/N]');
+    s.write('y\r');
+    await s.waitFor('Thirty numbers.');
+    const view = screen(s);
+    expect(view).toMatch(/^ +12$/m);
+    expect(view).not.toMatch(/^ +13$/m);
+    expect(view).toContain(lang === 'zh' ? '还有 18 行' : '18 more lines');
+  });
+});
+
+describe('@path mentions', () => {
+  it.each(['en', 'zh'] as const)('Tab completes after @ and the file is attached (%s)', async (lang) => {
+    writeFileSync(join(work, 'Budget.txt'), 'total 42');
+    fake.script({ kind: 'text', text: 'DONE' });
+    const s = open({ lang });
+    await s.waitFor(PROMPT);
+    s.write('总结 @bud');
+    s.write(KEY.tab);
+    await s.waitFor('@Budget.txt');
+    s.write(KEY.enter);
+    await s.waitFor('DONE');
+    expect(JSON.stringify(lastUser())).toContain('total 42');
+  });
+});

@@ -100,6 +100,11 @@ describe('complete', () => {
     expect(await complete('总结 .\\rep', src)).toEqual([['.\\report.docx', '.\\reports\\'], '.\\rep']);
   });
 
+  it('completes an @path mention, keeping the @', async () => {
+    expect(await complete('总结 @REP', src)).toEqual([['@report.docx', '@reports/'], '@REP']);
+    expect(await complete('看看 @reports/q', src)).toEqual([['@reports/q1.md'], '@reports/q']);
+  });
+
   it('reads 、 at the start as / (a Chinese input method)', async () => {
     expect(await complete('、mo', src)).toEqual([['/model '], '、mo']);
   });

@@ -112,8 +112,11 @@ const unescapeWord = (s: string) => s.replace(/\\([\s\\'"()&;])/g, '$1');
  */
 export async function completePath(line: string, src: CompletionSource): Promise<Completion> {
   const quoted = openQuote(line);
-  const raw = quoted ? line.slice(quoted.at + 1) : lastWord(line);
-  if (!raw && !quoted) return [[], raw];
+  const typed = quoted ? line.slice(quoted.at + 1) : lastWord(line);
+  // `@rep` completes like `rep`: the @ of a mention stays in front.
+  const mention = !quoted && typed.startsWith('@') ? '@' : '';
+  const raw = typed.slice(mention.length);
+  if (!raw && !quoted && !mention) return [[], raw];
   const word = quoted ? raw : unescapeWord(raw);
   const sep = Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\'));
   const dirPart = sep >= 0 ? word.slice(0, sep + 1) : '';
@@ -131,7 +134,7 @@ export async function completePath(line: string, src: CompletionSource): Promise
   try {
     entries = await (src.listDir ?? defaultListDir)(base);
   } catch {
-    return [[], raw];
+    return [[], typed];
   }
   const lower = prefix.toLowerCase();
   const folderSep = dirPart.includes('\\') && !dirPart.includes('/') ? '\\' : '/';
@@ -140,7 +143,7 @@ export async function completePath(line: string, src: CompletionSource): Promise
     .filter(
       (e) => e.name.toLowerCase().startsWith(lower) && (prefix.startsWith('.') || !e.name.startsWith('.')),
     )
-    .map((e) => rawDir + (quoted ? e.name : escapeSpaces(e.name)) + (e.dir ? folderSep : close))
+    .map((e) => mention + rawDir + (quoted ? e.name : escapeSpaces(e.name)) + (e.dir ? folderSep : close))
     .sort();
-  return [hits, raw];
+  return [hits, typed];
 }

@@ -1,5 +1,7 @@
 import { emitKeypressEvents, type Key } from 'node:readline';
+import { visible } from '../../support/sanitize.js';
 import { TextBuffer } from './buffer.js';
+import { applyCompletion } from './editor-complete.js';
 import { applyKey } from './editor-keys.js';
 import type { Completion } from './complete.js';
 import { EditorView } from './editor-view.js';
@@ -427,20 +429,16 @@ export class LineEditor {
       return;
     }
     if (this.mode !== 'read' || b.text.slice(0, b.cursor) !== before || !hits.length) return;
-    const common = commonPrefix(hits);
-    if (hits.length === 1 || common.length > sub.length) {
-      const replacement = hits.length === 1 ? hits[0]! : common;
-      b.set(before.slice(0, before.length - sub.length) + replacement + b.text.slice(b.cursor));
-      b.cursor = before.length - sub.length + replacement.length;
+    if (applyCompletion(b, hits, sub)) {
       this.draw();
       return;
     }
     this.lastTab = true;
     if (!again) return;
-    // Second Tab: list the candidates above the prompt.
+    // Second Tab: list the candidates (names from disk: shown, never executed) above the prompt.
     this.draw(false);
     this.view.leave();
-    this.io.output.write(`${hits.join('  ')}\n`);
+    this.io.output.write(`${hits.map((h) => visible(h)).join('  ')}\n`);
     this.view.reset();
     this.draw();
   }
@@ -507,10 +505,4 @@ export class LineEditor {
     }
     resolve(answer);
   }
-}
-
-function commonPrefix(words: string[]): string {
-  let p = words[0] ?? '';
-  for (const w of words) while (!w.startsWith(p)) p = p.slice(0, -1);
-  return p;
 }

@@ -39,7 +39,7 @@ export function findMistyped(text: string, o: MistypedOptions): Mistyped | undef
   const listDir = o.listDir ?? defaultListDir;
   for (const w of words(text)) {
     if (!looksLikePath(w) || found.some((f) => f.start < w.end && w.start < f.end)) continue;
-    const typed = w.value.replace(/[,.;:!?，。；：！？、)）」』】>\]'"”’…]+$/, '');
+    const typed = w.value.replace(/[,.;:!?，。；：！？、)）」』】>\]'"”’…]+$/, '').replace(/^@/, '');
     if (!FILE_NAME.test(typed) || /^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) continue;
     const unix = typed.replace(/\\/g, '/');
     const abs = unix.startsWith('~/')

@@ -37,7 +37,8 @@ const QUOTES: Record<string, string> = { "'": "'", '"': '"', '“': '”', '‘'
 const WINDOWS_ABS = /^(?:[A-Za-z]:[\\/]|\\\\[^\\]+\\)/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const TRAILING = /[,.;:!?，。；：！？、)）」』】>\]'"”’…]+$/;
-const LEADING = /^[(（「『【<[\]'"“‘]+/;
+/** Punctuation glued before a path, and the `@` of an `@path` mention. */
+const LEADING = /^[(（「『【<[\]'"“‘@]+/;
 const HAS_EXT = /\.[A-Za-z0-9]{1,8}$/;
 /** Characters a shell escapes with a backslash; before anything else a backslash separates folders. */
 const ESCAPED = /[\s\\'"()&;[\]{}$`!*?#~<>|]/;
