@@ -28,7 +28,7 @@ export interface BangIo {
 export async function runBang(command: string, chat: ChatSession, io: BangIo): Promise<void> {
   const tool = chat.deps.tools.get('shell') as AnyTool | undefined;
   if (!tool) return;
-  const ctx = {
+  const ctx: ToolContext = {
     cwd: chat.deps.cwd,
     outputDir: chat.deps.outputDir,
     signal: io.signal,
@@ -40,8 +40,7 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
     emit: () => {},
     usage: chat.deps.usage,
     client: chat.deps.client,
-    services: chat.deps.services ?? {},
-  } as ToolContext;
+  };
   const args = tool.schema.parse({ command });
   const verdict = (await tool.assess?.(args, ctx)) ?? {};
   if (verdict.refuse) {
