@@ -112,6 +112,7 @@ const run: SlashCommand = {
           usage,
           stderr: err,
           llm: ctx.chat.deps.llm,
+          webGrants: ctx.chat.deps.webGrants,
           ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
         });
         if (!ctx.renderRun) throw new Error('/run needs the REPL renderer');
