@@ -180,6 +180,17 @@ export class ReplRenderer {
       case 'retry':
         this.printUi(formatWarning(retryText(ev), this.ui));
         break;
+      case 'skill_start':
+        // The skill the person ran (its nested skills arrive as 'nested').
+        this.printUi(this.ui.dim(t('skills.running', { name: ev.skill, model: ev.model })));
+        break;
+      case 'skill_step':
+        this.closeAnswer();
+        this.printUi(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
+        break;
+      case 'skill_ocr':
+        this.printUi(this.ui.dim(t('skills.ocr', { file: visible(ev.file) })));
+        break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, this.ui)) this.printUi(line);
         this.redraw();
