@@ -42,8 +42,10 @@ export function formatError(err: ZhiError, style: Style, debug = false): string 
 export function formatWarning(message: string, style: Style): string {
   // Shown, never executed; and never a secret.
   const text = redact(visible(message, KEEP));
-  return style.enabled ? `${style.yellow('⚠')} ${text}
-` : `[WARN] ${text}
+  return style.enabled
+    ? `${style.yellow('⚠')} ${text}
+`
+    : `[WARN] ${text}
 `;
 }
 
