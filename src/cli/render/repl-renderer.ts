@@ -3,12 +3,14 @@ import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { renderBlock } from './markdown.js';
 import { safeEvent } from './safe-event.js';
 import { MarkdownStream } from './md-stream.js';
 import { Screen, type Terminal } from './screen.js';
+import { foldOutput, outputOf } from './shell-output.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
@@ -65,6 +67,8 @@ export class ReplRenderer {
   private thinkingLive: string[] = [];
   private readonly tools = new Map<string, RunningTool>();
   private waiting: { text: string; since: number } | undefined;
+  /** What the person types while the answer streams (shown under it, sent when it ends). */
+  private typeahead = '';
   private timer: NodeJS.Timeout | undefined;
   private redrawTimer: NodeJS.Timeout | undefined;
   private lastRedraw = 0;
@@ -158,6 +162,12 @@ export class ReplRenderer {
       case 'tool_end': {
         this.tools.delete(ev.id);
         this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
+        // What a command printed is the person's to see too: the first lines, the rest folded.
+        if (ev.name === 'shell' && ev.ok) {
+          const output = outputOf(ev.result);
+          const lines = output ? foldOutput(visible(output, { keepNewlines: true, keepTabs: true })) : [];
+          if (lines.length) this.printUi(lines.map((l) => `    ${this.ui.dim(l)}`).join('\n'));
+        }
         this.redraw();
         break;
       }
@@ -169,6 +179,17 @@ export class ReplRenderer {
       }
       case 'retry':
         this.printUi(formatWarning(retryText(ev), this.ui));
+        break;
+      case 'skill_start':
+        // The skill the person ran (its nested skills arrive as 'nested').
+        this.printUi(this.ui.dim(t('skills.running', { name: ev.skill, model: ev.model })));
+        break;
+      case 'skill_step':
+        this.closeAnswer();
+        this.printUi(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
+        break;
+      case 'skill_ocr':
+        this.printUi(this.ui.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, this.ui)) this.printUi(line);
@@ -228,6 +249,13 @@ export class ReplRenderer {
   resume(): void {
     this.suspended = false;
     this.redraw();
+  }
+
+  /** Show the text typed ahead of the next prompt under the live answer. */
+  setTypeahead(text: string): void {
+    if (text === this.typeahead) return;
+    this.typeahead = text;
+    this.scheduleRedraw();
   }
 
   dispose(): void {
@@ -330,6 +358,7 @@ export class ReplRenderer {
       const secs = ((this.now() - this.waiting.since) / 1000).toFixed(1);
       lines.push(`${ui.cyan(frame)} ${ui.dim(`${this.waiting.text} ${secs}s`)}`);
     }
+    if (this.typeahead) lines.push(ui.dim(`› ${visible(this.typeahead)}`));
     return lines;
   }
 
