@@ -16,6 +16,7 @@ export function graphemeWidth(g: string): number {
     const code = g.charCodeAt(0);
     if (code >= 0x20 && code < 0x7f) return 1;
     if (g === '\t') return 4;
+    if ((code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3000 && code <= 0x303e)) return 2;
   }
   let w = widthCache.get(g);
   if (w === undefined) {
@@ -25,12 +26,24 @@ export function graphemeWidth(g: string): number {
   return w;
 }
 
+/**
+ * Text where every UTF-16 unit is one grapheme of known width: printable ASCII, CJK ideographs,
+ * kana, CJK punctuation and full-width forms — most of what answers contain. Measured without
+ * the segmenter or string-width, which cost far more per character.
+ */
+const SIMPLE = /^[\x20-\x7e\u3000-\u303e\u3041-\u3096\u309b-\u30ff\u4e00-\u9fff\uff01-\uff60\uffe0-\uffe6]*$/;
+const SGR = /\x1b\[[0-9;]*m/g;
+const SIMPLE_WIDE = /[\u3000-\u303e\u3041-\u3096\u309b-\u30ff\u4e00-\u9fff\uff01-\uff60\uffe0-\uffe6]/g;
+
 /** Columns a string takes (escape codes ignored, CJK counted double). */
 export function textWidth(s: string): number {
+  const bare = s.includes('\x1b') ? s.replace(SGR, '') : s;
+  if (SIMPLE.test(bare)) return bare.length + (bare.match(SIMPLE_WIDE)?.length ?? 0);
   return stringWidth(s.replace(/\t/g, '    '));
 }
 
 export function splitGraphemes(s: string): string[] {
+  if (SIMPLE.test(s)) return s.split('');
   const out: string[] = [];
   for (const { segment } of graphemes.segment(s)) out.push(segment);
   return out;
