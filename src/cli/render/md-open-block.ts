@@ -1,4 +1,4 @@
-import { Lexer, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { highlight } from './highlight.js';
 import type { BlockContext } from './markdown.js';
 import { rowCells } from './table.js';
@@ -43,11 +43,16 @@ function lineEnd(text: string, from: number): number {
 }
 
 /** A table whose header and delimiter row are complete (`text` starts with it): rows are read one line at a time. */
-export function openTable(token: Tokens.Table, text: string, theme: Theme): OpenBlock | undefined {
+export function openTable(
+  token: Tokens.Table,
+  text: string,
+  theme: Theme,
+  lex: (src: string) => Token[],
+): OpenBlock | undefined {
   const headerEnd = lineEnd(text, 0);
   const delimiterEnd = headerEnd < 0 ? -1 : lineEnd(text, headerEnd);
   if (delimiterEnd < 0 || !token.header.length) return undefined;
-  return new OpenTable(text.slice(0, delimiterEnd), token, theme);
+  return new OpenTable(text.slice(0, delimiterEnd), token, theme, lex);
 }
 
 class OpenTable implements OpenBlock {
@@ -60,6 +65,7 @@ class OpenTable implements OpenBlock {
     private readonly head: string,
     token: Tokens.Table,
     theme: Theme,
+    private readonly lex: (src: string) => Token[],
   ) {
     const cols = token.header.length;
     this.table = new LiveTable(
@@ -84,7 +90,7 @@ class OpenTable implements OpenBlock {
 
   /** The cells of `line` if, under this header, it continues the table (as marked would read it). */
   private row(line: string): Tokens.TableCell[] | undefined {
-    const tokens = Lexer.lex(this.head + line, { gfm: true }).filter((t) => t.type !== 'space');
+    const tokens = this.lex(this.head + line).filter((t) => t.type !== 'space');
     const table = tokens[0] as Tokens.Table | undefined;
     if (tokens.length !== 1 || table?.type !== 'table' || table.rows.length !== 1) return undefined;
     return table.rows[0];

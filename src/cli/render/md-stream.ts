@@ -133,7 +133,7 @@ export class MarkdownStream {
 
   private tryOpen(token: Token, text: string, at: number): OpenBlock | undefined {
     const theme = this.context!().theme;
-    if (token.type === 'table') return openTable(token as Tokens.Table, text.slice(at), theme);
+    if (token.type === 'table') return openTable(token as Tokens.Table, text.slice(at), theme, this.lex);
     if (token.type === 'code') return openCode(token as Tokens.Code, text.slice(at));
     return undefined;
   }

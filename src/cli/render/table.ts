@@ -119,7 +119,9 @@ export class GridPainter {
     for (const w of wrapped) height = Math.max(height, w.length);
     const lines: string[] = [];
     for (let k = 0; k < height; k++) {
-      const parts = wrapped.map((w, i) => pad(w[k] ?? '', widths[i]!, k < w.length ? this.aligns[i]! : 'left'));
+      const parts = wrapped.map((w, i) =>
+        pad(w[k] ?? '', widths[i]!, k < w.length ? this.aligns[i]! : 'left'),
+      );
       lines.push(`${this.bar} ${parts.join(` ${this.bar} `)} ${this.bar}`);
     }
     return lines;
@@ -169,7 +171,9 @@ export class CardPainter {
         continue;
       }
       const gap = ' '.repeat(this.labelWidth - textWidth(label) + 1);
-      out.push(...wrapSpans(value, width, { first: `${name}:${gap}`, rest: ' '.repeat(this.labelWidth + 2) }));
+      out.push(
+        ...wrapSpans(value, width, { first: `${name}:${gap}`, rest: ' '.repeat(this.labelWidth + 2) }),
+      );
     }
     return out;
   }

@@ -16,7 +16,7 @@ export function graphemeWidth(g: string): number {
     const code = g.charCodeAt(0);
     if (code >= 0x20 && code < 0x7f) return 1;
     if (g === '\t') return 4;
-    if ((code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3000 && code <= 0x303e)) return 2;
+    if (code < 0xd800 || code > 0xdfff) return unitWidth(code);
   }
   let w = widthCache.get(g);
   if (w === undefined) {
@@ -27,23 +27,53 @@ export function graphemeWidth(g: string): number {
 }
 
 /**
- * Text where every UTF-16 unit is one grapheme of known width: printable ASCII, CJK ideographs,
- * kana, CJK punctuation and full-width forms — most of what answers contain. Measured without
- * the segmenter or string-width, which cost far more per character.
+ * Widths of single UTF-16 units, measured once with string-width (stored as width + 1; 0 = not
+ * yet measured). Most text in answers — ASCII, CJK, box drawing, punctuation — is made of units
+ * that are each a whole grapheme, and measuring those one by one is far cheaper than the
+ * segmenter and string-width's regular expressions on every call.
  */
-const SIMPLE = /^[\x20-\x7e\u3000-\u303e\u3041-\u3096\u309b-\u30ff\u4e00-\u9fff\uff01-\uff60\uffe0-\uffe6]*$/;
-const SGR = /\x1b\[[0-9;]*m/g;
-const SIMPLE_WIDE = /[\u3000-\u303e\u3041-\u3096\u309b-\u30ff\u4e00-\u9fff\uff01-\uff60\uffe0-\uffe6]/g;
+const unitWidths = new Uint8Array(0x10000);
+
+function unitWidth(code: number): number {
+  let w = unitWidths[code]!;
+  if (!w) {
+    w = stringWidth(String.fromCharCode(code)) + 1;
+    unitWidths[code] = w;
+  }
+  return w - 1;
+}
+
+const ESCAPES = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+/**
+ * The width of `s` if every unit in it is a grapheme on its own (no surrogate pairs, combining
+ * marks, joiners, variation selectors or control characters), else -1.
+ */
+function simpleWidth(s: string): number {
+  let w = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f) w += 1;
+    else if (c === 9) w += 4;
+    else if (c >= 0xd800 && c <= 0xdfff) return -1;
+    else {
+      const u = unitWidth(c);
+      if (u === 0) return -1;
+      w += u;
+    }
+  }
+  return w;
+}
 
 /** Columns a string takes (escape codes ignored, CJK counted double). */
 export function textWidth(s: string): number {
-  const bare = s.includes('\x1b') ? s.replace(SGR, '') : s;
-  if (SIMPLE.test(bare)) return bare.length + (bare.match(SIMPLE_WIDE)?.length ?? 0);
-  return stringWidth(s.replace(/\t/g, '    '));
+  const bare = s.includes('\x1b') ? s.replace(ESCAPES, '') : s;
+  const w = simpleWidth(bare);
+  return w >= 0 ? w : stringWidth(bare.replace(/\t/g, '    '));
 }
 
 export function splitGraphemes(s: string): string[] {
-  if (SIMPLE.test(s)) return s.split('');
+  if (simpleWidth(s) >= 0) return s.split('');
   const out: string[] = [];
   for (const { segment } of graphemes.segment(s)) out.push(segment);
   return out;
