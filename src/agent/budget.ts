@@ -2,7 +2,7 @@ import { costOf, formatCost } from '../llm/models.js';
 import type { Message } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
-import type { ChatObserver } from './chat.js';
+import type { RunEvent } from './events.js';
 import { estimateMessagesTokens } from './tokens.js';
 
 /**
@@ -30,7 +30,7 @@ export class RunBudget {
   }
 
   /** Resets the baseline at every user message. */
-  readonly observe: ChatObserver = (ev) => {
+  readonly consume = (ev: RunEvent): void => {
     if (ev.type === 'user') this.startRun();
   };
 

@@ -2,9 +2,10 @@ import type { ContentPart, Message } from '../llm/types.js';
 import { imageSafe, modelForTurn } from '../llm/vision.js';
 import { t } from '../support/i18n/index.js';
 import { ToolRegistry } from '../tools/registry.js';
-import type { AgentEvent, AgentResult } from './events.js';
+import type { AgentResult, RunConsumer, RunEvent } from './events.js';
 import { type AgentDeps, runAgent } from './loop.js';
 import type { PermissionMode } from './permissions.js';
+import type { SessionWiring } from './sessions/wiring.js';
 
 export interface ChatSettings {
   model: string;
@@ -16,63 +17,61 @@ export interface ChatSettings {
   visionModel?: string;
 }
 
-/** Something that wants every event of a conversation (session file, usage ledger, tests). */
-export type ChatObserver = (ev: AgentEvent | { type: 'user'; message: Message }) => void;
+export interface ChatOptions {
+  history?: Message[];
+  /**
+   * Given every event of every turn before it is yielded (the session file and ledger, the run
+   * budget, the compactor), so they see every mode the same way whoever draws the stream.
+   */
+  consumers?: RunConsumer[];
+  /** Session file, ledger, compaction and budget: its hooks join the deps, its consumer the consumers. */
+  session?: SessionWiring;
+}
 
 /**
  * A conversation: the messages, the settings that can change between turns (/model, /auto,
- * /think), and `send()`, which runs the agent loop for one user message. The REPL, one-shot and
- * pipe modes all talk through this, so observers (sessions, ledgers) see every mode the same way.
+ * /think), and `send()`, which runs the agent loop for one user message and yields its RunEvents,
+ * from `user` to `done`. The REPL, one-shot and pipe modes all talk through this.
  */
 export class ChatSession {
   readonly messages: Message[];
   readonly settings: ChatSettings;
-  private readonly observers: ChatObserver[] = [];
+  readonly deps: AgentDeps;
+  readonly session: SessionWiring | undefined;
+  private readonly consumers: RunConsumer[];
 
-  constructor(
-    readonly deps: AgentDeps,
-    settings: ChatSettings,
-    history?: Message[],
-  ) {
+  constructor(deps: AgentDeps, settings: ChatSettings, o: ChatOptions = {}) {
     this.settings = { ...settings };
-    this.messages = history?.length ? [...history] : [{ role: 'system', content: settings.systemPrompt }];
+    this.session = o.session;
+    this.deps = o.session ? { ...deps, ...o.session.hooks() } : deps;
+    this.consumers = [...(o.session ? [o.session.consume] : []), ...(o.consumers ?? [])];
+    this.messages = o.history?.length ? [...o.history] : [{ role: 'system', content: settings.systemPrompt }];
+    o.session?.bind(this);
   }
 
-  observe(observer: ChatObserver): () => void {
-    this.observers.push(observer);
-    return () => {
-      const i = this.observers.indexOf(observer);
-      if (i >= 0) this.observers.splice(i, 1);
-    };
-  }
-
-  private notify(ev: Parameters<ChatObserver>[0]): void {
-    for (const o of this.observers) {
+  /** Hand an event to the consumers (also used for work done between turns, such as /compact). */
+  consume(ev: RunEvent): RunEvent {
+    for (const c of this.consumers) {
       try {
-        o(ev);
+        c(ev);
       } catch {
-        // An observer (a full disk under the session file) must not break the conversation.
+        // A consumer (a full disk under the session file) must not break the conversation.
       }
     }
+    return ev;
   }
 
   /** Run one user message through the agent loop, yielding its events. */
-  async *send(
-    content: string | ContentPart[],
-    signal?: AbortSignal,
-  ): AsyncGenerator<AgentEvent, AgentResult> {
+  async *send(content: string | ContentPart[], signal?: AbortSignal): AsyncGenerator<RunEvent, AgentResult> {
     const user: Message = { role: 'user', content };
     this.messages.push(user);
-    this.notify({ type: 'user', message: user });
+    yield this.consume({ type: 'user', message: user });
     // A message with images goes to a vision model; text models never receive image parts.
     const turn = modelForTurn(this.settings.model, content, this.settings.visionModel);
     if (turn.switched) {
       const notes = [t('vision.switch', { from: this.settings.model, model: turn.model })];
       if (!turn.tools) notes.push(t('vision.noTools', { model: turn.model }));
-      for (const message of notes) {
-        this.notify({ type: 'warning', message });
-        yield { type: 'warning', message };
-      }
+      for (const message of notes) yield this.consume({ type: 'warning', message });
     }
     const deps = {
       ...this.deps,
@@ -88,11 +87,10 @@ export class ChatSession {
     });
     let step = await run.next();
     while (!step.done) {
-      this.notify(step.value);
-      yield step.value;
+      yield this.consume(step.value);
       step = await run.next();
     }
-    this.notify({ type: 'done', result: step.value });
+    yield this.consume({ type: 'done', result: step.value });
     return step.value;
   }
 

@@ -3,7 +3,6 @@ import type { LlmClient, Message, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
-import type { ChatObserver } from './chat.js';
 import {
   findCut,
   outlineSummary,
@@ -12,6 +11,7 @@ import {
   summaryMessages,
   transcriptLines,
 } from './compact-split.js';
+import type { RunEvent } from './events.js';
 import type { BeforeCallOutcome } from './loop.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { estimateMessagesTokens, estimateTextTokens } from './tokens.js';
@@ -34,8 +34,10 @@ export interface CompactorOptions {
   threshold: number;
   /** Tokens of the tool schemas sent with every call (not in the messages); asked once, when first needed. */
   toolsTokens?: () => number;
-  /** Where compactions are recorded (the summary calls' usage goes through `usage`). */
+  /** Where compactions are recorded. */
   recorder?: Pick<SessionRecorder, 'recordCompaction'> | undefined;
+  /** Where a summary call's usage event goes (the session's consumer: file and ledger as 'compact'). */
+  report?: (ev: RunEvent) => void;
 }
 
 export type CompactReason = 'auto' | 'manual' | 'overflow';
@@ -79,7 +81,7 @@ export class Compactor {
   constructor(private readonly o: CompactorOptions) {}
 
   /** Watches usage reports to know the real size of the context. */
-  readonly observe: ChatObserver = (ev) => {
+  readonly consume = (ev: RunEvent): void => {
     if (ev.type === 'turn_start') this.pendingTokens = undefined;
     else if (ev.type === 'usage') this.pendingTokens = ev.usage.promptTokens + ev.usage.completionTokens;
     else if (ev.type === 'message' && ev.message.role === 'assistant' && this.pendingTokens !== undefined) {
@@ -301,8 +303,9 @@ export class Compactor {
     return undefined;
   }
 
-  /** The summary call counts in the session's usage; the tag makes the ledger say 'compact'. */
+  /** The summary call counts in the session's usage, and is reported as a 'compact' call. */
   private record(model: string, usage: Usage): void {
-    this.o.usage.add(model, usage, 'compact');
+    const cost = this.o.usage.add(model, usage);
+    this.o.report?.({ type: 'usage', model, usage, cost, purpose: 'compact' });
   }
 }

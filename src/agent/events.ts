@@ -18,10 +18,10 @@ export interface AgentResult {
   truncated?: boolean;
 }
 
-/**
- * The one event stream of a run (design §1). The REPL renderer, the one-shot printer,
- * `--output-format stream-json` and the session recorder all consume it.
- */
+/** Why a model call was made, when it was not the run's own turn (a compaction summary). */
+export type UsagePurposeTag = 'compact';
+
+/** Events of the agent loop (one conversation turn or one skill's loop). */
 export type AgentEvent =
   | { type: 'turn_start'; turn: number; model: string }
   | { type: 'text_delta'; text: string }
@@ -44,6 +44,8 @@ export type AgentEvent =
       decision: 'allowed' | 'denied' | 'refused';
       /** For the model (English); renderers show their own text for a known `code`. */
       reason?: string;
+      /** For the person, in their language (renderers show it instead of `reason`). */
+      notice?: string;
       code?: 'no_terminal';
     }
   | {
@@ -58,9 +60,37 @@ export type AgentEvent =
       total: number;
     }
   | { type: 'progress'; id: string; note: string }
-  | { type: 'usage'; model: string; usage: Usage; cost: Cost }
+  | { type: 'usage'; model: string; usage: Usage; cost: Cost; purpose?: UsagePurposeTag }
   | { type: 'warning'; message: string }
   | { type: 'error'; error: ZhiError }
   | { type: 'done'; result: AgentResult };
+
+/** Events only a skill run has: which skill runs on which model, `[3/12] file` steps, up-front OCR. */
+export type SkillOnlyEvent =
+  | { type: 'skill_start'; skill: string; model: string; depth: number }
+  | { type: 'skill_step'; skill: string; index: number; total: number; label: string }
+  | { type: 'skill_ocr'; skill: string; file: string };
+
+/**
+ * The one event stream of a run (design §1), yielded by the chat (`ChatSession.send`) and the
+ * skill runner alike. A skill run nested inside a tool call (a composite's step, a per-file step)
+ * arrives as `nested`, with the chain of skill names from the outermost down (flat: a nested
+ * run's own nested events keep their whole chain). `user` opens a chat turn; `done` closes every
+ * run. Consumers: the REPL renderer, the one-shot printer, stream-json, the session recorder
+ * (file + usage ledger), the run budget and the compactor.
+ */
+export type RunEvent =
+  | AgentEvent
+  | SkillOnlyEvent
+  | { type: 'user'; message: Message }
+  | { type: 'nested'; chain: readonly string[]; event: RunEvent };
+
+/** Wrap an event of a run nested under `chain` (already-nested events keep their own, longer chain). */
+export function nestedEvent(chain: readonly string[], event: RunEvent): RunEvent {
+  return event.type === 'nested' ? event : { type: 'nested', chain, event };
+}
+
+/** Something that takes every event of a run: a recorder, a budget, a renderer. */
+export type RunConsumer = (ev: RunEvent) => void;
 
 export type { AssistantMessage, ToolMessage };

@@ -5,9 +5,9 @@ import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, Question } from '../tools/types.js';
-import type { AgentEvent, AgentResult } from './events.js';
-import type { PermissionMode } from './permissions.js';
+import type { AnyTool, Assessment, Question } from '../tools/types.js';
+import type { AgentResult, RunEvent } from './events.js';
+import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
 
 export { MAX_RESULT_BYTES } from './tool-calls.js';
@@ -19,12 +19,21 @@ export interface ToolApproval {
   /** The arguments as a person should read them. */
   preview: string;
   warning?: string | undefined;
+  /** What the call can reach (the shell's sandbox): the last line before the question. */
+  summary?: Assessment['summary'];
+  /** Extra answers that widen this one call. */
+  choices?: Assessment['choices'];
+  /** The unfolded preview, when the preview was folded. */
+  full?: string | undefined;
 }
+
+/** A person's answer: yes, no, or yes with the grants of the extra choices they picked. */
+export type ApprovalAnswer = boolean | { grants: string[] };
 
 /** How the loop reaches a person. A fake in tests; the terminal in the REPL; a "no" when piped. */
 export interface Prompter {
   readonly interactive: boolean;
-  confirmTool(req: ToolApproval, signal: AbortSignal): Promise<boolean>;
+  confirmTool(req: ToolApproval, signal: AbortSignal): Promise<ApprovalAnswer>;
   ask(question: Question, signal: AbortSignal): Promise<boolean>;
 }
 
@@ -38,6 +47,8 @@ export interface AgentDeps {
   clock?: () => number;
   client?: ZhipuClient;
   services?: Record<string, unknown>;
+  /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
+  webGrants?: WebGrants;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
   /**
@@ -52,6 +63,8 @@ export interface AgentDeps {
 
 export interface BeforeCallOutcome {
   notices?: string[];
+  /** Events of the work the hook did (a compaction summary's usage), passed on into the stream. */
+  events?: RunEvent[];
   stop?: ZhiError;
 }
 
@@ -75,7 +88,7 @@ export async function* runAgent(
   messages: Message[],
   deps: AgentDeps,
   opts: AgentOptions,
-): AsyncGenerator<AgentEvent, AgentResult> {
+): AsyncGenerator<RunEvent, AgentResult> {
   const clock = deps.clock ?? Date.now;
   const signal = opts.signal ?? new AbortController().signal;
   const result: AgentResult = {
@@ -100,6 +113,7 @@ export async function* runAgent(
     result.turns += 1;
     yield { type: 'turn_start', turn: result.turns, model: opts.model };
     const before = await deps.beforeCall?.(messages, signal);
+    yield* before?.events ?? [];
     for (const message of before?.notices ?? []) yield { type: 'warning', message };
     if (before?.stop) {
       yield { type: 'error', error: before.stop };

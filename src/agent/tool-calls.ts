@@ -5,13 +5,22 @@
 import type { z } from 'zod';
 import type { ToolCall, ToolMessage } from '../llm/types.js';
 import { ZhiError } from '../support/errors.js';
-import { t } from '../support/i18n/index.js';
+import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { truncateText } from '../support/text.js';
-import { type AnyTool, type ToolContext, ToolError, type WrittenFile } from '../tools/types.js';
-import type { AgentEvent, AgentResult } from './events.js';
+import { visible } from '../support/sanitize.js';
+import {
+  ALWAYS_SITE,
+  type AnyTool,
+  type Assessment,
+  type Notice,
+  type ToolContext,
+  ToolError,
+  type WrittenFile,
+} from '../tools/types.js';
+import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
-import { decide } from './permissions.js';
+import { decide, siteHost, sitePreapproved } from './permissions.js';
 import { AsyncQueue } from './queue.js';
 
 /** The default cap on what the model gets back from one tool call. */
@@ -35,24 +44,25 @@ export async function* runToolCalls(
   signal: AbortSignal,
   clock: () => number,
   result: AgentResult,
-): AsyncGenerator<AgentEvent, ToolMessage[]> {
+): AsyncGenerator<RunEvent, ToolMessage[]> {
   const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
   const groups: number[][] = [];
   calls.forEach((call, i) => {
-    const tool = deps.tools.get(call.function.name);
-    const parallel = !tool || tool.kind === 'read';
+    // Reads that may ask (web_fetch) run one at a time, like everything that asks.
+    const quiet = (n: string) => {
+      const t2 = deps.tools.get(n);
+      return !t2 || (t2.kind === 'read' && !t2.site);
+    };
+    const parallel = quiet(call.function.name);
     const last = groups[groups.length - 1];
-    const lastParallel = last?.every((j) => {
-      const t2 = deps.tools.get(calls[j]!.function.name);
-      return !t2 || t2.kind === 'read';
-    });
+    const lastParallel = last?.every((j) => quiet(calls[j]!.function.name));
     if (parallel && last && lastParallel) last.push(i);
     else groups.push([i]);
   });
 
   for (const group of groups) {
     if (signal.aborted) break;
-    const queue = new AsyncQueue<AgentEvent>();
+    const queue = new AsyncQueue<RunEvent>();
     const tasks = group.map(async (i) => {
       const call = calls[i]!;
       outcomes[i] = await runOne(call, i, calls.length, deps, opts, signal, clock, result, (ev) =>
@@ -79,7 +89,7 @@ async function runOne(
   signal: AbortSignal,
   clock: () => number,
   result: AgentResult,
-  emit: (ev: AgentEvent) => void,
+  emit: (ev: RunEvent) => void,
 ): Promise<CallOutcome> {
   const name = call.function.name;
   const tool = deps.tools.get(name);
@@ -133,35 +143,68 @@ async function runOne(
     },
     progress: (note) => emit({ type: 'progress', id: call.id, note }),
     usage: deps.usage,
+    reportUsage: (model, usage) => {
+      const cost = deps.usage.add(model, usage);
+      emit({ type: 'usage', model, usage, cost });
+    },
+    emit: (event) => emit(event as RunEvent),
     client: deps.client,
     services: deps.services ?? {},
   };
 
-  const assessment = (await tool.assess?.(args, ctx)) ?? {};
+  let assessment: Assessment;
+  try {
+    assessment = (await tool.assess?.(args, ctx)) ?? {};
+  } catch (err) {
+    // A call that cannot work (a name no system can store) fails before anyone is asked.
+    if (!(err instanceof ToolError)) throw err;
+    if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
+    return fail(err.message);
+  }
   if (assessment.refuse) {
     emit({ type: 'permission', id: call.id, name, decision: 'refused', reason: assessment.refuse });
     return fail(t('agent.tool.refused', { reason: assessment.refuse }, 'en'));
   }
-  const decision = decide(tool.kind, opts.mode, deps.prompter.interactive);
+  const siteUrl = tool.site?.(args);
+  const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
+  const site = siteUrl === undefined ? undefined : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
+  const decision = decide(tool.kind, opts.mode, deps.prompter.interactive, site);
   if (decision === 'deny') {
+    if (siteUrl !== undefined) {
+      const reason = t('agent.tool.siteNoTerminal', { url: siteUrl }, 'en');
+      const notice = noticeText({ key: 'safety.fetch.noTerminal', params: { name, url: siteUrl } });
+      emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, notice });
+      return fail(reason);
+    }
     const reason = t('agent.tool.noTerminal', {}, 'en');
     emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, code: 'no_terminal' });
     return fail(reason);
   }
   if (decision === 'ask') {
-    const yes = await deps.prompter.confirmTool(
+    const answer = await deps.prompter.confirmTool(
       {
         name,
         kind: tool.kind,
         args,
         preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
         warning: assessment.warning,
+        ...(assessment.summary ? { summary: assessment.summary } : {}),
+        ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
+        ...(assessment.full ? { full: assessment.full } : {}),
       },
       signal,
     );
+    const yes = answer !== false;
+    // Only grants that were offered count: a prompter cannot invent a wider sandbox.
+    if (typeof answer === 'object') {
+      const offered = new Set(assessment.choices?.map((c) => c.grant));
+      ctx.granted = answer.grants.filter((g) => offered.has(g));
+    }
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
     emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
     if (!yes) return fail(t('agent.tool.denied', {}, 'en'));
+    // "Always for this domain": later fetches from the same host run without a question.
+    if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
     started = clock();
   }
 
@@ -178,13 +221,24 @@ async function runOne(
     return end({ content: isError ? `Error: ${content}` : content, ok: !isError });
   } catch (err) {
     if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
-    if (err instanceof ToolError) return fail(err.message);
+    if (err instanceof ToolError) {
+      if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
+      return fail(err.message);
+    }
     if (err instanceof ZhiError) return fail(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
     log().error(`tool ${name} threw`, err);
     return fail(
       t('agent.tool.threw', { name, message: err instanceof Error ? err.message : String(err) }, 'en'),
     );
   }
+}
+
+/** A refusal for the person, in their language; parameters (paths, URLs) came from the model. */
+export function noticeText(notice: Notice): string {
+  const params: Params = {};
+  for (const [k, v] of Object.entries(notice.params ?? {}))
+    params[k] = typeof v === 'string' ? visible(v) : v;
+  return t(notice.key, params);
 }
 
 function parseArgs(tool: AnyTool, raw: string): { value: unknown } | { error: string } {

@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   usage: () => import('./commands/usage.js'),
   run: () => import('./commands/run.js'),
   skill: () => import('./commands/skill.js'),
+  doctor: () => import('./commands/doctor.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {
@@ -63,11 +64,11 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
       const piped = await readStdin();
       if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
     }
-    return chatOnce(ctx, message);
+    return chatOnce(ctx, message, args.flags.command);
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
-    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage']);
+    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage', 'doctor']);
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'cli.err.unknownCommand', params: { name: word } },
@@ -93,7 +94,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
   return runRepl(ctx);
 }
 
-async function chatOnce(ctx: AppContext, message: string): Promise<ExitCodeValue> {
+async function chatOnce(ctx: AppContext, message: string, typed = message): Promise<ExitCodeValue> {
   if (!message.trim()) {
     throw new ZhiError({
       kind: 'usage',
@@ -103,7 +104,7 @@ async function chatOnce(ctx: AppContext, message: string): Promise<ExitCodeValue
     });
   }
   const { runOnce } = await import('./modes/once.js');
-  return runOnce(ctx, message);
+  return runOnce(ctx, message, typed);
 }
 
 function report(err: unknown, parsed: ParsedArgs | undefined, argv: string[]): ExitCodeValue {

@@ -8,6 +8,8 @@ import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { createLogger, log, setLogger } from '../support/log.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
+import { registerSecret } from '../support/redact.js';
+import { setSandboxMode } from '../tools/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
@@ -45,6 +47,10 @@ export async function buildContext(
     language: args.flags.language,
   });
   setLanguage(resolveLanguage({ flag: args.flags.language, config: config.language }, env));
+  // Before anything is logged: the key's exact value is redacted everywhere from now on.
+  registerSecret(config.apiKey);
+  registerSecret(loaded.file.api_key);
+  registerSecret(env.ZHI_API_KEY);
   setLogger(
     createLogger({
       dir: paths.logDir,
@@ -54,6 +60,7 @@ export async function buildContext(
   );
   log().debug('start', { argv: process.argv.slice(2), language: getLanguage(), platform: config.platform });
   reportWarnings(loaded.warnings, err);
+  setSandboxMode(config.shellSandbox);
   const cwd = process.cwd();
   return {
     args,

@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline';
 import type { Prompter, ToolApproval } from '../agent/loop.js';
 import { t } from '../support/i18n/index.js';
+import { visible } from '../support/sanitize.js';
 import type { Question } from '../tools/types.js';
+import { askApproval } from './approval.js';
 import { Spinner } from './render/spinner.js';
 import type { Style } from './render/style.js';
 
@@ -19,6 +21,13 @@ export async function askYesNo(question: string, signal?: AbortSignal): Promise<
 }
 
 async function readAnswer(question: string, signal?: AbortSignal): Promise<boolean> {
+  const answer = await readLine(question, signal);
+  if (answer === null) return false;
+  return /^(y|yes|是|好|对|确认|允许)$/i.test(answer.trim());
+}
+
+/** One line typed on the terminal; null on Ctrl+C, Ctrl+D or an interrupt. */
+async function readLine(question: string, signal?: AbortSignal): Promise<string | null> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {
     const answer = await new Promise<string | null>((resolve) => {
@@ -31,36 +40,32 @@ async function readAnswer(question: string, signal?: AbortSignal): Promise<boole
         resolve(a);
       });
     });
-    if (answer === null) return false;
-    return /^(y|yes|是|好|对|确认|允许)$/i.test(answer.trim());
+    return answer;
   } finally {
     rl.close();
   }
-}
-
-/** Format a tool call for a person: the tool, its full arguments, and any warning in red. */
-export function formatApproval(req: ToolApproval, style: Style): string {
-  const lines: string[] = [];
-  if (req.warning)
-    lines.push(style.enabled ? style.red(style.bold(`⚠ ${req.warning}`)) : `[WARNING] ${req.warning}`);
-  lines.push(`${style.bold(t('tools.approve.title', { name: req.name }))}`);
-  for (const line of req.preview.split('\n')) lines.push(`  ${line}`);
-  return `${lines.join('\n')}\n`;
 }
 
 export function terminalPrompter(style: Style): Prompter {
   return {
     interactive: true,
     confirmTool(req: ToolApproval, signal: AbortSignal) {
-      return Spinner.holdWhile(async () => {
-        process.stderr.write(formatApproval(req, style));
-        return askYesNo(`${t('tools.approve.question')} `, signal);
-      });
+      return Spinner.holdWhile(() =>
+        askApproval(
+          req,
+          style,
+          (s) => process.stderr.write(s),
+          (question) => (signal.aborted ? Promise.resolve(null) : readLine(question, signal)),
+        ),
+      );
     },
     ask(q: Question, signal: AbortSignal) {
       return Spinner.holdWhile(async () => {
-        const head = q.danger ? style.red(style.bold(q.message)) : style.bold(q.message);
-        process.stderr.write(`${head}\n${q.detail ? `  ${q.detail}\n` : ''}`);
+        const message = visible(q.message);
+        const head = q.danger ? style.red(style.bold(message)) : style.bold(message);
+        process.stderr.write(
+          `${head}\n${q.detail ? `  ${visible(q.detail, { keepNewlines: true })}\n` : ''}`,
+        );
         return askYesNo(`${t('tools.approve.question')} `, signal);
       });
     },

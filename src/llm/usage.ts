@@ -7,38 +7,17 @@ export interface ModelUsage extends Usage {
   cost: number;
 }
 
-/** Told about every model call added (not about merges); `tag` says why it was made (e.g. 'compact'). */
-export type UsageListener = (model: string, usage: Usage, cost: Cost, tag?: string) => void;
-
 /** Sums usage per model for a session (or a run), with a cost estimate in the platform's currency. */
 export class UsageTracker {
   private readonly byModel = new Map<string, ModelUsage>();
-  private readonly listeners: UsageListener[] = [];
 
   constructor(readonly platform: Platform) {}
 
-  /** Listen to every call added (the session file and the usage ledger do). Returns an unsubscribe. */
-  onAdd(listener: UsageListener): () => void {
-    this.listeners.push(listener);
-    return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
-    };
-  }
-
-  add(model: string, usage: Usage, tag?: string): Cost {
-    const cost = this.count(model, usage);
-    for (const l of this.listeners) {
-      try {
-        l(model, usage, cost, tag);
-      } catch {
-        // A listener (a full disk under the ledger) must not break the run.
-      }
-    }
-    return cost;
-  }
-
-  private count(model: string, usage: Usage): Cost {
+  /**
+   * Count one model call and return its cost. Recording it (session file, ledger) is the job of
+   * the `usage` event the caller yields into the run's stream.
+   */
+  add(model: string, usage: Usage): Cost {
     const cost = costOf(model, usage, this.platform);
     const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
     cur.promptTokens += usage.promptTokens;

@@ -1,5 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { extname, join, relative, resolve } from 'node:path';
+import { resolveReadPath } from '../tools/paths.js';
 import { formatBytes, truncateText } from '../support/text.js';
 import { ZhiError } from '../support/errors.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
@@ -44,8 +46,16 @@ export function supportedExtensions(arg: SkillArg | undefined, canOcr: boolean):
   return [...TEXT_EXT, ...DOC_EXT, ...(canOcr ? OCR_EXT : [])];
 }
 
-/** Files directly inside a folder with one of the extensions, in natural name order (2 before 10). */
-export async function filesIn(dir: string, extensions: readonly string[]): Promise<string[]> {
+/**
+ * Files directly inside a folder with one of the extensions, in natural name order (2 before 10).
+ * With `containedIn` (a folder the model chose), only files that pass the one containment rule
+ * from that folder: links leading outside it and secrets are left out.
+ */
+export async function filesIn(
+  dir: string,
+  extensions: readonly string[],
+  containedIn?: string,
+): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries
     .filter((e) => (e.isFile() || e.isSymbolicLink()) && !e.name.startsWith('.') && !e.name.startsWith('~$'))
@@ -55,20 +65,37 @@ export async function filesIn(dir: string, extensions: readonly string[]): Promi
   const out: string[] = [];
   for (const n of names) {
     const st = await stat(join(dir, n)).catch(() => undefined);
-    if (st?.isFile()) out.push(join(dir, n));
+    if (!st?.isFile()) continue;
+    if (containedIn) {
+      const ok = await resolveReadPath(containedIn, relative(containedIn, join(dir, n))).then(
+        (r) => r.abs,
+        () => undefined,
+      );
+      if (ok) out.push(ok);
+      continue;
+    }
+    out.push(join(dir, n));
   }
   return out;
 }
 
 export type PathKind = 'file' | 'directory';
 
-/** Resolve a path input against the current directory; a missing path is a usage error. */
+/**
+ * Resolve a path input against the current directory; a missing path is a usage error. A path
+ * the person typed may be anywhere (`~` is expanded); a path the model chose (a composite skill's
+ * nested call) must pass the one containment rule: inside the current folder, not a secret.
+ */
 export async function checkPath(
   cwd: string,
   value: string,
   arg: SkillArg,
+  from: 'person' | 'model' = 'person',
 ): Promise<{ abs: string; kind: PathKind }> {
-  const abs = resolve(cwd, value.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~'));
+  const abs =
+    from === 'model'
+      ? (await resolveReadPath(cwd, value)).abs
+      : resolve(cwd, value.replace(/^~(?=$|[\\/])/, homedir()));
   const st = await stat(abs).catch(() => undefined);
   if (!st) {
     throw new ZhiError({

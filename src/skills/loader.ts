@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
+import { parseYamlSafe } from '../support/yaml.js';
 import type { z } from 'zod';
 import type { MessageKey } from '../support/i18n/index.js';
 import {
@@ -83,28 +84,32 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   }
 
   const lc = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter: lc, prettyErrors: false });
+  const yaml = parseYamlSafe(yamlText, { lineCounter: lc, limits: { maxBytes: MAX_SKILL_FILE_BYTES } });
   const lineAt = (offset: number | undefined) =>
     offset === undefined ? undefined : lc.linePos(offset).line + lineOffset;
-  if (doc.errors.length) {
+  if (!yaml.ok) {
     return {
-      errors: doc.errors.slice(0, 3).map((e) => {
-        const quote = e.code === 'MISSING_CHAR' ? openQuoteLine(yamlText, e.pos[0]) : undefined;
+      errors: yaml.problems.slice(0, 3).map((e) => {
+        const quote =
+          e.yamlCode === 'MISSING_CHAR' && e.offset !== undefined
+            ? openQuoteLine(yamlText, e.offset)
+            : undefined;
         return {
           file: o.file,
-          line: quote !== undefined ? quote + lineOffset : lineAt(e.pos[0]),
+          line: quote !== undefined ? quote + lineOffset : lineAt(e.offset),
           message: { key: 'skills.err.yaml', params: { detail: firstLine(e.message) } },
         };
       }),
       warnings: [],
     };
   }
+  const { doc } = yaml;
   const root = doc.contents;
   if (!root) return fail(o.file, 'skills.err.emptyFile');
   if (!isMap(root)) return fail(o.file, 'skills.err.notMapping', {}, lineAt(root.range?.[0]));
 
   const warnings: SkillIssue[] = [];
-  const raw = doc.toJS() as Record<string, unknown>;
+  const raw = yaml.value as Record<string, unknown>;
   let data: Record<string, unknown> = raw;
   const known: readonly string[] =
     o.format === 'skill-md'

@@ -1,4 +1,4 @@
-import { copyFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
 import { nearest } from './suggest.js';
@@ -30,6 +30,7 @@ export const CONFIG_KEYS = [
   'log_level',
   'max_cost_per_run',
   'compact_threshold',
+  'shell_sandbox',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -68,6 +69,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   log_level: oneOf('debug', 'info', 'warn', 'error'),
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
+  shell_sandbox: oneOf('auto', 'off'),
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -82,6 +84,7 @@ const expected: Record<ConfigKey, string> = {
   log_level: 'debug | info | warn | error',
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
+  shell_sandbox: 'auto | off',
 };
 
 export interface ConfigFile {
@@ -96,6 +99,7 @@ export interface ConfigFile {
   log_level?: 'debug' | 'info' | 'warn' | 'error';
   max_cost_per_run?: number;
   compact_threshold?: number;
+  shell_sandbox?: 'auto' | 'off';
 }
 
 export const DEFAULTS = {
@@ -105,6 +109,7 @@ export const DEFAULTS = {
   language: 'auto' as const,
   log_level: 'info' as const,
   compact_threshold: 0.85,
+  shell_sandbox: 'auto' as const,
 };
 
 export interface ResolvedConfig {
@@ -120,6 +125,8 @@ export interface ResolvedConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   maxCostPerRun: number | undefined;
   compactThreshold: number;
+  /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
+  shellSandbox: 'auto' | 'off';
   /** Whether the config file exists. */
   fileExists: boolean;
 }
@@ -194,11 +201,11 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     throw err;
   }
   // Loaded only when there is a file to read (about 35 ms).
-  const { parseDocument } = await import('yaml');
-  const doc = parseDocument(text);
-  const data: unknown = doc.errors.length ? undefined : doc.toJS();
+  const { parseYamlSafe } = await import('./yaml.js');
+  const parsed = parseYamlSafe(text, { limits: { maxBytes: 64 * 1024 } });
+  const data: unknown = parsed.ok ? parsed.value : undefined;
   if (
-    doc.errors.length ||
+    !parsed.ok ||
     (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))
   ) {
     return recoverCorrupt(path, text);
@@ -219,7 +226,8 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
 
 async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-  await copyFile(path, backup);
+  // The backup may hold the key: private from the moment it exists, like the config itself.
+  await writeFileAtomic(backup, text, 0o600);
   const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
   const file: ConfigFile = match ? { api_key: match[1]! } : {};
   await saveConfigFile(path, file);
@@ -299,6 +307,7 @@ export function resolveConfig(
     logLevel: file.log_level ?? DEFAULTS.log_level,
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     fileExists: loaded.exists,
   };
 }

@@ -3,7 +3,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { formatBytes } from '../support/text.js';
-import { displayPath, isInside, resolveReadPath } from './paths.js';
+import { displayPath, isInside, isSecretPath, resolveReadPath } from './paths.js';
 import { type Tool, ToolError } from './types.js';
 import { textWidth } from './writers/width.js';
 
@@ -37,6 +37,7 @@ export const SKIPPED_DIRS = new Set([
 const SKIPPED_FILES = /^(\.DS_Store|Thumbs\.db|desktop\.ini|~\$.*|\.~lock\..*#)$/i;
 
 export const MAX_ENTRIES = 500;
+const SECRET_NOTE = '(private: holds secrets, no tool reads it)';
 /** Stop walking after this many entries, so a huge tree never stalls the tool. */
 const MAX_SCAN = 20_000;
 
@@ -164,9 +165,12 @@ const fileList: Tool<typeof schema> = {
         };
       }
       const dir = ls.isDirectory();
-      const skipped = dir && SKIPPED_DIRS.has(d.name);
+      // Secrets (credentials folders, .env files, zhi's own folders) are listed but never opened.
+      const secret = isSecretPath(abs);
+      const skipped = dir && (SKIPPED_DIRS.has(d.name) || secret);
+      const note = secret ? SECRET_NOTE : skipped ? '(not opened)' : undefined;
       return {
-        entry: { rel, dir, size: ls.size, mtime: ls.mtime, ...(skipped ? { note: '(not opened)' } : {}) },
+        entry: { rel, dir, size: ls.size, mtime: ls.mtime, ...(note ? { note } : {}) },
         dir,
         descend: dir && !skipped,
         abs,

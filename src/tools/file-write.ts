@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { type FileHandle, lstat, open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { dirname, extname } from 'node:path';
 import { z } from 'zod';
 import { t } from '../support/i18n/index.js';
+import { visible } from '../support/sanitize.js';
 import { formatBytes } from '../support/text.js';
-import { describeFsError, resolveWritePath } from './paths.js';
+import { createNew, FolderChanged, folderId, nodeIo, replaceExisting, type WriteIo } from './atomic-write.js';
+import { describeFsError, planWritePath, type ResolvedPath, resolveWritePath } from './paths.js';
 import { type Tool, type ToolContext, ToolError } from './types.js';
 import {
   encodeContent,
@@ -29,48 +30,7 @@ const schema = z.object({
 });
 type Args = z.infer<typeof schema>;
 
-/** The file-system calls a write needs; a seam so tests can make a write fail (disk full). */
-export interface WriteIo {
-  open(path: string, flags: string, mode?: number): Promise<FileHandle>;
-}
-const nodeIo: WriteIo = { open };
-
-/**
- * Create `abs` with `data`, exclusively: an existing file (or link) is never touched. A failed
- * write removes the partial file this call created. Resolves false when the file exists.
- */
-export async function createExclusive(abs: string, data: Buffer, io: WriteIo = nodeIo): Promise<boolean> {
-  let handle: FileHandle;
-  try {
-    handle = await io.open(abs, 'wx', 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-  } catch (err) {
-    await handle.close().catch(() => {});
-    await rm(abs, { force: true }).catch(() => {});
-    throw err;
-  }
-  return true;
-}
-
-/** Replace `abs` (after a person said yes): write a temporary file beside it, then rename over. */
-export async function replaceAtomically(abs: string, data: Buffer, io: WriteIo = nodeIo): Promise<void> {
-  const tmp = join(dirname(abs), `.${basename(abs)}.${randomBytes(4).toString('hex')}.zhi-tmp`);
-  if (!(await createExclusive(tmp, data, io)))
-    throw Object.assign(new Error('temporary file exists'), { code: 'EEXIST' });
-  try {
-    await rename(tmp, abs);
-  } catch (err) {
-    await rm(tmp, { force: true }).catch(() => {});
-    throw err;
-  }
-}
+export type { WriteIo } from './atomic-write.js';
 
 /** "report.xlsx" → "report-2.xlsx", the first name that does not exist yet. */
 async function freeName(abs: string, display: string): Promise<string> {
@@ -87,15 +47,30 @@ async function freeName(abs: string, display: string): Promise<string> {
   return `${shownStem}-new${ext}`;
 }
 
-function writeError(err: unknown, display: string): ToolError {
+function writeError(err: unknown, display: string, replacing: boolean): ToolError {
+  if (err instanceof FolderChanged) {
+    return new ToolError(
+      `Could not write ${display}: its folder changed while the file was being written (it was moved, or replaced by a link). Nothing was written. Tell the user, and try again only if they ask.`,
+      { key: 'safety.write.changed', params: { path: display } },
+    );
+  }
   const code = (err as NodeJS.ErrnoException).code;
+  // Windows refuses to replace a file another program holds open (Excel, Word, WPS).
+  if (replacing && (code === 'EBUSY' || code === 'EPERM')) {
+    return new ToolError(
+      `Could not replace ${display}: it is open in another program (Excel, Word or WPS keep the files they show locked). Nothing was written. Tell the user to close it in that program and try again, or write to a new name.`,
+      { key: 'safety.write.busy', params: { path: display } },
+    );
+  }
   const reason = describeFsError(err);
   const advice =
     code === 'ENOSPC' || code === 'EDQUOT'
       ? ' Nothing was written. Tell the user to free some disk space, then try again.'
       : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
         ? ' Nothing was written. Tell the user the output folder is not writable (they can choose another with --output-dir).'
-        : ' Nothing was written.';
+        : code === 'EBUSY'
+          ? ' Nothing was written. Another program is using the folder or file; tell the user to close it and try again.'
+          : ' Nothing was written.';
   return new ToolError(`Could not write ${display}: ${reason}.${advice}`);
 }
 
@@ -120,6 +95,11 @@ const fileWrite: Tool<typeof schema> = {
   schema,
   kind: 'risky',
   label: (args: Args) => args.path,
+  // A name no system can store is refused before anyone is asked about it.
+  assess(args: Args, ctx: ToolContext) {
+    planWritePath(ctx.outputDir, args.path, ctx.cwd);
+    return {};
+  },
   preview(args: Args, ctx?: ToolContext): string {
     const format = formatOf(args.path);
     const head = t('files.preview.head', {
@@ -151,40 +131,19 @@ const fileWrite: Tool<typeof schema> = {
     const io = (ctx.services.writeIo as WriteIo | undefined) ?? nodeIo;
     let replaced = false;
     try {
-      if (!(await createExclusive(target.abs, encoded.data, io))) {
-        const existing = await lstat(target.abs);
-        if (!existing.isFile())
-          throw new ToolError(
-            `${target.display} already exists and is not a regular file. Choose another name.`,
-          );
-        const suggestion = await freeName(target.abs, target.display);
-        if (!ctx.interactive) {
-          throw new ToolError(
-            `${target.display} already exists, and replacing it needs a person's confirmation, which is not possible here (no terminal). Nothing was written. Write to a new name instead, for example "${suggestion}".`,
-          );
-        }
-        const yes = await ctx.ask({
-          message: t('files.overwrite.question', {
-            path: target.display,
-            format: t(`files.format.${format}`),
-          }),
-          detail: t('files.overwrite.detail', {
-            size: formatBytes(existing.size),
-            date: existing.mtime.toISOString().slice(0, 16).replace('T', ' '),
-          }),
-          danger: true,
-        });
-        if (!yes) {
-          throw new ToolError(
-            `The user chose to keep the existing ${target.display}; nothing was written. Write to a new name instead, for example "${suggestion}", or ask the user.`,
-          );
-        }
-        await replaceAtomically(target.abs, encoded.data, io);
+      const folder = await folderId(dirname(target.abs));
+      if (!(await createNew(target.abs, encoded.data, folder, io))) {
+        await confirmOverwrite(target, format, ctx);
+        // The question may have been open for minutes: check the path and the file again.
+        const again = await resolveWritePath(ctx.outputDir, args.path, { cwd: ctx.cwd, create: false });
+        const now = await lstat(again.abs).catch(() => undefined);
+        if (again.abs !== target.abs || !now?.isFile()) throw new FolderChanged(dirname(target.abs));
+        await replaceExisting(target.abs, encoded.data, folder, io);
         replaced = true;
       }
     } catch (err) {
       if (err instanceof ToolError) throw err;
-      throw writeError(err, target.display);
+      throw writeError(err, target.display, replaced || (await isFile(target.abs)));
     }
     ctx.recordFile({ path: target.abs, bytes: encoded.data.length });
     const notes = encoded.notes.length ? ` Note: ${encoded.notes.join('; ')}.` : '';
@@ -198,11 +157,41 @@ function describe(format: OutputFormat): string {
 
 export default fileWrite;
 
-/** The path as the person will find it: under the output folder, relative to where they are. */
+/** The path as the person will find it: the same rule the write uses (planWritePath). */
 function shownPath(path: string, ctx: ToolContext): string {
-  const out = relative(ctx.cwd, ctx.outputDir) || '.';
-  const inner = path.replace(/^\.?[\\/]+/, '');
-  const prefix = `${basename(ctx.outputDir)}/`;
-  const rest = inner.startsWith(prefix) ? inner.slice(prefix.length) : inner;
-  return out.startsWith('..') ? join(ctx.outputDir, rest) : join(out, rest);
+  try {
+    return planWritePath(ctx.outputDir, path, ctx.cwd).display;
+  } catch {
+    return visible(path);
+  }
+}
+
+/** An existing file is replaced only after a person says yes; otherwise a ToolError suggests a new name. */
+async function confirmOverwrite(target: ResolvedPath, format: OutputFormat, ctx: ToolContext): Promise<void> {
+  const existing = await lstat(target.abs);
+  if (!existing.isFile())
+    throw new ToolError(`${target.display} already exists and is not a regular file. Choose another name.`);
+  const suggestion = await freeName(target.abs, target.display);
+  if (!ctx.interactive) {
+    throw new ToolError(
+      `${target.display} already exists, and replacing it needs a person's confirmation, which is not possible here (no terminal). Nothing was written. Write to a new name instead, for example "${suggestion}".`,
+    );
+  }
+  const yes = await ctx.ask({
+    message: t('files.overwrite.question', { path: target.display, format: t(`files.format.${format}`) }),
+    detail: t('files.overwrite.detail', {
+      size: formatBytes(existing.size),
+      date: existing.mtime.toISOString().slice(0, 16).replace('T', ' '),
+    }),
+    danger: true,
+  });
+  if (!yes) {
+    throw new ToolError(
+      `The user chose to keep the existing ${target.display}; nothing was written. Write to a new name instead, for example "${suggestion}", or ask the user.`,
+    );
+  }
+}
+
+async function isFile(abs: string): Promise<boolean> {
+  return (await lstat(abs).catch(() => undefined))?.isFile() ?? false;
 }

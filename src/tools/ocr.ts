@@ -238,7 +238,7 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
         },
         onRetry: (attempt, max) => ctx.progress(t('ocr.retrying', { attempt, max })),
       });
-      ctx.usage.add(OCR_MODEL, doc.usage);
+      ctx.reportUsage(OCR_MODEL, doc.usage);
       const range =
         args.start_page !== undefined || args.end_page !== undefined
           ? `, pages ${args.start_page ?? 1}-${Math.min(args.end_page ?? doc.totalPages ?? doc.pages, doc.totalPages ?? Number.MAX_SAFE_INTEGER)} of ${doc.totalPages}`

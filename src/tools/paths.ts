@@ -4,9 +4,11 @@
  * segments, and every existing parent checked after resolving links. Every refusal is a
  * ToolError whose message tells the model what to do instead.
  */
-import { lstat, mkdir, readdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { nearest } from '../support/suggest.js';
+import { checkPortable } from './file-names.js';
+import { secretByContent, secretByPath, secretMessage } from './secrets.js';
 import { ToolError } from './types.js';
 
 export interface ResolvedPath {
@@ -76,18 +78,55 @@ async function suggestion(dir: string, name: string): Promise<string> {
   }
 }
 
+export interface ReadPathOptions {
+  /**
+   * Read-only folders besides the current one (a loaded skill's own folder), tried in order when
+   * the path does not exist in the current folder. The same rules hold inside them: relative
+   * paths only, links resolved and kept inside, and the secrets deny-list.
+   */
+  extraRoots?: readonly string[];
+}
+
 /**
- * Resolve a path the model wants to read (a file or a folder). Relative to `cwd` only; the
- * result, after resolving symbolic links, must lie inside `cwd`. Missing files get a
- * "did you mean" hint when a sibling name is close.
+ * The one containment rule for every path the model gives (file_read, file_list, ocr, nested
+ * skill inputs, attachments the model asks for): relative to `cwd` (or an extra read-only root),
+ * inside it after resolving symbolic links, and not on the secrets deny-list (by name and place,
+ * and for files by content: private keys, zhi's API key). Missing files get a "did you mean"
+ * hint when a sibling name is close.
  */
-export async function resolveReadPath(cwd: string, input: string): Promise<ResolvedPath> {
+export async function resolveReadPath(
+  cwd: string,
+  input: string,
+  opts: ReadPathOptions = {},
+): Promise<ResolvedPath> {
   const p = checkCommon(input, 'read');
-  const root = await realOrSelf(cwd);
-  const lexical = resolve(cwd, p);
-  if (!isInside(resolve(cwd), lexical)) {
+  const roots = [cwd, ...(opts.extraRoots ?? [])];
+  let firstError: ToolError | undefined;
+  for (const root of roots) {
+    try {
+      return await containedIn(root, p, cwd);
+    } catch (err) {
+      if (!(err instanceof MissingPath)) throw err;
+      firstError ??= err.error;
+    }
+  }
+  throw firstError!;
+}
+
+/** A path that does not exist under one root (the next root may have it). */
+class MissingPath extends Error {
+  constructor(readonly error: ToolError) {
+    super(error.message);
+  }
+}
+
+async function containedIn(rootDir: string, p: string, cwd: string): Promise<ResolvedPath> {
+  const root = await realOrSelf(rootDir);
+  const lexical = resolve(rootDir, p);
+  if (!isInside(resolve(rootDir), lexical)) {
     throw new ToolError(
       `"${p}" points outside the current directory, and only files inside it can be read. Use a path without "..", or file_list to see what is here.`,
+      { key: 'safety.outside', params: { path: p } },
     );
   }
   let real: string;
@@ -99,10 +138,12 @@ export async function resolveReadPath(cwd: string, input: string): Promise<Resol
       // A dangling symbolic link is reported as such, not as a missing file.
       const link = await lstat(lexical).catch(() => undefined);
       if (link?.isSymbolicLink()) {
-        throw new ToolError(`"${p}" is a symbolic link whose target does not exist.`);
+        throw new MissingPath(new ToolError(`"${p}" is a symbolic link whose target does not exist.`));
       }
       const hint = await suggestion(dirname(lexical), lexical.slice(dirname(lexical).length + 1));
-      throw new ToolError(`File not found: "${p}".${hint} Use file_list to see the files that exist.`);
+      throw new MissingPath(
+        new ToolError(`File not found: "${p}".${hint} Use file_list to see the files that exist.`),
+      );
     }
     if (code === 'EACCES' || code === 'EPERM')
       throw new ToolError(`Permission denied: "${p}" cannot be accessed.`);
@@ -112,9 +153,32 @@ export async function resolveReadPath(cwd: string, input: string): Promise<Resol
   if (!isInside(root, real)) {
     throw new ToolError(
       `"${p}" is a symbolic link (or inside one) that leads outside the current directory; only files inside the current directory can be read.`,
+      { key: 'safety.outside', params: { path: p } },
     );
   }
-  return { abs: real, display: displayPath(root, real) };
+  const display = root === (await realOrSelf(cwd)) ? displayPath(root, real) : p.split(sep).join('/');
+  await refuseSecret(lexical, real, display);
+  return { abs: real, display };
+}
+
+/** The deny-list, by name and place (the path as given and where it really leads), then by content. */
+async function refuseSecret(lexical: string, real: string, display: string): Promise<void> {
+  let kind = secretByPath(real) ?? secretByPath(lexical);
+  if (!kind) {
+    const st = await stat(real).catch(() => undefined);
+    if (st?.isFile()) kind = await secretByContent(real);
+  }
+  if (kind) {
+    throw new ToolError(secretMessage(display, kind), {
+      key: `safety.secret.${kind}`,
+      params: { path: display },
+    });
+  }
+}
+
+/** True when a path (absolute, links resolved) is on the secrets deny-list by name or place. */
+export function isSecretPath(abs: string): boolean {
+  return secretByPath(abs) !== undefined;
 }
 
 export interface WritePathOptions {
@@ -124,44 +188,76 @@ export interface WritePathOptions {
   create?: boolean;
 }
 
+export interface WritePlan {
+  /** The path segments inside the output folder. */
+  parts: string[];
+  /** Where the bytes go: the output folder joined with `parts` (not yet checked on disk). */
+  target: string;
+  /** That place as the person sees it: relative to the current folder, or absolute outside it. */
+  display: string;
+}
+
 /**
- * Resolve where a new file may be written: relative to `outputDir`, no `..` segments, and every
- * existing ancestor, after resolving symbolic links, inside `outputDir`. Creates the output
- * folder and missing parents on demand (never through a link that leaves it). The target itself
- * may exist; the caller decides what to do then (it is never replaced silently).
+ * The one rule for where a file the model names is written, and how that place is shown. The
+ * approval preview and the write both use it, so the question shows exactly where the bytes go.
+ * Pure (no file system): relative paths only, no `..`, portable names. A path that repeats the
+ * output folder as seen from the current folder ("zhi-output/report.md", or "docs/out/a.md"
+ * with `--output-dir docs/out`) means the same file, not a nested copy of the folder.
  */
-export async function resolveWritePath(
-  outputDir: string,
-  input: string,
-  opts: WritePathOptions = {},
-): Promise<ResolvedPath> {
-  let p = checkCommon(input, 'write');
+export function planWritePath(outputDir: string, input: string, cwd?: string): WritePlan {
+  const p = checkCommon(input, 'write');
   const segments = p.split(/[\\/]+/);
   if (segments.includes('..')) {
     throw new ToolError(
       `"${p}" contains "..": files can only be written inside the output folder. Give a plain relative name such as "summary.xlsx".`,
     );
   }
-  const out = resolve(outputDir);
-  // A model often repeats the output folder's own name ("zhi-output/report.md"): that means the
-  // same file, not a nested zhi-output folder.
-  if (opts.cwd && isInside(resolve(opts.cwd), out) && out !== resolve(opts.cwd)) {
-    const prefix = relative(resolve(opts.cwd), out).split(sep).join('/');
-    const normalised = segments.filter((s) => s !== '.' && s !== '').join('/');
-    if (normalised.startsWith(`${prefix}/`)) p = normalised.slice(prefix.length + 1);
-  }
-  const parts = p.split(/[\\/]+/).filter((s) => s !== '.' && s !== '');
-  if (!parts.length || /[\\/]$/.test(p)) {
+  if (/[\\/]$/.test(p)) {
     throw new ToolError(`"${input}" is a folder, not a file name. Give a file name such as "summary.md".`);
   }
+  const out = resolve(outputDir);
+  let parts = segments.filter((s) => s !== '.' && s !== '');
+  const here = cwd ? resolve(cwd) : undefined;
+  if (here && isInside(here, out) && out !== here) {
+    const prefix = relative(here, out).split(sep);
+    const same = (a: string, b: string) =>
+      a === b || (process.platform === 'win32' && a.toLowerCase() === b.toLowerCase());
+    if (parts.length > prefix.length && prefix.every((seg, i) => same(seg, parts[i]!)))
+      parts = parts.slice(prefix.length);
+  }
+  if (!parts.length) {
+    throw new ToolError(`"${input}" is a folder, not a file name. Give a file name such as "summary.md".`);
+  }
+  checkPortable(parts, p);
   const target = join(out, ...parts);
+  return { parts, target, display: displayPath(here ?? out, target) };
+}
 
+/**
+ * Resolve where a new file may be written (planWritePath), then check the disk: the output
+ * folder is a real folder (not a symbolic link), and every existing ancestor, after resolving
+ * links, is inside it. Creates the output folder and missing parents on demand (never through a
+ * link that leaves it). The target itself may exist; the caller decides what to do then (it is
+ * never replaced silently). `abs` is the target under the output folder's real path.
+ */
+export async function resolveWritePath(
+  outputDir: string,
+  input: string,
+  opts: WritePathOptions = {},
+): Promise<ResolvedPath> {
+  const plan = planWritePath(outputDir, input, opts.cwd);
+  const { parts } = plan;
+  const p = parts.join('/');
+  const out = resolve(outputDir);
+  await refuseLinkedOutput(out, opts.cwd);
   if (opts.create !== false) {
     try {
       await mkdir(out, { recursive: true });
     } catch (err) {
       throw new ToolError(`The output folder ${out} cannot be created (${describeFsError(err)}).`);
     }
+    // Created between the check and mkdir? Check again now that it exists.
+    await refuseLinkedOutput(out, opts.cwd);
   }
   const root = await realOrSelf(out);
 
@@ -192,7 +288,7 @@ export async function resolveWritePath(
       );
     }
   }
-  const existing = await lstat(target).catch(() => undefined);
+  const existing = await lstat(plan.target).catch(() => undefined);
   if (existing?.isSymbolicLink()) {
     throw new ToolError(
       `"${p}" already exists as a symbolic link, which is never written through. Choose another file name.`,
@@ -201,12 +297,36 @@ export async function resolveWritePath(
   if (existing?.isDirectory()) {
     throw new ToolError(`"${p}" is an existing folder in the output folder. Choose a file name.`);
   }
-  const parentReal = await realOrSelf(dirname(target));
+  const parentReal = await realOrSelf(dirname(plan.target));
   const abs = join(parentReal, parts[parts.length - 1]!);
   if (!isInside(root, abs)) {
     throw new ToolError(`"${p}" resolves outside the output folder; files can only be written inside it.`);
   }
-  return { abs, display: displayPath(opts.cwd ? resolve(opts.cwd) : out, join(out, ...parts)) };
+  return { abs, display: plan.display };
+}
+
+/**
+ * The output folder must be a real folder: a `zhi-output` that is a symbolic link to somewhere
+ * else would send every file there. Inside the current folder, the folders leading to it are
+ * checked too (`docs` in `docs/out`).
+ */
+async function refuseLinkedOutput(out: string, cwd: string | undefined): Promise<void> {
+  const here = cwd ? resolve(cwd) : undefined;
+  const chain = [out];
+  if (here && isInside(here, out)) {
+    for (let dir = dirname(out); dir !== here && isInside(here, dir); dir = dirname(dir)) chain.push(dir);
+  }
+  for (const dir of chain) {
+    const st = await lstat(dir).catch(() => undefined);
+    if (st?.isSymbolicLink()) {
+      const shown = here ? displayPath(here, dir) : dir;
+      const to = await realpath(dir).catch(() => '?');
+      throw new ToolError(
+        `The output folder "${shown}" is a symbolic link (to ${to}); zhi writes only into a real folder. Ask the user to choose a real folder with --output-dir.`,
+        { key: 'safety.outputLink', params: { path: shown, target: to } },
+      );
+    }
+  }
 }
 
 /** A short, readable reason for a file-system error code. */

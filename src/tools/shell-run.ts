@@ -16,6 +16,11 @@ export interface RunOptions {
   /** Grace period between the polite stop (SIGTERM) and SIGKILL. */
   killGraceMs?: number;
   platform?: NodeJS.Platform;
+  /**
+   * Run this program with these arguments instead of the platform's shell (the sandbox wraps
+   * `/bin/sh -c <command>` in bwrap or sandbox-exec). Unix only.
+   */
+  wrap?: { file: string; args: string[] };
 }
 
 export interface RunResult {
@@ -42,10 +47,12 @@ export function runCommand(command: string, opts: RunOptions): Promise<RunResult
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(command, {
+      const file = opts.wrap ? opts.wrap.file : command;
+      const args = opts.wrap ? opts.wrap.args : [];
+      child = spawn(file, args, {
         cwd: opts.cwd,
         env: opts.env ?? process.env,
-        shell: true,
+        shell: !opts.wrap,
         // A new process group (Unix): kill(-pid) then reaches every process the command started.
         detached: !windows,
         windowsHide: true,

@@ -1,14 +1,24 @@
 /**
  * The shell tool. Every call asks a person (kind 'shell', design §3), after the policy has had
- * its say: catastrophic commands and indirect execution are refused before anyone is asked;
- * destructive ones carry a warning. The command runs in the platform's shell with a time limit,
- * in a process group of its own that is killed whole on timeout or interrupt.
+ * its say: catastrophic commands, indirect execution and commands holding control characters are
+ * refused before anyone is asked; destructive ones carry a warning. The approval says which
+ * sandbox applies and offers to widen it for this one command. The command runs in the OS sandbox
+ * (sandbox.ts) with a time limit, and everything it started is stopped on timeout or interrupt.
  */
+import { relative } from 'node:path';
 import { z } from 'zod';
 import { t } from '../support/i18n/index.js';
+import { hasControl, visible } from '../support/sanitize.js';
 import { formatBytes } from '../support/text.js';
-import { runCommand } from './shell-run.js';
-import { type Tool, ToolError } from './types.js';
+import { runSandboxed, type SandboxState, sandboxState } from './sandbox.js';
+import { commandPreview } from './shell-preview.js';
+import { type Assessment, type Tool, ToolError, type ToolContext } from './types.js';
+
+export { visible } from '../support/sanitize.js';
+
+/** The grants of the approval's extra choices. */
+export const GRANT_WRITE_CWD = 'write-cwd';
+export const GRANT_NETWORK = 'network';
 
 export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_S = 30;
@@ -28,20 +38,6 @@ const schema = z.object({
     .default(DEFAULT_TIMEOUT_S)
     .describe('Seconds before the command is stopped (1-300, default 30).'),
 });
-
-/**
- * Control characters (escape sequences could hide part of a command in the prompt) and bidi
- * overrides are shown as visible escapes, so the person approves exactly what will run.
- */
-export function visible(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
-    (c) => {
-      const code = c.charCodeAt(0).toString(16).padStart(4, '0');
-      return `\\u${code}`;
-    },
-  );
-}
 
 function childEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
@@ -70,20 +66,32 @@ const shell: Tool<typeof schema> = {
     return line.length > 60 ? `${line.slice(0, 57)}…` : line;
   },
   preview: (args, ctx) => {
-    const lines = [`$ ${visible(args.command)}`];
+    const lines = [...commandPreview(args.command).shown];
     if (ctx) lines.push(t('shell.preview.cwd', { cwd: ctx.cwd }));
     if (args.timeout !== DEFAULT_TIMEOUT_S) lines.push(t('shell.preview.timeout', { seconds: args.timeout }));
     return lines.join('\n');
   },
   async assess(args, ctx) {
+    // A control character could make the command look different on the screen from what runs.
+    if (hasControl(args.command)) {
+      const shown = [...new Set(args.command.match(CONTROL) ?? [])].map((c) => visible(c)).join(' ');
+      return { refuse: t('shell.refuse.control', { shown }) };
+    }
     // Loaded on first use: the parser is not needed to start a chat.
     const { assessCommand, describeVerdict } = await import('./shell-policy.js');
-    return describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
+    const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
+    if (verdict.refuse) return verdict;
+    const full = commandPreview(args.command).full;
+    return { ...verdict, ...sandboxSummary(sandboxState(), ctx), ...(full ? { full: full.join('\n') } : {}) };
   },
   async execute(args, ctx) {
+    const granted = ctx.granted ?? [];
     // The renderers show the elapsed time while this runs.
-    const result = await runCommand(args.command, {
+    const result = await runSandboxed(args.command, {
       cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      allowWriteCwd: granted.includes(GRANT_WRITE_CWD),
+      allowNetwork: granted.includes(GRANT_NETWORK),
       timeoutMs: args.timeout * 1000,
       signal: ctx.signal,
       maxBytes: MAX_OUTPUT_BYTES,
@@ -111,6 +119,7 @@ const shell: Tool<typeof schema> = {
     if (result.leftovers && !result.timedOut) {
       parts.push('Processes the command left running in the background were stopped when it ended.');
     }
+    parts.push(sandboxNote(result.sandbox, ctx, granted));
     if (result.droppedBytes > 0) {
       parts.push(
         `[output truncated: kept the first ${formatBytes(MAX_OUTPUT_BYTES)} of ${formatBytes(result.totalBytes)}. ` +
@@ -120,5 +129,41 @@ const shell: Tool<typeof schema> = {
     return { content: parts.join('\n\n'), isError: result.timedOut };
   },
 };
+
+// Control characters but \n and \t, as sanitize.ts counts them.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c]/g;
+
+/** The output folder as the person knows it: `zhi-output/` when it is inside the current folder. */
+function outputShown(ctx: Pick<ToolContext, 'cwd' | 'outputDir'>): string {
+  const rel = relative(ctx.cwd, ctx.outputDir);
+  return rel && !rel.startsWith('..') && !rel.startsWith('/') ? `${rel}/` : ctx.outputDir;
+}
+
+/** The approval's last line, and the choices that widen the sandbox for this one command. */
+export function sandboxSummary(state: SandboxState, ctx: Pick<ToolContext, 'cwd' | 'outputDir'>): Assessment {
+  if (state.kind === 'none') {
+    const key = state.reason === 'off' ? 'shell.sandbox.noneOff' : 'shell.sandbox.none';
+    return { summary: { text: t(key), risky: true } };
+  }
+  return {
+    summary: { text: t('shell.sandbox.on', { dir: outputShown(ctx) }), risky: false },
+    choices: [
+      { key: 'w', label: t('shell.choice.writeCwd'), grant: GRANT_WRITE_CWD },
+      { key: 'i', label: t('shell.choice.network'), grant: GRANT_NETWORK },
+    ],
+  };
+}
+
+/** For the model: what the sandbox allowed, so a "Read-only file system" makes sense to it. */
+function sandboxNote(state: SandboxState, ctx: ToolContext, granted: readonly string[]): string {
+  if (state.kind === 'none') return 'It ran without a sandbox.';
+  const dirs = [outputShown(ctx), ...(granted.includes(GRANT_WRITE_CWD) ? [ctx.cwd] : [])].join(' and ');
+  const net = granted.includes(GRANT_NETWORK) ? '' : ', with no network';
+  return (
+    `It ran in a sandbox: it could write only under ${dirs} (and a private /tmp)${net}. ` +
+    'Writing elsewhere fails with "Read-only file system". Write results into the output folder, ' +
+    'or the person can allow writing in the current folder or the network when approving the command.'
+  );
+}
 
 export default shell;

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { ZhipuClient } from '../llm/client.js';
+import type { Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
+import type { MessageKey, Params } from '../support/i18n/index.js';
 
 /** read: never changes anything · risky: creates something (asks in approve mode) · shell: always asks. */
 export type ToolKind = 'read' | 'risky' | 'shell';
@@ -31,10 +33,19 @@ export interface ToolContext {
   recordFile(file: WrittenFile): void;
   /** A short progress note while a slow tool works (OCR, a long shell command). */
   progress(note: string): void;
-  /** Usage of nested model calls (skills as tools, OCR) is added here. */
+  /** Usage of nested runs (skills as tools) is merged here. */
   usage: UsageTracker;
+  /** A model call the tool made itself (OCR): counted in the run's usage and reported in its stream. */
+  reportUsage(model: string, usage: Usage): void;
+  /**
+   * An event of a run this tool started (a composite skill's step), passed into the run's event
+   * stream as is. Its type is the agent's RunEvent, which this layer does not know.
+   */
+  emit(event: { readonly type: string }): void;
   /** The API client, for tools that call Zhipu themselves (OCR). */
   client?: ZhipuClient | undefined;
+  /** What the person granted beyond a plain yes (the keys of the choices they picked). */
+  granted?: readonly string[];
   /** Free-form services a tool family needs (skills runner, session dir…), injected by the mode. */
   services: Record<string, unknown>;
 }
@@ -50,6 +61,22 @@ export interface Assessment {
   refuse?: string;
   /** Shown in red before the question. */
   warning?: string;
+  /** One line on what the call can reach (the shell's sandbox), shown last before the question. */
+  summary?: { text: string; risky: boolean };
+  /** Answers besides yes and no, each widening what this one call may do. */
+  choices?: ApprovalChoice[];
+  /** The whole preview when `preview` is folded (a long command): shown when the person asks. */
+  full?: string;
+}
+
+/** The grant of web_fetch's "always for this domain" answer (kept for the session by the loop). */
+export const ALWAYS_SITE = 'always-site';
+
+/** An extra answer to an approval: a key the person types, what it means, and the grant it gives. */
+export interface ApprovalChoice {
+  key: string;
+  label: string;
+  grant: string;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
@@ -62,6 +89,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   /** A short label for progress lines, e.g. the file name. */
   label?(args: z.infer<S>): string;
   assess?(args: z.infer<S>, ctx: ToolContext): Assessment | Promise<Assessment>;
+  /**
+   * For reads that leave the computer (web_fetch): the address this call reaches. The policy
+   * then asks per domain in approve mode unless the person typed the URL (design §3).
+   */
+  site?(args: z.infer<S>): string | undefined;
   /** How the argument should be shown in a permission prompt (long contents summarised). */
   preview?(args: z.infer<S>, ctx?: ToolContext): string;
   /**
@@ -76,8 +108,22 @@ export type AnyTool = Tool<any>;
 
 /** A failure the model should read and can recover from. Its message is the tool result. */
 export class ToolError extends Error {
-  constructor(message: string) {
+  /**
+   * @param message English, for the model: what happened and what to do instead.
+   * @param notice  For the person, from the catalogue (shown as a warning in their language):
+   *                set it for refusals a person must know about (a secret, a path outside).
+   */
+  constructor(
+    message: string,
+    readonly notice?: Notice,
+  ) {
     super(message);
     this.name = 'ToolError';
   }
+}
+
+/** A catalogue message with its parameters (parameters that came from the model are sanitized when shown). */
+export interface Notice {
+  key: MessageKey;
+  params?: Params;
 }

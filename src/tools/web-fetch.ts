@@ -5,14 +5,16 @@
  * binary is refused. The result is capped at 50 KB with a marker.
  */
 
+import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { z } from 'zod';
 import { t } from '../support/i18n/index.js';
+import { visible } from '../support/sanitize.js';
 import { formatBytes, truncateText } from '../support/text.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
 import type { Resolver } from './ssrf.js';
-import { type Tool, type ToolContext, ToolError } from './types.js';
+import { ALWAYS_SITE, type Tool, type ToolContext, ToolError } from './types.js';
 import { contentKind, decodeBody, htmlTitle, htmlToMarkdown, mimeOf } from './web-content.js';
 
 export const MAX_REDIRECTS = 5;
@@ -215,6 +217,26 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
         return args.url.slice(0, 60);
       }
     },
+    site: (args) => args.url,
+    // An address that would be refused anyway is refused before anyone is asked about it.
+    // The question offers "always for this domain" (remembered for the session by the loop).
+    async assess(args) {
+      const { checkUrl, parseTarget } = await import('./ssrf.js');
+      let host: string;
+      try {
+        const { hostname } = parseTarget(args.url);
+        if (isIP(hostname)) await checkUrl(args.url);
+        host = hostname;
+      } catch (err) {
+        if (err instanceof ToolError && /^Refused to fetch /.test(err.message))
+          return { refuse: err.message.replace(/^Refused to fetch /, 'fetching ') };
+        return {};
+      }
+      return {
+        choices: [{ key: 'a', label: t('safety.fetch.always', { host: visible(host) }), grant: ALWAYS_SITE }],
+      };
+    },
+    preview: (args) => fetchPreview(args.url),
     async execute(args, ctx: ToolContext) {
       const timeoutMs = deps.timeoutMs ?? TIMEOUT_MS;
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
@@ -230,3 +252,23 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
 }
 
 export default createWebFetch();
+
+/** Data after "?" longer than this is pointed out in the question: it may carry something out. */
+export const LONG_QUERY = 200;
+
+/**
+ * The question's body: the whole address (sanitized, never shortened: what is in it is what
+ * leaves the computer) and the site an "always" would cover.
+ */
+export function fetchPreview(raw: string): string {
+  const lines = [t('safety.fetch.address', { url: visible(raw.trim()) })];
+  try {
+    const u = new URL(raw.trim());
+    lines.push(t('safety.fetch.site', { host: visible(u.hostname) }));
+    const query = u.search.length > 1 ? u.search.length - 1 : 0;
+    if (query > LONG_QUERY) lines.push(t('safety.fetch.longQuery', { n: query }));
+  } catch {
+    // Not a URL: the tool will say so when it runs; the question shows the text as given.
+  }
+  return lines.join('\n');
+}

@@ -2,22 +2,13 @@
  * The agent loop end to end: the built zhi against the fake API, with the model misbehaving the
  * ways real models do. Each error reaches the model as a tool result and the run goes on.
  */
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
 
-let home: string;
-let cwd: string;
-
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
-  return () => cleanup(home, cwd);
-});
+const t = useE2E();
+const fake = t.fake;
 
 /** The tool results the model received in request `n` (0-based), by tool call id. */
 function resultsIn(n: number): Record<string, string> {
@@ -40,7 +31,7 @@ describe('agent loop, end to end', () => {
       },
       { kind: 'text', text: 'I could not read anything.' },
     );
-    const r = await runZhi({ args: ['-c', 'read notes'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await t.zhi(['-c', 'read notes']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I could not read anything.\n');
     const res = resultsIn(1);
@@ -56,12 +47,12 @@ describe('agent loop, end to end', () => {
   });
 
   it('stops at the turn limit with exit code 4 and says what to do', async () => {
-    writeFileSync(join(cwd, 'a.md'), 'A');
-    mkdirSync(join(home), { recursive: true });
-    writeFileSync(join(home, 'config.yaml'), 'max_turns: 2\n');
+    writeFileSync(join(t.cwd, 'a.md'), 'A');
+    mkdirSync(join(t.home), { recursive: true });
+    writeFileSync(join(t.home, 'config.yaml'), 'max_turns: 2\n');
     for (let i = 0; i < 3; i++)
       fake.script({ kind: 'tools', calls: [{ name: 'file_read', arguments: { path: 'a.md' } }] });
-    const r = await runZhi({ args: ['-c', 'loop forever'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await t.zhi(['-c', 'loop forever']);
     expect(r.code).toBe(4);
     expect(fake.chatBodies()).toHaveLength(2);
     expect(r.stderr).toContain('Stopped after 2 turns without a final answer.');
@@ -69,7 +60,8 @@ describe('agent loop, end to end', () => {
   });
 
   it('runs several read-only calls of one response and returns their results in the model order', async () => {
-    for (const name of ['one', 'two', 'three']) writeFileSync(join(cwd, `${name}.txt`), `content of ${name}`);
+    for (const name of ['one', 'two', 'three'])
+      writeFileSync(join(t.cwd, `${name}.txt`), `content of ${name}`);
     fake.script(
       {
         kind: 'tools',
@@ -81,7 +73,7 @@ describe('agent loop, end to end', () => {
       },
       { kind: 'text', text: 'read all three' },
     );
-    const r = await runZhi({ args: ['-c', 'read them'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await t.zhi(['-c', 'read them']);
     expect(r.code).toBe(0);
     const tools = fake.chatBodies()[1].messages.filter((m: { role: string }) => m.role === 'tool');
     expect(tools.map((m: { tool_call_id: string }) => m.tool_call_id)).toEqual(['c_three', 'c_one', 'c_two']);
@@ -93,7 +85,7 @@ describe('agent loop, end to end', () => {
   });
 
   it('sends reasoning back with the tool results of the same turn (preserved thinking)', async () => {
-    writeFileSync(join(cwd, 'a.md'), 'A');
+    writeFileSync(join(t.cwd, 'a.md'), 'A');
     fake.script(
       {
         kind: 'tools',
@@ -102,7 +94,7 @@ describe('agent loop, end to end', () => {
       },
       { kind: 'text', text: 'done' },
     );
-    await runZhi({ args: ['-c', 'go'], baseUrl: fake.baseUrl, home, cwd });
+    await t.zhi(['-c', 'go']);
     const assistant = fake.chatBodies()[1].messages.find((m: { role: string }) => m.role === 'assistant');
     expect(assistant.reasoning_content).toBe('I should read a.md first.');
     expect(assistant.tool_calls).toHaveLength(1);

@@ -3,6 +3,7 @@ import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useFakeZhipu } from '../helpers/fake.js';
+import { sandboxState } from '../../src/tools/sandbox.js';
 import { PtySession } from '../helpers/pty.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -17,11 +18,14 @@ beforeEach(() => {
   return () => cleanup(home, cwd);
 });
 
+// With a sandbox, writing in the current folder takes the "w" answer.
+const sandboxed = process.platform === 'linux' && sandboxState().kind !== 'none';
+
 const toolResult = () =>
   fake.chatBodies()[1].messages.find((m: { role: string }) => m.role === 'tool').content as string;
 
 describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
-  it('shows the whole command, runs it on "y" (even in auto mode it asks), and reports the result', async () => {
+  it('shows the whole command, runs it on "w" (write here, even in auto mode it asks), and reports the result', async () => {
     fake.script(
       {
         kind: 'tools',
@@ -37,10 +41,10 @@ describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
       expect(s.text()).toContain(`in folder: ${cwd}`);
       expect(s.text()).toContain('This command can change or delete files: overwrites ran.txt.');
       expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
-      s.write('y\r');
+      s.write(sandboxed ? 'w\r' : 'y\r');
       expect((await s.exited()).exitCode).toBe(0);
       expect(existsSync(join(cwd, 'ran.txt'))).toBe(true);
-      expect(toolResult()).toMatch(/^Exit code: 0 \(.*\)\n\nstdout:\nfinished$/);
+      expect(toolResult()).toMatch(/^Exit code: 0 \(.*\)\n\nstdout:\nfinished\n\nIt ran /);
     } finally {
       s.kill();
     }

@@ -75,7 +75,8 @@ describe('web_fetch never reaches a local address', () => {
     expect(results).toHaveLength(urls.length);
     for (const content of results) {
       expect(content).toMatch(
-        /^Error: Refused to fetch http:\/\/.*(loopback|names this computer|unspecified)/,
+        // Refused before anyone is asked (there is no terminal here, and no --auto).
+        /^Error: Refused: fetching http:\/\/.*(loopback|names this computer|unspecified)/,
       );
     }
     expect(r.stderr).toMatch(/web_fetch .*✗|\[TOOL\].*web_fetch/);

@@ -1,18 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY } from '../helpers/pty.js';
 
-let home: string;
-let cwd: string;
-
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = tempDir('zhi-cwd-');
-  return () => cleanup(home, cwd);
-});
+const t = useE2E();
+const fake = t.fake;
 
 describe('the REPL killed mid-answer', () => {
   it('keeps every finished exchange and the question; /resume and --continue pick it up', async () => {
@@ -20,7 +11,7 @@ describe('the REPL killed mid-answer', () => {
       { kind: 'text', text: '第一个回答。' },
       { kind: 'text', text: '很长的第二个回答，'.repeat(300), delayMs: 25, chunk: 3 },
     );
-    const repl = new PtySession({ home, cwd, baseUrl: fake.baseUrl });
+    const repl = t.pty();
     try {
       await repl.waitFor('>');
       repl.write(`第一个问题${KEY.enter}`);
@@ -36,7 +27,7 @@ describe('the REPL killed mid-answer', () => {
 
     // Picked up in a new REPL: /sessions lists it, /resume 1 loads it.
     fake.script({ kind: 'text', text: '第三个回答。' });
-    const again = new PtySession({ home, cwd, baseUrl: fake.baseUrl });
+    const again = t.pty();
     try {
       await again.waitFor('>');
       again.write(`/sessions${KEY.enter}`);
@@ -64,7 +55,7 @@ describe('the REPL killed mid-answer', () => {
 
     // And from the command line.
     fake.script({ kind: 'text', text: 'ok' });
-    const r = await runZhi({ args: ['--continue', '-c', '第四个问题'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await t.zhi(['--continue', '-c', '第四个问题']);
     expect(r.code).toBe(0);
     expect(fake.chatBodies()[3].messages.slice(-3)).toEqual([
       { role: 'user', content: '第三个问题' },

@@ -328,6 +328,26 @@ input:
     expect(r.stderr).toContain('pong: skill_ping');
   });
 
+  it("shows a nested skill's permission denial in the person's language, never the model's English note", async () => {
+    userSkill('outer', 'name: outer\ndescription: o\nsystem_prompt: You are OUTER.\ntools: [inner]\n');
+    userSkill('inner', 'name: inner\ndescription: i\nsystem_prompt: You are INNER.\ntools: [file_write]\n');
+    expect((await zhi(['skill', 'trust', 'outer', 'inner'])).code).toBe(0);
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'skill_inner', arguments: {} }] },
+      { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'a.md', content: 'x' } }] },
+      { kind: 'text', text: 'inner could not write' },
+      { kind: 'text', text: 'outer done' },
+    );
+    const r = await zhi(['run', 'outer'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(work, 'zhi-output', 'a.md'))).toBe(false);
+    // The model was told in English; the person reads Chinese, under the nested skill's chain.
+    expect(lastTool(fake.chatBodies()[2])).toContain('stdin is not a terminal');
+    expect(r.stderr).toContain('file_write 未运行：它需要你确认');
+    expect(r.stderr).not.toContain('there is no terminal to ask');
+    expect(r.stderr).toContain('outer › inner');
+  });
+
   it('stops at the depth limit of 3 levels', async () => {
     for (const [name, next] of [
       ['l1', 'l2'],

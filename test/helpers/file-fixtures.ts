@@ -78,6 +78,8 @@ export function toolContext(o: {
     recordFile: (f) => files.push(f),
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
+    reportUsage: () => {},
+    emit: () => {},
     services: o.services ?? {},
     files,
     questions,

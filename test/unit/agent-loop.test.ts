@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
+import type { AgentResult, RunEvent } from '../../src/agent/events.js';
 import { type AgentDeps, type AgentOptions, type Prompter, runAgent } from '../../src/agent/loop.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message, ToolMessage } from '../../src/llm/types.js';
@@ -41,7 +41,7 @@ async function run(
     { role: 'system', content: 'sys' },
     { role: 'user', content: 'go' },
   ];
-  const events: AgentEvent[] = [];
+  const events: RunEvent[] = [];
   const gen = runAgent(
     messages,
     {

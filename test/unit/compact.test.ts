@@ -11,7 +11,8 @@ import {
   shortenToolResults,
   summaryMessages,
 } from '../../src/agent/compact-split.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { RunEvent } from '../../src/agent/events.js';
+import type { AgentDeps } from '../../src/agent/loop.js';
 import { estimateMessageTokens, estimateTextTokens } from '../../src/agent/tokens.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ChatRequest, Message, ToolCall } from '../../src/llm/types.js';
@@ -181,10 +182,29 @@ const noop: AnyTool = {
   execute: async () => 'r',
 };
 
-function chatWith(turns: Turn[], threshold = 0.85, model = 'glm-4-flash') {
+/** A chat with a compactor (and, given a limit, a run budget that replaces its check before calls). */
+function chatWith(turns: Turn[], threshold = 0.85, model = 'glm-4-flash', budgetLimit?: number) {
   const llm = new ScriptedLlm(turns);
   const usage = new UsageTracker(PLATFORMS.bigmodel);
-  const chat = new ChatSession(
+  let chat: ChatSession | undefined;
+  const chatModel = () => chat?.settings.model ?? model;
+  const compactions: unknown[] = [];
+  const compactor = new Compactor({
+    llm,
+    usage,
+    model: chatModel,
+    summaryModel: () => 'glm-4-flash',
+    threshold,
+    recorder: { recordCompaction: (c) => compactions.push(c) },
+  });
+  const budget = budgetLimit === undefined ? undefined : new RunBudget(budgetLimit, usage, chatModel);
+  const beforeCall: AgentDeps['beforeCall'] = budget
+    ? async (m) => {
+        const stop = budget.check(m, 100_000);
+        return stop ? { stop } : {};
+      }
+    : compactor.beforeCall;
+  chat = new ChatSession(
     {
       llm,
       tools: new ToolRegistry([noop]),
@@ -192,26 +212,17 @@ function chatWith(turns: Turn[], threshold = 0.85, model = 'glm-4-flash') {
       usage,
       cwd: '/tmp',
       outputDir: '/tmp/out',
+      beforeCall,
+      onContextOverflow: compactor.onContextOverflow,
     },
     { model, thinking: true, mode: 'approve', maxTurns: 10, systemPrompt: 'SYSTEM' },
+    { consumers: [compactor.consume, ...(budget ? [budget.consume] : [])] },
   );
-  const compactions: unknown[] = [];
-  const compactor = new Compactor({
-    llm,
-    usage,
-    model: () => chat.settings.model,
-    summaryModel: () => 'glm-4-flash',
-    threshold,
-    recorder: { recordCompaction: (c) => compactions.push(c) },
-  });
-  chat.observe(compactor.observe);
-  chat.deps.beforeCall = compactor.beforeCall;
-  chat.deps.onContextOverflow = compactor.onContextOverflow;
   return { chat, llm, usage, compactor, compactions };
 }
 
 async function drain(chat: ChatSession, text: string) {
-  const events: AgentEvent[] = [];
+  const events: RunEvent[] = [];
   const gen = chat.send(text);
   let step = await gen.next();
   while (!step.done) {
@@ -416,18 +427,13 @@ describe('RunBudget', () => {
         model: 'glm-5',
       };
     };
+    // glm-5 on BigModel: ¥4 per million input tokens, so each call here costs ¥0.40; the limit is ¥0.50.
     const { chat, usage } = chatWith(
       [{ text: 'a1', usage: big }, toolTurn, { text: 'never' }],
       0.98,
       'glm-5',
+      0.5,
     );
-    // glm-5 on BigModel: ¥4 per million input tokens, so each call here costs ¥0.40.
-    const budget = new RunBudget(0.5, usage, () => chat.settings.model);
-    chat.observe(budget.observe);
-    chat.deps.beforeCall = async (m) => {
-      const stop = budget.check(m, 100_000);
-      return stop ? { stop } : {};
-    };
     const first = await drain(chat, 'u1');
     expect(first.result.stopReason).toBe('answer'); // ¥0.40 of ¥0.50
     // A new run starts from zero: its first call fits (¥0.40), the second would make ¥0.80.

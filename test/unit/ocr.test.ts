@@ -38,6 +38,8 @@ function ctx(): ToolContext {
     recordFile: () => {},
     progress: (n) => notes.push(n),
     usage,
+    reportUsage: (model, u) => void usage.add(model, u),
+    emit: () => {},
     client: new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 2 }),
     services: {},
   };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
+import type { RunConsumer } from '../../src/agent/events.js';
 import { sessionMarkdown } from '../../src/agent/sessions/export.js';
 import { type SessionHeader, serialiseLine } from '../../src/agent/sessions/format.js';
 import {
@@ -58,9 +59,11 @@ const read: AnyTool = {
   execute: async (a: { path: string }) => `contents of ${a.path}`,
 };
 
+/** A chat whose events go to whatever the test puts in `consumers` (a recorder opened later). */
 function chatWith(turns: Turn[]) {
   const llm = new ScriptedLlm(turns);
   const usage = new UsageTracker(PLATFORMS.bigmodel);
+  const consumers: RunConsumer[] = [];
   const chat = new ChatSession(
     {
       llm,
@@ -71,8 +74,15 @@ function chatWith(turns: Turn[]) {
       outputDir: join(dir, 'out'),
     },
     { model: 'glm-5', thinking: true, mode: 'approve', maxTurns: 10, systemPrompt: 'SYSTEM' },
+    {
+      consumers: [
+        (ev) => {
+          for (const c of consumers) c(ev);
+        },
+      ],
+    },
   );
-  return { chat, llm, usage };
+  return { chat, llm, usage, consumers };
 }
 
 async function drain(chat: ChatSession, text: string) {
@@ -193,7 +203,7 @@ describe('titles', () => {
 
 describe('recording a ChatSession', () => {
   it('round-trips a conversation with tool calls, usage and /undo', async () => {
-    const { chat, usage } = chatWith([
+    const { chat, usage, consumers } = chatWith([
       { calls: [{ name: 'file_read', args: { path: 'a.md' } }] },
       { text: '读完了。', usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 } },
       { text: 'second' },
@@ -208,22 +218,22 @@ describe('recording a ChatSession', () => {
       platform: PLATFORMS.bigmodel,
       systemPrompt: 'SYSTEM',
     });
-    chat.observe(rec.observe);
+    consumers.push(rec.consume);
     rec.attach(chat.messages);
-    rec.listen(usage);
     expect(rec.started).toBe(false);
     await drain(chat, '读一下 a.md');
     await drain(chat, 'two');
     chat.undo();
     await drain(chat, 'three');
-    // A call made outside the loop (OCR by a tool, say) is counted too.
-    usage.add('glm-ocr', {
+    // A call made outside the loop (OCR of an attached file, say) is recorded from its usage event.
+    const ocr = {
       promptTokens: 10,
       completionTokens: 5,
       totalTokens: 15,
       cachedTokens: 0,
       reasoningTokens: 0,
-    });
+    };
+    chat.consume({ type: 'usage', model: 'glm-ocr', usage: ocr, cost: usage.add('glm-ocr', ocr) });
     rec.close();
     usage.add('glm-5', {
       promptTokens: 1,
@@ -271,7 +281,7 @@ describe('recording a ChatSession', () => {
   });
 
   it('moves to a new session after /reset; the old one stays as it was', async () => {
-    const { chat } = chatWith([{ text: 'a1' }, { text: 'a2' }]);
+    const { chat, consumers } = chatWith([{ text: 'a1' }, { text: 'a2' }]);
     const rec = openSession({
       kind: 'repl',
       sessionsDir: dir,
@@ -279,7 +289,7 @@ describe('recording a ChatSession', () => {
       model: 'glm-5',
       platform: PLATFORMS.bigmodel,
     });
-    chat.observe(rec.observe);
+    consumers.push(rec.consume);
     rec.attach(chat.messages);
     await drain(chat, 'first topic');
     const first = rec.id;
@@ -302,7 +312,7 @@ describe('recording a ChatSession', () => {
     const file = join(dir, '20260314-153045-a1b2.jsonl');
     writeFileSync(file, serialiseLine(header()) + msg({ role: 'user', content: 'first' }) + '{"type":"mess');
     const loaded = (await loadSession(file))!;
-    const { chat, llm } = chatWith([{ text: 'answer' }]);
+    const { chat, llm, consumers } = chatWith([{ text: 'answer' }]);
     chat.messages.push(...loaded.messages);
     const rec = openSession({
       kind: 'oneshot',
@@ -312,7 +322,7 @@ describe('recording a ChatSession', () => {
       platform: PLATFORMS.bigmodel,
       resume: loaded,
     });
-    chat.observe(rec.observe);
+    consumers.push(rec.consume);
     rec.attach(chat.messages);
     await drain(chat, 'second');
     rec.close();
@@ -335,7 +345,7 @@ describe('recording a ChatSession', () => {
     writeFileSync(file, serialiseLine(header()) + msg({ role: 'user', content: 'u1' }) + msg(tc));
     const loaded = (await loadSession(file))!;
     expect(loaded.repaired).toBe(1);
-    const { chat } = chatWith([{ text: 'a2' }, { text: 'a3' }]);
+    const { chat, consumers } = chatWith([{ text: 'a2' }, { text: 'a3' }]);
     chat.messages.push(...loaded.messages);
     const rec = openSession({
       kind: 'repl',
@@ -345,7 +355,7 @@ describe('recording a ChatSession', () => {
       platform: PLATFORMS.bigmodel,
       resume: loaded,
     });
-    chat.observe(rec.observe);
+    consumers.push(rec.consume);
     rec.attach(chat.messages);
     await drain(chat, 'u2');
     chat.undo();
@@ -360,7 +370,7 @@ describe('recording a ChatSession', () => {
     const blocker = join(dir, 'not-a-dir');
     writeFileSync(blocker, 'x');
     const errors: unknown[] = [];
-    const { chat } = chatWith([{ text: 'a' }, { text: 'b' }]);
+    const { chat, consumers } = chatWith([{ text: 'a' }, { text: 'b' }]);
     const rec = openSession({
       kind: 'repl',
       sessionsDir: join(blocker, 'sessions'),
@@ -369,7 +379,7 @@ describe('recording a ChatSession', () => {
       platform: PLATFORMS.bigmodel,
       onError: (e) => errors.push(e),
     });
-    chat.observe(rec.observe);
+    consumers.push(rec.consume);
     await drain(chat, 'one');
     await drain(chat, 'two');
     expect(errors).toHaveLength(1);

@@ -25,6 +25,8 @@ function ctx(over: Partial<ToolContext> = {}): ToolContext {
     recordFile: () => {},
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
+    reportUsage: () => {},
+    emit: () => {},
     services: {},
     ...over,
   };
@@ -173,16 +175,40 @@ describe('schema, preview and assessment', () => {
     expect(shell.schema.safeParse({ command: '   ' }).success).toBe(false);
   });
 
-  it('the preview shows the whole command, with control characters made visible', () => {
+  it('the preview shows the command with control characters made visible; a long line is cut with a way to see all', async () => {
     const long = `echo ${'x'.repeat(3000)}`;
-    expect(shell.preview!({ command: long, timeout: 30 })).toBe(`$ ${long}`);
+    const shown = shell.preview!({ command: long, timeout: 30 });
+    expect(shown).toMatch(/^\$ echo x{393} … 2607 more characters — v to view all$/);
+    expect((await shell.assess!({ command: long, timeout: 30 }, ctx())).full).toBe(`$ ${long}`);
     const sneaky = 'rm -rf ~/Documents\u001b[2K\recho harmless';
-    expect(shell.preview!({ command: sneaky, timeout: 30 })).toBe(
-      '$ rm -rf ~/Documents\\u001b[2K\\u000decho harmless',
-    );
+    expect(shell.preview!({ command: sneaky, timeout: 30 })).toBe('$ rm -rf ~/Documents␛[2K\\recho harmless');
     expect(shell.preview!({ command: 'ls', timeout: 90 })).toBe('$ ls\ntime limit: 90 s');
     expect(shell.preview!({ command: 'ls', timeout: 30 }, ctx())).toBe(`$ ls\nin folder: ${dir}`);
     expect(visible('a\u202eb')).toBe('a\\u202eb');
+  });
+
+  it('numbers the lines of a multi-line command and folds a long one, so the warning stays on screen', async () => {
+    const padded = `rm -rf thesis${'\n'.repeat(40)}ls -la`;
+    const preview = shell.preview!({ command: padded, timeout: 30 }).split('\n');
+    expect(preview[0]).toBe(' 1 │ rm -rf thesis');
+    expect(preview).toHaveLength(9);
+    expect(preview[8]).toBe('… 33 more lines — v to view all');
+    const a = await shell.assess!({ command: padded, timeout: 30 }, ctx());
+    expect(a.warning).toContain('deletes files (rm)');
+    expect(a.full!.split('\n')).toHaveLength(41);
+    expect(a.full!.split('\n')[40]).toBe('41 │ ls -la');
+    expect(shell.preview!({ command: 'cd x\nls', timeout: 30 })).toBe('1 │ cd x\n2 │ ls');
+  });
+
+  it('refuses a command holding control characters or escape sequences, naming them', async () => {
+    for (const command of ['ls\u001b[?7l', 'echo ok\rrm -rf x', 'ls \u202e', 'ls\u0007']) {
+      const a = await shell.assess!({ command, timeout: 30 }, ctx());
+      expect(a.refuse, command).toMatch(/control characters or escape sequences/);
+    }
+    expect((await shell.assess!({ command: 'ls\u001b[?7l', timeout: 30 }, ctx())).refuse).toContain('␛');
+    expect(
+      (await shell.assess!({ command: 'printf "a\tb"\nls', timeout: 30 }, ctx())).refuse,
+    ).toBeUndefined();
   });
 
   it('assess refuses catastrophic commands and warns on destructive ones', async () => {

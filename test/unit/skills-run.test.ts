@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AgentResult } from '../../src/agent/events.js';
+import type { AgentResult, RunEvent } from '../../src/agent/events.js';
 import type { Prompter } from '../../src/agent/loop.js';
-import { runSkill, type SkillEvent, type SkillRuntime } from '../../src/agent/skills/run.js';
+import { runSkill, type SkillRuntime } from '../../src/agent/skills/run.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { AssistantMessage, ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
@@ -255,9 +255,9 @@ function catalogOf(...skills: Skill[]): SkillCatalog {
 }
 
 async function drain(
-  gen: AsyncGenerator<SkillEvent, AgentResult>,
-): Promise<{ events: SkillEvent[]; result: AgentResult }> {
-  const events: SkillEvent[] = [];
+  gen: AsyncGenerator<RunEvent, AgentResult>,
+): Promise<{ events: RunEvent[]; result: AgentResult }> {
+  const events: RunEvent[] = [];
   let step = await gen.next();
   while (!step.done) {
     events.push(step.value);
@@ -286,15 +286,15 @@ describe('runSkill', () => {
       text('top done'),
     ]);
     const usage = new UsageTracker(PLATFORMS.bigmodel);
-    const nested: string[] = [];
     const { result, events } = await drain(
-      runSkill(
-        { skill: top, values: {}, usage },
-        runtime(catalogOf(top, leaf), llm, {
-          onNested: (ev, chain) => nested.push(`${chain.join('>')}:${ev.type}`),
-        }),
-      ),
+      runSkill({ skill: top, values: {}, usage }, runtime(catalogOf(top, leaf), llm)),
     );
+    // The nested run's events are in the caller's stream, under their chain, and one `done` ends it.
+    const nested = events.flatMap((ev) =>
+      ev.type === 'nested' ? [`${ev.chain.join('>')}:${ev.event.type}`] : [],
+    );
+    expect(events.at(-1)).toEqual({ type: 'done', result });
+    expect(nested).toContain('top>leaf:usage');
     expect(result.text).toBe('top done');
     expect(result.filesWritten).toEqual([{ path: '/work/reports/x.md', bytes: 3 }]);
     expect(usage.total().calls).toBe(4);
@@ -339,7 +339,7 @@ describe('runSkill', () => {
       drain(
         runSkill({ skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel), chain: ['top'] }, rt),
       ),
-    ).rejects.toThrow('A skill cannot call itself: top → top.');
+    ).rejects.toThrow('"top" is already running in this chain (top → top); a skill cannot call itself.');
     await expect(
       drain(
         runSkill(

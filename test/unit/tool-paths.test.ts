@@ -127,10 +127,19 @@ describe('resolveWritePath', () => {
     expect(await writeError('b.md')).toMatch(/symbolic link/);
   });
 
-  it('accepts an output folder that is itself a link (the user chose it)', async () => {
+  it('refuses an output folder that is itself a link, or reached through one (issue 11)', async () => {
     symlinkSync(outside, join(root, 'zhi-output'));
-    const r = await resolveWritePath(out(), 'ok.md', { cwd: root });
-    expect(r.abs).toBe(join(outside, 'ok.md'));
+    const err = await resolveWritePath(out(), 'ok.md', { cwd: root }).catch((e: ToolError) => e);
+    expect(err).toBeInstanceOf(ToolError);
+    expect((err as ToolError).message).toMatch(/output folder "zhi-output" is a symbolic link/);
+    expect((err as ToolError).notice?.key).toBe('safety.outputLink');
+    symlinkSync(outside, join(root, 'docs-link'));
+    const nested = await resolveWritePath(join(root, 'docs-link', 'out'), 'ok.md', { cwd: root }).catch(
+      (e: ToolError) => e,
+    );
+    expect((nested as ToolError).message).toMatch(/"docs-link" is a symbolic link/);
+    expect(existsSync(join(outside, 'out'))).toBe(false);
+    expect(existsSync(join(outside, 'ok.md'))).toBe(false);
   });
 
   it('isInside compares whole path segments', () => {

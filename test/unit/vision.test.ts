@@ -2,7 +2,7 @@ import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { RunEvent } from '../../src/agent/events.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ContentPart } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
@@ -122,9 +122,11 @@ describe('ChatSession with an image', () => {
       { type: 'text', text: 'what is in this picture?' },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
     ];
-    const events: AgentEvent[] = [];
+    const events: RunEvent[] = [];
     for await (const ev of chat.send(content)) events.push(ev);
-    expect(events[0]).toEqual({
+    // The stream opens with the user's message, then says where it goes.
+    expect(events[0]).toEqual({ type: 'user', message: { role: 'user', content } });
+    expect(events[1]).toEqual({
       type: 'warning',
       message: 'glm-5 cannot see images: this message goes to glm-4.6v-flash.',
     });

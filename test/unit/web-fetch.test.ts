@@ -62,6 +62,8 @@ function ctx(): ToolContext {
     recordFile: () => {},
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
+    reportUsage: () => {},
+    emit: () => {},
     services: {},
   };
 }

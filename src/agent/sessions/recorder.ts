@@ -12,9 +12,8 @@ import { join } from 'node:path';
 import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
-import type { UsageTracker } from '../../llm/usage.js';
 import { formatBytes, truncateText } from '../../support/text.js';
-import type { ChatObserver } from '../chat.js';
+import type { RunEvent } from '../events.js';
 import { appendLedger, ledgerEntry } from '../ledger.js';
 import { MAX_RESULT_BYTES } from '../tool-calls.js';
 import {
@@ -78,15 +77,12 @@ export interface CompactionRecord {
  * Use from any mode:
  * ```ts
  * const rec = openSession({ kind: 'run', skill: 'translate', sessionsDir, ledgerFile, cwd, model, platform });
- * rec.observe({ type: 'user', message });          // the task
- * rec.listen(usage);                              // every call added to the run's UsageTracker
- * for await (const ev of run) rec.observe(ev);     // every AgentEvent, including the final `done`
+ * rec.consume({ type: 'user', message });          // the task
+ * for await (const ev of run) rec.consume(ev);     // every RunEvent: usage (nested too), the final `done`
  * deps.spill = rec.spill;                          // large tool results go to the session folder
  * rec.close();
  * ```
- * A ChatSession is wired with `chat.observe(rec.observe)`, `rec.attach(chat.messages)` and
- * `rec.listen(chat.deps.usage)`.
- * A skill run nested inside a conversation reports its usage with `rec.nested(skillName)`.
+ * A ChatSession gets it through its SessionWiring (agent/sessions/wiring.ts).
  */
 export class SessionRecorder {
   private _id: string;
@@ -137,7 +133,8 @@ export class SessionRecorder {
     return this.fd !== undefined;
   }
 
-  readonly observe: ChatObserver = (ev) => {
+  /** The consumer of a run's events: messages, model changes, errors, ends and every call's usage. */
+  readonly consume = (ev: RunEvent): void => {
     switch (ev.type) {
       case 'user':
         this.syncContext();
@@ -162,6 +159,25 @@ export class SessionRecorder {
         break;
       case 'error':
         this.write({ type: 'error', t: now(), kind: ev.error.kind, message: ev.error.message });
+        break;
+      case 'usage': {
+        const purpose: UsagePurpose =
+          ev.purpose === 'compact' ? 'compact' : this.kind === 'run' ? 'skill' : 'chat';
+        this.recordUsage({ model: ev.model, usage: ev.usage, cost: ev.cost, purpose, skill: this.o.skill });
+        break;
+      }
+      case 'nested':
+        // A skill run inside this one (a composite's step, a skill called from chat): its calls count here.
+        if (ev.event.type === 'usage') {
+          const u = ev.event;
+          this.recordUsage({
+            model: u.model,
+            usage: u.usage,
+            cost: u.cost,
+            purpose: 'skill',
+            skill: ev.chain.at(-1),
+          });
+        }
         break;
       case 'done':
         this.write({
@@ -209,32 +225,6 @@ export class SessionRecorder {
     } catch (err) {
       this.fail(err);
     }
-  }
-
-  /**
-   * Record every call added to `tracker` (usage events are not recorded by `observe`: the
-   * tracker also sees calls made outside the loop — OCR, compaction summaries). A call added
-   * with the tag 'compact' is recorded as compaction. Returns an unsubscribe.
-   */
-  listen(tracker: UsageTracker): () => void {
-    const purpose: UsagePurpose = this.kind === 'run' ? 'skill' : 'chat';
-    return tracker.onAdd((model, usage, cost, tag) =>
-      this.recordUsage({
-        model,
-        usage,
-        cost,
-        purpose: tag === 'compact' ? 'compact' : purpose,
-        skill: this.o.skill,
-      }),
-    );
-  }
-
-  /** An observer for a skill run nested in this conversation: its usage is recorded here. */
-  nested(skill: string): ChatObserver {
-    return (ev) => {
-      if (ev.type === 'usage')
-        this.recordUsage({ model: ev.model, usage: ev.usage, cost: ev.cost, purpose: 'skill', skill });
-    };
   }
 
   /**

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { UsageTracker } from '../../llm/usage.js';
 import { completeInputs, type InputValues } from '../../skills/inputs.js';
-import { MAX_SKILL_DEPTH as MAX_DEPTH, type Skill, skillToolName } from '../../skills/schema.js';
+import { type Skill, skillToolName } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import { type AnyTool, ToolError } from '../../tools/types.js';
-import type { AgentResult } from '../events.js';
-import type { runSkill as RunSkill, SkillRuntime } from './run.js';
+import { type AgentResult, nestedEvent } from '../events.js';
+import { chainProblem } from './chain.js';
+import type { SkillRuntime } from './run.js';
+import type { StepFn } from './steps.js';
 
 /** The arguments a composite skill passes: the nested skill's inputs, plus optional instructions. */
 export function skillToolSchema(target: Skill): z.ZodObject {
@@ -43,10 +45,7 @@ export function skillToolSchema(target: Skill): z.ZodObject {
  * The wrapper itself is a `read` tool: it only starts the nested run, and every tool inside that
  * run is checked by the one permission policy (asking twice for one action would be noise).
  */
-export function makeSkillTool(
-  target: Skill,
-  o: { rt: SkillRuntime; chain: string[]; run: typeof RunSkill },
-): AnyTool {
+export function makeSkillTool(target: Skill, o: { rt: SkillRuntime; chain: string[]; run: StepFn }): AnyTool {
   const schema = skillToolSchema(target);
   const inputs = target.inputDescription ? ` Input: ${target.inputDescription}` : '';
   const output = target.output.description ? ` Output: ${target.output.description}` : '';
@@ -62,17 +61,8 @@ export function makeSkillTool(
     },
     async execute(args: Record<string, unknown>, ctx) {
       const chain = o.chain;
-      const path = [...chain, target.name].join(' → ');
-      if (chain.includes(target.name)) {
-        throw new ToolError(
-          `Not run: "${target.name}" is already running in this chain (${path}); a skill cannot call itself. Do this step yourself.`,
-        );
-      }
-      if (chain.length >= MAX_DEPTH) {
-        throw new ToolError(
-          `Not run: skills can be nested at most ${MAX_DEPTH} levels deep (${path}). Do this step yourself.`,
-        );
-      }
+      const problem = chainProblem(chain, target);
+      if (problem) throw new ToolError(`Not run: ${plain(problem)} Do this step yourself.`);
       // `instructions` is ours unless the skill has an input of that name.
       const own = target.args.some((a) => a.name === 'instructions');
       const instructions = own ? undefined : args.instructions;
@@ -92,13 +82,17 @@ export function makeSkillTool(
             usage: child,
             chain,
             outputDir: ctx.outputDir,
+            // The model chose these inputs: their paths must stay inside the current folder.
+            inputsFrom: 'model',
             ...(typeof instructions === 'string' ? { instructions } : {}),
           },
           o.rt,
         );
+        // The nested run's events join the caller's stream (shown, recorded, ledgered there).
+        const under = [...chain, target.name];
         let step = await gen.next();
         while (!step.done) {
-          o.rt.onNested?.(step.value, [...chain, target.name]);
+          ctx.emit(nestedEvent(under, step.value));
           if (step.value.type === 'tool_start') ctx.progress(`${target.name}: ${step.value.label}`);
           step = await gen.next();
         }

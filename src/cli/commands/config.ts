@@ -37,6 +37,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
         ['log_level', c.logLevel],
         ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
         ['compact_threshold', String(c.compactThreshold)],
+        ['shell_sandbox', c.shellSandbox],
       ];
       const width = Math.max(...rows.map((r) => r[0].length));
       out(`# ${ctx.paths.configFile}`);

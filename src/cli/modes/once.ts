@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { ChatSession } from '../../agent/chat.js';
 import type { AgentResult } from '../../agent/events.js';
+import { grantTyped, newWebGrants } from '../../agent/permissions.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
 import type { ContentPart } from '../../llm/types.js';
@@ -13,7 +14,7 @@ import { pump, withInterrupt } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
-import { attachSession } from '../sessions/attach.js';
+import { resumeFromFlags, sessionWiring } from '../sessions/attach.js';
 import { loadTools } from '../tools.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
@@ -37,39 +38,48 @@ export async function createChat(
 ): Promise<ChatSession> {
   const client = makeClient(ctx);
   const tools = await loadTools();
+  const usage = newUsage(ctx);
+  const settings = {
+    model: ctx.config.defaultModel,
+    thinking: true,
+    mode: ctx.args.flags.auto ? ('auto' as const) : ('approve' as const),
+    maxTurns: ctx.config.maxTurns,
+    systemPrompt: chatSystemPrompt({
+      cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      toolNames: tools.names(),
+      date: new Date().toISOString().slice(0, 10),
+      uiLanguage: getLanguage(),
+    }),
+  };
+  // Saved as it happens, kept inside the context window, budgeted.
+  const session = sessionWiring(ctx, { kind, llm: client, usage, tools, ...settings });
   const chat = new ChatSession(
     {
       llm: client,
       client,
       tools,
       prompter: interactive ? terminalPrompter(ctx.err) : nobodyPrompter,
-      usage: newUsage(ctx),
+      usage,
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
-      services: {},
+      webGrants: newWebGrants(),
     },
-    {
-      model: ctx.config.defaultModel,
-      thinking: true,
-      mode: ctx.args.flags.auto ? 'auto' : 'approve',
-      maxTurns: ctx.config.maxTurns,
-      systemPrompt: chatSystemPrompt({
-        cwd: ctx.cwd,
-        outputDir: ctx.outputDir,
-        toolNames: tools.names(),
-        date: new Date().toISOString().slice(0, 10),
-        uiLanguage: getLanguage(),
-      }),
-    },
+    settings,
+    { session },
   );
-  // Saved as it happens, kept inside the context window, budgeted (--continue/--resume load first).
-  await attachSession(ctx, chat, kind);
+  // --continue / --resume load the saved conversation first.
+  await resumeFromFlags(ctx, chat);
   return chat;
 }
 
-/** One question, one answer: `zhi -c "…"` and pipe mode. */
-export async function runOnce(ctx: AppContext, userText: string): Promise<ExitCodeValue> {
+/**
+ * One question, one answer: `zhi -c "…"` and pipe mode. `typed` is what the person wrote
+ * themselves (the `-c` text, not a document piped beside it): its URLs are pre-approved.
+ */
+export async function runOnce(ctx: AppContext, userText: string, typed = userText): Promise<ExitCodeValue> {
   const chat = await createChat(ctx, ctx.stdinIsTTY, 'oneshot');
+  if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   const content = await withMentionedImages(userText, {
     cwd: ctx.cwd,
     home: ctx.env.HOME || homedir(),

@@ -1,13 +1,14 @@
-import type { AgentEvent, AgentResult } from '../../agent/events.js';
+import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
+import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
-import { doneLine, fileLines, formatDuration } from './summary.js';
 
 export interface PrinterOptions {
   format: OutputFormat;
@@ -38,6 +39,12 @@ export class StreamPrinter {
   private lastError: ZhiError | undefined;
   /** The model of the last call (a turn with images goes to a vision model). */
   private answeredBy: string | undefined;
+  /** Between a turn's start and its message (a usage event then is the turn's, not OCR's). */
+  private inTurn = false;
+  /** The skill line is shown once, for the skill the user ran. */
+  private skillShown = false;
+  /** The model of the skill the user ran (from its first skill_start). */
+  skillModel: string | undefined;
 
   /** A printer for this invocation's streams and flags. */
   static forContext(ctx: AppContext, format: OutputFormat = ctx.args.flags.outputFormat): StreamPrinter {
@@ -67,14 +74,44 @@ export class StreamPrinter {
     return this.o.format === 'text' && (this.o.stderrIsTTY || this.o.verbose > 0);
   }
 
-  handle(ev: AgentEvent): void {
-    if (ev.type === 'usage') this.answeredBy = ev.model;
+  handle(ev: RunEvent): void {
+    if (ev.type === 'turn_start') this.inTurn = true;
+    if (ev.type === 'message') this.inTurn = false;
+    if (ev.type === 'usage' && this.inTurn) this.answeredBy = ev.model;
+    if (ev.type === 'skill_start') this.skillModel ??= ev.model;
     if (this.o.format === 'stream-json') {
+      if (isDelta(ev) && ev.type === 'nested') return;
       this.stdout.write(`${JSON.stringify(serialise(ev))}\n`);
       if (ev.type === 'error') this.lastError = ev.error;
       return;
     }
+    if (this.o.format === 'text') this.handleText(ev);
+    else if (ev.type === 'error') this.lastError = ev.error;
+  }
+
+  /** A whole line on stderr (the spinner, if any, is cleared first). */
+  private line(text: string): void {
+    this.spinner.stop();
+    this.closeThinking();
+    this.stderr.write(`${text}\n`);
+  }
+
+  private handleText(ev: RunEvent): void {
     switch (ev.type) {
+      case 'skill_start':
+        if (!this.skillShown)
+          this.line(this.o.err.dim(t('skills.running', { name: ev.skill, model: ev.model })));
+        this.skillShown = true;
+        break;
+      case 'skill_step':
+        this.line(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
+        break;
+      case 'skill_ocr':
+        this.line(this.o.err.dim(t('skills.ocr', { file: visible(ev.file) })));
+        break;
+      case 'nested':
+        for (const l of nestedLines(ev.chain, ev.event, this.o.err)) this.line(l);
+        break;
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
         break;
@@ -104,45 +141,17 @@ export class StreamPrinter {
       case 'progress':
         this.spinner.update(ev.note);
         break;
-      case 'tool_end': {
-        this.spinner.stop();
-        const mark = ev.ok ? this.o.err.green('✓') : this.o.err.red('✗');
-        const label = ev.label === ev.name ? '' : ` ${ev.label}`;
-        const prefix = this.o.err.enabled ? '' : '[TOOL] ';
-        const why = ev.ok ? '' : ` ${this.o.err.dim(firstLine(ev.result))}`;
-        this.stderr.write(
-          `${prefix}[${ev.index + 1}/${ev.total}] ${ev.name}${label} ${mark} ${formatDuration(ev.durationMs)}${why}\n`,
-        );
+      case 'tool_end':
+        this.line(toolLine(ev, this.o.err));
+        break;
+      case 'permission': {
+        const text = permissionText(ev);
+        if (text) this.stderr.write(formatWarning(text, this.o.err));
         break;
       }
-      case 'permission':
-        if (ev.decision === 'denied' && ev.code === 'no_terminal') {
-          this.stderr.write(formatWarning(t('render.deniedNoTerminal', { name: ev.name }), this.o.err));
-        } else if (ev.decision === 'denied' && ev.reason) {
-          this.stderr.write(
-            formatWarning(t('render.denied', { name: ev.name, reason: ev.reason }), this.o.err),
-          );
-        } else if (ev.decision === 'denied') {
-          this.stderr.write(formatWarning(t('render.deniedByUser', { name: ev.name }), this.o.err));
-        } else if (ev.decision === 'refused') {
-          this.stderr.write(
-            formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.o.err),
-          );
-        }
-        break;
       case 'retry':
         this.spinner.stop();
-        this.stderr.write(
-          formatWarning(
-            t('cli.retrying', {
-              reason: ev.error.code ? `${ev.error.message} (${ev.error.code})` : ev.error.message,
-              seconds: (ev.delayMs / 1000).toFixed(1),
-              attempt: ev.attempt,
-              max: ev.maxRetries,
-            }),
-            this.o.err,
-          ),
-        );
+        this.stderr.write(formatWarning(retryText(ev), this.o.err));
         break;
       case 'warning':
         this.closeText();
@@ -151,9 +160,7 @@ export class StreamPrinter {
       case 'error':
         this.lastError = ev.error;
         break;
-      case 'usage':
-      case 'message':
-      case 'done':
+      default:
         break;
     }
   }
@@ -210,11 +217,6 @@ export class StreamPrinter {
   }
 }
 
-function firstLine(s: string): string {
-  const line = s.split('\n')[0] ?? '';
-  return line.length > 160 ? `${line.slice(0, 157)}…` : line;
-}
-
 export function resultJson(result: AgentResult, usage: UsageTracker, model: string, durationMs: number) {
   const total = usage.total();
   const cost = usage.cost();
@@ -237,7 +239,14 @@ export function resultJson(result: AgentResult, usage: UsageTracker, model: stri
   };
 }
 
-function serialise(ev: AgentEvent): unknown {
+function isDelta(ev: RunEvent): boolean {
+  const inner = ev.type === 'nested' ? ev.event : ev;
+  return inner.type === 'text_delta' || inner.type === 'thinking_delta';
+}
+
+/** One stream-json line: errors as their JSON shape, nested events with their chain. */
+function serialise(ev: RunEvent): unknown {
+  if (ev.type === 'nested') return { type: 'nested', chain: ev.chain, event: serialise(ev.event) };
   if (ev.type === 'error') return { type: 'error', ...errorJson(ev.error) };
   if (ev.type === 'done') {
     const { error, ...rest } = ev.result;

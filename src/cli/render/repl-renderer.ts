@@ -1,17 +1,17 @@
 import { Lexer } from 'marked';
-import type { AgentEvent, AgentResult } from '../../agent/events.js';
+import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatError, formatWarning } from './error.js';
+import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
 import { Screen, type Terminal } from './screen.js';
 import type { Style } from './style.js';
-import { doneLine, fileLines, formatDuration } from './summary.js';
+import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
 import { ThinkingText } from './thinking.js';
-import { displayWidth } from './width.js';
 
 /**
  * How the REPL shows a run:
@@ -105,7 +105,7 @@ export class ReplRenderer {
     else if (this.o.mode === 'plain') this.o.term.write(lines.map((l) => `${l}\n`).join(''));
   }
 
-  handle(ev: AgentEvent): void {
+  handle(ev: RunEvent): void {
     switch (ev.type) {
       case 'turn_start':
         this.answer = '';
@@ -155,51 +155,22 @@ export class ReplRenderer {
       }
       case 'tool_end': {
         this.tools.delete(ev.id);
-        const label = ev.label === ev.name ? '' : ` ${ev.label}`;
-        const ui = this.ui;
-        const mark = ev.ok ? ui.green('✓') : ui.red('✗');
-        const prefix = ui.enabled ? '' : '[TOOL] ';
-        const head = `${prefix}${ui.dim(`[${ev.index + 1}/${ev.total}]`)} ${ev.name}${label} … ${mark}`;
-        if (this.notRun.delete(ev.id)) {
-          this.printUi(head);
-        } else {
-          const line = `${head} ${ui.dim(formatDuration(ev.durationMs))}`;
-          const room = this.width() - displayWidth(line) - 1;
-          const why =
-            ev.ok || room < 10 ? '' : ` ${ui.dim(cut(firstLine(ev.result.replace(/^Error: /, '')), room))}`;
-          this.printUi(line + why);
-        }
+        this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
         this.redraw();
         break;
       }
-      case 'permission':
+      case 'permission': {
         if (ev.decision !== 'allowed') this.notRun.add(ev.id);
-        if (ev.decision === 'denied') {
-          const text =
-            ev.code === 'no_terminal'
-              ? t('render.deniedNoTerminal', { name: ev.name })
-              : ev.reason
-                ? t('render.denied', { name: ev.name, reason: ev.reason })
-                : t('render.deniedByUser', { name: ev.name });
-          this.printUi(formatWarning(text, this.ui));
-        } else if (ev.decision === 'refused') {
-          this.printUi(
-            formatWarning(t('render.refused', { name: ev.name, reason: ev.reason ?? '' }), this.ui),
-          );
-        }
+        const text = permissionText(ev);
+        if (text) this.printUi(formatWarning(text, this.ui));
         break;
+      }
       case 'retry':
-        this.printUi(
-          formatWarning(
-            t('cli.retrying', {
-              reason: ev.error.code ? `${ev.error.message} (${ev.error.code})` : ev.error.message,
-              seconds: (ev.delayMs / 1000).toFixed(1),
-              attempt: ev.attempt,
-              max: ev.maxRetries,
-            }),
-            this.ui,
-          ),
-        );
+        this.printUi(formatWarning(retryText(ev), this.ui));
+        break;
+      case 'nested':
+        for (const line of nestedLines(ev.chain, ev.event, this.ui)) this.printUi(line);
+        this.redraw();
         break;
       case 'warning':
         this.closeAnswer();
@@ -208,9 +179,7 @@ export class ReplRenderer {
       case 'error':
         this.lastError = ev.error;
         break;
-      case 'usage':
-      case 'message':
-      case 'done':
+      default:
         break;
     }
   }
@@ -400,22 +369,4 @@ export class ReplRenderer {
     this.timer = undefined;
     this.redrawTimer = undefined;
   }
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0] ?? '';
-}
-
-/** At most `width` columns of plain text, with an ellipsis when cut. */
-function cut(s: string, width: number): string {
-  if (displayWidth(s) <= width) return s;
-  let out = '';
-  let used = 0;
-  for (const ch of s) {
-    const w = displayWidth(ch);
-    if (used + w > width - 1) break;
-    out += ch;
-    used += w;
-  }
-  return `${out}…`;
 }

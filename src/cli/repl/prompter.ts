@@ -1,7 +1,8 @@
 import type { Prompter, ToolApproval } from '../../agent/loop.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import type { Question } from '../../tools/types.js';
-import { formatApproval } from '../prompter.js';
+import { askApproval } from '../approval.js';
 import type { Style } from '../render/style.js';
 import type { LineEditor } from './editor.js';
 
@@ -42,10 +43,18 @@ export function replPrompter(
   };
   return {
     interactive: true,
-    confirmTool: (req: ToolApproval, signal: AbortSignal) => ask(formatApproval(req, style), signal),
+    confirmTool: async (req: ToolApproval, signal: AbortSignal) => {
+      hooks.before();
+      try {
+        return await askApproval(req, style, write, (question) => editor.ask(question, signal));
+      } finally {
+        hooks.after();
+      }
+    },
     ask: (q: Question, signal: AbortSignal) => {
-      const head = q.danger ? style.red(style.bold(q.message)) : style.bold(q.message);
-      return ask(`${head}\n${q.detail ? `  ${q.detail}\n` : ''}`, signal);
+      const message = visible(q.message);
+      const head = q.danger ? style.red(style.bold(message)) : style.bold(message);
+      return ask(`${head}\n${q.detail ? `  ${visible(q.detail, { keepNewlines: true })}\n` : ''}`, signal);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { grantTyped } from '../../agent/permissions.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -9,11 +10,12 @@ import { getLanguage, t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
+import { pump } from '../interrupt.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
-import type { SlashCommand, SlashContext } from './commands/types.js';
+import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
@@ -102,7 +104,7 @@ export class Repl {
   private pending: Attachments = emptyAttachments();
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
-  private readonly state = new Map<string, unknown>();
+  private readonly state: ReplState = {};
   private chat: ChatSession | undefined;
   private commands: SlashCommand[] = [];
   private commandNames = new Set<string>();
@@ -291,8 +293,11 @@ export class Repl {
         return;
       }
       this.pending = emptyAttachments();
+      // The addresses the person typed may be fetched without a question (not those in files).
+      if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
       await rendererReady;
       await this.runMessage(chat, buildContent(text, attachments), abort.signal, before, started);
+      this.state.afterTurn?.();
     } catch (err) {
       log().error('message failed', err);
       this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
@@ -334,13 +339,8 @@ export class Repl {
     });
     this.renderer = renderer;
     try {
-      const run = chat.send(content, signal);
-      let step = await run.next();
-      while (!step.done) {
-        renderer.handle(step.value);
-        step = await run.next();
-      }
-      renderer.finish(step.value, usageSince(before, chat.deps.usage), Date.now() - started);
+      const result = await pump(chat.send(content, signal), (ev) => renderer.handle(ev));
+      renderer.finish(result, usageSince(before, chat.deps.usage), Date.now() - started);
     } catch (err) {
       renderer.dispose();
       throw err;

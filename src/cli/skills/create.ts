@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import { ChatSession } from '../../agent/chat.js';
-import type { AgentEvent } from '../../agent/events.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
 import { DEFAULT_CHAT_MODEL } from '../../llm/models.js';
+import type { Message } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
@@ -16,23 +16,30 @@ import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { executeSkill, findSkill } from './execute.js';
 import { loadCatalog } from './runtime.js';
 
-/** Watches a conversation for a successful skill_create and remembers the skill's name. */
-export function watchCreation(): {
-  observe(ev: AgentEvent | { type: 'user' }): void;
-  created(): string | undefined;
-} {
-  const pending = new Map<string, string>();
+/** The name of the skill a successful skill_create call saved in `messages` (from index `from` on). */
+export function createdSkill(messages: readonly Message[], from = 0): string | undefined {
+  const asked = new Map<string, string>();
   let name: string | undefined;
-  return {
-    observe(ev) {
-      if (ev.type === 'tool_start' && ev.name === 'skill_create') {
-        const args = ev.args as { name?: unknown } | undefined;
-        if (typeof args?.name === 'string') pending.set(ev.id, args.name);
+  for (const m of messages.slice(from)) {
+    if (m.role === 'assistant') {
+      for (const call of m.tool_calls ?? []) {
+        if (call.function.name !== 'skill_create') continue;
+        const args = parseJson(call.function.arguments) as { name?: unknown } | undefined;
+        if (typeof args?.name === 'string') asked.set(call.id, args.name);
       }
-      if (ev.type === 'tool_end' && ev.name === 'skill_create' && ev.ok) name = pending.get(ev.id) ?? name;
-    },
-    created: () => name,
-  };
+    } else if (m.role === 'tool' && asked.has(m.tool_call_id) && !String(m.content).startsWith('Error:')) {
+      name = asked.get(m.tool_call_id);
+    }
+  }
+  return name;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -87,7 +94,6 @@ export async function newSkillConversation(
       usage: newUsage(ctx),
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
-      services: {},
     },
     {
       model,
@@ -103,8 +109,6 @@ export async function newSkillConversation(
       }),
     },
   );
-  const watch = watchCreation();
-  chat.observe((ev) => watch.observe(ev));
   warn(ctx.err.dim(t('skills.new.started', { model })));
 
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
@@ -117,10 +121,10 @@ export async function newSkillConversation(
     let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
     while (message?.trim()) {
       await sendPrinted(ctx, chat, message);
-      if (watch.created()) break;
+      if (createdSkill(chat.messages)) break;
       message = await ask(ctx.err.bold('> '));
     }
-    const name = watch.created();
+    const name = createdSkill(chat.messages);
     if (!name) return ExitCode.ok;
     catalog = await loadCatalog(ctx, warn);
     const skill = findSkill(catalog, name);

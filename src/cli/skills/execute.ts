@@ -12,10 +12,10 @@ import { ZhiError } from '../../support/errors.js';
 import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
+import { pump } from '../interrupt.js';
 import { StreamPrinter } from '../render/printer.js';
 import type { Style } from '../render/style.js';
 import { recordSkillRun } from '../sessions/skill-run.js';
-import { SkillPrinter } from './render.js';
 import { createSkillRuntime } from './runtime.js';
 
 export interface ExecuteOptions {
@@ -57,20 +57,11 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     ...(o.stdout ? { stdout: o.stdout } : {}),
     ...(o.stderr ? { stderr: o.stderr } : {}),
   });
-  const clear = o.stderrIsTTY ? '\r\x1b[2K' : '';
-  const view = new SkillPrinter(printer, {
-    format: o.format,
-    err: o.err,
-    stderrIsTTY: o.stderrIsTTY,
-    errLine: (line) => (o.stderr ?? process.stderr).write(`${clear}${line}\n`),
-    outLine: (line) => (o.stdout ?? process.stdout).write(`${line}\n`),
-  });
   // Saved as a `run` session, its usage in the ledger, the run budget checked before every call.
   const recording = recordSkillRun(o.ctx, {
     skill: o.skill.name,
     values: o.values,
     model: o.model ?? o.skill.model ?? o.ctx.config.skillModel,
-    usage: o.usage,
   });
   const rt = await createSkillRuntime(o.ctx, {
     catalog: o.catalog,
@@ -79,13 +70,9 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     signal: o.signal,
     ...(o.llm ? { llm: o.llm } : {}),
     ...(o.client ? { client: o.client } : {}),
-    onNested: (ev, chain) => {
-      recording.nested(ev, chain);
-      view.nested(ev, chain);
-    },
+    hooks: recording.hooks,
     write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
   });
-  rt.hooks = recording.hooks;
   const started = Date.now();
   const run = runSkill(
     {
@@ -97,24 +84,17 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     },
     rt,
   );
-  let result: AgentResult | undefined;
+  let result: AgentResult;
   try {
-    let step = await run.next();
-    while (!step.done) {
-      recording.observe(step.value);
-      view.handle(step.value);
-      step = await run.next();
-    }
-    result = step.value;
+    result = await pump(run, (ev) => {
+      recording.consume(ev);
+      printer.handle(ev);
+    });
   } finally {
-    recording.finish(result);
+    recording.finish();
   }
-  printer.finish(
-    result,
-    o.usage,
-    view.model ?? o.skill.model ?? o.ctx.config.skillModel,
-    Date.now() - started,
-  );
+  const model = printer.skillModel ?? o.skill.model ?? o.ctx.config.skillModel;
+  printer.finish(result, o.usage, model, Date.now() - started);
   return result;
 }
 

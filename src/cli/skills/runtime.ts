@@ -1,6 +1,7 @@
+import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
-import { type SkillEvent, type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
+import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
 import {
@@ -46,9 +47,12 @@ export interface RuntimeOptions {
   signal: AbortSignal;
   llm?: LlmClient;
   client?: ZhipuClient;
-  onNested?: (ev: SkillEvent, chain: readonly string[]) => void;
+  /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
+  hooks?: SkillRuntime['hooks'];
   /** Where the trust question is written (stderr by default). */
   write?: (text: string) => void;
+  /** The session's web approvals (the REPL's, for /run); a new set for a command. */
+  webGrants?: WebGrants;
 }
 
 /** The runtime shared by every skill run of one command or one `/run`, nested runs included. */
@@ -65,6 +69,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     prompter,
     mode: o.mode,
     signal: o.signal,
+    webGrants: o.webGrants ?? newWebGrants(),
     cwd: ctx.cwd,
     outputDir: ctx.outputDir,
     outputDirFixed: Boolean(ctx.args.flags.outputDir),
@@ -78,10 +83,9 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
         import('../../llm/ocr.js'),
       ]);
       const doc = await ocrFile(client, abs, { display: x.display, signal: x.signal });
-      x.usage.add(OCR_MODEL, doc.usage);
-      return doc.markdown;
+      return { markdown: doc.markdown, model: OCR_MODEL, usage: doc.usage };
     },
-    ...(o.onNested ? { onNested: o.onNested } : {}),
+    ...(o.hooks ? { hooks: o.hooks } : {}),
     untrusted: (skills) =>
       skills.filter((s) => s.source === 'user' && usesTrustTools(s) && !trust.isTrusted(s)),
     async confirmTrust(pending) {

@@ -52,7 +52,9 @@ export function makeAttachEnv(
               display: basename(path),
               ...(signal ? { signal } : {}),
             });
-            chat.deps.usage.add(OCR_MODEL, doc.usage);
+            // Counted in the session's usage, and recorded (file, ledger) by the chat's consumers.
+            const cost = chat.deps.usage.add(OCR_MODEL, doc.usage);
+            chat.consume({ type: 'usage', model: OCR_MODEL, usage: doc.usage, cost });
             return truncateText(doc.markdown, MAX_ATTACH_BYTES).text;
           } catch (err) {
             throw explain(err);

@@ -1,16 +1,13 @@
-import type { SessionSummary } from '../../../agent/sessions/store.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { withInterrupt } from '../../interrupt.js';
 import { formatError } from '../../render/error.js';
-import { sessionOf } from '../../sessions/attach.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 // The listing, resuming and usage code is loaded on first use, not when the REPL starts.
 const listing = () => import('../../../agent/sessions/listing.js');
 const list = () => import('../../sessions/list.js');
 
-const LAST_LIST = 'sessions.lastList';
 const SHOWN = 15;
 
 function width(): number {
@@ -22,13 +19,13 @@ async function showList(ctx: SlashContext, query: string): Promise<void> {
   const { listSessions } = await listing();
   const { sessionTable } = await list();
   const all = await listSessions(ctx.app.paths.sessionsDir, query ? { query } : {});
-  const current = sessionOf(ctx.chat)?.recorder.id;
+  const current = ctx.chat.session?.recorder.id;
   const others = all.filter((s) => s.id !== current);
   const ordered = [
     ...others.filter((s) => s.cwd === ctx.app.cwd),
     ...others.filter((s) => s.cwd !== ctx.app.cwd),
   ].slice(0, SHOWN);
-  ctx.state.set(LAST_LIST, ordered);
+  ctx.state.lastList = ordered;
   if (!ordered.length) {
     ctx.print(
       query ? t('sessions.noMatch', { query }) : t(all.length ? 'sessions.noOthers' : 'sessions.none'),
@@ -55,7 +52,7 @@ const resume: SlashCommand = {
   description: 'sessions.cmd.resume',
   usage: '[number | id]',
   async complete(partial, ctx) {
-    const shown = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
+    const shown = ctx.state.lastList ?? [];
     return shown.map((s) => s.id).filter((id) => id.startsWith(partial));
   },
   async run(args, ctx) {
@@ -64,12 +61,12 @@ const resume: SlashCommand = {
       await showList(ctx, '');
       return;
     }
-    const wiring = sessionOf(ctx.chat);
+    const wiring = ctx.chat.session;
     if (!wiring) {
       ctx.warn(t('sessions.notRecording'));
       return;
     }
-    const shown = (ctx.state.get(LAST_LIST) as SessionSummary[] | undefined) ?? [];
+    const shown = ctx.state.lastList ?? [];
     const { load, resolveSessionArg } = await import('../../sessions/resume.js');
     const { resumeLines } = await import('../../sessions/notes.js');
     try {
@@ -98,7 +95,7 @@ const compact: SlashCommand = {
   description: 'sessions.cmd.compact',
   usage: '[focus]',
   async run(args, ctx) {
-    const wiring = sessionOf(ctx.chat);
+    const wiring = ctx.chat.session;
     if (!wiring) {
       ctx.warn(t('sessions.notRecording'));
       return;
@@ -106,6 +103,7 @@ const compact: SlashCommand = {
     ctx.print(ctx.app.err.dim(t('sessions.compact.working')));
     const focus = args.trim();
     // Ctrl+C stops the summary call; the conversation stays as it was.
+    // The summary call's usage reaches the session file and ledger through the wiring's consumer.
     const r = await withInterrupt((signal) =>
       wiring.compactor.compact(ctx.chat.messages, { reason: 'manual', signal, ...(focus ? { focus } : {}) }),
     );
@@ -124,7 +122,7 @@ const usage: SlashCommand = {
 /** The rich /usage text (also used by the core /usage command when it delegates here). */
 export async function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): Promise<string[]> {
   const { formatUsage } = await import('../../sessions/usage-view.js');
-  const wiring = sessionOf(ctx.chat);
+  const wiring = ctx.chat.session;
   return formatUsage(ctx.chat.deps.usage, {
     style: ctx.app.err,
     context: wiring?.compactor.status(ctx.chat.messages),

@@ -9,25 +9,23 @@ import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { newUsage } from '../../context.js';
 import { withInterrupt } from '../../interrupt.js';
-import { splitCommandLine, watchCreation } from '../../skills/create.js';
+import { createdSkill, splitCommandLine } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
 import { allWarnings, loadCatalog, skillWarnings } from '../../skills/runtime.js';
 import { ALL_TOOL_NAMES } from '../../tools.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
-const CATALOG = 'skills.catalog';
-const CREATING = 'skills.creating';
 const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust', 'cancel'];
 
 /** Discover the skills again (a skill may have been created or edited) and keep them for completion. */
 async function catalogOf(ctx: SlashContext): Promise<SkillCatalog> {
   const catalog = await loadCatalog(ctx.app, (w) => ctx.print(w));
-  ctx.state.set(CATALOG, catalog);
+  ctx.state.catalog = catalog;
   return catalog;
 }
 
 async function knownNames(ctx: SlashContext, userOnly = false): Promise<string[]> {
-  const cached = ctx.state.get(CATALOG) as SkillCatalog | undefined;
+  const cached = ctx.state.catalog;
   const catalog = cached ?? (await catalogOf(ctx));
   return [...catalog.skills.values()]
     .filter((s) => !userOnly || s.source === 'user')
@@ -132,19 +130,13 @@ const run: SlashCommand = {
   },
 };
 
-interface Creating {
-  model: string;
-  thinking: boolean;
-  stop: () => void;
-}
-
-function endCreation(ctx: SlashContext): Creating | undefined {
-  const creating = ctx.state.get(CREATING) as Creating | undefined;
+function endCreation(ctx: SlashContext): { model: string } | undefined {
+  const creating = ctx.state.creating;
   if (!creating) return undefined;
-  creating.stop();
+  delete ctx.state.afterTurn;
+  delete ctx.state.creating;
   ctx.chat.settings.model = creating.model;
   ctx.chat.settings.thinking = creating.thinking;
-  ctx.state.delete(CREATING);
   return creating;
 }
 
@@ -155,26 +147,19 @@ async function startCreation(args: string, ctx: SlashContext): Promise<void> {
   const template = findTemplate(first);
   const request = (template ? rest.join(' ') : args).trim();
   const catalog = await catalogOf(ctx);
-  const watch = watchCreation();
-  let saved: string | undefined;
   let note: string | undefined;
   let seeding = true;
-  const stop = ctx.chat.observe((ev) => {
-    watch.observe(ev);
-    if (ev.type === 'done' && watch.created() && !saved) {
-      // Back to the previous model before the next message; say so once the answer is shown.
-      saved = watch.created()!;
-      const before = endCreation(ctx);
-      ctx.state.delete(CATALOG);
-      note = t('skills.new.replSaved', { name: saved, model: before?.model ?? ctx.chat.settings.model });
-      if (!seeding) ctx.print(note);
-    }
-  });
-  ctx.state.set(CREATING, {
-    model: ctx.chat.settings.model,
-    thinking: ctx.chat.settings.thinking,
-    stop,
-  } satisfies Creating);
+  const from = ctx.chat.messages.length;
+  ctx.state.creating = { model: ctx.chat.settings.model, thinking: ctx.chat.settings.thinking };
+  ctx.state.afterTurn = () => {
+    const saved = createdSkill(ctx.chat.messages, from);
+    if (!saved) return;
+    // Back to the previous model before the next message; say so once the answer is shown.
+    const before = endCreation(ctx);
+    delete ctx.state.catalog;
+    note = t('skills.new.replSaved', { name: saved, model: before?.model ?? ctx.chat.settings.model });
+    if (!seeding) ctx.print(note);
+  };
   ctx.chat.settings.model = DEFAULT_CHAT_MODEL;
   ctx.chat.settings.thinking = true;
   ctx.print(ctx.app.err.dim(t('skills.new.replStarted', { model: DEFAULT_CHAT_MODEL })));
@@ -257,7 +242,7 @@ const skill: SlashCommand = {
               ? t('skills.edit.saved', { name: target.name })
               : t('skills.edit.unchanged'),
         );
-        ctx.state.delete(CATALOG);
+        delete ctx.state.catalog;
         return;
       }
       case 'delete': {
@@ -267,7 +252,7 @@ const skill: SlashCommand = {
           return;
         }
         await deleteSkill(ctx.app, target);
-        ctx.state.delete(CATALOG);
+        delete ctx.state.catalog;
         ctx.print(t('skills.delete.done', { name: target.name }));
         if (catalog.builtins.has(target.name))
           ctx.print(t('skills.delete.builtinBack', { name: target.name }));

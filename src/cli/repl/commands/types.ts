@@ -1,4 +1,6 @@
 import type { ChatSession } from '../../../agent/chat.js';
+import type { SessionSummary } from '../../../agent/sessions/store.js';
+import type { SkillCatalog } from '../../../skills/discovery.js';
 import type { MessageKey } from '../../../support/i18n/index.js';
 import type { AppContext } from '../../context.js';
 
@@ -18,12 +20,24 @@ export interface SlashContext {
   sendMessage(text: string): Promise<void>;
   /** End the REPL after this command. */
   exit(): void;
-  /** Shared per-REPL state that command families may keep (e.g. the skills catalogue). */
-  state: Map<string, unknown>;
+  /** What command families keep between commands of one REPL. */
+  state: ReplState;
   /** Every command of this REPL (for /help and suggestions); set by the REPL. */
   commands?: readonly SlashCommand[];
   /** The REPL's display settings; set by the REPL. */
   display?: ReplDisplay;
+}
+
+/** The per-REPL state of the slash commands. */
+export interface ReplState {
+  /** The skills found last (for completion; dropped when a skill is created, edited or deleted). */
+  catalog?: SkillCatalog;
+  /** The sessions /sessions listed last, numbered for `/resume <n>`. */
+  lastList?: SessionSummary[];
+  /** A `/skill new` conversation under way: the settings to go back to. */
+  creating?: { model: string; thinking: boolean };
+  /** Called by the REPL after every message's run (`/skill new` looks for the saved skill). */
+  afterTurn?: () => void;
 }
 
 /** What /verbose and /clear change. */

@@ -35,6 +35,7 @@ Usage:
   zhi sessions [text] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue  resume a saved conversation
   zhi usage [--since 7d] [--by model|skill|day]
+  zhi doctor                        check this computer (the shell sandbox)
   zhi --setup                       run the setup wizard
 
 Options:
@@ -91,6 +92,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi sessions [文字] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue  继续一段保存的对话
   zhi usage [--since 7d] [--by model|skill|day]
+  zhi doctor                        检查本机（命令沙盒）
   zhi --setup                       运行设置向导
 
 选项：

@@ -8,8 +8,10 @@ import { llm } from './llm.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
+import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 
@@ -24,9 +26,26 @@ type En = typeof cli.en &
   typeof reach.en &
   typeof skills.en &
   typeof sessions.en &
-  typeof repl.en;
+  typeof repl.en &
+  typeof safety.en &
+  typeof shell.en;
 
-const groups = [cli, config, llm, agent, tools, render, setup, files, reach, skills, sessions, repl];
+const groups = [
+  cli,
+  config,
+  llm,
+  agent,
+  tools,
+  render,
+  setup,
+  files,
+  reach,
+  skills,
+  sessions,
+  repl,
+  safety,
+  shell,
+];
 
 export const messages = {
   en: Object.assign({}, ...groups.map((g) => g.en)) as En,

@@ -1,0 +1,136 @@
+/**
+ * Everything that makes a conversation persistent, bounded and accounted for, built before the
+ * chat and handed to its constructor: the session recorder (file + usage ledger), the compactor
+ * (keeps it inside the context window), the run budget, and the hooks the loop calls (spill large
+ * results, compact and check the budget before a call, shrink on overflow). All three are
+ * consumers of the chat's RunEvent stream.
+ */
+import type { Platform } from '../../llm/platforms.js';
+import type { LlmClient, Message } from '../../llm/types.js';
+import type { UsageTracker } from '../../llm/usage.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { RunBudget } from '../budget.js';
+import type { ChatSession } from '../chat.js';
+import { Compactor } from '../compact.js';
+import type { RunEvent } from '../events.js';
+import type { AgentDeps, BeforeCallOutcome } from '../loop.js';
+import { estimateToolsTokens } from '../tokens.js';
+import type { SessionKind } from './format.js';
+import { openSession, type SessionRecorder } from './recorder.js';
+import type { LoadedSession } from './store.js';
+
+export interface WiringOptions {
+  kind: SessionKind;
+  sessionsDir: string;
+  ledgerFile: string;
+  cwd: string;
+  platform: Platform;
+  llm: LlmClient;
+  usage: UsageTracker;
+  tools: ToolRegistry;
+  /** The chat's settings at the start (the recorder's first lines). */
+  model: string;
+  systemPrompt: string;
+  /** The model compaction summaries are written with (config skill_model). */
+  summaryModel: string;
+  compactThreshold: number;
+  maxCostPerRun: number | undefined;
+  /** The session file or ledger could not be written (warn once; the chat goes on). */
+  onError(err: unknown): void;
+  /** Whether a resumed session's model can go on being the chat model here. */
+  usableModel(model: string): boolean;
+}
+
+type ChatView = Pick<ChatSession, 'messages' | 'settings'>;
+
+export class SessionWiring {
+  readonly compactor: Compactor;
+  readonly budget: RunBudget;
+  readonly kind: SessionKind;
+  private _recorder: SessionRecorder;
+  private chat: ChatView | undefined;
+  private _earlier: { id: string; tokens: number; cost: number } | undefined;
+
+  constructor(private readonly o: WiringOptions) {
+    this.kind = o.kind;
+    this._recorder = this.newRecorder();
+    const model = () => this.chat?.settings.model ?? o.model;
+    this.compactor = new Compactor({
+      llm: o.llm,
+      usage: o.usage,
+      model,
+      summaryModel: () => o.summaryModel,
+      threshold: o.compactThreshold,
+      toolsTokens: () => estimateToolsTokens(o.tools.schemas()),
+      recorder: { recordCompaction: (c, before, after) => this._recorder.recordCompaction(c, before, after) },
+      report: (ev) => this.consume(ev),
+    });
+    this.budget = new RunBudget(o.maxCostPerRun, o.usage, model);
+  }
+
+  get recorder(): SessionRecorder {
+    return this._recorder;
+  }
+
+  /** Usage of the resumed session's earlier runs (from its file), for /usage. */
+  get earlier(): { tokens: number; cost: number } | undefined {
+    // After a /reset the recording moved to a new session: the resumed one's usage is not its.
+    return this._earlier && this._earlier.id === this._recorder.id ? this._earlier : undefined;
+  }
+
+  /** Called by the ChatSession this wiring is given to. */
+  bind(chat: ChatView): void {
+    this.chat = chat;
+    this._recorder.attach(chat.messages);
+  }
+
+  /** The loop's hooks: spill, compaction and the budget before every call, shrink on overflow. */
+  hooks(): Pick<AgentDeps, 'spill' | 'beforeCall' | 'onContextOverflow'> {
+    return {
+      spill: (call, content) => this._recorder.spill(call, content),
+      onContextOverflow: this.compactor.onContextOverflow,
+      beforeCall: async (messages: Message[], signal: AbortSignal): Promise<BeforeCallOutcome> => {
+        const outcome = await this.compactor.beforeCall(messages, signal);
+        const stop = this.budget.check(messages, this.compactor.status(messages).tokens);
+        return stop ? { ...outcome, stop } : outcome;
+      },
+    };
+  }
+
+  /** The consumer of the chat's events: the file and ledger, the compactor, the budget. */
+  readonly consume = (ev: RunEvent): void => {
+    this._recorder.consume(ev);
+    this.compactor.consume(ev);
+    this.budget.consume(ev);
+  };
+
+  /** Replace the conversation with a saved one and keep recording into that file (/resume). */
+  switchTo(loaded: LoadedSession): void {
+    const chat = this.chat;
+    if (!chat) return;
+    this._recorder.close();
+    this._recorder = this.newRecorder(loaded);
+    // /usage adds the tracker (this process) to this: the file's usage, minus what the tracker
+    // already held when switching (spent on another session), gives this session's whole usage.
+    const now = this.o.usage.total();
+    this._earlier = { id: loaded.id, tokens: loaded.tokens - now.totalTokens, cost: loaded.cost - now.cost };
+    this._recorder.attach(chat.messages);
+    chat.messages.splice(1, chat.messages.length - 1, ...loaded.messages);
+    // A conversation goes on with its model; a skill run's cheap model is not a chat model.
+    if (loaded.kind !== 'run' && this.o.usableModel(loaded.model)) chat.settings.model = loaded.model;
+  }
+
+  private newRecorder(resume?: LoadedSession): SessionRecorder {
+    return openSession({
+      kind: this.o.kind,
+      sessionsDir: this.o.sessionsDir,
+      ledgerFile: this.o.ledgerFile,
+      cwd: this.o.cwd,
+      model: this.chat?.settings.model ?? this.o.model,
+      platform: this.o.platform,
+      systemPrompt: this.chat?.settings.systemPrompt ?? this.o.systemPrompt,
+      ...(resume ? { resume } : {}),
+      onError: this.o.onError,
+    });
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * A skill's inputs read into its first message: each file's text (OCR'd up front for images and
+ * scans when the skill has the ocr tool), each folder's files in name order, and the results of
+ * a per-file step (`each`) run on every file of a folder.
+ */
+import { basename } from 'node:path';
+import {
+  checkPath,
+  type DocumentBlock,
+  filesIn,
+  MESSAGE_BUDGET_BYTES,
+  ocrBlock,
+  type ReadOptions,
+  readInput,
+  supportedExtensions,
+} from '../../skills/documents.js';
+import { ZhiError } from '../../support/errors.js';
+import { truncateText } from '../../support/text.js';
+import { displayPath } from '../../tools/paths.js';
+import { ToolError } from '../../tools/types.js';
+import type { RunEvent } from '../events.js';
+import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import { runStep, type StepFn } from './steps.js';
+
+export interface StepResult {
+  file: string;
+  text: string;
+  ok: boolean;
+}
+
+/** What the inputs became: blocks for the first message, per-file results, and what was read and written. */
+export interface GatheredInputs {
+  blocks: Map<string, { summary: string; docs: DocumentBlock[] }>;
+  results: Map<string, StepResult[]>;
+  filesRead: number;
+  filesWritten: { path: string; bytes: number }[];
+}
+
+/** Read every file and folder input of the request (running `each` steps where the skill says so). */
+export async function* gatherInputs(
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  plan: SkillPlan,
+  run: StepFn,
+): AsyncGenerator<RunEvent, GatheredInputs> {
+  const canOcr = plan.tools.builtin.includes('ocr');
+  const read: ReadOptions = {
+    read: rt.readDocument,
+    canOcr,
+    canRead: plan.tools.builtin.includes('file_read'),
+    signal: rt.signal,
+    budget: { left: MESSAGE_BUDGET_BYTES },
+  };
+  const out: GatheredInputs = { blocks: new Map(), results: new Map(), filesRead: 0, filesWritten: [] };
+  const show = (abs: string) => displayPath(rt.cwd, abs);
+  for (const arg of req.skill.args) {
+    const v = req.values[arg.name];
+    if ((arg.type !== 'file' && arg.type !== 'directory') || typeof v !== 'string' || !v) continue;
+    const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
+    if (where.kind === 'file') {
+      const doc = yield* readOne(where.abs, show(where.abs), read, req, rt);
+      if (doc.text !== undefined) out.filesRead += 1;
+      out.blocks.set(arg.name, { summary: `${doc.name} (${doc.note})`, docs: [doc] });
+      continue;
+    }
+    const eachSkill = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
+    const files = await filesIn(
+      where.abs,
+      supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
+      req.inputsFrom === 'model' ? rt.cwd : undefined,
+    );
+    if (!files.length) {
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'skills.err.emptyFolder', params: { path: show(where.abs) } },
+      });
+    }
+    if (eachSkill) {
+      const list: StepResult[] = [];
+      for (const [i, file] of files.entries()) {
+        if (rt.signal.aborted) break;
+        yield stepEvent(req, i, files.length, file);
+        const r = yield* runStep(run, eachSkill, file, req, rt, plan.outputDir);
+        out.filesRead += r.filesRead;
+        out.filesWritten.push(...r.filesWritten);
+        list.push({ file: show(file), text: r.text, ok: r.ok });
+      }
+      out.results.set(arg.name, fitResults(list, read.budget));
+      continue;
+    }
+    out.blocks.set(arg.name, yield* readFolder(files, show(where.abs), read, req, rt, out));
+  }
+  return out;
+}
+
+function stepEvent(req: SkillRunRequest, index: number, total: number, file: string): RunEvent {
+  return { type: 'skill_step', skill: req.skill.name, index, total, label: basename(file) };
+}
+
+/** Keep per-file results within the message budget: each gets an equal share when they are long. */
+function fitResults(list: StepResult[], budget: { left: number }): StepResult[] {
+  const share = Math.max(4096, Math.floor(budget.left / Math.max(1, list.length)));
+  for (const r of list) r.text = truncateText(r.text, share).text;
+  budget.left -= list.reduce((n, r) => n + Buffer.byteLength(r.text, 'utf8'), 0);
+  return list;
+}
+
+async function* readFolder(
+  files: string[],
+  folder: string,
+  read: ReadOptions,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  out: GatheredInputs,
+): AsyncGenerator<RunEvent, { summary: string; docs: DocumentBlock[] }> {
+  const docs: DocumentBlock[] = [];
+  for (const [i, file] of files.entries()) {
+    if (files.length > 1) yield stepEvent(req, i, files.length, file);
+    const doc = yield* readOne(file, displayPath(rt.cwd, file), read, req, rt);
+    if (doc.text !== undefined) out.filesRead += 1;
+    docs.push(doc);
+  }
+  return { summary: `${folder}/ (${files.length} files, in name order)`, docs };
+}
+
+/** One input file's block: its text, OCR'd up front when it is an image or a scan. */
+async function* readOne(
+  abs: string,
+  name: string,
+  o: ReadOptions,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): AsyncGenerator<RunEvent, DocumentBlock> {
+  const outcome = await readInput(abs, name, o);
+  if ('block' in outcome) return outcome.block;
+  if (!rt.ocr) return ocrBlock(name, outcome.ocr, undefined, o.budget);
+  yield { type: 'skill_ocr', skill: req.skill.name, file: name };
+  try {
+    const doc = await rt.ocr(abs, { display: name, signal: o.signal });
+    const cost = req.usage.add(doc.model, doc.usage);
+    yield { type: 'usage', model: doc.model, usage: doc.usage, cost };
+    return ocrBlock(name, outcome.ocr, doc.markdown, o.budget);
+  } catch (err) {
+    if (err instanceof ZhiError || !(err instanceof ToolError)) throw err;
+    throw new ZhiError({
+      kind: 'io',
+      what: { key: 'skills.err.ocrFailed', params: { path: name } },
+      why: err.message,
+      cause: err,
+    });
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The approval screen for a tool call, laid out so that it cannot lie: the call first (already
+ * sanitized and folded by the tool), then the warning, then the one-line summary of what the call
+ * can reach — always the last lines above the question, so no command can scroll them away.
+ * The same layout serves the one-shot prompter and the REPL.
+ */
+import type { ApprovalAnswer, ToolApproval } from '../agent/loop.js';
+import { t } from '../support/i18n/index.js';
+import { visible } from '../support/sanitize.js';
+import type { Style } from './render/style.js';
+
+const YES = /^(y|yes|是|是的|好|好的|对|确认|允许|可以)$/i;
+
+/** The text above the question. */
+export function formatApproval(req: ToolApproval, style: Style): string {
+  const lines: string[] = [style.bold(t('tools.approve.title', { name: visible(req.name) }))];
+  for (const line of req.preview.split('\n')) lines.push(`  ${visible(line, { keepTabs: true })}`);
+  if (req.warning) {
+    const text = visible(req.warning);
+    lines.push(style.enabled ? style.red(style.bold(`⚠ ${text}`)) : `[WARNING] ${text}`);
+  }
+  if (req.summary) {
+    const text = visible(req.summary.text);
+    if (!req.summary.risky) lines.push(style.dim(text));
+    else lines.push(style.enabled ? style.yellow(style.bold(`⚠ ${text}`)) : `[WARNING] ${text}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The question itself, naming the extra answers when there are any. */
+export function approvalQuestion(req: ToolApproval): string {
+  if (!req.choices?.length) return `${t('tools.approve.question')} `;
+  const extra = req.choices.map((c) => `${c.key} = ${c.label}`).join(t('tools.approve.sep'));
+  return `${t('tools.approve.questionWith', { extra })} `;
+}
+
+export type ParsedAnswer = ApprovalAnswer | 'view';
+
+/**
+ * Read an answer: yes words, `v` to view a folded command, or the keys of extra choices (`w`,
+ * `wi`, `w i`), each also meaning yes. Anything else is no.
+ */
+export function parseApprovalAnswer(answer: string | null, req: ToolApproval): ParsedAnswer {
+  if (answer === null) return false;
+  const a = answer.trim().toLowerCase();
+  if (!a) return false;
+  if (YES.test(a)) return true;
+  if (a === 'v' && req.full) return 'view';
+  const keys = a.replace(/[\s,+]/g, '').split('');
+  const choices = req.choices ?? [];
+  if (keys.length && keys.every((k) => choices.some((c) => c.key === k))) {
+    const grants = [...new Set(keys.map((k) => choices.find((c) => c.key === k)!.grant))];
+    return { grants };
+  }
+  return false;
+}
+
+/**
+ * Ask until the answer is not "view": `ask` shows the question and returns the typed line;
+ * `write` shows text. The unfolded command is followed by the warning and summary again.
+ */
+export async function askApproval(
+  req: ToolApproval,
+  style: Style,
+  write: (s: string) => void,
+  ask: (question: string) => Promise<string | null>,
+): Promise<ApprovalAnswer> {
+  write(formatApproval(req, style));
+  for (let round = 0; round < 10; round++) {
+    const answer = parseApprovalAnswer(await ask(approvalQuestion(req)), req);
+    if (answer !== 'view') return answer;
+    write(formatApproval({ ...req, preview: req.full ?? req.preview }, style));
+  }
+  return false;
+}

@@ -1,0 +1,122 @@
+/**
+ * The lines every renderer of the run's event stream shows the same way: the tool line, the
+ * permission line, the retry line, the lines of a nested skill run, and the done line. Pure
+ * functions of an event and a style; the REPL renderer and the one-shot printer only decide
+ * where a line goes. Text that came from the model or a file passes `visible()`.
+ */
+import type { AgentEvent, RunEvent } from '../../agent/events.js';
+import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
+import { formatWarning } from './error.js';
+import type { Style } from './style.js';
+import { formatDuration } from './summary.js';
+import { displayWidth } from './width.js';
+
+export { doneLine, fileLines } from './summary.js';
+
+type ToolEnd = Extract<AgentEvent, { type: 'tool_end' }>;
+type Permission = Extract<AgentEvent, { type: 'permission' }>;
+type Retry = Extract<AgentEvent, { type: 'retry' }>;
+
+export interface ToolLineOptions {
+  /** The call was denied or refused: its own line said why, so no duration or reason here. */
+  notRun?: boolean;
+  /** Columns available (the reason of a failure is cut to fit). */
+  width?: number;
+  /** Lines of a nested run go without the `[TOOL] [1/2]` head (their skill's name stands there). */
+  nested?: boolean;
+}
+
+/** `[1/2] ocr report.pdf … ✓ 1.2s` or `[2/2] file_write out.xlsx … ✗ 0.1s disk full`. */
+export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): string {
+  const label = ev.label === ev.name ? '' : ` ${visible(ev.label)}`;
+  const mark = ev.ok ? st.green('✓') : st.red('✗');
+  const prefix = st.enabled || o.nested ? '' : '[TOOL] ';
+  const counter = o.nested ? '' : `${st.dim(`[${ev.index + 1}/${ev.total}]`)} `;
+  const head = `${prefix}${counter}${ev.name}${label} … ${mark}`;
+  if (o.notRun) return head;
+  const line = `${head} ${st.dim(formatDuration(ev.durationMs))}`;
+  return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - displayWidth(line) - 1)}`;
+}
+
+function failureReason(ev: ToolEnd, st: Style, room: number): string {
+  if (ev.ok || room < 10) return '';
+  return ` ${st.dim(cut(visible(firstLine(ev.result.replace(/^Error: /, ''))), room))}`;
+}
+
+/** What a person reads when a tool call was not run: always in their language, never the model's note. */
+export function permissionText(ev: Permission): string | undefined {
+  if (ev.decision === 'denied') {
+    if (ev.code === 'no_terminal') return t('render.deniedNoTerminal', { name: ev.name });
+    // Already in the person's language, its parameters sanitized by the loop.
+    if (ev.notice) return ev.notice;
+    return ev.reason
+      ? t('render.denied', { name: ev.name, reason: visible(ev.reason) })
+      : t('render.deniedByUser', { name: ev.name });
+  }
+  if (ev.decision === 'refused')
+    return t('render.refused', { name: ev.name, reason: visible(ev.reason ?? '') });
+  return undefined;
+}
+
+/** `Retrying in 2.0s (429 …), attempt 1 of 3`. */
+export function retryText(ev: Retry): string {
+  return t('cli.retrying', {
+    reason: visible(ev.error.code ? `${ev.error.message} (${ev.error.code})` : ev.error.message),
+    seconds: (ev.delayMs / 1000).toFixed(1),
+    attempt: ev.attempt,
+    max: ev.maxRetries,
+  });
+}
+
+/**
+ * The lines of an event of a nested skill run (a composite's step, a per-file step), indented
+ * under the chain. Events a person need not see (deltas, messages, usage) give none.
+ */
+export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): string[] {
+  const indent = '  '.repeat(Math.max(1, chain.length - 1));
+  const who = chain[chain.length - 1] ?? '';
+  const warn = (text: string) => [formatWarning(text, st).trimEnd()];
+  switch (ev.type) {
+    case 'skill_start': {
+      const arrow = st.enabled ? '↳' : '>';
+      return [
+        st.dim(`${indent}${arrow} ${t('skills.nested', { chain: chain.join(' › '), model: ev.model })}`),
+      ];
+    }
+    case 'skill_step':
+      return [`${indent}  [${ev.index + 1}/${ev.total}] ${visible(ev.label)}`];
+    case 'skill_ocr':
+      return [st.dim(`${indent}  ${who}: ${t('skills.ocr', { file: visible(ev.file) })}`)];
+    case 'tool_end':
+      return [`${indent}  ${st.dim(`${who}:`)} ${toolLine(ev, st, { nested: true })}`];
+    case 'permission': {
+      const text = permissionText(ev);
+      return text ? warn(text) : [];
+    }
+    case 'warning':
+      return warn(`${who}: ${visible(ev.message)}`);
+    case 'error':
+      return warn(`${who}: ${ev.error.whatText()}`);
+    default:
+      return [];
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0] ?? '';
+}
+
+/** At most `width` columns of plain text, with an ellipsis when cut. */
+export function cut(s: string, width: number): string {
+  if (displayWidth(s) <= width) return s;
+  let out = '';
+  let used = 0;
+  for (const ch of s) {
+    const w = displayWidth(ch);
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}

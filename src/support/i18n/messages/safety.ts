@@ -1,0 +1,83 @@
+import { defineMessages } from '../define.js';
+
+// Refusals that keep files and secrets safe (paths the model gives, secrets, web_fetch, names).
+export const safety = defineMessages(
+  {
+    'safety.outside':
+      'Refused to read "{path}": it is outside the current folder, and files the model names must stay inside it. To use that file, give it to zhi yourself (for example on the command line), or start zhi in its folder.',
+    'safety.secret.zhi':
+      'Refused to read "{path}": it is one of zhi\'s own files (settings, API key, history, sessions or logs). Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.secret.credentials':
+      'Refused to read "{path}": it is in a credentials folder (SSH, GPG, cloud or package-registry keys). Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.secret.env':
+      'Refused to read "{path}": .env files usually hold passwords and keys. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.secret.private_key':
+      'Refused to read "{path}": it holds a private key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.secret.browser':
+      'Refused to read "{path}": it is in a browser profile or keychain folder (saved passwords, cookies). Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.secret.api_key':
+      'Refused to read "{path}": it contains your zhi API key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.fetch.noTerminal':
+      '{name} was not run: zhi may only fetch addresses you typed when there is no terminal to ask, and you did not type {url}. Put the address in your message, or use --auto to let zhi fetch pages on its own.',
+    'safety.fetch.always': 'always for {host}',
+    'safety.fetch.question': 'Allow? [y = this once / a = {always} / N]',
+    'safety.fetch.address': 'Address: {url}',
+    'safety.fetch.site': 'Site:    {host}',
+    'safety.fetch.longQuery':
+      'This address carries {n} characters of data after "?". Check that it holds nothing private (a key, a password, your files) before you allow it.',
+    'safety.name.control':
+      'Not written: the file name "{name}" contains a control character (a line break or similar). Use a name such as "{instead}".',
+    'safety.name.char':
+      'Not written: the file name "{name}" contains a character Windows does not allow (: * ? " < > |). Use a name such as "{instead}".',
+    'safety.name.reserved':
+      'Not written: "{name}" is a reserved device name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9, whatever the extension). Use a name such as "{instead}".',
+    'safety.name.trailing':
+      'Not written: the file name "{name}" ends with a dot or a space, which Windows removes. Use a name such as "{instead}".',
+    'safety.name.long':
+      'Not written: the file name "{name}" is longer than 255 bytes. Use a shorter name such as "{instead}".',
+    'safety.outputLink':
+      'Not written: the output folder "{path}" is a symbolic link (to {target}); zhi writes only into a real folder. Choose a real folder with --output-dir.',
+    'safety.write.changed':
+      'Not written: the folder of {path} changed while you were being asked (it was moved, or replaced by a link). Nothing was written; check the folder and try again.',
+    'safety.write.busy':
+      'Could not replace {path}: it is open in another program. Close it in Excel (or Word, WPS) and try again. Nothing was written.',
+  },
+  {
+    'safety.outside':
+      '已拒绝读取“{path}”：它在当前文件夹之外，模型指定的文件必须位于当前文件夹内。如需使用该文件，请自己把它交给 zhi（例如写在命令行上），或在它所在的文件夹里启动 zhi。',
+    'safety.secret.zhi':
+      '已拒绝读取“{path}”：这是 zhi 自己的文件（设置、API 密钥、历史、会话或日志）。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.secret.credentials':
+      '已拒绝读取“{path}”：它位于凭据文件夹中（SSH、GPG、云服务或软件包仓库的密钥）。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.secret.env':
+      '已拒绝读取“{path}”：.env 文件通常保存密码和密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.secret.private_key':
+      '已拒绝读取“{path}”：它包含私钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.secret.browser':
+      '已拒绝读取“{path}”：它位于浏览器配置或钥匙串文件夹中（保存的密码、Cookie）。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.secret.api_key':
+      '已拒绝读取“{path}”：它包含你的 zhi API 密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.fetch.noTerminal':
+      '{name} 未运行：没有终端可以询问时，zhi 只会获取你亲自输入的网址，而 {url} 不是你输入的。请把网址写进你的消息，或使用 --auto 允许 zhi 自行获取网页。',
+    'safety.fetch.always': '对 {host} 始终允许',
+    'safety.fetch.question': '允许吗？[y = 仅这一次 / a = {always} / N]',
+    'safety.fetch.address': '网址：{url}',
+    'safety.fetch.site': '网站：{host}',
+    'safety.fetch.longQuery':
+      '这个网址在“?”之后携带了 {n} 个字符的数据。允许之前请确认其中没有任何私密内容（密钥、密码、你的文件）。',
+    'safety.name.control': '未写入：文件名“{name}”包含控制字符（换行等）。请改用“{instead}”这样的名字。',
+    'safety.name.char':
+      '未写入：文件名“{name}”包含 Windows 不允许的字符（: * ? " < > |）。请改用“{instead}”这样的名字。',
+    'safety.name.reserved':
+      '未写入：“{name}”是 Windows 的保留设备名（CON、PRN、AUX、NUL、COM1–9、LPT1–9，无论扩展名是什么）。请改用“{instead}”这样的名字。',
+    'safety.name.trailing':
+      '未写入：文件名“{name}”以点或空格结尾，Windows 会把它去掉。请改用“{instead}”这样的名字。',
+    'safety.name.long': '未写入：文件名“{name}”超过 255 字节。请改用更短的名字，例如“{instead}”。',
+    'safety.outputLink':
+      '未写入：输出文件夹“{path}”是一个符号链接（指向 {target}）；zhi 只写入真实的文件夹。请用 --output-dir 选择一个真实的文件夹。',
+    'safety.write.changed':
+      '未写入：询问期间 {path} 所在的文件夹发生了变化（被移动，或被替换成链接）。没有写入任何内容；请检查该文件夹后重试。',
+    'safety.write.busy':
+      '无法替换 {path}：它正被其他程序打开。请在 Excel（或 Word、WPS）中关闭它后重试。没有写入任何内容。',
+  },
+);

@@ -1,0 +1,74 @@
+import { defineMessages } from '../define.js';
+
+/** The shell tool's sandbox, approval layout and `zhi doctor`. */
+export const shell = defineMessages(
+  {
+    'shell.sandbox.on': 'sandboxed: writes only to {dir}, no network',
+    'shell.sandbox.onWidened': 'sandboxed: writes only to {dir}',
+    'shell.sandbox.none': 'not sandboxed: this command can change any of your files and use the network',
+    'shell.sandbox.noneOff':
+      'not sandboxed (shell_sandbox is off): this command can change any of your files',
+    'shell.choice.writeCwd': 'also write in this folder',
+    'shell.choice.network': 'also use the network',
+    'shell.preview.moreLines': '… {count} more lines — v to view all',
+    'shell.preview.moreChars': '… {count} more characters — v to view all',
+    'shell.refuse.control':
+      'it contains control characters or escape sequences ({shown}), which could hide part of it on the screen',
+    'doctor.title': 'zhi doctor — checks for this computer',
+    'doctor.sandbox.bwrap':
+      'Shell sandbox: bubblewrap works. Commands write only to the output folder, with no network, unless you allow more for one command.',
+    'doctor.sandbox.seatbelt':
+      'Shell sandbox: macOS sandbox-exec works. Commands write only to the output folder, with no network, unless you allow more for one command.',
+    'doctor.sandbox.off':
+      'Shell sandbox: turned off in your config (shell_sandbox: off). Commands you approve can change any of your files.',
+    'doctor.sandbox.offTry': 'Turn it back on with: zhi config set shell_sandbox auto',
+    'doctor.sandbox.windows':
+      'Shell sandbox: not available on Windows. Commands you approve can change any of your files; read each one before you say yes.',
+    'doctor.sandbox.windowsTry': 'For a sandbox, run zhi inside WSL (Ubuntu) with bubblewrap installed.',
+    'doctor.sandbox.missing':
+      'Shell sandbox: not available — bubblewrap (bwrap) is not installed. Commands you approve can change any of your files.',
+    'doctor.sandbox.missingTry':
+      'Install it: sudo apt-get install bubblewrap (Debian/Ubuntu), sudo dnf install bubblewrap (Fedora), sudo pacman -S bubblewrap (Arch).',
+    'doctor.sandbox.broken':
+      'Shell sandbox: bubblewrap is installed but cannot start a sandbox here ({detail}). Commands you approve can change any of your files.',
+    'doctor.sandbox.brokenTry':
+      'User namespaces may be turned off (containers, some distributions): try sudo sysctl -w kernel.unprivileged_userns_clone=1, or ask your administrator.',
+    'doctor.sandbox.unsupported':
+      'Shell sandbox: not available on this system. Commands you approve can change any of your files.',
+    'doctor.ok': 'Everything zhi can check looks fine.',
+    'doctor.problems': 'Some checks need attention (see above).',
+  },
+  {
+    'shell.sandbox.on': '已放入沙盒：只能写入 {dir}，不能联网',
+    'shell.sandbox.onWidened': '已放入沙盒：只能写入 {dir}',
+    'shell.sandbox.none': '未放入沙盒：这条命令可以修改你的任何文件，也可以联网',
+    'shell.sandbox.noneOff': '未放入沙盒（shell_sandbox 已关闭）：这条命令可以修改你的任何文件',
+    'shell.choice.writeCwd': '也允许写入当前文件夹',
+    'shell.choice.network': '也允许联网',
+    'shell.preview.moreLines': '… 还有 {count} 行 — 输入 v 查看全部',
+    'shell.preview.moreChars': '… 还有 {count} 个字符 — 输入 v 查看全部',
+    'shell.refuse.control': '它含有控制字符或转义序列（{shown}），可能在屏幕上隐藏命令的一部分',
+    'doctor.title': 'zhi doctor — 本机检查',
+    'doctor.sandbox.bwrap':
+      '命令沙盒：bubblewrap 可用。命令只能写入输出文件夹、不能联网，除非你为某条命令放宽。',
+    'doctor.sandbox.seatbelt':
+      '命令沙盒：macOS sandbox-exec 可用。命令只能写入输出文件夹、不能联网，除非你为某条命令放宽。',
+    'doctor.sandbox.off':
+      '命令沙盒：已在配置中关闭（shell_sandbox: off）。你批准的命令可以修改你的任何文件。',
+    'doctor.sandbox.offTry': '重新打开：zhi config set shell_sandbox auto',
+    'doctor.sandbox.windows':
+      '命令沙盒：Windows 上不可用。你批准的命令可以修改你的任何文件；同意之前请逐条看清。',
+    'doctor.sandbox.windowsTry': '想要沙盒，可以在 WSL（Ubuntu）中安装 bubblewrap 后运行 zhi。',
+    'doctor.sandbox.missing':
+      '命令沙盒：不可用——没有安装 bubblewrap（bwrap）。你批准的命令可以修改你的任何文件。',
+    'doctor.sandbox.missingTry':
+      '安装方法：sudo apt-get install bubblewrap（Debian/Ubuntu），sudo dnf install bubblewrap（Fedora），sudo pacman -S bubblewrap（Arch）。',
+    'doctor.sandbox.broken':
+      '命令沙盒：已安装 bubblewrap，但在这里无法启动沙盒（{detail}）。你批准的命令可以修改你的任何文件。',
+    'doctor.sandbox.brokenTry':
+      '可能关闭了用户命名空间（容器或某些发行版）：试试 sudo sysctl -w kernel.unprivileged_userns_clone=1，或询问管理员。',
+    'doctor.sandbox.unsupported': '命令沙盒：此系统上不可用。你批准的命令可以修改你的任何文件。',
+    'doctor.ok': 'zhi 能检查的项目都正常。',
+    'doctor.problems': '有些检查需要注意（见上文）。',
+  },
+);

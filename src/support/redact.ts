@@ -1,0 +1,86 @@
+/**
+ * The one redaction function. Everything zhi writes where a secret could end up — the log file,
+ * `--debug` output, warnings, error messages, session files — passes `redact()`: the configured
+ * API key (registered once it is known), anything shaped like a key or token, and credentials
+ * in URLs (`https://user:pass@host`, `?api_key=…`) become `[redacted]`.
+ */
+
+export const REDACTED = '[redacted]';
+
+/** Key- and token-shaped strings, whoever issued them. */
+export const KEY_SHAPES: readonly RegExp[] = [
+  // Zhipu: <32 hex>.<secret>
+  /\b[0-9a-f]{32}\.[A-Za-z0-9]{8,}/gi,
+  /\bsk-[A-Za-z0-9_-]{16,}/g,
+  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  /\bAIza[0-9A-Za-z_-]{30,}/g,
+  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g,
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+];
+
+/** `Bearer <token>` in a header or a message. */
+const BEARER = /\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi;
+/** `scheme://user:password@` and `scheme://token@`. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s?#@]+@/gi;
+/** `?api_key=…`, `&token=…`, `"password": "…"`, `secret=…` */
+const ASSIGNMENT =
+  /((?:[?&;]|\b)(?:api[_-]?key|apikey|access[_-]?key|secret|client[_-]?secret|password|passwd|token|access[_-]?token|refresh[_-]?token|auth)["']?\s*[:=]\s*)("[^"\n]{4,}"|'[^'\n]{4,}'|[^\s"'&,;}]{4,})/gi;
+const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
+
+const known = new Set<string>();
+
+/**
+ * Remember a secret whose exact value must never be written (the configured API key). Values
+ * shorter than 8 characters are ignored: replacing them would mangle ordinary text.
+ */
+export function registerSecret(value: string | undefined): void {
+  const v = value?.trim();
+  if (v && v.length >= 8) known.add(v);
+}
+
+/** Forget registered secrets (tests). */
+export function clearSecrets(): void {
+  known.clear();
+}
+
+/** True when the text contains a registered secret (the configured key). */
+export function containsKnownSecret(text: string): boolean {
+  for (const s of known) if (text.includes(s)) return true;
+  return false;
+}
+
+/** The text with every registered secret, key-shaped string and URL credential replaced. */
+export function redact(text: string): string {
+  if (!text) return text;
+  let out = text;
+  for (const s of known) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  out = out.replace(PRIVATE_KEY_BLOCK, `-----BEGIN $1PRIVATE KEY----- ${REDACTED}`);
+  for (const re of KEY_SHAPES) out = out.replace(re, REDACTED);
+  out = out.replace(BEARER, `$1${REDACTED}`);
+  out = out.replace(URL_USERINFO, `$1${REDACTED}@`);
+  out = out.replace(ASSIGNMENT, (whole, head: string, value: string) => {
+    if (value.includes(REDACTED)) return whole;
+    const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+    return `${head}${quote}${REDACTED}${quote}`;
+  });
+  return out;
+}
+
+/** `redact` for any value on its way to JSON (log data, session records): strings anywhere inside. */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    if (value instanceof Error) {
+      const e = new Error(redact(value.message));
+      e.name = value.name;
+      if (value.stack) e.stack = redact(value.stack);
+      return e as T;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v);
+    return out as T;
+  }
+  return value;
+}

