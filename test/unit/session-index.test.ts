@@ -111,7 +111,7 @@ describe('session index', () => {
       model: 'glm-5',
       platform: PLATFORMS.bigmodel,
     });
-    rec.observe({ type: 'user', message: { role: 'user', content: '总结这份文件' } });
+    rec.consume({ type: 'user', message: { role: 'user', content: '总结这份文件' } });
     rec.close();
     const line = indexText().split('\n')[1]!;
     expect(JSON.parse(line)).toMatchObject({ id: rec.id, title: '总结这份文件', turns: 1, kind: 'oneshot' });
