@@ -99,7 +99,7 @@ export async function* runAgent(
     filesRead: 0,
     filesWritten: [],
   };
-  const schemas = deps.tools.schemas();
+  const schemas = deps.tools.schemas(userText(messages));
   let overflowRetried = false;
 
   const finish = (stop: AgentResult['stopReason'], error?: ZhiError): AgentResult => {
@@ -221,4 +221,18 @@ export async function* runAgent(
   });
   yield { type: 'error', error };
   return finish('turn_limit', error);
+}
+
+/** Everything the person has written in the conversation, for tools offered on demand. */
+function userText(messages: Message[]): string {
+  let text = '';
+  for (const m of messages) {
+    if (m.role !== 'user') continue;
+    text +=
+      typeof m.content === 'string'
+        ? m.content
+        : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+    text += '\n';
+  }
+  return text;
 }

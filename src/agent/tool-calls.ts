@@ -7,8 +7,8 @@ import type { ToolCall, ToolMessage } from '../llm/types.js';
 import { ZhiError } from '../support/errors.js';
 import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
-import { truncateText } from '../support/text.js';
 import { visible } from '../support/sanitize.js';
+import { truncateText } from '../support/text.js';
 import {
   ALWAYS_SITE,
   type AnyTool,

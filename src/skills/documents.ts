@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
-import { resolveReadPath } from '../tools/paths.js';
-import { formatBytes, truncateText } from '../support/text.js';
 import { ZhiError } from '../support/errors.js';
+import { formatBytes, truncateText } from '../support/text.js';
+import { resolveReadPath } from '../tools/paths.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
 import type { InputValues } from './inputs.js';
 import type { Skill, SkillArg } from './schema.js';

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
-import { parseYamlSafe } from '../support/yaml.js';
 import type { z } from 'zod';
 import type { MessageKey } from '../support/i18n/index.js';
+import { parseYamlSafe } from '../support/yaml.js';
 import {
   ARG_TYPES,
   KNOWN_KEYS,

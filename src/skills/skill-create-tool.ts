@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { newSkillProblems, newSkillSchema, newSkillYaml, type NewSkill } from './create.js';
-import { defaultSkillDirs, discoverSkills, skillCacheFile } from './discovery.js';
 import { writeFileAtomic } from '../support/atomic.js';
 import { t } from '../support/i18n/index.js';
 import { appPaths } from '../support/paths.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
 import { type Tool, ToolError } from '../tools/types.js';
+import { type NewSkill, newSkillProblems, newSkillSchema, newSkillYaml } from './create.js';
+import { defaultSkillDirs, discoverSkills, skillCacheFile } from './discovery.js';
 
 /**
  * skill_create: saves a new skill (YAML) in the user's skills folder, after checking its name,
@@ -21,6 +21,8 @@ const skillCreate: Tool<typeof newSkillSchema> = {
   ].join(' '),
   schema: newSkillSchema,
   kind: 'risky',
+  // Offered in a conversation only when the person mentions skills (/skill new always does).
+  offerWhen: (text) => /skill|技能/i.test(text),
   label: (args: NewSkill) => args.name,
   preview: (args: NewSkill) =>
     `${t('skills.create.preview', { name: args.name })}\n${newSkillYaml(args).trimEnd()}`,

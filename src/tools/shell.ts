@@ -12,7 +12,7 @@ import { hasControl, visible } from '../support/sanitize.js';
 import { formatBytes } from '../support/text.js';
 import { runSandboxed, type SandboxState, sandboxState } from './sandbox.js';
 import { commandPreview } from './shell-preview.js';
-import { type Assessment, type Tool, ToolError, type ToolContext } from './types.js';
+import { type Assessment, type Tool, type ToolContext, ToolError } from './types.js';
 
 export { visible } from '../support/sanitize.js';
 

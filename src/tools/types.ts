@@ -101,6 +101,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * and shell promise 100 KB). Others get the loop's default of 50 KB.
    */
   maxResultBytes?: number;
+  /**
+   * Offer this tool to the model only when the person's messages (joined) call for it — a tool
+   * most conversations never need should not weigh on every request. Absent: always offered.
+   */
+  offerWhen?(userText: string): boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape

@@ -38,6 +38,8 @@ export async function createChat(
 ): Promise<ChatSession> {
   const client = makeClient(ctx);
   const tools = await loadTools();
+  // skill_create is sent only once the person talks about skills (see its offerWhen).
+  tools.onDemand = true;
   const usage = newUsage(ctx);
   const settings = {
     model: ctx.config.defaultModel,
@@ -47,7 +49,7 @@ export async function createChat(
     systemPrompt: chatSystemPrompt({
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
-      toolNames: tools.names(),
+      toolNames: tools.alwaysOffered(),
       date: new Date().toISOString().slice(0, 10),
       uiLanguage: getLanguage(),
     }),

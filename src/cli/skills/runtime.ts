@@ -1,6 +1,6 @@
-import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
+import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
