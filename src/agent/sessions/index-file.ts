@@ -1,5 +1,5 @@
 /**
- * A small index of saved sessions (`index.jsonl` in the sessions folder): one line per session
+ * A small index of saved sessions (`index.ndjson` in the sessions folder): one line per session
  * with what a listing shows (id, title, model, kind, folder, cost, updated…) and the size and
  * modification time of its file when the line was written. It is a cache, never the truth: an
  * entry is used only while its file still has that size and time, so an index that is missing,
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { summariseSession } from './listing-summary.js';
 import type { SessionSummary } from './store.js';
 
-export const INDEX_FILE = 'index.jsonl';
+export const INDEX_FILE = 'index.ndjson';
 const VERSION = 1;
 
 /** A listing's summary plus the file state it was read from. */
