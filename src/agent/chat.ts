@@ -1,3 +1,4 @@
+import type { Effort } from '../llm/models.js';
 import type { ContentPart, Message } from '../llm/types.js';
 import { imageSafe, modelForTurn } from '../llm/vision.js';
 import { t } from '../support/i18n/index.js';
@@ -10,6 +11,8 @@ import type { SessionWiring } from './sessions/wiring.js';
 export interface ChatSettings {
   model: string;
   thinking: boolean;
+  /** Thinking effort (`/think high`, `thinking_effort`); unset = the model's default. */
+  effort?: Effort;
   mode: PermissionMode;
   maxTurns: number;
   systemPrompt: string;
@@ -81,6 +84,7 @@ export class ChatSession {
     const run = runAgent(this.messages, deps, {
       model: turn.model,
       thinking: this.settings.thinking,
+      ...(this.settings.effort ? { effort: this.settings.effort } : {}),
       maxTurns: this.settings.maxTurns,
       mode: this.settings.mode,
       ...(signal ? { signal } : {}),

@@ -58,6 +58,11 @@ export type AgentEvent =
       durationMs: number;
       index: number;
       total: number;
+      /** What this call read and wrote (the run's counters are added up from these). */
+      filesRead: number;
+      filesWritten: WrittenFile[];
+      /** Lines the tool wants the person to see (a search's sources); from outside: sanitize. */
+      display?: string[];
     }
   | { type: 'progress'; id: string; note: string }
   | { type: 'usage'; model: string; usage: Usage; cost: Cost; purpose?: UsagePurposeTag }

@@ -1,6 +1,7 @@
 import type { ZhipuClient } from '../llm/client.js';
+import type { Effort } from '../llm/models.js';
 import { describeApiError } from '../llm/describe.js';
-import type { AssistantMessage, LlmClient, Message, ToolCall } from '../llm/types.js';
+import type { AssistantMessage, LlmClient, Message, StreamWarningCode, ToolCall } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
@@ -47,6 +48,8 @@ export interface AgentDeps {
   clock?: () => number;
   client?: ZhipuClient;
   services?: Record<string, unknown>;
+  /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
+  extraReadable?: readonly string[];
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
   webGrants?: WebGrants;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
@@ -71,6 +74,8 @@ export interface BeforeCallOutcome {
 export interface AgentOptions {
   model: string;
   thinking: boolean;
+  /** Thinking effort, sent as `reasoning_effort` where the model takes it. */
+  effort?: Effort;
   maxTurns: number;
   mode: PermissionMode;
   signal?: AbortSignal;
@@ -129,6 +134,7 @@ export async function* runAgent(
       messages,
       tools: schemas,
       thinking: opts.thinking,
+      ...(opts.effort ? { effort: opts.effort } : {}),
       signal,
       ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}),
     })) {
@@ -139,6 +145,9 @@ export async function* runAgent(
           break;
         case 'retry':
           yield ev;
+          break;
+        case 'warning':
+          yield { type: 'warning', message: streamWarning(ev.code, ev.model) };
           break;
         case 'tool_call_start':
           break;
@@ -235,4 +244,15 @@ function userText(messages: Message[]): string {
     text += '\n';
   }
   return text;
+}
+
+const WARNING_KEYS = {
+  stream_repaired: 'llm.warn.streamRepaired',
+  stream_damaged: 'llm.warn.streamDamaged',
+  thinking_forced: 'llm.warn.thinkingForced',
+  unknown_model: 'llm.warn.unknownModel',
+} as const;
+
+function streamWarning(code: StreamWarningCode, model: string): string {
+  return t(WARNING_KEYS[code], { model });
 }

@@ -14,6 +14,8 @@ export interface ChatPromptInput {
   toolNames: string[];
   date: string;
   uiLanguage: Language;
+  /** Skills, one `- name: description` line each (their instructions load on demand). */
+  skills?: string;
 }
 
 /** The system prompt of an interactive or one-shot chat. */
@@ -28,6 +30,9 @@ export function chatSystemPrompt(input: ChatPromptInput): string {
     input.toolNames.length
       ? `Tools: ${input.toolNames.join(', ')}. Use them when the task needs a file, a page, or a command; read before you write. Never claim to have written a file unless file_write succeeded.`
       : 'You have no tools in this conversation: answer from the conversation alone.',
+    input.skills
+      ? `Skills (instructions for particular kinds of task). When a request matches one, first call the skill tool with its name to load its instructions, then follow them:\n${input.skills}`
+      : '',
     'You cannot delete or modify existing files. If a tool is denied, say what you wanted to do and continue without it.',
     'Be concise. Use Markdown for structure (headings, lists, tables) when it helps.',
   ];

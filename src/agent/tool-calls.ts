@@ -7,8 +7,8 @@ import type { ToolCall, ToolMessage } from '../llm/types.js';
 import { ZhiError } from '../support/errors.js';
 import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
-import { visible } from '../support/sanitize.js';
 import { truncateText } from '../support/text.js';
+import { visible } from '../support/sanitize.js';
 import {
   ALWAYS_SITE,
   type AnyTool,
@@ -26,16 +26,28 @@ import { AsyncQueue } from './queue.js';
 /** The default cap on what the model gets back from one tool call. */
 export const MAX_RESULT_BYTES = 50 * 1024;
 
-const READ_LIKE = new Set(['file_read', 'ocr']);
-
 interface CallOutcome {
   content: string;
   ok: boolean;
+  /** A successful call of a tool that reads one file (its `readsFile`). */
+  filesRead: number;
+  filesWritten: WrittenFile[];
+  /** Lines the tool wants the person to see (a search's sources). */
+  display?: string[];
+}
+
+/** One call's place in its response, and where its events go. */
+interface CallSlot {
+  call: ToolCall;
+  index: number;
+  total: number;
+  emit: (ev: RunEvent) => void;
 }
 
 /**
  * Run one response's tool calls. Consecutive read-only calls run in parallel; the others one at
- * a time (they may ask a person). Results are returned in the model's order.
+ * a time (they may ask a person). Results are returned in the model's order; the run's counters
+ * (tool calls, files read and written) are added up from the `tool_end` events.
  */
 export async function* runToolCalls(
   calls: ToolCall[],
@@ -46,33 +58,20 @@ export async function* runToolCalls(
   result: AgentResult,
 ): AsyncGenerator<RunEvent, ToolMessage[]> {
   const outcomes: (CallOutcome | undefined)[] = new Array(calls.length);
-  const groups: number[][] = [];
-  calls.forEach((call, i) => {
-    // Reads that may ask (web_fetch) run one at a time, like everything that asks.
-    const quiet = (n: string) => {
-      const t2 = deps.tools.get(n);
-      return !t2 || (t2.kind === 'read' && !t2.site);
-    };
-    const parallel = quiet(call.function.name);
-    const last = groups[groups.length - 1];
-    const lastParallel = last?.every((j) => quiet(calls[j]!.function.name));
-    if (parallel && last && lastParallel) last.push(i);
-    else groups.push([i]);
-  });
-
-  for (const group of groups) {
+  const run = { deps, opts, signal, clock };
+  for (const group of parallelGroups(calls, deps)) {
     if (signal.aborted) break;
     const queue = new AsyncQueue<RunEvent>();
-    const tasks = group.map(async (i) => {
-      const call = calls[i]!;
-      outcomes[i] = await runOne(call, i, calls.length, deps, opts, signal, clock, result, (ev) =>
-        queue.push(ev),
-      );
+    const tasks = group.map(async (index) => {
+      const slot = { call: calls[index]!, index, total: calls.length, emit: (ev: RunEvent) => queue.push(ev) };
+      outcomes[index] = await runOne(slot, run);
     });
     void Promise.all(tasks).finally(() => queue.close());
-    for await (const ev of queue) yield ev;
+    for await (const ev of queue) {
+      if (ev.type === 'tool_end') count(result, ev);
+      yield ev;
+    }
   }
-
   return calls.map((call, i) => ({
     role: 'tool' as const,
     tool_call_id: call.id,
@@ -80,68 +79,112 @@ export async function* runToolCalls(
   }));
 }
 
-async function runOne(
-  call: ToolCall,
-  index: number,
-  total: number,
-  deps: AgentDeps,
-  opts: AgentOptions,
-  signal: AbortSignal,
-  clock: () => number,
-  result: AgentResult,
-  emit: (ev: RunEvent) => void,
-): Promise<CallOutcome> {
+function count(result: AgentResult, ev: Extract<RunEvent, { type: 'tool_end' }>): void {
+  result.toolCalls += 1;
+  result.filesRead += ev.filesRead;
+  result.filesWritten.push(...ev.filesWritten);
+}
+
+/** Indexes of the calls, grouped: a run of read-only (or unknown) calls together, every other alone. */
+function parallelGroups(calls: ToolCall[], deps: AgentDeps): number[][] {
+  // Reads that may ask (web_fetch) run one at a time, like everything that asks.
+  const readOnly = (i: number) => {
+    const tool = deps.tools.get(calls[i]!.function.name);
+    return !tool || (tool.kind === 'read' && !tool.site);
+  };
+  const groups: number[][] = [];
+  calls.forEach((_, i) => {
+    const last = groups[groups.length - 1];
+    if (readOnly(i) && last?.every(readOnly)) last.push(i);
+    else groups.push([i]);
+  });
+  return groups;
+}
+
+interface RunParts {
+  deps: AgentDeps;
+  opts: AgentOptions;
+  signal: AbortSignal;
+  clock: () => number;
+}
+
+/** One tool call: prepare (find, parse, label) → decide (assess, policy, ask) → execute → finalize. */
+async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
+  // Restarted after a permission question, so durations never include the person's thinking time.
+  let started = run.clock();
+  const prep = prepare(slot.call, run.deps);
+  const { call, index, total, emit } = slot;
+  const args = 'args' in prep ? prep.args : call.function.arguments;
+  emit({ type: 'tool_start', id: call.id, name: prep.name, label: prep.label, args, index, total });
+  const finalize = (o: CallOutcome) => end(slot, prep, o, run.clock() - started);
+  if ('error' in prep) return finalize(failure(prep.error));
+  const files: WrittenFile[] = [];
+  const ctx = toolContext(slot, run, files);
+  const verdict = await decideCall(prep, ctx, slot, run);
+  if (verdict.outcome) return finalize(verdict.outcome);
+  if (verdict.asked) started = run.clock();
+  const outcome = await execute(prep, ctx, slot, run);
+  return finalize({ ...outcome, filesWritten: files });
+}
+
+type Prepared =
+  | { name: string; label: string; tool: AnyTool; args: unknown }
+  | { name: string; label: string; error: string };
+
+/** Find the tool and check the arguments against its schema; the label is what lines show. */
+function prepare(call: ToolCall, deps: AgentDeps): Prepared {
   const name = call.function.name;
   const tool = deps.tools.get(name);
-  // Restarted after a permission question, so durations never include the person's thinking time.
-  let started = clock();
-  result.toolCalls += 1;
-  let label = name;
-  const end = (outcome: CallOutcome): CallOutcome => {
-    emit({
-      type: 'tool_end',
-      id: call.id,
-      name,
-      label,
-      ok: outcome.ok,
-      result: outcome.content,
-      durationMs: clock() - started,
-      index,
-      total,
-    });
-    return outcome;
-  };
-  const fail = (content: string) => end({ content: `Error: ${content}`, ok: false });
-
   if (!tool) {
-    emit({ type: 'tool_start', id: call.id, name, label, args: call.function.arguments, index, total });
-    return fail(t('agent.tool.unknown', { name, available: deps.tools.names().join(', ') || '-' }, 'en'));
+    const available = deps.tools.names().join(', ') || '-';
+    return { name, label: name, error: t('agent.tool.unknown', { name, available }, 'en') };
   }
   const parsed = parseArgs(tool, call.function.arguments);
-  if ('error' in parsed) {
-    emit({ type: 'tool_start', id: call.id, name, label, args: call.function.arguments, index, total });
-    return fail(parsed.error);
-  }
-  const args = parsed.value;
+  if ('error' in parsed) return { name, label: name, error: parsed.error };
+  let label = name;
   try {
-    label = tool.label?.(args) ?? name;
+    label = tool.label?.(parsed.value) ?? name;
   } catch {
     label = name;
   }
-  emit({ type: 'tool_start', id: call.id, name, label, args, index, total });
+  return { name, label, tool, args: parsed.value };
+}
 
-  const files: WrittenFile[] = [];
-  const ctx: ToolContext = {
+function failure(content: string): CallOutcome {
+  return { content: `Error: ${content}`, ok: false, filesRead: 0, filesWritten: [] };
+}
+
+function end(slot: CallSlot, prep: Prepared, outcome: CallOutcome, durationMs: number): CallOutcome {
+  const { call, index, total } = slot;
+  slot.emit({
+    type: 'tool_end',
+    id: call.id,
+    name: prep.name,
+    label: prep.label,
+    ok: outcome.ok,
+    result: outcome.content,
+    durationMs,
+    index,
+    total,
+    filesRead: outcome.filesRead,
+    filesWritten: outcome.filesWritten,
+    ...(outcome.display?.length ? { display: outcome.display } : {}),
+  });
+  return outcome;
+}
+
+/** What a tool can reach while it runs. */
+function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolContext {
+  const { deps, signal } = run;
+  const { emit } = slot;
+  return {
     cwd: deps.cwd,
     outputDir: deps.outputDir,
     signal,
     interactive: deps.prompter.interactive,
     ask: (q) => (deps.prompter.interactive ? deps.prompter.ask(q, signal) : Promise.resolve(false)),
-    recordFile: (f) => {
-      files.push(f);
-      result.filesWritten.push(f);
-    },
-    progress: (note) => emit({ type: 'progress', id: call.id, note }),
+    recordFile: (f) => files.push(f),
+    progress: (note) => emit({ type: 'progress', id: slot.call.id, note }),
     usage: deps.usage,
     reportUsage: (model, usage) => {
       const cost = deps.usage.add(model, usage);
@@ -150,86 +193,119 @@ async function runOne(
     emit: (event) => emit(event as RunEvent),
     client: deps.client,
     services: deps.services ?? {},
+    ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
   };
+}
 
+/**
+ * The tool's own assessment, then the one permission policy, then (when it says ask) the person.
+ * Without an outcome the call may run (`asked`: a person said yes); otherwise the outcome stands for it.
+ */
+async function decideCall(
+  prep: Extract<Prepared, { tool: AnyTool }>,
+  ctx: ToolContext,
+  slot: CallSlot,
+  run: RunParts,
+): Promise<{ outcome?: CallOutcome; asked?: boolean }> {
+  const { tool, name, args } = prep;
+  const { deps, signal } = run;
+  const id = slot.call.id;
   let assessment: Assessment;
   try {
     assessment = (await tool.assess?.(args, ctx)) ?? {};
   } catch (err) {
     // A call that cannot work (a name no system can store) fails before anyone is asked.
     if (!(err instanceof ToolError)) throw err;
-    if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
-    return fail(err.message);
+    if (err.notice) slot.emit({ type: 'warning', message: noticeText(err.notice) });
+    return { outcome: failure(err.message) };
   }
   if (assessment.refuse) {
-    emit({ type: 'permission', id: call.id, name, decision: 'refused', reason: assessment.refuse });
-    return fail(t('agent.tool.refused', { reason: assessment.refuse }, 'en'));
+    slot.emit({ type: 'permission', id, name, decision: 'refused', reason: assessment.refuse });
+    return { outcome: failure(t('agent.tool.refused', { reason: assessment.refuse }, 'en')) };
   }
   const siteUrl = tool.site?.(args);
   const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
   const site = siteUrl === undefined ? undefined : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
-  const decision = decide(tool.kind, opts.mode, deps.prompter.interactive, site);
-  if (decision === 'deny') {
-    if (siteUrl !== undefined) {
-      const reason = t('agent.tool.siteNoTerminal', { url: siteUrl }, 'en');
-      const notice = noticeText({ key: 'safety.fetch.noTerminal', params: { name, url: siteUrl } });
-      emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, notice });
-      return fail(reason);
-    }
-    const reason = t('agent.tool.noTerminal', {}, 'en');
-    emit({ type: 'permission', id: call.id, name, decision: 'denied', reason, code: 'no_terminal' });
-    return fail(reason);
+  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, site);
+  if (decision === 'allow') return {};
+  if (decision === 'deny') return { outcome: denied(slot, name, siteUrl) };
+  const answer = await deps.prompter.confirmTool(
+    {
+      name,
+      kind: tool.kind,
+      args,
+      preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
+      warning: assessment.warning,
+      ...(assessment.summary ? { summary: assessment.summary } : {}),
+      ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
+      ...(assessment.full ? { full: assessment.full } : {}),
+    },
+    signal,
+  );
+  const yes = answer !== false;
+  // Only grants that were offered count: a prompter cannot invent a wider sandbox.
+  if (typeof answer === 'object') {
+    const offered = new Set(assessment.choices?.map((c) => c.grant));
+    ctx.granted = answer.grants.filter((g) => offered.has(g));
   }
-  if (decision === 'ask') {
-    const answer = await deps.prompter.confirmTool(
-      {
-        name,
-        kind: tool.kind,
-        args,
-        preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
-        warning: assessment.warning,
-        ...(assessment.summary ? { summary: assessment.summary } : {}),
-        ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
-        ...(assessment.full ? { full: assessment.full } : {}),
-      },
-      signal,
-    );
-    const yes = answer !== false;
-    // Only grants that were offered count: a prompter cannot invent a wider sandbox.
-    if (typeof answer === 'object') {
-      const offered = new Set(assessment.choices?.map((c) => c.grant));
-      ctx.granted = answer.grants.filter((g) => offered.has(g));
-    }
-    if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
-    emit({ type: 'permission', id: call.id, name, decision: yes ? 'allowed' : 'denied' });
-    if (!yes) return fail(t('agent.tool.denied', {}, 'en'));
-    // "Always for this domain": later fetches from the same host run without a question.
-    if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
-    started = clock();
-  }
+  if (signal.aborted) return { outcome: { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') } };
+  slot.emit({ type: 'permission', id, name, decision: yes ? 'allowed' : 'denied' });
+  if (!yes) return { outcome: failure(t('agent.tool.denied', {}, 'en')) };
+  // "Always for this domain": later fetches from the same host run without a question.
+  if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
+  return { asked: true };
+}
 
+/** Nobody can be asked: the call is denied, the model told in English, the person in their language. */
+function denied(slot: CallSlot, name: string, siteUrl: string | undefined): CallOutcome {
+  const id = slot.call.id;
+  if (siteUrl !== undefined) {
+    const reason = t('agent.tool.siteNoTerminal', { url: siteUrl }, 'en');
+    const notice = noticeText({ key: 'safety.fetch.noTerminal', params: { name, url: siteUrl } });
+    slot.emit({ type: 'permission', id, name, decision: 'denied', reason, notice });
+    return failure(reason);
+  }
+  const reason = t('agent.tool.noTerminal', {}, 'en');
+  slot.emit({ type: 'permission', id, name, decision: 'denied', reason, code: 'no_terminal' });
+  return failure(reason);
+}
+
+/** Run the tool; a throw becomes an error result the model can read, a long result is capped. */
+async function execute(
+  prep: Extract<Prepared, { tool: AnyTool }>,
+  ctx: ToolContext,
+  slot: CallSlot,
+  run: RunParts,
+): Promise<CallOutcome> {
+  const { tool, name, args } = prep;
   try {
     const out = await tool.execute(args, ctx);
     const raw = typeof out === 'string' ? out : out.content;
     const isError = typeof out === 'string' ? false : Boolean(out.isError);
-    if (READ_LIKE.has(name) && !isError) result.filesRead += 1;
-    const cap = tool.maxResultBytes ?? opts.maxResultBytes ?? MAX_RESULT_BYTES;
+    const cap = tool.maxResultBytes ?? run.opts.maxResultBytes ?? MAX_RESULT_BYTES;
     let content = raw;
     if (Buffer.byteLength(raw, 'utf8') > cap) {
-      content = (await deps.spill?.(call, raw)) ?? truncateText(raw, cap).text;
+      content = (await run.deps.spill?.(slot.call, raw)) ?? truncateText(raw, cap).text;
     }
-    return end({ content: isError ? `Error: ${content}` : content, ok: !isError });
+    const filesRead = tool.readsFile && !isError ? 1 : 0;
+    const display = typeof out === 'string' ? undefined : out.display;
+    return {
+      content: isError ? `Error: ${content}` : content,
+      ok: !isError,
+      filesRead,
+      filesWritten: [],
+      ...(display ? { display } : {}),
+    };
   } catch (err) {
-    if (signal.aborted) return end({ content: t('agent.tool.interrupted', {}, 'en'), ok: false });
+    if (run.signal.aborted) return { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') };
     if (err instanceof ToolError) {
-      if (err.notice) emit({ type: 'warning', message: noticeText(err.notice) });
-      return fail(err.message);
+      if (err.notice) slot.emit({ type: 'warning', message: noticeText(err.notice) });
+      return failure(err.message);
     }
-    if (err instanceof ZhiError) return fail(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
+    if (err instanceof ZhiError) return failure(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
     log().error(`tool ${name} threw`, err);
-    return fail(
-      t('agent.tool.threw', { name, message: err instanceof Error ? err.message : String(err) }, 'en'),
-    );
+    const message = err instanceof Error ? err.message : String(err);
+    return failure(t('agent.tool.threw', { name, message }, 'en'));
   }
 }
 

@@ -2,7 +2,7 @@ import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/e
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { nearest } from '../support/suggest.js';
-import { type ParsedArgs, parseArgs } from './args.js';
+import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
 import { errorJson, formatError } from './render/error.js';
 import { colorEnabled, makeStyle } from './render/style.js';
@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   config: () => import('./commands/config.js'),
   sessions: () => import('./commands/sessions.js'),
   usage: () => import('./commands/usage.js'),
+  models: () => import('./commands/models.js'),
   run: () => import('./commands/run.js'),
   skill: () => import('./commands/skill.js'),
   doctor: () => import('./commands/doctor.js'),
@@ -68,7 +69,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
-    const suggestion = nearest(word, ['run', 'skill', 'config', 'sessions', 'usage', 'doctor']);
+    const suggestion = nearest(word, [...SUBCOMMANDS]);
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'cli.err.unknownCommand', params: { name: word } },

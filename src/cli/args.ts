@@ -30,7 +30,7 @@ export interface ParsedArgs {
   extra: Record<string, string | true>;
 }
 
-export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor'] as const;
+export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'models'] as const;
 const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {

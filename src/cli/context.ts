@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { MODEL_CATALOG } from '../llm/catalog.js';
+import { loadCapabilities, saveCapabilities } from '../llm/capabilities.js';
 import { ZhipuClient } from '../llm/client.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
 import { UsageTracker } from '../llm/usage.js';
@@ -8,6 +9,7 @@ import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { createLogger, log, setLogger } from '../support/log.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
+import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
 import { setSandboxMode } from '../tools/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
@@ -60,6 +62,16 @@ export async function buildContext(
   );
   log().debug('start', { argv: process.argv.slice(2), language: getLanguage(), platform: config.platform });
   reportWarnings(loaded.warnings, err);
+  if (loaded.exists) {
+    // A config others can read (made by hand, copied, unpacked from a backup) is fixed, and said.
+    const fix = await fixPrivateMode(paths.configFile).catch(() => ({ fileMode: undefined }));
+    if (fix.fileMode !== undefined) {
+      const mode = fix.fileMode.toString(8);
+      process.stderr.write(
+        formatWarning(t('config.warn.madePrivate', { path: paths.configFile, mode }), err),
+      );
+    }
+  }
   setSandboxMode(config.shellSandbox);
   const cwd = process.cwd();
   return {
@@ -115,6 +127,7 @@ function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): ZhipuClient {
   const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
   const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
+  loadCapabilities(ctx.paths.capabilitiesFile);
   return new ZhipuClient({
     baseUrl: ctx.config.baseUrl,
     apiKey,
@@ -122,6 +135,7 @@ export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): ZhipuClie
     ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
     acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
     userAgent: `zhi/${__ZHI_VERSION__}`,
+    onLearn: () => saveCapabilities(ctx.paths.capabilitiesFile),
   });
 }
 

@@ -1,5 +1,5 @@
 import type { ModelCatalog } from '../support/config.js';
-import { chatModelIds, DEFAULT_CHAT_MODEL, DEFAULT_SKILL_MODEL, findModel } from './models.js';
+import { chatModelIds, DEFAULT_CHAT_MODEL, DEFAULT_SKILL_MODEL } from './models.js';
 import { isPlatformId, PLATFORM_IDS, PLATFORMS } from './platforms.js';
 
 /** The model registry as config validation sees it (support/ cannot import llm/ itself). */
@@ -7,7 +7,10 @@ export const MODEL_CATALOG: ModelCatalog = {
   platformIds: PLATFORM_IDS,
   platformBaseUrl: (id) => (isPlatformId(id) ? PLATFORMS[id].baseUrl : ''),
   defaultChatModel: DEFAULT_CHAT_MODEL,
-  defaultSkillModel: DEFAULT_SKILL_MODEL,
+  defaultSkillModel: (platform) =>
+    isPlatformId(platform) ? PLATFORMS[platform].skillModel : DEFAULT_SKILL_MODEL,
   modelIds: chatModelIds,
-  knownModel: (id) => Boolean(findModel(id)),
+  // Any well-formed id is allowed (a model zhi does not know runs with a warning): only ids that
+  // cannot be a model name are refused.
+  knownModel: (id) => /^[a-z0-9][a-z0-9._:/-]{0,99}$/i.test(id),
 };

@@ -2,7 +2,7 @@ import { log } from '../support/log.js';
 import { MessageAccumulator } from './accumulate.js';
 import { abortedError, backoffDelay, classifyHttpError, networkError, timeoutError } from './errors.js';
 import { apiFetch, type FetchLike } from './http.js';
-import { findModel } from './models.js';
+import { effortFor, learnCapability, modelInfo } from './models.js';
 import { type ChunkJson, readStream, readWhole } from './response.js';
 import type { ApiErrorInfo, ChatRequest, LlmClient, Message, StreamEvent, Usage } from './types.js';
 
@@ -19,6 +19,8 @@ export interface ClientOptions {
   random?: () => number;
   userAgent?: string;
   acceptLanguage?: string;
+  /** Told when a model turns out to always think (to keep it in the capability cache). */
+  onLearn?: (model: string, caps: { thinkingForced: boolean }) => void | Promise<void>;
 }
 
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -46,7 +48,10 @@ function newRequestId(): string {
  * before any output was produced) are announced as `retry` events.
  */
 export class ZhipuClient implements LlmClient {
-  private readonly opts: Required<Omit<ClientOptions, 'fetch'>> & { fetch: FetchLike };
+  private readonly opts: Required<Omit<ClientOptions, 'fetch' | 'onLearn'>> & { fetch: FetchLike };
+  private readonly onLearn: ClientOptions['onLearn'];
+  /** Models outside the registry already warned about (once per client). */
+  private readonly warnedUnknown = new Set<string>();
 
   constructor(opts: ClientOptions) {
     this.opts = {
@@ -62,6 +67,7 @@ export class ZhipuClient implements LlmClient {
       baseUrl: opts.baseUrl.replace(/\/+$/, ''),
       apiKey: opts.apiKey,
     };
+    this.onLearn = opts.onLearn;
   }
 
   get baseUrl(): string {
@@ -69,35 +75,60 @@ export class ZhipuClient implements LlmClient {
   }
 
   /** Key, base URL, fetch and retry policy, shared with the other endpoints (OCR: ocr.ts). */
-  get settings(): Readonly<Required<Omit<ClientOptions, 'fetch'>> & { fetch: FetchLike }> {
+  get settings(): Readonly<Required<Omit<ClientOptions, 'fetch' | 'onLearn'>> & { fetch: FetchLike }> {
     return this.opts;
   }
 
   /** Build the wire body for a chat request (exported for tests and request-size benchmarks). */
   body(req: ChatRequest, stream: boolean): Record<string, unknown> {
-    const info = findModel(req.model);
-    const thinking = info ? Boolean(info.thinkingForced || (info.thinking && req.thinking)) : req.thinking;
+    const info = modelInfo(req.model);
+    const thinking = Boolean(info.thinkingForced || (info.thinking && req.thinking));
     const body: Record<string, unknown> = {
       model: req.model,
       messages: req.messages.map(wireMessage),
       stream,
-      thinking: { type: thinking ? 'enabled' : 'disabled' },
       request_id: req.requestId ?? newRequestId(),
     };
+    // A model zhi does not know gets no thinking parameter unless it is being turned off: the
+    // platform's default is right for it, and a 1210 reply teaches us when "off" is refused.
+    if (!(info.unknown && thinking && !info.thinkingForced)) {
+      body.thinking = { type: thinking ? 'enabled' : 'disabled' };
+    }
+    const effort = thinking ? effortFor(info, req.effort) : undefined;
+    if (effort) body.reasoning_effort = effort;
     if (req.tools?.length) {
       body.tools = req.tools;
       body.tool_choice = 'auto';
-      if (stream && info?.toolStream) body.tool_stream = true;
+      if (stream && info.toolStream) body.tool_stream = true;
     }
     // Always explicit: some GLM-4 models stop at 1,024 tokens when max_tokens is left out.
-    const maxTokens = req.maxTokens ?? (info?.maxOutput || undefined);
+    const maxTokens = req.maxTokens ?? (info.maxOutput || undefined);
     if (maxTokens) body.max_tokens = Math.min(maxTokens, 131_072);
     if (req.temperature !== undefined) body.temperature = req.temperature;
     return body;
   }
 
+  /**
+   * A 1210 (bad parameters) on a request that turned thinking off, for a model not known to
+   * always think: the model refuses "off". Remember that and ask again once, thinking on.
+   */
+  private async refusesThinkingOff(req: ChatRequest, error: ApiErrorInfo): Promise<boolean> {
+    if (error.code !== '1210' || req.thinking) return false;
+    const info = modelInfo(req.model);
+    if (info.thinkingForced || !info.thinking) return false;
+    learnCapability(req.model, { thinkingForced: true });
+    await this.onLearn?.(req.model, { thinkingForced: true });
+    return true;
+  }
+
   async *stream(req: ChatRequest): AsyncGenerator<StreamEvent> {
     const { maxRetries } = this.opts;
+    let relearned = false;
+    const model = req.model.toLowerCase();
+    if (modelInfo(model).unknown && !this.warnedUnknown.has(model)) {
+      this.warnedUnknown.add(model);
+      yield { type: 'warning', code: 'unknown_model', model: req.model };
+    }
     for (let attempt = 0; ; attempt++) {
       const acc = new MessageAccumulator();
       let failure: { error: ApiErrorInfo; usage?: Usage } | undefined;
@@ -110,6 +141,12 @@ export class ZhipuClient implements LlmClient {
         if (ev.type === 'done') return;
       }
       if (!failure) return; // unreachable: attempt always ends with done or error
+      if (!relearned && !acc.hasOutput() && (await this.refusesThinkingOff(req, failure.error))) {
+        relearned = true;
+        attempt -= 1;
+        yield { type: 'warning', code: 'thinking_forced', model: req.model };
+        continue;
+      }
       const canRetry =
         failure.error.retryable && !acc.hasOutput() && attempt < maxRetries && !req.signal?.aborted;
       if (!canRetry) {
@@ -202,7 +239,9 @@ export class ZhipuClient implements LlmClient {
         } catch {
           // body lost: the status still says enough
         }
-        yield failed(classifyHttpError(res.status, text));
+        const error = classifyHttpError(res.status, text);
+        if (error.code === 'wrong_base_url') error.url = this.opts.baseUrl;
+        yield failed(error);
         return;
       }
       const contentType = res.headers.get('content-type') ?? '';

@@ -12,6 +12,41 @@ export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiErro
       tries: [{ key: 'llm.cutMidway.try' }, { key: 'llm.network.try1' }],
     });
   }
+  if (err.code === 'wrong_base_url') {
+    return new ZhiError({
+      kind: 'config',
+      what: { key: 'llm.baseUrl.what' },
+      why: { key: 'llm.baseUrl.why', params: { url: err.url ?? platform.baseUrl } },
+      tries: [
+        { key: 'llm.baseUrl.try1' },
+        { key: 'llm.baseUrl.try2', params: { url: platform.baseUrl || '-' } },
+      ],
+    });
+  }
+  if (err.code === 'server_stopped') {
+    return new ZhiError({
+      kind: 'server',
+      what: { key: 'llm.serverStopped.what' },
+      why: err.message,
+      tries: [{ key: 'llm.serverStopped.try' }],
+    });
+  }
+  if (err.code === '1211') {
+    return new ZhiError({
+      kind: 'bad_request',
+      what: { key: 'llm.noModel.what' },
+      why: `${err.message} (HTTP ${err.status ?? 400}, code 1211)`,
+      tries: [{ key: 'llm.noModel.try1' }, { key: 'llm.noModel.try2' }],
+    });
+  }
+  if (err.resetAt) {
+    return new ZhiError({
+      kind: 'rate_limit',
+      what: { key: 'llm.planLimit.what' },
+      why: `${err.message} (HTTP ${err.status ?? 429}, code ${err.code})`,
+      tries: [{ key: 'llm.planLimit.try1', params: { time: err.resetAt } }, { key: 'llm.planLimit.try2' }],
+    });
+  }
   const why = err.code
     ? `${err.message} (${err.status ? `HTTP ${err.status}, ` : ''}code ${err.code})`
     : err.message;

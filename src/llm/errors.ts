@@ -9,12 +9,45 @@ const RETRY_STATUS = new Set([500, 502, 503, 504]);
  * balance problem, not a rate limit); the status decides when there is no code we know.
  */
 export function classifyHttpError(status: number, body: string): ApiErrorInfo {
+  if (status === 404 && isSpringNotFound(body)) {
+    // Not the API answering "no such model": no API at this address at all.
+    return {
+      kind: 'bad_request',
+      status,
+      code: 'wrong_base_url',
+      message: 'HTTP 404 Not Found',
+      retryable: false,
+    };
+  }
   const { code, message } = parseErrorBody(body);
   const kind = kindFor(status, code);
+  const resetAt = code === '1308' || code === '1310' ? resetTime(message) : undefined;
   const retryable = code
     ? RETRY_CODES.has(code) || (code === '500' && status >= 500)
     : RETRY_STATUS.has(status);
-  return { kind, status, ...(code ? { code } : {}), message: message || `HTTP ${status}`, retryable };
+  return {
+    kind,
+    status,
+    ...(code ? { code } : {}),
+    message: message || `HTTP ${status}`,
+    retryable,
+    ...(resetAt ? { resetAt } : {}),
+  };
+}
+
+/** A Spring-style `{"timestamp","status":404,"error":"Not Found","path"}` body (reference §1.1). */
+function isSpringNotFound(body: string): boolean {
+  try {
+    const json = JSON.parse(body) as { error?: unknown; path?: unknown; status?: unknown };
+    return typeof json.path === 'string' && json.error === 'Not Found';
+  } catch {
+    return false;
+  }
+}
+
+/** "Your limit will reset at 2026-11-23 16:00:00" → "2026-11-23 16:00:00". */
+function resetTime(message: string | undefined): string | undefined {
+  return message?.match(/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?/)?.[0];
 }
 
 function kindFor(status: number, code: string | undefined): ApiErrorKind {

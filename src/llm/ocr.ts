@@ -5,8 +5,8 @@
  * policy; failures come back as data (an ApiErrorInfo), like the chat stream's.
  */
 import type { ZhipuClient } from './client.js';
-import { abortedError, backoffDelay, classifyHttpError, networkError, timeoutError } from './errors.js';
 import { parseUsage } from './response.js';
+import { abortedError, backoffDelay, classifyHttpError, networkError, timeoutError } from './errors.js';
 import type { ApiErrorInfo, Usage } from './types.js';
 
 export const OCR_MODEL = 'glm-ocr';

@@ -12,6 +12,12 @@ export interface Platform {
   coveredByPlan: boolean;
   /** A free model used to check a key cheaply (reference §6). */
   probeModel: string;
+  /**
+   * The default skill model: a free model the platform really serves (BigModel: GLM-4-Flash,
+   * "免费语言模型" on its GLM-4 page; Z.ai has no GLM-4-Flash, its free models are GLM-4.7-Flash
+   * and GLM-4.5-Flash; coding plans cover GLM-4.7, run with thinking off).
+   */
+  skillModel: string;
   /** Where a person gets a key. */
   keyUrl: string;
 }
@@ -24,6 +30,7 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     pricing: 'bigmodel',
     coveredByPlan: false,
     probeModel: 'glm-4-flash',
+    skillModel: 'glm-4-flash',
     keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
   },
   zai: {
@@ -33,6 +40,7 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     pricing: 'zai',
     coveredByPlan: false,
     probeModel: 'glm-4.5-flash',
+    skillModel: 'glm-4.7-flash',
     keyUrl: 'https://z.ai/manage-apikey/apikey-list',
   },
   'bigmodel-coding': {
@@ -42,6 +50,7 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     pricing: 'bigmodel',
     coveredByPlan: true,
     probeModel: 'glm-4.7',
+    skillModel: 'glm-4.7',
     keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
   },
   'zai-coding': {
@@ -51,6 +60,7 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     pricing: 'zai',
     coveredByPlan: true,
     probeModel: 'glm-4.7',
+    skillModel: 'glm-4.7',
     keyUrl: 'https://z.ai/manage-apikey/apikey-list',
   },
   custom: {
@@ -60,6 +70,7 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     pricing: 'bigmodel',
     coveredByPlan: false,
     probeModel: 'glm-4-flash',
+    skillModel: 'glm-4-flash',
     keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
   },
 };

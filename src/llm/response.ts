@@ -4,9 +4,10 @@
  * stream mode); frames are parsed by eventsource-parser; finish reasons are mapped explicitly.
  */
 import { createParser } from 'eventsource-parser';
-import { log } from '../support/log.js';
 import type { MessageAccumulator, ToolCallDelta } from './accumulate.js';
 import { classifyHttpError, networkError } from './errors.js';
+import { BoxMarkerFilter } from './stream-repair.js';
+import { StreamFrames } from './stream-frames.js';
 import type { ApiErrorInfo, FinishReason, StreamEvent, Usage } from './types.js';
 import { ZERO_USAGE } from './types.js';
 
@@ -66,12 +67,19 @@ export function* readWhole(json: ChunkJson, acc: MessageAccumulator, model: stri
     acc.addReasoning(msg.reasoning_content);
     yield { type: 'thinking_delta', text: msg.reasoning_content };
   }
-  if (msg?.content) {
-    acc.addContent(msg.content);
-    yield { type: 'text_delta', text: msg.content };
+  const content = msg?.content ? stripBoxMarkers(msg.content) : '';
+  if (content) {
+    acc.addContent(content);
+    yield { type: 'text_delta', text: content };
   }
   for (const [i, tc] of (msg?.tool_calls ?? []).entries()) acc.addToolCall(tc, i);
   yield* finishEvents(choice?.finish_reason ?? 'stop', acc, parseUsage(json.usage), json.model ?? model);
+}
+
+/** Vision models wrap answers in `<|begin_of_box|>…<|end_of_box|>`: never show them. */
+export function stripBoxMarkers(text: string): string {
+  const f = new BoxMarkerFilter();
+  return f.push(text) + f.flush();
 }
 
 export function* finishEvents(
@@ -94,8 +102,8 @@ export function* finishEvents(
       type: 'error',
       error: {
         kind: 'network',
-        code: 'network_error',
-        message: 'the model stopped with network_error',
+        code: 'server_stopped',
+        message: 'the server stopped generating (finish_reason network_error)',
         retryable: true,
       },
       partial,
@@ -125,100 +133,53 @@ export async function* readStream(
   arm: () => void,
   interrupted: (err: unknown) => ApiErrorInfo,
 ): AsyncGenerator<StreamEvent> {
-  const pending: StreamEvent[] = [];
-  let finishReason: string | undefined;
-  let usage: Usage | undefined;
-  let serverModel = model;
-  let sawDone = false;
-  let inStreamError: ApiErrorInfo | undefined;
-  let toolPosition = 0;
-
-  const parser = createParser({
-    onEvent: (event) => {
-      if (sawDone || inStreamError) return;
-      const data = event.data.trim();
-      if (data === '[DONE]') {
-        sawDone = true;
-        return;
-      }
-      let json: ChunkJson;
-      try {
-        json = JSON.parse(data) as ChunkJson;
-      } catch {
-        log().warn('skipping malformed SSE frame', { data: data.slice(0, 200) });
-        return;
-      }
-      if (json.error) {
-        inStreamError = classifyHttpError(200, JSON.stringify(json));
-        return;
-      }
-      if (json.model) serverModel = json.model;
-      if (json.usage) usage = parseUsage(json.usage);
-      const choice = json.choices?.[0];
-      const delta = choice?.delta;
-      if (delta?.reasoning_content) {
-        acc.addReasoning(delta.reasoning_content);
-        pending.push({ type: 'thinking_delta', text: delta.reasoning_content });
-      }
-      if (delta?.content) {
-        acc.addContent(delta.content);
-        pending.push({ type: 'text_delta', text: delta.content });
-      }
-      for (const tc of delta?.tool_calls ?? []) {
-        const { started } = acc.addToolCall(tc, toolPosition++);
-        if (started) {
-          pending.push({
-            type: 'tool_call_start',
-            index: typeof tc.index === 'number' ? tc.index : toolPosition - 1,
-            id: started.id,
-            name: started.function.name,
-          });
-        }
-      }
-      if (choice?.finish_reason) finishReason = choice.finish_reason;
-    },
-  });
-
+  const frames = new StreamFrames(acc, model);
+  const parser = createParser({ onEvent: (event) => frames.onData(event.data) });
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
   try {
-    while (!sawDone && !inStreamError) {
+    while (!frames.finished) {
       let chunk: { done: boolean; value?: Uint8Array };
       try {
         chunk = await reader.read();
       } catch (err) {
-        yield* pending.splice(0);
+        yield* frames.pending.splice(0);
         const error = interrupted(err);
         // A drop after the answer began is not "could not connect": say it was cut.
         if (error.kind === 'network') error.code = 'stream_cut';
-        yield { type: 'error', error, partial: acc.message(), ...(usage ? { usage } : {}) };
+        yield { type: 'error', error, partial: acc.message(), ...usageOf(frames) };
         return;
       }
       if (chunk.done) break;
       arm();
       // stream: true keeps a multi-byte character split across reads until its last byte comes.
       parser.feed(decoder.decode(chunk.value, { stream: true }));
-      yield* pending.splice(0);
+      yield* frames.pending.splice(0);
     }
     parser.feed(decoder.decode());
     parser.feed('\n\n');
-    yield* pending.splice(0);
+    frames.flushText();
+    yield* frames.pending.splice(0);
   } finally {
     reader.cancel().catch(() => {});
   }
 
-  if (inStreamError) {
-    yield { type: 'error', error: inStreamError, partial: acc.message(), ...(usage ? { usage } : {}) };
+  if (frames.error) {
+    yield { type: 'error', error: frames.error, partial: acc.message(), ...usageOf(frames) };
     return;
   }
-  if (!finishReason) {
+  if (!frames.finishReason) {
     yield {
       type: 'error',
       error: { ...networkError('the stream ended before the answer was complete'), code: 'stream_cut' },
       partial: acc.message(),
-      ...(usage ? { usage } : {}),
+      ...usageOf(frames),
     };
     return;
   }
-  yield* finishEvents(finishReason, acc, usage ?? { ...ZERO_USAGE }, serverModel);
+  yield* finishEvents(frames.finishReason, acc, frames.usage ?? { ...ZERO_USAGE }, frames.serverModel);
+}
+
+function usageOf(frames: StreamFrames): { usage?: Usage } {
+  return frames.usage ? { usage: frames.usage } : {};
 }

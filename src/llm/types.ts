@@ -65,6 +65,8 @@ export interface ChatRequest {
   tools?: ToolSchema[];
   /** Sent explicitly: the API defaults to enabled, so "off" must be said. */
   thinking: boolean;
+  /** `reasoning_effort`, sent only where the model takes it and thinking is on. */
+  effort?: 'low' | 'medium' | 'high' | 'max';
   maxTokens?: number;
   temperature?: number;
   requestId?: string;
@@ -93,6 +95,10 @@ export interface ApiErrorInfo {
   /** The server's message, verbatim. */
   message: string;
   retryable: boolean;
+  /** When a usage window resets (1308 gives it in the message). */
+  resetAt?: string;
+  /** The address that answered (for a wrong base URL). */
+  url?: string;
 }
 
 export type StreamEvent =
@@ -100,8 +106,12 @@ export type StreamEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ApiErrorInfo }
+  /** Something the person should know that did not stop the call (a repaired stream, a learned capability). */
+  | { type: 'warning'; code: StreamWarningCode; model: string }
   | { type: 'done'; message: AssistantMessage; finishReason: FinishReason; usage: Usage; model: string }
   | { type: 'error'; error: ApiErrorInfo; partial: AssistantMessage; usage?: Usage };
+
+export type StreamWarningCode = 'stream_repaired' | 'stream_damaged' | 'thinking_forced' | 'unknown_model';
 
 /** What the agent needs from a model client: one streaming call that never throws. */
 export interface LlmClient {

@@ -10,6 +10,8 @@ export interface ModelUsage extends Usage {
 /** Sums usage per model for a session (or a run), with a cost estimate in the platform's currency. */
 export class UsageTracker {
   private readonly byModel = new Map<string, ModelUsage>();
+  /** Some call was priced from an unconfirmed, converted or unknown price. */
+  private approx = false;
 
   constructor(readonly platform: Platform) {}
 
@@ -19,6 +21,7 @@ export class UsageTracker {
    */
   add(model: string, usage: Usage): Cost {
     const cost = costOf(model, usage, this.platform);
+    if (cost.approx) this.approx = true;
     const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
     cur.promptTokens += usage.promptTokens;
     cur.completionTokens += usage.completionTokens;
@@ -33,6 +36,7 @@ export class UsageTracker {
 
   /** Fold another tracker in (a nested skill run's usage into its parent). */
   merge(other: UsageTracker): void {
+    if (other.approx) this.approx = true;
     for (const [model, u] of other.models()) {
       const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
       for (const k of [
@@ -67,10 +71,12 @@ export class UsageTracker {
       amount: this.total().cost,
       currency: this.platform.currency,
       covered: this.platform.coveredByPlan,
+      ...(this.approx ? { approx: true } : {}),
     };
   }
 
   reset(): void {
+    this.approx = false;
     this.byModel.clear();
   }
 }

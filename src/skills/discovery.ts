@@ -1,5 +1,5 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { AppPaths } from '../support/paths.js';
 import { packageRoot } from '../support/paths.js';
 import { SkillCache } from './cache.js';
@@ -11,6 +11,8 @@ export interface SkillDirs {
   builtinDir: string;
   /** The user's skills (`<config dir>/skills`). */
   userDir: string;
+  /** The project's `.agents/skills/` and `.claude/skills/` (they override user skills). */
+  projectDirs?: string[];
 }
 
 /** Every skill zhi can run, after a user skill replaced a built-in of the same name. */
@@ -29,6 +31,42 @@ export function defaultSkillDirs(paths: Pick<AppPaths, 'skillsDir'>): SkillDirs 
   return { builtinDir: join(packageRoot(), 'skills'), userDir: paths.skillsDir };
 }
 
+/** Where Agent Skills clients look for a project's own skills. */
+export const PROJECT_SKILL_FOLDERS = ['.agents/skills', '.claude/skills'];
+
+/**
+ * The project skill folders for the current directory: from it upwards, the first folder that
+ * has `.agents/skills/` or `.claude/skills/` (or is a git root, where a project ends). Never the
+ * home folder itself or above it (`~/.claude/skills` holds someone's personal skills, not a project's).
+ */
+export async function projectSkillDirs(cwd: string, home: string | undefined): Promise<string[]> {
+  const stop = home ? resolve(home) : undefined;
+  let dir = resolve(cwd);
+  for (;;) {
+    if (dir === stop) return [];
+    const found: string[] = [];
+    for (const f of PROJECT_SKILL_FOLDERS) {
+      const st = await stat(join(dir, f)).catch(() => undefined);
+      if (st?.isDirectory()) found.push(join(dir, f));
+    }
+    if (found.length) return found;
+    if (await stat(join(dir, '.git')).catch(() => undefined)) return [];
+    const up = dirname(dir);
+    if (up === dir) return [];
+    dir = up;
+  }
+}
+
+/** The skill folders of a command run in `cwd`: built-ins, the user's, and the project's. */
+export async function skillDirsFor(
+  paths: Pick<AppPaths, 'skillsDir'>,
+  cwd: string,
+  home: string | undefined,
+): Promise<SkillDirs> {
+  const projectDirs = await projectSkillDirs(cwd, home);
+  return { ...defaultSkillDirs(paths), ...(projectDirs.length ? { projectDirs } : {}) };
+}
+
 /** Where loaded skill files are cached between runs. */
 export function skillCacheFile(paths: Pick<AppPaths, 'dataDir'>): string {
   return join(paths.dataDir, 'cache', 'skills.json');
@@ -44,9 +82,10 @@ export async function discoverSkills(
   opts: { cacheFile?: string } = {},
 ): Promise<SkillCatalog> {
   const cache = await SkillCache.open(opts.cacheFile);
-  const [builtin, user] = await Promise.all([
+  const [builtin, user, ...project] = await Promise.all([
     loadDir(dirs.builtinDir, 'builtin', cache),
     loadDir(dirs.userDir, 'user', cache),
+    ...(dirs.projectDirs ?? []).map((d) => loadDir(d, 'project', cache)),
   ]);
   await cache.save();
   const catalog: SkillCatalog = {
@@ -82,6 +121,14 @@ export async function discoverSkills(
   };
   add(builtin, 'builtin');
   add(user, 'user');
+  // `.agents/skills` first: a skill in both project folders is the `.agents` one.
+  add(
+    project.flat().reduce<LoadOutcome[]>((acc, o) => {
+      if (!o.skill || !acc.some((a) => a.skill?.name === o.skill!.name)) acc.push(o);
+      return acc;
+    }, []),
+    'project',
+  );
   return catalog;
 }
 
@@ -131,5 +178,5 @@ async function loadDir(dir: string, source: SkillSource, cache: SkillCache): Pro
 
 /** Does a user skill of this name replace a built-in? */
 export function overridesBuiltin(catalog: SkillCatalog, skill: Skill): boolean {
-  return skill.source === 'user' && catalog.builtins.has(skill.name);
+  return skill.source !== 'builtin' && catalog.builtins.has(skill.name);
 }

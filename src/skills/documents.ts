@@ -249,6 +249,9 @@ export function composeMessage(o: {
   caller?: string;
   instructions?: string;
   extraDocuments?: { name: string; text: string }[];
+  /** A free-form skill: the person's own words, and the files they named. */
+  task?: string;
+  files?: DocumentBlock[];
 }): string {
   const out: string[] = [];
   if (o.caller) {
@@ -278,9 +281,15 @@ export function composeMessage(o: {
     }
     lines.push(`- ${arg.name}: ${typeof v === 'string' && v.includes('\n') ? `\n${v}` : String(v)}`);
   }
+  for (const d of o.files ?? []) {
+    lines.push(`- file ${d.name}: ${d.note}`);
+    if (d.text !== undefined) docs.push(d);
+  }
   for (const d of o.extraDocuments ?? [])
     lines.push(`- ${d.name}: a document given on standard input; its text is below`);
-  out.push(lines.length ? `Inputs:\n${lines.join('\n')}` : 'Run the skill (it was given no inputs).');
+  if (o.task?.trim()) out.push(`The person's request, in their words:\n${o.task.trim()}`);
+  if (lines.length) out.push(`Inputs:\n${lines.join('\n')}`);
+  else if (!o.task?.trim()) out.push('Run the skill (it was given no inputs).');
   for (const d of docs) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
   for (const d of o.extraDocuments ?? []) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
   for (const [, results] of o.results ?? []) {

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, extname } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
 import type { z } from 'zod';
 import type { MessageKey } from '../support/i18n/index.js';
 import { parseYamlSafe } from '../support/yaml.js';
+import { MAX_DESCRIPTION, mapAllowedTools, quoteColonValues, specNameProblem } from './agent-skills.js';
+import { listResources } from './bundled.js';
 import {
   ARG_TYPES,
   KNOWN_KEYS,
@@ -17,7 +19,6 @@ import {
 } from './schema.js';
 
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
-const MAX_RESOURCES = 100;
 /** Tools a SKILL.md gets when it names none. */
 export const SKILL_MD_DEFAULT_TOOLS = ['file_read', 'file_list', 'file_write'];
 
@@ -83,8 +84,18 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
     bodyLine = fm.bodyLine;
   }
 
-  const lc = new LineCounter();
-  const yaml = parseYamlSafe(yamlText, { lineCounter: lc, limits: { maxBytes: MAX_SKILL_FILE_BYTES } });
+  let lc = new LineCounter();
+  let yaml = parseYamlSafe(yamlText, { lineCounter: lc, limits: { maxBytes: MAX_SKILL_FILE_BYTES } });
+  const quoted = !yaml.ok && o.format === 'skill-md' ? quoteColonValues(yamlText) : undefined;
+  if (quoted !== undefined) {
+    // The client guide's fallback: `description: Use when: …` is quoted and parsed again.
+    const retryLc = new LineCounter();
+    const retry = parseYamlSafe(quoted, { lineCounter: retryLc, limits: { maxBytes: MAX_SKILL_FILE_BYTES } });
+    if (retry.ok) {
+      yaml = retry;
+      lc = retryLc;
+    }
+  }
   const lineAt = (offset: number | undefined) =>
     offset === undefined ? undefined : lc.linePos(offset).line + lineOffset;
   if (!yaml.ok) {
@@ -109,6 +120,7 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   if (!isMap(root)) return fail(o.file, 'skills.err.notMapping', {}, lineAt(root.range?.[0]));
 
   const warnings: SkillIssue[] = [];
+  let shellScopes: string[] | undefined;
   const raw = yaml.value as Record<string, unknown>;
   let data: Record<string, unknown> = raw;
   const known: readonly string[] =
@@ -144,9 +156,13 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
     }
     data = { ...raw, system_prompt: body };
     // Agent Skills name the skill after its folder; accept a front matter without `name`.
-    if (raw.name === undefined) data.name = basename(o.folder ?? dirname(o.file));
+    const folderName = basename(o.folder ?? dirname(o.file));
+    if (raw.name === undefined) data.name = folderName;
+    const specErrors = specProblems(raw, folderName, root, o.file, lineAt);
+    if (specErrors.length) return { errors: specErrors, warnings };
     if (raw.tools === undefined) {
       const mapped = mapAllowedTools(raw['allowed-tools']);
+      if (mapped.shellScopes) shellScopes = mapped.shellScopes;
       for (const ignored of mapped.ignored) {
         warnings.push(
           issue(
@@ -158,7 +174,9 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
           ),
         );
       }
-      data.tools = mapped.tools ?? SKILL_MD_DEFAULT_TOOLS;
+      // A skill that ships scripts needs the shell to run them (each command still asks).
+      const scripts = (o.resources ?? []).some((r) => /^scripts\//i.test(r));
+      data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
     }
     delete data['allowed-tools'];
   }
@@ -201,6 +219,7 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
     ...(o.folder ? { folder: o.folder } : {}),
     ...(modelLine ? { modelLine } : {}),
   });
+  if (shellScopes) skill.shellScopes = shellScopes;
   return { skill, errors: [], warnings };
 }
 
@@ -233,53 +252,32 @@ export function splitFrontMatter(text: string): { yaml: string; body: string; bo
   };
 }
 
-/** Agent Skills `allowed-tools` (Claude-style names or zhi's) mapped to zhi's tools. */
-const TOOL_ALIASES: Record<string, string> = {
-  read: 'file_read',
-  write: 'file_write',
-  edit: 'file_write',
-  multiedit: 'file_write',
-  glob: 'file_list',
-  ls: 'file_list',
-  bash: 'shell',
-  webfetch: 'web_fetch',
-};
+export { mapAllowedTools } from './agent-skills.js';
 
-export function mapAllowedTools(value: unknown): { tools?: string[]; ignored: string[] } {
-  if (value === undefined || value === null) return { ignored: [] };
-  const items = Array.isArray(value) ? value.map(String) : String(value).split(/[\s,]+/);
-  const tools: string[] = [];
-  const ignored: string[] = [];
-  for (const raw of items) {
-    const name = raw.trim().replace(/\(.*\)$/, '');
-    if (!name) continue;
-    const mapped = TOOL_ALIASES[name.toLowerCase()] ?? (/^[a-z][a-z0-9_-]*$/.test(name) ? name : undefined);
-    if (mapped) {
-      if (!tools.includes(mapped)) tools.push(mapped);
-    } else ignored.push(raw.trim());
+/** The specification's rules for `name` (format, equal to the folder) and `description` length. */
+function specProblems(
+  raw: Record<string, unknown>,
+  folder: string,
+  root: import('yaml').YAMLMap,
+  file: string,
+  lineAt: LineAt,
+): SkillIssue[] {
+  const out: SkillIssue[] = [];
+  if (typeof raw.name === 'string') {
+    const problem = specNameProblem(raw.name, folder);
+    if (problem) out.push(issue(file, problem.key, problem.params, keyLine(root, 'name', lineAt), 'name'));
   }
-  return { tools, ignored };
-}
-
-async function listResources(folder: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
-      if (out.length >= MAX_RESOURCES || e.name.startsWith('.')) continue;
-      const full = join(dir, e.name);
-      if (e.isDirectory() && depth < 3) await walk(full, depth + 1);
-      else if (e.isFile() && !(depth === 0 && e.name === 'SKILL.md'))
-        out.push(relative(folder, full).split(sep).join('/'));
-    }
-  };
-  await walk(folder, 0);
+  if (typeof raw.description === 'string' && raw.description.length > MAX_DESCRIPTION) {
+    out.push(
+      issue(
+        file,
+        'skills.spec.description',
+        { length: raw.description.length, max: MAX_DESCRIPTION },
+        keyLine(root, 'description', lineAt),
+        'description',
+      ),
+    );
+  }
   return out;
 }
 

@@ -1,40 +1,41 @@
-import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { isInside } from '../tools/paths.js';
-import { readDocument } from '../tools/readers/index.js';
-import { type AnyTool, ToolError } from '../tools/types.js';
+import type { AnyTool } from '../tools/types.js';
+import { BUNDLED_RESULT_BYTES, readBundled, resourceSummary } from './bundled.js';
 
 const schema = z.object({
   path: z
     .string()
-    .describe('One of the reference files listed in the instructions, e.g. "reference/style.md".'),
+    .describe(
+      'One of the files listed in the instructions, relative to the skill folder, e.g. "reference/style.md".',
+    ),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Optional: skip this many bytes of the text, to read the next part of a long file.'),
 });
 
 /**
- * `read_reference`: reads a reference file that sits beside an Agent Skills `SKILL.md`. The model
- * gets the list of files, not their text; it reads the ones it needs. Only listed files, only
- * inside the skill's folder.
+ * `read_reference`: reads a file that sits beside an Agent Skills `SKILL.md` (references,
+ * assets, scripts). The model gets the list of files, not their text; it reads the ones it
+ * needs, a page at a time. Only listed files, only inside the skill's folder.
  */
 export function referenceTool(folder: string, resources: readonly string[]): AnyTool {
   return {
     name: 'read_reference',
-    description: `Read one of this skill's reference files: ${resources.slice(0, 20).join(', ')}${resources.length > 20 ? ', …' : ''}.`,
+    description: `Read one of this skill's bundled files (read-only; long files come in pages): ${resourceSummary(resources.slice(0, 20))}${resources.length > 20 ? ', …' : ''}.`,
     schema,
     kind: 'read',
+    maxResultBytes: BUNDLED_RESULT_BYTES,
     label: (args: z.infer<typeof schema>) => args.path,
     async execute(args: z.infer<typeof schema>, ctx) {
-      const wanted = args.path.replace(/\\/g, '/').replace(/^\.\//, '');
-      if (!resources.includes(wanted)) {
-        throw new ToolError(
-          `"${args.path}" is not one of this skill's reference files: ${resources.join(', ')}.`,
-        );
-      }
-      const root = await realpath(folder);
-      const abs = await realpath(join(folder, wanted)).catch(() => undefined);
-      if (!abs || !isInside(root, abs)) throw new ToolError(`"${args.path}" cannot be read.`);
-      const doc = await readDocument(abs, { signal: ctx.signal });
-      return doc.text;
+      const read = await readBundled(folder, resources, args.path, {
+        ...(args.offset ? { offset: args.offset } : {}),
+        signal: ctx.signal,
+        how: (next) => `Call read_reference with path "${args.path}" and offset=${next} to read on.`,
+      });
+      return read.text;
     },
   };
 }

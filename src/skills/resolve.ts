@@ -85,17 +85,32 @@ export function skillClosure(skill: Skill, catalog: SkillCatalog, builtinTools: 
 
 /**
  * The model a skill runs on: the override (`--model`), else the skill's, else the configured
- * skill model. Unknown models and models without tool calling are refused (except on a custom
- * platform, whose models zhi does not know).
+ * skill model. A GLM id zhi does not know runs as is. Another model the skill names that zhi does
+ * not know (`claude-sonnet-4-5` in a skill written for Claude) falls back to the configured skill
+ * model, through `onFallback`; an unknown `--model` or configured model, and models without tool
+ * calling, are refused (except on a custom platform, whose models zhi does not know).
  */
 export function skillModel(
   skill: Skill,
-  o: { override?: string | undefined; configured: string; custom: boolean },
+  o: {
+    override?: string | undefined;
+    configured: string;
+    custom: boolean;
+    onFallback?: (asked: string, used: string) => void;
+  },
 ): string {
   const model = (o.override ?? skill.model ?? o.configured).toLowerCase();
   if (o.custom) return model;
   const info = findModel(model);
   const where = o.override ? undefined : skill.model ? skill : undefined;
+  // A GLM model newer than zhi's registry runs as is (the client warns once, and learns).
+  if (!info && isGlmFamily(model)) return model;
+  if ((!info || info.kind === 'ocr') && !o.override && skill.model && o.onFallback) {
+    const { model: _asked, ...rest } = skill;
+    const used = skillModel(rest, { configured: o.configured, custom: o.custom });
+    o.onFallback(model, used);
+    return used;
+  }
   if (!info || info.kind === 'ocr') {
     const suggestion = nearest(model, chatModelIds());
     const text: ErrorText = {
@@ -120,6 +135,11 @@ export function skillModel(
     throw skillError({ file: skill.file, line: skill.modelLine, field: 'model', message: text });
   }
   return info.id;
+}
+
+/** Zhipu's own model families: ids zhi may not know yet but the platform may serve. */
+function isGlmFamily(model: string): boolean {
+  return /^(glm|chatglm|codegeex|charglm|emohaa)-[a-z0-9][a-z0-9._-]*$/.test(model);
 }
 
 /** `file, line 4, tools[1]: message` */

@@ -26,7 +26,8 @@ export interface SkillArg {
   extensions?: string[];
 }
 
-export type SkillSource = 'builtin' | 'user';
+/** `project`: found in the current project's `.agents/skills/` or `.claude/skills/`. */
+export type SkillSource = 'builtin' | 'user' | 'project';
 
 /** A skill as loaded from disk, validated and with defaults applied (the model default stays open). */
 export interface Skill {
@@ -57,6 +58,8 @@ export interface Skill {
   toolLines: number[];
   /** Line of the `model` key, if any. */
   modelLine?: number;
+  /** `allowed-tools: Bash(python3:*)`: the shell may run only commands with these prefixes. */
+  shellScopes?: string[];
 }
 
 /** A problem in a skill file, located as precisely as the file allows. */

@@ -61,7 +61,7 @@ const skillCreate: Tool<typeof newSkillSchema> = {
         );
       }
     }
-    await writeFileAtomic(target, yaml, 0o644);
+    await writeFileAtomic(target, yaml, 0o600);
     const usage = (args.inputs ?? [])
       .map((a) => (a.type === 'file' || a.type === 'directory' ? `<${a.name}>` : `--${a.name} <value>`))
       .join(' ');

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { writeFileAtomic } from '../support/atomic.js';
+import { listResources } from './bundled.js';
 import type { Skill } from './schema.js';
 
 /** Tools that make a user skill need the user's trust before its first run. */
@@ -7,12 +10,29 @@ export const TRUST_TOOLS = ['shell', 'file_write'] as const;
 
 interface TrustFile {
   version: 1;
-  /** skill name → sha256 of the skill file the user trusted. */
+  /** skill name → sha256 of the skill's files (all of a SKILL.md folder) that the user trusted. */
   skills: Record<string, { hash: string; file: string; at: string }>;
 }
 
 /**
- * Which user skills the user has trusted, by the content hash of their file: editing the file
+ * The hash trust is tied to. A YAML skill is one file; an Agent Skill is its whole folder (its
+ * scripts run and its references steer the model), so every file counts: path and bytes, in
+ * name order. Computed from disk each time, never from the discovery cache, whose key only
+ * notices changes to SKILL.md and the top folder.
+ */
+export async function contentHash(skill: Pick<Skill, 'file' | 'folder' | 'hash'>): Promise<string> {
+  if (!skill.folder) return skill.hash;
+  const h = createHash('sha256');
+  const files = ['SKILL.md', ...(await listResources(skill.folder))];
+  for (const rel of files) {
+    const bytes = await readFile(join(skill.folder, rel)).catch(() => Buffer.alloc(0));
+    h.update(`${rel}\0${bytes.length}\0`).update(bytes);
+  }
+  return h.digest('hex');
+}
+
+/**
+ * Which user skills the user has trusted, by the content hash of their files: editing a file
  * (or replacing it) asks again. Kept in `trusted-skills.json` in the data folder.
  */
 export class TrustStore {
@@ -33,14 +53,15 @@ export class TrustStore {
     return store;
   }
 
-  isTrusted(skill: Skill): boolean {
+  async isTrusted(skill: Skill): Promise<boolean> {
     if (skill.source === 'builtin') return true;
-    return this.data.skills[skill.name]?.hash === skill.hash;
+    const saved = this.data.skills[skill.name];
+    return saved !== undefined && saved.hash === (await contentHash(skill));
   }
 
   async trust(skills: Skill[]): Promise<void> {
     const at = new Date().toISOString();
-    for (const s of skills) this.data.skills[s.name] = { hash: s.hash, file: s.file, at };
+    for (const s of skills) this.data.skills[s.name] = { hash: await contentHash(s), file: s.file, at };
     await writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`, 0o600);
   }
 
@@ -54,4 +75,13 @@ export class TrustStore {
 /** Does this skill itself use a tool that needs trust? */
 export function usesTrustTools(skill: Skill): boolean {
   return skill.tools.some((t) => (TRUST_TOOLS as readonly string[]).includes(t));
+}
+
+/** The skills of a run that need the user's trust and do not have it yet. */
+export async function untrustedOf(store: TrustStore, skills: Skill[]): Promise<Skill[]> {
+  const out: Skill[] = [];
+  for (const s of skills) {
+    if (s.source !== 'builtin' && usesTrustTools(s) && !(await store.isTrusted(s))) out.push(s);
+  }
+  return out;
 }

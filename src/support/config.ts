@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
+import { restrictAcl } from './private-files.js';
 import { nearest } from './suggest.js';
 
 /**
@@ -11,7 +12,8 @@ export interface ModelCatalog {
   platformIds: readonly string[];
   platformBaseUrl(id: string): string;
   defaultChatModel: string;
-  defaultSkillModel: string;
+  /** The default skill model: a free model the platform serves. */
+  defaultSkillModel(platform: string): string;
   /** Model ids a person may choose, for messages and suggestions. */
   modelIds(): string[];
   knownModel(id: string): boolean;
@@ -30,6 +32,7 @@ export const CONFIG_KEYS = [
   'log_level',
   'max_cost_per_run',
   'compact_threshold',
+  'thinking_effort',
   'shell_sandbox',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -69,6 +72,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   log_level: oneOf('debug', 'info', 'warn', 'error'),
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
+  thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
 };
 
@@ -84,6 +88,7 @@ const expected: Record<ConfigKey, string> = {
   log_level: 'debug | info | warn | error',
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
+  thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
 };
 
@@ -99,6 +104,7 @@ export interface ConfigFile {
   log_level?: 'debug' | 'info' | 'warn' | 'error';
   max_cost_per_run?: number;
   compact_threshold?: number;
+  thinking_effort?: 'low' | 'medium' | 'high' | 'max';
   shell_sandbox?: 'auto' | 'off';
 }
 
@@ -125,6 +131,8 @@ export interface ResolvedConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   maxCostPerRun: number | undefined;
   compactThreshold: number;
+  /** `reasoning_effort` for chat where the model takes it; unset = the model's default. */
+  thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
   /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
   shellSandbox: 'auto' | 'off';
   /** Whether the config file exists. */
@@ -228,6 +236,7 @@ async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   // The backup may hold the key: private from the moment it exists, like the config itself.
   await writeFileAtomic(backup, text, 0o600);
+  await restrictAcl(backup);
   const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
   const file: ConfigFile = match ? { api_key: match[1]! } : {};
   await saveConfigFile(path, file);
@@ -242,6 +251,8 @@ export async function saveConfigFile(path: string, file: ConfigFile): Promise<vo
   }
   const { stringify } = await import('yaml');
   await writeFileAtomic(path, stringify(ordered), 0o600);
+  // Windows: the mode above means little; the access list is what keeps the key private.
+  await restrictAcl(path);
 }
 
 export interface Overrides {
@@ -279,7 +290,7 @@ export function resolveConfig(
   validateValue('platform', platform, 'config.yaml', catalog);
   const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
   const defaultModel = file.default_model ?? catalog.defaultChatModel;
-  const skillModel = file.skill_model ?? catalog.defaultSkillModel;
+  const skillModel = file.skill_model ?? catalog.defaultSkillModel(platform);
   checkModel(
     'default_model',
     defaultModel,
@@ -307,6 +318,7 @@ export function resolveConfig(
     logLevel: file.log_level ?? DEFAULTS.log_level,
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     fileExists: loaded.exists,
   };
@@ -317,9 +329,13 @@ function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv): string {
   return name && env[name] ? `$${name}` : 'config.yaml';
 }
 
-/** `abcd1234…` style: enough to recognise a key, never enough to use it. */
+/**
+ * `abcd…e9` style: the first 4 and last 2 characters at most — enough to recognise a key, never
+ * enough to use it. A short key shows only its last 2.
+ */
 export function maskKey(key: string | undefined): string {
   if (!key) return '(not set)';
-  if (key.length <= 8) return '****';
-  return `${key.slice(0, 4)}…${key.slice(-4)}`;
+  if (key.length < 8) return '****';
+  if (key.length < 16) return `…${key.slice(-2)}`;
+  return `${key.slice(0, 4)}…${key.slice(-2)}`;
 }

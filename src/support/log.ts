@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { redact } from './redact.js';
+import { redact, redactDeep } from './redact.js';
 
 /** A small file logger: zhi.log rotated at 5 MB, three files kept. `--debug` mirrors to stderr. Every line is redacted. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -39,10 +39,9 @@ export function createLogger(opts: LoggerOptions): Logger {
   let ready = false;
   const file = opts.dir ? join(opts.dir, 'zhi.log') : undefined;
   const write = (level: LogLevel, msg: string, data?: unknown) => {
-    // The key, tokens and URL credentials never reach the log file or --debug output.
-    const line = redact(
-      `${new Date().toISOString()} ${level.toUpperCase()} ${msg}${data === undefined ? '' : ` ${safeJson(data)}`}\n`,
-    );
+    // The key, tokens and URL credentials never reach the log file or --debug output. Data is
+    // redacted before it becomes JSON, so a replacement can never break the line's escaping.
+    const line = `${new Date().toISOString()} ${level.toUpperCase()} ${redact(msg)}${data === undefined ? '' : ` ${safeJson(redactDeep(data))}`}\n`;
     if (opts.stderr) process.stderr.write(`[debug] ${line}`);
     if (!file || order[level] < min) return;
     try {

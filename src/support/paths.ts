@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
 
@@ -13,6 +13,8 @@ export interface AppPaths {
   historyFile: string;
   usageLedger: string;
   trustFile: string;
+  /** What zhi learned about models outside its registry (llm/capabilities.ts). */
+  capabilitiesFile: string;
   logDir: string;
 }
 
@@ -35,6 +37,7 @@ function build(configDir: string, dataDir: string, logDir: string): AppPaths {
     historyFile: join(dataDir, 'history'),
     usageLedger: join(dataDir, 'usage.jsonl'),
     trustFile: join(dataDir, 'trusted-skills.json'),
+    capabilitiesFile: join(dataDir, 'model-capabilities.json'),
     logDir,
   };
 }

@@ -62,6 +62,8 @@ export function redact(text: string): string {
   out = out.replace(ASSIGNMENT, (whole, head: string, value: string) => {
     if (value.includes(REDACTED)) return whole;
     const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+    // Unquoted words like "password: required" stay; values with a digit or of key length go.
+    if (!quote && !/\d/.test(value) && value.length < 12) return whole;
     return `${head}${quote}${REDACTED}${quote}`;
   });
   return out;
@@ -71,7 +73,9 @@ export function redact(text: string): string {
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redact(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
-  if (value && typeof value === 'object' && !(value instanceof Date)) {
+  if (value && typeof value === 'object' && !(value instanceof Date) && !ArrayBuffer.isView(value)) {
+    const toJSON = (value as { toJSON?: () => unknown }).toJSON;
+    if (typeof toJSON === 'function') return redactDeep(toJSON.call(value)) as T;
     if (value instanceof Error) {
       const e = new Error(redact(value.message));
       e.name = value.name;

@@ -23,6 +23,7 @@ const fileRead: Tool<typeof schema> = {
   ].join(' '),
   schema,
   kind: 'read',
+  readsFile: true,
   // Its own 100 KB cap (with a marker giving the next offset) must reach the model whole.
   maxResultBytes: DEFAULT_MAX_BYTES + 2048,
   label: (args) => args.path,

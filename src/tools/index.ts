@@ -13,6 +13,7 @@ const loaders: Record<string, () => Promise<{ default: AnyTool }>> = {
   ocr: () => import('./ocr.js'),
   shell: () => import('./shell.js'),
   web_fetch: () => import('./web-fetch.js'),
+  web_search: () => import('./web-search.js'),
 };
 
 export const BUILTIN_TOOL_NAMES = Object.keys(loaders);

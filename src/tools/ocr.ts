@@ -207,6 +207,7 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
     ].join(' '),
     schema,
     kind: 'read',
+    readsFile: true,
     label: (args) => args.path,
     async execute(args, ctx) {
       if (!ctx.client) throw new ToolError('OCR is not available in this run (no API client).');

@@ -90,6 +90,7 @@ const shell: Tool<typeof schema> = {
       outputDir: ctx.outputDir,
       allowWriteCwd: granted.includes(GRANT_WRITE_CWD),
       allowNetwork: granted.includes(GRANT_NETWORK),
+      ...(ctx.extraReadable?.length ? { extraReadable: [...ctx.extraReadable] } : {}),
       timeoutMs: args.timeout * 1000,
       signal: ctx.signal,
       maxBytes: MAX_OUTPUT_BYTES,

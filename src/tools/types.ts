@@ -46,6 +46,11 @@ export interface ToolContext {
   client?: ZhipuClient | undefined;
   /** What the person granted beyond a plain yes (the keys of the choices they picked). */
   granted?: readonly string[];
+  /**
+   * Folders commands may read besides the usual ones (the folders of Agent Skills, whose scripts
+   * run through the shell); they stay read-only.
+   */
+  extraReadable?: readonly string[];
   /** Free-form services a tool family needs (skills runner, session dir…), injected by the mode. */
   services: Record<string, unknown>;
 }
@@ -53,6 +58,8 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** Lines for the person under the tool line (a search's sources). Sanitized when shown. */
+  display?: string[];
 }
 
 /** What a tool says about a call before anyone is asked (shell safety, for example). */
@@ -106,6 +113,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * most conversations never need should not weigh on every request. Absent: always offered.
    */
   offerWhen?(userText: string): boolean;
+  /** A successful call reads one file (counted in the run's "files read"). */
+  readsFile?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape

@@ -22,7 +22,7 @@ describe('zhi -c (one-shot chat)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('你好！我是 zhi，有什么可以帮你？\n');
     expect(r.stderr).not.toContain('用户打招呼'); // reasoning never on stdout, and not on a non-terminal stderr
-    expect(r.stderr).toMatch(/\[DONE\] Done: .*tokens · ¥0\.\d+ · \d+\.\ds/);
+    expect(r.stderr).toMatch(/\[DONE\] Done: .*tokens · ≈¥0\.\d+ · \d+\.\ds/);
     const [body] = fake.chatBodies();
     expect(body.model).toBe('glm-5');
     expect(body.stream).toBe(true);

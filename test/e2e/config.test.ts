@@ -27,7 +27,7 @@ describe('zhi config', () => {
     expect((await runZhi({ args: ['config', 'set', 'max_turns', '12'], home, env })).code).toBe(0);
     expect((await runZhi({ args: ['config', 'get', 'max_turns'], home, env })).stdout).toBe('12\n');
     const show = await runZhi({ args: ['config', 'show'], home, env });
-    expect(show.stdout).toContain('0123…ret1');
+    expect(show.stdout).toContain('0123…t1'); // first 4 and last 2 at most (issue 11)
     expect(show.stdout).not.toContain('Secret1');
     const path = (await runZhi({ args: ['config', 'path'], home, env })).stdout.trim();
     expect(path).toBe(join(home, 'config.yaml'));
@@ -40,9 +40,13 @@ describe('zhi config', () => {
     const bad = await runZhi({ args: ['config', 'set', 'max_turns', 'many'], home });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('max_turns');
-    const model = await runZhi({ args: ['config', 'set', 'default_model', 'gpt-4'], home });
+    const model = await runZhi({ args: ['config', 'set', 'default_model', 'glm 5'], home });
     expect(model.code).toBe(3);
-    expect(model.stderr).toContain('Unknown model "gpt-4"');
+    expect(model.stderr).toContain('Unknown model "glm 5"');
+    // A well-formed id zhi does not know is kept, with a warning (it may be newer than zhi).
+    const newer = await runZhi({ args: ['config', 'set', 'default_model', 'glm-5.9'], home });
+    expect(newer.code).toBe(0);
+    expect(newer.stderr).toContain("glm-5.9 is not in zhi's model list");
     const unknown = await runZhi({ args: ['config', 'set', 'colour', 'red'], home });
     expect(unknown.code).toBe(2);
   });
@@ -54,7 +58,7 @@ describe('zhi config', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('backed it up');
     expect(r.stderr).toContain('API key was recovered');
-    expect(r.stdout).toContain('0123…ret2');
+    expect(r.stdout).toContain('0123…t2');
     expect(readdirSync(home).some((f) => f.startsWith('config.yaml.corrupt-'))).toBe(true);
   });
 

@@ -2,8 +2,8 @@
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { sandboxState } from '../../src/tools/sandbox.js';
 import { useFakeZhipu } from '../helpers/fake.js';
+import { sandboxState } from '../../src/tools/sandbox.js';
 import { PtySession } from '../helpers/pty.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 

@@ -80,7 +80,7 @@ describe('zhi REPL in a terminal', () => {
     const mark = s.mark();
     await type(s, '常见文件格式有什么区别？');
     await type(s, KEY.enter);
-    await s.waitFor(/Done: 1\.2k tokens · ¥0\.\d+ · \d+\.\ds/, 10_000, mark);
+    await s.waitFor(/Done: 1\.2k tokens · ≈¥0\.\d+ · \d+\.\ds/, 10_000, mark);
     await waitPrompt(s, mark);
     const view = screen(s);
     expect(view).toContain('zhi [approve]> 常见文件格式有什么区别？');

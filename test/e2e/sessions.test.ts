@@ -316,7 +316,8 @@ describe('usage and cost', () => {
     expect((await zhi(['-c', 'go'])).code).toBe(0);
     const r = await zhi(['usage', '--by', 'skill']);
     expect(r.stdout).toMatch(/\(chat\)/);
-    expect(r.stdout).toMatch(/\(compact\)\s+1\s+100,000\s+0\s+1,000\s+101,000\s+¥0\.00\s+¥0\.42/);
+    // On GLM-5 a 100K prompt is in the ≥32K tier: 100K × ¥6 + 1K × ¥22 per million.
+    expect(r.stdout).toMatch(/\(compact\)\s+1\s+100,000\s+0\s+1,000\s+101,000\s+¥0\.00\s+¥0\.62/);
     expect(r.stdout).toContain('ON GLM-5');
   });
 
@@ -334,9 +335,9 @@ describe('usage and cost', () => {
     expect(json).toMatchObject({ kind: 'run', skill: 'summarize', turns: 1, tokens: 210_000 });
     expect(json.title).toContain('notes.md');
     const usage = await zhi(['usage', '--by', 'skill']);
-    // glm-4-flash is free; on GLM-5 (¥4 in, ¥18 out per million): 0.8 + 0.18.
-    expect(usage.stdout).toMatch(/summarize\s+1\s+200,000\s+0\s+10,000\s+210,000\s+¥0\.00\s+¥0\.98/);
-    expect(usage.stdout).toContain('the same tokens on GLM-5 would have cost ¥0.98');
+    // glm-4-flash is free; on GLM-5 a 200K prompt is in the ≥32K tier (¥6 in, ¥22 out): 1.2 + 0.22.
+    expect(usage.stdout).toMatch(/summarize\s+1\s+200,000\s+0\s+10,000\s+210,000\s+¥0\.00\s+¥1\.42/);
+    expect(usage.stdout).toContain('the same tokens on GLM-5 would have cost ¥1.42');
     // A skill run is not a conversation to --continue.
     fake.script({ kind: 'text', text: 'hi' });
     const cont = await zhi(['--continue', '-c', 'hello']);

@@ -36,6 +36,13 @@ export type Reply =
       splitBytes?: boolean;
       /** Pause between chunks (ms). */
       delayMs?: number;
+      /**
+       * Z.ai's glued-frame glitch (2026): after content piece N, write that frame cut short by
+       * `glueCut` characters (default 3, inside the closing brackets) with the next `data:` frame
+       * glued onto the same line.
+       */
+      glueAfter?: number;
+      glueCut?: number;
       /** Non-streaming shape even if the request asked to stream (never happens on the real API). */
     }
   | {
@@ -58,7 +65,17 @@ export type Reply =
   /** Send some text, then send nothing more (for idle timeouts). */
   | { kind: 'hang'; text?: string }
   /** An `error` object inside the SSE stream (anticipated by the official SDK). */
-  | { kind: 'stream-error'; code: string; message: string };
+  | { kind: 'stream-error'; code: string; message: string }
+  /** Bytes written as they are (a recorded stream replayed). */
+  | { kind: 'raw'; body: string };
+
+export interface SearchResult {
+  title: string;
+  content: string;
+  link: string;
+  media?: string;
+  publish_date?: string;
+}
 
 export type Responder = (req: RecordedRequest, fake: FakeZhipu) => Reply;
 
@@ -108,7 +125,18 @@ const KNOWN_MODELS = new Set([
   'glm-4v-flash',
   'glm-4v',
   'glm-4v-plus',
+  'glm-5.3-flash',
+  'glm-5.3-flashx',
+  'glm-5v-turbo',
+  'glm-5-code',
+  'glm-4-32b-0414-128k',
+  'glm-4-long',
+  'glm-4-airx',
+  'glm-4-flashx-250414',
 ]);
+
+/** Models that refuse `thinking: disabled` with 400/1210 (reference §2.2: 5.3 can only be enabled). */
+const ALWAYS_THINKING = new Set(['glm-5.3', 'glm-5.3-flash', 'glm-5.3-flashx', 'glm-4.5v']);
 
 function requestId(): string {
   const d = new Date();
@@ -135,6 +163,9 @@ export class FakeZhipu {
   maxPromptChars = 0;
   /** OCR page cap. */
   ocrMaxPages = 100;
+  /** Models this fake serves beyond the known list (a model newer than zhi's registry). */
+  extraModels = new Map<string, { alwaysThinks?: boolean }>();
+  private readonly searchQueue: SearchResult[][] = [];
   port = 0;
 
   async start(port = 0): Promise<string> {
@@ -165,6 +196,12 @@ export class FakeZhipu {
   /** Queue replies for the next chat completions, in order. */
   script(...replies: (Reply | Responder)[]): this {
     this.queue.push(...replies);
+    return this;
+  }
+
+  /** Queue results for the next `/web_search` calls. */
+  scriptSearch(...results: SearchResult[][]): this {
+    this.searchQueue.push(...results);
     return this;
   }
 
@@ -224,7 +261,40 @@ export class FakeZhipu {
     }
     if (req.method === 'POST' && base === '/chat/completions') return this.chat(record, res);
     if (req.method === 'POST' && base === '/layout_parsing') return this.ocr(record, res);
+    if (req.method === 'POST' && base === '/web_search') return this.webSearch(record, res);
     return this.notFound(res, url.pathname);
+  }
+
+  /** `POST /web_search` (reference §8.2): search_query and a known search_engine are required. */
+  private webSearch(record: RecordedRequest, res: ServerResponse): void {
+    const body = record.body ?? {};
+    if (typeof body.search_query !== 'string' || !body.search_query.trim()) {
+      this.error(res, 400, '1214', 'search_query参数非法。请检查文档。');
+      return;
+    }
+    const engines = ['search_std', 'search_pro', 'search_pro_sogou', 'search_pro_quark', 'search-prime'];
+    if (!engines.includes(body.search_engine)) {
+      this.error(res, 400, '1214', 'search_engine参数非法。请检查文档。');
+      return;
+    }
+    const results = this.searchQueue.shift() ?? [
+      {
+        title: `About ${body.search_query}`,
+        content: `A page about ${body.search_query}.`,
+        link: 'https://example.com/a',
+        media: 'Example',
+        publish_date: '2026-11-01',
+      },
+    ];
+    this.json(res, 200, {
+      id: requestId(),
+      created: Math.floor(Date.now() / 1000),
+      request_id: body.request_id ?? requestId(),
+      search_intent: [{ query: body.search_query, intent: 'SEARCH_ALL', keywords: body.search_query }],
+      search_result: results
+        .slice(0, body.count ?? 10)
+        .map((r, i) => ({ icon: '', refer: `ref_${i + 1}`, ...r })),
+    });
   }
 
   private checkAuth(req: IncomingMessage): { status: number; code: string; message: string } | undefined {
@@ -260,8 +330,12 @@ export class FakeZhipu {
     if (!body || typeof body !== 'object') return { code: '1214', message: 'Input cannot be empty' };
     if (typeof body.model !== 'string' || !body.model)
       return { code: '1213', message: 'model参数未正常接收' };
-    if (!KNOWN_MODELS.has(body.model.toLowerCase()))
+    const model = body.model.toLowerCase();
+    if (!KNOWN_MODELS.has(model) && !this.extraModels.has(model))
       return { code: '1211', message: '模型不存在，请检查模型代码。' };
+    const alwaysThinks = ALWAYS_THINKING.has(model) || this.extraModels.get(model)?.alwaysThinks;
+    if (alwaysThinks && body.thinking?.type === 'disabled')
+      return { code: '1210', message: 'API 调用参数有误，请检查文档。' };
     const messages = body.messages;
     if (!Array.isArray(messages) || messages.length === 0)
       return { code: '1214', message: 'messages参数非法。请检查文档。' };
@@ -305,6 +379,11 @@ export class FakeZhipu {
     if (invalid) return this.error(res, invalid.status ?? 400, invalid.code, invalid.message);
     const reply = this.nextReply(record);
     if (reply.kind === 'error') return this.error(res, reply.status, reply.code, reply.message);
+    if (reply.kind === 'raw') {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream;charset=UTF-8', 'Cache-Control': 'no-cache' });
+      res.end(reply.body);
+      return;
+    }
     const body = record.body;
     const id = requestId();
     const model = body.model;
@@ -366,11 +445,14 @@ export class FakeZhipu {
         );
         if (delay) await sleep(delay);
       }
-      for (const piece of pieces(text, size)) {
-        await send(
-          { ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: piece } }] },
-          split,
-        );
+      for (const [i, piece] of pieces(text, size).entries()) {
+        const chunk = { ...head(), choices: [{ index: 0, delta: { role: 'assistant', content: piece } }] };
+        if (reply.kind === 'text' && reply.glueAfter === i) {
+          const json = JSON.stringify(chunk);
+          res.write(`data: ${json.slice(0, json.length - (reply.glueCut ?? 3))}`);
+          continue;
+        }
+        await send(chunk, split);
         if (delay) await sleep(delay);
       }
       if (reply.kind === 'cut') {

@@ -79,7 +79,7 @@ describe('ZhipuClient streaming', () => {
     ];
     await collect(client().stream(req({ thinking: false, tools })));
     await collect(client().stream(req({ model: 'glm-4-flash', thinking: true, tools })));
-    await collect(client().stream(req({ model: 'glm-4.7', thinking: false })));
+    await collect(client().stream(req({ model: 'glm-5.3', thinking: false })));
     const [a, b, c] = fake.chatBodies();
     expect(a.thinking).toEqual({ type: 'disabled' });
     expect(a.tool_stream).toBe(true);
@@ -88,7 +88,7 @@ describe('ZhipuClient streaming', () => {
     expect(b.max_tokens).toBe(4096); // explicit: GLM-4 models stop at 1,024 tokens without it
     expect(a.max_tokens).toBe(131_072);
     expect(b.tool_stream).toBeUndefined();
-    expect(c.thinking).toEqual({ type: 'enabled' }); // glm-4.7 always thinks
+    expect(c.thinking).toEqual({ type: 'enabled' }); // glm-5.3 always thinks
     expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
   });
 

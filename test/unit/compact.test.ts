@@ -427,21 +427,21 @@ describe('RunBudget', () => {
         model: 'glm-5',
       };
     };
-    // glm-5 on BigModel: ¥4 per million input tokens, so each call here costs ¥0.40; the limit is ¥0.50.
+    // glm-5 on BigModel: a 100K prompt is in the ≥32K tier, ¥6 per million, so each call costs ¥0.60.
     const { chat, usage } = chatWith(
       [{ text: 'a1', usage: big }, toolTurn, { text: 'never' }],
       0.98,
       'glm-5',
-      0.5,
+      0.7,
     );
     const first = await drain(chat, 'u1');
-    expect(first.result.stopReason).toBe('answer'); // ¥0.40 of ¥0.50
-    // A new run starts from zero: its first call fits (¥0.40), the second would make ¥0.80.
+    expect(first.result.stopReason).toBe('answer'); // ¥0.60 of ¥0.70
+    // A new run starts from zero: its first call fits (¥0.60), the second would make ¥1.20.
     const second = await drain(chat, 'u2');
     expect(second.result.stopReason).toBe('budget');
     expect(second.result.error?.kind).toBe('budget');
     expect(second.result.error?.exitCode).toBe(1);
-    expect(second.result.error?.whatText()).toContain('¥0.50');
+    expect(second.result.error?.whatText()).toContain('¥0.70');
     expect(second.events.some((e) => e.type === 'error')).toBe(true);
     expect(usage.total().calls).toBe(2);
   });

@@ -64,17 +64,25 @@ describe('config', () => {
     expect(err.whyText()).toContain('whole number');
   });
 
-  it('names an unknown model and suggests the nearest', async () => {
-    const loaded = await loadConfigFile(file('default_model: glm-5.0x\n'));
+  it('allows a model it does not know (newer than the registry), but refuses an id that cannot be one', async () => {
+    const loaded = await loadConfigFile(file('default_model: glm-5.9-preview\n'));
+    expect(resolveConfig(loaded, MODEL_CATALOG, {}).defaultModel).toBe('glm-5.9-preview');
+    const bad = await loadConfigFile(file('default_model: "glm 5!"\n'));
     const err = (() => {
       try {
-        resolveConfig(loaded, MODEL_CATALOG, {});
+        resolveConfig(bad, MODEL_CATALOG, {});
       } catch (e) {
         return e as ZhiError;
       }
     })();
-    expect(err?.whatText()).toContain('glm-5.0x');
-    expect(err?.tryTexts().join(' ')).toContain('glm-5');
+    expect(err?.whatText()).toContain('glm 5!');
+  });
+
+  it('defaults the skill model to a free model the platform serves', async () => {
+    const zai = await loadConfigFile(file('platform: zai\n'));
+    expect(resolveConfig(zai, MODEL_CATALOG, {}).skillModel).toBe('glm-4.7-flash');
+    const bigmodel = await loadConfigFile(file('platform: bigmodel\n'));
+    expect(resolveConfig(bigmodel, MODEL_CATALOG, {}).skillModel).toBe('glm-4-flash');
   });
 
   it('warns about unknown keys but keeps the rest', async () => {
@@ -112,7 +120,11 @@ describe('config', () => {
   });
 
   it('masks the key', () => {
-    expect(maskKey('0123456789abcdef0123456789abcdef.Secret9')).toBe('0123…ret9');
+    expect(maskKey('0123456789abcdef0123456789abcdef.Secret9')).toBe('0123…t9');
+    // Short keys: at most the last 2 (issue 11: 8 of a 10-character key was shown).
+    expect(maskKey('abcdefghij')).toBe('…ij');
+    expect(maskKey('abcdefghijkl')).toBe('…kl');
+    expect(maskKey('abc')).toBe('****');
     expect(maskKey(undefined)).toBe('(not set)');
   });
 

@@ -122,8 +122,8 @@ describe('ledger', () => {
     const bySkill = aggregate(entries, 'skill');
     expect(bySkill.rows.map((r) => r.key)).toEqual(['translate', 'summarize', '(compact)', '(chat)']);
     const translate = bySkill.rows[0]!;
-    // The two-model promise: free on glm-4-flash, ¥4/¥18 per million on GLM-5.
-    expect(translate.onFlagship.CNY).toBeCloseTo((50_000 * 4 + 5000 * 18) / 1e6);
+    // The two-model promise: free on glm-4-flash; on GLM-5 a 50K prompt is in the ≥32K tier (¥6/¥22).
+    expect(translate.onFlagship.CNY).toBeCloseTo((50_000 * 6 + 5000 * 22) / 1e6);
     expect(bySkill.rows.find((r) => r.key === '(chat)')!.onFlagship).toEqual({});
     const byDay = aggregate(entries, 'day');
     expect(byDay.rows.map((r) => r.calls)).toEqual([4, 1]);

@@ -82,6 +82,8 @@ const toolRun: AgentEvent[] = [
     durationMs: 1234,
     index: 0,
     total: 2,
+    filesRead: 0,
+    filesWritten: [],
   },
   { type: 'tool_start', id: 'b', name: 'file_write', label: 'out.xlsx', args: {}, index: 1, total: 2 },
   {
@@ -94,6 +96,8 @@ const toolRun: AgentEvent[] = [
     durationMs: 50,
     index: 1,
     total: 2,
+    filesRead: 0,
+    filesWritten: [],
   },
 ];
 
@@ -117,7 +121,7 @@ describe('ReplRenderer (rich)', () => {
     expect(text).toContain('结果\n');
     expect(text).toContain('完成了。');
     expect(text).toContain('│ 苹果 │ 3    │');
-    expect(text).toContain('Done: 8.2k tokens · ¥0.04 · 4.5s');
+    expect(text).toContain('Done: 8.2k tokens · ≈¥0.04 · 4.5s');
     expect(t.err()).toBe('');
   });
 
@@ -193,7 +197,7 @@ describe('ReplRenderer (plain and pipe)', () => {
     t.r.finish(result({ toolCalls: 2 }), usage(), 2000);
     expect(t.out()).toBe('# Title\n\npara\n');
     expect(t.err()).toContain('[TOOL] [1/2] ocr report.pdf … ✓ 1.2s\n');
-    expect(t.err()).toContain('[DONE] Done: 2 tools · 8.2k tokens · ¥0.04 · 2.0s');
+    expect(t.err()).toContain('[DONE] Done: 2 tools · 8.2k tokens · ≈¥0.04 · 2.0s');
     expect(t.err()).not.toContain('hidden unless verbose');
     expect(t.out() + t.err()).not.toContain('\x1b');
   });
@@ -241,6 +245,8 @@ describe('ReplRenderer tool lines', () => {
       durationMs: 2500,
       index: 0,
       total: 1,
+      filesRead: 0,
+      filesWritten: [],
     });
     expect(t.err()).toContain('[WARN] shell was not run (you said no).');
     expect(t.err()).toContain('[TOOL] [1/1] shell rm -rf out … ✗\n');
@@ -259,6 +265,8 @@ describe('ReplRenderer tool lines', () => {
       durationMs: 10,
       index: 0,
       total: 1,
+      filesRead: 0,
+      filesWritten: [],
     });
     const line = t.err().split('\n')[0]!;
     expect(line).toMatch(/^\[TOOL\] \[1\/1\] file_read a\.md … ✗ 0\.0s 很长的错误说明.*…$/);

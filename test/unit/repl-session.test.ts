@@ -158,9 +158,13 @@ describe('REPL commands', () => {
     await r.submit('/model GLM-4.7');
     expect(r.chat.settings.model).toBe('glm-4.7');
     await r.submit('/model glm-4.8');
-    expect(r.err()).toContain('Unknown model: glm-4.8. Did you mean');
+    // Newer than the registry is allowed (the platform decides), with a warning and a suggestion.
+    expect(r.err()).toContain("glm-4.8 is not in zhi's model list: switched anyway");
     expect(r.err()).toContain('Did you mean `/model glm-4.');
-    expect(r.chat.settings.model).toBe('glm-4.7');
+    expect(r.chat.settings.model).toBe('glm-4.8');
+    await r.submit('/model glm 4 8');
+    expect(r.err()).toContain('Unknown model: glm 4 8.');
+    expect(r.chat.settings.model).toBe('glm-4.8');
     await r.submit('/model glm-4v-flash');
     expect(r.err()).toContain('glm-4v-flash cannot use tools');
     await r.submit('/model glm-ocr');
@@ -175,9 +179,17 @@ describe('REPL commands', () => {
     await r.submit('/fast');
     expect(r.chat.settings.thinking).toBe(false);
     await r.submit('/model glm-4.7');
-    expect(r.err()).toContain('glm-4.7 always thinks');
+    expect(r.err()).not.toContain('glm-4.7 always thinks'); // both platforms allow it off
+    await r.submit('/model glm-5.3');
+    expect(r.err()).toContain('glm-5.3 always thinks');
     await r.submit('/think');
     expect(r.chat.settings.thinking).toBe(true);
+    await r.submit('/think high');
+    expect(r.chat.settings.effort).toBe('high');
+    expect(r.err()).toContain('Thinking on, effort high');
+    await r.submit('/think loud');
+    expect(r.err()).toContain('Unknown effort "loud"');
+    expect(r.chat.settings.effort).toBe('high');
     await r.submit('/verbose');
     expect(r.err()).toContain('Verbose on');
     await r.type('\x04');
@@ -238,7 +250,7 @@ describe('REPL commands', () => {
     expect(r.err()).toMatch(/Conversation:\s+2 messages/);
     await r.type('\x04');
     await r.done;
-    expect(r.err()).toContain('Session: 1.5k tokens (1.2k in, 300 out) · ¥0.01');
+    expect(r.err()).toContain('Session: 1.5k tokens (1.2k in, 300 out) · ≈¥0.01');
     expect(r.err()).toMatch(/Session usage:\s+1\.5k tokens/);
   });
 });
@@ -251,7 +263,7 @@ describe('REPL messages', () => {
     await r.submit('给我一个表格');
     expect(r.out()).toContain('# 标题');
     expect(r.out()).toMatch(/\| 名称 \| 数量 \|\n\| -+ \| -+ \|\n\| 苹果 \| 3 +\|/);
-    expect(r.err()).toMatch(/\[DONE\] Done: 15 tokens · ¥0\.\d+ · \d+\.\ds/);
+    expect(r.err()).toMatch(/\[DONE\] Done: 15 tokens · ≈¥0\.\d+ · \d+\.\ds/);
     expect(r.out()).not.toContain('\x1b[');
     expect(r.err()).toMatch(/\n\[DONE\] [^\x1b\n]*\n/);
     await r.type('\x04');
@@ -412,7 +424,7 @@ describe('usage text', () => {
     expect(lines[1]).toMatch(/^glm-5\s+1\s+1\.2k\s+200\s+300\s+¥0\.0096$/);
     expect(lines[2]).toMatch(/^glm-4-flash\s+1\s+50\s+0\s+5\s+¥0\.00$/);
     expect(lines[3]).toMatch(/^total\s+2\s+1\.3k\s+200\s+305\s+¥0\.0096$/);
-    expect(sessionUsageLine(usage)).toBe('Session: 1.6k tokens (1.3k in, 305 out) · ¥0.0096');
+    expect(sessionUsageLine(usage)).toBe('Session: 1.6k tokens (1.3k in, 305 out) · ≈¥0.0096');
   });
 });
 

@@ -12,7 +12,7 @@ import { discoverSkills, type SkillCatalog } from '../../src/skills/discovery.js
 import { lacksContent, mapCliInputs, skillUsage } from '../../src/skills/inputs.js';
 import { parseSkillText } from '../../src/skills/loader.js';
 import type { Skill } from '../../src/skills/schema.js';
-import { TrustStore } from '../../src/skills/trust.js';
+import { TrustStore, untrustedOf } from '../../src/skills/trust.js';
 import { ZhiError } from '../../src/support/errors.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
@@ -374,7 +374,7 @@ describe('runSkill', () => {
     expect(llm.requests.map((r) => r.thinking)).toEqual([true, false]);
   });
 
-  it('names the file, line and field of an unknown tool or model', async () => {
+  it('names the file, line and field of an unknown tool; an unknown skill model falls back with a warning', async () => {
     const bad = skill(
       'name: bad\ndescription: d\nsystem_prompt: p\ntools:\n  - file_read\n  - telepathy\n',
       '/u/bad.yaml',
@@ -387,14 +387,29 @@ describe('runSkill', () => {
     expect((err as ZhiError).whyText()).toContain(
       '/u/bad.yaml, line 6, tools[1]: there is no tool or skill called "telepathy"',
     );
-    const model = skill('name: m\ndescription: d\nmodel: glm-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
-    const err2 = await drain(
+    const model = skill('name: m\ndescription: d\nmodel: gpt-9\nsystem_prompt: p\ntools: []\n', '/u/m.yaml');
+    const llm = new ScriptedLlm([text('done')]);
+    const ran = await drain(
       runSkill(
         { skill: model, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
+        runtime(catalogOf(model), llm),
+      ),
+    );
+    expect(ran.events).toContainEqual({
+      type: 'warning',
+      message: 'the skill m asks for the model "gpt-9", which zhi does not know; it runs on glm-4-flash instead',
+    });
+    expect(llm.requests[0]!.model).toBe('glm-4-flash');
+    expect(ran.result.text).toBe('done');
+    // --model is the person's own choice: an unknown one is still an error, not a silent fallback.
+    const err3 = await drain(
+      runSkill(
+        { skill: model, values: {}, model: 'claude-sonnet-4-5', usage: new UsageTracker(PLATFORMS.bigmodel) },
         runtime(catalogOf(model), new ScriptedLlm([])),
       ),
     ).catch((e) => e as ZhiError);
-    expect((err2 as ZhiError).whyText()).toContain('/u/m.yaml, line 3, model: unknown model "glm-9"');
+    expect(err3).toBeInstanceOf(ZhiError);
+    expect((err3 as ZhiError).whatText()).toContain('unknown model "claude-sonnet-4-5"');
   });
 
   it('runs an untrusted user skill only after the user trusts it', async () => {
@@ -406,7 +421,7 @@ describe('runSkill', () => {
         'user',
       );
       const store = await TrustStore.open(join(dir, 'trust.json'));
-      const untrusted = (skills: Skill[]) => skills.filter((s) => s.source === 'user' && !store.isTrusted(s));
+      const untrusted = (skills: Skill[]) => untrustedOf(store, skills);
       const asked: string[] = [];
       const rt = (answer: boolean) =>
         runtime(catalogOf(writer), new ScriptedLlm([text('ok')]), {
@@ -429,8 +444,8 @@ describe('runSkill', () => {
       );
       expect(asked).toEqual(['writer', 'writer']);
       const reopened = await TrustStore.open(join(dir, 'trust.json'));
-      expect(reopened.isTrusted(writer)).toBe(true);
-      expect(reopened.isTrusted({ ...writer, hash: 'changed' })).toBe(false);
+      expect(await reopened.isTrusted(writer)).toBe(true);
+      expect(await reopened.isTrusted({ ...writer, hash: 'changed' })).toBe(false);
     } finally {
       cleanup(dir);
     }
@@ -446,12 +461,18 @@ describe('runSkill', () => {
         '---\nname: style-guide\ndescription: Apply the house style\nallowed-tools: Read\n---\nFollow the house style.\n',
       );
       writeFileSync(join(folder, 'reference', 'style.md'), 'Use British spelling.');
+      // Deeper than the old 3-level cut, and bigger than one page.
+      mkdirSync(join(folder, 'ooxml', 'schemas', 'iso', 'strict', 'main'), { recursive: true });
+      const big = `${'a'.repeat(120 * 1024)}TAIL`;
+      writeFileSync(join(folder, 'ooxml', 'schemas', 'iso', 'strict', 'main', 'wml.xsd'), big);
       writeFileSync(join(dir, 'secret.txt'), 'no');
       const catalog = await discoverSkills({ builtinDir: join(dir, 'none'), userDir: join(dir, 'user') });
       const sk = catalog.skills.get('style-guide')!;
       const llm = new ScriptedLlm([
         call('read_reference', { path: 'reference/style.md' }),
         call('read_reference', { path: '../../secret.txt' }),
+        call('read_reference', { path: 'OOXML/Schemas/iso/strict/main/WML.xsd' }),
+        call('read_reference', { path: 'ooxml/schemas/iso/strict/main/wml.xsd', offset: 100 * 1024 }),
         text('done'),
       ]);
       const { readDocument } = await import('../../src/tools/readers/index.js');
@@ -461,14 +482,20 @@ describe('runSkill', () => {
           runtime(catalog, llm, { readDocument }),
         ),
       );
-      const [first, second, third] = llm.requests;
+      const [first, second, third, fourth, fifth] = llm.requests;
       expect(first!.messages[0]!.content).toContain(
-        'Reference files of this skill (read one with read_reference when you need it): reference/style.md.',
+        'Its bundled files (read-only; read one with read_reference by its path relative to the folder): ooxml/schemas/iso/strict/main/wml.xsd, reference/style.md.',
       );
+      expect(first!.messages[0]!.content).toContain(`This skill's folder is ${JSON.stringify(folder)}`);
+      const page = fourth!.messages.at(-1)!.content as string;
+      expect(page).toContain('[truncated: showing the first 100 KB of 120 KB of text.');
+      expect(page).toContain('offset=102400');
+      expect(page).not.toContain('TAIL');
+      expect(fifth!.messages.at(-1)!.content).toMatch(/a+TAIL$/);
       expect(first!.messages[0]!.content).not.toContain('British');
       expect(first!.tools!.map((t) => t.function.name).sort()).toEqual(['read_reference']);
       expect(second!.messages.at(-1)!.content).toBe('Use British spelling.');
-      expect(third!.messages.at(-1)!.content).toContain("is not one of this skill's reference files");
+      expect(third!.messages.at(-1)!.content).toContain("is not one of this skill's files");
     } finally {
       cleanup(dir);
     }

@@ -1,3 +1,4 @@
+import { redactDeep } from '../../support/redact.js';
 import type { Currency, PlatformId } from '../../llm/platforms.js';
 import type { Message, Usage } from '../../llm/types.js';
 import { t } from '../../support/i18n/index.js';
@@ -76,8 +77,9 @@ export type SessionEvent =
 
 export type SessionLine = SessionHeader | SessionEvent;
 
+/** One line of a session file, redacted (the key, tokens, URL credentials never reach the disk). */
 export function serialiseLine(line: SessionLine): string {
-  return `${JSON.stringify(line)}\n`;
+  return `${JSON.stringify(redactDeep(line))}\n`;
 }
 
 export function now(): string {

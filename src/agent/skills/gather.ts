@@ -14,6 +14,7 @@ import {
   readInput,
   supportedExtensions,
 } from '../../skills/documents.js';
+import type { SkillArg } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { truncateText } from '../../support/text.js';
 import { displayPath } from '../../tools/paths.js';
@@ -32,6 +33,8 @@ export interface StepResult {
 export interface GatheredInputs {
   blocks: Map<string, { summary: string; docs: DocumentBlock[] }>;
   results: Map<string, StepResult[]>;
+  /** Files named in a free-form task (a skill without declared inputs). */
+  files: DocumentBlock[];
   filesRead: number;
   filesWritten: { path: string; bytes: number }[];
 }
@@ -51,7 +54,13 @@ export async function* gatherInputs(
     signal: rt.signal,
     budget: { left: MESSAGE_BUDGET_BYTES },
   };
-  const out: GatheredInputs = { blocks: new Map(), results: new Map(), filesRead: 0, filesWritten: [] };
+  const out: GatheredInputs = {
+    blocks: new Map(),
+    results: new Map(),
+    files: [],
+    filesRead: 0,
+    filesWritten: [],
+  };
   const show = (abs: string) => displayPath(rt.cwd, abs);
   for (const arg of req.skill.args) {
     const v = req.values[arg.name];
@@ -90,8 +99,17 @@ export async function* gatherInputs(
     }
     out.blocks.set(arg.name, yield* readFolder(files, show(where.abs), read, req, rt, out));
   }
+  for (const file of req.files ?? []) {
+    const where = await checkPath(rt.cwd, file, FREE_FILE, req.inputsFrom);
+    const doc = yield* readOne(where.abs, show(where.abs), read, req, rt);
+    if (doc.text !== undefined) out.filesRead += 1;
+    out.files.push(doc);
+  }
   return out;
 }
+
+/** How a file named in a free-form task is checked (a file, not a folder). */
+const FREE_FILE: SkillArg = { name: 'file', type: 'file', required: false };
 
 function stepEvent(req: SkillRunRequest, index: number, total: number, file: string): RunEvent {
   return { type: 'skill_step', skill: req.skill.name, index, total, label: basename(file) };

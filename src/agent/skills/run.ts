@@ -4,6 +4,7 @@ import { findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { LlmClient, Message, Usage } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
+import { skillFolderLines } from '../../skills/bundled.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { checkPath, composeMessage, type ReadDocumentFn } from '../../skills/documents.js';
 import type { InputValues } from '../../skills/inputs.js';
@@ -11,8 +12,10 @@ import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, type SkillTools, skillClosure, skillModel } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import { scopedShell } from '../../tools/shell-scope.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
 import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
@@ -54,7 +57,7 @@ export interface SkillRuntime {
   /** Before the first run of user skills that can write files or run commands: may they? */
   confirmTrust?(skills: Skill[]): Promise<boolean>;
   /** Needs trust: the skills of a run the user has not trusted yet. */
-  untrusted?(skills: Skill[]): Skill[];
+  untrusted?(skills: Skill[]): Promise<Skill[]>;
   /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
   hooks?: Pick<AgentDeps, 'beforeCall' | 'spill'>;
   today?: string;
@@ -75,6 +78,10 @@ export interface SkillRunRequest {
   outputDir?: string;
   /** Documents given another way (piped stdin). */
   extraDocuments?: { name: string; text: string }[];
+  /** A skill without declared inputs: the person's task in their own words… */
+  task?: string | undefined;
+  /** …and the files they named (paths as typed, relative to the current directory). */
+  files?: string[];
   /** Internal: trust was already settled by the run that started this one. */
   trusted?: boolean;
   /**
@@ -91,6 +98,8 @@ export interface SkillPlan {
   outputDir: string;
   /** The skills above this one, and this one. */
   chain: string[];
+  /** Said before the run starts (a model the skill asks for that zhi does not know). */
+  warning?: string;
 }
 
 /**
@@ -116,10 +125,14 @@ export async function planSkill(req: SkillRunRequest, rt: SkillRuntime): Promise
   const problem = chainProblem(chain, skill);
   if (problem) throw problem;
   const tools = resolveTools(skill, rt.catalog, rt.builtinTools);
+  let warning: string | undefined;
   const model = skillModel(skill, {
     override: req.model,
     configured: rt.skillModel,
     custom: rt.platform.id === 'custom',
+    onFallback: (asked, used) => {
+      warning = t('skills.warn.modelFallback', { skill: skill.name, model: asked, fallback: used });
+    },
   });
   if (!chain.length && !req.trusted) await settleTrust(skill, rt);
   // URLs in the inputs the person gave may be fetched without a question.
@@ -129,7 +142,7 @@ export async function planSkill(req: SkillRunRequest, rt: SkillRuntime): Promise
   const outputDir =
     req.outputDir ??
     (!rt.outputDirFixed && skill.output.directory ? resolve(rt.cwd, skill.output.directory) : rt.outputDir);
-  return { tools, model, outputDir, chain: [...chain, skill.name] };
+  return { tools, model, outputDir, chain: [...chain, skill.name], ...(warning ? { warning } : {}) };
 }
 
 async function* runPlanned(
@@ -145,6 +158,7 @@ async function* runPlanned(
     const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
     if (where.kind === 'directory') return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, canOcr);
   }
+  if (plan.warning) yield { type: 'warning', message: plan.warning };
   yield { type: 'skill_start', skill: req.skill.name, model: plan.model, depth: plan.chain.length };
   const inputs = yield* gatherInputs(req, rt, plan, runSkill);
   const before = { filesRead: inputs.filesRead, filesWritten: inputs.filesWritten };
@@ -164,12 +178,16 @@ async function* runPlanned(
       cwd: rt.cwd,
       outputDir: plan.outputDir,
       ...(rt.client ? { client: rt.client } : {}),
+      // The skill's scripts run through the sandboxed shell with its folder readable.
+      ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
       ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
       ...rt.hooks,
     },
     {
       model: plan.model,
       thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
+      // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
+      effort: 'low',
       maxTurns: req.skill.maxTurns,
       mode: rt.mode,
       signal: rt.signal,
@@ -184,9 +202,17 @@ function emptyResult(): AgentResult {
   return { text: '', stopReason: 'answer', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
 }
 
-/** The skill's own tools: the built-ins it names, the skills it calls, its reference files. */
+/**
+ * The skill's own tools: the built-ins it names (the shell limited to the programs of
+ * `allowed-tools: Bash(python3:*)`), the skills it calls, its bundled files.
+ */
 async function skillTools(skill: Skill, rt: SkillRuntime, plan: SkillPlan): Promise<ToolRegistry> {
-  const registry = await rt.loadTools(plan.tools.builtin);
+  let registry = await rt.loadTools(plan.tools.builtin);
+  const shell = registry.get('shell');
+  if (shell && skill.shellScopes?.length) {
+    registry = registry.filter(registry.names().filter((n) => n !== 'shell'));
+    registry.register(scopedShell(shell, skill.shellScopes));
+  }
   for (const target of plan.tools.skills) {
     registry.register(makeSkillTool(target, { rt, chain: plan.chain, run: runSkill }));
   }
@@ -204,6 +230,7 @@ function skillPrompt(
     outputDir: displayPath(rt.cwd, plan.outputDir),
     today: rt.today ?? new Date().toISOString().slice(0, 10),
     writes: registry.has('file_write'),
+    shell: registry.has('shell'),
   });
 }
 
@@ -217,13 +244,15 @@ function firstMessage(req: SkillRunRequest, inputs: GatheredInputs): string {
     ...(chain.length ? { caller: chain[chain.length - 1]! } : {}),
     ...(req.instructions ? { instructions: req.instructions } : {}),
     ...(req.extraDocuments ? { extraDocuments: req.extraDocuments } : {}),
+    ...(req.task?.trim() ? { task: req.task } : {}),
+    ...(inputs.files.length ? { files: inputs.files } : {}),
   });
 }
 
 /** The system prompt of a skill run: the skill's own prompt, the language rule, the date, where files go. */
 export function skillSystemPrompt(
   skill: Skill,
-  o: { outputDir: string; today: string; writes: boolean },
+  o: { outputDir: string; today: string; writes: boolean; shell?: boolean },
 ): string {
   const lines = [
     skill.systemPrompt,
@@ -237,17 +266,14 @@ export function skillSystemPrompt(
       `file_write saves new files in the output folder "${o.outputDir}": give it a plain file name such as "summary.md", never a folder or an absolute path. It never replaces an existing file; if a name is taken, pick another.`,
     );
   }
-  if (skill.folder && skill.resources.length) {
-    lines.push(
-      `Reference files of this skill (read one with read_reference when you need it): ${skill.resources.join(', ')}.`,
-    );
-  }
+  if (skill.folder)
+    lines.push(...skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
   return lines.join('\n');
 }
 
 async function settleTrust(skill: Skill, rt: SkillRuntime): Promise<void> {
   if (!rt.untrusted) return;
-  const pending = rt.untrusted(skillClosure(skill, rt.catalog, rt.builtinTools));
+  const pending = await rt.untrusted(skillClosure(skill, rt.catalog, rt.builtinTools));
   if (!pending.length) return;
   if (rt.confirmTrust && (await rt.confirmTrust(pending))) return;
   const names = pending.map((s) => s.name).join(', ');

@@ -1,5 +1,6 @@
 import { copyFile } from 'node:fs/promises';
 import { MODEL_CATALOG } from '../../llm/catalog.js';
+import { chatModelIds, findModel } from '../../llm/models.js';
 import {
   CONFIG_KEYS,
   type ConfigFile,
@@ -16,6 +17,7 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
+import { formatWarning } from '../render/error.js';
 
 /** `zhi config show | path | get <key> | set <key> <value> | reset` */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
@@ -74,6 +76,15 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       resolveConfig({ ...loaded, file: next }, MODEL_CATALOG, {});
       await saveConfigFile(ctx.paths.configFile, next);
       out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
+      if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
+        const suggestion = nearest(String(value), chatModelIds());
+        process.stderr.write(
+          formatWarning(
+            `${t('llm.warn.unknownModel', { model: String(value) })}${suggestion ? ` ${t('cli.try.didYouMean', { suggestion })}` : ''}`,
+            ctx.err,
+          ),
+        );
+      }
       return ExitCode.ok;
     }
     case 'reset': {

@@ -1,3 +1,4 @@
+import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
@@ -11,7 +12,8 @@ import { readStdin } from '../stdin.js';
 /**
  * `zhi run <skill> [inputs…] [--<arg> <value>]…`: positional inputs fill the skill's file and
  * folder inputs in order, `--name value` sets any input; piped stdin is the document when no
- * file or text was given. stdout gets the final answer only.
+ * file or text was given. A SKILL.md without declared inputs takes free text, files and stdin.
+ * stdout gets the final answer only.
  */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [name, ...inputs] = ctx.args.positionals;
@@ -26,10 +28,15 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const catalog = await loadCatalog(ctx, warn);
   const skill = findSkill(catalog, name);
   for (const w of skillWarnings(ctx, catalog, skill)) warn(w);
-  const values = mapCliInputs(skill, inputs, ctx.args.extra);
+  const free = isFreeForm(skill) ? await splitFreeForm(ctx.cwd, inputs, ctx.args.extra) : undefined;
+  const values = free ? {} : mapCliInputs(skill, inputs, ctx.args.extra);
 
   let extraDocuments: { name: string; text: string }[] | undefined;
-  if (lacksContent(skill, values) && !ctx.stdinIsTTY) {
+  if (free && !ctx.stdinIsTTY) {
+    // A skill without declared inputs takes piped text as one more document.
+    const piped = await readStdin();
+    if (piped.trim()) extraDocuments = [{ name: 'stdin', text: piped }];
+  } else if (lacksContent(skill, values) && !ctx.stdinIsTTY) {
     const piped = await readStdin();
     if (piped.trim()) {
       if (skill.args.some((a) => a.name === 'text' && a.type === 'string')) values.text = piped;
@@ -48,6 +55,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       skill,
       values,
       ...(extraDocuments ? { extraDocuments } : {}),
+      ...(free ? { task: free.task, files: free.files } : {}),
       model: ctx.args.flags.model,
       prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
       mode: ctx.args.flags.auto ? 'auto' : 'approve',

@@ -117,9 +117,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
 async function trust(ctx: AppContext, catalog: SkillCatalog, names: string[]): Promise<ExitCodeValue> {
   const skills = names.map((n) => findSkill(catalog, n));
   const store = await TrustStore.open(ctx.paths.trustFile);
-  const user = skills.filter((s) => s.source === 'user');
+  const user = skills.filter((s) => s.source !== 'builtin');
   for (const s of skills)
-    if (s.source !== 'user') process.stderr.write(`${t('skills.trust.builtin', { name: s.name })}\n`);
+    if (s.source === 'builtin') process.stderr.write(`${t('skills.trust.builtin', { name: s.name })}\n`);
   if (user.length) {
     await store.trust(user);
     process.stderr.write(`${t('skills.trust.saved', { names: user.map((s) => s.name).join(', ') })}\n`);

@@ -7,6 +7,7 @@ import type { SessionKind } from '../../agent/sessions/format.js';
 import type { ContentPart } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import type { OutputFormat } from '../args.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
 import { withMentionedImages } from '../images.js';
@@ -40,10 +41,12 @@ export async function createChat(
   const tools = await loadTools();
   // skill_create is sent only once the person talks about skills (see its offerWhen).
   tools.onDemand = true;
+  const skills = await chatSkills(ctx, tools);
   const usage = newUsage(ctx);
   const settings = {
     model: ctx.config.defaultModel,
     thinking: true,
+    ...(ctx.config.thinkingEffort ? { effort: ctx.config.thinkingEffort } : {}),
     mode: ctx.args.flags.auto ? ('auto' as const) : ('approve' as const),
     maxTurns: ctx.config.maxTurns,
     systemPrompt: chatSystemPrompt({
@@ -52,6 +55,7 @@ export async function createChat(
       toolNames: tools.alwaysOffered(),
       date: new Date().toISOString().slice(0, 10),
       uiLanguage: getLanguage(),
+      ...(skills ? { skills: skills.listing } : {}),
     }),
   };
   // Saved as it happens, kept inside the context window, budgeted.
@@ -65,6 +69,8 @@ export async function createChat(
       usage,
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
+      // A loaded skill's scripts run through the shell with its folder readable.
+      ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
       webGrants: newWebGrants(),
     },
     settings,
@@ -73,6 +79,26 @@ export async function createChat(
   // --continue / --resume load the saved conversation first.
   await resumeFromFlags(ctx, chat);
   return chat;
+}
+
+/**
+ * Agent Skills in chat: the `skill` tool joins the chat's tools, and the system prompt gets the
+ * list of skills (names and descriptions only). Broken skill files are skipped quietly here:
+ * `zhi skill list` is where they are reported.
+ */
+async function chatSkills(
+  ctx: AppContext,
+  tools: ToolRegistry,
+): Promise<{ listing: string; folders: string[] } | undefined> {
+  const [{ loadCatalog }, { chatSkillTool, skillListing }] = await Promise.all([
+    import('../skills/runtime.js'),
+    import('../../skills/chat-skill-tool.js'),
+  ]);
+  const catalog = await loadCatalog(ctx, () => undefined);
+  if (!catalog.skills.size) return undefined;
+  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell') }));
+  const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
+  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { redact } from '../../support/redact.js';
 import type { Style } from './style.js';
 
 /**
@@ -30,11 +31,13 @@ export function formatError(err: ZhiError, style: Style, debug = false): string 
     const cause = err.cause instanceof Error ? err.cause : err;
     if (cause.stack) lines.push(style.dim(cause.stack));
   }
-  return `${lines.join('\n')}\n`;
+  // An error may quote a URL with credentials, a header, or the key itself: never shown.
+  return `${redact(lines.join('\n'))}\n`;
 }
 
 export function formatWarning(message: string, style: Style): string {
-  return style.enabled ? `${style.yellow('⚠')} ${message}\n` : `[WARN] ${message}\n`;
+  const text = redact(message);
+  return style.enabled ? `${style.yellow('⚠')} ${text}\n` : `[WARN] ${text}\n`;
 }
 
 /** The JSON shape of a failure for --output-format json (design §2). */
@@ -45,8 +48,8 @@ export function errorJson(err: ZhiError): {
   return {
     error: {
       code: err.kind,
-      message: why ? `${err.whatText()} ${why}` : err.whatText(),
-      suggestions: err.tryTexts(),
+      message: redact(why ? `${err.whatText()} ${why}` : err.whatText()),
+      suggestions: err.tryTexts().map(redact),
     },
   };
 }

@@ -36,7 +36,10 @@ export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): strin
   const head = `${prefix}${counter}${ev.name}${label} … ${mark}`;
   if (o.notRun) return head;
   const line = `${head} ${st.dim(formatDuration(ev.durationMs))}`;
-  return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - displayWidth(line) - 1)}`;
+  const room = o.width === undefined ? 160 : o.width - 5;
+  // What the tool wants the person to see under its line (a search's sources), from outside: sanitized.
+  const extra = (ev.display ?? []).map((x) => `\n    ${st.dim(cut(visible(x), room))}`).join('');
+  return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - displayWidth(line) - 1)}${extra}`;
 }
 
 function failureReason(ev: ToolEnd, st: Style, room: number): string {

@@ -1,8 +1,8 @@
+import { grantTyped } from '../../agent/permissions.js';
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ChatSession } from '../../agent/chat.js';
-import { grantTyped } from '../../agent/permissions.js';
 import type { ContentPart } from '../../llm/types.js';
 import { UsageTracker } from '../../llm/usage.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';

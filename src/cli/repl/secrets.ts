@@ -1,3 +1,5 @@
+import { containsKnownSecret } from '../../support/redact.js';
+
 /**
  * Does a line look like it contains a secret (so it must not be written to the history file)?
  * Key-shaped strings (Zhipu `<32 hex>.<secret>`, `sk-…`, GitHub/AWS/Google/Slack tokens, JWTs,
@@ -23,6 +25,7 @@ const PATTERNS: RegExp[] = [
   /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i,
 ];
 
+/** Key-shaped, an assignment of a secret, or the configured API key itself (whatever its shape). */
 export function looksSecret(line: string): boolean {
-  return PATTERNS.some((re) => re.test(line));
+  return containsKnownSecret(line) || PATTERNS.some((re) => re.test(line));
 }

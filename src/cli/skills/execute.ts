@@ -24,6 +24,9 @@ export interface ExecuteOptions {
   skill: Skill;
   values: InputValues;
   extraDocuments?: { name: string; text: string }[];
+  /** A skill without declared inputs: the person's task and the files they named. */
+  task?: string;
+  files?: string[];
   model?: string | undefined;
   prompter: Prompter;
   mode: PermissionMode;
@@ -81,6 +84,8 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
       usage: o.usage,
       ...(o.model ? { model: o.model } : {}),
       ...(o.extraDocuments?.length ? { extraDocuments: o.extraDocuments } : {}),
+      ...(o.task ? { task: o.task } : {}),
+      ...(o.files?.length ? { files: o.files } : {}),
     },
     rt,
   );

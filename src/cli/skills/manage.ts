@@ -16,6 +16,7 @@ import { clip, pad, textWidth } from '../render/wrap.js';
 
 export function sourceLabel(catalog: SkillCatalog, s: Skill): string {
   if (s.source === 'builtin') return t('skills.source.builtin');
+  if (s.source === 'project') return t('skills.source.project');
   return overridesBuiltin(catalog, s) ? t('skills.source.override') : t('skills.source.user');
 }
 
@@ -79,7 +80,7 @@ export function userSkillPath(ctx: AppContext, name: string): string {
 
 /** Copy a built-in into the user's skills folder so it can be edited (the copy overrides it). */
 export async function copyBuiltin(ctx: AppContext, s: Skill): Promise<Skill> {
-  await mkdir(ctx.paths.skillsDir, { recursive: true });
+  await mkdir(ctx.paths.skillsDir, { recursive: true, mode: 0o700 });
   if (s.format === 'skill-md' && s.folder) {
     const target = join(ctx.paths.skillsDir, basename(s.folder));
     await cp(s.folder, target, { recursive: true, errorOnExist: true, force: false });

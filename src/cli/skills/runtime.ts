@@ -1,18 +1,14 @@
+import { homedir } from 'node:os';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
-import {
-  defaultSkillDirs,
-  discoverSkills,
-  type SkillCatalog,
-  skillCacheFile,
-} from '../../skills/discovery.js';
+import { discoverSkills, type SkillCatalog, skillCacheFile, skillDirsFor } from '../../skills/discovery.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
-import { TrustStore, usesTrustTools } from '../../skills/trust.js';
+import { TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
 import { readDocument } from '../../tools/readers/index.js';
 import { type AppContext, makeClient } from '../context.js';
@@ -21,7 +17,8 @@ import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
 export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
-  const catalog = await discoverSkills(defaultSkillDirs(ctx.paths), { cacheFile: skillCacheFile(ctx.paths) });
+  const dirs = await skillDirsFor(ctx.paths, ctx.cwd, ctx.env.HOME || homedir());
+  const catalog = await discoverSkills(dirs, { cacheFile: skillCacheFile(ctx.paths) });
   for (const issues of catalog.broken) {
     warn(formatWarning(t('skills.warn.skipped', { problem: describeIssue(issues[0]!) }), ctx.err).trimEnd());
   }
@@ -86,8 +83,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
       return { markdown: doc.markdown, model: OCR_MODEL, usage: doc.usage };
     },
     ...(o.hooks ? { hooks: o.hooks } : {}),
-    untrusted: (skills) =>
-      skills.filter((s) => s.source === 'user' && usesTrustTools(s) && !trust.isTrusted(s)),
+    untrusted: (skills) => untrustedOf(trust, skills),
     async confirmTrust(pending) {
       if (!prompter.interactive) return false;
       for (const s of pending) {

@@ -1,4 +1,6 @@
-import { chatModelIds, findModel, formatCost, MODELS, priceFor } from '../../../llm/models.js';
+import { MODEL_CATALOG } from '../../../llm/catalog.js';
+import { chatModelIds, findModel, modelInfo } from '../../../llm/models.js';
+import { modelRows } from '../../render/model-rows.js';
 import { t } from '../../../support/i18n/index.js';
 import { nearest } from '../../../support/suggest.js';
 import { columns } from '../../render/width.js';
@@ -6,23 +8,7 @@ import type { SlashCommand, SlashContext } from './types.js';
 
 function modelTable(ctx: SlashContext): string {
   const style = ctx.app.err;
-  const current = ctx.chat.settings.model.toLowerCase();
-  const rows = MODELS.filter((m) => m.kind !== 'ocr').map((m) => {
-    const price = priceFor(m, ctx.app.platform);
-    const cost =
-      !price || ctx.app.platform.coveredByPlan
-        ? ''
-        : price.input === 0 && price.output === 0
-          ? t('repl.model.free')
-          : `${formatCost({ amount: price.input, currency: ctx.app.platform.currency })}/${formatCost({ amount: price.output, currency: ctx.app.platform.currency })}`;
-    const traits = [
-      m.kind === 'vision' ? 'vision' : '',
-      !m.thinking ? t('repl.model.noThinking') : m.thinkingForced ? t('repl.model.alwaysThinks') : '',
-      !m.tools ? t('repl.model.noToolsShort') : '',
-    ].filter(Boolean);
-    const mark = m.id === current ? '▸' : ' ';
-    return [`${mark} ${m.id}`, cost, `${m.description}${traits.length ? ` (${traits.join(', ')})` : ''}`];
-  });
+  const rows = modelRows(ctx.app.platform, ctx.chat.settings.model);
   const lines = columns(rows);
   return [
     style.bold(t('repl.model.list')),
@@ -42,7 +28,21 @@ const model: SlashCommand = {
       ctx.print(modelTable(ctx));
       return;
     }
-    const info = findModel(name);
+    const info = findModel(name) ?? (MODEL_CATALOG.knownModel(name) ? modelInfo(name) : undefined);
+    if (info?.unknown) {
+      // Allowed, as on the command line and in config: the platform decides if it exists.
+      ctx.chat.settings.model = name.toLowerCase();
+      const suggestion = nearest(name, chatModelIds());
+      ctx.warn(
+        [
+          t('repl.model.unknownSwitched', { model: name }),
+          suggestion ? t('cli.try.didYouMean', { suggestion: `/model ${suggestion}` }) : '',
+        ]
+          .filter(Boolean)
+          .join(' '),
+      );
+      return;
+    }
     if (!info) {
       const suggestion = nearest(name, chatModelIds());
       ctx.warn(

@@ -1,4 +1,4 @@
-import { findModel } from '../../../llm/models.js';
+import { type Effort, findModel, modelInfo } from '../../../llm/models.js';
 import { t } from '../../../support/i18n/index.js';
 import type { SlashCommand } from './types.js';
 
@@ -20,14 +20,36 @@ const approve: SlashCommand = {
   },
 };
 
+const EFFORT_HINTS = {
+  low: 'repl.think.effortLow',
+  medium: 'repl.think.effortMedium',
+  high: 'repl.think.effortHigh',
+  max: 'repl.think.effortMax',
+} as const;
+
 const think: SlashCommand = {
   name: 'think',
   description: 'repl.cmd.think',
-  async run(_args, ctx) {
+  usage: '[low|medium|high|max]',
+  complete: () => Object.keys(EFFORT_HINTS),
+  async run(args, ctx) {
+    const value = args.trim().toLowerCase();
+    if (value && !(value in EFFORT_HINTS)) {
+      ctx.warn(t('repl.think.badEffort', { value }));
+      return;
+    }
     ctx.chat.settings.thinking = true;
-    const model = findModel(ctx.chat.settings.model);
-    ctx.print(t('repl.think.on'));
-    if (model && !model.thinking) ctx.warn(t('repl.think.unsupported', { model: model.id }));
+    const model = modelInfo(ctx.chat.settings.model);
+    if (!value) {
+      ctx.print(t('repl.think.on'));
+    } else {
+      const effort = value as Effort;
+      ctx.chat.settings.effort = effort;
+      ctx.print(t('repl.think.effort', { effort, hint: t(EFFORT_HINTS[effort]) }));
+      if (model.thinking && !model.efforts?.includes(effort))
+        ctx.warn(t('repl.think.noEffort', { model: model.id }));
+    }
+    if (!model.thinking) ctx.warn(t('repl.think.unsupported', { model: model.id }));
   },
 };
 

@@ -14,6 +14,8 @@ export const config = defineMessages(
     'config.warn.corrupt':
       'config.yaml could not be read, so zhi backed it up to {backup} and started fresh.',
     'config.warn.corruptKept': 'Your API key was recovered from it.',
+    'config.warn.madePrivate':
+      '{path} could be read by other users of this computer (mode {mode}). It holds your API key, so zhi made it private (mode 600).',
     'config.warn.corruptLost': 'No API key could be recovered: run `zhi --setup`.',
     'config.noKey.what': 'No API key is set.',
     'config.noKey.try1': 'Set the environment variable ZHI_API_KEY, or',
@@ -36,6 +38,8 @@ export const config = defineMessages(
     'config.warn.unknownKey': 'config.yaml 中有未知的设置项“{key}”，已忽略。',
     'config.warn.corrupt': '无法读取 config.yaml，zhi 已将它备份到 {backup} 并重新开始。',
     'config.warn.corruptKept': '已从中恢复你的 API 密钥。',
+    'config.warn.madePrivate':
+      '{path} 可被这台电脑上的其他用户读取（权限 {mode}）。它保存着你的 API 密钥，zhi 已把它设为仅你可读（权限 600）。',
     'config.warn.corruptLost': '未能恢复 API 密钥：请运行 `zhi --setup`。',
     'config.noKey.what': '尚未设置 API 密钥。',
     'config.noKey.try1': '设置环境变量 ZHI_API_KEY，或',

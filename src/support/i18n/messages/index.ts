@@ -1,10 +1,12 @@
 // Every message group of the app. Add a group here (import, the type, the list) when a new area
 // needs strings; keys are prefixed with the area (`llm.`, `cli.`, …) so groups never collide.
 import { agent } from './agent.js';
+import { agentskills } from './agentskills.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { llm } from './llm.js';
+import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
@@ -28,7 +30,9 @@ type En = typeof cli.en &
   typeof sessions.en &
   typeof repl.en &
   typeof safety.en &
-  typeof shell.en;
+  typeof shell.en &
+  typeof models.en &
+  typeof agentskills.en;
 
 const groups = [
   cli,
@@ -45,6 +49,8 @@ const groups = [
   repl,
   safety,
   shell,
+  models,
+  agentskills,
 ];
 
 export const messages = {

@@ -29,6 +29,28 @@ export const llm = defineMessages(
     'llm.aborted.what': 'The request was cancelled.',
     'llm.cutMidway': 'The connection dropped in the middle of the answer.',
     'llm.cutMidway.try': 'What arrived before the drop is shown above; ask again to get the rest.',
+    'llm.baseUrl.what': 'There is no Zhipu API at the configured address.',
+    'llm.baseUrl.why': 'The server at {url} answered "404 Not Found" for the chat endpoint.',
+    'llm.baseUrl.try1':
+      'Check the base URL: `zhi config get base_url` (ZHI_BASE_URL in the environment wins over the file).',
+    'llm.baseUrl.try2': "The platform's address is {url}; remove base_url to use it.",
+    'llm.noModel.what': 'The platform does not serve this model.',
+    'llm.noModel.try1': '`zhi models` lists the models zhi knows and those your account offers.',
+    'llm.noModel.try2':
+      'Check the spelling in --model, or in `zhi config get default_model` / `skill_model` (ZHI_DEFAULT_MODEL and ZHI_SKILL_MODEL win over the file).',
+    'llm.serverStopped.what': 'The Zhipu server stopped generating the answer.',
+    'llm.serverStopped.try': 'This is a problem on the server side, not your connection: ask again.',
+    'llm.planLimit.what': "Your coding plan's usage window is used up.",
+    'llm.planLimit.try1': "It resets at {time} (the server's time); try again after that.",
+    'llm.planLimit.try2': 'Or switch to pay-per-token: `zhi config set platform bigmodel` (or zai).',
+    'llm.warn.streamRepaired':
+      'The API sent a damaged piece of the stream; zhi recovered the text around it. If the answer looks incomplete, ask again.',
+    'llm.warn.streamDamaged':
+      'The API sent a damaged piece of the stream that could not be read: a few words of the answer may be missing. Ask again if it looks incomplete.',
+    'llm.warn.thinkingForced':
+      '{model} always thinks: asked again with thinking on (remembered for next time).',
+    'llm.warn.unknownModel':
+      "{model} is not in zhi's model list: using it with basic settings, and its cost is not counted.",
   },
   {
     'llm.auth.what': 'API 密钥被拒绝。',
@@ -57,5 +79,24 @@ export const llm = defineMessages(
     'llm.aborted.what': '请求已取消。',
     'llm.cutMidway': '回答过程中连接中断了。',
     'llm.cutMidway.try': '中断前收到的内容已显示在上方；再问一次即可得到其余部分。',
+    'llm.baseUrl.what': '配置的地址上没有智谱 API。',
+    'llm.baseUrl.why': '{url} 上的服务器对对话接口回复了“404 Not Found”。',
+    'llm.baseUrl.try1': '检查接口地址：`zhi config get base_url`（环境变量 ZHI_BASE_URL 优先于配置文件）。',
+    'llm.baseUrl.try2': '平台的默认地址是 {url}；删除 base_url 即可使用它。',
+    'llm.noModel.what': '平台上没有这个模型。',
+    'llm.noModel.try1': '`zhi models` 会列出 zhi 认识的模型，以及你的账户可用的模型。',
+    'llm.noModel.try2':
+      '检查 --model 的拼写，或 `zhi config get default_model` / `skill_model`（环境变量 ZHI_DEFAULT_MODEL、ZHI_SKILL_MODEL 优先于配置文件）。',
+    'llm.serverStopped.what': '智谱服务器中途停止生成回答。',
+    'llm.serverStopped.try': '这是服务器端的问题，不是你的网络：请再问一次。',
+    'llm.planLimit.what': '编程套餐（Coding Plan）当前时段的用量已用完。',
+    'llm.planLimit.try1': '额度将在 {time}（服务器时间）重置，届时再试。',
+    'llm.planLimit.try2': '或改用按量计费：`zhi config set platform bigmodel`（或 zai）。',
+    'llm.warn.streamRepaired':
+      'API 发来了一段损坏的数据流，zhi 已恢复其前后的文字。如果回答看起来不完整，请再问一次。',
+    'llm.warn.streamDamaged':
+      'API 发来了一段无法读取的损坏数据流：回答中可能缺少几个字。如果看起来不完整，请再问一次。',
+    'llm.warn.thinkingForced': '{model} 始终开启思考：已开启思考重新请求（下次会记住）。',
+    'llm.warn.unknownModel': '{model} 不在 zhi 的模型列表中：将以基本设置使用它，费用不计入统计。',
   },
 );

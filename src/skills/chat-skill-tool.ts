@@ -1,0 +1,92 @@
+/**
+ * Agent Skills in chat, by progressive disclosure (agentskills.io): the chat's system prompt
+ * names every skill with its description only; the model calls `skill` to load one's
+ * instructions when a request matches it, and `skill` with a `path` to read one of its bundled
+ * files (relative to the skill's folder, read-only, in pages).
+ */
+import { z } from 'zod';
+import type { Language } from '../support/i18n/index.js';
+import type { AnyTool } from '../tools/types.js';
+import { ToolError } from '../tools/types.js';
+import { BUNDLED_RESULT_BYTES, readBundled, skillFolderLines } from './bundled.js';
+import type { Skill } from './schema.js';
+
+export const CHAT_SKILL_TOOL = 'skill';
+/** A description in the chat's skill list is cut here: the list is sent with every request. */
+const LISTED_DESCRIPTION = 200;
+
+const schema = z.object({
+  name: z.string().describe('The name of a skill from the list in the instructions.'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      'Optional: a file bundled with the skill, relative to its folder (e.g. "references/style.md"), to read it instead of the skill\'s instructions.',
+    ),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Optional, with path: skip this many bytes of the text, to read the next part of a long file.'),
+});
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The skills as the chat's system prompt lists them: name and description, one line each. */
+export function skillListing(skills: Iterable<Skill>, language: Language): string {
+  const lines: string[] = [];
+  for (const s of [...skills].sort((a, b) => a.name.localeCompare(b.name))) {
+    const description = language === 'zh' && s.descriptionZh ? s.descriptionZh : s.description;
+    lines.push(`- ${s.name}: ${oneLine(description, LISTED_DESCRIPTION)}`);
+  }
+  return lines.join('\n');
+}
+
+/** What the model gets when it loads a skill: the instructions, and how to reach its files. */
+export function skillBody(skill: Skill, o: { shell: boolean }): string {
+  const lines = [`<skill name="${skill.name}">`, skill.systemPrompt, '</skill>'];
+  const notes = skillFolderLines(skill, { tool: `${CHAT_SKILL_TOOL} (with "path")`, shell: o.shell });
+  if (skill.format === 'yaml') {
+    notes.push(
+      `This is one of zhi's own skills; the person can also run it as a recipe of its own with /run ${skill.name}.`,
+    );
+  }
+  if (skill.tools.length) notes.push(`The skill is written for these tools: ${skill.tools.join(', ')}.`);
+  return [...lines, ...notes].join('\n');
+}
+
+/** The `skill` tool of a chat, over the skills found when the chat started. */
+export function chatSkillTool(skills: ReadonlyMap<string, Skill>, o: { shell: boolean }): AnyTool {
+  const find = (name: string): Skill => {
+    const skill = skills.get(name.trim()) ?? skills.get(name.trim().toLowerCase());
+    if (!skill) {
+      throw new ToolError(`There is no skill called "${name}". Skills: ${[...skills.keys()].join(', ')}.`);
+    }
+    return skill;
+  };
+  return {
+    name: CHAT_SKILL_TOOL,
+    description:
+      "Load a skill's instructions (call it before starting a task that matches a skill in the list), or read a file bundled with the skill by its path relative to the skill's folder. Read-only.",
+    schema,
+    kind: 'read',
+    maxResultBytes: BUNDLED_RESULT_BYTES,
+    label: (args: z.infer<typeof schema>) => (args.path ? `${args.name}: ${args.path}` : args.name),
+    async execute(args: z.infer<typeof schema>, ctx) {
+      const skill = find(args.name);
+      if (!args.path) return skillBody(skill, o);
+      if (!skill.folder) throw new ToolError(`The skill "${skill.name}" has no bundled files.`);
+      const read = await readBundled(skill.folder, skill.resources, args.path, {
+        ...(args.offset ? { offset: args.offset } : {}),
+        signal: ctx.signal,
+        how: (next) =>
+          `Call ${CHAT_SKILL_TOOL} with name "${skill.name}", path "${args.path}" and offset=${next} to read on.`,
+      });
+      return read.text;
+    },
+  };
+}

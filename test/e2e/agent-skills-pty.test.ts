@@ -1,0 +1,93 @@
+/**
+ * An Agent Skill's script in a real terminal: the skill is trusted once, every command asks, the
+ * script runs from the skill's own folder (readable inside the sandbox, though zhi's folders are
+ * hidden), and `allowed-tools: Bash(node:*)` refuses any other program before anyone is asked.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
+import { PtySession } from '../helpers/pty.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+let home: string;
+let work: string;
+const sessions: PtySession[] = [];
+const fake = useFakeZhipu();
+beforeEach(() => {
+  fake.reset();
+  home = tempDir('zhi-home-');
+  work = tempDir('zhi-work-');
+  return () => {
+    for (const s of sessions.splice(0)) s.kill();
+    cleanup(home, work);
+  };
+});
+
+const lastTool = (req: RecordedRequest): string =>
+  [...req.body.messages].reverse().find((m: { role: string }) => m.role === 'tool')?.content ?? '';
+
+describe('a skill script in a terminal', () => {
+  it('runs from the skill folder after trust and approval; other programs are refused by allowed-tools', async () => {
+    const folder = join(home, 'skills', 'word-count');
+    mkdirSync(join(folder, 'scripts'), { recursive: true });
+    writeFileSync(
+      join(folder, 'SKILL.md'),
+      '---\nname: word-count\ndescription: Count the words of a file\nallowed-tools: Bash(node:*) Read\n---\nRun scripts/count.mjs on the file.\n',
+    );
+    writeFileSync(
+      join(folder, 'scripts', 'count.mjs'),
+      [
+        "import { readFileSync } from 'node:fs';",
+        "const text = readFileSync(process.argv[2], 'utf8');",
+        'console.log(`words: ${text.split(/\\s+/).filter(Boolean).length}`);',
+        "console.log(`script: ${new URL('.', import.meta.url).pathname}`);",
+      ].join('\n'),
+    );
+    writeFileSync(join(work, 'notes.txt'), 'one two three');
+    let command = '';
+    fake.script(
+      (req) => {
+        // The model learns the folder from the prompt, as a real one would.
+        const m = /This skill's folder is "([^"]+)"/.exec(req.body.messages[0].content);
+        command = `node "${m?.[1]}/scripts/count.mjs" notes.txt`;
+        return { kind: 'tools', calls: [{ name: 'shell', arguments: { command: 'ls -la' } }] };
+      },
+      () => ({ kind: 'tools', calls: [{ name: 'shell', arguments: { command } }] }),
+      { kind: 'text', text: 'The file has 3 words.' },
+    );
+    const s = new PtySession({
+      args: ['run', 'word-count', 'notes.txt', 'count', 'the', 'words'],
+      home,
+      cwd: work,
+      baseUrl: fake.baseUrl,
+      cols: 160,
+      rows: 40,
+    });
+    sessions.push(s);
+    await s.waitFor('Trust this skill and run it?', 15_000);
+    const trusted = s.mark();
+    s.write('y\r');
+    // The approval comes after the run starts and shows the script's command.
+    await s.waitFor(/Running word-count[\s\S]*count\.mjs[\s\S]*Allow\?/, 15_000, trusted);
+    const from = trusted + s.text().slice(trusted).indexOf('Running word-count');
+    s.write('y\r');
+    await s.waitFor('The file has 3 words.', 15_000, from);
+    expect((await s.exited()).exitCode).toBe(0);
+    // `ls` was refused without a question: only one approval was asked.
+    expect(s.text().slice(from).match(/Allow\?/g)).toHaveLength(1);
+
+    const chats = fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    expect(chats[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([
+      'file_read',
+      'read_reference',
+      'shell',
+    ]);
+    expect(lastTool(chats[1]!)).toContain('may run only commands that start with node; "ls -la" does not');
+    const ran = lastTool(chats[2]!);
+    expect(ran).toContain('Exit code: 0');
+    expect(ran).toContain('words: 3');
+    expect(ran).toContain(`script: ${folder}/scripts/`);
+  });
+});

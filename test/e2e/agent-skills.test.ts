@@ -1,0 +1,207 @@
+/**
+ * Agent Skills as others write them (copies of anthropics/skills in test/fixtures/skills/real):
+ * listed in chat by name and description only and loaded with the `skill` tool; run with
+ * `zhi run` with free text, files and stdin; bundled files found case-insensitively and read in
+ * pages; a Claude model id falls back; project-level `.agents/skills/` discovered.
+ */
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
+import { makePdf } from '../helpers/file-fixtures.js';
+import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+
+const REAL = resolve(import.meta.dirname, '../fixtures/skills/real');
+
+let home: string;
+let work: string;
+const fake = useFakeZhipu();
+beforeEach(() => {
+  fake.reset();
+  fake.fallback = () => ({ kind: 'text', text: 'OK' });
+  home = tempDir('zhi-home-');
+  work = tempDir('zhi-work-');
+  return () => cleanup(home, work);
+});
+
+const zhi = (args: string[], o: { stdin?: string } = {}) =>
+  runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}) });
+
+function installReal(...names: string[]): void {
+  for (const n of names) cpSync(join(REAL, n), join(home, 'skills', n), { recursive: true });
+}
+
+/** SKILL.md skills may write files, so they are trusted once, as a person would. */
+async function trust(names: string[], cwd = work): Promise<void> {
+  const r = await runZhi({ args: ['skill', 'trust', ...names], baseUrl: fake.baseUrl, home, cwd });
+  expect(r.code).toBe(0);
+}
+
+const chats = (): RecordedRequest[] => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+const system = (req: RecordedRequest): string => req.body.messages[0].content;
+const lastTool = (req: RecordedRequest): string =>
+  [...req.body.messages].reverse().find((m: { role: string }) => m.role === 'tool')?.content ?? '';
+const toolNames = (req: RecordedRequest): string[] =>
+  (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name).sort();
+
+describe('Agent Skills in chat', () => {
+  it('lists three real skills by name and description only, loads one with the skill tool, and reads a bundled file by relative path', async () => {
+    installReal('internal-comms', 'brand-guidelines', 'pdf');
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'skill', arguments: { name: 'internal-comms' } }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'skill', arguments: { name: 'internal-comms', path: 'examples/3p-updates.md' } }],
+      },
+      { kind: 'text', text: 'Here is your 3P update.' },
+    );
+    const r = await zhi(['-c', 'Write a 3P update for my team']);
+    expect(r.stderr).not.toContain('Error');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Here is your 3P update.\n');
+
+    const [first, second, third] = chats();
+    const prompt = system(first!);
+    expect(prompt).toContain(
+      '- internal-comms: A set of resources to help me write all kinds of internal communications',
+    );
+    expect(prompt).toContain("- brand-guidelines: Applies Anthropic's official brand colors");
+    expect(prompt).toContain('- pdf: Use this skill whenever the user wants to do anything with PDF files.');
+    expect(toolNames(first!)).toContain('skill');
+    // Nothing of any skill's body (or bundled files) is sent before the model loads it.
+    const sent = JSON.stringify(first!.body);
+    for (const bodyText of [
+      'Identify the communication type',
+      'Anthropic Brand Styling',
+      'PDF Processing Guide',
+      'Progress, Plans, Problems',
+    ]) {
+      expect(sent).not.toContain(bodyText);
+    }
+
+    const loaded = lastTool(second!);
+    expect(loaded).toContain('<skill name="internal-comms">');
+    expect(loaded).toContain('**Identify the communication type** from the request');
+    expect(loaded).toContain(`This skill's folder is ${JSON.stringify(join(home, 'skills', 'internal-comms'))}`);
+    expect(loaded).not.toContain('Anthropic Brand Styling');
+    expect(lastTool(third!)).toContain('3P');
+    expect(lastTool(third!)).toBe(
+      (await import('node:fs')).readFileSync(join(REAL, 'internal-comms/examples/3p-updates.md'), 'utf8'),
+    );
+  });
+
+  it('refuses a bundled path outside the skill folder, and a skill that does not exist', async () => {
+    installReal('internal-comms');
+    writeFileSync(join(home, 'secret.txt'), 'top secret');
+    fake.script(
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'skill', arguments: { name: 'internal-comms', path: '../../secret.txt' } },
+          { name: 'skill', arguments: { name: 'nope' } },
+        ],
+      },
+      { kind: 'text', text: 'ok' },
+    );
+    const r = await zhi(['-c', 'hi']);
+    expect(r.code).toBe(0);
+    const msgs = chats()[1]!.body.messages.filter((m: { role: string }) => m.role === 'tool');
+    expect(msgs[0].content).toContain("is not one of this skill's files");
+    expect(msgs[0].content).not.toContain('top secret');
+    expect(msgs[1].content).toContain('There is no skill called "nope"');
+  });
+});
+
+describe('zhi run with a real SKILL.md', () => {
+  it('gives the pdf skill the task in free text and the file, plus its folder; REFERENCE.md is found as reference.md', async () => {
+    installReal('pdf');
+    await trust(['pdf']);
+    writeFileSync(join(work, 'f1040.pdf'), makePdf(['Form 1040 U.S. Individual Income Tax Return']));
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'read_reference', arguments: { path: 'REFERENCE.md' } }] },
+      { kind: 'text', text: 'Filled.' },
+    );
+    const r = await zhi(['run', 'pdf', 'f1040.pdf', 'fill', 'in', 'my', 'name', 'as', 'Li', 'Lei']);
+    expect(r.stderr).not.toContain('Too many inputs');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Filled.\n');
+    const [first, second] = chats();
+    const user = first!.body.messages[1].content as string;
+    expect(user).toContain("The person's request, in their words:\nfill in my name as Li Lei");
+    expect(user).toContain('<document name="f1040.pdf">');
+    expect(user).toContain('Form 1040 U.S. Individual Income Tax Return');
+    expect(user).not.toContain('given no inputs');
+    expect(system(first!)).toContain(`This skill's folder is ${JSON.stringify(join(home, 'skills', 'pdf'))}`);
+    expect(system(first!)).toContain('scripts/check_fillable_fields.py');
+    expect(lastTool(second!)).toContain('# PDF Processing Advanced Reference');
+  });
+
+  it('takes piped stdin as a document for a skill without declared inputs', async () => {
+    installReal('internal-comms');
+    await trust(['internal-comms']);
+    const r = await zhi(['run', 'internal-comms', 'turn', 'these', 'notes', 'into', 'a', 'newsletter'], {
+      stdin: 'Q3: revenue up 12%. New office in Shenzhen.',
+    });
+    expect(r.code).toBe(0);
+    const user = chats()[0]!.body.messages[1].content as string;
+    expect(user).toContain("The person's request, in their words:\nturn these notes into a newsletter");
+    expect(user).toContain('<document name="stdin">\nQ3: revenue up 12%. New office in Shenzhen.');
+  });
+
+  it('runs a skill that asks for a Claude model on the skill model, with a warning', async () => {
+    mkdirSync(join(home, 'skills', 'claude-notes'), { recursive: true });
+    writeFileSync(
+      join(home, 'skills', 'claude-notes', 'SKILL.md'),
+      '---\nname: claude-notes\ndescription: Tidy notes\nmodel: claude-sonnet-4-5\n---\nTidy the notes.\n',
+    );
+    await trust(['claude-notes']);
+    const r = await zhi(['run', 'claude-notes', 'tidy', 'this']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      'the skill claude-notes asks for the model "claude-sonnet-4-5", which zhi does not know; it runs on glm-4-flash instead',
+    );
+    expect(chats()[0]!.body.model).toBe('glm-4-flash');
+  });
+
+  it('discovers a project-level .agents/skills skill, and loads one whose description has an unquoted colon', async () => {
+    const project = join(work, 'proj');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    mkdirSync(join(project, '.agents', 'skills', 'release-notes'), { recursive: true });
+    writeFileSync(
+      join(project, '.agents', 'skills', 'release-notes', 'SKILL.md'),
+      '---\nname: release-notes\ndescription: Write release notes. Use when: the user asks for a changelog\n---\nWrite release notes from the git log.\n',
+    );
+    mkdirSync(join(project, 'src'), { recursive: true });
+    const r = await runZhi({ args: ['skill', 'list'], baseUrl: fake.baseUrl, home, cwd: join(project, 'src') });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('release-notes');
+    expect(r.stdout).toContain('project');
+    await trust(['release-notes'], join(project, 'src'));
+    const run = await runZhi({
+      args: ['run', 'release-notes', 'for', 'v2'],
+      baseUrl: fake.baseUrl,
+      home,
+      cwd: join(project, 'src'),
+    });
+    expect(run.code).toBe(0);
+    expect(system(chats()[0]!)).toContain('Write release notes from the git log.');
+  });
+
+  it('refuses a SKILL.md whose name breaks the rules or differs from its folder, naming the rule', async () => {
+    mkdirSync(join(home, 'skills', 'my-skill'), { recursive: true });
+    writeFileSync(
+      join(home, 'skills', 'my-skill', 'SKILL.md'),
+      '---\nname: My_Skill\ndescription: d\n---\nbody\n',
+    );
+    mkdirSync(join(home, 'skills', 'other'), { recursive: true });
+    writeFileSync(
+      join(home, 'skills', 'other', 'SKILL.md'),
+      `---\nname: other\ndescription: ${'x'.repeat(1100)}\n---\nbody\n`,
+    );
+    const r = await zhi(['skill', 'list']);
+    expect(r.stderr).toContain('the name "My_Skill" breaks the Agent Skills rules');
+    expect(r.stderr).toContain('the description is 1100 characters long; the limit is 1024');
+    expect(r.stdout).not.toContain('my-skill');
+  });
+});
