@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
 import { ZhiError } from '../support/errors.js';
+import type { MessageKey } from '../support/i18n/index.js';
 import { formatBytes, truncateText } from '../support/text.js';
 import { resolveReadPath } from '../tools/paths.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
@@ -137,6 +138,19 @@ export interface ReadOptions {
 }
 
 /** Either the document's text, or: this file needs OCR first. */
+/** Why a document could not be read, for the person (the error's own message is for the model). */
+const DOC_REASONS: Record<string, MessageKey> = {
+  not_found: 'files.doc.not_found',
+  is_directory: 'files.doc.is_directory',
+  permission: 'files.doc.permission',
+  binary: 'files.doc.binary',
+  too_large: 'files.doc.too_large',
+  unreadable: 'files.doc.unreadable',
+  encrypted: 'files.doc.encrypted',
+  unsupported: 'files.doc.unsupported',
+  no_text_layer: 'files.doc.no_text_layer',
+};
+
 export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
 
 /**
@@ -181,10 +195,12 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     if (code === 'binary' && IMAGE_EXT.includes(ext)) {
       throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.imageType', params: { path: name } } });
     }
+    // The reader's message is written for the model (English); the person gets the reason in
+    // their language, by the error's code.
     throw new ZhiError({
       kind: 'io',
       what: { key: 'skills.err.unreadableInput', params: { path: name } },
-      why: (err as Error).message,
+      why: code && DOC_REASONS[code] ? { key: DOC_REASONS[code] } : (err as Error).message,
       cause: err,
     });
   }

@@ -1,6 +1,8 @@
 import type { MessageKey, Params } from '../support/i18n/index.js';
 import { type Dialect, programName, showWord } from './shell-parse.js';
 import type { Finding } from './shell-policy.js';
+import { isRunner } from './shell-programs.js';
+import { DELETING_SUBCOMMANDS, DEVICE_READERS, DISK_DESTROYERS, EMPTY_SOURCES } from './shell-rules.js';
 import { classifyTarget, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
 
 const DELETE = new Set(['rm', 'unlink', 'rmdir', 'del', 'erase', 'rd', 'remove-item', 'ri', 'srm', 'trash']);
@@ -42,6 +44,52 @@ const CONTENT = new Set([
   'clear-item',
 ]);
 
+const OTHER_WATCHED = new Set([
+  'dd',
+  'kill',
+  'killall',
+  'pkill',
+  'taskkill',
+  'stop-process',
+  'find',
+  'cp',
+  'copy',
+  'xcopy',
+  'ln',
+  'install',
+  'tee',
+  'rsync',
+  'crontab',
+  'git',
+  'sed',
+  'gsed',
+  'curl',
+  'wget',
+  'unzip',
+  'systemctl',
+  'init',
+  'diskutil',
+  'format',
+]);
+
+/** A program some rule here or in shell-programs.ts looks at. */
+export function isWatched(name: string): boolean {
+  return (
+    DELETE.has(name) ||
+    MOVE.has(name) ||
+    PERMS.has(name) ||
+    FORMAT.has(name) ||
+    name.startsWith('mkfs.') ||
+    PARTITION.has(name) ||
+    POWER.has(name) ||
+    CONTENT.has(name) ||
+    OTHER_WATCHED.has(name) ||
+    name in DISK_DESTROYERS ||
+    name in DELETING_SUBCOMMANDS ||
+    isRunner(name)
+  );
+}
+
 export function checkDestructive(
   name: string,
   words: string[],
@@ -76,13 +124,14 @@ export function checkDestructive(
     if (of && !of.startsWith('/dev/')) return push('warn', 'dd', 'shell.warn.dd', { target: showWord(of) });
     return;
   }
-  const devices = args.filter((a) => isDiskDevice(a.replace(/^of=/, '')));
-  if (
-    devices.length &&
-    ['cp', 'mv', 'tee', 'shred', 'wipe', 'cat', 'pv', 'ddrescue', 'badblocks'].includes(name)
-  ) {
-    if (name !== 'cat' && name !== 'pv')
-      return push('refuse', 'device', 'shell.refuse.device', { target: devices[0]! });
+  const destroys = DISK_DESTROYERS[name];
+  if (destroys && (destroys.source === '.' || args.some((a) => destroys.test(a)))) {
+    return push('refuse', 'format', 'shell.refuse.format', { program: name });
+  }
+  // A disk device given to anything but a program that only reads it (`tar -cf /dev/sda`).
+  const devices = args.map(deviceIn).filter((d): d is string => d !== undefined);
+  if (devices.length && !DEVICE_READERS.has(name)) {
+    return push('refuse', 'device', 'shell.refuse.device', { target: devices[0]! });
   }
   // `kill -9 -1`: every process the user owns.
   if (name === 'kill' && args.length >= 2 && args[args.length - 1] === '-1') {
@@ -142,17 +191,76 @@ export function checkDestructive(
     const system = files.find((f) => isSystemTarget(f, ctx));
     if (system)
       return push('refuse', 'redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(system) });
-    if (args.some((a) => a === '-a' || a === '--append')) return;
+    if (args.some((a) => a === '-a' || a === '--append') && files.length)
+      return push('warn', 'append', 'shell.warn.append', { target: showWord(files[0]!) });
     if (files.length)
       return push('warn', 'overwrite', 'shell.warn.overwrite', { target: showWord(files[0]!) });
     return;
   }
-  if (name === 'rsync' && lower.some((a) => a.startsWith('--delete') || a === '--remove-source-files')) {
+  if (name === 'rsync' && lower.some((a) => a.startsWith('--del') || a === '--remove-source-files')) {
     return push('warn', 'sync-delete', 'shell.warn.sync', { program: name });
   }
   if (name === 'crontab' && lower.includes('-r'))
     return push('warn', 'delete', 'shell.warn.delete', { program: 'crontab -r' });
   if (name === 'git') return checkGit(args, out);
+  return checkOverwrites(name, args, lower, out);
+}
+
+/** `/dev/sda`, `of=/dev/sda`, `--file=/dev/sda`, `-f/dev/sda`: the device an argument names. */
+function deviceIn(arg: string): string | undefined {
+  const value = arg.replace(/^(of=|--[a-z-]+=|-[a-zA-Z](?=\/))/, '');
+  return isDiskDevice(value) ? value : undefined;
+}
+
+/** Commands that replace or delete files without a word like rm in them. */
+function checkOverwrites(name: string, args: string[], lower: string[], out: Finding[]): undefined {
+  const warn = (rule: string, key: MessageKey, params: Params) => {
+    out.push({ level: 'warn', rule, key, params });
+    return undefined;
+  };
+  const ops = operands(args);
+  const target = ops[ops.length - 1];
+  const force = args.some((a) => a === '--force' || /^-[a-zA-Z]*f/.test(a));
+  if (name === 'cp' || name === 'ln' || name === 'install') {
+    const empties = ops.some((o) => EMPTY_SOURCES.has(o.toLowerCase()));
+    const dotfile = target !== undefined && /(^|\/)\.[^/.][^/]*$/.test(target);
+    if ((force || empties || dotfile || name === 'install') && target)
+      return warn('overwrite', 'shell.warn.overwrite', { target: showWord(target) });
+    return undefined;
+  }
+  if ((name === 'copy' || name === 'xcopy') && lower.includes('/y'))
+    return warn('overwrite', 'shell.warn.overwrite', { target: showWord(target ?? name) });
+  if (name === 'curl') {
+    const out = outputOf(args, 'o', ['--output']);
+    if (out) return warn('overwrite', 'shell.warn.overwrite', { target: showWord(out) });
+    if (args.some((a) => a === '--remote-name' || /^-[a-zA-Z]*O/.test(a)))
+      return warn('overwrite', 'shell.warn.overwrite', { target: 'curl -O' });
+    return undefined;
+  }
+  if (name === 'wget') {
+    const out = outputOf(args, 'O', ['--output-document']);
+    if (out && out !== '-') return warn('overwrite', 'shell.warn.overwrite', { target: showWord(out) });
+    return undefined;
+  }
+  if (name === 'unzip' && args.some((a) => /^-[a-zA-Z]*o/.test(a)))
+    return warn('overwrite', 'shell.warn.overwrite', { target: 'unzip -o' });
+  const sub = DELETING_SUBCOMMANDS[name];
+  if (sub && args.some((a) => sub.test(a))) return warn('delete', 'shell.warn.delete', { program: name });
+  return undefined;
+}
+
+/** The file a `-o file` / `-so file` / `--output file` / `--output=file` option names. */
+function outputOf(args: string[], letter: string, long: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (long.includes(a)) return args[i + 1];
+    const eq = long.find((l) => a.startsWith(`${l}=`));
+    if (eq) return a.slice(eq.length + 1);
+    if (/^-[a-zA-Z]+$/.test(a) && a.includes(letter)) {
+      const rest = a.slice(a.indexOf(letter) + 1);
+      return rest || args[i + 1];
+    }
+  }
   return undefined;
 }
 
@@ -180,11 +288,14 @@ function checkDelete(
   dialect: Dialect,
   viaXargs: boolean,
 ): undefined {
-  const windowsStyle = ['del', 'erase', 'rd'].includes(name) || lower.some((a) => a === '/s');
+  // `rd /s/q x` is `rd /s /q x`.
+  args = args.flatMap((a) => (/^(\/[a-z])+$/i.test(a) && a.length > 2 ? a.match(/\/[a-z]/gi)! : [a]));
+  lower = args.map((a) => a.toLowerCase());
+  const windowsStyle = ['del', 'erase', 'rd'].includes(name) || lower.some((a) => a === '/s' || a === '/q');
   const powershell = name === 'remove-item' || name === 'ri';
   let recursive: boolean;
   let targets: string[];
-  if (windowsStyle && (dialect === 'windows' || ['del', 'erase', 'rd'].includes(name))) {
+  if (windowsStyle && (dialect === 'windows' || ['del', 'erase', 'rd', 'rmdir'].includes(name))) {
     recursive = lower.includes('/s');
     targets = args.filter((a) => !/^\/[a-z]$/i.test(a) && !/^\/a(:\w*)?$/i.test(a));
     // `del /q c:\*` deletes every file of the drive root even without /s.
@@ -234,7 +345,10 @@ function checkDelete(
 
 function checkFind(args: string[], ctx: PathContext, out: Finding[]): undefined {
   const starts: string[] = [];
-  for (const a of args) {
+  // `find -L / …`, `find -O3 -D tree ~ …`: options may come before the start points.
+  let i = 0;
+  while (i < args.length && /^-([HLP]|O\d*|D)$/.test(args[i]!)) i += args[i] === '-D' ? 2 : 1;
+  for (const a of args.slice(i)) {
     if (a.startsWith('-') || a === '(' || a === '!') break;
     starts.push(a);
   }
@@ -245,11 +359,14 @@ function checkFind(args: string[], ctx: PathContext, out: Finding[]): undefined 
     args.some((a, i) => /^-(exec|execdir|ok|okdir)$/.test(a) && DELETE.has(programName(args[i + 1] ?? '')));
   if (!deletes) return;
   // `find ~ -name '*.tmp' -delete` picks files by name; `find / -delete` takes everything.
-  const filtered = args.some(
-    (a, i) =>
-      /^-(i?name|i?path|i?wholename|i?regex|lname|newer\w*|size|mtime|mmin)$/.test(a) &&
-      !/^(\*|\.\*|)$/.test(args[i + 1] ?? ''),
-  );
+  // A pattern with no literal character (`*`, `?*`, `.*`) matches everything; `-o` makes any filter optional.
+  const filtered =
+    !args.some((a) => a === '-o' || a === '-or') &&
+    args.some(
+      (a, j) =>
+        /^-(i?name|i?path|i?wholename|i?regex|lname|newer\w*|size|mtime|mmin)$/.test(a) &&
+        /[^*?.+^$\\[\]]/.test(args[j + 1] ?? ''),
+    );
   const critical = starts.find((s) => classifyTarget(s, ctx) !== 'ordinary');
   if (critical && !filtered) {
     out.push({
@@ -281,6 +398,11 @@ function checkGit(args: string[], out: Finding[]): undefined {
   else if (sub === 'restore') command = 'git restore';
   else if (sub === 'push' && rest.some((a) => a === '-f' || a.startsWith('--force') || a.startsWith('+'))) {
     command = 'git push --force';
+  } else if (
+    sub === 'push' &&
+    rest.some((a) => ['-d', '--delete', '--mirror', '--prune'].includes(a) || /^:[^:]/.test(a))
+  ) {
+    command = 'git push --delete';
   } else if (sub === 'branch' && has('-D', '--delete', '-d')) command = 'git branch -D';
   else if (sub === 'stash' && (rest[0] === 'drop' || rest[0] === 'clear')) command = `git stash ${rest[0]}`;
   else if (sub === 'rm') command = 'git rm';

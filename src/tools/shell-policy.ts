@@ -1,6 +1,6 @@
 /**
- * The shell policy (design §3, issue 6): a command line is parsed into simple commands (in both
- * the POSIX and the Windows dialect, so `C:\` and `\rm` are seen either way), and each one is
+ * The shell policy (design §3): a command line is parsed into simple commands with the bash
+ * grammar (shell-tree.ts; also as cmd.exe reads it when it holds `\`, `^` or `%`), and each one is
  * checked. Catastrophic commands and indirect execution are refused outright; destructive ones
  * get a warning shown before the question. Substitutions (`$(…)`, backticks) are checked as
  * commands of their own, recursively.
@@ -8,15 +8,21 @@
 import { homedir } from 'node:os';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 import { t } from '../support/i18n/index.js';
-import { checkDestructive } from './shell-destructive.js';
+import { checkDestructive, isWatched } from './shell-destructive.js';
 import {
   type Dialect,
   isDynamic,
+  type ParsedLine,
   parseLine,
   programName,
   type SimpleCommand,
   showWord,
+  SUB_PREFIX,
+  VAR_END,
+  VAR_START,
 } from './shell-parse.js';
+import { NON_RUNNERS } from './shell-rules.js';
+import { ALTERNATIVES, parseBash, UnparsableError } from './shell-tree.js';
 import { checkIndirect, unwrap } from './shell-programs.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
 
@@ -55,7 +61,9 @@ export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerd
 
 /** The text for a person (and the model): the first refusal, or every warning joined. */
 export function describeVerdict(v: ShellVerdict): { refuse?: string; warning?: string } {
-  const refusal = v.findings.find((f) => f.level === 'refuse');
+  // The most specific reason: "cannot be parsed" only when nothing better is known.
+  const refusals = v.findings.filter((f) => f.level === 'refuse');
+  const refusal = refusals.find((f) => f.rule !== 'unparsable') ?? refusals[0];
   if (refusal) return { refuse: t(refusal.key, refusal.params) };
   if (!v.findings.length) return {};
   const list = v.findings.map((f) => t(f.key, f.params)).join('; ');
@@ -81,48 +89,90 @@ function check(line: string, ctx: PathContext, out: Finding[], depth: number): v
     out.push({ level: 'refuse', rule: 'nesting', key: 'shell.refuse.nesting' });
     return;
   }
-  // Without a backslash or caret both dialects read the line the same way.
-  const dialects: Dialect[] = /[\\^]/.test(line) ? ['posix', 'windows'] : ['posix'];
+  // The bash grammar reads the line as /bin/sh will; a line with a backslash or caret is also
+  // read as cmd.exe would, so that `C:\` and `^r^m` are seen on Windows.
+  const dialects: Dialect[] = /[\\^%]/.test(line) ? ['posix', 'windows'] : ['posix'];
   for (const dialect of dialects) {
-    let parsed: ReturnType<typeof parseLine>;
+    let parsed: ParsedLine;
     try {
-      parsed = parseLine(line, dialect);
-    } catch {
+      parsed = dialect === 'posix' ? parseBash(line) : parseLine(line, dialect);
+    } catch (err) {
       if (dialect === 'windows') continue;
+      if (!(err instanceof UnparsableError)) throw err;
+      // Refused; but read on as cmd.exe would, so the reason can name the real danger (`C:\`).
       out.push({ level: 'refuse', rule: 'unparsable', key: 'shell.refuse.unparsable' });
-      return;
+      continue;
     }
     for (const sub of parsed.substitutions) check(sub, ctx, out, depth + 1);
     for (const fn of parsed.functions) {
       const recursive = fn.body.some((c) => c.words[0] === fn.name);
       if (recursive) out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
     }
-    // `cd / && rm -rf *`: follow the folder changes of the line.
-    // and the variables it sets (`D=/; rm -rf $D`).
-    let local: PathContext = { ...ctx, vars: { ...ctx.vars } };
-    for (const cmd of parsed.commands) {
-      const vars = { ...local.vars };
-      for (const [name, value] of cmd.assignments) vars[name] = value;
-      const first = programName(cmd.words[0] ?? '');
-      if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(first)) {
-        for (const w of cmd.words.slice(1)) {
-          const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w);
-          if (m) vars[m[1]!] = m[2]!;
-        }
-      }
-      local = { ...local, vars };
-      if (['cd', 'pushd', 'chdir', 'set-location', 'sl'].includes(first)) {
-        const arg = cmd.words.slice(1).find((w) => !/^-[A-Za-z]$/.test(w));
-        local = { ...local, cwd: changeDir(arg, local) };
-        continue;
-      }
-      checkSimple(cmd, local, out, depth, dialect);
-    }
+    checkCommands(parsed.commands, ctx, out, depth, dialect);
   }
   // The classic spelling, even if a parser ever reads it differently.
   if (/:\s*\(\s*\)\s*\{[^}]*:\s*\|\s*:/.test(line) || /%0\s*\|\s*%0/.test(line)) {
     out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
   }
+}
+
+const COMPUTED = `${VAR_START}${SUB_PREFIX}input${VAR_END}`;
+const CHDIR = new Set(['cd', 'pushd', 'chdir', 'set-location', 'sl']);
+const DECLARE = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/**
+ * Check the commands of a line in order, following what they change for the next ones: the
+ * folder (`cd / && rm -rf *`), variables (`D=/; rm -rf $D`, `for d in ~`), and the positional
+ * parameters (`set -- ~; rm -rf "$@"`).
+ */
+function checkCommands(
+  commands: SimpleCommand[],
+  ctx: PathContext,
+  out: Finding[],
+  depth: number,
+  dialect: Dialect,
+): void {
+  let local: PathContext = { ...ctx, vars: { ...ctx.vars } };
+  for (const cmd of commands) {
+    const vars = { ...local.vars };
+    for (const [name, value] of cmd.assignments) vars[name] = value;
+    // `builtin cd`, `command cd`: look past the wrappers for the folder change.
+    const words = unwrap(cmd.words, () => {}).words;
+    const first = programName(words[0] ?? '');
+    if (DECLARE.has(first)) {
+      for (const w of words.slice(1)) {
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w);
+        if (m) vars[m[1]!] = m[2]!;
+      }
+    }
+    if (first === 'set') Object.assign(vars, positional(words.slice(1)));
+    // `read d`, `mapfile a`: the values come from the input, known only when it runs.
+    if (['read', 'mapfile', 'readarray'].includes(first)) {
+      for (const w of words.slice(1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w)) vars[w] = COMPUTED;
+    }
+    local = { ...local, vars };
+    if (CHDIR.has(first)) {
+      const args = words.slice(1);
+      const end = args.indexOf('--');
+      const arg = end >= 0 ? args[end + 1] : args.find((w) => !/^-[A-Za-z]+$/.test(w));
+      local = { ...local, cwd: changeDir(arg, local) };
+      continue;
+    }
+    checkSimple(cmd, local, out, depth, dialect);
+  }
+}
+
+/** `set -- a b` (or `set a b`): the values of `$1`, `$2`, … and of `$@`/`$*` (any of them). */
+function positional(args: string[]): Record<string, string> {
+  const dash = args.indexOf('--');
+  const values =
+    dash >= 0 ? args.slice(dash + 1) : args[0]?.startsWith('-') || args[0]?.startsWith('+') ? [] : args;
+  if (!values.length && dash < 0) return {};
+  const vars: Record<string, string> = { '@': values.join(ALTERNATIVES), '*': values.join(ALTERNATIVES) };
+  values.forEach((v, i) => {
+    vars[String(i + 1)] = v;
+  });
+  return vars;
 }
 
 function checkSimple(
@@ -136,6 +186,8 @@ function checkSimple(
   if (!cmd.words.length) return;
 
   const unwrapped = unwrap(cmd.words, (inner) => check(inner, ctx, out, depth + 1));
+  // `env -C / rm -rf *` runs in another folder.
+  if (unwrapped.chdir !== undefined) ctx = { ...ctx, cwd: changeDir(unwrapped.chdir, ctx) };
   if (unwrapped.admin) {
     out.push({ level: 'warn', rule: 'admin', key: 'shell.warn.admin', params: { program: unwrapped.admin } });
   }
@@ -170,6 +222,27 @@ function checkSimple(
     return;
   }
   checkDestructive(name, words, ctx, out, dialect, Boolean(unwrapped.viaXargs));
+  checkRunsArguments(name, words, cmd, ctx, out, depth, dialect);
+}
+
+/**
+ * The general rule for programs that run their arguments as a command (`setsid`, `flock`,
+ * `systemd-run`, `start`, `call`, a wrapper nobody listed): unless the program is known not to,
+ * the line from the first argument naming a watched program on is checked as a command itself.
+ */
+function checkRunsArguments(
+  name: string,
+  words: string[],
+  cmd: SimpleCommand,
+  ctx: PathContext,
+  out: Finding[],
+  depth: number,
+  dialect: Dialect,
+): void {
+  if (NON_RUNNERS.has(name) || depth > MAX_DEPTH) return;
+  const at = words.findIndex((w, i) => i > 0 && !isDynamic(w) && isWatched(programName(w)));
+  if (at < 0) return;
+  checkSimple({ ...cmd, words: words.slice(at), redirects: [] }, ctx, out, depth + 1, dialect);
 }
 
 function checkRedirect(op: string, target: string, ctx: PathContext, out: Finding[]): void {

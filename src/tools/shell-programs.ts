@@ -4,9 +4,12 @@
  * `python -c`, `node -e`, `powershell -Command`, `eval`) or fed code through a pipe (`| sh`)
  * are indirect execution: the code cannot be checked before it runs, so it is refused.
  */
+import { posix } from 'node:path';
 import { quote } from 'shell-quote';
 import { isDynamic, type SimpleCommand } from './shell-parse.js';
 import type { Finding } from './shell-policy.js';
+import { checkCodeOptions } from './shell-code-options.js';
+import { RUNNERS } from './shell-rules.js';
 
 function name(word: string): string {
   const base = word.replace(/\\/g, '/').split('/').pop() ?? word;
@@ -33,6 +36,8 @@ export interface Unwrapped {
   admin?: string;
   /** `xargs` adds arguments read at run time. */
   viaXargs?: boolean;
+  /** A wrapper runs the command in another folder (`env -C /`). */
+  chdir?: string;
 }
 
 /**
@@ -44,10 +49,18 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
   let offset = 0;
   let admin: string | undefined;
   let viaXargs = false;
+  let chdir: string | undefined;
   const drop = (n: number) => {
     rest = rest.slice(n);
     offset += n;
   };
+  const finish = (words: string[]): Unwrapped => ({
+    words,
+    offset,
+    ...(admin ? { admin } : {}),
+    ...(viaXargs ? { viaXargs } : {}),
+    ...(chdir !== undefined ? { chdir } : {}),
+  });
   for (let guard = 0; guard < 20 && rest.length; guard++) {
     const prog = name(rest[0]!);
     const args = rest.slice(1);
@@ -65,6 +78,19 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
           return { words: [], offset, ...(admin ? { admin } : {}) };
         }
         let i = skipOptions(args, ['-u', '-C', '--unset', '--chdir']);
+        // `env -C /` and `env --chdir=/` run the command in another folder.
+        const dirs = args
+          .slice(0, i)
+          .flatMap((a, j) =>
+            a === '-C' || a === '--chdir'
+              ? [args[j + 1] ?? '']
+              : a.startsWith('--chdir=')
+                ? [a.slice(8)]
+                : a.startsWith('-C') && a.length > 2
+                  ? [a.slice(2)]
+                  : [],
+          );
+        if (dirs.length) chdir = dirs[dirs.length - 1];
         while (i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!)) i++;
         drop(1 + i);
         continue;
@@ -73,9 +99,13 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
       case 'ionice':
       case 'chrt':
       case 'taskset':
-        drop(1 + skipOptions(args, ['-n', '-c', '-p', '-t']));
-        // chrt/taskset take a priority or mask first.
-        if ((prog === 'chrt' || prog === 'taskset') && rest.length) drop(1);
+        drop(1 + skipOptions(args, ['-n', '-c', '-p', '-t', '--cpu-list']));
+        // chrt takes a priority first, taskset a mask (unless `-c list` gave it).
+        if (
+          (prog === 'chrt' || (prog === 'taskset' && !args.includes('-c') && !args.includes('--cpu-list'))) &&
+          rest.length
+        )
+          drop(1);
         continue;
       case 'nohup':
       case 'builtin':
@@ -136,11 +166,20 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
       case 'su':
         admin = 'su';
         return { words: rest, offset, admin };
+      case 'parallel': {
+        // `parallel ::: 'cmd1' 'cmd2'`: with no command of its own, each value is a command line.
+        const first = skipOptions(args, ['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file']);
+        if (args[first] === ':::') {
+          for (const line of args.slice(first + 1)) if (line !== ':::') checkInner(line);
+          return { words: [], offset, ...(admin ? { admin } : {}) };
+        }
+        return finish(rest);
+      }
       default:
-        return { words: rest, offset, ...(admin ? { admin } : {}), ...(viaXargs ? { viaXargs } : {}) };
+        return finish(rest);
     }
   }
-  return { words: rest, offset, ...(admin ? { admin } : {}), ...(viaXargs ? { viaXargs } : {}) };
+  return finish(rest);
 }
 
 const SHELLS = new Set([
@@ -165,7 +204,7 @@ const SHELLS = new Set([
   'xonsh',
 ]);
 
-function refuse(rule: string, key: Finding['key'], params: Record<string, string>): Finding {
+export function refuse(rule: string, key: Finding['key'], params: Record<string, string>): Finding {
   return { level: 'refuse', rule, key, params };
 }
 
@@ -182,7 +221,14 @@ function inlineFlag(
 ): { flag?: string; script?: string } {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--') return { script: args[i + 1] ?? '' };
+    if (a === '--') {
+      const next = args[i + 1];
+      // `sh --` reads its input; `bash -- -c …` is no script name a person would use.
+      if (next === undefined) return {};
+      return next.startsWith('-') && next !== '-' ? { flag: `-- ${next}` } : { script: next };
+    }
+    // `+e`, `+x`: set options off; they take no value.
+    if (/^\+[a-zA-Z]+$/.test(a)) continue;
     if (a.startsWith('--')) {
       const key = a.split('=')[0]!;
       if (longCode.includes(key)) return { flag: key };
@@ -201,7 +247,12 @@ function inlineFlag(
   return {};
 }
 
-const STDIN_SCRIPTS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+/** `-`, `/dev/stdin`, `/dev/./stdin`, `/dev/fd/3`, `/proc/self/fd/0`: code arriving on a descriptor. */
+export function isStdinScript(word: string): boolean {
+  if (word === '-') return true;
+  const p = posix.normalize(word.replace(/\\/g, '/'));
+  return /^\/dev\/(stdin|fd\/\d+)$/.test(p) || /^\/proc\/[^/]+\/fd\/\d+$/.test(p);
+}
 
 /** Is this program running code that cannot be seen in the command line? */
 export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand): Finding | undefined {
@@ -209,7 +260,7 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
   const interpreter = (flag: { flag?: string; script?: string }): Finding | undefined => {
     if (flag.flag) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: flag.flag });
     const script = flag.script;
-    if (script !== undefined && (STDIN_SCRIPTS.has(script) || isDynamic(script))) {
+    if (script !== undefined && (isStdinScript(script) || isDynamic(script))) {
       return refuse('piped-code', 'shell.refuse.piped', { program: prog });
     }
     if (script === undefined && fedByInput)
@@ -217,12 +268,22 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
     return undefined;
   };
 
+  const code = checkCodeOptions(prog, args);
+  if (code) return code;
+  if (
+    prog === 'parallel' &&
+    fedByInput &&
+    (args.find((a) => !a.startsWith('-')) ?? ':::') === ':::' &&
+    !args.includes(':::')
+  ) {
+    return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+  }
   if (prog === 'eval' || prog === 'iex' || prog === 'invoke-expression') {
     return refuse('eval', 'shell.refuse.eval', { program: prog });
   }
   if (prog === 'source' || prog === '.') {
     const file = args[0] ?? '';
-    if (!file || STDIN_SCRIPTS.has(file) || isDynamic(file) || fedByInput) {
+    if (!file || isStdinScript(file) || isDynamic(file) || fedByInput) {
       return refuse('piped-code', 'shell.refuse.piped', { program: prog });
     }
     return undefined;
@@ -268,7 +329,18 @@ export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand):
   if (prog === 'powershell' || prog === 'pwsh') return checkPowerShell(prog, args, fedByInput);
   if (['awk', 'gawk', 'mawk', 'nawk'].includes(prog)) {
     const i = skipOptions(args, ['-F', '-v', '-f', '--field-separator', '--assign', '--file']);
-    if (args.some((a) => a === '-f' || a.startsWith('--file'))) return undefined;
+    const files = args.flatMap((a, j) =>
+      a === '-f' || a === '--file'
+        ? [args[j + 1] ?? '']
+        : a.startsWith('--file=')
+          ? [a.slice(7)]
+          : a.startsWith('-f') && a.length > 2
+            ? [a.slice(2)]
+            : [],
+    );
+    if (files.some((f) => isStdinScript(f) || isDynamic(f)))
+      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+    if (files.length) return undefined;
     const program = args[i] ?? '';
     if (/\bsystem\s*\(|\|\s*getline|\|&|\bprint[f]?\b[^;}]*\|\s*["\w$]/.test(program)) {
       return refuse('awk-system', 'shell.refuse.awk', { program: prog });
@@ -313,4 +385,9 @@ function checkPowerShell(prog: string, args: string[], fedByInput: boolean): Fin
     return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: a });
   }
   return fedByInput ? refuse('piped-code', 'shell.refuse.piped', { program: prog }) : undefined;
+}
+
+/** A program that runs code or other programs (so the general rule looks at it). */
+export function isRunner(prog: string): boolean {
+  return RUNNERS.has(prog) || SHELLS.has(prog) || /^(python|pypy)[0-9.]*[mw]?$/.test(prog);
 }

@@ -85,9 +85,12 @@ const GLOB = /[*?[{]/;
 export function classifyTarget(word: string, ctx: PathContext): TargetVerdict {
   if (word.includes(`${VAR_START}${SUB_PREFIX}`)) return 'computed';
   if (ctx.cwd === '' && !isAbsoluteLike(word)) return 'computed';
-  for (const candidate of expansions(word, ctx)) {
+  const candidates = expansions(word, ctx);
+  for (const candidate of candidates) {
     if (isCritical(candidate, ctx)) return 'critical';
   }
+  // A variable whose value is a substitution or read from input (`for d in $(cat x)`, `read d`).
+  if (candidates.some((c) => c.includes(`${VAR_START}${SUB_PREFIX}`))) return 'computed';
   return 'ordinary';
 }
 
@@ -108,12 +111,29 @@ export function changeDir(word: string | undefined, ctx: PathContext): string {
   return posix.join(ctx.cwd, p);
 }
 
-/** The values a word may take at run time: unknown variables empty, or their `${X:-default}`. */
-function expansions(word: string, ctx: PathContext): string[] {
+/** Separates the values a variable may take (loop values, `"$@"` after `set --`). */
+const ALTERNATIVES = '\u0000';
+
+/**
+ * The values a word may take at run time: unknown variables empty, or their `${X:-default}`;
+ * a variable with several possible values (`for d in a ~`) gives one candidate per value.
+ */
+function expansions(word: string, ctx: PathContext, depth = 0): string[] {
   const re = new RegExp(`${VAR_START}([^${VAR_END}]*)${VAR_END}`, 'g');
+  for (const m of word.matchAll(re)) {
+    const name = /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*])/.exec(m[1]!)?.[1] ?? m[1]!;
+    const known = ctx.vars?.[name];
+    if (known === undefined || !known.includes(ALTERNATIVES) || depth > 3) continue;
+    const values = known.split(ALTERNATIVES).slice(0, 16);
+    return [
+      ...new Set(
+        values.flatMap((v) => expansions(word, { ...ctx, vars: { ...ctx.vars, [name]: v } }, depth + 1)),
+      ),
+    ];
+  }
   const value = (useDefault: boolean) =>
     word.replace(re, (_, name: string) => {
-      const m = /^([A-Za-z_][A-Za-z0-9_]*)(?::?[-=+?](.*))?$/.exec(name);
+      const m = /^([A-Za-z_][A-Za-z0-9_]*|[0-9@*])(?::?[-=+?](.*))?$/.exec(name);
       const known = ctx.vars?.[m?.[1] ?? name];
       if (known !== undefined) return known;
       const base = (m?.[1] ?? name).toUpperCase();
@@ -161,6 +181,9 @@ function isCritical(raw: string, ctx: PathContext): boolean {
     p = `/home/user${rest}`;
     if (rest === '' || rest === '/' || GLOB.test(rest.split('/')[1] ?? '')) return true;
   }
+  // `/proc/self/root/home/x` is `/home/x`; `/proc/self/cwd/x` is `x` in the current folder.
+  p = p.replace(/^\/proc\/[^/]+\/root(?=\/|$)/, '') || '/';
+  p = p.replace(/^\/proc\/[^/]+\/cwd(?=\/|$)/, ctx.cwd);
   const abs = posix.isAbsolute(p) || drive(p) ? p : posix.join(ctx.cwd, p);
   // Windows drive paths: `C:`, `C:/`, `C:/Windows`, `C:/Users/x`.
   const d = drive(abs);

@@ -76,7 +76,11 @@ const shell: Tool<typeof schema> = {
       return { refuse: t('shell.refuse.control', { shown }) };
     }
     // Loaded on first use: the parser is not needed to start a chat.
-    const { assessCommand, describeVerdict } = await import('./shell-policy.js');
+    const [{ assessCommand, describeVerdict }, { loadBashParser }] = await Promise.all([
+      import('./shell-policy.js'),
+      import('./shell-tree.js'),
+    ]);
+    await loadBashParser();
     const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
     if (verdict.refuse) return verdict;
     const full = commandPreview(args.command).full;

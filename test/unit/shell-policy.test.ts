@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assessCommand, describeVerdict } from '../../src/tools/shell-policy.js';
+import { loadBashParser } from '../../src/tools/shell-tree.js';
+
+beforeAll(async () => {
+  await loadBashParser();
+});
 
 const ctx = { home: '/home/ann', cwd: '/home/ann/work' };
 
@@ -59,7 +64,7 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['D=/; rm -rf $D', 'refuse', 'delete-critical'],
   ['export T=~; rm -rf "$T"', 'refuse', 'delete-critical'],
   ['IFS=/; rm -rf "$IFS"', 'refuse', 'delete-critical'],
-  ['{rm,-rf,/}', 'refuse', 'dynamic'],
+  ['{rm,-rf,/}', 'refuse', 'unparsable'],
   ['/bin/r? -rf /tmp/x', 'refuse', 'dynamic'],
   ['alias ll="rm -rf /"', 'refuse', 'delete-critical'],
   ["trap 'rm -rf ~' EXIT", 'refuse', 'delete-critical'],
@@ -204,7 +209,7 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['du -sh ~/Documents', 'allow'],
   ['cp a.txt backup/', 'allow'],
   ['D=build; rm -rf "$D"', 'warn', 'delete'],
-  ['echo x | tee -a notes.txt', 'allow'],
+  ['echo x | tee -a notes.txt', 'warn', 'append'],
   ['if [ -f a.txt ]; then wc -l a.txt; fi', 'allow'],
   ['[[ -d out ]] || mkdir out', 'allow'],
   ['for f in *.md; do wc -w "$f"; done', 'allow'],

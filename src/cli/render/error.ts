@@ -1,7 +1,10 @@
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { redact } from '../../support/redact.js';
+import { visible } from '../../support/sanitize.js';
 import type { Style } from './style.js';
+
+const KEEP = { keepNewlines: true, keepTabs: true };
 
 /**
  * An error as a person reads it: what happened, why, what to try. With colour it is a red panel;
@@ -9,9 +12,10 @@ import type { Style } from './style.js';
  */
 export function formatError(err: ZhiError, style: Style, debug = false): string {
   const lines: string[] = [];
-  const what = err.whatText();
-  const why = err.whyText();
-  const tries = err.tryTexts();
+  // Error texts quote the API, files and paths: shown, never executed.
+  const what = visible(err.whatText(), KEEP);
+  const why = visible(err.whyText() ?? '', KEEP);
+  const tries = err.tryTexts().map((x) => visible(x, KEEP));
   if (style.enabled) {
     lines.push(style.red(style.bold(`✖ ${t('cli.error')}: `)) + style.bold(what));
     if (why) lines.push(`  ${style.dim(`${t('cli.reason')}:`)} ${why}`);
@@ -36,8 +40,11 @@ export function formatError(err: ZhiError, style: Style, debug = false): string 
 }
 
 export function formatWarning(message: string, style: Style): string {
-  const text = redact(message);
-  return style.enabled ? `${style.yellow('⚠')} ${text}\n` : `[WARN] ${text}\n`;
+  // Shown, never executed; and never a secret.
+  const text = redact(visible(message, KEEP));
+  return style.enabled ? `${style.yellow('⚠')} ${text}
+` : `[WARN] ${text}
+`;
 }
 
 /** The JSON shape of a failure for --output-format json (design §2). */

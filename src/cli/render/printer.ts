@@ -7,6 +7,7 @@ import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
+import { safeEvent } from './safe-event.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
 
@@ -96,7 +97,9 @@ export class StreamPrinter {
     this.stderr.write(`${text}\n`);
   }
 
-  private handleText(ev: RunEvent): void {
+  private handleText(event: RunEvent): void {
+    // Answers, reasoning, labels and notes reach the terminal only through visible().
+    const ev = safeEvent(event);
     switch (ev.type) {
       case 'skill_start':
         if (!this.skillShown)
@@ -197,7 +200,8 @@ export class StreamPrinter {
     }
     if (this.live) {
       // Text shown live already; if the final answer differs (not streamed), print it.
-      if (result.text && !this.streamedText.endsWith(result.text)) this.stdout.write(result.text);
+      const text = visible(result.text, { keepNewlines: true, keepTabs: true });
+      if (text && !this.streamedText.endsWith(text)) this.stdout.write(text);
       if (this.textOpen || result.text) this.stdout.write('\n');
       this.textOpen = false;
     } else if (result.text) {

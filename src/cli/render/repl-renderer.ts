@@ -6,6 +6,7 @@ import { t } from '../../support/i18n/index.js';
 import { formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { renderBlock } from './markdown.js';
+import { safeEvent } from './safe-event.js';
 import { MarkdownStream } from './md-stream.js';
 import { Screen, type Terminal } from './screen.js';
 import type { Style } from './style.js';
@@ -105,7 +106,9 @@ export class ReplRenderer {
     else if (this.o.mode === 'plain') this.o.term.write(lines.map((l) => `${l}\n`).join(''));
   }
 
-  handle(ev: RunEvent): void {
+  handle(event: RunEvent): void {
+    // In pipe mode the answer goes to a file or a program, not a terminal: it stays as it was.
+    const ev = this.o.mode === 'pipe' && event.type === 'text_delta' ? event : safeEvent(event);
     switch (ev.type) {
       case 'turn_start':
         this.answer = '';

@@ -9,10 +9,12 @@
  *   doc.text      // Markdown, ends with a "[truncated: …]" marker when cut
  *   doc.kind      // 'text' | 'docx' | 'xlsx' | 'pdf'
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { formatBytes } from '../../support/text.js';
-import { type BinaryKind, decodeText, sniffBinary, type TextEncodingName } from './text.js';
+import { displayEncoding, type TextEncodingName } from './charset.js';
+import { type BinaryKind, sniffBinary } from './text.js';
+import { readTextWindow } from './text-window.js';
 import { DocumentError, type Extracted } from './types.js';
 
 export { DocumentError, type DocumentErrorCode } from './types.js';
@@ -55,7 +57,8 @@ export interface DocumentText {
 
 /** Largest file each kind will load into memory. */
 const MAX_FILE_BYTES: Record<DocumentKind, number> = {
-  text: 64 * 1024 * 1024,
+  // Text is read by byte range, a page at a time: its size costs nothing.
+  text: 4 * 1024 * 1024 * 1024,
   docx: 50 * 1024 * 1024,
   xlsx: 50 * 1024 * 1024,
   pdf: 100 * 1024 * 1024,
@@ -115,8 +118,10 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const ext = extname(absPath).toLowerCase();
   let fileBytes: number;
+  let mtimeMs: number;
   try {
     const st = await stat(absPath);
+    mtimeMs = st.mtimeMs;
     if (st.isDirectory())
       throw new DocumentError(
         'is_directory',
@@ -130,21 +135,18 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
   if (OLD_OFFICE[ext]) throw new DocumentError('unsupported', `This file is in ${OLD_OFFICE[ext]}.`);
   if (IMAGE_EXT.has(ext)) throw new DocumentError('binary', binaryMessage('image', ext));
 
+  const head = await readHead(absPath, opts.signal);
+  const kind = kindOf(ext, head);
+  if (fileBytes > MAX_FILE_BYTES[kind]) throw tooLarge(fileBytes, MAX_FILE_BYTES[kind]);
+  if (kind === 'text') return readTextPage(absPath, fileBytes, ext, opts);
+
   let data: Buffer;
   try {
-    const cap = Math.max(...Object.values(MAX_FILE_BYTES));
-    if (fileBytes > cap) throw tooLarge(fileBytes, cap);
     data = await readFile(absPath, { signal: opts.signal });
   } catch (err) {
-    if (err instanceof DocumentError) throw err;
     throw fsError(err);
   }
-  const head = data.subarray(0, 16);
-  const kind = kindOf(ext, head);
-  if (data.length > MAX_FILE_BYTES[kind]) throw tooLarge(data.length, MAX_FILE_BYTES[kind]);
-
   let extracted: Extracted;
-  let encoding: TextEncodingName | undefined;
   const limit = (opts.offset ?? 0) + maxBytes;
   if (kind === 'docx' || kind === 'xlsx') {
     const sniffed = sniffBinary(head);
@@ -167,15 +169,21 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
         'This file has the extension .pdf but is not a valid PDF (it may be damaged or still downloading).',
       );
     }
-    extracted = await (await import('./pdf.js')).readPdf(data, limit, opts.signal);
+    extracted = await (await import('./pdf.js')).readPdf(data, {
+      offset: opts.offset ?? 0,
+      limit,
+      cacheKey: `${absPath}\0${fileBytes}\0${mtimeMs}`,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
   } else {
-    const decoded = decodeText(data);
-    if ('binary' in decoded) throw new DocumentError('binary', binaryMessage(decoded.binary, ext));
-    extracted = { text: decoded.text };
-    encoding = decoded.encoding;
+    throw new Error(`unexpected document kind ${kind}`);
   }
 
-  const out = cut(extracted.text, opts.offset ?? 0, maxBytes);
+  // A PDF read from a later page holds only the text from `base` on.
+  const base = extracted.base ?? 0;
+  const out = cut(extracted.text, (opts.offset ?? 0) - base, maxBytes);
+  out.offset += base;
+  out.totalBytes += base;
   const complete = !extracted.partial;
   let text = out.text;
   if (out.truncated || !complete) {
@@ -188,7 +196,6 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
   return {
     text,
     kind,
-    ...(encoding ? { encoding } : {}),
     fileBytes,
     textBytes: out.totalBytes,
     complete,
@@ -198,6 +205,68 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
     ...(extracted.pages !== undefined ? { pages: extracted.pages } : {}),
     ...(extracted.sheets ? { sheets: extracted.sheets } : {}),
     notes: extracted.notes ?? [],
+  };
+}
+
+/** The first bytes of a file, to tell its kind by signature. */
+async function readHead(absPath: string, signal?: AbortSignal): Promise<Buffer> {
+  if (signal?.aborted) throw new DocumentError('unreadable', 'Interrupted.');
+  try {
+    const fh = await open(absPath, 'r');
+    try {
+      const buf = Buffer.alloc(16);
+      const { bytesRead } = await fh.read(buf, 0, 16, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    throw fsError(err);
+  }
+}
+
+/**
+ * A page of a text file: offsets are byte offsets in the file, read by range (text-window.ts).
+ * When the detector was unsure, the notes say which encoding was assumed.
+ */
+async function readTextPage(
+  absPath: string,
+  fileBytes: number,
+  ext: string,
+  opts: ReadDocumentOptions,
+): Promise<DocumentText> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  let page: Awaited<ReturnType<typeof readTextWindow>>;
+  try {
+    page = await readTextWindow(absPath, fileBytes, opts.offset ?? 0, maxBytes);
+  } catch (err) {
+    throw fsError(err);
+  }
+  if ('binary' in page) throw new DocumentError('binary', binaryMessage(page.binary, ext));
+  const enc = page.encoding;
+  const truncated = page.end < fileBytes;
+  const notes: string[] = [];
+  if (!enc.sure)
+    notes.push(
+      `read as ${displayEncoding(enc.name)}, a guess: if the text looks wrong, ask the user which encoding the file uses`,
+    );
+  let text = page.text;
+  if (truncated) {
+    const shown = page.end - page.start;
+    const from = page.start > enc.bom ? `bytes ${page.start}–${page.end}` : `the first ${formatBytes(shown)}`;
+    text = `${text}\n\n[truncated: showing ${from} of ${formatBytes(fileBytes)} of text.${opts.continueHint ? opts.continueHint(page.end) : ''}]`;
+  }
+  return {
+    text,
+    kind: 'text',
+    encoding: enc.name,
+    fileBytes,
+    textBytes: fileBytes - enc.bom,
+    complete: true,
+    truncated,
+    offset: page.start,
+    ...(truncated ? { nextOffset: page.end } : {}),
+    notes,
   };
 }
 

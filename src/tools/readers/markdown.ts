@@ -2,7 +2,11 @@
 
 /** One table cell: pipes escaped, line breaks as <br>, surrounding space trimmed. */
 export function mdCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>').trim();
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n|\r|\n/g, '<br>')
+    .trim();
 }
 
 /**
@@ -11,7 +15,9 @@ export function mdCell(text: string): string {
  */
 export function mdTable(rows: string[][]): string {
   if (!rows.length) return '';
-  const width = Math.max(1, ...rows.map((r) => r.length));
+  // A loop, not Math.max(...rows): spreading 200,000 rows overflows the call stack.
+  let width = 1;
+  for (const r of rows) if (r.length > width) width = r.length;
   const line = (r: string[]) =>
     `| ${Array.from({ length: width }, (_, i) => mdCell(r[i] ?? '')).join(' | ')} |`;
   const [head, ...body] = rows;

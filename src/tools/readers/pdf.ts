@@ -1,8 +1,19 @@
 /**
  * Text-based PDFs as plain text, page by page, through unpdf (a serverless build of pdf.js),
- * loaded on first use. A PDF without a text layer (scanned pages) is reported as such, with
- * the ocr tool as the way forward.
+ * loaded on first use. pdf.js is given the CMap files and standard font data that pdfjs-dist
+ * ships, so Chinese and Japanese PDFs whose fonts are not embedded (GBK-EUC-H, UniGB-UCS2-H,
+ * vertical Japanese…) read as text. Form fields are listed with their values under the page
+ * they sit on. A PDF without a text layer (scanned pages) is reported as such, with the ocr
+ * tool as the way forward.
+ *
+ * Reading starts at the page that holds the requested offset when an earlier call has measured
+ * the pages before it (pdf-pages.ts), so page N of a long PDF is not re-parsed from page 1.
  */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pageLayoutText, type PositionedItem } from './pdf-layout.js';
+import { repairGbkMojibake } from './pdf-mojibake.js';
+import { type PageStarts, pageStarts } from './pdf-pages.js';
 import { DocumentError, type Extracted } from './types.js';
 
 /** pdf.js log levels: 0 = errors only. Its warnings would otherwise land on the user's terminal. */
@@ -11,16 +22,71 @@ const QUIET = 0;
 /** pdf.js operator codes that draw text (showText, showSpacedText, nextLineShowText, nextLineSetSpacingShowText). */
 const TEXT_OPS = new Set([44, 45, 46, 47]);
 
-interface TextItemLike {
-  str?: string;
-  hasEOL?: boolean;
+/** Folders of pdfjs-dist's CMaps and standard fonts (with the trailing slash pdf.js requires), if installed. */
+function pdfjsData(): { cMapUrl?: string; standardFontDataUrl?: string } {
+  try {
+    const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    return { cMapUrl: `${join(root, 'cmaps')}/`, standardFontDataUrl: `${join(root, 'standard_fonts')}/` };
+  } catch {
+    return {};
+  }
 }
 
-export async function readPdf(data: Buffer, limit: number, signal?: AbortSignal): Promise<Extracted> {
+interface Annotation {
+  subtype?: string;
+  fieldName?: string;
+  fieldType?: string;
+  fieldValue?: unknown;
+  checkBox?: boolean;
+  radioButton?: boolean;
+  exportValue?: string;
+  buttonValue?: string;
+  alternativeText?: string;
+}
+
+/** The form fields on a page as `- name: value` lines (checkboxes as [x] / [ ]). */
+export function formLines(annotations: Annotation[]): string[] {
+  const lines: string[] = [];
+  const radios = new Set<string>();
+  for (const a of annotations) {
+    if (a.subtype !== 'Widget' || !a.fieldName || a.fieldType === 'Sig') continue;
+    const name = a.alternativeText?.trim() || a.fieldName;
+    const value = a.fieldValue;
+    if (a.checkBox) {
+      const on = value !== undefined && value !== null && value !== 'Off' && value !== '';
+      lines.push(`- ${name}: ${on ? '[x]' : '[ ]'}`);
+    } else if (a.radioButton) {
+      if (radios.has(a.fieldName)) continue;
+      radios.add(a.fieldName);
+      lines.push(`- ${name}: ${value && value !== 'Off' ? String(value) : '(none chosen)'}`);
+    } else if (a.fieldType === 'Tx' || a.fieldType === 'Ch') {
+      const text = Array.isArray(value) ? value.join(', ') : value == null ? '' : String(value);
+      lines.push(`- ${name}: ${text.trim() || '(empty)'}`);
+    }
+  }
+  return lines;
+}
+
+export interface ReadPdfOptions {
+  /** Offset in the extracted text the caller wants to start at. */
+  offset: number;
+  /** Stop once the text reaches this offset. */
+  limit: number;
+  /** Identifies this version of the file, to remember where its pages start. */
+  cacheKey?: string;
+  signal?: AbortSignal;
+}
+
+export async function readPdf(data: Buffer, opts: ReadPdfOptions): Promise<Extracted> {
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: QUIET, isEvalSupported: false });
+    pdf = await getDocumentProxy(new Uint8Array(data), {
+      verbosity: QUIET,
+      isEvalSupported: false,
+      cMapPacked: true,
+      ...pdfjsData(),
+    });
   } catch (err) {
     const name = (err as Error).name;
     if (name === 'PasswordException') {
@@ -35,61 +101,91 @@ export async function readPdf(data: Buffer, limit: number, signal?: AbortSignal)
     );
   }
   try {
-    const pages = pdf.numPages;
-    const parts: string[] = [];
-    const empty: number[] = [];
-    /** Pages that draw text pdf.js cannot decode (a CJK font with a predefined character map). */
-    const undecodable: number[] = [];
-    let size = 0;
-    let partial = false;
-    for (let n = 1; n <= pages; n++) {
-      if (signal?.aborted) throw new DocumentError('unreadable', 'Interrupted.');
-      if (size > limit) {
-        partial = true;
-        break;
-      }
-      const page = await pdf.getPage(n);
-      const content = await page.getTextContent();
-      const text = (content.items as TextItemLike[])
-        .map((item) => (item.str ?? '') + (item.hasEOL ? '\n' : ''))
-        .join('')
-        .replace(/[ \t]+\n/g, '\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trim();
-      let why = '[no text on this page: probably a scanned image; the ocr tool can read it]';
-      if (!text) {
-        empty.push(n);
-        const ops = await page.getOperatorList().catch(() => undefined);
-        if (ops?.fnArray.some((op: number) => TEXT_OPS.has(op))) {
-          undecodable.push(n);
-          why =
-            '[this page has text in a font whose characters cannot be decoded here; the ocr tool can read it]';
-        }
-      }
-      page.cleanup();
-      const section = `--- page ${n} of ${pages} ---\n${text || why}`;
-      parts.push(section);
-      size += Buffer.byteLength(section, 'utf8') + 2;
-    }
-    if (!partial && empty.length === pages && undecodable.length) {
-      throw new DocumentError(
-        'no_text_layer',
-        `This PDF has text, but in a font whose character map (typical of Chinese, Japanese or Korean PDFs with fonts that are not embedded) cannot be decoded here, so no text can be read directly. Use the ocr tool on the same path to extract its text.`,
-      );
-    }
-    if (!partial && empty.length === pages) {
-      throw new DocumentError(
-        'no_text_layer',
-        `This PDF has no text layer (${pages} page${pages === 1 ? '' : 's'} of scanned images or drawings), so there is no text to read directly. Use the ocr tool on the same path to extract its text.`,
-      );
-    }
-    const notes = empty.length
-      ? [
-          `page${empty.length === 1 ? '' : 's'} ${empty.join(', ')} without readable text (the ocr tool can read them)`,
-        ]
-      : [];
-    return { text: parts.join('\n\n'), pages, partial, notes };
+    return await readPages(pdf, opts, pageStarts(opts.cacheKey));
   } finally {
     await pdf.destroy().catch(() => {});
   }
+}
+
+type Doc = Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>;
+
+async function pageText(
+  pdf: Doc,
+  n: number,
+): Promise<{ text: string; undecodable: boolean; fields: string[] }> {
+  const page = await pdf.getPage(n);
+  try {
+    // Raw characters (pdf.js would otherwise fold µ into μ and break GBK repair); ligatures are
+    // unfolded here instead.
+    const content = await page.getTextContent({ disableNormalization: true } as never);
+    const items = content.items as PositionedItem[];
+    for (const item of items) {
+      if (!item.str) continue;
+      item.str =
+        repairGbkMojibake(item.str) ?? item.str.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC'));
+    }
+    const text = pageLayoutText(items).replace(/\uffff/g, '');
+    const fields = formLines((await page.getAnnotations().catch(() => [])) as Annotation[]);
+    let undecodable = false;
+    if (!text) {
+      const ops = await page.getOperatorList().catch(() => undefined);
+      undecodable = !!ops?.fnArray.some((op: number) => TEXT_OPS.has(op));
+    }
+    return { text, undecodable, fields };
+  } finally {
+    page.cleanup();
+  }
+}
+
+async function readPages(pdf: Doc, opts: ReadPdfOptions, starts: PageStarts): Promise<Extracted> {
+  const pages = pdf.numPages;
+  const parts: string[] = [];
+  const empty: number[] = [];
+  /** Pages that draw text pdf.js cannot decode (a font without a usable character map). */
+  const undecodable: number[] = [];
+  const first = starts.pageAt(opts.offset);
+  let size = starts.startOf(first);
+  const base = size;
+  let partial = false;
+  for (let n = first; n <= pages; n++) {
+    if (opts.signal?.aborted) throw new DocumentError('unreadable', 'Interrupted.');
+    if (size > opts.limit) {
+      partial = true;
+      break;
+    }
+    starts.record(n, size);
+    const page = await pageText(pdf, n);
+    let why = '[no text on this page: probably a scanned image; the ocr tool can read it]';
+    if (!page.text && !page.fields.length) {
+      empty.push(n);
+      if (page.undecodable) {
+        undecodable.push(n);
+        why =
+          '[this page has text in a font whose characters cannot be decoded here; the ocr tool can read it]';
+      }
+    }
+    const form = page.fields.length ? `\n\nForm fields:\n${page.fields.join('\n')}` : '';
+    const body = page.text || (page.fields.length ? '' : why);
+    const section = `--- page ${n} of ${pages} ---\n${body}${form}`.replace(/\n\n\n+/g, '\n\n');
+    parts.push(section);
+    size += Buffer.byteLength(section, 'utf8') + 2;
+  }
+  if (!partial && first === 1 && empty.length === pages && undecodable.length) {
+    throw new DocumentError(
+      'no_text_layer',
+      'This PDF has text, but in a font whose characters cannot be decoded here, so no text can be read directly. Use the ocr tool on the same path to extract its text.',
+    );
+  }
+  if (!partial && first === 1 && empty.length === pages) {
+    throw new DocumentError(
+      'no_text_layer',
+      `This PDF has no text layer (${pages} page${pages === 1 ? '' : 's'} of scanned images or drawings), so there is no text to read directly. Use the ocr tool on the same path to extract its text.`,
+    );
+  }
+  const notes = empty.length
+    ? [
+        `page${empty.length === 1 ? '' : 's'} ${empty.join(', ')} without readable text (the ocr tool can read them)`,
+      ]
+    : [];
+  return { text: parts.join('\n\n'), pages, partial, notes, base };
 }

@@ -1,15 +1,18 @@
 /**
- * Decode the bytes of a text file: byte-order marks (UTF-8, UTF-16), strict UTF-8, then
- * GB18030 (a superset of GBK and GB2312, the usual encodings of Chinese documents saved on
- * Windows), then Windows-1252 as the last resort. Binary files are recognised and refused.
+ * Text or binary? Known file signatures (images, PDF, ZIP, old Office, archives, programs,
+ * media) and a share of control characters tell; charset.ts decides the encoding of text.
  */
 
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030' | 'windows-1252';
+import { bomEncoding, decodeBytes, detectEncoding, guessWide, type TextEncodingName } from './charset.js';
+
+export type { TextEncodingName } from './charset.js';
 
 export interface DecodedText {
   text: string;
   encoding: TextEncodingName;
   bom: boolean;
+  /** False when the encoding is a guess. */
+  sure: boolean;
 }
 
 /** What a binary file most likely is, for a helpful refusal. */
@@ -67,89 +70,29 @@ export function sniffBinary(buf: Uint8Array): BinaryKind | undefined {
   return undefined;
 }
 
-function weakSignature(buf: Uint8Array): BinaryKind | undefined {
+export function weakSignature(buf: Uint8Array): BinaryKind | undefined {
   for (const [kind, sig, weak] of SIGNATURES) if (weak === -1 && startsWith(buf, sig)) return kind;
   return undefined;
 }
 
-const strictUtf8 = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
- * Decode a text file's bytes, or return the binary kind when they are not text. `complete`
- * says whether `buf` is the whole file (a cut multi-byte character at the end of a partial
- * read is then not an error).
+ * Decode a whole text file held in memory, or return the binary kind when it is not text.
+ * (file_read pages big files by byte range instead: see text-window.ts.)
  */
-export function decodeText(buf: Uint8Array, complete = true): DecodedText | { binary: BinaryKind } {
-  // Byte-order marks decide the encoding outright.
-  if (startsWith(buf, [0xef, 0xbb, 0xbf])) {
-    return {
-      text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(buf.subarray(3), { stream: !complete }),
-      encoding: 'utf-8',
-      bom: true,
-    };
-  }
-  if (startsWith(buf, [0xff, 0xfe])) {
-    return {
-      text: new TextDecoder('utf-16le', { ignoreBOM: true }).decode(buf.subarray(2), { stream: !complete }),
-      encoding: 'utf-16le',
-      bom: true,
-    };
-  }
-  if (startsWith(buf, [0xfe, 0xff])) {
-    return {
-      text: new TextDecoder('utf-16be', { ignoreBOM: true }).decode(buf.subarray(2), { stream: !complete }),
-      encoding: 'utf-16be',
-      bom: true,
-    };
-  }
-  const known = sniffBinary(buf);
+export function decodeText(buf: Uint8Array): DecodedText | { binary: BinaryKind } {
+  const bom = bomEncoding(buf);
+  const known = bom ? undefined : sniffBinary(buf);
   if (known) return { binary: known };
   const head = buf.subarray(0, 8192);
-  if (head.includes(0)) {
-    const utf16 = guessUtf16(head);
-    if (utf16) {
-      const text = new TextDecoder(utf16, { ignoreBOM: true }).decode(buf, { stream: !complete });
-      if (!looksBinary(text)) return { text, encoding: utf16, bom: false };
-    }
-    return { binary: weakSignature(buf) ?? 'binary' };
-  }
-
-  let decoded: DecodedText | undefined;
-  try {
-    decoded = { text: strictUtf8().decode(buf, { stream: !complete }), encoding: 'utf-8', bom: false };
-  } catch {
-    try {
-      decoded = {
-        text: new TextDecoder('gb18030', { fatal: true }).decode(buf, { stream: !complete }),
-        encoding: 'gb18030',
-        bom: false,
-      };
-    } catch {
-      decoded = { text: new TextDecoder('windows-1252').decode(buf), encoding: 'windows-1252', bom: false };
-    }
-  }
-  if (looksBinary(decoded.text)) return { binary: weakSignature(buf) ?? 'binary' };
-  return decoded;
-}
-
-/** UTF-16 without a BOM: ASCII text shows a NUL in every other byte. */
-function guessUtf16(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
-  const n = head.length - (head.length % 2);
-  if (n < 8) return undefined;
-  let evenZero = 0;
-  let oddZero = 0;
-  for (let i = 0; i < n; i += 2) {
-    if (head[i] === 0) evenZero++;
-    if (head[i + 1] === 0) oddZero++;
-  }
-  const pairs = n / 2;
-  if (oddZero > pairs * 0.3 && evenZero === 0) return 'utf-16le';
-  if (evenZero > pairs * 0.3 && oddZero === 0) return 'utf-16be';
-  return undefined;
+  if (!bom && head.includes(0) && !guessWide(head)) return { binary: weakSignature(buf) ?? 'binary' };
+  const enc = detectEncoding([buf.subarray(0, 64 * 1024)]);
+  const text = decodeBytes(buf.subarray(enc.bom), enc.name);
+  if (looksBinary(text)) return { binary: weakSignature(buf) ?? 'binary' };
+  return { text, encoding: enc.name, bom: enc.bom > 0, sure: enc.sure };
 }
 
 /** Too many control characters (other than tab, newlines, form feed, escape) to be text. */
-function looksBinary(text: string): boolean {
+export function looksBinary(text: string): boolean {
   const sample = text.slice(0, 4096);
   if (!sample.length) return false;
   let control = 0;

@@ -31,4 +31,6 @@ export interface Extracted {
   pages?: number;
   sheets?: string[];
   notes?: string[];
+  /** Where `text` starts in the whole extracted text, when the extractor skipped what came before. */
+  base?: number;
 }

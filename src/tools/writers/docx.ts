@@ -171,7 +171,9 @@ class DocxBuilder {
 
   private table(t: Tokens.Table): Docx.Table {
     const d = this.d;
-    const cols = Math.max(t.header.length, ...t.rows.map((r) => r.length), 1);
+    // A loop, not Math.max(...rows): a long table must not overflow the call stack.
+    let cols = Math.max(t.header.length, 1);
+    for (const r of t.rows) if (r.length > cols) cols = r.length;
     const total = 9000;
     const colWidth = Math.floor(total / cols);
     const align = (a: string | null | undefined) =>

@@ -1,0 +1,110 @@
+/**
+ * Big files without big memory (issue 15 point 2–3): the first page of a 200,000-row .xlsx
+ * (time and peak RSS) and a page at offset 50 MB of a text file, each read through the real
+ * file_read tool in a fresh Node process (so RSS is the read's own). The big files are made here,
+ * in a temp folder, not kept in git.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import { UsageTracker } from '../../src/llm/usage.js';
+import fileRead from '../../src/tools/file-read.js';
+import type { ToolContext } from '../../src/tools/types.js';
+import { buildXlsx, type RawCell } from '../../test/helpers/xlsx-build.js';
+
+type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+
+const CHILD = 'ZHI_BENCH_READ';
+
+function* orderRows(n: number): Generator<RawCell[]> {
+  yield ['编号', '日期', '客户', '地区', '产品', '数量', '单价', '金额', '状态', '备注'];
+  for (let i = 1; i <= n; i++)
+    yield [
+      i,
+      { v: 45000 + (i % 400), s: 1 },
+      `客户 ${i}`,
+      ['华东', '华南', '华北'][i % 3]!,
+      `Product ${i % 37}`,
+      i % 50,
+      { v: 12.5 + (i % 7), s: 2 },
+      { f: `F${i + 1}*G${i + 1}`, v: (i % 50) * (12.5 + (i % 7)) },
+      i % 2 ? 'paid' : 'open',
+      `note ${i}`,
+    ];
+}
+
+/** In the child: one file_read call, then its time and the process's peak RSS as JSON. */
+async function child(): Promise<void> {
+  const [dir, path, offset] = JSON.parse(process.env[CHILD]!) as [string, string, number];
+  const ctx = {
+    cwd: dir,
+    outputDir: join(dir, 'zhi-output'),
+    signal: new AbortController().signal,
+    ask: async () => false,
+    interactive: false,
+    recordFile: () => {},
+    progress: () => {},
+    usage: new UsageTracker(PLATFORMS.bigmodel),
+    services: {},
+  } as unknown as ToolContext;
+  const t = performance.now();
+  const out = await fileRead.execute({ path, ...(offset ? { offset } : {}) }, ctx);
+  const ms = performance.now() - t;
+  const text = String(out);
+  process.stdout.write(
+    `${JSON.stringify({ ms, rssMb: process.resourceUsage().maxRSS / 1024, bytes: text.length, ok: !text.startsWith('[') || text.includes('|') })}\n`,
+  );
+}
+
+function runChild(dir: string, path: string, offset = 0): { ms: number; rssMb: number; bytes: number } {
+  const self = fileURLToPath(import.meta.url);
+  const out = spawnSync(process.execPath, [self], {
+    env: { ...process.env, [CHILD]: JSON.stringify([dir, path, offset]) },
+    encoding: 'utf8',
+  });
+  if (out.status !== 0) throw new Error(`read bench child failed:\n${out.stderr}`);
+  return JSON.parse(out.stdout.trim().split('\n').at(-1)!);
+}
+
+function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+export async function measure(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'zhi-bench-read-'));
+  try {
+    writeFileSync(
+      join(dir, 'orders.xlsx'),
+      await buildXlsx({ sheets: [{ name: 'Orders', rows: orderRows(200_000) }], numFmtIds: [31, 7] }),
+    );
+    const line = '第一百二十三行：季度报告，收入 1,234 元。The quick brown fox.\n';
+    writeFileSync(join(dir, 'big.txt'), line.repeat(Math.ceil((60 * 1024 * 1024) / Buffer.byteLength(line))));
+    const xlsx = [0, 1, 2].map(() => runChild(dir, 'orders.xlsx'));
+    const text = [0, 1, 2, 3, 4].map(() => runChild(dir, 'big.txt', 50 * 1024 * 1024));
+    const rss = Math.max(...xlsx.map((r) => r.rssMb));
+    return [
+      {
+        name: 'file_read of a 200k-row xlsx, first page',
+        value: median(xlsx.map((r) => r.ms)),
+        unit: 'ms',
+        budget: 2000,
+        note: `peak RSS ${rss.toFixed(0)} MB (budget 300 MB); ${xlsx[0]!.bytes} chars returned`,
+      },
+      { name: 'file_read of a 200k-row xlsx, peak RSS', value: rss, unit: 'MB', budget: 300 },
+      {
+        name: 'file_read of a 60 MB text at offset 50 MB',
+        value: median(text.map((r) => r.ms)),
+        unit: 'ms',
+        budget: 50,
+        note: `peak RSS ${Math.max(...text.map((r) => r.rssMb)).toFixed(0)} MB`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env[CHILD]) await child();

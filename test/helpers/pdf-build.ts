@@ -1,0 +1,53 @@
+/**
+ * PDFs for the reader tests that need more than a line per page: a filled AcroForm (text
+ * field, checkbox, choice), text laid out in a grid of columns, and GBK text in a non-embedded
+ * Chinese font declared with WinAnsiEncoding (as old Chinese Windows software wrote it).
+ */
+import iconv from 'iconv-lite';
+import { pdfFromObjects } from './media.js';
+
+const pdfString = (s: string) => `(${s.replace(/[()\\]/g, '\\$&')})`;
+/** A PDF text string in UTF-16BE with BOM, for field values beyond Latin-1. */
+const utf16 = (s: string) => `<FEFF${Buffer.from(s, 'utf16le').swap16().toString('hex')}>`;
+
+/** One page with a label and a filled form: name (text), agree (checkbox, on), city (choice). */
+export function makeFormPdf(values: { name: string; agree: boolean; city: string }): Buffer {
+  const stream = 'BT /F1 12 Tf 72 720 Td (Application form) Tj ET';
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [6 0 R 7 0 R 8 0 R] >> >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R /Annots [6 0 R 7 0 R 8 0 R] >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    `<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /TU ${utf16('申请人姓名')} /V ${utf16(values.name)} /Rect [72 650 300 670] /P 4 0 R >>`,
+    `<< /Type /Annot /Subtype /Widget /FT /Btn /T (agree) /V /${values.agree ? 'Yes' : 'Off'} /AS /${values.agree ? 'Yes' : 'Off'} /Rect [72 620 90 638] /P 4 0 R /AP << /N << /Yes 9 0 R /Off 9 0 R >> >> >>`,
+    `<< /Type /Annot /Subtype /Widget /FT /Ch /Ff 131072 /T (city) /Opt [(Beijing) (Shanghai)] /V ${pdfString(values.city)} /Rect [72 590 300 610] /P 4 0 R >>`,
+    '<< /Type /XObject /Subtype /Form /BBox [0 0 18 18] /Length 0 >>\nstream\n\nendstream',
+  ]);
+}
+
+/** One page of text placed at (x, y) positions, in Helvetica with WinAnsiEncoding (Latin-1 text). */
+export function makePositionedPdf(runs: { x: number; y: number; text: string }[]): Buffer {
+  const stream = runs.map((r) => `BT /F1 11 Tf ${r.x} ${r.y} Td ${pdfString(r.text)} Tj ET`).join('\n');
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+  ]);
+}
+
+/** GBK bytes shown in a non-embedded 宋体 declared as WinAnsiEncoding. */
+export function makeGbkWinAnsiPdf(text: string): Buffer {
+  const hex = iconv.encode(text, 'gbk').toString('hex');
+  const stream = `BT /F1 16 Tf 72 720 Td <${hex}> Tj ET`;
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /TrueType /BaseFont /#CB#CE#CC#E5 /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 255 /FontDescriptor 6 0 R >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /FontDescriptor /FontName /#CB#CE#CC#E5 /Flags 6 /FontBBox [0 -200 1000 1000] /ItalicAngle 0 /Ascent 859 /Descent -141 /CapHeight 859 /StemV 80 >>',
+  ]);
+}
