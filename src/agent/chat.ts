@@ -29,6 +29,11 @@ export interface ChatOptions {
   consumers?: RunConsumer[];
   /** Session file, ledger, compaction and budget: its hooks join the deps, its consumer the consumers. */
   session?: SessionWiring;
+  /**
+   * Work before each message's run (MCP servers start with the first message that may need
+   * them); what it returns is shown as warnings.
+   */
+  prepare?: () => Promise<string[]>;
 }
 
 /**
@@ -42,12 +47,14 @@ export class ChatSession {
   readonly deps: AgentDeps;
   readonly session: SessionWiring | undefined;
   private readonly consumers: RunConsumer[];
+  private readonly prepare: (() => Promise<string[]>) | undefined;
 
   constructor(deps: AgentDeps, settings: ChatSettings, o: ChatOptions = {}) {
     this.settings = { ...settings };
     this.session = o.session;
     this.deps = o.session ? { ...deps, ...o.session.hooks() } : deps;
     this.consumers = [...(o.session ? [o.session.consume] : []), ...(o.consumers ?? [])];
+    this.prepare = o.prepare;
     this.messages = o.history?.length ? [...o.history] : [{ role: 'system', content: settings.systemPrompt }];
     o.session?.bind(this);
   }
@@ -69,6 +76,7 @@ export class ChatSession {
     const user: Message = { role: 'user', content };
     this.messages.push(user);
     yield this.consume({ type: 'user', message: user });
+    for (const message of (await this.prepare?.()) ?? []) yield this.consume({ type: 'warning', message });
     // A message with images goes to a vision model; text models never receive image parts.
     const turn = modelForTurn(this.settings.model, content, this.settings.visionModel);
     if (turn.switched) {

@@ -104,7 +104,8 @@ export async function* runAgent(
     filesRead: 0,
     filesWritten: [],
   };
-  const schemas = deps.tools.schemas(userText(messages));
+  let schemas = deps.tools.schemas(userText(messages));
+  let schemasVersion = deps.tools.version;
   let overflowRetried = false;
 
   const finish = (stop: AgentResult['stopReason'], error?: ZhiError): AgentResult => {
@@ -127,6 +128,11 @@ export async function* runAgent(
     // Interrupted while the hook worked (a compaction summary): stop before calling the model.
     if (signal.aborted) return finish('aborted');
 
+    if (deps.tools.version !== schemasVersion) {
+      // Tools came or went during the run (an MCP server stopped for good).
+      schemas = deps.tools.schemas(userText(messages));
+      schemasVersion = deps.tools.version;
+    }
     let final: AssistantMessage | undefined;
     let finishReason: string | undefined;
     for await (const ev of deps.llm.stream({

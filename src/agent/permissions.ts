@@ -14,7 +14,9 @@ export interface SiteFacts {
  * - read tools run — except reads that leave the computer (web_fetch, `site` given): in approve
  *   mode they ask unless the person typed the URL or allowed its domain; auto mode runs them;
  * - risky tools ask in approve mode and run in auto mode;
- * - shell asks every time, in every mode;
+ * - shell asks every time, in every mode; so do MCP tools (`mcp`), except those of a server
+ *   trusted `auto` (`mcp-auto`), which run in auto mode while a person is there — with no
+ *   terminal only read-trusted servers (their tools are `read`) run;
  * - with no person to ask (stdin not a terminal), every "ask" is a deny.
  */
 export function decide(
@@ -26,6 +28,7 @@ export function decide(
   if (kind === 'read' && !site) return 'allow';
   if (kind === 'read' && (mode === 'auto' || site?.preapproved)) return 'allow';
   if (kind === 'risky' && mode === 'auto') return 'allow';
+  if (kind === 'mcp-auto' && mode === 'auto' && interactive) return 'allow';
   return interactive ? 'ask' : 'deny';
 }
 

@@ -19,6 +19,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   run: () => import('./commands/run.js'),
   skill: () => import('./commands/skill.js'),
   doctor: () => import('./commands/doctor.js'),
+  mcp: () => import('./commands/mcp.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

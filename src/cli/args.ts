@@ -30,8 +30,8 @@ export interface ParsedArgs {
   extra: Record<string, string | true>;
 }
 
-export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'models'] as const;
-const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions']);
+export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'models', 'mcp'] as const;
+const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
   '--model': 'model',

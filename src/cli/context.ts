@@ -1,6 +1,6 @@
-import { resolve } from 'node:path';
-import { MODEL_CATALOG } from '../llm/catalog.js';
+import type { PermissionMode } from '../agent/permissions.js';
 import { loadCapabilities, saveCapabilities } from '../llm/capabilities.js';
+import { MODEL_CATALOG } from '../llm/catalog.js';
 import { ZhipuClient } from '../llm/client.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
 import { UsageTracker } from '../llm/usage.js';
@@ -15,6 +15,7 @@ import { setSandboxMode } from '../tools/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
+import { outputDirOf, permissionMode } from './settings.js';
 
 /** Everything a mode needs, built once from the command line, the environment and config.yaml. */
 export interface AppContext {
@@ -29,7 +30,9 @@ export interface AppContext {
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   cwd: string;
+  /** Where files are written (outputDirOf decides), and whether risky tools ask (permissionMode). */
   outputDir: string;
+  mode: PermissionMode;
   env: NodeJS.ProcessEnv;
 }
 
@@ -88,7 +91,8 @@ export async function buildContext(
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     cwd,
-    outputDir: resolve(cwd, config.outputDir),
+    outputDir: outputDirOf({ config, cwd }),
+    mode: permissionMode(args),
     env,
   };
 }

@@ -1,4 +1,5 @@
 import type { ModelCatalog } from '../support/config.js';
+import { chooseModel } from './choose.js';
 import { chatModelIds, DEFAULT_CHAT_MODEL, DEFAULT_SKILL_MODEL } from './models.js';
 import { isPlatformId, PLATFORM_IDS, PLATFORMS } from './platforms.js';
 
@@ -10,7 +11,8 @@ export const MODEL_CATALOG: ModelCatalog = {
   defaultSkillModel: (platform) =>
     isPlatformId(platform) ? PLATFORMS[platform].skillModel : DEFAULT_SKILL_MODEL,
   modelIds: chatModelIds,
-  // Any well-formed id is allowed (a model zhi does not know runs with a warning): only ids that
-  // cannot be a model name are refused.
-  knownModel: (id) => /^[a-z0-9][a-z0-9._:/-]{0,99}$/i.test(id),
+  // chooseModel decides: any well-formed id is allowed (a model zhi does not know runs with a
+  // warning); ids that cannot be a model name, and OCR models, are refused.
+  knownModel: (id) =>
+    chooseModel([{ model: id, source: 'config' }], { platform: { id: 'bigmodel' }, role: 'chat' }).ok,
 };

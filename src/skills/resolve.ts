@@ -1,4 +1,5 @@
-import { chatModelIds, findModel } from '../llm/models.js';
+import { chooseModel } from '../llm/choose.js';
+import { chatModelIds } from '../llm/models.js';
 import { type ErrorText, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
@@ -85,10 +86,11 @@ export function skillClosure(skill: Skill, catalog: SkillCatalog, builtinTools: 
 
 /**
  * The model a skill runs on: the override (`--model`), else the skill's, else the configured
- * skill model. A GLM id zhi does not know runs as is. Another model the skill names that zhi does
- * not know (`claude-sonnet-4-5` in a skill written for Claude) falls back to the configured skill
- * model, through `onFallback`; an unknown `--model` or configured model, and models without tool
- * calling, are refused (except on a custom platform, whose models zhi does not know).
+ * skill model, as chooseModel decides. A GLM id zhi does not know runs as is. Another model the
+ * skill names that zhi does not know (`claude-sonnet-4-5` in a skill written for Claude) falls
+ * back to the configured skill model, through `onFallback`; an unknown `--model` or configured
+ * model, and models without tool calling, are refused (except on a custom platform, whose models
+ * zhi does not know).
  */
 export function skillModel(
   skill: Skill,
@@ -99,47 +101,36 @@ export function skillModel(
     onFallback?: (asked: string, used: string) => void;
   },
 ): string {
-  const model = (o.override ?? skill.model ?? o.configured).toLowerCase();
-  if (o.custom) return model;
-  const info = findModel(model);
-  const where = o.override ? undefined : skill.model ? skill : undefined;
-  // A GLM model newer than zhi's registry runs as is (the client warns once, and learns).
-  if (!info && isGlmFamily(model)) return model;
-  if ((!info || info.kind === 'ocr') && !o.override && skill.model && o.onFallback) {
-    const { model: _asked, ...rest } = skill;
-    const used = skillModel(rest, { configured: o.configured, custom: o.custom });
-    o.onFallback(model, used);
-    return used;
+  const fallback = Boolean(!o.override && skill.model && o.onFallback);
+  const choice = chooseModel(
+    [
+      { model: o.override, source: '--model' },
+      // A model named for another vendor's platform falls back; a GLM id or a model without tools does not.
+      {
+        model: skill.model,
+        source: 'skill',
+        ...(fallback ? { optional: ['unknown', 'ocr', 'invalid'] } : {}),
+      },
+      { model: o.configured, source: 'config' },
+    ],
+    { platform: { id: o.custom ? 'custom' : 'bigmodel' }, role: 'skill', needsTools: skill.tools.length > 0 },
+  );
+  if (choice.ok) {
+    if (fallback && choice.source !== 'skill') o.onFallback?.(skill.model!.toLowerCase(), choice.model);
+    return choice.model;
   }
-  if (!info || info.kind === 'ocr') {
-    const suggestion = nearest(model, chatModelIds());
-    const text: ErrorText = {
-      key: 'skills.err.unknownModel',
-      params: { model, models: chatModelIds().join(', ') },
-    };
-    if (!where) {
-      throw new ZhiError({
-        kind: 'usage',
-        what: text,
-        tries: suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion } }] : [],
-      });
-    }
-    throw skillError(
-      { file: skill.file, line: skill.modelLine, field: 'model', message: text },
-      suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion } }] : [],
-    );
-  }
-  if (!info.tools && skill.tools.length) {
-    const text: ErrorText = { key: 'skills.err.modelNoTools', params: { model } };
-    if (!where) throw new ZhiError({ kind: 'usage', what: text });
-    throw skillError({ file: skill.file, line: skill.modelLine, field: 'model', message: text });
-  }
-  return info.id;
-}
-
-/** Zhipu's own model families: ids zhi may not know yet but the platform may serve. */
-function isGlmFamily(model: string): boolean {
-  return /^(glm|chatglm|codegeex|charglm|emohaa)-[a-z0-9][a-z0-9._-]*$/.test(model);
+  const text: ErrorText =
+    choice.problem === 'no_tools'
+      ? { key: 'skills.err.modelNoTools', params: { model: choice.model } }
+      : {
+          key: 'skills.err.unknownModel',
+          params: { model: choice.model, models: chatModelIds().join(', ') },
+        };
+  const suggestion = choice.problem === 'no_tools' ? undefined : nearest(choice.model, chatModelIds());
+  const tries: ErrorText[] = suggestion ? [{ key: 'cli.try.didYouMean', params: { suggestion } }] : [];
+  // The skill's own model is its file's fault: say where.
+  if (choice.source !== 'skill') throw new ZhiError({ kind: 'usage', what: text, tries });
+  throw skillError({ file: skill.file, line: skill.modelLine, field: 'model', message: text }, tries);
 }
 
 /** `file, line 4, tools[1]: message` */

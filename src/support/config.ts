@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
+import { type McpServerConfig, mcpServersProblem, normalizeServer } from './mcp-config.js';
 import { restrictAcl } from './private-files.js';
 import { nearest } from './suggest.js';
 
@@ -34,6 +35,7 @@ export const CONFIG_KEYS = [
   'compact_threshold',
   'thinking_effort',
   'shell_sandbox',
+  'mcp_servers',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -74,6 +76,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   compact_threshold: numberIn(0.3, 0.98),
   thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
+  mcp_servers: (v) => mcpServersProblem(v) === undefined,
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -90,6 +93,7 @@ const expected: Record<ConfigKey, string> = {
   compact_threshold: 'a number from 0.3 to 0.98',
   thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
+  mcp_servers: 'MCP servers by name, each with a command or a url (add one with `zhi mcp add`)',
 };
 
 export interface ConfigFile {
@@ -106,6 +110,7 @@ export interface ConfigFile {
   compact_threshold?: number;
   thinking_effort?: 'low' | 'medium' | 'high' | 'max';
   shell_sandbox?: 'auto' | 'off';
+  mcp_servers?: Record<string, Record<string, unknown>>;
 }
 
 export const DEFAULTS = {
@@ -135,8 +140,12 @@ export interface ResolvedConfig {
   thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
   /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
   shellSandbox: 'auto' | 'off';
+  /** MCP servers from `mcp_servers:`, checked, defaults applied. */
+  mcpServers: Record<string, McpServerConfig>;
   /** Whether the config file exists. */
   fileExists: boolean;
+  /** Where each value came from: `--model`, `$ZHI_DEFAULT_MODEL`, `config.yaml` or `default`. */
+  sources: Record<ConfigKey, string>;
 }
 
 export interface LoadResult {
@@ -170,7 +179,10 @@ export function validateValue(
     throw new ZhiError({
       kind: 'config',
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
-      why: { key: 'config.err.expected', params: { expected: expected[key] } },
+      why:
+        key === 'mcp_servers'
+          ? { key: 'config.err.expected', params: { expected: mcpServersProblem(value) ?? expected[key] } }
+          : { key: 'config.err.expected', params: { expected: expected[key] } },
       tries: [{ key: 'config.try.set', params: { key } }],
     });
   }
@@ -320,8 +332,32 @@ export function resolveConfig(
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
     thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
+    mcpServers: Object.fromEntries(
+      Object.entries(file.mcp_servers ?? {}).map(([name, v]) => [name, normalizeServer(v)]),
+    ),
     fileExists: loaded.exists,
+    sources: sourcesOf(loaded.file, env, flags),
   };
+}
+
+const FLAG_NAMES: Partial<Record<ConfigKey, keyof Overrides>> = {
+  default_model: 'model',
+  output_dir: 'outputDir',
+  language: 'language',
+};
+
+/** Where each key's value came from (flags beat environment beats file beats the default). */
+function sourcesOf(file: ConfigFile, env: NodeJS.ProcessEnv, flags: Overrides): Record<ConfigKey, string> {
+  const out = {} as Record<ConfigKey, string>;
+  for (const key of CONFIG_KEYS) {
+    const flag = FLAG_NAMES[key];
+    const name = ENV[key];
+    if (flag && flags[flag]) out[key] = `--${flag === 'outputDir' ? 'output-dir' : flag}`;
+    else if (name && env[name]) out[key] = `$${name}`;
+    else if (file[key as keyof ConfigFile] !== undefined) out[key] = 'config.yaml';
+    else out[key] = 'default';
+  }
+  return out;
 }
 
 function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv): string {

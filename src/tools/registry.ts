@@ -5,6 +5,8 @@ import type { AnyTool } from './types.js';
 /** Holds the tools of a run; produces the JSON Schemas sent to the API. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
+  /** Bumped on every change, so a run can tell its schemas are stale (an MCP server went away). */
+  version = 0;
 
   constructor(tools: AnyTool[] = []) {
     for (const t of tools) this.register(t);
@@ -14,6 +16,12 @@ export class ToolRegistry {
     if (this.tools.has(tool.name)) throw new Error(`A tool named "${tool.name}" is already registered.`);
     if (!/^[a-zA-Z0-9_-]{1,64}$/.test(tool.name)) throw new Error(`Invalid tool name "${tool.name}".`);
     this.tools.set(tool.name, tool);
+    this.version += 1;
+  }
+
+  /** Remove a tool (an MCP server that stopped for good). */
+  unregister(name: string): void {
+    if (this.tools.delete(name)) this.version += 1;
   }
 
   get(name: string): AnyTool | undefined {
@@ -77,6 +85,12 @@ export function toSchema(tool: AnyTool): ToolSchema {
 }
 
 function convert(tool: AnyTool): ToolSchema {
+  if (tool.parameters) {
+    return {
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    };
+  }
   const json = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
   if (json.type === 'object' && json.additionalProperties === false) delete json.additionalProperties;

@@ -4,8 +4,13 @@ import type { Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 
-/** read: never changes anything · risky: creates something (asks in approve mode) · shell: always asks. */
-export type ToolKind = 'read' | 'risky' | 'shell';
+/**
+ * read: never changes anything · risky: creates something (asks in approve mode) · shell: always
+ * asks · mcp: a tool of an MCP server (asks every time) · mcp-auto: of a server trusted `auto`
+ * (asks in approve mode, runs in auto mode when a person is there). A server trusted `read` gives
+ * `read` tools.
+ */
+export type ToolKind = 'read' | 'risky' | 'shell' | 'mcp' | 'mcp-auto';
 
 export interface WrittenFile {
   path: string;
@@ -93,6 +98,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   schema: S;
   kind: ToolKind;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<string | ToolResult>;
+  /**
+   * The JSON Schema sent to the model instead of one made from `schema` (tools described by
+   * someone else, such as an MCP server; `schema` then only checks that the arguments are an object).
+   */
+  parameters?: Record<string, unknown>;
   /** A short label for progress lines, e.g. the file name. */
   label?(args: z.infer<S>): string;
   assess?(args: z.infer<S>, ctx: ToolContext): Assessment | Promise<Assessment>;

@@ -60,3 +60,13 @@ describe('redact', () => {
     expect(out.err).toBeInstanceOf(Error);
   });
 });
+
+describe('REPL history', () => {
+  it('never stores a line with the configured key, whatever its shape', async () => {
+    const { looksSecret } = await import('../../src/cli/repl/secrets.js');
+    expect(looksSecret('use plain-looking-key-9 here')).toBe(false);
+    registerSecret('plain-looking-key-9');
+    expect(looksSecret('use plain-looking-key-9 here')).toBe(true);
+    expect(looksSecret('an ordinary question')).toBe(false);
+  });
+});

@@ -87,6 +87,7 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
     stderrIsTTY: true,
     cwd: dir,
     outputDir: join(dir, 'zhi-output'),
+    mode: 'approve',
     env: { HOME: dir },
   };
   const chat = new ChatSession(

@@ -14,6 +14,7 @@ import { parseSkillText } from '../../src/skills/loader.js';
 import type { Skill } from '../../src/skills/schema.js';
 import { TrustStore, untrustedOf } from '../../src/skills/trust.js';
 import { ZhiError } from '../../src/support/errors.js';
+import { outputFolder } from '../../src/support/output-dir.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -232,8 +233,9 @@ function runtime(catalog: SkillCatalog, llm: LlmClient, over: Partial<SkillRunti
     mode: 'auto',
     signal: new AbortController().signal,
     cwd: '/work',
-    outputDir: '/work/zhi-output',
-    outputDirFixed: false,
+    // As outputFolder decides: the skill's own folder unless --output-dir was given.
+    outputFolder: (skillDir) =>
+      outputFolder({ cwd: '/work', configured: 'zhi-output', source: 'default', skillDir }),
     skillModel: 'glm-4-flash',
     builtinTools: ['file_read', 'file_write'],
     loadTools: async (names) => new ToolRegistry(names.includes('file_write') ? [writeTool] : []),
@@ -326,7 +328,10 @@ describe('runSkill', () => {
     const { result } = await drain(
       runSkill(
         { skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
-        runtime(catalogOf(top, leaf), llm, { outputDirFixed: true }),
+        runtime(catalogOf(top, leaf), llm, {
+          outputFolder: (skillDir) =>
+            outputFolder({ cwd: '/work', configured: 'zhi-output', source: '--output-dir', skillDir }),
+        }),
       ),
     );
     expect(result.filesWritten[0]!.path).toBe('/work/zhi-output/x.md');

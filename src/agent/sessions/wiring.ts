@@ -37,8 +37,8 @@ export interface WiringOptions {
   maxCostPerRun: number | undefined;
   /** The session file or ledger could not be written (warn once; the chat goes on). */
   onError(err: unknown): void;
-  /** Whether a resumed session's model can go on being the chat model here. */
-  usableModel(model: string): boolean;
+  /** The chat model to go on with when a session with this model is resumed. */
+  resumedModel(model: string): string;
 }
 
 type ChatView = Pick<ChatSession, 'messages' | 'settings'>;
@@ -117,7 +117,7 @@ export class SessionWiring {
     this._recorder.attach(chat.messages);
     chat.messages.splice(1, chat.messages.length - 1, ...loaded.messages);
     // A conversation goes on with its model; a skill run's cheap model is not a chat model.
-    if (loaded.kind !== 'run' && this.o.usableModel(loaded.model)) chat.settings.model = loaded.model;
+    if (loaded.kind !== 'run') chat.settings.model = this.o.resumedModel(loaded.model);
   }
 
   private newRecorder(resume?: LoadedSession): SessionRecorder {

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { ZhipuClient } from '../../llm/client.js';
 import { findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
@@ -37,10 +36,8 @@ export interface SkillRuntime {
   /** Web addresses the person vouched for (their inputs' URLs, domains allowed "always"). */
   webGrants?: WebGrants;
   cwd: string;
-  /** The output folder from config, environment or flag. */
-  outputDir: string;
-  /** True when the user chose the output folder on the command line (it beats the skill's own). */
-  outputDirFixed: boolean;
+  /** Where a skill writes, given its own `output.directory` (the one outputFolder decision). */
+  outputFolder(skillDir: string | undefined): string;
   /** The configured skill model (`skill_model`). */
   skillModel: string;
   builtinTools: readonly string[];
@@ -139,9 +136,7 @@ export async function planSkill(req: SkillRunRequest, rt: SkillRuntime): Promise
   if (req.inputsFrom !== 'model' && rt.webGrants) {
     for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.webGrants, v);
   }
-  const outputDir =
-    req.outputDir ??
-    (!rt.outputDirFixed && skill.output.directory ? resolve(rt.cwd, skill.output.directory) : rt.outputDir);
+  const outputDir = req.outputDir ?? rt.outputFolder(skill.output.directory);
   return { tools, model, outputDir, chain: [...chain, skill.name], ...(warning ? { warning } : {}) };
 }
 

@@ -15,6 +15,7 @@ import {
 } from '../../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { redact } from '../../support/redact.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
@@ -30,7 +31,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       const rows: [string, string][] = [
         ['api_key', maskKey(c.apiKey)],
         ['platform', c.platform],
-        ['base_url', c.baseUrl],
+        // A proxy or gateway URL may carry a password: shown without it.
+        ['base_url', redact(c.baseUrl)],
         ['default_model', c.defaultModel],
         ['skill_model', c.skillModel],
         ['output_dir', c.outputDir],
@@ -40,6 +42,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
         ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
         ['compact_threshold', String(c.compactThreshold)],
         ['shell_sandbox', c.shellSandbox],
+        ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
       ];
       const width = Math.max(...rows.map((r) => r[0].length));
       out(`# ${ctx.paths.configFile}`);
@@ -56,7 +59,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
       const value =
         k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
-      out(String(value ?? ''));
+      out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
       return ExitCode.ok;
     }
     case 'set': {

@@ -58,7 +58,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       ...(free ? { task: free.task, files: free.files } : {}),
       model: ctx.args.flags.model,
       prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
-      mode: ctx.args.flags.auto ? 'auto' : 'approve',
+      mode: ctx.mode,
       signal,
       usage: newUsage(ctx),
       format: ctx.args.flags.outputFormat,

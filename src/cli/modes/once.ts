@@ -16,7 +16,9 @@ import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
 import { resumeFromFlags, sessionWiring } from '../sessions/attach.js';
+import { chatModel } from '../settings.js';
 import { loadTools } from '../tools.js';
+import { bindMcp, chatMcp } from '../mcp/chat.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
   switch (result.stopReason) {
@@ -31,6 +33,12 @@ export function exitCodeFor(result: AgentResult): ExitCodeValue {
   }
 }
 
+/** The chat model at start-up (chooseModel over --model and config; always one: config checked it). */
+function startModel(ctx: AppContext): string {
+  const choice = chatModel(ctx);
+  return choice.ok ? choice.model : ctx.config.defaultModel;
+}
+
 /** Build the chat conversation every chat mode starts from. */
 export async function createChat(
   ctx: AppContext,
@@ -42,12 +50,13 @@ export async function createChat(
   // skill_create is sent only once the person talks about skills (see its offerWhen).
   tools.onDemand = true;
   const skills = await chatSkills(ctx, tools);
+  const mcp = chatMcp(ctx, tools);
   const usage = newUsage(ctx);
   const settings = {
-    model: ctx.config.defaultModel,
+    model: startModel(ctx),
     thinking: true,
     ...(ctx.config.thinkingEffort ? { effort: ctx.config.thinkingEffort } : {}),
-    mode: ctx.args.flags.auto ? ('auto' as const) : ('approve' as const),
+    mode: ctx.mode,
     maxTurns: ctx.config.maxTurns,
     systemPrompt: chatSystemPrompt({
       cwd: ctx.cwd,
@@ -74,8 +83,9 @@ export async function createChat(
       webGrants: newWebGrants(),
     },
     settings,
-    { session },
+    { session, ...(mcp ? { prepare: () => mcp.prepare() } : {}) },
   );
+  bindMcp(chat, mcp);
   // --continue / --resume load the saved conversation first.
   await resumeFromFlags(ctx, chat);
   return chat;

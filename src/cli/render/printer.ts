@@ -149,7 +149,7 @@ export class StreamPrinter {
         break;
       case 'permission': {
         const text = permissionText(ev);
-        if (text) this.stderr.write(formatWarning(text, this.o.err));
+        if (text) this.line(formatWarning(text, this.o.err).trimEnd());
         break;
       }
       case 'retry':
@@ -158,7 +158,8 @@ export class StreamPrinter {
         break;
       case 'warning':
         this.closeText();
-        this.stderr.write(formatWarning(ev.message, this.o.err));
+        // A refusal can arrive while the spinner turns (before the tool's own line): clear it first.
+        this.line(formatWarning(ev.message, this.o.err).trimEnd());
         break;
       case 'error':
         this.lastError = ev.error;

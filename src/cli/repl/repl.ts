@@ -174,7 +174,7 @@ export class Repl {
   }
 
   private get mode(): string {
-    return this.chat?.settings.mode ?? (this.ctx.args.flags.auto ? 'auto' : 'approve');
+    return this.chat?.settings.mode ?? this.ctx.mode;
   }
 
   private prompt(): string {

@@ -1,7 +1,6 @@
 import type { ChatSession } from '../../agent/chat.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
 import { SessionWiring } from '../../agent/sessions/wiring.js';
-import { findModel } from '../../llm/models.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
@@ -9,6 +8,7 @@ import { log } from '../../support/log.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
+import { chatModel } from '../settings.js';
 
 /**
  * The session wiring of a chat in this invocation: saved as it happens (session file + usage
@@ -47,8 +47,11 @@ export function sessionWiring(
         ),
       );
     },
-    // A resumed session's model is kept unless it is unknown here (and the endpoint is not custom).
-    usableModel: (model) => Boolean(model) && (ctx.config.platform === 'custom' || Boolean(findModel(model))),
+    // --model, else the session's model unless it is unknown here, else the configured one.
+    resumedModel: (model) => {
+      const choice = chatModel(ctx, { session: model });
+      return choice.ok ? choice.model : ctx.config.defaultModel;
+    },
   });
 }
 
@@ -61,6 +64,5 @@ export async function resumeFromFlags(ctx: AppContext, chat: ChatSession): Promi
   if (!loaded) return;
   const { resumeNote } = await import('./notes.js');
   chat.session.switchTo(loaded);
-  if (flags.model) chat.settings.model = ctx.config.defaultModel;
   process.stderr.write(resumeNote(loaded, ctx, chat.session.kind === 'repl'));
 }

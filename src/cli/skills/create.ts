@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline';
 import { ChatSession } from '../../agent/chat.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
-import { DEFAULT_CHAT_MODEL } from '../../llm/models.js';
 import type { Message } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
@@ -12,6 +11,7 @@ import { type AppContext, makeClient, newUsage, requireKey } from '../context.js
 import { withInterrupt } from '../interrupt.js';
 import { exitCodeFor, sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
+import { chatModel } from '../settings.js';
 import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 import { executeSkill, findSkill } from './execute.js';
 import { loadCatalog } from './runtime.js';
@@ -83,7 +83,9 @@ export async function newSkillConversation(
 
   const client = makeClient(ctx);
   const tools = await loadTools(['skill_create', 'file_read', 'file_list']);
-  const model = ctx.args.flags.model ?? DEFAULT_CHAT_MODEL;
+  // The chat model, as chooseModel decides it for every chat (--model, environment, default_model).
+  const choice = chatModel(ctx);
+  const model = choice.ok ? choice.model : ctx.config.defaultModel;
   const prompter = terminalPrompter(ctx.err);
   const chat = new ChatSession(
     {
@@ -98,7 +100,7 @@ export async function newSkillConversation(
     {
       model,
       thinking: true,
-      mode: ctx.args.flags.auto ? 'auto' : 'approve',
+      mode: ctx.mode,
       maxTurns: ctx.config.maxTurns,
       systemPrompt: chatSystemPrompt({
         cwd: ctx.cwd,
@@ -158,7 +160,7 @@ async function runNow(
       skill,
       values,
       prompter: terminalPrompter(ctx.err),
-      mode: ctx.args.flags.auto ? 'auto' : 'approve',
+      mode: ctx.mode,
       signal,
       usage: newUsage(ctx),
       format: 'text',

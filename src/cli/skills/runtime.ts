@@ -13,6 +13,7 @@ import { t } from '../../support/i18n/index.js';
 import { readDocument } from '../../tools/readers/index.js';
 import { type AppContext, makeClient } from '../context.js';
 import { formatWarning } from '../render/error.js';
+import { outputDirOf } from '../settings.js';
 import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
@@ -68,8 +69,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     signal: o.signal,
     webGrants: o.webGrants ?? newWebGrants(),
     cwd: ctx.cwd,
-    outputDir: ctx.outputDir,
-    outputDirFixed: Boolean(ctx.args.flags.outputDir),
+    outputFolder: (skillDir) => outputDirOf(ctx, skillDir),
     skillModel: ctx.config.skillModel,
     builtinTools: ALL_TOOL_NAMES,
     loadTools,

@@ -12,6 +12,7 @@ const modules: (() => Promise<{ commands: SlashCommand[] }>)[] = [
   () => import('./info.js'),
   () => import('./sessions.js'),
   () => import('./skills.js'),
+  () => import('./mcp.js'),
 ];
 
 export async function loadSlashCommands(): Promise<SlashCommand[]> {

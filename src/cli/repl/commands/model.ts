@@ -1,9 +1,9 @@
-import { MODEL_CATALOG } from '../../../llm/catalog.js';
-import { chatModelIds, findModel, modelInfo } from '../../../llm/models.js';
-import { modelRows } from '../../render/model-rows.js';
+import { chatModelIds } from '../../../llm/models.js';
 import { t } from '../../../support/i18n/index.js';
 import { nearest } from '../../../support/suggest.js';
+import { modelRows } from '../../render/model-rows.js';
 import { columns } from '../../render/width.js';
+import { chatModel } from '../../settings.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 function modelTable(ctx: SlashContext): string {
@@ -28,10 +28,10 @@ const model: SlashCommand = {
       ctx.print(modelTable(ctx));
       return;
     }
-    const info = findModel(name) ?? (MODEL_CATALOG.knownModel(name) ? modelInfo(name) : undefined);
-    if (info?.unknown) {
+    const choice = chatModel(ctx.app, { typed: name });
+    if (choice.ok && choice.unknown) {
       // Allowed, as on the command line and in config: the platform decides if it exists.
-      ctx.chat.settings.model = name.toLowerCase();
+      ctx.chat.settings.model = choice.model;
       const suggestion = nearest(name, chatModelIds());
       ctx.warn(
         [
@@ -43,7 +43,11 @@ const model: SlashCommand = {
       );
       return;
     }
-    if (!info) {
+    if (!choice.ok && choice.problem === 'ocr') {
+      ctx.warn(t('repl.model.ocr', { name: choice.model }));
+      return;
+    }
+    if (!choice.ok) {
       const suggestion = nearest(name, chatModelIds());
       ctx.warn(
         [
@@ -55,10 +59,7 @@ const model: SlashCommand = {
       );
       return;
     }
-    if (info.kind === 'ocr') {
-      ctx.warn(t('repl.model.ocr', { name: info.id }));
-      return;
-    }
+    const info = choice.info;
     ctx.chat.settings.model = info.id;
     ctx.print(t('repl.model.switched', { model: info.id }));
     if (!info.tools) ctx.warn(t('repl.model.noTools', { model: info.id }));

@@ -2,6 +2,7 @@
 // needs strings; keys are prefixed with the area (`llm.`, `cli.`, …) so groups never collide.
 import { agent } from './agent.js';
 import { agentskills } from './agentskills.js';
+import { mcp } from './mcp.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
@@ -32,7 +33,8 @@ type En = typeof cli.en &
   typeof safety.en &
   typeof shell.en &
   typeof models.en &
-  typeof agentskills.en;
+  typeof agentskills.en &
+  typeof mcp.en;
 
 const groups = [
   cli,
@@ -51,6 +53,7 @@ const groups = [
   shell,
   models,
   agentskills,
+  mcp,
 ];
 
 export const messages = {

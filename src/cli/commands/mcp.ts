@@ -1,0 +1,106 @@
+/**
+ * `zhi mcp list | test <name> | add <name> … | remove <name>`: the MCP servers of config.yaml.
+ * `list` and `test` start the servers to show their state and tools, then stop them.
+ */
+import { loadConfigFile, saveConfigFile } from '../../support/config.js';
+import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { MCP_TRUST, mcpServerProblem } from '../../support/mcp-config.js';
+import type { AppContext } from '../context.js';
+import { statusLines } from '../mcp/render.js';
+
+export async function run(ctx: AppContext): Promise<ExitCodeValue> {
+  const [action, name, ...rest] = ctx.args.positionals;
+  switch (action) {
+    case undefined:
+    case 'list':
+      return show(ctx, undefined);
+    case 'test':
+      return show(ctx, [known(ctx, name)]);
+    case 'add':
+      return add(ctx, name, rest);
+    case 'remove':
+      return remove(ctx, known(ctx, name));
+    default:
+      throw usage({ key: 'mcp.err.usage', params: { what: action } });
+  }
+}
+
+function usage(what: ConstructorParameters<typeof ZhiError>[0]['what']): ZhiError {
+  return new ZhiError({ kind: 'usage', what, why: { key: 'mcp.usage' } });
+}
+
+function known(ctx: AppContext, name: string | undefined): string {
+  if (!name) throw usage({ key: 'mcp.err.usage', params: { what: '' } });
+  if (!(name in ctx.config.mcpServers)) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'mcp.err.unknown', params: { name } },
+      tries: [{ key: 'mcp.try.list' }],
+    });
+  }
+  return name;
+}
+
+/** Start the servers (all, or the named ones), print their state and tools, stop them. */
+async function show(ctx: AppContext, names: string[] | undefined): Promise<ExitCodeValue> {
+  const servers = ctx.config.mcpServers;
+  if (!Object.keys(servers).length) {
+    process.stdout.write(`${t('mcp.none')}\n`);
+    return ExitCode.ok;
+  }
+  const { McpManager } = await import('../../tools/mcp/manager.js');
+  const picked = Object.fromEntries(Object.entries(servers).filter(([n]) => !names || names.includes(n)));
+  const manager = new McpManager(picked, ctx.cwd);
+  try {
+    await manager.start();
+    const status = manager.status();
+    process.stdout.write(`${statusLines(status, ctx.out).join('\n')}\n`);
+    return status.some((s) => s.state === 'failed') && names ? ExitCode.failure : ExitCode.ok;
+  } finally {
+    await manager.close();
+  }
+}
+
+/** `add <name> [--trust t] -- <command> [args…]` or `add <name> --url <url> [--trust t]`. */
+async function add(ctx: AppContext, name: string | undefined, words: string[]): Promise<ExitCodeValue> {
+  if (!name) throw usage({ key: 'mcp.err.usage', params: { what: 'add' } });
+  if (name in ctx.config.mcpServers) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'mcp.err.exists', params: { name } },
+      tries: [{ key: 'mcp.try.remove', params: { name } }],
+    });
+  }
+  const extra = ctx.args.extra;
+  const entry: Record<string, unknown> = {};
+  if (typeof extra.url === 'string') entry.url = extra.url;
+  else if (words.length) {
+    entry.command = words[0];
+    if (words.length > 1) entry.args = words.slice(1);
+  }
+  if (typeof extra.trust === 'string') entry.trust = extra.trust;
+  const problem =
+    mcpServerProblem(name, entry) ??
+    (extra.trust !== undefined && !MCP_TRUST.includes(extra.trust as never)
+      ? `trust must be one of ${MCP_TRUST.join(', ')}`
+      : undefined);
+  if (problem) throw usage({ key: 'mcp.err.bad', params: { problem } });
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  const file = { ...loaded.file, mcp_servers: { ...(loaded.file.mcp_servers ?? {}), [name]: entry } };
+  await saveConfigFile(ctx.paths.configFile, file);
+  process.stderr.write(`${t('mcp.added', { name, file: ctx.paths.configFile })}\n`);
+  return ExitCode.ok;
+}
+
+async function remove(ctx: AppContext, name: string): Promise<ExitCodeValue> {
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  const servers = { ...(loaded.file.mcp_servers ?? {}) };
+  delete servers[name];
+  const file = { ...loaded.file };
+  if (Object.keys(servers).length) file.mcp_servers = servers;
+  else delete file.mcp_servers;
+  await saveConfigFile(ctx.paths.configFile, file);
+  process.stderr.write(`${t('mcp.removed', { name, file: ctx.paths.configFile })}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,110 @@
+/**
+ * `mcp_servers:` in config.yaml: the MCP servers whose tools zhi offers, by name.
+ *
+ *   mcp_servers:
+ *     files:
+ *       command: npx
+ *       args: [-y, "@modelcontextprotocol/server-filesystem", "."]
+ *       env: { LOG_LEVEL: warn }
+ *       trust: read            # ask (default) | read | auto
+ *       include: [read_text_file, list_directory]
+ *     github:
+ *       url: https://api.example.com/mcp
+ *       headers: { Authorization: "Bearer …" }
+ *
+ * Checked here (plain code, no zod: config is read on every start); used by the config loader
+ * and by `zhi mcp add`.
+ */
+
+/**
+ * ask: every call asks, in every mode · read: the server only reads, its tools run without a
+ * question (also with no terminal) · auto: asks in approve mode, runs in auto mode.
+ */
+export type McpTrust = 'ask' | 'read' | 'auto';
+export const MCP_TRUST: readonly McpTrust[] = ['ask', 'read', 'auto'];
+
+export interface McpServerConfig {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+  trust: McpTrust;
+  /** Only these tools (names as the server gives them). */
+  include?: string[];
+  exclude?: string[];
+  /** Seconds to wait for the server to start and list its tools (default 30). */
+  timeout?: number;
+}
+
+/** Server names become the first half of tool names (`files__read_text_file`). */
+export const MCP_NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,29}$/;
+const KEYS = ['command', 'args', 'env', 'url', 'headers', 'trust', 'include', 'exclude', 'timeout'];
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
+const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isTextMap = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  Object.values(v).every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean');
+
+/** What is wrong with one server's entry, or undefined when it is fine. */
+export function mcpServerProblem(name: string, v: unknown): string | undefined {
+  if (!MCP_NAME_RE.test(name))
+    return `the server name "${name}" must be letters, digits, "-" or "_" (at most 30)`;
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return `"${name}" must be a group of settings (command or url)`;
+  const o = v as Record<string, unknown>;
+  const unknown = Object.keys(o).find((k) => !KEYS.includes(k));
+  if (unknown) return `"${name}" has an unknown setting "${unknown}" (known: ${KEYS.join(', ')})`;
+  if (isText(o.command) === isText(o.url)) return `"${name}" needs either a command or a url (not both)`;
+  if (o.url !== undefined) {
+    try {
+      if (!['http:', 'https:'].includes(new URL(String(o.url)).protocol)) throw new Error('scheme');
+    } catch {
+      return `"${name}": url must be an http(s) address`;
+    }
+  }
+  for (const k of ['args', 'include', 'exclude'] as const) {
+    if (o[k] !== undefined && !isTextList(o[k])) return `"${name}": ${k} must be a list of text`;
+  }
+  for (const k of ['env', 'headers'] as const) {
+    if (o[k] !== undefined && !isTextMap(o[k])) return `"${name}": ${k} must be "key: value" lines`;
+  }
+  if (o.trust !== undefined && !MCP_TRUST.includes(o.trust as McpTrust))
+    return `"${name}": trust must be one of ${MCP_TRUST.join(', ')}`;
+  if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout > 0 && o.timeout <= 600))
+    return `"${name}": timeout must be a number of seconds from 1 to 600`;
+  return undefined;
+}
+
+/** The first problem of the whole `mcp_servers` value, or undefined. */
+export function mcpServersProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'mcp_servers must map names to servers';
+  for (const [name, server] of Object.entries(v)) {
+    const problem = mcpServerProblem(name, server);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** A checked entry with defaults applied (env and header values as text). */
+export function normalizeServer(v: Record<string, unknown>): McpServerConfig {
+  const text = (m: unknown) =>
+    m
+      ? Object.fromEntries(Object.entries(m as Record<string, unknown>).map(([k, x]) => [k, String(x)]))
+      : undefined;
+  const out: McpServerConfig = { trust: (v.trust as McpTrust | undefined) ?? 'ask' };
+  if (isText(v.command)) out.command = v.command;
+  if (isTextList(v.args)) out.args = v.args;
+  const env = text(v.env);
+  if (env) out.env = env;
+  if (isText(v.url)) out.url = v.url;
+  const headers = text(v.headers);
+  if (headers) out.headers = headers;
+  if (isTextList(v.include)) out.include = v.include;
+  if (isTextList(v.exclude)) out.exclude = v.exclude;
+  if (typeof v.timeout === 'number') out.timeout = v.timeout;
+  return out;
+}

@@ -1,0 +1,180 @@
+/**
+ * One MCP server: started with the official SDK (loaded only here, on first use) over stdio or
+ * streamable HTTP, its tools listed, calls made. A server that stops is restarted once; when it
+ * stops again it is `failed` and its tools go away.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpServerConfig } from '../../support/mcp-config.js';
+import { ToolError } from '../types.js';
+import { type CallResultLike, resultText } from './convert.js';
+
+export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
+
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+}
+
+const DEFAULT_START_S = 30;
+/** A tool call may take long (a build, a search); the person can always interrupt. */
+const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+const STDERR_KEPT = 2000;
+/** The SDK's error code for a connection that closed under a request. */
+const CONNECTION_CLOSED = -32000;
+
+export class McpConnection {
+  state: McpState = 'idle';
+  tools: McpToolInfo[] = [];
+  error: string | undefined;
+  restarts = 0;
+  private client: Client | undefined;
+  private starting: Promise<void> | undefined;
+  private stderr = '';
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly cwd: string,
+    /** Told when the server stopped for good (its tools must disappear). */
+    private readonly onFailed: (c: McpConnection) => void = () => undefined,
+  ) {}
+
+  get transport(): 'stdio' | 'http' {
+    return this.config.url ? 'http' : 'stdio';
+  }
+
+  /** Start (once; later calls wait for the same start). Never throws: failure is `state`/`error`. */
+  start(): Promise<void> {
+    this.starting ??= this.connect().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async connect(): Promise<void> {
+    this.state = 'starting';
+    this.error = undefined;
+    const timeout = (this.config.timeout ?? DEFAULT_START_S) * 1000;
+    try {
+      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+      const client = new Client({ name: 'zhi', version: __ZHI_VERSION__ });
+      const transport = await this.makeTransport();
+      client.onclose = () => this.closed(client);
+      await client.connect(transport, { timeout });
+      const listed = await client.listTools(undefined, { timeout });
+      this.client = client;
+      this.tools = listed.tools
+        .filter((t) => !this.config.include || this.config.include.includes(t.name))
+        .filter((t) => !this.config.exclude?.includes(t.name))
+        .map((t) => ({
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          inputSchema: t.inputSchema,
+        }));
+      this.state = 'ready';
+    } catch (err) {
+      this.state = 'failed';
+      this.error = this.explain(err);
+      await this.client?.close().catch(() => undefined);
+      this.client = undefined;
+    }
+  }
+
+  private async makeTransport() {
+    if (this.config.url) {
+      const { StreamableHTTPClientTransport } = await import(
+        '@modelcontextprotocol/sdk/client/streamableHttp.js'
+      );
+      return new StreamableHTTPClientTransport(new URL(this.config.url), {
+        requestInit: { headers: this.config.headers ?? {} },
+      });
+    }
+    const { StdioClientTransport, getDefaultEnvironment } = await import(
+      '@modelcontextprotocol/sdk/client/stdio.js'
+    );
+    // The server gets a plain environment (PATH, HOME…) plus its own settings, never zhi's key.
+    const transport = new StdioClientTransport({
+      command: this.config.command!,
+      args: this.config.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(this.config.env ?? {}) },
+      cwd: this.cwd,
+      stderr: 'pipe',
+    });
+    this.stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString('utf8')).slice(-STDERR_KEPT);
+    });
+    return transport;
+  }
+
+  private closed(client: Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    if (this.state === 'ready') this.state = 'stopped';
+  }
+
+  private explain(err: unknown): string {
+    const message = err instanceof Error ? err.message : String(err);
+    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
+    return tail ? `${message} (server said: ${tail})` : message;
+  }
+
+  /** Call one of the server's tools; a server that stopped mid-call is a clear tool error. */
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ text: string; isError: boolean }> {
+    if (this.state === 'stopped') await this.restart();
+    if (this.state === 'idle') await this.start();
+    const client = this.client;
+    if (this.state !== 'ready' || !client) {
+      throw new ToolError(
+        `The MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}.`,
+      );
+    }
+    try {
+      const r = (await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: CALL_TIMEOUT_MS,
+      })) as CallResultLike;
+      return { text: resultText(r), isError: Boolean(r.isError) };
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const closed = (err as { code?: number }).code === CONNECTION_CLOSED;
+      if (this.client === client && this.state === 'ready' && !closed) {
+        throw new ToolError(`The MCP server "${this.name}" reported an error: ${this.explain(err)}`);
+      }
+      if (this.client === client) this.closed(client);
+      // The server stopped during the call.
+      const why = this.explain(err);
+      await this.restart();
+      const after =
+        this.state === 'ready'
+          ? 'zhi restarted it; the call was not repeated.'
+          : `it could not be restarted, so its tools are gone for this session${this.error ? ` (${this.error})` : ''}.`;
+      throw new ToolError(`The MCP server "${this.name}" stopped while running ${tool} (${why}); ${after}`);
+    }
+  }
+
+  /** Restart a stopped server once; the second time it stops, it is failed for good. */
+  private async restart(): Promise<void> {
+    if (this.restarts >= 1) {
+      this.state = 'failed';
+      this.error ??= 'it stopped twice';
+      this.onFailed(this);
+      return;
+    }
+    this.restarts += 1;
+    await this.start();
+    if (this.state !== 'ready') this.onFailed(this);
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (this.state === 'ready') this.state = 'idle';
+    await client?.close().catch(() => undefined);
+  }
+}

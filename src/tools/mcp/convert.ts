@@ -1,0 +1,105 @@
+/**
+ * MCP tools as zhi tools: names (`<server>__<tool>`), JSON Schemas trimmed to what GLM's
+ * function calling accepts, and call results (text, images, resources) turned into tool results.
+ */
+import { z } from 'zod';
+import type { McpTrust } from '../../support/mcp-config.js';
+import { formatBytes } from '../../support/text.js';
+import type { ToolKind } from '../types.js';
+
+export const MCP_SEPARATOR = '__';
+
+/** The name the model sees: `files__read_text_file`, within the 64 characters a tool name may have. */
+export function mcpToolName(server: string, tool: string): string {
+  return `${server}${MCP_SEPARATOR}${tool.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+}
+
+/** How the one permission policy treats a server's tools. */
+export function mcpKind(trust: McpTrust): ToolKind {
+  return trust === 'read' ? 'read' : trust === 'auto' ? 'mcp-auto' : 'mcp';
+}
+
+/** JSON Schema keywords GLM's function calling understands; the rest is dropped. */
+const KEEP = new Set([
+  'type',
+  'properties',
+  'required',
+  'description',
+  'enum',
+  'items',
+  'default',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'anyOf',
+]);
+
+function trim(node: unknown, depth: number): unknown {
+  if (Array.isArray(node)) return node.map((n) => trim(n, depth + 1));
+  if (typeof node !== 'object' || node === null || depth > 12) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (!KEEP.has(k)) continue;
+    if (k === 'properties' && typeof v === 'object' && v !== null) {
+      out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, trim(s, depth + 1)]));
+    } else out[k] = k === 'description' || k === 'enum' || k === 'default' ? v : trim(v, depth + 1);
+  }
+  return out;
+}
+
+/** A server's input schema, trimmed, always an object with properties. */
+export function trimSchema(schema: unknown): Record<string, unknown> {
+  const out = (trim(schema, 0) ?? {}) as Record<string, unknown>;
+  out.type = 'object';
+  if (typeof out.properties !== 'object' || out.properties === null) out.properties = {};
+  return out;
+}
+
+/** What zhi checks before a call: an object (the server checks the rest against its schema). */
+export const MCP_ARGS = z.record(z.string(), z.unknown());
+
+interface ContentItem {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri?: string; text?: string; blob?: string; mimeType?: string };
+}
+
+export interface CallResultLike {
+  content?: ContentItem[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  toolResult?: unknown;
+}
+
+const approxBytes = (base64: string) => Math.floor((base64.length * 3) / 4);
+
+/** One call result as text for the model. Binary parts are described, never pasted. */
+export function resultText(r: CallResultLike): string {
+  const parts: string[] = [];
+  for (const c of r.content ?? []) {
+    if (c.type === 'text' && typeof c.text === 'string') parts.push(c.text);
+    else if (c.type === 'image' || c.type === 'audio') {
+      parts.push(
+        `[${c.type} from the server: ${c.mimeType ?? 'unknown type'}, ${formatBytes(approxBytes(c.data ?? ''))}]`,
+      );
+    } else if (c.type === 'resource' && c.resource) {
+      if (typeof c.resource.text === 'string')
+        parts.push(`<resource uri="${c.resource.uri ?? ''}">\n${c.resource.text}\n</resource>`);
+      else
+        parts.push(
+          `[resource ${c.resource.uri ?? ''}: ${c.resource.mimeType ?? 'binary'}, ${formatBytes(approxBytes(c.resource.blob ?? ''))}]`,
+        );
+    } else if (c.type === 'resource_link') parts.push(`[resource link: ${c.name ?? ''} ${c.uri ?? ''}]`);
+  }
+  if (!parts.length && r.structuredContent !== undefined)
+    parts.push(JSON.stringify(r.structuredContent, null, 2));
+  if (!parts.length && r.toolResult !== undefined) parts.push(JSON.stringify(r.toolResult, null, 2));
+  return parts.join('\n\n') || '(the tool returned nothing)';
+}

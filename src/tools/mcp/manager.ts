@@ -1,0 +1,97 @@
+/**
+ * The MCP servers of a chat or a skill run: started together (lazily, on the first message that
+ * may need them), their tools offered as `<server>__<tool>`, their state for `/mcp` and
+ * `zhi mcp list`. A server that fails to start is reported and left out; the others work.
+ */
+import type { McpServerConfig } from '../../support/mcp-config.js';
+import type { ToolRegistry } from '../registry.js';
+import type { AnyTool } from '../types.js';
+import { McpConnection, type McpState } from './connection.js';
+import { MCP_ARGS, mcpKind, mcpToolName, trimSchema } from './convert.js';
+
+export interface McpStatus {
+  name: string;
+  state: McpState;
+  transport: 'stdio' | 'http';
+  trust: McpServerConfig['trust'];
+  /** Tool names as the model sees them. */
+  tools: string[];
+  error?: string;
+  restarts: number;
+}
+
+export class McpManager {
+  readonly connections: McpConnection[];
+  private readonly registered = new Map<string, string[]>();
+
+  constructor(
+    servers: Record<string, McpServerConfig>,
+    cwd: string,
+    private readonly registry?: ToolRegistry,
+  ) {
+    this.connections = Object.entries(servers).map(
+      ([name, config]) => new McpConnection(name, config, cwd, (c) => this.drop(c)),
+    );
+  }
+
+  /** Start every server not started yet (in parallel); returns one line per server that failed. */
+  async start(names?: string[]): Promise<string[]> {
+    const wanted = this.connections.filter((c) => !names || names.includes(c.name));
+    await Promise.all(wanted.filter((c) => c.state === 'idle').map((c) => c.start()));
+    for (const c of wanted) if (c.state === 'ready') this.offer(c);
+    return wanted.filter((c) => c.state === 'failed').map((c) => `${c.name}: ${c.error ?? 'failed'}`);
+  }
+
+  /** The zhi tools of a ready server. */
+  toolsOf(c: McpConnection): AnyTool[] {
+    return c.tools.map((info) => {
+      const name = mcpToolName(c.name, info.name);
+      const description = `[MCP server "${c.name}"] ${(info.description ?? info.name).slice(0, 1000)}`;
+      const tool: AnyTool = {
+        name,
+        description,
+        schema: MCP_ARGS,
+        parameters: trimSchema(info.inputSchema),
+        kind: mcpKind(c.config.trust),
+        label: () => `${c.name}: ${info.name}`,
+        async execute(args: Record<string, unknown>, ctx) {
+          const r = await c.call(info.name, args, ctx.signal);
+          return { content: r.text, isError: r.isError };
+        },
+      };
+      return tool;
+    });
+  }
+
+  private offer(c: McpConnection): void {
+    if (!this.registry || this.registered.has(c.name)) return;
+    const tools = this.toolsOf(c).filter((t) => !this.registry!.has(t.name));
+    for (const t of tools) this.registry.register(t);
+    this.registered.set(
+      c.name,
+      tools.map((t) => t.name),
+    );
+  }
+
+  /** A server that stopped for good: its tools leave the registry (the model is told why). */
+  private drop(c: McpConnection): void {
+    for (const name of this.registered.get(c.name) ?? []) this.registry?.unregister(name);
+    this.registered.delete(c.name);
+  }
+
+  status(): McpStatus[] {
+    return this.connections.map((c) => ({
+      name: c.name,
+      state: c.state,
+      transport: c.transport,
+      trust: c.config.trust,
+      tools: c.state === 'ready' ? c.tools.map((t) => mcpToolName(c.name, t.name)) : [],
+      ...(c.error ? { error: c.error } : {}),
+      restarts: c.restarts,
+    }));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((c) => c.close()));
+  }
+}

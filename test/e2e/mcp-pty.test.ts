@@ -1,0 +1,65 @@
+/**
+ * MCP in a real terminal: a tool of a server not trusted as read-only asks in approve mode, and
+ * `/mcp` lists the server, its state and its tools.
+ */
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../fake-zhipu/server.js';
+import { useFakeZhipu } from '../helpers/fake.js';
+import { PtySession } from '../helpers/pty.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
+const PROMPT = /zhi \[(approve|auto)\]> $/;
+
+let home: string;
+let work: string;
+const sessions: PtySession[] = [];
+const fake = useFakeZhipu();
+beforeEach(() => {
+  fake.reset();
+  fake.fallback = () => ({ kind: 'text', text: 'OK' });
+  home = tempDir('zhi-home-');
+  work = tempDir('zhi-work-');
+  return () => {
+    for (const s of sessions.splice(0)) s.kill();
+    cleanup(home, work);
+  };
+});
+
+const pause = (ms = 40) => new Promise((r) => setTimeout(r, ms));
+
+describe('MCP in the REPL', () => {
+  it('asks before an MCP tool runs in approve mode, and /mcp shows the server and its tools', async () => {
+    writeFileSync(
+      join(home, 'config.yaml'),
+      ['mcp_servers:', '  crashy:', '    command: node', `    args: [${JSON.stringify(CRASHY)}]`].join('\n'),
+    );
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'crashy__echo', arguments: { text: 'hello' } }] },
+      { kind: 'text', text: 'The server echoed.' },
+    );
+    const s = new PtySession({ home, cwd: work, baseUrl: fake.baseUrl, cols: 120, rows: 40 });
+    sessions.push(s);
+    await s.waitFor(PROMPT, 15_000);
+    let from = s.mark();
+    s.write('echo hello through the server');
+    await pause();
+    s.write('\r');
+    await s.waitFor('Allow?', 15_000, from);
+    expect(s.text().slice(from)).toContain('crashy__echo');
+    s.write('y\r');
+    await s.waitFor('The server echoed.', 15_000, from);
+    await s.waitFor(PROMPT, 10_000, from);
+    const second = fake.requests.filter((r: RecordedRequest) => r.path.endsWith('/chat/completions'))[1]!;
+    expect(second.body.messages.at(-1).content).toBe('echo: hello');
+
+    from = s.mark();
+    s.write('/mcp');
+    await pause();
+    s.write('\r');
+    await s.waitFor('tools: crashy__echo, crashy__crash', 10_000, from);
+    expect(s.text().slice(from)).toContain('crashy (stdio, trust: ask): running');
+  });
+});
