@@ -74,7 +74,7 @@ export class LiveTable {
 
   /** The finished table, sized for all its rows. */
   full(width: number): string[] {
-    return renderTableData(this.data, { width, theme: this.theme });
+    return renderTableData(this.data, { width, theme: this.theme }, this.measures);
   }
 
   private rowLines(r: number): string[] {

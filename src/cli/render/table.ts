@@ -66,8 +66,12 @@ export function renderTable(table: Tokens.Table, ctx: BlockContext): string[] {
   return renderTableData(tableData(table, ctx.theme), ctx);
 }
 
-export function renderTableData(data: TableData, ctx: BlockContext): string[] {
-  const measures = measureTable(data, ctx.theme);
+/** `measures`: the columns measured already (a streamed table measured its rows as they came). */
+export function renderTableData(
+  data: TableData,
+  ctx: BlockContext,
+  measures = measureTable(data, ctx.theme),
+): string[] {
   const widths = allocate(measures, cellRoom(ctx.width, data.header.length));
   if (!widths) return renderCards(data, ctx);
   const grid = new GridPainter(widths, data.aligns, ctx.theme);
