@@ -47,7 +47,6 @@ export interface AgentDeps {
   outputDir: string;
   clock?: () => number;
   client?: ZhipuClient;
-  services?: Record<string, unknown>;
   /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
   extraReadable?: readonly string[];
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */

@@ -192,7 +192,6 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
     },
     emit: (event) => emit(event as RunEvent),
     client: deps.client,
-    services: deps.services ?? {},
     ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
   };
 }

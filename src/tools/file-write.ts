@@ -106,7 +106,16 @@ const fileWrite: Tool<typeof schema> = {
       all.length > PREVIEW_LINES ? [t('files.preview.more', { n: all.length - PREVIEW_LINES })] : [];
     return [head, ...shown.map((l) => `  ${l}`), ...more.map((l) => `  ${l}`)].join('\n');
   },
-  async execute(args: Args, ctx) {
+  execute: (args: Args, ctx) => writeThrough(nodeIo, args, ctx),
+};
+
+/** file_write, writing through `io` (the real file system; a test passes a full disk). */
+export function createFileWriteTool(io: WriteIo = nodeIo): Tool<typeof schema> {
+  return { ...fileWrite, execute: (args: Args, ctx) => writeThrough(io, args, ctx) };
+}
+
+const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<string> => {
+  {
     const format = formatOf(args.path);
     if (!format) {
       const ext = extname(args.path);
@@ -120,7 +129,6 @@ const fileWrite: Tool<typeof schema> = {
     }
     const target = await resolveWritePath(ctx.outputDir, args.path, { cwd: ctx.cwd });
     const encoded = await encodeContent(format, args.content);
-    const io = (ctx.services.writeIo as WriteIo | undefined) ?? nodeIo;
     let replaced = false;
     try {
       const folder = await folderId(dirname(target.abs));
@@ -140,7 +148,7 @@ const fileWrite: Tool<typeof schema> = {
     ctx.recordFile({ path: target.abs, bytes: encoded.data.length });
     const notes = encoded.notes.length ? ` Note: ${encoded.notes.join('; ')}.` : '';
     return `${replaced ? 'Replaced' : 'Wrote'} ${target.display} (${formatBytes(encoded.data.length)}; ${describe(format)}: ${encoded.summary}).${notes}`;
-  },
+  }
 };
 
 function describe(format: OutputFormat): string {

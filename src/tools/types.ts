@@ -56,8 +56,6 @@ export interface ToolContext {
    * run through the shell); they stay read-only.
    */
   extraReadable?: readonly string[];
-  /** Free-form services a tool family needs (skills runner, session dir…), injected by the mode. */
-  services: Record<string, unknown>;
 }
 
 export interface ToolResult {

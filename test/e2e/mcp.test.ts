@@ -12,11 +12,11 @@ import { useFakeZhipu } from '../helpers/fake.js';
 import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
 
 const require = createRequire(import.meta.url);
-export const FS_SERVER = join(
+const FS_SERVER = join(
   resolve(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..'),
   'dist/index.js',
 );
-export const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
+const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
 
 let home: string;
 let work: string;

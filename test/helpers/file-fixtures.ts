@@ -62,7 +62,6 @@ export function toolContext(o: {
   outputDir: string;
   interactive?: boolean;
   answer?: boolean;
-  services?: Record<string, unknown>;
 }): TestContext {
   const files: WrittenFile[] = [];
   const questions: Question[] = [];
@@ -80,7 +79,6 @@ export function toolContext(o: {
     usage: new UsageTracker(PLATFORMS.bigmodel),
     reportUsage: () => {},
     emit: () => {},
-    services: o.services ?? {},
     files,
     questions,
   };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fileList, { MAX_ENTRIES } from '../../src/tools/file-list.js';
 import fileRead from '../../src/tools/file-read.js';
-import fileWrite, { type WriteIo } from '../../src/tools/file-write.js';
+import fileWrite, { createFileWriteTool, type WriteIo } from '../../src/tools/file-write.js';
 import { loadTools } from '../../src/tools/index.js';
 import { toSchema } from '../../src/tools/registry.js';
 import { ToolError } from '../../src/tools/types.js';
@@ -43,8 +43,12 @@ async function rejects(p: Promise<unknown>): Promise<string> {
   return (err as Error).message;
 }
 
-function write(args: { path: string; content: unknown }, c: TestContext = ctx()): Promise<string> {
-  return fileWrite.execute(fileWrite.schema.parse(args), c) as Promise<string>;
+function write(
+  args: { path: string; content: unknown },
+  c: TestContext = ctx(),
+  tool = fileWrite,
+): Promise<string> {
+  return tool.execute(tool.schema.parse(args), c) as Promise<string>;
 }
 
 describe('registration', () => {
@@ -208,8 +212,11 @@ describe('file_write', () => {
         }) as FileHandle;
       },
     };
-    const c = ctx({ services: { writeIo: fullDisk } });
-    const msg = await rejects(write({ path: 'big.csv', content: { headers: ['a'], rows: [[1], [2]] } }, c));
+    const onFullDisk = createFileWriteTool(fullDisk);
+    const c = ctx();
+    const msg = await rejects(
+      write({ path: 'big.csv', content: { headers: ['a'], rows: [[1], [2]] } }, c, onFullDisk),
+    );
     expect(msg).toBe(
       'Could not write zhi-output/big.csv: the disk is full. Nothing was written. Tell the user to free some disk space, then try again.',
     );
@@ -218,8 +225,8 @@ describe('file_write', () => {
 
     // and a failed replacement keeps the original intact
     writeFileSync(join(out, 'keep.md'), 'original');
-    const c2 = ctx({ interactive: true, answer: true, services: { writeIo: fullDisk } });
-    expect(await rejects(write({ path: 'keep.md', content: 'new' }, c2))).toMatch(/disk is full/);
+    const c2 = ctx({ interactive: true, answer: true });
+    expect(await rejects(write({ path: 'keep.md', content: 'new' }, c2, onFullDisk))).toMatch(/disk is full/);
     expect(readFileSync(join(out, 'keep.md'), 'utf8')).toBe('original');
     expect(readdirSync(out).sort()).toEqual(['keep.md']);
   });
@@ -230,7 +237,7 @@ describe('file_write', () => {
         throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
       },
     };
-    const msg = await rejects(write({ path: 'a.md', content: 'x' }, ctx({ services: { writeIo: denied } })));
+    const msg = await rejects(write({ path: 'a.md', content: 'x' }, ctx(), createFileWriteTool(denied)));
     expect(msg).toMatch(
       /^Could not write zhi-output\/a\.md: permission denied\. Nothing was written\. .*not writable.*--output-dir/,
     );

@@ -41,7 +41,6 @@ function ctx(): ToolContext {
     reportUsage: (model, u) => void usage.add(model, u),
     emit: () => {},
     client: new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 2 }),
-    services: {},
   };
 }
 

@@ -27,7 +27,6 @@ function ctx(over: Partial<ToolContext> = {}): ToolContext {
     usage: new UsageTracker(PLATFORMS.bigmodel),
     reportUsage: () => {},
     emit: () => {},
-    services: {},
     ...over,
   };
 }

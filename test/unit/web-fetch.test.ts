@@ -64,7 +64,6 @@ function ctx(): ToolContext {
     usage: new UsageTracker(PLATFORMS.bigmodel),
     reportUsage: () => {},
     emit: () => {},
-    services: {},
   };
 }
 

@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nameProblem } from '../../src/tools/file-names.js';
-import fileWrite from '../../src/tools/file-write.js';
+import fileWrite, { createFileWriteTool } from '../../src/tools/file-write.js';
 import { planWritePath, resolveWritePath } from '../../src/tools/paths.js';
 import { type ToolContext, ToolError } from '../../src/tools/types.js';
 import { toolContext } from '../helpers/file-fixtures.js';
@@ -194,10 +194,9 @@ describe('writes that re-check after the question', () => {
         outputDir: out,
         interactive: true,
         answer: true,
-        services: { writeIo: busy },
       });
       const err = await refusal(
-        fileWrite.execute(
+        createFileWriteTool(busy).execute(
           fileWrite.schema.parse({ path: 'book.xlsx', content: { headers: ['a'], rows: [[1]] } }),
           c,
         ),
