@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
+import { redact } from '../../support/redact.js';
 import { formatBytes, truncateText } from '../../support/text.js';
 import type { RunEvent } from '../events.js';
 import { appendLedger, ledgerEntry } from '../ledger.js';
@@ -253,7 +254,8 @@ export class SessionRecorder {
         dir,
         `${String(this.spills).padStart(3, '0')}-${safe(call.function.name)}-${safe(call.id)}.txt`,
       );
-      writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
+      // Redacted like the session file itself: a tool result may quote a key or a token.
+      writeFileSync(path, redact(content), { mode: 0o600, flag: 'wx' });
       const bytes = Buffer.byteLength(content, 'utf8');
       const head = Math.max(1024, MAX_RESULT_BYTES - 2048);
       return (

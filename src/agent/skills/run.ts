@@ -135,6 +135,7 @@ export async function planSkill(req: SkillRunRequest, rt: SkillRuntime): Promise
   // URLs in the inputs the person gave may be fetched without a question.
   if (req.inputsFrom !== 'model' && rt.webGrants) {
     for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.webGrants, v);
+    if (req.task) grantTyped(rt.webGrants, req.task);
   }
   const outputDir = req.outputDir ?? rt.outputFolder(skill.output.directory);
   return { tools, model, outputDir, chain: [...chain, skill.name], ...(warning ? { warning } : {}) };

@@ -17,9 +17,9 @@ import {
 } from '../skills/manage.js';
 import { allWarnings, loadCatalog, skillWarnings } from '../skills/runtime.js';
 
-const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust'];
+const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust', 'export', 'import'];
 
-/** `zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>…` */
+/** `zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>… | export <name> [file] | import <file|url>` */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [action = 'list', ...names] = ctx.args.positionals;
   const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -59,6 +59,12 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     });
   }
   if (action === 'trust') return trust(ctx, catalog, names);
+  if (action === 'export' || action === 'import') {
+    const share = await import('../skills/share.js');
+    return action === 'export'
+      ? share.exportSkill(ctx, catalog, name, names[1])
+      : share.importSkill(ctx, catalog, name);
+  }
   const skill = findSkill(catalog, name);
   switch (action) {
     case 'show': {

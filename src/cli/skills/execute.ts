@@ -1,6 +1,6 @@
 import type { AgentResult } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
-import type { PermissionMode } from '../../agent/permissions.js';
+import type { PermissionMode, WebGrants } from '../../agent/permissions.js';
 import { runSkill } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
@@ -41,6 +41,8 @@ export interface ExecuteOptions {
   stderr?: NodeJS.WriteStream;
   llm?: LlmClient;
   client?: ZhipuClient;
+  /** The chat's web approvals (REPL `/run`): a site allowed "always" stays allowed. */
+  webGrants?: WebGrants | undefined;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     ...(o.llm ? { llm: o.llm } : {}),
     ...(o.client ? { client: o.client } : {}),
     hooks: recording.hooks,
+    ...(o.webGrants ? { webGrants: o.webGrants } : {}),
     write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
   });
   const started = Date.now();

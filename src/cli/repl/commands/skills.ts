@@ -118,6 +118,7 @@ const run: SlashCommand = {
           stdout: out,
           stderr: err,
           llm: ctx.chat.deps.llm,
+          webGrants: ctx.chat.deps.webGrants,
           ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
         }),
       );

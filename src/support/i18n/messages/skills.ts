@@ -123,7 +123,7 @@ export const skills = defineMessages(
     'skills.list.hint': 'Run one with `/run <name> [inputs]`; see one with `/skill show <name>`.',
     'skills.cmd.unknownAction': 'Unknown skill command: {action}',
     'skills.cmd.actions':
-      'Commands: list, show <name>, new [template], edit <name>, delete <name>, trust <name>.',
+      'Commands: list, show <name>, new [template], edit <name>, delete <name>, trust <name>, export <name> [file.zip], import <file.zip|url>.',
     'skills.cmd.needName': '`skill {action}` needs the name of a skill.',
     'skills.show.resources': 'reference files',
     'skills.edit.noTerminal': 'Editing a skill needs a terminal (stdin is not one).',
@@ -278,7 +278,7 @@ export const skills = defineMessages(
     'skills.list.source': '来源',
     'skills.list.hint': '用 `/run <名称> [输入]` 运行；用 `/skill show <名称>` 查看。',
     'skills.cmd.unknownAction': '未知的技能命令：{action}',
-    'skills.cmd.actions': '命令：list、show <名称>、new [模板]、edit <名称>、delete <名称>、trust <名称>。',
+    'skills.cmd.actions': '命令：list、show <名称>、new [模板]、edit <名称>、delete <名称>、trust <名称>、export <名称> [文件.zip]、import <文件.zip|网址>。',
     'skills.cmd.needName': '`skill {action}` 需要技能名称。',
     'skills.show.resources': '参考文件',
     'skills.edit.noTerminal': '编辑技能需要终端（标准输入不是终端）。',

@@ -1,0 +1,136 @@
+/**
+ * `zhi skill export <name> [file.zip]` and `zhi skill import <file|url>`: one .zip per skill.
+ * Import shows what the skill is and which tools it uses, asks (or takes --yes), validates it
+ * like any skill file, and installs it untrusted: its first run that can write or run commands
+ * asks, as for any skill of the person's own.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { SkillCatalog } from '../../skills/discovery.js';
+import { loadSkillFile } from '../../skills/loader.js';
+import { describeIssue } from '../../skills/resolve.js';
+import { LIMITS, type Manifest, packSkill, ShareError, unpackSkill } from '../../skills/share.js';
+import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
+import type { AppContext } from '../context.js';
+import { askYesNo } from '../prompter.js';
+import { findSkill } from './execute.js';
+
+export async function exportSkill(
+  ctx: AppContext,
+  catalog: SkillCatalog,
+  name: string,
+  target: string | undefined,
+): Promise<ExitCodeValue> {
+  const skill = findSkill(catalog, name);
+  const file = resolve(ctx.cwd, target ?? `${skill.name}.zip`);
+  if (await stat(file).catch(() => undefined)) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'skills.share.exists', params: { file } } });
+  }
+  const { zip, manifest } = await packSkill(skill);
+  await writeFile(file, zip, { flag: 'wx' });
+  process.stderr.write(
+    `${t('skills.share.exported', { name: skill.name, file, count: manifest.files.length, tools: manifest.tools.join(', ') || '-' })}\n`,
+  );
+  return ExitCode.ok;
+}
+
+async function fetchZip(source: string): Promise<Uint8Array> {
+  if (!/^https?:\/\//i.test(source)) return readFile(source);
+  const res = await fetch(source, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
+  if (!res.ok) throw new ShareError(`the download failed (HTTP ${res.status})`);
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > LIMITS.zipBytes) throw new ShareError('the download is too large');
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (bytes.length > LIMITS.zipBytes) throw new ShareError('the download is too large');
+  return bytes;
+}
+
+function summary(ctx: AppContext, m: Manifest, description: string): string {
+  const st = ctx.err;
+  const files = m.files.map((f) => f.path.replace(`${m.name}/`, ''));
+  return [
+    st.bold(t('skills.share.header', { name: m.name, version: visible(m.version) })),
+    `  ${visible(description)}`,
+    `  ${t('skills.share.tools', { tools: m.tools.map((x) => visible(x)).join(', ') || '-' })}`,
+    `  ${t('skills.share.files', {
+      count: files.length,
+      files: files
+        .slice(0, 20)
+        .map((f) => visible(f))
+        .join(', '),
+    })}${files.length > 20 ? ', …' : ''}`,
+    `  sha256: ${m.hash}`,
+  ].join('\n');
+}
+
+export async function importSkill(
+  ctx: AppContext,
+  catalog: SkillCatalog,
+  source: string,
+): Promise<ExitCodeValue> {
+  let unpacked: Awaited<ReturnType<typeof unpackSkill>>;
+  try {
+    unpacked = await unpackSkill(
+      await fetchZip(/^https?:/i.test(source) ? source : resolve(ctx.cwd, source)),
+    );
+  } catch (err) {
+    const why = err instanceof ShareError ? err.message : (err as Error).message;
+    throw new ZhiError({ kind: 'usage', what: { key: 'skills.share.bad', params: { source } }, why });
+  }
+  const { manifest, files } = unpacked;
+  const existing = catalog.skills.get(manifest.name);
+  if (existing && existing.source !== 'builtin') {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.share.taken', params: { name: manifest.name, file: existing.file } },
+      tries: [{ key: 'skills.share.tryDelete', params: { name: manifest.name } }],
+    });
+  }
+  const skillsDir = catalog.dirs.userDir;
+  const staging = join(skillsDir, `.import-${randomBytes(4).toString('hex')}`);
+  try {
+    for (const [path, bytes] of files) {
+      await mkdir(dirname(join(staging, path)), { recursive: true });
+      await writeFile(join(staging, path), bytes, { flag: 'wx', mode: 0o644 });
+    }
+    const main = join(
+      staging,
+      manifest.skill_format === 'skill-md' ? `${manifest.name}/SKILL.md` : `${manifest.name}.yaml`,
+    );
+    const loaded = await loadSkillFile(main, 'user');
+    if (!loaded.skill) {
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'skills.share.invalid', params: { source } },
+        why: loaded.errors
+          .map((e) => describeIssue({ ...e, file: e.file.replace(`${staging}/`, '') }))
+          .join('\n'),
+      });
+    }
+    process.stderr.write(`${summary(ctx, manifest, loaded.skill.description)}\n`);
+    if (!ctx.args.flags.yes) {
+      if (!ctx.stdinIsTTY) {
+        throw new ZhiError({
+          kind: 'usage',
+          what: { key: 'skills.share.needYes', params: { name: manifest.name } },
+          tries: [{ key: 'skills.share.tryYes', params: { source } }],
+        });
+      }
+      if (!(await askYesNo(`${t('skills.share.question', { name: manifest.name })} [y/N] `))) {
+        process.stderr.write(`${t('skills.share.kept')}\n`);
+        return ExitCode.ok;
+      }
+    }
+    const entry = manifest.skill_format === 'skill-md' ? manifest.name : `${manifest.name}.yaml`;
+    await rename(join(staging, entry), join(skillsDir, entry));
+    process.stderr.write(
+      `${t('skills.share.installed', { name: manifest.name, file: join(skillsDir, entry) })}\n`,
+    );
+    return ExitCode.ok;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}

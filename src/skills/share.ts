@@ -1,0 +1,147 @@
+/**
+ * Sharing skills as one .zip: the skill's folder (or its YAML file) plus `zhi-skill.json`, a
+ * manifest with the name, version, tools and the hash of every file. Unpacking refuses what
+ * could hurt the person who receives it: paths that leave the folder (zip-slip), links, too many
+ * or too large files (zip bombs: sizes are checked before inflating and again after), and files
+ * whose bytes do not match the manifest.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { listResources } from './bundled.js';
+import { isValidSkillName, type Skill } from './schema.js';
+import { contentHash } from './trust.js';
+
+export const MANIFEST = 'zhi-skill.json';
+export const LIMITS = {
+  files: 500,
+  fileBytes: 10 * 1024 * 1024,
+  totalBytes: 50 * 1024 * 1024,
+  zipBytes: 20 * 1024 * 1024,
+};
+
+export interface Manifest {
+  format: 'zhi-skill/1';
+  name: string;
+  version: string;
+  skill_format: 'yaml' | 'skill-md';
+  tools: string[];
+  /** sha256 over every file (as trust computes it). */
+  hash: string;
+  files: { path: string; sha256: string; bytes: number }[];
+}
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** The files of a skill as they go into the zip: `<name>/…` for a folder, `<name>.yaml` for YAML. */
+async function skillFiles(skill: Skill): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  if (skill.folder) {
+    for (const rel of ['SKILL.md', ...(await listResources(skill.folder))]) {
+      files.set(`${skill.name}/${rel}`, await readFile(join(skill.folder, rel)));
+    }
+  } else files.set(`${skill.name}.yaml`, await readFile(skill.file));
+  return files;
+}
+
+/** Pack a skill into zip bytes with its manifest. `version` comes from the skill's metadata. */
+export async function packSkill(
+  skill: Skill,
+  version = '1',
+): Promise<{ zip: Uint8Array; manifest: Manifest }> {
+  const files = await skillFiles(skill);
+  const manifest: Manifest = {
+    format: 'zhi-skill/1',
+    name: skill.name,
+    version,
+    skill_format: skill.format,
+    tools: skill.tools,
+    hash: await contentHash(skill),
+    files: [...files].map(([path, bytes]) => ({ path, sha256: sha256(bytes), bytes: bytes.length })),
+  };
+  const { zipSync, strToU8 } = await import('fflate');
+  const entries: Record<string, Uint8Array> = {
+    [MANIFEST]: strToU8(`${JSON.stringify(manifest, null, 2)}\n`),
+  };
+  for (const [path, bytes] of files) entries[path] = bytes;
+  return { zip: zipSync(entries, { level: 9, mtime: new Date('2020-01-01T00:00:00Z') }), manifest };
+}
+
+export class ShareError extends Error {}
+
+/** A zip entry path that stays inside the folder it is unpacked into. */
+export function safeEntryPath(path: string): boolean {
+  if (!path || path.length > 400 || path.includes('\\') || path.includes('\0')) return false;
+  if (path.startsWith('/') || /^[a-zA-Z]:/.test(path)) return false;
+  return path.split('/').every((part) => part !== '..' && part !== '.' && part !== '');
+}
+
+export interface Unpacked {
+  manifest: Manifest;
+  /** Paths as in the zip (`<name>/SKILL.md`…), checked against the manifest. */
+  files: Map<string, Uint8Array>;
+}
+
+/** Check and unpack zip bytes. Throws ShareError with a reason a person can act on. */
+export async function unpackSkill(zip: Uint8Array): Promise<Unpacked> {
+  if (zip.length > LIMITS.zipBytes)
+    throw new ShareError(`the file is larger than ${LIMITS.zipBytes / 1024 / 1024} MB`);
+  const { unzipSync, strFromU8 } = await import('fflate');
+  let count = 0;
+  let declared = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(zip, {
+      filter(f) {
+        count += 1;
+        declared += f.originalSize;
+        if (count > LIMITS.files) throw new ShareError(`it holds more than ${LIMITS.files} files`);
+        if (!safeEntryPath(f.name.replace(/\/$/, '')))
+          throw new ShareError(`it holds a path that would leave the skill folder: "${f.name}"`);
+        if (f.originalSize > LIMITS.fileBytes || declared > LIMITS.totalBytes)
+          throw new ShareError('its files would unpack to more than zhi accepts (a zip bomb?)');
+        return !f.name.endsWith('/');
+      },
+    });
+  } catch (err) {
+    if (err instanceof ShareError) throw err;
+    throw new ShareError(`it is not a readable zip file (${(err as Error).message})`);
+  }
+  const total = Object.values(files).reduce((n, b) => n + b.length, 0);
+  if (total > LIMITS.totalBytes)
+    throw new ShareError('its files unpack to more than zhi accepts (a zip bomb?)');
+  const raw = files[MANIFEST];
+  if (!raw) throw new ShareError(`it has no ${MANIFEST}: it was not made by \`zhi skill export\``);
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(strFromU8(raw)) as Manifest;
+  } catch {
+    throw new ShareError(`its ${MANIFEST} is not valid JSON`);
+  }
+  if (
+    manifest?.format !== 'zhi-skill/1' ||
+    !Array.isArray(manifest.files) ||
+    typeof manifest.name !== 'string'
+  )
+    throw new ShareError(`its ${MANIFEST} is not a zhi skill manifest`);
+  if (!isValidSkillName(manifest.name)) throw new ShareError(`"${manifest.name}" is not a valid skill name`);
+  delete files[MANIFEST];
+  const out = new Map<string, Uint8Array>();
+  const prefix = manifest.skill_format === 'skill-md' ? `${manifest.name}/` : undefined;
+  for (const [path, bytes] of Object.entries(files)) {
+    const listed = manifest.files.find((f) => f.path === path);
+    if (!listed || listed.sha256 !== sha256(bytes))
+      throw new ShareError(`"${path}" does not match the manifest (changed or added after export)`);
+    if (prefix ? !path.startsWith(prefix) : path !== `${manifest.name}.yaml`)
+      throw new ShareError(`"${path}" is not part of the skill ${manifest.name}`);
+    out.set(path, bytes);
+  }
+  const missing = manifest.files.find((f) => !out.has(f.path));
+  if (missing) throw new ShareError(`"${missing.path}" is listed in the manifest but missing`);
+  return { manifest, files: out };
+}
+
+/** The default file name of an export. */
+export function exportName(skill: Skill): string {
+  return `${basename(skill.name)}.zip`;
+}
