@@ -63,7 +63,12 @@ export async function* runToolCalls(
     if (signal.aborted) break;
     const queue = new AsyncQueue<RunEvent>();
     const tasks = group.map(async (index) => {
-      const slot = { call: calls[index]!, index, total: calls.length, emit: (ev: RunEvent) => queue.push(ev) };
+      const slot = {
+        call: calls[index]!,
+        index,
+        total: calls.length,
+        emit: (ev: RunEvent) => queue.push(ev),
+      };
       outcomes[index] = await runOne(slot, run);
     });
     void Promise.all(tasks).finally(() => queue.close());
@@ -301,7 +306,8 @@ async function execute(
       if (err.notice) slot.emit({ type: 'warning', message: noticeText(err.notice) });
       return failure(err.message);
     }
-    if (err instanceof ZhiError) return failure(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
+    if (err instanceof ZhiError)
+      return failure(`${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`);
     log().error(`tool ${name} threw`, err);
     const message = err instanceof Error ? err.message : String(err);
     return failure(t('agent.tool.threw', { name, message }, 'en'));

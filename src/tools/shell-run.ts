@@ -1,10 +1,11 @@
 /**
  * Run one command line in the platform's shell (`/bin/sh -c` on Unix, `cmd.exe /d /s /c` on
- * Windows) in a process group of its own, so that a timeout or an interrupt stops the command
- * and everything it started. Output (stdout and stderr) is kept up to a byte cap; the rest is
+ * Windows), so that a timeout or an interrupt stops the command and everything it started: a
+ * process group of its own on Unix, the process tree on Windows (shell-kill-windows.ts). Output (stdout and stderr) is kept up to a byte cap; the rest is
  * read and counted but dropped, so a chatty command never blocks or fills memory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { type ProcessTools, stopWindowsTree, windowsTools } from './shell-kill-windows.js';
 
 export interface RunOptions {
   cwd: string;
@@ -21,6 +22,8 @@ export interface RunOptions {
    * `/bin/sh -c <command>` in bwrap or sandbox-exec). Unix only.
    */
   wrap?: { file: string; args: string[] };
+  /** How to find and end processes on Windows (a fake in tests). */
+  processTools?: ProcessTools;
 }
 
 export interface RunResult {
@@ -38,6 +41,8 @@ export interface RunResult {
   durationMs: number;
   /** Set when the shell itself could not be started. */
   spawnError?: string;
+  /** Windows: some process the command started could not be stopped and may still run. */
+  stopFailed?: boolean;
 }
 
 export function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
@@ -81,9 +86,25 @@ export function runCommand(command: string, opts: RunOptions): Promise<RunResult
     child.stderr?.on('data', take(err));
 
     let killTimer: NodeJS.Timeout | undefined;
+    let shellExited = false;
+    let stopFailed = false;
+    // Windows: end the tree (through its orphans once cmd.exe has exited), then make sure the
+    // pipes close even if something could not be stopped, and say so.
+    const stopWindows = () => {
+      if (child.pid === undefined) return;
+      void stopWindowsTree(child.pid, !shellExited, opts.processTools ?? windowsTools).then((r) => {
+        if (!r.stopped) stopFailed = true;
+      });
+      const guard = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, opts.killGraceMs ?? 2000);
+      guard.unref();
+    };
     const stop = () => {
-      killGroup(child, windows, 'SIGTERM');
-      killTimer = setTimeout(() => killGroup(child, windows, 'SIGKILL'), opts.killGraceMs ?? 2000);
+      if (windows) return stopWindows();
+      killGroup(child, 'SIGTERM');
+      killTimer = setTimeout(() => killGroup(child, 'SIGKILL'), opts.killGraceMs ?? 2000);
       killTimer.unref();
     };
     const timer = setTimeout(() => {
@@ -108,19 +129,27 @@ export function runCommand(command: string, opts: RunOptions): Promise<RunResult
       // The command is over: nothing it started in the background may outlive it.
       if (!windows && groupAlive(child)) {
         leftovers = true;
-        killGroup(child, windows, 'SIGKILL');
-      } else if (timedOut || aborted) killGroup(child, windows, 'SIGKILL');
+        killGroup(child, 'SIGKILL');
+      } else if (!windows && (timedOut || aborted)) killGroup(child, 'SIGKILL');
       if (killTimer) clearTimeout(killTimer);
-      resolve({ ...result, leftovers: result.leftovers || leftovers });
+      resolve({ ...result, leftovers: result.leftovers || leftovers, ...(stopFailed ? { stopFailed } : {}) });
     };
     child.on('error', (e) => finish({ ...failed(e, started), timedOut, aborted }));
     // The shell ended but something it started still holds the output open (`sleep 100 &`):
     // give it a moment, then stop the group so that 'close' comes.
     child.on('exit', () => {
+      shellExited = true;
       exitTimer = setTimeout(() => {
-        if (settled || !groupAlive(child)) return;
+        if (settled) return;
+        if (windows) {
+          // cmd.exe is gone but `start /b …` still holds the output: end what it left.
+          leftovers = true;
+          stopWindows();
+          return;
+        }
+        if (!groupAlive(child)) return;
         leftovers = true;
-        killGroup(child, windows, 'SIGKILL');
+        killGroup(child, 'SIGKILL');
       }, 500);
       exitTimer.unref();
     });
@@ -151,18 +180,10 @@ function groupAlive(child: ChildProcess): boolean {
   }
 }
 
-function killGroup(child: ChildProcess, windows: boolean, sig: NodeJS.Signals): void {
+function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
-    if (windows) {
-      // taskkill /T ends the whole tree the shell started.
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on(
-        'error',
-        () => {},
-      );
-    } else {
-      process.kill(-child.pid, sig);
-    }
+    process.kill(-child.pid, sig);
   } catch {
     // Already gone.
   }

@@ -102,13 +102,17 @@ const shell: Tool<typeof schema> = {
     });
     if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
     if (result.aborted)
-      throw new ToolError('Interrupted by the user; the command and everything it started were stopped.');
+      throw new ToolError(
+        result.stopFailed
+          ? 'Interrupted by the user; the command was stopped, but some processes it started could not be and may still be running.'
+          : 'Interrupted by the user; the command and everything it started were stopped.',
+      );
 
     const parts: string[] = [];
     const seconds = (result.durationMs / 1000).toFixed(1);
     if (result.timedOut) {
       parts.push(
-        `The command did not finish within ${args.timeout} s and was stopped (its whole process group was killed). ` +
+        `The command did not finish within ${args.timeout} s and was stopped${result.stopFailed ? '' : ', with everything it started'}. ` +
           'Output until then is below. If it needs longer, run it again with a larger timeout (at most 300).',
       );
     } else if (result.exitCode !== null) {
@@ -119,7 +123,11 @@ const shell: Tool<typeof schema> = {
     if (result.stdout) parts.push(`stdout:\n${result.stdout.replace(/\n$/, '')}`);
     if (result.stderr) parts.push(`stderr:\n${result.stderr.replace(/\n$/, '')}`);
     if (!result.stdout && !result.stderr) parts.push('(no output)');
-    if (result.leftovers && !result.timedOut) {
+    if (result.stopFailed) {
+      parts.push(
+        'Some processes the command started could not be stopped and may still be running; ask the person to check Task Manager.',
+      );
+    } else if (result.leftovers && !result.timedOut) {
       parts.push('Processes the command left running in the background were stopped when it ended.');
     }
     parts.push(sandboxNote(result.sandbox, ctx, granted));

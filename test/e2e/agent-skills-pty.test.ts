@@ -76,7 +76,12 @@ describe('a skill script in a terminal', () => {
     await s.waitFor('The file has 3 words.', 15_000, from);
     expect((await s.exited()).exitCode).toBe(0);
     // `ls` was refused without a question: only one approval was asked.
-    expect(s.text().slice(from).match(/Allow\?/g)).toHaveLength(1);
+    expect(
+      s
+        .text()
+        .slice(from)
+        .match(/Allow\?/g),
+    ).toHaveLength(1);
 
     const chats = fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
     expect(chats[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name).sort()).toEqual([

@@ -26,7 +26,13 @@ beforeEach(() => {
 });
 
 const zhi = (args: string[], o: { stdin?: string } = {}) =>
-  runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, ...(o.stdin !== undefined ? { stdin: o.stdin } : {}) });
+  runZhi({
+    args,
+    baseUrl: fake.baseUrl,
+    home,
+    cwd: work,
+    ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
+  });
 
 function installReal(...names: string[]): void {
   for (const n of names) cpSync(join(REAL, n), join(home, 'skills', n), { recursive: true });
@@ -83,7 +89,9 @@ describe('Agent Skills in chat', () => {
     const loaded = lastTool(second!);
     expect(loaded).toContain('<skill name="internal-comms">');
     expect(loaded).toContain('**Identify the communication type** from the request');
-    expect(loaded).toContain(`This skill's folder is ${JSON.stringify(join(home, 'skills', 'internal-comms'))}`);
+    expect(loaded).toContain(
+      `This skill's folder is ${JSON.stringify(join(home, 'skills', 'internal-comms'))}`,
+    );
     expect(loaded).not.toContain('Anthropic Brand Styling');
     expect(lastTool(third!)).toContain('3P');
     expect(lastTool(third!)).toBe(
@@ -173,7 +181,12 @@ describe('zhi run with a real SKILL.md', () => {
       '---\nname: release-notes\ndescription: Write release notes. Use when: the user asks for a changelog\n---\nWrite release notes from the git log.\n',
     );
     mkdirSync(join(project, 'src'), { recursive: true });
-    const r = await runZhi({ args: ['skill', 'list'], baseUrl: fake.baseUrl, home, cwd: join(project, 'src') });
+    const r = await runZhi({
+      args: ['skill', 'list'],
+      baseUrl: fake.baseUrl,
+      home,
+      cwd: join(project, 'src'),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('release-notes');
     expect(r.stdout).toContain('project');

@@ -53,6 +53,32 @@ const CREATE = {
 };
 
 describe('skills in the REPL', () => {
+  it('/run draws the answer as Markdown like chat, and a follow-up message sees the result', async () => {
+    writeFileSync(join(work, 'notes.txt'), 'We cut travel costs by 10%. Hotels are next.');
+    fake.script(
+      { kind: 'text', text: '## Summary\n\n- **Travel** costs cut by 10%\n- Hotels next' },
+      { kind: 'text', text: 'Travel down 10%.' },
+    );
+    const s = open(['--auto']);
+    await s.waitFor(PROMPT);
+    let from = await line(s, '/run summarize notes.txt');
+    await s.waitFor('Hotels next', 10_000, from);
+    await s.waitFor(PROMPT, 10_000, from);
+    const shown = s.text().slice(from);
+    // Rendered, not raw: no Markdown markers on the screen, the bold drawn with an escape code.
+    expect(shown).toContain('Summary');
+    expect(shown).not.toContain('## Summary');
+    expect(shown).not.toContain('**Travel**');
+    expect(s.raw()).toMatch(/\x1b\[1m[^\x1b]*Travel/);
+    from = await line(s, 'make that shorter');
+    await s.waitFor('Travel down 10%.', 10_000, from);
+    const followUp = fake.chatBodies()[1];
+    const texts = followUp.messages.map((m: { content: string }) => String(m.content));
+    expect(texts.some((c: string) => c.includes('/run summarize notes.txt'))).toBe(true);
+    expect(texts.some((c: string) => c.includes('**Travel** costs cut by 10%'))).toBe(true);
+    expect(followUp.messages.at(-1)).toEqual({ role: 'user', content: 'make that shorter' });
+  });
+
   it('/run asks before file_write in approve mode, prints the answer, and /skill list shows the skills', async () => {
     writeFileSync(join(work, 'notes.txt'), 'We cut travel costs by 10%.');
     fake.script(

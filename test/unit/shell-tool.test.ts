@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
 import shell, { visible } from '../../src/tools/shell.js';
+import { type ProcessTools, stopWindowsTree } from '../../src/tools/shell-kill-windows.js';
 import { runCommand } from '../../src/tools/shell-run.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -141,7 +142,9 @@ describe.runIf(unix)('the shell tool', () => {
   });
 
   it('a timeout is an error the model can read, and the command is stopped', async () => {
-    const marker = join(dir, 'late.txt');
+    // In the output folder: the one place a sandboxed command may write.
+    mkdirSync(join(dir, 'zhi-output'), { recursive: true });
+    const marker = join(dir, 'zhi-output', 'late.txt');
     const out = (await shell.execute(
       { command: `sleep 3; touch ${marker}`, timeout: 1 },
       ctx(),
@@ -217,4 +220,65 @@ describe('schema, preview and assessment', () => {
     expect(warned.warning).toContain('deletes files (rm)');
     expect(shell.kind).toBe('shell');
   });
+});
+
+describe('Windows: the whole tree is stopped, and the report is truthful', () => {
+  type Call = [string, string[]];
+  const fakeTools = (answers: (file: string, args: string[]) => { code: number | null; stdout: string }) => {
+    const calls: Call[] = [];
+    const tools: ProcessTools = {
+      run: async (file, args) => {
+        calls.push([file, args]);
+        return answers(file, args);
+      },
+    };
+    return { calls, tools };
+  };
+
+  it('ends the live tree of cmd.exe with taskkill /T /F', async () => {
+    const { calls, tools } = fakeTools(() => ({ code: 0, stdout: '' }));
+    expect(await stopWindowsTree(4242, true, tools)).toEqual({ stopped: true, ended: 1 });
+    expect(calls).toEqual([['taskkill', ['/PID', '4242', '/T', '/F']]]);
+  });
+
+  it('once cmd.exe has exited, finds what it left (start /b) by parent id and ends each tree', async () => {
+    const { calls, tools } = fakeTools((file) =>
+      file === 'powershell.exe' ? { code: 0, stdout: '5001\r\n5002\r\n' } : { code: 0, stdout: '' },
+    );
+    expect(await stopWindowsTree(4242, false, tools)).toEqual({ stopped: true, ended: 2 });
+    expect(calls[0]![1].join(' ')).toContain('ParentProcessId=4242');
+    expect(calls.slice(1)).toEqual([
+      ['taskkill', ['/PID', '5001', '/T', '/F']],
+      ['taskkill', ['/PID', '5002', '/T', '/F']],
+    ]);
+  });
+
+  it('says so when something could not be stopped', async () => {
+    const { tools } = fakeTools((file, args) =>
+      file === 'powershell.exe'
+        ? { code: 0, stdout: '5001 5002' }
+        : { code: args[1] === '5002' ? 1 : 0, stdout: '' },
+    );
+    expect(await stopWindowsTree(4242, false, tools)).toEqual({ stopped: false, ended: 1 });
+    const { tools: noPs } = fakeTools(() => ({ code: null, stdout: '' }));
+    expect((await stopWindowsTree(4242, false, noPs)).stopped).toBe(false);
+  });
+
+  it.runIf(unix)(
+    'a timeout on Windows calls taskkill on the live shell, and a failure is reported',
+    async () => {
+      const { calls, tools } = fakeTools(() => ({ code: 1, stdout: '' }));
+      const r = await runCommand('sleep 3', {
+        cwd: dir,
+        timeoutMs: 200,
+        maxBytes: 1000,
+        platform: 'win32',
+        processTools: tools,
+        killGraceMs: 300,
+      });
+      expect(calls[0]).toEqual(['taskkill', ['/PID', expect.any(String), '/T', '/F']]);
+      expect(r.timedOut).toBe(true);
+      expect(r.stopFailed).toBe(true);
+    },
+  );
 });

@@ -402,7 +402,8 @@ describe('runSkill', () => {
     );
     expect(ran.events).toContainEqual({
       type: 'warning',
-      message: 'the skill m asks for the model "gpt-9", which zhi does not know; it runs on glm-4-flash instead',
+      message:
+        'the skill m asks for the model "gpt-9", which zhi does not know; it runs on glm-4-flash instead',
     });
     expect(llm.requests[0]!.model).toBe('glm-4-flash');
     expect(ran.result.text).toBe('done');

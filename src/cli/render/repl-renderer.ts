@@ -3,6 +3,7 @@ import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { renderBlock } from './markdown.js';
@@ -170,6 +171,17 @@ export class ReplRenderer {
       }
       case 'retry':
         this.printUi(formatWarning(retryText(ev), this.ui));
+        break;
+      case 'skill_start':
+        // The skill the person ran (its nested skills arrive as 'nested').
+        this.printUi(this.ui.dim(t('skills.running', { name: ev.skill, model: ev.model })));
+        break;
+      case 'skill_step':
+        this.closeAnswer();
+        this.printUi(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
+        break;
+      case 'skill_ocr':
+        this.printUi(this.ui.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, this.ui)) this.printUi(line);

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ChatSession } from '../../agent/chat.js';
+import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { ContentPart } from '../../llm/types.js';
 import { UsageTracker } from '../../llm/usage.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
@@ -164,6 +165,7 @@ export class Repl {
       warn: (text) => this.io.output.write(formatWarning(text, style)),
       confirm: async (question) => isYes(await this.editor.ask(`${question} ${t('repl.yesNo')} `)),
       sendMessage: (text) => this.send(text),
+      renderRun: (run, usage) => this.renderRun(run, usage),
       exit: () => {
         this.exiting = true;
       },
@@ -314,6 +316,18 @@ export class Repl {
     before: UsageTracker,
     started: number,
   ): Promise<void> {
+    await this.renderRun(chat.send(content, signal), () => usageSince(before, chat.deps.usage), started);
+  }
+
+  /**
+   * Draw a run's events the way chat is drawn (the answer as Markdown on stdout, tool lines on
+   * stderr): a chat message, and a `/run` of a skill. `usage` is the run's usage once it ended.
+   */
+  async renderRun(
+    run: AsyncGenerator<RunEvent, AgentResult>,
+    usage: () => UsageTracker,
+    started = Date.now(),
+  ): Promise<AgentResult> {
     const { ReplRenderer } = await loadRenderer();
     const { ctx, io } = this;
     const richOut = Boolean(io.stdout.isTTY);
@@ -339,8 +353,9 @@ export class Repl {
     });
     this.renderer = renderer;
     try {
-      const result = await pump(chat.send(content, signal), (ev) => renderer.handle(ev));
-      renderer.finish(result, usageSince(before, chat.deps.usage), Date.now() - started);
+      const result = await pump(run, (ev) => renderer.handle(ev));
+      renderer.finish(result, usage(), Date.now() - started);
+      return result;
     } catch (err) {
       renderer.dispose();
       throw err;

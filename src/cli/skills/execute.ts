@@ -1,4 +1,4 @@
-import type { AgentResult } from '../../agent/events.js';
+import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode, WebGrants } from '../../agent/permissions.js';
 import { runSkill } from '../../agent/skills/run.js';
@@ -62,48 +62,60 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
     ...(o.stdout ? { stdout: o.stdout } : {}),
     ...(o.stderr ? { stderr: o.stderr } : {}),
   });
-  // Saved as a `run` session, its usage in the ledger, the run budget checked before every call.
+  const started = Date.now();
+  const result = await pump(recordedSkillRun(o), (ev) => printer.handle(ev));
+  const model = printer.skillModel ?? o.skill.model ?? o.ctx.config.skillModel;
+  printer.finish(result, o.usage, model, Date.now() - started);
+  return result;
+}
+
+/**
+ * A skill run's events, saved as a `run` session as they pass (its usage in the ledger, the run
+ * budget checked before every call). `executeSkill` prints them; the REPL's `/run` draws them
+ * like chat.
+ */
+export async function* recordedSkillRun(
+  o: Omit<ExecuteOptions, 'format' | 'out' | 'err' | 'stdoutIsTTY' | 'stderrIsTTY' | 'stdout'>,
+): AsyncGenerator<RunEvent, AgentResult> {
   const recording = recordSkillRun(o.ctx, {
     skill: o.skill.name,
     values: o.values,
     model: o.model ?? o.skill.model ?? o.ctx.config.skillModel,
   });
-  const rt = await createSkillRuntime(o.ctx, {
-    catalog: o.catalog,
-    prompter: o.prompter,
-    mode: o.mode,
-    signal: o.signal,
-    ...(o.llm ? { llm: o.llm } : {}),
-    ...(o.client ? { client: o.client } : {}),
-    hooks: recording.hooks,
-    ...(o.webGrants ? { webGrants: o.webGrants } : {}),
-    write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
-  });
-  const started = Date.now();
-  const run = runSkill(
-    {
-      skill: o.skill,
-      values: o.values,
-      usage: o.usage,
-      ...(o.model ? { model: o.model } : {}),
-      ...(o.extraDocuments?.length ? { extraDocuments: o.extraDocuments } : {}),
-      ...(o.task ? { task: o.task } : {}),
-      ...(o.files?.length ? { files: o.files } : {}),
-    },
-    rt,
-  );
-  let result: AgentResult;
   try {
-    result = await pump(run, (ev) => {
-      recording.consume(ev);
-      printer.handle(ev);
+    const rt = await createSkillRuntime(o.ctx, {
+      catalog: o.catalog,
+      prompter: o.prompter,
+      mode: o.mode,
+      signal: o.signal,
+      ...(o.llm ? { llm: o.llm } : {}),
+      ...(o.client ? { client: o.client } : {}),
+      hooks: recording.hooks,
+      ...(o.webGrants ? { webGrants: o.webGrants } : {}),
+      write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
     });
+    const run = runSkill(
+      {
+        skill: o.skill,
+        values: o.values,
+        usage: o.usage,
+        ...(o.model ? { model: o.model } : {}),
+        ...(o.extraDocuments?.length ? { extraDocuments: o.extraDocuments } : {}),
+        ...(o.task ? { task: o.task } : {}),
+        ...(o.files?.length ? { files: o.files } : {}),
+      },
+      rt,
+    );
+    let step = await run.next();
+    while (!step.done) {
+      recording.consume(step.value);
+      yield step.value;
+      step = await run.next();
+    }
+    return step.value;
   } finally {
     recording.finish();
   }
-  const model = printer.skillModel ?? o.skill.model ?? o.ctx.config.skillModel;
-  printer.finish(result, o.usage, model, Date.now() - started);
-  return result;
 }
 
 /** The skill of that name, or a usage error (exit 2) with a "did you mean". */

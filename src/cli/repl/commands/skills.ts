@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { DEFAULT_CHAT_MODEL } from '../../../llm/models.js';
+import type { Message } from '../../../llm/types.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../../skills/templates.js';
@@ -95,13 +96,12 @@ const run: SlashCommand = {
         what: { key: 'skills.err.noInput', params: { skill: skill.name } },
       });
     }
-    const out = lineSink((l) => ctx.print(l));
-    const err = lineSink((l) => ctx.print(l));
     const usage = newUsage(ctx.app);
-    const { executeSkill } = await import('../../skills/execute.js');
+    const { recordedSkillRun } = await import('../../skills/execute.js');
+    const err = lineSink((l) => ctx.print(l));
     try {
-      await withInterrupt((signal) =>
-        executeSkill({
+      const result = await withInterrupt(async (signal) => {
+        const events = recordedSkillRun({
           ctx: ctx.app,
           catalog,
           skill,
@@ -110,26 +110,36 @@ const run: SlashCommand = {
           mode: ctx.chat.settings.mode,
           signal,
           usage,
-          format: 'text',
-          out: ctx.app.err,
-          err: ctx.app.err,
-          stdoutIsTTY: false,
-          stderrIsTTY: false,
-          stdout: out,
           stderr: err,
           llm: ctx.chat.deps.llm,
           webGrants: ctx.chat.deps.webGrants,
           ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
-        }),
-      );
+        });
+        if (!ctx.renderRun) throw new Error('/run needs the REPL renderer');
+        return ctx.renderRun(events, () => usage);
+      });
+      joinConversation(ctx, skill.name, args, result.text);
     } finally {
-      out.flush();
       err.flush();
       // The run's cost belongs to the session too.
       ctx.chat.deps.usage.merge(usage);
     }
   },
 };
+
+/**
+ * A skill's answer joins the conversation, as if asked and answered there, so a follow-up
+ * ("make that shorter") has it to refer to; the session file records both.
+ */
+function joinConversation(ctx: SlashContext, name: string, args: string, answer: string): void {
+  if (!answer.trim()) return;
+  const asked: Message = { role: 'user', content: `(I ran the skill "${name}": /run ${args.trim()})` };
+  const answered: Message = { role: 'assistant', content: answer };
+  ctx.chat.messages.push(asked);
+  ctx.chat.consume({ type: 'user', message: asked });
+  ctx.chat.messages.push(answered);
+  ctx.chat.consume({ type: 'message', message: answered });
+}
 
 function endCreation(ctx: SlashContext): { model: string } | undefined {
   const creating = ctx.state.creating;

@@ -1,4 +1,6 @@
 import type { ChatSession } from '../../../agent/chat.js';
+import type { AgentResult, RunEvent } from '../../../agent/events.js';
+import type { UsageTracker } from '../../../llm/usage.js';
 import type { SessionSummary } from '../../../agent/sessions/store.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import type { MessageKey } from '../../../support/i18n/index.js';
@@ -18,6 +20,8 @@ export interface SlashContext {
   confirm(question: string): Promise<boolean>;
   /** Run a user message through the agent as if typed (used by /skill new, /resume…). */
   sendMessage(text: string): Promise<void>;
+  /** Draw a run (a /run of a skill) the way chat is drawn; resolves with its result. */
+  renderRun?(run: AsyncGenerator<RunEvent, AgentResult>, usage: () => UsageTracker): Promise<AgentResult>;
   /** End the REPL after this command. */
   exit(): void;
   /** What command families keep between commands of one REPL. */
