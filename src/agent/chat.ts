@@ -102,8 +102,23 @@ export class ChatSession {
       yield this.consume(step.value);
       step = await run.next();
     }
+    // A message that failed before any answer (a network error) leaves the context: sending it
+    // again (Up, Enter) must not put it there twice.
+    if (step.value.stopReason === 'error' && this.messages.at(-1) === user) {
+      this.messages.pop();
+      this.session?.recorder.recordCut();
+    }
     yield this.consume({ type: 'done', result: step.value });
     return step.value;
+  }
+
+  /**
+   * Add a message the person produced without the model (the output of a `!command` they ran):
+   * it joins the context and the session file, and the next message can refer to it.
+   */
+  note(message: Message): void {
+    this.messages.push(message);
+    this.consume({ type: 'user', message });
   }
 
   /** Remove the last exchange (the last user message and everything after it). Returns false if none. */
@@ -111,6 +126,7 @@ export class ChatSession {
     for (let i = this.messages.length - 1; i > 0; i--) {
       if (this.messages[i]!.role === 'user') {
         this.messages.splice(i);
+        this.session?.recorder.recordCut();
         return true;
       }
     }

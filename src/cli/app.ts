@@ -87,10 +87,9 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
     return chatOnce(ctx, piped);
   }
   if (!ctx.config.apiKey) {
+    // A first run: the wizard, then straight into the chat.
     const { runSetup } = await import('./setup.js');
-    const code = await runSetup(ctx);
-    if (code !== ExitCode.ok) return code;
-    return ExitCode.ok;
+    return runSetup(ctx, { thenChat: true });
   }
   const { runRepl } = await import('./repl/index.js');
   return runRepl(ctx);

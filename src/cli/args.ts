@@ -30,7 +30,16 @@ export interface ParsedArgs {
   extra: Record<string, string | true>;
 }
 
-export const SUBCOMMANDS = ['run', 'skill', 'config', 'sessions', 'usage', 'doctor', 'models', 'mcp'] as const;
+export const SUBCOMMANDS = [
+  'run',
+  'skill',
+  'config',
+  'sessions',
+  'usage',
+  'doctor',
+  'models',
+  'mcp',
+] as const;
 const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {

@@ -4,14 +4,15 @@ import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
 import type { ApiErrorInfo } from '../llm/types.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
-import { setLanguage, t } from '../support/i18n/index.js';
+import { getLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { type AppContext, buildContext } from './context.js';
 
 /**
  * The setup wizard: platform, API key (hidden, checked at once with a cheap call), default
- * models, output folder, language, and an optional demo. Never runs without a terminal.
+ * models, output folder, language, and an optional demo — asked in the chat, which then stays
+ * open (on a first run the chat opens even without the demo). Never runs without a terminal.
  */
-export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
+export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {}): Promise<ExitCodeValue> {
   if (!ctx.stdinIsTTY) {
     throw new ZhiError({
       kind: 'config',
@@ -32,7 +33,8 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
         { name: 'English', value: 'en' as const },
         { name: '中文', value: 'zh' as const },
       ],
-      default: ctx.config.language === 'zh' ? 'zh' : 'en',
+      // The language zhi already speaks (flag, config, LANG or the system locale), not `auto`.
+      default: getLanguage(),
     });
     setLanguage(language);
 
@@ -118,14 +120,16 @@ export async function runSetup(ctx: AppContext): Promise<ExitCodeValue> {
     await saveConfigFile(ctx.paths.configFile, file);
     say(ctx.err.green(`✓ ${t('setup.saved', { path: ctx.paths.configFile })}`));
 
-    if (await confirm({ message: t('setup.demo'), default: true })) {
-      const demoCtx = await buildContext(
+    const demo = await confirm({ message: t('setup.demo'), default: true });
+    if (demo || opts.thenChat) {
+      // The demo runs in the chat itself: its answer is rendered, and the chat stays open after it.
+      say(t('input.setup.doneChat'));
+      const chatCtx = await buildContext(
         { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
         ctx.env,
       );
-      const { runOnce } = await import('./modes/once.js');
-      const code = await runOnce(demoCtx, t('setup.demoPrompt'));
-      if (code !== ExitCode.ok) say(t('setup.demoFailed'));
+      const { runRepl } = await import('./repl/index.js');
+      return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
     }
     say(t('setup.done'));
     return ExitCode.ok;

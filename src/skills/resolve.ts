@@ -10,6 +10,8 @@ import { SKILL_TOOL_PREFIX, type Skill, type SkillIssue } from './schema.js';
 export interface SkillTools {
   builtin: string[];
   skills: Skill[];
+  /** MCP servers whose tools the skill uses (`tools: [mcp:github]`). */
+  mcp: string[];
 }
 
 /**
@@ -21,8 +23,12 @@ export function resolveTools(
   catalog: SkillCatalog,
   builtinTools: readonly string[],
 ): SkillTools {
-  const out: SkillTools = { builtin: [], skills: [] };
+  const out: SkillTools = { builtin: [], skills: [], mcp: [] };
   skill.tools.forEach((name, i) => {
+    if (name.startsWith('mcp:')) {
+      if (!out.mcp.includes(name.slice(4))) out.mcp.push(name.slice(4));
+      return;
+    }
     if (builtinTools.includes(name)) {
       if (!out.builtin.includes(name)) out.builtin.push(name);
       return;

@@ -127,7 +127,7 @@ export const skillFileSchema = z.object({
   tools: z.array(
     z
       .string({ error: 'skills.err.notText' })
-      .regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]*$/, { error: 'skills.err.toolName' })
+      .regex(/^(mcp:)?[a-zA-Z0-9][a-zA-Z0-9_-]*$/, { error: 'skills.err.toolName' })
       .max(MAX_SKILL_NAME + SKILL_TOOL_PREFIX.length, { error: 'skills.err.toolName' }),
     { error: 'skills.err.notList' },
   ),

@@ -33,6 +33,7 @@ export const CONFIG_KEYS = [
   'log_level',
   'max_cost_per_run',
   'compact_threshold',
+  'status_line',
   'thinking_effort',
   'shell_sandbox',
   'mcp_servers',
@@ -74,6 +75,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   log_level: oneOf('debug', 'info', 'warn', 'error'),
   max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
   compact_threshold: numberIn(0.3, 0.98),
+  status_line: oneOf('on', 'off'),
   thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
   mcp_servers: (v) => mcpServersProblem(v) === undefined,
@@ -91,6 +93,7 @@ const expected: Record<ConfigKey, string> = {
   log_level: 'debug | info | warn | error',
   max_cost_per_run: 'a number ≥ 0',
   compact_threshold: 'a number from 0.3 to 0.98',
+  status_line: 'on | off',
   thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
   mcp_servers: 'MCP servers by name, each with a command or a url (add one with `zhi mcp add`)',
@@ -108,6 +111,8 @@ export interface ConfigFile {
   log_level?: 'debug' | 'info' | 'warn' | 'error';
   max_cost_per_run?: number;
   compact_threshold?: number;
+  /** The line under the REPL prompt (model · mode · context · cost). */
+  status_line?: 'on' | 'off';
   thinking_effort?: 'low' | 'medium' | 'high' | 'max';
   shell_sandbox?: 'auto' | 'off';
   mcp_servers?: Record<string, Record<string, unknown>>;
@@ -136,6 +141,8 @@ export interface ResolvedConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   maxCostPerRun: number | undefined;
   compactThreshold: number;
+  /** Show the status line under the REPL prompt. */
+  statusLine: boolean;
   /** `reasoning_effort` for chat where the model takes it; unset = the model's default. */
   thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
   /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
@@ -273,13 +280,15 @@ export interface Overrides {
   language?: string | undefined;
 }
 
-const ENV: Partial<Record<ConfigKey, string>> = {
+/** The environment variable that sets each key (it wins over config.yaml). */
+export const ENV: Partial<Record<ConfigKey, string>> = {
   api_key: 'ZHI_API_KEY',
   base_url: 'ZHI_BASE_URL',
   language: 'ZHI_LANGUAGE',
   default_model: 'ZHI_DEFAULT_MODEL',
   skill_model: 'ZHI_SKILL_MODEL',
   output_dir: 'ZHI_OUTPUT_DIR',
+  status_line: 'ZHI_STATUS_LINE',
 };
 
 /** Merge file, environment and flags (flags beat environment beats file) and validate. */
@@ -330,6 +339,7 @@ export function resolveConfig(
     logLevel: file.log_level ?? DEFAULTS.log_level,
     maxCostPerRun: file.max_cost_per_run,
     compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    statusLine: file.status_line !== 'off',
     thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     mcpServers: Object.fromEntries(

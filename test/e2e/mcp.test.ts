@@ -155,4 +155,41 @@ describe('MCP servers as tools', () => {
     expect(removed.code).toBe(0);
     expect((await zhi(['mcp', 'list'])).stdout).toContain('No MCP servers are configured.');
   });
+
+  it('a skill uses an MCP server with tools: [mcp:<server>]; an unknown server is a clear error', async () => {
+    config(
+      [
+        'mcp_servers:',
+        '  crashy:',
+        '    command: node',
+        `    args: [${JSON.stringify(CRASHY)}]`,
+        '    trust: read',
+      ].join('\n'),
+    );
+    mkdirSync(join(home, 'skills'));
+    writeFileSync(
+      join(home, 'skills', 'echoer.yaml'),
+      'name: echoer\ndescription: Echo through the server\nsystem_prompt: Use the echo tool.\ntools: [mcp:crashy]\n',
+    );
+    writeFileSync(
+      join(home, 'skills', 'lost.yaml'),
+      'name: lost\ndescription: Uses a missing server\nsystem_prompt: p\ntools: [mcp:github]\n',
+    );
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'crashy__echo', arguments: { text: 'from a skill' } }] },
+      { kind: 'text', text: 'Echoed.' },
+    );
+    const r = await zhi(['run', 'echoer']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Echoed.\n');
+    const [first, second] = chats();
+    expect(toolNames(first!).sort()).toEqual(['crashy__crash', 'crashy__echo']);
+    expect(toolResults(second!)).toEqual(['echo: from a skill']);
+
+    const lost = await zhi(['run', 'lost']);
+    expect(lost.code).toBe(3);
+    expect(lost.stderr).toContain(
+      'The skill lost uses the MCP server "github", which is not in config.yaml.',
+    );
+  });
 });

@@ -6,6 +6,26 @@ import { cleanup, tempDir } from '../helpers/zhi.js';
 const fake = useFakeZhipu();
 
 describe('one-shot chat in a terminal', () => {
+  it('renders the answer as Markdown in a terminal (tables drawn, no ** or | :--- |)', async () => {
+    const home = tempDir();
+    fake.script({
+      kind: 'text',
+      text: '## 结果\n\n| 文件 | 页数 |\n| :--- | ---: |\n| 报告 | 12 |\n\n**完成**',
+    });
+    const s = new PtySession({ args: ['-c', '问题'], home, baseUrl: fake.baseUrl });
+    try {
+      expect((await s.exited()).exitCode).toBe(0);
+      const text = s.text();
+      expect(text).toMatch(/│ 报告 +│ +12 │/);
+      expect(text).toContain('完成');
+      expect(text).not.toContain('**');
+      expect(text).not.toContain('| :--- |');
+    } finally {
+      s.kill();
+      cleanup(home);
+    }
+  });
+
   it('shows reasoning dimmed and the answer streamed', async () => {
     const home = tempDir();
     fake.script({ kind: 'text', text: '答案在这里。', reasoning: '先想一想。', delayMs: 5 });

@@ -96,11 +96,57 @@ describe('setup wizard in a terminal', () => {
       await s2.waitFor('API key');
       s2.write(TEST_KEY + KEY.enter);
       await s2.waitFor('Could not reach the API');
+      // Ctrl+C once the question is up (before it, the terminal is not in raw mode yet).
+      await s2.waitFor('Enter the key again');
       s2.write(KEY.ctrlC);
       expect((await s2.exited()).exitCode).toBe(130);
       expect(s2.text()).toContain('nothing was saved');
     } finally {
       s2.kill();
+      cleanup(home);
+    }
+  });
+
+  it.each([
+    60, 100,
+  ])('with LANG=zh_CN starts on 中文; the demo answer is rendered Markdown in the chat, which stays open (%i columns)', async (cols) => {
+    const home = tempDir();
+    fake.script(
+      { kind: 'text', text: 'OK' },
+      { kind: 'text', text: '我是 **zhi**。\n\n| 能做 | 例子 |\n| :--- | :--- |\n| 总结 | 报告 |' },
+    );
+    const s = new PtySession({
+      args: [],
+      home,
+      cols,
+      baseUrl: fake.baseUrl,
+      env: { ZHI_API_KEY: undefined, LANG: 'zh_CN.UTF-8' },
+    });
+    try {
+      await s.waitFor('❯ 中文');
+      s.write(KEY.enter);
+      await s.waitFor('智谱');
+      s.write(KEY.enter);
+      await s.waitFor('API');
+      s.write(TEST_KEY + KEY.enter);
+      await s.waitFor('✓');
+      for (const step of ['对话', '技能', '文件夹']) {
+        await s.waitFor(step);
+        s.write(KEY.enter);
+      }
+      await s.waitFor('演示');
+      s.write(KEY.enter); // yes
+      await s.waitFor('报告');
+      await s.waitFor(/zhi \[approve\]> $/);
+      const text = s.text();
+      expect(text).toContain('zhi');
+      expect(text).not.toContain('| :--- |');
+      expect(text).not.toContain('**zhi**');
+      expect(text).toMatch(/│ 总结 +│ 报告 +│/);
+      s.write(KEY.ctrlD);
+      expect((await s.exited()).exitCode).toBe(0);
+    } finally {
+      s.kill();
       cleanup(home);
     }
   });

@@ -47,6 +47,8 @@ export function testEnv(o: {
     ZHI_RETRY_BASE_MS: '1',
     LANG: 'C',
     TERM: 'dumb',
+    // The REPL's status line is tested on its own (repl-staples-pty); elsewhere the prompt is last.
+    ZHI_STATUS_LINE: 'off',
     ...(o.baseUrl ? { ZHI_BASE_URL: o.baseUrl } : {}),
   };
   for (const [k, v] of Object.entries(o.env ?? {})) {

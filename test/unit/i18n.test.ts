@@ -31,6 +31,15 @@ describe('i18n catalogue', () => {
     expect(resolveLanguage({}, { ZHI_LANGUAGE: 'zh' })).toBe('zh');
     expect(resolveLanguage({}, { LANG: 'zh_CN.UTF-8' })).toBe('zh');
     expect(resolveLanguage({}, { LC_ALL: 'en_US.UTF-8', LANG: 'zh_CN.UTF-8' })).toBe('en');
-    expect(resolveLanguage({}, {})).toBe('en');
+    expect(resolveLanguage({}, {}, () => 'en-US')).toBe('en');
+  });
+
+  it('falls back to the system locale (Intl) when no LANG says anything: Windows, macOS', () => {
+    expect(resolveLanguage({}, {}, () => 'zh-CN')).toBe('zh');
+    expect(resolveLanguage({}, { LANG: 'C' }, () => 'zh-Hans-CN')).toBe('zh');
+    expect(resolveLanguage({}, { LC_ALL: 'POSIX' }, () => 'zh-TW')).toBe('zh');
+    expect(resolveLanguage({}, { LANG: 'en_GB.UTF-8' }, () => 'zh-CN')).toBe('en');
+    expect(resolveLanguage({ config: 'en' }, {}, () => 'zh-CN')).toBe('en');
+    expect(resolveLanguage({}, {}, () => undefined)).toBe('en');
   });
 });

@@ -85,6 +85,30 @@ describe('complete', () => {
     expect(await complete('/help rep', src)).toEqual([['report.docx', 'reports/'], 'rep']);
   });
 
+  it('ignores case: the typed text is replaced by the real name', async () => {
+    expect(await complete('总结 REP', src)).toEqual([['report.docx', 'reports/'], 'REP']);
+    expect(await complete('open my', src)).toEqual([['My\\ File.pdf'], 'my']);
+  });
+
+  it('completes inside an open quote, closing it after a file', async () => {
+    expect(await complete("看看 'My Fi", src)).toEqual([["My File.pdf'"], 'My Fi']);
+    expect(await complete('看看 "reports/Q', src)).toEqual([['reports/q1.md"'], 'reports/Q']);
+  });
+
+  it('completes Windows-style relative paths, keeping the backslash', async () => {
+    expect(await complete('总结 reports\\q', src)).toEqual([['reports\\q1.md'], 'reports\\q']);
+    expect(await complete('总结 .\\rep', src)).toEqual([['.\\report.docx', '.\\reports\\'], '.\\rep']);
+  });
+
+  it('completes an @path mention, keeping the @', async () => {
+    expect(await complete('总结 @REP', src)).toEqual([['@report.docx', '@reports/'], '@REP']);
+    expect(await complete('看看 @reports/q', src)).toEqual([['@reports/q1.md'], '@reports/q']);
+  });
+
+  it('reads 、 at the start as / (a Chinese input method)', async () => {
+    expect(await complete('、mo', src)).toEqual([['/model '], '、mo']);
+  });
+
   it('gives nothing for a missing folder', async () => {
     expect(await complete('nowhere/x', src)).toEqual([[], 'nowhere/x']);
   });

@@ -31,6 +31,18 @@ describe('classify', () => {
     expect(classify('   ', commands, none)).toEqual({ kind: 'empty' });
   });
 
+  it('reads a Chinese input method slash (、 or ／) before a command name as /', () => {
+    expect(classify('、help', commands, none)).toEqual({ kind: 'command', name: 'help', args: '' });
+    expect(classify('／model glm-4.7', commands, none)).toEqual({
+      kind: 'command',
+      name: 'model',
+      args: 'glm-4.7',
+    });
+    expect(classify('、', commands, none)).toEqual({ kind: 'command', name: '', args: '' });
+    // Chinese text after 、 is a message, as typed.
+    expect(classify('、顺便说一下', commands, none)).toEqual({ kind: 'message', text: '、顺便说一下' });
+  });
+
   it('treats a first word that is a path as a message', () => {
     expect(classify('/path/to/file.pdf what is this', commands, none)).toEqual({
       kind: 'message',
@@ -277,7 +289,11 @@ describe('attachments', () => {
       }),
     );
     expect(r.attachments.documents).toEqual([]);
-    expect(notes).toEqual(['scan.pdf not attached.', 'Could not attach data.bin: This is a binary file']);
+    // The reader's words are for the model; the person gets the reason in their language.
+    expect(notes).toEqual([
+      'scan.pdf not attached.',
+      'Could not attach data.bin: it is not a document zhi can read (an archive, program, media or encrypted file)',
+    ]);
   });
 
   it('sends images as image parts when vision is available', async () => {

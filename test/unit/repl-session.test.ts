@@ -78,7 +78,7 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
   const ctx: AppContext = {
     args: parseArgs([]),
     paths: appPaths({ ZHI_HOME: dir }),
-    config: resolveConfig({ file: {}, exists: false, warnings: [] }, MODEL_CATALOG, {}),
+    config: resolveConfig({ file: { status_line: 'off' }, exists: false, warnings: [] }, MODEL_CATALOG, {}),
     platform,
     err: makeStyle(false),
     out: makeStyle(false),

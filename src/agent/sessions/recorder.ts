@@ -280,6 +280,16 @@ export class SessionRecorder {
     if (!this.failed) noteSession(this.o.sessionsDir, this._file);
   }
 
+  /**
+   * The context was cut back between runs (/undo, a message that failed before any answer):
+   * record it now, so `--continue` does not bring the removed exchange back.
+   */
+  recordCut(): void {
+    if (!this.live || this.closed) return;
+    const expected = this.live.slice(1);
+    if (expected.length < this.recorded.length) this.syncTo(expected);
+  }
+
   /** Compare the recorded context with the live one; record /undo, /reset or anything else done to it. */
   private syncContext(): void {
     if (!this.live) return;

@@ -12,6 +12,7 @@ import { resolveTools, type SkillTools, skillClosure, skillModel } from '../../s
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import type { McpServerConfig } from '../../support/mcp-config.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { scopedShell } from '../../tools/shell-scope.js';
@@ -58,6 +59,8 @@ export interface SkillRuntime {
   /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
   hooks?: Pick<AgentDeps, 'beforeCall' | 'spill'>;
   today?: string;
+  /** The configured MCP servers, for skills that use one (`tools: [mcp:<server>]`). */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 export interface SkillRunRequest {
@@ -164,30 +167,32 @@ async function* runPlanned(
     { role: 'system', content: skillPrompt(req, rt, plan, registry) },
     { role: 'user', content: firstMessage(req, inputs) },
   ];
-  const result = yield* runAgent(
-    messages,
-    {
-      llm: rt.llm,
-      tools: registry,
-      prompter: rt.prompter,
-      usage: req.usage,
-      cwd: rt.cwd,
-      outputDir: plan.outputDir,
-      ...(rt.client ? { client: rt.client } : {}),
-      // The skill's scripts run through the sandboxed shell with its folder readable.
-      ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
-      ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
-      ...rt.hooks,
-    },
-    {
-      model: plan.model,
-      thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
-      // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
-      effort: 'low',
-      maxTurns: req.skill.maxTurns,
-      mode: rt.mode,
-      signal: rt.signal,
-    },
+  const result = yield* runAgentThenStop(registry, () =>
+    runAgent(
+      messages,
+      {
+        llm: rt.llm,
+        tools: registry,
+        prompter: rt.prompter,
+        usage: req.usage,
+        cwd: rt.cwd,
+        outputDir: plan.outputDir,
+        ...(rt.client ? { client: rt.client } : {}),
+        // The skill's scripts run through the sandboxed shell with its folder readable.
+        ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
+        ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
+        ...rt.hooks,
+      },
+      {
+        model: plan.model,
+        thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
+        // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
+        effort: 'low',
+        maxTurns: req.skill.maxTurns,
+        mode: rt.mode,
+        signal: rt.signal,
+      },
+    ),
   );
   result.filesRead += before.filesRead;
   result.filesWritten.unshift(...before.filesWritten);
@@ -204,6 +209,7 @@ function emptyResult(): AgentResult {
  */
 async function skillTools(skill: Skill, rt: SkillRuntime, plan: SkillPlan): Promise<ToolRegistry> {
   let registry = await rt.loadTools(plan.tools.builtin);
+  if (plan.tools.mcp.length) await addMcpTools(skill, rt, plan.tools.mcp, registry);
   const shell = registry.get('shell');
   if (shell && skill.shellScopes?.length) {
     registry = registry.filter(registry.names().filter((n) => n !== 'shell'));
@@ -215,6 +221,50 @@ async function skillTools(skill: Skill, rt: SkillRuntime, plan: SkillPlan): Prom
   if (skill.folder && skill.resources.length) registry.register(referenceTool(skill.folder, skill.resources));
   return registry;
 }
+
+/** The tools of the MCP servers a skill names; a server that is not configured or not running is an error. */
+async function addMcpTools(
+  skill: Skill,
+  rt: SkillRuntime,
+  names: string[],
+  registry: ToolRegistry,
+): Promise<void> {
+  const missing = names.find((n) => !rt.mcpServers?.[n]);
+  if (missing) {
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'mcp.err.skillServer', params: { skill: skill.name, name: missing } },
+      tries: [{ key: 'mcp.try.list' }],
+    });
+  }
+  const { McpManager } = await import('../../tools/mcp/manager.js');
+  const picked = Object.fromEntries(names.map((n) => [n, rt.mcpServers![n]!]));
+  const manager = new McpManager(picked, rt.cwd, registry);
+  const failed = await manager.start();
+  if (failed.length) {
+    await manager.close();
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'mcp.err.skillStart', params: { problem: failed[0]! } },
+    });
+  }
+  runningMcp.set(registry, manager);
+}
+
+/** Run the loop, then stop the MCP servers the run started (also when it fails). */
+async function* runAgentThenStop(
+  registry: ToolRegistry,
+  loop: () => AsyncGenerator<RunEvent, AgentResult>,
+): AsyncGenerator<RunEvent, AgentResult> {
+  try {
+    return yield* loop();
+  } finally {
+    await runningMcp.get(registry)?.close();
+  }
+}
+
+/** MCP servers started for a run, stopped when it ends. */
+const runningMcp = new WeakMap<ToolRegistry, { close(): Promise<void> }>();
 
 function skillPrompt(
   req: SkillRunRequest,

@@ -7,6 +7,7 @@ import {
   type ConfigKey,
   coerce,
   DEFAULTS,
+  ENV,
   loadConfigFile,
   maskKey,
   resolveConfig,
@@ -42,11 +43,17 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
         ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
         ['compact_threshold', String(c.compactThreshold)],
         ['shell_sandbox', c.shellSandbox],
+        ['status_line', c.statusLine ? 'on' : 'off'],
         ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
       ];
       const width = Math.max(...rows.map((r) => r[0].length));
       out(`# ${ctx.paths.configFile}`);
-      for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}`);
+      // A value set in the environment wins over the file: say so, or a rejected key looks right.
+      const from = (k: string) => {
+        const name = ENV[k as ConfigKey];
+        return name && ctx.env[name] ? `  ${t('config.show.source', { source: `$${name}` })}` : '';
+      };
+      for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}${from(k)}`);
       return ExitCode.ok;
     }
     case 'path':

@@ -124,7 +124,51 @@ export async function runOnce(ctx: AppContext, userText: string, typed = userTex
     note: (line) => process.stderr.write(`${ctx.err.dim(line)}\n`),
     warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
-  return exitCodeFor(await sendPrinted(ctx, chat, content, ctx.args.flags.outputFormat));
+  const format = ctx.args.flags.outputFormat;
+  if (format === 'text' && richTerminal(ctx)) return exitCodeFor(await sendRendered(ctx, chat, content));
+  return exitCodeFor(await sendPrinted(ctx, chat, content, format));
+}
+
+/** Both streams are a colour terminal that can move the cursor: draw as the REPL does. */
+function richTerminal(ctx: AppContext): boolean {
+  return ctx.stdoutIsTTY && ctx.stderrIsTTY && ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb';
+}
+
+/**
+ * `zhi -c` in a terminal: the answer rendered as Markdown (tables, bold, code) by the REPL's
+ * renderer. Piped or redirected, the plain printer writes the answer as it is.
+ */
+async function sendRendered(
+  ctx: AppContext,
+  chat: ChatSession,
+  content: string | ContentPart[],
+): Promise<AgentResult> {
+  const { ReplRenderer } = await import('../render/repl-renderer.js');
+  const renderer = new ReplRenderer({
+    mode: 'rich',
+    term: {
+      write: (s) => process.stdout.write(s),
+      columns: () => process.stdout.columns || 80,
+      rows: () => process.stdout.rows || 24,
+    },
+    out: ctx.out,
+    err: ctx.err,
+    stderr: (s) => process.stderr.write(s),
+    verbose: () => ctx.args.flags.verbose > 0,
+    debug: ctx.args.flags.debug,
+    cwd: ctx.cwd,
+  });
+  const started = Date.now();
+  try {
+    const result = await withInterrupt((signal) =>
+      pump(chat.send(content, signal), (ev) => renderer.handle(ev)),
+    );
+    renderer.finish(result, chat.deps.usage, Date.now() - started);
+    return result;
+  } catch (err) {
+    renderer.dispose();
+    throw err;
+  }
 }
 
 /** Send one message on a chat, printing its events for a one-shot reader; Ctrl+C stops it. */

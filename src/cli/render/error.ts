@@ -2,6 +2,7 @@ import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { redact } from '../../support/redact.js';
 import { visible } from '../../support/sanitize.js';
+import { adviceFor } from '../advice.js';
 import type { Style } from './style.js';
 import { stderrColumns, wrapText } from './width.js';
 
@@ -20,7 +21,7 @@ export function formatError(err: ZhiError, style: Style, debug = false, width = 
   // Error texts quote the API, files and paths: shown, never executed.
   const what = visible(err.whatText(), KEEP);
   const why = visible(err.whyText() ?? '', KEEP);
-  const tries = err.tryTexts().map((x) => visible(x, KEEP));
+  const tries = adviceFor(err).map((x) => visible(x, KEEP));
   if (style.enabled) {
     push(style.red(style.bold(`✖ ${t('cli.error')}: `)), style.bold(what), '  ');
     if (why) push(`  ${style.dim(`${t('cli.reason')}:`)} `, why, '    ');
@@ -64,7 +65,7 @@ export function errorJson(err: ZhiError): {
     error: {
       code: err.kind,
       message: redact(why ? `${err.whatText()} ${why}` : err.whatText()),
-      suggestions: err.tryTexts().map(redact),
+      suggestions: adviceFor(err).map(redact),
     },
   };
 }

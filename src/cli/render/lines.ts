@@ -10,6 +10,7 @@ import { visible } from '../../support/sanitize.js';
 import { formatWarning } from './error.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
+import { toolFailureText } from './tool-failure.js';
 import { displayWidth } from './width.js';
 
 export { doneLine, fileLines } from './summary.js';
@@ -44,7 +45,8 @@ export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): strin
 
 function failureReason(ev: ToolEnd, st: Style, room: number): string {
   if (ev.ok || room < 10) return '';
-  return ` ${st.dim(cut(visible(firstLine(ev.result.replace(/^Error: /, ''))), room))}`;
+  // The tool's words are for the model: the person gets them in their language (tool-failure.ts).
+  return ` ${st.dim(cut(visible(toolFailureText(ev.result)), room))}`;
 }
 
 /** What a person reads when a tool call was not run: always in their language, never the model's note. */
@@ -64,12 +66,30 @@ export function permissionText(ev: Permission): string | undefined {
 
 /** `Retrying in 2.0s (429 …), attempt 1 of 3`. */
 export function retryText(ev: Retry): string {
+  // A connection that failed is not something "the API said": say it in plain words.
+  if (ev.error.kind === 'network' || ev.error.kind === 'timeout') {
+    return t('input.retryNetwork', {
+      reason: networkReason(`${ev.error.code ?? ''} ${ev.error.message}`, ev.error.kind),
+      seconds: (ev.delayMs / 1000).toFixed(1),
+      attempt: ev.attempt,
+      max: ev.maxRetries,
+    });
+  }
   return t('cli.retrying', {
     reason: visible(ev.error.code ? `${ev.error.message} (${ev.error.code})` : ev.error.message),
     seconds: (ev.delayMs / 1000).toFixed(1),
     attempt: ev.attempt,
     max: ev.maxRetries,
   });
+}
+
+/** A socket error code (ECONNREFUSED…) in words a person understands. */
+export function networkReason(text: string, kind: string): string {
+  if (/ECONNREFUSED/.test(text)) return t('input.net.refused');
+  if (/ENOTFOUND|EAI_AGAIN/.test(text)) return t('input.net.notFound');
+  if (/ECONNRESET|EPIPE|socket hang up/i.test(text)) return t('input.net.reset');
+  if (kind === 'timeout' || /ETIMEDOUT|timed? ?out/i.test(text)) return t('input.net.timeout');
+  return t('input.net.other');
 }
 
 /**
@@ -104,10 +124,6 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     default:
       return [];
   }
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0] ?? '';
 }
 
 /** At most `width` columns of plain text, with an ellipsis when cut. */

@@ -10,6 +10,7 @@ import { renderBlock } from './markdown.js';
 import { safeEvent } from './safe-event.js';
 import { MarkdownStream } from './md-stream.js';
 import { Screen, type Terminal } from './screen.js';
+import { foldOutput, outputOf } from './shell-output.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
@@ -66,6 +67,8 @@ export class ReplRenderer {
   private thinkingLive: string[] = [];
   private readonly tools = new Map<string, RunningTool>();
   private waiting: { text: string; since: number } | undefined;
+  /** What the person types while the answer streams (shown under it, sent when it ends). */
+  private typeahead = '';
   private timer: NodeJS.Timeout | undefined;
   private redrawTimer: NodeJS.Timeout | undefined;
   private lastRedraw = 0;
@@ -160,6 +163,12 @@ export class ReplRenderer {
       case 'tool_end': {
         this.tools.delete(ev.id);
         this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
+        // What a command printed is the person's to see too: the first lines, the rest folded.
+        if (ev.name === 'shell' && ev.ok) {
+          const output = outputOf(ev.result);
+          const lines = output ? foldOutput(visible(output, { keepNewlines: true, keepTabs: true })) : [];
+          if (lines.length) this.printUi(lines.map((l) => `    ${this.ui.dim(l)}`).join('\n'));
+        }
         this.redraw();
         break;
       }
@@ -241,6 +250,13 @@ export class ReplRenderer {
   resume(): void {
     this.suspended = false;
     this.redraw();
+  }
+
+  /** Show the text typed ahead of the next prompt under the live answer. */
+  setTypeahead(text: string): void {
+    if (text === this.typeahead) return;
+    this.typeahead = text;
+    this.scheduleRedraw();
   }
 
   dispose(): void {
@@ -356,6 +372,7 @@ export class ReplRenderer {
       const secs = ((this.now() - this.waiting.since) / 1000).toFixed(1);
       lines.push(`${ui.cyan(frame)} ${ui.dim(`${this.waiting.text} ${secs}s`)}`);
     }
+    if (this.typeahead) lines.push(ui.dim(`› ${visible(this.typeahead)}`));
     return lines;
   }
 

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { SlashCommand, SlashContext } from './commands/types.js';
+import { slashForm } from './input.js';
 
 /** A directory entry as completion needs it. */
 export interface Entry {
@@ -29,7 +30,14 @@ async function defaultListDir(dir: string): Promise<Entry[]> {
  * arguments through its `complete()` (model names after /model, skill names after /run…);
  * otherwise the last word as a file path (relative, absolute or ~/, spaces escaped with `\`).
  */
-export async function complete(line: string, src: CompletionSource): Promise<Completion> {
+export async function complete(typed: string, src: CompletionSource): Promise<Completion> {
+  const ime = slashForm(typed);
+  if (ime !== typed) {
+    // `、he` completes like `/he`, and the 、 becomes a / on the line.
+    const [hits] = await complete(ime, src);
+    return [hits, typed];
+  }
+  const line = typed;
   if (line.startsWith('/') && !/\s/.test(line)) {
     const typed = line.slice(1).toLowerCase();
     const names = new Set<string>();
@@ -79,33 +87,63 @@ export function lastWord(line: string): string {
   return m?.[1] ?? '';
 }
 
-const escapeSpaces = (s: string) => s.replace(/([ \\'"()&;])/g, '\\$1');
-const unescapeWord = (s: string) => s.replace(/\\(.)/g, '$1');
+const QUOTE_PAIRS: Record<string, string> = { "'": "'", '"': '"', '“': '”', '‘': '’', '「': '」' };
 
+/** An opening quote with no closing one before the cursor: completion works inside it. */
+export function openQuote(line: string): { quote: string; at: number } | undefined {
+  let open: { quote: string; at: number } | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (open) {
+      if (ch === QUOTE_PAIRS[open.quote]) open = undefined;
+    } else if (QUOTE_PAIRS[ch] && (i === 0 || /\s/.test(line[i - 1]!))) open = { quote: ch, at: i };
+  }
+  return open;
+}
+
+const escapeSpaces = (s: string) => s.replace(/([ \\'"()&;])/g, '\\$1');
+/** `\ ` and the like are escapes; a backslash before anything else separates Windows folders. */
+const unescapeWord = (s: string) => s.replace(/\\([\s\\'"()&;])/g, '$1');
+
+/**
+ * Complete the path being typed: relative, absolute or ~/, with `/` or Windows `\` separators
+ * (`.\no`, `zhi-output\清`), inside an open quote (`'My Fi` gives `'My File.pdf'`), ignoring
+ * case (`rep` finds `Report.docx`; the typed text is replaced by the real name).
+ */
 export async function completePath(line: string, src: CompletionSource): Promise<Completion> {
-  const raw = lastWord(line);
-  if (!raw) return [[], raw];
-  const word = unescapeWord(raw);
-  const slash = word.lastIndexOf('/');
-  const dirPart = slash >= 0 ? word.slice(0, slash + 1) : '';
-  const prefix = slash >= 0 ? word.slice(slash + 1) : word;
-  const rawSlash = raw.lastIndexOf('/');
-  const rawDir = rawSlash >= 0 ? raw.slice(0, rawSlash + 1) : '';
+  const quoted = openQuote(line);
+  const typed = quoted ? line.slice(quoted.at + 1) : lastWord(line);
+  // `@rep` completes like `rep`: the @ of a mention stays in front.
+  const mention = !quoted && typed.startsWith('@') ? '@' : '';
+  const raw = typed.slice(mention.length);
+  if (!raw && !quoted && !mention) return [[], raw];
+  const word = quoted ? raw : unescapeWord(raw);
+  const sep = Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\'));
+  const dirPart = sep >= 0 ? word.slice(0, sep + 1) : '';
+  const prefix = sep >= 0 ? word.slice(sep + 1) : word;
+  const rawSep = Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\'));
+  const rawDir = quoted ? dirPart : rawSep >= 0 ? raw.slice(0, rawSep + 1) : '';
+  const unixDir = dirPart.replace(/\\/g, '/');
   const base =
-    dirPart === ''
+    unixDir === ''
       ? src.cwd
-      : dirPart.startsWith('~/')
-        ? resolve(src.home, dirPart.slice(2))
-        : resolve(src.cwd, dirPart);
+      : unixDir.startsWith('~/')
+        ? resolve(src.home, unixDir.slice(2))
+        : resolve(src.cwd, unixDir);
   let entries: Entry[];
   try {
     entries = await (src.listDir ?? defaultListDir)(base);
   } catch {
-    return [[], raw];
+    return [[], typed];
   }
+  const lower = prefix.toLowerCase();
+  const folderSep = dirPart.includes('\\') && !dirPart.includes('/') ? '\\' : '/';
+  const close = quoted ? QUOTE_PAIRS[quoted.quote]! : '';
   const hits = entries
-    .filter((e) => e.name.startsWith(prefix) && (prefix.startsWith('.') || !e.name.startsWith('.')))
-    .map((e) => rawDir + escapeSpaces(e.name) + (e.dir ? '/' : ''))
+    .filter(
+      (e) => e.name.toLowerCase().startsWith(lower) && (prefix.startsWith('.') || !e.name.startsWith('.')),
+    )
+    .map((e) => mention + rawDir + (quoted ? e.name : escapeSpaces(e.name)) + (e.dir ? folderSep : close))
     .sort();
-  return [hits, raw];
+  return [hits, typed];
 }

@@ -1,4 +1,5 @@
 import type { ExitCodeValue } from '../../support/errors.js';
+import { setAdviceInRepl } from '../advice.js';
 import type { AppContext } from '../context.js';
 import { loadSlashCommands } from './commands/index.js';
 import { History } from './history.js';
@@ -9,7 +10,9 @@ import { Repl } from './repl.js';
  * (tools, session file) and the slash commands load when first needed, so start-up stays fast —
  * except with --resume/--continue, whose notes must come before the first prompt.
  */
-export async function runRepl(ctx: AppContext): Promise<ExitCodeValue> {
+export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Promise<ExitCodeValue> {
+  // Advice in errors names the slash commands from now on (/model, not --model).
+  setAdviceInRepl(true);
   const history = await History.load(ctx.paths.historyFile);
   const repl = new Repl({
     ctx,
@@ -20,5 +23,7 @@ export async function runRepl(ctx: AppContext): Promise<ExitCodeValue> {
   });
   repl.welcome();
   if (ctx.args.flags.resume !== undefined || ctx.args.flags.continue) await repl.ready();
+  // A first message (the setup wizard's demo) is shown as if typed, answered, and the chat goes on.
+  if (o.first) await repl.sendShown(o.first);
   return repl.run();
 }

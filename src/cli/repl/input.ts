@@ -5,6 +5,16 @@ export type Parsed =
   | { kind: 'message'; text: string };
 
 const COMMAND_WORD = /^\/([A-Za-z][\w-]*)?$/;
+/** What a Chinese input method types for the `/` key: 、 in Chinese punctuation mode, ／ full width. */
+const IME_SLASH = /^(\s*)[、／](?=[A-Za-z?]|\s*$)/;
+
+/**
+ * The line with a leading `、` or `／` read as `/` when a command name (or nothing) follows, so
+ * `、help` and `／status` run instead of going to the model. Chinese text after them is left alone.
+ */
+export function slashForm(text: string): string {
+  return text.replace(IME_SLASH, '$1/');
+}
 
 /**
  * `/model glm-4.7` is a command; `/path/to/file.pdf what is this` is a message (the first word
@@ -16,7 +26,7 @@ export function classify(
   commands: ReadonlySet<string>,
   exists: (path: string) => boolean,
 ): Parsed {
-  const trimmed = text.trim();
+  const trimmed = slashForm(text).trim();
   if (!trimmed) return { kind: 'empty' };
   if (!trimmed.startsWith('/')) return { kind: 'message', text };
   const m = /^(\S+)(?:\s+([\s\S]*))?$/.exec(trimmed)!;

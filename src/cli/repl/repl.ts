@@ -9,6 +9,7 @@ import { UsageTracker } from '../../llm/usage.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
+import { visible } from '../../support/sanitize.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { pump } from '../interrupt.js';
@@ -16,12 +17,15 @@ import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
+import { findMistyped } from './attach/mistyped.js';
 import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
+import { bangCommand, runBang } from './bang.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
-import { classify } from './input.js';
+import { classify, slashForm } from './input.js';
 import { isYes, replPrompter } from './prompter.js';
+import { statusText } from './status.js';
 import { sessionUsageLine } from './usage-text.js';
 
 /** The streams of a REPL: keys in, the prompt and progress (stderr), the answers (stdout). */
@@ -99,9 +103,11 @@ function snapshot(usage: UsageTracker): UsageTracker {
  */
 export class Repl {
   readonly editor: LineEditor;
-  private readonly display = { verbose: false, clearScreen: () => this.clearScreen() };
+  private readonly display = { verbose: false, statusLine: true, clearScreen: () => this.clearScreen() };
   private renderer: ReplRenderer | undefined;
   private exiting = false;
+  private typeahead = '';
+  private heldTypo: string | undefined;
   private pending: Attachments = emptyAttachments();
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
@@ -117,6 +123,7 @@ export class Repl {
     this.ctx = ctx;
     this.io = io;
     this.display.verbose = ctx.args.flags.verbose > 0;
+    this.display.statusLine = ctx.config.statusLine !== false;
     const makeChat = once(parts.chat);
     this.loadChat = once(async () => {
       const chat = await makeChat();
@@ -139,6 +146,12 @@ export class Repl {
       continuation: ctx.err.dim('… '),
       bracketedPaste: Boolean(io.output.isTTY) && ctx.env.TERM !== 'dumb',
       searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
+      status: () => this.statusLine(),
+      externalEdit: (text) => this.externalEdit(text),
+      onTypeahead: (text) => {
+        this.typeahead = text;
+        this.renderer?.setTypeahead(text);
+      },
       completer: async (line) =>
         complete(line, {
           commands: await this.loadCommands(),
@@ -172,6 +185,8 @@ export class Repl {
       state: this.state,
       commands: await this.loadCommands(),
       display: this.display,
+      terminal: this.io.output,
+      composeInEditor: (text) => this.compose(text),
     };
   }
 
@@ -184,6 +199,86 @@ export class Repl {
     const style = this.ctx.err;
     if (!style.enabled) return text;
     return this.mode === 'auto' ? style.yellow(style.bold(text)) : style.cyan(style.bold(text));
+  }
+
+  private statusLine(): string | undefined {
+    if (!this.display.statusLine || !this.io.output.isTTY) return undefined;
+    const fallback = {
+      model: this.ctx.config.defaultModel,
+      mode: this.mode,
+      currency: this.ctx.platform.currency,
+    };
+    return this.ctx.err.dim(statusText(this.chat, fallback));
+  }
+
+  /** Ctrl+X Ctrl+E and /editor: the person's editor has the terminal until it closes. */
+  private async externalEdit(text: string): Promise<string | undefined> {
+    const { editText } = await import('../external-editor.js');
+    this.editor.suspend();
+    let r: Awaited<ReturnType<typeof editText>>;
+    try {
+      r = await editText(text, this.ctx.env);
+    } finally {
+      this.editor.resume();
+    }
+    if (r.kind === 'edited') return r.text;
+    if (r.kind === 'unchanged') this.io.output.write(`${this.ctx.err.dim(t('input.editor.unchanged'))}\n`);
+    else {
+      const what = t('input.editor.failed', { editor: r.editor, reason: r.reason });
+      this.io.output.write(formatWarning(`${what}\n${t('input.editor.failedTry')}`, this.ctx.err));
+    }
+    return undefined;
+  }
+
+  private async compose(text: string): Promise<void> {
+    const edited = await this.externalEdit(text);
+    if (edited === undefined) return;
+    this.editor.prefill(edited);
+    this.io.output.write(`${this.ctx.err.dim(t('input.editor.ready'))}\n`);
+  }
+
+  /**
+   * A message naming a file that is one typo away from a real one goes back on the prompt with a
+   * suggestion instead of being sent without the file. Sent as it is when Enter is pressed again.
+   */
+  private heldBack(text: string): boolean {
+    if (text === this.heldTypo) {
+      this.heldTypo = undefined;
+      return false;
+    }
+    const home = this.ctx.env.HOME || homedir();
+    const typo = findMistyped(text, { cwd: this.ctx.cwd, home, isFile: (p) => statSync(p).isFile() });
+    if (!typo) return false;
+    this.heldTypo = text;
+    const lines = [
+      t('input.missing', { name: visible(typo.typed), suggestion: visible(typo.suggestion) }),
+      t('input.missingTry'),
+    ];
+    this.io.output.write(formatWarning(lines.join('\n  '), this.ctx.err));
+    this.editor.prefill(text);
+    return true;
+  }
+
+  /** `!command`: run by the shell tool for the person, its output added to the conversation. */
+  private async bang(command: string): Promise<void> {
+    if (!command) {
+      this.io.output.write(formatWarning(t('input.bang.empty'), this.ctx.err));
+      return;
+    }
+    const chat = await this.loadChat();
+    const abort = new AbortController();
+    this.editor.busy(() => abort.abort());
+    try {
+      await runBang(command, chat, {
+        write: (text) => this.io.output.write(text),
+        warn: (text) => this.io.output.write(formatWarning(text, this.ctx.err)),
+        confirm: async (q) => isYes(await this.editor.ask(q, abort.signal)),
+        style: this.ctx.err,
+        signal: abort.signal,
+      });
+    } finally {
+      this.editor.idle();
+    }
   }
 
   private clearScreen(): void {
@@ -227,7 +322,12 @@ export class Repl {
 
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
-    if (text.trimStart().startsWith('/')) await this.loadCommands();
+    const command = bangCommand(text);
+    if (command !== undefined) {
+      await this.bang(command);
+      return;
+    }
+    if (slashForm(text).trimStart().startsWith('/')) await this.loadCommands();
     const parsed = classify(text, this.commandNames, (p) => exists(resolve(this.ctx.cwd, p)));
     if (parsed.kind === 'empty') return;
     if (parsed.kind === 'command') {
@@ -262,8 +362,15 @@ export class Repl {
     }
   }
 
+  /** Send a message as if the person had typed it at the prompt. */
+  async sendShown(text: string): Promise<void> {
+    this.io.output.write(`${this.prompt()}${text}\n`);
+    await this.send(text);
+  }
+
   /** Send a message (with the files it names) and render the run. */
   async send(text: string): Promise<void> {
+    if (this.heldBack(text)) return;
     const rendererReady = loadRenderer();
     const chat = await this.loadChat();
     const abort = new AbortController();
@@ -352,6 +459,7 @@ export class Repl {
       animate: this.parts.animate ?? true,
     });
     this.renderer = renderer;
+    renderer.setTypeahead(this.typeahead);
     try {
       const result = await pump(run, (ev) => renderer.handle(ev));
       renderer.finish(result, usage(), Date.now() - started);

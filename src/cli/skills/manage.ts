@@ -9,6 +9,7 @@ import { TrustStore } from '../../skills/trust.js';
 import { ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
+import { editorCommand } from '../external-editor.js';
 import { highlight } from '../render/highlight.js';
 import type { Style } from '../render/style.js';
 import { makeTheme } from '../render/theme.js';
@@ -102,14 +103,6 @@ async function reload(file: string): Promise<Skill> {
   return r.skill;
 }
 
-/** The editor command: $VISUAL, $EDITOR, else notepad on Windows and vi elsewhere. */
-export async function editorCommand(env: NodeJS.ProcessEnv): Promise<string[]> {
-  const raw = env.VISUAL?.trim() || env.EDITOR?.trim() || (process.platform === 'win32' ? 'notepad' : 'vi');
-  const { parse } = await import('shell-quote');
-  const words = parse(raw).filter((w): w is string => typeof w === 'string');
-  return words.length ? words : ['vi'];
-}
-
 export interface EditOutcome {
   file: string;
   copied: boolean;
@@ -131,14 +124,18 @@ export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome>
     copied = true;
   }
   const before = skill.hash;
-  const [cmd, ...args] = await editorCommand(ctx.env);
+  // Nothing edited: take back the copy made a moment ago, so the built-in stays in use.
+  const takeBack = async () => {
+    if (!copied) return;
+    copied = false;
+    await (skill.format === 'skill-md' && skill.folder
+      ? rm(skill.folder, { recursive: true })
+      : unlink(skill.file));
+  };
+  const [cmd, ...args] = (await editorCommand(ctx.env)) ?? ['nano'];
   const res = spawnSync(cmd!, [...args, skill.file], { stdio: 'inherit' });
   if (res.error) {
-    // Nothing was edited: take back the copy made a moment ago, so the built-in stays in use.
-    if (copied)
-      await (skill.format === 'skill-md' && skill.folder
-        ? rm(skill.folder, { recursive: true })
-        : unlink(skill.file));
+    await takeBack();
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'skills.edit.noEditor', params: { editor: cmd! } },
@@ -148,6 +145,7 @@ export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome>
   }
   const after = await loadSkillFile(skill.file, 'user');
   const changed = (after.skill?.hash ?? '') !== before;
+  if (!changed) await takeBack();
   if (after.skill && changed) await (await TrustStore.open(ctx.paths.trustFile)).trust([after.skill]);
   return { file: skill.file, copied, changed, problems: after.errors.map(describeIssue) };
 }

@@ -71,6 +71,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     cwd: ctx.cwd,
     outputFolder: (skillDir) => outputDirOf(ctx, skillDir),
     skillModel: ctx.config.skillModel,
+    mcpServers: ctx.config.mcpServers,
     builtinTools: ALL_TOOL_NAMES,
     loadTools,
     readDocument,

@@ -26,21 +26,32 @@ export function t(key: MessageKey, params?: Params, lang: Language = current): s
 
 /**
  * Resolve the UI language: explicit flag, then config, then ZHI_LANGUAGE, then LC_ALL/LC_MESSAGES/LANG,
- * defaulting to English. `auto` (or an unknown value) at any level defers to the next source.
+ * then the system locale as `Intl` reports it (Windows and macOS set no LANG for GUI-started
+ * terminals, yet Node's Intl says `zh-CN` on a Chinese system), defaulting to English. `auto` (or an
+ * unknown value) at any level defers to the next source; `C`/`POSIX` say nothing about language.
  */
 export function resolveLanguage(
   sources: { flag?: string | undefined; config?: string | undefined },
   env: NodeJS.ProcessEnv = process.env,
+  systemLocale: () => string | undefined = intlLocale,
 ): Language {
   for (const value of [sources.flag, sources.config, env.ZHI_LANGUAGE]) {
     const lang = normalise(value);
     if (lang) return lang;
   }
   for (const value of [env.LC_ALL, env.LC_MESSAGES, env.LANG]) {
-    if (!value) continue;
+    if (!value || /^(C|POSIX)([._@]|$)/i.test(value)) continue;
     return /^zh/i.test(value) ? 'zh' : 'en';
   }
-  return 'en';
+  return /^zh/i.test(systemLocale() ?? '') ? 'zh' : 'en';
+}
+
+function intlLocale(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().locale;
+  } catch {
+    return undefined;
+  }
 }
 
 function normalise(value: string | undefined): Language | undefined {

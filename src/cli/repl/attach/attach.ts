@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import type { ContentPart } from '../../../llm/types.js';
-import { t } from '../../../support/i18n/index.js';
+import { type MessageKey, t } from '../../../support/i18n/index.js';
+import { visible } from '../../../support/sanitize.js';
 import { formatBytes } from '../../../support/text.js';
 import { detectPaths, type PathMatch } from './paths.js';
 
@@ -79,8 +80,32 @@ function kindName(kind: string): string {
   }
 }
 
-function reason(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+const BY_EXT: Record<string, MessageKey> = {
+  '.doc': 'input.reason.oldWord',
+  '.xls': 'input.reason.oldExcel',
+  '.ppt': 'input.reason.powerpoint',
+  '.pptx': 'input.reason.powerpoint',
+  '.wps': 'input.reason.wps',
+  '.et': 'input.reason.wps',
+};
+const BY_CODE: Record<string, MessageKey> = {
+  binary: 'input.reason.binary',
+  not_found: 'input.reason.notFound',
+  permission: 'input.reason.permission',
+  unreadable: 'input.reason.unreadable',
+};
+
+/**
+ * Why a file could not be attached, in the person's language. The readers explain failures to the
+ * model ("ask the user to save it as .docx"); that text is never shown raw to the person.
+ */
+function reason(err: unknown, ext = ''): string {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  const key =
+    (code === 'unsupported' ? BY_EXT[ext] : undefined) ??
+    (typeof code === 'string' ? BY_CODE[code] : undefined);
+  if (key) return t(key);
+  return visible(err instanceof Error ? err.message : String(err));
 }
 
 /**
@@ -145,7 +170,7 @@ export async function attachFromMessage(
         }
         continue;
       }
-      env.note(t('repl.attach.failed', { name, reason: reason(err) }));
+      env.note(t('repl.attach.failed', { name, reason: reason(err, ext) }));
     }
   }
   return {

@@ -37,8 +37,11 @@ const QUOTES: Record<string, string> = { "'": "'", '"': '"', '“': '”', '‘'
 const WINDOWS_ABS = /^(?:[A-Za-z]:[\\/]|\\\\[^\\]+\\)/;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const TRAILING = /[,.;:!?，。；：！？、)）」』】>\]'"”’…]+$/;
-const LEADING = /^[(（「『【<[\]'"“‘]+/;
+/** Punctuation glued before a path, and the `@` of an `@path` mention. */
+const LEADING = /^[(（「『【<[\]'"“‘@]+/;
 const HAS_EXT = /\.[A-Za-z0-9]{1,8}$/;
+/** Characters a shell escapes with a backslash; before anything else a backslash separates folders. */
+const ESCAPED = /[\s\\'"()&;[\]{}$`!*?#~<>|]/;
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/;
 
 /** Split into words: quoted strings, and runs without (unescaped) whitespace. */
@@ -70,7 +73,8 @@ export function words(text: string): Word[] {
     const windows = WINDOWS_ABS.test(text.slice(i, i + 4));
     let value = '';
     while (i < text.length && !/\s/.test(text[i]!)) {
-      if (text[i] === '\\' && !windows && i + 1 < text.length) {
+      // `My\ File.pdf` escapes a space; `.\notes.txt` and `zhi-output\清单.csv` are Windows paths.
+      if (text[i] === '\\' && !windows && i + 1 < text.length && ESCAPED.test(text[i + 1]!)) {
         value += text[i + 1];
         i += 2;
         continue;
@@ -83,7 +87,7 @@ export function words(text: string): Word[] {
   return out;
 }
 
-function looksLikePath(w: Word): boolean {
+export function looksLikePath(w: Word): boolean {
   const v = w.value;
   if (!v || (URL_LIKE.test(v) && !v.toLowerCase().startsWith('file://'))) return false;
   if (w.quoted) return v.includes('/') || v.includes('\\') || HAS_EXT.test(v.replace(TRAILING, ''));
@@ -158,7 +162,10 @@ function toAbsolute(p: string, o: DetectOptions): string[] {
     return out;
   }
   if (p === '~' || p.startsWith('~/')) return [resolve(o.home, p.slice(2))];
-  return [isAbsolute(p) ? resolve(p) : resolve(o.cwd, p)];
+  const out = [isAbsolute(p) ? resolve(p) : resolve(o.cwd, p)];
+  // A relative Windows path (.\notes.txt, zhi-output\清单.csv) typed on macOS or Linux.
+  if (p.includes('\\')) out.push(resolve(o.cwd, p.replace(/\\/g, '/')));
+  return out;
 }
 
 export function detectPaths(text: string, o: DetectOptions): PathMatch[] {

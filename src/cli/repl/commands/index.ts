@@ -12,6 +12,7 @@ const modules: (() => Promise<{ commands: SlashCommand[] }>)[] = [
   () => import('./info.js'),
   () => import('./sessions.js'),
   () => import('./skills.js'),
+  () => import('./input.js'),
   () => import('./mcp.js'),
 ];
 

@@ -30,6 +30,10 @@ export interface SlashContext {
   commands?: readonly SlashCommand[];
   /** The REPL's display settings; set by the REPL. */
   display?: ReplDisplay;
+  /** The terminal the REPL draws on (/copy sends the clipboard sequence to it). */
+  terminal?: { isTTY?: boolean; write(s: string): void };
+  /** Open the text (or the next message) in the person's editor; the result waits on the prompt. */
+  composeInEditor?(text: string): Promise<void>;
 }
 
 /** The per-REPL state of the slash commands. */
@@ -48,6 +52,8 @@ export interface ReplState {
 export interface ReplDisplay {
   /** Show the model's thinking in full (otherwise a short live preview, then one line). */
   verbose: boolean;
+  /** The line under the prompt (model · mode · context · cost). */
+  statusLine: boolean;
   clearScreen(): void;
 }
 

@@ -6,6 +6,7 @@ import { mcp } from './mcp.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
+import { input } from './input.js';
 import { llm } from './llm.js';
 import { models } from './models.js';
 import { reach } from './reach.js';
@@ -30,6 +31,7 @@ type En = typeof cli.en &
   typeof skills.en &
   typeof sessions.en &
   typeof repl.en &
+  typeof input.en &
   typeof safety.en &
   typeof shell.en &
   typeof models.en &
@@ -49,6 +51,7 @@ const groups = [
   skills,
   sessions,
   repl,
+  input,
   safety,
   shell,
   models,

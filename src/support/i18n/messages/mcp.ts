@@ -27,6 +27,8 @@ export const mcp = defineMessages(
     'mcp.added': 'Added the MCP server {name} to {file}. Check it with `zhi mcp test {name}`.',
     'mcp.removed': 'Removed the MCP server {name} from {file}.',
     'mcp.testFailed': 'The MCP server {name} did not start: {error}',
+    'mcp.err.skillServer': 'The skill {skill} uses the MCP server "{name}", which is not in config.yaml.',
+    'mcp.err.skillStart': 'An MCP server this skill needs did not start: {problem}',
   },
   {
     'mcp.warn.notStarted': 'MCP 服务器 {problem} —— 本次对话中无法使用它的工具。',
@@ -53,5 +55,7 @@ export const mcp = defineMessages(
     'mcp.added': '已将 MCP 服务器 {name} 添加到 {file}。可用 `zhi mcp test {name}` 检查。',
     'mcp.removed': '已从 {file} 删除 MCP 服务器 {name}。',
     'mcp.testFailed': 'MCP 服务器 {name} 未能启动：{error}',
+    'mcp.err.skillServer': '技能 {skill} 使用 MCP 服务器 “{name}”，但 config.yaml 中没有它。',
+    'mcp.err.skillStart': '此技能需要的 MCP 服务器未能启动：{problem}',
   },
 );

@@ -112,11 +112,13 @@ export const repl = defineMessages(
     'repl.verbose.off': 'Verbose off: thinking is shown as a short live preview, then collapsed.',
     'repl.help.title': 'Commands',
     'repl.help.keys': `Keys
-  Enter            send            \\ at the end of a line   continue on the next line
-  Up / Down        history         Ctrl+R                   search the history
+  Enter            send            Alt+Enter or \\ at the end   a new line
+  Up / Down        lines, history  Ctrl+R                      search the history
   Tab              complete commands, model names and file paths
+  Ctrl+X Ctrl+E    write the message in your editor (also /editor)
   Ctrl+C           stop the answer (the conversation is kept); on an empty line twice: exit
   Ctrl+D           exit
+!command: run a command yourself (!ls); its output joins the conversation.
 Files: type or drag a path into the message (report.docx, ~/Desktop/scan.pdf, 'My File.xlsx')
 and zhi attaches it: text and documents are read, images go to a vision model, scans to OCR.`,
   },
@@ -222,11 +224,13 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.verbose.off': '详细输出已关闭：思考过程只短暂预览，然后折叠。',
     'repl.help.title': '命令',
     'repl.help.keys': `快捷键
-  Enter            发送            行尾输入 \\               换行继续输入
-  上 / 下          历史记录        Ctrl+R                   搜索历史记录
+  Enter            发送            Alt+Enter 或行尾输入 \\       换行继续输入
+  上 / 下          换行、历史记录  Ctrl+R                      搜索历史记录
   Tab              补全命令、模型名和文件路径
+  Ctrl+X Ctrl+E    在编辑器里写消息（也可以用 /editor）
   Ctrl+C           停止回答（对话保留）；空行时连按两次：退出
   Ctrl+D           退出
+!命令：自己运行一条命令（!ls、!dir），输出会加入对话。
 文件：在消息中输入或拖入路径（report.docx、~/Desktop/scan.pdf、'My File.xlsx'），
 zhi 会自动附上：文本和文档直接读取，图片交给视觉模型，扫描件用 OCR 识别。`,
   },

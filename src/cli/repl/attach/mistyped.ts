@@ -1,0 +1,61 @@
+import { readdirSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { nearest } from '../../../support/suggest.js';
+import { detectPaths, looksLikePath, words } from './paths.js';
+
+export interface Mistyped {
+  /** The path as typed. */
+  typed: string;
+  /** The same path with the file name that exists (in the typed folder). */
+  suggestion: string;
+}
+
+export interface MistypedOptions {
+  cwd: string;
+  home: string;
+  isFile(path: string): boolean;
+  /** Names in a folder, or undefined when there is no such folder. */
+  listDir?(dir: string): string[] | undefined;
+}
+
+function defaultListDir(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+const FILE_NAME = /\.[A-Za-z0-9]{1,8}$/;
+
+/**
+ * The first path in a message that names no file but is one typo away from a file in the same
+ * folder (`files/nots.txt` when `files/notes.txt` exists): sending the message without it would
+ * quietly leave the file out. Names that are nowhere near an existing one (a file to create) are
+ * not reported.
+ */
+export function findMistyped(text: string, o: MistypedOptions): Mistyped | undefined {
+  const found = detectPaths(text, o);
+  const listDir = o.listDir ?? defaultListDir;
+  for (const w of words(text)) {
+    if (!looksLikePath(w) || found.some((f) => f.start < w.end && w.start < f.end)) continue;
+    const typed = w.value.replace(/[,.;:!?，。；：！？、)）」』】>\]'"”’…]+$/, '').replace(/^@/, '');
+    if (!FILE_NAME.test(typed) || /^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) continue;
+    const unix = typed.replace(/\\/g, '/');
+    const abs = unix.startsWith('~/')
+      ? resolve(o.home, unix.slice(2))
+      : isAbsolute(unix)
+        ? unix
+        : resolve(o.cwd, unix);
+    const names = listDir(dirname(abs));
+    if (!names) continue;
+    const name = basename(abs);
+    const near = nearest(
+      name,
+      names.filter((n) => n !== name && FILE_NAME.test(n)),
+    );
+    if (!near || !o.isFile(resolve(dirname(abs), near))) continue;
+    return { typed, suggestion: typed.slice(0, typed.length - name.length) + near };
+  }
+  return undefined;
+}

@@ -1,0 +1,179 @@
+/**
+ * The REPL's own input line in a real pseudo-terminal, at 60 and 100 columns, in English and
+ * Chinese (issue 13, defect 1): a wrapped Chinese line edited with Backspace, Left in a long line,
+ * lines ended with `\` edited again, a resize at the prompt, and text typed during an answer.
+ * Each check reads the screen as a terminal shows it (redraws applied), never the raw bytes.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFakeZhipu } from '../helpers/fake.js';
+import { KEY, PtySession } from '../helpers/pty.js';
+import { VirtualTerminal } from '../helpers/vt.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+let home: string;
+const sessions: PtySession[] = [];
+const fake = useFakeZhipu();
+
+beforeEach(() => {
+  fake.reset();
+  home = tempDir();
+  return () => {
+    for (const s of sessions.splice(0)) {
+      if (s.text().includes('went wrong')) {
+        for (const f of readdirSync(join(home, 'logs')))
+          console.error(readFileSync(join(home, 'logs', f), 'utf8'));
+      }
+      s.kill();
+    }
+    cleanup(home);
+  };
+});
+
+const PROMPT = 'zhi [approve]> ';
+const LEFT = '\x1b[D';
+const BACKSPACE = '\x7f';
+
+function open(cols: number, lang: 'en' | 'zh'): PtySession {
+  const s = new PtySession({
+    home,
+    baseUrl: fake.baseUrl,
+    cols,
+    rows: 30,
+    env: { ZHI_LANGUAGE: lang, ZHI_STATUS_LINE: 'on' },
+  });
+  sessions.push(s);
+  return s;
+}
+
+function screen(s: PtySession, cols: number): string {
+  const vt = new VirtualTerminal(cols);
+  vt.write(s.raw());
+  return vt.text();
+}
+
+/** Wait until the screen (as drawn) satisfies `ok`. */
+async function waitScreen(
+  s: PtySession,
+  cols: number,
+  ok: (view: string) => boolean,
+  what: string,
+): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const view = screen(s, cols);
+    if (ok(view)) return view;
+    if (Date.now() - start > 10_000) throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Keys one at a time, as a person types them. */
+async function keys(s: PtySession, key: string, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    s.write(key);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+const lastUser = () => fake.chatBodies().at(-1)?.messages.at(-1);
+
+describe.each([
+  [60, 'en'],
+  [100, 'en'],
+  [60, 'zh'],
+  [100, 'zh'],
+] as const)('the input line at %i columns (%s)', (cols, lang) => {
+  it('a wrapped Chinese line edited with Backspace is drawn once, and sends what is shown', async () => {
+    fake.script({ kind: 'text', text: 'OK' });
+    const s = open(cols, lang);
+    await s.waitFor(PROMPT);
+    const typed = '春眠不觉晓处处闻啼鸟'.repeat(4) + '夜来风雨声';
+    s.write(typed);
+    await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(typed), 'the typed line');
+    await keys(s, BACKSPACE, 5);
+    const kept = typed.slice(0, -5);
+    const view = await waitScreen(
+      s,
+      cols,
+      (v) => v.replace(/\n/g, '').includes(PROMPT + kept) && !v.includes('夜来风雨声'),
+      'the line without its last five characters',
+    );
+    expect(count(view, PROMPT)).toBe(1);
+    expect(view).not.toContain('夜来风雨声');
+    s.write(KEY.enter);
+    await s.waitFor('OK');
+    expect(lastUser()).toEqual({ role: 'user', content: kept });
+  });
+
+  it('Left in a long line puts the cursor where it shows: a typed letter lands there, drawn once', async () => {
+    fake.script({ kind: 'text', text: 'OK' });
+    const s = open(cols, lang);
+    await s.waitFor(PROMPT);
+    const line = 'abcdefghij'.repeat(6);
+    s.write(line);
+    await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(line), 'the typed line');
+    await keys(s, LEFT, 18);
+    s.write('文');
+    const expected = `${line.slice(0, 42)}文${line.slice(42)}`;
+    const view = await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(expected), 'the insertion');
+    expect(count(view, PROMPT)).toBe(1);
+    // Every row fits the window: nothing drawn past the right edge, no duplicate rows.
+    for (const row of view.split('\n')) expect(row.length).toBeLessThanOrEqual(cols);
+    s.write(KEY.enter);
+    await s.waitFor('OK');
+    expect(lastUser()).toEqual({ role: 'user', content: expected });
+  });
+
+  it('a line ended with \\ stays editable: Up moves into it', async () => {
+    fake.script({ kind: 'text', text: 'OK' });
+    const s = open(cols, lang);
+    await s.waitFor(PROMPT);
+    s.write('第一行 \\');
+    s.write(KEY.enter);
+    await waitScreen(s, cols, (v) => /第一行\s*\n…/.test(v), 'the continuation prompt');
+    s.write('second');
+    s.write(KEY.up);
+    s.write('\x05'); // Ctrl+E: end of that line
+    s.write('改');
+    await waitScreen(s, cols, (v) => v.includes('第一行 改\n… second'), 'the first line edited');
+    s.write(KEY.enter);
+    await s.waitFor('OK');
+    expect(lastUser()).toEqual({ role: 'user', content: '第一行 改\nsecond' });
+  });
+
+  it('a resize at the prompt leaves no stale prompt lines', async () => {
+    const s = open(cols, lang);
+    await s.waitFor(PROMPT);
+    const typed = '一二三四五六七八九十'.repeat(4);
+    s.write(typed);
+    await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(typed), 'the typed line');
+    const wider = cols + 40;
+    s.pty.resize(wider, 30);
+    s.write('尾');
+    const view = await waitScreen(s, wider, (v) => v.replace(/\n/g, '').includes(`${typed}尾`), 'the redraw');
+    expect(count(view, PROMPT)).toBe(1);
+  });
+});
+
+describe('typing during an answer', () => {
+  it.each([
+    'en',
+    'zh',
+  ] as const)('shows the text typed ahead, and sends it when the answer is done (%s)', async (lang) => {
+    fake.script({ kind: 'text', text: '慢慢地回答。'.repeat(30), chunk: 3, delayMs: 30 });
+    fake.script({ kind: 'text', text: 'SECOND' });
+    const s = open(100, lang);
+    await s.waitFor(PROMPT);
+    s.write('讲个故事');
+    s.write(KEY.enter);
+    await s.waitFor('慢慢地回答');
+    s.write('下一个问题');
+    await waitScreen(s, 100, (v) => /› 下一个问题/.test(v), 'the typed-ahead text');
+    s.write(KEY.enter);
+    await s.waitFor('SECOND', 15_000);
+    expect(lastUser()).toEqual({ role: 'user', content: '下一个问题' });
+  });
+});
