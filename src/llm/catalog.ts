@@ -11,8 +11,8 @@ export const MODEL_CATALOG: ModelCatalog = {
   defaultSkillModel: (platform) =>
     isPlatformId(platform) ? PLATFORMS[platform].skillModel : DEFAULT_SKILL_MODEL,
   modelIds: chatModelIds,
-  // chooseModel decides: any well-formed id is allowed (a model zhi does not know runs with a
-  // warning); ids that cannot be a model name, and OCR models, are refused.
+  // chooseModel decides: a GLM id zhi does not know is allowed (it runs with a warning); other
+  // unknown ids, ids that cannot be a model name, and OCR models are refused.
   knownModel: (id) =>
     chooseModel([{ model: id, source: 'config' }], { platform: { id: 'bigmodel' }, role: 'chat' }).ok,
 };

@@ -23,7 +23,7 @@ export interface ModelCandidate {
 
 export interface ChooseOptions {
   platform: Pick<Platform, 'id'>;
-  /** Chat takes any well-formed id (with a warning); a skill takes only GLM ids zhi does not know. */
+  /** Chat and skills alike take a GLM id zhi does not know (with a warning), nothing else unknown. */
   role: 'chat' | 'skill';
   /** The run needs tool calling (a skill with tools). */
   needsTools?: boolean;
@@ -63,8 +63,9 @@ function check(raw: string, source: ModelSource, o: ChooseOptions): ModelChoice 
   if (o.platform.id === 'custom') return { ok: true, model, source, info: modelInfo(model), unknown: false };
   const known = findModel(model);
   if (!known) {
-    // A GLM model newer than zhi's registry runs as is in a skill; chat takes any id.
-    if (o.role === 'skill' && !isGlmFamily(model)) return { ok: false, model, source, problem: 'unknown' };
+    // A GLM model newer than zhi's registry runs as is (with a warning); anything else on a
+    // Zhipu platform is a typo or another vendor's model, which would only fail with 1211.
+    if (!isGlmFamily(model)) return { ok: false, model, source, problem: 'unknown' };
     return { ok: true, model, source, info: modelInfo(model), unknown: true };
   }
   if (known.kind === 'ocr') return { ok: false, model: known.id, source, problem: 'ocr' };

@@ -38,9 +38,32 @@ export function commandPreview(command: string, limits: FoldLimits = DEFAULT_FOL
   }
   const width = String(lines.length).length;
   const numbered = lines.map((l, i) => `${String(i + 1).padStart(width)} │ ${l}`);
-  const folded = numbered.length > limits.lines + 1;
-  const head = (folded ? numbered.slice(0, limits.lines) : numbered).map((l) => cut(l, limits.chars));
-  if (folded) head.push(t('shell.preview.moreLines', { count: numbered.length - limits.lines }));
-  const changed = folded || head.some((l, i) => l !== numbered[i]);
-  return changed ? { shown: head, full: numbered } : { shown: head };
+  // Runs of empty lines say nothing and could push the real action out of sight: one line each.
+  const items = collapseBlank(lines, numbered);
+  const folded = items.length > limits.lines + 1;
+  // Folded, the first lines and the last two are shown: padding cannot hide how a command ends.
+  const tail = folded ? items.slice(-2) : [];
+  const head = folded ? items.slice(0, limits.lines - 2) : items;
+  const hidden = items.length - head.length - tail.length;
+  const shown = [...head, ...(folded ? [t('shell.preview.moreLines', { count: hidden })] : []), ...tail].map(
+    (l) => cut(l, limits.chars),
+  );
+  const changed = shown.length !== numbered.length || shown.some((l, i) => l !== numbered[i]);
+  return changed ? { shown, full: numbered } : { shown };
+}
+
+function collapseBlank(lines: string[], numbered: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j < lines.length && !lines[j]!.trim()) j++;
+    if (j - i >= 2) {
+      out.push(t('shell.preview.blankLines', { count: j - i }));
+      i = j;
+    } else {
+      out.push(numbered[i]!);
+      i++;
+    }
+  }
+  return out;
 }

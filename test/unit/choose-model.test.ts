@@ -30,9 +30,12 @@ describe('chooseModel', () => {
     expect(pick('glm-4.7')).toMatchObject({ model: 'glm-4.7', source: 'session' });
   });
 
-  it('chat takes an unknown id with a warning flag; a skill only an unknown GLM id', () => {
+  it('chat and skills take an unknown GLM id with a warning flag, and no other unknown id', () => {
     expect(
       chooseModel([{ model: 'gpt-4o', source: '/model' }], { platform: bigmodel, role: 'chat' }),
+    ).toMatchObject({ ok: false, problem: 'unknown' });
+    expect(
+      chooseModel([{ model: 'glm-5.9', source: '/model' }], { platform: bigmodel, role: 'chat' }),
     ).toMatchObject({ ok: true, unknown: true });
     expect(
       chooseModel([{ model: 'gpt-4o', source: 'skill' }], { platform: bigmodel, role: 'skill' }),

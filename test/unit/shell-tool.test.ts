@@ -192,9 +192,18 @@ describe('schema, preview and assessment', () => {
   it('numbers the lines of a multi-line command and folds a long one, so the warning stays on screen', async () => {
     const padded = `rm -rf thesis${'\n'.repeat(40)}ls -la`;
     const preview = shell.preview!({ command: padded, timeout: 30 }).split('\n');
-    expect(preview[0]).toBe(' 1 │ rm -rf thesis');
-    expect(preview).toHaveLength(9);
-    expect(preview[8]).toBe('… 33 more lines — v to view all');
+    // Forty empty lines are one line of the preview: both real lines stay in sight.
+    expect(preview).toEqual([' 1 │ rm -rf thesis', '  ┆ … 39 empty lines …', '41 │ ls -la']);
+    // Padding hidden in a long script: the last lines are always shown after the fold.
+    const script = [
+      'echo hello',
+      ...Array.from({ length: 30 }, (_, i) => `echo step ${i}`),
+      'tar czf zhi-output/d.tgz ~/Documents',
+    ];
+    const long = shell.preview!({ command: script.join('\n'), timeout: 30 }).split('\n');
+    expect(long).toHaveLength(9);
+    expect(long[6]).toBe('… 24 more lines — v to view all');
+    expect(long[8]).toBe('32 │ tar czf zhi-output/d.tgz ~/Documents');
     const a = await shell.assess!({ command: padded, timeout: 30 }, ctx());
     expect(a.warning).toContain('deletes files (rm)');
     expect(a.full!.split('\n')).toHaveLength(41);

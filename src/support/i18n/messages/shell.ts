@@ -11,6 +11,7 @@ export const shell = defineMessages(
     'shell.choice.writeCwd': 'also write in this folder',
     'shell.choice.network': 'also use the network',
     'shell.preview.moreLines': '… {count} more lines — v to view all',
+    'shell.preview.blankLines': '  ┆ … {count} empty lines …',
     'shell.preview.moreChars': '… {count} more characters — v to view all',
     'shell.refuse.control':
       'it contains control characters or escape sequences ({shown}), which could hide part of it on the screen',
@@ -46,6 +47,7 @@ export const shell = defineMessages(
     'shell.choice.writeCwd': '也允许写入当前文件夹',
     'shell.choice.network': '也允许联网',
     'shell.preview.moreLines': '… 还有 {count} 行 — 输入 v 查看全部',
+    'shell.preview.blankLines': '  ┆ … {count} 个空行 …',
     'shell.preview.moreChars': '… 还有 {count} 个字符 — 输入 v 查看全部',
     'shell.refuse.control': '它含有控制字符或转义序列（{shown}），可能在屏幕上隐藏命令的一部分',
     'doctor.title': 'zhi doctor — 本机检查',
