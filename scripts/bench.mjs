@@ -81,7 +81,11 @@ const fmt = (v, unit) =>
     ? `${v.toFixed(v < 10 ? 2 : 0)} ms`
     : unit === 'MB'
       ? `${v.toFixed(1)} MB`
-      : `${Math.round(v)} ${unit}`;
+      : unit === 'KB'
+        ? `${v.toFixed(2)} KB`
+        : unit === 'CPU-s'
+          ? `${v.toFixed(2)} CPU-s`
+          : `${Math.round(v)} ${unit}`;
 const header = ['measure', 'value', 'budget', 'ok', 'note'];
 const table = rows.map((r) => [
   r.name,

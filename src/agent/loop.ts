@@ -103,7 +103,7 @@ export async function* runAgent(
     filesRead: 0,
     filesWritten: [],
   };
-  let schemas = deps.tools.schemas();
+  let schemas = deps.tools.schemas(userText(messages));
   let schemasVersion = deps.tools.version;
   let overflowRetried = false;
 
@@ -129,7 +129,7 @@ export async function* runAgent(
 
     if (deps.tools.version !== schemasVersion) {
       // Tools came or went during the run (an MCP server stopped for good).
-      schemas = deps.tools.schemas();
+      schemas = deps.tools.schemas(userText(messages));
       schemasVersion = deps.tools.version;
     }
     let final: AssistantMessage | undefined;
@@ -235,6 +235,20 @@ export async function* runAgent(
   });
   yield { type: 'error', error };
   return finish('turn_limit', error);
+}
+
+/** Everything the person has written in the conversation, for tools offered on demand. */
+function userText(messages: Message[]): string {
+  let text = '';
+  for (const m of messages) {
+    if (m.role !== 'user') continue;
+    text +=
+      typeof m.content === 'string'
+        ? m.content
+        : m.content.map((p) => (p.type === 'text' ? p.text : '')).join(' ');
+    text += '\n';
+  }
+  return text;
 }
 
 const WARNING_KEYS = {

@@ -21,6 +21,8 @@ const skillCreate: Tool<typeof newSkillSchema> = {
   ].join(' '),
   schema: newSkillSchema,
   kind: 'risky',
+  // Offered in a conversation only when the person mentions skills (/skill new always does).
+  offerWhen: (text) => /skill|技能/i.test(text),
   label: (args: NewSkill) => args.name,
   preview: (args: NewSkill) =>
     `${t('skills.create.preview', { name: args.name })}\n${newSkillYaml(args).trimEnd()}`,

@@ -42,14 +42,8 @@ const SECRET_NOTE = '(private: holds secrets, no tool reads it)';
 const MAX_SCAN = 20_000;
 
 const schema = z.object({
-  path: z.string().default('.').describe('Folder to list, relative to the current directory (default ".").'),
-  max_depth: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(10)
-    .default(2)
-    .describe('How many levels deep to list (1–10, default 2).'),
+  path: z.string().default('.').describe('Relative folder.'),
+  max_depth: z.coerce.number().int().min(1).max(10).default(2).describe('Levels deep.'),
 });
 
 interface Entry {
@@ -69,9 +63,9 @@ export function formatDate(d: Date): string {
 const fileList: Tool<typeof schema> = {
   name: 'file_list',
   description: [
-    'List files and folders inside the current directory, recursively up to max_depth levels.',
-    'Each line: [f] for a file, [d] for a folder or [l] for a link that is not followed, the path relative to the current directory (use it with file_read), size, and modification time (UTC).',
-    `At most ${MAX_ENTRIES} entries; folders such as .git and node_modules are shown but not opened; symbolic links are never followed out of the current directory.`,
+    'List files and folders in the current directory, down to max_depth levels.',
+    'Each line: [f] file, [d] folder or [l] link, the relative path (for file_read), size and time (UTC).',
+    `At most ${MAX_ENTRIES} entries; .git and node_modules are not opened.`,
   ].join(' '),
   schema,
   kind: 'read',

@@ -5,26 +5,21 @@ import { DEFAULT_MAX_BYTES, readDocument } from './readers/index.js';
 import type { Tool } from './types.js';
 
 const schema = z.object({
-  path: z.string().describe('Path of the file, relative to the current directory, e.g. "reports/q4.md".'),
+  path: z.string().describe('Relative path, e.g. "reports/q4.md".'),
   offset: z.coerce
     .number()
     .int()
     .min(0)
     .optional()
-    .describe(
-      'Optional: skip this many bytes of the text, to read the next part of a long file (the truncation marker says which offset to use).',
-    ),
+    .describe('Where to go on reading a long file (from its truncation marker).'),
 });
 
 const fileRead: Tool<typeof schema> = {
   name: 'file_read',
   description: [
-    'Read a file inside the current directory and return its text.',
-    'Plain text files in any common encoding (UTF-8, UTF-16, GBK/GB18030) are returned as they are.',
-    'Word (.docx) and Excel (.xlsx) files are returned as Markdown (Excel: one "## Sheet" section per sheet, rows as a table);',
-    'PDFs with a text layer are returned page by page. Scanned PDFs and images have no text layer: use the ocr tool for them.',
-    `At most ${DEFAULT_MAX_BYTES / 1024} KB of text per call; a longer file ends with a "[truncated: …]" marker that gives the offset to read the next part.`,
-    'Only relative paths inside the current directory; binary files are refused.',
+    'Read a file in the current directory as text: text in any encoding; .docx and .xlsx as Markdown; PDFs page by page.',
+    'Scanned PDFs and images: use ocr.',
+    `At most ${DEFAULT_MAX_BYTES / 1024} KB per call; a longer file ends with a marker giving the offset to read on.`,
   ].join(' '),
   schema,
   kind: 'read',

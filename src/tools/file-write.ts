@@ -17,16 +17,10 @@ import {
 } from './writers/index.js';
 
 const schema = z.object({
-  path: z
-    .string()
-    .describe(
-      'File name relative to the output folder, with its extension, e.g. "summary.xlsx" or "2024/report.docx".',
-    ),
+  path: z.string().describe('Name under the output folder, with extension, e.g. "2024/report.docx".'),
   content: z
     .union([z.string(), z.looseObject({}), z.array(z.unknown())])
-    .describe(
-      'The file content, shaped for the extension (see the tool description). Structured content may be given as a JSON object or as a JSON string.',
-    ),
+    .describe('Content shaped for the extension (see above); JSON may be an object or a string.'),
 });
 type Args = z.infer<typeof schema>;
 
@@ -83,14 +77,12 @@ const PREVIEW_LINES = 8;
 const fileWrite: Tool<typeof schema> = {
   name: 'file_write',
   description: [
-    "Create a new file in the output folder (relative path only; folders are created as needed). An existing file is never replaced without the user's explicit confirmation, so prefer a new name.",
-    'The format follows the extension, and `content` must be shaped for it:',
-    `.md / .txt: ${SHAPES.md.replace('a string: the Markdown text of the file', 'a string with the text')}.`,
-    `.json: ${SHAPES.json}, written pretty-printed.`,
-    `.csv: ${SHAPES.csv}; written as UTF-8 with BOM so Excel opens Chinese correctly.`,
-    `.xlsx: ${SHAPES.xlsx}. The header row is bold; numbers should be JSON numbers — numeric text like "1,234.50", "12.5%" or "¥1,200" is also stored as a number, and "2024-03-15" as a date, but text with leading zeros or long digit strings (IDs, phone numbers) stays text.`,
-    `.docx: ${SHAPES.docx}. Headings, paragraphs, bold/italic, bullet and numbered lists, tables and code blocks become Word formatting.`,
-    'Returns the path and size of the file written.',
+    'Create a new file in the output folder (folders made as needed); prefer a new name, as replacing a file needs the user.',
+    'The extension sets the format and the shape of `content`:',
+    '.md/.txt: the text. .json: any JSON value.',
+    `.csv: ${SHAPES.csv}.`,
+    `.xlsx: ${SHAPES.xlsx}; numbers as JSON numbers.`,
+    '.docx: {"content": "<Markdown>"}.',
   ].join('\n'),
   schema,
   kind: 'risky',

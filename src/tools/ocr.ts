@@ -43,21 +43,9 @@ export interface OcrFileOptions extends OcrOptions {
 }
 
 const schema = z.object({
-  path: z.string().describe('Path of the PDF, JPG or PNG file, relative to the current directory.'),
-  start_page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe('Optional: first page of a PDF to read (1-based).'),
-  end_page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe('Optional: last page of a PDF to read (inclusive).'),
+  path: z.string().describe('Relative path.'),
+  start_page: z.coerce.number().int().min(1).max(100_000).optional().describe('First PDF page (1-based).'),
+  end_page: z.coerce.number().int().min(1).max(100_000).optional().describe('Last PDF page.'),
 });
 
 const OTHER_IMAGES: FileKind[] = ['gif', 'webp', 'bmp', 'tiff', 'heic', 'avif', 'svg'];
@@ -213,10 +201,9 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
   return {
     name: 'ocr',
     description: [
-      'Read the text of a scanned PDF or an image (JPG, PNG) with Zhipu OCR (GLM-OCR layout parsing) and return it as Markdown;',
-      'tables are kept as Markdown or HTML tables. Use it for scans and photos; for PDFs with a text layer, file_read is cheaper.',
-      `Limits: images up to ${formatBytes(OCR_LIMITS.imageBytes)}, PDFs up to ${formatBytes(OCR_LIMITS.pdfBytes)} and`,
-      `${options.maxPages ?? OCR_LIMITS.pages} pages per call (use start_page/end_page for longer PDFs). Only files inside the current directory.`,
+      'Read a scanned PDF or an image (JPG, PNG) with OCR, as Markdown with tables. For PDFs with text, file_read is cheaper.',
+      `Up to ${formatBytes(OCR_LIMITS.imageBytes)} per image, ${formatBytes(OCR_LIMITS.pdfBytes)} and`,
+      `${options.maxPages ?? OCR_LIMITS.pages} pages per PDF call (start_page/end_page for more).`,
     ].join(' '),
     schema,
     kind: 'read',

@@ -45,12 +45,46 @@ export class ToolRegistry {
     return new ToolRegistry(names.map((n) => this.tools.get(n)).filter((t): t is AnyTool => Boolean(t)));
   }
 
-  schemas(): ToolSchema[] {
-    return this.list().map(toSchema);
+  /**
+   * Whether tools with `offerWhen` are offered only on demand (a conversation) rather than always
+   * (a skill run, which declared exactly the tools it needs).
+   */
+  onDemand = false;
+
+  /**
+   * The schemas to send. With `userText` (what the person has written so far) and `onDemand`,
+   * tools offered only on demand are left out unless the text calls for them.
+   */
+  schemas(userText?: string): ToolSchema[] {
+    const tools = this.list();
+    const offered =
+      userText === undefined || !this.onDemand
+        ? tools
+        : tools.filter((t) => !t.offerWhen || t.offerWhen(userText));
+    return offered.map(toSchema);
+  }
+
+  /** Names of the tools offered in every request (the ones a system prompt may name). */
+  alwaysOffered(): string[] {
+    return this.list()
+      .filter((t) => !t.offerWhen)
+      .map((t) => t.name);
   }
 }
 
+/** Schemas are the same for the life of the process: converted from zod once per tool. */
+const converted = new WeakMap<AnyTool, ToolSchema>();
+
 export function toSchema(tool: AnyTool): ToolSchema {
+  let schema = converted.get(tool);
+  if (!schema) {
+    schema = convert(tool);
+    converted.set(tool, schema);
+  }
+  return schema;
+}
+
+function convert(tool: AnyTool): ToolSchema {
   if (tool.parameters) {
     return {
       type: 'function',

@@ -12,7 +12,7 @@ import { hasControl, visible } from '../support/sanitize.js';
 import { formatBytes } from '../support/text.js';
 import { runSandboxed, type SandboxState, sandboxState } from './sandbox.js';
 import { commandPreview } from './shell-preview.js';
-import { type Assessment, type Tool, ToolError, type ToolContext } from './types.js';
+import { type Assessment, type Tool, type ToolContext, ToolError } from './types.js';
 
 export { visible } from '../support/sanitize.js';
 
@@ -36,7 +36,7 @@ const schema = z.object({
     .min(1)
     .max(300)
     .default(DEFAULT_TIMEOUT_S)
-    .describe('Seconds before the command is stopped (1-300, default 30).'),
+    .describe('Seconds before it is stopped.'),
 });
 
 function childEnv(): NodeJS.ProcessEnv {
@@ -49,13 +49,11 @@ function childEnv(): NodeJS.ProcessEnv {
 const shell: Tool<typeof schema> = {
   name: 'shell',
   description: [
-    "Run a command in the user's shell (/bin/sh on macOS and Linux, cmd.exe on Windows) in the current directory.",
-    'The user is asked to approve every command, so explain first what it does and why. With no one to ask, it is denied.',
-    'Refused outright: commands that could destroy the system or personal files (rm -rf /, formatting disks, fork bombs),',
-    'and indirect execution (eval, sh -c, bash -c, python -c, node -e, piping into a shell, powershell -Command).',
-    'Prefer the dedicated tools (file_read, file_list, file_write) for reading and writing files.',
-    `Output (stdout and stderr) is capped at ${formatBytes(MAX_OUTPUT_BYTES)}; the exit code is reported.`,
-    'Standard input is empty, so interactive commands get no input.',
+    "Run a command in the user's shell (sh; cmd.exe on Windows) in the current directory, with empty input.",
+    'The user approves every command: say first what it does and why.',
+    'Refused: destructive commands and indirect execution (eval, sh -c, python -c, piping into a shell).',
+    'For files prefer file_read, file_list and file_write.',
+    `Output capped at ${formatBytes(MAX_OUTPUT_BYTES)}; the exit code is reported.`,
   ].join(' '),
   schema,
   kind: 'shell',

@@ -116,6 +116,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * and shell promise 100 KB). Others get the loop's default of 50 KB.
    */
   maxResultBytes?: number;
+  /**
+   * Offer this tool to the model only when the person's messages (joined) call for it — a tool
+   * most conversations never need should not weigh on every request. Absent: always offered.
+   */
+  offerWhen?(userText: string): boolean;
   /** A successful call reads one file (counted in the run's "files read"). */
   readsFile?: boolean;
 }

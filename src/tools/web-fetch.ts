@@ -33,7 +33,7 @@ export interface WebFetchDeps {
 }
 
 const schema = z.object({
-  url: z.string().trim().min(1).max(4000).describe('The full http:// or https:// address of the page.'),
+  url: z.string().trim().min(1).max(4000).describe('Full http(s) address.'),
 });
 
 export interface Page {
@@ -204,9 +204,8 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
   return {
     name: 'web_fetch',
     description: [
-      'Fetch a public web page (http or https) and return its text; HTML is converted to Markdown, other text is returned',
-      `as is, binary files are refused. Redirects are followed (at most ${MAX_REDIRECTS}). Result capped at ${formatBytes(MAX_RESULT_BYTES)}.`,
-      'Local, private-network and cloud-metadata addresses are refused. Pages that need JavaScript or a login show little.',
+      'Fetch a public web page (http/https) as text (HTML as Markdown); binary files and local or private addresses are refused.',
+      `Result capped at ${formatBytes(MAX_RESULT_BYTES)}; pages needing JavaScript or a login show little.`,
     ].join(' '),
     schema,
     kind: 'read',

@@ -73,14 +73,14 @@ describe('Agent Skills in chat', () => {
       '- internal-comms: A set of resources to help me write all kinds of internal communications',
     );
     expect(prompt).toContain("- brand-guidelines: Applies Anthropic's official brand colors");
-    expect(prompt).toContain('- pdf: Use this skill whenever the user wants to do anything with PDF files.');
+    expect(prompt).toContain('- pdf: Work with PDF files - read their text, check and fill form fields');
     expect(toolNames(first!)).toContain('skill');
     // Nothing of any skill's body (or bundled files) is sent before the model loads it.
     const sent = JSON.stringify(first!.body);
     for (const bodyText of [
       'Identify the communication type',
       'Anthropic Brand Styling',
-      'PDF Processing Guide',
+      'Working with PDF files',
       'Progress, Plans, Problems',
     ]) {
       expect(sent).not.toContain(bodyText);
@@ -142,7 +142,7 @@ describe('zhi run with a real SKILL.md', () => {
     expect(user).not.toContain('given no inputs');
     expect(system(first!)).toContain(`This skill's folder is ${JSON.stringify(join(home, 'skills', 'pdf'))}`);
     expect(system(first!)).toContain('scripts/check_fillable_fields.py');
-    expect(lastTool(second!)).toContain('# PDF Processing Advanced Reference');
+    expect(lastTool(second!)).toContain('# PDF reference');
   });
 
   it('takes piped stdin as a document for a skill without declared inputs', async () => {

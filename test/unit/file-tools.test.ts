@@ -70,8 +70,8 @@ describe('registration', () => {
     ]);
     // the contract the model reads
     expect(fileWrite.description).toContain('{"sheets": [{"name": "Sheet1", "headers"');
-    expect(fileWrite.description).toContain('{"content": "# Title');
-    expect(fileWrite.description).toContain('UTF-8 with BOM');
+    expect(fileWrite.description).toContain('{"headers": ["Name", "Amount"], "rows"');
+    expect(fileWrite.description).toContain('.docx: {"content": "<Markdown>"}');
   });
 });
 

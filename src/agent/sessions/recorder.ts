@@ -27,6 +27,7 @@ import {
   serialiseLine,
   type UsagePurpose,
 } from './format.js';
+import { noteSession } from './index-file.js';
 import { type LoadedSession, newSessionId, sessionDataDir, sessionFile, titleFrom } from './store.js';
 
 export interface OpenSessionOptions {
@@ -266,7 +267,7 @@ export class SessionRecorder {
     }
   };
 
-  /** Stop recording (further events are ignored) and close the file. */
+  /** Stop recording (further events are ignored), close the file and note it in the index. */
   close(): void {
     this.closed = true;
     if (this.fd === undefined) return;
@@ -276,6 +277,7 @@ export class SessionRecorder {
       // already closed
     }
     this.fd = undefined;
+    if (!this.failed) noteSession(this.o.sessionsDir, this._file);
   }
 
   /**

@@ -47,6 +47,8 @@ export async function createChat(
 ): Promise<ChatSession> {
   const client = makeClient(ctx);
   const tools = await loadTools();
+  // skill_create is sent only once the person talks about skills (see its offerWhen).
+  tools.onDemand = true;
   const skills = await chatSkills(ctx, tools);
   const mcp = chatMcp(ctx, tools);
   const usage = newUsage(ctx);
@@ -59,7 +61,7 @@ export async function createChat(
     systemPrompt: chatSystemPrompt({
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
-      toolNames: tools.names(),
+      toolNames: tools.alwaysOffered(),
       date: new Date().toISOString().slice(0, 10),
       uiLanguage: getLanguage(),
       ...(skills ? { skills: skills.listing } : {}),

@@ -4,6 +4,7 @@ import { redact } from '../../support/redact.js';
 import { visible } from '../../support/sanitize.js';
 import { adviceFor } from '../advice.js';
 import type { Style } from './style.js';
+import { stderrColumns, wrapText } from './width.js';
 
 const KEEP = { keepNewlines: true, keepTabs: true };
 
@@ -11,25 +12,29 @@ const KEEP = { keepNewlines: true, keepTabs: true };
  * An error as a person reads it: what happened, why, what to try. With colour it is a red panel;
  * without, plain lines prefixed with [ERROR]. The stack trace only with --debug.
  */
-export function formatError(err: ZhiError, style: Style, debug = false): string {
+export function formatError(err: ZhiError, style: Style, debug = false, width = stderrColumns()): string {
   const lines: string[] = [];
+  // Each line wraps to the window at word (or CJK) boundaries, under its own indent.
+  const push = (first: string, text: string, rest: string) => {
+    for (const part of text.split('\n')) lines.push(...wrapText(part, width && width - 1, first, rest));
+  };
   // Error texts quote the API, files and paths: shown, never executed.
   const what = visible(err.whatText(), KEEP);
   const why = visible(err.whyText() ?? '', KEEP);
   const tries = adviceFor(err).map((x) => visible(x, KEEP));
   if (style.enabled) {
-    lines.push(style.red(style.bold(`✖ ${t('cli.error')}: `)) + style.bold(what));
-    if (why) lines.push(`  ${style.dim(`${t('cli.reason')}:`)} ${why}`);
+    push(style.red(style.bold(`✖ ${t('cli.error')}: `)), style.bold(what), '  ');
+    if (why) push(`  ${style.dim(`${t('cli.reason')}:`)} `, why, '    ');
     if (tries.length) {
       lines.push(`  ${style.dim(`${t('cli.try')}:`)}`);
-      for (const [i, x] of tries.entries()) lines.push(`    ${i + 1}. ${x}`);
+      for (const [i, x] of tries.entries()) push(`    ${i + 1}. `, x, '       ');
     }
   } else {
-    lines.push(`[ERROR] ${what}`);
-    if (why) lines.push(`  ${t('cli.reason')}: ${why}`);
+    push('[ERROR] ', what, '  ');
+    if (why) push(`  ${t('cli.reason')}: `, why, '    ');
     if (tries.length) {
       lines.push(`  ${t('cli.try')}:`);
-      for (const [i, x] of tries.entries()) lines.push(`    ${i + 1}. ${x}`);
+      for (const [i, x] of tries.entries()) push(`    ${i + 1}. `, x, '       ');
     }
   }
   if (debug) {
@@ -40,14 +45,15 @@ export function formatError(err: ZhiError, style: Style, debug = false): string 
   return `${redact(lines.join('\n'))}\n`;
 }
 
-export function formatWarning(message: string, style: Style): string {
+export function formatWarning(message: string, style: Style, width = stderrColumns()): string {
   // Shown, never executed; and never a secret.
   const text = redact(visible(message, KEEP));
-  return style.enabled
-    ? `${style.yellow('⚠')} ${text}
-`
-    : `[WARN] ${text}
-`;
+  const mark = style.enabled ? `${style.yellow('⚠')} ` : '[WARN] ';
+  const indent = style.enabled ? '  ' : '       ';
+  const lines = text
+    .split('\n')
+    .flatMap((part, i) => wrapText(part, width && width - 1, i === 0 ? mark : indent, indent));
+  return `${lines.join('\n')}\n`;
 }
 
 /** The JSON shape of a failure for --output-format json (design §2). */

@@ -1,10 +1,15 @@
-import type { Token } from 'marked';
+import type { Token, Tokens } from 'marked';
+import type { BlockContext } from './markdown.js';
+import { type OpenBlock, openCode, openTable } from './md-open-block.js';
 
 /**
  * Streaming Markdown: text arrives in deltas; blocks that are finished (followed by another
- * block) are rendered once and committed; only the unfinished last block is rendered again on
- * each update and shown as the live area. When the live block grows taller than the screen, its
- * top lines are committed too (they no longer change: wrapping is greedy and code is line by line).
+ * block) are rendered once and committed; only the unfinished last block is shown as the live
+ * area. Most blocks are short and simply rendered again on each update. The two that can grow
+ * without end — tables and fenced code — are followed line by line instead (md-open-block.ts),
+ * so each update costs what arrived, not what came before. When the live block grows taller than
+ * the screen, its top lines are committed (they no longer change: wrapping is greedy and code is
+ * line by line); a live table shows its newest rows instead and is drawn whole when finished.
  */
 export interface StreamUpdate {
   /** Lines to print permanently, in order. */
@@ -19,29 +24,36 @@ export type BlockRenderer = (tok: Token) => string[];
 const SKIP = new Set(['space', 'def']);
 
 export class MarkdownStream {
-  private text = '';
-  /** Where the unfinished part of `text` starts. */
-  private offset = 0;
+  /**
+   * The text not committed yet. Committed text is dropped: a long answer is never searched or
+   * copied again (searching a string built by appending makes V8 flatten all of it each time).
+   */
+  private pending = '';
+  private blank = true;
   /** Blocks committed so far (a blank line goes before every block but the first). */
   private blocks = 0;
   /** Lines of the current live block already committed because it outgrew the screen. */
   private frozen = 0;
+  /** A table or code block being followed line by line, starting at the start of `pending`. */
+  private open: OpenBlock | undefined;
 
+  /**
+   * `context`, when given, lets tables and fenced code be followed incrementally (they need the
+   * width and theme); without it every update re-renders the unfinished block with `render`.
+   */
   constructor(
     private readonly lex: Lexer,
     private readonly render: BlockRenderer,
+    private readonly context?: () => BlockContext,
   ) {}
 
   push(delta: string): void {
-    this.text += delta;
-  }
-
-  get source(): string {
-    return this.text;
+    this.pending += delta;
+    if (this.blank && delta.trim()) this.blank = false;
   }
 
   get empty(): boolean {
-    return this.text.trim() === '';
+    return this.blank;
   }
 
   /**
@@ -49,10 +61,43 @@ export class MarkdownStream {
    * `maxLive`: most lines the live area may hold (0 = show nothing live; commit only finished blocks).
    */
   update(final: boolean, maxLive: number): StreamUpdate {
-    const rest = this.text.slice(this.offset);
-    const located = this.locate(rest);
-    const content = located.filter((b) => !SKIP.has(b.token.type));
     const commit: string[] = [];
+    for (;;) {
+      if (this.open) {
+        const live = this.followOpen(final, maxLive, commit);
+        if (live) return { commit, live };
+      }
+      const live = this.updateBlocks(final, maxLive, commit);
+      if (!this.open) return { commit, live };
+    }
+  }
+
+  /** Feed new complete lines to the open block; `undefined` once it has ended (and is committed). */
+  private followOpen(final: boolean, maxLive: number, commit: string[]): string[] | undefined {
+    const open = this.open!;
+    const ctx = this.context!();
+    const step = open.feed(this.pending, final, ctx);
+    if (step.consumed) this.pending = this.pending.slice(step.consumed);
+    if (step.commit.length) {
+      if (!open.started && this.blocks > 0) commit.push('');
+      commit.push(...step.commit);
+      open.started = true;
+    }
+    if (!step.ended) {
+      if (maxLive <= 0) return [];
+      const gap = !open.started && this.blocks > 0 ? [''] : [];
+      return [...gap, ...open.live(ctx, maxLive - gap.length)];
+    }
+    this.open = undefined;
+    this.blocks += 1;
+    this.frozen = 0;
+    return undefined;
+  }
+
+  /** The general path: lex the unfinished text, commit finished blocks, render the last one. */
+  private updateBlocks(final: boolean, maxLive: number, commit: string[]): string[] {
+    const rest = this.pending;
+    const content = this.locate(rest).filter((b) => !SKIP.has(b.token.type));
     const finished = final ? content : content.slice(0, -1);
     for (const [k, b] of finished.entries()) {
       const lines = this.withSeparator(this.render(b.token));
@@ -62,10 +107,19 @@ export class MarkdownStream {
     }
     if (finished.length) {
       this.frozen = 0;
-      this.offset += finished[finished.length - 1]!.end;
+      this.pending = rest.slice(finished[finished.length - 1]!.end);
     }
     const last = final ? undefined : content[content.length - 1];
-    if (!last) return { commit, live: [] };
+    if (!last) return [];
+    if (this.context && this.frozen === 0) {
+      const consumed = rest.length - this.pending.length;
+      const open = this.tryOpen(last.token, this.pending, last.start - consumed);
+      if (open) {
+        this.pending = this.pending.slice(last.start - consumed);
+        this.open = open;
+        return [];
+      }
+    }
     const lines = this.withSeparator(this.render(last.token));
     let live = lines.slice(this.frozen);
     if (maxLive > 0 && live.length > maxLive) {
@@ -74,22 +128,29 @@ export class MarkdownStream {
       this.frozen += extra;
       live = live.slice(extra);
     }
-    return { commit, live: maxLive > 0 ? live : [] };
+    return maxLive > 0 ? live : [];
+  }
+
+  private tryOpen(token: Token, text: string, at: number): OpenBlock | undefined {
+    const theme = this.context!().theme;
+    if (token.type === 'table') return openTable(token as Tokens.Table, text.slice(at), theme, this.lex);
+    if (token.type === 'code') return openCode(token as Tokens.Code, text.slice(at));
+    return undefined;
   }
 
   private withSeparator(lines: string[]): string[] {
     return lines.length && this.blocks > 0 ? ['', ...lines] : lines;
   }
 
-  /** The tokens of `src` with where each one ends in it. */
-  private locate(src: string): { token: Token; end: number }[] {
-    const out: { token: Token; end: number }[] = [];
+  /** The tokens of `src` with where each one starts and ends in it. */
+  private locate(src: string): { token: Token; start: number; end: number }[] {
+    const out: { token: Token; start: number; end: number }[] = [];
     let pos = 0;
     for (const token of this.lex(src)) {
       const at = token.raw ? src.indexOf(token.raw, pos) : -1;
       const start = at >= 0 ? at : pos;
       pos = start + token.raw.length;
-      out.push({ token, end: pos });
+      out.push({ token, start, end: pos });
     }
     return out;
   }

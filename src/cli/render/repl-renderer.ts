@@ -135,6 +135,7 @@ export class ReplRenderer {
         this.md ??= new MarkdownStream(
           (src) => Lexer.lex(src, { gfm: true }),
           (tok) => renderBlock(tok, { width: this.width(), theme: this.theme }),
+          () => ({ width: this.width(), theme: this.theme }),
         );
         this.md.push(ev.text);
         this.answer += ev.text;
@@ -295,13 +296,18 @@ export class ReplRenderer {
     this.printAnswer(commit);
   }
 
+  /**
+   * Coalesce redraws: at most one per REDRAW_MS, counted from the end of the last one, and never
+   * inside the event that asked for it — the frame waits for a timer, so keys already typed
+   * (Ctrl+C) are handled before any rendering work.
+   */
   private scheduleRedraw(): void {
-    if (this.redrawTimer) return;
-    const wait = REDRAW_MS - (this.now() - this.lastRedraw);
-    if (wait <= 0 || !this.o.animate) {
+    if (!this.o.animate) {
       this.redraw();
       return;
     }
+    if (this.redrawTimer) return;
+    const wait = Math.max(0, REDRAW_MS - (this.now() - this.lastRedraw));
     this.redrawTimer = setTimeout(() => {
       this.redrawTimer = undefined;
       this.redraw();
@@ -310,7 +316,15 @@ export class ReplRenderer {
   }
 
   private redraw(): void {
-    this.lastRedraw = this.now();
+    try {
+      this.draw();
+    } finally {
+      // Measured from the end: a slow frame is followed by a full interval of quiet, not another frame.
+      this.lastRedraw = this.now();
+    }
+  }
+
+  private draw(): void {
     const width = this.width();
     const maxLive = this.rich ? Math.max(1, this.screen.maxLive() - this.tools.size - 1) : 0;
     if (this.md) {

@@ -1,87 +1,184 @@
 import type { Tokens } from 'marked';
 import { type BlockContext, inline } from './markdown.js';
+import { allocate, type ColumnMeasure, emptyMeasure, measureCell } from './table-layout.js';
+import type { Theme } from './theme.js';
 import { pad, type Span, textWidth, wrapSpans } from './wrap.js';
 
-type Align = 'left' | 'right' | 'center' | null;
+export { fitColumns } from './table-layout.js';
 
-/** Shrink column widths (widest first) until they fit in `avail` columns. */
-export function fitColumns(natural: number[], avail: number, min = 4): number[] {
-  const widths = [...natural];
-  let total = widths.reduce((a, b) => a + b, 0);
-  while (total > avail) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i;
-    if (widths[widest]! <= min) break;
-    widths[widest]! -= 1;
-    total -= 1;
-  }
-  return widths;
+export type Align = 'left' | 'right' | 'center' | null;
+export type Cells = Span[][];
+
+/** A table as styled cells: what both the whole-table and the streaming renderers draw from. */
+export interface TableData {
+  header: Cells;
+  rows: Cells[];
+  aligns: Align[];
+}
+
+export function plainText(spans: Span[]): string {
+  let s = '';
+  for (const x of spans) s += x.text;
+  return s;
+}
+
+/** The cells of one row as spans, padded to `cols` cells. */
+export function rowCells(cells: Tokens.TableCell[], cols: number, theme: Theme): Cells {
+  return Array.from({ length: cols }, (_, i) => (cells[i] ? inline(cells[i]!.tokens, theme) : []));
+}
+
+export function tableData(table: Tokens.Table, theme: Theme): TableData {
+  const cols = table.header.length;
+  return {
+    header: rowCells(table.header, cols, theme),
+    rows: table.rows.map((r) => rowCells(r, cols, theme)),
+    aligns: Array.from({ length: cols }, (_, i) => table.align[i] ?? null),
+  };
+}
+
+/** Fold one row into the running column measures. */
+export function measureRow(cells: Cells, measures: ColumnMeasure[]): void {
+  for (let i = 0; i < measures.length; i++) measureCell(plainText(cells[i] ?? []), measures[i]!);
+}
+
+export function measureTable(data: TableData, theme: Theme): ColumnMeasure[] {
+  const measures = data.header.map(() => emptyMeasure());
+  measureRow(data.header, measures);
+  for (const r of data.rows) measureRow(r, measures);
+  // Plain output keeps a `---` separator under each header, so a column is at least 3 wide.
+  if (!theme.enabled) for (const m of measures) m.natural = Math.max(3, m.natural);
+  return measures;
+}
+
+/** Room left for cell contents once borders and padding ("│ a │ b │": 3 per column + 1) are drawn. */
+export function cellRoom(width: number, cols: number): number {
+  return width - (3 * cols + 1);
 }
 
 /**
- * A GFM table, columns aligned by display width (CJK characters count double) and shrunk to fit
- * the terminal, cells wrapping inside their column. With colour: box-drawing borders and a bold
- * header; without: Markdown pipes, so a copy-paste of the output is still a table.
+ * A GFM table, columns sized by content (see table-layout.ts) and aligned by display width
+ * (CJK characters count double), cells wrapping inside their column. With colour: box-drawing
+ * borders and a bold header; without: Markdown pipes, so a copy-paste of the output is still a
+ * table. A table that cannot fit as a grid is drawn as one card per row.
  */
 export function renderTable(table: Tokens.Table, ctx: BlockContext): string[] {
-  const { theme, width } = ctx;
-  const cols = table.header.length;
-  if (!cols) return [];
-  const cell = (c: Tokens.TableCell | undefined): Span[] => (c ? inline(c.tokens, theme) : []);
-  const header = table.header.map(cell);
-  const rows = table.rows.map((r) => Array.from({ length: cols }, (_, i) => cell(r[i])));
-  const widthOf = (spans: Span[]) =>
-    Math.max(
-      ...spans
-        .map((s) => s.text)
-        .join('')
-        .split('\n')
-        .map(textWidth),
-      0,
-    );
-  const natural = Array.from({ length: cols }, (_, i) =>
-    Math.max(theme.enabled ? 1 : 3, widthOf(header[i]!), ...rows.map((r) => widthOf(r[i]!))),
-  );
-  // Borders and padding: "│ a │ b │" is 3 per column + 1.
-  const widths = fitColumns(natural, Math.max(cols * 2, width - (3 * cols + 1)), 2);
-  const aligns: Align[] = Array.from({ length: cols }, (_, i) => table.align[i] ?? null);
+  if (!table.header.length) return [];
+  return renderTableData(tableData(table, ctx.theme), ctx);
+}
 
-  const v = theme.enabled ? theme.dim('│') : '|';
-  const renderRow = (cells: Span[][], bold: boolean): string[] => {
-    const wrapped = cells.map((spans, i) => {
-      const painted = bold && theme.enabled ? spans.map((s) => ({ text: s.text, paint: theme.bold })) : spans;
-      return wrapSpans(painted, widths[i]!);
-    });
-    const height = Math.max(...wrapped.map((w) => w.length));
-    const lines: string[] = [];
-    for (let k = 0; k < height; k++) {
-      const parts = wrapped.map((w, i) => pad(w[k] ?? '', widths[i]!, k < w.length ? aligns[i]! : 'left'));
-      lines.push(`${v} ${parts.join(` ${v} `)} ${v}`);
-    }
-    return lines;
-  };
-  const rule = (left: string, mid: string, right: string) =>
-    theme.dim(left + widths.map((w) => '─'.repeat(w + 2)).join(mid) + right);
+/** `measures`: the columns measured already (a streamed table measured its rows as they came). */
+export function renderTableData(
+  data: TableData,
+  ctx: BlockContext,
+  measures = measureTable(data, ctx.theme),
+): string[] {
+  const widths = allocate(measures, cellRoom(ctx.width, data.header.length));
+  if (!widths) return renderCards(data, ctx);
+  const grid = new GridPainter(widths, data.aligns, ctx.theme);
+  const out = grid.head(data.header);
+  for (const r of data.rows) out.push(...grid.row(r));
+  out.push(...grid.foot());
+  return out;
+}
 
-  const out: string[] = [];
-  if (theme.enabled) {
-    out.push(rule('┌', '┬', '┐'));
-    out.push(...renderRow(header, true));
-    out.push(rule('├', '┼', '┤'));
-    for (const r of rows) out.push(...renderRow(r, false));
-    out.push(rule('└', '┴', '┘'));
-  } else {
-    out.push(...renderRow(header, false));
+/** Draws the parts of a grid with fixed column widths, so rows can be drawn one at a time. */
+export class GridPainter {
+  private readonly bar: string;
+
+  constructor(
+    readonly widths: number[],
+    private readonly aligns: Align[],
+    private readonly theme: Theme,
+  ) {
+    this.bar = theme.enabled ? theme.dim('│') : '|';
+  }
+
+  /** Top border, header row and the rule under it. */
+  head(header: Cells): string[] {
+    const { theme, widths } = this;
+    if (theme.enabled) return [this.rule('┌', '┬', '┐'), ...this.row(header, true), this.rule('├', '┼', '┤')];
     const sep = widths.map((w, i) => {
-      const a = aligns[i];
+      const a = this.aligns[i];
       const dashes = '-'.repeat(Math.max(3, w));
       if (a === 'center') return `:${dashes.slice(2)}:`;
       if (a === 'right') return `${dashes.slice(1)}:`;
       if (a === 'left') return `:${dashes.slice(1)}`;
       return dashes;
     });
-    out.push(`| ${sep.join(' | ')} |`);
-    for (const r of rows) out.push(...renderRow(r, false));
+    return [...this.row(header), `| ${sep.join(' | ')} |`];
   }
+
+  foot(): string[] {
+    return this.theme.enabled ? [this.rule('└', '┴', '┘')] : [];
+  }
+
+  row(cells: Cells, bold = false): string[] {
+    const { theme, widths } = this;
+    const wrapped = widths.map((w, i) => {
+      const spans = cells[i] ?? [];
+      const painted = bold && theme.enabled ? spans.map((s) => ({ text: s.text, paint: theme.bold })) : spans;
+      return wrapSpans(painted, w);
+    });
+    let height = 0;
+    for (const w of wrapped) height = Math.max(height, w.length);
+    const lines: string[] = [];
+    for (let k = 0; k < height; k++) {
+      const parts = wrapped.map((w, i) =>
+        pad(w[k] ?? '', widths[i]!, k < w.length ? this.aligns[i]! : 'left'),
+      );
+      lines.push(`${this.bar} ${parts.join(` ${this.bar} `)} ${this.bar}`);
+    }
+    return lines;
+  }
+
+  private rule(left: string, mid: string, right: string): string {
+    return this.theme.dim(left + this.widths.map((w) => '─'.repeat(w + 2)).join(mid) + right);
+  }
+}
+
+/**
+ * A table too wide for the window, as one card per row: each cell on its own line after its
+ * column name, wrapped with a hanging indent. Nothing is cut and nothing overflows.
+ */
+export function renderCards(data: TableData, ctx: BlockContext): string[] {
+  const out: string[] = [];
+  const cards = new CardPainter(data.header, ctx);
+  for (const [k, r] of data.rows.entries()) out.push(...cards.card(r, k === 0));
   return out;
+}
+
+export class CardPainter {
+  private readonly labels: string[];
+  private readonly labelWidth: number;
+  private readonly stacked: boolean;
+
+  constructor(
+    header: Cells,
+    private readonly ctx: BlockContext,
+  ) {
+    this.labels = header.map(plainText);
+    this.labelWidth = Math.max(0, ...this.labels.map(textWidth));
+    // Long column names beside their values would leave the values no room: put them above.
+    this.stacked = this.labelWidth + 2 > Math.floor(ctx.width * 0.4);
+  }
+
+  card(cells: Cells, first: boolean): string[] {
+    const { theme, width } = this.ctx;
+    const out: string[] = [];
+    if (!first) out.push(theme.enabled ? theme.dim('─'.repeat(Math.min(width, 40))) : '');
+    for (const [i, label] of this.labels.entries()) {
+      const name = theme.enabled ? theme.bold(label) : label;
+      const value = cells[i] ?? [];
+      if (this.stacked) {
+        out.push(...wrapSpans([{ text: `${label}:`, paint: theme.enabled ? theme.bold : undefined }], width));
+        out.push(...wrapSpans(value, width, { first: '  ', rest: '  ' }));
+        continue;
+      }
+      const gap = ' '.repeat(this.labelWidth - textWidth(label) + 1);
+      out.push(
+        ...wrapSpans(value, width, { first: `${name}:${gap}`, rest: ' '.repeat(this.labelWidth + 2) }),
+      );
+    }
+    return out;
+  }
 }

@@ -64,3 +64,75 @@ export function columns(rows: string[][], right: ReadonlySet<number> = new Set()
       .trimEnd(),
   );
 }
+
+/** The width of the terminal on stderr, or undefined when it is not a terminal (nothing is wrapped then). */
+export function stderrColumns(): number | undefined {
+  return process.stderr.isTTY && process.stderr.columns ? process.stderr.columns : undefined;
+}
+
+/**
+ * Wrap one paragraph of plain (possibly painted) text to `width` columns: at spaces, or between
+ * CJK characters, never inside a word unless the word alone is longer than a line. The first line
+ * follows `first`, the others `rest` (a hanging indent). Without a width the text is returned as is.
+ */
+export function wrapText(text: string, width: number | undefined, first = '', rest = ''): string[] {
+  if (!width || displayWidth(first) + displayWidth(text) <= width) return [first + text];
+  const room = (line: string) => width - displayWidth(line);
+  const lines: string[] = [];
+  let line = first;
+  let empty = true;
+  for (const token of tokens(text)) {
+    const w = displayWidth(token);
+    const space = token === ' ';
+    if (space && empty) continue;
+    if (w <= room(line)) {
+      line += token;
+      empty = false;
+      continue;
+    }
+    if (!empty) lines.push(line.trimEnd());
+    line = rest;
+    empty = true;
+    if (space) continue;
+    // A token longer than a whole line is cut where it must be.
+    let part = token;
+    while (displayWidth(part) > room(line) && room(line) > 0) {
+      let cut = '';
+      for (const ch of part) {
+        if (displayWidth(cut + ch) > room(line)) break;
+        cut += ch;
+      }
+      if (!cut) break;
+      lines.push(line + cut);
+      part = part.slice(cut.length);
+    }
+    line += part;
+    empty = part === '';
+  }
+  if (!empty || !lines.length) lines.push(line.trimEnd());
+  return lines;
+}
+
+/** Words, single spaces, and CJK characters one by one (closing punctuation kept with the one before). */
+function tokens(text: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  const flush = () => {
+    if (word) out.push(word);
+    word = '';
+  };
+  for (const ch of text) {
+    if (ch === ' ') {
+      flush();
+      out.push(' ');
+    } else if (wide(ch.codePointAt(0)!)) {
+      if (/[，。、；：？！）》」』】]/.test(ch) && out.length && !word) out[out.length - 1] += ch;
+      else {
+        flush();
+        out.push(ch);
+      }
+    } else word += ch;
+  }
+  flush();
+  return out;
+}

@@ -16,6 +16,7 @@ export function graphemeWidth(g: string): number {
     const code = g.charCodeAt(0);
     if (code >= 0x20 && code < 0x7f) return 1;
     if (g === '\t') return 4;
+    if (code < 0xd800 || code > 0xdfff) return unitWidth(code);
   }
   let w = widthCache.get(g);
   if (w === undefined) {
@@ -25,12 +26,54 @@ export function graphemeWidth(g: string): number {
   return w;
 }
 
+/**
+ * Widths of single UTF-16 units, measured once with string-width (stored as width + 1; 0 = not
+ * yet measured). Most text in answers — ASCII, CJK, box drawing, punctuation — is made of units
+ * that are each a whole grapheme, and measuring those one by one is far cheaper than the
+ * segmenter and string-width's regular expressions on every call.
+ */
+const unitWidths = new Uint8Array(0x10000);
+
+function unitWidth(code: number): number {
+  let w = unitWidths[code]!;
+  if (!w) {
+    w = stringWidth(String.fromCharCode(code)) + 1;
+    unitWidths[code] = w;
+  }
+  return w - 1;
+}
+
+const ESCAPES = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+/**
+ * The width of `s` if every unit in it is a grapheme on its own (no surrogate pairs, combining
+ * marks, joiners, variation selectors or control characters), else -1.
+ */
+function simpleWidth(s: string): number {
+  let w = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f) w += 1;
+    else if (c === 9) w += 4;
+    else if (c >= 0xd800 && c <= 0xdfff) return -1;
+    else {
+      const u = unitWidth(c);
+      if (u === 0) return -1;
+      w += u;
+    }
+  }
+  return w;
+}
+
 /** Columns a string takes (escape codes ignored, CJK counted double). */
 export function textWidth(s: string): number {
-  return stringWidth(s.replace(/\t/g, '    '));
+  const bare = s.includes('\x1b') ? s.replace(ESCAPES, '') : s;
+  const w = simpleWidth(bare);
+  return w >= 0 ? w : stringWidth(bare.replace(/\t/g, '    '));
 }
 
 export function splitGraphemes(s: string): string[] {
+  if (simpleWidth(s) >= 0) return s.split('');
   const out: string[] = [];
   for (const { segment } of graphemes.segment(s)) out.push(segment);
   return out;

@@ -1,5 +1,5 @@
 import { t } from '../../../support/i18n/index.js';
-import { displayWidth as textWidth } from '../../render/width.js';
+import { stderrColumns, displayWidth as textWidth, wrapText } from '../../render/width.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 const HEAD_MAX = 22;
@@ -15,17 +15,27 @@ export function helpText(ctx: SlashContext): string {
   // A long synopsis (/skill …) gets its description on the next line, so the column stays narrow.
   const width = Math.min(HEAD_MAX, Math.max(0, ...heads.map(textWidth)));
   const lines = [style.bold(t('repl.help.title'))];
+  // Descriptions wrap to the window under their own column, never mid-word.
+  const columns = stderrColumns();
+  const wrapAt = columns && columns - 1;
+  const indent = ' '.repeat(width + 4);
   commands.forEach((c, i) => {
     const head = heads[i]!;
     const gap = width - textWidth(head) + 2;
-    if (gap >= 2) lines.push(`  ${style.cyan(head)}${' '.repeat(gap)}${t(c.description)}`);
-    else lines.push(`  ${style.cyan(head)}`, `  ${' '.repeat(width + 2)}${t(c.description)}`);
+    if (gap >= 2)
+      lines.push(...wrapText(t(c.description), wrapAt, `  ${style.cyan(head)}${' '.repeat(gap)}`, indent));
+    else lines.push(`  ${style.cyan(head)}`, ...wrapText(t(c.description), wrapAt, indent, indent));
   });
   lines.push(
     '',
     ...t('repl.help.keys')
       .split('\n')
-      .map((l, i) => (i === 0 ? style.bold(l) : l)),
+      .flatMap((l, i) => {
+        const lead = /^\s*/.exec(l)![0];
+        return wrapText(l.slice(lead.length), wrapAt, i === 0 ? style.bold(lead) : lead, `${lead}  `).map(
+          (x, k) => (i === 0 && k === 0 ? style.bold(x) : x),
+        );
+      }),
   );
   return lines.join('\n');
 }

@@ -31,10 +31,13 @@ Usage:
   zhi run <skill> [inputs…] [--<arg> <value>]…
                                     run a skill on the cheap model
   zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>
+            | export <name> | import <file|url>
   zhi config show | path | get <key> | set <key> <value> | reset
   zhi sessions [text] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue  resume a saved conversation
   zhi usage [--since 7d] [--by model|skill|day]
+  zhi models                        the GLM models, their prices, what your account offers
+  zhi mcp list | add | remove | test   MCP servers whose tools zhi may use
   zhi doctor                        check this computer (the shell sandbox)
   zhi --setup                       run the setup wizard
 
@@ -88,10 +91,13 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi run <技能> [输入…] [--<参数> <值>]…
                                     用低成本模型运行技能
   zhi skill list | show <名称> | new | edit <名称> | delete <名称> | trust <名称>
+            | export <名称> | import <文件|网址>
   zhi config show | path | get <键> | set <键> <值> | reset
   zhi sessions [文字] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue  继续一段保存的对话
   zhi usage [--since 7d] [--by model|skill|day]
+  zhi models                        GLM 模型、价格，以及你的账户可用的模型
+  zhi mcp list | add | remove | test   zhi 可以使用其工具的 MCP 服务器
   zhi doctor                        检查本机（命令沙盒）
   zhi --setup                       运行设置向导
 

@@ -1,0 +1,78 @@
+/**
+ * The weight of one request: what `zhi -c hello` sends to the API (bytes of the body, and prompt
+ * tokens by the repo's own estimator over the messages and the tool schemas).
+ * Run by scripts/bench.mjs (bundled with esbuild); `measure()` returns the rows.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { estimateTextTokens } from '../../src/agent/tokens.js';
+import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
+
+type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+
+const zhi = join(process.cwd(), 'dist/zhi.js');
+
+/** Run zhi to the end without a terminal or piped input (the fake server answers from this process). */
+function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [zhi, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`zhi ${args.join(' ')}: exit ${code}\n${err}`)),
+    );
+  });
+}
+
+export async function measure(): Promise<Row[]> {
+  const fake = new FakeZhipu();
+  await fake.start();
+  fake.fallback = () => ({ kind: 'text', text: 'Hello!' });
+  const home = mkdtempSync(join(tmpdir(), 'zhi-bench-request-'));
+  try {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      ZHI_HOME: home,
+      ZHI_API_KEY: TEST_KEY,
+      ZHI_BASE_URL: fake.baseUrl,
+    };
+    await run(['-c', 'hello'], env, home);
+    const req = fake.requests.find((r) => r.path.endsWith('/chat/completions'));
+    if (!req) throw new Error('no chat request was made');
+    const bytes = Buffer.byteLength(req.raw, 'utf8');
+    const body = req.body as { messages: { content: unknown }[]; tools?: unknown[] };
+    const text = body.messages
+      .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+      .join('\n');
+    const tokens =
+      estimateTextTokens(text) +
+      4 * body.messages.length +
+      estimateTextTokens(JSON.stringify(body.tools ?? []));
+    const tools = (body.tools ?? []) as { function: { name: string } }[];
+    return [
+      {
+        name: 'one-shot `hello` request size',
+        value: bytes / 1024,
+        unit: 'KB',
+        budget: 6,
+        note: `${bytes} bytes; tools: ${tools.map((t) => t.function.name).join(', ') || 'none'}`,
+      },
+      {
+        name: 'one-shot `hello` prompt tokens',
+        value: tokens,
+        unit: 'tokens',
+        budget: 1500,
+        note: "the repo's estimator over messages and tool schemas (errs high)",
+      },
+    ];
+  } finally {
+    await fake.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+}

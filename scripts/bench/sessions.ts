@@ -1,0 +1,131 @@
+/**
+ * Saved sessions at scale: 5,000 session files (about 20 KB each, ~100 MB) in one ZHI_HOME.
+ * `zhi --continue -c hi` against a fresh `zhi -c hi` in the same home, and `zhi sessions`.
+ * Run by scripts/bench.mjs (bundled with esbuild); `measure()` returns the rows.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
+
+type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+
+const zhi = join(process.cwd(), 'dist/zhi.js');
+
+/** Run zhi to the end without a terminal or piped input (the fake server answers from this process). */
+function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [zhi, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`zhi ${args.join(' ')}: exit ${code}\n${err}`)),
+    );
+  });
+}
+const COUNT = 5000;
+
+function writeSessions(dir: string, cwd: string): void {
+  mkdirSync(dir, { recursive: true });
+  const filler = '这是一段较长的回答，用来让会话文件接近真实大小。'.repeat(60);
+  for (let i = 0; i < COUNT; i++) {
+    const id = `2026${String(1 + (i % 12)).padStart(2, '0')}${String(1 + (i % 28)).padStart(2, '0')}-${String(i).padStart(6, '0')}-${(i % 65536).toString(16).padStart(4, '0')}`;
+    const lines = [
+      {
+        type: 'session',
+        v: 1,
+        id,
+        created: '2026-01-01T00:00:00.000Z',
+        cwd,
+        model: 'glm-5',
+        kind: 'repl',
+        platform: 'bigmodel',
+        currency: 'CNY',
+        zhi: 'bench',
+      },
+    ];
+    const out: string[] = lines.map((l) => JSON.stringify(l));
+    for (let k = 0; k < 6; k++) {
+      out.push(
+        JSON.stringify({
+          type: 'message',
+          role: 'user',
+          t: '2026-01-01T00:00:01.000Z',
+          message: { role: 'user', content: `问题 ${i}-${k}` },
+        }),
+      );
+      out.push(
+        JSON.stringify({
+          type: 'message',
+          role: 'assistant',
+          t: '2026-01-01T00:00:02.000Z',
+          message: { role: 'assistant', content: filler },
+        }),
+      );
+    }
+    writeFileSync(join(dir, `${id}.jsonl`), `${out.join('\n')}\n`);
+  }
+}
+
+function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+/** Median wall time of `zhi args` (asynchronously: the fake server answers from this process). */
+async function timeRun(args: string[], env: NodeJS.ProcessEnv, cwd: string, n: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await run(args, env, cwd);
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+export async function measure(): Promise<Row[]> {
+  const fake = new FakeZhipu();
+  await fake.start();
+  fake.fallback = () => ({ kind: 'text', text: 'hi there' });
+  const home = mkdtempSync(join(tmpdir(), 'zhi-bench-sessions-'));
+  const work = join(home, 'work');
+  mkdirSync(work);
+  try {
+    writeSessions(join(home, 'sessions'), work);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      ZHI_HOME: home,
+      ZHI_API_KEY: TEST_KEY,
+      ZHI_BASE_URL: fake.baseUrl,
+      ZHI_LANGUAGE: 'en',
+    };
+    // The files were written behind zhi's back: the first listing builds the index (once).
+    const firstList = await timeRun(['sessions'], env, work, 1);
+    const list = await timeRun(['sessions'], env, work, 7);
+    const fresh = await timeRun(['-c', 'hi'], env, work, 7);
+    const cont = await timeRun(['--continue', '-c', 'hi'], env, work, 7);
+    return [
+      {
+        name: '`zhi sessions` with 5,000 sessions',
+        value: list,
+        unit: 'ms',
+        budget: 300,
+        note: `~100 MB of sessions, index in place; first listing (builds the index): ${firstList.toFixed(0)} ms`,
+      },
+      {
+        name: '`--continue -c hi` with 5,000 sessions',
+        value: cont,
+        unit: 'ms',
+        budget: 1.2 * fresh,
+        note: `fresh \`-c hi\`: ${fresh.toFixed(0)} ms; ratio ${(cont / fresh).toFixed(2)}× (budget 1.2×)`,
+      },
+    ];
+  } finally {
+    await fake.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+}

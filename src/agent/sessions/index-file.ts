@@ -1,0 +1,158 @@
+/**
+ * A small index of saved sessions (`index.ndjson` in the sessions folder): one line per session
+ * with what a listing shows (id, title, model, kind, folder, cost, updated…) and the size and
+ * modification time of its file when the line was written. It is a cache, never the truth: an
+ * entry is used only while its file still has that size and time, so an index that is missing,
+ * stale, half-written or raced by two processes costs a re-read of the files that changed,
+ * never a wrong answer. Sessions add their line when they close; listings add lines for files
+ * they had to read and rewrite the file when it has grown much longer than the sessions it lists.
+ */
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { summariseSession } from './listing-summary.js';
+import type { SessionSummary } from './store.js';
+
+export const INDEX_FILE = 'index.ndjson';
+const VERSION = 1;
+
+/** A listing's summary plus the file state it was read from. */
+export interface IndexEntry extends SessionSummary {
+  size: number;
+  mtimeMs: number;
+}
+
+function indexPath(dir: string): string {
+  return join(dir, INDEX_FILE);
+}
+
+/** The entries of the index file by id (the last line of an id wins); empty when unreadable. */
+function readIndex(dir: string): { entries: Map<string, IndexEntry>; lines: number } {
+  const entries = new Map<string, IndexEntry>();
+  let text: string;
+  try {
+    text = readFileSync(indexPath(dir), 'utf8');
+  } catch {
+    return { entries, lines: 0 };
+  }
+  const lines = text.split('\n');
+  if (!lines[0]?.startsWith(`{"v":${VERSION}`)) return { entries, lines: 0 };
+  for (let i = 1; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (!raw) continue;
+    try {
+      const e = JSON.parse(raw) as IndexEntry;
+      if (typeof e.id === 'string' && typeof e.size === 'number') entries.set(e.id, e);
+    } catch {
+      // A half-written line (a crash mid-append): that session is read from its file.
+    }
+  }
+  return { entries, lines: lines.length };
+}
+
+/** One index line; the file path is not stored (it follows from the folder and the id). */
+function serialise(e: IndexEntry): string {
+  const { file: _file, ...rest } = e;
+  return `${JSON.stringify(rest)}\n`;
+}
+
+/**
+ * Every session in `dir`, from the index where it is fresh and from the file where it is not.
+ * Brings the index up to date as a side effect (best effort: a read-only folder still lists).
+ */
+export function indexedSessions(dir: string): IndexEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const { entries, lines } = readIndex(dir);
+  const out: IndexEntry[] = [];
+  const fresh: IndexEntry[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.jsonl') || name === INDEX_FILE) continue;
+    const file = join(dir, name);
+    const id = name.slice(0, -'.jsonl'.length);
+    let st: { size: number; mtimeMs: number; mtime: Date };
+    try {
+      st = statSync(file);
+    } catch {
+      continue;
+    }
+    const known = entries.get(id);
+    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) {
+      out.push({ ...known, file });
+      continue;
+    }
+    const entry = readEntry(file, st);
+    if (!entry) continue;
+    out.push(entry);
+    fresh.push(entry);
+  }
+  // Rewrite when the index has grown well past the sessions it lists (updates and deletions).
+  if (lines > 2 * out.length + 50) rewriteIndex(dir, out);
+  else if (fresh.length) appendIndex(dir, fresh);
+  return out;
+}
+
+function readEntry(file: string, st: { size: number; mtimeMs: number; mtime: Date }): IndexEntry | undefined {
+  let data: Buffer;
+  try {
+    data = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const s = summariseSession(data, file);
+  if (!s) return undefined;
+  // Size as read: a session being written may have grown since the stat.
+  return {
+    ...s,
+    updated: st.mtime.toISOString(),
+    size: data.length === st.size ? st.size : -1,
+    mtimeMs: st.mtimeMs,
+  };
+}
+
+/** Add the current state of one session file to the index (called when a session closes). */
+export function noteSession(dir: string, file: string): void {
+  try {
+    const st = statSync(file);
+    const entry = readEntry(file, st);
+    if (entry) appendIndex(dir, [entry]);
+  } catch {
+    // The index is a cache: failing to update it only makes the next listing read this file.
+  }
+}
+
+function appendIndex(dir: string, entries: IndexEntry[]): void {
+  try {
+    const path = indexPath(dir);
+    const fd = openSync(path, 'a', 0o600);
+    try {
+      const body = entries.map(serialise).join('');
+      // A new (or emptied) index starts with its version line.
+      const head = statSync(path).size === 0 ? `{"v":${VERSION}}\n` : '';
+      writeSync(fd, head + body);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Best effort, as above.
+  }
+}
+
+function rewriteIndex(dir: string, entries: IndexEntry[]): void {
+  const tmp = join(dir, `.${INDEX_FILE}.${process.pid}.tmp`);
+  try {
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, `{"v":${VERSION}}\n${entries.map(serialise).join('')}`);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, indexPath(dir));
+  } catch {
+    // Best effort, as above.
+  }
+}

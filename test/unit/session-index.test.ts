@@ -1,0 +1,119 @@
+import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type SessionHeader, serialiseLine } from '../../src/agent/sessions/format.js';
+import { INDEX_FILE, indexedSessions } from '../../src/agent/sessions/index-file.js';
+import { latestSession, listSessions } from '../../src/agent/sessions/listing.js';
+import { openSession } from '../../src/agent/sessions/recorder.js';
+import { PLATFORMS } from '../../src/llm/platforms.js';
+import type { Message } from '../../src/llm/types.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir('zhi-index-');
+});
+afterEach(() => cleanup(dir));
+
+function session(id: string, title: string, cwd = '/work/docs', answer = 'ok'): string {
+  const header: SessionHeader = {
+    type: 'session',
+    v: 1,
+    id,
+    created: '2026-03-14T07:30:45.000Z',
+    cwd,
+    model: 'glm-5',
+    kind: 'repl',
+    platform: 'bigmodel',
+    currency: 'CNY',
+    zhi: 'test',
+  };
+  const msg = (m: Message) =>
+    serialiseLine({ type: 'message', role: m.role, t: '2026-03-14T07:31:00.000Z', message: m });
+  const file = join(dir, `${id}.jsonl`);
+  writeFileSync(
+    file,
+    serialiseLine(header) +
+      msg({ role: 'user', content: title }) +
+      msg({ role: 'assistant', content: answer }),
+  );
+  return file;
+}
+
+const indexText = () => readFileSync(join(dir, INDEX_FILE), 'utf8');
+
+describe('session index', () => {
+  it('is built on the first listing and then answers without reading unchanged files', async () => {
+    session('20260101-100000-aaaa', '季度报告');
+    const b = session('20260102-100000-bbbb', 'translate the contract');
+    const when = new Date('2026-03-14T08:00:00Z');
+    utimesSync(b, when, when);
+    expect((await listSessions(dir)).map((s) => s.title).sort()).toEqual([
+      'translate the contract',
+      '季度报告',
+    ]);
+    expect(indexText()).toContain('季度报告');
+    // Replace a file's content but keep its size and time: the index is trusted, the file not read.
+    writeFileSync(b, readFileSync(b, 'utf8').replace('translate', 'TRANSLATE'));
+    utimesSync(b, when, when);
+    expect((await listSessions(dir)).map((s) => s.title)).toContain('translate the contract');
+  });
+
+  it('re-reads a session whose file changed, and forgets one that was deleted', async () => {
+    const a = session('20260101-100000-aaaa', 'first');
+    const b = session('20260102-100000-bbbb', 'second');
+    await listSessions(dir);
+    appendFileSync(
+      a,
+      serialiseLine({ type: 'message', role: 'user', t: 'x', message: { role: 'user', content: 'more' } }),
+    );
+    utimesSync(a, new Date(), new Date(Date.now() + 5000));
+    rmSync(b);
+    const list = await listSessions(dir);
+    expect(list.map((s) => [s.id, s.turns])).toEqual([['20260101-100000-aaaa', 2]]);
+  });
+
+  it('survives a missing, damaged or foreign index', async () => {
+    session('20260101-100000-aaaa', 'first');
+    await listSessions(dir);
+    rmSync(join(dir, INDEX_FILE));
+    expect((await listSessions(dir)).length).toBe(1);
+    writeFileSync(join(dir, INDEX_FILE), `${indexText()}{"id":"20260101-100000-aaaa","si`);
+    expect((await listSessions(dir)).map((s) => s.title)).toEqual(['first']);
+    writeFileSync(join(dir, INDEX_FILE), 'not an index\n{"id":"x","size":1}\n');
+    expect((await listSessions(dir)).map((s) => s.id)).toEqual(['20260101-100000-aaaa']);
+  });
+
+  it('is rewritten once it has grown well past the sessions it lists', () => {
+    session('20260101-100000-aaaa', 'first');
+    const stale = JSON.stringify({ id: 'gone', size: 1, mtimeMs: 1 });
+    writeFileSync(join(dir, INDEX_FILE), `{"v":1}\n${`${stale}\n`.repeat(200)}`);
+    expect(indexedSessions(dir).length).toBe(1);
+    expect(indexText().split('\n').filter(Boolean).length).toBe(2);
+  });
+
+  it('searches the files only of sessions whose title does not match', async () => {
+    session('20260101-100000-aaaa', '合同审查', '/work/docs', 'nothing');
+    session('20260102-100000-bbbb', 'hello', '/work/docs', '这份合同的第三条');
+    session('20260103-100000-cccc', 'other', '/elsewhere', 'no');
+    expect((await listSessions(dir, { query: '合同' })).map((s) => s.id)).toEqual([
+      '20260102-100000-bbbb',
+      '20260101-100000-aaaa',
+    ]);
+    expect((await latestSession(dir, '/elsewhere'))?.id).toBe('20260103-100000-cccc');
+  });
+
+  it('gets a line from a session when it closes', () => {
+    const rec = openSession({
+      kind: 'oneshot',
+      sessionsDir: dir,
+      cwd: '/work',
+      model: 'glm-5',
+      platform: PLATFORMS.bigmodel,
+    });
+    rec.consume({ type: 'user', message: { role: 'user', content: '总结这份文件' } });
+    rec.close();
+    const line = indexText().split('\n')[1]!;
+    expect(JSON.parse(line)).toMatchObject({ id: rec.id, title: '总结这份文件', turns: 1, kind: 'oneshot' });
+  });
+});
