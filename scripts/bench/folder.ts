@@ -5,7 +5,7 @@
  *   serial time (8 files with --jobs 1, scaled to 100);
  * - zhi's own overhead per file: a folder at zero latency, one file at a time.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +25,11 @@ function reply(req: RecordedRequest): Reply {
     : { kind: 'text', text: `Summary ${id}` };
 }
 
-/** Wall time of `zhi run summarize <n files> --jobs <jobs>` in a fresh folder. */
-function timeRun(fake: FakeZhipu, files: number, jobs: number): number {
+/**
+ * Wall time of `zhi run summarize <n files> --jobs <jobs>` in a fresh folder. The child is
+ * awaited, never spawned synchronously: the fake API runs in this process and must answer.
+ */
+async function timeRun(fake: FakeZhipu, files: number, jobs: number): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'zhi-bench-folder-'));
   try {
     mkdirSync(join(work, 'docs'));
@@ -39,17 +42,20 @@ function timeRun(fake: FakeZhipu, files: number, jobs: number): number {
       ZHI_BASE_URL: fake.baseUrl,
     };
     const t = performance.now();
-    const r = spawnSync(
+    const child = spawn(
       process.execPath,
       [zhi, 'run', 'summarize', 'docs', '--auto', '--jobs', String(jobs)],
       {
         cwd: work,
         env,
-        encoding: 'utf8',
+        stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const ms = performance.now() - t;
-    if (r.status !== 0) throw new Error(`folder bench: zhi failed:\n${r.stderr}`);
+    if (status !== 0) throw new Error(`folder bench: zhi failed:\n${stderr}`);
     return ms;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -62,11 +68,11 @@ export async function measure(): Promise<Row[]> {
   await fake.start();
   try {
     fake.latencyMs = 200;
-    const serialPerFile = timeRun(fake, 8, 1) / 8;
-    const parallel = timeRun(fake, 100, 8);
+    const serialPerFile = (await timeRun(fake, 8, 1)) / 8;
+    const parallel = await timeRun(fake, 100, 8);
     const serial = serialPerFile * 100;
     fake.latencyMs = 0;
-    const overhead = timeRun(fake, 40, 1) / 40;
+    const overhead = (await timeRun(fake, 40, 1)) / 40;
     return [
       {
         name: 'folder of 100 files at 200 ms/call, --jobs 8',

@@ -28,7 +28,8 @@ function ctx(): ToolContext {
     recordFile: () => {},
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
-    services: {},
+    reportUsage: () => {},
+    emit: () => {},
   };
 }
 

@@ -23,7 +23,8 @@ export async function measure(): Promise<Row[]> {
     recordFile: () => {},
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
-    services: {},
+    reportUsage: () => {},
+    emit: () => {},
   };
   const headers = ['编号', '日期', '客户', '地区', '产品', '数量', '单价', '金额', '状态', '备注'];
   const rows = Array.from({ length: 1000 }, (_, i) => [
