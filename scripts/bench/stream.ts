@@ -69,6 +69,8 @@ class Term {
         ZHI_API_KEY: TEST_KEY,
         ZHI_BASE_URL: baseUrl,
         ZHI_LANGUAGE: 'en',
+        // The prompt count reads the last line; the status line would sit below it.
+        ZHI_STATUS_LINE: 'off',
         TERM: 'xterm-256color',
         ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       },
