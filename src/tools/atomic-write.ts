@@ -46,17 +46,21 @@ async function stillSame(id: FolderId): Promise<void> {
 /** Write `data` to a new temporary file beside `abs` (exclusive, so nothing is ever followed). */
 async function writeTemp(abs: string, data: Buffer, io: WriteIo): Promise<string> {
   const tmp = join(dirname(abs), `.${basename(abs)}.${randomBytes(4).toString('hex')}.zhi-tmp`);
-  const handle = await io.open(tmp, 'wx', 0o644);
+  await fill(await io.open(tmp, 'wx', 0o644), tmp, data);
+  return tmp;
+}
+
+/** Write, sync and close a file just created; on failure the partial file is removed. */
+async function fill(handle: FileHandle, path: string, data: Buffer): Promise<void> {
   try {
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
   } catch (err) {
     await handle.close().catch(() => {});
-    await rm(tmp, { force: true }).catch(() => {});
+    await rm(path, { force: true }).catch(() => {});
     throw err;
   }
-  return tmp;
 }
 
 /** File systems without hard links (FAT USB sticks, some network shares). */
@@ -99,15 +103,7 @@ async function createExclusive(abs: string, data: Buffer, io: WriteIo): Promise<
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   }
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-  } catch (err) {
-    await handle.close().catch(() => {});
-    await rm(abs, { force: true }).catch(() => {});
-    throw err;
-  }
+  await fill(handle, abs, data);
   return true;
 }
 
