@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Prompter, ToolApproval } from '../agent/loop.js';
+import { isYes } from '../support/answers.js';
 import { t } from '../support/i18n/index.js';
 import { visible } from '../support/sanitize.js';
 import type { Question } from '../tools/types.js';
@@ -21,9 +22,7 @@ export async function askYesNo(question: string, signal?: AbortSignal): Promise<
 }
 
 async function readAnswer(question: string, signal?: AbortSignal): Promise<boolean> {
-  const answer = await readLine(question, signal);
-  if (answer === null) return false;
-  return /^(y|yes|是|好|对|确认|允许)$/i.test(answer.trim());
+  return isYes(await readLine(question, signal));
 }
 
 /** One line typed on the terminal; null on Ctrl+C, Ctrl+D or an interrupt. */

@@ -1,19 +1,11 @@
 import type { Prompter, ToolApproval } from '../../agent/loop.js';
+import { isYes } from '../../support/answers.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { Question } from '../../tools/types.js';
 import { askApproval } from '../approval.js';
 import type { Style } from '../render/style.js';
 import type { LineEditor } from './editor.js';
-
-const YES = /^(y|yes|是|是的|好|好的|对|确认|允许|可以)$/i;
-
-export function isYes(answer: string | null, defaultYes = false): boolean {
-  if (answer === null) return false;
-  const a = answer.trim();
-  if (!a) return defaultYes;
-  return YES.test(a);
-}
 
 /** What the prompter needs around a question: stop the live display, and draw again after. */
 export interface QuestionHooks {

@@ -24,7 +24,8 @@ import { bangCommand, runBang } from './bang.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { classify, slashForm } from './input.js';
-import { isYes, replPrompter } from './prompter.js';
+import { isYes } from '../../support/answers.js';
+import { replPrompter } from './prompter.js';
 import { statusText } from './status.js';
 import { sessionUsageLine } from './usage-text.js';
 
