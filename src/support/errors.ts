@@ -11,8 +11,8 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Error kinds. The API kinds match design.md §1; the rest belong to zhi itself. */
-export type ErrorKind =
+/** How a model call can fail (design.md §1): the client ends a failed call with one of these. */
+export type ApiErrorKind =
   | 'auth'
   | 'balance'
   | 'rate_limit'
@@ -23,7 +23,11 @@ export type ErrorKind =
   | 'server'
   | 'network'
   | 'timeout'
-  | 'aborted'
+  | 'aborted';
+
+/** Error kinds: the API's, and those that belong to zhi itself. */
+export type ErrorKind =
+  | ApiErrorKind
   | 'config'
   | 'usage'
   | 'turn_limit'

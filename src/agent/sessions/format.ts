@@ -34,6 +34,21 @@ export interface SessionHeader {
 /** Why usage was spent: the conversation itself, a skill, or a compaction summary. */
 export type UsagePurpose = 'chat' | 'skill' | 'compact';
 
+/** A compaction as the session file keeps it: what replaced what, and the size before and after. */
+export interface CompactionRecord {
+  reason: 'auto' | 'manual' | 'overflow';
+  /** Messages placed before the kept tail (the summary, and an acknowledgement). */
+  inserted: Message[];
+  /** How many of the most recent context messages were kept as they were. */
+  kept: number;
+  /** How many context messages the summary replaced. */
+  replaced: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  model: string;
+  focus?: string | undefined;
+}
+
 export type SessionEvent =
   | { type: 'title'; title: string }
   | { type: 'system'; t: string; content: string }
@@ -50,21 +65,7 @@ export type SessionEvent =
       currency: Currency;
       covered: boolean;
     }
-  | {
-      type: 'compaction';
-      t: string;
-      reason: 'auto' | 'manual' | 'overflow';
-      /** Messages placed before the kept tail (the summary, and an acknowledgement). */
-      inserted: Message[];
-      /** How many of the most recent context messages were kept as they were. */
-      kept: number;
-      /** How many context messages the summary replaced. */
-      replaced: number;
-      tokensBefore: number;
-      tokensAfter: number;
-      model: string;
-      focus?: string;
-    }
+  | ({ type: 'compaction'; t: string } & CompactionRecord)
   /** The context was cut back to its first `keep` messages (/undo, /reset). */
   | { type: 'truncate'; t: string; keep: number }
   /** A full snapshot of the context, when it changed in a way no other event describes. */

@@ -18,6 +18,7 @@ import type { RunEvent } from '../events.js';
 import { appendLedger, ledgerEntry } from '../ledger.js';
 import { MAX_RESULT_BYTES } from '../tool-calls.js';
 import {
+  type CompactionRecord,
   messageText,
   now,
   SESSION_FORMAT_VERSION,
@@ -58,16 +59,6 @@ export interface UsageRecord {
   skill?: string | undefined;
 }
 
-export interface CompactionRecord {
-  reason: 'auto' | 'manual' | 'overflow';
-  inserted: Message[];
-  kept: number;
-  replaced: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  model: string;
-  focus?: string | undefined;
-}
 
 /**
  * Records one conversation as it happens. Nothing is written until the first event (so starting
