@@ -1,7 +1,7 @@
 import type { ZhipuClient } from '../llm/client.js';
 import type { Effort } from '../llm/models.js';
 import { describeApiError } from '../llm/describe.js';
-import type { AssistantMessage, LlmClient, Message, StreamWarningCode, ToolCall } from '../llm/types.js';
+import type { AssistantMessage, LlmClient, Message, StreamWarningCode, ToolCall, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
@@ -9,6 +9,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Question } from '../tools/types.js';
 import type { AgentResult, RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
+import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from './tokens.js';
 import { runToolCalls } from './tool-calls.js';
 
 export { MAX_RESULT_BYTES } from './tool-calls.js';
@@ -164,9 +165,12 @@ export async function* runAgent(
           break;
         }
         case 'error': {
-          if (ev.usage) {
-            const cost = deps.usage.add(opts.model, ev.usage);
-            yield { type: 'usage', model: opts.model, usage: ev.usage, cost };
+          // An answer stopped with Ctrl+C never gets the usage of its last chunk, but was billed:
+          // count it by estimate, so `zhi usage` and the session see what it cost.
+          const usage = ev.usage ?? (ev.error.kind === 'aborted' ? abortedUsage(messages, schemas, ev.partial) : undefined);
+          if (usage) {
+            const cost = deps.usage.add(opts.model, usage);
+            yield { type: 'usage', model: opts.model, usage, cost };
           }
           const partial = ev.partial;
           if (ev.error.kind === 'context_overflow' && !overflowRetried && deps.onContextOverflow) {
@@ -260,4 +264,21 @@ const WARNING_KEYS = {
 
 function streamWarning(code: StreamWarningCode, model: string): string {
   return t(WARNING_KEYS[code], { model });
+}
+
+/**
+ * The estimated usage of a request stopped while the answer streamed: the prompt as sent and the
+ * text that arrived. Nothing when nothing arrived (the request may not have reached the model).
+ */
+function abortedUsage(
+  messages: readonly Message[],
+  schemas: Parameters<typeof estimateToolsTokens>[0],
+  partial: AssistantMessage,
+): Usage | undefined {
+  const reasoning = partial.reasoning_content ?? '';
+  if (!partial.content && !reasoning) return undefined;
+  const promptTokens = estimateMessagesTokens(messages) + estimateToolsTokens(schemas);
+  const reasoningTokens = estimateTextTokens(reasoning);
+  const completionTokens = estimateTextTokens(partial.content ?? '') + reasoningTokens;
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens };
 }

@@ -126,6 +126,7 @@ export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {
       say(t('input.setup.doneChat'));
       const chatCtx = await buildContext(
         { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
+        ctx.interrupt,
         ctx.env,
       );
       const { runRepl } = await import('./repl/index.js');

@@ -84,20 +84,40 @@ export class ZhiError extends Error {
   }
 }
 
+/**
+ * The one table from how something ended to its exit code (design.md §2). Every mode — one-shot,
+ * pipe, `zhi run`, folder runs, `zhi skill new`, the commands — ends through it: an error's kind
+ * gives its code, and a run's stop reason is read as the kind it stands for.
+ */
+const EXIT_BY_KIND: Partial<Record<ErrorKind, ExitCodeValue>> = {
+  auth: ExitCode.config,
+  balance: ExitCode.config,
+  config: ExitCode.config,
+  usage: ExitCode.usage,
+  turn_limit: ExitCode.turnLimit,
+  aborted: ExitCode.interrupted,
+};
+
 export function defaultExitCode(kind: ErrorKind): ExitCodeValue {
-  switch (kind) {
-    case 'auth':
-    case 'balance':
-    case 'config':
-      return ExitCode.config;
-    case 'usage':
-      return ExitCode.usage;
+  return EXIT_BY_KIND[kind] ?? ExitCode.failure;
+}
+
+/** A finished run as the exit code sees it (the agent's result has this shape). */
+export interface RunOutcome {
+  stopReason: 'answer' | 'turn_limit' | 'error' | 'aborted' | 'budget';
+  error?: { exitCode: ExitCodeValue } | undefined;
+}
+
+/** The exit code of a finished run: 0 for an answer, else its stop reason's or its error's. */
+export function exitCodeOf(result: RunOutcome): ExitCodeValue {
+  switch (result.stopReason) {
+    case 'answer':
+      return ExitCode.ok;
     case 'turn_limit':
-      return ExitCode.turnLimit;
     case 'aborted':
-      return ExitCode.interrupted;
+      return defaultExitCode(result.stopReason);
     default:
-      return ExitCode.failure;
+      return result.error?.exitCode ?? ExitCode.failure;
   }
 }
 

@@ -345,7 +345,6 @@ function finishFolder(o: {
       kind: 'internal',
       what: { key: 'skills.err.someFailed', params: { failed: failures.length, total: o.files.length } },
       why: failures.map((f) => f.file).join(', '),
-      exitCode: 1,
     });
   }
   const event: FolderEvent = {

@@ -69,34 +69,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
       return ExitCode.ok;
     }
-    case 'set': {
-      const k = checkKey(key);
-      const raw = rest.join(' ');
-      if (!raw) {
-        throw new ZhiError({
-          kind: 'usage',
-          what: { key: 'config.usage' },
-          tries: [{ key: 'cli.try.help' }],
-        });
-      }
-      const loaded = await loadConfigFile(ctx.paths.configFile);
-      const value = validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG);
-      const next: ConfigFile = { ...loaded.file, [k]: value };
-      // Check the whole result (a model must exist on the chosen platform) before saving.
-      resolveConfig({ ...loaded, file: next }, MODEL_CATALOG, {});
-      await saveConfigFile(ctx.paths.configFile, next);
-      out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
-      if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
-        const suggestion = nearest(String(value), chatModelIds());
-        process.stderr.write(
-          formatWarning(
-            `${t('llm.warn.unknownModel', { model: String(value) })}${suggestion ? ` ${t('cli.try.didYouMean', { suggestion })}` : ''}`,
-            ctx.err,
-          ),
-        );
-      }
-      return ExitCode.ok;
-    }
+    case 'set':
+      return setKey(ctx, checkKey(key), rest.join(' '), out);
     case 'reset': {
       const loaded = await loadConfigFile(ctx.paths.configFile);
       if (!loaded.exists) {
@@ -115,6 +89,59 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
         what: { key: 'cli.err.unknownCommand', params: { name: `config ${action}` } },
         why: { key: 'config.usage' },
       });
+  }
+}
+
+/** `zhi config set <key> <value>`: a value zhi refuses is a bad argument (exit 2). */
+async function setKey(ctx: AppContext, k: ConfigKey, raw: string, out: (s: string) => void): Promise<ExitCodeValue> {
+  if (!raw) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'config.usage' },
+      tries: [{ key: 'cli.try.help' }],
+    });
+  }
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  const value = typedArgument(() => validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG));
+  const next: ConfigFile = { ...loaded.file, [k]: value };
+  // Check the whole result (a model must exist on the chosen platform) before saving. Only a
+  // failure the new value causes is the argument's fault; a file already broken stays exit 3.
+  const resolves = (file: ConfigFile) => resolveConfig({ ...loaded, file }, MODEL_CATALOG, {});
+  try {
+    resolves(next);
+  } catch (err) {
+    let wasFine = true;
+    try {
+      resolves(loaded.file);
+    } catch {
+      wasFine = false;
+    }
+    if (!wasFine) throw err;
+    typedArgument(() => {
+      throw err;
+    });
+  }
+  await saveConfigFile(ctx.paths.configFile, next);
+  out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
+  if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
+    const suggestion = nearest(String(value), chatModelIds());
+    process.stderr.write(
+      formatWarning(
+        `${t('llm.warn.unknownModel', { model: String(value) })}${suggestion ? ` ${t('cli.try.didYouMean', { suggestion })}` : ''}`,
+        ctx.err,
+      ),
+    );
+  }
+  return ExitCode.ok;
+}
+
+/** Run `fn`; a configuration error it throws is about a value typed on the command line: a usage error. */
+function typedArgument<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof ZhiError) || err.kind !== 'config') throw err;
+    throw new ZhiError({ kind: 'usage', what: err.what, why: err.why, tries: err.tries, cause: err });
   }
 }
 

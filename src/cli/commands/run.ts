@@ -1,11 +1,9 @@
 import { batchBlocker } from '../../agent/batch/batch-run.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
-import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
 import { takeFolderFlags } from '../folder-flags.js';
-import { withInterrupt } from '../interrupt.js';
-import { exitCodeFor } from '../modes/once.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { executeSkill, findSkill } from '../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../skills/runtime.js';
@@ -57,7 +55,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
   requireKey(ctx);
 
-  const result = await withInterrupt((signal) =>
+  const result = await ctx.interrupt.run((signal) =>
     executeSkill({
       ctx,
       catalog,
@@ -66,7 +64,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       ...(extraDocuments ? { extraDocuments } : {}),
       ...(free ? { task: free.task, files: free.files } : {}),
       model: ctx.args.flags.model,
-      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
+      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err, ctx.interrupt) : nobodyPrompter,
       mode: ctx.mode,
       signal,
       usage: newUsage(ctx),
@@ -78,5 +76,5 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       folder,
     }),
   );
-  return exitCodeFor(result);
+  return exitCodeOf(result);
 }

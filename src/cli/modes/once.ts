@@ -5,13 +5,13 @@ import { grantTyped, newWebGrants } from '../../agent/permissions.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
 import type { ContentPart } from '../../llm/types.js';
-import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
+import { exitCodeOf, type ExitCodeValue } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { OutputFormat } from '../args.js';
 import { type AppContext, makeClient, newUsage } from '../context.js';
 import { withMentionedImages } from '../images.js';
-import { pump, withInterrupt } from '../interrupt.js';
+import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
@@ -20,18 +20,6 @@ import { chatModel } from '../settings.js';
 import { loadTools } from '../tools.js';
 import { bindMcp, chatMcp } from '../mcp/chat.js';
 
-export function exitCodeFor(result: AgentResult): ExitCodeValue {
-  switch (result.stopReason) {
-    case 'answer':
-      return ExitCode.ok;
-    case 'turn_limit':
-      return ExitCode.turnLimit;
-    case 'aborted':
-      return ExitCode.interrupted;
-    default:
-      return result.error?.exitCode ?? ExitCode.failure;
-  }
-}
 
 /** The chat model at start-up (chooseModel over --model and config; always one: config checked it). */
 function startModel(ctx: AppContext): string {
@@ -74,7 +62,7 @@ export async function createChat(
       llm: client,
       client,
       tools,
-      prompter: interactive ? terminalPrompter(ctx.err) : nobodyPrompter,
+      prompter: interactive ? terminalPrompter(ctx.err, ctx.interrupt) : nobodyPrompter,
       usage,
       cwd: ctx.cwd,
       outputDir: ctx.outputDir,
@@ -125,8 +113,8 @@ export async function runOnce(ctx: AppContext, userText: string, typed = userTex
     warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
   const format = ctx.args.flags.outputFormat;
-  if (format === 'text' && richTerminal(ctx)) return exitCodeFor(await sendRendered(ctx, chat, content));
-  return exitCodeFor(await sendPrinted(ctx, chat, content, format));
+  if (format === 'text' && richTerminal(ctx)) return exitCodeOf(await sendRendered(ctx, chat, content));
+  return exitCodeOf(await sendPrinted(ctx, chat, content, format));
 }
 
 /** Both streams are a colour terminal that can move the cursor: draw as the REPL does. */
@@ -160,7 +148,7 @@ async function sendRendered(
   });
   const started = Date.now();
   try {
-    const result = await withInterrupt((signal) =>
+    const result = await ctx.interrupt.run((signal) =>
       pump(chat.send(content, signal), (ev) => renderer.handle(ev)),
     );
     renderer.finish(result, chat.deps.usage, Date.now() - started);
@@ -180,7 +168,7 @@ export async function sendPrinted(
 ): Promise<AgentResult> {
   const printer = StreamPrinter.forContext(ctx, format);
   const started = Date.now();
-  const result = await withInterrupt((signal) =>
+  const result = await ctx.interrupt.run((signal) =>
     pump(chat.send(content, signal), (ev) => printer.handle(ev)),
   );
   printer.finish(result, chat.deps.usage, chat.settings.model, Date.now() - started);

@@ -24,7 +24,8 @@ import { bangCommand, runBang } from './bang.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { classify, slashForm } from './input.js';
-import { isYes } from '../../support/answers.js';
+import type { Asker } from '../ask.js';
+import { editorAsker } from './ask.js';
 import { replPrompter } from './prompter.js';
 import { statusText } from './status.js';
 import { sessionUsageLine } from './usage-text.js';
@@ -177,7 +178,7 @@ export class Repl {
       chat,
       print: (text) => this.io.output.write(`${text}\n`),
       warn: (text) => this.io.output.write(formatWarning(text, style)),
-      confirm: async (question) => isYes(await this.editor.ask(`${question} ${t('repl.yesNo')} `)),
+      confirm: (question) => this.asker.yesNo(`${question} ${t('repl.yesNo')} `),
       sendMessage: (text) => this.send(text),
       renderRun: (run, usage) => this.renderRun(run, usage),
       exit: () => {
@@ -267,16 +268,30 @@ export class Repl {
       return;
     }
     const chat = await this.loadChat();
-    const abort = new AbortController();
-    this.editor.busy(() => abort.abort());
-    try {
-      await runBang(command, chat, {
+    await this.stoppable((signal) =>
+      runBang(command, chat, {
         write: (text) => this.io.output.write(text),
         warn: (text) => this.io.output.write(formatWarning(text, this.ctx.err)),
-        confirm: async (q) => isYes(await this.editor.ask(q, abort.signal)),
+        confirm: (q) => this.asker.yesNo(q, { signal }),
         style: this.ctx.err,
-        signal: abort.signal,
-      });
+        signal,
+      }),
+    );
+  }
+
+  /** Questions to the person, through the line editor (the REPL's adapter of the Asker). */
+  private get asker(): Asker {
+    return editorAsker(this.editor, (s) => this.io.output.write(s));
+  }
+
+  /**
+   * Run something Ctrl+C stops, through the process's one interrupt: in raw mode the key reaches
+   * the line editor, which passes it on as a press.
+   */
+  private async stoppable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.editor.busy(() => this.ctx.interrupt.press());
+    try {
+      return await this.ctx.interrupt.run(fn);
     } finally {
       this.editor.idle();
     }
@@ -351,8 +366,8 @@ export class Repl {
       return;
     }
     // The terminal is in raw mode: Ctrl+C is a key, not a signal. Commands that can be stopped
-    // (/run) listen for SIGINT, so the key is passed on as one.
-    this.editor.busy(() => process.emit('SIGINT', 'SIGINT'));
+    // (/run, /compact) run inside the interrupt, so the key is passed on to it as a press.
+    this.editor.busy(() => this.ctx.interrupt.press());
     try {
       await cmd.run(args, slash);
     } catch (err) {
@@ -374,46 +389,41 @@ export class Repl {
     if (this.heldBack(text)) return;
     const rendererReady = loadRenderer();
     const chat = await this.loadChat();
-    const abort = new AbortController();
-    const stop = () => abort.abort();
     const before = snapshot(chat.deps.usage);
     const started = Date.now();
-    this.editor.busy(stop);
-    process.on('SIGINT', stop);
     try {
-      const style = this.ctx.err;
-      const env = makeAttachEnv(
-        this.ctx,
-        chat,
-        {
-          note: (line) =>
-            this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
-          confirm: async (question) => isYes(await this.editor.ask(question, abort.signal), true),
-        },
-        abort.signal,
-      );
-      const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
-      if (abort.signal.aborted) {
-        this.io.output.write(formatWarning(t('repl.interrupted'), style));
-        return;
-      }
-      if (onlyFiles) {
-        this.pending = attachments;
-        this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
-        return;
-      }
-      this.pending = emptyAttachments();
-      // The addresses the person typed may be fetched without a question (not those in files).
-      if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
-      await rendererReady;
-      await this.runMessage(chat, buildContent(text, attachments), abort.signal, before, started);
-      this.state.afterTurn?.();
+      await this.stoppable(async (signal) => {
+        const style = this.ctx.err;
+        const env = makeAttachEnv(
+          this.ctx,
+          chat,
+          {
+            note: (line) =>
+              this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
+            confirm: (question) => this.asker.yesNo(question, { signal, defaultYes: true }),
+          },
+          signal,
+        );
+        const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
+        if (signal.aborted) {
+          this.io.output.write(formatWarning(t('repl.interrupted'), style));
+          return;
+        }
+        if (onlyFiles) {
+          this.pending = attachments;
+          this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
+          return;
+        }
+        this.pending = emptyAttachments();
+        // The addresses the person typed may be fetched without a question (not those in files).
+        if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
+        await rendererReady;
+        await this.runMessage(chat, buildContent(text, attachments), signal, before, started);
+        this.state.afterTurn?.();
+      });
     } catch (err) {
       log().error('message failed', err);
       this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
-    } finally {
-      process.off('SIGINT', stop);
-      this.editor.idle();
     }
   }
 

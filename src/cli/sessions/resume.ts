@@ -2,6 +2,7 @@ import { findSession, latestSession, listSessions } from '../../agent/sessions/l
 import { type LoadedSession, loadSession, type SessionSummary } from '../../agent/sessions/store.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import { sessionChoiceLabel } from './list.js';
@@ -98,20 +99,11 @@ async function pickSession(ctx: AppContext): Promise<SessionSummary | undefined>
   }
   const here = all.filter((s) => s.cwd === ctx.cwd);
   const ordered = [...here, ...all.filter((s) => s.cwd !== ctx.cwd)].slice(0, 30);
-  const { select } = await import('@inquirer/prompts');
-  try {
-    return await select(
-      {
-        message: t('sessions.pick'),
-        choices: ordered.map((s) => ({ name: sessionChoiceLabel(s, ctx.cwd), value: s })),
-        pageSize: 12,
-      },
-      { output: process.stderr },
-    );
-  } catch (err) {
-    if (err instanceof Error && err.name === 'ExitPromptError') {
-      throw new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
-    }
-    throw err;
-  }
+  const picked = await terminalAsker(ctx.interrupt).choose(
+    t('sessions.pick'),
+    ordered.map((s) => ({ label: sessionChoiceLabel(s, ctx.cwd), value: s })),
+    { pageSize: 12 },
+  );
+  if (!picked) throw new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
+  return picked;
 }

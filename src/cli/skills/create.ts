@@ -1,16 +1,15 @@
-import { createInterface } from 'node:readline';
 import { ChatSession } from '../../agent/chat.js';
 import { chatSystemPrompt } from '../../agent/prompt.js';
 import type { Message } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
-import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
+import { terminalAsker } from '../ask.js';
 import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from '../folder-flags.js';
-import { withInterrupt } from '../interrupt.js';
-import { exitCodeFor, sendPrinted } from '../modes/once.js';
+import { sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
 import { chatModel } from '../settings.js';
 import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
@@ -68,26 +67,23 @@ export async function newSkillConversation(
   }
   const warn = (s: string) => process.stderr.write(`${s}\n`);
   let catalog = await loadCatalog(ctx, warn);
-  const { select, input } = await import('@inquirer/prompts');
-  const template =
-    findTemplate(templateArg) ??
-    findTemplate(
-      await select(
-        {
-          message: t('skills.new.pickTemplate'),
-          choices: TEMPLATES.map((x) => ({ value: x.id, name: `${x.id} — ${t(`skills.template.${x.id}`)}` })),
-        },
-        { output: process.stderr },
-      ),
-    );
-  const request = await input({ message: t('skills.new.describe') }, { output: process.stderr });
+  const asker = terminalAsker(ctx.interrupt);
+  const picked =
+    templateArg ??
+    (await asker.choose(
+      t('skills.new.pickTemplate'),
+      TEMPLATES.map((x) => ({ value: x.id, label: `${x.id} — ${t(`skills.template.${x.id}`)}` })),
+    ));
+  const template = findTemplate(picked);
+  const request = picked === undefined ? null : await asker.text(t('skills.new.describe'), { default: '' });
+  if (!template || request === null) return ExitCode.interrupted;
 
   const client = makeClient(ctx);
   const tools = await loadTools(['skill_create', 'file_read', 'file_list']);
   // The chat model, as chooseModel decides it for every chat (--model, environment, default_model).
   const choice = chatModel(ctx);
   const model = choice.ok ? choice.model : ctx.config.defaultModel;
-  const prompter = terminalPrompter(ctx.err);
+  const prompter = terminalPrompter(ctx.err, ctx.interrupt);
   const chat = new ChatSession(
     {
       llm: client,
@@ -114,31 +110,20 @@ export async function newSkillConversation(
   );
   warn(ctx.err.dim(t('skills.new.started', { model })));
 
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  const ask = (q: string) =>
-    new Promise<string | null>((resolve) => {
-      rl.once('close', () => resolve(null));
-      rl.question(q, resolve);
-    });
-  try {
-    let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
-    while (message?.trim()) {
-      await sendPrinted(ctx, chat, message);
-      if (createdSkill(chat.messages)) break;
-      message = await ask(ctx.err.bold('> '));
-    }
-    const name = createdSkill(chat.messages);
-    if (!name) return ExitCode.ok;
-    catalog = await loadCatalog(ctx, warn);
-    const skill = findSkill(catalog, name);
-    warn(t('skills.new.saved', { name, file: skill.file }));
-    const line = await ask(`${t('skills.new.runNow', { name })} `);
-    if (!line?.trim()) return ExitCode.ok;
-    rl.close();
-    return runNow(ctx, catalog, name, line);
-  } finally {
-    rl.close();
+  let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
+  while (message?.trim()) {
+    await sendPrinted(ctx, chat, message);
+    if (createdSkill(chat.messages)) break;
+    message = await asker.text(ctx.err.bold('> '));
   }
+  const name = createdSkill(chat.messages);
+  if (!name) return ExitCode.ok;
+  catalog = await loadCatalog(ctx, warn);
+  const skill = findSkill(catalog, name);
+  warn(t('skills.new.saved', { name, file: skill.file }));
+  const line = await asker.text(`${t('skills.new.runNow', { name })} `);
+  if (!line?.trim()) return ExitCode.ok;
+  return runNow(ctx, catalog, name, line);
 }
 
 /** Run the new skill with inputs typed like a command line (`report.pdf --to english`). */
@@ -154,13 +139,13 @@ async function runNow(
   if (lacksContent(skill, values)) {
     throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noInput', params: { skill: skill.name } } });
   }
-  const result = await withInterrupt((signal) =>
+  const result = await ctx.interrupt.run((signal) =>
     executeSkill({
       ctx,
       catalog,
       skill,
       values,
-      prompter: terminalPrompter(ctx.err),
+      prompter: terminalPrompter(ctx.err, ctx.interrupt),
       mode: ctx.mode,
       signal,
       usage: newUsage(ctx),
@@ -171,7 +156,7 @@ async function runNow(
       stderrIsTTY: ctx.stderrIsTTY,
     }),
   );
-  return exitCodeFor(result);
+  return exitCodeOf(result);
 }
 
 /** Split typed inputs into positional words and `--name value` pairs (quotes respected). */
