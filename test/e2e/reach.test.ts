@@ -13,10 +13,9 @@ import { makePdf, makePng } from '../helpers/media.js';
 
 const e = useE2E();
 const { fake } = e;
-let home: string;
 let cwd: string;
 beforeEach(() => {
-  ({ home, cwd } = e);
+  cwd = e.cwd;
 });
 
 /** Tool results the model received in the given chat request, in order. */
