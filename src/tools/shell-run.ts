@@ -143,7 +143,10 @@ class RunningCommand {
   };
 
   private stop(): void {
-    if (this.windows) return this.stopWindows();
+    if (this.windows) {
+      this.stopWindows();
+      return;
+    }
     killGroup(this.child, 'SIGTERM');
     this.killTimer = setTimeout(() => killGroup(this.child, 'SIGKILL'), this.opts.killGraceMs ?? 2000);
     this.killTimer.unref();
