@@ -1,18 +1,16 @@
-import { ChatSession } from '../../agent/chat.js';
-import { chatSystemPrompt } from '../../agent/prompt.js';
 import type { Message } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
-import { getLanguage, t } from '../../support/i18n/index.js';
+import { t } from '../../support/i18n/index.js';
 import { terminalAsker } from '../ask.js';
-import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
+import { createChat } from '../chat.js';
+import { type AppContext, newUsage, requireKey } from '../context.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from '../folder-flags.js';
 import { sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
-import { chatModel } from '../settings.js';
-import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
+import { ALL_TOOL_NAMES } from '../tools.js';
 import { executeSkill, findSkill } from './execute.js';
 import { loadCatalog } from './runtime.js';
 
@@ -78,37 +76,14 @@ export async function newSkillConversation(
   const request = picked === undefined ? null : await asker.text(t('skills.new.describe'), { default: '' });
   if (!template || request === null) return ExitCode.interrupted;
 
-  const client = makeClient(ctx);
-  const tools = await loadTools(['skill_create', 'file_read', 'file_list']);
-  // The chat model, as chooseModel decides it for every chat (--model, environment, default_model).
-  const choice = chatModel(ctx);
-  const model = choice.ok ? choice.model : ctx.config.defaultModel;
-  const prompter = terminalPrompter(ctx.err, ctx.interrupt);
-  const chat = new ChatSession(
-    {
-      llm: client,
-      client,
-      tools,
-      prompter,
-      usage: newUsage(ctx),
-      cwd: ctx.cwd,
-      outputDir: ctx.outputDir,
-    },
-    {
-      model,
-      thinking: true,
-      mode: ctx.mode,
-      maxTurns: ctx.config.maxTurns,
-      systemPrompt: chatSystemPrompt({
-        cwd: ctx.cwd,
-        outputDir: ctx.outputDir,
-        toolNames: tools.names(),
-        date: new Date().toISOString().slice(0, 10),
-        uiLanguage: getLanguage(),
-      }),
-    },
-  );
-  warn(ctx.err.dim(t('skills.new.started', { model })));
+  // The chat every mode builds (its model chosen as for any chat: --model, then default_model),
+  // with only the tools a skill's author needs.
+  const { chat } = await createChat(ctx, {
+    kind: 'repl',
+    prompter: terminalPrompter(ctx.err, ctx.interrupt),
+    tools: ['skill_create', 'file_read', 'file_list'],
+  });
+  warn(ctx.err.dim(t('skills.new.started', { model: chat.settings.model })));
 
   let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
   while (message?.trim()) {
