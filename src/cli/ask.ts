@@ -5,7 +5,7 @@
  * to this file) for the one-shot modes, `zhi run`, the commands and the setup wizard; and the
  * REPL's line editor (repl/ask.ts), which owns the keyboard while the REPL runs.
  */
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { isYes } from '../support/answers.js';
 import type { Interrupt } from './interrupt.js';
 import { Spinner } from './render/spinner.js';
@@ -37,43 +37,80 @@ export interface Asker {
 /**
  * The terminal adapter: questions on stderr (stdout carries only the answer), spinners held
  * while a question waits. With an interrupt, Ctrl+C at a question also stops the run that asked,
- * as in the REPL.
+ * as in the REPL. A conversation (`zhi skill new`) keeps one line reader open between its
+ * questions (`keepOpen`), so that keys typed ahead — Ctrl+D to end — are never lost while the
+ * terminal switches modes; it must then be closed.
  */
-export function terminalAsker(interrupt?: Interrupt): Asker {
+export function terminalAsker(interrupt?: Interrupt, o: { keepOpen?: boolean } = {}): Asker & { close(): void } {
+  const lines = new LineReader(interrupt, o.keepOpen === true);
+  // Opened at once: from now on the terminal stays in the reader's mode until it is closed.
+  if (o.keepOpen) lines.open();
   return {
-    text: (question, o = {}) =>
+    text: (question, to = {}) =>
       Spinner.holdWhile(() =>
-        o.default !== undefined || o.validate || o.secret ? checkedLine(question, o) : readLine(question, o.signal, interrupt),
+        to.default !== undefined || to.validate || to.secret
+          ? checkedLine(question, to)
+          : lines.read(question, to.signal),
       ),
-    yesNo: async (question, o = {}) => {
-      if (o.signal?.aborted) return false;
-      const answer = await Spinner.holdWhile(() => readLine(question, o.signal, interrupt));
-      return isYes(answer, o.defaultYes);
+    yesNo: async (question, yo = {}) => {
+      if (yo.signal?.aborted) return false;
+      const answer = await Spinner.holdWhile(() => lines.read(question, yo.signal));
+      return isYes(answer, yo.defaultYes);
     },
-    choose: (question, choices, o = {}) => Spinner.holdWhile(() => pick(question, choices, o)),
+    choose: (question, choices, co = {}) => Spinner.holdWhile(() => pick(question, choices, co)),
+    close: () => lines.close(),
   };
 }
 
-/** One line typed on the terminal; null on Ctrl+C, Ctrl+D or an abort. */
-async function readLine(question: string, signal?: AbortSignal, interrupt?: Interrupt): Promise<string | null> {
-  if (signal?.aborted) return null;
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  try {
-    return await new Promise<string | null>((resolve) => {
-      const onAbort = () => resolve(null);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      rl.on('SIGINT', () => {
-        resolve(null);
-        interrupt?.press();
+/** Lines typed on the terminal through readline; null on Ctrl+C, Ctrl+D or an abort. */
+class LineReader {
+  private rl: Interface | undefined;
+  private pending: ((answer: string | null) => void) | undefined;
+
+  constructor(
+    private readonly interrupt: Interrupt | undefined,
+    private readonly keepOpen: boolean,
+  ) {}
+
+  async read(question: string, signal?: AbortSignal): Promise<string | null> {
+    if (signal?.aborted) return null;
+    const rl = this.open();
+    const onAbort = () => this.answer(null);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await new Promise<string | null>((resolve) => {
+        this.pending = resolve;
+        rl.question(question, (a) => this.answer(a));
       });
-      rl.on('close', () => resolve(null));
-      rl.question(question, (a) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(a);
-      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!this.keepOpen) this.close();
+    }
+  }
+
+  close(): void {
+    this.rl?.close();
+  }
+
+  open(): Interface {
+    if (this.rl) return this.rl;
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    rl.on('SIGINT', () => {
+      this.answer(null);
+      this.interrupt?.press();
     });
-  } finally {
-    rl.close();
+    rl.on('close', () => {
+      this.rl = undefined;
+      this.answer(null);
+    });
+    this.rl = rl;
+    return rl;
+  }
+
+  private answer(value: string | null): void {
+    const resolve = this.pending;
+    this.pending = undefined;
+    resolve?.(value);
   }
 }
 

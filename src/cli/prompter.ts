@@ -44,8 +44,6 @@ export function askingPrompter(
 }
 
 /** The prompter of the one-shot modes and `zhi run`: questions on stderr, spinners held meanwhile. */
-export function terminalPrompter(style: Style, interrupt?: Interrupt): Prompter {
-  return askingPrompter(terminalAsker(interrupt), style, (s) => process.stderr.write(s), (ask) =>
-    Spinner.holdWhile(ask),
-  );
+export function terminalPrompter(style: Style, interrupt?: Interrupt, asker: Asker = terminalAsker(interrupt)): Prompter {
+  return askingPrompter(asker, style, (s) => process.stderr.write(s), (ask) => Spinner.holdWhile(ask));
 }

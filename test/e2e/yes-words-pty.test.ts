@@ -70,8 +70,10 @@ describe('Chinese yes-words outside the REPL', () => {
     const s = open(['run', 'writer'], { ZHI_LANGUAGE: 'zh' });
     try {
       await s.waitFor('信任并运行这个技能吗');
+      const asked = s.mark();
       s.write(`可以${KEY.enter}`);
-      await s.waitFor('允许吗？[y/N]');
+      await s.waitFor('zhi-output/note.md', 10_000, asked);
+      await s.waitFor('允许吗？[y/N]', 10_000, asked);
       s.write(`是的${KEY.enter}`);
       expect((await s.exited()).exitCode).toBe(0);
     } finally {

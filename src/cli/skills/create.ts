@@ -4,7 +4,7 @@ import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
-import { terminalAsker } from '../ask.js';
+import { type Asker, terminalAsker } from '../ask.js';
 import { createChat } from '../chat.js';
 import { type AppContext, newUsage, requireKey } from '../context.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from '../folder-flags.js';
@@ -76,29 +76,41 @@ export async function newSkillConversation(
   const request = picked === undefined ? null : await asker.text(t('skills.new.describe'), { default: '' });
   if (!template || request === null) return ExitCode.interrupted;
 
+  // One line reader for the whole conversation, its questions and its tool approvals alike:
+  // keys typed ahead (Ctrl+D to end) are never lost between two questions.
+  const talk = terminalAsker(ctx.interrupt, { keepOpen: true });
+  try {
+    const name = await converse(ctx, talk, creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES }));
+    if (!name) return ExitCode.ok;
+    catalog = await loadCatalog(ctx, warn);
+    const skill = findSkill(catalog, name);
+    warn(t('skills.new.saved', { name, file: skill.file }));
+    const line = await talk.text(`${t('skills.new.runNow', { name })} `);
+    if (!line?.trim()) return ExitCode.ok;
+    talk.close();
+    return runNow(ctx, catalog, name, line);
+  } finally {
+    talk.close();
+  }
+}
+
+/** The conversation with the model until skill_create saved a skill (its name) or the person stops. */
+async function converse(ctx: AppContext, talk: Asker, seed: string): Promise<string | undefined> {
   // The chat every mode builds (its model chosen as for any chat: --model, then default_model),
   // with only the tools a skill's author needs.
   const { chat } = await createChat(ctx, {
     kind: 'repl',
-    prompter: terminalPrompter(ctx.err, ctx.interrupt),
+    prompter: terminalPrompter(ctx.err, ctx.interrupt, talk),
     tools: ['skill_create', 'file_read', 'file_list'],
   });
-  warn(ctx.err.dim(t('skills.new.started', { model: chat.settings.model })));
-
-  let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
+  process.stderr.write(`${ctx.err.dim(t('skills.new.started', { model: chat.settings.model }))}\n`);
+  let message: string | null = seed;
   while (message?.trim()) {
     await sendPrinted(ctx, chat, message);
     if (createdSkill(chat.messages)) break;
-    message = await asker.text(ctx.err.bold('> '));
+    message = await talk.text(ctx.err.bold('> '));
   }
-  const name = createdSkill(chat.messages);
-  if (!name) return ExitCode.ok;
-  catalog = await loadCatalog(ctx, warn);
-  const skill = findSkill(catalog, name);
-  warn(t('skills.new.saved', { name, file: skill.file }));
-  const line = await asker.text(`${t('skills.new.runNow', { name })} `);
-  if (!line?.trim()) return ExitCode.ok;
-  return runNow(ctx, catalog, name, line);
+  return createdSkill(chat.messages);
 }
 
 /** Run the new skill with inputs typed like a command line (`report.pdf --to english`). */
