@@ -3,7 +3,7 @@
  * @modelcontextprotocol/server-filesystem, and a small SDK server that crashes on demand) started
  * by zhi from config.yaml, their tools called by the fake model, results in the next request.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -150,10 +150,63 @@ describe('MCP servers as tools', () => {
     expect(dup.stderr).toContain('An MCP server called "files" is already configured.');
     const bad = await zhi(['mcp', 'add', 'web', '--trust', 'always', '--url', 'https://example.com/mcp']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('trust must be one of ask, read, auto');
+    expect(bad.stderr).toContain('This MCP server cannot be added: the setting "trust" is "always", but it must be one of ask, read, auto.');
     const removed = await zhi(['mcp', 'remove', 'files']);
     expect(removed.code).toBe(0);
     expect((await zhi(['mcp', 'list'])).stdout).toContain('No MCP servers are configured.');
+  });
+
+  it('a bad mcp_servers entry is a clear warning naming the server and the setting (en and zh); the other servers still work; zhi mcp remove removes it', async () => {
+    const yaml = [
+      'mcp_servers:',
+      '  crashy:',
+      '    command: node',
+      `    args: [${JSON.stringify(CRASHY)}]`,
+      '    trust: read',
+      '  broken:',
+      '    command: node',
+      '    args: server.js',
+    ];
+    config(yaml.join('\n'));
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'crashy__echo', arguments: { text: 'still works' } }] },
+      { kind: 'text', text: 'Done.' },
+    );
+    const r = await zhi(['-c', 'echo']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Done.\n');
+    expect(toolResults(chats()[1]!)).toEqual(['echo: still works']);
+    expect(r.stderr).toContain('The MCP server "broken" in ');
+    expect(r.stderr).toContain('is left out: the setting "args" must be a list of text');
+    expect(r.stderr).toContain('remove it with `zhi mcp remove broken`');
+    expect(r.stderr).not.toContain('[object Object]');
+    expect(r.stderr).not.toContain('zhi config set');
+    expect(toolNames(chats()[0]!).some((n) => n.startsWith('broken__'))).toBe(false);
+
+    const zh = await runZhi({
+      args: ['mcp', 'list'],
+      baseUrl: fake.baseUrl,
+      home,
+      cwd: work,
+      env: { ZHI_LANGUAGE: 'zh' },
+      timeoutMs: 30_000,
+    });
+    expect(zh.code).toBe(0);
+    expect(zh.stderr).toContain('MCP 服务器 “broken” 未被启用：设置项 “args” 必须是文本列表');
+    expect(zh.stdout).toContain('crashy');
+
+    const removed = await zhi(['mcp', 'remove', 'broken']);
+    expect(removed.code).toBe(0);
+    expect(readFileSync(join(home, 'config.yaml'), 'utf8')).not.toContain('broken');
+    expect(readFileSync(join(home, 'config.yaml'), 'utf8')).toContain('crashy');
+    expect((await zhi(['mcp', 'list'])).stderr).not.toContain('broken');
+
+    config('mcp_servers: [files]\n');
+    const list = await zhi(['mcp', 'list']);
+    expect(list.code).toBe(3);
+    expect(list.stderr).toContain('mcp_servers in ');
+    expect(list.stderr).toContain('it must list servers by name');
+    expect(list.stderr).not.toContain('[object Object]');
   });
 
   it('a skill uses an MCP server with tools: [mcp:<server>]; an unknown server is a clear error', async () => {
