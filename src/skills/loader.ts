@@ -95,11 +95,11 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   const { root, raw, lineAt } = parsed;
   const warnings = unknownKeyWarnings(root, o, lineAt);
   let data: Record<string, unknown> = raw;
-  let shellScopes: string[] | undefined;
+  let limits: Pick<Skill, 'shellScopes' | 'allowedTools'> = {};
   if (o.format === 'skill-md') {
     const md = skillMdData(raw, root, parts, o, lineAt, warnings);
     if ('errors' in md) return md;
-    ({ data, shellScopes } = md);
+    ({ data, limits } = md);
   }
   const checked = skillFileSchema.safeParse(data);
   if (!checked.success) {
@@ -109,8 +109,7 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
     };
   }
   const skill = buildSkill(checked.data, root, o, text, lineAt, warnings);
-  if (shellScopes) skill.shellScopes = shellScopes;
-  return { skill, errors: [], warnings };
+  return { skill: { ...skill, ...limits }, errors: [], warnings };
 }
 
 function skillParts(text: string, o: ParseOptions): SkillParts | undefined {
@@ -190,7 +189,7 @@ function skillMdData(
   o: ParseOptions,
   lineAt: LineAt,
   warnings: SkillIssue[],
-): { data: Record<string, unknown>; shellScopes?: string[] } | LoadOutcome {
+): { data: Record<string, unknown>; limits: Pick<Skill, 'shellScopes' | 'allowedTools'> } | LoadOutcome {
   if (!parts.body?.trim())
     return { errors: [issue(o.file, 'skills.err.emptyBody', {}, parts.bodyLine)], warnings };
   if ('system_prompt' in raw) {
@@ -207,7 +206,7 @@ function skillMdData(
   if (raw.version === undefined && typeof metadata === 'object' && metadata?.version !== undefined)
     data.version = metadata.version;
   delete data['allowed-tools'];
-  if (raw.tools !== undefined) return { data };
+  if (raw.tools !== undefined) return { data, limits: {} };
   const mapped = mapAllowedTools(raw['allowed-tools']);
   for (const ignored of mapped.ignored) {
     const line = keyLine(root, 'allowed-tools', lineAt);
@@ -216,7 +215,11 @@ function skillMdData(
   // A skill that ships scripts needs the shell to run them (each command still asks).
   const scripts = (o.resources ?? []).some((r) => /^scripts\//i.test(r));
   data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
-  return { data, ...(mapped.shellScopes ? { shellScopes: mapped.shellScopes } : {}) };
+  const limits = {
+    ...(mapped.shellScopes ? { shellScopes: mapped.shellScopes } : {}),
+    ...(mapped.tools ? { allowedTools: mapped.tools } : {}),
+  };
+  return { data, limits };
 }
 
 /** The Skill of checked data, with the lines later errors point at. */
@@ -297,4 +300,3 @@ function specProblems(
   }
   return out;
 }
-

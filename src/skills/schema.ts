@@ -71,6 +71,11 @@ export interface Skill {
   chunking?: Chunking;
   /** `allowed-tools: Bash(python3:*)`: the shell may run only commands with these prefixes. */
   shellScopes?: string[];
+  /**
+   * A SKILL.md's `allowed-tools`, mapped to zhi's names, when it declares one: in chat, only these
+   * tools run while the skill is in use (skills/skill-limits.ts); `zhi run` gives it only these.
+   */
+  allowedTools?: string[];
 }
 
 /** A problem in a skill file, located as precisely as the file allows. */

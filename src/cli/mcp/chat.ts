@@ -13,6 +13,8 @@ export interface ChatMcp {
   /** Start the servers on the first call; returns warnings (servers that did not start). */
   prepare(): Promise<string[]>;
   manager(): McpManager | undefined;
+  /** The chat these servers serve (its model decides who looks at images the tools return). */
+  attach(chat: ChatSession): void;
 }
 
 const byChat = new WeakMap<ChatSession, ChatMcp>();
@@ -23,11 +25,12 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefin
   if (!Object.keys(servers).length) return undefined;
   let manager: McpManager | undefined;
   let started: Promise<string[]> | undefined;
+  let chat: ChatSession | undefined;
   return {
     prepare() {
       started ??= (async () => {
         const { McpManager } = await import('../../tools/mcp/manager.js');
-        manager = new McpManager(servers, ctx.cwd, tools);
+        manager = new McpManager(servers, ctx.cwd, tools, { chatModel: () => chat?.settings.model });
         const failed = await manager.start();
         return failed.map((line) => t('mcp.warn.notStarted', { problem: line }));
       })();
@@ -37,11 +40,16 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefin
       return first;
     },
     manager: () => manager,
+    attach(c) {
+      chat = c;
+    },
   };
 }
 
 export function bindMcp(chat: ChatSession, mcp: ChatMcp | undefined): void {
-  if (mcp) byChat.set(chat, mcp);
+  if (!mcp) return;
+  mcp.attach(chat);
+  byChat.set(chat, mcp);
 }
 
 export function mcpOf(chat: ChatSession): ChatMcp | undefined {

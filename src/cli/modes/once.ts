@@ -18,7 +18,8 @@ import { StreamPrinter } from '../render/printer.js';
 import { resumeFromFlags, sessionWiring } from '../sessions/attach.js';
 import { chatModel } from '../settings.js';
 import { loadTools } from '../tools.js';
-import { bindMcp, chatMcp } from '../mcp/chat.js';
+import { bindMcp, type ChatMcp, chatMcp } from '../mcp/chat.js';
+import type { SkillLimits } from '../../skills/skill-limits.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
   switch (result.stopReason) {
@@ -52,6 +53,7 @@ export async function createChat(
   const skills = await chatSkills(ctx, tools);
   const mcp = chatMcp(ctx, tools);
   const usage = newUsage(ctx);
+  const prepare = beforeEachMessage(skills, mcp);
   const settings = {
     model: startModel(ctx),
     thinking: true,
@@ -80,10 +82,12 @@ export async function createChat(
       outputDir: ctx.outputDir,
       // A loaded skill's scripts run through the shell with its folder readable.
       ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
+      // A loaded skill's allowed-tools: only those tools run until the next message.
+      ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
       webGrants: newWebGrants(),
     },
     settings,
-    { session, ...(mcp ? { prepare: () => mcp.prepare() } : {}) },
+    { session, ...(prepare ? { prepare } : {}) },
   );
   bindMcp(chat, mcp);
   // --continue / --resume load the saved conversation first.
@@ -99,16 +103,30 @@ export async function createChat(
 async function chatSkills(
   ctx: AppContext,
   tools: ToolRegistry,
-): Promise<{ listing: string; folders: string[] } | undefined> {
-  const [{ loadCatalog }, { chatSkillTool, skillListing }] = await Promise.all([
+): Promise<{ listing: string; folders: string[]; limits: SkillLimits } | undefined> {
+  const [{ loadCatalog }, { chatSkillTool, skillListing }, { SkillLimits }] = await Promise.all([
     import('../skills/runtime.js'),
     import('../../skills/chat-skill-tool.js'),
+    import('../../skills/skill-limits.js'),
   ]);
   const catalog = await loadCatalog(ctx, () => undefined);
   if (!catalog.skills.size) return undefined;
-  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell') }));
+  const limits = new SkillLimits();
+  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell'), limits }));
   const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
-  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders };
+  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders, limits };
+}
+
+/** Before each message: the limits of skills loaded for the last one end; MCP servers start. */
+function beforeEachMessage(
+  skills: { limits: SkillLimits } | undefined,
+  mcp: ChatMcp | undefined,
+): (() => Promise<string[]>) | undefined {
+  if (!skills && !mcp) return undefined;
+  return async () => {
+    skills?.limits.clear();
+    return (await mcp?.prepare()) ?? [];
+  };
 }
 
 /**

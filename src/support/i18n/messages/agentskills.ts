@@ -4,6 +4,9 @@ import { defineMessages } from '../define.js';
 export const agentskills = defineMessages(
   {
     'skills.source.project': 'project',
+    'skills.limit.tool': 'The skill {skill} allows only these tools: {tools}. {name} was not run.',
+    'skills.limit.shell':
+      'The skill {skill} allows only commands that start with {scopes}. This one was not run: {command}',
     'skills.share.exists':
       'The file {file} already exists; zhi never replaces a file. Give another name after the skill name.',
     'skills.share.exported':
@@ -36,6 +39,8 @@ export const agentskills = defineMessages(
   },
   {
     'skills.source.project': '项目',
+    'skills.limit.tool': '技能 {skill} 只允许使用这些工具：{tools}。{name} 没有运行。',
+    'skills.limit.shell': '技能 {skill} 只允许以 {scopes} 开头的命令。这条命令没有运行：{command}',
     'skills.share.exists': '文件 {file} 已存在；zhi 从不覆盖文件。请在技能名后给出另一个文件名。',
     'skills.share.exported':
       '已将技能 {name}（版本 {version}）导出到 {file}（{count} 个文件；工具：{tools}）。',

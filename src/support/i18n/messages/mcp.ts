@@ -29,6 +29,7 @@ export const mcp = defineMessages(
     'mcp.testFailed': 'The MCP server {name} did not start: {error}',
     'mcp.err.skillServer': 'The skill {skill} uses the MCP server "{name}", which is not in config.yaml.',
     'mcp.err.skillStart': 'An MCP server this skill needs did not start: {problem}',
+    'mcp.progress.vision': 'showing the image to {model}',
     'mcp.warn.badEntry':
       'The MCP server "{name}" in {file} is left out: {problem}. The other servers still work.',
     'mcp.warn.badEntryTry': 'Fix that entry in the file, or remove it with `zhi mcp remove {name}`.',
@@ -74,6 +75,7 @@ export const mcp = defineMessages(
     'mcp.testFailed': 'MCP 服务器 {name} 未能启动：{error}',
     'mcp.err.skillServer': '技能 {skill} 使用 MCP 服务器 “{name}”，但 config.yaml 中没有它。',
     'mcp.err.skillStart': '此技能需要的 MCP 服务器未能启动：{problem}',
+    'mcp.progress.vision': '正在把图片交给 {model} 看',
     'mcp.warn.badEntry': '{file} 中的 MCP 服务器 “{name}” 未被启用：{problem}。其他服务器照常工作。',
     'mcp.warn.badEntryTry': '请在该文件中修正这一项，或用 `zhi mcp remove {name}` 删除它。',
     'mcp.err.notMap': '{source} 中的 mcp_servers 无法使用：它必须按名称列出服务器。',
