@@ -1,11 +1,10 @@
 /**
  * MCP servers in a chat: nothing starts with the chat; the first message starts every configured
  * server (with its timeout), and their tools join the chat's tools from then on. `/mcp` reads the
- * state through `mcpOf(chat)`.
+ * state from the ChatMcp createChat built beside the chat.
  */
-import type { ChatSession } from '../../agent/chat.js';
 import { t } from '../../support/i18n/index.js';
-import type { McpManager } from '../../tools/mcp/manager.js';
+import type { McpManager, McpOptions } from '../../tools/mcp/manager.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { AppContext } from '../context.js';
 
@@ -13,24 +12,22 @@ export interface ChatMcp {
   /** Start the servers on the first call; returns warnings (servers that did not start). */
   prepare(): Promise<string[]>;
   manager(): McpManager | undefined;
-  /** The chat these servers serve (its model decides who looks at images the tools return). */
-  attach(chat: ChatSession): void;
 }
 
-const byChat = new WeakMap<ChatSession, ChatMcp>();
-
-/** The MCP side of a chat, or undefined when no server is configured. */
-export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefined {
+/**
+ * The MCP side of a chat, or undefined when no server is configured. `options` reach the tools:
+ * the client and the chat's model put images the tools return in front of a vision model.
+ */
+export function chatMcp(ctx: AppContext, tools: ToolRegistry, options: McpOptions = {}): ChatMcp | undefined {
   const servers = ctx.config.mcpServers;
   if (!Object.keys(servers).length) return undefined;
   let manager: McpManager | undefined;
   let started: Promise<string[]> | undefined;
-  let chat: ChatSession | undefined;
   return {
     prepare() {
       started ??= (async () => {
         const { McpManager } = await import('../../tools/mcp/manager.js');
-        manager = new McpManager(servers, ctx.cwd, tools, { chatModel: () => chat?.settings.model });
+        manager = new McpManager(servers, ctx.cwd, tools, options);
         const failed = await manager.start();
         return failed.map((line) => t('mcp.warn.notStarted', { problem: line }));
       })();
@@ -40,18 +37,5 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefin
       return first;
     },
     manager: () => manager,
-    attach(c) {
-      chat = c;
-    },
   };
-}
-
-export function bindMcp(chat: ChatSession, mcp: ChatMcp | undefined): void {
-  if (!mcp) return;
-  mcp.attach(chat);
-  byChat.set(chat, mcp);
-}
-
-export function mcpOf(chat: ChatSession): ChatMcp | undefined {
-  return byChat.get(chat);
 }

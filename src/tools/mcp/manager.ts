@@ -3,6 +3,7 @@
  * may need them), their tools offered as `<server>__<tool>`, their state for `/mcp` and
  * `zhi mcp list`. A server that fails to start is reported and left out; the others work.
  */
+import type { ZhipuClient } from '../../llm/client.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import type { ToolRegistry } from '../registry.js';
 import type { AnyTool } from '../types.js';
@@ -22,7 +23,9 @@ export interface McpStatus {
 }
 
 export interface McpOptions {
-  /** The model of the conversation now: images go to it when it can see (see vision.ts). */
+  /** Where images the tools return are described (see vision.ts); without it they are only noted. */
+  client?: ZhipuClient | undefined;
+  /** The model of the conversation now: images go to it when it can see. */
   chatModel?: () => string | undefined;
 }
 
@@ -66,7 +69,11 @@ export class McpManager {
           const images = resultImages(r);
           const model = visionModelFor(this.options.chatModel?.());
           const notes = images.length
-            ? await describeImages({ server: c.name, tool: info.name, images, model }, ctx)
+            ? await describeImages(
+                { server: c.name, tool: info.name, images, model },
+                ctx,
+                this.options.client,
+              )
             : [];
           return { content: resultText(r, notes), isError: Boolean(r.isError) };
         },

@@ -2,9 +2,10 @@
  * Images an MCP tool returns, put in front of a vision model. A tool result is text (the API
  * takes no image in a `tool` message), so each image is shown to a vision model — the chat's own
  * when it can see, else glm-4.6v-flash — and its description becomes that part of the result,
- * saying which model described it. Images the API cannot take (not PNG/JPG, over 5 MB), a
- * missing client or a failed call keep the one-line note, with the reason.
+ * saying which model described it. Images the API cannot take (not PNG/JPG, over 5 MB), no
+ * client or a failed call keep the one-line note, with the reason.
  */
+import type { ZhipuClient } from '../../llm/client.js';
 import { DEFAULT_VISION_MODEL } from '../../llm/models.js';
 import type { ContentPart } from '../../llm/types.js';
 import { isVisionModel, VISION_LIMITS } from '../../llm/vision.js';
@@ -48,7 +49,11 @@ export interface DescribeRequest {
  * One text per image, in order: the vision model's description, or a note saying why there is
  * none. The vision call's cost is counted with the run's (ctx.reportUsage).
  */
-export async function describeImages(req: DescribeRequest, ctx: ToolContext): Promise<string[]> {
+export async function describeImages(
+  req: DescribeRequest,
+  ctx: ToolContext,
+  client: ZhipuClient | undefined,
+): Promise<string[]> {
   const head = (img: McpImage) =>
     `[image from the MCP server "${req.server}": ${img.mimeType}, ${formatBytes(imageBytes(img.data))}`;
   const fit = req.images.map((img, i) =>
@@ -57,9 +62,9 @@ export async function describeImages(req: DescribeRequest, ctx: ToolContext): Pr
   const shown = req.images.filter((_, i) => fit[i] === undefined);
   let described: string[] = [];
   let failure: string | undefined;
-  if (shown.length && !ctx.client) failure = 'no vision model can be reached here';
-  else if (shown.length) {
-    const outcome = await askVision(req, shown, ctx);
+  if (shown.length && !client) failure = 'no vision model can be reached here';
+  else if (shown.length && client) {
+    const outcome = await askVision(req, shown, ctx, client);
     if ('error' in outcome) failure = outcome.error;
     else described = outcome.texts;
   }
@@ -83,6 +88,7 @@ async function askVision(
   req: DescribeRequest,
   images: McpImage[],
   ctx: ToolContext,
+  client: ZhipuClient,
 ): Promise<{ texts: string[] } | { error: string }> {
   ctx.progress(t('mcp.progress.vision', { model: req.model, count: images.length }));
   const content: ContentPart[] = [
@@ -94,7 +100,7 @@ async function askVision(
       }),
     ),
   ];
-  const res = await ctx.client!.complete({
+  const res = await client.complete({
     model: req.model,
     messages: [{ role: 'user', content }],
     thinking: false,
