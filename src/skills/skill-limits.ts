@@ -82,14 +82,9 @@ export class SkillLimits {
   }
 }
 
-/** A listed name, `mcp__<server>__<tool>` (Claude's MCP names) or `mcp:<server>` (zhi's). */
+/** A listed name, or a tool of a listed MCP server (`mcp:<server>`, also from `mcp__<server>__…`). */
 function allowsTool(tools: readonly string[], name: string): boolean {
-  return tools.some(
-    (t) =>
-      t === name ||
-      (t.startsWith('mcp__') && t.slice(5) === name) ||
-      (t.startsWith('mcp:') && name.startsWith(`${t.slice(4)}__`)),
-  );
+  return tools.some((t) => t === name || (t.startsWith('mcp:') && name.startsWith(`${t.slice(4)}__`)));
 }
 
 function describe(limit: Limit): string {
