@@ -112,13 +112,7 @@ describe('Agent Skills in chat', () => {
       { kind: 'tools', calls: [{ name: 'skill', arguments: { name: 'tidy', path: 'scripts/tidy.py' } }] },
       { kind: 'text', text: 'Done within the skill.' },
     );
-    const r = await runZhi({
-      args: ['-c', 'tidy a.csv'],
-      baseUrl: fake.baseUrl,
-      home,
-      cwd: work,
-      env: { ZHI_LANGUAGE: 'zh' },
-    });
+    const r = await e.zhi(['-c', 'tidy a.csv'], { env: { ZHI_LANGUAGE: 'zh' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Done within the skill.\n');
     const results = chats().slice(1).map(lastTool);
