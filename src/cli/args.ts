@@ -164,8 +164,9 @@ class ArgParser {
   private readFlag(a: Arg): boolean {
     const { name } = a;
     const flags = this.flags as unknown as Record<string, unknown>;
-    if (name in VALUE_FLAGS) this.readValueFlag(a, VALUE_FLAGS[name]!);
-    else if (name in BOOL_FLAGS) flags[BOOL_FLAGS[name]!] = true;
+    // Own keys only: a word such as `toString` or `constructor` is no flag.
+    if (Object.hasOwn(VALUE_FLAGS, name)) this.readValueFlag(a, VALUE_FLAGS[name]!);
+    else if (Object.hasOwn(BOOL_FLAGS, name)) flags[BOOL_FLAGS[name]!] = true;
     else if (name === '-v' || name === '--verbose') this.flags.verbose += 1;
     else if (name === '-vv') this.flags.verbose += 2;
     else if (name === '--resume') this.readResume(a);
