@@ -148,7 +148,13 @@ export function replaySession(text: string, file = ''): LoadedSession | undefine
   const parsed = parseLines(text, warnings);
   const header = parsed[0]?.line;
   if (header?.type !== 'session') return undefined;
-  const r: Replay = { s: summaryOf(header, file), titled: false, context: [], byModel: new Map(), unfinished: false };
+  const r: Replay = {
+    s: summaryOf(header, file),
+    titled: false,
+    context: [],
+    byModel: new Map(),
+    unfinished: false,
+  };
   const events: SessionEvent[] = [];
   for (const { line } of parsed.slice(1)) {
     if (line.type === 'session') continue;
