@@ -31,10 +31,7 @@ export interface SessionHeader {
   zhi: string;
 }
 
-/** Why usage was spent: the conversation itself, a skill, or a compaction summary. */
-export type UsagePurpose = 'chat' | 'skill' | 'compact';
-
-/** A compaction as the session file keeps it: what replaced what, and the size before and after. */
+/** What a compaction did to the context (its line in the file, and what the compactor reports). */
 export interface CompactionRecord {
   reason: 'auto' | 'manual' | 'overflow';
   /** Messages placed before the kept tail (the summary, and an acknowledgement). */
@@ -48,6 +45,9 @@ export interface CompactionRecord {
   model: string;
   focus?: string | undefined;
 }
+
+/** Why usage was spent: the conversation itself, a skill, or a compaction summary. */
+export type UsagePurpose = 'chat' | 'skill' | 'compact';
 
 export type SessionEvent =
   | { type: 'title'; title: string }

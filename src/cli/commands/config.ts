@@ -21,68 +21,24 @@ import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 
+const out = (s: string) => process.stdout.write(`${s}\n`);
+
 /** `zhi config show | path | get <key> | set <key> <value> | reset` */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [action, key, ...rest] = ctx.args.positionals;
-  const out = (s: string) => process.stdout.write(`${s}\n`);
   switch (action) {
     case undefined:
-    case 'show': {
-      const c = ctx.config;
-      const rows: [string, string][] = [
-        ['api_key', maskKey(c.apiKey)],
-        ['platform', c.platform],
-        // A proxy or gateway URL may carry a password: shown without it.
-        ['base_url', redact(c.baseUrl)],
-        ['default_model', c.defaultModel],
-        ['skill_model', c.skillModel],
-        ['output_dir', c.outputDir],
-        ['max_turns', String(c.maxTurns)],
-        ['language', c.language],
-        ['log_level', c.logLevel],
-        ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
-        ['compact_threshold', String(c.compactThreshold)],
-        ['shell_sandbox', c.shellSandbox],
-        ['status_line', c.statusLine ? 'on' : 'off'],
-        ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
-      ];
-      const width = Math.max(...rows.map((r) => r[0].length));
-      out(`# ${ctx.paths.configFile}`);
-      // A value set in the environment wins over the file: say so, or a rejected key looks right.
-      const from = (k: string) => {
-        const name = ENV[k as ConfigKey];
-        return name && ctx.env[name] ? `  ${t('config.show.source', { source: `$${name}` })}` : '';
-      };
-      for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}${from(k)}`);
-      return ExitCode.ok;
-    }
+    case 'show':
+      return show(ctx);
     case 'path':
       out(ctx.paths.configFile);
       return ExitCode.ok;
-    case 'get': {
-      const k = checkKey(key);
-      const file = (await loadConfigFile(ctx.paths.configFile)).file;
-      const resolved = ctx.config as unknown as Record<string, unknown>;
-      const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-      const value =
-        k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
-      out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
-      return ExitCode.ok;
-    }
+    case 'get':
+      return get(ctx, key);
     case 'set':
-      return setKey(ctx, checkKey(key), rest.join(' '), out);
-    case 'reset': {
-      const loaded = await loadConfigFile(ctx.paths.configFile);
-      if (!loaded.exists) {
-        out(t('config.reset.none'));
-        return ExitCode.ok;
-      }
-      const backup = `${ctx.paths.configFile}.bak`;
-      await copyFile(ctx.paths.configFile, backup);
-      await saveConfigFile(ctx.paths.configFile, { platform: DEFAULTS.platform });
-      out(t('config.reset.done', { backup }));
-      return ExitCode.ok;
-    }
+      return set(ctx, key, rest.join(' '));
+    case 'reset':
+      return reset(ctx);
     default:
       throw new ZhiError({
         kind: 'usage',
@@ -92,8 +48,49 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
 }
 
-/** `zhi config set <key> <value>`: a value zhi refuses is a bad argument (exit 2). */
-async function setKey(ctx: AppContext, k: ConfigKey, raw: string, out: (s: string) => void): Promise<ExitCodeValue> {
+function show(ctx: AppContext): ExitCodeValue {
+  const c = ctx.config;
+  const rows: [string, string][] = [
+    ['api_key', maskKey(c.apiKey)],
+    ['platform', c.platform],
+    // A proxy or gateway URL may carry a password: shown without it.
+    ['base_url', redact(c.baseUrl)],
+    ['default_model', c.defaultModel],
+    ['skill_model', c.skillModel],
+    ['output_dir', c.outputDir],
+    ['max_turns', String(c.maxTurns)],
+    ['language', c.language],
+    ['log_level', c.logLevel],
+    ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
+    ['compact_threshold', String(c.compactThreshold)],
+    ['shell_sandbox', c.shellSandbox],
+    ['status_line', c.statusLine ? 'on' : 'off'],
+    ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  out(`# ${ctx.paths.configFile}`);
+  // A value set in the environment wins over the file: say so, or a rejected key looks right.
+  const from = (k: string) => {
+    const name = ENV[k as ConfigKey];
+    return name && ctx.env[name] ? `  ${t('config.show.source', { source: `$${name}` })}` : '';
+  };
+  for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}${from(k)}`);
+  return ExitCode.ok;
+}
+
+async function get(ctx: AppContext, key: string | undefined): Promise<ExitCodeValue> {
+  const k = checkKey(key);
+  const file = (await loadConfigFile(ctx.paths.configFile)).file;
+  const resolved = ctx.config as unknown as Record<string, unknown>;
+  const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+  const value =
+    k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
+  out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
+  return ExitCode.ok;
+}
+
+async function set(ctx: AppContext, key: string | undefined, raw: string): Promise<ExitCodeValue> {
+  const k = checkKey(key);
   if (!raw) {
     throw new ZhiError({
       kind: 'usage',
@@ -102,25 +99,10 @@ async function setKey(ctx: AppContext, k: ConfigKey, raw: string, out: (s: strin
     });
   }
   const loaded = await loadConfigFile(ctx.paths.configFile);
+  // A value zhi refuses is a bad argument (exit 2), not a broken config file (exit 3).
   const value = typedArgument(() => validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG));
   const next: ConfigFile = { ...loaded.file, [k]: value };
-  // Check the whole result (a model must exist on the chosen platform) before saving. Only a
-  // failure the new value causes is the argument's fault; a file already broken stays exit 3.
-  const resolves = (file: ConfigFile) => resolveConfig({ ...loaded, file }, MODEL_CATALOG, {});
-  try {
-    resolves(next);
-  } catch (err) {
-    let wasFine = true;
-    try {
-      resolves(loaded.file);
-    } catch {
-      wasFine = false;
-    }
-    if (!wasFine) throw err;
-    typedArgument(() => {
-      throw err;
-    });
-  }
+  checkResult(loaded, next);
   await saveConfigFile(ctx.paths.configFile, next);
   out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
   if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
@@ -135,6 +117,26 @@ async function setKey(ctx: AppContext, k: ConfigKey, raw: string, out: (s: strin
   return ExitCode.ok;
 }
 
+/**
+ * Check the whole result (a model must exist on the chosen platform) before saving. Only a
+ * failure the new value causes is the argument's fault; a file already broken stays exit 3.
+ */
+function checkResult(loaded: Awaited<ReturnType<typeof loadConfigFile>>, next: ConfigFile): void {
+  const resolves = (file: ConfigFile) => resolveConfig({ ...loaded, file }, MODEL_CATALOG, {});
+  try {
+    resolves(next);
+  } catch (err) {
+    try {
+      resolves(loaded.file);
+    } catch {
+      throw err;
+    }
+    typedArgument(() => {
+      throw err;
+    });
+  }
+}
+
 /** Run `fn`; a configuration error it throws is about a value typed on the command line: a usage error. */
 function typedArgument<T>(fn: () => T): T {
   try {
@@ -143,6 +145,19 @@ function typedArgument<T>(fn: () => T): T {
     if (!(err instanceof ZhiError) || err.kind !== 'config') throw err;
     throw new ZhiError({ kind: 'usage', what: err.what, why: err.why, tries: err.tries, cause: err });
   }
+}
+
+async function reset(ctx: AppContext): Promise<ExitCodeValue> {
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  if (!loaded.exists) {
+    out(t('config.reset.none'));
+    return ExitCode.ok;
+  }
+  const backup = `${ctx.paths.configFile}.bak`;
+  await copyFile(ctx.paths.configFile, backup);
+  await saveConfigFile(ctx.paths.configFile, { platform: DEFAULTS.platform });
+  out(t('config.reset.done', { backup }));
+  return ExitCode.ok;
 }
 
 function checkKey(key: string | undefined): ConfigKey {
