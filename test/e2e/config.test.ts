@@ -52,6 +52,10 @@ describe('zhi config', () => {
     expect(newer.stderr).toContain("glm-5.9 is not in zhi's model list");
     const unknown = await runZhi({ args: ['config', 'set', 'colour', 'red'], home });
     expect(unknown.code).toBe(2);
+    // A bad value given as a flag is a bad argument too.
+    const flag = await runZhi({ args: ['--language', 'fr', '-c', 'hi'], home });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--language');
     // The same bad value in the file is a configuration error: exit 3, and nothing was saved.
     expect(readFileSync(join(home, 'config.yaml'), 'utf8')).not.toMatch(/many|fr|glm 5/);
     writeFileSync(join(home, 'config.yaml'), 'max_turns: many\n');

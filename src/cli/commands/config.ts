@@ -99,8 +99,8 @@ async function set(ctx: AppContext, key: string | undefined, raw: string): Promi
     });
   }
   const loaded = await loadConfigFile(ctx.paths.configFile);
-  // A value zhi refuses is a bad argument (exit 2), not a broken config file (exit 3).
-  const value = typedArgument(() => validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG));
+  // A value zhi refuses is a bad argument (exit 2, by its source), not a broken config file (exit 3).
+  const value = validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG);
   const next: ConfigFile = { ...loaded.file, [k]: value };
   checkResult(loaded, next);
   await saveConfigFile(ctx.paths.configFile, next);
