@@ -1,6 +1,9 @@
 // `npm run bench`: measures zhi against the budgets of design.md §5 and prints a table.
 // Runs the built binary (dist/) for start-up numbers, and bundles scripts/bench/*.ts with esbuild
 // for in-process numbers. Uses only this machine (the fake server on 127.0.0.1).
+//
+//   node scripts/bench.mjs [name…]   only these rows: `version`, `client` or a scripts/bench/<name>.ts
+//                                    (to re-run one row alone on a busy machine; build first)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +13,8 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const zhi = join(root, 'dist/zhi.js');
 const rows = [];
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.includes(name);
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -27,15 +32,17 @@ function timeCommand(args, n = 15) {
 }
 
 // 1. zhi --version against node -e 0.
-const nodeMs = timeCommand(['-e', '0']);
-const versionMs = timeCommand([zhi, '--version']);
-rows.push({
-  name: '`zhi --version` wall time',
-  value: versionMs,
-  unit: 'ms',
-  budget: 2 * nodeMs,
-  note: `node -e 0: ${nodeMs.toFixed(0)} ms; ratio ${(versionMs / nodeMs).toFixed(2)}× (budget 2×)`,
-});
+if (wanted('version')) {
+  const nodeMs = timeCommand(['-e', '0']);
+  const versionMs = timeCommand([zhi, '--version']);
+  rows.push({
+    name: '`zhi --version` wall time',
+    value: versionMs,
+    unit: 'ms',
+    budget: 2 * nodeMs,
+    note: `node -e 0: ${nodeMs.toFixed(0)} ms; ratio ${(versionMs / nodeMs).toFixed(2)}× (budget 2×)`,
+  });
+}
 
 // 2. In-process measures (client overhead, file writers, skills), bundled on the fly.
 mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
@@ -43,7 +50,9 @@ mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
 const tmp = mkdtempSync(join(root, 'node_modules/.cache/zhi-bench-'));
 try {
   const benchDir = join(root, 'scripts/bench');
-  const entries = readdirSync(benchDir).filter((f) => f.endsWith('.ts'));
+  const entries = readdirSync(benchDir).filter(
+    (f) => f.endsWith('.ts') && (f === 'inprocess.ts' || wanted(f.replace(/\.ts$/, ''))),
+  );
   await build({
     entryPoints: entries.map((f) => join(benchDir, f)),
     outdir: tmp,
@@ -63,6 +72,7 @@ try {
   const out = spawnSync(process.execPath, [join(tmp, 'inprocess.mjs'), ...extra], {
     cwd: root,
     encoding: 'utf8',
+    env: { ...process.env, ZHI_BENCH_CLIENT: wanted('client') ? '1' : '' },
   });
   if (out.status !== 0) throw new Error(`in-process bench failed:\n${out.stderr}`);
   rows.push(...JSON.parse(out.stdout.trim().split('\n').at(-1)));

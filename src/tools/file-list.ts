@@ -63,8 +63,8 @@ export function formatDate(d: Date): string {
 const fileList: Tool<typeof schema> = {
   name: 'file_list',
   description: [
-    'List files and folders in the current directory, down to max_depth levels.',
-    'Each line: [f] file, [d] folder or [l] link, the relative path (for file_read), size and time (UTC).',
+    'List files and folders, max_depth levels deep.',
+    'Each line: [f] file, [d] folder or [l] link, relative path, size, time (UTC).',
     `At most ${MAX_ENTRIES} entries; .git and node_modules are not opened.`,
   ].join(' '),
   schema,
