@@ -27,7 +27,7 @@ import {
   serialiseLine,
   type UsagePurpose,
 } from './format.js';
-import { noteSession } from './index-file.js';
+import { noteLive, noteSession } from './index-file.js';
 import { type LoadedSession, newSessionId, sessionDataDir, sessionFile, titleFrom } from './store.js';
 
 export interface OpenSessionOptions {
@@ -331,6 +331,8 @@ export class SessionRecorder {
       mkdirSync(this.o.sessionsDir, { recursive: true, mode: 0o700 });
       const fd = openSync(this.file, 'a+', 0o600);
       this.fd = fd;
+      // Until close() notes its final state, the index must read this file, not trust its line.
+      noteLive(this.o.sessionsDir, this.file);
       if (this.resumed) {
         if (!endsWithNewline(fd)) writeSync(fd, '\n');
         this.write({ type: 'resume', t: now(), mode: this.o.kind });

@@ -6,6 +6,9 @@ import { formatCost } from '../../llm/models.js';
 import { graphemes } from '../../support/graphemes.js';
 import { t } from '../../support/i18n/index.js';
 import type { Style } from '../render/style.js';
+import { displayTitle } from './notes.js';
+
+export { displayTitle };
 
 /** `2026-03-14 15:30` in local time. */
 export function shortDate(iso: string): string {
@@ -40,11 +43,6 @@ export function sessionCost(s: Pick<SessionSummary, 'cost' | 'currency' | 'cover
   return formatCost({ amount: s.cost, currency: s.currency });
 }
 
-/** The title as listed: a skill run shows its skill; an untitled session says so. */
-export function displayTitle(s: SessionSummary): string {
-  const title = s.title || t('sessions.list.untitled');
-  return s.kind === 'run' && s.skill ? `[${s.skill}] ${title}` : title;
-}
 
 export interface TableOptions {
   style: Style;

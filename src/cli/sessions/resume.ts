@@ -4,7 +4,6 @@ import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
-import { sessionChoiceLabel } from './list.js';
 
 /**
  * The saved conversation that --continue or --resume [id] asks for, or undefined for a new one.
@@ -98,7 +97,11 @@ async function pickSession(ctx: AppContext): Promise<SessionSummary | undefined>
   }
   const here = all.filter((s) => s.cwd === ctx.cwd);
   const ordered = [...here, ...all.filter((s) => s.cwd !== ctx.cwd)].slice(0, 30);
-  const { select } = await import('@inquirer/prompts');
+  // The listing's formatting (and its width library) is loaded for the picker only, not --continue.
+  const [{ select }, { sessionChoiceLabel }] = await Promise.all([
+    import('@inquirer/prompts'),
+    import('./list.js'),
+  ]);
   try {
     return await select(
       {
