@@ -2,7 +2,7 @@ import type { Language } from '../support/i18n/index.js';
 
 /** The language rule every prompt carries: answer in the user's language, labels included. */
 export function languagePreamble(): string {
-  return 'Answer in the language the user writes in (or the input document\'s, when the user gives no text), headings, table labels and files you write included, unless the user asks for another.';
+  return "Answer in the language the user writes in (or the input document's, when the user gives no text), headings, table labels and files you write included, unless the user asks for another.";
 }
 
 export interface ChatPromptInput {

@@ -1,6 +1,7 @@
 import { ZhiError } from '../support/errors.js';
 import { nearest } from '../support/suggest.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from './folder-flags.js';
+import { pushAll } from '../support/arrays.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -120,7 +121,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
+      pushAll(positionals, argv.slice(i + 1));
       break;
     }
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;

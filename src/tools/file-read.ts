@@ -6,12 +6,7 @@ import type { Tool } from './types.js';
 
 const schema = z.object({
   path: z.string().describe('Relative path, e.g. "reports/q4.md".'),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('From a truncation marker, to read on.'),
+  offset: z.coerce.number().int().min(0).optional().describe('From a truncation marker, to read on.'),
 });
 
 const fileRead: Tool<typeof schema> = {

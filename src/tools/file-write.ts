@@ -17,7 +17,9 @@ import {
 
 const schema = z.object({
   path: z.string().describe('Name with extension, e.g. "2024/report.docx".'),
-  content: z.union([z.string(), z.looseObject({}), z.array(z.unknown())]).describe('Shaped for the extension.'),
+  content: z
+    .union([z.string(), z.looseObject({}), z.array(z.unknown())])
+    .describe('Shaped for the extension.'),
 });
 type Args = z.infer<typeof schema>;
 

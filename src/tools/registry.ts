@@ -94,7 +94,10 @@ function convert(tool: AnyTool): ToolSchema {
   const json = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
   if (json.type === 'object' && json.additionalProperties === false) delete json.additionalProperties;
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: lean(json) } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: lean(json) },
+  };
 }
 
 /**
@@ -109,7 +112,8 @@ export function lean(node: unknown, top = true): Record<string, unknown> {
   for (const [k, v] of Object.entries(node)) {
     if (isFarLimit(k, v)) continue;
     if ((k === 'items' || k === 'additionalProperties') && isEmptyObject(v)) continue;
-    out[k] = k === 'properties' && isObject(v) ? leanEach(v) : isObject(v) || Array.isArray(v) ? lean(v, false) : v;
+    out[k] =
+      k === 'properties' && isObject(v) ? leanEach(v) : isObject(v) || Array.isArray(v) ? lean(v, false) : v;
   }
   // A nested object that allows any property: its empty `properties` says nothing either (the
   // parameters object itself keeps its `properties`, which the API expects).

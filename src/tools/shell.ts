@@ -24,12 +24,7 @@ export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_S = 30;
 
 const schema = z.object({
-  command: z
-    .string()
-    .trim()
-    .min(1)
-    .max(20_000)
-    .describe('The command line, as typed.'),
+  command: z.string().trim().min(1).max(20_000).describe('The command line, as typed.'),
   timeout: z
     .number()
     .int()

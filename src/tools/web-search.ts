@@ -10,12 +10,7 @@ import { type Tool, type ToolContext, ToolError } from './types.js';
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
 
 const schema = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe('Short keywords, best under 70 characters.'),
+  query: z.string().trim().min(1).max(200).describe('Short keywords, best under 70 characters.'),
   recency: z.enum(RECENCY).optional().describe('Only results from this period.'),
   domain: z.string().trim().max(200).optional().describe('Only this site, e.g. www.gov.cn.'),
   count: z.number().int().min(1).max(20).optional().describe('Default 5.'),

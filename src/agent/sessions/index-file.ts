@@ -138,7 +138,10 @@ function readEntry(file: string, st: { size: number; mtimeMs: number; mtime: Dat
  * winner (its size and time must still match). `undefined`: none; `'unsure'`: the index cannot
  * tell (missing, too many unknown files, the winner changed) — list the sessions instead.
  */
-export function newestIndexed(dir: string, keep: (s: IndexEntry) => boolean): IndexEntry | undefined | 'unsure' {
+export function newestIndexed(
+  dir: string,
+  keep: (s: IndexEntry) => boolean,
+): IndexEntry | undefined | 'unsure' {
   let names: string[];
   try {
     names = readdirSync(dir);

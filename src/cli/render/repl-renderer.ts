@@ -15,6 +15,7 @@ import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
 import { ThinkingText } from './thinking.js';
+import { pushAll } from '../../support/arrays.js';
 
 /**
  * How the REPL shows a run:
@@ -358,9 +359,9 @@ export class ReplRenderer {
         const secs = ((this.now() - this.thinking.started) / 1000).toFixed(1);
         lines.push(`${ui.cyan(frame)} ${ui.dim(`${t('cli.thinking')} ${secs}s`)}`);
       }
-      lines.push(...this.thinkingLive);
+      pushAll(lines, this.thinkingLive);
     }
-    lines.push(...this.mdLive);
+    pushAll(lines, this.mdLive);
     for (const tool of this.tools.values()) {
       const secs = ((this.now() - tool.started) / 1000).toFixed(1);
       const note = tool.note ? ` ${ui.dim(tool.note)}` : '';

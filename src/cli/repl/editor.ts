@@ -8,6 +8,7 @@ import { EditorView } from './editor-view.js';
 import type { History } from './history.js';
 import { continues } from './input.js';
 import { ReverseSearch } from './search.js';
+import { pushAll } from '../../support/arrays.js';
 
 /** The terminal streams the editor reads keys from and draws on. */
 export interface EditorStreams {
@@ -301,7 +302,7 @@ export class LineEditor {
     for (let i = 0; i < pending.length; i++) {
       const [s, k] = pending[i]!;
       if (this.mode !== 'read') {
-        this.queued.push(...pending.slice(i));
+        pushAll(this.queued, pending.slice(i));
         return;
       }
       this.onKey(s, k);
