@@ -1,5 +1,6 @@
 import type { ChatSession } from '../../agent/chat.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
+import type { LoadedSession } from '../../agent/sessions/store.js';
 import { SessionWiring } from '../../agent/sessions/wiring.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
@@ -55,9 +56,21 @@ export function sessionWiring(
   });
 }
 
-/** With --continue / --resume: load the saved conversation into the chat and keep recording into its file. */
-export async function resumeFromFlags(ctx: AppContext, chat: ChatSession): Promise<void> {
+/** A saved conversation found before the chat was built (none: --continue had nothing to continue). */
+export interface Resumed {
+  loaded: LoadedSession | undefined;
+}
+
+/**
+ * With --continue / --resume: load the saved conversation into the chat and keep recording into
+ * its file. `found`: the REPL found (and announced) it already, before its prompt.
+ */
+export async function resumeFromFlags(ctx: AppContext, chat: ChatSession, found?: Resumed): Promise<void> {
   const { flags } = ctx.args;
+  if (found) {
+    if (found.loaded) chat.session?.switchTo(found.loaded);
+    return;
+  }
   if (!chat.session || !(flags.continue || flags.resume)) return;
   // Loaded only when asked for: the REPL starts without the listing code.
   const loaded = await (await import('./resume.js')).resumeFromFlags(ctx);

@@ -3,6 +3,7 @@ import { type LoadedSession, loadSession, type SessionSummary } from '../../agen
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
+import type { Resumed } from './attach.js';
 import { formatWarning } from '../render/error.js';
 
 /**
@@ -35,6 +36,16 @@ export async function resumeFromFlags(ctx: AppContext): Promise<LoadedSession | 
     return load(latest.file);
   }
   return undefined;
+}
+
+/**
+ * The REPL's --continue / --resume: the saved conversation found and announced before the prompt
+ * shows, so the tools and the chat can load after it (createChat takes it as `resumed`).
+ */
+export async function findResumed(ctx: AppContext): Promise<Resumed> {
+  const loaded = await resumeFromFlags(ctx);
+  if (loaded) process.stderr.write((await import('./notes.js')).resumeNote(loaded, ctx, true));
+  return { loaded };
 }
 
 /** Find a session by id (or a unique part of one); a clear error otherwise. */
