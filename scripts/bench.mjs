@@ -6,6 +6,7 @@
 //                                    (to re-run one row alone on a busy machine; build first)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -39,8 +40,9 @@ if (wanted('version')) {
     name: '`zhi --version` wall time',
     value: versionMs,
     unit: 'ms',
-    budget: 2 * nodeMs,
-    note: `node -e 0: ${nodeMs.toFixed(0)} ms; ratio ${(versionMs / nodeMs).toFixed(2)}× (budget 2×)`,
+    // Issue 15's budget (design.md §5 allows 2×): the entry answers before importing anything.
+    budget: 1.2 * nodeMs,
+    note: `node -e 0: ${nodeMs.toFixed(0)} ms; ratio ${(versionMs / nodeMs).toFixed(2)}× (budget 1.2×)`,
   });
 }
 
@@ -109,6 +111,9 @@ const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | '
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of table) console.log(line(row));
+// Wall times mean little on a busy machine: say how busy it was.
+const [load1, load5] = loadavg();
+console.log(`\nLoad average ${load1.toFixed(1)} (1 min), ${load5.toFixed(1)} (5 min) on ${cpus().length} cores.`);
 const failed = rows.filter((r) => r.budget !== undefined && r.value > r.budget);
 if (failed.length) {
   console.log(`\n${failed.length} measure(s) over budget.`);
