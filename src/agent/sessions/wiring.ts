@@ -54,7 +54,8 @@ export function budgetIn(place: SessionPlace, usage: UsageTracker, model: () => 
   return new RunBudget(place.maxCostPerRun, usage, model);
 }
 
-export interface WiringOptions extends SessionPlace {
+/** What one chat brings to its wiring (the rest is the invocation's: place, models, thresholds). */
+export interface ChatWiringParts {
   kind: SessionKind;
   llm: LlmClient;
   usage: UsageTracker;
@@ -62,6 +63,9 @@ export interface WiringOptions extends SessionPlace {
   /** The chat's settings at the start (the recorder's first lines). */
   model: string;
   systemPrompt: string;
+}
+
+export interface WiringOptions extends SessionPlace, ChatWiringParts {
   /** The model compaction summaries are written with (config skill_model). */
   summaryModel: string;
   compactThreshold: number;

@@ -1,11 +1,7 @@
 import type { ChatSession } from '../../agent/chat.js';
-import type { SessionKind } from '../../agent/sessions/format.js';
-import { SessionWiring, type SessionPlace } from '../../agent/sessions/wiring.js';
-import type { LlmClient } from '../../llm/types.js';
-import type { UsageTracker } from '../../llm/usage.js';
+import { type ChatWiringParts, SessionWiring, type SessionPlace } from '../../agent/sessions/wiring.js';
 import { t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
-import type { ToolRegistry } from '../../tools/registry.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import { chatModel } from '../settings.js';
@@ -38,17 +34,7 @@ export function sessionPlace(ctx: AppContext): SessionPlace {
  * window, large tool results spilled to the session folder, the run budget enforced. Built
  * before the chat and given to its constructor (see createChat).
  */
-export function sessionWiring(
-  ctx: AppContext,
-  o: {
-    kind: SessionKind;
-    llm: LlmClient;
-    usage: UsageTracker;
-    tools: ToolRegistry;
-    model: string;
-    systemPrompt: string;
-  },
-): SessionWiring {
+export function sessionWiring(ctx: AppContext, o: ChatWiringParts): SessionWiring {
   return new SessionWiring({
     ...sessionPlace(ctx),
     ...o,
