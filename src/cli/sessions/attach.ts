@@ -5,6 +5,7 @@ import { log } from '../../support/log.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import { chatModel } from '../settings.js';
+import type { LoadedSession } from '../../agent/sessions/store.js';
 
 /**
  * Where this invocation saves sessions (file + usage ledger) and what bounds a run, for a chat
@@ -47,9 +48,21 @@ export function sessionWiring(ctx: AppContext, o: ChatWiringParts): SessionWirin
   });
 }
 
-/** With --continue / --resume: load the saved conversation into the chat and keep recording into its file. */
-export async function resumeFromFlags(ctx: AppContext, chat: ChatSession): Promise<void> {
+/** A saved conversation found before the chat was built (none: --continue had nothing to continue). */
+export interface Resumed {
+  loaded: LoadedSession | undefined;
+}
+
+/**
+ * With --continue / --resume: load the saved conversation into the chat and keep recording into
+ * its file. `found`: the REPL found (and announced) it already, before its prompt.
+ */
+export async function resumeFromFlags(ctx: AppContext, chat: ChatSession, found?: Resumed): Promise<void> {
   const { flags } = ctx.args;
+  if (found) {
+    if (found.loaded) chat.session?.switchTo(found.loaded);
+    return;
+  }
   if (!chat.session || !(flags.continue || flags.resume)) return;
   // Loaded only when asked for: the REPL starts without the listing code.
   const loaded = await (await import('./resume.js')).resumeFromFlags(ctx);
