@@ -2,10 +2,9 @@ import { batchBlocker } from '../../agent/batch/batch-run.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
-import { type AppContext, newUsage, requireKey } from '../context.js';
+import { type AppContext, requireKey } from '../context.js';
 import { takeFolderFlags } from '../folder-flags.js';
-import { nobodyPrompter, terminalPrompter } from '../prompter.js';
-import { executeSkill, findSkill } from '../skills/execute.js';
+import { findSkill, runFromCommandLine } from '../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../skills/runtime.js';
 import { readStdin } from '../stdin.js';
 
@@ -55,26 +54,13 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
   requireKey(ctx);
 
-  const result = await ctx.interrupt.run((signal) =>
-    executeSkill({
-      ctx,
-      catalog,
-      skill,
-      values,
-      ...(extraDocuments ? { extraDocuments } : {}),
-      ...(free ? { task: free.task, files: free.files } : {}),
-      model: ctx.args.flags.model,
-      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err, ctx.interrupt) : nobodyPrompter,
-      mode: ctx.mode,
-      signal,
-      usage: newUsage(ctx),
-      format: ctx.args.flags.outputFormat,
-      out: ctx.out,
-      err: ctx.err,
-      stdoutIsTTY: ctx.stdoutIsTTY,
-      stderrIsTTY: ctx.stderrIsTTY,
-      folder,
-    }),
-  );
+  const result = await runFromCommandLine(ctx, {
+    catalog,
+    skill,
+    values,
+    ...(extraDocuments ? { extraDocuments } : {}),
+    ...(free ? { task: free.task, files: free.files } : {}),
+    folder,
+  });
   return exitCodeOf(result);
 }

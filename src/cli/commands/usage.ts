@@ -13,6 +13,7 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
+import { maxOf } from '../../support/arrays.js';
 import { padToWidth, textWidth } from '../../support/width.js';
 
 const GROUPS: GroupBy[] = ['model', 'skill', 'day', 'kind'];
@@ -121,7 +122,7 @@ function table(rows: LedgerRow[], total: LedgerRow, by: GroupBy, ctx: AppContext
   const body = rows.map((r) => cells(r, r.key));
   const foot = cells(total, t('ledger.total'));
   const all = [head, ...body, foot];
-  const widths = head.map((_, c) => Math.max(...all.map((r) => textWidth(r[c]!))));
+  const widths = head.map((_, c) => maxOf(all.map((r) => textWidth(r[c]!))));
   const line = (r: string[]) => r.map((c, k) => padToWidth(c, widths[k]!, k > 0 ? 'right' : 'left')).join('  ');
   const rule = ctx.out.dim('─'.repeat(widths.reduce((a, b) => a + b + 2, -2)));
   return [ctx.out.bold(line(head)), ...body.map(line), rule, ctx.out.bold(line(foot))];

@@ -1,3 +1,4 @@
+import { maxBy } from '../../support/arrays.js';
 /**
  * UI text laid out in columns and wrapped to the terminal (command output, tables of numbers and
  * names). Widths come from the one display width, support/width.ts.
@@ -6,10 +7,8 @@ import { padToWidth, textWidth } from '../../support/width.js';
 
 /** Rows of cells as aligned columns (two spaces apart); `right` marks right-aligned columns. */
 export function columns(rows: string[][], right: ReadonlySet<number> = new Set()): string[] {
-  const n = Math.max(0, ...rows.map((r) => r.length));
-  const widths = Array.from({ length: n }, (_, i) =>
-    Math.max(0, ...rows.map((r) => textWidth(r[i] ?? ''))),
-  );
+  const n = maxBy(rows, (r) => r.length, 0);
+  const widths = Array.from({ length: n }, (_, i) => maxBy(rows, (r) => textWidth(r[i] ?? ''), 0));
   return rows.map((r) =>
     r
       .map((c, i) =>

@@ -5,6 +5,10 @@ import { formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
 import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import type { Style } from '../render/style.js';
+import { displayTitle } from './notes.js';
+import { maxBy } from '../../support/arrays.js';
+
+export { displayTitle };
 
 /** `2026-03-14 15:30` in local time. */
 export function shortDate(iso: string): string {
@@ -17,12 +21,6 @@ export function shortDate(iso: string): string {
 export function sessionCost(s: Pick<SessionSummary, 'cost' | 'currency' | 'covered'>): string {
   if (s.covered && s.cost === 0) return t('sessions.list.plan');
   return formatCost({ amount: s.cost, currency: s.currency });
-}
-
-/** The title as listed: a skill run shows its skill; an untitled session says so. */
-export function displayTitle(s: SessionSummary): string {
-  const title = s.title || t('sessions.list.untitled');
-  return s.kind === 'run' && s.skill ? `[${s.skill}] ${title}` : title;
 }
 
 export interface TableOptions {
@@ -52,9 +50,7 @@ export function sessionTable(list: SessionSummary[], o: TableOptions): string[] 
     sessionCost(s),
     displayTitle(s),
   ]);
-  const widths = [0, 1, 2, 3, 4].map((c) =>
-    Math.max(textWidth(head[c]!), ...rows.map((r) => textWidth(r[c]!))),
-  );
+  const widths = [0, 1, 2, 3, 4].map((c) => maxBy(rows, (r) => textWidth(r[c]!), textWidth(head[c]!)));
   const num = o.numbered ? String(list.length).length + 2 : 0;
   const used = num + widths.reduce((a, b) => a + b + 2, 0);
   const titleCols = Math.max(12, o.width - used - 1);

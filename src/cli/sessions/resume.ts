@@ -4,8 +4,8 @@ import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
+import type { Resumed } from './attach.js';
 import { formatWarning } from '../render/error.js';
-import { sessionChoiceLabel } from './list.js';
 
 /**
  * The saved conversation that --continue or --resume [id] asks for, or undefined for a new one.
@@ -37,6 +37,16 @@ export async function resumeFromFlags(ctx: AppContext): Promise<LoadedSession | 
     return load(latest.file);
   }
   return undefined;
+}
+
+/**
+ * The REPL's --continue / --resume: the saved conversation found and announced before the prompt
+ * shows, so the tools and the chat can load after it (createChat takes it as `resumed`).
+ */
+export async function findResumed(ctx: AppContext): Promise<Resumed> {
+  const loaded = await resumeFromFlags(ctx);
+  if (loaded) process.stderr.write((await import('./notes.js')).resumeNote(loaded, ctx, true));
+  return { loaded };
 }
 
 /** Find a session by id (or a unique part of one); a clear error otherwise. */
@@ -99,6 +109,8 @@ async function pickSession(ctx: AppContext): Promise<SessionSummary | undefined>
   }
   const here = all.filter((s) => s.cwd === ctx.cwd);
   const ordered = [...here, ...all.filter((s) => s.cwd !== ctx.cwd)].slice(0, 30);
+  // The listing's formatting is loaded for the picker only, not --continue.
+  const { sessionChoiceLabel } = await import('./list.js');
   const picked = await terminalAsker(ctx.interrupt).choose(
     t('sessions.pick'),
     ordered.map((s) => ({ label: sessionChoiceLabel(s, ctx.cwd), value: s })),
