@@ -44,6 +44,15 @@ export interface Unwrapped {
  * Peel wrappers off a command. Wrappers that take a command *string* (`watch`, `env -S`) and
  * `find -exec` bodies are handed to `checkInner` as command lines of their own.
  */
+/** What a find -exec body sees in place of `{}`. */
+const FOUND = 'found-file';
+
+/** `;` or `+` ends a -exec body; read as cmd.exe would, `\;` leaves a lone `\` at the end. */
+function endsExecBody(args: string[], i: number): boolean {
+  const a = args[i];
+  return a === ';' || a === '+' || a === '\\;' || (a === '\\' && i === args.length - 1);
+}
+
 export function unwrap(words: string[], checkInner: (line: string) => void): Unwrapped {
   let rest = words;
   let offset = 0;
@@ -158,7 +167,10 @@ export function unwrap(words: string[], checkInner: (line: string) => void): Unw
         for (let i = 0; i < args.length; i++) {
           if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]!)) continue;
           const body: string[] = [];
-          for (i++; i < args.length && args[i] !== ';' && args[i] !== '+'; i++) body.push(args[i]!);
+          // `{}` is a file find found under its start points, which checkFind judges; here it is
+          // an ordinary name (as a glob it would read as "everything in this folder").
+          for (i++; i < args.length && !endsExecBody(args, i); i++)
+            body.push(args[i]!.replaceAll('{}', FOUND));
           if (body.length) checkInner(quote(body));
         }
         return { words: rest, offset, ...(admin ? { admin } : {}) };

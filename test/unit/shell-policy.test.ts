@@ -89,7 +89,8 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['function f { f & f; }; f', 'refuse', 'fork-bomb'],
   ['find / -delete', 'refuse', 'find-delete'],
   ['find ~ -type f -delete', 'refuse', 'find-delete'],
-  ['find / -exec rm -rf {} +', 'refuse'],
+  ['find / -exec rm -rf {} +', 'refuse', 'find-delete'],
+  ['find . -exec rm -rf ~ \\;', 'refuse', 'delete-critical'],
   ['chmod -R 777 /', 'refuse', 'recursive-perms'],
   ['sudo chown -R nobody ~', 'refuse', 'recursive-perms'],
   ['mv ~ /tmp/old-home', 'refuse', 'move-critical'],
@@ -203,6 +204,11 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['bash ./run-tests.sh', 'allow'],
   ['git status && git log --oneline -5', 'allow'],
   ['find . -name "*.md" -exec grep -l TODO {} +', 'allow'],
+  // `{}` is a file find found, judged by find's start points, never a glob of the folder.
+  ['find . -exec rm {} +', 'warn', 'delete'],
+  ['find . -exec rm -rf {} \\;', 'warn', 'delete'],
+  ['find . -type f -execdir rm -f {} \\;', 'warn', 'delete'],
+  ['find out -exec mv {} {}.bak \\;', 'warn', 'move'],
   ["awk '{print $1}' data.txt", 'allow'],
   ['pandoc report.md -o zhi-output/report.docx', 'allow'],
   ['ls # ; rm -rf /', 'allow'],
@@ -239,6 +245,15 @@ describe('what the person and the model read', () => {
     expect(describeVerdict(assessCommand('bash -c "ls"', ctx)).refuse).toMatch(
       /"bash -c" runs code given inline/,
     );
+  });
+
+  it('find -exec rm {} is refused for its start point, never for "{}"', () => {
+    for (const line of ['find . -exec rm {} +', 'find . -exec rm -rf {} \\;']) {
+      const refusal = describeVerdict(assessCommand(line, { home: '/home/ann', cwd: '/home/ann' })).refuse;
+      expect(refusal).toMatch(/ \.(\s|$|[,;.])/);
+      expect(refusal).not.toContain('{}');
+      expect(refusal).not.toContain('found-file');
+    }
   });
 
   it('warnings are joined into one line shown before the question', () => {
