@@ -16,15 +16,16 @@ import {
   parseLine,
   programName,
   type SimpleCommand,
-  showWord,
   SUB_PREFIX,
+  showWord,
   VAR_END,
   VAR_START,
 } from './shell-parse.js';
-import { NON_RUNNERS } from './shell-rules.js';
-import { ALTERNATIVES, parseBash, UnparsableError } from './shell-tree.js';
 import { checkIndirect, unwrap } from './shell-programs.js';
+import { NON_RUNNERS } from './shell-rules.js';
+import { secretWordIn } from './shell-secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
+import { ALTERNATIVES, parseBash, UnparsableError } from './shell-tree.js';
 
 export interface Finding {
   level: 'refuse' | 'warn';
@@ -193,6 +194,17 @@ function checkSimple(
   }
   const words = unwrapped.words;
   if (!words.length) return;
+  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
+  if (secret !== undefined) {
+    out.push({
+      level: 'refuse',
+      rule: 'secret',
+      key: 'shell.refuse.secret',
+      params: { target: showWord(secret) },
+    });
+    return;
+  }
   const program = words[0]!;
   // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
   const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);

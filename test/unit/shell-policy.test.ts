@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setLanguage } from '../../src/support/i18n/index.js';
 import { assessCommand, describeVerdict } from '../../src/tools/shell-policy.js';
 import { loadBashParser } from '../../src/tools/shell-tree.js';
 
@@ -90,6 +91,15 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['find / -delete', 'refuse', 'find-delete'],
   ['find ~ -type f -delete', 'refuse', 'find-delete'],
   ['find / -exec rm -rf {} +', 'refuse', 'find-delete'],
+  // Secrets never leave, whatever reads them (the sandbox hides them too, where there is one).
+  ['cat ~/.ssh/id_rsa', 'refuse', 'secret'],
+  ['cat "$HOME/.aws/credentials"', 'refuse', 'secret'],
+  ['cp /home/ann/.ssh/id_ed25519 key.txt', 'refuse', 'secret'],
+  ['base64 < ~/.netrc', 'refuse', 'secret'],
+  ['scp -i ~/.ssh/id_rsa a.txt host:', 'refuse', 'secret'],
+  ['grep -r token ../.config/gh', 'refuse', 'secret'],
+  ['cat .env', 'refuse', 'secret'],
+  ['type %USERPROFILE%\\.ssh\\id_rsa', 'refuse', 'secret'],
   ['find . -exec rm -rf ~ \\;', 'refuse', 'delete-critical'],
   ['chmod -R 777 /', 'refuse', 'recursive-perms'],
   ['sudo chown -R nobody ~', 'refuse', 'recursive-perms'],
@@ -213,6 +223,7 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['pandoc report.md -o zhi-output/report.docx', 'allow'],
   ['ls # ; rm -rf /', 'allow'],
   ['du -sh ~/Documents', 'allow'],
+  ['cat notes/ssh-setup.md', 'allow'],
   ['cp a.txt backup/', 'allow'],
   ['D=build; rm -rf "$D"', 'warn', 'delete'],
   ['echo x | tee -a notes.txt', 'warn', 'append'],
@@ -253,6 +264,20 @@ describe('what the person and the model read', () => {
       expect(refusal).toMatch(/ \.(\s|$|[,;.])/);
       expect(refusal).not.toContain('{}');
       expect(refusal).not.toContain('found-file');
+    }
+  });
+
+  it('a command reading a secret is refused saying so, in English and Chinese', () => {
+    expect(describeVerdict(assessCommand('cat ~/.ssh/id_rsa', ctx)).refuse).toBe(
+      "it reads ~/.ssh/id_rsa, which holds secrets (keys, passwords or zhi's own settings); secrets never leave this computer",
+    );
+    setLanguage('zh');
+    try {
+      expect(describeVerdict(assessCommand('cat $HOME/.ssh/id_rsa', ctx)).refuse).toBe(
+        '它会读取 $HOME/.ssh/id_rsa，其中保存着机密信息（密钥、密码或 zhi 自己的设置）；机密信息绝不离开这台电脑',
+      );
+    } finally {
+      setLanguage('en');
     }
   });
 
