@@ -194,17 +194,6 @@ function checkSimple(
   }
   const words = unwrapped.words;
   if (!words.length) return;
-  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
-  const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
-  if (secret !== undefined) {
-    out.push({
-      level: 'refuse',
-      rule: 'secret',
-      key: 'shell.refuse.secret',
-      params: { target: showWord(secret) },
-    });
-    return;
-  }
   const program = words[0]!;
   // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
   const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);
@@ -233,8 +222,20 @@ function checkSimple(
     out.push(indirect);
     return;
   }
+  const before = out.length;
   checkDestructive(name, words, ctx, out, dialect, Boolean(unwrapped.viaXargs));
   checkRunsArguments(name, words, cmd, ctx, out, depth, dialect);
+  // A command that names a secret is refused; the more specific refusal (`rm -rf ~/`) wins.
+  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
+  if (secret !== undefined && !out.slice(before).some((f) => f.level === 'refuse')) {
+    out.push({
+      level: 'refuse',
+      rule: 'secret',
+      key: 'shell.refuse.secret',
+      params: { target: showWord(secret) },
+    });
+  }
 }
 
 /**

@@ -67,14 +67,14 @@ describe('the exfiltration chain is stopped at the read', () => {
       );
       expect(read).not.toContain('not expanded');
       // Shell refusals reach the model in the person's language, as every shell refusal does.
-      expect(shell).toMatch(/^Error: Refused: (it reads|它会读取) ~\/\.ssh\/id_ed25519/);
+      expect(shell).toMatch(/^Error: Refused: (it uses|它会用到) ~\/\.ssh\/id_ed25519/);
       expect(sentBodies().includes('b3BlbnNzaC1rZXktdjEAAAAA')).toBe(false);
       if (lang === 'en') {
         expect(r.stderr).toContain('Refused to read "~/.ssh/id_ed25519": it is in a credentials folder');
-        expect(r.stderr).toContain('shell was refused: it reads ~/.ssh/id_ed25519, which holds secrets');
+        expect(r.stderr).toContain('shell was refused: it uses ~/.ssh/id_ed25519, which holds secrets');
       } else {
         expect(r.stderr).toContain('已拒绝读取“~/.ssh/id_ed25519”：它位于凭据文件夹中');
-        expect(r.stderr).toContain('shell 被拒绝：它会读取 ~/.ssh/id_ed25519，其中保存着机密信息');
+        expect(r.stderr).toContain('shell 被拒绝：它会用到 ~/.ssh/id_ed25519，其中保存着机密信息');
       }
     });
 

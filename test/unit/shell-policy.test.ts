@@ -267,14 +267,14 @@ describe('what the person and the model read', () => {
     }
   });
 
-  it('a command reading a secret is refused saying so, in English and Chinese', () => {
+  it('a command using a secret is refused saying so, in English and Chinese', () => {
     expect(describeVerdict(assessCommand('cat ~/.ssh/id_rsa', ctx)).refuse).toBe(
-      "it reads ~/.ssh/id_rsa, which holds secrets (keys, passwords or zhi's own settings); secrets never leave this computer",
+      "it uses ~/.ssh/id_rsa, which holds secrets (keys, passwords or zhi's own settings); secrets never leave this computer",
     );
     setLanguage('zh');
     try {
       expect(describeVerdict(assessCommand('cat $HOME/.ssh/id_rsa', ctx)).refuse).toBe(
-        '它会读取 $HOME/.ssh/id_rsa，其中保存着机密信息（密钥、密码或 zhi 自己的设置）；机密信息绝不离开这台电脑',
+        '它会用到 $HOME/.ssh/id_rsa，其中保存着机密信息（密钥、密码或 zhi 自己的设置）；机密信息绝不离开这台电脑',
       );
     } finally {
       setLanguage('en');
