@@ -21,11 +21,12 @@ import {
   VAR_END,
   VAR_START,
 } from './shell-parse.js';
-import { checkIndirect, unwrap } from './shell-programs.js';
+import { checkIndirect, refuse, warn } from './shell-programs.js';
 import { NON_RUNNERS } from './shell-rules.js';
 import { secretWordIn } from './shell-secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './shell-tree.js';
+import { unwrap } from './shell-wrappers.js';
 
 export interface Finding {
   level: 'refuse' | 'warn';
@@ -190,7 +191,7 @@ function checkSimple(
   // `env -C / rm -rf *` runs in another folder.
   if (unwrapped.chdir !== undefined) ctx = { ...ctx, cwd: changeDir(unwrapped.chdir, ctx) };
   if (unwrapped.admin) {
-    out.push({ level: 'warn', rule: 'admin', key: 'shell.warn.admin', params: { program: unwrapped.admin } });
+    out.push(warn('admin', 'shell.warn.admin', { program: unwrapped.admin }));
   }
   const words = unwrapped.words;
   if (!words.length) return;
@@ -198,12 +199,7 @@ function checkSimple(
   // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
   const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);
   if (isDynamic(program) || globbed) {
-    out.push({
-      level: 'refuse',
-      rule: 'dynamic',
-      key: 'shell.refuse.dynamic',
-      params: { word: showWord(program) },
-    });
+    out.push(refuse('dynamic', 'shell.refuse.dynamic', { word: showWord(program) }));
     return;
   }
   const name = programName(program);
@@ -228,14 +224,8 @@ function checkSimple(
   // A command that names a secret is refused; the more specific refusal (`rm -rf ~/`) wins.
   const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
   const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
-  if (secret !== undefined && !out.slice(before).some((f) => f.level === 'refuse')) {
-    out.push({
-      level: 'refuse',
-      rule: 'secret',
-      key: 'shell.refuse.secret',
-      params: { target: showWord(secret) },
-    });
-  }
+  if (secret !== undefined && !out.slice(before).some((f) => f.level === 'refuse'))
+    out.push(refuse('secret', 'shell.refuse.secret', { target: showWord(secret) }));
 }
 
 /**
@@ -262,24 +252,18 @@ function checkRedirect(op: string, target: string, ctx: PathContext, out: Findin
   if (!['>', '>>', '>|', '&>', '&>>', '>&', '<>'].includes(op)) return;
   if (op === '>&' && /^(\d+|-)$/.test(target)) return;
   if (isDiskDevice(target)) {
-    out.push({ level: 'refuse', rule: 'device', key: 'shell.refuse.device', params: { target } });
+    out.push(refuse('device', 'shell.refuse.device', { target }));
     return;
   }
   if (/^\/dev\//.test(target) || /^nul$/i.test(target) || target === '') return;
   if (isSystemTarget(target, ctx)) {
-    out.push({
-      level: 'refuse',
-      rule: 'redirect-critical',
-      key: 'shell.refuse.deleteRoot',
-      params: { target: showWord(target) },
-    });
+    out.push(refuse('redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(target) }));
     return;
   }
   const append = op === '>>' || op === '&>>';
-  out.push({
-    level: 'warn',
-    rule: append ? 'append' : 'overwrite',
-    key: append ? 'shell.warn.append' : 'shell.warn.overwrite',
-    params: { target: showWord(target) },
-  });
+  out.push(
+    append
+      ? warn('append', 'shell.warn.append', { target: showWord(target) })
+      : warn('overwrite', 'shell.warn.overwrite', { target: showWord(target) }),
+  );
 }
