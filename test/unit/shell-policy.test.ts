@@ -281,6 +281,15 @@ describe('what the person and the model read', () => {
     }
   });
 
+  it('find -exec rm is one warning, not one for rm and one for find', () => {
+    expect(describeVerdict(assessCommand("find . -name '*.tmp' -exec rm {} +", ctx)).warning).toBe(
+      'This command can change or delete files: deletes files (rm).',
+    );
+    expect(describeVerdict(assessCommand("find . -name '*.tmp' -delete", ctx)).warning).toBe(
+      'This command can change or delete files: deletes files (find -delete).',
+    );
+  });
+
   it('warnings are joined into one line shown before the question', () => {
     const d = describeVerdict(assessCommand('sudo rm old.txt > log.txt', ctx));
     expect(d.refuse).toBeUndefined();
