@@ -12,7 +12,7 @@ import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, Assessment, Question } from '../tools/types.js';
+import type { AnyTool, Assessment, Notice, Question } from '../tools/types.js';
 import type { AgentResult, RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
@@ -56,6 +56,11 @@ export interface AgentDeps {
   extraReadable?: readonly string[];
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
   webGrants?: WebGrants;
+  /**
+   * Checked before every call, before the tool's own assessment: a refusal stops the call (a
+   * loaded skill's `allowed-tools` in chat). It can only refuse, never allow.
+   */
+  guard?: (name: string, args: unknown) => { reason: string; notice: Notice } | undefined;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
   /**
