@@ -5,6 +5,7 @@ import { visible } from '../../support/sanitize.js';
 import { adviceFor } from '../advice.js';
 import type { Style } from './style.js';
 import { stderrColumns, wrapText } from './width.js';
+import { pushAll } from '../../support/arrays.js';
 
 const KEEP = { keepNewlines: true, keepTabs: true };
 
@@ -18,7 +19,7 @@ export function formatError(err: ZhiError, style: Style, debug = false, width = 
   // first line of a text carries its label ("Reason:"), the others (a skill's usage) are indented.
   const push = (first: string, text: string, rest: string) => {
     for (const [i, part] of text.split('\n').entries())
-      lines.push(...wrapText(part, width && width - 1, i === 0 ? first : rest, rest));
+      pushAll(lines, wrapText(part, width && width - 1, i === 0 ? first : rest, rest));
   };
   // Error texts quote the API, files and paths: shown, never executed.
   const what = visible(err.whatText(), KEEP);
