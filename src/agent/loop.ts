@@ -7,7 +7,7 @@ import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Question } from '../tools/types.js';
-import type { AgentResult, RunEvent } from './events.js';
+import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
 
@@ -95,14 +95,7 @@ export async function* runAgent(
 ): AsyncGenerator<RunEvent, AgentResult> {
   const clock = deps.clock ?? Date.now;
   const signal = opts.signal ?? new AbortController().signal;
-  const result: AgentResult = {
-    text: '',
-    stopReason: 'answer',
-    turns: 0,
-    toolCalls: 0,
-    filesRead: 0,
-    filesWritten: [],
-  };
+  const result = emptyResult();
   let schemas = deps.tools.schemas(userText(messages));
   let schemasVersion = deps.tools.version;
   let overflowRetried = false;

@@ -10,16 +10,22 @@ import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { CapturingClient } from './clients.js';
 import type { FolderEvent } from './events.js';
 import type { BatchRecord, RunManifest } from './manifest.js';
+import { wait } from './pool.js';
 
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
+/** runSkill, passed in (folder runs start skill runs themselves, and run.ts uses them). */
+export type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
-export interface BatchPhase {
+/** A folder run's request: the skill run, the input it fills with each file, the files. */
+export interface FolderInputs {
   run: RunFn;
   req: SkillRunRequest;
   rt: SkillRuntime;
   argName: string;
   dir: string;
   files: string[];
+}
+
+export interface BatchPhase extends FolderInputs {
   todo: number[];
   manifest: RunManifest;
   pollMs: number;
@@ -38,18 +44,6 @@ export function batchBlocker(skill: Skill): ZhiError | undefined {
     tries: [{ key: 'batch.try.noBatch' }],
   });
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /** The first request a skill run would send for one file, learnt without sending it. */
 export async function captureFirstRequest(
@@ -99,7 +93,7 @@ export async function* batchPhase(
     }
     if (rec.status !== job.status) await manifest.setBatch({ ...rec, status: job.status });
     if (FINAL_STATUSES.has(job.status)) break;
-    await sleep(p.pollMs, rt.signal);
+    await wait(p.pollMs, rt.signal);
     if (rt.signal.aborted) return undefined;
     job = await api.get(rec.id, rt.signal);
   }

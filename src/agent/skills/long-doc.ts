@@ -13,8 +13,7 @@ import { splitDocument } from '../../skills/split.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
-import { Channel } from '../batch/channel.js';
-import { type Attempt, DEFAULT_JOBS, runPool } from '../batch/pool.js';
+import { type Attempt, DEFAULT_JOBS, poolEvents } from '../batch/pool.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import { runAgent } from '../loop.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
@@ -129,7 +128,6 @@ async function* mapParts(
   plan: SkillPlan,
   o: { name: string; parts: string[]; concat: boolean; argName: string },
 ): AsyncGenerator<RunEvent, string[] | undefined> {
-  const channel = new Channel<RunEvent>();
   const none = new ToolRegistry();
   const { skillSystemPrompt } = await import('./run.js');
   const system = skillSystemPrompt(req.skill, {
@@ -138,7 +136,11 @@ async function* mapParts(
     writes: false,
   });
   const n = o.parts.length;
-  const work = async (part: string, i: number): Promise<Attempt<AgentResult>> => {
+  const work = async (
+    part: string,
+    i: number,
+    emit: (ev: RunEvent) => void,
+  ): Promise<Attempt<AgentResult>> => {
     const user = composeMessage({
       skill: req.skill,
       values: req.values,
@@ -170,7 +172,7 @@ async function* mapParts(
     );
     let step = await gen.next();
     while (!step.done) {
-      if (step.value.type === 'usage' || step.value.type === 'warning') channel.push(step.value);
+      if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
       step = await gen.next();
     }
     const r = step.value;
@@ -179,12 +181,11 @@ async function* mapParts(
     if (kind === 'rate_limit' || kind === 'overloaded') return { kind: 'retry', reason: kind, value: r };
     return { kind: kind === 'balance' || kind === 'auth' ? 'stop' : 'failed', value: r };
   };
-  const pool = runPool(o.parts, work, { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal }).finally(
-    () => channel.close(),
+  const { outcomes } = yield* poolEvents(
+    o.parts,
+    (emit: (ev: RunEvent) => void) => ({ work: (part, i) => work(part, i, emit) }),
+    { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal },
   );
-  pool.catch(() => undefined);
-  yield* channel.drain();
-  const { outcomes } = await pool;
   if (rt.signal.aborted) return undefined;
   const failed = outcomes.find((x) => x.status !== 'done');
   if (failed) {

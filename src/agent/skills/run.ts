@@ -18,7 +18,7 @@ import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { FolderOptions } from '../batch/folder-run.js';
 import { scopedShell } from '../../tools/shell-scope.js';
-import type { AgentResult, RunEvent } from '../events.js';
+import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
 import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
 import { languagePreamble } from '../prompt.js';
@@ -228,10 +228,6 @@ async function* runPlanned(
 function without(values: InputValues, name: string): InputValues {
   const { [name]: _gone, ...rest } = values;
   return rest;
-}
-
-function emptyResult(): AgentResult {
-  return { text: '', stopReason: 'answer', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
 }
 
 /**

@@ -282,7 +282,8 @@ export const skills = defineMessages(
     'skills.list.source': '来源',
     'skills.list.hint': '用 `/run <名称> [输入]` 运行；用 `/skill show <名称>` 查看。',
     'skills.cmd.unknownAction': '未知的技能命令：{action}',
-    'skills.cmd.actions': '命令：list、show <名称>、new [模板]、edit <名称>、delete <名称>、trust <名称>、export <名称> [文件.zip]、import <文件.zip|网址>。',
+    'skills.cmd.actions':
+      '命令：list、show <名称>、new [模板]、edit <名称>、delete <名称>、trust <名称>、export <名称> [文件.zip]、import <文件.zip|网址>。',
     'skills.cmd.needName': '`skill {action}` 需要技能名称。',
     'skills.show.resources': '参考文件',
     'skills.edit.noTerminal': '编辑技能需要终端（标准输入不是终端）。',
