@@ -6,7 +6,7 @@ import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, Assessment, Question } from '../tools/types.js';
+import type { AnyTool, Assessment, Question, ToolContext } from '../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
@@ -59,6 +59,8 @@ export interface AgentDeps {
    * (the run then ends with stopReason 'budget' and that error).
    */
   beforeCall?: (messages: Message[], signal: AbortSignal) => Promise<BeforeCallOutcome | undefined>;
+  /** Before a tool writes a file (see ToolContext.beforeWrite): a folder run records it first. */
+  beforeWrite?: ToolContext['beforeWrite'];
   /** A context-window overflow: shrink the messages in place and return true to retry once. */
   onContextOverflow?: (messages: Message[], signal: AbortSignal) => Promise<boolean>;
 }

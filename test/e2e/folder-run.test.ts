@@ -130,15 +130,28 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     expect(firstCalls().sort()).toEqual(['f001', 'f002', 'f003', 'f004', 'f005']);
   });
 
-  it('a run killed part way and started again does only the remaining files, with the same outputs', async () => {
+  it('a run killed at 40 % (files mid-way) and started again does only the rest, with the same outputs byte for byte', async () => {
     const ids = makeFolder(20);
-    fake.latencyMs = 30;
-    const child = spawn(process.execPath, [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--jobs', '2'], {
+    // Like a model: a taken name gets another one, as the tool's error suggests.
+    const likeModel = (req: RecordedRequest): Reply => {
+      const last = req.body.messages.at(-1);
+      const taken = /Write to a new name instead, for example "([^"]+)"/.exec(String(last.content))?.[1];
+      if (last.role === 'tool' && taken)
+        return {
+          kind: 'tools',
+          calls: [{ name: 'file_write', arguments: { path: taken, content: `Summary of ${markerOf(req)}` } }],
+        };
+      return folderResponder(req);
+    };
+    fake.fallback = likeModel;
+    fake.latencyMs = 200;
+    const child = spawn(process.execPath, [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--jobs', '4'], {
       cwd: work,
       env: testEnv({ baseUrl: fake.baseUrl, home }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    // Kill it (no chance to clean up) once 8 files have answered.
+    // Kill it (no chance to clean up) once 8 files (40 %) have written their output: the files
+    // in flight have written theirs too, and wait for their last answer.
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         const answered = fake.requests.filter((r) => r.body?.messages?.at(-1)?.role === 'tool').length;
@@ -161,19 +174,39 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
       currency: '',
     });
     const doneBefore = Object.keys(left.data.files).map((f) => f.replace('.txt', ''));
-    expect(doneBefore.length).toBeGreaterThanOrEqual(5);
     expect(doneBefore.length).toBeLessThan(20);
+    // Files cut off mid-way: their outputs are on disk and in the manifest, though they never finished.
+    const midway = Object.keys(left.data.pending ?? {});
+    expect(midway.length).toBeGreaterThan(0);
+    for (const rel of midway) {
+      const id = rel.replace('.txt', '');
+      expect(left.data.pending![rel]!.map((w) => w.path)).toEqual([`${id}-summary.md`]);
+      expect(existsSync(join(work, 'zhi-output', `${id}-summary.md`))).toBe(true);
+    }
 
     fake.reset();
+    fake.fallback = likeModel;
     fake.latencyMs = 0;
-    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '2']);
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '4']);
     expect(r.code).toBe(0);
     const redone = firstCalls();
     for (const id of doneBefore) expect(redone).not.toContain(id);
     expect(new Set([...redone, ...doneBefore])).toEqual(new Set(ids));
+    expect(r.stderr).toMatch(
+      /doing docs\/f\d+\.txt again: removed what its unfinished run had written \(zhi-output\/f\d+-summary\.md\)/,
+    );
+    // The same outputs as one uninterrupted run: the same names, the same bytes, nothing else
+    // (no -2 copies, no temporary files).
+    expect(readdirSync(join(work, 'zhi-output')).sort()).toEqual(
+      ['.zhi-runs', ...ids.map((id) => `${id}-summary.md`)].sort(),
+    );
     for (const id of ids) {
       expect(readFileSync(join(work, 'zhi-output', `${id}-summary.md`), 'utf8')).toBe(`Summary of ${id}\n`);
     }
+    const manifest = JSON.parse(readFileSync(path, 'utf8'));
+    expect(manifest.pending).toBeUndefined();
+    for (const id of ids)
+      expect(manifest.files[`${id}.txt`].outputs).toEqual([`zhi-output/${id}-summary.md`]);
     const order = [...r.stdout.matchAll(/## docs\/(f\d+)\.txt/g)].map((m) => m[1]);
     expect(order).toEqual(ids);
   });

@@ -53,7 +53,13 @@ export async function captureFirstRequest(
 ): Promise<import('../../llm/types.js').ChatRequest | undefined> {
   const capture = new CapturingClient();
   // The file's own run, as a real one would start (not another dry run or batch of it).
-  const own = { ...rt, llm: capture, folder: { ...rt.folder, dryRun: false, batch: false } };
+  // Nothing is spent here: no question about a long document's cost either.
+  const own = {
+    ...rt,
+    llm: capture,
+    costGate: undefined,
+    folder: { ...rt.folder, dryRun: false, batch: false },
+  };
   const gen = run({ ...req, usage: new UsageTracker(req.usage.platform), trusted: true }, own);
   let step = await gen.next();
   while (!step.done) step = await gen.next();

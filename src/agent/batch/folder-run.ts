@@ -5,13 +5,15 @@ import { skillModel } from '../../skills/resolve.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
+import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { batchPhase, type FolderInputs, type RunFn } from './batch-run.js';
 import { PrimedClient } from './clients.js';
 import { dryRunFolder } from './dry-run.js';
-import type { FolderCounts, FolderEvent } from './events.js';
+import type { FileStatus, FolderCounts, FolderEvent } from './events.js';
 import { type FileResult, finishFolder, reasonOf, STOP_KINDS } from './folder-end.js';
+import { outputWrite, removeLeftovers } from './leftovers.js';
 import { fingerprint, manifestPath, RunManifest } from './manifest.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from './pool.js';
 
@@ -198,7 +200,7 @@ class FolderRun {
   private fileEvent(
     emit: Emit,
     index: number,
-    status: 'started' | 'done' | 'failed' | 'retry',
+    status: FileStatus,
     extra = {},
     snapshot: FolderCounts = { ...this.counts },
   ): void {
@@ -214,16 +216,46 @@ class FolderRun {
     } satisfies FolderEvent);
   }
 
+  /**
+   * The runtime of one file's run: every file it is about to write goes into the manifest first
+   * (so a kill at any point leaves a record of it), and its first answer may come from a batch job.
+   */
+  private fileRuntime(rel: string, first: ChunkJson | undefined): SkillRuntime {
+    const { rt } = this.s;
+    const outputDir = runOutputDir(this.s.req, rt);
+    const beforeWrite = async (w: PlannedWrite) => {
+      await rt.hooks?.beforeWrite?.(w);
+      const out = await outputWrite(outputDir, w);
+      if (out) await this.manifest.writing(rel, out);
+    };
+    return {
+      ...rt,
+      ...(first ? { llm: new PrimedClient(rt.llm, first) } : {}),
+      hooks: { ...rt.hooks, beforeWrite },
+    };
+  }
+
+  /** Before a file is done again: remove what an unfinished or failed attempt wrote, and say so. */
+  private async clearLeftovers(i: number, emit: Emit): Promise<void> {
+    const rel = this.relOf(this.s.files[i]!);
+    const left = this.manifest.leftovers(rel);
+    if (!left.length) return;
+    const removed = await removeLeftovers(runOutputDir(this.s.req, this.s.rt), left);
+    await this.manifest.cleared(rel);
+    if (removed.length) this.fileEvent(emit, i, 'cleaned', { outputs: removed.map((p) => this.show(p)) });
+  }
+
   /** One file, start to end: run it, count it, record it in the manifest, report it. */
   private async file(i: number, ctl: PoolControl, emit: Emit, first: ChunkJson | undefined) {
     const { run, req, rt, argName } = this.s;
     const file = this.s.files[i]!;
     const fp = await fingerprint(file).catch(() => undefined);
+    const rel = this.relOf(file);
+    await this.clearLeftovers(i, emit);
     // A file the model's folder led to is passed on relative, so the nested run checks it again.
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
-    const fileRt = first ? { ...rt, llm: new PrimedClient(rt.llm, first) } : rt;
     const request = { ...req, values: { ...req.values, [argName]: value }, trusted: true };
-    const r = await runOne(run, request, fileRt, { ctl, forward: emit });
+    const r = await runOne(run, request, this.fileRuntime(rel, first), { ctl, forward: emit });
     const attempt = classify(r);
     if (attempt.kind === 'retry') {
       this.fileEvent(emit, i, 'retry', { reason: reasonOf(r) });
@@ -237,7 +269,7 @@ class FolderRun {
     // The counts as this file ended (others may end while the manifest is written).
     const snapshot = { ...this.counts };
     if (fp) {
-      await this.manifest.record(this.relOf(file), {
+      await this.manifest.record(rel, {
         ...fp,
         status: done ? 'done' : 'failed',
         outputs: r.outputs,

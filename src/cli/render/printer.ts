@@ -9,7 +9,7 @@ import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
-import { FolderProgress } from './progress.js';
+import { FolderProgress, longDocumentLines } from './progress.js';
 import { safeEvent } from './safe-event.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
@@ -121,15 +121,7 @@ export class StreamPrinter {
         for (const l of nestedLines(ev.chain, ev.event, this.o.err)) this.line(l);
         break;
       case 'long_document':
-        this.line(
-          this.o.err.dim(
-            t('batch.long', {
-              file: visible(ev.file),
-              parts: ev.parts,
-              cost: formatCost({ amount: ev.estimate, currency: ev.currency as Currency }),
-            }),
-          ),
-        );
+        for (const l of longDocumentLines(ev, this.o.err)) this.line(l);
         break;
       case 'folder_start':
       case 'folder_file':

@@ -7,8 +7,9 @@ import { visible } from '../../support/sanitize.js';
 import { formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { renderBlock } from './markdown.js';
-import { safeEvent } from './safe-event.js';
 import { MarkdownStream } from './md-stream.js';
+import { longDocumentLines } from './progress.js';
+import { safeEvent } from './safe-event.js';
 import { Screen, type Terminal } from './screen.js';
 import { foldOutput, outputOf } from './shell-output.js';
 import type { Style } from './style.js';
@@ -191,6 +192,9 @@ export class ReplRenderer {
         break;
       case 'skill_ocr':
         this.printUi(this.ui.dim(t('skills.ocr', { file: visible(ev.file) })));
+        break;
+      case 'long_document':
+        for (const line of longDocumentLines(ev, this.ui)) this.printUi(line);
         break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, this.ui)) this.printUi(line);

@@ -1,4 +1,4 @@
-import { RunBudget } from '../../agent/budget.js';
+import { type CostGate, RunBudget } from '../../agent/budget.js';
 import type { RunEvent } from '../../agent/events.js';
 import type { AgentDeps } from '../../agent/loop.js';
 import { openSession } from '../../agent/sessions/recorder.js';
@@ -14,6 +14,8 @@ export interface SkillRunRecording {
   consume(ev: RunEvent): void;
   /** For every agent loop of the run (nested ones too): large results spill, the budget is checked. */
   hooks: Pick<AgentDeps, 'beforeCall' | 'spill'>;
+  /** `max_cost_per_run` for steps that estimate their cost before they start (long documents). */
+  budget: CostGate;
   /** The run ended (or failed to start): close the file. */
   finish(): void;
 }
@@ -90,6 +92,7 @@ export function recordSkillRun(
         return error ? { stop: error } : {};
       },
     },
+    budget,
     finish() {
       recorder.close();
     },
