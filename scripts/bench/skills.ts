@@ -138,7 +138,7 @@ export async function measureRequestSizes(): Promise<RequestSize[]> {
         outputFolder: (dir) => join(process.cwd(), dir ?? 'zhi-output'),
         skillModel: 'glm-4-flash',
         builtinTools: BUILTIN_TOOL_NAMES,
-        loadTools,
+        loadTools: (names) => loadTools({ client: wire }, names),
         readDocument,
         today: '2025-01-01',
       },

@@ -44,7 +44,8 @@ export interface ChatOptions {
 export class ChatSession {
   readonly messages: Message[];
   readonly settings: ChatSettings;
-  readonly deps: AgentDeps;
+  /** Built before the chat and never reassigned (the REPL passes its prompter in, too). */
+  readonly deps: Readonly<AgentDeps>;
   readonly session: SessionWiring | undefined;
   private readonly consumers: RunConsumer[];
   private readonly prepare: (() => Promise<string[]>) | undefined;

@@ -1,4 +1,3 @@
-import type { ZhipuClient } from '../llm/client.js';
 import type { Effort } from '../llm/models.js';
 import { describeApiError } from '../llm/describe.js';
 import type { AssistantMessage, LlmClient, Message, StreamWarningCode, ToolCall } from '../llm/types.js';
@@ -46,7 +45,6 @@ export interface AgentDeps {
   cwd: string;
   outputDir: string;
   clock?: () => number;
-  client?: ZhipuClient;
   /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
   extraReadable?: readonly string[];
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */

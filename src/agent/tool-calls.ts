@@ -197,7 +197,6 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
       emit({ type: 'usage', model, usage, cost });
     },
     emit: (event) => emit(event as RunEvent),
-    client: deps.client,
     ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
   };
 }

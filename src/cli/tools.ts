@@ -1,4 +1,8 @@
-import { loadTools as loadBuiltinTools, BUILTIN_TOOL_NAMES as TOOL_LAYER_NAMES } from '../tools/index.js';
+import {
+  BUILTIN_TOOL_NAMES as TOOL_LAYER_NAMES,
+  loadTools as loadBuiltinTools,
+  type ToolDeps,
+} from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
 /**
@@ -8,8 +12,14 @@ import type { ToolRegistry } from '../tools/registry.js';
  */
 export const ALL_TOOL_NAMES: readonly string[] = [...TOOL_LAYER_NAMES, 'skill_create'];
 
-export async function loadTools(names: readonly string[] = ALL_TOOL_NAMES): Promise<ToolRegistry> {
-  const registry = await loadBuiltinTools(names.filter((n) => n !== 'skill_create'));
+export async function loadTools(
+  deps: ToolDeps,
+  names: readonly string[] = ALL_TOOL_NAMES,
+): Promise<ToolRegistry> {
+  const registry = await loadBuiltinTools(
+    deps,
+    names.filter((n) => n !== 'skill_create'),
+  );
   if (names.includes('skill_create')) {
     registry.register((await import('../skills/skill-create-tool.js')).default);
   }

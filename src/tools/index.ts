@@ -1,29 +1,40 @@
+import type { ZhipuClient } from '../llm/client.js';
 import { ToolRegistry } from './registry.js';
 import type { AnyTool } from './types.js';
 
 /**
- * The built-in tools, loaded lazily so start-up imports none of their libraries.
- * Each entry is a tool module with a default export; add new tools here. Tools from higher layers
- * (skill_create) are added by the command line, see cli/tools.ts.
+ * What the built-in tools are built with. Each tool takes only the part it needs (ocr and
+ * web_search the API client they call), so a tool never reaches for a dependency at run time.
  */
-const loaders: Record<string, () => Promise<{ default: AnyTool }>> = {
-  file_read: () => import('./file-read.js'),
-  file_write: () => import('./file-write.js'),
-  file_list: () => import('./file-list.js'),
-  ocr: () => import('./ocr.js'),
-  shell: () => import('./shell.js'),
-  web_fetch: () => import('./web-fetch.js'),
-  web_search: () => import('./web-search.js'),
+export interface ToolDeps {
+  client: ZhipuClient;
+}
+
+/**
+ * The built-in tools, each made by its factory and loaded lazily so start-up imports none of
+ * their libraries. Add new tools here. Tools from higher layers (skill_create) are added by the
+ * command line, see cli/tools.ts.
+ */
+const factories: Record<string, (deps: ToolDeps) => Promise<AnyTool>> = {
+  file_read: async () => (await import('./file-read.js')).default,
+  file_write: async () => (await import('./file-write.js')).default,
+  file_list: async () => (await import('./file-list.js')).default,
+  ocr: async ({ client }) => (await import('./ocr.js')).createOcrTool({ client }),
+  shell: async () => (await import('./shell.js')).default,
+  web_fetch: async () => (await import('./web-fetch.js')).default,
+  web_search: async ({ client }) => (await import('./web-search.js')).createWebSearchTool({ client }),
 };
 
-export const BUILTIN_TOOL_NAMES = Object.keys(loaders);
+export const BUILTIN_TOOL_NAMES = Object.keys(factories);
 
-export async function loadTools(names: readonly string[] = BUILTIN_TOOL_NAMES): Promise<ToolRegistry> {
+export async function loadTools(
+  deps: ToolDeps,
+  names: readonly string[] = BUILTIN_TOOL_NAMES,
+): Promise<ToolRegistry> {
   const registry = new ToolRegistry();
   for (const name of names) {
-    const load = loaders[name];
-    if (!load) continue;
-    registry.register((await load()).default);
+    const make = factories[name];
+    if (make) registry.register(await make(deps));
   }
   return registry;
 }

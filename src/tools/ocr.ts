@@ -197,7 +197,13 @@ function tidy(markdown: string): string {
   );
 }
 
-export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
+/** What the ocr tool is built with: the API client it uploads through, and its page limit. */
+export interface OcrToolDeps extends OcrOptions {
+  client: ZhipuClient;
+}
+
+export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
+  const { client, ...options } = deps;
   return {
     name: 'ocr',
     description: [
@@ -210,10 +216,9 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
     readsFile: true,
     label: (args) => args.path,
     async execute(args, ctx) {
-      if (!ctx.client) throw new ToolError('OCR is not available in this run (no API client).');
       const file = await resolveReadPath(ctx.cwd, args.path);
       // The renderers show the elapsed time; the note says what is being waited for.
-      const doc = await ocrFile(ctx.client, file.abs, {
+      const doc = await ocrFile(client, file.abs, {
         ...options,
         display: file.display,
         signal: ctx.signal,
@@ -244,5 +249,3 @@ export function createOcrTool(options: OcrOptions = {}): Tool<typeof schema> {
     },
   };
 }
-
-export default createOcrTool();

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { ZhipuClient } from '../llm/client.js';
 import type { Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
@@ -59,8 +58,6 @@ export interface ToolContext {
    * stream as is. Its type is the agent's RunEvent, which this layer does not know.
    */
   emit(event: { readonly type: string }): void;
-  /** The API client, for tools that call Zhipu themselves (OCR). */
-  client?: ZhipuClient | undefined;
   /** What the person granted beyond a plain yes (the keys of the choices they picked). */
   granted?: readonly string[];
   /**

@@ -5,6 +5,7 @@
  * call of the `web-search` price entry (about ¥0.01 / $0.01 a search).
  */
 import { z } from 'zod';
+import type { ZhipuClient } from '../llm/client.js';
 import { type Tool, type ToolContext, ToolError } from './types.js';
 
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
@@ -72,9 +73,7 @@ export function formatSources(query: string, sources: SearchSource[]): string {
   return `${blocks.join('\n\n')}\n\nCite only these sources, by number and link. Do not cite anything these results do not contain.`;
 }
 
-async function search(args: z.infer<typeof schema>, ctx: ToolContext): Promise<unknown> {
-  const client = ctx.client;
-  if (!client) throw new ToolError('web_search is not available here (no API client).');
+async function search(client: ZhipuClient, args: z.infer<typeof schema>, ctx: ToolContext): Promise<unknown> {
   const { baseUrl, apiKey, fetch, userAgent } = client.settings;
   const body = {
     search_query: args.query,
@@ -111,29 +110,34 @@ async function search(args: z.infer<typeof schema>, ctx: ToolContext): Promise<u
   }
 }
 
-const tool: Tool<typeof schema> = {
-  name: 'web_search',
-  description:
-    'Search the web (the Zhipu platform search) for current facts: news, prices, rules, releases. ' +
-    'Returns numbered sources with links; cite only those. Use web_fetch to read one page in full.',
-  schema,
-  kind: 'read',
-  label: (args) => `"${args.query}"`,
-  async execute(args, ctx) {
-    const json = await search(args, ctx);
-    ctx.reportUsage(WEB_SEARCH_PRICE_ID, {
-      promptTokens: 0,
-      completionTokens: 0,
-      totalTokens: 0,
-      cachedTokens: 0,
-      reasoningTokens: 0,
-    });
-    const sources = parseSources(json);
-    return {
-      content: formatSources(args.query, sources),
-      display: sources.map((s, i) => `[${i + 1}] ${s.title || s.link} — ${s.link}`),
-    };
-  },
-};
+/** What web_search is built with: the API client whose address, key and fetch it searches through. */
+export interface WebSearchToolDeps {
+  client: ZhipuClient;
+}
 
-export default tool;
+export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof schema> {
+  return {
+    name: 'web_search',
+    description:
+      'Search the web (the Zhipu platform search) for current facts: news, prices, rules, releases. ' +
+      'Returns numbered sources with links; cite only those. Use web_fetch to read one page in full.',
+    schema,
+    kind: 'read',
+    label: (args) => `"${args.query}"`,
+    async execute(args, ctx) {
+      const json = await search(client, args, ctx);
+      ctx.reportUsage(WEB_SEARCH_PRICE_ID, {
+        promptTokens: 0,
+        completionTokens: 0,
+        totalTokens: 0,
+        cachedTokens: 0,
+        reasoningTokens: 0,
+      });
+      const sources = parseSources(json);
+      return {
+        content: formatSources(args.query, sources),
+        display: sources.map((s, i) => `[${i + 1}] ${s.title || s.link} — ${s.link}`),
+      };
+    },
+  };
+}

@@ -15,6 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fileList, { MAX_ENTRIES } from '../../src/tools/file-list.js';
 import fileRead from '../../src/tools/file-read.js';
 import fileWrite, { createFileWriteTool, type WriteIo } from '../../src/tools/file-write.js';
+import { ZhipuClient } from '../../src/llm/client.js';
 import { loadTools } from '../../src/tools/index.js';
 import { toSchema } from '../../src/tools/registry.js';
 import { ToolError } from '../../src/tools/types.js';
@@ -53,7 +54,8 @@ function write(
 
 describe('registration', () => {
   it('the three tools load lazily by name, with the right kinds and JSON schemas', async () => {
-    const reg = await loadTools(['file_read', 'file_write', 'file_list']);
+    const client = new ZhipuClient({ baseUrl: 'http://127.0.0.1:9/api/paas/v4', apiKey: 'unused' });
+    const reg = await loadTools({ client }, ['file_read', 'file_write', 'file_list']);
     expect(reg.names()).toEqual(['file_read', 'file_write', 'file_list']);
     expect(reg.get('file_read')!.kind).toBe('read');
     expect(reg.get('file_list')!.kind).toBe('read');

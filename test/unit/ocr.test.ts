@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZhipuClient } from '../../src/llm/client.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import ocr, { createOcrTool } from '../../src/tools/ocr.js';
+import { createOcrTool } from '../../src/tools/ocr.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';
 import { makeJpegHeader, makePdf, makePng } from '../helpers/media.js';
@@ -14,10 +14,12 @@ let fake: FakeZhipu;
 let dir: string;
 let usage: UsageTracker;
 let notes: string[];
+let ocr: ReturnType<typeof createOcrTool>;
 
 beforeAll(async () => {
   fake = new FakeZhipu();
   await fake.start();
+  ocr = createOcrTool({ client: client() });
 });
 afterAll(() => fake.stop());
 beforeEach(() => {
@@ -40,9 +42,11 @@ function ctx(): ToolContext {
     usage,
     reportUsage: (model, u) => void usage.add(model, u),
     emit: () => {},
-    client: new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 2 }),
   };
 }
+
+/** The client the tool is built with (pointing at the fake API). */
+const client = () => new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 2 });
 
 const ocrBodies = () => fake.requests.filter((r) => r.path.endsWith('/layout_parsing')).map((r) => r.body);
 
@@ -176,7 +180,7 @@ describe('checked before anything is uploaded', () => {
       /has 101 pages, which is more than the 100 pages .* e\.g\. 1-100, then 101-101\), or ask the user to split/,
     );
     writeFileSync(join(dir, 'five.pdf'), makePdf(['1', '2', '3', '4', '5']));
-    await refused('five.pdf', /has 5 pages, which is more than the 2 pages/, createOcrTool({ maxPages: 2 }));
+    await refused('five.pdf', /has 5 pages, which is more than the 2 pages/, createOcrTool({ client: client(), maxPages: 2 }));
     await expect(ocr.execute({ path: 'five.pdf', start_page: 9 }, ctx())).rejects.toThrow(
       /only 5 pages; start_page 9/,
     );

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
 import { parseArgs } from '../../src/cli/args.js';
 import type { AppContext } from '../../src/cli/context.js';
-import { nobodyPrompter } from '../../src/cli/prompter.js';
+import type { Prompter } from '../../src/agent/loop.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { loadSlashCommands } from '../../src/cli/repl/commands/index.js';
 import { History } from '../../src/cli/repl/history.js';
@@ -90,21 +90,27 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
     mode: 'approve',
     env: { HOME: dir },
   };
-  const chat = new ChatSession(
-    {
-      llm,
-      tools,
-      prompter: nobodyPrompter,
-      usage: new UsageTracker(platform),
-      cwd: dir,
-      outputDir: ctx.outputDir,
-    },
-    { model: 'glm-5', thinking: true, mode: 'approve', maxTurns: 8, systemPrompt: 'system' },
-  );
+  // Made by the REPL when first needed, with the REPL's prompter (the questions asked in its editor).
+  let chat: ChatSession | undefined;
+  const makeChat = (prompter: Prompter) =>
+    new ChatSession(
+      {
+        llm,
+        tools,
+        prompter,
+        usage: new UsageTracker(platform),
+        cwd: dir,
+        outputDir: ctx.outputDir,
+      },
+      { model: 'glm-5', thinking: true, mode: 'approve', maxTurns: 8, systemPrompt: 'system' },
+    );
   const history = await History.load(ctx.paths.historyFile);
   const repl = new Repl({
     ctx,
-    chat,
+    chat: async (prompter) => {
+      chat = makeChat(prompter);
+      return { chat };
+    },
     commands: await loadSlashCommands(),
     history,
     io: { input, output: err.s, stdout: out.s },
@@ -124,7 +130,19 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
     await type(line, '\r');
     await until(() => err.text().split('zhi [').length > before, `the prompt after "${line}"`);
   };
-  return { repl, chat, llm, err: err.text, out: out.text, type, submit, done };
+  return {
+    repl,
+    get chat(): ChatSession {
+      if (!chat) throw new Error('the REPL has not made its chat yet');
+      return chat;
+    },
+    llm,
+    err: err.text,
+    out: out.text,
+    type,
+    submit,
+    done,
+  };
 }
 
 describe('REPL commands', () => {

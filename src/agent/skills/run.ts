@@ -191,12 +191,12 @@ async function* runPlanned(
   const before = { filesRead: inputs.filesRead, filesWritten: inputs.filesWritten };
   if (rt.signal.aborted) return { ...emptyResult(), ...before, stopReason: 'aborted' };
   const own = await skillTools(req.skill, rt, plan);
-  const registry = long?.whole !== undefined ? withWholeResult(own, long.whole) : own;
+  const registry = long?.whole !== undefined ? withWholeResult(own.registry, long.whole) : own.registry;
   const messages: Message[] = [
     { role: 'system', content: skillPrompt(req, rt, plan, registry) },
     { role: 'user', content: firstMessage(req, inputs) },
   ];
-  const result = yield* runAgentThenStop(registry, () =>
+  const result = yield* runAgentThenStop(own.stop, () =>
     runAgent(
       messages,
       {
@@ -206,7 +206,6 @@ async function* runPlanned(
         usage: req.usage,
         cwd: rt.cwd,
         outputDir: plan.outputDir,
-        ...(rt.client ? { client: rt.client } : {}),
         // The skill's scripts run through the sandboxed shell with its folder readable.
         ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
         ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
@@ -239,9 +238,13 @@ function without(values: InputValues, name: string): InputValues {
  * The skill's own tools: the built-ins it names (the shell limited to the programs of
  * `allowed-tools: Bash(python3:*)`), the skills it calls, its bundled files.
  */
-async function skillTools(skill: Skill, rt: SkillRuntime, plan: SkillPlan): Promise<ToolRegistry> {
+async function skillTools(
+  skill: Skill,
+  rt: SkillRuntime,
+  plan: SkillPlan,
+): Promise<{ registry: ToolRegistry; stop: () => Promise<void> }> {
   let registry = await rt.loadTools(plan.tools.builtin);
-  if (plan.tools.mcp.length) await addMcpTools(skill, rt, plan.tools.mcp, registry);
+  const mcp = plan.tools.mcp.length ? await startMcpTools(skill, rt, plan.tools.mcp, registry) : undefined;
   const shell = registry.get('shell');
   if (shell && skill.shellScopes?.length) {
     registry = registry.filter(registry.names().filter((n) => n !== 'shell'));
@@ -251,16 +254,19 @@ async function skillTools(skill: Skill, rt: SkillRuntime, plan: SkillPlan): Prom
     registry.register(makeSkillTool(target, { rt, chain: plan.chain, run: runSkill }));
   }
   if (skill.folder && skill.resources.length) registry.register(referenceTool(skill.folder, skill.resources));
-  return registry;
+  return { registry, stop: async () => mcp?.close() };
 }
 
-/** The tools of the MCP servers a skill names; a server that is not configured or not running is an error. */
-async function addMcpTools(
+/**
+ * Start the MCP servers a skill names, their tools joining `registry`; a server that is not
+ * configured or not running is an error. The caller stops them when the run ends.
+ */
+async function startMcpTools(
   skill: Skill,
   rt: SkillRuntime,
   names: string[],
   registry: ToolRegistry,
-): Promise<void> {
+): Promise<{ close(): Promise<void> }> {
   const missing = names.find((n) => !rt.mcpServers?.[n]);
   if (missing) {
     throw new ZhiError({
@@ -280,23 +286,20 @@ async function addMcpTools(
       what: { key: 'mcp.err.skillStart', params: { problem: failed[0]! } },
     });
   }
-  runningMcp.set(registry, manager);
+  return manager;
 }
 
 /** Run the loop, then stop the MCP servers the run started (also when it fails). */
 async function* runAgentThenStop(
-  registry: ToolRegistry,
+  stop: () => Promise<void>,
   loop: () => AsyncGenerator<RunEvent, AgentResult>,
 ): AsyncGenerator<RunEvent, AgentResult> {
   try {
     return yield* loop();
   } finally {
-    await runningMcp.get(registry)?.close();
+    await stop();
   }
 }
-
-/** MCP servers started for a run, stopped when it ends. */
-const runningMcp = new WeakMap<ToolRegistry, { close(): Promise<void> }>();
 
 function skillPrompt(
   req: SkillRunRequest,

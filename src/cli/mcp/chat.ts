@@ -1,9 +1,8 @@
 /**
  * MCP servers in a chat: nothing starts with the chat; the first message starts every configured
  * server (with its timeout), and their tools join the chat's tools from then on. `/mcp` reads the
- * state through `mcpOf(chat)`.
+ * state from the ChatMcp createChat built beside the chat.
  */
-import type { ChatSession } from '../../agent/chat.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpManager } from '../../tools/mcp/manager.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -14,8 +13,6 @@ export interface ChatMcp {
   prepare(): Promise<string[]>;
   manager(): McpManager | undefined;
 }
-
-const byChat = new WeakMap<ChatSession, ChatMcp>();
 
 /** The MCP side of a chat, or undefined when no server is configured. */
 export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefined {
@@ -38,12 +35,4 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefin
     },
     manager: () => manager,
   };
-}
-
-export function bindMcp(chat: ChatSession, mcp: ChatMcp | undefined): void {
-  if (mcp) byChat.set(chat, mcp);
-}
-
-export function mcpOf(chat: ChatSession): ChatMcp | undefined {
-  return byChat.get(chat);
 }

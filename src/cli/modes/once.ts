@@ -1,24 +1,17 @@
 import { homedir } from 'node:os';
-import { ChatSession } from '../../agent/chat.js';
 import type { AgentResult } from '../../agent/events.js';
-import { grantTyped, newWebGrants } from '../../agent/permissions.js';
-import { chatSystemPrompt } from '../../agent/prompt.js';
-import type { SessionKind } from '../../agent/sessions/format.js';
+import type { ChatSession } from '../../agent/chat.js';
+import { grantTyped } from '../../agent/permissions.js';
 import type { ContentPart } from '../../llm/types.js';
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
-import { getLanguage } from '../../support/i18n/index.js';
-import type { ToolRegistry } from '../../tools/registry.js';
 import type { OutputFormat } from '../args.js';
-import { type AppContext, makeClient, newUsage } from '../context.js';
+import { createChat } from '../chat.js';
+import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { pump, withInterrupt } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
-import { resumeFromFlags, sessionWiring } from '../sessions/attach.js';
-import { chatModel } from '../settings.js';
-import { loadTools } from '../tools.js';
-import { bindMcp, chatMcp } from '../mcp/chat.js';
 
 export function exitCodeFor(result: AgentResult): ExitCodeValue {
   switch (result.stopReason) {
@@ -33,90 +26,13 @@ export function exitCodeFor(result: AgentResult): ExitCodeValue {
   }
 }
 
-/** The chat model at start-up (chooseModel over --model and config; always one: config checked it). */
-function startModel(ctx: AppContext): string {
-  const choice = chatModel(ctx);
-  return choice.ok ? choice.model : ctx.config.defaultModel;
-}
-
-/** Build the chat conversation every chat mode starts from. */
-export async function createChat(
-  ctx: AppContext,
-  interactive: boolean,
-  kind: SessionKind = 'repl',
-): Promise<ChatSession> {
-  const client = makeClient(ctx);
-  const tools = await loadTools();
-  // skill_create is sent only once the person talks about skills (see its offerWhen).
-  tools.onDemand = true;
-  const skills = await chatSkills(ctx, tools);
-  const mcp = chatMcp(ctx, tools);
-  const usage = newUsage(ctx);
-  const settings = {
-    model: startModel(ctx),
-    thinking: true,
-    ...(ctx.config.thinkingEffort ? { effort: ctx.config.thinkingEffort } : {}),
-    mode: ctx.mode,
-    maxTurns: ctx.config.maxTurns,
-    systemPrompt: chatSystemPrompt({
-      cwd: ctx.cwd,
-      outputDir: ctx.outputDir,
-      toolNames: tools.alwaysOffered(),
-      date: new Date().toISOString().slice(0, 10),
-      uiLanguage: getLanguage(),
-      ...(skills ? { skills: skills.listing } : {}),
-    }),
-  };
-  // Saved as it happens, kept inside the context window, budgeted.
-  const session = sessionWiring(ctx, { kind, llm: client, usage, tools, ...settings });
-  const chat = new ChatSession(
-    {
-      llm: client,
-      client,
-      tools,
-      prompter: interactive ? terminalPrompter(ctx.err) : nobodyPrompter,
-      usage,
-      cwd: ctx.cwd,
-      outputDir: ctx.outputDir,
-      // A loaded skill's scripts run through the shell with its folder readable.
-      ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
-      webGrants: newWebGrants(),
-    },
-    settings,
-    { session, ...(mcp ? { prepare: () => mcp.prepare() } : {}) },
-  );
-  bindMcp(chat, mcp);
-  // --continue / --resume load the saved conversation first.
-  await resumeFromFlags(ctx, chat);
-  return chat;
-}
-
-/**
- * Agent Skills in chat: the `skill` tool joins the chat's tools, and the system prompt gets the
- * list of skills (names and descriptions only). Broken skill files are skipped quietly here:
- * `zhi skill list` is where they are reported.
- */
-async function chatSkills(
-  ctx: AppContext,
-  tools: ToolRegistry,
-): Promise<{ listing: string; folders: string[] } | undefined> {
-  const [{ loadCatalog }, { chatSkillTool, skillListing }] = await Promise.all([
-    import('../skills/runtime.js'),
-    import('../../skills/chat-skill-tool.js'),
-  ]);
-  const catalog = await loadCatalog(ctx, () => undefined);
-  if (!catalog.skills.size) return undefined;
-  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell') }));
-  const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
-  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders };
-}
-
 /**
  * One question, one answer: `zhi -c "…"` and pipe mode. `typed` is what the person wrote
  * themselves (the `-c` text, not a document piped beside it): its URLs are pre-approved.
  */
 export async function runOnce(ctx: AppContext, userText: string, typed = userText): Promise<ExitCodeValue> {
-  const chat = await createChat(ctx, ctx.stdinIsTTY, 'oneshot');
+  const prompter = ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter;
+  const { chat } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   const content = await withMentionedImages(userText, {
     cwd: ctx.cwd,

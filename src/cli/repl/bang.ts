@@ -39,7 +39,6 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
     reportUsage: () => {},
     emit: () => {},
     usage: chat.deps.usage,
-    client: chat.deps.client,
   };
   const args = tool.schema.parse({ command });
   const verdict = (await tool.assess?.(args, ctx)) ?? {};

@@ -16,7 +16,7 @@ export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Prom
   const history = await History.load(ctx.paths.historyFile);
   const repl = new Repl({
     ctx,
-    chat: async () => (await import('../modes/once.js')).createChat(ctx, true),
+    chat: async (prompter) => (await import('../chat.js')).createChat(ctx, { kind: 'repl', prompter }),
     commands: loadSlashCommands,
     history,
     io: { input: process.stdin, output: process.stderr, stdout: process.stdout },

@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ChatSession } from '../../agent/chat.js';
+import type { Prompter } from '../../agent/loop.js';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { ContentPart } from '../../llm/types.js';
 import { UsageTracker } from '../../llm/usage.js';
@@ -11,6 +12,7 @@ import { getLanguage, t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
 import { visible } from '../../support/sanitize.js';
 import { nearest } from '../../support/suggest.js';
+import type { BuiltChat } from '../chat.js';
 import type { AppContext } from '../context.js';
 import { pump } from '../interrupt.js';
 import { formatError, formatWarning } from '../render/error.js';
@@ -38,8 +40,11 @@ type Lazy<T> = T | (() => Promise<T>);
 
 export interface ReplParts {
   ctx: AppContext;
-  /** The conversation, or how to make it (then it is made when first needed, after the prompt shows). */
-  chat: Lazy<ChatSession>;
+  /**
+   * How to make the conversation, given the REPL's prompter (questions asked in the editor): it is
+   * made when first needed, after the prompt shows.
+   */
+  chat: (prompter: Prompter) => Promise<BuiltChat>;
   /** The slash commands, or how to load them (then on the first command or Tab). */
   commands: Lazy<SlashCommand[]>;
   history: History;
@@ -113,9 +118,10 @@ export class Repl {
   private readonly io: ReplStreams;
   private readonly state: ReplState = {};
   private chat: ChatSession | undefined;
+  private built: BuiltChat | undefined;
   private commands: SlashCommand[] = [];
   private commandNames = new Set<string>();
-  private readonly loadChat: () => Promise<ChatSession>;
+  private readonly loadChat: () => Promise<BuiltChat>;
   private readonly loadCommands: () => Promise<SlashCommand[]>;
 
   constructor(private readonly parts: ReplParts) {
@@ -124,15 +130,14 @@ export class Repl {
     this.io = io;
     this.display.verbose = ctx.args.flags.verbose > 0;
     this.display.statusLine = ctx.config.statusLine !== false;
-    const makeChat = once(parts.chat);
     this.loadChat = once(async () => {
-      const chat = await makeChat();
-      chat.deps.prompter = replPrompter(this.editor, ctx.err, (s) => io.output.write(s), {
+      const prompter = replPrompter(this.editor, ctx.err, (s) => io.output.write(s), {
         before: () => this.renderer?.suspend(),
         after: () => this.renderer?.resume(),
       });
-      this.chat = chat;
-      return chat;
+      this.built = await parts.chat(prompter);
+      this.chat = this.built.chat;
+      return this.built;
     });
     const getCommands = once(parts.commands);
     this.loadCommands = once(async () => {
@@ -169,11 +174,13 @@ export class Repl {
 
   /** What slash commands reach (the conversation is made first, if it is not yet). */
   async slashContext(): Promise<SlashContext> {
-    const chat = await this.loadChat();
+    const { chat, client, mcp } = await this.loadChat();
     const style = this.ctx.err;
     return {
       app: this.ctx,
       chat,
+      client,
+      mcp,
       print: (text) => this.io.output.write(`${text}\n`),
       warn: (text) => this.io.output.write(formatWarning(text, style)),
       confirm: async (question) => isYes(await this.editor.ask(`${question} ${t('repl.yesNo')} `)),
@@ -265,7 +272,7 @@ export class Repl {
       this.io.output.write(formatWarning(t('input.bang.empty'), this.ctx.err));
       return;
     }
-    const chat = await this.loadChat();
+    const { chat } = await this.loadChat();
     const abort = new AbortController();
     this.editor.busy(() => abort.abort());
     try {
@@ -372,7 +379,8 @@ export class Repl {
   async send(text: string): Promise<void> {
     if (this.heldBack(text)) return;
     const rendererReady = loadRenderer();
-    const chat = await this.loadChat();
+    const built = await this.loadChat();
+    const { chat } = built;
     const abort = new AbortController();
     const stop = () => abort.abort();
     const before = snapshot(chat.deps.usage);
@@ -383,7 +391,7 @@ export class Repl {
       const style = this.ctx.err;
       const env = makeAttachEnv(
         this.ctx,
-        chat,
+        built,
         {
           note: (line) =>
             this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),

@@ -1,19 +1,17 @@
 import { createInterface } from 'node:readline';
-import { ChatSession } from '../../agent/chat.js';
-import { chatSystemPrompt } from '../../agent/prompt.js';
 import type { Message } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
-import { getLanguage, t } from '../../support/i18n/index.js';
-import { type AppContext, makeClient, newUsage, requireKey } from '../context.js';
+import { t } from '../../support/i18n/index.js';
+import { createChat } from '../chat.js';
+import { type AppContext, newUsage, requireKey } from '../context.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from '../folder-flags.js';
 import { withInterrupt } from '../interrupt.js';
 import { exitCodeFor, sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
-import { chatModel } from '../settings.js';
-import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
+import { ALL_TOOL_NAMES } from '../tools.js';
 import { executeSkill, findSkill } from './execute.js';
 import { loadCatalog } from './runtime.js';
 
@@ -82,37 +80,14 @@ export async function newSkillConversation(
     );
   const request = await input({ message: t('skills.new.describe') }, { output: process.stderr });
 
-  const client = makeClient(ctx);
-  const tools = await loadTools(['skill_create', 'file_read', 'file_list']);
-  // The chat model, as chooseModel decides it for every chat (--model, environment, default_model).
-  const choice = chatModel(ctx);
-  const model = choice.ok ? choice.model : ctx.config.defaultModel;
-  const prompter = terminalPrompter(ctx.err);
-  const chat = new ChatSession(
-    {
-      llm: client,
-      client,
-      tools,
-      prompter,
-      usage: newUsage(ctx),
-      cwd: ctx.cwd,
-      outputDir: ctx.outputDir,
-    },
-    {
-      model,
-      thinking: true,
-      mode: ctx.mode,
-      maxTurns: ctx.config.maxTurns,
-      systemPrompt: chatSystemPrompt({
-        cwd: ctx.cwd,
-        outputDir: ctx.outputDir,
-        toolNames: tools.names(),
-        date: new Date().toISOString().slice(0, 10),
-        uiLanguage: getLanguage(),
-      }),
-    },
-  );
-  warn(ctx.err.dim(t('skills.new.started', { model })));
+  // The chat every mode builds (its model chosen as for any chat: --model, then default_model),
+  // with only the tools a skill's author needs.
+  const { chat } = await createChat(ctx, {
+    kind: 'repl',
+    prompter: terminalPrompter(ctx.err),
+    tools: ['skill_create', 'file_read', 'file_list'],
+  });
+  warn(ctx.err.dim(t('skills.new.started', { model: chat.settings.model })));
 
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   const ask = (q: string) =>

@@ -73,7 +73,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     skillModel: ctx.config.skillModel,
     mcpServers: ctx.config.mcpServers,
     builtinTools: ALL_TOOL_NAMES,
-    loadTools,
+    loadTools: (names) => loadTools({ client }, names),
     readDocument,
     async ocr(abs, x) {
       const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
-import type { ChatSession } from '../../../agent/chat.js';
 import { DEFAULT_VISION_MODEL, findModel } from '../../../llm/models.js';
 import { ZhiError } from '../../../support/errors.js';
 import { truncateText } from '../../../support/text.js';
+import type { BuiltChat } from '../../chat.js';
 import type { AppContext } from '../../context.js';
 import { type AttachEnv, MAX_ATTACH_BYTES } from './attach.js';
 
@@ -23,7 +23,7 @@ function explain(err: unknown): Error {
  */
 export function makeAttachEnv(
   ctx: AppContext,
-  chat: ChatSession,
+  { chat, client }: BuiltChat,
   ui: Pick<AttachEnv, 'note' | 'confirm'>,
   signal?: AbortSignal,
 ): AttachEnv {
@@ -43,12 +43,12 @@ export function makeAttachEnv(
       err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string'
         ? (err as { code: string }).code
         : undefined,
-    ocr: chat.deps.client
+    ocr: client
       ? async (path) => {
           const { ocrFile } = await import('../../../tools/ocr.js');
           const { OCR_MODEL } = await import('../../../llm/ocr.js');
           try {
-            const doc = await ocrFile(chat.deps.client!, path, {
+            const doc = await ocrFile(client, path, {
               display: basename(path),
               ...(signal ? { signal } : {}),
             });

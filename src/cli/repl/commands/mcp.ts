@@ -1,5 +1,4 @@
 import { t } from '../../../support/i18n/index.js';
-import { mcpOf } from '../../mcp/chat.js';
 import { statusLines } from '../../mcp/render.js';
 import type { SlashCommand } from './types.js';
 
@@ -8,7 +7,7 @@ const mcp: SlashCommand = {
   name: 'mcp',
   description: 'repl.cmd.mcp',
   async run(_args, ctx) {
-    const handle = mcpOf(ctx.chat);
+    const handle = ctx.mcp;
     if (!handle) {
       ctx.print(t('mcp.none'));
       return;

@@ -116,7 +116,7 @@ const run: SlashCommand = {
           llm: ctx.chat.deps.llm,
           folder,
           webGrants: ctx.chat.deps.webGrants,
-          ...(ctx.chat.deps.client ? { client: ctx.chat.deps.client } : {}),
+          ...(ctx.client ? { client: ctx.client } : {}),
         });
         if (!ctx.renderRun) throw new Error('/run needs the REPL renderer');
         return ctx.renderRun(events, () => usage);

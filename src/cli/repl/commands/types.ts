@@ -4,7 +4,9 @@ import type { UsageTracker } from '../../../llm/usage.js';
 import type { SessionSummary } from '../../../agent/sessions/store.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import type { MessageKey } from '../../../support/i18n/index.js';
+import type { ZhipuClient } from '../../../llm/client.js';
 import type { AppContext } from '../../context.js';
+import type { ChatMcp } from '../../mcp/chat.js';
 
 /**
  * What a slash command can reach. The REPL builds one per session; commands never touch
@@ -13,6 +15,10 @@ import type { AppContext } from '../../context.js';
 export interface SlashContext {
   app: AppContext;
   chat: ChatSession;
+  /** The API client the chat talks through (a /run uses it too); absent in tests without one. */
+  client?: ZhipuClient | undefined;
+  /** The chat's MCP servers, when any are configured. */
+  mcp?: ChatMcp | undefined;
   /** Write a line (or lines) for the user (stderr). */
   print(text: string): void;
   warn(text: string): void;

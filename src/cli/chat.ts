@@ -1,0 +1,114 @@
+/**
+ * The one place a conversation is put together, for every mode that has one: the REPL, `zhi -c`
+ * and pipe mode, and `zhi skill new`. Everything the chat depends on is built first and handed to
+ * its constructor (client, tools, prompter, session wiring); nothing is reassigned afterwards.
+ */
+import { ChatSession } from '../agent/chat.js';
+import type { Prompter } from '../agent/loop.js';
+import { newWebGrants } from '../agent/permissions.js';
+import { chatSystemPrompt } from '../agent/prompt.js';
+import type { SessionKind } from '../agent/sessions/format.js';
+import type { ZhipuClient } from '../llm/client.js';
+import { getLanguage } from '../support/i18n/index.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { type AppContext, makeClient, newUsage } from './context.js';
+import { type ChatMcp, chatMcp } from './mcp/chat.js';
+import { resumeFromFlags, sessionWiring } from './sessions/attach.js';
+import { chatModel } from './settings.js';
+import { loadTools } from './tools.js';
+
+export interface ChatOrder {
+  /** What the session file says the conversation was (`zhi sessions`). */
+  kind: SessionKind;
+  /** How the loop reaches the person (the REPL's, the terminal's, or nobody when piped). */
+  prompter: Prompter;
+  /** The client to talk through, when the caller needs it too; otherwise one is made. */
+  client?: ZhipuClient;
+  /**
+   * Only these tools, always offered, without skills or MCP servers (`zhi skill new`). Absent:
+   * every tool, the rarely needed ones offered on demand, with the skills and MCP servers.
+   */
+  tools?: readonly string[];
+}
+
+/** A chat and what was built for it that its mode uses beside it. */
+export interface BuiltChat {
+  chat: ChatSession;
+  /** The API client the chat talks through (attachments' OCR and `/run` use it too). */
+  client?: ZhipuClient;
+  /** The chat's MCP servers, when any are configured (`/mcp`). */
+  mcp?: ChatMcp | undefined;
+}
+
+/** The chat model at start-up (chooseModel over --model and config; always one: config checked it). */
+export function startModel(ctx: AppContext): string {
+  const choice = chatModel(ctx);
+  return choice.ok ? choice.model : ctx.config.defaultModel;
+}
+
+/** Build a conversation; with --continue / --resume it starts from the saved one. */
+export async function createChat(ctx: AppContext, order: ChatOrder): Promise<BuiltChat> {
+  const client = order.client ?? makeClient(ctx);
+  const tools = await loadTools({ client }, order.tools);
+  const full = order.tools === undefined;
+  // skill_create is sent only once the person talks about skills (see its offerWhen).
+  tools.onDemand = full;
+  const skills = full ? await chatSkills(ctx, tools) : undefined;
+  const mcp = full ? chatMcp(ctx, tools) : undefined;
+  const usage = newUsage(ctx);
+  const settings = {
+    model: startModel(ctx),
+    thinking: true,
+    ...(ctx.config.thinkingEffort ? { effort: ctx.config.thinkingEffort } : {}),
+    mode: ctx.mode,
+    maxTurns: ctx.config.maxTurns,
+    systemPrompt: chatSystemPrompt({
+      cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      toolNames: full ? tools.alwaysOffered() : tools.names(),
+      date: new Date().toISOString().slice(0, 10),
+      uiLanguage: getLanguage(),
+      ...(skills ? { skills: skills.listing } : {}),
+    }),
+  };
+  // Saved as it happens, kept inside the context window, budgeted.
+  const session = sessionWiring(ctx, { kind: order.kind, llm: client, usage, tools, ...settings });
+  const chat = new ChatSession(
+    {
+      llm: client,
+      tools,
+      prompter: order.prompter,
+      usage,
+      cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      // A loaded skill's scripts run through the shell with its folder readable.
+      ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
+      webGrants: newWebGrants(),
+    },
+    settings,
+    { session, ...(mcp ? { prepare: () => mcp.prepare() } : {}) },
+  );
+  // --continue / --resume load the saved conversation first.
+  await resumeFromFlags(ctx, chat);
+  return { chat, client, mcp };
+}
+
+/**
+ * Agent Skills in chat: the `skill` tool joins the chat's tools, and the system prompt gets the
+ * list of skills (names and descriptions only). Broken skill files are skipped quietly here:
+ * `zhi skill list` is where they are reported.
+ */
+async function chatSkills(
+  ctx: AppContext,
+  tools: ToolRegistry,
+): Promise<{ listing: string; folders: string[] } | undefined> {
+  const [{ loadCatalog }, { chatSkillTool, skillListing }] = await Promise.all([
+    import('./skills/runtime.js'),
+    import('../skills/chat-skill-tool.js'),
+  ]);
+  const catalog = await loadCatalog(ctx, () => undefined);
+  if (!catalog.skills.size) return undefined;
+  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell') }));
+  const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
+  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders };
+}
