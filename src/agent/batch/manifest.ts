@@ -254,12 +254,14 @@ function journalPath(path: string): string {
 
 /** A journal line applied to the manifest's data (when it happens, and again when read back). */
 function apply(data: ManifestData, line: JournalLine): void {
-  const pending = (data.pending ??= {});
+  data.pending ??= {};
+  const pending = data.pending;
   if ('entry' in line) {
     data.files[line.rel] = line.entry;
     delete pending[line.rel];
   } else if ('writing' in line) {
-    const list = (pending[line.rel] ??= []);
+    pending[line.rel] ??= [];
+    const list = pending[line.rel]!;
     if (!list.some((w) => w.path === line.writing.path && w.sha256 === line.writing.sha256))
       list.push(line.writing);
   } else {

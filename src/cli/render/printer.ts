@@ -1,6 +1,4 @@
 import type { AgentResult, RunEvent } from '../../agent/events.js';
-import { formatCost } from '../../llm/models.js';
-import type { Currency } from '../../llm/platforms.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
