@@ -222,6 +222,56 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     for (const id of ids) expect(existsSync(join(work, 'zhi-output', `${id}-summary.md`))).toBe(true);
   });
 
+  it('a 1305 (overloaded) storm backs off and tries the files again, none fails', async () => {
+    const ids = makeFolder(12);
+    let calls = 0;
+    fake.fallback = (req) => {
+      calls += 1;
+      // The first 24 calls find the model overloaded: more than the client's own retries take
+      // (4 tries a call), so whole files are put back, the pool halves and pauses.
+      if (calls <= 24) {
+        return { kind: 'error', status: 429, code: '1305', message: '该模型当前访问量过大，请您稍后再试' };
+      }
+      return folderResponder(req);
+    };
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '4']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('✗');
+    expect(r.stderr).toContain('the API is busy; trying docs/');
+    for (const id of ids) expect(existsSync(join(work, 'zhi-output', `${id}-summary.md`))).toBe(true);
+    const manifest = readdirSync(join(work, 'zhi-output', '.zhi-runs')).find((f) => f.endsWith('.json'))!;
+    const data = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', manifest), 'utf8'));
+    expect(Object.values(data.files).every((e) => (e as { status: string }).status === 'done')).toBe(true);
+  });
+
+  it('--output-format stream-json: one event per file as it starts and ends, the folder start and end', async () => {
+    const ids = makeFolder(6);
+    const r = await zhi([
+      'run',
+      'summarize',
+      'docs',
+      '--auto',
+      '--jobs',
+      '3',
+      '--output-format',
+      'stream-json',
+    ]);
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const files = events.filter((e) => e.type === 'folder_file');
+    for (const id of ids) {
+      const mine = files.filter((e) => e.file === `docs/${id}.txt`).map((e) => e.status);
+      expect(mine).toEqual(['started', 'done']);
+    }
+    const done = files.find((e) => e.status === 'done' && e.file === 'docs/f002.txt');
+    expect(done).toMatchObject({ skill: 'summarize', index: 1, outputs: ['zhi-output/f002-summary.md'] });
+    expect(events.find((e) => e.type === 'folder_start')).toMatchObject({ todo: 6, jobs: 3 });
+    expect(events.find((e) => e.type === 'folder_end')).toMatchObject({ counts: { done: 6, failed: 0 } });
+  });
+
   it('1113 (no balance) stops the run cleanly with the manifest intact', async () => {
     makeFolder(12);
     let calls = 0;

@@ -167,11 +167,15 @@ class AdaptivePool<T, R> {
     w?.();
   }
 
-  /** The API pushed back: half as many at once, and after an overload a growing pause. */
+  /**
+   * The API pushed back: half as many at once, and after an overload a pause that grows with
+   * each overload in a row. Overloads reported while a pause is on (the files that ran into the
+   * same one) do not make it longer.
+   */
   private slow(reason: 'rate_limit' | 'overloaded'): void {
     this.streak = 0;
     this.stats.limit = Math.max(1, Math.floor(this.stats.limit / 2));
-    if (reason === 'overloaded') {
+    if (reason === 'overloaded' && this.pauseUntil <= Date.now()) {
       const pause = Math.min(this.o.maxPauseMs ?? 60_000, (this.o.pauseMs ?? 2000) * 2 ** this.overloads);
       this.overloads += 1;
       this.pauseUntil = Math.max(this.pauseUntil, Date.now() + pause);
