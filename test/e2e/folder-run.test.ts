@@ -59,7 +59,7 @@ const firstCalls = () =>
     .map(markerOf);
 
 describe('zhi run <skill> <folder>: concurrent, resumable', () => {
-  it('runs files concurrently with --jobs in under a quarter of the serial time, in folder order, with a manifest', async () => {
+  it('runs 100 files with --jobs 8 in under a quarter of the serial time, in folder order, with a manifest', async () => {
     fake.latencyMs = 200;
     // The serial time, measured on this machine now (it may be loaded): 8 files one at a time.
     makeFolder(8, 'sample', 's');
@@ -69,7 +69,7 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     expect(fake.maxInFlight).toBe(1);
 
     fake.reset();
-    const ids = makeFolder(40);
+    const ids = makeFolder(100);
     started = Date.now();
     const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '8']);
     const elapsed = Date.now() - started;
@@ -77,7 +77,7 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     expect(r.code).toBe(0);
     expect(fake.maxInFlight).toBeGreaterThanOrEqual(6);
     expect(fake.maxInFlight).toBeLessThanOrEqual(8);
-    expect(elapsed).toBeLessThan((serialPerFile * 40) / 4);
+    expect(elapsed).toBeLessThan((serialPerFile * 100) / 4);
     // Answers in folder order, each under its file's name.
     const order = [...r.stdout.matchAll(/## docs\/(f\d+)\.txt/g)].map((m) => m[1]);
     expect(order).toEqual(ids);
@@ -92,14 +92,14 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     expect(runs).toHaveLength(1);
     const manifest = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', runs[0]!), 'utf8'));
     expect(manifest.skill).toBe('summarize');
-    expect(Object.keys(manifest.files)).toHaveLength(40);
+    expect(Object.keys(manifest.files)).toHaveLength(100);
     expect(manifest.files['f001.txt']).toMatchObject({
       status: 'done',
       outputs: ['zhi-output/f001-summary.md'],
     });
     // Piped stderr: one plain line per file, then the index of outputs.
-    expect(r.stderr).toContain('40 of 40 files to process, 8 at a time');
-    expect(r.stderr).toMatch(/\[40\/40\] ✓ docs\/f\d+\.txt/);
+    expect(r.stderr).toContain('100 of 100 files to process, 8 at a time');
+    expect(r.stderr).toMatch(/\[100\/100\] ✓ docs\/f\d+\.txt/);
     expect(r.stderr).toContain('docs/f001.txt → zhi-output/f001-summary.md');
   });
 
@@ -315,6 +315,36 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
       'docs/f001.txt',
       'docs/2024/f001.txt',
     ]);
+  });
+
+  it('ends with a table of the failed files and their reasons, and an index of what was written (in Chinese too)', async () => {
+    makeFolder(4);
+    fake.fallback = (req) =>
+      markerOf(req) === 'f003'
+        ? { kind: 'error', status: 400, code: '1214', message: 'messages 参数非法。请检查文档。' }
+        : folderResponder(req);
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '2']);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n');
+    const table = lines.indexOf('Files that failed (1):');
+    expect(table).toBeGreaterThan(-1);
+    expect(lines[table + 1]).toMatch(/^ {2}docs\/f003\.txt +\S/);
+    const index = lines.indexOf('Written (3 files):');
+    expect(index).toBeGreaterThan(table);
+    expect(lines.slice(index + 1, index + 4)).toEqual([
+      '  docs/f001.txt → zhi-output/f001-summary.md',
+      '  docs/f002.txt → zhi-output/f002-summary.md',
+      '  docs/f004.txt → zhi-output/f004-summary.md',
+    ]);
+    // The failed file alone is done again next time, in Chinese this time.
+    fake.reset();
+    fake.fallback = folderResponder;
+    const zh = await zhi(['run', 'summarize', 'docs', '--auto'], { ZHI_LANGUAGE: 'zh' });
+    expect(zh.code).toBe(0);
+    expect(firstCalls()).toEqual(['f003']);
+    expect(zh.stderr).toContain('共 4 个文件，本次处理 1 个');
+    expect(zh.stderr).toContain('3 个已在之前的运行中完成');
+    expect(zh.stderr).toContain('已写入（4 个文件）：');
   });
 
   it('--jobs must be a sensible number', async () => {

@@ -1,4 +1,5 @@
 import { Lexer } from 'marked';
+import type { FolderEvent } from '../../agent/batch/events.js';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
@@ -8,7 +9,7 @@ import { formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
-import { longDocumentLines } from './progress.js';
+import { FolderProgress, longDocumentLines } from './progress.js';
 import { safeEvent } from './safe-event.js';
 import { Screen, type Terminal } from './screen.js';
 import { foldOutput, outputOf } from './shell-output.js';
@@ -76,6 +77,8 @@ export class ReplRenderer {
   private frame = 0;
   private suspended = false;
   private lastError: ZhiError | undefined;
+  /** The progress of a `/run` on a folder (one per run). */
+  private folder: FolderProgress | undefined;
   /** Tool calls that were not run (denied or refused): their line says so, not the model's note. */
   private readonly notRun = new Set<string>();
   private answer = '';
@@ -194,7 +197,11 @@ export class ReplRenderer {
         this.printUi(this.ui.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
       case 'long_document':
-        for (const line of longDocumentLines(ev, this.ui)) this.printUi(line);
+      case 'folder_start':
+      case 'folder_file':
+      case 'folder_batch':
+      case 'folder_end':
+        this.folderEvent(ev);
         break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, this.ui)) this.printUi(line);
@@ -212,9 +219,26 @@ export class ReplRenderer {
     }
   }
 
+  /** `/run` on a folder or a long document: one plain line per file (the screen keeps the live parts). */
+  private folderEvent(ev: FolderEvent): void {
+    this.closeAnswer();
+    if (ev.type === 'long_document') {
+      for (const line of longDocumentLines(ev, this.ui)) this.printUi(line);
+      return;
+    }
+    this.folder ??= new FolderProgress({
+      err: this.ui,
+      live: false,
+      line: (l) => this.printUi(l),
+      raw: () => {},
+    });
+    this.folder.handle(ev);
+  }
+
   /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
   finish(result: AgentResult, usage: UsageTracker, durationMs: number): void {
     this.waiting = undefined;
+    this.folder = undefined;
     this.tools.clear();
     this.closeThinking();
     this.closeAnswer();
