@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // An end-to-end test spends most of its time waiting on a child zhi (its start-up, the fake
+    // API, a pty), so one more file than there are cores runs at once. Vitest's default
+    // (cores - 1) ran a single file at a time on a 2-core machine, leaving a core idle.
+    maxWorkers: availableParallelism() + 1,
   },
 });

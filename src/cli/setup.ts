@@ -7,6 +7,20 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
 import { getLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { type AppContext, buildContext } from './context.js';
 
+type Prompts = typeof import('@inquirer/prompts');
+type Say = (s: string) => void;
+
+/** What the wizard asked, before it is written to the config file. */
+interface SetupAnswers {
+  language: 'en' | 'zh';
+  platform: PlatformId;
+  baseUrl: string;
+  apiKey: string;
+  defaultModel: string;
+  skillModel: string;
+  outputDir: string;
+}
+
 /**
  * The setup wizard: platform, API key (hidden, checked at once with a cheap call), default
  * models, output folder, language, and an optional demo — asked in the chat, which then stays
@@ -20,119 +34,17 @@ export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {
       tries: [{ key: 'config.noKey.try1' }, { key: 'setup.noTty.try' }],
     });
   }
-  const { select, input, password, confirm } = await import('@inquirer/prompts');
-  const say = (s: string) => process.stderr.write(`${s}\n`);
+  const prompts = await import('@inquirer/prompts');
+  const say: Say = (s) => process.stderr.write(`${s}\n`);
   const existing = (await loadConfigFile(ctx.paths.configFile)).file;
   try {
     say(ctx.err.bold(t('setup.welcome', { version: __ZHI_VERSION__ })));
     say(t('setup.intro'));
-
-    const language = await select({
-      message: t('setup.language'),
-      choices: [
-        { name: 'English', value: 'en' as const },
-        { name: '中文', value: 'zh' as const },
-      ],
-      // The language zhi already speaks (flag, config, LANG or the system locale), not `auto`.
-      default: getLanguage(),
-    });
-    setLanguage(language);
-
-    const platform = await select<PlatformId>({
-      message: t('setup.platform'),
-      choices: PLATFORM_IDS.map((id) => ({
-        name: t(`setup.platform.${id}` as 'setup.platform.bigmodel'),
-        value: id,
-      })),
-      default: existing.platform ?? 'bigmodel',
-    });
-    let baseUrl = PLATFORMS[platform].baseUrl;
-    if (platform === 'custom') {
-      baseUrl = await input({
-        message: t('setup.baseUrl'),
-        default: existing.base_url ?? ctx.config.baseUrl,
-        validate: (v) => /^https?:\/\/\S+$/.test(v.trim()) || t('setup.baseUrlBad'),
-      });
-    }
-    // Tests and gateways point ZHI_BASE_URL elsewhere; honour it for the key check.
-    const checkUrl = ctx.env.ZHI_BASE_URL || baseUrl;
-
-    let apiKey = '';
-    for (;;) {
-      say(t('setup.keyWhere', { url: PLATFORMS[platform].keyUrl }));
-      apiKey = (
-        await password({
-          message: t('setup.key'),
-          mask: '*',
-          validate: (v) => v.trim().length > 0 || t('setup.keyEmpty'),
-        })
-      ).trim();
-      say(t('setup.checking'));
-      const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform].probeModel);
-      if (!problem) {
-        say(ctx.err.green(`✓ ${t('setup.keyOk')}`));
-        break;
-      }
-      say(ctx.err.red(`✗ ${describeProblem(problem)}`));
-      const next = await select({
-        message: t('setup.retry'),
-        choices: [
-          { name: t('setup.retry.again'), value: 'again' },
-          { name: t('setup.retry.save'), value: 'save' },
-          { name: t('setup.retry.quit'), value: 'quit' },
-        ],
-      });
-      if (next === 'save') break;
-      if (next === 'quit') return ExitCode.config;
-    }
-
-    const models = chatModelIds();
-    const modelValidate = (v: string) =>
-      platform === 'custom' ||
-      Boolean(findModel(v.trim())) ||
-      t('setup.modelUnknown', { models: models.join(', ') });
-    const defaultModel = await input({
-      message: t('setup.chatModel'),
-      default: existing.default_model ?? ctx.config.defaultModel,
-      validate: modelValidate,
-    });
-    const skillModel = await input({
-      message: t('setup.skillModel'),
-      default: existing.skill_model ?? ctx.config.skillModel,
-      validate: modelValidate,
-    });
-    const outputDir = await input({
-      message: t('setup.outputDir'),
-      default: existing.output_dir ?? ctx.config.outputDir,
-    });
-
-    const file: ConfigFile = {
-      ...existing,
-      api_key: apiKey,
-      platform,
-      default_model: defaultModel.trim().toLowerCase(),
-      skill_model: skillModel.trim().toLowerCase(),
-      output_dir: outputDir.trim(),
-      language,
-    };
-    if (platform === 'custom') file.base_url = baseUrl.trim();
-    else delete file.base_url;
-    await saveConfigFile(ctx.paths.configFile, file);
+    const answers = await askAll(ctx, prompts, say, existing);
+    if (!answers) return ExitCode.config;
+    await saveConfigFile(ctx.paths.configFile, configFrom(existing, answers));
     say(ctx.err.green(`✓ ${t('setup.saved', { path: ctx.paths.configFile })}`));
-
-    const demo = await confirm({ message: t('setup.demo'), default: true });
-    if (demo || opts.thenChat) {
-      // The demo runs in the chat itself: its answer is rendered, and the chat stays open after it.
-      say(t('input.setup.doneChat'));
-      const chatCtx = await buildContext(
-        { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
-        ctx.env,
-      );
-      const { runRepl } = await import('./repl/index.js');
-      return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
-    }
-    say(t('setup.done'));
-    return ExitCode.ok;
+    return await offerDemo(ctx, prompts, say, opts.thenChat === true);
   } catch (err) {
     if (err instanceof Error && err.name === 'ExitPromptError') {
       say(t('setup.cancelled'));
@@ -140,6 +52,157 @@ export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {
     }
     throw err;
   }
+}
+
+/** Asks every question in order; undefined when the person quits at the key check. */
+async function askAll(
+  ctx: AppContext,
+  prompts: Prompts,
+  say: Say,
+  existing: ConfigFile,
+): Promise<SetupAnswers | undefined> {
+  const language = await prompts.select({
+    message: t('setup.language'),
+    choices: [
+      { name: 'English', value: 'en' as const },
+      { name: '中文', value: 'zh' as const },
+    ],
+    // The language zhi already speaks (flag, config, LANG or the system locale), not `auto`.
+    default: getLanguage(),
+  });
+  setLanguage(language);
+  const { platform, baseUrl } = await askPlatform(ctx, prompts, existing);
+  const apiKey = await askKey(ctx, prompts, say, platform, baseUrl);
+  if (apiKey === undefined) return undefined;
+  const models = await askModels(ctx, prompts, existing, platform);
+  const outputDir = await prompts.input({
+    message: t('setup.outputDir'),
+    default: existing.output_dir ?? ctx.config.outputDir,
+  });
+  return { language, platform, baseUrl, apiKey, ...models, outputDir };
+}
+
+async function askPlatform(
+  ctx: AppContext,
+  prompts: Prompts,
+  existing: ConfigFile,
+): Promise<{ platform: PlatformId; baseUrl: string }> {
+  const platform = await prompts.select<PlatformId>({
+    message: t('setup.platform'),
+    choices: PLATFORM_IDS.map((id) => ({
+      name: t(`setup.platform.${id}` as 'setup.platform.bigmodel'),
+      value: id,
+    })),
+    default: existing.platform ?? 'bigmodel',
+  });
+  if (platform !== 'custom') return { platform, baseUrl: PLATFORMS[platform].baseUrl };
+  const baseUrl = await prompts.input({
+    message: t('setup.baseUrl'),
+    default: existing.base_url ?? ctx.config.baseUrl,
+    validate: (v) => /^https?:\/\/\S+$/.test(v.trim()) || t('setup.baseUrlBad'),
+  });
+  return { platform, baseUrl };
+}
+
+/**
+ * Asks for the key and checks it with a cheap call until it works or the person chooses to save
+ * it anyway. Undefined when they quit.
+ */
+async function askKey(
+  ctx: AppContext,
+  prompts: Prompts,
+  say: Say,
+  platform: PlatformId,
+  baseUrl: string,
+): Promise<string | undefined> {
+  // Tests and gateways point ZHI_BASE_URL elsewhere; honour it for the key check.
+  const checkUrl = ctx.env.ZHI_BASE_URL || baseUrl;
+  for (;;) {
+    say(t('setup.keyWhere', { url: PLATFORMS[platform].keyUrl }));
+    const apiKey = (
+      await prompts.password({
+        message: t('setup.key'),
+        mask: '*',
+        validate: (v) => v.trim().length > 0 || t('setup.keyEmpty'),
+      })
+    ).trim();
+    say(t('setup.checking'));
+    const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform].probeModel);
+    if (!problem) {
+      say(ctx.err.green(`✓ ${t('setup.keyOk')}`));
+      return apiKey;
+    }
+    say(ctx.err.red(`✗ ${describeProblem(problem)}`));
+    const next = await prompts.select({
+      message: t('setup.retry'),
+      choices: [
+        { name: t('setup.retry.again'), value: 'again' },
+        { name: t('setup.retry.save'), value: 'save' },
+        { name: t('setup.retry.quit'), value: 'quit' },
+      ],
+    });
+    if (next === 'save') return apiKey;
+    if (next === 'quit') return undefined;
+  }
+}
+
+async function askModels(
+  ctx: AppContext,
+  prompts: Prompts,
+  existing: ConfigFile,
+  platform: PlatformId,
+): Promise<{ defaultModel: string; skillModel: string }> {
+  const models = chatModelIds();
+  // A custom platform serves models zhi does not know; any id is taken there.
+  const validate = (v: string) =>
+    platform === 'custom' ||
+    Boolean(findModel(v.trim())) ||
+    t('setup.modelUnknown', { models: models.join(', ') });
+  const defaultModel = await prompts.input({
+    message: t('setup.chatModel'),
+    default: existing.default_model ?? ctx.config.defaultModel,
+    validate,
+  });
+  const skillModel = await prompts.input({
+    message: t('setup.skillModel'),
+    default: existing.skill_model ?? ctx.config.skillModel,
+    validate,
+  });
+  return { defaultModel, skillModel };
+}
+
+/** The config file with the answers in it; settings the wizard does not ask about are kept. */
+function configFrom(existing: ConfigFile, answers: SetupAnswers): ConfigFile {
+  const file: ConfigFile = {
+    ...existing,
+    api_key: answers.apiKey,
+    platform: answers.platform,
+    default_model: answers.defaultModel.trim().toLowerCase(),
+    skill_model: answers.skillModel.trim().toLowerCase(),
+    output_dir: answers.outputDir.trim(),
+    language: answers.language,
+  };
+  if (answers.platform === 'custom') file.base_url = answers.baseUrl.trim();
+  else delete file.base_url;
+  return file;
+}
+
+async function offerDemo(
+  ctx: AppContext,
+  prompts: Prompts,
+  say: Say,
+  thenChat: boolean,
+): Promise<ExitCodeValue> {
+  const demo = await prompts.confirm({ message: t('setup.demo'), default: true });
+  if (!demo && !thenChat) {
+    say(t('setup.done'));
+    return ExitCode.ok;
+  }
+  // The demo runs in the chat itself: its answer is rendered, and the chat stays open after it.
+  say(t('input.setup.doneChat'));
+  const chatCtx = await buildContext({ ...ctx.args, flags: { ...ctx.args.flags, setup: false } }, ctx.env);
+  const { runRepl } = await import('./repl/index.js');
+  return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
 }
 
 async function checkKey(baseUrl: string, apiKey: string, model: string): Promise<ApiErrorInfo | undefined> {

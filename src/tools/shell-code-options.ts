@@ -9,10 +9,17 @@ import type { Finding } from './shell-policy.js';
 import { isStdinScript, refuse } from './shell-programs.js';
 import { CODE_OPTIONS, GIT_CODE_KEYS, SSH_CODE_KEYS } from './shell-rules.js';
 
-/** The value of `--opt value`, `--opt=value` or `-Xvalue` options named in `names`. */
-function optionValues(args: string[], names: string[]): { flag: string; value: string }[] {
+/**
+ * The value of `--opt value`, `--opt=value` or `-Xvalue` options named in `names`, among the
+ * arguments before `end` (a value may still be the word at `end`).
+ */
+export function optionValues(
+  args: string[],
+  names: string[],
+  end = args.length,
+): { flag: string; value: string }[] {
   const found: { flag: string; value: string }[] = [];
-  for (let i = 0; i < args.length; i++) {
+  for (let i = 0; i < end && i < args.length; i++) {
     const a = args[i]!;
     for (const n of names) {
       const lower = n.startsWith('/') ? a.toLowerCase() : a;

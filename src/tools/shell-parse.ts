@@ -43,123 +43,181 @@ export type Dialect = 'posix' | 'windows';
  * unquoted newlines into `;`. Single-quoted text is left alone: nothing is substituted there.
  */
 export function liftSubstitutions(line: string): { text: string; substitutions: string[] } {
-  const subs: string[] = [];
-  let out = '';
-  let i = 0;
-  let quote: '' | "'" | '"' | "$'" = '';
-  const atWordStart = () => out === '' || /[\s;&|()<>]$/.test(out);
-  const heredocs: { delim: string; expands: boolean; tabs: boolean }[] = [];
-  while (i < line.length) {
-    const c = line[i]!;
-    if (quote === "'") {
-      out += c;
-      if (c === "'") quote = '';
-      i++;
-      continue;
-    }
-    if (quote === "$'") {
-      out += c;
-      if (c === '\\' && i + 1 < line.length) {
-        out += line[i + 1];
-        i += 2;
-        continue;
-      }
-      if (c === "'") quote = '';
-      i++;
-      continue;
-    }
-    if (c === '\\' && i + 1 < line.length) {
-      // A backslash-newline joins lines; any other escaped character stays as it is.
-      if (line[i + 1] === '\n') {
-        i += 2;
-        continue;
-      }
-      out += c + line[i + 1];
-      i += 2;
-      continue;
-    }
-    if (quote === '"' && c === '"') {
-      quote = '';
-      out += c;
-      i++;
-      continue;
-    }
-    if (!quote) {
-      if (c === "'") quote = "'";
-      else if (c === '"') quote = '"';
-      else if (c === '$' && line[i + 1] === "'") {
-        quote = "$'";
-        out += "$'";
-        i += 2;
-        continue;
-      } else if (c === '#' && atWordStart()) {
-        while (i < line.length && line[i] !== '\n') i++;
-        continue;
-      } else if (c === '<' && line[i + 1] === '<' && line[i + 2] !== '<') {
-        // A here-document: remember its delimiter; its body starts on the next line.
-        const m = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([^\s;&|<>()]+))/.exec(line.slice(i));
-        if (m) {
-          heredocs.push({
-            delim: m[2] ?? m[3] ?? m[4] ?? '',
-            expands: m[4] !== undefined && !m[0].includes('\\'),
-            tabs: m[1] === '-',
-          });
-          out += `${m[0]} `;
-          i += m[0].length;
-          continue;
-        }
-      } else if (c === '\n' || c === '\r') {
-        out += ' ; ';
-        i++;
-        // Here-document bodies are data, not commands; only their substitutions run.
-        for (const doc of heredocs.splice(0)) {
-          while (i < line.length) {
-            const eol = line.indexOf('\n', i);
-            const text = line.slice(i, eol < 0 ? line.length : eol);
-            i = eol < 0 ? line.length : eol + 1;
-            if ((doc.tabs ? text.replace(/^\t+/, '') : text).replace(/\r$/, '') === doc.delim) break;
-            if (doc.expands) subs.push(...liftSubstitutions(text.replace(/[\\'"]/g, ' ')).substitutions);
-          }
-        }
-        continue;
-      } else if ((c === '<' || c === '>') && line[i + 1] === '(') {
-        const end = closing(line, i + 2);
-        // `>(cmd)` reads what is written to it: check it as if a pipe fed it.
-        subs.push(c === '>' ? `: | ${line.slice(i + 2, end)}` : line.slice(i + 2, end));
-        out += ` $${SUB_PREFIX}${subs.length - 1} `;
-        i = end + 1;
-        continue;
+  return new Lifter(line).run();
+}
+
+interface Heredoc {
+  delim: string;
+  /** An unquoted delimiter: the body's substitutions run. */
+  expands: boolean;
+  /** `<<-`: leading tabs are stripped from the body and its delimiter line. */
+  tabs: boolean;
+}
+
+/**
+ * The scanner behind liftSubstitutions: one character (or construct) per step. Each step method
+ * returns true when it consumed the text at `i`; a character no step takes is copied as it is.
+ */
+class Lifter {
+  private readonly subs: string[] = [];
+  private readonly heredocs: Heredoc[] = [];
+  private out = '';
+  private i = 0;
+  private quote: '' | "'" | '"' | "$'" = '';
+
+  constructor(private readonly line: string) {}
+
+  run(): { text: string; substitutions: string[] } {
+    const { line } = this;
+    while (this.i < line.length) {
+      const c = line[this.i]!;
+      const taken =
+        this.inSingleQuotes(c) ||
+        this.escape(c) ||
+        this.closeDoubleQuotes(c) ||
+        this.unquoted(c) ||
+        this.commandSubstitution(c);
+      if (!taken) {
+        this.out += c;
+        this.i++;
       }
     }
-    // `$(…)` (and `$((…))`) and backticks work unquoted and inside double quotes.
+    return { text: this.out, substitutions: this.subs };
+  }
+
+  /** `'…'` and `$'…'`: copied as they are (in `$'…'` a backslash escapes the next character). */
+  private inSingleQuotes(c: string): boolean {
+    if (this.quote === "'") {
+      this.out += c;
+      if (c === "'") this.quote = '';
+      this.i++;
+      return true;
+    }
+    if (this.quote !== "$'") return false;
+    this.out += c;
+    if (c === '\\' && this.i + 1 < this.line.length) {
+      this.out += this.line[this.i + 1];
+      this.i += 2;
+      return true;
+    }
+    if (c === "'") this.quote = '';
+    this.i++;
+    return true;
+  }
+
+  private escape(c: string): boolean {
+    if (c !== '\\' || this.i + 1 >= this.line.length) return false;
+    // A backslash-newline joins lines; any other escaped character stays as it is.
+    if (this.line[this.i + 1] !== '\n') this.out += c + this.line[this.i + 1];
+    this.i += 2;
+    return true;
+  }
+
+  private closeDoubleQuotes(c: string): boolean {
+    if (this.quote !== '"' || c !== '"') return false;
+    this.quote = '';
+    this.out += c;
+    this.i++;
+    return true;
+  }
+
+  /** Quotes opening, comments, here-documents, newlines and process substitutions. */
+  private unquoted(c: string): boolean {
+    if (this.quote) return false;
+    const { line, i } = this;
+    // An opening quote is copied like any character.
+    if (c === "'" || c === '"') {
+      this.quote = c;
+      return false;
+    }
+    if (c === '$' && line[i + 1] === "'") {
+      this.quote = "$'";
+      this.out += "$'";
+      this.i += 2;
+      return true;
+    }
+    if (c === '#' && this.atWordStart()) {
+      while (this.i < line.length && line[this.i] !== '\n') this.i++;
+      return true;
+    }
+    if (c === '<' && line[i + 1] === '<' && line[i + 2] !== '<') return this.heredoc();
+    if (c === '\n' || c === '\r') {
+      this.out += ' ; ';
+      this.i++;
+      this.heredocBodies();
+      return true;
+    }
+    if ((c === '<' || c === '>') && line[i + 1] === '(') {
+      const end = closing(line, i + 2);
+      // `>(cmd)` reads what is written to it: check it as if a pipe fed it.
+      this.lift(c === '>' ? `: | ${line.slice(i + 2, end)}` : line.slice(i + 2, end), end + 1, ' ');
+      return true;
+    }
+    return false;
+  }
+
+  private atWordStart(): boolean {
+    return this.out === '' || /[\s;&|()<>]$/.test(this.out);
+  }
+
+  /** A here-document: remember its delimiter; its body starts on the next line. */
+  private heredoc(): boolean {
+    const m = /^<<(-?)[ \t]*(?:'([^']*)'|"([^"]*)"|\\?([^\s;&|<>()]+))/.exec(this.line.slice(this.i));
+    if (!m) return false;
+    this.heredocs.push({
+      delim: m[2] ?? m[3] ?? m[4] ?? '',
+      expands: m[4] !== undefined && !m[0].includes('\\'),
+      tabs: m[1] === '-',
+    });
+    this.out += `${m[0]} `;
+    this.i += m[0].length;
+    return true;
+  }
+
+  /** Here-document bodies are data, not commands; only their substitutions run. */
+  private heredocBodies(): void {
+    const { line } = this;
+    for (const doc of this.heredocs.splice(0)) {
+      while (this.i < line.length) {
+        const eol = line.indexOf('\n', this.i);
+        const text = line.slice(this.i, eol < 0 ? line.length : eol);
+        this.i = eol < 0 ? line.length : eol + 1;
+        if ((doc.tabs ? text.replace(/^\t+/, '') : text).replace(/\r$/, '') === doc.delim) break;
+        if (doc.expands) this.subs.push(...liftSubstitutions(text.replace(/[\\'"]/g, ' ')).substitutions);
+      }
+    }
+  }
+
+  /** `$(…)` (and `$((…))`) and backticks work unquoted and inside double quotes. */
+  private commandSubstitution(c: string): boolean {
+    const { line, i } = this;
     if (c === '$' && line[i + 1] === '(') {
       const end = closing(line, i + 2);
-      subs.push(line.slice(i + 2, end));
-      out += `$${SUB_PREFIX}${subs.length - 1}`;
-      i = end + 1;
-      continue;
+      this.lift(line.slice(i + 2, end), end + 1);
+      return true;
     }
-    if (c === '`') {
-      let j = i + 1;
-      let body = '';
-      while (j < line.length && line[j] !== '`') {
-        if (line[j] === '\\' && j + 1 < line.length) {
-          body += line[j + 1];
-          j += 2;
-          continue;
-        }
-        body += line[j];
-        j++;
+    if (c !== '`') return false;
+    let j = i + 1;
+    let body = '';
+    while (j < line.length && line[j] !== '`') {
+      if (line[j] === '\\' && j + 1 < line.length) {
+        body += line[j + 1];
+        j += 2;
+        continue;
       }
-      subs.push(body);
-      out += `$${SUB_PREFIX}${subs.length - 1}`;
-      i = j + 1;
-      continue;
+      body += line[j];
+      j++;
     }
-    out += c;
-    i++;
+    this.lift(body, j + 1);
+    return true;
   }
-  return { text: out, substitutions: subs };
+
+  /** Replace a substitution with its `$ZHISUB<n>` variable and go on at `next`. */
+  private lift(body: string, next: number, pad = ''): void {
+    this.subs.push(body);
+    this.out += `${pad}$${SUB_PREFIX}${this.subs.length - 1}${pad}`;
+    this.i = next;
+  }
 }
 
 /** Index of the `)` closing a group opened just before `start`, honouring quotes and nesting. */

@@ -23,7 +23,8 @@ import {
 } from './shell-parse.js';
 import { NON_RUNNERS } from './shell-rules.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './shell-tree.js';
-import { checkIndirect, unwrap } from './shell-programs.js';
+import { checkIndirect, refuse, warn } from './shell-programs.js';
+import { unwrap } from './shell-wrappers.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
 
 export interface Finding {
@@ -189,7 +190,7 @@ function checkSimple(
   // `env -C / rm -rf *` runs in another folder.
   if (unwrapped.chdir !== undefined) ctx = { ...ctx, cwd: changeDir(unwrapped.chdir, ctx) };
   if (unwrapped.admin) {
-    out.push({ level: 'warn', rule: 'admin', key: 'shell.warn.admin', params: { program: unwrapped.admin } });
+    out.push(warn('admin', 'shell.warn.admin', { program: unwrapped.admin }));
   }
   const words = unwrapped.words;
   if (!words.length) return;
@@ -197,12 +198,7 @@ function checkSimple(
   // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
   const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);
   if (isDynamic(program) || globbed) {
-    out.push({
-      level: 'refuse',
-      rule: 'dynamic',
-      key: 'shell.refuse.dynamic',
-      params: { word: showWord(program) },
-    });
+    out.push(refuse('dynamic', 'shell.refuse.dynamic', { word: showWord(program) }));
     return;
   }
   const name = programName(program);
@@ -249,24 +245,18 @@ function checkRedirect(op: string, target: string, ctx: PathContext, out: Findin
   if (!['>', '>>', '>|', '&>', '&>>', '>&', '<>'].includes(op)) return;
   if (op === '>&' && /^(\d+|-)$/.test(target)) return;
   if (isDiskDevice(target)) {
-    out.push({ level: 'refuse', rule: 'device', key: 'shell.refuse.device', params: { target } });
+    out.push(refuse('device', 'shell.refuse.device', { target }));
     return;
   }
   if (/^\/dev\//.test(target) || /^nul$/i.test(target) || target === '') return;
   if (isSystemTarget(target, ctx)) {
-    out.push({
-      level: 'refuse',
-      rule: 'redirect-critical',
-      key: 'shell.refuse.deleteRoot',
-      params: { target: showWord(target) },
-    });
+    out.push(refuse('redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(target) }));
     return;
   }
   const append = op === '>>' || op === '&>>';
-  out.push({
-    level: 'warn',
-    rule: append ? 'append' : 'overwrite',
-    key: append ? 'shell.warn.append' : 'shell.warn.overwrite',
-    params: { target: showWord(target) },
-  });
+  out.push(
+    append
+      ? warn('append', 'shell.warn.append', { target: showWord(target) })
+      : warn('overwrite', 'shell.warn.overwrite', { target: showWord(target) }),
+  );
 }

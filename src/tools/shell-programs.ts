@@ -1,186 +1,16 @@
 /**
- * Programs that run other programs. Wrappers (`sudo`, `env`, `xargs`, `timeout`, `nohup`, …) are
- * peeled off so the policy sees the real program; interpreters given code inline (`sh -c`,
- * `python -c`, `node -e`, `powershell -Command`, `eval`) or fed code through a pipe (`| sh`)
- * are indirect execution: the code cannot be checked before it runs, so it is refused.
+ * Programs that run code (wrappers are peeled off in shell-wrappers.ts). Interpreters given code
+ * inline (`sh -c`, `python -c`, `node -e`, `powershell -Command`, `eval`) or fed code through a
+ * pipe (`| sh`) are indirect execution: the code cannot be checked before it runs, so it is
+ * refused.
  */
 import { posix } from 'node:path';
-import { quote } from 'shell-quote';
+import type { Params } from '../support/i18n/index.js';
 import { isDynamic, type SimpleCommand } from './shell-parse.js';
 import type { Finding } from './shell-policy.js';
-import { checkCodeOptions } from './shell-code-options.js';
+import { checkCodeOptions, optionValues } from './shell-code-options.js';
+import { skipOptions } from './shell-wrappers.js';
 import { RUNNERS } from './shell-rules.js';
-
-function name(word: string): string {
-  const base = word.replace(/\\/g, '/').split('/').pop() ?? word;
-  return base.toLowerCase().replace(/\.(exe|cmd|bat|com)$/, '');
-}
-
-/** Skip options of a wrapper; `withValue` lists the options that take the next word. */
-function skipOptions(args: string[], withValue: string[]): number {
-  let i = 0;
-  while (i < args.length) {
-    const a = args[i]!;
-    if (a === '--') return i + 1;
-    if (!a.startsWith('-') || a === '-') return i;
-    i += withValue.includes(a) ? 2 : 1;
-  }
-  return i;
-}
-
-export interface Unwrapped {
-  words: string[];
-  /** How many words were peeled off the front. */
-  offset: number;
-  /** A wrapper that grants administrator rights (sudo, doas, su, runas). */
-  admin?: string;
-  /** `xargs` adds arguments read at run time. */
-  viaXargs?: boolean;
-  /** A wrapper runs the command in another folder (`env -C /`). */
-  chdir?: string;
-}
-
-/**
- * Peel wrappers off a command. Wrappers that take a command *string* (`watch`, `env -S`) and
- * `find -exec` bodies are handed to `checkInner` as command lines of their own.
- */
-export function unwrap(words: string[], checkInner: (line: string) => void): Unwrapped {
-  let rest = words;
-  let offset = 0;
-  let admin: string | undefined;
-  let viaXargs = false;
-  let chdir: string | undefined;
-  const drop = (n: number) => {
-    rest = rest.slice(n);
-    offset += n;
-  };
-  const finish = (words: string[]): Unwrapped => ({
-    words,
-    offset,
-    ...(admin ? { admin } : {}),
-    ...(viaXargs ? { viaXargs } : {}),
-    ...(chdir !== undefined ? { chdir } : {}),
-  });
-  for (let guard = 0; guard < 20 && rest.length; guard++) {
-    const prog = name(rest[0]!);
-    const args = rest.slice(1);
-    switch (prog) {
-      case 'sudo':
-      case 'doas':
-      case 'runas':
-        admin = prog;
-        drop(1 + skipOptions(args, ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-c']));
-        continue;
-      case 'env': {
-        const split = args.findIndex((a) => a === '-S' || a.startsWith('--split-string'));
-        if (split >= 0) {
-          checkInner(args.slice(split + 1).join(' '));
-          return { words: [], offset, ...(admin ? { admin } : {}) };
-        }
-        let i = skipOptions(args, ['-u', '-C', '--unset', '--chdir']);
-        // `env -C /` and `env --chdir=/` run the command in another folder.
-        const dirs = args
-          .slice(0, i)
-          .flatMap((a, j) =>
-            a === '-C' || a === '--chdir'
-              ? [args[j + 1] ?? '']
-              : a.startsWith('--chdir=')
-                ? [a.slice(8)]
-                : a.startsWith('-C') && a.length > 2
-                  ? [a.slice(2)]
-                  : [],
-          );
-        if (dirs.length) chdir = dirs[dirs.length - 1];
-        while (i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!)) i++;
-        drop(1 + i);
-        continue;
-      }
-      case 'nice':
-      case 'ionice':
-      case 'chrt':
-      case 'taskset':
-        drop(1 + skipOptions(args, ['-n', '-c', '-p', '-t', '--cpu-list']));
-        // chrt takes a priority first, taskset a mask (unless `-c list` gave it).
-        if (
-          (prog === 'chrt' || (prog === 'taskset' && !args.includes('-c') && !args.includes('--cpu-list'))) &&
-          rest.length
-        )
-          drop(1);
-        continue;
-      case 'nohup':
-      case 'builtin':
-      case 'unbuffer':
-      case 'busybox':
-      case 'caffeinate':
-      case 'time':
-        drop(1 + skipOptions(args, []));
-        continue;
-      case 'command':
-        if (args.some((a) => a === '-v' || a === '-V'))
-          return { words: [], offset, ...(admin ? { admin } : {}) };
-        drop(1 + skipOptions(args, []));
-        continue;
-      case 'exec':
-        drop(1 + skipOptions(args, ['-a']));
-        continue;
-      case 'stdbuf':
-        drop(1 + skipOptions(args, ['-i', '-o', '-e']));
-        continue;
-      case 'timeout':
-      case 'gtimeout':
-        drop(2 + skipOptions(args, ['-s', '-k', '--signal', '--kill-after']));
-        continue;
-      case 'chroot':
-        drop(2 + skipOptions(args, ['--userspec', '--groups']));
-        continue;
-      case 'xargs':
-        viaXargs = true;
-        drop(
-          1 +
-            skipOptions(args, ['-I', '-L', '-n', '-P', '-d', '-E', '-s', '-a', '--arg-file', '--delimiter']),
-        );
-        continue;
-      case 'wsl':
-        drop(1 + skipOptions(args, ['-d', '-u', '--distribution', '--user', '--cd']));
-        if (rest[0] === '-e' || rest[0] === '--exec') drop(1);
-        continue;
-      case 'strace':
-      case 'ltrace':
-        drop(1 + skipOptions(args, ['-o', '-e', '-p', '-s', '-u']));
-        continue;
-      case 'watch': {
-        const i = skipOptions(args, ['-n', '--interval', '-d']);
-        checkInner(args.slice(i).join(' '));
-        return { words: [], offset, ...(admin ? { admin } : {}) };
-      }
-      case 'find': {
-        // Each -exec … ; body is a command of its own (run directly, without a shell).
-        for (let i = 0; i < args.length; i++) {
-          if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]!)) continue;
-          const body: string[] = [];
-          for (i++; i < args.length && args[i] !== ';' && args[i] !== '+'; i++) body.push(args[i]!);
-          if (body.length) checkInner(quote(body));
-        }
-        return { words: rest, offset, ...(admin ? { admin } : {}) };
-      }
-      case 'su':
-        admin = 'su';
-        return { words: rest, offset, admin };
-      case 'parallel': {
-        // `parallel ::: 'cmd1' 'cmd2'`: with no command of its own, each value is a command line.
-        const first = skipOptions(args, ['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file']);
-        if (args[first] === ':::') {
-          for (const line of args.slice(first + 1)) if (line !== ':::') checkInner(line);
-          return { words: [], offset, ...(admin ? { admin } : {}) };
-        }
-        return finish(rest);
-      }
-      default:
-        return finish(rest);
-    }
-  }
-  return finish(rest);
-}
 
 const SHELLS = new Set([
   'sh',
@@ -204,8 +34,17 @@ const SHELLS = new Set([
   'xonsh',
 ]);
 
-export function refuse(rule: string, key: Finding['key'], params: Record<string, string>): Finding {
-  return { level: 'refuse', rule, key, params };
+/** A finding of `level`; without params when the message takes none. */
+function finding(level: Finding['level'], rule: string, key: Finding['key'], params?: Params): Finding {
+  return { level, rule, key, ...(params ? { params } : {}) };
+}
+
+export function refuse(rule: string, key: Finding['key'], params?: Params): Finding {
+  return finding('refuse', rule, key, params);
+}
+
+export function warn(rule: string, key: Finding['key'], params?: Params): Finding {
+  return finding('warn', rule, key, params);
 }
 
 /**
@@ -218,7 +57,7 @@ function inlineFlag(
   valueLetters: string,
   longCode: string[],
   longValue: string[] = [],
-): { flag?: string; script?: string } {
+): InlineFlag {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
@@ -254,98 +93,140 @@ export function isStdinScript(word: string): boolean {
   return /^\/dev\/(stdin|fd\/\d+)$/.test(p) || /^\/proc\/[^/]+\/fd\/\d+$/.test(p);
 }
 
+type InlineFlag = { flag?: string; script?: string };
+
+/** An interpreter's options, for `inlineFlag`: letters that run code, letters that take a value. */
+interface Interpreter {
+  test: (prog: string) => boolean;
+  codeLetters: string;
+  valueLetters: string;
+  longCode: string[];
+  longValue?: string[];
+  /** `python -m module` runs a module, not inline code. */
+  modules?: boolean;
+}
+
+const isPython = (prog: string) => /^(python|pypy)[0-9.]*[mw]?$/.test(prog);
+const among =
+  (...names: string[]) =>
+  (prog: string) =>
+    names.includes(prog);
+
+const INTERPRETERS: readonly Interpreter[] = [
+  {
+    test: (prog) => SHELLS.has(prog),
+    codeLetters: 'cs',
+    valueLetters: 'o',
+    longCode: ['--command', '--init-command'],
+    longValue: ['--rcfile', '--init-file'],
+  },
+  { test: isPython, codeLetters: 'c', valueLetters: 'WXmQ', longCode: [], modules: true },
+  {
+    test: among('node', 'nodejs', 'bun', 'tsx', 'ts-node'),
+    codeLetters: 'ep',
+    valueLetters: 'r',
+    longCode: ['--eval', '--print'],
+    longValue: ['--require', '--import', '--loader'],
+  },
+  { test: among('perl', 'ruby'), codeLetters: 'eE', valueLetters: 'IMmx', longCode: [] },
+  { test: among('php'), codeLetters: 'rBRE', valueLetters: 'dcz', longCode: [] },
+  {
+    test: among('lua', 'luajit', 'rscript', 'r', 'osascript', 'julia', 'tclsh', 'wish'),
+    codeLetters: 'e',
+    valueLetters: 'l',
+    longCode: ['--eval'],
+  },
+];
+
+/** Programs with a rule of their own for code they are given. */
+type RunnerCheck = (prog: string, args: string[], fedByInput: boolean) => Finding | undefined;
+
+const piped = (prog: string) => refuse('piped-code', 'shell.refuse.piped', { program: prog });
+
+const RUNNER_CHECKS = new Map<string, RunnerCheck>([
+  ['parallel', checkParallel],
+  ['eval', (prog) => refuse('eval', 'shell.refuse.eval', { program: prog })],
+  ['iex', (prog) => refuse('eval', 'shell.refuse.eval', { program: prog })],
+  ['invoke-expression', (prog) => refuse('eval', 'shell.refuse.eval', { program: prog })],
+  ['source', checkSource],
+  ['.', checkSource],
+  ['deno', checkDeno],
+  ['su', checkCommandOption],
+  ['script', checkCommandOption],
+  ['expect', checkCommandOption],
+  ['flock', checkCommandOption],
+  ['cmd', checkCmd],
+  ['powershell', checkPowerShell],
+  ['pwsh', checkPowerShell],
+  ['awk', checkAwk],
+  ['gawk', checkAwk],
+  ['mawk', checkAwk],
+  ['nawk', checkAwk],
+]);
+
 /** Is this program running code that cannot be seen in the command line? */
 export function checkIndirect(prog: string, args: string[], cmd: SimpleCommand): Finding | undefined {
   const fedByInput = cmd.piped || cmd.redirects.some((r) => ['<', '<<', '<<<', '<>', '<&'].includes(r.op));
-  const interpreter = (flag: { flag?: string; script?: string }): Finding | undefined => {
-    if (flag.flag) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: flag.flag });
-    const script = flag.script;
-    if (script !== undefined && (isStdinScript(script) || isDynamic(script))) {
-      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
-    }
-    if (script === undefined && fedByInput)
-      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
-    return undefined;
-  };
-
   const code = checkCodeOptions(prog, args);
   if (code) return code;
-  if (
-    prog === 'parallel' &&
-    fedByInput &&
-    (args.find((a) => !a.startsWith('-')) ?? ':::') === ':::' &&
-    !args.includes(':::')
-  ) {
-    return refuse('piped-code', 'shell.refuse.piped', { program: prog });
-  }
-  if (prog === 'eval' || prog === 'iex' || prog === 'invoke-expression') {
-    return refuse('eval', 'shell.refuse.eval', { program: prog });
-  }
-  if (prog === 'source' || prog === '.') {
-    const file = args[0] ?? '';
-    if (!file || isStdinScript(file) || isDynamic(file) || fedByInput) {
-      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
-    }
-    return undefined;
-  }
-  if (SHELLS.has(prog)) {
-    return interpreter(
-      inlineFlag(args, 'cs', 'o', ['--command', '--init-command'], ['--rcfile', '--init-file']),
-    );
-  }
-  if (/^(python|pypy)[0-9.]*[mw]?$/.test(prog)) {
-    const f = inlineFlag(args, 'c', 'WXmQ', []);
-    if (!f.flag && args.some((a) => a === '-m')) return undefined;
-    return interpreter(f);
-  }
-  if (['node', 'nodejs', 'bun', 'tsx', 'ts-node'].includes(prog)) {
-    return interpreter(
-      inlineFlag(args, 'ep', 'r', ['--eval', '--print'], ['--require', '--import', '--loader']),
-    );
-  }
-  if (prog === 'deno') {
-    if (args[0] === 'eval')
-      return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: 'eval' });
-    if (args[0] === 'run') return interpreter(inlineFlag(args.slice(1), '', '', []));
-    return undefined;
-  }
-  if (prog === 'perl' || prog === 'ruby') return interpreter(inlineFlag(args, 'eE', 'IMmx', []));
-  if (prog === 'php') return interpreter(inlineFlag(args, 'rBRE', 'dcz', []));
-  if (['lua', 'luajit', 'rscript', 'r', 'osascript', 'julia', 'tclsh', 'wish'].includes(prog)) {
-    return interpreter(inlineFlag(args, 'e', 'l', ['--eval']));
-  }
-  if (['su', 'script', 'expect', 'flock'].includes(prog)) {
-    const f = args.find(
-      (a) => a === '-c' || a === '--command' || a === '--session-command' || /^-[a-z]*c$/.test(a),
-    );
-    if (f) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: f });
-    return undefined;
-  }
-  if (prog === 'cmd') {
-    const f = args.find((a) => /^\/[ckr]/i.test(a));
-    if (f) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: f.slice(0, 2) });
-    return fedByInput ? refuse('piped-code', 'shell.refuse.piped', { program: prog }) : undefined;
-  }
-  if (prog === 'powershell' || prog === 'pwsh') return checkPowerShell(prog, args, fedByInput);
-  if (['awk', 'gawk', 'mawk', 'nawk'].includes(prog)) {
-    const i = skipOptions(args, ['-F', '-v', '-f', '--field-separator', '--assign', '--file']);
-    const files = args.flatMap((a, j) =>
-      a === '-f' || a === '--file'
-        ? [args[j + 1] ?? '']
-        : a.startsWith('--file=')
-          ? [a.slice(7)]
-          : a.startsWith('-f') && a.length > 2
-            ? [a.slice(2)]
-            : [],
-    );
-    if (files.some((f) => isStdinScript(f) || isDynamic(f)))
-      return refuse('piped-code', 'shell.refuse.piped', { program: prog });
-    if (files.length) return undefined;
-    const program = args[i] ?? '';
-    if (/\bsystem\s*\(|\|\s*getline|\|&|\bprint[f]?\b[^;}]*\|\s*["\w$]/.test(program)) {
-      return refuse('awk-system', 'shell.refuse.awk', { program: prog });
-    }
-    return undefined;
+  const own = RUNNER_CHECKS.get(prog);
+  if (own) return own(prog, args, fedByInput);
+  const spec = INTERPRETERS.find((i) => i.test(prog));
+  if (!spec) return undefined;
+  const flag = inlineFlag(args, spec.codeLetters, spec.valueLetters, spec.longCode, spec.longValue);
+  if (spec.modules && !flag.flag && args.some((a) => a === '-m')) return undefined;
+  return interpreterVerdict(prog, flag, fedByInput);
+}
+
+/** Code given inline, or a script read from a descriptor or the input, cannot be checked. */
+function interpreterVerdict(prog: string, flag: InlineFlag, fedByInput: boolean): Finding | undefined {
+  if (flag.flag) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: flag.flag });
+  const script = flag.script;
+  if (script !== undefined && (isStdinScript(script) || isDynamic(script))) return piped(prog);
+  if (script === undefined && fedByInput) return piped(prog);
+  return undefined;
+}
+
+/** `… | parallel` with no command of its own runs each input line. */
+function checkParallel(prog: string, args: string[], fedByInput: boolean): Finding | undefined {
+  const noCommand = (args.find((a) => !a.startsWith('-')) ?? ':::') === ':::' && !args.includes(':::');
+  return fedByInput && noCommand ? piped(prog) : undefined;
+}
+
+function checkSource(prog: string, args: string[], fedByInput: boolean): Finding | undefined {
+  const file = args[0] ?? '';
+  return !file || isStdinScript(file) || isDynamic(file) || fedByInput ? piped(prog) : undefined;
+}
+
+function checkDeno(prog: string, args: string[], fedByInput: boolean): Finding | undefined {
+  if (args[0] === 'eval')
+    return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: 'eval' });
+  if (args[0] === 'run') return interpreterVerdict(prog, inlineFlag(args.slice(1), '', '', []), fedByInput);
+  return undefined;
+}
+
+/** `su -c`, `script -c`, `flock -c`: a command line as an option's value. */
+function checkCommandOption(prog: string, args: string[]): Finding | undefined {
+  const f = args.find(
+    (a) => a === '-c' || a === '--command' || a === '--session-command' || /^-[a-z]*c$/.test(a),
+  );
+  return f ? refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: f }) : undefined;
+}
+
+function checkCmd(prog: string, args: string[], fedByInput: boolean): Finding | undefined {
+  const f = args.find((a) => /^\/[ckr]/i.test(a));
+  if (f) return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: f.slice(0, 2) });
+  return fedByInput ? piped(prog) : undefined;
+}
+
+function checkAwk(prog: string, args: string[]): Finding | undefined {
+  const i = skipOptions(args, ['-F', '-v', '-f', '--field-separator', '--assign', '--file']);
+  const files = optionValues(args, ['-f', '--file']).map((o) => o.value);
+  if (files.some((f) => isStdinScript(f) || isDynamic(f))) return piped(prog);
+  if (files.length) return undefined;
+  const program = args[i] ?? '';
+  if (/\bsystem\s*\(|\|\s*getline|\|&|\bprint[f]?\b[^;}]*\|\s*["\w$]/.test(program)) {
+    return refuse('awk-system', 'shell.refuse.awk', { program: prog });
   }
   return undefined;
 }
@@ -370,7 +251,7 @@ function checkPowerShell(prog: string, args: string[], fedByInput: boolean): Fin
   ];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-') return refuse('piped-code', 'shell.refuse.piped', { program: prog });
+    if (a === '-') return piped(prog);
     if (/^[-/]/.test(a)) {
       const p = a.slice(1).split(':')[0]!.toLowerCase();
       if (p && ('command'.startsWith(p) || 'encodedcommand'.startsWith(p) || p === 'ec' || p === 'enc')) {
@@ -384,7 +265,7 @@ function checkPowerShell(prog: string, args: string[], fedByInput: boolean): Fin
     if (/\.ps1$/i.test(a)) return undefined;
     return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: a });
   }
-  return fedByInput ? refuse('piped-code', 'shell.refuse.piped', { program: prog }) : undefined;
+  return fedByInput ? piped(prog) : undefined;
 }
 
 /** A program that runs code or other programs (so the general rule looks at it). */

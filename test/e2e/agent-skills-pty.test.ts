@@ -7,22 +7,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-const sessions: PtySession[] = [];
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => {
-    for (const s of sessions.splice(0)) s.kill();
-    cleanup(home, work);
-  };
+  ({ home, cwd: work } = e);
 });
 
 const lastTool = (req: RecordedRequest): string =>
@@ -57,15 +49,11 @@ describe('a skill script in a terminal', () => {
       () => ({ kind: 'tools', calls: [{ name: 'shell', arguments: { command } }] }),
       { kind: 'text', text: 'The file has 3 words.' },
     );
-    const s = new PtySession({
+    const s = e.pty({
       args: ['run', 'word-count', 'notes.txt', 'count', 'the', 'words'],
-      home,
-      cwd: work,
-      baseUrl: fake.baseUrl,
       cols: 160,
       rows: 40,
     });
-    sessions.push(s);
     await s.waitFor('Trust this skill and run it?', 15_000);
     const trusted = s.mark();
     s.write('y\r');

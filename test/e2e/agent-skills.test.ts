@@ -8,31 +8,22 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
+import { useE2E } from '../helpers/e2e.js';
 import { makePdf } from '../helpers/file-fixtures.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
 
 const REAL = resolve(import.meta.dirname, '../fixtures/skills/real');
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
   fake.fallback = () => ({ kind: 'text', text: 'OK' });
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(home, work);
+  ({ home, cwd: work } = e);
 });
 
 const zhi = (args: string[], o: { stdin?: string } = {}) =>
-  runZhi({
-    args,
-    baseUrl: fake.baseUrl,
-    home,
-    cwd: work,
-    ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
-  });
+  e.zhi(args, { ...(o.stdin !== undefined ? { stdin: o.stdin } : {}) });
 
 function installReal(...names: string[]): void {
   for (const n of names) cpSync(join(REAL, n), join(home, 'skills', n), { recursive: true });
@@ -40,7 +31,7 @@ function installReal(...names: string[]): void {
 
 /** SKILL.md skills may write files, so they are trusted once, as a person would. */
 async function trust(names: string[], cwd = work): Promise<void> {
-  const r = await runZhi({ args: ['skill', 'trust', ...names], baseUrl: fake.baseUrl, home, cwd });
+  const r = await e.zhi(['skill', 'trust', ...names], { cwd });
   expect(r.code).toBe(0);
 }
 
@@ -181,22 +172,12 @@ describe('zhi run with a real SKILL.md', () => {
       '---\nname: release-notes\ndescription: Write release notes. Use when: the user asks for a changelog\n---\nWrite release notes from the git log.\n',
     );
     mkdirSync(join(project, 'src'), { recursive: true });
-    const r = await runZhi({
-      args: ['skill', 'list'],
-      baseUrl: fake.baseUrl,
-      home,
-      cwd: join(project, 'src'),
-    });
+    const r = await e.zhi(['skill', 'list'], { cwd: join(project, 'src') });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('release-notes');
     expect(r.stdout).toContain('project');
     await trust(['release-notes'], join(project, 'src'));
-    const run = await runZhi({
-      args: ['run', 'release-notes', 'for', 'v2'],
-      baseUrl: fake.baseUrl,
-      home,
-      cwd: join(project, 'src'),
-    });
+    const run = await e.zhi(['run', 'release-notes', 'for', 'v2'], { cwd: join(project, 'src') });
     expect(run.code).toBe(0);
     expect(system(chats()[0]!)).toContain('Write release notes from the git log.');
   });

@@ -2,23 +2,16 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
 
-let home: string;
-
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir();
-  return () => cleanup(home);
-});
+const e = useE2E();
+const { fake } = e;
 
 describe('zhi -c (one-shot chat)', () => {
   it('prints the streamed answer on stdout and nothing else', async () => {
     fake.script({ kind: 'text', text: '你好！我是 zhi，有什么可以帮你？', reasoning: '用户打招呼。' });
-    const r = await runZhi({ args: ['-c', '你好'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', '你好']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('你好！我是 zhi，有什么可以帮你？\n');
     expect(r.stderr).not.toContain('用户打招呼'); // reasoning never on stdout, and not on a non-terminal stderr
@@ -33,7 +26,7 @@ describe('zhi -c (one-shot chat)', () => {
 
   it('shows reasoning on stderr with -v, never on stdout', async () => {
     fake.script({ kind: 'text', text: 'Answer.', reasoning: 'Private reasoning.' });
-    const r = await runZhi({ args: ['-c', 'q', '-v'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', 'q', '-v']);
     expect(r.stdout).toBe('Answer.\n');
     expect(r.stderr).toContain('Private reasoning.');
   });
@@ -41,14 +34,14 @@ describe('zhi -c (one-shot chat)', () => {
   it('keeps a multi-byte character split across network reads intact', async () => {
     const text = '这是一个测试：中文字符被拆分在两次网络读取之间。';
     fake.script({ kind: 'text', text, splitBytes: true, chunk: 2 });
-    const r = await runZhi({ args: ['-c', '测试'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', '测试']);
     expect(r.stdout).toBe(`${text}\n`);
   });
 
   it('uses --model and honours ZHI_DEFAULT_MODEL', async () => {
     fake.script({ kind: 'text', text: 'a' }, { kind: 'text', text: 'b' });
-    await runZhi({ args: ['-c', 'q', '--model', 'glm-4.7'], baseUrl: fake.baseUrl, home });
-    await runZhi({ args: ['-c', 'q'], baseUrl: fake.baseUrl, home, env: { ZHI_DEFAULT_MODEL: 'glm-4.6' } });
+    await e.zhi(['-c', 'q', '--model', 'glm-4.7']);
+    await e.zhi(['-c', 'q'], { env: { ZHI_DEFAULT_MODEL: 'glm-4.6' } });
     expect(fake.chatBodies().map((b) => b.model)).toEqual(['glm-4.7', 'glm-4.6']);
   });
 
@@ -58,7 +51,7 @@ describe('zhi -c (one-shot chat)', () => {
       text: 'JSON answer',
       usage: { prompt_tokens: 1000, completion_tokens: 500, cached_tokens: 200 },
     });
-    const r = await runZhi({ args: ['-c', 'q', '--output-format', 'json'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', 'q', '--output-format', 'json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
@@ -77,11 +70,7 @@ describe('zhi -c (one-shot chat)', () => {
 
   it('--output-format stream-json prints one event per line, ending with the result', async () => {
     fake.script({ kind: 'text', text: 'streamed', chunk: 3 });
-    const r = await runZhi({
-      args: ['-c', 'q', '--output-format', 'stream-json'],
-      baseUrl: fake.baseUrl,
-      home,
-    });
+    const r = await e.zhi(['-c', 'q', '--output-format', 'stream-json']);
     const lines = r.stdout
       .trim()
       .split('\n')
@@ -99,7 +88,7 @@ describe('zhi -c (one-shot chat)', () => {
 describe('pipe mode', () => {
   it('takes the message from stdin', async () => {
     fake.script({ kind: 'text', text: 'piped answer' });
-    const r = await runZhi({ args: [], stdin: '总结一下：今天天气很好。', baseUrl: fake.baseUrl, home });
+    const r = await e.zhi([], { stdin: '总结一下：今天天气很好。' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('piped answer\n');
     expect(fake.chatBodies()[0].messages.at(-1).content).toBe('总结一下：今天天气很好。');
@@ -107,19 +96,14 @@ describe('pipe mode', () => {
 
   it('with -c, attaches stdin as a document', async () => {
     fake.script({ kind: 'text', text: 'summary' });
-    const r = await runZhi({
-      args: ['-c', 'summarize this'],
-      stdin: 'Line one.\nLine two.',
-      baseUrl: fake.baseUrl,
-      home,
-    });
+    const r = await e.zhi(['-c', 'summarize this'], { stdin: 'Line one.\nLine two.' });
     expect(r.code).toBe(0);
     const content: string = fake.chatBodies()[0].messages.at(-1).content;
     expect(content).toBe('summarize this\n\n<document name="stdin">\nLine one.\nLine two.\n</document>');
   });
 
   it('an empty message is a usage error', async () => {
-    const r = await runZhi({ args: [], stdin: '   ', baseUrl: fake.baseUrl, home });
+    const r = await e.zhi([], { stdin: '   ' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('There is no message to send');
     expect(fake.requests).toHaveLength(0);
@@ -128,12 +112,7 @@ describe('pipe mode', () => {
 
 describe('errors', () => {
   it('a bad key exits 3 with advice', async () => {
-    const r = await runZhi({
-      args: ['-c', 'hi'],
-      baseUrl: fake.baseUrl,
-      home,
-      env: { ZHI_API_KEY: 'bad.key' },
-    });
+    const r = await e.zhi(['-c', 'hi'], { env: { ZHI_API_KEY: 'bad.key' } });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('[ERROR] The API key was rejected.');
@@ -144,7 +123,7 @@ describe('errors', () => {
 
   it('1113 exits 3 after exactly one request, and talks about the balance', async () => {
     fake.script({ kind: 'error', status: 429, code: '1113', message: '余额不足或无可用资源包,请充值。' });
-    const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', 'hi']);
     expect(r.code).toBe(3);
     expect(fake.chatBodies()).toHaveLength(1);
     expect(r.stderr).toContain('no balance');
@@ -156,7 +135,7 @@ describe('errors', () => {
       { kind: 'error', status: 429, code: '1302', message: 'High concurrency' },
       { kind: 'text', text: 'after retry' },
     );
-    const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', 'hi']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('after retry\n');
     expect(r.stderr).toMatch(/Retrying in .* \(1\/3\)/);
@@ -166,7 +145,7 @@ describe('errors', () => {
   it('500s are retried 3 times, then a clear error and exit 1', async () => {
     for (let i = 0; i < 4; i++)
       fake.script({ kind: 'error', status: 500, code: '500', message: 'Internal Error' });
-    const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', 'hi']);
     expect(r.code).toBe(1);
     expect(fake.chatBodies()).toHaveLength(4);
     expect(r.stderr).toContain('The Zhipu API had an internal error.');
@@ -174,7 +153,7 @@ describe('errors', () => {
 
   it('a stream cut mid-way gives a clear error and exit 1, keeping the partial text', async () => {
     fake.script({ kind: 'cut', text: 'Partial answer that was' });
-    const r = await runZhi({ args: ['-c', 'hi'], baseUrl: fake.baseUrl, home, timeoutMs: 15_000 });
+    const r = await e.zhi(['-c', 'hi'], { timeoutMs: 15_000 });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('Partial answer that was\n');
     expect(r.stderr).toContain('The connection dropped in the middle of the answer.');
@@ -182,12 +161,7 @@ describe('errors', () => {
 
   it('a stalled stream times out instead of hanging', async () => {
     fake.script({ kind: 'hang', text: 'stall' });
-    const r = await runZhi({
-      args: ['-c', 'hi'],
-      baseUrl: fake.baseUrl,
-      home,
-      env: { ZHI_STREAM_IDLE_TIMEOUT: '1' },
-    });
+    const r = await e.zhi(['-c', 'hi'], { env: { ZHI_STREAM_IDLE_TIMEOUT: '1' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('stopped sending data');
   });
@@ -199,7 +173,7 @@ describe('errors', () => {
       code: '1301',
       message: '系统检测到输入或生成内容可能包含不安全或敏感内容',
     });
-    const r = await runZhi({ args: ['-c', 'hi', '--output-format', 'json'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['-c', 'hi', '--output-format', 'json']);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.stdout);
     expect(doc.error.code).toBe('content_filter');
@@ -207,13 +181,7 @@ describe('errors', () => {
   });
 
   it('with no key and no terminal: exit 3 and says how to set one', async () => {
-    const r = await runZhi({
-      args: [],
-      stdin: 'hello',
-      baseUrl: fake.baseUrl,
-      home,
-      env: { ZHI_API_KEY: undefined },
-    });
+    const r = await e.zhi([], { stdin: 'hello', env: { ZHI_API_KEY: undefined } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('No API key is set.');
     expect(r.stderr).toContain('ZHI_API_KEY');
@@ -222,39 +190,29 @@ describe('errors', () => {
   });
 
   it('the setup wizard refuses to start without a terminal (exit 3)', async () => {
-    const r = await runZhi({ args: ['--setup'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['--setup']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('needs a terminal');
   });
 
   it('an unknown flag is a usage error (exit 2) with a suggestion', async () => {
-    const r = await runZhi({ args: ['--modle', 'glm-5', '-c', 'x'], baseUrl: fake.baseUrl, home });
+    const r = await e.zhi(['--modle', 'glm-5', '-c', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Unknown option: --modle');
     expect(r.stderr).toContain('--model');
   });
 
   it('--debug adds log lines and the stack trace on stderr; the log file records the failure', async () => {
-    const r = await runZhi({
-      args: ['-c', 'hi', '--debug'],
-      baseUrl: fake.baseUrl,
-      home,
-      env: { ZHI_API_KEY: 'bad.key' },
-    });
+    const r = await e.zhi(['-c', 'hi', '--debug'], { env: { ZHI_API_KEY: 'bad.key' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('[debug]');
     expect(r.stderr).toMatch(/ZhiError|at .*\.js:\d+/);
-    const log = readFileSync(join(home, 'logs', 'zhi.log'), 'utf8');
+    const log = readFileSync(join(e.home, 'logs', 'zhi.log'), 'utf8');
     expect(log).toContain('start');
   });
 
   it('speaks Chinese with --language zh', async () => {
-    const r = await runZhi({
-      args: ['-c', 'hi', '--language', 'zh'],
-      baseUrl: fake.baseUrl,
-      home,
-      env: { ZHI_API_KEY: 'bad.key' },
-    });
+    const r = await e.zhi(['-c', 'hi', '--language', 'zh'], { env: { ZHI_API_KEY: 'bad.key' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('API 密钥被拒绝。');
   });
@@ -281,10 +239,8 @@ describe('proxy', () => {
     try {
       fake.script({ kind: 'text', text: 'via proxy' });
       const port = (proxy.address() as AddressInfo).port;
-      const r = await runZhi({
-        args: ['-c', 'hi'],
+      const r = await e.zhi(['-c', 'hi'], {
         baseUrl: fake.baseUrl.replace('127.0.0.1', 'localhost'),
-        home,
         env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' },
       });
       expect(r.stdout).toBe('via proxy\n');

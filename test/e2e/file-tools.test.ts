@@ -14,21 +14,18 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
+import { useE2E } from '../helpers/e2e.js';
 import { makePdf } from '../helpers/file-fixtures.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let home: string;
+const e = useE2E();
+const { fake } = e;
 let cwd: string;
 let outside: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
+  cwd = e.cwd;
   outside = realpathSync(tempDir('zhi-elsewhere-'));
-  return () => cleanup(home, cwd, outside);
+  return () => cleanup(outside);
 });
 
 /** The tool results the model received, by call id, from the request after the calls. */
@@ -80,12 +77,7 @@ describe('read → write .xlsx → answer, in auto mode', () => {
       },
       { kind: 'text', text: '已保存到 zhi-output/figures.xlsx。' },
     );
-    const r = await runZhi({
-      args: ['-c', 'read report.md and save an Excel table of its figures', '--auto'],
-      baseUrl: fake.baseUrl,
-      home,
-      cwd,
-    });
+    const r = await e.zhi(['-c', 'read report.md and save an Excel table of its figures', '--auto']);
     expect(r.stderr).not.toMatch(/Error|Traceback/);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('已保存到 zhi-output/figures.xlsx。\n');
@@ -137,7 +129,7 @@ describe('rejected paths: the model is told why, and nothing leaks', () => {
       },
       { kind: 'text', text: 'done' },
     );
-    const r = await runZhi({ args: ['-c', 'read them'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'read them']);
     expect(r.code).toBe(0);
     const res = toolResults(1);
     expect(res.c_up).toMatch(/^Error: "\.\.\/x" points outside the current directory/);
@@ -168,7 +160,7 @@ describe('rejected paths: the model is told why, and nothing leaks', () => {
       },
       { kind: 'text', text: 'could not overwrite' },
     );
-    const r = await runZhi({ args: ['-c', 'write the summary', '--auto'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'write the summary', '--auto']);
     expect(r.code).toBe(0);
     expect(toolResults(1).c_w).toMatch(
       /^Error: zhi-output\/summary\.md already exists, and replacing it needs a person's confirmation.*"zhi-output\/summary-2\.md"/,
@@ -191,7 +183,7 @@ describe('rejected paths: the model is told why, and nothing leaks', () => {
       },
       { kind: 'text', text: 'ok' },
     );
-    const r = await runZhi({ args: ['-c', 'write', '--auto'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'write', '--auto']);
     expect(r.code).toBe(0);
     const res = toolResults(1);
     expect(res.w_up).toMatch(/^Error: "\.\.\/escape\.md" contains "\.\."/);
@@ -213,7 +205,7 @@ describe('permissions', () => {
       },
       { kind: 'text', text: 'I could not write the file.' },
     );
-    const r = await runZhi({ args: [], stdin: 'save a note', baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi([], { stdin: 'save a note' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I could not write the file.\n');
     expect(toolResults(1).c_w).toMatch(/^Error: Denied: this needs a person to confirm/);
@@ -255,7 +247,7 @@ describe('documents the model reads natively', () => {
       },
       { kind: 'text', text: 'read' },
     );
-    const r = await runZhi({ args: ['-c', 'read'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'read']);
     expect(r.code).toBe(0);
     const res = toolResults(1);
     expect(res.l).toMatch(/^\[f\] in\/contract\.docx\s+[\d.]+ KB {2}\d{4}-\d\d-\d\d \d\d:\d\d$/m);

@@ -3,21 +3,17 @@
  * size, first lines), and replacing an existing file needs a second, explicit yes — even in auto
  * mode.
  */
-import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY } from '../helpers/pty.js';
 
-let home: string;
+const e = useE2E();
+const { fake } = e;
 let cwd: string;
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
-  return () => cleanup(home, cwd);
+  cwd = e.cwd;
 });
 
 function toolResult(requestIndex: number, id: string): string {
@@ -47,13 +43,7 @@ describe('file_write at a terminal', () => {
       },
       { kind: 'text', text: 'saved' },
     );
-    const s = new PtySession({
-      args: ['-c', 'save it'],
-      home,
-      cwd,
-      baseUrl: fake.baseUrl,
-      env: { NO_COLOR: '1' },
-    });
+    const s = e.pty({ args: ['-c', 'save it'], env: { NO_COLOR: '1' } });
     try {
       await s.waitFor('Allow?');
       const asked = s.raw().lastIndexOf('Allow?');
@@ -84,13 +74,7 @@ describe('file_write at a terminal', () => {
     };
 
     fake.script(call, { kind: 'text', text: 'kept' });
-    const no = new PtySession({
-      args: ['-c', 'write', '--auto'],
-      home,
-      cwd,
-      baseUrl: fake.baseUrl,
-      env: { NO_COLOR: '1' },
-    });
+    const no = e.pty({ args: ['-c', 'write', '--auto'], env: { NO_COLOR: '1' } });
     try {
       await no.waitFor(/zhi-output\/notes\.md already exists\. Replace it with the new Markdown\?/);
       expect(no.text()).toMatch(
@@ -106,13 +90,7 @@ describe('file_write at a terminal', () => {
 
     fake.reset();
     fake.script(call, { kind: 'text', text: 'replaced' });
-    const yes = new PtySession({
-      args: ['-c', 'write', '--auto'],
-      home,
-      cwd,
-      baseUrl: fake.baseUrl,
-      env: { NO_COLOR: '1' },
-    });
+    const yes = e.pty({ args: ['-c', 'write', '--auto'], env: { NO_COLOR: '1' } });
     try {
       await yes.waitFor('already exists');
       yes.write(`y${KEY.enter}`);

@@ -6,26 +6,17 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
 const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
 const PROMPT = /zhi \[(approve|auto)\]> $/;
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
-let work: string;
-const sessions: PtySession[] = [];
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
   fake.fallback = () => ({ kind: 'text', text: 'OK' });
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => {
-    for (const s of sessions.splice(0)) s.kill();
-    cleanup(home, work);
-  };
+  home = e.home;
 });
 
 const pause = (ms = 40) => new Promise((r) => setTimeout(r, ms));
@@ -40,8 +31,7 @@ describe('MCP in the REPL', () => {
       { kind: 'tools', calls: [{ name: 'crashy__echo', arguments: { text: 'hello' } }] },
       { kind: 'text', text: 'The server echoed.' },
     );
-    const s = new PtySession({ home, cwd: work, baseUrl: fake.baseUrl, cols: 120, rows: 40 });
-    sessions.push(s);
+    const s = e.pty({ cols: 120, rows: 40 });
     await s.waitFor(PROMPT, 15_000);
     let from = s.mark();
     s.write('echo hello through the server');

@@ -1,20 +1,10 @@
 /** /model, /fast and /think in the REPL reach the request body (a real pty, the fake API). */
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 
-let home: string;
-let session: PtySession | undefined;
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir();
-  return () => {
-    session?.kill();
-    cleanup(home);
-  };
-});
+const e = useE2E();
+const { fake } = e;
 
 const PROMPT = /zhi \[approve\]> $/;
 
@@ -28,8 +18,7 @@ async function command(s: PtySession, line: string, expect?: string | RegExp): P
 describe('thinking switches in the REPL', () => {
   it('/fast on glm-4.7 sends thinking disabled; /think max on glm-5.3 sends reasoning_effort', async () => {
     fake.script({ kind: 'text', text: 'quick' }, { kind: 'text', text: 'deep' });
-    const s = new PtySession({ home, baseUrl: fake.baseUrl, cols: 100, rows: 30 });
-    session = s;
+    const s = e.pty({ cols: 100, rows: 30 });
     await s.waitFor(PROMPT);
     await command(s, '/model glm-4.7', 'Model: glm-4.7');
     await command(s, '/fast', 'Thinking off');

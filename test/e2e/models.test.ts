@@ -3,26 +3,16 @@
  * API: new and unknown models, thinking and its effort, a glued SSE frame, box markers, the
  * errors that need their own words, the platform's web search, and the per-platform skill model.
  */
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
-let home: string;
-let cwd: string;
-const fake = useFakeZhipu();
+const e = useE2E();
+const { fake } = e;
+beforeEach(() => fake.extraModels.clear());
 
-beforeEach(() => {
-  fake.reset();
-  fake.extraModels.clear();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
-  return () => cleanup(home, cwd);
-});
-
-const zhi = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runZhi({ args, home, cwd, baseUrl: fake.baseUrl, env });
+const zhi = (args: string[], env: Record<string, string | undefined> = {}) => e.zhi(args, { env });
 
 describe('models', () => {
   it('runs glm-5.3-flash on BigModel and on Z.ai, with no unknown-model warning', async () => {
@@ -30,7 +20,7 @@ describe('models', () => {
     const a = await zhi(['-c', 'hi', '-m', 'glm-5.3-flash']);
     expect(a.code).toBe(0);
     expect(a.stdout).toContain('你好');
-    writeFileSync(join(home, 'config.yaml'), 'platform: zai\n');
+    writeFileSync(join(e.home, 'config.yaml'), 'platform: zai\n');
     const b = await zhi(['-c', 'hi', '-m', 'glm-5.3-flash']);
     expect(b.code).toBe(0);
     expect(b.stdout).toContain('hello');
@@ -43,7 +33,7 @@ describe('models', () => {
 
   it('uses a model it does not know with a warning, and learns once that it always thinks', async () => {
     fake.extraModels.set('glm-5.9-preview', { alwaysThinks: true });
-    writeFileSync(join(cwd, 'notes.txt'), 'Budget: 1.2 million. Deadline: March.');
+    writeFileSync(join(e.cwd, 'notes.txt'), 'Budget: 1.2 million. Deadline: March.');
     fake.script({ kind: 'text', text: 'Budget 1.2M, due March.' });
     const env = { ZHI_SKILL_MODEL: 'glm-5.9-preview' };
     const first = await zhi(['run', 'summarize', 'notes.txt'], env);
@@ -54,7 +44,7 @@ describe('models', () => {
     const [off, on] = fake.chatBodies();
     expect(off.thinking).toEqual({ type: 'disabled' });
     expect(on.thinking).toEqual({ type: 'enabled' });
-    expect(existsSync(join(home, 'model-capabilities.json'))).toBe(true);
+    expect(existsSync(join(e.home, 'model-capabilities.json'))).toBe(true);
 
     // Remembered: the next run asks with thinking on straight away.
     fake.reset();
@@ -67,11 +57,11 @@ describe('models', () => {
   });
 
   it('sends reasoning_effort where the model takes it: the configured level in chat, low for skills', async () => {
-    writeFileSync(join(home, 'config.yaml'), 'thinking_effort: high\n');
+    writeFileSync(join(e.home, 'config.yaml'), 'thinking_effort: high\n');
     fake.script({ kind: 'text', text: 'a' }, { kind: 'text', text: 'b' }, { kind: 'text', text: 'c' });
     expect((await zhi(['-c', 'hi', '-m', 'glm-5.3'])).code).toBe(0);
     expect((await zhi(['-c', 'hi', '-m', 'glm-5'])).code).toBe(0);
-    writeFileSync(join(cwd, 'n.txt'), 'text');
+    writeFileSync(join(e.cwd, 'n.txt'), 'text');
     expect((await zhi(['run', 'summarize', 'n.txt'], { ZHI_SKILL_MODEL: 'glm-5.3' })).code).toBe(0);
     const [fiveThree, five, skill] = fake.chatBodies();
     expect(fiveThree.reasoning_effort).toBe('high');
@@ -81,8 +71,8 @@ describe('models', () => {
   });
 
   it('the skill model defaults to a free model the platform serves (Z.ai: glm-4.7-flash)', async () => {
-    writeFileSync(join(home, 'config.yaml'), 'platform: zai\n');
-    writeFileSync(join(cwd, 'n.txt'), 'text');
+    writeFileSync(join(e.home, 'config.yaml'), 'platform: zai\n');
+    writeFileSync(join(e.cwd, 'n.txt'), 'text');
     fake.script({ kind: 'text', text: 'summary' });
     const r = await zhi(['run', 'summarize', 'n.txt']);
     expect(r.code).toBe(0);
@@ -137,12 +127,12 @@ describe('protocol edges', () => {
 
   it('a wrong base URL is explained as such, in English and Chinese (exit 3)', async () => {
     const wrong = fake.baseUrl.replace('/api/paas/v4', '/v4');
-    const en = await runZhi({ args: ['-c', 'hi'], home, cwd, baseUrl: wrong });
+    const en = await e.zhi(['-c', 'hi'], { baseUrl: wrong });
     expect(en.code).toBe(3);
     expect(en.stderr).toContain('There is no Zhipu API at the configured address');
     expect(en.stderr).toContain(wrong);
     expect(en.stderr).not.toContain('model name');
-    const zh = await runZhi({ args: ['-c', 'hi'], home, cwd, baseUrl: wrong, env: { ZHI_LANGUAGE: 'zh' } });
+    const zh = await e.zhi(['-c', 'hi'], { baseUrl: wrong, env: { ZHI_LANGUAGE: 'zh' } });
     expect(zh.stderr).toContain('配置的地址上没有智谱 API');
   });
 
@@ -215,7 +205,7 @@ describe('web_search', () => {
   });
 
   it('uses search-prime on Z.ai', async () => {
-    writeFileSync(join(home, 'config.yaml'), 'platform: zai\n');
+    writeFileSync(join(e.home, 'config.yaml'), 'platform: zai\n');
     fake.script(
       { kind: 'tools', calls: [{ name: 'web_search', arguments: { query: 'GLM-5.3 release' } }] },
       { kind: 'text', text: 'ok' },

@@ -1,21 +1,16 @@
 /** The shell tool with a person at a real terminal: asked every time, runs on yes, refused without asking. */
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
 import { sandboxState } from '../../src/tools/sandbox.js';
-import { PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let cwd: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
-  return () => cleanup(home, cwd);
+  ({ home, cwd } = e);
 });
 
 // With a sandbox, writing in the current folder takes the "w" answer.
@@ -33,7 +28,7 @@ describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
       },
       { kind: 'text', text: 'Created ran.txt.' },
     );
-    const s = new PtySession({ args: ['-c', 'make ran.txt', '--auto'], home, cwd, baseUrl: fake.baseUrl });
+    const s = e.pty({ args: ['-c', 'make ran.txt', '--auto'] });
     try {
       await s.waitFor('Allow? [y/N]');
       expect(s.text()).toContain('zhi wants to run shell:');
@@ -56,7 +51,7 @@ describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
       { kind: 'tools', calls: [{ name: 'shell', arguments: { command: 'rm old.txt' } }] },
       { kind: 'text', text: 'Left it.' },
     );
-    const s = new PtySession({ args: ['-c', 'delete old.txt'], home, cwd, baseUrl: fake.baseUrl });
+    const s = e.pty({ args: ['-c', 'delete old.txt'] });
     try {
       await s.waitFor('Allow? [y/N]');
       expect(s.raw()).toMatch(/\x1b\[31m[^\n]*This command can change or delete files: deletes files \(rm\)/);
@@ -74,7 +69,7 @@ describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
       { kind: 'tools', calls: [{ name: 'shell', arguments: { command: 'touch ran.txt; rm -rf ~' } }] },
       { kind: 'text', text: 'I will not do that.' },
     );
-    const s = new PtySession({ args: ['-c', 'clean everything'], home, cwd, baseUrl: fake.baseUrl });
+    const s = e.pty({ args: ['-c', 'clean everything'] });
     try {
       expect((await s.exited()).exitCode).toBe(0);
       expect(s.text()).not.toContain('Allow?');

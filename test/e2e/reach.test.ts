@@ -3,24 +3,19 @@
  * never requested, a shell command with no one to approve it never runs, a catastrophic one is
  * refused even with --auto, and OCR's Markdown reaches the model.
  */
-import { existsSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
+import { useE2E } from '../helpers/e2e.js';
 import { makePdf, makePng } from '../helpers/media.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
 
-let home: string;
+const e = useE2E();
+const { fake } = e;
 let cwd: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
-  return () => cleanup(home, cwd);
+  cwd = e.cwd;
 });
 
 /** Tool results the model received in the given chat request, in order. */
@@ -67,7 +62,7 @@ describe('web_fetch never reaches a local address', () => {
       { kind: 'tools', calls: urls.map((url) => ({ name: 'web_fetch', arguments: { url } })) },
       { kind: 'text', text: 'I could not read those pages.' },
     );
-    const r = await runZhi({ args: ['-c', 'read the admin page'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'read the admin page']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('I could not read those pages.\n');
     expect(hits).toBe(0);
@@ -96,13 +91,7 @@ describe('shell without a person to ask', () => {
       { kind: 'tools', calls: [{ name: 'shell', arguments: { command: `touch ${marker}` } }] },
       { kind: 'text', text: 'The command was not allowed.' },
     );
-    const r = await runZhi({
-      args: [],
-      stdin: 'please create ran.txt with the shell',
-      baseUrl: fake.baseUrl,
-      home,
-      cwd,
-    });
+    const r = await e.zhi([], { stdin: 'please create ran.txt with the shell' });
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(toolResults(1)[0]).toMatch(/^Error: Denied: this needs a person to confirm/);
@@ -115,7 +104,7 @@ describe('shell without a person to ask', () => {
       { kind: 'tools', calls: [{ name: 'shell', arguments: { command: `echo hi > ${marker}` } }] },
       { kind: 'text', text: 'ok' },
     );
-    const r = await runZhi({ args: ['-c', 'go', '--auto'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'go', '--auto']);
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(toolResults(1)[0]).toMatch(/^Error: Denied/);
@@ -136,7 +125,7 @@ describe('shell without a person to ask', () => {
       },
       { kind: 'text', text: 'Refused, as it should be.' },
     );
-    const r = await runZhi({ args: ['-c', 'clean up', '--auto'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'clean up', '--auto']);
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     const [first, second] = toolResults(1);
@@ -158,12 +147,7 @@ describe('ocr end to end', () => {
       { kind: 'tools', calls: [{ name: 'ocr', arguments: { path: 'invoice.pdf' } }] },
       { kind: 'text', text: 'The invoice total is 100.00.' },
     );
-    const r = await runZhi({
-      args: ['-c', 'what is the total of invoice.pdf?', '--output-format', 'json'],
-      baseUrl: fake.baseUrl,
-      home,
-      cwd,
-    });
+    const r = await e.zhi(['-c', 'what is the total of invoice.pdf?', '--output-format', 'json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.response).toBe('The invoice total is 100.00.');
@@ -184,7 +168,7 @@ describe('ocr end to end', () => {
       { kind: 'tools', calls: [{ name: 'ocr', arguments: { path: 'scan.webp' } }] },
       { kind: 'text', text: 'Please convert it.' },
     );
-    const r = await runZhi({ args: ['-c', 'read scan.webp'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'read scan.webp']);
     expect(r.code).toBe(0);
     expect(fake.requests.filter((q) => q.path.endsWith('/layout_parsing'))).toHaveLength(0);
     expect(toolResults(1)[0]).toMatch(
@@ -198,7 +182,7 @@ describe('images named in a one-shot message', () => {
     const png = makePng(32, 24, [0, 128, 255]);
     writeFileSync(join(cwd, 'photo.png'), png);
     fake.script({ kind: 'text', text: 'A blue rectangle.' });
-    const r = await runZhi({ args: ['-c', 'what is in photo.png?'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'what is in photo.png?']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('A blue rectangle.\n');
     const [body] = fake.chatBodies();
@@ -217,19 +201,14 @@ describe('images named in a one-shot message', () => {
   it('the JSON document names the model that answered', async () => {
     writeFileSync(join(cwd, 'photo.png'), makePng(8, 8, [255, 0, 0]));
     fake.script({ kind: 'text', text: 'Red.' });
-    const r = await runZhi({
-      args: ['-c', 'photo.png?', '--output-format', 'json'],
-      baseUrl: fake.baseUrl,
-      home,
-      cwd,
-    });
+    const r = await e.zhi(['-c', 'photo.png?', '--output-format', 'json']);
     expect(JSON.parse(r.stdout)).toMatchObject({ response: 'Red.', model: 'glm-4.6v-flash' });
   });
 
   it('works with a file name inside Chinese text', async () => {
     writeFileSync(join(cwd, 'invoice.jpg'), Buffer.from(makePng(8, 8))); // content decides: a PNG named .jpg
     fake.script({ kind: 'text', text: '一张发票。' });
-    const r = await runZhi({ args: ['-c', '看看invoice.jpg里有什么'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', '看看invoice.jpg里有什么']);
     expect(r.code).toBe(0);
     const content = fake.chatBodies()[0].messages.at(-1).content;
     expect(content[1].image_url.url).toMatch(/^data:image\/png;base64,/);
@@ -239,7 +218,7 @@ describe('images named in a one-shot message', () => {
     writeFileSync(join(cwd, 'scan.png'), makePng(10, 10));
     truncateSync(join(cwd, 'scan.png'), 6 * 1024 * 1024);
     fake.script({ kind: 'text', text: 'I will read it with OCR instead.' });
-    const r = await runZhi({ args: ['-c', 'read scan.png'], baseUrl: fake.baseUrl, home, cwd });
+    const r = await e.zhi(['-c', 'read scan.png']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /\[WARN\] scan\.png is 6\.0 MB; images sent to the vision model must be at most 5\.0 MB\. Make the image smaller/,

@@ -4,46 +4,20 @@
  * lines ended with `\` edited again, a resize at the prompt, and text typed during an answer.
  * Each check reads the screen as a terminal shows it (redraws applied), never the raw bytes.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 import { VirtualTerminal } from '../helpers/vt.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let home: string;
-const sessions: PtySession[] = [];
-const fake = useFakeZhipu();
-
-beforeEach(() => {
-  fake.reset();
-  home = tempDir();
-  return () => {
-    for (const s of sessions.splice(0)) {
-      if (s.text().includes('went wrong')) {
-        for (const f of readdirSync(join(home, 'logs')))
-          console.error(readFileSync(join(home, 'logs', f), 'utf8'));
-      }
-      s.kill();
-    }
-    cleanup(home);
-  };
-});
+const e = useE2E();
+const { fake } = e;
 
 const PROMPT = 'zhi [approve]> ';
 const LEFT = '\x1b[D';
 const BACKSPACE = '\x7f';
 
 function open(cols: number, lang: 'en' | 'zh'): PtySession {
-  const s = new PtySession({
-    home,
-    baseUrl: fake.baseUrl,
-    cols,
-    rows: 30,
-    env: { ZHI_LANGUAGE: lang, ZHI_STATUS_LINE: 'on' },
-  });
-  sessions.push(s);
+  const s = e.pty({ cols, rows: 30, env: { ZHI_LANGUAGE: lang, ZHI_STATUS_LINE: 'on' } });
   return s;
 }
 

@@ -3,39 +3,21 @@
  * answer, Ctrl+C in the middle of an answer, Ctrl+D, history across runs, Chinese input, and
  * the permission prompt answered y and n.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
 import { makePdf, makePng } from '../helpers/media.js';
-import { KEY, PtySession } from '../helpers/pty.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 import { VirtualTerminal } from '../helpers/vt.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let home: string;
-const sessions: PtySession[] = [];
-
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir();
-  return () => {
-    for (const s of sessions.splice(0)) {
-      if (s.text().includes('went wrong')) {
-        for (const f of readdirSync(join(home, 'logs')))
-          console.error(readFileSync(join(home, 'logs', f), 'utf8'));
-      }
-      s.kill();
-    }
-    cleanup(home);
-  };
-});
+const e = useE2E();
+const { fake } = e;
 
 const PROMPT = /zhi \[approve\]> $/;
 
 function open(env: Record<string, string> = {}, cols = 100): PtySession {
-  const s = new PtySession({ home, baseUrl: fake.baseUrl, cols, rows: 40, env });
-  sessions.push(s);
+  const s = e.pty({ cols, rows: 40, env });
   return s;
 }
 
@@ -146,7 +128,7 @@ describe('zhi REPL in a terminal', () => {
     await first.waitFor('Done:');
     await type(first, KEY.ctrlD);
     await first.exited();
-    expect(readFileSync(join(home, 'history'), 'utf8')).toBe('/status\n');
+    expect(readFileSync(join(e.home, 'history'), 'utf8')).toBe('/status\n');
 
     fake.reset();
     const second = open();
@@ -179,7 +161,7 @@ describe('zhi REPL in a terminal', () => {
     await type(s, KEY.enter);
     await s.waitFor('已写入。', 10_000, mark);
     await waitPrompt(s, mark);
-    expect(readFileSync(join(home, 'zhi-output', 'yes.txt'), 'utf8').trim()).toBe('同意写入');
+    expect(readFileSync(join(e.cwd, 'zhi-output', 'yes.txt'), 'utf8').trim()).toBe('同意写入');
     expect(screen(s)).toMatch(/\[1\/1\] file_write .*yes\.txt … ✓/);
 
     mark = s.mark();
@@ -189,7 +171,7 @@ describe('zhi REPL in a terminal', () => {
     await type(s, 'n');
     await type(s, KEY.enter);
     await s.waitFor('好的，没有写。', 10_000, mark);
-    expect(existsSync(join(home, 'zhi-output', 'no.txt'))).toBe(false);
+    expect(existsSync(join(e.cwd, 'zhi-output', 'no.txt'))).toBe(false);
     expect(s.text().slice(mark)).toContain('file_write was not run (you said no).');
     const toolResult = fake.chatBodies()[3].messages.at(-1);
     expect(toolResult.role).toBe('tool');
@@ -199,7 +181,7 @@ describe('zhi REPL in a terminal', () => {
   });
 
   it('attaches a file named in the message', async () => {
-    writeFileSync(join(home, '会议纪要.md'), '# 纪要\n下周五交付。');
+    writeFileSync(join(e.cwd, '会议纪要.md'), '# 纪要\n下周五交付。');
     fake.script({ kind: 'text', text: '下周五交付。' });
     const s = open();
     await waitPrompt(s);
@@ -215,7 +197,7 @@ describe('zhi REPL in a terminal', () => {
   });
 
   it('offers OCR for a scanned PDF and attaches the text on yes', async () => {
-    writeFileSync(join(home, 'scan.pdf'), makePdf(['']));
+    writeFileSync(join(e.cwd, 'scan.pdf'), makePdf(['']));
     fake.scriptOcr({ md: '# 发票\n金额：1,280 元' });
     fake.script({ kind: 'text', text: '金额是 1,280 元。' });
     const s = open();
@@ -234,18 +216,18 @@ describe('zhi REPL in a terminal', () => {
   });
 
   it('sends a dragged-in image to a vision model with the question', async () => {
-    writeFileSync(join(home, 'photo one.png'), makePng(4, 4));
+    writeFileSync(join(e.cwd, 'photo one.png'), makePng(4, 4));
     fake.script({ kind: 'text', text: '一个红色方块。' });
     const s = open();
     await waitPrompt(s);
-    await type(s, `'${join(home, 'photo one.png')}' 这是什么？`);
+    await type(s, `'${join(e.cwd, 'photo one.png')}' 这是什么？`);
     await type(s, KEY.enter);
     await s.waitFor('一个红色方块。');
     expect(s.text()).toContain('Attached image photo one.png');
     const body = fake.chatBodies()[0];
     expect(body.model).toBe('glm-4.6v-flash');
     const parts = body.messages.at(-1).content;
-    expect(parts[0]).toEqual({ type: 'text', text: `'${join(home, 'photo one.png')}' 这是什么？` });
+    expect(parts[0]).toEqual({ type: 'text', text: `'${join(e.cwd, 'photo one.png')}' 这是什么？` });
     expect(parts[1].image_url.url).toMatch(/^data:image\/png;base64,/);
     await type(s, KEY.ctrlD);
     await s.exited();

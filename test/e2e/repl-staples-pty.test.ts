@@ -5,34 +5,20 @@
  * the platform tool), Ctrl+X Ctrl+E and /editor ($EDITOR, else nano — never a bare vi), and the
  * Chinese input method's slash (、help, ／status).
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 import { VirtualTerminal } from '../helpers/vt.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 /** The current folder: not zhi's home, which the shell sandbox hides. */
 let work: string;
-const sessions: PtySession[] = [];
-const fake = useFakeZhipu();
-
 beforeEach(() => {
-  fake.reset();
-  home = tempDir();
-  work = tempDir('zhi-work-');
-  return () => {
-    for (const s of sessions.splice(0)) {
-      if (s.text().includes('went wrong')) {
-        for (const f of readdirSync(join(home, 'logs')))
-          console.error(readFileSync(join(home, 'logs', f), 'utf8'));
-      }
-      s.kill();
-    }
-    cleanup(home, work);
-  };
+  ({ home, cwd: work } = e);
 });
 
 const PROMPT = 'zhi [approve]> ';
@@ -40,15 +26,11 @@ const PROMPT = 'zhi [approve]> ';
 function open(
   o: { cols?: number; lang?: 'en' | 'zh'; env?: Record<string, string | undefined> } = {},
 ): PtySession {
-  const s = new PtySession({
-    home,
-    cwd: work,
-    baseUrl: fake.baseUrl,
+  const s = e.pty({
     cols: o.cols ?? 100,
     rows: 30,
     env: { ZHI_LANGUAGE: o.lang ?? 'en', ZHI_STATUS_LINE: 'on', ...(o.env ?? {}) },
   });
-  sessions.push(s);
   return s;
 }
 
@@ -186,13 +168,10 @@ describe('an editor for someone who never chose one', () => {
     const calls = join(home, 'calls.txt');
     fakeProgram(bin, 'vi', `echo vi >> "${calls}"`);
     fakeProgram(bin, 'nano', `echo nano >> "${calls}"`);
-    const s = new PtySession({
+    const s = e.pty({
       args: ['skill', 'edit', 'summarize'],
-      home,
-      baseUrl: fake.baseUrl,
       env: { EDITOR: undefined, VISUAL: undefined, PATH: `${bin}:/usr/bin:/bin`, ZHI_LANGUAGE: 'en' },
     });
-    sessions.push(s);
     await s.exited();
     expect(readFileSync(calls, 'utf8')).toBe('nano\n');
     expect(s.text()).not.toContain('Copied the built-in');

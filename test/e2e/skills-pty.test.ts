@@ -6,29 +6,20 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-const sessions: PtySession[] = [];
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
   fake.fallback = () => ({ kind: 'text', text: 'OK' });
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => {
-    for (const s of sessions.splice(0)) s.kill();
-    cleanup(home, work);
-  };
+  ({ home, cwd: work } = e);
 });
 
 function open(args: string[] = [], env: Record<string, string> = {}): PtySession {
-  const s = new PtySession({ args, home, cwd: work, baseUrl: fake.baseUrl, cols: 120, rows: 40, env });
-  sessions.push(s);
+  const s = e.pty({ args, cols: 120, rows: 40, env });
   return s;
 }
 

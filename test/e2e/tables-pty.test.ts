@@ -5,23 +5,12 @@
  * split across lines. At a width too narrow for a grid the rows become cards.
  */
 import stringWidth from 'string-width';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { PtySession } from '../helpers/pty.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
 import { VirtualTerminal } from '../helpers/vt.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let home: string;
-const sessions: PtySession[] = [];
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir();
-  return () => {
-    for (const s of sessions.splice(0)) s.kill();
-    cleanup(home);
-  };
-});
+const e = useE2E();
+const { fake } = e;
 
 const PROMPT = /zhi \[approve\]> $/;
 
@@ -35,8 +24,7 @@ const TOKENS = ['2026-01-15', '2026-02-01', '2026-03-20', '2,000.00', '12,345.67
 
 async function answerIn(cols: number, language: string): Promise<string[]> {
   fake.script({ kind: 'text', text: `${TABLE}\n合计三笔。`, chunk: 7 });
-  const s = new PtySession({ home, baseUrl: fake.baseUrl, cols, rows: 40, env: { ZHI_LANGUAGE: language } });
-  sessions.push(s);
+  const s = e.pty({ cols, rows: 40, env: { ZHI_LANGUAGE: language } });
   await s.waitFor(PROMPT);
   const from = s.mark();
   s.write('列出账目\r');

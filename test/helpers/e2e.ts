@@ -1,8 +1,10 @@
 /**
  * One set-up for an end-to-end test file: a fake Zhipu API for the file, and for each test a
- * fresh home (ZHI_HOME) and working folder, removed afterwards along with any pty left open.
+ * fresh home (ZHI_HOME) and working folder, removed afterwards along with any pty left open
+ * (zhi's log is printed first when a terminal showed "went wrong", so the failure can be read).
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeEach } from 'vitest';
 import type { FakeZhipu } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from './fake.js';
@@ -31,7 +33,10 @@ export function useE2E(): E2E {
     home = tempDir('zhi-home-');
     cwd = realpathSync(tempDir('zhi-work-'));
     return () => {
-      for (const s of open.splice(0)) s.kill();
+      for (const s of open.splice(0)) {
+        if (s.text().includes('went wrong')) printLogs(home);
+        s.kill();
+      }
       cleanup(home, cwd);
     };
   });
@@ -50,4 +55,11 @@ export function useE2E(): E2E {
       return s;
     },
   };
+}
+
+/** zhi's log files, on stderr: the only trace of an unexpected error once the home is removed. */
+function printLogs(home: string): void {
+  const logs = join(home, 'logs');
+  if (!existsSync(logs)) return;
+  for (const f of readdirSync(logs)) console.error(readFileSync(join(logs, f), 'utf8'));
 }

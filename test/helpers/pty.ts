@@ -46,21 +46,57 @@ export class PtySession {
     return this.buffer;
   }
 
-  /** Wait until the output (since `from`) matches. */
-  async waitFor(pattern: string | RegExp, timeoutMs = 10_000, from = 0): Promise<void> {
-    const start = Date.now();
-    const test = () => {
+  /**
+   * Wait until the output (since `from`) matches. It checks as output arrives (a few ms after,
+   * so a long stream is not re-scanned per chunk) and fails at once when zhi exits without it;
+   * `timeoutMs` is only a ceiling.
+   */
+  waitFor(pattern: string | RegExp, timeoutMs = 10_000, from = 0): Promise<void> {
+    const matches = () => {
       const t = this.text().slice(from);
       return typeof pattern === 'string' ? t.includes(pattern) : pattern.test(t);
     };
-    while (!test()) {
-      if (Date.now() - start > timeoutMs) {
-        throw new Error(
-          `Timed out waiting for ${String(pattern)}. Screen so far:\n${this.text().slice(-2000)}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    return this.until(matches, `waiting for ${String(pattern)}`, timeoutMs);
+  }
+
+  /**
+   * Wait until `ok()` holds; it is checked as output arrives, so it must depend on the output.
+   * Fails when zhi exits without it, or at the ceiling.
+   */
+  until(ok: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+    if (ok()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      let pending: NodeJS.Timeout | undefined;
+      let settled = false;
+      const finish = (err?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(ceiling);
+        clearTimeout(pending);
+        data.dispose();
+        exit.dispose();
+        if (err) reject(err);
+        else resolve();
+      };
+      const check = () => {
+        pending = undefined;
+        if (ok()) finish();
+      };
+      const data = this.pty.onData(() => {
+        pending ??= setTimeout(check, 10);
+      });
+      // Output can still be in flight when the exit is reported: look once more a moment later.
+      const exit = this.pty.onExit(() => {
+        setTimeout(() => {
+          if (ok()) finish();
+          else finish(new Error(`zhi exited ${what}. Screen:\n${this.text().slice(-2000)}`));
+        }, 100);
+      });
+      const ceiling = setTimeout(
+        () => finish(new Error(`Timed out ${what}. Screen so far:\n${this.text().slice(-2000)}`)),
+        timeoutMs,
+      );
+    });
   }
 
   /** Position to pass as `from` to waitFor so only new output counts. */

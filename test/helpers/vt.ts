@@ -14,11 +14,15 @@ export class VirtualTerminal {
   constructor(private readonly columns = 80) {}
 
   write(data: string): void {
+    // A sticky pattern matches at `i` without copying the rest of the output: a pty test
+    // re-draws its whole recording on every check, so this must stay linear.
+    const CSI = /\x1b\[([?0-9;]*)([A-Za-z@])/y;
     let i = 0;
     while (i < data.length) {
       const ch = data[i]!;
       if (ch === '\x1b') {
-        const m = /^\x1b\[([?0-9;]*)([A-Za-z@])/.exec(data.slice(i));
+        CSI.lastIndex = i;
+        const m = CSI.exec(data);
         if (m) {
           this.csi(m[1]!, m[2]!);
           i += m[0].length;
@@ -48,7 +52,7 @@ export class VirtualTerminal {
   }
 
   private put(c: string): void {
-    const w = stringWidth(c);
+    const w = c.length === 1 && c < '\x7f' ? 1 : stringWidth(c);
     if (w === 0) return;
     if (this.col + w > this.columns) {
       this.row += 1;
