@@ -57,14 +57,11 @@ describe('each: steps run in the folder pool', () => {
   it('runs the steps --jobs at once and hands the results on in folder order', async () => {
     const ids = makeFolder(12);
     fake.latencyMs = 200;
-    const started = Date.now();
     const r = await zhi(['run', 'daily-digest', 'today', '--jobs', '4']);
-    const elapsed = Date.now() - started;
     expect(r.code).toBe(0);
-    // During the steps 4 calls were in flight at once (never more): 12 steps in about 3 rounds.
+    // During the steps 4 calls were in flight at once, never more.
     expect(fake.maxInFlight).toBe(4);
     expect(summarizeCalls()).toHaveLength(12);
-    expect(elapsed).toBeLessThan(12 * 200);
     const first = userOf(digestCalls()[0]!);
     const order = [...first.matchAll(/<result file="today\/(d\d+)\.md">\n- Point of (d\d+)/g)];
     expect(order.map((m) => m[1])).toEqual(ids);

@@ -21,14 +21,19 @@ beforeEach(() => {
   writeFileSync(join(home, 'config.yaml'), 'max_cost_per_run: 0.01\n');
   const pages = Array.from(
     { length: 400 },
-    (_, i) => `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+    (_, i) =>
+      `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
   );
   writeFileSync(join(work, 'contract.txt'), pages.join('\n'));
-  fake.fallback = (req: RecordedRequest): Reply => ({ kind: 'text', text: `part ${req.body.messages.length}` });
+  fake.fallback = (req: RecordedRequest): Reply => ({
+    kind: 'text',
+    text: `part ${req.body.messages.length}`,
+  });
   return () => cleanup(home, work);
 });
 
-const isMap = (r: RecordedRequest) => /This run handles part \d+ of \d+/.test(String(r.body.messages[0].content));
+const isMap = (r: RecordedRequest) =>
+  /This run handles part \d+ of \d+/.test(String(r.body.messages[0].content));
 const run = () =>
   new PtySession({
     args: ['run', 'summarize', 'contract.txt', '--model', 'glm-4-plus', '--auto'],

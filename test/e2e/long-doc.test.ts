@@ -117,7 +117,8 @@ describe('documents longer than one message: map, then combine', () => {
 function longContract(pages = 400): void {
   const text = Array.from(
     { length: pages },
-    (_, i) => `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+    (_, i) =>
+      `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
   );
   writeFileSync(join(work, 'contract.txt'), text.join('\n'));
 }
