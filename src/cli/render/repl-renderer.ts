@@ -238,6 +238,9 @@ export class ReplRenderer {
   /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
   finish(result: AgentResult, usage: UsageTracker, durationMs: number): void {
     this.waiting = undefined;
+    // A folder's answers are not streamed (its files run at once): they are shown whole at the end.
+    if (this.folder && this.o.mode !== 'pipe' && result.text.trim())
+      this.handle({ type: 'text_delta', text: result.text });
     this.folder = undefined;
     this.tools.clear();
     this.closeThinking();
