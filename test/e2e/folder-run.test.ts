@@ -101,7 +101,7 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     expect(r.stderr).toContain('100 of 100 files to process, 8 at a time');
     expect(r.stderr).toMatch(/\[100\/100\] ✓ docs\/f\d+\.txt/);
     expect(r.stderr).toContain('docs/f001.txt → zhi-output/f001-summary.md');
-  });
+  }, 120_000);
 
   it('a second run skips finished files and says so; --force redoes them; a changed file is redone', async () => {
     makeFolder(5);
