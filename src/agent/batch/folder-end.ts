@@ -1,3 +1,4 @@
+import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { type AgentResult, emptyResult } from '../events.js';
@@ -115,7 +116,7 @@ function tallyFiles(o: FolderEnd): Tally {
       tally.total.turns += r.result.turns;
       tally.total.toolCalls += r.result.toolCalls;
       tally.total.filesRead += r.result.filesRead;
-      tally.total.filesWritten.push(...r.result.filesWritten);
+      pushAll(tally.total.filesWritten, r.result.filesWritten);
       if (r.result.text) tally.sections.push(`## ${name}\n\n${r.result.text.trim()}`);
     }
     if (r?.outputs.length) tally.outputs.push({ file: name, outputs: r.outputs });

@@ -21,6 +21,7 @@ import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { runSteps, type StepFn, stepEvent } from './steps.js';
+import { pushAll } from '../../support/arrays.js';
 
 export interface StepResult {
   file: string;
@@ -87,7 +88,7 @@ export async function* gatherInputs(
       const list: StepResult[] = [];
       for (const { file, outcome: r } of yield* runSteps(run, eachSkill, files, req, rt, plan.outputDir)) {
         out.filesRead += r.filesRead;
-        out.filesWritten.push(...r.filesWritten);
+        pushAll(out.filesWritten, r.filesWritten);
         list.push({ file: show(file), text: r.text, ok: r.ok });
       }
       out.results.set(arg.name, fitResults(list, read.budget));

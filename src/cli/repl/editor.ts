@@ -91,11 +91,14 @@ export class LineEditor {
         this.typed.submit = false;
         this.submit();
       }
-      this.typed.replay(
-        () => this.mode === 'read',
-        (key, k) => this.onKey(key, k),
-      );
+      const reading = () => this.mode === 'read';
+      this.typed.replay(reading, (key, k) => this.onKey(key, k));
     });
+  }
+
+  /** Draw the prompt and status line again (what they show has changed: the chat is ready). */
+  redraw(): void {
+    if (this.mode === 'read' && !this.closed && !this.suspended) this.draw();
   }
 
   /** Put text on the next prompt (/editor, a message to fix). */
@@ -313,8 +316,7 @@ export class LineEditor {
   }
 
   private submit(): void {
-    const text = this.buf.text;
-    this.finishRead({ kind: 'line', text });
+    this.finishRead({ kind: 'line', text: this.buf.text });
   }
 
   private async tab(again: boolean): Promise<void> {
