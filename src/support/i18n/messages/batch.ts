@@ -4,6 +4,8 @@ import { defineMessages } from '../define.js';
 export const batch = defineMessages(
   {
     'batch.cmd.usage': 'Usage: zhi batch list | status <id> | results <id> | cancel <id>',
+    'batch.cmd.needId': '`zhi batch {action}` needs the id of a batch job.',
+    'batch.cmd.tryList': 'See your batch jobs and their ids with `zhi batch list`.',
     'batch.cmd.none': 'No batch jobs.',
     'batch.cmd.counts': '{completed}/{total} answered · {failed} failed',
     'batch.cmd.run':
@@ -68,6 +70,8 @@ export const batch = defineMessages(
   },
   {
     'batch.cmd.usage': '用法：zhi batch list | status <id> | results <id> | cancel <id>',
+    'batch.cmd.needId': '`zhi batch {action}` 需要一个批处理任务的 id。',
+    'batch.cmd.tryList': '用 `zhi batch list` 查看你的批处理任务及其 id。',
     'batch.cmd.none': '没有批处理任务。',
     'batch.cmd.counts': '已完成 {completed}/{total} · 失败 {failed}',
     'batch.cmd.run':
