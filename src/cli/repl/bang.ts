@@ -69,6 +69,6 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
   chat.note({
     role: 'user',
     content: `I ran this command in my shell myself (no tool call was involved):\n$ ${command}\n\n${content}`,
-  });
+  }, `!${command}`);
   io.write(`${io.style.dim(t('input.bang.added'))}\n`);
 }
