@@ -55,6 +55,7 @@ describe('documents longer than one message: map, then combine', () => {
     const maps = chats().filter(isMap);
     const m = /Long document contract\.txt: (\d+) parts/.exec(r.stderr);
     expect(m).not.toBeNull();
+    expect(r.stderr).toContain('processed separately and then combined.');
     expect(maps).toHaveLength(Number(m![1]));
     expect(maps.length).toBeGreaterThanOrEqual(4);
     // No max_cost_per_run: the parts are said, the estimate is not.
@@ -100,6 +101,8 @@ describe('documents longer than one message: map, then combine', () => {
     };
     const r = await zhi(['run', 'translate', 'long.md', '--to', 'English', '--auto']);
     expect(r.code).toBe(0);
+    // A translation's parts are joined in order, not "combined".
+    expect(r.stderr).toMatch(/Long document long\.md: \d+ parts, processed separately and then joined in order\./);
     const maps = chats().filter(isMap);
     expect(maps.length).toBeGreaterThan(2);
     const file = readFileSync(join(work, 'zhi-output', 'long.en.md'), 'utf8');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderEvent } from '../../src/agent/batch/events.js';
-import { FolderProgress, formatLeft } from '../../src/cli/render/progress.js';
+import { FolderProgress, formatLeft, longDocumentLines } from '../../src/cli/render/progress.js';
 import { cutToWidth } from '../../src/support/width.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
@@ -120,5 +120,27 @@ describe('FolderProgress', () => {
     expect(formatLeft(30_000)).toBe('30 s');
     expect(formatLeft(6 * 60_000)).toBe('6 min');
     expect(cutToWidth('中文文件名', 5)).toBe('中文…');
+  });
+});
+
+describe('the long-document line', () => {
+  const ev = (joined: boolean): Extract<FolderEvent, { type: 'long_document' }> => ({
+    type: 'long_document',
+    skill: 'translate',
+    file: 'long.md',
+    parts: 5,
+    ...(joined ? { joined: true as const } : {}),
+    estimate: 0.1,
+    currency: 'CNY',
+  });
+
+  it('says a translation is joined in order, a summary combined (en and zh)', () => {
+    const st = makeStyle(false);
+    expect(longDocumentLines(ev(true), st)).toEqual([
+      'Long document long.md: 5 parts, processed separately and then joined in order.',
+    ]);
+    expect(longDocumentLines(ev(false), st)[0]).toContain('then combined.');
+    setLanguage('zh');
+    expect(longDocumentLines(ev(true), st)[0]).toBe('长文档 long.md：分为 5 部分分别处理，再按顺序拼接。');
   });
 });

@@ -59,6 +59,8 @@ export type FolderEvent =
       skill: string;
       file: string;
       parts: number;
+      /** The parts' results are joined in order (a translation), not combined into one answer. */
+      joined?: true;
       /** Estimated cost of the whole run on the skill's model. */
       estimate: number;
       currency: string;

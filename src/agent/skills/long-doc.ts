@@ -102,6 +102,7 @@ export async function* mapLongDocument(
     skill: req.skill.name,
     file: name,
     parts: parts.length,
+    ...(concat ? { joined: true as const } : {}),
     estimate: cost.amount,
     currency: cost.currency,
     ...(over ? { limit: over.limit, left: over.left } : {}),

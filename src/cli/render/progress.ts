@@ -197,7 +197,8 @@ export class FolderProgress {
  * leaves (a question or a stop follows).
  */
 export function longDocumentLines(ev: Extract<FolderEvent, { type: 'long_document' }>, st: Style): string[] {
-  const lines = [st.dim(t('batch.long', { file: visible(ev.file), parts: ev.parts }))];
+  const said = ev.joined ? 'batch.longJoined' : 'batch.long';
+  const lines = [st.dim(t(said, { file: visible(ev.file), parts: ev.parts }))];
   if (ev.limit !== undefined) {
     const money = (amount: number) => formatCost({ amount, currency: ev.currency as Currency });
     lines.push(

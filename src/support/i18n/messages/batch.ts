@@ -15,6 +15,7 @@ export const batch = defineMessages(
     'batch.cmd.tryFolder':
       'Run the command in the folder where you started `zhi run … --batch` (with the same --output-dir).',
     'batch.long': 'Long document {file}: {parts} parts, processed separately and then combined.',
+    'batch.longJoined': 'Long document {file}: {parts} parts, processed separately and then joined in order.',
     'batch.longOver':
       'Estimated cost {cost}: more than max_cost_per_run ({limit}) leaves for this run ({left}).',
     'batch.longAsk': 'Process it anyway, for about {cost}?',
@@ -80,6 +81,7 @@ export const batch = defineMessages(
     'batch.cmd.noRunFor': '此输出文件夹中没有提交批处理任务 {id} 的运行记录。',
     'batch.cmd.tryFolder': '请在启动 `zhi run … --batch` 的文件夹中运行此命令（使用相同的 --output-dir）。',
     'batch.long': '长文档 {file}：分为 {parts} 部分分别处理后再合并。',
+    'batch.longJoined': '长文档 {file}：分为 {parts} 部分分别处理，再按顺序拼接。',
     'batch.longOver': '预计费用 {cost}：超过 max_cost_per_run（{limit}）在本次运行中剩余的额度（{left}）。',
     'batch.longAsk': '仍要处理吗？费用约 {cost}。',
     'batch.err.longCost': '未处理长文档 {file}：费用约 {cost}，超过 max_cost_per_run（{limit}）允许的上限。',
