@@ -23,7 +23,7 @@ function open(args: string[] = [], env: Record<string, string> = {}): PtySession
   return s;
 }
 
-const PROMPT = /zhi \[(approve|auto)\]> $/;
+const PROMPT = /zhi \[(approve|auto|确认|自动)\]> $/;
 const pause = (ms = 40) => new Promise((r) => setTimeout(r, ms));
 
 async function line(s: PtySession, text: string): Promise<number> {
