@@ -15,7 +15,6 @@ const e = useE2E();
 const { fake } = e;
 let home: string;
 beforeEach(() => {
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
   home = e.home;
 });
 

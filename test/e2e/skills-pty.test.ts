@@ -14,7 +14,6 @@ const { fake } = e;
 let home: string;
 let work: string;
 beforeEach(() => {
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
   ({ home, cwd: work } = e);
 });
 
