@@ -56,6 +56,19 @@ export interface CompactionResult {
   notice?: string;
 }
 
+/** What a compaction replaces and with what. */
+interface CompactionPlan {
+  /** A cut was found and the part before it summarised. */
+  summarised: boolean;
+  /** The messages summarised (after the system prompt). */
+  head: Message[];
+  /** The messages kept as they are. */
+  tail: Message[];
+  /** The summary messages that take the head's place. */
+  inserted: Message[];
+  outline: boolean;
+}
+
 export interface ContextStatus {
   tokens: number;
   window: number;
@@ -136,9 +149,6 @@ export class Compactor {
     opts: { reason: CompactReason; focus?: string; signal?: AbortSignal },
   ): Promise<CompactionResult> {
     const before = this.status(messages);
-    const window = before.window;
-    let keep = Math.floor(window * KEEP_FRACTION);
-    if (opts.reason === 'overflow') keep = Math.min(keep, Math.floor(before.tokens * 0.4));
     const none: CompactionResult = {
       ok: false,
       replaced: 0,
@@ -148,29 +158,15 @@ export class Compactor {
       outline: false,
       shortened: 0,
     };
-    const cut = findCut(messages, keep, opts.reason === 'manual' ? 'manual' : 'auto');
     const contextBefore = messages.slice(1);
-    let head: Message[] = [];
-    let tail: Message[] = contextBefore;
-    let inserted: Message[] = [];
-    let outline = false;
-    if (cut !== undefined) {
-      head = messages.slice(1, cut);
-      tail = messages.slice(cut);
-      let summary = await this.summarise(head, opts.focus, opts.signal);
-      if (summary === undefined) {
-        if (opts.signal?.aborted) return none;
-        summary = outlineSummary(head);
-        outline = true;
-      }
-      inserted = summaryMessages({ summary, replaced: head.length, head, tail });
-    }
+    const plan = await this.plan(messages, contextBefore, before, opts);
+    if (!plan) return none;
     // One huge step (a long document read in the current turn) can still be too big: shorten
     // older long tool results in what is kept.
-    const budget = Math.floor(window * Math.min(this.o.threshold, 0.9) * 0.8);
-    const short = shortenToolResults(tail, Math.max(0, budget - estimateMessagesTokens(inserted)));
-    if (cut === undefined && !short.shortened) return none;
-    const after = [...inserted, ...short.messages];
+    const budget = Math.floor(before.window * Math.min(this.o.threshold, 0.9) * 0.8);
+    const short = shortenToolResults(plan.tail, Math.max(0, budget - estimateMessagesTokens(plan.inserted)));
+    if (!plan.summarised && !short.shortened) return none;
+    const after = [...plan.inserted, ...short.messages];
     const tokensAfter =
       estimateMessagesTokens(after) +
       estimateTextTokens(messages[0] ? String(messages[0].content) : '') +
@@ -179,9 +175,9 @@ export class Compactor {
       {
         reason: opts.reason,
         // When kept messages were shortened, the whole new context is stored (the originals stay above it).
-        inserted: short.shortened ? after : inserted,
-        kept: short.shortened ? 0 : tail.length,
-        replaced: head.length,
+        inserted: short.shortened ? after : plan.inserted,
+        kept: short.shortened ? 0 : plan.tail.length,
+        replaced: plan.head.length,
         tokensBefore: before.tokens,
         tokensAfter,
         model: this.o.model(),
@@ -193,20 +189,59 @@ export class Compactor {
     messages.splice(1, messages.length - 1, ...after);
     this.anchor = undefined;
     this.count += 1;
+    return this.done(plan, short.shortened, before, tokensAfter, opts.reason);
+  }
+
+  /**
+   * Where to cut and the summary of what comes before the cut (an outline if the summary model
+   * fails). Without a cut, everything is kept as the tail. Undefined when interrupted.
+   */
+  private async plan(
+    messages: Message[],
+    contextBefore: Message[],
+    before: ContextStatus,
+    opts: { reason: CompactReason; focus?: string; signal?: AbortSignal },
+  ): Promise<CompactionPlan | undefined> {
+    let keep = Math.floor(before.window * KEEP_FRACTION);
+    if (opts.reason === 'overflow') keep = Math.min(keep, Math.floor(before.tokens * 0.4));
+    const cut = findCut(messages, keep, opts.reason === 'manual' ? 'manual' : 'auto');
+    if (cut === undefined) {
+      return { summarised: false, head: [], tail: contextBefore, inserted: [], outline: false };
+    }
+    const head = messages.slice(1, cut);
+    const tail = messages.slice(cut);
+    let summary = await this.summarise(head, opts.focus, opts.signal);
+    let outline = false;
+    if (summary === undefined) {
+      if (opts.signal?.aborted) return undefined;
+      summary = outlineSummary(head);
+      outline = true;
+    }
+    const inserted = summaryMessages({ summary, replaced: head.length, head, tail });
+    return { summarised: true, head, tail, inserted, outline };
+  }
+
+  private done(
+    plan: CompactionPlan,
+    shortened: number,
+    before: ContextStatus,
+    tokensAfter: number,
+    reason: CompactReason,
+  ): CompactionResult {
     const result: CompactionResult = {
       ok: true,
-      replaced: head.length,
-      kept: tail.length,
+      replaced: plan.head.length,
+      kept: plan.tail.length,
       tokensBefore: before.tokens,
       tokensAfter,
-      outline,
-      shortened: short.shortened,
+      outline: plan.outline,
+      shortened,
     };
-    result.notice = this.notice(result, before, opts.reason);
+    result.notice = this.notice(result, before, reason);
     log().info('compacted', {
-      reason: opts.reason,
-      replaced: head.length,
-      kept: tail.length,
+      reason,
+      replaced: plan.head.length,
+      kept: plan.tail.length,
       before: before.tokens,
       after: tokensAfter,
     });

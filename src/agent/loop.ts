@@ -1,11 +1,18 @@
 import type { Effort } from '../llm/models.js';
 import { describeApiError } from '../llm/describe.js';
-import type { AssistantMessage, LlmClient, Message, StreamWarningCode, ToolCall } from '../llm/types.js';
+import type {
+  AssistantMessage,
+  LlmClient,
+  Message,
+  StreamEvent,
+  StreamWarningCode,
+  ToolCall,
+} from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, Assessment, Question } from '../tools/types.js';
+import type { AnyTool, Assessment, Notice, Question } from '../tools/types.js';
 import type { AgentResult, RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
@@ -49,6 +56,11 @@ export interface AgentDeps {
   extraReadable?: readonly string[];
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
   webGrants?: WebGrants;
+  /**
+   * Checked before every call, before the tool's own assessment: a refusal stops the call (a
+   * loaded skill's `allowed-tools` in chat). It can only refuse, never allow.
+   */
+  guard?: (name: string, args: unknown) => { reason: string; notice: Notice } | undefined;
   /** A tool result over the cap: may save the whole text and return what the model gets instead. */
   spill?: (call: ToolCall, content: string) => Promise<string | undefined>;
   /**
@@ -80,6 +92,23 @@ export interface AgentOptions {
   maxTokens?: number;
 }
 
+/** One run of the loop: what every step reads and the result it builds up. */
+interface Run {
+  messages: Message[];
+  deps: AgentDeps;
+  opts: AgentOptions;
+  signal: AbortSignal;
+  result: AgentResult;
+  /** A context overflow is shrunk and retried once per run. */
+  overflowRetried: boolean;
+}
+
+/** How a turn ended: the model's message, a retry after shrinking, or the end of the run. */
+type TurnEnd =
+  | { kind: 'message'; final: AssistantMessage; finishReason: string | undefined }
+  | { kind: 'retry' }
+  | { kind: 'stop'; stop: AgentResult['stopReason']; error?: ZhiError };
+
 /**
  * The agent loop: send the conversation and tool schemas; run the tools the model asks for;
  * append the results; repeat until the model answers, the turn limit is reached, or the run is
@@ -101,9 +130,8 @@ export async function* runAgent(
     filesRead: 0,
     filesWritten: [],
   };
-  let schemas = deps.tools.schemas(userText(messages));
-  let schemasVersion = deps.tools.version;
-  let overflowRetried = false;
+  const run: Run = { messages, deps, opts, signal, result, overflowRetried: false };
+  const tools = new OfferedTools(deps.tools, messages);
 
   const finish = (stop: AgentResult['stopReason'], error?: ZhiError): AgentResult => {
     result.stopReason = stop;
@@ -115,108 +143,14 @@ export async function* runAgent(
     if (signal.aborted) return finish('aborted');
     result.turns += 1;
     yield { type: 'turn_start', turn: result.turns, model: opts.model };
-    const before = await deps.beforeCall?.(messages, signal);
-    yield* before?.events ?? [];
-    for (const message of before?.notices ?? []) yield { type: 'warning', message };
-    if (before?.stop) {
-      yield { type: 'error', error: before.stop };
-      return finish('budget', before.stop);
-    }
-    // Interrupted while the hook worked (a compaction summary): stop before calling the model.
-    if (signal.aborted) return finish('aborted');
+    const stopped = yield* beforeTurn(run);
+    if (stopped) return finish(stopped.stop, stopped.error);
 
-    if (deps.tools.version !== schemasVersion) {
-      // Tools came or went during the run (an MCP server stopped for good).
-      schemas = deps.tools.schemas(userText(messages));
-      schemasVersion = deps.tools.version;
-    }
-    let final: AssistantMessage | undefined;
-    let finishReason: string | undefined;
-    for await (const ev of deps.llm.stream({
-      model: opts.model,
-      messages,
-      tools: schemas,
-      thinking: opts.thinking,
-      ...(opts.effort ? { effort: opts.effort } : {}),
-      signal,
-      ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}),
-    })) {
-      switch (ev.type) {
-        case 'text_delta':
-        case 'thinking_delta':
-          yield ev;
-          break;
-        case 'retry':
-          yield ev;
-          break;
-        case 'warning':
-          yield { type: 'warning', message: streamWarning(ev.code, ev.model) };
-          break;
-        case 'tool_call_start':
-          break;
-        case 'done': {
-          final = ev.message;
-          finishReason = ev.finishReason;
-          const cost = deps.usage.add(ev.model || opts.model, ev.usage);
-          yield { type: 'usage', model: ev.model || opts.model, usage: ev.usage, cost };
-          break;
-        }
-        case 'error': {
-          if (ev.usage) {
-            const cost = deps.usage.add(opts.model, ev.usage);
-            yield { type: 'usage', model: opts.model, usage: ev.usage, cost };
-          }
-          const partial = ev.partial;
-          if (ev.error.kind === 'context_overflow' && !overflowRetried && deps.onContextOverflow) {
-            overflowRetried = true;
-            // Shrink the conversation and ask once more (an answer cut off by the window is asked for again).
-            if (await deps.onContextOverflow(messages, signal)) {
-              result.turns -= 1;
-              final = undefined;
-              finishReason = 'retry';
-              break;
-            }
-          }
-          // Keep what was already said: a partial answer stays in the conversation.
-          if (partial.content) {
-            const kept: AssistantMessage = { role: 'assistant', content: partial.content };
-            messages.push(kept);
-            yield { type: 'message', message: kept };
-            result.text = partial.content;
-          }
-          if (ev.error.kind === 'aborted') return finish('aborted');
-          const error = describeApiError(ev.error, deps.usage.platform);
-          yield { type: 'error', error };
-          return finish('error', error);
-        }
-      }
-    }
-    if (finishReason === 'retry') continue;
-    if (!final) {
-      const error = describeApiError(
-        { kind: 'network', message: 'no response', retryable: false },
-        deps.usage.platform,
-      );
-      yield { type: 'error', error };
-      return finish('error', error);
-    }
-
-    const calls = final.tool_calls ?? [];
-    if (!final.content && !calls.length) {
-      // An empty answer would be rejected by the API if sent back (1214); keep the history valid.
-      final.content = ' ';
-    }
-    messages.push(final);
-    yield { type: 'message', message: final };
-
-    if (!calls.length) {
-      result.text = final.content.trim() ? final.content : '';
-      if (finishReason === 'length') {
-        result.truncated = true;
-        yield { type: 'warning', message: t('cli.lengthCut') };
-      }
-      return finish('answer');
-    }
+    const end = yield* streamTurn(run, tools.schemas());
+    if (end.kind === 'retry') continue;
+    if (end.kind === 'stop') return finish(end.stop, end.error);
+    const calls = yield* takeMessage(run, end.final, end.finishReason);
+    if (!calls.length) return finish('answer');
 
     const outcome = yield* runToolCalls(calls, deps, opts, signal, clock, result);
     for (const msg of outcome) {
@@ -233,6 +167,148 @@ export async function* runAgent(
   });
   yield { type: 'error', error };
   return finish('turn_limit', error);
+}
+
+/** The tool schemas offered, read again when tools come or go during the run. */
+class OfferedTools {
+  private current: ReturnType<ToolRegistry['schemas']>;
+  private version: number;
+
+  constructor(
+    private readonly tools: ToolRegistry,
+    private readonly messages: Message[],
+  ) {
+    this.current = tools.schemas(userText(messages));
+    this.version = tools.version;
+  }
+
+  schemas(): ReturnType<ToolRegistry['schemas']> {
+    if (this.tools.version !== this.version) {
+      // Tools came or went during the run (an MCP server stopped for good).
+      this.current = this.tools.schemas(userText(this.messages));
+      this.version = this.tools.version;
+    }
+    return this.current;
+  }
+}
+
+/** The hook before each model call (compaction, budgets): its events, and a stop if it says so. */
+async function* beforeTurn(
+  run: Run,
+): AsyncGenerator<RunEvent, Extract<TurnEnd, { kind: 'stop' }> | undefined> {
+  const before = await run.deps.beforeCall?.(run.messages, run.signal);
+  yield* before?.events ?? [];
+  for (const message of before?.notices ?? []) yield { type: 'warning', message };
+  if (before?.stop) {
+    yield { type: 'error', error: before.stop };
+    return { kind: 'stop', stop: 'budget', error: before.stop };
+  }
+  // Interrupted while the hook worked (a compaction summary): stop before calling the model.
+  if (run.signal.aborted) return { kind: 'stop', stop: 'aborted' };
+  return undefined;
+}
+
+/** One model call, streamed: deltas and usage pass on; an error ends the turn (or retries it). */
+async function* streamTurn(
+  run: Run,
+  tools: ReturnType<ToolRegistry['schemas']>,
+): AsyncGenerator<RunEvent, TurnEnd> {
+  const { deps, opts } = run;
+  let end: TurnEnd | undefined;
+  for await (const ev of deps.llm.stream({
+    model: opts.model,
+    messages: run.messages,
+    tools,
+    thinking: opts.thinking,
+    ...(opts.effort ? { effort: opts.effort } : {}),
+    signal: run.signal,
+    ...(opts.maxTokens ? { maxTokens: opts.maxTokens } : {}),
+  })) {
+    switch (ev.type) {
+      case 'text_delta':
+      case 'thinking_delta':
+      case 'retry':
+        yield ev;
+        break;
+      case 'warning':
+        yield { type: 'warning', message: streamWarning(ev.code, ev.model) };
+        break;
+      case 'tool_call_start':
+        break;
+      case 'done': {
+        const cost = deps.usage.add(ev.model || opts.model, ev.usage);
+        yield { type: 'usage', model: ev.model || opts.model, usage: ev.usage, cost };
+        end = { kind: 'message', final: ev.message, finishReason: ev.finishReason };
+        break;
+      }
+      case 'error': {
+        const failed = yield* streamError(run, ev);
+        // A retry lets the stream run out; any other failure ends the turn at once.
+        if (failed.kind !== 'retry') return failed;
+        end = failed;
+        break;
+      }
+    }
+  }
+  if (end) return end;
+  const error = describeApiError(
+    { kind: 'network', message: 'no response', retryable: false },
+    deps.usage.platform,
+  );
+  yield { type: 'error', error };
+  return { kind: 'stop', stop: 'error', error };
+}
+
+type StreamErrorEvent = Extract<StreamEvent, { type: 'error' }>;
+
+/** A failed model call: counted, shrunk and retried once on a context overflow, else the run ends. */
+async function* streamError(run: Run, ev: StreamErrorEvent): AsyncGenerator<RunEvent, TurnEnd> {
+  const { deps, opts, messages, result } = run;
+  if (ev.usage) {
+    const cost = deps.usage.add(opts.model, ev.usage);
+    yield { type: 'usage', model: opts.model, usage: ev.usage, cost };
+  }
+  if (ev.error.kind === 'context_overflow' && !run.overflowRetried && deps.onContextOverflow) {
+    run.overflowRetried = true;
+    // Shrink the conversation and ask once more (an answer cut off by the window is asked for again).
+    if (await deps.onContextOverflow(messages, run.signal)) {
+      result.turns -= 1;
+      return { kind: 'retry' };
+    }
+  }
+  // Keep what was already said: a partial answer stays in the conversation.
+  if (ev.partial.content) {
+    const kept: AssistantMessage = { role: 'assistant', content: ev.partial.content };
+    messages.push(kept);
+    yield { type: 'message', message: kept };
+    result.text = ev.partial.content;
+  }
+  if (ev.error.kind === 'aborted') return { kind: 'stop', stop: 'aborted' };
+  const error = describeApiError(ev.error, deps.usage.platform);
+  yield { type: 'error', error };
+  return { kind: 'stop', stop: 'error', error };
+}
+
+/** The model's message joins the conversation; the tool calls it asks for (none: the answer). */
+async function* takeMessage(
+  run: Run,
+  final: AssistantMessage,
+  finishReason: string | undefined,
+): AsyncGenerator<RunEvent, ToolCall[]> {
+  const calls = final.tool_calls ?? [];
+  if (!final.content && !calls.length) {
+    // An empty answer would be rejected by the API if sent back (1214); keep the history valid.
+    final.content = ' ';
+  }
+  run.messages.push(final);
+  yield { type: 'message', message: final };
+  if (calls.length) return calls;
+  run.result.text = final.content.trim() ? final.content : '';
+  if (finishReason === 'length') {
+    run.result.truncated = true;
+    yield { type: 'warning', message: t('cli.lengthCut') };
+  }
+  return calls;
 }
 
 /** Everything the person has written in the conversation, for tools offered on demand. */

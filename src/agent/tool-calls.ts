@@ -213,6 +213,12 @@ async function decideCall(
   const { tool, name, args } = prep;
   const { deps, signal } = run;
   const id = slot.call.id;
+  const limited = deps.guard?.(name, args);
+  if (limited) {
+    const notice = noticeText(limited.notice);
+    slot.emit({ type: 'permission', id, name, decision: 'refused', reason: limited.reason, notice });
+    return { outcome: failure(t('agent.tool.refused', { reason: limited.reason }, 'en')) };
+  }
   let assessment: Assessment;
   try {
     assessment = (await tool.assess?.(args, ctx)) ?? {};

@@ -100,7 +100,19 @@ function usageError(
  * Unknown `--name value` pairs are kept for subcommands that take them (`zhi run translate a.md --to en`).
  */
 export function parseArgs(argv: string[]): ParsedArgs {
-  const flags: GlobalFlags = {
+  return new ArgParser(argv).parse();
+}
+
+/** One argument being read: `--name=value` is split into its name and inline value. */
+interface Arg {
+  arg: string;
+  name: string;
+  inline: string | undefined;
+}
+
+/** Reads argv left to right; each `read…` method takes the argument at `i` (and its value). */
+class ArgParser {
+  private readonly flags: GlobalFlags = {
     auto: false,
     outputFormat: 'text',
     noColor: false,
@@ -112,98 +124,121 @@ export function parseArgs(argv: string[]): ParsedArgs {
     continue: false,
     yes: false,
   };
-  const positionals: string[] = [];
-  const extra: Record<string, string | true> = {};
-  let subcommand: string | undefined;
-  const unknown: string[] = [];
+  private readonly positionals: string[] = [];
+  private readonly extra: Record<string, string | true> = {};
+  private readonly unknown: string[] = [];
+  private subcommand: string | undefined;
+  private i = 0;
 
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
-    const takeValue = (): string => {
-      if (inline !== undefined) return inline;
-      const next = argv[i + 1];
-      if (
-        next === undefined ||
-        (next.startsWith('-') && next !== '-' && name !== '-c' && name !== '--command')
-      ) {
-        throw usageError('cli.err.missingValue', name);
+  constructor(private readonly argv: string[]) {}
+
+  parse(): ParsedArgs {
+    const { argv } = this;
+    for (; this.i < argv.length; this.i++) {
+      const arg = argv[this.i]!;
+      if (arg === '--') {
+        this.positionals.push(...argv.slice(this.i + 1));
+        break;
       }
-      i += 1;
-      return next;
+      const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+      const a: Arg = {
+        arg,
+        name: eq > 0 ? arg.slice(0, eq) : arg,
+        inline: eq > 0 ? arg.slice(eq + 1) : undefined,
+      };
+      if (!this.readFlag(a)) this.readWord(arg);
+    }
+    const { subcommand, unknown } = this;
+    if (unknown.length && !(subcommand && SUBS_WITH_EXTRA.has(subcommand))) {
+      throw usageError('cli.err.unknownFlag', unknown[0]!);
+    }
+    return {
+      flags: this.flags,
+      ...(subcommand ? { subcommand } : {}),
+      positionals: this.positionals,
+      extra: this.extra,
     };
-    if (name in VALUE_FLAGS) {
-      const key = VALUE_FLAGS[name]!;
-      const value = takeValue();
-      if (key === 'outputFormat') {
-        if (!['text', 'json', 'stream-json'].includes(value))
-          throw usageError('cli.err.badValue', name, value);
-        flags.outputFormat = value as OutputFormat;
-      } else {
-        (flags as unknown as Record<string, unknown>)[key] = value;
-      }
-      continue;
-    }
-    if (name in BOOL_FLAGS) {
-      (flags as unknown as Record<string, unknown>)[BOOL_FLAGS[name]!] = true;
-      continue;
-    }
-    if (name === '-v' || name === '--verbose') {
-      flags.verbose += 1;
-      continue;
-    }
-    if (name === '-vv') {
-      flags.verbose += 2;
-      continue;
-    }
-    if (name === '--resume') {
-      const next = argv[i + 1];
-      if (inline !== undefined) flags.resume = inline;
-      else if (
-        next !== undefined &&
-        !next.startsWith('-') &&
-        subcommand === undefined &&
-        !isSubcommand(next)
-      ) {
-        flags.resume = next;
-        i += 1;
-      } else flags.resume = true;
-      continue;
-    }
-    if (arg.startsWith('-') && arg !== '-') {
-      // Unknown here: a subcommand may take it (`--to english`, `--since 7d`).
-      const key = name.replace(/^-+/, '');
-      const next = argv[i + 1];
-      if (FOLDER_SWITCHES.has(key) && inline === undefined) extra[key] = true;
-      else if (FOLDER_LISTS.has(key) && typeof extra[key] === 'string' && (inline ?? next) !== undefined) {
-        // `--include a --include b`: both are kept.
-        extra[key] = `${extra[key]}\n${inline ?? next}`;
-        if (inline === undefined) i += 1;
-      } else if (inline !== undefined) extra[key] = inline;
-      else if (next !== undefined && !next.startsWith('--')) {
-        extra[key] = next;
-        i += 1;
-      } else extra[key] = true;
-      unknown.push(name);
-      continue;
-    }
-    if (subcommand === undefined && positionals.length === 0 && isSubcommand(arg)) {
-      subcommand = arg;
-      continue;
-    }
-    positionals.push(arg);
   }
 
-  if (unknown.length && !(subcommand && SUBS_WITH_EXTRA.has(subcommand))) {
-    throw usageError('cli.err.unknownFlag', unknown[0]!);
+  /** A global flag, or an unknown one kept for the subcommand; false for a plain word. */
+  private readFlag(a: Arg): boolean {
+    const { name } = a;
+    const flags = this.flags as unknown as Record<string, unknown>;
+    // Own keys only: a word such as `toString` or `constructor` is no flag.
+    if (Object.hasOwn(VALUE_FLAGS, name)) this.readValueFlag(a, VALUE_FLAGS[name]!);
+    else if (Object.hasOwn(BOOL_FLAGS, name)) flags[BOOL_FLAGS[name]!] = true;
+    else if (name === '-v' || name === '--verbose') this.flags.verbose += 1;
+    else if (name === '-vv') this.flags.verbose += 2;
+    else if (name === '--resume') this.readResume(a);
+    else if (a.arg.startsWith('-') && a.arg !== '-') this.readUnknownFlag(a);
+    else return false;
+    return true;
   }
-  return { flags, ...(subcommand ? { subcommand } : {}), positionals, extra };
+
+  private readValueFlag(a: Arg, key: keyof GlobalFlags): void {
+    const value = this.takeValue(a);
+    if (key !== 'outputFormat') {
+      (this.flags as unknown as Record<string, unknown>)[key] = value;
+      return;
+    }
+    if (!['text', 'json', 'stream-json'].includes(value)) throw usageError('cli.err.badValue', a.name, value);
+    this.flags.outputFormat = value as OutputFormat;
+  }
+
+  /** The flag's value: inline, or the next word (a command for `-c` may start with a dash). */
+  private takeValue({ name, inline }: Arg): string {
+    if (inline !== undefined) return inline;
+    const next = this.argv[this.i + 1];
+    if (
+      next === undefined ||
+      (next.startsWith('-') && next !== '-' && name !== '-c' && name !== '--command')
+    ) {
+      throw usageError('cli.err.missingValue', name);
+    }
+    this.i += 1;
+    return next;
+  }
+
+  /** `--resume` takes an id only when the next word is not a flag or a subcommand. */
+  private readResume({ inline }: Arg): void {
+    const next = this.argv[this.i + 1];
+    if (inline !== undefined) this.flags.resume = inline;
+    else if (
+      next !== undefined &&
+      !next.startsWith('-') &&
+      this.subcommand === undefined &&
+      !isSubcommand(next)
+    ) {
+      this.flags.resume = next;
+      this.i += 1;
+    } else this.flags.resume = true;
+  }
+
+  /** Unknown here: a subcommand may take it (`--to english`, `--since 7d`). */
+  private readUnknownFlag({ name, inline }: Arg): void {
+    const { extra } = this;
+    const key = name.replace(/^-+/, '');
+    const next = this.argv[this.i + 1];
+    if (FOLDER_SWITCHES.has(key) && inline === undefined) extra[key] = true;
+    else if (FOLDER_LISTS.has(key) && typeof extra[key] === 'string' && (inline ?? next) !== undefined) {
+      // `--include a --include b`: both are kept.
+      extra[key] = `${extra[key]}\n${inline ?? next}`;
+      if (inline === undefined) this.i += 1;
+    } else if (inline !== undefined) extra[key] = inline;
+    else if (next !== undefined && !next.startsWith('--')) {
+      extra[key] = next;
+      this.i += 1;
+    } else extra[key] = true;
+    this.unknown.push(name);
+  }
+
+  private readWord(arg: string): void {
+    if (this.subcommand === undefined && this.positionals.length === 0 && isSubcommand(arg)) {
+      this.subcommand = arg;
+      return;
+    }
+    this.positionals.push(arg);
+  }
 }
 
 function isSubcommand(word: string): boolean {

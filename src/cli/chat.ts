@@ -9,6 +9,7 @@ import { newWebGrants } from '../agent/permissions.js';
 import { chatSystemPrompt } from '../agent/prompt.js';
 import type { SessionKind } from '../agent/sessions/format.js';
 import type { ZhipuClient } from '../llm/client.js';
+import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type AppContext, makeClient, newUsage } from './context.js';
@@ -54,8 +55,10 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   // skill_create is sent only once the person talks about skills (see its offerWhen).
   tools.onDemand = full;
   const skills = full ? await chatSkills(ctx, tools) : undefined;
-  const mcp = full ? chatMcp(ctx, tools) : undefined;
+  // Images MCP tools return go to a vision model: the chat's own when it can see.
+  const mcp = full ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model }) : undefined;
   const usage = newUsage(ctx);
+  const prepare = beforeEachMessage(skills, mcp);
   const settings = {
     model: startModel(ctx),
     thinking: true,
@@ -83,10 +86,12 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       outputDir: ctx.outputDir,
       // A loaded skill's scripts run through the shell with its folder readable.
       ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
+      // A loaded skill's allowed-tools: only those tools run until the next message.
+      ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
       webGrants: newWebGrants(),
     },
     settings,
-    { session, ...(mcp ? { prepare: () => mcp.prepare() } : {}) },
+    { session, ...(prepare ? { prepare } : {}) },
   );
   // --continue / --resume load the saved conversation first.
   await resumeFromFlags(ctx, chat);
@@ -101,14 +106,28 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
 async function chatSkills(
   ctx: AppContext,
   tools: ToolRegistry,
-): Promise<{ listing: string; folders: string[] } | undefined> {
-  const [{ loadCatalog }, { chatSkillTool, skillListing }] = await Promise.all([
+): Promise<{ listing: string; folders: string[]; limits: SkillLimits } | undefined> {
+  const [{ loadCatalog }, { chatSkillTool, skillListing }, { SkillLimits }] = await Promise.all([
     import('./skills/runtime.js'),
     import('../skills/chat-skill-tool.js'),
+    import('../skills/skill-limits.js'),
   ]);
   const catalog = await loadCatalog(ctx, () => undefined);
   if (!catalog.skills.size) return undefined;
-  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell') }));
+  const limits = new SkillLimits();
+  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell'), limits }));
   const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
-  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders };
+  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders, limits };
+}
+
+/** Before each message: the limits of skills loaded for the last one end; MCP servers start. */
+function beforeEachMessage(
+  skills: { limits: SkillLimits } | undefined,
+  mcp: ChatMcp | undefined,
+): (() => Promise<string[]>) | undefined {
+  if (!skills && !mcp) return undefined;
+  return async () => {
+    skills?.limits.clear();
+    return (await mcp?.prepare()) ?? [];
+  };
 }

@@ -8,6 +8,7 @@ import { type ConfigWarning, loadConfigFile, type ResolvedConfig, resolveConfig 
 import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { createLogger, log, setLogger } from '../support/log.js';
+import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
@@ -101,7 +102,12 @@ function reportWarnings(warnings: ConfigWarning[], style: Style): void {
   for (const w of warnings) {
     if (w.kind === 'unknown_key')
       process.stderr.write(formatWarning(t('config.warn.unknownKey', { key: w.key }), style));
-    else {
+    else if (w.kind === 'mcp_server') {
+      const { name } = w.problem;
+      const text = t('mcp.warn.badEntry', { name, file: w.file, problem: mcpProblemText(w.problem) });
+      const gap = getLanguage() === 'zh' ? '' : ' ';
+      process.stderr.write(formatWarning(`${text}${gap}${t('mcp.warn.badEntryTry', { name })}`, style));
+    } else {
       const extra = w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost');
       process.stderr.write(
         formatWarning(`${t('config.warn.corrupt', { backup: w.backup })} ${extra}`, style),

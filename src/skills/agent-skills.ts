@@ -96,6 +96,13 @@ export function mapAllowedTools(value: unknown): MappedTools {
     const m = /^([^()]+?)\s*(?:\((.*)\))?$/.exec(entry);
     const name = m?.[1]?.trim() ?? '';
     if (!name) continue;
+    // Claude's name for an MCP tool, `mcp__github__create_issue` (or `mcp__github__*`): zhi gives
+    // a skill a whole server (`mcp:github`), in `zhi run` as in chat.
+    const server = /^mcp__([A-Za-z0-9][A-Za-z0-9_-]*?)__.+$/.exec(name)?.[1];
+    if (server) {
+      if (!tools.includes(`mcp:${server}`)) tools.push(`mcp:${server}`);
+      continue;
+    }
     const mapped = TOOL_ALIASES[name.toLowerCase()] ?? (/^[a-z][a-z0-9_-]*$/.test(name) ? name : undefined);
     if (!mapped) {
       ignored.push(entry);

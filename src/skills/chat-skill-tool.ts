@@ -10,6 +10,7 @@ import type { AnyTool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { BUNDLED_RESULT_BYTES, readBundled, skillFolderLines } from './bundled.js';
 import type { Skill } from './schema.js';
+import { SkillLimits } from './skill-limits.js';
 
 export const CHAT_SKILL_TOOL = 'skill';
 /** A description in the chat's skill list is cut here: the list is sent with every request. */
@@ -55,12 +56,20 @@ export function skillBody(skill: Skill, o: { shell: boolean }): string {
       `This is one of zhi's own skills; the person can also run it as a recipe of its own with /run ${skill.name}.`,
     );
   }
-  if (skill.tools.length) notes.push(`The skill is written for these tools: ${skill.tools.join(', ')}.`);
+  const limit = SkillLimits.note(skill);
+  if (limit) notes.push(limit);
+  else if (skill.tools.length) notes.push(`The skill is written for these tools: ${skill.tools.join(', ')}.`);
   return [...lines, ...notes].join('\n');
 }
 
-/** The `skill` tool of a chat, over the skills found when the chat started. */
-export function chatSkillTool(skills: ReadonlyMap<string, Skill>, o: { shell: boolean }): AnyTool {
+/**
+ * The `skill` tool of a chat, over the skills found when the chat started. Loading a skill that
+ * declares `allowed-tools` puts its limit on the rest of the turn (`limits`).
+ */
+export function chatSkillTool(
+  skills: ReadonlyMap<string, Skill>,
+  o: { shell: boolean; limits?: SkillLimits },
+): AnyTool {
   const find = (name: string): Skill => {
     const skill = skills.get(name.trim()) ?? skills.get(name.trim().toLowerCase());
     if (!skill) {
@@ -78,7 +87,10 @@ export function chatSkillTool(skills: ReadonlyMap<string, Skill>, o: { shell: bo
     label: (args: z.infer<typeof schema>) => (args.path ? `${args.name}: ${args.path}` : args.name),
     async execute(args: z.infer<typeof schema>, ctx) {
       const skill = find(args.name);
-      if (!args.path) return skillBody(skill, o);
+      if (!args.path) {
+        o.limits?.enter(skill);
+        return skillBody(skill, o);
+      }
       if (!skill.folder) throw new ToolError(`The skill "${skill.name}" has no bundled files.`);
       const read = await readBundled(skill.folder, skill.resources, args.path, {
         ...(args.offset ? { offset: args.offset } : {}),

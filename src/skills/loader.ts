@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, type Node } from 'yaml';
-import type { z } from 'zod';
-import type { MessageKey } from '../support/i18n/index.js';
+import { isMap, isSeq, LineCounter, type Node } from 'yaml';
 import { parseYamlSafe } from '../support/yaml.js';
 import { MAX_DESCRIPTION, mapAllowedTools, quoteColonValues, specNameProblem } from './agent-skills.js';
 import { listResources } from './bundled.js';
 import {
-  ARG_TYPES,
+  fail,
+  firstLine,
+  issue,
+  keyLine,
+  type LineAt,
+  openQuoteLine,
+  warnUnknown,
+  zodIssue,
+} from './issues.js';
+import {
   KNOWN_KEYS,
   type Skill,
   type SkillFile,
@@ -68,61 +75,89 @@ export function parseSkillBytes(bytes: Buffer, o: ParseOptions): LoadOutcome {
   return parseSkillText(text.replace(/^\uFEFF/, ''), { ...o, hash });
 }
 
+type YamlRoot = import('yaml').YAMLMap;
+
+/** The YAML part of a skill file (all of a .yaml; the front matter of a SKILL.md) and its body. */
+interface SkillParts {
+  yamlText: string;
+  lineOffset: number;
+  body?: string;
+  bodyLine: number;
+}
+
 /** Validate a skill given as text. Line numbers in issues are 1-based lines of the whole file. */
 export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   if (!text.trim()) return fail(o.file, 'skills.err.emptyFile');
-  let yamlText = text;
-  let lineOffset = 0;
-  let body: string | undefined;
-  let bodyLine = 1;
+  const parts = skillParts(text, o);
+  if (!parts) return fail(o.file, 'skills.err.noFrontMatter', {}, 1);
+  const parsed = parseYamlPart(parts, o);
+  if ('errors' in parsed) return parsed;
+  const { root, raw, lineAt } = parsed;
+  const warnings = unknownKeyWarnings(root, o, lineAt);
+  let data: Record<string, unknown> = raw;
+  let limits: Pick<Skill, 'shellScopes' | 'allowedTools'> = {};
   if (o.format === 'skill-md') {
-    const fm = splitFrontMatter(text);
-    if (!fm) return fail(o.file, 'skills.err.noFrontMatter', {}, 1);
-    yamlText = fm.yaml;
-    lineOffset = 1;
-    body = fm.body;
-    bodyLine = fm.bodyLine;
+    const md = skillMdData(raw, root, parts, o, lineAt, warnings);
+    if ('errors' in md) return md;
+    ({ data, limits } = md);
   }
+  const checked = skillFileSchema.safeParse(data);
+  if (!checked.success) {
+    return {
+      errors: checked.error.issues.slice(0, 5).map((i) => zodIssue(i, data, root, o.file, lineAt)),
+      warnings,
+    };
+  }
+  const skill = buildSkill(checked.data, root, o, text, lineAt, warnings);
+  return { skill: { ...skill, ...limits }, errors: [], warnings };
+}
 
+function skillParts(text: string, o: ParseOptions): SkillParts | undefined {
+  if (o.format !== 'skill-md') return { yamlText: text, lineOffset: 0, bodyLine: 1 };
+  const fm = splitFrontMatter(text);
+  return fm ? { yamlText: fm.yaml, lineOffset: 1, body: fm.body, bodyLine: fm.bodyLine } : undefined;
+}
+
+/** Parse the YAML part; a SKILL.md gets the client guide's fallback for unquoted colons. */
+function parseYamlPart(
+  parts: SkillParts,
+  o: ParseOptions,
+): { root: YamlRoot; raw: Record<string, unknown>; lineAt: LineAt } | LoadOutcome {
+  const limits = { maxBytes: MAX_SKILL_FILE_BYTES };
   let lc = new LineCounter();
-  let yaml = parseYamlSafe(yamlText, { lineCounter: lc, limits: { maxBytes: MAX_SKILL_FILE_BYTES } });
-  const quoted = !yaml.ok && o.format === 'skill-md' ? quoteColonValues(yamlText) : undefined;
+  let yaml = parseYamlSafe(parts.yamlText, { lineCounter: lc, limits });
+  const quoted = !yaml.ok && o.format === 'skill-md' ? quoteColonValues(parts.yamlText) : undefined;
   if (quoted !== undefined) {
     // The client guide's fallback: `description: Use when: …` is quoted and parsed again.
     const retryLc = new LineCounter();
-    const retry = parseYamlSafe(quoted, { lineCounter: retryLc, limits: { maxBytes: MAX_SKILL_FILE_BYTES } });
+    const retry = parseYamlSafe(quoted, { lineCounter: retryLc, limits });
     if (retry.ok) {
       yaml = retry;
       lc = retryLc;
     }
   }
-  const lineAt = (offset: number | undefined) =>
-    offset === undefined ? undefined : lc.linePos(offset).line + lineOffset;
+  const lineAt: LineAt = (offset) =>
+    offset === undefined ? undefined : lc.linePos(offset).line + parts.lineOffset;
   if (!yaml.ok) {
-    return {
-      errors: yaml.problems.slice(0, 3).map((e) => {
-        const quote =
-          e.yamlCode === 'MISSING_CHAR' && e.offset !== undefined
-            ? openQuoteLine(yamlText, e.offset)
-            : undefined;
-        return {
-          file: o.file,
-          line: quote !== undefined ? quote + lineOffset : lineAt(e.offset),
-          message: { key: 'skills.err.yaml', params: { detail: firstLine(e.message) } },
-        };
-      }),
-      warnings: [],
-    };
+    const errors = yaml.problems.slice(0, 3).map((e) => {
+      const quote =
+        e.yamlCode === 'MISSING_CHAR' && e.offset !== undefined
+          ? openQuoteLine(parts.yamlText, e.offset)
+          : undefined;
+      const line = quote !== undefined ? quote + parts.lineOffset : lineAt(e.offset);
+      return issue(o.file, 'skills.err.yaml', { detail: firstLine(e.message) }, line);
+    });
+    return { errors, warnings: [] };
   }
-  const { doc } = yaml;
-  const root = doc.contents;
+  const root = yaml.doc.contents;
   if (!root) return fail(o.file, 'skills.err.emptyFile');
   if (!isMap(root)) return fail(o.file, 'skills.err.notMapping', {}, lineAt(root.range?.[0]));
+  return { root, raw: yaml.value as Record<string, unknown>, lineAt };
+}
 
+/** Warnings for keys zhi does not know, at every level of the file. */
+function unknownKeyWarnings(root: YamlRoot, o: ParseOptions, lineAt: LineAt): SkillIssue[] {
   const warnings: SkillIssue[] = [];
-  let shellScopes: string[] | undefined;
-  const raw = yaml.value as Record<string, unknown>;
-  let data: Record<string, unknown> = raw;
   const known: readonly string[] =
     o.format === 'skill-md'
       ? [...KNOWN_KEYS.top.filter((k) => k !== 'system_prompt'), ...KNOWN_KEYS.skillMd]
@@ -140,67 +175,67 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
   }
   const output = root.get('output', true);
   if (isMap(output)) warnUnknown(output, ['output'], KNOWN_KEYS.output, warnings, o.file, lineAt);
+  return warnings;
+}
 
-  if (o.format === 'skill-md') {
-    if (!body?.trim()) return { errors: [issue(o.file, 'skills.err.emptyBody', {}, bodyLine)], warnings };
-    if ('system_prompt' in raw) {
-      warnings.push(
-        issue(
-          o.file,
-          'skills.warn.promptInBody',
-          {},
-          keyLine(root, 'system_prompt', lineAt),
-          'system_prompt',
-        ),
-      );
-    }
-    data = { ...raw, system_prompt: body };
-    // Agent Skills name the skill after its folder; accept a front matter without `name`.
-    const folderName = basename(o.folder ?? dirname(o.file));
-    if (raw.name === undefined) data.name = folderName;
-    const specErrors = specProblems(raw, folderName, root, o.file, lineAt);
-    if (specErrors.length) return { errors: specErrors, warnings };
-    if (raw.tools === undefined) {
-      const mapped = mapAllowedTools(raw['allowed-tools']);
-      if (mapped.shellScopes) shellScopes = mapped.shellScopes;
-      for (const ignored of mapped.ignored) {
-        warnings.push(
-          issue(
-            o.file,
-            'skills.warn.toolIgnored',
-            { tool: ignored },
-            keyLine(root, 'allowed-tools', lineAt),
-            'allowed-tools',
-          ),
-        );
-      }
-      // A skill that ships scripts needs the shell to run them (each command still asks).
-      const scripts = (o.resources ?? []).some((r) => /^scripts\//i.test(r));
-      data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
-    }
-    delete data['allowed-tools'];
+/**
+ * A SKILL.md as zhi's skill data: the body is the prompt, the folder names the skill,
+ * `allowed-tools` gives the tools (and the shell's scopes), `metadata.version` the version.
+ */
+function skillMdData(
+  raw: Record<string, unknown>,
+  root: YamlRoot,
+  parts: SkillParts,
+  o: ParseOptions,
+  lineAt: LineAt,
+  warnings: SkillIssue[],
+): { data: Record<string, unknown>; limits: Pick<Skill, 'shellScopes' | 'allowedTools'> } | LoadOutcome {
+  if (!parts.body?.trim())
+    return { errors: [issue(o.file, 'skills.err.emptyBody', {}, parts.bodyLine)], warnings };
+  if ('system_prompt' in raw) {
+    const line = keyLine(root, 'system_prompt', lineAt);
+    warnings.push(issue(o.file, 'skills.warn.promptInBody', {}, line, 'system_prompt'));
   }
+  const data: Record<string, unknown> = { ...raw, system_prompt: parts.body };
+  // Agent Skills name the skill after its folder; accept a front matter without `name`.
+  const folderName = basename(o.folder ?? dirname(o.file));
+  if (raw.name === undefined) data.name = folderName;
+  const specErrors = specProblems(raw, folderName, root, o.file, lineAt);
+  if (specErrors.length) return { errors: specErrors, warnings };
+  const metadata = raw.metadata as Record<string, unknown> | undefined;
+  if (raw.version === undefined && typeof metadata === 'object' && metadata?.version !== undefined)
+    data.version = metadata.version;
+  delete data['allowed-tools'];
+  if (raw.tools !== undefined) return { data, limits: {} };
+  const mapped = mapAllowedTools(raw['allowed-tools']);
+  for (const ignored of mapped.ignored) {
+    const line = keyLine(root, 'allowed-tools', lineAt);
+    warnings.push(issue(o.file, 'skills.warn.toolIgnored', { tool: ignored }, line, 'allowed-tools'));
+  }
+  // A skill that ships scripts needs the shell to run them (each command still asks).
+  const scripts = (o.resources ?? []).some((r) => /^scripts\//i.test(r));
+  data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
+  const limits = {
+    ...(mapped.shellScopes ? { shellScopes: mapped.shellScopes } : {}),
+    ...(mapped.tools ? { allowedTools: mapped.tools } : {}),
+  };
+  return { data, limits };
+}
 
-  const parsed = skillFileSchema.safeParse(data);
-  if (!parsed.success) {
-    return {
-      errors: parsed.error.issues.slice(0, 5).map((i) => zodIssue(i, data, root, o.file, lineAt)),
-      warnings,
-    };
-  }
-  const skillData: SkillFile = parsed.data;
+/** The Skill of checked data, with the lines later errors point at. */
+function buildSkill(
+  skillData: SkillFile,
+  root: YamlRoot,
+  o: ParseOptions,
+  text: string,
+  lineAt: LineAt,
+  warnings: SkillIssue[],
+): Skill {
   const stem =
     o.format === 'skill-md' ? basename(o.folder ?? dirname(o.file)) : basename(o.file, extname(o.file));
   if (stem !== skillData.name) {
-    warnings.push(
-      issue(
-        o.file,
-        'skills.warn.nameMismatch',
-        { name: skillData.name, stem },
-        keyLine(root, 'name', lineAt),
-        'name',
-      ),
-    );
+    const line = keyLine(root, 'name', lineAt);
+    warnings.push(issue(o.file, 'skills.warn.nameMismatch', { name: skillData.name, stem }, line, 'name'));
   }
   const toolsNode = root.get('tools', true);
   const toolLines = isSeq(toolsNode)
@@ -209,7 +244,7 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
         () => keyLine(root, o.format === 'skill-md' ? 'allowed-tools' : 'tools', lineAt) ?? 0,
       );
   const modelLine = keyLine(root, 'model', lineAt);
-  const skill = toSkill(skillData, {
+  return toSkill(skillData, {
     source: o.source,
     file: o.file,
     format: o.format,
@@ -219,21 +254,6 @@ export function parseSkillText(text: string, o: ParseOptions): LoadOutcome {
     ...(o.folder ? { folder: o.folder } : {}),
     ...(modelLine ? { modelLine } : {}),
   });
-  if (shellScopes) skill.shellScopes = shellScopes;
-  return { skill, errors: [], warnings };
-}
-
-/**
- * yaml reports an unclosed quote at the end of the input; the person needs the line where the
- * quote was opened: the last `key: "…` line before that point whose quote is not closed.
- */
-function openQuoteLine(text: string, end: number): number | undefined {
-  const lines = text.slice(0, end).split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const m = /^\s*(?:-\s+)?[^\s#"'][^:#]*:\s+(["'])(.*)$/.exec(lines[i]!);
-    if (m && !m[2]!.trimEnd().endsWith(m[1]!)) return i + 1;
-  }
-  return undefined;
 }
 
 /** `---\n<yaml>\n---\n<body>`; undefined when the file does not start with front matter. */
@@ -258,7 +278,7 @@ export { mapAllowedTools } from './agent-skills.js';
 function specProblems(
   raw: Record<string, unknown>,
   folder: string,
-  root: import('yaml').YAMLMap,
+  root: YamlRoot,
   file: string,
   lineAt: LineAt,
 ): SkillIssue[] {
@@ -279,108 +299,4 @@ function specProblems(
     );
   }
   return out;
-}
-
-type LineAt = (offset: number | undefined) => number | undefined;
-
-function warnUnknown(
-  map: import('yaml').YAMLMap,
-  path: (string | number)[],
-  known: readonly string[],
-  out: SkillIssue[],
-  file: string,
-  lineAt: LineAt,
-): void {
-  for (const pair of map.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (known.includes(key)) continue;
-    out.push(
-      issue(
-        file,
-        'skills.warn.unknownKey',
-        { key },
-        lineAt((pair.key as Node | null)?.range?.[0]),
-        fieldName([...path, key]),
-      ),
-    );
-  }
-}
-
-function keyLine(map: import('yaml').YAMLMap, key: string, lineAt: LineAt): number | undefined {
-  const pair = map.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === key);
-  return pair ? lineAt((pair.key as Node | null)?.range?.[0]) : undefined;
-}
-
-/** Locate a path in the YAML tree: the line of the deepest key or item that exists. */
-function lineOfPath(root: Node, path: PropertyKey[], lineAt: LineAt): number | undefined {
-  let node: unknown = root;
-  let line = lineAt(root.range?.[0]);
-  for (const seg of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg));
-      if (!pair) return line;
-      line = lineAt((pair.key as Node | null)?.range?.[0]) ?? line;
-      node = pair.value;
-    } else if (isSeq(node) && typeof seg === 'number') {
-      const item = node.items[seg] as Node | undefined;
-      if (!item) return line;
-      line = lineAt(item.range?.[0]) ?? line;
-      node = item;
-    } else return line;
-  }
-  return line;
-}
-
-function valueAt(data: unknown, path: PropertyKey[]): unknown {
-  let v: unknown = data;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[seg];
-  }
-  return v;
-}
-
-function zodIssue(i: z.core.$ZodIssue, data: unknown, root: Node, file: string, lineAt: LineAt): SkillIssue {
-  const path = i.path;
-  const field = fieldName(path);
-  const missing = i.code === 'invalid_type' && valueAt(data, path) === undefined;
-  // A missing top-level field has no line of its own; a missing nested one is shown at its parent.
-  const line = missing && path.length <= 1 ? undefined : lineOfPath(root, path, lineAt);
-  let key = (missing ? 'skills.err.required' : i.message) as MessageKey;
-  if (!key.startsWith('skills.')) key = 'skills.err.invalid';
-  return {
-    file,
-    ...(line ? { line } : {}),
-    ...(field ? { field } : {}),
-    message: { key, params: { field, types: ARG_TYPES.join(', '), max: 50, detail: i.message } },
-  };
-}
-
-export function fieldName(path: PropertyKey[]): string {
-  let out = '';
-  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${String(seg)}` : String(seg);
-  return out;
-}
-
-function issue(
-  file: string,
-  key: MessageKey,
-  params: Record<string, string | number>,
-  line?: number,
-  field?: string,
-): SkillIssue {
-  return { file, ...(line ? { line } : {}), ...(field ? { field } : {}), message: { key, params } };
-}
-
-function fail(
-  file: string,
-  key: MessageKey,
-  params: Record<string, string | number> = {},
-  line?: number,
-): LoadOutcome {
-  return { errors: [issue(file, key, params, line)], warnings: [] };
-}
-
-function firstLine(s: string): string {
-  return s.split('\n')[0]!.trim();
 }

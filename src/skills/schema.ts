@@ -35,6 +35,8 @@ export interface Skill {
   name: string;
   description: string;
   descriptionZh?: string;
+  /** The author's own version of the skill, if it gives one. */
+  version?: string;
   systemPrompt: string;
   /** As written in the file: built-in tool names and other skills (`analyze` or `skill_analyze`). */
   tools: string[];
@@ -69,6 +71,11 @@ export interface Skill {
   chunking?: Chunking;
   /** `allowed-tools: Bash(python3:*)`: the shell may run only commands with these prefixes. */
   shellScopes?: string[];
+  /**
+   * A SKILL.md's `allowed-tools`, mapped to zhi's names, when it declares one: in chat, only these
+   * tools run while the skill is in use (skills/skill-limits.ts); `zhi run` gives it only these.
+   */
+  allowedTools?: string[];
 }
 
 /** A problem in a skill file, located as precisely as the file allows. */
@@ -132,6 +139,11 @@ export const skillFileSchema = z.object({
   name: nameSchema,
   description: text,
   description_zh: z.string({ error: 'skills.err.notText' }).optional(),
+  /** The author's version (`version: 1.2` in YAML, `metadata: {version: …}` in SKILL.md), shown when shared. */
+  version: z
+    .union([z.string(), z.number()], { error: 'skills.err.notText' })
+    .transform((v) => String(v).trim())
+    .optional(),
   system_prompt: text,
   tools: z.array(
     z
@@ -191,6 +203,7 @@ export const KNOWN_KEYS = {
     'name',
     'description',
     'description_zh',
+    'version',
     'system_prompt',
     'tools',
     'model',
@@ -255,6 +268,7 @@ export function toSkill(
     toolLines: meta.toolLines,
   };
   if (data.description_zh?.trim()) skill.descriptionZh = data.description_zh.trim();
+  if (data.version) skill.version = data.version.slice(0, 40);
   if (data.model) skill.model = data.model.trim().toLowerCase();
   if (data.input?.description?.trim()) skill.inputDescription = data.input.description.trim();
   if (meta.folder) skill.folder = meta.folder;

@@ -24,6 +24,8 @@ export interface Manifest {
   format: 'zhi-skill/1';
   name: string;
   version: string;
+  /** `skill`: the author's own (`version:`, `metadata.version`); `content`: made from the hash. */
+  version_source?: 'skill' | 'content';
   skill_format: 'yaml' | 'skill-md';
   tools: string[];
   /** sha256 over every file (as trust computes it). */
@@ -44,19 +46,21 @@ async function skillFiles(skill: Skill): Promise<Map<string, Uint8Array>> {
   return files;
 }
 
-/** Pack a skill into zip bytes with its manifest. `version` comes from the skill's metadata. */
-export async function packSkill(
-  skill: Skill,
-  version = '1',
-): Promise<{ zip: Uint8Array; manifest: Manifest }> {
+/**
+ * Pack a skill into zip bytes with its manifest. The version is the skill's own; a skill without
+ * one gets `sha-` and the start of its content hash, so two different contents never share one.
+ */
+export async function packSkill(skill: Skill): Promise<{ zip: Uint8Array; manifest: Manifest }> {
   const files = await skillFiles(skill);
+  const hash = await contentHash(skill);
   const manifest: Manifest = {
     format: 'zhi-skill/1',
     name: skill.name,
-    version,
+    version: skill.version ?? `sha-${hash.slice(0, 8)}`,
+    version_source: skill.version ? 'skill' : 'content',
     skill_format: skill.format,
     tools: skill.tools,
-    hash: await contentHash(skill),
+    hash,
     files: [...files].map(([path, bytes]) => ({ path, sha256: sha256(bytes), bytes: bytes.length })),
   };
   const { zipSync, strToU8 } = await import('fflate');

@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
-import { type McpServerConfig, mcpServersProblem, normalizeServer } from './mcp-config.js';
+import {
+  isServerMap,
+  type McpProblem,
+  type McpServerConfig,
+  mcpServerProblem,
+  mcpServersProblems,
+  normalizeServer,
+} from './mcp-config.js';
 import { restrictAcl } from './private-files.js';
 import { nearest } from './suggest.js';
 
@@ -78,7 +85,8 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   status_line: oneOf('on', 'off'),
   thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
-  mcp_servers: (v) => mcpServersProblem(v) === undefined,
+  // Each server is checked on its own (a bad one is left out with a warning): see loadConfigFile.
+  mcp_servers: isServerMap,
 };
 
 const expected: Record<ConfigKey, string> = {
@@ -163,7 +171,9 @@ export interface LoadResult {
 
 export type ConfigWarning =
   | { kind: 'unknown_key'; key: string }
-  | { kind: 'corrupt'; backup: string; keyRecovered: boolean };
+  | { kind: 'corrupt'; backup: string; keyRecovered: boolean }
+  /** An `mcp_servers` entry that cannot be used: that server is left out, the others work. */
+  | { kind: 'mcp_server'; problem: McpProblem; file: string };
 
 /** Parse and validate a value given as text (from `zhi config set` or the environment). */
 export function coerce(key: ConfigKey, raw: string): unknown {
@@ -182,14 +192,19 @@ export function validateValue(
 ): unknown {
   const ok = checks[key](value);
   const badPlatform = key === 'platform' && catalog && ok && !catalog.platformIds.includes(String(value));
+  if (!ok && key === 'mcp_servers') {
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'mcp.err.notMap', params: { source } },
+      why: { key: 'mcp.err.notMapWhy' },
+      tries: [{ key: 'mcp.try.editFile', params: { source } }],
+    });
+  }
   if (!ok || badPlatform) {
     throw new ZhiError({
       kind: 'config',
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
-      why:
-        key === 'mcp_servers'
-          ? { key: 'config.err.expected', params: { expected: mcpServersProblem(value) ?? expected[key] } }
-          : { key: 'config.err.expected', params: { expected: expected[key] } },
+      why: { key: 'config.err.expected', params: { expected: expected[key] } },
       tries: [{ key: 'config.try.set', params: { key } }],
     });
   }
@@ -247,6 +262,11 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     }
     if (value === null || value === undefined) continue;
     file[key] = validateValue(key as ConfigKey, value, path);
+    // Kept as written (saving the file loses nothing); resolveConfig leaves the bad ones out.
+    if (key === 'mcp_servers') {
+      for (const problem of mcpServersProblems(value as Record<string, unknown>))
+        warnings.push({ kind: 'mcp_server', problem, file: path });
+    }
   }
   return { file: file as ConfigFile, exists: true, warnings };
 }
@@ -343,7 +363,9 @@ export function resolveConfig(
     thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     mcpServers: Object.fromEntries(
-      Object.entries(file.mcp_servers ?? {}).map(([name, v]) => [name, normalizeServer(v)]),
+      Object.entries(file.mcp_servers ?? {})
+        .filter(([name, v]) => mcpServerProblem(name, v) === undefined)
+        .map(([name, v]) => [name, normalizeServer(v)]),
     ),
     fileExists: loaded.exists,
     sources: sourcesOf(loaded.file, env, flags),

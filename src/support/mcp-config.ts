@@ -13,8 +13,10 @@
  *       headers: { Authorization: "Bearer …" }
  *
  * Checked here (plain code, no zod: config is read on every start); used by the config loader
- * and by `zhi mcp add`.
+ * and by `zhi mcp add`. A bad entry leaves out that server only, with a warning that names it.
  */
+import { type MessageKey, type Params, t } from './i18n/index.js';
+import { visible } from './sanitize.js';
 
 /**
  * ask: every call asks, in every mode · read: the server only reads, its tools run without a
@@ -49,44 +51,68 @@ const isTextMap = (v: unknown): v is Record<string, string> =>
   !Array.isArray(v) &&
   Object.values(v).every((x) => typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean');
 
+/**
+ * What is wrong with one server's entry: the server, the setting at fault (when one is) and a
+ * catalogue message, so config.yaml errors are told in the person's language.
+ */
+export interface McpProblem {
+  name: string;
+  field?: string;
+  key: MessageKey;
+  params?: Params;
+}
+
 /** What is wrong with one server's entry, or undefined when it is fine. */
-export function mcpServerProblem(name: string, v: unknown): string | undefined {
-  if (!MCP_NAME_RE.test(name))
-    return `the server name "${name}" must be letters, digits, "-" or "_" (at most 30)`;
-  if (typeof v !== 'object' || v === null || Array.isArray(v))
-    return `"${name}" must be a group of settings (command or url)`;
+export function mcpServerProblem(name: string, v: unknown): McpProblem | undefined {
+  const problem = (key: MessageKey, field?: string, params: Params = {}): McpProblem => ({
+    name,
+    ...(field ? { field } : {}),
+    key,
+    params: { ...params, ...(field ? { field } : {}) },
+  });
+  if (!MCP_NAME_RE.test(name)) return problem('mcp.bad.name');
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return problem('mcp.bad.notMap');
   const o = v as Record<string, unknown>;
   const unknown = Object.keys(o).find((k) => !KEYS.includes(k));
-  if (unknown) return `"${name}" has an unknown setting "${unknown}" (known: ${KEYS.join(', ')})`;
-  if (isText(o.command) === isText(o.url)) return `"${name}" needs either a command or a url (not both)`;
+  if (unknown) return problem('mcp.bad.unknown', unknown, { known: KEYS.join(', ') });
+  if (isText(o.command) === isText(o.url)) return problem('mcp.bad.commandOrUrl');
   if (o.url !== undefined) {
     try {
       if (!['http:', 'https:'].includes(new URL(String(o.url)).protocol)) throw new Error('scheme');
     } catch {
-      return `"${name}": url must be an http(s) address`;
+      return problem('mcp.bad.url', 'url');
     }
   }
   for (const k of ['args', 'include', 'exclude'] as const) {
-    if (o[k] !== undefined && !isTextList(o[k])) return `"${name}": ${k} must be a list of text`;
+    if (o[k] !== undefined && !isTextList(o[k])) return problem('mcp.bad.list', k);
   }
   for (const k of ['env', 'headers'] as const) {
-    if (o[k] !== undefined && !isTextMap(o[k])) return `"${name}": ${k} must be "key: value" lines`;
+    if (o[k] !== undefined && !isTextMap(o[k])) return problem('mcp.bad.map', k);
   }
   if (o.trust !== undefined && !MCP_TRUST.includes(o.trust as McpTrust))
-    return `"${name}": trust must be one of ${MCP_TRUST.join(', ')}`;
+    return problem('mcp.bad.trust', 'trust', { value: String(o.trust), known: MCP_TRUST.join(', ') });
   if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout > 0 && o.timeout <= 600))
-    return `"${name}": timeout must be a number of seconds from 1 to 600`;
+    return problem('mcp.bad.timeout', 'timeout');
   return undefined;
 }
 
-/** The first problem of the whole `mcp_servers` value, or undefined. */
-export function mcpServersProblem(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'mcp_servers must map names to servers';
-  for (const [name, server] of Object.entries(v)) {
-    const problem = mcpServerProblem(name, server);
-    if (problem) return problem;
-  }
-  return undefined;
+/** A problem as a person reads it (the server's own values shown, never executed). */
+export function mcpProblemText(p: McpProblem): string {
+  const params: Params = { name: p.name };
+  for (const [k, v] of Object.entries(p.params ?? {})) params[k] = typeof v === 'string' ? visible(v) : v;
+  return t(p.key, params);
+}
+
+/** `mcp_servers` itself must map names to servers (each entry is checked on its own). */
+export function isServerMap(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The problem of every entry that cannot be used (the others still work). */
+export function mcpServersProblems(v: Record<string, unknown>): McpProblem[] {
+  return Object.entries(v)
+    .map(([name, server]) => mcpServerProblem(name, server))
+    .filter((p): p is McpProblem => p !== undefined);
 }
 
 /** A checked entry with defaults applied (env and header values as text). */

@@ -4,7 +4,7 @@
  * `zhi run` with free text, files and stdin; bundled files found case-insensitively and read in
  * pages; a Claude model id falls back; project-level `.agents/skills/` discovered.
  */
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
@@ -87,6 +87,52 @@ describe('Agent Skills in chat', () => {
     expect(lastTool(third!)).toBe(
       (await import('node:fs')).readFileSync(join(REAL, 'internal-comms/examples/3p-updates.md'), 'utf8'),
     );
+  });
+
+  it("honours allowed-tools in chat as zhi run does: once the skill is loaded only its tools run (shell only its programs), listed ones still go through the policy; the limit is told in the person's language", async () => {
+    mkdirSync(join(home, 'skills', 'tidy', 'scripts'), { recursive: true });
+    writeFileSync(
+      join(home, 'skills', 'tidy', 'SKILL.md'),
+      '---\nname: tidy\ndescription: Tidy a CSV file with the bundled script.\nallowed-tools: Bash(python3:*) Read\n---\nRun scripts/tidy.py on the file.\n',
+    );
+    writeFileSync(join(home, 'skills', 'tidy', 'scripts', 'tidy.py'), 'print("tidy")\n');
+    writeFileSync(join(work, 'a.csv'), 'x,y\n');
+    fake.script(
+      // Before the skill is loaded nothing limits the chat: this write only fails for want of a terminal.
+      { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'before.txt', content: 'x' } }] },
+      { kind: 'tools', calls: [{ name: 'skill', arguments: { name: 'tidy' } }] },
+      { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 'out.csv', content: 'x' } }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'shell', arguments: { command: 'python3 scripts/tidy.py a.csv && rm -rf ~' } }],
+      },
+      { kind: 'tools', calls: [{ name: 'shell', arguments: { command: 'python3 scripts/tidy.py a.csv' } }] },
+      { kind: 'tools', calls: [{ name: 'file_read', arguments: { path: 'a.csv' } }] },
+      { kind: 'tools', calls: [{ name: 'skill', arguments: { name: 'tidy', path: 'scripts/tidy.py' } }] },
+      { kind: 'text', text: 'Done within the skill.' },
+    );
+    const r = await e.zhi(['-c', 'tidy a.csv'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Done within the skill.\n');
+    const results = chats().slice(1).map(lastTool);
+    expect(results[0]).not.toContain('allows only');
+    expect(results[1]).toContain(
+      'zhi runs only these tools, as its allowed-tools says: shell (python3), file_read',
+    );
+    expect(results[2]).toBe(
+      'Error: Refused: the skill "tidy" you loaded allows only these tools: shell (python3), file_read; "file_write" is not one of them. Use those tools, or tell the person what else you need and why. This cannot be confirmed; do not try it another way.',
+    );
+    expect(results[3]).toContain('allows only shell commands that start with python3; "rm -rf ~" does not.');
+    // A command the skill allows still goes through the policy: here no one can approve it.
+    expect(results[4]).not.toContain('allows only');
+    expect(results[4]).toMatch(/^Error: /);
+    expect(results[5]).toBe('x,y\n');
+    expect(results[6]).toContain('print("tidy")');
+    expect(existsSync(join(work, 'out.csv'))).toBe(false);
+    expect(r.stderr).toContain(
+      '技能 tidy 只允许使用这些工具：shell (python3), file_read。file_write 没有运行。',
+    );
+    expect(r.stderr).toContain('技能 tidy 只允许以 python3 开头的命令。这条命令没有运行：rm -rf ~');
   });
 
   it('refuses a bundled path outside the skill folder, and a skill that does not exist', async () => {

@@ -3,12 +3,14 @@
  * @modelcontextprotocol/server-filesystem, and a small SDK server that crashes on demand) started
  * by zhi from config.yaml, their tools called by the fake model, results in the next request.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { makePng } from '../helpers/media.js';
+import { runZhi } from '../helpers/zhi.js';
 
 const require = createRequire(import.meta.url);
 const FS_SERVER = join(
@@ -81,6 +83,63 @@ describe('MCP servers as tools', () => {
     expect(list.stdout).toContain('tools: files__read_text_file, files__list_directory');
   });
 
+  it('an image an MCP tool returns is shown to a vision model: its bytes reach a glm-4.6v-flash request, its description the next chat request; a GIF is only noted', async () => {
+    const data = join(work, 'data');
+    mkdirSync(data);
+    const png = makePng(3, 2, [10, 200, 30]);
+    writeFileSync(join(data, 'chart.png'), png);
+    writeFileSync(join(data, 'anim.gif'), Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'));
+    config(
+      [
+        'mcp_servers:',
+        '  files:',
+        '    command: node',
+        `    args: [${JSON.stringify(FS_SERVER)}, ${JSON.stringify(data)}]`,
+        '    trust: read',
+        '    include: [read_media_file]',
+      ].join('\n'),
+    );
+    fake.script(
+      {
+        kind: 'tools',
+        calls: [
+          { name: 'files__read_media_file', arguments: { path: join(data, 'chart.png') } },
+          { name: 'files__read_media_file', arguments: { path: join(data, 'anim.gif') } },
+        ],
+      },
+      { kind: 'text', text: 'A green bar chart: sales 42 in March.' },
+      { kind: 'text', text: 'The chart shows sales of 42 in March.' },
+    );
+    const r = await zhi(['-c', 'What does the chart in the data folder show?']);
+    expect(r.stderr).not.toContain('not available');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('The chart shows sales of 42 in March.\n');
+    const [first, vision, second] = chats();
+    expect(first!.body.model).toBe('glm-5');
+    expect(vision!.body.model).toBe('glm-4.6v-flash');
+    expect(vision!.body.stream).toBeFalsy();
+    const parts = vision!.body.messages[0].content as {
+      type: string;
+      text?: string;
+      image_url?: { url: string };
+    }[];
+    expect(parts[0]!.text).toContain(
+      'The tool "read_media_file" of the MCP server "files" returned this image',
+    );
+    expect(parts.filter((p) => p.type === 'image_url').map((p) => p.image_url!.url)).toEqual([
+      `data:image/png;base64,${png.toString('base64')}`,
+    ]);
+    expect(vision!.body.tools).toBeUndefined();
+    const [described, gif] = toolResults(second!);
+    expect(described).toContain('[image from the MCP server "files": image/png');
+    expect(described).toContain('described by the vision model glm-4.6v-flash');
+    expect(described).toContain('A green bar chart: sales 42 in March.');
+    expect(described).not.toContain(png.toString('base64'));
+    expect(gif).toContain('image/gif');
+    expect(gif).toContain('not shown to a vision model: image/gif is not a type the vision model takes');
+    expect(chats()).toHaveLength(3);
+  });
+
   it('without a terminal, a server not trusted as read-only does not run: the call is denied and the chat goes on', async () => {
     config(
       ['mcp_servers:', '  crashy:', '    command: node', `    args: [${JSON.stringify(CRASHY)}]`].join('\n'),
@@ -146,10 +205,65 @@ describe('MCP servers as tools', () => {
     expect(dup.stderr).toContain('An MCP server called "files" is already configured.');
     const bad = await zhi(['mcp', 'add', 'web', '--trust', 'always', '--url', 'https://example.com/mcp']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('trust must be one of ask, read, auto');
+    expect(bad.stderr).toContain(
+      'This MCP server cannot be added: the setting "trust" is "always", but it must be one of ask, read, auto.',
+    );
     const removed = await zhi(['mcp', 'remove', 'files']);
     expect(removed.code).toBe(0);
     expect((await zhi(['mcp', 'list'])).stdout).toContain('No MCP servers are configured.');
+  });
+
+  it('a bad mcp_servers entry is a clear warning naming the server and the setting (en and zh); the other servers still work; zhi mcp remove removes it', async () => {
+    const yaml = [
+      'mcp_servers:',
+      '  crashy:',
+      '    command: node',
+      `    args: [${JSON.stringify(CRASHY)}]`,
+      '    trust: read',
+      '  broken:',
+      '    command: node',
+      '    args: server.js',
+    ];
+    config(yaml.join('\n'));
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'crashy__echo', arguments: { text: 'still works' } }] },
+      { kind: 'text', text: 'Done.' },
+    );
+    const r = await zhi(['-c', 'echo']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Done.\n');
+    expect(toolResults(chats()[1]!)).toEqual(['echo: still works']);
+    expect(r.stderr).toContain('The MCP server "broken" in ');
+    expect(r.stderr).toContain('is left out: the setting "args" must be a list of text');
+    expect(r.stderr).toContain('remove it with `zhi mcp remove broken`');
+    expect(r.stderr).not.toContain('[object Object]');
+    expect(r.stderr).not.toContain('zhi config set');
+    expect(toolNames(chats()[0]!).some((n) => n.startsWith('broken__'))).toBe(false);
+
+    const zh = await runZhi({
+      args: ['mcp', 'list'],
+      baseUrl: fake.baseUrl,
+      home,
+      cwd: work,
+      env: { ZHI_LANGUAGE: 'zh' },
+      timeoutMs: 30_000,
+    });
+    expect(zh.code).toBe(0);
+    expect(zh.stderr).toContain('MCP 服务器 “broken” 未被启用：设置项 “args” 必须是文本列表');
+    expect(zh.stdout).toContain('crashy');
+
+    const removed = await zhi(['mcp', 'remove', 'broken']);
+    expect(removed.code).toBe(0);
+    expect(readFileSync(join(home, 'config.yaml'), 'utf8')).not.toContain('broken');
+    expect(readFileSync(join(home, 'config.yaml'), 'utf8')).toContain('crashy');
+    expect((await zhi(['mcp', 'list'])).stderr).not.toContain('broken');
+
+    config('mcp_servers: [files]\n');
+    const list = await zhi(['mcp', 'list']);
+    expect(list.code).toBe(3);
+    expect(list.stderr).toContain('mcp_servers in ');
+    expect(list.stderr).toContain('it must list servers by name');
+    expect(list.stderr).not.toContain('[object Object]');
   });
 
   it('a skill uses an MCP server with tools: [mcp:<server>]; an unknown server is a clear error', async () => {

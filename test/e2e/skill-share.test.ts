@@ -4,7 +4,7 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -29,7 +29,10 @@ describe('zhi skill export / import', () => {
     cpSync(join(REAL, 'internal-comms'), join(alice, 'skills', 'internal-comms'), { recursive: true });
     const out = await as(alice, ['skill', 'export', 'internal-comms']);
     expect(out.code).toBe(0);
-    expect(out.stderr).toContain('Exported the skill internal-comms to');
+    // No version of its own: one made from its content, said so on import.
+    expect(out.stderr).toMatch(
+      /Exported the skill internal-comms, version sha-[0-9a-f]{8}, to .*\(6 files; /,
+    );
     expect(existsSync(join(work, 'internal-comms.zip'))).toBe(true);
     // Never replaces a file.
     expect((await as(alice, ['skill', 'export', 'internal-comms'])).code).toBe(2);
@@ -39,6 +42,9 @@ describe('zhi skill export / import', () => {
     expect(noYes.stderr).toContain('tools it uses: file_read, file_list, file_write');
     expect(noYes.stderr).toContain('6 files: SKILL.md, examples/3p-updates.md');
     expect(noYes.stderr).toContain('needs a confirmation');
+    expect(noYes.stderr).toMatch(
+      /Skill internal-comms, version sha-[0-9a-f]{8} \(made from its content: the author gave none\)/,
+    );
     expect(existsSync(join(bob, 'skills', 'internal-comms'))).toBe(false);
 
     const imp = await as(bob, ['skill', 'import', 'internal-comms.zip', '--yes']);
@@ -61,6 +67,34 @@ describe('zhi skill export / import', () => {
     const after = await as(bob, ['run', 'internal-comms', 'write', 'a', 'newsletter']);
     expect(after.code).toBe(3);
     expect(after.stderr).toContain('has not been trusted yet');
+  });
+
+  it('takes the version from the skill (YAML `version`, SKILL.md `metadata.version`), shows it on import, and says "1 file" (en and zh)', async () => {
+    mkdirSync(join(alice, 'skills', 'notes'), { recursive: true });
+    writeFileSync(
+      join(alice, 'skills', 'memo.yaml'),
+      'name: memo\nversion: 1.2\ndescription: Write a memo\nsystem_prompt: Write a memo.\ntools: []\n',
+    );
+    writeFileSync(
+      join(alice, 'skills', 'notes', 'SKILL.md'),
+      '---\nname: notes\ndescription: Take notes\nmetadata:\n  version: "2.0.1"\n---\nTake notes.\n',
+    );
+    const memo = await as(alice, ['skill', 'export', 'memo']);
+    expect(memo.code).toBe(0);
+    expect(memo.stderr).toContain('Exported the skill memo, version 1.2, to');
+    expect(memo.stderr).toContain('(1 file; tools: -)');
+    const manifest = JSON.parse(
+      strFromU8(unzipSync(readFileSync(join(work, 'memo.zip')))['zhi-skill.json']!),
+    );
+    expect(manifest).toMatchObject({ name: 'memo', version: '1.2', version_source: 'skill' });
+    const shown = await as(bob, ['skill', 'import', 'memo.zip']);
+    expect(shown.stderr).toContain('Skill memo, version 1.2\n');
+    expect(shown.stderr).toContain('1 file: memo.yaml');
+
+    const zh = await e.zhi(['skill', 'export', 'notes'], { home: alice, env: { ZHI_LANGUAGE: 'zh' } });
+    expect(zh.code).toBe(0);
+    expect(zh.stderr).toContain('已将技能 notes（版本 2.0.1）导出到');
+    expect(zh.stderr).toContain('（1 个文件；工具：');
   });
 
   it('refuses a package with a path that leaves the folder, a zip bomb, and files changed after export', async () => {

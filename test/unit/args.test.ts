@@ -49,6 +49,16 @@ describe('command line', () => {
     expect(() => parseArgs(['--model'])).toThrow(ZhiError);
   });
 
+  it('takes words named like object properties as words, not flags', () => {
+    const a = parseArgs(['config', 'get', 'toString']);
+    expect(a.subcommand).toBe('config');
+    expect(a.positionals).toEqual(['get', 'toString']);
+    expect(parseArgs(['constructor', 'hasOwnProperty']).positionals).toEqual([
+      'constructor',
+      'hasOwnProperty',
+    ]);
+  });
+
   it('accepts a message that starts with a dash for -c', () => {
     expect(parseArgs(['-c', '-5 degrees?']).flags.command).toBe('-5 degrees?');
   });

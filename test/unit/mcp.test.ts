@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/agent/permissions.js';
-import { mcpServersProblem, normalizeServer } from '../../src/support/mcp-config.js';
+import { setLanguage } from '../../src/support/i18n/index.js';
+import {
+  isServerMap,
+  mcpProblemText,
+  mcpServersProblems,
+  normalizeServer,
+} from '../../src/support/mcp-config.js';
 import { mcpKind, mcpToolName, resultText, trimSchema } from '../../src/tools/mcp/convert.js';
 
 describe('MCP permissions', () => {
@@ -16,18 +22,39 @@ describe('MCP permissions', () => {
 });
 
 describe('mcp_servers in config.yaml', () => {
-  it('names the problem of a bad entry', () => {
-    expect(mcpServersProblem({ files: { command: 'node', args: ['x'] } })).toBeUndefined();
-    expect(mcpServersProblem({ 'bad name': { command: 'x' } })).toContain('server name "bad name"');
-    expect(mcpServersProblem({ a: { command: 'x', url: 'https://e.com' } })).toContain(
-      'either a command or a url',
+  it('names the server, the setting and the problem of a bad entry, in English and Chinese', () => {
+    const one = (v: Record<string, unknown>) => {
+      const [p] = mcpServersProblems(v);
+      return p ? { name: p.name, field: p.field, text: mcpProblemText(p) } : undefined;
+    };
+    expect(one({ files: { command: 'node', args: ['x'] } })).toBeUndefined();
+    expect(one({ 'bad name': { command: 'x' } })?.text).toContain('letters, digits');
+    expect(one({ a: { command: 'x', url: 'https://e.com' } })?.text).toContain('either a command or a url');
+    expect(one({ a: { url: 'ftp://e.com' } })).toMatchObject({
+      field: 'url',
+      text: expect.stringContaining('http://'),
+    });
+    expect(one({ a: { command: 'x', trust: 'yes' } })).toMatchObject({
+      name: 'a',
+      field: 'trust',
+      text: 'the setting "trust" is "yes", but it must be one of ask, read, auto',
+    });
+    expect(one({ a: { command: 'x', args: 'y.js' } })?.text).toBe(
+      'the setting "args" must be a list of text, such as [a, b]',
     );
-    expect(mcpServersProblem({ a: { url: 'ftp://e.com' } })).toContain('http(s)');
-    expect(mcpServersProblem({ a: { command: 'x', trust: 'yes' } })).toContain(
-      'trust must be one of ask, read, auto',
-    );
-    expect(mcpServersProblem({ a: { command: 'x', tools: [] } })).toContain('unknown setting "tools"');
-    expect(mcpServersProblem(['x'])).toBe('mcp_servers must map names to servers');
+    expect(one({ a: { command: 'x', tools: [] } })?.text).toContain('"tools" is not one zhi knows');
+    expect(
+      mcpServersProblems({ ok: { command: 'x' }, b1: { command: 1 }, b2: 'x' }).map((p) => p.name),
+    ).toEqual(['b1', 'b2']);
+    expect(isServerMap(['x'])).toBe(false);
+    setLanguage('zh');
+    try {
+      expect(one({ a: { command: 'x', trus: 'read' } })?.text).toBe(
+        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, include, exclude, timeout）',
+      );
+    } finally {
+      setLanguage('en');
+    }
     expect(normalizeServer({ command: 'x', env: { N: 1 } })).toEqual({
       command: 'x',
       env: { N: '1' },

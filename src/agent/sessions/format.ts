@@ -31,6 +31,21 @@ export interface SessionHeader {
   zhi: string;
 }
 
+/** What a compaction did to the context (its line in the file, and what the compactor reports). */
+export interface CompactionRecord {
+  reason: 'auto' | 'manual' | 'overflow';
+  /** Messages placed before the kept tail (the summary, and an acknowledgement). */
+  inserted: Message[];
+  /** How many of the most recent context messages were kept as they were. */
+  kept: number;
+  /** How many context messages the summary replaced. */
+  replaced: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  model: string;
+  focus?: string | undefined;
+}
+
 /** Why usage was spent: the conversation itself, a skill, or a compaction summary. */
 export type UsagePurpose = 'chat' | 'skill' | 'compact';
 
@@ -50,21 +65,7 @@ export type SessionEvent =
       currency: Currency;
       covered: boolean;
     }
-  | {
-      type: 'compaction';
-      t: string;
-      reason: 'auto' | 'manual' | 'overflow';
-      /** Messages placed before the kept tail (the summary, and an acknowledgement). */
-      inserted: Message[];
-      /** How many of the most recent context messages were kept as they were. */
-      kept: number;
-      /** How many context messages the summary replaced. */
-      replaced: number;
-      tokensBefore: number;
-      tokensAfter: number;
-      model: string;
-      focus?: string;
-    }
+  | ({ type: 'compaction'; t: string } & CompactionRecord)
   /** The context was cut back to its first `keep` messages (/undo, /reset). */
   | { type: 'truncate'; t: string; keep: number }
   /** A full snapshot of the context, when it changed in a way no other event describes. */

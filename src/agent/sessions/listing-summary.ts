@@ -3,7 +3,7 @@
  * it needs and only those are parsed.
  */
 import { messageText, type SessionEvent, type SessionHeader } from './format.js';
-import { type SessionSummary, titleFrom } from './store.js';
+import { type SessionSummary, summaryOf, titleFrom } from './store.js';
 
 const MARK = {
   user: Buffer.from('\n{"type":"message","role":"user"'),
@@ -38,23 +38,7 @@ export function summariseSession(data: Buffer | string, file = ''): SessionSumma
     return undefined;
   }
   if (header?.type !== 'session') return undefined;
-  const s: SessionSummary = {
-    id: header.id,
-    file,
-    kind: header.kind,
-    ...(header.skill ? { skill: header.skill } : {}),
-    cwd: header.cwd,
-    created: header.created,
-    updated: header.created,
-    title: '',
-    model: header.model,
-    turns: 0,
-    cost: 0,
-    currency: header.currency,
-    covered: false,
-    tokens: 0,
-    compactions: 0,
-  };
+  const s = summaryOf(header, file);
   for (const raw of linesStarting(buf, MARK.title)) {
     const line = tryParse(raw);
     if (line?.type === 'title') s.title = line.title;

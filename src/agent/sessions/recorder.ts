@@ -1,34 +1,24 @@
-import {
-  closeSync,
-  fdatasyncSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { join } from 'node:path';
 import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
-import { redact } from '../../support/redact.js';
-import { formatBytes, truncateText } from '../../support/text.js';
 import type { RunEvent } from '../events.js';
 import { appendLedger, ledgerEntry } from '../ledger.js';
-import { MAX_RESULT_BYTES } from '../tool-calls.js';
 import {
+  type CompactionRecord,
   messageText,
   now,
   SESSION_FORMAT_VERSION,
   type SessionEvent,
-  type SessionHeader,
   type SessionKind,
-  serialiseLine,
+  type SessionLine,
   type UsagePurpose,
 } from './format.js';
 import { noteSession } from './index-file.js';
+import { SessionFile } from './session-file.js';
+import { spillResult } from './spill.js';
 import { type LoadedSession, newSessionId, sessionDataDir, sessionFile, titleFrom } from './store.js';
+
+export type { CompactionRecord } from './format.js';
 
 export interface OpenSessionOptions {
   kind: SessionKind;
@@ -58,17 +48,6 @@ export interface UsageRecord {
   skill?: string | undefined;
 }
 
-export interface CompactionRecord {
-  reason: 'auto' | 'manual' | 'overflow';
-  inserted: Message[];
-  kept: number;
-  replaced: number;
-  tokensBefore: number;
-  tokensAfter: number;
-  model: string;
-  focus?: string | undefined;
-}
-
 /**
  * Records one conversation as it happens. Nothing is written until the first event (so starting
  * the REPL and leaving leaves no empty session). Every event is one `write` on an append-only
@@ -87,9 +66,8 @@ export interface CompactionRecord {
  */
 export class SessionRecorder {
   private _id: string;
-  private _file: string;
+  private out: SessionFile;
   readonly kind: SessionKind;
-  private fd: number | undefined;
   private failed = false;
   private closed = false;
   private resumed: boolean;
@@ -103,8 +81,8 @@ export class SessionRecorder {
   constructor(private readonly o: OpenSessionOptions) {
     this.kind = o.resume?.kind ?? o.kind;
     this._id = o.resume?.id ?? newSessionId();
-    this._file = o.resume?.file || sessionFile(o.sessionsDir, this._id);
     this.resumed = Boolean(o.resume);
+    this.out = this.fileFor(o.resume?.file || sessionFile(o.sessionsDir, this._id));
     this.titled = Boolean(o.resume?.title);
     this.lastModel = o.resume?.model ?? o.model;
     this.recorded = o.resume ? [...o.resume.messages] : [];
@@ -116,7 +94,7 @@ export class SessionRecorder {
   }
 
   get file(): string {
-    return this._file;
+    return this.out.path;
   }
 
   /** Where this session keeps its large tool results. */
@@ -131,7 +109,7 @@ export class SessionRecorder {
 
   /** Whether anything was written (a session file exists). */
   get started(): boolean {
-    return this.fd !== undefined;
+    return this.out.started;
   }
 
   /** The consumer of a run's events: messages, model changes, errors, ends and every call's usage. */
@@ -245,39 +223,14 @@ export class SessionRecorder {
    */
   readonly spill = async (call: ToolCall, content: string): Promise<string | undefined> => {
     if (this.failed) return undefined;
-    try {
-      const dir = join(this.dataDir, 'tool-results');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      this.spills += 1;
-      const safe = (s: string) => s.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 60);
-      const path = join(
-        dir,
-        `${String(this.spills).padStart(3, '0')}-${safe(call.function.name)}-${safe(call.id)}.txt`,
-      );
-      // Redacted like the session file itself: a tool result may quote a key or a token.
-      writeFileSync(path, redact(content), { mode: 0o600, flag: 'wx' });
-      const bytes = Buffer.byteLength(content, 'utf8');
-      const head = Math.max(1024, MAX_RESULT_BYTES - 2048);
-      return (
-        `[This result is ${formatBytes(bytes)}, more than one tool result may hold. The complete text was saved to ${path} ` +
-        `(tell the user if they need all of it). The beginning follows.]\n\n${truncateText(content, head).text}`
-      );
-    } catch {
-      return undefined;
-    }
+    this.spills += 1;
+    return spillResult(this.dataDir, this.spills, call, content);
   };
 
   /** Stop recording (further events are ignored), close the file and note it in the index. */
   close(): void {
     this.closed = true;
-    if (this.fd === undefined) return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-    this.fd = undefined;
-    if (!this.failed) noteSession(this.o.sessionsDir, this._file);
+    this.out.close();
   }
 
   /**
@@ -301,11 +254,10 @@ export class SessionRecorder {
 
   /** The conversation was cleared (/reset): what follows is a new session; the old one stays listed. */
   private startOver(): void {
-    this.close();
-    this.closed = false;
+    this.out.close();
     this._id = newSessionId();
-    this._file = sessionFile(this.o.sessionsDir, this._id);
     this.resumed = false;
+    this.out = this.fileFor(sessionFile(this.o.sessionsDir, this._id));
     this.titled = false;
     this.recorded = [];
     this.spills = 0;
@@ -325,59 +277,52 @@ export class SessionRecorder {
     this.recorded = [...expected];
   }
 
-  private open(): number | undefined {
-    if (this.fd !== undefined || this.failed || this.closed) return this.fd;
-    try {
-      mkdirSync(this.o.sessionsDir, { recursive: true, mode: 0o700 });
-      const fd = openSync(this.file, 'a+', 0o600);
-      this.fd = fd;
-      if (this.resumed) {
-        if (!endsWithNewline(fd)) writeSync(fd, '\n');
-        this.write({ type: 'resume', t: now(), mode: this.o.kind });
-        // Placeholder results were added on loading: write them, so counts in later lines match.
-        if (this.o.resume?.repaired)
-          this.write({ type: 'context', t: now(), messages: this.o.resume.messages });
-      } else {
-        const header: SessionHeader = {
-          type: 'session',
-          v: SESSION_FORMAT_VERSION,
-          id: this.id,
-          created: now(),
-          cwd: this.o.cwd,
-          model: this.lastModel,
-          kind: this.o.kind,
-          ...(this.o.skill ? { skill: this.o.skill } : {}),
-          platform: this.o.platform.id,
-          currency: this.o.platform.currency,
-          zhi: typeof __ZHI_VERSION__ === 'string' ? __ZHI_VERSION__ : 'dev',
-        };
-        writeSync(fd, serialiseLine(header));
-        if (this.o.systemPrompt) this.write({ type: 'system', t: now(), content: this.o.systemPrompt });
-      }
-      return fd;
-    } catch (err) {
-      this.fail(err);
-      return undefined;
-    }
+  /** The file a session is written to: a new one starts with its header, a resumed one says so. */
+  private fileFor(path: string): SessionFile {
+    const append = this.resumed;
+    return new SessionFile(path, this.o.sessionsDir, {
+      append,
+      head: () => (append ? this.resumeLines() : this.headerLines()),
+      fail: (err) => this.fail(err),
+      closed: () => {
+        if (!this.failed) noteSession(this.o.sessionsDir, path);
+      },
+    });
+  }
+
+  private headerLines(): SessionLine[] {
+    const lines: SessionLine[] = [
+      {
+        type: 'session',
+        v: SESSION_FORMAT_VERSION,
+        id: this.id,
+        created: now(),
+        cwd: this.o.cwd,
+        model: this.lastModel,
+        kind: this.o.kind,
+        ...(this.o.skill ? { skill: this.o.skill } : {}),
+        platform: this.o.platform.id,
+        currency: this.o.platform.currency,
+        zhi: typeof __ZHI_VERSION__ === 'string' ? __ZHI_VERSION__ : 'dev',
+      },
+    ];
+    if (this.o.systemPrompt) lines.push({ type: 'system', t: now(), content: this.o.systemPrompt });
+    return lines;
+  }
+
+  private resumeLines(): SessionLine[] {
+    const lines: SessionLine[] = [{ type: 'resume', t: now(), mode: this.o.kind }];
+    // Placeholder results were added on loading: write them, so counts in later lines match.
+    if (this.o.resume?.repaired) lines.push({ type: 'context', t: now(), messages: this.o.resume.messages });
+    return lines;
   }
 
   private write(event: SessionEvent): void {
-    const fd = this.open();
-    if (fd === undefined) return;
-    try {
-      writeSync(fd, serialiseLine(event));
-    } catch (err) {
-      this.fail(err);
-    }
+    if (!this.failed) this.out.write(event);
   }
 
   private sync(): void {
-    if (this.fd === undefined) return;
-    try {
-      fdatasyncSync(this.fd);
-    } catch {
-      // fsync is a best effort (some file systems refuse it); the data is written already.
-    }
+    this.out.sync();
   }
 
   private fail(err: unknown): void {
@@ -386,14 +331,6 @@ export class SessionRecorder {
     this.close();
     this.o.onError?.(err);
   }
-}
-
-function endsWithNewline(fd: number): boolean {
-  const size = fstatSync(fd).size;
-  if (size === 0) return true;
-  const b = Buffer.alloc(1);
-  readSync(fd, b, 0, 1, size - 1);
-  return b[0] === 0x0a;
 }
 
 export function openSession(o: OpenSessionOptions): SessionRecorder {

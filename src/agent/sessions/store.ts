@@ -108,6 +108,36 @@ function emptyUsage(): ModelUsage {
   };
 }
 
+/** What a listing knows from the header alone, before the events are counted. */
+export function summaryOf(header: SessionHeader, file: string): SessionSummary {
+  return {
+    id: header.id,
+    file,
+    kind: header.kind,
+    ...(header.skill ? { skill: header.skill } : {}),
+    cwd: header.cwd,
+    created: header.created,
+    updated: header.created,
+    title: '',
+    model: header.model,
+    turns: 0,
+    cost: 0,
+    currency: header.currency,
+    covered: false,
+    tokens: 0,
+    compactions: 0,
+  };
+}
+
+/** A session being replayed: the summary so far, the context, and what only a full load keeps. */
+interface Replay {
+  s: SessionSummary;
+  titled: boolean;
+  context: Message[];
+  byModel: Map<string, ModelUsage>;
+  unfinished: boolean;
+}
+
 /**
  * Replay a session file's text into the conversation it describes. Damaged lines are skipped
  * and reported in `warnings`; a tool call whose result was never written (zhi killed while the
@@ -116,99 +146,91 @@ function emptyUsage(): ModelUsage {
 export function replaySession(text: string, file = ''): LoadedSession | undefined {
   const warnings: LoadedSession['warnings'] = [];
   const parsed = parseLines(text, warnings);
-  const first = parsed[0]?.line;
-  if (first?.type !== 'session') return undefined;
-  const header = first;
-  let context: Message[] = [];
+  const header = parsed[0]?.line;
+  if (header?.type !== 'session') return undefined;
+  const r: Replay = {
+    s: summaryOf(header, file),
+    titled: false,
+    context: [],
+    byModel: new Map(),
+    unfinished: false,
+  };
   const events: SessionEvent[] = [];
-  const byModel = new Map<string, ModelUsage>();
-  let title: string | undefined;
-  let model = header.model;
-  let turns = 0;
-  let cost = 0;
-  let covered = false;
-  let tokens = 0;
-  let compactions = 0;
-  let unfinished = false;
-  let last = header.created;
-
   for (const { line } of parsed.slice(1)) {
     if (line.type === 'session') continue;
     events.push(line);
-    if ('t' in line && typeof line.t === 'string') last = line.t;
-    switch (line.type) {
-      case 'title':
-        title = line.title;
-        break;
-      case 'message':
-        if (!line.message || typeof line.message !== 'object') break;
-        context.push(line.message);
-        if (line.message.role === 'user') {
-          turns += 1;
-          unfinished = true;
-          title ??= titleFrom(messageText(line.message));
-        }
-        break;
-      case 'model':
-        model = line.model;
-        break;
-      case 'usage': {
-        const u = byModel.get(line.model) ?? emptyUsage();
-        u.promptTokens += line.usage.promptTokens;
-        u.completionTokens += line.usage.completionTokens;
-        u.totalTokens += line.usage.totalTokens;
-        u.cachedTokens += line.usage.cachedTokens;
-        u.reasoningTokens += line.usage.reasoningTokens;
-        u.calls += 1;
-        u.cost += line.cost;
-        byModel.set(line.model, u);
-        cost += line.cost;
-        tokens += line.usage.totalTokens;
-        covered ||= line.covered;
-        break;
-      }
-      case 'compaction':
-        compactions += 1;
-        context = [...line.inserted, ...(line.kept > 0 ? context.slice(-line.kept) : [])];
-        break;
-      case 'truncate':
-        context = context.slice(0, Math.max(0, line.keep));
-        break;
-      case 'context':
-        context = [...line.messages];
-        break;
-      case 'end':
-        unfinished = false;
-        break;
-      default:
-        break;
-    }
+    if ('t' in line && typeof line.t === 'string') r.s.updated = line.t;
+    replayLine(r, line);
   }
-  const repaired = repairToolCalls(context);
+  const repaired = repairToolCalls(r.context);
   return {
-    id: header.id,
-    file,
-    kind: header.kind,
-    ...(header.skill ? { skill: header.skill } : {}),
-    cwd: header.cwd,
-    created: header.created,
-    updated: last,
-    title: title ?? '',
-    model,
-    turns,
-    cost,
-    currency: header.currency,
-    covered,
-    tokens,
-    compactions,
+    ...r.s,
     header,
-    messages: context,
+    messages: r.context,
     events,
-    byModel: [...byModel.entries()],
-    unfinished,
+    byModel: [...r.byModel.entries()],
+    unfinished: r.unfinished,
     repaired,
     warnings,
   };
+}
+
+/** One event's effect on the conversation and its totals. */
+function replayLine(r: Replay, line: SessionEvent): void {
+  switch (line.type) {
+    case 'title':
+      r.s.title = line.title;
+      r.titled = true;
+      break;
+    case 'message':
+      if (!line.message || typeof line.message !== 'object') break;
+      r.context.push(line.message);
+      if (line.message.role === 'user') {
+        r.s.turns += 1;
+        r.unfinished = true;
+        if (!r.titled) {
+          r.s.title = titleFrom(messageText(line.message));
+          r.titled = true;
+        }
+      }
+      break;
+    case 'model':
+      r.s.model = line.model;
+      break;
+    case 'usage':
+      addUsage(r, line);
+      break;
+    case 'compaction':
+      r.s.compactions += 1;
+      r.context = [...line.inserted, ...(line.kept > 0 ? r.context.slice(-line.kept) : [])];
+      break;
+    case 'truncate':
+      r.context = r.context.slice(0, Math.max(0, line.keep));
+      break;
+    case 'context':
+      r.context = [...line.messages];
+      break;
+    case 'end':
+      r.unfinished = false;
+      break;
+    default:
+      break;
+  }
+}
+
+function addUsage(r: Replay, line: Extract<SessionEvent, { type: 'usage' }>): void {
+  const u = r.byModel.get(line.model) ?? emptyUsage();
+  u.promptTokens += line.usage.promptTokens;
+  u.completionTokens += line.usage.completionTokens;
+  u.totalTokens += line.usage.totalTokens;
+  u.cachedTokens += line.usage.cachedTokens;
+  u.reasoningTokens += line.usage.reasoningTokens;
+  u.calls += 1;
+  u.cost += line.cost;
+  r.byModel.set(line.model, u);
+  r.s.cost += line.cost;
+  r.s.tokens += line.usage.totalTokens;
+  r.s.covered ||= line.covered;
 }
 
 /**

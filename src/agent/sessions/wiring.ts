@@ -16,15 +16,45 @@ import type { RunEvent } from '../events.js';
 import type { AgentDeps, BeforeCallOutcome } from '../loop.js';
 import { estimateToolsTokens } from '../tokens.js';
 import type { SessionKind } from './format.js';
-import { openSession, type SessionRecorder } from './recorder.js';
+import { type OpenSessionOptions, openSession, type SessionRecorder } from './recorder.js';
 import type { LoadedSession } from './store.js';
 
-export interface WiringOptions {
-  kind: SessionKind;
+/**
+ * Where this invocation saves its sessions and what bounds one run, the same for a chat and a
+ * skill run (the command line decides it once, in sessionPlace).
+ */
+export interface SessionPlace {
   sessionsDir: string;
   ledgerFile: string;
   cwd: string;
   platform: Platform;
+  maxCostPerRun: number | undefined;
+  /** The session file or ledger could not be written (warn once; the run goes on). */
+  onError(err: unknown): void;
+}
+
+/** The recorder of one session in `place`: a chat's, a skill run's, a resumed one's. */
+export function recorderIn(
+  place: SessionPlace,
+  o: Omit<OpenSessionOptions, keyof SessionPlace>,
+): SessionRecorder {
+  return openSession({
+    sessionsDir: place.sessionsDir,
+    ledgerFile: place.ledgerFile,
+    cwd: place.cwd,
+    platform: place.platform,
+    onError: place.onError,
+    ...o,
+  });
+}
+
+/** The run budget (`max_cost_per_run`) over `usage`, priced at the model in use. */
+export function budgetIn(place: SessionPlace, usage: UsageTracker, model: () => string): RunBudget {
+  return new RunBudget(place.maxCostPerRun, usage, model);
+}
+
+export interface WiringOptions extends SessionPlace {
+  kind: SessionKind;
   llm: LlmClient;
   usage: UsageTracker;
   tools: ToolRegistry;
@@ -34,9 +64,6 @@ export interface WiringOptions {
   /** The model compaction summaries are written with (config skill_model). */
   summaryModel: string;
   compactThreshold: number;
-  maxCostPerRun: number | undefined;
-  /** The session file or ledger could not be written (warn once; the chat goes on). */
-  onError(err: unknown): void;
   /** The chat model to go on with when a session with this model is resumed. */
   resumedModel(model: string): string;
 }
@@ -65,7 +92,7 @@ export class SessionWiring {
       recorder: { recordCompaction: (c, before, after) => this._recorder.recordCompaction(c, before, after) },
       report: (ev) => this.consume(ev),
     });
-    this.budget = new RunBudget(o.maxCostPerRun, o.usage, model);
+    this.budget = budgetIn(o, o.usage, model);
   }
 
   get recorder(): SessionRecorder {
@@ -121,16 +148,11 @@ export class SessionWiring {
   }
 
   private newRecorder(resume?: LoadedSession): SessionRecorder {
-    return openSession({
+    return recorderIn(this.o, {
       kind: this.o.kind,
-      sessionsDir: this.o.sessionsDir,
-      ledgerFile: this.o.ledgerFile,
-      cwd: this.o.cwd,
       model: this.chat?.settings.model ?? this.o.model,
-      platform: this.o.platform,
       systemPrompt: this.chat?.settings.systemPrompt ?? this.o.systemPrompt,
       ...(resume ? { resume } : {}),
-      onError: this.o.onError,
     });
   }
 }

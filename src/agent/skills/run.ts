@@ -276,7 +276,8 @@ async function startMcpTools(
   }
   const { McpManager } = await import('../../tools/mcp/manager.js');
   const picked = Object.fromEntries(names.map((n) => [n, rt.mcpServers![n]!]));
-  const manager = new McpManager(picked, rt.cwd, registry);
+  // Images its tools return are described by the default vision model.
+  const manager = new McpManager(picked, rt.cwd, registry, { client: rt.client });
   const failed = await manager.start();
   if (failed.length) {
     await manager.close();

@@ -21,94 +21,24 @@ import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 
+const out = (s: string) => process.stdout.write(`${s}\n`);
+
 /** `zhi config show | path | get <key> | set <key> <value> | reset` */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [action, key, ...rest] = ctx.args.positionals;
-  const out = (s: string) => process.stdout.write(`${s}\n`);
   switch (action) {
     case undefined:
-    case 'show': {
-      const c = ctx.config;
-      const rows: [string, string][] = [
-        ['api_key', maskKey(c.apiKey)],
-        ['platform', c.platform],
-        // A proxy or gateway URL may carry a password: shown without it.
-        ['base_url', redact(c.baseUrl)],
-        ['default_model', c.defaultModel],
-        ['skill_model', c.skillModel],
-        ['output_dir', c.outputDir],
-        ['max_turns', String(c.maxTurns)],
-        ['language', c.language],
-        ['log_level', c.logLevel],
-        ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
-        ['compact_threshold', String(c.compactThreshold)],
-        ['shell_sandbox', c.shellSandbox],
-        ['status_line', c.statusLine ? 'on' : 'off'],
-        ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
-      ];
-      const width = Math.max(...rows.map((r) => r[0].length));
-      out(`# ${ctx.paths.configFile}`);
-      // A value set in the environment wins over the file: say so, or a rejected key looks right.
-      const from = (k: string) => {
-        const name = ENV[k as ConfigKey];
-        return name && ctx.env[name] ? `  ${t('config.show.source', { source: `$${name}` })}` : '';
-      };
-      for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}${from(k)}`);
-      return ExitCode.ok;
-    }
+    case 'show':
+      return show(ctx);
     case 'path':
       out(ctx.paths.configFile);
       return ExitCode.ok;
-    case 'get': {
-      const k = checkKey(key);
-      const file = (await loadConfigFile(ctx.paths.configFile)).file;
-      const resolved = ctx.config as unknown as Record<string, unknown>;
-      const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-      const value =
-        k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
-      out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
-      return ExitCode.ok;
-    }
-    case 'set': {
-      const k = checkKey(key);
-      const raw = rest.join(' ');
-      if (!raw) {
-        throw new ZhiError({
-          kind: 'usage',
-          what: { key: 'config.usage' },
-          tries: [{ key: 'cli.try.help' }],
-        });
-      }
-      const loaded = await loadConfigFile(ctx.paths.configFile);
-      const value = validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG);
-      const next: ConfigFile = { ...loaded.file, [k]: value };
-      // Check the whole result (a model must exist on the chosen platform) before saving.
-      resolveConfig({ ...loaded, file: next }, MODEL_CATALOG, {});
-      await saveConfigFile(ctx.paths.configFile, next);
-      out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
-      if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
-        const suggestion = nearest(String(value), chatModelIds());
-        process.stderr.write(
-          formatWarning(
-            `${t('llm.warn.unknownModel', { model: String(value) })}${suggestion ? ` ${t('cli.try.didYouMean', { suggestion })}` : ''}`,
-            ctx.err,
-          ),
-        );
-      }
-      return ExitCode.ok;
-    }
-    case 'reset': {
-      const loaded = await loadConfigFile(ctx.paths.configFile);
-      if (!loaded.exists) {
-        out(t('config.reset.none'));
-        return ExitCode.ok;
-      }
-      const backup = `${ctx.paths.configFile}.bak`;
-      await copyFile(ctx.paths.configFile, backup);
-      await saveConfigFile(ctx.paths.configFile, { platform: DEFAULTS.platform });
-      out(t('config.reset.done', { backup }));
-      return ExitCode.ok;
-    }
+    case 'get':
+      return get(ctx, key);
+    case 'set':
+      return set(ctx, key, rest.join(' '));
+    case 'reset':
+      return reset(ctx);
     default:
       throw new ZhiError({
         kind: 'usage',
@@ -116,6 +46,88 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
         why: { key: 'config.usage' },
       });
   }
+}
+
+function show(ctx: AppContext): ExitCodeValue {
+  const c = ctx.config;
+  const rows: [string, string][] = [
+    ['api_key', maskKey(c.apiKey)],
+    ['platform', c.platform],
+    // A proxy or gateway URL may carry a password: shown without it.
+    ['base_url', redact(c.baseUrl)],
+    ['default_model', c.defaultModel],
+    ['skill_model', c.skillModel],
+    ['output_dir', c.outputDir],
+    ['max_turns', String(c.maxTurns)],
+    ['language', c.language],
+    ['log_level', c.logLevel],
+    ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
+    ['compact_threshold', String(c.compactThreshold)],
+    ['shell_sandbox', c.shellSandbox],
+    ['status_line', c.statusLine ? 'on' : 'off'],
+    ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
+  ];
+  const width = Math.max(...rows.map((r) => r[0].length));
+  out(`# ${ctx.paths.configFile}`);
+  // A value set in the environment wins over the file: say so, or a rejected key looks right.
+  const from = (k: string) => {
+    const name = ENV[k as ConfigKey];
+    return name && ctx.env[name] ? `  ${t('config.show.source', { source: `$${name}` })}` : '';
+  };
+  for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}${from(k)}`);
+  return ExitCode.ok;
+}
+
+async function get(ctx: AppContext, key: string | undefined): Promise<ExitCodeValue> {
+  const k = checkKey(key);
+  const file = (await loadConfigFile(ctx.paths.configFile)).file;
+  const resolved = ctx.config as unknown as Record<string, unknown>;
+  const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+  const value =
+    k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
+  out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
+  return ExitCode.ok;
+}
+
+async function set(ctx: AppContext, key: string | undefined, raw: string): Promise<ExitCodeValue> {
+  const k = checkKey(key);
+  if (!raw) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'config.usage' },
+      tries: [{ key: 'cli.try.help' }],
+    });
+  }
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  const value = validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG);
+  const next: ConfigFile = { ...loaded.file, [k]: value };
+  // Check the whole result (a model must exist on the chosen platform) before saving.
+  resolveConfig({ ...loaded, file: next }, MODEL_CATALOG, {});
+  await saveConfigFile(ctx.paths.configFile, next);
+  out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
+  if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
+    const suggestion = nearest(String(value), chatModelIds());
+    process.stderr.write(
+      formatWarning(
+        `${t('llm.warn.unknownModel', { model: String(value) })}${suggestion ? ` ${t('cli.try.didYouMean', { suggestion })}` : ''}`,
+        ctx.err,
+      ),
+    );
+  }
+  return ExitCode.ok;
+}
+
+async function reset(ctx: AppContext): Promise<ExitCodeValue> {
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  if (!loaded.exists) {
+    out(t('config.reset.none'));
+    return ExitCode.ok;
+  }
+  const backup = `${ctx.paths.configFile}.bak`;
+  await copyFile(ctx.paths.configFile, backup);
+  await saveConfigFile(ctx.paths.configFile, { platform: DEFAULTS.platform });
+  out(t('config.reset.done', { backup }));
+  return ExitCode.ok;
 }
 
 function checkKey(key: string | undefined): ConfigKey {

@@ -5,7 +5,7 @@
 import { loadConfigFile, saveConfigFile } from '../../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
-import { MCP_TRUST, mcpServerProblem } from '../../support/mcp-config.js';
+import { mcpProblemText, mcpServerProblem } from '../../support/mcp-config.js';
 import type { AppContext } from '../context.js';
 import { statusLines } from '../mcp/render.js';
 
@@ -16,11 +16,11 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     case 'list':
       return show(ctx, undefined);
     case 'test':
-      return show(ctx, [known(ctx, name)]);
+      return show(ctx, [known(name, ctx.config.mcpServers)]);
     case 'add':
       return add(ctx, name, rest);
     case 'remove':
-      return remove(ctx, known(ctx, name));
+      return remove(ctx, name);
     default:
       throw usage({ key: 'mcp.err.usage', params: { what: action } });
   }
@@ -30,9 +30,10 @@ function usage(what: ConstructorParameters<typeof ZhiError>[0]['what']): ZhiErro
   return new ZhiError({ kind: 'usage', what, why: { key: 'mcp.usage' } });
 }
 
-function known(ctx: AppContext, name: string | undefined): string {
+/** A server name given on the command line that is one of `names`. */
+function known(name: string | undefined, names: object): string {
   if (!name) throw usage({ key: 'mcp.err.usage', params: { what: '' } });
-  if (!(name in ctx.config.mcpServers)) {
+  if (!(name in names)) {
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'mcp.err.unknown', params: { name } },
@@ -80,12 +81,8 @@ async function add(ctx: AppContext, name: string | undefined, words: string[]): 
     if (words.length > 1) entry.args = words.slice(1);
   }
   if (typeof extra.trust === 'string') entry.trust = extra.trust;
-  const problem =
-    mcpServerProblem(name, entry) ??
-    (extra.trust !== undefined && !MCP_TRUST.includes(extra.trust as never)
-      ? `trust must be one of ${MCP_TRUST.join(', ')}`
-      : undefined);
-  if (problem) throw usage({ key: 'mcp.err.bad', params: { problem } });
+  const problem = mcpServerProblem(name, entry);
+  if (problem) throw usage({ key: 'mcp.err.bad', params: { problem: mcpProblemText(problem) } });
   const loaded = await loadConfigFile(ctx.paths.configFile);
   const file = { ...loaded.file, mcp_servers: { ...(loaded.file.mcp_servers ?? {}), [name]: entry } };
   await saveConfigFile(ctx.paths.configFile, file);
@@ -93,14 +90,16 @@ async function add(ctx: AppContext, name: string | undefined, words: string[]): 
   return ExitCode.ok;
 }
 
-async function remove(ctx: AppContext, name: string): Promise<ExitCodeValue> {
+/** Also removes an entry zhi left out as unusable (that is how a person gets rid of it). */
+async function remove(ctx: AppContext, name: string | undefined): Promise<ExitCodeValue> {
   const loaded = await loadConfigFile(ctx.paths.configFile);
   const servers = { ...(loaded.file.mcp_servers ?? {}) };
-  delete servers[name];
+  const gone = known(name, servers);
+  delete servers[gone];
   const file = { ...loaded.file };
   if (Object.keys(servers).length) file.mcp_servers = servers;
   else delete file.mcp_servers;
   await saveConfigFile(ctx.paths.configFile, file);
-  process.stderr.write(`${t('mcp.removed', { name, file: ctx.paths.configFile })}\n`);
+  process.stderr.write(`${t('mcp.removed', { name: gone, file: ctx.paths.configFile })}\n`);
   return ExitCode.ok;
 }

@@ -1,4 +1,5 @@
 import type { SkillCatalog } from '../../skills/discovery.js';
+import type { Skill } from '../../skills/schema.js';
 import { TrustStore } from '../../skills/trust.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -19,37 +20,19 @@ import { allWarnings, loadCatalog, skillWarnings } from '../skills/runtime.js';
 
 const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust', 'export', 'import'];
 
+const out = (s: string) => process.stdout.write(`${s}\n`);
+const err = (s: string) => process.stderr.write(`${s}\n`);
+
 /** `zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>… | export <name> [file] | import <file|url>` */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [action = 'list', ...names] = ctx.args.positionals;
-  const out = (s: string) => process.stdout.write(`${s}\n`);
-  const err = (s: string) => process.stderr.write(`${s}\n`);
-  if (!ACTIONS.includes(action)) {
-    const suggestion = nearest(action, ACTIONS);
-    throw new ZhiError({
-      kind: 'usage',
-      what: { key: 'skills.cmd.unknownAction', params: { action } },
-      why: { key: 'skills.cmd.actions' },
-      tries: suggestion
-        ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi skill ${suggestion}` } }]
-        : [],
-    });
-  }
+  if (!ACTIONS.includes(action)) throw unknownAction(action);
   if (action === 'new') {
     const { newSkillConversation } = await import('../skills/create.js');
     return newSkillConversation(ctx, names[0]);
   }
   const catalog = await loadCatalog(ctx, err);
-  if (action === 'list') {
-    for (const w of allWarnings(ctx, catalog)) err(w);
-    if (ctx.args.flags.outputFormat !== 'text') {
-      out(JSON.stringify(listJson(ctx, catalog), null, 2));
-      return ExitCode.ok;
-    }
-    const width = ctx.stdoutIsTTY ? process.stdout.columns || 100 : 120;
-    out(skillTable(catalog, { style: ctx.out, width, defaultModel: ctx.config.skillModel }).join('\n'));
-    return ExitCode.ok;
-  }
+  if (action === 'list') return list(ctx, catalog);
   const name = names[0];
   if (!name) {
     throw new ZhiError({
@@ -66,57 +49,83 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       : share.importSkill(ctx, catalog, name);
   }
   const skill = findSkill(catalog, name);
-  switch (action) {
-    case 'show': {
-      for (const w of skillWarnings(ctx, catalog, skill)) err(w);
-      err(ctx.err.dim(`# ${skill.file} (${sourceLabel(catalog, skill)})`));
-      const text = await skillSource(skill, ctx.out.enabled);
-      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      if (skill.resources.length)
-        err(ctx.err.dim(`# ${t('skills.show.resources')}: ${skill.resources.join(', ')}`));
-      return ExitCode.ok;
-    }
-    case 'edit': {
-      if (!ctx.stdinIsTTY) {
-        throw new ZhiError({
-          kind: 'usage',
-          what: { key: 'skills.edit.noTerminal' },
-          tries: [{ key: 'skills.try.fix', params: { file: skill.file } }],
-        });
-      }
-      const result = await editSkill(ctx, skill);
-      if (result.copied) err(t('skills.edit.copied', { name: skill.name, file: result.file }));
-      if (result.problems.length) {
-        for (const p of result.problems) err(ctx.err.yellow(p));
-        err(t('skills.edit.stillBroken', { name: skill.name }));
-        return ExitCode.config;
-      }
-      err(result.changed ? t('skills.edit.saved', { name: skill.name }) : t('skills.edit.unchanged'));
-      return ExitCode.ok;
-    }
-    case 'delete': {
-      if (skill.source !== 'user') throw builtinDeleteError(skill.name);
-      const yes =
-        ctx.args.flags.yes ||
-        (ctx.stdinIsTTY &&
-          (await askYesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
-      if (!yes) {
-        if (!ctx.stdinIsTTY) {
-          throw new ZhiError({
-            kind: 'usage',
-            what: { key: 'skills.delete.needYes', params: { name: skill.name } },
-            tries: [{ key: 'skills.delete.tryYes', params: { name: skill.name } }],
-          });
-        }
-        err(t('skills.delete.kept'));
-        return ExitCode.ok;
-      }
-      await deleteSkill(ctx, skill);
-      err(t('skills.delete.done', { name: skill.name }));
-      if (catalog.builtins.has(skill.name)) err(t('skills.delete.builtinBack', { name: skill.name }));
-      return ExitCode.ok;
-    }
+  if (action === 'show') return show(ctx, catalog, skill);
+  if (action === 'edit') return edit(ctx, skill);
+  return remove(ctx, catalog, skill);
+}
+
+function unknownAction(action: string): ZhiError {
+  const suggestion = nearest(action, ACTIONS);
+  return new ZhiError({
+    kind: 'usage',
+    what: { key: 'skills.cmd.unknownAction', params: { action } },
+    why: { key: 'skills.cmd.actions' },
+    tries: suggestion
+      ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi skill ${suggestion}` } }]
+      : [],
+  });
+}
+
+function list(ctx: AppContext, catalog: SkillCatalog): ExitCodeValue {
+  for (const w of allWarnings(ctx, catalog)) err(w);
+  if (ctx.args.flags.outputFormat !== 'text') {
+    out(JSON.stringify(listJson(ctx, catalog), null, 2));
+    return ExitCode.ok;
   }
+  const width = ctx.stdoutIsTTY ? process.stdout.columns || 100 : 120;
+  out(skillTable(catalog, { style: ctx.out, width, defaultModel: ctx.config.skillModel }).join('\n'));
+  return ExitCode.ok;
+}
+
+async function show(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Promise<ExitCodeValue> {
+  for (const w of skillWarnings(ctx, catalog, skill)) err(w);
+  err(ctx.err.dim(`# ${skill.file} (${sourceLabel(catalog, skill)})`));
+  const text = await skillSource(skill, ctx.out.enabled);
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  if (skill.resources.length)
+    err(ctx.err.dim(`# ${t('skills.show.resources')}: ${skill.resources.join(', ')}`));
+  return ExitCode.ok;
+}
+
+async function edit(ctx: AppContext, skill: Skill): Promise<ExitCodeValue> {
+  if (!ctx.stdinIsTTY) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.edit.noTerminal' },
+      tries: [{ key: 'skills.try.fix', params: { file: skill.file } }],
+    });
+  }
+  const result = await editSkill(ctx, skill);
+  if (result.copied) err(t('skills.edit.copied', { name: skill.name, file: result.file }));
+  if (result.problems.length) {
+    for (const p of result.problems) err(ctx.err.yellow(p));
+    err(t('skills.edit.stillBroken', { name: skill.name }));
+    return ExitCode.config;
+  }
+  err(result.changed ? t('skills.edit.saved', { name: skill.name }) : t('skills.edit.unchanged'));
+  return ExitCode.ok;
+}
+
+async function remove(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Promise<ExitCodeValue> {
+  if (skill.source !== 'user') throw builtinDeleteError(skill.name);
+  const yes =
+    ctx.args.flags.yes ||
+    (ctx.stdinIsTTY &&
+      (await askYesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
+  if (!yes) {
+    if (!ctx.stdinIsTTY) {
+      throw new ZhiError({
+        kind: 'usage',
+        what: { key: 'skills.delete.needYes', params: { name: skill.name } },
+        tries: [{ key: 'skills.delete.tryYes', params: { name: skill.name } }],
+      });
+    }
+    err(t('skills.delete.kept'));
+    return ExitCode.ok;
+  }
+  await deleteSkill(ctx, skill);
+  err(t('skills.delete.done', { name: skill.name }));
+  if (catalog.builtins.has(skill.name)) err(t('skills.delete.builtinBack', { name: skill.name }));
   return ExitCode.ok;
 }
 
@@ -124,11 +133,10 @@ async function trust(ctx: AppContext, catalog: SkillCatalog, names: string[]): P
   const skills = names.map((n) => findSkill(catalog, n));
   const store = await TrustStore.open(ctx.paths.trustFile);
   const user = skills.filter((s) => s.source !== 'builtin');
-  for (const s of skills)
-    if (s.source === 'builtin') process.stderr.write(`${t('skills.trust.builtin', { name: s.name })}\n`);
+  for (const s of skills) if (s.source === 'builtin') err(t('skills.trust.builtin', { name: s.name }));
   if (user.length) {
     await store.trust(user);
-    process.stderr.write(`${t('skills.trust.saved', { names: user.map((s) => s.name).join(', ') })}\n`);
+    err(t('skills.trust.saved', { names: user.map((s) => s.name).join(', ') }));
   }
   return ExitCode.ok;
 }

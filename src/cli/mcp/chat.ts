@@ -4,7 +4,7 @@
  * state from the ChatMcp createChat built beside the chat.
  */
 import { t } from '../../support/i18n/index.js';
-import type { McpManager } from '../../tools/mcp/manager.js';
+import type { McpManager, McpOptions } from '../../tools/mcp/manager.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { AppContext } from '../context.js';
 
@@ -14,8 +14,11 @@ export interface ChatMcp {
   manager(): McpManager | undefined;
 }
 
-/** The MCP side of a chat, or undefined when no server is configured. */
-export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefined {
+/**
+ * The MCP side of a chat, or undefined when no server is configured. `options` reach the tools:
+ * the client and the chat's model put images the tools return in front of a vision model.
+ */
+export function chatMcp(ctx: AppContext, tools: ToolRegistry, options: McpOptions = {}): ChatMcp | undefined {
   const servers = ctx.config.mcpServers;
   if (!Object.keys(servers).length) return undefined;
   let manager: McpManager | undefined;
@@ -24,7 +27,7 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry): ChatMcp | undefin
     prepare() {
       started ??= (async () => {
         const { McpManager } = await import('../../tools/mcp/manager.js');
-        manager = new McpManager(servers, ctx.cwd, tools);
+        manager = new McpManager(servers, ctx.cwd, tools, options);
         const failed = await manager.start();
         return failed.map((line) => t('mcp.warn.notStarted', { problem: line }));
       })();

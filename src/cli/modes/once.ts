@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { pump, withInterrupt } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
+import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
 
@@ -59,32 +60,15 @@ async function sendRendered(
   chat: ChatSession,
   content: string | ContentPart[],
 ): Promise<AgentResult> {
-  const { ReplRenderer } = await import('../render/repl-renderer.js');
-  const renderer = new ReplRenderer({
-    mode: 'rich',
-    term: {
-      write: (s) => process.stdout.write(s),
-      columns: () => process.stdout.columns || 80,
-      rows: () => process.stdout.rows || 24,
-    },
-    out: ctx.out,
-    err: ctx.err,
-    stderr: (s) => process.stderr.write(s),
-    verbose: () => ctx.args.flags.verbose > 0,
-    debug: ctx.args.flags.debug,
-    cwd: ctx.cwd,
-  });
+  const renderer = await runRenderer(
+    ctx,
+    { stdout: process.stdout, stderr: (s) => process.stderr.write(s) },
+    { verbose: () => ctx.args.flags.verbose > 0 },
+  );
   const started = Date.now();
-  try {
-    const result = await withInterrupt((signal) =>
-      pump(chat.send(content, signal), (ev) => renderer.handle(ev)),
-    );
-    renderer.finish(result, chat.deps.usage, Date.now() - started);
-    return result;
-  } catch (err) {
-    renderer.dispose();
-    throw err;
-  }
+  return withInterrupt((signal) =>
+    drawRun(renderer, chat.send(content, signal), () => chat.deps.usage, started),
+  );
 }
 
 /** Send one message on a chat, printing its events for a one-shot reader; Ctrl+C stops it. */

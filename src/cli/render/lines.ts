@@ -60,7 +60,7 @@ export function permissionText(ev: Permission): string | undefined {
       : t('render.deniedByUser', { name: ev.name });
   }
   if (ev.decision === 'refused')
-    return t('render.refused', { name: ev.name, reason: visible(ev.reason ?? '') });
+    return ev.notice ?? t('render.refused', { name: ev.name, reason: visible(ev.reason ?? '') });
   return undefined;
 }
 

@@ -105,65 +105,38 @@ export class StreamPrinter {
   private handleText(event: RunEvent): void {
     // Answers, reasoning, labels and notes reach the terminal only through visible().
     const ev = safeEvent(event);
+    const err = this.o.err;
     switch (ev.type) {
       case 'skill_start':
-        if (!this.skillShown)
-          this.line(this.o.err.dim(t('skills.running', { name: ev.skill, model: ev.model })));
+        if (!this.skillShown) this.line(err.dim(t('skills.running', { name: ev.skill, model: ev.model })));
         this.skillShown = true;
         break;
       case 'skill_step':
         this.line(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
         break;
       case 'skill_ocr':
-        this.line(this.o.err.dim(t('skills.ocr', { file: visible(ev.file) })));
+        this.line(err.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
       case 'nested':
-        for (const l of nestedLines(ev.chain, ev.event, this.o.err)) this.line(l);
+        for (const l of nestedLines(ev.chain, ev.event, err)) this.line(l);
         break;
       case 'long_document':
-        this.line(
-          this.o.err.dim(
-            t('batch.long', {
-              file: visible(ev.file),
-              parts: ev.parts,
-              cost: formatCost({ amount: ev.estimate, currency: ev.currency as Currency }),
-            }),
-          ),
-        );
+        this.longDocument(ev);
         break;
       case 'folder_start':
       case 'folder_file':
       case 'folder_batch':
       case 'folder_end':
-        this.folder ??= new FolderProgress({
-          err: this.o.err,
-          live: this.o.stderrIsTTY,
-          line: (text) => this.line(text),
-          raw: (text) => this.stderr.write(text),
-          columns: () => this.stderr.columns ?? 80,
-        });
-        this.folder.handle(ev);
+        this.folderProgress().handle(ev);
         break;
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
         break;
       case 'thinking_delta':
-        if (!this.showThinking()) break;
-        this.spinner.stop();
-        if (!this.thinkingOpen) {
-          this.stderr.write(this.o.err.dim(this.o.err.italic(`${t('cli.thinking')}\n  `)));
-          this.thinkingOpen = true;
-        }
-        this.stderr.write(this.o.err.dim(ev.text.replace(/\n/g, '\n  ')));
+        this.thinking(ev.text);
         break;
       case 'text_delta':
-        this.spinner.stop();
-        this.closeThinking();
-        if (this.live) {
-          this.stdout.write(ev.text);
-          this.textOpen = true;
-          this.streamedText += ev.text;
-        }
+        this.text(ev.text);
         break;
       case 'tool_start':
         this.closeThinking();
@@ -174,21 +147,21 @@ export class StreamPrinter {
         this.spinner.update(ev.note);
         break;
       case 'tool_end':
-        this.line(toolLine(ev, this.o.err));
+        this.line(toolLine(ev, err));
         break;
       case 'permission': {
         const text = permissionText(ev);
-        if (text) this.line(formatWarning(text, this.o.err).trimEnd());
+        if (text) this.line(formatWarning(text, err).trimEnd());
         break;
       }
       case 'retry':
         this.spinner.stop();
-        this.stderr.write(formatWarning(retryText(ev), this.o.err));
+        this.stderr.write(formatWarning(retryText(ev), err));
         break;
       case 'warning':
         this.closeText();
         // A refusal can arrive while the spinner turns (before the tool's own line): clear it first.
-        this.line(formatWarning(ev.message, this.o.err).trimEnd());
+        this.line(formatWarning(ev.message, err).trimEnd());
         break;
       case 'error':
         this.lastError = ev.error;
@@ -196,6 +169,43 @@ export class StreamPrinter {
       default:
         break;
     }
+  }
+
+  private longDocument(ev: Extract<RunEvent, { type: 'long_document' }>): void {
+    const cost = formatCost({ amount: ev.estimate, currency: ev.currency as Currency });
+    this.line(this.o.err.dim(t('batch.long', { file: visible(ev.file), parts: ev.parts, cost })));
+  }
+
+  private folderProgress(): FolderProgress {
+    this.folder ??= new FolderProgress({
+      err: this.o.err,
+      live: this.o.stderrIsTTY,
+      line: (text) => this.line(text),
+      raw: (text) => this.stderr.write(text),
+      columns: () => this.stderr.columns ?? 80,
+    });
+    return this.folder;
+  }
+
+  /** Reasoning on stderr, dimmed and indented, when it is shown at all. */
+  private thinking(text: string): void {
+    if (!this.showThinking()) return;
+    this.spinner.stop();
+    if (!this.thinkingOpen) {
+      this.stderr.write(this.o.err.dim(this.o.err.italic(`${t('cli.thinking')}\n  `)));
+      this.thinkingOpen = true;
+    }
+    this.stderr.write(this.o.err.dim(text.replace(/\n/g, '\n  ')));
+  }
+
+  /** The answer streams live only to a terminal; otherwise finish() writes it once. */
+  private text(text: string): void {
+    this.spinner.stop();
+    this.closeThinking();
+    if (!this.live) return;
+    this.stdout.write(text);
+    this.textOpen = true;
+    this.streamedText += text;
   }
 
   private closeThinking(): void {

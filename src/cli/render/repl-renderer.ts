@@ -10,7 +10,8 @@ import { renderBlock } from './markdown.js';
 import { safeEvent } from './safe-event.js';
 import { MarkdownStream } from './md-stream.js';
 import { Screen, type Terminal } from './screen.js';
-import { foldOutput, outputOf } from './shell-output.js';
+import { liveLines, type RunningTool } from './live-lines.js';
+import { shownOutput } from './shell-output.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
@@ -44,18 +45,8 @@ export interface ReplRendererOptions {
   animate?: boolean;
 }
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const REDRAW_MS = 50;
 const THINKING_WINDOW = 3;
-
-interface RunningTool {
-  index: number;
-  total: number;
-  name: string;
-  label: string;
-  started: number;
-  note?: string;
-}
 
 export class ReplRenderer {
   private readonly screen: Screen;
@@ -113,46 +104,20 @@ export class ReplRenderer {
   handle(event: RunEvent): void {
     // In pipe mode the answer goes to a file or a program, not a terminal: it stays as it was.
     const ev = this.o.mode === 'pipe' && event.type === 'text_delta' ? event : safeEvent(event);
+    const ui = this.ui;
     switch (ev.type) {
       case 'turn_start':
         this.answer = '';
         this.startWaiting(t('cli.thinking'));
         break;
       case 'thinking_delta':
-        this.waiting = undefined;
-        this.thinking ??= new ThinkingText(this.theme, this.now());
-        if (this.thinking.empty && this.o.verbose() && ev.text.trim()) {
-          this.printUi(
-            this.ui.enabled ? this.ui.dim(this.ui.italic(`✻ ${t('cli.thinking')}`)) : t('cli.thinking'),
-          );
-        }
-        this.thinking.push(ev.text);
-        this.scheduleRedraw();
+        this.onThinking(ev.text);
         break;
       case 'text_delta':
-        this.waiting = undefined;
-        this.closeThinking();
-        this.md ??= new MarkdownStream(
-          (src) => Lexer.lex(src, { gfm: true }),
-          (tok) => renderBlock(tok, { width: this.width(), theme: this.theme }),
-          () => ({ width: this.width(), theme: this.theme }),
-        );
-        this.md.push(ev.text);
-        this.answer += ev.text;
-        this.scheduleRedraw();
+        this.onText(ev.text);
         break;
       case 'tool_start':
-        this.waiting = undefined;
-        this.closeThinking();
-        this.closeAnswer();
-        this.tools.set(ev.id, {
-          index: ev.index,
-          total: ev.total,
-          name: ev.name,
-          label: ev.label === ev.name ? '' : ev.label,
-          started: this.now(),
-        });
-        this.redraw();
+        this.onToolStart(ev);
         break;
       case 'progress': {
         const tool = this.tools.get(ev.id);
@@ -160,52 +125,93 @@ export class ReplRenderer {
         this.redraw();
         break;
       }
-      case 'tool_end': {
-        this.tools.delete(ev.id);
-        this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
-        // What a command printed is the person's to see too: the first lines, the rest folded.
-        if (ev.name === 'shell' && ev.ok) {
-          const output = outputOf(ev.result);
-          const lines = output ? foldOutput(visible(output, { keepNewlines: true, keepTabs: true })) : [];
-          if (lines.length) this.printUi(lines.map((l) => `    ${this.ui.dim(l)}`).join('\n'));
-        }
-        this.redraw();
+      case 'tool_end':
+        this.onToolEnd(ev);
         break;
-      }
-      case 'permission': {
+      case 'permission':
         if (ev.decision !== 'allowed') this.notRun.add(ev.id);
-        const text = permissionText(ev);
-        if (text) this.printUi(formatWarning(text, this.ui));
+        this.printWarning(permissionText(ev));
         break;
-      }
       case 'retry':
-        this.printUi(formatWarning(retryText(ev), this.ui));
+        this.printUi(formatWarning(retryText(ev), ui));
         break;
       case 'skill_start':
         // The skill the person ran (its nested skills arrive as 'nested').
-        this.printUi(this.ui.dim(t('skills.running', { name: ev.skill, model: ev.model })));
+        this.printUi(ui.dim(t('skills.running', { name: ev.skill, model: ev.model })));
         break;
       case 'skill_step':
         this.closeAnswer();
         this.printUi(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
         break;
       case 'skill_ocr':
-        this.printUi(this.ui.dim(t('skills.ocr', { file: visible(ev.file) })));
+        this.printUi(ui.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
       case 'nested':
-        for (const line of nestedLines(ev.chain, ev.event, this.ui)) this.printUi(line);
+        for (const line of nestedLines(ev.chain, ev.event, ui)) this.printUi(line);
         this.redraw();
         break;
       case 'warning':
         this.closeAnswer();
-        this.printUi(formatWarning(ev.message, this.ui));
+        this.printWarning(ev.message);
         break;
       case 'error':
         this.lastError = ev.error;
-        break;
+        return;
       default:
-        break;
+        return;
     }
+  }
+
+  private printWarning(text: string | undefined): void {
+    if (text) this.printUi(formatWarning(text, this.ui));
+  }
+
+  private onThinking(text: string): void {
+    this.waiting = undefined;
+    this.thinking ??= new ThinkingText(this.theme, this.now());
+    if (this.thinking.empty && this.o.verbose() && text.trim()) {
+      this.printUi(
+        this.ui.enabled ? this.ui.dim(this.ui.italic(`✻ ${t('cli.thinking')}`)) : t('cli.thinking'),
+      );
+    }
+    this.thinking.push(text);
+    this.scheduleRedraw();
+  }
+
+  private onText(text: string): void {
+    this.waiting = undefined;
+    this.closeThinking();
+    this.md ??= new MarkdownStream(
+      (src) => Lexer.lex(src, { gfm: true }),
+      (tok) => renderBlock(tok, { width: this.width(), theme: this.theme }),
+      () => ({ width: this.width(), theme: this.theme }),
+    );
+    this.md.push(text);
+    this.answer += text;
+    this.scheduleRedraw();
+  }
+
+  private onToolStart(ev: Extract<RunEvent, { type: 'tool_start' }>): void {
+    this.waiting = undefined;
+    this.closeThinking();
+    this.closeAnswer();
+    this.tools.set(ev.id, {
+      index: ev.index,
+      total: ev.total,
+      name: ev.name,
+      label: ev.label === ev.name ? '' : ev.label,
+      started: this.now(),
+    });
+    this.redraw();
+  }
+
+  private onToolEnd(ev: Extract<RunEvent, { type: 'tool_end' }>): void {
+    this.tools.delete(ev.id);
+    this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
+    // What a command printed is the person's to see too: the first lines, the rest folded.
+    const output = ev.name === 'shell' && ev.ok ? shownOutput(ev.result, (l) => this.ui.dim(l)) : undefined;
+    if (output) this.printUi(output);
+    this.redraw();
   }
 
   /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
@@ -350,30 +356,18 @@ export class ReplRenderer {
   }
 
   private liveLines(): string[] {
-    const ui = this.ui;
-    const frame = FRAMES[this.frame % FRAMES.length]!;
-    const lines: string[] = [];
-    if (this.thinking && !this.thinking.empty) {
-      if (!this.o.verbose()) {
-        const secs = ((this.now() - this.thinking.started) / 1000).toFixed(1);
-        lines.push(`${ui.cyan(frame)} ${ui.dim(`${t('cli.thinking')} ${secs}s`)}`);
-      }
-      lines.push(...this.thinkingLive);
-    }
-    lines.push(...this.mdLive);
-    for (const tool of this.tools.values()) {
-      const secs = ((this.now() - tool.started) / 1000).toFixed(1);
-      const note = tool.note ? ` ${ui.dim(tool.note)}` : '';
-      lines.push(
-        `${ui.cyan(frame)} ${ui.dim(`[${tool.index + 1}/${tool.total}]`)} ${tool.name}${tool.label ? ` ${tool.label}` : ''} … ${ui.dim(`${secs}s`)}${note}`,
-      );
-    }
-    if (this.waiting) {
-      const secs = ((this.now() - this.waiting.since) / 1000).toFixed(1);
-      lines.push(`${ui.cyan(frame)} ${ui.dim(`${this.waiting.text} ${secs}s`)}`);
-    }
-    if (this.typeahead) lines.push(ui.dim(`› ${visible(this.typeahead)}`));
-    return lines;
+    return liveLines({
+      ui: this.ui,
+      frame: this.frame,
+      now: this.now(),
+      verbose: this.o.verbose(),
+      thinking: this.thinking,
+      thinkingLive: this.thinkingLive,
+      mdLive: this.mdLive,
+      tools: this.tools.values(),
+      waiting: this.waiting,
+      typeahead: this.typeahead,
+    });
   }
 
   /** Keep the spinner turning while something on screen is waiting. */

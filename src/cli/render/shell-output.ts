@@ -1,4 +1,5 @@
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 
 /** Lines of a command's output shown before the rest is folded (the model gets all of it). */
 export const SHOWN_LINES = 12;
@@ -17,4 +18,11 @@ export function outputOf(content: string): string {
   const found = [part('stdout'), part('stderr')].filter((p): p is string => Boolean(p));
   if (found.length) return found.join('\n');
   return /^(Exit code|The command)/.test(content) ? '' : content;
+}
+
+/** What a command printed, shown to the person under its tool line: indented, dimmed, folded. */
+export function shownOutput(content: string, dim: (s: string) => string): string | undefined {
+  const output = outputOf(content);
+  const lines = output ? foldOutput(visible(output, { keepNewlines: true, keepTabs: true })) : [];
+  return lines.length ? lines.map((l) => `    ${dim(l)}`).join('\n') : undefined;
 }

@@ -1,4 +1,5 @@
 import type { TextBuffer } from './buffer.js';
+import type { Completion } from './complete.js';
 
 /** The longest start every candidate shares. */
 export function commonPrefix(words: readonly string[]): string {
@@ -20,4 +21,26 @@ export function applyCompletion(b: TextBuffer, hits: readonly string[], sub: str
   const start = b.cursor - sub.length;
   b.set(b.text.slice(0, start) + replacement + b.text.slice(b.cursor), start + replacement.length);
   return true;
+}
+
+/**
+ * Ask the completer about the text before the cursor and put the completion in: 'inserted', the
+ * candidates to list when several fit, or undefined when nothing fits, the completer failed, or
+ * the text (or the mode) changed while it worked.
+ */
+export async function completeAtCursor(
+  b: TextBuffer,
+  completer: (line: string) => Promise<Completion>,
+  stillReading: () => boolean,
+): Promise<'inserted' | string[] | undefined> {
+  const before = b.text.slice(0, b.cursor);
+  let hits: string[];
+  let sub: string;
+  try {
+    [hits, sub] = await completer(before);
+  } catch {
+    return undefined;
+  }
+  if (!stillReading() || b.text.slice(0, b.cursor) !== before || !hits.length) return undefined;
+  return applyCompletion(b, hits, sub) ? 'inserted' : hits;
 }

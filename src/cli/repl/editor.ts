@@ -1,44 +1,22 @@
 import { emitKeypressEvents, type Key } from 'node:readline';
 import { visible } from '../../support/sanitize.js';
 import { TextBuffer } from './buffer.js';
-import { applyCompletion } from './editor-complete.js';
+import { completeAtCursor } from './editor-complete.js';
+import {
+  BusyInterrupt,
+  EnterBurst,
+  HistoryBrowser,
+  PASTING,
+  PasteCollector,
+  TypeAheadQueue,
+} from './editor-input.js';
 import { applyKey } from './editor-keys.js';
-import type { Completion } from './complete.js';
+import type { EditorOptions, EditorStreams, ReadResult } from './editor-types.js';
 import { EditorView } from './editor-view.js';
-import type { History } from './history.js';
 import { continues } from './input.js';
-import { ReverseSearch } from './search.js';
+import { ReverseSearch, searchAction, searchPrompt } from './search.js';
 
-/** The terminal streams the editor reads keys from and draws on. */
-export interface EditorStreams {
-  input: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(mode: boolean): unknown };
-  output: NodeJS.WritableStream & {
-    columns?: number;
-    isTTY?: boolean;
-    on?(event: 'resize', fn: () => void): unknown;
-    off?(event: 'resize', fn: () => void): unknown;
-  };
-}
-
-export type ReadResult = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt' };
-
-export interface EditorOptions {
-  history: History;
-  prompt: () => string;
-  /** Prompt of every further line of a multi-line message (after `\` + Enter or Alt+Enter). */
-  continuation: string;
-  completer?: (line: string) => Promise<Completion>;
-  /** Ask the terminal to mark pastes (\x1b[?2004h), so pasted newlines do not send. */
-  bracketedPaste?: boolean;
-  /** Prompt shown during Ctrl+R search; `failed` when nothing matches. */
-  searchPrompt?: (query: string, failed: boolean) => string;
-  /** A line drawn under the input while a message is typed (model · mode · context · cost). */
-  status?: () => string | undefined;
-  /** Ctrl+X Ctrl+E: edit the text in an external editor; undefined keeps the text as it was. */
-  externalEdit?: (text: string) => Promise<string | undefined>;
-  /** Text typed while zhi works, as it changes (shown by the REPL under the answer). */
-  onTypeahead?: (text: string) => void;
-}
+export type { EditorOptions, EditorStreams, ReadResult } from './editor-types.js';
 
 type Mode = 'idle' | 'read' | 'ask' | 'busy';
 
@@ -59,21 +37,14 @@ export class LineEditor {
   private search: ReverseSearch | undefined;
   private readResolve: ((r: ReadResult) => void) | undefined;
   private askResolve: ((answer: string | null) => void) | undefined;
-  private onBusyInterrupt: (() => void) | undefined;
-  private interruptPending = false;
+  private readonly interrupt = new BusyInterrupt();
   private closed = false;
-  private pasting = false;
-  private pasteBuffer = '';
-  /** Keys that came after a typed-ahead Enter: replayed at the prompt after that message. */
-  private queued: [string | undefined, Key | undefined][] = [];
-  private submitQueued = false;
-  /** History browsing: -1 is the draft being typed; the draft is kept while browsing. */
-  private historyIndex = -1;
-  private draft = '';
-  private entries: string[] = [];
+  private readonly pastes = new PasteCollector();
+  private readonly typed = new TypeAheadQueue();
+  private readonly history = new HistoryBrowser();
   private ctrlX = false;
   private lastTab = false;
-  private enterInChunk: { count: number; scheduled: boolean } = { count: 0, scheduled: false };
+  private readonly enters = new EnterBurst();
   private suspended = false;
 
   constructor(
@@ -112,16 +83,18 @@ export class LineEditor {
     return new Promise((resolve) => {
       this.readResolve = resolve;
       this.mode = 'read';
-      this.interruptPending = false;
-      this.historyIndex = -1;
-      this.entries = this.o.history.entries();
+      this.interrupt.pending = false;
+      this.history.start(this.o.history.entries());
       this.view.reset();
       this.draw();
-      if (this.submitQueued) {
-        this.submitQueued = false;
+      if (this.typed.submit) {
+        this.typed.submit = false;
         this.submit();
       }
-      this.replayQueued();
+      this.typed.replay(
+        () => this.mode === 'read',
+        (key, k) => this.onKey(key, k),
+      );
     });
   }
 
@@ -159,16 +132,12 @@ export class LineEditor {
   /** While the agent works: Ctrl+C calls `onInterrupt`; other keys are typed ahead. */
   busy(onInterrupt: () => void): void {
     this.mode = 'busy';
-    this.onBusyInterrupt = onInterrupt;
-    if (this.interruptPending) {
-      this.interruptPending = false;
-      onInterrupt();
-    }
+    this.interrupt.set(onInterrupt);
   }
 
   idle(): void {
     this.mode = 'idle';
-    this.onBusyInterrupt = undefined;
+    this.interrupt.clear();
   }
 
   /** The terminal is handed to another program (an editor): stop reading keys until resumed. */
@@ -202,10 +171,8 @@ export class LineEditor {
   private promptText(): string {
     if (this.mode === 'ask') return this.askPrompt ?? '';
     if (this.search) {
-      const s = this.search;
-      return this.o.searchPrompt
-        ? this.o.searchPrompt(s.query, s.failed)
-        : `(${s.failed ? 'failed ' : ''}reverse-i-search)'${s.query}': `;
+      const prompt = this.o.searchPrompt ?? searchPrompt;
+      return prompt(this.search.query, this.search.failed);
     }
     return this.o.prompt();
   }
@@ -223,21 +190,9 @@ export class LineEditor {
 
   private readonly onKeypress = (s: string | undefined, key: Key | undefined): void => {
     if (this.suspended || this.closed) return;
-    const k = key ?? {};
-    if (this.pasting) {
-      if (k.name === 'paste-end') {
-        this.pasting = false;
-        this.paste(this.pasteBuffer);
-        this.pasteBuffer = '';
-      } else this.pasteBuffer += s ?? k.sequence ?? '';
-      return;
-    }
-    if (k.name === 'paste-start') {
-      this.pasting = true;
-      this.pasteBuffer = '';
-      return;
-    }
-    this.onKey(s, key);
+    const pasted = this.pastes.feed(s, key ?? {});
+    if (pasted === undefined) this.onKey(s, key);
+    else if (pasted !== PASTING) this.paste(pasted);
   };
 
   private onKey(s: string | undefined, key: Key | undefined): void {
@@ -254,7 +209,7 @@ export class LineEditor {
     if (ctrlC) {
       if (this.mode === 'ask') {
         this.endAsk(null);
-        this.onBusyInterrupt?.();
+        this.interrupt.handler?.();
       } else if (this.buf.text !== '') {
         this.draw(false);
         this.io.output.write('\n');
@@ -274,38 +229,8 @@ export class LineEditor {
 
   /** Keys that arrive while zhi works: the draft grows (and is shown); Enter queues a send. */
   private typeAhead(s: string | undefined, k: Key, ctrlC: boolean): void {
-    if (ctrlC) {
-      if (this.onBusyInterrupt) this.onBusyInterrupt();
-      // Between a line and the work it starts: stop that work as soon as it begins.
-      else this.interruptPending = true;
-      return;
-    }
-    if (this.submitQueued) {
-      this.queued.push([s, k]);
-      return;
-    }
-    if (k.name === 'return' || k.name === 'enter') {
-      if (this.buf.text.trim()) this.submitQueued = true;
-      return;
-    }
-    if (k.name === 'up' || k.name === 'down' || k.name === 'tab' || (k.ctrl && k.name === 'r')) {
-      this.queued.push([s, k]);
-      return;
-    }
-    this.edit(s, k);
-  }
-
-  private replayQueued(): void {
-    const pending = this.queued;
-    this.queued = [];
-    for (let i = 0; i < pending.length; i++) {
-      const [s, k] = pending[i]!;
-      if (this.mode !== 'read') {
-        this.queued.push(...pending.slice(i));
-        return;
-      }
-      this.onKey(s, k);
-    }
+    if (ctrlC) this.interrupt.fire();
+    else if (!this.typed.hold(s, k, this.buf.text.trim() !== '')) this.edit(s, k);
   }
 
   /** Editing keys, shared by reading, asking and typing ahead. */
@@ -320,7 +245,8 @@ export class LineEditor {
       }
     }
     const b = this.buf;
-    switch (applyKey(b, s, k)) {
+    const action = applyKey(b, s, k);
+    switch (action) {
       case 'ignored':
         return;
       case 'enter':
@@ -337,38 +263,18 @@ export class LineEditor {
         this.view.reset();
         break;
       case 'search':
-        if (this.mode === 'read') this.search = new ReverseSearch(this.entries, b.text);
+        if (this.mode === 'read') this.search = new ReverseSearch(this.history.entries, b.text);
         break;
       case 'older':
-        this.historyMove(1);
-        break;
       case 'newer':
-        this.historyMove(-1);
-        break;
       case 'up':
-        if (b.onFirstLine || this.historyIndex >= 0) this.historyMove(1);
-        else b.vertical(-1);
-        break;
       case 'down':
-        if (b.onLastLine || this.historyIndex >= 0) this.historyMove(-1);
-        else b.vertical(1);
+        this.history.key(b, action, this.mode === 'read');
         break;
       default:
         break;
     }
     this.draw();
-  }
-
-  /** Browse the history: 1 is older, -1 newer; the draft comes back below the newest entry. */
-  private historyMove(step: 1 | -1): void {
-    if (this.mode !== 'read') return;
-    const next = this.historyIndex + step;
-    if (next < -1 || next >= this.entries.length) return;
-    if (this.historyIndex === -1) this.draft = this.buf.text;
-    this.historyIndex = next;
-    const text = next === -1 ? this.draft : this.entries[next]!;
-    // Going up lands at the end of the entry's first line, so Up again keeps browsing.
-    this.buf.set(text, step > 0 ? (text.indexOf('\n') < 0 ? text.length : text.indexOf('\n')) : text.length);
   }
 
   /**
@@ -389,17 +295,11 @@ export class LineEditor {
       return;
     }
     // `\r\n` from a paste: the `\n` after a `\r` is the same line end.
-    if (k.name === 'enter' && k.sequence === '\n' && this.enterInChunk.count > 0 && before.endsWith('\n'))
-      return;
+    if (k.name === 'enter' && k.sequence === '\n' && this.enters.count > 0 && before.endsWith('\n')) return;
     const at = b.cursor;
     b.insert('\n');
-    this.enterInChunk.count++;
-    if (this.enterInChunk.scheduled) return;
-    this.enterInChunk.scheduled = true;
     const textAtEnter = b.text;
-    queueMicrotask(() => {
-      const { count } = this.enterInChunk;
-      this.enterInChunk = { count: 0, scheduled: false };
+    this.enters.add((count) => {
       if (this.mode !== 'read') return;
       if (count === 1 && b.text === textAtEnter) {
         b.set(b.text.slice(0, at) + b.text.slice(at + 1));
@@ -419,56 +319,50 @@ export class LineEditor {
 
   private async tab(again: boolean): Promise<void> {
     if (!this.o.completer || this.mode !== 'read') return;
-    const b = this.buf;
-    const before = b.text.slice(0, b.cursor);
-    let hits: string[];
-    let sub: string;
-    try {
-      [hits, sub] = await this.o.completer(before);
-    } catch {
-      return;
-    }
-    if (this.mode !== 'read' || b.text.slice(0, b.cursor) !== before || !hits.length) return;
-    if (applyCompletion(b, hits, sub)) {
-      this.draw();
-      return;
-    }
+    const done = await completeAtCursor(this.buf, this.o.completer, () => this.mode === 'read');
+    if (done === 'inserted') this.draw();
+    if (done === 'inserted' || !done) return;
     this.lastTab = true;
     if (!again) return;
     // Second Tab: list the candidates (names from disk: shown, never executed) above the prompt.
+    this.leavePrompt();
+    this.io.output.write(`${done.map((h) => visible(h)).join('  ')}\n`);
+    this.backToPrompt();
+  }
+
+  /** Leave the input as it is on screen (without the status line), the cursor below it. */
+  private leavePrompt(): void {
     this.draw(false);
     this.view.leave();
-    this.io.output.write(`${hits.map((h) => visible(h)).join('  ')}\n`);
+  }
+
+  /** Draw the prompt afresh below what was written since leavePrompt(). */
+  private backToPrompt(): void {
     this.view.reset();
     this.draw();
   }
 
   private async openExternal(): Promise<void> {
     if (!this.o.externalEdit || this.mode !== 'read') return;
-    this.draw(false);
-    this.view.leave();
+    this.leavePrompt();
     const edited = await this.o.externalEdit(this.buf.text);
     if (edited !== undefined) this.buf.set(edited.replace(/\n+$/, ''));
-    this.view.reset();
-    this.draw();
+    this.backToPrompt();
   }
 
   private searchKey(s: string | undefined, k: Key): void {
     const search = this.search!;
-    if (k.ctrl && k.name === 'r') search.next();
-    else if ((k.ctrl && (k.name === 'g' || k.name === 'c')) || k.name === 'escape') {
-      this.search = undefined;
-      this.buf.set(search.original);
-    } else if (k.name === 'backspace') search.backspace();
-    else if (s && !k.ctrl && !k.meta && !/[\x00-\x1f\x7f]/.test(s)) search.type(s);
+    const action = searchAction(search, s, k);
+    if (action === 'search') this.buf.set(search.match, search.cursor());
     else {
-      // Any other key accepts the match and then does its usual job (Enter sends it).
       this.search = undefined;
-      this.buf.set(search.match);
-      this.edit(s, k);
-      return;
+      this.buf.set(action === 'cancel' ? search.original : search.match);
+      // Any other key accepts the match and then does its usual job (Enter sends it).
+      if (action === 'accept') {
+        this.edit(s, k);
+        return;
+      }
     }
-    if (this.search) this.buf.set(search.match, search.cursor());
     this.draw();
   }
 
@@ -476,8 +370,8 @@ export class LineEditor {
   private paste(raw: string): void {
     const text = raw.replace(/\r\n?/g, '\n');
     if (this.mode === 'ask') this.buf.insert(text.split('\n')[0]!);
-    else if (this.mode === 'read' || !this.submitQueued) this.buf.insert(text.replace(/\n+$/, ''));
-    else this.queued.push([text, { name: 'paste', sequence: text }]);
+    else if (this.mode === 'read' || !this.typed.submit) this.buf.insert(text.replace(/\n+$/, ''));
+    else this.typed.push(text, { name: 'paste', sequence: text });
     this.draw();
   }
 
@@ -486,10 +380,7 @@ export class LineEditor {
     this.readResolve = undefined;
     this.search = undefined;
     // The message stays on screen as typed, without the status line; the cursor goes below it.
-    if (!this.closed) {
-      this.draw(false);
-      this.view.leave();
-    }
+    if (!this.closed) this.leavePrompt();
     this.mode = 'idle';
     this.buf.set('');
     resolve?.(result);
@@ -499,10 +390,7 @@ export class LineEditor {
     const resolve = this.askResolve;
     if (!resolve) return;
     this.askResolve = undefined;
-    if (!this.closed) {
-      this.draw(false);
-      this.view.leave();
-    }
+    if (!this.closed) this.leavePrompt();
     resolve(answer);
   }
 }

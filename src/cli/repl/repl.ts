@@ -5,29 +5,30 @@ import { resolve } from 'node:path';
 import type { ChatSession } from '../../agent/chat.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
-import type { ContentPart } from '../../llm/types.js';
-import { UsageTracker } from '../../llm/usage.js';
+import type { UsageTracker } from '../../llm/usage.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
-import { visible } from '../../support/sanitize.js';
 import { nearest } from '../../support/suggest.js';
 import type { BuiltChat } from '../chat.js';
 import type { AppContext } from '../context.js';
-import { pump } from '../interrupt.js';
+import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
-import { findMistyped } from './attach/mistyped.js';
+import { findMistyped, mistypedWarning } from './attach/mistyped.js';
 import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
 import { bangCommand, runBang } from './bang.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
+import { editInEditor } from './edit-external.js';
 import { classify, slashForm } from './input.js';
+import { dedupeCommands, type Lazy, loadRenderer, once } from './lazy.js';
 import { isYes, replPrompter } from './prompter.js';
 import { statusText } from './status.js';
+import { snapshot, usageSince } from './usage-delta.js';
 import { sessionUsageLine } from './usage-text.js';
 
 /** The streams of a REPL: keys in, the prompt and progress (stderr), the answers (stdout). */
@@ -35,8 +36,6 @@ export interface ReplStreams extends EditorStreams {
   output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
 }
-
-type Lazy<T> = T | (() => Promise<T>);
 
 export interface ReplParts {
   ctx: AppContext;
@@ -51,53 +50,6 @@ export interface ReplParts {
   io: ReplStreams;
   /** Animate spinners (off in unit tests). */
   animate?: boolean;
-}
-
-function once<T>(value: Lazy<T>): () => Promise<T> {
-  if (typeof value !== 'function') return () => Promise.resolve(value);
-  let p: Promise<T> | undefined;
-  return () => {
-    p ??= (value as () => Promise<T>)();
-    return p;
-  };
-}
-
-let rendererModule: Promise<typeof import('../render/repl-renderer.js')> | undefined;
-/** The Markdown renderer (marked, string-width): loaded after the prompt shows, never before. */
-export function loadRenderer(): Promise<typeof import('../render/repl-renderer.js')> {
-  rendererModule ??= import('../render/repl-renderer.js');
-  return rendererModule;
-}
-
-/** Later command modules override earlier ones of the same name (a richer /usage, say). */
-export function dedupeCommands(all: SlashCommand[]): SlashCommand[] {
-  const byName = new Map<string, SlashCommand>();
-  for (const c of all) byName.set(c.name, c);
-  return [...byName.values()];
-}
-
-/** Usage added since a snapshot, as a tracker of its own (for the per-message closing line). */
-export function usageSince(before: UsageTracker, now: UsageTracker): UsageTracker {
-  const delta = new UsageTracker(now.platform);
-  const earlier = new Map(before.models());
-  for (const [model, u] of now.models()) {
-    const b = earlier.get(model);
-    const d = {
-      promptTokens: u.promptTokens - (b?.promptTokens ?? 0),
-      completionTokens: u.completionTokens - (b?.completionTokens ?? 0),
-      totalTokens: u.totalTokens - (b?.totalTokens ?? 0),
-      cachedTokens: u.cachedTokens - (b?.cachedTokens ?? 0),
-      reasoningTokens: u.reasoningTokens - (b?.reasoningTokens ?? 0),
-    };
-    if (u.calls !== (b?.calls ?? 0) || d.totalTokens) delta.add(model, d);
-  }
-  return delta;
-}
-
-function snapshot(usage: UsageTracker): UsageTracker {
-  const copy = new UsageTracker(usage.platform);
-  copy.merge(usage);
-  return copy;
 }
 
 /**
@@ -219,22 +171,13 @@ export class Repl {
   }
 
   /** Ctrl+X Ctrl+E and /editor: the person's editor has the terminal until it closes. */
-  private async externalEdit(text: string): Promise<string | undefined> {
-    const { editText } = await import('../external-editor.js');
-    this.editor.suspend();
-    let r: Awaited<ReturnType<typeof editText>>;
-    try {
-      r = await editText(text, this.ctx.env);
-    } finally {
-      this.editor.resume();
-    }
-    if (r.kind === 'edited') return r.text;
-    if (r.kind === 'unchanged') this.io.output.write(`${this.ctx.err.dim(t('input.editor.unchanged'))}\n`);
-    else {
-      const what = t('input.editor.failed', { editor: r.editor, reason: r.reason });
-      this.io.output.write(formatWarning(`${what}\n${t('input.editor.failedTry')}`, this.ctx.err));
-    }
-    return undefined;
+  private externalEdit(text: string): Promise<string | undefined> {
+    return editInEditor(text, {
+      editor: this.editor,
+      env: this.ctx.env,
+      style: this.ctx.err,
+      write: (s) => this.io.output.write(s),
+    });
   }
 
   private async compose(text: string): Promise<void> {
@@ -257,11 +200,7 @@ export class Repl {
     const typo = findMistyped(text, { cwd: this.ctx.cwd, home, isFile: (p) => statSync(p).isFile() });
     if (!typo) return false;
     this.heldTypo = text;
-    const lines = [
-      t('input.missing', { name: visible(typo.typed), suggestion: visible(typo.suggestion) }),
-      t('input.missingTry'),
-    ];
-    this.io.output.write(formatWarning(lines.join('\n  '), this.ctx.err));
+    this.io.output.write(formatWarning(mistypedWarning(typo), this.ctx.err));
     this.editor.prefill(text);
     return true;
   }
@@ -413,7 +352,8 @@ export class Repl {
       // The addresses the person typed may be fetched without a question (not those in files).
       if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
       await rendererReady;
-      await this.runMessage(chat, buildContent(text, attachments), abort.signal, before, started);
+      const run = chat.send(buildContent(text, attachments), abort.signal);
+      await this.renderRun(run, () => usageSince(before, chat.deps.usage), started);
       this.state.afterTurn?.();
     } catch (err) {
       log().error('message failed', err);
@@ -422,16 +362,6 @@ export class Repl {
       process.off('SIGINT', stop);
       this.editor.idle();
     }
-  }
-
-  private async runMessage(
-    chat: ChatSession,
-    content: string | ContentPart[],
-    signal: AbortSignal,
-    before: UsageTracker,
-    started: number,
-  ): Promise<void> {
-    await this.renderRun(chat.send(content, signal), () => usageSince(before, chat.deps.usage), started);
   }
 
   /**
@@ -443,38 +373,15 @@ export class Repl {
     usage: () => UsageTracker,
     started = Date.now(),
   ): Promise<AgentResult> {
-    const { ReplRenderer } = await loadRenderer();
-    const { ctx, io } = this;
-    const richOut = Boolean(io.stdout.isTTY);
-    const renderer = new ReplRenderer({
-      // A dumb terminal cannot move the cursor: blocks are printed once, as without colour.
-      mode: richOut
-        ? ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb'
-          ? 'rich'
-          : 'plain'
-        : 'pipe',
-      term: {
-        write: (s) => io.stdout.write(s),
-        columns: () => io.stdout.columns || 80,
-        rows: () => io.stdout.rows || 24,
-      },
-      out: ctx.out,
-      err: ctx.err,
-      stderr: (s) => io.output.write(s),
-      verbose: () => this.display.verbose,
-      debug: ctx.args.flags.debug,
-      cwd: ctx.cwd,
-      animate: this.parts.animate ?? true,
-    });
+    const renderer = await runRenderer(
+      this.ctx,
+      { stdout: this.io.stdout, stderr: (s) => this.io.output.write(s) },
+      { verbose: () => this.display.verbose, animate: this.parts.animate ?? true },
+    );
     this.renderer = renderer;
     renderer.setTypeahead(this.typeahead);
     try {
-      const result = await pump(run, (ev) => renderer.handle(ev));
-      renderer.finish(result, usage(), Date.now() - started);
-      return result;
-    } catch (err) {
-      renderer.dispose();
-      throw err;
+      return await drawRun(renderer, run, usage, started);
     } finally {
       this.renderer = undefined;
     }

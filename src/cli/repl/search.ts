@@ -1,3 +1,5 @@
+import type { Key } from 'node:readline';
+
 /**
  * Ctrl+R reverse incremental search over the history (newest first), as in bash: typing narrows
  * the query, Ctrl+R again finds the next older match, a failed search keeps the last match.
@@ -52,4 +54,26 @@ export class ReverseSearch {
     const at = this.match.toLowerCase().indexOf(this.query.toLowerCase());
     return at >= 0 && this.query ? at : this.match.length;
   }
+}
+
+/**
+ * What a key does during the search: narrow or step it ('search'), give it up and restore the
+ * line ('cancel'), or take the match ('accept': the key then does its usual job).
+ */
+export function searchAction(
+  search: ReverseSearch,
+  s: string | undefined,
+  k: Key,
+): 'search' | 'cancel' | 'accept' {
+  if (k.ctrl && k.name === 'r') search.next();
+  else if ((k.ctrl && (k.name === 'g' || k.name === 'c')) || k.name === 'escape') return 'cancel';
+  else if (k.name === 'backspace') search.backspace();
+  else if (s && !k.ctrl && !k.meta && !/[\x00-\x1f\x7f]/.test(s)) search.type(s);
+  else return 'accept';
+  return 'search';
+}
+
+/** The prompt during the search, as bash shows it. */
+export function searchPrompt(query: string, failed: boolean): string {
+  return `(${failed ? 'failed ' : ''}reverse-i-search)'${query}': `;
 }

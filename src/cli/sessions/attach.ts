@@ -1,6 +1,6 @@
 import type { ChatSession } from '../../agent/chat.js';
 import type { SessionKind } from '../../agent/sessions/format.js';
-import { SessionWiring } from '../../agent/sessions/wiring.js';
+import { SessionWiring, type SessionPlace } from '../../agent/sessions/wiring.js';
 import type { LlmClient } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
@@ -11,9 +11,31 @@ import { formatWarning } from '../render/error.js';
 import { chatModel } from '../settings.js';
 
 /**
- * The session wiring of a chat in this invocation: saved as it happens (session file + usage
- * ledger), kept inside the context window, large tool results spilled to the session folder, the
- * run budget enforced. Built before the chat and given to its constructor (see createChat).
+ * Where this invocation saves sessions (file + usage ledger) and what bounds a run, for a chat
+ * and a skill run alike. A failure to save is said once, in the person's language; the run goes on.
+ */
+export function sessionPlace(ctx: AppContext): SessionPlace {
+  let warned = false;
+  return {
+    sessionsDir: ctx.paths.sessionsDir,
+    ledgerFile: ctx.paths.usageLedger,
+    cwd: ctx.cwd,
+    platform: ctx.platform,
+    maxCostPerRun: ctx.config.maxCostPerRun,
+    onError: (err) => {
+      log().warn('session not saved', err);
+      if (warned) return;
+      warned = true;
+      const reason = err instanceof Error ? err.message : String(err);
+      process.stderr.write(formatWarning(t('sessions.saveFailed', { reason }), ctx.err));
+    },
+  };
+}
+
+/**
+ * The session wiring of a chat in this invocation: saved as it happens, kept inside the context
+ * window, large tool results spilled to the session folder, the run budget enforced. Built
+ * before the chat and given to its constructor (see createChat).
  */
 export function sessionWiring(
   ctx: AppContext,
@@ -26,27 +48,11 @@ export function sessionWiring(
     systemPrompt: string;
   },
 ): SessionWiring {
-  let warned = false;
   return new SessionWiring({
+    ...sessionPlace(ctx),
     ...o,
-    sessionsDir: ctx.paths.sessionsDir,
-    ledgerFile: ctx.paths.usageLedger,
-    cwd: ctx.cwd,
-    platform: ctx.platform,
     summaryModel: ctx.config.skillModel,
     compactThreshold: ctx.config.compactThreshold,
-    maxCostPerRun: ctx.config.maxCostPerRun,
-    onError: (err) => {
-      log().warn('session not saved', err);
-      if (warned) return;
-      warned = true;
-      process.stderr.write(
-        formatWarning(
-          t('sessions.saveFailed', { reason: err instanceof Error ? err.message : String(err) }),
-          ctx.err,
-        ),
-      );
-    },
     // --model, else the session's model unless it is unknown here, else the configured one.
     resumedModel: (model) => {
       const choice = chatModel(ctx, { session: model });

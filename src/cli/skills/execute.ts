@@ -1,6 +1,7 @@
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode, WebGrants } from '../../agent/permissions.js';
+import { recordSkillRun } from '../../agent/sessions/skill-run.js';
 import { runSkill, type SkillRuntime } from '../../agent/skills/run.js';
 import type { ZhipuClient } from '../../llm/client.js';
 import type { LlmClient } from '../../llm/types.js';
@@ -16,7 +17,7 @@ import { defaultJobs, type FolderFlags } from '../folder-flags.js';
 import { pump } from '../interrupt.js';
 import { StreamPrinter } from '../render/printer.js';
 import type { Style } from '../render/style.js';
-import { recordSkillRun } from '../sessions/skill-run.js';
+import { sessionPlace } from '../sessions/attach.js';
 import { createSkillRuntime } from './runtime.js';
 
 export interface ExecuteOptions {
@@ -80,7 +81,7 @@ export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
 export async function* recordedSkillRun(
   o: Omit<ExecuteOptions, 'format' | 'out' | 'err' | 'stdoutIsTTY' | 'stderrIsTTY' | 'stdout'>,
 ): AsyncGenerator<RunEvent, AgentResult> {
-  const recording = recordSkillRun(o.ctx, {
+  const recording = recordSkillRun(sessionPlace(o.ctx), {
     skill: o.skill.name,
     values: o.values,
     model: o.model ?? o.skill.model ?? o.ctx.config.skillModel,

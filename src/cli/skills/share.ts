@@ -31,9 +31,15 @@ export async function exportSkill(
   }
   const { zip, manifest } = await packSkill(skill);
   await writeFile(file, zip, { flag: 'wx' });
-  process.stderr.write(
-    `${t('skills.share.exported', { name: skill.name, file, count: manifest.files.length, tools: manifest.tools.join(', ') || '-' })}\n`,
-  );
+  const count = manifest.files.length;
+  const params = {
+    name: skill.name,
+    version: manifest.version,
+    file,
+    count,
+    tools: manifest.tools.join(', ') || '-',
+  };
+  process.stderr.write(`${t(count === 1 ? 'skills.share.exportedOne' : 'skills.share.exported', params)}\n`);
   return ExitCode.ok;
 }
 
@@ -51,11 +57,12 @@ async function fetchZip(source: string): Promise<Uint8Array> {
 function summary(ctx: AppContext, m: Manifest, description: string): string {
   const st = ctx.err;
   const files = m.files.map((f) => f.path.replace(`${m.name}/`, ''));
+  const header = m.version_source === 'content' ? 'skills.share.headerHash' : 'skills.share.header';
   return [
-    st.bold(t('skills.share.header', { name: m.name, version: visible(m.version) })),
+    st.bold(t(header, { name: m.name, version: visible(String(m.version ?? '-')) })),
     `  ${visible(description)}`,
     `  ${t('skills.share.tools', { tools: m.tools.map((x) => visible(x)).join(', ') || '-' })}`,
-    `  ${t('skills.share.files', {
+    `  ${t(files.length === 1 ? 'skills.share.file' : 'skills.share.files', {
       count: files.length,
       files: files
         .slice(0, 20)

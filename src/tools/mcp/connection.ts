@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { ToolError } from '../types.js';
-import { type CallResultLike, resultText } from './convert.js';
+import type { CallResultLike } from './convert.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
 
@@ -120,12 +120,8 @@ export class McpConnection {
     return tail ? `${message} (server said: ${tail})` : message;
   }
 
-  /** Call one of the server's tools; a server that stopped mid-call is a clear tool error. */
-  async call(
-    tool: string,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<{ text: string; isError: boolean }> {
+  /** Call one of the server's tools (the raw result); a server that stopped mid-call is a clear tool error. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallResultLike> {
     if (this.state === 'stopped') await this.restart();
     if (this.state === 'idle') await this.start();
     const client = this.client;
@@ -135,11 +131,10 @@ export class McpConnection {
       );
     }
     try {
-      const r = (await client.callTool({ name: tool, arguments: args }, undefined, {
+      return (await client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
         timeout: CALL_TIMEOUT_MS,
       })) as CallResultLike;
-      return { text: resultText(r), isError: Boolean(r.isError) };
     } catch (err) {
       if (signal.aborted) throw err;
       const closed = (err as { code?: number }).code === CONNECTION_CLOSED;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { McpTrust } from '../../support/mcp-config.js';
 import { formatBytes } from '../../support/text.js';
 import type { ToolKind } from '../types.js';
+import type { McpImage } from './vision.js';
 
 export const MCP_SEPARATOR = '__';
 
@@ -80,11 +81,24 @@ export interface CallResultLike {
 
 const approxBytes = (base64: string) => Math.floor((base64.length * 3) / 4);
 
-/** One call result as text for the model. Binary parts are described, never pasted. */
-export function resultText(r: CallResultLike): string {
+/** The images of a call result, in order (they go to a vision model: see vision.ts). */
+export function resultImages(r: CallResultLike): McpImage[] {
+  return (r.content ?? [])
+    .filter((c) => c.type === 'image' && typeof c.data === 'string')
+    .map((c) => ({ data: c.data!, mimeType: c.mimeType ?? 'application/octet-stream' }));
+}
+
+/**
+ * One call result as text for the model. Binary parts are described, never pasted; `images`
+ * gives the text of each image in order (a vision model's description) instead of a plain note.
+ */
+export function resultText(r: CallResultLike, images: readonly string[] = []): string {
   const parts: string[] = [];
+  let image = 0;
   for (const c of r.content ?? []) {
     if (c.type === 'text' && typeof c.text === 'string') parts.push(c.text);
+    else if (c.type === 'image' && typeof c.data === 'string' && images[image] !== undefined)
+      parts.push(images[image++]!);
     else if (c.type === 'image' || c.type === 'audio') {
       parts.push(
         `[${c.type} from the server: ${c.mimeType ?? 'unknown type'}, ${formatBytes(approxBytes(c.data ?? ''))}]`,

@@ -3,11 +3,13 @@
  * may need them), their tools offered as `<server>__<tool>`, their state for `/mcp` and
  * `zhi mcp list`. A server that fails to start is reported and left out; the others work.
  */
+import type { ZhipuClient } from '../../llm/client.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import type { ToolRegistry } from '../registry.js';
 import type { AnyTool } from '../types.js';
 import { McpConnection, type McpState } from './connection.js';
-import { MCP_ARGS, mcpKind, mcpToolName, trimSchema } from './convert.js';
+import { MCP_ARGS, mcpKind, mcpToolName, resultImages, resultText, trimSchema } from './convert.js';
+import { describeImages, visionModelFor } from './vision.js';
 
 export interface McpStatus {
   name: string;
@@ -20,6 +22,13 @@ export interface McpStatus {
   restarts: number;
 }
 
+export interface McpOptions {
+  /** Where images the tools return are described (see vision.ts); without it they are only noted. */
+  client?: ZhipuClient | undefined;
+  /** The model of the conversation now: images go to it when it can see. */
+  chatModel?: () => string | undefined;
+}
+
 export class McpManager {
   readonly connections: McpConnection[];
   private readonly registered = new Map<string, string[]>();
@@ -28,6 +37,7 @@ export class McpManager {
     servers: Record<string, McpServerConfig>,
     cwd: string,
     private readonly registry?: ToolRegistry,
+    private readonly options: McpOptions = {},
   ) {
     this.connections = Object.entries(servers).map(
       ([name, config]) => new McpConnection(name, config, cwd, (c) => this.drop(c)),
@@ -54,9 +64,18 @@ export class McpManager {
         parameters: trimSchema(info.inputSchema),
         kind: mcpKind(c.config.trust),
         label: () => `${c.name}: ${info.name}`,
-        async execute(args: Record<string, unknown>, ctx) {
+        execute: async (args: Record<string, unknown>, ctx) => {
           const r = await c.call(info.name, args, ctx.signal);
-          return { content: r.text, isError: r.isError };
+          const images = resultImages(r);
+          const model = visionModelFor(this.options.chatModel?.());
+          const notes = images.length
+            ? await describeImages(
+                { server: c.name, tool: info.name, images, model },
+                ctx,
+                this.options.client,
+              )
+            : [];
+          return { content: resultText(r, notes), isError: Boolean(r.isError) };
         },
       };
       return tool;

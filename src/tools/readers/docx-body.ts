@@ -52,98 +52,100 @@ function emphasize(segments: Segment[]): string {
   return out;
 }
 
+type Style = { bold: boolean; italic: boolean };
+const PLAIN: Style = { bold: false, italic: false };
+
+/** How one inline element adds to the paragraph's segments. */
+type InlineRule = (c: XmlElement, st: BodyState, out: Segment[], style: Style) => void;
+
+const skip: InlineRule = () => {};
+const literal =
+  (text: string, keepStyle = true): InlineRule =>
+  (_c, _st, out, style) => {
+    out.push({ text, ...(keepStyle ? style : PLAIN) });
+  };
+
+/** A run: its own bold and italic on top of the style around it. */
+const run: InlineRule = (c, st, out, style) => {
+  const pr = kid(c, 'rPr');
+  inline(c, st, out, { bold: on(kid(pr, 'b')) || style.bold, italic: on(kid(pr, 'i')) || style.italic });
+};
+
+/** A drawing's text boxes, or a placeholder with its description for an image. */
+const drawing: InlineRule = (c, st, out) => {
+  const boxes = findAll(c, 'txbxContent');
+  if (boxes.length) {
+    for (const b of boxes) out.push({ text: blocks(b, st).join(' '), ...PLAIN });
+    return;
+  }
+  st.images++;
+  const alt = findAll(c, 'docPr')[0]?.attrs.descr?.trim();
+  out.push({ text: alt ? `[image: ${alt}]` : '[image]', ...PLAIN });
+};
+
+/** A link to a web or mail address becomes a Markdown link around its text. */
+const hyperlink: InlineRule = (c, st, out, style) => {
+  const start = out.length;
+  inline(c, st, out, style);
+  const rel = st.parts.rels.get(attr(c, 'id') ?? '');
+  const text = out
+    .slice(start)
+    .map((s) => s.text)
+    .join('');
+  if (rel?.external && text.trim() && /^(https?|mailto):/i.test(rel.target))
+    out.splice(start, out.length - start, { text: `[${text}](${rel.target})`, ...PLAIN });
+};
+
+const commentReference: InlineRule = (c, st, out) => {
+  st.comments.push(attr(c, 'id') ?? '');
+  out.push({ text: `[comment ${st.comments.length}]`, ...PLAIN });
+};
+
+const noteReference: InlineRule = (c, st, out) => {
+  st.footnotes.push(`${c.name === 'footnoteReference' ? 'f' : 'e'}${attr(c, 'id') ?? ''}`);
+  out.push({ text: `[^${st.footnotes.length}]`, ...PLAIN });
+};
+
+const INLINE = new Map<string, InlineRule>([
+  ['r', run],
+  [
+    't',
+    (c, _st, out, style) =>
+      out.push({ text: c.children.filter((x) => typeof x === 'string').join(''), ...style }),
+  ],
+  ['tab', literal('\t')],
+  ['br', literal('\n', false)],
+  ['cr', literal('\n', false)],
+  ['noBreakHyphen', literal('-')],
+  ['drawing', drawing],
+  ['pict', drawing],
+  ['object', drawing],
+  ['hyperlink', hyperlink],
+  ['commentReference', commentReference],
+  ['footnoteReference', noteReference],
+  ['endnoteReference', noteReference],
+  ['oMath', (c, _st, out) => out.push({ text: math(c), ...PLAIN })],
+  [
+    'oMathPara',
+    (c, _st, out) => out.push({ text: `\n${kids(c, 'oMath').map(math).join('\n')}\n`, ...PLAIN }),
+  ],
+  // The same content twice (a modern Choice and a legacy Fallback): read the first only.
+  ['AlternateContent', (c, st, out, style) => inline(kid(c, 'Choice') ?? c, st, out, style)],
+  // Deleted text, properties and field codes are not what the page shows.
+  ['delText', skip],
+  ['Fallback', skip],
+  ['del', skip],
+  ['rPr', skip],
+  ['pPr', skip],
+  ['instrText', skip],
+]);
+
 /** The inline content of a paragraph (runs, links, fields, equations…) as segments. */
-function inline(
-  el: XmlElement,
-  st: BodyState,
-  out: Segment[],
-  style: { bold: boolean; italic: boolean },
-): void {
+function inline(el: XmlElement, st: BodyState, out: Segment[], style: Style): void {
   for (const c of el.children) {
     if (!isElement(c)) continue;
-    switch (c.name) {
-      case 'r': {
-        const pr = kid(c, 'rPr');
-        const s = { bold: on(kid(pr, 'b')) || style.bold, italic: on(kid(pr, 'i')) || style.italic };
-        inline(c, st, out, s);
-        break;
-      }
-      case 't':
-      case 'delText':
-        if (c.name === 't')
-          out.push({ text: c.children.filter((x) => typeof x === 'string').join(''), ...style });
-        break;
-      case 'tab':
-        out.push({ text: '\t', ...style });
-        break;
-      case 'br':
-      case 'cr':
-        out.push({ text: '\n', bold: false, italic: false });
-        break;
-      case 'noBreakHyphen':
-        out.push({ text: '-', ...style });
-        break;
-      case 'drawing':
-      case 'pict':
-      case 'object': {
-        const boxes = findAll(c, 'txbxContent');
-        if (boxes.length)
-          for (const b of boxes) out.push({ text: blocks(b, st).join(' '), bold: false, italic: false });
-        else {
-          st.images++;
-          const alt = findAll(c, 'docPr')[0]?.attrs.descr?.trim();
-          out.push({ text: alt ? `[image: ${alt}]` : '[image]', bold: false, italic: false });
-        }
-        break;
-      }
-      case 'hyperlink': {
-        const start = out.length;
-        inline(c, st, out, style);
-        const rel = st.parts.rels.get(attr(c, 'id') ?? '');
-        const text = out
-          .slice(start)
-          .map((s) => s.text)
-          .join('');
-        if (rel?.external && text.trim() && /^(https?|mailto):/i.test(rel.target))
-          out.splice(start, out.length - start, {
-            text: `[${text}](${rel.target})`,
-            bold: false,
-            italic: false,
-          });
-        break;
-      }
-      case 'commentReference': {
-        const id = attr(c, 'id') ?? '';
-        st.comments.push(id);
-        out.push({ text: `[comment ${st.comments.length}]`, bold: false, italic: false });
-        break;
-      }
-      case 'footnoteReference':
-      case 'endnoteReference': {
-        st.footnotes.push(`${c.name === 'footnoteReference' ? 'f' : 'e'}${attr(c, 'id') ?? ''}`);
-        out.push({ text: `[^${st.footnotes.length}]`, bold: false, italic: false });
-        break;
-      }
-      case 'oMath':
-        out.push({ text: math(c), bold: false, italic: false });
-        break;
-      case 'oMathPara':
-        out.push({ text: `\n${kids(c, 'oMath').map(math).join('\n')}\n`, bold: false, italic: false });
-        break;
-      case 'AlternateContent':
-        // The same content twice (a modern Choice and a legacy Fallback): read the first only.
-        inline(kid(c, 'Choice') ?? c, st, out, style);
-        break;
-      case 'Fallback':
-      case 'del':
-      case 'rPr':
-      case 'pPr':
-      case 'instrText':
-        break;
-      default:
-        // ins, smartTag, fldSimple, sdt, sdtContent, customXml…: containers of runs.
-        inline(c, st, out, style);
-    }
+    // ins, smartTag, fldSimple, sdt, sdtContent, customXml…: containers of runs.
+    (INLINE.get(c.name) ?? inline)(c, st, out, style);
   }
 }
 

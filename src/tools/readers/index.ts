@@ -115,23 +115,8 @@ function binaryMessage(kind: BinaryKind, ext: string): string {
 
 /** Read a document as text. `absPath` must already be checked (see tools/paths.ts). */
 export async function readDocument(absPath: string, opts: ReadDocumentOptions = {}): Promise<DocumentText> {
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const ext = extname(absPath).toLowerCase();
-  let fileBytes: number;
-  let mtimeMs: number;
-  try {
-    const st = await stat(absPath);
-    mtimeMs = st.mtimeMs;
-    if (st.isDirectory())
-      throw new DocumentError(
-        'is_directory',
-        'This is a folder, not a file. Use file_list to see what it contains.',
-      );
-    fileBytes = st.size;
-  } catch (err) {
-    if (err instanceof DocumentError) throw err;
-    throw fsError(err);
-  }
+  const { fileBytes, mtimeMs } = await fileFacts(absPath);
   if (OLD_OFFICE[ext]) throw new DocumentError('unsupported', `This file is in ${OLD_OFFICE[ext]}.`);
   if (IMAGE_EXT.has(ext)) throw new DocumentError('binary', binaryMessage('image', ext));
 
@@ -146,42 +131,84 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
   } catch (err) {
     throw fsError(err);
   }
-  let extracted: Extracted;
-  const limit = (opts.offset ?? 0) + maxBytes;
-  if (kind === 'docx' || kind === 'xlsx') {
-    const sniffed = sniffBinary(head);
-    if (sniffed !== 'zip') {
-      throw new DocumentError(
-        sniffed === 'old-office' ? 'encrypted' : 'unreadable',
-        sniffed === 'old-office'
-          ? `This file is password-protected, or an old .${kind === 'docx' ? 'doc' : 'xls'} file renamed to ${ext}; it cannot be read. Ask the user for an unprotected .${kind} copy.`
-          : `This file has the extension ${ext} but is not a valid ${kind === 'docx' ? 'Word' : 'Excel'} file (it may be damaged).`,
-      );
-    }
-    extracted =
-      kind === 'docx'
-        ? await (await import('./docx.js')).readDocx(data)
-        : await (await import('./xlsx.js')).readXlsx(data, limit);
-  } else if (kind === 'pdf') {
-    if (sniffBinary(head) !== 'pdf') {
-      throw new DocumentError(
-        'unreadable',
-        'This file has the extension .pdf but is not a valid PDF (it may be damaged or still downloading).',
-      );
-    }
-    extracted = await (await import('./pdf.js')).readPdf(data, {
-      offset: opts.offset ?? 0,
-      limit,
-      cacheKey: `${absPath}\0${fileBytes}\0${mtimeMs}`,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-  } else {
-    throw new Error(`unexpected document kind ${kind}`);
-  }
+  const limit = (opts.offset ?? 0) + (opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  const extracted =
+    kind === 'pdf'
+      ? await extractPdf(data, head, limit, `${absPath}\0${fileBytes}\0${mtimeMs}`, opts)
+      : await extractOffice(kind, data, head, ext, limit);
+  return pageOf(extracted, kind, fileBytes, opts);
+}
 
+/** Size and time of the file; a folder or a missing file is a DocumentError. */
+async function fileFacts(absPath: string): Promise<{ fileBytes: number; mtimeMs: number }> {
+  try {
+    const st = await stat(absPath);
+    if (st.isDirectory())
+      throw new DocumentError(
+        'is_directory',
+        'This is a folder, not a file. Use file_list to see what it contains.',
+      );
+    return { fileBytes: st.size, mtimeMs: st.mtimeMs };
+  } catch (err) {
+    if (err instanceof DocumentError) throw err;
+    throw fsError(err);
+  }
+}
+
+/** A Word or Excel file, after checking that it really is a zip (not a renamed .doc or damaged). */
+async function extractOffice(
+  kind: DocumentKind,
+  data: Buffer,
+  head: Uint8Array,
+  ext: string,
+  limit: number,
+): Promise<Extracted> {
+  if (kind !== 'docx' && kind !== 'xlsx') throw new Error(`unexpected document kind ${kind}`);
+  const sniffed = sniffBinary(head);
+  if (sniffed !== 'zip') {
+    throw new DocumentError(
+      sniffed === 'old-office' ? 'encrypted' : 'unreadable',
+      sniffed === 'old-office'
+        ? `This file is password-protected, or an old .${kind === 'docx' ? 'doc' : 'xls'} file renamed to ${ext}; it cannot be read. Ask the user for an unprotected .${kind} copy.`
+        : `This file has the extension ${ext} but is not a valid ${kind === 'docx' ? 'Word' : 'Excel'} file (it may be damaged).`,
+    );
+  }
+  return kind === 'docx'
+    ? (await import('./docx.js')).readDocx(data)
+    : (await import('./xlsx.js')).readXlsx(data, limit);
+}
+
+async function extractPdf(
+  data: Buffer,
+  head: Uint8Array,
+  limit: number,
+  cacheKey: string,
+  opts: ReadDocumentOptions,
+): Promise<Extracted> {
+  if (sniffBinary(head) !== 'pdf') {
+    throw new DocumentError(
+      'unreadable',
+      'This file has the extension .pdf but is not a valid PDF (it may be damaged or still downloading).',
+    );
+  }
+  return (await import('./pdf.js')).readPdf(data, {
+    offset: opts.offset ?? 0,
+    limit,
+    cacheKey,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+}
+
+/** The part of the extracted text asked for, with a visible marker when it is cut. */
+function pageOf(
+  extracted: Extracted,
+  kind: DocumentKind,
+  fileBytes: number,
+  opts: ReadDocumentOptions,
+): DocumentText {
   // A PDF read from a later page holds only the text from `base` on.
   const base = extracted.base ?? 0;
-  const out = cut(extracted.text, (opts.offset ?? 0) - base, maxBytes);
+  const out = cut(extracted.text, (opts.offset ?? 0) - base, opts.maxBytes ?? DEFAULT_MAX_BYTES);
   out.offset += base;
   out.totalBytes += base;
   const complete = !extracted.partial;

@@ -95,100 +95,129 @@ async function streamSheet(
 ): Promise<SheetRows> {
   const stream = await zip.stream(path);
   if (!stream) return { rows: [], complete: true, merged: [], notCalculated: 0 };
-  const rows = new Map<number, string[]>();
-  const merged: string[] = [];
-  let row: string[] | undefined;
-  let rowNumber = 0;
-  let cell: CellState | undefined;
-  let capture: 'v' | 'f' | 't' | undefined;
-  let phonetic = 0;
-  let size = 0;
-  let notCalculated = 0;
-  let full = false;
-  let pending: { row: string[]; col: number; index: number }[] = [];
+  const sheet = new SheetCollector(parts, fmt, budget);
   const xml = new XmlStream({
-    open(name, a) {
-      if (name === 'row') {
-        rowNumber = a.r ? Number(a.r) : rowNumber + 1;
-        row = [];
-      } else if (name === 'c' && row) {
-        const col = a.r ? (columnIndex(a.r) ?? row.length) : row.length;
-        cell = {
-          col,
-          type: a.t ?? 'n',
-          style: Number(a.s ?? 0),
-          value: '',
-          formula: '',
-          hasValue: false,
-          hasFormula: false,
-        };
-      } else if (cell && (name === 'v' || name === 'f' || (name === 't' && !phonetic))) {
-        capture = name;
-        if (name === 'f') cell.hasFormula = true;
-        else cell.hasValue = true;
-      } else if (name === 'rPh') phonetic++;
-      else if (name === 'mergeCell' && a.ref) merged.push(a.ref);
-    },
-    text(t) {
-      if (!cell || !capture) return;
-      if (capture === 'f') cell.formula += t;
-      else cell.value += t;
-    },
-    close(name) {
-      if (name === 'v' || name === 'f' || name === 't') capture = undefined;
-      else if (name === 'rPh') phonetic--;
-      else if (name === 'c' && cell && row) {
-        if (cell.col < MAX_COLUMNS) {
-          while (row.length < cell.col) row.push('');
-          const index = cell.type === 's' && cell.hasValue ? Number(cell.value) : -1;
-          if (index >= 0 && parts.strings.get(index) === undefined) {
-            // Not read that far into the shared strings yet: filled in after this chunk.
-            pending.push({ row, col: cell.col, index });
-            row[cell.col] = '';
-          } else {
-            const text = cellText(cell, parts, fmt);
-            if (!cell.hasValue && cell.hasFormula) notCalculated++;
-            row[cell.col] = text;
-            size += Buffer.byteLength(text, 'utf8') + 3;
-          }
-        }
-        cell = undefined;
-      } else if (name === 'row' && row) {
-        rows.set(rowNumber, row);
-        row = undefined;
-        if (size > budget) full = true;
-      }
-    },
+    open: (name, a) => sheet.open(name, a),
+    text: (t) => sheet.text(t),
+    close: (name) => sheet.close(name),
   });
-  const fill = async () => {
-    if (!pending.length) return;
-    let max = 0;
-    for (const p of pending) if (p.index > max) max = p.index;
-    await parts.strings.ensure(max);
-    for (const p of pending) {
-      const text = parts.strings.get(p.index) ?? '';
-      p.row[p.col] = text;
-      size += Buffer.byteLength(text, 'utf8') + 3;
-    }
-    pending = [];
-    if (size > budget) full = true;
-  };
   try {
     for await (const chunk of stream) {
       xml.write(chunk as Buffer);
-      await fill();
-      if (full) break;
+      await sheet.fill();
+      if (sheet.full) break;
     }
-    if (!full) {
+    if (!sheet.full) {
       xml.end();
-      await fill();
+      await sheet.fill();
     }
   } finally {
     stream.destroy();
   }
-  if (!full) blankMerged(rows, merged);
-  const kept = [...rows.values()].filter((r) => r.some((c) => c.trim() !== ''));
-  return { rows: kept, complete: !full, merged, notCalculated };
+  return sheet.result();
+}
+
+/** The rows of one sheet as its XML events arrive: cells, merged ranges, shared strings to fill. */
+class SheetCollector {
+  /** The budget is reached: reading stops after this chunk. */
+  full = false;
+  private readonly rows = new Map<number, string[]>();
+  private readonly merged: string[] = [];
+  private row: string[] | undefined;
+  private rowNumber = 0;
+  private cell: CellState | undefined;
+  private capture: 'v' | 'f' | 't' | undefined;
+  /** Inside phonetic hints (`<rPh>`): their text is not the cell's. */
+  private phonetic = 0;
+  private size = 0;
+  private notCalculated = 0;
+  private pending: { row: string[]; col: number; index: number }[] = [];
+
+  constructor(
+    private readonly parts: WorkbookParts,
+    private readonly fmt: NumberFormatter,
+    private readonly budget: number,
+  ) {}
+
+  open(name: string, a: Record<string, string>): void {
+    if (name === 'row') {
+      this.rowNumber = a.r ? Number(a.r) : this.rowNumber + 1;
+      this.row = [];
+    } else if (name === 'c' && this.row) {
+      const col = a.r ? (columnIndex(a.r) ?? this.row.length) : this.row.length;
+      this.cell = {
+        col,
+        type: a.t ?? 'n',
+        style: Number(a.s ?? 0),
+        value: '',
+        formula: '',
+        hasValue: false,
+        hasFormula: false,
+      };
+    } else if (this.cell && (name === 'v' || name === 'f' || (name === 't' && !this.phonetic))) {
+      this.capture = name;
+      if (name === 'f') this.cell.hasFormula = true;
+      else this.cell.hasValue = true;
+    } else if (name === 'rPh') this.phonetic++;
+    else if (name === 'mergeCell' && a.ref) this.merged.push(a.ref);
+  }
+
+  text(t: string): void {
+    const cell = this.cell;
+    if (!cell || !this.capture) return;
+    if (this.capture === 'f') cell.formula += t;
+    else cell.value += t;
+  }
+
+  close(name: string): void {
+    if (name === 'v' || name === 'f' || name === 't') this.capture = undefined;
+    else if (name === 'rPh') this.phonetic--;
+    else if (name === 'c' && this.cell && this.row) {
+      if (this.cell.col < MAX_COLUMNS) this.closeCell(this.cell, this.row);
+      this.cell = undefined;
+    } else if (name === 'row' && this.row) {
+      this.rows.set(this.rowNumber, this.row);
+      this.row = undefined;
+      if (this.size > this.budget) this.full = true;
+    }
+  }
+
+  private closeCell(cell: CellState, row: string[]): void {
+    while (row.length < cell.col) row.push('');
+    const index = cell.type === 's' && cell.hasValue ? Number(cell.value) : -1;
+    if (index >= 0 && this.parts.strings.get(index) === undefined) {
+      // Not read that far into the shared strings yet: filled in after this chunk.
+      this.pending.push({ row, col: cell.col, index });
+      row[cell.col] = '';
+      return;
+    }
+    const text = cellText(cell, this.parts, this.fmt);
+    if (!cell.hasValue && cell.hasFormula) this.notCalculated++;
+    row[cell.col] = text;
+    this.size += Buffer.byteLength(text, 'utf8') + 3;
+  }
+
+  /** Fill in the shared strings the last chunk's cells point at, reading further into them. */
+  async fill(): Promise<void> {
+    const { pending } = this;
+    if (!pending.length) return;
+    let max = 0;
+    for (const p of pending) if (p.index > max) max = p.index;
+    await this.parts.strings.ensure(max);
+    for (const p of pending) {
+      const text = this.parts.strings.get(p.index) ?? '';
+      p.row[p.col] = text;
+      this.size += Buffer.byteLength(text, 'utf8') + 3;
+    }
+    this.pending = [];
+    if (this.size > this.budget) this.full = true;
+  }
+
+  result(): SheetRows {
+    if (!this.full) blankMerged(this.rows, this.merged);
+    const kept = [...this.rows.values()].filter((r) => r.some((c) => c.trim() !== ''));
+    return { rows: kept, complete: !this.full, merged: this.merged, notCalculated: this.notCalculated };
+  }
 }
 
 /** Drop trailing columns that are empty in every row. */

@@ -1,5 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { t } from '../../../support/i18n/index.js';
+import { visible } from '../../../support/sanitize.js';
 import { nearest } from '../../../support/suggest.js';
 import { detectPaths, looksLikePath, words } from './paths.js';
 
@@ -58,4 +60,12 @@ export function findMistyped(text: string, o: MistypedOptions): Mistyped | undef
     return { typed, suggestion: typed.slice(0, typed.length - name.length) + near };
   }
   return undefined;
+}
+
+/** What the person reads when a message is held back for a mistyped file name. */
+export function mistypedWarning(typo: Mistyped): string {
+  return [
+    t('input.missing', { name: visible(typo.typed), suggestion: visible(typo.suggestion) }),
+    t('input.missingTry'),
+  ].join('\n  ');
 }

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DEFAULT_CHAT_MODEL } from '../../../llm/models.js';
 import type { Message } from '../../../llm/types.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
+import type { Skill } from '../../../skills/schema.js';
 import { lacksContent, mapCliInputs } from '../../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../../skills/templates.js';
 import { TrustStore } from '../../../skills/trust.js';
@@ -204,30 +205,12 @@ const skill: SlashCommand = {
   },
   async run(args, ctx) {
     const [action = 'list', name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
-    const { builtinDeleteError, deleteSkill, editSkill, skillSource, skillTable, sourceLabel } = await import(
-      '../../skills/manage.js'
-    );
-    switch (action) {
-      case 'list': {
-        const catalog = await catalogOf(ctx);
-        for (const w of allWarnings(ctx.app, catalog)) ctx.print(w);
-        const width = process.stderr.isTTY ? process.stderr.columns || 100 : 100;
-        ctx.print(
-          skillTable(catalog, { style: ctx.app.err, width, defaultModel: ctx.app.config.skillModel }).join(
-            '\n',
-          ),
-        );
-        ctx.print(ctx.app.err.dim(t('skills.list.hint')));
-        return;
-      }
-      case 'new':
-        await startCreation([name, ...rest].filter(Boolean).join(' '), ctx);
-        return;
-      case 'cancel': {
-        const before = endCreation(ctx);
-        ctx.print(before ? t('skills.new.cancelled', { model: before.model }) : t('skills.new.notActive'));
-        return;
-      }
+    if (action === 'list') return listSkills(ctx);
+    if (action === 'new') return startCreation([name, ...rest].filter(Boolean).join(' '), ctx);
+    if (action === 'cancel') {
+      const before = endCreation(ctx);
+      ctx.print(before ? t('skills.new.cancelled', { model: before.model }) : t('skills.new.notActive'));
+      return;
     }
     if (!ACTIONS.includes(action)) {
       ctx.warn(`${t('skills.cmd.unknownAction', { action })} ${t('skills.cmd.actions')}`);
@@ -239,50 +222,65 @@ const skill: SlashCommand = {
     }
     const catalog = await catalogOf(ctx);
     const target = findSkill(catalog, name);
-    switch (action) {
-      case 'show':
-        for (const w of skillWarnings(ctx.app, catalog, target)) ctx.print(w);
-        ctx.print(ctx.app.err.dim(`# ${target.file} (${sourceLabel(catalog, target)})`));
-        ctx.print((await skillSource(target, ctx.app.err.enabled)).trimEnd());
-        return;
-      case 'edit': {
-        const r = await editSkill(ctx.app, target);
-        if (r.copied) ctx.print(t('skills.edit.copied', { name: target.name, file: r.file }));
-        for (const p of r.problems) ctx.warn(p);
-        ctx.print(
-          r.problems.length
-            ? t('skills.edit.stillBroken', { name: target.name })
-            : r.changed
-              ? t('skills.edit.saved', { name: target.name })
-              : t('skills.edit.unchanged'),
-        );
-        delete ctx.state.catalog;
-        return;
-      }
-      case 'delete': {
-        if (target.source !== 'user') throw builtinDeleteError(target.name);
-        if (!(await ctx.confirm(t('skills.delete.question', { name: target.name, file: target.file })))) {
-          ctx.print(t('skills.delete.kept'));
-          return;
-        }
-        await deleteSkill(ctx.app, target);
-        delete ctx.state.catalog;
-        ctx.print(t('skills.delete.done', { name: target.name }));
-        if (catalog.builtins.has(target.name))
-          ctx.print(t('skills.delete.builtinBack', { name: target.name }));
-        return;
-      }
-      case 'trust': {
-        if (target.source !== 'user') {
-          ctx.print(t('skills.trust.builtin', { name: target.name }));
-          return;
-        }
-        await (await TrustStore.open(ctx.app.paths.trustFile)).trust([target]);
-        ctx.print(t('skills.trust.saved', { names: target.name }));
-        return;
-      }
-    }
+    if (action === 'show') return showSkill(ctx, catalog, target);
+    if (action === 'edit') return editOne(ctx, target);
+    if (action === 'delete') return deleteOne(ctx, catalog, target);
+    return trustOne(ctx, target);
   },
 };
+
+async function listSkills(ctx: SlashContext): Promise<void> {
+  const { skillTable } = await import('../../skills/manage.js');
+  const catalog = await catalogOf(ctx);
+  for (const w of allWarnings(ctx.app, catalog)) ctx.print(w);
+  const width = process.stderr.isTTY ? process.stderr.columns || 100 : 100;
+  const style = ctx.app.err;
+  ctx.print(skillTable(catalog, { style, width, defaultModel: ctx.app.config.skillModel }).join('\n'));
+  ctx.print(style.dim(t('skills.list.hint')));
+}
+
+async function showSkill(ctx: SlashContext, catalog: SkillCatalog, target: Skill): Promise<void> {
+  const { skillSource, sourceLabel } = await import('../../skills/manage.js');
+  for (const w of skillWarnings(ctx.app, catalog, target)) ctx.print(w);
+  ctx.print(ctx.app.err.dim(`# ${target.file} (${sourceLabel(catalog, target)})`));
+  ctx.print((await skillSource(target, ctx.app.err.enabled)).trimEnd());
+}
+
+async function editOne(ctx: SlashContext, target: Skill): Promise<void> {
+  const { editSkill } = await import('../../skills/manage.js');
+  const r = await editSkill(ctx.app, target);
+  if (r.copied) ctx.print(t('skills.edit.copied', { name: target.name, file: r.file }));
+  for (const p of r.problems) ctx.warn(p);
+  ctx.print(
+    r.problems.length
+      ? t('skills.edit.stillBroken', { name: target.name })
+      : r.changed
+        ? t('skills.edit.saved', { name: target.name })
+        : t('skills.edit.unchanged'),
+  );
+  delete ctx.state.catalog;
+}
+
+async function deleteOne(ctx: SlashContext, catalog: SkillCatalog, target: Skill): Promise<void> {
+  const { builtinDeleteError, deleteSkill } = await import('../../skills/manage.js');
+  if (target.source !== 'user') throw builtinDeleteError(target.name);
+  if (!(await ctx.confirm(t('skills.delete.question', { name: target.name, file: target.file })))) {
+    ctx.print(t('skills.delete.kept'));
+    return;
+  }
+  await deleteSkill(ctx.app, target);
+  delete ctx.state.catalog;
+  ctx.print(t('skills.delete.done', { name: target.name }));
+  if (catalog.builtins.has(target.name)) ctx.print(t('skills.delete.builtinBack', { name: target.name }));
+}
+
+async function trustOne(ctx: SlashContext, target: Skill): Promise<void> {
+  if (target.source !== 'user') {
+    ctx.print(t('skills.trust.builtin', { name: target.name }));
+    return;
+  }
+  await (await TrustStore.open(ctx.app.paths.trustFile)).trust([target]);
+  ctx.print(t('skills.trust.saved', { names: target.name }));
+}
 
 export const commands: SlashCommand[] = [run, skill];

@@ -4,16 +4,25 @@ import { defineMessages } from '../define.js';
 export const agentskills = defineMessages(
   {
     'skills.source.project': 'project',
+    'skills.limit.tool': 'The skill {skill} allows only these tools: {tools}. {name} was not run.',
+    'skills.limit.shell':
+      'The skill {skill} allows only commands that start with {scopes}. This one was not run: {command}',
     'skills.share.exists':
       'The file {file} already exists; zhi never replaces a file. Give another name after the skill name.',
-    'skills.share.exported': 'Exported the skill {name} to {file} ({count} files; tools: {tools}).',
+    'skills.share.exported':
+      'Exported the skill {name}, version {version}, to {file} ({count} files; tools: {tools}).',
+    'skills.share.exportedOne':
+      'Exported the skill {name}, version {version}, to {file} (1 file; tools: {tools}).',
     'skills.share.bad': 'The skill package {source} cannot be imported.',
     'skills.share.invalid': 'The skill in {source} is not valid.',
     'skills.share.taken': 'You already have a skill called {name} ({file}).',
     'skills.share.tryDelete': 'Delete it first with `zhi skill delete {name}`, or keep yours.',
-    'skills.share.header': 'Skill {name} (version {version})',
+    'skills.share.header': 'Skill {name}, version {version}',
+    'skills.share.headerHash':
+      'Skill {name}, version {version} (made from its content: the author gave none)',
     'skills.share.tools': 'tools it uses: {tools}',
     'skills.share.files': '{count} files: {files}',
+    'skills.share.file': '1 file: {files}',
     'skills.share.question':
       'Install the skill {name}? It stays untrusted: its first run that can write files or run commands will ask.',
     'skills.share.needYes': 'Installing the skill {name} needs a confirmation, and no one can be asked here.',
@@ -30,15 +39,21 @@ export const agentskills = defineMessages(
   },
   {
     'skills.source.project': '项目',
+    'skills.limit.tool': '技能 {skill} 只允许使用这些工具：{tools}。{name} 没有运行。',
+    'skills.limit.shell': '技能 {skill} 只允许以 {scopes} 开头的命令。这条命令没有运行：{command}',
     'skills.share.exists': '文件 {file} 已存在；zhi 从不覆盖文件。请在技能名后给出另一个文件名。',
-    'skills.share.exported': '已将技能 {name} 导出到 {file}（{count} 个文件；工具：{tools}）。',
+    'skills.share.exported':
+      '已将技能 {name}（版本 {version}）导出到 {file}（{count} 个文件；工具：{tools}）。',
+    'skills.share.exportedOne': '已将技能 {name}（版本 {version}）导出到 {file}（1 个文件；工具：{tools}）。',
     'skills.share.bad': '无法导入技能包 {source}。',
     'skills.share.invalid': '{source} 中的技能无效。',
     'skills.share.taken': '你已经有一个名为 {name} 的技能（{file}）。',
     'skills.share.tryDelete': '先用 `zhi skill delete {name}` 删除它，或保留你自己的技能。',
-    'skills.share.header': '技能 {name}（版本 {version}）',
+    'skills.share.header': '技能 {name}，版本 {version}',
+    'skills.share.headerHash': '技能 {name}，版本 {version}（作者未给出版本，由内容生成）',
     'skills.share.tools': '使用的工具：{tools}',
     'skills.share.files': '{count} 个文件：{files}',
+    'skills.share.file': '1 个文件：{files}',
     'skills.share.question': '安装技能 {name} 吗？它将保持未受信任：第一次运行需要写文件或执行命令时会询问。',
     'skills.share.needYes': '安装技能 {name} 需要确认，而这里无法询问。',
     'skills.share.tryYes': '阅读上面的摘要后加上 --yes：`zhi skill import {source} --yes`。',

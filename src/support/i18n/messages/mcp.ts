@@ -29,6 +29,24 @@ export const mcp = defineMessages(
     'mcp.testFailed': 'The MCP server {name} did not start: {error}',
     'mcp.err.skillServer': 'The skill {skill} uses the MCP server "{name}", which is not in config.yaml.',
     'mcp.err.skillStart': 'An MCP server this skill needs did not start: {problem}',
+    'mcp.progress.vision': 'showing the image to {model}',
+    'mcp.warn.badEntry':
+      'The MCP server "{name}" in {file} is left out: {problem}. The other servers still work.',
+    'mcp.warn.badEntryTry': 'Fix that entry in the file, or remove it with `zhi mcp remove {name}`.',
+    'mcp.err.notMap': 'mcp_servers in {source} cannot be used: it must list servers by name.',
+    'mcp.err.notMapWhy':
+      'Each server is a name followed by its settings, for example "files:" then "command: npx" on the next lines, indented.',
+    'mcp.try.editFile':
+      'Fix mcp_servers in {source}, or delete it and add servers with `zhi mcp add <name> -- <command> [args…]`.',
+    'mcp.bad.name': 'its name must be letters, digits, "-" or "_" (at most 30 characters)',
+    'mcp.bad.notMap': 'it must be a group of settings (a command or a url)',
+    'mcp.bad.unknown': 'the setting "{field}" is not one zhi knows (known: {known})',
+    'mcp.bad.commandOrUrl': 'it needs either a command or a url (one of them, not both)',
+    'mcp.bad.url': 'the setting "url" must be an http:// or https:// address',
+    'mcp.bad.list': 'the setting "{field}" must be a list of text, such as [a, b]',
+    'mcp.bad.map': 'the setting "{field}" must be "key: value" lines',
+    'mcp.bad.trust': 'the setting "trust" is "{value}", but it must be one of {known}',
+    'mcp.bad.timeout': 'the setting "timeout" must be a number of seconds from 1 to 600',
   },
   {
     'mcp.warn.notStarted': 'MCP 服务器 {problem} —— 本次对话中无法使用它的工具。',
@@ -57,5 +75,22 @@ export const mcp = defineMessages(
     'mcp.testFailed': 'MCP 服务器 {name} 未能启动：{error}',
     'mcp.err.skillServer': '技能 {skill} 使用 MCP 服务器 “{name}”，但 config.yaml 中没有它。',
     'mcp.err.skillStart': '此技能需要的 MCP 服务器未能启动：{problem}',
+    'mcp.progress.vision': '正在把图片交给 {model} 看',
+    'mcp.warn.badEntry': '{file} 中的 MCP 服务器 “{name}” 未被启用：{problem}。其他服务器照常工作。',
+    'mcp.warn.badEntryTry': '请在该文件中修正这一项，或用 `zhi mcp remove {name}` 删除它。',
+    'mcp.err.notMap': '{source} 中的 mcp_servers 无法使用：它必须按名称列出服务器。',
+    'mcp.err.notMapWhy':
+      '每个服务器是一个名称，后面跟着它的设置，例如先写 “files:”，下一行缩进写 “command: npx”。',
+    'mcp.try.editFile':
+      '请修正 {source} 中的 mcp_servers，或删除它，再用 `zhi mcp add <名称> -- <命令> [参数…]` 添加服务器。',
+    'mcp.bad.name': '名称只能包含字母、数字、“-” 或 “_”（最多 30 个字符）',
+    'mcp.bad.notMap': '它必须是一组设置（command 或 url）',
+    'mcp.bad.unknown': 'zhi 不认识设置项 “{field}”（可用：{known}）',
+    'mcp.bad.commandOrUrl': '它需要 command 或 url 二者之一（不能同时有）',
+    'mcp.bad.url': '设置项 “url” 必须是 http:// 或 https:// 地址',
+    'mcp.bad.list': '设置项 “{field}” 必须是文本列表，例如 [a, b]',
+    'mcp.bad.map': '设置项 “{field}” 必须是 “键: 值” 形式的多行',
+    'mcp.bad.trust': '设置项 “trust” 的值是 “{value}”，但它必须是 {known} 之一',
+    'mcp.bad.timeout': '设置项 “timeout” 必须是 1 到 600 之间的秒数',
   },
 );

@@ -1,14 +1,14 @@
-import { RunBudget } from '../../agent/budget.js';
-import type { RunEvent } from '../../agent/events.js';
-import type { AgentDeps } from '../../agent/loop.js';
-import { openSession } from '../../agent/sessions/recorder.js';
+/**
+ * A skill run (`zhi run`, `/run`) saved as a session of kind `run`: found by `zhi sessions`, its
+ * usage in the ledger as kind `skill`, the run budget checked before every model call. Like a
+ * chat's SessionWiring, it is a consumer of the run's events, built in the same place.
+ */
 import { UsageTracker } from '../../llm/usage.js';
-import { t } from '../../support/i18n/index.js';
-import { log } from '../../support/log.js';
-import type { AppContext } from '../context.js';
-import { formatWarning } from '../render/error.js';
+import type { RunEvent } from '../events.js';
+import type { AgentDeps } from '../loop.js';
+import { budgetIn, recorderIn, type SessionPlace } from './wiring.js';
 
-/** What a skill run (`zhi run`, `/run`) needs to be saved, ledgered and budgeted. */
+/** What a skill run needs to be saved, ledgered and budgeted. */
 export interface SkillRunRecording {
   /** The consumer of the run's events (nested runs' too: their usage is recorded under their skill). */
   consume(ev: RunEvent): void;
@@ -29,42 +29,27 @@ export function describeInputs(values: Record<string, unknown>): string {
     .join(' · ');
 }
 
+const SKILL_ONLY = new Set<RunEvent['type']>(['skill_start', 'skill_step', 'skill_ocr']);
+
 /**
- * Record a skill run as a session of kind `run` (found by `zhi sessions`, its usage in the ledger
- * as kind `skill`). The run's inputs stand as its first message; nothing is written until the run
- * starts talking to the model. Every `usage` event of the run is recorded, nested ones under their
- * skill.
+ * Record a skill run. The run's inputs stand as its first message; nothing is written until the
+ * run starts talking to the model. Every `usage` event of the run is recorded, nested ones under
+ * their skill.
  */
 export function recordSkillRun(
-  ctx: AppContext,
+  place: SessionPlace,
   o: { skill: string; values: Record<string, unknown>; model: string },
 ): SkillRunRecording {
-  let warned = false;
-  const recorder = openSession({
+  const recorder = recorderIn(place, {
     kind: 'run',
     skill: o.skill,
-    sessionsDir: ctx.paths.sessionsDir,
-    ledgerFile: ctx.paths.usageLedger,
-    cwd: ctx.cwd,
     model: o.model,
-    platform: ctx.platform,
     title: describeInputs(o.values) || o.skill,
-    onError: (err) => {
-      log().warn('skill run not saved', err);
-      if (warned) return;
-      warned = true;
-      process.stderr.write(
-        formatWarning(
-          t('sessions.saveFailed', { reason: err instanceof Error ? err.message : String(err) }),
-          ctx.err,
-        ),
-      );
-    },
   });
   // Spent by the whole run, nested skills included (their trackers are merged only at their end).
-  const spent = new UsageTracker(ctx.platform);
+  const spent = new UsageTracker(place.platform);
   let model = o.model;
-  const budget = new RunBudget(ctx.config.maxCostPerRun, spent, () => model);
+  const budget = budgetIn(place, spent, () => model);
   let started = false;
 
   return {
@@ -95,5 +80,3 @@ export function recordSkillRun(
     },
   };
 }
-
-const SKILL_ONLY = new Set<RunEvent['type']>(['skill_start', 'skill_step', 'skill_ocr']);

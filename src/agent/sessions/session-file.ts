@@ -1,0 +1,89 @@
+/**
+ * The session file on disk: opened on the first line written (so starting the REPL and leaving
+ * leaves no empty file), one `write` per line on an append-only file (a killed process loses at
+ * most the line being written), synced where a line matters.
+ */
+import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { type SessionLine, serialiseLine } from './format.js';
+
+export interface SessionFileHooks {
+  /** Appending to a file that exists (a resumed session). */
+  append: boolean;
+  /** The lines the file starts with when opened (a new file's header; a resumed one's `resume`). */
+  head(): SessionLine[];
+  /** Opening or writing failed: nothing more is written to this file. */
+  fail(err: unknown): void;
+  /** The file was closed after something was written to it. */
+  closed(): void;
+}
+
+export class SessionFile {
+  private fd: number | undefined;
+  private stopped = false;
+
+  constructor(
+    readonly path: string,
+    private readonly dir: string,
+    private readonly hooks: SessionFileHooks,
+  ) {}
+
+  /** Whether anything was written. */
+  get started(): boolean {
+    return this.fd !== undefined;
+  }
+
+  write(line: SessionLine): void {
+    const fd = this.open();
+    if (fd === undefined) return;
+    try {
+      writeSync(fd, serialiseLine(line));
+    } catch (err) {
+      this.hooks.fail(err);
+    }
+  }
+
+  sync(): void {
+    if (this.fd === undefined) return;
+    try {
+      fdatasyncSync(this.fd);
+    } catch {
+      // fsync is a best effort (some file systems refuse it); the data is written already.
+    }
+  }
+
+  /** Close it for good (later writes are ignored). */
+  close(): void {
+    this.stopped = true;
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    this.fd = undefined;
+    this.hooks.closed();
+  }
+
+  private open(): number | undefined {
+    if (this.fd !== undefined || this.stopped) return this.fd;
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const fd = openSync(this.path, 'a+', 0o600);
+      this.fd = fd;
+      if (this.hooks.append && !endsWithNewline(fd)) writeSync(fd, '\n');
+      for (const line of this.hooks.head()) writeSync(fd, serialiseLine(line));
+      return fd;
+    } catch (err) {
+      this.hooks.fail(err);
+      return undefined;
+    }
+  }
+}
+
+function endsWithNewline(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return true;
+  const b = Buffer.alloc(1);
+  readSync(fd, b, 0, 1, size - 1);
+  return b[0] === 0x0a;
+}

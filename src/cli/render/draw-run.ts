@@ -1,0 +1,62 @@
+/**
+ * A run drawn the way chat is drawn, wherever it happens (a REPL message, a `/run`, `zhi -c` in a
+ * terminal): the answer as Markdown on stdout, tool lines and progress on stderr, one closing line.
+ */
+import type { AgentResult, RunEvent } from '../../agent/events.js';
+import type { UsageTracker } from '../../llm/usage.js';
+import type { AppContext } from '../context.js';
+import { pump } from '../interrupt.js';
+import type { ReplRenderer } from './repl-renderer.js';
+
+export interface RunStreams {
+  /** Where the answer goes. */
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+  /** Where progress, tool lines and the closing line go. */
+  stderr: (s: string) => void;
+}
+
+/**
+ * The renderer for these streams: rich on a colour terminal that can move the cursor, plain on
+ * one that cannot (blocks printed once, as without colour), pipe when stdout is not a terminal.
+ */
+export async function runRenderer(
+  ctx: AppContext,
+  streams: RunStreams,
+  o: { verbose: () => boolean; animate?: boolean },
+): Promise<ReplRenderer> {
+  const { ReplRenderer } = await import('./repl-renderer.js');
+  const { stdout } = streams;
+  const drawable = ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb';
+  return new ReplRenderer({
+    mode: stdout.isTTY ? (drawable ? 'rich' : 'plain') : 'pipe',
+    term: {
+      write: (s) => stdout.write(s),
+      columns: () => stdout.columns || 80,
+      rows: () => stdout.rows || 24,
+    },
+    out: ctx.out,
+    err: ctx.err,
+    stderr: streams.stderr,
+    verbose: o.verbose,
+    debug: ctx.args.flags.debug,
+    cwd: ctx.cwd,
+    ...(o.animate !== undefined ? { animate: o.animate } : {}),
+  });
+}
+
+/** Draw every event of a run, then its closing line (`usage`: the run's, once it ended). */
+export async function drawRun(
+  renderer: ReplRenderer,
+  run: AsyncGenerator<RunEvent, AgentResult>,
+  usage: () => UsageTracker,
+  started = Date.now(),
+): Promise<AgentResult> {
+  try {
+    const result = await pump(run, (ev) => renderer.handle(ev));
+    renderer.finish(result, usage(), Date.now() - started);
+    return result;
+  } catch (err) {
+    renderer.dispose();
+    throw err;
+  }
+}

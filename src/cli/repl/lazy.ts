@@ -1,0 +1,28 @@
+import type { SlashCommand } from './commands/types.js';
+
+/** A value, or how to load it when first needed. */
+export type Lazy<T> = T | (() => Promise<T>);
+
+/** Load a lazy value once; later calls get the same promise. */
+export function once<T>(value: Lazy<T>): () => Promise<T> {
+  if (typeof value !== 'function') return () => Promise.resolve(value);
+  let p: Promise<T> | undefined;
+  return () => {
+    p ??= (value as () => Promise<T>)();
+    return p;
+  };
+}
+
+let rendererModule: Promise<typeof import('../render/repl-renderer.js')> | undefined;
+/** The Markdown renderer (marked, string-width): loaded after the prompt shows, never before. */
+export function loadRenderer(): Promise<typeof import('../render/repl-renderer.js')> {
+  rendererModule ??= import('../render/repl-renderer.js');
+  return rendererModule;
+}
+
+/** Later command modules override earlier ones of the same name (a richer /usage, say). */
+export function dedupeCommands(all: SlashCommand[]): SlashCommand[] {
+  const byName = new Map<string, SlashCommand>();
+  for (const c of all) byName.set(c.name, c);
+  return [...byName.values()];
+}
