@@ -48,7 +48,7 @@ async function clientOverhead(): Promise<void> {
 }
 
 const extra = process.argv.slice(2);
-await clientOverhead();
+if (process.env.ZHI_BENCH_CLIENT) await clientOverhead();
 for (const modPath of extra) {
   const mod = (await import(modPath)) as { measure(): Promise<Row[]> };
   rows.push(...(await mod.measure()));

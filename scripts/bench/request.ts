@@ -55,13 +55,16 @@ export async function measure(): Promise<Row[]> {
       4 * body.messages.length +
       estimateTextTokens(JSON.stringify(body.tools ?? []));
     const tools = (body.tools ?? []) as { function: { name: string } }[];
+    // What each part weighs, so the next addition can be weighed against the budget.
+    const kb = (v: unknown) => (Buffer.byteLength(JSON.stringify(v), 'utf8') / 1024).toFixed(2);
+    const parts = tools.map((t) => `${t.function.name} ${kb(t)}`).join(', ');
     return [
       {
         name: 'one-shot `hello` request size',
         value: bytes / 1024,
         unit: 'KB',
         budget: 6,
-        note: `${bytes} bytes; tools: ${tools.map((t) => t.function.name).join(', ') || 'none'}`,
+        note: `${bytes} bytes; system prompt ${kb(body.messages[0]?.content)} KB; tools (KB): ${parts || 'none'}`,
       },
       {
         name: 'one-shot `hello` prompt tokens',

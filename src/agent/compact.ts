@@ -15,6 +15,7 @@ import type { RunEvent } from './events.js';
 import type { BeforeCallOutcome } from './loop.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { estimateMessagesTokens, estimateTextTokens } from './tokens.js';
+import { replaceFrom } from '../support/arrays.js';
 
 /** When a model is not in the registry (custom endpoints), assume this window. */
 export const DEFAULT_WINDOW = 128_000;
@@ -186,7 +187,7 @@ export class Compactor {
       contextBefore,
       after,
     );
-    messages.splice(1, messages.length - 1, ...after);
+    replaceFrom(messages, 1, after);
     this.anchor = undefined;
     this.count += 1;
     return this.done(plan, short.shortened, before, tokensAfter, opts.reason);

@@ -22,6 +22,7 @@ import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide, siteHost, sitePreapproved } from './permissions.js';
 import { AsyncQueue } from './queue.js';
+import { pushAll } from '../support/arrays.js';
 
 /** The default cap on what the model gets back from one tool call. */
 export const MAX_RESULT_BYTES = 50 * 1024;
@@ -87,7 +88,7 @@ export async function* runToolCalls(
 function count(result: AgentResult, ev: Extract<RunEvent, { type: 'tool_end' }>): void {
   result.toolCalls += 1;
   result.filesRead += ev.filesRead;
-  result.filesWritten.push(...ev.filesWritten);
+  pushAll(result.filesWritten, ev.filesWritten);
 }
 
 /** Indexes of the calls, grouped: a run of read-only (or unknown) calls together, every other alone. */

@@ -1,6 +1,7 @@
 import { ZhiError } from '../support/errors.js';
 import { nearest } from '../support/suggest.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from './folder-flags.js';
+import { pushAll } from '../support/arrays.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -137,7 +138,7 @@ class ArgParser {
     for (; this.i < argv.length; this.i++) {
       const arg = argv[this.i]!;
       if (arg === '--') {
-        this.positionals.push(...argv.slice(this.i + 1));
+        pushAll(this.positionals, argv.slice(this.i + 1));
         break;
       }
       const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;

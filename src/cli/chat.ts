@@ -14,7 +14,7 @@ import { getLanguage } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type AppContext, makeClient, newUsage } from './context.js';
 import { type ChatMcp, chatMcp } from './mcp/chat.js';
-import { resumeFromFlags, sessionWiring } from './sessions/attach.js';
+import { type Resumed, resumeFromFlags, sessionWiring } from './sessions/attach.js';
 import { chatModel } from './settings.js';
 import { loadTools } from './tools.js';
 
@@ -30,6 +30,8 @@ export interface ChatOrder {
    * every tool, the rarely needed ones offered on demand, with the skills and MCP servers.
    */
   tools?: readonly string[];
+  /** The saved conversation, found already (the REPL's --continue, before its prompt showed). */
+  resumed?: Resumed | undefined;
 }
 
 /** A chat and what was built for it that its mode uses beside it. */
@@ -94,7 +96,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
     { session, ...(prepare ? { prepare } : {}) },
   );
   // --continue / --resume load the saved conversation first.
-  await resumeFromFlags(ctx, chat);
+  await resumeFromFlags(ctx, chat, order.resumed);
   return { chat, client, mcp };
 }
 

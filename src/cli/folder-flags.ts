@@ -1,6 +1,7 @@
 import { DEFAULT_JOBS } from '../agent/batch/pool.js';
 import type { Skill } from '../skills/schema.js';
 import { ZhiError } from '../support/errors.js';
+import { pushAll } from '../support/arrays.js';
 
 /** Folder-run switches that take no value (`--recursive docs` keeps `docs` as an input). */
 export const FOLDER_SWITCHES = new Set(['recursive', 'force', 'batch', 'dry-run']);
@@ -58,7 +59,7 @@ export function takeFolderFlags(
     } else if (FOLDER_LISTS.has(k)) {
       const list = value === true ? [] : value.split('\n').filter(Boolean);
       if (!list.length) throw usage(`--${k}`, '');
-      flags[k as 'include' | 'exclude'].push(...list);
+      pushAll(flags[k as 'include' | 'exclude'], list);
     } else if (k === 'dry-run') flags.dryRun = true;
     else flags[k as 'recursive' | 'force' | 'batch'] = true;
   }

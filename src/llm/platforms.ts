@@ -22,17 +22,19 @@ export interface Platform {
   keyUrl: string;
 }
 
+const BIGMODEL: Platform = {
+  id: 'bigmodel',
+  baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
+  currency: 'CNY',
+  pricing: 'bigmodel',
+  coveredByPlan: false,
+  probeModel: 'glm-4-flash',
+  skillModel: 'glm-4-flash',
+  keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
+};
+
 export const PLATFORMS: Record<PlatformId, Platform> = {
-  bigmodel: {
-    id: 'bigmodel',
-    baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
-    currency: 'CNY',
-    pricing: 'bigmodel',
-    coveredByPlan: false,
-    probeModel: 'glm-4-flash',
-    skillModel: 'glm-4-flash',
-    keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
-  },
+  bigmodel: BIGMODEL,
   zai: {
     id: 'zai',
     baseUrl: 'https://api.z.ai/api/paas/v4',
@@ -63,16 +65,8 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     skillModel: 'glm-4.7',
     keyUrl: 'https://z.ai/manage-apikey/apikey-list',
   },
-  custom: {
-    id: 'custom',
-    baseUrl: '',
-    currency: 'CNY',
-    pricing: 'bigmodel',
-    coveredByPlan: false,
-    probeModel: 'glm-4-flash',
-    skillModel: 'glm-4-flash',
-    keyUrl: 'https://open.bigmodel.cn/usercenter/apikeys',
-  },
+  // Another address serving the same API (a proxy, a private deployment): priced as BigModel.
+  custom: { ...BIGMODEL, id: 'custom', baseUrl: '' },
 };
 
 export const PLATFORM_IDS = Object.keys(PLATFORMS) as PlatformId[];

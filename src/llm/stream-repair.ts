@@ -1,3 +1,4 @@
+import { pushAll } from '../support/arrays.js';
 /**
  * Repair of a damaged SSE line. Z.ai has been seen (2026, glm-4.7 and glm-5.1) to cut a frame
  * mid-JSON and glue the next `data:` frame onto the same line:
@@ -34,7 +35,7 @@ export function repairLine<T>(data: string): Repaired<T> {
     if (json !== undefined) out.frames.push(json);
     else if (piece.trim() || last) {
       out.damaged += 1;
-      out.salvaged.push(...salvage(piece));
+      pushAll(out.salvaged, salvage(piece));
     }
   };
   for (const part of parts.slice(1)) {

@@ -17,19 +17,14 @@ export const CHAT_SKILL_TOOL = 'skill';
 const LISTED_DESCRIPTION = 200;
 
 const schema = z.object({
-  name: z.string().describe('The name of a skill from the list in the instructions.'),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      'Optional: a file bundled with the skill, relative to its folder (e.g. "references/style.md"), to read it instead of the skill\'s instructions.',
-    ),
+  name: z.string().describe('A listed skill.'),
+  path: z.string().optional().describe('A file bundled with it, e.g. "references/style.md".'),
   offset: z.coerce
     .number()
     .int()
     .min(0)
     .optional()
-    .describe('Optional, with path: skip this many bytes of the text, to read the next part of a long file.'),
+    .describe('With path: from a truncation marker, to read on.'),
 });
 
 function oneLine(text: string, max: number): string {
@@ -37,10 +32,18 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The skills as the chat's system prompt lists them: name and description, one line each. */
+/**
+ * The skills as the chat's system prompt lists them. The person's own skills (and the ones they
+ * installed) get a line each with their description: the model cannot guess what they are for.
+ * zhi's built-ins are named on one line: their names say what they do, and the list goes out
+ * with every request.
+ */
 export function skillListing(skills: Iterable<Skill>, language: Language): string {
-  const lines: string[] = [];
-  for (const s of [...skills].sort((a, b) => a.name.localeCompare(b.name))) {
+  const sorted = [...skills].sort((a, b) => a.name.localeCompare(b.name));
+  const builtins = sorted.filter((s) => s.source === 'builtin').map((s) => s.name);
+  const lines = builtins.length ? [`- built-in: ${builtins.join(', ')}`] : [];
+  for (const s of sorted) {
+    if (s.source === 'builtin') continue;
     const description = language === 'zh' && s.descriptionZh ? s.descriptionZh : s.description;
     lines.push(`- ${s.name}: ${oneLine(description, LISTED_DESCRIPTION)}`);
   }
@@ -80,7 +83,7 @@ export function chatSkillTool(
   return {
     name: CHAT_SKILL_TOOL,
     description:
-      "Load a skill's instructions (call it before starting a task that matches a skill in the list), or read a file bundled with the skill by its path relative to the skill's folder. Read-only.",
+      "Load a listed skill's instructions before a task it fits; with path, read a file bundled with it (relative to its folder).",
     schema,
     kind: 'read',
     maxResultBytes: BUNDLED_RESULT_BYTES,

@@ -2,6 +2,7 @@ import { type ErrorText, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
 import type { Skill, SkillArg } from './schema.js';
+import { maxBy } from '../support/arrays.js';
 
 export type InputValue = string | number | boolean;
 export type InputValues = Record<string, InputValue>;
@@ -20,7 +21,7 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
     parts.push(a.required ? shown : `[${shown}]`);
   }
   const lines = [`${t('skills.usage')}: ${parts.join(' ')}`];
-  const width = Math.max(0, ...skill.args.map((a) => argLabel(a).length));
+  const width = maxBy(skill.args, (a) => argLabel(a).length, 0);
   for (const a of skill.args) {
     const facts = [
       t(`skills.type.${a.type}`),

@@ -4,8 +4,15 @@ import { t } from '../support/i18n/index.js';
 import { appPaths } from '../support/paths.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
 import { type Tool, ToolError } from '../tools/types.js';
-import { type NewSkill, newSkillProblems, newSkillSchema, newSkillYaml } from './create.js';
+import { type NewSkill, newSkillSchema } from './create-schema.js';
 import { defaultSkillDirs, discoverSkills, skillCacheFile } from './discovery.js';
+
+/** The code that checks and writes a skill (the YAML writer, the loader): loaded on first use. */
+let created: typeof import('./create.js') | undefined;
+async function creating(): Promise<typeof import('./create.js')> {
+  created ??= await import('./create.js');
+  return created;
+}
 
 /**
  * skill_create: saves a new skill (YAML) in the user's skills folder, after checking its name,
@@ -24,9 +31,15 @@ const skillCreate: Tool<typeof newSkillSchema> = {
   // Offered in a conversation only when the person mentions skills (/skill new always does).
   offerWhen: (text) => /skill|技能/i.test(text),
   label: (args: NewSkill) => args.name,
+  // Before anyone is asked: load what the preview needs (the YAML writer).
+  async assess() {
+    await creating();
+    return {};
+  },
   preview: (args: NewSkill) =>
-    `${t('skills.create.preview', { name: args.name })}\n${newSkillYaml(args).trimEnd()}`,
+    `${t('skills.create.preview', { name: args.name })}\n${(created?.newSkillYaml(args) ?? JSON.stringify(args, null, 2)).trimEnd()}`,
   async execute(args: NewSkill, ctx) {
+    const { newSkillProblems, newSkillYaml } = await creating();
     const paths = appPaths();
     const dirs = defaultSkillDirs(paths);
     const catalog = await discoverSkills(dirs, { cacheFile: skillCacheFile(paths) });

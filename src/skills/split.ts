@@ -1,3 +1,4 @@
+import { pushAll } from '../support/arrays.js';
 /**
  * Split a long document into parts a model can take, at the most natural boundary that fits:
  * pages (PDF page markers or form feeds), headings, then paragraphs, then lines. A Markdown
@@ -56,11 +57,11 @@ function pack(lines: string[], max: number, levels: LevelFn[]): string[] {
     const n = bytes(piece.join('\n')) + 1;
     if (n > max && (level || piece.length > 1)) {
       flush();
-      parts.push(...pack(piece, max, finer));
+      pushAll(parts, pack(piece, max, finer));
       continue;
     }
     if (size + n > max) flush();
-    cur.push(...piece);
+    pushAll(cur, piece);
     size += n;
   }
   flush();

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
 import { ZhiError } from './errors.js';
+import { parseFlatYaml } from './flat-yaml.js';
 import {
   isServerMap,
   type McpProblem,
@@ -242,12 +243,9 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: {}, exists: false, warnings: [] };
     throw err;
   }
-  // Loaded only when there is a file to read (about 35 ms).
-  const { parseYamlSafe } = await import('./yaml.js');
-  const parsed = parseYamlSafe(text, { limits: { maxBytes: 64 * 1024 } });
-  const data: unknown = parsed.ok ? parsed.value : undefined;
+  const data = await parseConfigText(text);
   if (
-    !parsed.ok ||
+    data === CORRUPT ||
     (data !== null && data !== undefined && (typeof data !== 'object' || Array.isArray(data)))
   ) {
     return recoverCorrupt(path, text);
@@ -269,6 +267,20 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     }
   }
   return { file: file as ConfigFile, exists: true, warnings };
+}
+
+const CORRUPT = Symbol('corrupt');
+
+/**
+ * The file's data. A flat file of `key: value` lines (what zhi writes) is read directly; the
+ * yaml library (tens of milliseconds to load) only for anything more (mcp_servers, lists…).
+ */
+async function parseConfigText(text: string): Promise<unknown> {
+  const flat = parseFlatYaml(text);
+  if (flat) return flat;
+  const { parseYamlSafe } = await import('./yaml.js');
+  const parsed = parseYamlSafe(text, { limits: { maxBytes: 64 * 1024 } });
+  return parsed.ok ? parsed.value : CORRUPT;
 }
 
 async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {

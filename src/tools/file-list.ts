@@ -6,6 +6,7 @@ import { formatBytes } from '../support/text.js';
 import { displayPath, isInside, isSecretPath, resolveReadPath } from './paths.js';
 import { type Tool, ToolError } from './types.js';
 import { textWidth } from './writers/width.js';
+import { maxOf } from '../support/arrays.js';
 
 /** Folders whose contents are noise for a document worker: shown, never descended into. */
 export const SKIPPED_DIRS = new Set([
@@ -206,7 +207,7 @@ function formatListing(walk: Walk): string {
   if (!entries.length) return `${where} is empty.`;
   const shown = entries.slice(0, MAX_ENTRIES);
   const names = shown.map((e) => `${e.rel}${e.dir ? '/' : ''}`);
-  const col = Math.min(60, Math.max(...names.map((n) => textWidth(n))));
+  const col = Math.min(60, maxOf(names.map((n) => textWidth(n))));
   const lines = shown.map((e, i) => {
     const name = names[i]!;
     const pad = ' '.repeat(Math.max(1, col - textWidth(name) + 2));

@@ -6,20 +6,14 @@ import type { Tool } from './types.js';
 
 const schema = z.object({
   path: z.string().describe('Relative path, e.g. "reports/q4.md".'),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Where to go on reading a long file (from its truncation marker).'),
+  offset: z.coerce.number().int().min(0).optional().describe('From a truncation marker, to read on.'),
 });
 
 const fileRead: Tool<typeof schema> = {
   name: 'file_read',
   description: [
-    'Read a file in the current directory as text: text in any encoding; .docx and .xlsx as Markdown; PDFs page by page.',
-    'Scanned PDFs and images: use ocr.',
-    `At most ${DEFAULT_MAX_BYTES / 1024} KB per call; a longer file ends with a marker giving the offset to read on.`,
+    'Read a file as text (.docx, .xlsx as Markdown; PDF by page; scans and images: use ocr).',
+    `${DEFAULT_MAX_BYTES / 1024} KB per call; a longer file ends with a marker giving the offset to read on.`,
   ].join(' '),
   schema,
   kind: 'read',

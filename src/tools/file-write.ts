@@ -12,15 +12,14 @@ import {
   formatOf,
   type OutputFormat,
   previewLines,
-  SHAPES,
   SUPPORTED_EXTENSIONS,
 } from './writers/index.js';
 
 const schema = z.object({
-  path: z.string().describe('Name under the output folder, with extension, e.g. "2024/report.docx".'),
+  path: z.string().describe('Name with extension, e.g. "2024/report.docx".'),
   content: z
     .union([z.string(), z.looseObject({}), z.array(z.unknown())])
-    .describe('Content shaped for the extension (see above); JSON may be an object or a string.'),
+    .describe('Shaped for the extension.'),
 });
 type Args = z.infer<typeof schema>;
 
@@ -77,11 +76,11 @@ const PREVIEW_LINES = 8;
 const fileWrite: Tool<typeof schema> = {
   name: 'file_write',
   description: [
-    'Create a new file in the output folder (folders made as needed); prefer a new name, as replacing a file needs the user.',
-    'The extension sets the format and the shape of `content`:',
-    '.md/.txt: the text. .json: any JSON value.',
-    `.csv: ${SHAPES.csv}.`,
-    `.xlsx: ${SHAPES.xlsx}; numbers as JSON numbers.`,
+    'Create a new file in the output folder (prefer a new name: replacing one needs the user).',
+    'The extension sets the format and `content`:',
+    '.md/.txt: text. .json: any JSON.',
+    '.csv: {"headers": ["Name", "Amount"], "rows": [["A", 12.5]]} or CSV text.',
+    '.xlsx: {"sheets": [{"name": "Sheet1", "headers": [...], "rows": [[...]]}]}, numbers as numbers.',
     '.docx: {"content": "<Markdown>"}.',
   ].join('\n'),
   schema,

@@ -207,9 +207,9 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
   return {
     name: 'ocr',
     description: [
-      'Read a scanned PDF or an image (JPG, PNG) with OCR, as Markdown with tables. For PDFs with text, file_read is cheaper.',
-      `Up to ${formatBytes(OCR_LIMITS.imageBytes)} per image, ${formatBytes(OCR_LIMITS.pdfBytes)} and`,
-      `${options.maxPages ?? OCR_LIMITS.pages} pages per PDF call (start_page/end_page for more).`,
+      'OCR a scan or image (JPG, PNG) into Markdown with tables (a PDF with text: file_read is cheaper).',
+      `Per call: an image ≤ ${formatBytes(OCR_LIMITS.imageBytes)}; a PDF ≤ ${formatBytes(OCR_LIMITS.pdfBytes)},`,
+      `${options.maxPages ?? OCR_LIMITS.pages} pages (start_page/end_page for more).`,
     ].join(' '),
     schema,
     kind: 'read',

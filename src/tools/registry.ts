@@ -94,5 +94,54 @@ function convert(tool: AnyTool): ToolSchema {
   const json = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
   if (json.type === 'object' && json.additionalProperties === false) delete json.additionalProperties;
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: json } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: lean(json) },
+  };
+}
+
+/**
+ * The schema without what tells the model nothing but is sent with every request: far limits
+ * (below), and `{}` for "anything" (`items: {}`, an object's empty `properties` with
+ * `additionalProperties: {}`). Validation still uses the zod schema.
+ */
+export function lean(node: unknown, top = true): Record<string, unknown> {
+  if (Array.isArray(node)) return node.map((n) => lean(n, false)) as unknown as Record<string, unknown>;
+  if (!node || typeof node !== 'object') return node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (isFarLimit(k, v)) continue;
+    if ((k === 'items' || k === 'additionalProperties') && isEmptyObject(v)) continue;
+    out[k] =
+      k === 'properties' && isObject(v) ? leanEach(v) : isObject(v) || Array.isArray(v) ? lean(v, false) : v;
+  }
+  // A nested object that allows any property: its empty `properties` says nothing either (the
+  // parameters object itself keeps its `properties`, which the API expects).
+  if (!top && out.type === 'object' && isEmptyObject(out.properties) && !('additionalProperties' in out)) {
+    delete out.properties;
+  }
+  return out;
+}
+
+/**
+ * Limits the model never comes near (zod's 2^53-1 on every integer, 20,000 characters of a
+ * command, page 100,000) and `minLength: 1`: the arguments are still checked against them.
+ */
+function isFarLimit(key: string, v: unknown): boolean {
+  if (typeof v !== 'number') return false;
+  if (key === 'maximum' || key === 'maxLength') return v >= 1000;
+  return key === 'minLength' && v === 1;
+}
+
+/** Property names are kept as they are, whatever they are called ("items", "maximum"…). */
+function leanEach(props: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(props).map(([name, s]) => [name, lean(s, false)]));
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+}
+
+function isEmptyObject(v: unknown): boolean {
+  return isObject(v) && Object.keys(v).length === 0;
 }

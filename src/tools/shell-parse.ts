@@ -7,6 +7,7 @@
  * and function definitions (fork bombs).
  */
 import { type ParseEntry, parse } from 'shell-quote';
+import { pushAll } from '../support/arrays.js';
 
 /** Marks a variable in a parsed word: `\u0001NAME\u0002`. Substitutions become `ZHISUB<n>` variables. */
 export const VAR_START = '\u0001';
@@ -183,7 +184,7 @@ class Lifter {
         const text = line.slice(this.i, eol < 0 ? line.length : eol);
         this.i = eol < 0 ? line.length : eol + 1;
         if ((doc.tabs ? text.replace(/^\t+/, '') : text).replace(/\r$/, '') === doc.delim) break;
-        if (doc.expands) this.subs.push(...liftSubstitutions(text.replace(/[\\'"]/g, ' ')).substitutions);
+        if (doc.expands) pushAll(this.subs, liftSubstitutions(text.replace(/[\\'"]/g, ' ')).substitutions);
       }
     }
   }

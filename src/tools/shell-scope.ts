@@ -6,6 +6,7 @@
  */
 import { isDynamic, parseLine, programName, showWord } from './shell-parse.js';
 import type { AnyTool, Assessment } from './types.js';
+import { pushAll } from '../support/arrays.js';
 
 /** The first command of a line that falls outside the scopes, or undefined when all fit. */
 export function outsideScopes(line: string, scopes: readonly string[]): string | undefined {
@@ -14,7 +15,7 @@ export function outsideScopes(line: string, scopes: readonly string[]): string |
   const pending = [line];
   for (let guard = 0; pending.length && guard < 50; guard++) {
     const parsed = parseLine(pending.shift()!, dialect);
-    pending.push(...parsed.substitutions);
+    pushAll(pending, parsed.substitutions);
     if (parsed.functions.length) return parsed.functions[0]!.name;
     for (const cmd of parsed.commands) {
       if (!cmd.words.length) continue;

@@ -16,6 +16,7 @@ import {
   VAR_END,
   VAR_START,
 } from './shell-parse.js';
+import { pushAll } from '../support/arrays.js';
 
 /** Separates the values a variable may take (`for d in a b` → `a\0b`). */
 export const ALTERNATIVES = '\u0000';
@@ -185,7 +186,7 @@ class Walker {
         else if (c.type === 'heredoc_body') {
           if (expands) this.liftAll(c);
         } else if (c.type === 'file_redirect' || c.type === 'herestring_redirect')
-          found.push(...this.redirect(c, after));
+          pushAll(found, this.redirect(c, after));
         else if (c.type !== 'heredoc_end' && c.type !== 'file_descriptor') after.push(c);
       }
       return found;
@@ -208,13 +209,13 @@ class Walker {
     const cmd: SimpleCommand = { words: [], redirects: [...redirects], piped, assignments: [] };
     for (const c of node.namedChildren) {
       if (!c) continue;
-      if (c.type === 'variable_assignment') cmd.assignments.push(...this.assignments(c));
+      if (c.type === 'variable_assignment') pushAll(cmd.assignments, this.assignments(c));
       else if (
         c.type === 'file_redirect' ||
         c.type === 'herestring_redirect' ||
         c.type === 'heredoc_redirect'
       ) {
-        cmd.redirects.push(...this.redirect(c, []));
+        pushAll(cmd.redirects, this.redirect(c, []));
       } else if (c.type === 'command_name') {
         const inner = c.namedChildren[0];
         cmd.words.push(inner ? this.word(inner) : c.text);

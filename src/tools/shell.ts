@@ -24,12 +24,7 @@ export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_S = 30;
 
 const schema = z.object({
-  command: z
-    .string()
-    .trim()
-    .min(1)
-    .max(20_000)
-    .describe('The command line to run, exactly as it would be typed.'),
+  command: z.string().trim().min(1).max(20_000).describe('The command line, as typed.'),
   timeout: z
     .number()
     .int()
@@ -49,11 +44,11 @@ function childEnv(): NodeJS.ProcessEnv {
 const shell: Tool<typeof schema> = {
   name: 'shell',
   description: [
-    "Run a command in the user's shell (sh; cmd.exe on Windows) in the current directory, with empty input.",
-    'The user approves every command: say first what it does and why.',
-    'Refused: destructive commands and indirect execution (eval, sh -c, python -c, piping into a shell).',
-    'For files prefer file_read, file_list and file_write.',
-    `Output capped at ${formatBytes(MAX_OUTPUT_BYTES)}; the exit code is reported.`,
+    "Run a command in the user's shell (sh; cmd.exe on Windows) in the current directory, no input.",
+    'The user approves each one: first say what it does and why.',
+    'Refused: destructive commands, indirect execution (eval, sh -c, piping into a shell).',
+    'For files prefer file_read, file_list, file_write.',
+    `Output capped at ${formatBytes(MAX_OUTPUT_BYTES)}.`,
   ].join(' '),
   schema,
   kind: 'shell',

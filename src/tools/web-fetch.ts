@@ -204,8 +204,8 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
   return {
     name: 'web_fetch',
     description: [
-      'Fetch a public web page (http/https) as text (HTML as Markdown); binary files and local or private addresses are refused.',
-      `Result capped at ${formatBytes(MAX_RESULT_BYTES)}; pages needing JavaScript or a login show little.`,
+      'Fetch a public web page (http/https) as text, HTML as Markdown; no binary files, no local or private addresses.',
+      `Capped at ${formatBytes(MAX_RESULT_BYTES)}; pages needing JavaScript or a login show little.`,
     ].join(' '),
     schema,
     kind: 'read',

@@ -11,15 +11,10 @@ import { type Tool, type ToolContext, ToolError } from './types.js';
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
 
 const schema = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe('What to search for (short, keyword-like; best under 70 characters).'),
+  query: z.string().trim().min(1).max(200).describe('Short keywords, best under 70 characters.'),
   recency: z.enum(RECENCY).optional().describe('Only results from this period.'),
-  domain: z.string().trim().max(200).optional().describe('Only results from this site, e.g. www.gov.cn.'),
-  count: z.number().int().min(1).max(20).optional().describe('How many results (default 5).'),
+  domain: z.string().trim().max(200).optional().describe('Only this site, e.g. www.gov.cn.'),
+  count: z.number().int().min(1).max(20).optional().describe('Default 5.'),
 });
 
 export interface SearchSource {
@@ -119,8 +114,8 @@ export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof 
   return {
     name: 'web_search',
     description:
-      'Search the web (the Zhipu platform search) for current facts: news, prices, rules, releases. ' +
-      'Returns numbered sources with links; cite only those. Use web_fetch to read one page in full.',
+      'Search the web for current facts (news, prices, rules). ' +
+      'Returns numbered sources with links: cite only those. web_fetch reads a page in full.',
     schema,
     kind: 'read',
     label: (args) => `"${args.query}"`,

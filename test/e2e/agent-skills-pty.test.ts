@@ -83,4 +83,39 @@ describe('a skill script in a terminal', () => {
     expect(ran).toContain('words: 3');
     expect(ran).toContain(`script: ${folder}/scripts/`);
   });
+
+  it("in the chat, a loaded skill's allowed-tools refuse other tools for that message only; the next message is free again", async () => {
+    mkdirSync(join(home, 'skills', 'reader'), { recursive: true });
+    writeFileSync(
+      join(home, 'skills', 'reader', 'SKILL.md'),
+      '---\nname: reader\ndescription: Read files aloud\nallowed-tools: Read\n---\nRead the file the person names.\n',
+    );
+    const write = { name: 'file_write', arguments: { path: 'note.txt', content: 'hi' } };
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'skill', arguments: { name: 'reader' } }] },
+      { kind: 'tools', calls: [write] },
+      { kind: 'text', text: 'The skill does not let me write.' },
+      { kind: 'tools', calls: [write] },
+      { kind: 'text', text: 'Written.' },
+    );
+    const s = e.pty({ cols: 120, rows: 40 });
+    await s.waitFor(/\[approve\]>/, 15_000);
+    s.write('read my notes with the skill\r');
+    await s.waitFor('The skill does not let me write.', 15_000);
+    expect(s.text()).toContain(
+      'The skill reader allows only these tools: file_read. file_write was not run.',
+    );
+    const next = s.mark();
+    s.write('now write note.txt\r');
+    // The limit ended with the last message: this write goes to the person, as any write does.
+    await s.waitFor('Allow?', 15_000, next);
+    s.write('y\r');
+    await s.waitFor('Written.', 15_000, next);
+    expect(s.text().slice(next)).not.toContain('allows only');
+    s.write('\x04');
+    await s.exited();
+    const chats = fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    expect(lastTool(chats[2]!)).toContain('the skill "reader" you loaded allows only these tools: file_read');
+    expect(lastTool(chats[4]!)).not.toContain('Refused');
+  });
 });

@@ -3,7 +3,7 @@
  * config.yaml, /model in the REPL, a resumed session's model, and a skill's own model — each
  * checked in the body the fake API received.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
@@ -31,6 +31,35 @@ describe('the model a request goes to', () => {
     s.write(KEY.ctrlD);
     expect((await s.exited()).exitCode).toBe(0);
     expect(models()[0]).toBe('glm-4.6');
+  });
+
+  it('zhi skill new --model: the conversation and the new skill run at once both use it, as zhi run does', async () => {
+    writeFileSync(join(t.home, 'config.yaml'), 'default_model: glm-4.6\n');
+    writeFileSync(join(t.cwd, 'note.txt'), 'meeting moved');
+    const create = {
+      name: 'formal',
+      description: 'Rewrite a note formally',
+      system_prompt: 'Rewrite the note formally.',
+      tools: ['file_read'],
+      inputs: [{ name: 'file', type: 'file', required: true }],
+    };
+    t.fake.script(
+      { kind: 'tools', calls: [{ name: 'skill_create', arguments: create }] },
+      { kind: 'text', text: 'Saved the skill formal.' },
+      { kind: 'text', text: 'Rescheduled.' },
+    );
+    const s = t.pty({ args: ['skill', 'new', 'blank', '--model', 'glm-4.7', '--auto'], cols: 120 });
+    await s.waitFor('What should the skill do');
+    s.write(`rewrite notes formally${KEY.enter}`);
+    await s.waitFor('Run formal now?');
+    s.write(`note.txt${KEY.enter}`);
+    await s.waitFor('Rescheduled.');
+    expect((await s.exited()).exitCode).toBe(0);
+    expect(models()).toEqual(['glm-4.7', 'glm-4.7', 'glm-4.7']);
+    // The conversation is a session like any chat: saved, its usage in the ledger.
+    const sessions = readdirSync(join(t.home, 'sessions')).filter((f) => f.endsWith('.jsonl'));
+    expect(sessions).toHaveLength(2);
+    expect(readFileSync(join(t.home, 'usage.jsonl'), 'utf8').match(/"kind":"chat"/g)).toHaveLength(2);
   });
 
   it('--resume goes on with the session model; --model beats it', async () => {

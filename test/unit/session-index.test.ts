@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SessionHeader, serialiseLine } from '../../src/agent/sessions/format.js';
-import { INDEX_FILE, indexedSessions } from '../../src/agent/sessions/index-file.js';
+import { INDEX_FILE, indexedSessions, newestIndexed } from '../../src/agent/sessions/index-file.js';
 import { latestSession, listSessions } from '../../src/agent/sessions/listing.js';
 import { openSession } from '../../src/agent/sessions/recorder.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
@@ -112,8 +112,63 @@ describe('session index', () => {
       platform: PLATFORMS.bigmodel,
     });
     rec.consume({ type: 'user', message: { role: 'user', content: '总结这份文件' } });
+    // While it writes, its line says it is live (the index must read its file, not trust a line).
+    expect(JSON.parse(indexText().split('\n')[1]!)).toMatchObject({ id: rec.id, live: true, size: -1 });
     rec.close();
-    const line = indexText().split('\n')[1]!;
+    const line = indexText().split('\n').filter(Boolean).at(-1)!;
     expect(JSON.parse(line)).toMatchObject({ id: rec.id, title: '总结这份文件', turns: 1, kind: 'oneshot' });
+    expect(JSON.parse(line).live).toBeUndefined();
+  });
+});
+
+describe('the latest session (--continue) from the index', () => {
+  const at = (file: string, iso: string) => utimesSync(file, new Date(iso), new Date(iso));
+  const record = (cwd: string, text: string) => {
+    const rec = openSession({ kind: 'repl', sessionsDir: dir, cwd, model: 'glm-5', platform: PLATFORMS.bigmodel });
+    rec.consume({ type: 'user', message: { role: 'user', content: text } });
+    return rec;
+  };
+
+  it('is the newest conversation of the folder, taken from the index for closed sessions', async () => {
+    at(session('20260101-100000-aaaa', 'old', '/work/docs'), '2026-03-01T00:00:00Z');
+    at(session('20260102-100000-bbbb', 'newest here', '/work/docs'), '2026-03-03T00:00:00Z');
+    at(session('20260103-100000-cccc', 'newer elsewhere', '/elsewhere'), '2026-03-05T00:00:00Z');
+    await listSessions(dir);
+    const pick = newestIndexed(dir, (s) => s.cwd === '/work/docs');
+    expect(pick !== 'unsure' && pick?.id).toBe('20260102-100000-bbbb');
+    expect((await latestSession(dir, '/work/docs'))?.title).toBe('newest here');
+    expect(await latestSession(dir, '/nowhere')).toBeUndefined();
+  });
+
+  it('reads a session that is still open (or crashed) instead of trusting its line', async () => {
+    at(session('20260101-100000-aaaa', 'closed', '/work/docs'), '2026-03-01T00:00:00Z');
+    await listSessions(dir);
+    const live = record('/work/docs', 'still typing');
+    // A listing in between re-reads it, and it stays live until it closes.
+    await listSessions(dir);
+    live.consume({ type: 'user', message: { role: 'user', content: 'second question' } });
+    const pick = newestIndexed(dir, (s) => s.cwd === '/work/docs');
+    expect(pick !== 'unsure' && [pick?.id, pick?.turns]).toEqual([live.id, 2]);
+    live.close();
+    expect((await latestSession(dir, '/work/docs'))?.id).toBe(live.id);
+  });
+
+  it('falls back to a listing when the index cannot tell, and is right all the same', async () => {
+    expect(newestIndexed(dir, () => true)).toBe('unsure'); // no index yet
+    const a = session('20260101-100000-aaaa', 'first', '/work/docs');
+    at(a, '2026-03-01T00:00:00Z');
+    at(session('20260102-100000-bbbb', 'second', '/work/docs'), '2026-03-02T00:00:00Z');
+    await listSessions(dir);
+    // The winner changed behind zhi's back: its line no longer matches the file.
+    appendFileSync(
+      join(dir, '20260102-100000-bbbb.jsonl'),
+      serialiseLine({ type: 'message', role: 'user', t: 'x', message: { role: 'user', content: 'more' } }),
+    );
+    expect(newestIndexed(dir, () => true)).toBe('unsure');
+    expect((await latestSession(dir, '/work/docs'))?.turns).toBe(2);
+    // Many files the index has never seen (copied in): a listing rebuilds it.
+    for (let i = 0; i < 25; i++) session(`20260201-10000${String(i).padStart(2, '0')}-dddd`, `copied ${i}`);
+    expect(newestIndexed(dir, () => true)).toBe('unsure');
+    expect((await latestSession(dir, '/work/docs'))?.title).toMatch(/^copied|second/);
   });
 });

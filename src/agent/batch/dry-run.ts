@@ -5,6 +5,7 @@ import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
 import { captureFirstRequest } from './batch-run.js';
+import { maxBy, maxOf } from '../../support/arrays.js';
 
 type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
@@ -74,11 +75,14 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   if (model !== DEFAULT_CHAT_MODEL)
     prices.push([t('batch.dry.on', { model: DEFAULT_CHAT_MODEL }), price(DEFAULT_CHAT_MODEL)]);
   prices.push([t('batch.dry.batch'), price(model, true)]);
-  const labelWidth = Math.max(...prices.map(([label]) => displayWidth(label)));
+  const labelWidth = maxOf(prices.map(([label]) => displayWidth(label)));
   const priceLines = prices.map(
     ([label, p]) => `  ${label}${' '.repeat(labelWidth - displayWidth(label) + 2)}${p}`,
   );
-  const width = Math.min(60, Math.max(...rows.map((r) => r.name.length), 4));
+  const width = Math.min(
+    60,
+    maxBy(rows, (r) => r.name.length, 4),
+  );
   const lines = [
     t('batch.dry.head', {
       todo: o.todo.length,

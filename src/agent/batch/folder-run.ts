@@ -14,6 +14,7 @@ import { dryRunFolder } from './dry-run.js';
 import type { FolderCounts, FolderEvent } from './events.js';
 import { fingerprint, manifestPath, RunManifest } from './manifest.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, runPool } from './pool.js';
+import { pushAll } from '../../support/arrays.js';
 
 /** How a folder run goes; every field has a default (`zhi run` sets them from its flags). */
 export interface FolderOptions {
@@ -322,7 +323,7 @@ function finishFolder(o: {
       total.turns += r.result.turns;
       total.toolCalls += r.result.toolCalls;
       total.filesRead += r.result.filesRead;
-      total.filesWritten.push(...r.result.filesWritten);
+      pushAll(total.filesWritten, r.result.filesWritten);
       if (r.result.text) sections.push(`## ${name}\n\n${r.result.text.trim()}`);
     }
     if (r?.outputs.length) outputs.push({ file: name, outputs: r.outputs });

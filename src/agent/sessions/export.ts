@@ -3,11 +3,12 @@ import type { Message } from '../../llm/types.js';
 import { t } from '../../support/i18n/index.js';
 import { messageText, turnsText } from './format.js';
 import type { LoadedSession } from './store.js';
+import { maxBy, pushAll } from '../../support/arrays.js';
 
 const RESULT_CHARS = 2000;
 
 function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const longest = maxBy(text.matchAll(/`+/g), (m) => m[0].length, 2);
   const f = '`'.repeat(longest + 1);
   return `${f}\n${text}\n${f}`;
 }
@@ -48,7 +49,7 @@ export function sessionMarkdown(s: LoadedSession): string {
   for (const ev of s.events) {
     switch (ev.type) {
       case 'message':
-        out.push(...messageBlock(ev.message, toolNames, ev.t));
+        pushAll(out, messageBlock(ev.message, toolNames, ev.t));
         break;
       case 'compaction':
         out.push(`> *${t('sessions.md.compacted', { n: ev.replaced })}*`, '');

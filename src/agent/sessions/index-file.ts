@@ -6,9 +6,22 @@
  * stale, half-written or raced by two processes costs a re-read of the files that changed,
  * never a wrong answer. Sessions add their line when they close; listings add lines for files
  * they had to read and rewrite the file when it has grown much longer than the sessions it lists.
+ *
+ * A session also adds a "live" line when it starts writing (size -1): until its closing line,
+ * it may change at any moment. `--continue` relies on that to open one file instead of all of
+ * them (newestIndexed): a closed session's line is taken as it is, a live one is read.
  */
-import { closeSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  type Stats,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
 import { summariseSession } from './listing-summary.js';
 import type { SessionSummary } from './store.js';
 
@@ -19,6 +32,8 @@ const VERSION = 1;
 export interface IndexEntry extends SessionSummary {
   size: number;
   mtimeMs: number;
+  /** Written to since its last closing line (or never closed: a crash). */
+  live?: boolean;
 }
 
 function indexPath(dir: string): string {
@@ -82,11 +97,14 @@ export function indexedSessions(dir: string): IndexEntry[] {
     }
     const known = entries.get(id);
     if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) {
-      out.push({ ...known, file });
+      known.file = file;
+      out.push(known);
       continue;
     }
     const entry = readEntry(file, st);
     if (!entry) continue;
+    // Still open elsewhere (or never closed): stays live until its session closes.
+    if (known?.live) entry.live = true;
     out.push(entry);
     fresh.push(entry);
   }
@@ -112,6 +130,66 @@ function readEntry(file: string, st: { size: number; mtimeMs: number; mtime: Dat
     size: data.length === st.size ? st.size : -1,
     mtimeMs: st.mtimeMs,
   };
+}
+
+/**
+ * The newest session `keep` accepts (by last write, then id, as listings sort), reading the
+ * index and as few files as it can: the ones the index does not know or knows as live, and the
+ * winner (its size and time must still match). `undefined`: none; `'unsure'`: the index cannot
+ * tell (missing, too many unknown files, the winner changed) — list the sessions instead.
+ */
+export function newestIndexed(
+  dir: string,
+  keep: (s: IndexEntry) => boolean,
+): IndexEntry | undefined | 'unsure' {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 'unsure';
+  }
+  const { entries, lines } = readIndex(dir);
+  if (!lines) return 'unsure';
+  let best: IndexEntry | undefined;
+  const better = (e: IndexEntry) =>
+    !best || e.updated > best.updated || (e.updated === best.updated && e.id > best.id);
+  const doubtful: string[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.jsonl')) continue;
+    const known = entries.get(name.slice(0, -'.jsonl'.length));
+    if (!known || known.live || known.size < 0) doubtful.push(name);
+    else if (keep(known) && better(known)) best = known;
+  }
+  // Many files the index does not know (written behind zhi's back): a listing rebuilds it.
+  if (doubtful.length > 20) return 'unsure';
+  if (best) {
+    const file = join(dir, `${best.id}.jsonl`);
+    const st = statOrUndefined(file);
+    if (!st || st.size !== best.size || st.mtimeMs !== best.mtimeMs) return 'unsure';
+    best = { ...best, file };
+  }
+  for (const name of doubtful) {
+    const file = join(dir, name);
+    const st = statOrUndefined(file);
+    const entry = st && readEntry(file, st);
+    if (entry && keep(entry) && better(entry)) best = entry;
+  }
+  return best;
+}
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A session started writing to `file`: until it closes, the index must not be trusted for it. */
+export function noteLive(dir: string, file: string): void {
+  const name = basename(file);
+  if (!name.endsWith('.jsonl')) return;
+  appendIndex(dir, [{ id: name.slice(0, -'.jsonl'.length), size: -1, mtimeMs: 0, live: true } as IndexEntry]);
 }
 
 /** Add the current state of one session file to the index (called when a session closes). */

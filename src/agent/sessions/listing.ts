@@ -6,7 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { searchable } from '../../support/graphemes.js';
 import { messageText, type SessionKind } from './format.js';
-import { indexedSessions } from './index-file.js';
+import { type IndexEntry, indexedSessions, newestIndexed } from './index-file.js';
 import { summariseSession, tryParse } from './listing-summary.js';
 import { mtimeIso, type SessionSummary, sessionDataDir, sessionFile } from './store.js';
 
@@ -56,9 +56,9 @@ export async function listSessions(dir: string, opts: ListOptions = {}): Promise
   const q = searchable(opts.query?.trim() ?? '');
   const out: SessionSummary[] = [];
   for (const entry of indexedSessions(dir)) {
-    const { size: _size, mtimeMs: _mtime, ...s } = entry;
-    if (opts.cwd && s.cwd !== opts.cwd) continue;
-    if (opts.kinds && !opts.kinds.includes(s.kind)) continue;
+    if (opts.cwd && entry.cwd !== opts.cwd) continue;
+    if (opts.kinds && !opts.kinds.includes(entry.kind)) continue;
+    const s = summaryOf(entry);
     if (q && !summaryMatches(s, q)) {
       // Only sessions whose title does not match are searched, one file at a time.
       const text = await readFile(s.file, 'utf8').catch(() => '');
@@ -66,7 +66,16 @@ export async function listSessions(dir: string, opts: ListOptions = {}): Promise
     }
     out.push(s);
   }
-  return out.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
+  // Plain comparison: ISO times and ids are ASCII, and localeCompare is slow over thousands.
+  return out.sort((a, b) => compare(b.updated, a.updated) || compare(b.id, a.id));
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The summary without the index's own fields. */
+function summaryOf(entry: IndexEntry): SessionSummary {
+  const { size: _size, mtimeMs: _mtime, live: _live, ...s } = entry;
+  return s;
 }
 
 export type FindResult = { found: SessionSummary } | { none: true } | { ambiguous: SessionSummary[] };
@@ -92,8 +101,15 @@ export async function findSession(dir: string, query: string): Promise<FindResul
   return { none: true };
 }
 
-/** The most recently used conversation started in `cwd` (skill runs are not conversations). */
+/**
+ * The most recently used conversation started in `cwd` (skill runs are not conversations).
+ * From the index when it can tell (one file opened, not thousands), else from a listing.
+ */
 export async function latestSession(dir: string, cwd: string): Promise<SessionSummary | undefined> {
+  const isConversation = (s: SessionSummary) =>
+    s.cwd === cwd && (s.kind === 'repl' || s.kind === 'oneshot') && s.turns > 0;
+  const newest = newestIndexed(dir, isConversation);
+  if (newest !== 'unsure') return newest && summaryOf(newest);
   return (await listSessions(dir, { cwd, kinds: ['repl', 'oneshot'] })).filter((s) => s.turns > 0)[0];
 }
 

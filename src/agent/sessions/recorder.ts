@@ -13,7 +13,7 @@ import {
   type SessionLine,
   type UsagePurpose,
 } from './format.js';
-import { noteSession } from './index-file.js';
+import { noteLive, noteSession } from './index-file.js';
 import { SessionFile } from './session-file.js';
 import { spillResult } from './spill.js';
 import { type LoadedSession, newSessionId, sessionDataDir, sessionFile, titleFrom } from './store.js';
@@ -282,7 +282,12 @@ export class SessionRecorder {
     const append = this.resumed;
     return new SessionFile(path, this.o.sessionsDir, {
       append,
-      head: () => (append ? this.resumeLines() : this.headerLines()),
+      // Called as the file opens: until close() notes its final state, the index must read this
+      // file rather than trust its line (--continue takes closed sessions from the index).
+      head: () => {
+        noteLive(this.o.sessionsDir, path);
+        return append ? this.resumeLines() : this.headerLines();
+      },
       fail: (err) => this.fail(err),
       closed: () => {
         if (!this.failed) noteSession(this.o.sessionsDir, path);

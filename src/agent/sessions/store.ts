@@ -6,6 +6,7 @@ import type { AssistantMessage, Message, ToolMessage } from '../../llm/types.js'
 import type { ModelUsage } from '../../llm/usage.js';
 import { cutGraphemes, oneLine } from '../../support/graphemes.js';
 import { messageText, type SessionEvent, type SessionHeader, type SessionKind } from './format.js';
+import { insertAll } from '../../support/arrays.js';
 
 /** What a listing shows about a session. */
 export interface SessionSummary {
@@ -254,7 +255,7 @@ export function repairToolCalls(messages: Message[]): number {
       tool_call_id: c.id,
       content: INTERRUPTED_TOOL_RESULT,
     }));
-    messages.splice(j, 0, ...fill);
+    insertAll(messages, j, fill);
     added += fill.length;
     i = j + fill.length - 1;
   }

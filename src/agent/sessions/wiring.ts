@@ -18,6 +18,7 @@ import { estimateToolsTokens } from '../tokens.js';
 import type { SessionKind } from './format.js';
 import { type OpenSessionOptions, openSession, type SessionRecorder } from './recorder.js';
 import type { LoadedSession } from './store.js';
+import { replaceFrom } from '../../support/arrays.js';
 
 /**
  * Where this invocation saves its sessions and what bounds one run, the same for a chat and a
@@ -53,7 +54,8 @@ export function budgetIn(place: SessionPlace, usage: UsageTracker, model: () => 
   return new RunBudget(place.maxCostPerRun, usage, model);
 }
 
-export interface WiringOptions extends SessionPlace {
+/** What one chat brings to its wiring (the rest is the invocation's: place, models, thresholds). */
+export interface ChatWiringParts {
   kind: SessionKind;
   llm: LlmClient;
   usage: UsageTracker;
@@ -61,6 +63,9 @@ export interface WiringOptions extends SessionPlace {
   /** The chat's settings at the start (the recorder's first lines). */
   model: string;
   systemPrompt: string;
+}
+
+export interface WiringOptions extends SessionPlace, ChatWiringParts {
   /** The model compaction summaries are written with (config skill_model). */
   summaryModel: string;
   compactThreshold: number;
@@ -142,7 +147,7 @@ export class SessionWiring {
     const now = this.o.usage.total();
     this._earlier = { id: loaded.id, tokens: loaded.tokens - now.totalTokens, cost: loaded.cost - now.cost };
     this._recorder.attach(chat.messages);
-    chat.messages.splice(1, chat.messages.length - 1, ...loaded.messages);
+    replaceFrom(chat.messages, 1, loaded.messages);
     // A conversation goes on with its model; a skill run's cheap model is not a chat model.
     if (loaded.kind !== 'run') chat.settings.model = this.o.resumedModel(loaded.model);
   }

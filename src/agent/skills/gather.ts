@@ -22,6 +22,7 @@ import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { runStep, type StepFn } from './steps.js';
+import { pushAll } from '../../support/arrays.js';
 
 export interface StepResult {
   file: string;
@@ -91,7 +92,7 @@ export async function* gatherInputs(
         yield stepEvent(req, i, files.length, file);
         const r = yield* runStep(run, eachSkill, file, req, rt, plan.outputDir);
         out.filesRead += r.filesRead;
-        out.filesWritten.push(...r.filesWritten);
+        pushAll(out.filesWritten, r.filesWritten);
         list.push({ file: show(file), text: r.text, ok: r.ok });
       }
       out.results.set(arg.name, fitResults(list, read.budget));

@@ -27,6 +27,7 @@ import { type GatheredInputs, gatherInputs } from './gather.js';
 import { mapLongDocument, withWholeResult } from './long-doc.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
+import { insertAll, pushAll } from '../../support/arrays.js';
 
 /** What every skill run of one command (or one /run) shares, nested runs included. */
 export interface SkillRuntime {
@@ -218,7 +219,7 @@ async function* runPlanned(
     ),
   );
   result.filesRead += before.filesRead;
-  result.filesWritten.unshift(...before.filesWritten);
+  insertAll(result.filesWritten, 0, before.filesWritten);
   // A long document joined in parts: the answer is the whole result, as a short document's would be.
   if (long?.whole !== undefined && result.stopReason === 'answer') result.text = long.whole;
   return result;
@@ -348,7 +349,7 @@ export function skillSystemPrompt(
     );
   }
   if (skill.folder)
-    lines.push(...skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
+    pushAll(lines, skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
   return lines.join('\n');
 }
 

@@ -20,6 +20,7 @@ import { redact } from '../../support/redact.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
+import { maxOf } from '../../support/arrays.js';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
@@ -67,7 +68,7 @@ function show(ctx: AppContext): ExitCodeValue {
     ['status_line', c.statusLine ? 'on' : 'off'],
     ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
   ];
-  const width = Math.max(...rows.map((r) => r[0].length));
+  const width = maxOf(rows.map((r) => r[0].length));
   out(`# ${ctx.paths.configFile}`);
   // A value set in the environment wins over the file: say so, or a rejected key looks right.
   const from = (k: string) => {

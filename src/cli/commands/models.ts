@@ -5,6 +5,7 @@ import { log } from '../../support/log.js';
 import { makeClient, type AppContext } from '../context.js';
 import { modelRows } from '../render/model-rows.js';
 import { columns } from '../render/width.js';
+import { pushAll } from '../../support/arrays.js';
 
 /**
  * `zhi models`: the registry with this platform's prices (free models marked, unconfirmed prices
@@ -23,11 +24,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     });
   }
   const out: string[] = [t('models.title', { platform: ctx.platform.id, currency: ctx.platform.currency })];
-  out.push(
-    ...columns([
-      [t('models.col.id'), t('models.col.price'), t('models.col.about')],
-      ...modelRows(ctx.platform),
-    ]),
+  pushAll(
+    out,
+    columns([[t('models.col.id'), t('models.col.price'), t('models.col.about')], ...modelRows(ctx.platform)]),
   );
   out.push('', t('models.note'));
   const remote = await accountModels(ctx);

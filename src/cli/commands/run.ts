@@ -2,12 +2,10 @@ import { batchBlocker } from '../../agent/batch/batch-run.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
-import { type AppContext, newUsage, requireKey } from '../context.js';
+import { type AppContext, requireKey } from '../context.js';
 import { takeFolderFlags } from '../folder-flags.js';
-import { withInterrupt } from '../interrupt.js';
 import { exitCodeFor } from '../modes/once.js';
-import { nobodyPrompter, terminalPrompter } from '../prompter.js';
-import { executeSkill, findSkill } from '../skills/execute.js';
+import { findSkill, runFromCommandLine } from '../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../skills/runtime.js';
 import { readStdin } from '../stdin.js';
 
@@ -57,26 +55,13 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
   requireKey(ctx);
 
-  const result = await withInterrupt((signal) =>
-    executeSkill({
-      ctx,
-      catalog,
-      skill,
-      values,
-      ...(extraDocuments ? { extraDocuments } : {}),
-      ...(free ? { task: free.task, files: free.files } : {}),
-      model: ctx.args.flags.model,
-      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
-      mode: ctx.mode,
-      signal,
-      usage: newUsage(ctx),
-      format: ctx.args.flags.outputFormat,
-      out: ctx.out,
-      err: ctx.err,
-      stdoutIsTTY: ctx.stdoutIsTTY,
-      stderrIsTTY: ctx.stderrIsTTY,
-      folder,
-    }),
-  );
+  const result = await runFromCommandLine(ctx, {
+    catalog,
+    skill,
+    values,
+    ...(extraDocuments ? { extraDocuments } : {}),
+    ...(free ? { task: free.task, files: free.files } : {}),
+    folder,
+  });
   return exitCodeFor(result);
 }

@@ -15,6 +15,7 @@ import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { padWidth } from '../sessions/list.js';
+import { maxOf } from '../../support/arrays.js';
 
 const GROUPS: GroupBy[] = ['model', 'skill', 'day', 'kind'];
 const DEFAULT_SINCE = '30d';
@@ -122,7 +123,7 @@ function table(rows: LedgerRow[], total: LedgerRow, by: GroupBy, ctx: AppContext
   const body = rows.map((r) => cells(r, r.key));
   const foot = cells(total, t('ledger.total'));
   const all = [head, ...body, foot];
-  const widths = head.map((_, c) => Math.max(...all.map((r) => stringWidth(r[c]!))));
+  const widths = head.map((_, c) => maxOf(all.map((r) => stringWidth(r[c]!))));
   const line = (r: string[]) => r.map((c, k) => padWidth(c, widths[k]!, k > 0)).join('  ');
   const rule = ctx.out.dim('─'.repeat(widths.reduce((a, b) => a + b + 2, -2)));
   return [ctx.out.bold(line(head)), ...body.map(line), rule, ctx.out.bold(line(foot))];

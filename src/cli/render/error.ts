@@ -5,6 +5,7 @@ import { visible } from '../../support/sanitize.js';
 import { adviceFor } from '../advice.js';
 import type { Style } from './style.js';
 import { stderrColumns, wrapText } from './width.js';
+import { pushAll } from '../../support/arrays.js';
 
 const KEEP = { keepNewlines: true, keepTabs: true };
 
@@ -16,7 +17,7 @@ export function formatError(err: ZhiError, style: Style, debug = false, width = 
   const lines: string[] = [];
   // Each line wraps to the window at word (or CJK) boundaries, under its own indent.
   const push = (first: string, text: string, rest: string) => {
-    for (const part of text.split('\n')) lines.push(...wrapText(part, width && width - 1, first, rest));
+    for (const part of text.split('\n')) pushAll(lines, wrapText(part, width && width - 1, first, rest));
   };
   // Error texts quote the API, files and paths: shown, never executed.
   const what = visible(err.whatText(), KEEP);

@@ -7,6 +7,7 @@ import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { Style } from './style.js';
 import type { ThinkingText } from './thinking.js';
+import { pushAll } from '../../support/arrays.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -42,9 +43,9 @@ export function liveLines(s: LiveState): string[] {
   if (s.thinking && !s.thinking.empty) {
     if (!s.verbose)
       lines.push(`${ui.cyan(frame)} ${ui.dim(`${t('cli.thinking')} ${secs(s.thinking.started)}s`)}`);
-    lines.push(...s.thinkingLive);
+    pushAll(lines, s.thinkingLive);
   }
-  lines.push(...s.mdLive);
+  pushAll(lines, s.mdLive);
   for (const tool of s.tools) {
     const note = tool.note ? ` ${ui.dim(tool.note)}` : '';
     lines.push(

@@ -3,6 +3,7 @@ import { highlight } from './highlight.js';
 import { renderTable } from './table.js';
 import { compose, type Paint, type Theme } from './theme.js';
 import { type Span, textWidth, wrapSpans } from './wrap.js';
+import { pushAll } from '../../support/arrays.js';
 
 /**
  * Markdown blocks (from `marked`'s lexer) as terminal lines: headings, paragraphs with bold,
@@ -23,7 +24,7 @@ export function inline(tokens: Token[] | undefined, theme: Theme, paint?: Paint)
     switch (tok.type) {
       case 'text': {
         const t = tok as Tokens.Text;
-        if (t.tokens?.length) out.push(...inline(t.tokens, theme, paint));
+        if (t.tokens?.length) pushAll(out, inline(t.tokens, theme, paint));
         else out.push({ text: t.text, paint });
         break;
       }
@@ -31,21 +32,22 @@ export function inline(tokens: Token[] | undefined, theme: Theme, paint?: Paint)
         out.push({ text: (tok as Tokens.Escape).text, paint });
         break;
       case 'strong':
-        out.push(
-          ...(theme.enabled
+        pushAll(
+          out,
+          theme.enabled
             ? inline((tok as Tokens.Strong).tokens, theme, compose(paint, theme.bold))
             : [
                 { text: '**', paint },
                 ...inline((tok as Tokens.Strong).tokens, theme, paint),
                 { text: '**', paint },
-              ]),
+              ],
         );
         break;
       case 'em':
-        out.push(...inline((tok as Tokens.Em).tokens, theme, compose(paint, theme.italic)));
+        pushAll(out, inline((tok as Tokens.Em).tokens, theme, compose(paint, theme.italic)));
         break;
       case 'del':
-        out.push(...inline((tok as Tokens.Del).tokens, theme, compose(paint, theme.strike)));
+        pushAll(out, inline((tok as Tokens.Del).tokens, theme, compose(paint, theme.strike)));
         break;
       case 'codespan':
         out.push({
@@ -59,7 +61,7 @@ export function inline(tokens: Token[] | undefined, theme: Theme, paint?: Paint)
       case 'link': {
         const link = tok as Tokens.Link;
         const label = inline(link.tokens, theme, compose(paint, compose(theme.blue, theme.underline)));
-        out.push(...label);
+        pushAll(out, label);
         const text = label.map((s) => s.text).join('');
         if (link.href && text !== link.href && !link.href.startsWith('mailto:')) {
           out.push({ text: ` (${link.href})`, paint: theme.dim });
@@ -129,7 +131,7 @@ export function renderBlocks(tokens: Token[], ctx: BlockContext): string[] {
     const lines = renderBlock(tok, ctx);
     if (!lines.length) continue;
     if (out.length) out.push('');
-    out.push(...lines);
+    pushAll(out, lines);
   }
   return out;
 }
@@ -177,7 +179,7 @@ function renderList(list: Tokens.List, ctx: BlockContext, depth: number): string
       else lines = renderBlock(child, { ...ctx, width: innerWidth });
       if (!lines.length) continue;
       if (!firstBlock && item.loose) body.push('');
-      body.push(...lines);
+      pushAll(body, lines);
       firstBlock = false;
     }
     if (!body.length) body.push('');
@@ -201,7 +203,7 @@ function renderCode(code: Tokens.Code, ctx: BlockContext): string[] {
   const out: string[] = [];
   if (lang) out.push(theme.dim(`  ${lang}`));
   for (const spans of highlight(text, lang, theme)) {
-    out.push(...wrapSpans(spans, width, { first: '  ', rest: '  ', anywhere: true }));
+    pushAll(out, wrapSpans(spans, width, { first: '  ', rest: '  ', anywhere: true }));
   }
   return out;
 }

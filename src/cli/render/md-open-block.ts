@@ -5,6 +5,7 @@ import { rowCells } from './table.js';
 import { LiveTable } from './table-stream.js';
 import type { Theme } from './theme.js';
 import { wrapSpans } from './wrap.js';
+import { pushAll } from '../../support/arrays.js';
 
 /**
  * A block that can grow without end while it streams — a table or a fenced code block —
@@ -129,7 +130,7 @@ class OpenCode implements OpenBlock {
   feed(text: string, final: boolean, ctx: BlockContext): FeedStep {
     const commit: string[] = [];
     if (!this.opened) {
-      commit.push(...codeHeader(this.lang, ctx.theme));
+      pushAll(commit, codeHeader(this.lang, ctx.theme));
       this.opened = true;
     }
     let at = this.fenceLength;
@@ -142,8 +143,8 @@ class OpenCode implements OpenBlock {
         this.blanks += 1;
         continue;
       }
-      for (; this.blanks > 0; this.blanks--) commit.push(...codeLine('', this.lang, ctx));
-      commit.push(...codeLine(next.line, this.lang, ctx));
+      for (; this.blanks > 0; this.blanks--) pushAll(commit, codeLine('', this.lang, ctx));
+      pushAll(commit, codeLine(next.line, this.lang, ctx));
     }
     if (final) return { commit: [...commit, ...codeFooter(ctx.theme)], consumed: at, ended: true };
     this.partial = text.slice(at);

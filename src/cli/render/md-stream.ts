@@ -1,6 +1,7 @@
 import type { Token, Tokens } from 'marked';
 import type { BlockContext } from './markdown.js';
 import { type OpenBlock, openCode, openTable } from './md-open-block.js';
+import { pushAll } from '../../support/arrays.js';
 
 /**
  * Streaming Markdown: text arrives in deltas; blocks that are finished (followed by another
@@ -80,7 +81,7 @@ export class MarkdownStream {
     if (step.consumed) this.pending = this.pending.slice(step.consumed);
     if (step.commit.length) {
       if (!open.started && this.blocks > 0) commit.push('');
-      commit.push(...step.commit);
+      pushAll(commit, step.commit);
       open.started = true;
     }
     if (!step.ended) {
@@ -102,7 +103,7 @@ export class MarkdownStream {
     for (const [k, b] of finished.entries()) {
       const lines = this.withSeparator(this.render(b.token));
       if (!lines.length) continue;
-      commit.push(...lines.slice(k === 0 ? this.frozen : 0));
+      pushAll(commit, lines.slice(k === 0 ? this.frozen : 0));
       this.blocks += 1;
     }
     if (finished.length) {
@@ -124,7 +125,7 @@ export class MarkdownStream {
     let live = lines.slice(this.frozen);
     if (maxLive > 0 && live.length > maxLive) {
       const extra = live.length - maxLive;
-      commit.push(...live.slice(0, extra));
+      pushAll(commit, live.slice(0, extra));
       this.frozen += extra;
       live = live.slice(extra);
     }

@@ -5,6 +5,7 @@ import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { Style } from './style.js';
 import { displayWidth } from './width.js';
+import { maxOf } from '../../support/arrays.js';
 
 /** Index lines shown at the end before "… and N more". */
 const MAX_INDEX_LINES = 20;
@@ -175,7 +176,7 @@ export class FolderProgress {
     const st = this.o.err;
     if (ev.failures.length) {
       this.o.line(st.bold(t('batch.end.failures', { count: ev.failures.length })));
-      const w = Math.min(40, Math.max(...ev.failures.map((f) => displayWidth(visible(f.file)))));
+      const w = Math.min(40, maxOf(ev.failures.map((f) => displayWidth(visible(f.file)))));
       for (const f of ev.failures.slice(0, MAX_INDEX_LINES)) {
         const name = visible(f.file);
         this.o.line(`  ${name}${' '.repeat(Math.max(1, w - displayWidth(name) + 2))}${visible(f.reason)}`);

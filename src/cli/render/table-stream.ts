@@ -11,6 +11,7 @@ import {
 } from './table.js';
 import { allocate, type ColumnMeasure, emptyMeasure } from './table-layout.js';
 import type { Theme } from './theme.js';
+import { pushAll } from '../../support/arrays.js';
 
 /** How much a column's live width grows when a cell outgrows it: few re-layouts, not one per row. */
 const GROWTH = 1.25;
@@ -68,7 +69,7 @@ export class LiveTable {
       used += lines.length;
     }
     const out = [...this.head];
-    for (let k = rows.length - 1; k >= 0; k--) out.push(...rows[k]!);
+    for (let k = rows.length - 1; k >= 0; k--) pushAll(out, rows[k]!);
     return out.length > maxLines ? out.slice(out.length - maxLines) : out;
   }
 

@@ -3,6 +3,7 @@ import { type BlockContext, inline } from './markdown.js';
 import { allocate, type ColumnMeasure, emptyMeasure, measureCell } from './table-layout.js';
 import type { Theme } from './theme.js';
 import { pad, type Span, textWidth, wrapSpans } from './wrap.js';
+import { maxBy, pushAll } from '../../support/arrays.js';
 
 export { fitColumns } from './table-layout.js';
 
@@ -76,8 +77,8 @@ export function renderTableData(
   if (!widths) return renderCards(data, ctx);
   const grid = new GridPainter(widths, data.aligns, ctx.theme);
   const out = grid.head(data.header);
-  for (const r of data.rows) out.push(...grid.row(r));
-  out.push(...grid.foot());
+  for (const r of data.rows) pushAll(out, grid.row(r));
+  pushAll(out, grid.foot());
   return out;
 }
 
@@ -143,7 +144,7 @@ export class GridPainter {
 export function renderCards(data: TableData, ctx: BlockContext): string[] {
   const out: string[] = [];
   const cards = new CardPainter(data.header, ctx);
-  for (const [k, r] of data.rows.entries()) out.push(...cards.card(r, k === 0));
+  for (const [k, r] of data.rows.entries()) pushAll(out, cards.card(r, k === 0));
   return out;
 }
 
@@ -157,7 +158,7 @@ export class CardPainter {
     private readonly ctx: BlockContext,
   ) {
     this.labels = header.map(plainText);
-    this.labelWidth = Math.max(0, ...this.labels.map(textWidth));
+    this.labelWidth = maxBy(this.labels, textWidth, 0);
     // Long column names beside their values would leave the values no room: put them above.
     this.stacked = this.labelWidth + 2 > Math.floor(ctx.width * 0.4);
   }
@@ -170,13 +171,17 @@ export class CardPainter {
       const name = theme.enabled ? theme.bold(label) : label;
       const value = cells[i] ?? [];
       if (this.stacked) {
-        out.push(...wrapSpans([{ text: `${label}:`, paint: theme.enabled ? theme.bold : undefined }], width));
-        out.push(...wrapSpans(value, width, { first: '  ', rest: '  ' }));
+        pushAll(
+          out,
+          wrapSpans([{ text: `${label}:`, paint: theme.enabled ? theme.bold : undefined }], width),
+        );
+        pushAll(out, wrapSpans(value, width, { first: '  ', rest: '  ' }));
         continue;
       }
       const gap = ' '.repeat(this.labelWidth - textWidth(label) + 1);
-      out.push(
-        ...wrapSpans(value, width, { first: `${name}:${gap}`, rest: ' '.repeat(this.labelWidth + 2) }),
+      pushAll(
+        out,
+        wrapSpans(value, width, { first: `${name}:${gap}`, rest: ' '.repeat(this.labelWidth + 2) }),
       );
     }
     return out;

@@ -1,5 +1,6 @@
 import type { Theme } from './theme.js';
 import { wrapSpans } from './wrap.js';
+import { pushAll } from '../../support/arrays.js';
 
 /**
  * The model's reasoning as it streams: dimmed and indented. Complete lines can be committed
@@ -29,7 +30,7 @@ export class ThinkingText {
   private wrap(s: string, width: number): string[] {
     const lines: string[] = [];
     for (const para of s.split('\n')) {
-      lines.push(...wrapSpans([{ text: para, paint: this.theme.dim }], width, { first: '  ', rest: '  ' }));
+      pushAll(lines, wrapSpans([{ text: para, paint: this.theme.dim }], width, { first: '  ', rest: '  ' }));
     }
     return lines;
   }

@@ -1,3 +1,4 @@
+import { maxBy } from '../../support/arrays.js';
 /**
  * A cheap display width for short UI text (command output, tables of numbers and names):
  * escape codes ignored, East Asian wide and full-width characters count 2. Loads nothing, so
@@ -51,10 +52,8 @@ export function padStart(s: string, width: number): string {
 
 /** Rows of cells as aligned columns (two spaces apart); `right` marks right-aligned columns. */
 export function columns(rows: string[][], right: ReadonlySet<number> = new Set()): string[] {
-  const n = Math.max(0, ...rows.map((r) => r.length));
-  const widths = Array.from({ length: n }, (_, i) =>
-    Math.max(0, ...rows.map((r) => displayWidth(r[i] ?? ''))),
-  );
+  const n = maxBy(rows, (r) => r.length, 0);
+  const widths = Array.from({ length: n }, (_, i) => maxBy(rows, (r) => displayWidth(r[i] ?? ''), 0));
   return rows.map((r) =>
     r
       .map((c, i) =>

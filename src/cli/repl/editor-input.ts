@@ -4,6 +4,7 @@
  */
 import type { Key } from 'node:readline';
 import type { TextBuffer } from './buffer.js';
+import { pushAll } from '../../support/arrays.js';
 
 /** History browsing: index -1 is the draft being typed; the draft is kept while browsing. */
 export class HistoryBrowser {
@@ -133,7 +134,7 @@ export class TypeAheadQueue {
     for (let i = 0; i < pending.length; i++) {
       const [s, k] = pending[i]!;
       if (!reading()) {
-        this.keys.push(...pending.slice(i));
+        pushAll(this.keys, pending.slice(i));
         return;
       }
       onKey(s, k);

@@ -98,6 +98,11 @@ export class LineEditor {
     });
   }
 
+  /** Draw the prompt and status line again (what they show has changed: the chat is ready). */
+  redraw(): void {
+    if (this.mode === 'read' && !this.closed && !this.suspended) this.draw();
+  }
+
   /** Put text on the next prompt (/editor, a message to fix). */
   prefill(text: string): void {
     this.buf.set(text);

@@ -1,28 +1,35 @@
 import type { ExitCodeValue } from '../../support/errors.js';
 import { setAdviceInRepl } from '../advice.js';
 import type { AppContext } from '../context.js';
+import type { Resumed } from '../sessions/attach.js';
 import { loadSlashCommands } from './commands/index.js';
 import { History } from './history.js';
 import { Repl } from './repl.js';
 
 /**
  * `zhi` in a terminal: the interactive conversation. The prompt comes first; the conversation
- * (tools, session file) and the slash commands load when first needed, so start-up stays fast —
- * except with --resume/--continue, whose notes must come before the first prompt.
+ * (tools, session file) and the slash commands load when first needed, so start-up stays fast.
+ * With --resume/--continue the saved conversation is found and announced before the prompt (one
+ * session file read), and the chat is built behind the prompt.
  */
 export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Promise<ExitCodeValue> {
   // Advice in errors names the slash commands from now on (/model, not --model).
   setAdviceInRepl(true);
   const history = await History.load(ctx.paths.historyFile);
+  let resumed: Resumed | undefined;
   const repl = new Repl({
     ctx,
-    chat: async (prompter) => (await import('../chat.js')).createChat(ctx, { kind: 'repl', prompter }),
+    chat: async (prompter) =>
+      (await import('../chat.js')).createChat(ctx, { kind: 'repl', prompter, resumed }),
     commands: loadSlashCommands,
     history,
     io: { input: process.stdin, output: process.stderr, stdout: process.stdout },
   });
   repl.welcome();
-  if (ctx.args.flags.resume !== undefined || ctx.args.flags.continue) await repl.ready();
+  if (ctx.args.flags.resume !== undefined || ctx.args.flags.continue) {
+    resumed = await (await import('../sessions/resume.js')).findResumed(ctx);
+    repl.preload();
+  }
   // A first message (the setup wizard's demo) is shown as if typed, answered, and the chat goes on.
   if (o.first) await repl.sendShown(o.first);
   return repl.run();

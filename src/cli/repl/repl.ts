@@ -119,6 +119,17 @@ export class Repl {
     });
   }
 
+  /**
+   * Start making the conversation while the prompt is already up (--continue): the status line
+   * shows its model and context once it is there. A failure shows when the chat is first used.
+   */
+  preload(): void {
+    this.loadChat().then(
+      () => this.editor.redraw(),
+      () => undefined,
+    );
+  }
+
   /** Make the conversation now (with --resume its notes must come before the first prompt). */
   async ready(): Promise<void> {
     await Promise.all([this.loadChat(), this.loadCommands()]);

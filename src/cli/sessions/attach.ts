@@ -1,14 +1,11 @@
 import type { ChatSession } from '../../agent/chat.js';
-import type { SessionKind } from '../../agent/sessions/format.js';
-import { SessionWiring, type SessionPlace } from '../../agent/sessions/wiring.js';
-import type { LlmClient } from '../../llm/types.js';
-import type { UsageTracker } from '../../llm/usage.js';
+import { type ChatWiringParts, SessionWiring, type SessionPlace } from '../../agent/sessions/wiring.js';
 import { t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
-import type { ToolRegistry } from '../../tools/registry.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import { chatModel } from '../settings.js';
+import type { LoadedSession } from '../../agent/sessions/store.js';
 
 /**
  * Where this invocation saves sessions (file + usage ledger) and what bounds a run, for a chat
@@ -37,17 +34,7 @@ export function sessionPlace(ctx: AppContext): SessionPlace {
  * window, large tool results spilled to the session folder, the run budget enforced. Built
  * before the chat and given to its constructor (see createChat).
  */
-export function sessionWiring(
-  ctx: AppContext,
-  o: {
-    kind: SessionKind;
-    llm: LlmClient;
-    usage: UsageTracker;
-    tools: ToolRegistry;
-    model: string;
-    systemPrompt: string;
-  },
-): SessionWiring {
+export function sessionWiring(ctx: AppContext, o: ChatWiringParts): SessionWiring {
   return new SessionWiring({
     ...sessionPlace(ctx),
     ...o,
@@ -61,9 +48,21 @@ export function sessionWiring(
   });
 }
 
-/** With --continue / --resume: load the saved conversation into the chat and keep recording into its file. */
-export async function resumeFromFlags(ctx: AppContext, chat: ChatSession): Promise<void> {
+/** A saved conversation found before the chat was built (none: --continue had nothing to continue). */
+export interface Resumed {
+  loaded: LoadedSession | undefined;
+}
+
+/**
+ * With --continue / --resume: load the saved conversation into the chat and keep recording into
+ * its file. `found`: the REPL found (and announced) it already, before its prompt.
+ */
+export async function resumeFromFlags(ctx: AppContext, chat: ChatSession, found?: Resumed): Promise<void> {
   const { flags } = ctx.args;
+  if (found) {
+    if (found.loaded) chat.session?.switchTo(found.loaded);
+    return;
+  }
   if (!chat.session || !(flags.continue || flags.resume)) return;
   // Loaded only when asked for: the REPL starts without the listing code.
   const loaded = await (await import('./resume.js')).resumeFromFlags(ctx);

@@ -1,11 +1,15 @@
 import { basename } from 'node:path';
-import stringWidth from 'string-width';
+import measureWidth from 'string-width';
 import { turnsText } from '../../agent/sessions/format.js';
 import type { SessionSummary } from '../../agent/sessions/store.js';
 import { formatCost } from '../../llm/models.js';
 import { graphemes } from '../../support/graphemes.js';
 import { t } from '../../support/i18n/index.js';
 import type { Style } from '../render/style.js';
+import { displayTitle } from './notes.js';
+import { maxBy } from '../../support/arrays.js';
+
+export { displayTitle };
 
 /** `2026-03-14 15:30` in local time. */
 export function shortDate(iso: string): string {
@@ -13,6 +17,14 @@ export function shortDate(iso: string): string {
   if (Number.isNaN(d.getTime())) return iso.slice(0, 16);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/**
+ * Display width; printable Latin-1 (ids, dates, ¥ and $ costs, most titles) is counted directly, as
+ * string-width costs tens of microseconds a call and a long listing measures every cell.
+ */
+function stringWidth(text: string): number {
+  return /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u00ff]*$/.test(text) ? text.length : measureWidth(text);
 }
 
 /** Cut to a display width (CJK counts 2 columns), by whole characters. */
@@ -38,12 +50,6 @@ export function padWidth(text: string, cols: number, right = false): string {
 export function sessionCost(s: Pick<SessionSummary, 'cost' | 'currency' | 'covered'>): string {
   if (s.covered && s.cost === 0) return t('sessions.list.plan');
   return formatCost({ amount: s.cost, currency: s.currency });
-}
-
-/** The title as listed: a skill run shows its skill; an untitled session says so. */
-export function displayTitle(s: SessionSummary): string {
-  const title = s.title || t('sessions.list.untitled');
-  return s.kind === 'run' && s.skill ? `[${s.skill}] ${title}` : title;
 }
 
 export interface TableOptions {
@@ -73,9 +79,7 @@ export function sessionTable(list: SessionSummary[], o: TableOptions): string[] 
     sessionCost(s),
     displayTitle(s),
   ]);
-  const widths = [0, 1, 2, 3, 4].map((c) =>
-    Math.max(stringWidth(head[c]!), ...rows.map((r) => stringWidth(r[c]!))),
-  );
+  const widths = [0, 1, 2, 3, 4].map((c) => maxBy(rows, (r) => stringWidth(r[c]!), stringWidth(head[c]!)));
   const num = o.numbered ? String(list.length).length + 2 : 0;
   const used = num + widths.reduce((a, b) => a + b + 2, 0);
   const titleCols = Math.max(12, o.width - used - 1);

@@ -1,12 +1,11 @@
 import { isSummary } from '../../agent/compact-split.js';
 import { messageText, turnsText } from '../../agent/sessions/format.js';
-import type { LoadedSession } from '../../agent/sessions/store.js';
+import type { LoadedSession, SessionSummary } from '../../agent/sessions/store.js';
 import { cutGraphemes, oneLine } from '../../support/graphemes.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import type { Style } from '../render/style.js';
-import { displayTitle } from './list.js';
 
 /** What a person sees when a saved conversation is picked up again (stderr). */
 export function resumeNote(
@@ -45,4 +44,10 @@ export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean,
     }
   }
   return out;
+}
+
+/** The title as listed: a skill run shows its skill; an untitled session says so. */
+export function displayTitle(s: SessionSummary): string {
+  const title = s.title || t('sessions.list.untitled');
+  return s.kind === 'run' && s.skill ? `[${s.skill}] ${title}` : title;
 }

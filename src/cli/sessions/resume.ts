@@ -3,8 +3,8 @@ import { type LoadedSession, loadSession, type SessionSummary } from '../../agen
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
+import type { Resumed } from './attach.js';
 import { formatWarning } from '../render/error.js';
-import { sessionChoiceLabel } from './list.js';
 
 /**
  * The saved conversation that --continue or --resume [id] asks for, or undefined for a new one.
@@ -36,6 +36,16 @@ export async function resumeFromFlags(ctx: AppContext): Promise<LoadedSession | 
     return load(latest.file);
   }
   return undefined;
+}
+
+/**
+ * The REPL's --continue / --resume: the saved conversation found and announced before the prompt
+ * shows, so the tools and the chat can load after it (createChat takes it as `resumed`).
+ */
+export async function findResumed(ctx: AppContext): Promise<Resumed> {
+  const loaded = await resumeFromFlags(ctx);
+  if (loaded) process.stderr.write((await import('./notes.js')).resumeNote(loaded, ctx, true));
+  return { loaded };
 }
 
 /** Find a session by id (or a unique part of one); a clear error otherwise. */
@@ -98,7 +108,11 @@ async function pickSession(ctx: AppContext): Promise<SessionSummary | undefined>
   }
   const here = all.filter((s) => s.cwd === ctx.cwd);
   const ordered = [...here, ...all.filter((s) => s.cwd !== ctx.cwd)].slice(0, 30);
-  const { select } = await import('@inquirer/prompts');
+  // The listing's formatting (and its width library) is loaded for the picker only, not --continue.
+  const [{ select }, { sessionChoiceLabel }] = await Promise.all([
+    import('@inquirer/prompts'),
+    import('./list.js'),
+  ]);
   try {
     return await select(
       {

@@ -6,6 +6,7 @@ import { t } from '../../support/i18n/index.js';
 import type { Style } from '../render/style.js';
 import { formatTokens } from '../render/summary.js';
 import { padWidth } from './list.js';
+import { maxBy } from '../../support/arrays.js';
 
 export interface UsageViewOptions {
   style: Style;
@@ -46,7 +47,7 @@ export function formatUsage(usage: UsageTracker, o: UsageViewOptions): string[] 
   const total = usage.total();
   const out: string[] = [s.bold(t('sessions.usage.title'))];
   if (!models.length) out.push(`  ${t('sessions.usage.none')}`);
-  const nameWidth = Math.max(8, ...models.map(([m]) => m.length));
+  const nameWidth = maxBy(models, ([m]) => m.length, 8);
   const width = o.barWidth ?? 16;
   for (const [model, u] of models) {
     const detail = [

@@ -6,13 +6,12 @@ import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { createChat } from '../chat.js';
-import { type AppContext, newUsage, requireKey } from '../context.js';
+import { type AppContext, requireKey } from '../context.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from '../folder-flags.js';
-import { withInterrupt } from '../interrupt.js';
 import { exitCodeFor, sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
 import { ALL_TOOL_NAMES } from '../tools.js';
-import { executeSkill, findSkill } from './execute.js';
+import { findSkill, runFromCommandLine } from './execute.js';
 import { loadCatalog } from './runtime.js';
 
 /** The name of the skill a successful skill_create call saved in `messages` (from index `from` on). */
@@ -129,23 +128,8 @@ async function runNow(
   if (lacksContent(skill, values)) {
     throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.noInput', params: { skill: skill.name } } });
   }
-  const result = await withInterrupt((signal) =>
-    executeSkill({
-      ctx,
-      catalog,
-      skill,
-      values,
-      prompter: terminalPrompter(ctx.err),
-      mode: ctx.mode,
-      signal,
-      usage: newUsage(ctx),
-      format: 'text',
-      out: ctx.out,
-      err: ctx.err,
-      stdoutIsTTY: ctx.stdoutIsTTY,
-      stderrIsTTY: ctx.stderrIsTTY,
-    }),
-  );
+  // Run as `zhi run` would (--model, the mode), drawn as plain text.
+  const result = await runFromCommandLine(ctx, { catalog, skill, values, format: 'text' });
   return exitCodeFor(result);
 }
 

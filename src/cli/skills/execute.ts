@@ -12,9 +12,10 @@ import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
-import type { AppContext } from '../context.js';
+import { type AppContext, newUsage } from '../context.js';
 import { defaultJobs, type FolderFlags } from '../folder-flags.js';
-import { pump } from '../interrupt.js';
+import { pump, withInterrupt } from '../interrupt.js';
+import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { StreamPrinter } from '../render/printer.js';
 import type { Style } from '../render/style.js';
 import { sessionPlace } from '../sessions/attach.js';
@@ -47,6 +48,35 @@ export interface ExecuteOptions {
   folder?: FolderFlags;
   /** The chat's web approvals (REPL `/run`): a site allowed "always" stays allowed. */
   webGrants?: WebGrants | undefined;
+}
+
+/**
+ * A skill run from the command line (`zhi run`, the new skill right after `zhi skill new`): the
+ * model of --model, this invocation's permission mode, a person asked only when there is a
+ * terminal, the output format of --output-format unless given; Ctrl+C stops it.
+ */
+export function runFromCommandLine(
+  ctx: AppContext,
+  o: Pick<ExecuteOptions, 'catalog' | 'skill' | 'values' | 'extraDocuments' | 'task' | 'files' | 'folder'> & {
+    format?: OutputFormat;
+  },
+): Promise<AgentResult> {
+  return withInterrupt((signal) =>
+    executeSkill({
+      ...o,
+      ctx,
+      model: ctx.args.flags.model,
+      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
+      mode: ctx.mode,
+      signal,
+      usage: newUsage(ctx),
+      format: o.format ?? ctx.args.flags.outputFormat,
+      out: ctx.out,
+      err: ctx.err,
+      stdoutIsTTY: ctx.stdoutIsTTY,
+      stderrIsTTY: ctx.stderrIsTTY,
+    }),
+  );
 }
 
 /**

@@ -14,6 +14,7 @@ import { highlight } from '../render/highlight.js';
 import type { Style } from '../render/style.js';
 import { makeTheme } from '../render/theme.js';
 import { clip, pad, textWidth } from '../render/wrap.js';
+import { maxBy } from '../../support/arrays.js';
 
 export function sourceLabel(catalog: SkillCatalog, s: Skill): string {
   if (s.source === 'builtin') return t('skills.source.builtin');
@@ -44,7 +45,7 @@ export function skillTable(
     t('skills.list.model'),
     t('skills.list.source'),
   ];
-  const widths = head.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i]!))));
+  const widths = head.map((h, i) => maxBy(rows, (r) => textWidth(r[i]!), textWidth(h)));
   const fixed = widths[0]! + widths[2]! + widths[3]! + 6;
   widths[1] = Math.max(12, Math.min(widths[1]!, o.width - fixed));
   const line = (cells: string[]) =>

@@ -10,6 +10,7 @@ import { math } from './docx-math.js';
 import type { DocxParts } from './docx-parts.js';
 import { mdTable } from './markdown.js';
 import { attr, isElement, kid, kids, type XmlElement } from './xml-tree.js';
+import { pushAll } from '../../support/arrays.js';
 
 export interface BodyState {
   parts: DocxParts;
@@ -192,7 +193,7 @@ function cellText(tc: XmlElement, st: BodyState): string {
       st.nested.push(table(c, st));
       lines.push(`[nested table ${st.tables}.${st.nested.length}, below]`);
     } else if (c.name === 'p') lines.push(paragraph(c, st));
-    else if (c.name === 'sdt') lines.push(...blocks(kid(c, 'sdtContent') ?? c, st));
+    else if (c.name === 'sdt') pushAll(lines, blocks(kid(c, 'sdtContent') ?? c, st));
   }
   return lines.filter((l) => l.trim()).join('\n');
 }
@@ -238,10 +239,10 @@ export function blocks(el: XmlElement, st: BodyState): string[] {
       out.push(table(c, st));
       for (const [i, t] of st.nested.entries()) out.push(`Nested table ${st.tables}.${i + 1}:\n\n${t}`);
       st.nested = outerNested;
-    } else if (c.name === 'sdt') out.push(...blocks(kid(c, 'sdtContent') ?? c, st));
+    } else if (c.name === 'sdt') pushAll(out, blocks(kid(c, 'sdtContent') ?? c, st));
     else if (c.name === 'customXml' || c.name === 'ins' || c.name === 'txbxContent')
-      out.push(...blocks(c, st));
-    else if (c.name === 'AlternateContent') out.push(...blocks(kid(c, 'Choice') ?? c, st));
+      pushAll(out, blocks(c, st));
+    else if (c.name === 'AlternateContent') pushAll(out, blocks(kid(c, 'Choice') ?? c, st));
   }
   return out;
 }

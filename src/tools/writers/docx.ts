@@ -8,6 +8,7 @@
 import type * as Docx from 'docx';
 import type { Token, Tokens } from 'marked';
 import { PayloadError, parseIfJson } from './payload.js';
+import { pushAll } from '../../support/arrays.js';
 
 type D = typeof Docx;
 type Block = Docx.Paragraph | Docx.Table;
@@ -51,7 +52,7 @@ class DocxBuilder {
 
   blocks(tokens: Token[]): Block[] {
     const out: Block[] = [];
-    for (const token of tokens) out.push(...this.block(token));
+    for (const token of tokens) pushAll(out, this.block(token));
     return out;
   }
 
@@ -129,7 +130,7 @@ class DocxBuilder {
           }),
         );
       } else {
-        out.push(...this.block(t));
+        pushAll(out, this.block(t));
       }
     }
     return out;
@@ -147,7 +148,7 @@ class DocxBuilder {
       let first = true;
       for (const t of item.tokens) {
         if (t.type === 'list') {
-          out.push(...this.list(t as Tokens.List, Math.min(level + 1, 8), own ?? instance));
+          pushAll(out, this.list(t as Tokens.List, Math.min(level + 1, 8), own ?? instance));
           continue;
         }
         const inl = (t as Tokens.Text).tokens ?? [
@@ -224,13 +225,13 @@ class DocxBuilder {
     for (const t of tokens ?? []) {
       switch (t.type) {
         case 'strong':
-          out.push(...this.inlines((t as Tokens.Strong).tokens, { ...style, bold: true }));
+          pushAll(out, this.inlines((t as Tokens.Strong).tokens, { ...style, bold: true }));
           break;
         case 'em':
-          out.push(...this.inlines((t as Tokens.Em).tokens, { ...style, italics: true }));
+          pushAll(out, this.inlines((t as Tokens.Em).tokens, { ...style, italics: true }));
           break;
         case 'del':
-          out.push(...this.inlines((t as Tokens.Del).tokens, { ...style, strike: true }));
+          pushAll(out, this.inlines((t as Tokens.Del).tokens, { ...style, strike: true }));
           break;
         case 'codespan':
           out.push(this.run(decodeEntities((t as Tokens.Codespan).text), { ...style, code: true }));
@@ -251,7 +252,7 @@ class DocxBuilder {
               }),
             );
           } else {
-            out.push(...children);
+            pushAll(out, children);
           }
           break;
         }
@@ -265,7 +266,7 @@ class DocxBuilder {
           break;
         case 'text': {
           const tt = t as Tokens.Text;
-          if (tt.tokens?.length) out.push(...this.inlines(tt.tokens, style));
+          if (tt.tokens?.length) pushAll(out, this.inlines(tt.tokens, style));
           else out.push(this.run(decodeEntities(tt.text), style));
           break;
         }

@@ -1,6 +1,7 @@
 import { t } from '../../../support/i18n/index.js';
 import { stderrColumns, displayWidth as textWidth, wrapText } from '../../render/width.js';
 import type { SlashCommand, SlashContext } from './types.js';
+import { maxBy, pushAll } from '../../../support/arrays.js';
 
 const HEAD_MAX = 22;
 
@@ -13,7 +14,7 @@ export function helpText(ctx: SlashContext): string {
     return `/${c.name}${c.usage ? ` ${c.usage}` : ''}${aliases}`;
   });
   // A long synopsis (/skill …) gets its description on the next line, so the column stays narrow.
-  const width = Math.min(HEAD_MAX, Math.max(0, ...heads.map(textWidth)));
+  const width = Math.min(HEAD_MAX, maxBy(heads, textWidth, 0));
   const lines = [style.bold(t('repl.help.title'))];
   // Descriptions wrap to the window under their own column, never mid-word.
   const columns = stderrColumns();
@@ -23,10 +24,10 @@ export function helpText(ctx: SlashContext): string {
     const head = heads[i]!;
     const gap = width - textWidth(head) + 2;
     if (gap >= 2)
-      lines.push(...wrapText(t(c.description), wrapAt, `  ${style.cyan(head)}${' '.repeat(gap)}`, indent));
-    else lines.push(`  ${style.cyan(head)}`, ...wrapText(t(c.description), wrapAt, indent, indent));
+      pushAll(lines, wrapText(t(c.description), wrapAt, `  ${style.cyan(head)}${' '.repeat(gap)}`, indent));
+    else pushAll(lines, [`  ${style.cyan(head)}`, ...wrapText(t(c.description), wrapAt, indent, indent)]);
   });
-  lines.push(
+  pushAll(lines, [
     '',
     ...t('repl.help.keys')
       .split('\n')
@@ -36,7 +37,7 @@ export function helpText(ctx: SlashContext): string {
           (x, k) => (i === 0 && k === 0 ? style.bold(x) : x),
         );
       }),
-  );
+  ]);
   return lines.join('\n');
 }
 

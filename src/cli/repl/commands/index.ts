@@ -1,4 +1,5 @@
 import type { SlashCommand } from './types.js';
+import { pushAll } from '../../../support/arrays.js';
 
 /**
  * The slash-command registry: one small module per command (or per family), each exporting
@@ -18,6 +19,6 @@ const modules: (() => Promise<{ commands: SlashCommand[] }>)[] = [
 
 export async function loadSlashCommands(): Promise<SlashCommand[]> {
   const all: SlashCommand[] = [];
-  for (const load of modules) all.push(...(await load()).commands);
+  for (const load of modules) pushAll(all, (await load()).commands);
   return all;
 }
