@@ -108,7 +108,7 @@ const SPECIAL = new Map<string, Special>([
   ['find', peelFind],
   ['parallel', peelParallel],
   ['command', (p, args) => (args.some((a) => a === '-v' || a === '-V') ? stopped(p) : undefined)],
-  ['su', (p) => ({ words: p.rest, offset: p.offset, admin: 'su' })],
+  ['su', (p) => ({ ...finish(p, p.rest), admin: 'su' })],
 ]);
 
 function drop(p: Peeling, n: number): void {
@@ -194,7 +194,8 @@ function peelFind(p: Peeling, args: string[], checkInner: (line: string) => void
     for (i++; i < args.length && args[i] !== ';' && args[i] !== '+'; i++) body.push(args[i]!);
     if (body.length) checkInner(quote(body));
   }
-  return { words: p.rest, offset: p.offset, ...(p.admin ? { admin: p.admin } : {}) };
+  // What the wrappers before it said still holds: `env -C / find . -delete` searches from /.
+  return finish(p, p.rest);
 }
 
 function peelParallel(p: Peeling, args: string[], checkInner: (line: string) => void): Unwrapped {

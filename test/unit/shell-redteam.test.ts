@@ -125,6 +125,8 @@ const REFUSED: Record<string, string[]> = {
     'env -C / rm -rf *',
     'env --chdir=/ rm -rf *',
     'env --chdir ~ rm -rf ./*',
+    'env -C / find . -delete',
+    'env --chdir=/ sudo find . -delete',
     'pushd / && rm -rf *',
     'cd -P / ; rm -rf *',
   ],

@@ -91,10 +91,8 @@ export class LineEditor {
         this.typed.submit = false;
         this.submit();
       }
-      this.typed.replay(
-        () => this.mode === 'read',
-        (key, k) => this.onKey(key, k),
-      );
+      const reading = () => this.mode === 'read';
+      this.typed.replay(reading, (key, k) => this.onKey(key, k));
     });
   }
 
@@ -318,8 +316,7 @@ export class LineEditor {
   }
 
   private submit(): void {
-    const text = this.buf.text;
-    this.finishRead({ kind: 'line', text });
+    this.finishRead({ kind: 'line', text: this.buf.text });
   }
 
   private async tab(again: boolean): Promise<void> {

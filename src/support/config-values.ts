@@ -1,0 +1,160 @@
+/**
+ * The keys of config.yaml and what a valid value of each is: one plain check per key, the text
+ * that names what was expected, and the model check against the catalogue handed in.
+ */
+import { ZhiError } from './errors.js';
+import { isServerMap } from './mcp-config.js';
+import { nearest } from './suggest.js';
+
+/**
+ * What config validation needs to know about platforms and models. The model registry lives in
+ * llm/ (a higher layer), so it is handed in: llm/catalog.ts provides the real one.
+ */
+export interface ModelCatalog {
+  platformIds: readonly string[];
+  platformBaseUrl(id: string): string;
+  defaultChatModel: string;
+  /** The default skill model: a free model the platform serves. */
+  defaultSkillModel(platform: string): string;
+  /** Model ids a person may choose, for messages and suggestions. */
+  modelIds(): string[];
+  knownModel(id: string): boolean;
+}
+
+/** The keys of config.yaml (design §4) with their types and defaults. */
+export const CONFIG_KEYS = [
+  'api_key',
+  'platform',
+  'base_url',
+  'default_model',
+  'skill_model',
+  'output_dir',
+  'max_turns',
+  'language',
+  'log_level',
+  'max_cost_per_run',
+  'compact_threshold',
+  'status_line',
+  'thinking_effort',
+  'shell_sandbox',
+  'mcp_servers',
+] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+/**
+ * One check per key. Plain functions rather than zod: config is read on every start, and zod
+ * costs about 60 ms to import — a quarter of the REPL's start-up budget.
+ */
+const isText = (v: unknown): v is string => typeof v === 'string';
+const nonEmpty = (v: unknown) => isText(v) && v.trim().length > 0;
+const numberIn =
+  (min: number, max: number, whole = false) =>
+  (v: unknown) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max && (!whole || Number.isInteger(v));
+const oneOf =
+  (...allowed: string[]) =>
+  (v: unknown) =>
+    isText(v) && allowed.includes(v);
+const httpUrl = (v: unknown) => {
+  if (!isText(v)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
+
+const checks: Record<ConfigKey, (v: unknown) => boolean> = {
+  api_key: isText,
+  platform: nonEmpty,
+  base_url: httpUrl,
+  default_model: nonEmpty,
+  skill_model: nonEmpty,
+  output_dir: nonEmpty,
+  max_turns: numberIn(1, 200, true),
+  language: oneOf('auto', 'en', 'zh'),
+  log_level: oneOf('debug', 'info', 'warn', 'error'),
+  max_cost_per_run: numberIn(0, Number.POSITIVE_INFINITY),
+  compact_threshold: numberIn(0.3, 0.98),
+  status_line: oneOf('on', 'off'),
+  thinking_effort: oneOf('low', 'medium', 'high', 'max'),
+  shell_sandbox: oneOf('auto', 'off'),
+  // Each server is checked on its own (a bad one is left out with a warning): see loadConfigFile.
+  mcp_servers: isServerMap,
+};
+
+const expected: Record<ConfigKey, string> = {
+  api_key: 'text',
+  platform: 'bigmodel | zai | bigmodel-coding | zai-coding | custom',
+  base_url: 'an http(s) URL',
+  default_model: 'a model id',
+  skill_model: 'a model id',
+  output_dir: 'a folder path',
+  max_turns: 'a whole number from 1 to 200',
+  language: 'auto | en | zh',
+  log_level: 'debug | info | warn | error',
+  max_cost_per_run: 'a number ≥ 0',
+  compact_threshold: 'a number from 0.3 to 0.98',
+  status_line: 'on | off',
+  thinking_effort: 'low | medium | high | max',
+  shell_sandbox: 'auto | off',
+  mcp_servers: 'MCP servers by name, each with a command or a url (add one with `zhi mcp add`)',
+};
+
+/** Parse and validate a value given as text (from `zhi config set` or the environment). */
+export function coerce(key: ConfigKey, raw: string): unknown {
+  if (key === 'max_turns') return /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+  if (key === 'max_cost_per_run' || key === 'compact_threshold') {
+    return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  }
+  return raw;
+}
+
+export function validateValue(
+  key: ConfigKey,
+  value: unknown,
+  source: string,
+  catalog?: ModelCatalog,
+): unknown {
+  const ok = checks[key](value);
+  const badPlatform = key === 'platform' && catalog && ok && !catalog.platformIds.includes(String(value));
+  if (!ok && key === 'mcp_servers') {
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'mcp.err.notMap', params: { source } },
+      why: { key: 'mcp.err.notMapWhy' },
+      tries: [{ key: 'mcp.try.editFile', params: { source } }],
+    });
+  }
+  if (!ok || badPlatform) {
+    throw new ZhiError({
+      kind: 'config',
+      what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
+      why: { key: 'config.err.expected', params: { expected: expected[key] } },
+      tries: [{ key: 'config.try.set', params: { key } }],
+    });
+  }
+  return value;
+}
+
+export function checkModel(
+  key: 'default_model' | 'skill_model',
+  model: string,
+  platform: string,
+  source: string,
+  catalog: ModelCatalog,
+): void {
+  if (platform === 'custom' || catalog.knownModel(model)) return;
+  const suggestion = nearest(model, catalog.modelIds());
+  throw new ZhiError({
+    kind: 'config',
+    what: { key: 'config.err.unknownModel', params: { model, key, source } },
+    why: { key: 'config.err.knownModels', params: { models: catalog.modelIds().join(', ') } },
+    tries: suggestion
+      ? [
+          { key: 'cli.try.didYouMean', params: { suggestion } },
+          { key: 'config.try.set', params: { key } },
+        ]
+      : [{ key: 'config.try.set', params: { key } }],
+  });
+}
