@@ -6,16 +6,27 @@ import type { RunEvent } from './events.js';
 import { estimateMessagesTokens } from './tokens.js';
 
 /**
+ * What a step that knows its cost up front (a long document's parts) asks of `max_cost_per_run`:
+ * what is left of it in this run, and, once a person said yes, room for that much more.
+ */
+export interface CostGate {
+  /** The limit and what is left of it; undefined when there is none (or a plan covers the calls). */
+  limits(): { limit: number; left: number } | undefined;
+  /** Let this run spend `amount` more than it has so far (the limit only grows). */
+  allow(amount: number): void;
+}
+
+/**
  * `max_cost_per_run`: before every model call, the cost spent since the run began plus what the
  * next call's prompt will cost at least (its estimated tokens at the uncached input price) must
  * stay within the limit; otherwise the run stops with a clear error. A run is one user message
  * (one `send()`), or one `zhi -c`/`zhi run`. Coding-plan endpoints (covered by the plan) never stop.
  */
-export class RunBudget {
+export class RunBudget implements CostGate {
   private baseline = 0;
 
   constructor(
-    private readonly limit: number | undefined,
+    private limit: number | undefined,
     private readonly usage: UsageTracker,
     private readonly model: () => string,
   ) {}
@@ -36,6 +47,15 @@ export class RunBudget {
 
   spent(): number {
     return this.usage.total().cost - this.baseline;
+  }
+
+  limits(): { limit: number; left: number } | undefined {
+    if (!this.active) return undefined;
+    return { limit: this.limit!, left: Math.max(0, this.limit! - this.spent()) };
+  }
+
+  allow(amount: number): void {
+    if (this.active) this.limit = Math.max(this.limit!, this.spent() + amount);
   }
 
   /** The stop error, or undefined when the next call fits. */

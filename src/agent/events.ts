@@ -19,6 +19,11 @@ export interface AgentResult {
   truncated?: boolean;
 }
 
+/** A result before anything happened: an answer, no turns, nothing read or written. */
+export function emptyResult(stopReason: StopReason = 'answer'): AgentResult {
+  return { text: '', stopReason, turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
+}
+
 /** Why a model call was made, when it was not the run's own turn (a compaction summary). */
 export type UsagePurposeTag = 'compact';
 

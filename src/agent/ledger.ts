@@ -120,8 +120,13 @@ export interface LedgerRow {
   cost: Partial<Record<Currency, number>>;
   /** Calls paid by a coding plan (cost 0, covered). */
   covered: number;
-  /** What the same tokens would have cost on GLM-5 (per currency), for skill and compaction calls. */
+  /**
+   * What the row's calls would have cost on GLM-5 (per currency), at the cached and batch prices
+   * they got: calls that ran on GLM-5 or were paid by a plan count at what they cost.
+   */
   onFlagship: Partial<Record<Currency, number>>;
+  /** Calls whose GLM-5 price differs from what they paid; with none, the comparison says nothing. */
+  compared: number;
 }
 
 function emptyRow(key: string): LedgerRow {
@@ -136,6 +141,7 @@ function emptyRow(key: string): LedgerRow {
     cost: {},
     covered: 0,
     onFlagship: {},
+    compared: 0,
   };
 }
 
@@ -165,9 +171,24 @@ export function flagshipCost(e: LedgerEntry): Cost {
   const platform = PLATFORMS[e.platform] ?? PLATFORMS.bigmodel;
   return costOf(
     DEFAULT_CHAT_MODEL,
-    { promptTokens: e.prompt, completionTokens: e.completion, cachedTokens: e.cached },
+    {
+      promptTokens: e.prompt,
+      completionTokens: e.completion,
+      cachedTokens: e.cached,
+      ...(e.batch ? { batch: true } : {}),
+    },
     { ...platform, currency: e.currency, coveredByPlan: false },
   );
+}
+
+/**
+ * An entry's part of a row's GLM-5 comparison. A call on GLM-5 already, or paid by a coding plan
+ * (which would pay for GLM-5 too), counts at what it cost and compares nothing; any other call
+ * counts at GLM-5's price. So a row's cost and its GLM-5 figure always sum the same calls.
+ */
+function onFlagship(e: LedgerEntry): { amount: number; compared: boolean } {
+  if (e.covered || e.model === DEFAULT_CHAT_MODEL) return { amount: e.cost, compared: false };
+  return { amount: flagshipCost(e).amount, compared: true };
 }
 
 /** Sum entries per group (in first-seen order for models and skills; by date for days) plus a total row. */
@@ -187,10 +208,9 @@ export function aggregate(entries: LedgerEntry[], by: GroupBy): { rows: LedgerRo
       r.total += e.total;
       r.cost[e.currency] = (r.cost[e.currency] ?? 0) + e.cost;
       if (e.covered) r.covered += 1;
-      if (e.kind !== 'chat') {
-        const f = flagshipCost(e);
-        r.onFlagship[f.currency] = (r.onFlagship[f.currency] ?? 0) + f.amount;
-      }
+      const f = onFlagship(e);
+      r.onFlagship[e.currency] = (r.onFlagship[e.currency] ?? 0) + f.amount;
+      if (f.compared) r.compared += 1;
     }
   }
   const list = [...rows.values()];

@@ -12,8 +12,8 @@ import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, Assessment, Notice, Question } from '../tools/types.js';
-import type { AgentResult, RunEvent } from './events.js';
+import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
+import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
 import { runToolCalls } from './tool-calls.js';
 
@@ -69,6 +69,8 @@ export interface AgentDeps {
    * (the run then ends with stopReason 'budget' and that error).
    */
   beforeCall?: (messages: Message[], signal: AbortSignal) => Promise<BeforeCallOutcome | undefined>;
+  /** Before a tool writes a file (see ToolContext.beforeWrite): a folder run records it first. */
+  beforeWrite?: ToolContext['beforeWrite'];
   /** A context-window overflow: shrink the messages in place and return true to retry once. */
   onContextOverflow?: (messages: Message[], signal: AbortSignal) => Promise<boolean>;
 }
@@ -122,14 +124,7 @@ export async function* runAgent(
 ): AsyncGenerator<RunEvent, AgentResult> {
   const clock = deps.clock ?? Date.now;
   const signal = opts.signal ?? new AbortController().signal;
-  const result: AgentResult = {
-    text: '',
-    stopReason: 'answer',
-    turns: 0,
-    toolCalls: 0,
-    filesRead: 0,
-    filesWritten: [],
-  };
+  const result = emptyResult();
   const run: Run = { messages, deps, opts, signal, result, overflowRetried: false };
   const tools = new OfferedTools(deps.tools, messages);
 

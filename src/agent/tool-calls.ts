@@ -190,6 +190,7 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
     interactive: deps.prompter.interactive,
     ask: (q) => (deps.prompter.interactive ? deps.prompter.ask(q, signal) : Promise.resolve(false)),
     recordFile: (f) => files.push(f),
+    ...(deps.beforeWrite ? { beforeWrite: deps.beforeWrite } : {}),
     progress: (note) => emit({ type: 'progress', id: slot.call.id, note }),
     usage: deps.usage,
     reportUsage: (model, usage) => {

@@ -11,8 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ZhiError } from '../support/errors.js';
 import { describeApiError } from './describe.js';
-import { classifyHttpError, networkError } from './errors.js';
-import type { FetchLike } from './http.js';
+import { classifyHttpError } from './errors.js';
+import { type FetchLike, proxyInUse } from './http.js';
+import { fetchFailure } from './network.js';
 import type { Platform } from './platforms.js';
 import type { ChunkJson } from './response.js';
 
@@ -116,7 +117,7 @@ export class BatchApi {
     try {
       res = await this.s.fetch(`${this.s.baseUrl.replace(/\/+$/, '')}${path}`, init);
     } catch (err) {
-      throw this.fail(networkError(err instanceof Error ? err.message : String(err)));
+      throw this.fail(fetchFailure(err, this.s.baseUrl, proxyInUse()));
     }
     if (!res.ok) throw this.fail(classifyHttpError(res.status, await res.text().catch(() => '')));
     return res;

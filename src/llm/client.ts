@@ -1,8 +1,9 @@
 import { log } from '../support/log.js';
 import { MessageAccumulator } from './accumulate.js';
 import { abortedError, backoffDelay, classifyHttpError, networkError, timeoutError } from './errors.js';
-import { apiFetch, type FetchLike } from './http.js';
+import { apiFetch, type FetchLike, proxyInUse } from './http.js';
 import { effortFor, learnCapability, modelInfo } from './models.js';
+import { fetchFailure } from './network.js';
 import { type ChunkJson, readStream, readWhole } from './response.js';
 import type { ApiErrorInfo, ChatRequest, LlmClient, Message, StreamEvent, Usage } from './types.js';
 
@@ -208,7 +209,7 @@ export class ZhipuClient implements LlmClient {
     const interrupted = (err: unknown): ApiErrorInfo => {
       if (req.signal?.aborted) return abortedError();
       if (timedOut) return timeoutError(Math.round(this.opts.idleTimeoutMs / 1000));
-      return networkError(err instanceof Error ? describeNetworkError(err) : String(err));
+      return fetchFailure(err, this.opts.baseUrl, proxyInUse());
     };
 
     arm();
@@ -270,10 +271,4 @@ function wireMessage(m: Message): Message {
   if (m.reasoning_content) out.reasoning_content = m.reasoning_content;
   if (m.tool_calls?.length) out.tool_calls = m.tool_calls;
   return out as unknown as Message;
-}
-
-function describeNetworkError(err: Error): string {
-  const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
-  return err.message;
 }

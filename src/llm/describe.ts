@@ -1,4 +1,5 @@
 import { type ErrorText, ZhiError } from '../support/errors.js';
+import { describeNetworkFailure } from './describe-network.js';
 import type { Platform } from './platforms.js';
 import type { ApiErrorInfo } from './types.js';
 
@@ -80,6 +81,9 @@ export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiErro
     case 'aborted':
       return new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
     default:
-      return make('llm.network.what', [{ key: 'llm.network.try1' }, { key: 'llm.network.try2' }]);
+      return (
+        describeNetworkFailure(err) ??
+        make('llm.network.what', [{ key: 'llm.network.try1' }, { key: 'llm.network.try2' }])
+      );
   }
 }

@@ -9,6 +9,11 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }
 
+/** The proxy requests go through (for error messages), or undefined without one. */
+export function proxyInUse(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy || undefined;
+}
+
 let proxied: FetchLike | undefined;
 
 export async function apiFetch(url: string, init: RequestInit): Promise<Response> {

@@ -5,8 +5,10 @@
  * policy; failures come back as data (an ApiErrorInfo), like the chat stream's.
  */
 import type { ZhipuClient } from './client.js';
+import { abortedError, backoffDelay, classifyHttpError, timeoutError } from './errors.js';
+import { proxyInUse } from './http.js';
+import { fetchFailure } from './network.js';
 import { parseUsage } from './response.js';
-import { abortedError, backoffDelay, classifyHttpError, networkError, timeoutError } from './errors.js';
 import type { ApiErrorInfo, Usage } from './types.js';
 
 export const OCR_MODEL = 'glm-ocr';
@@ -71,11 +73,7 @@ async function once(client: ZhipuClient, req: LayoutRequest): Promise<LayoutOutc
   const failed = (err: unknown): LayoutOutcome => {
     if (req.signal?.aborted) return { ok: false, error: abortedError() };
     if (timeout.aborted) return { ok: false, error: timeoutError(Math.round(timeoutMs / 1000)) };
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    const detail = e.cause?.code
-      ? `${e.cause.code}${e.cause.message ? `: ${e.cause.message}` : ''}`
-      : (e?.message ?? String(err));
-    return { ok: false, error: networkError(detail) };
+    return { ok: false, error: fetchFailure(err, s.baseUrl, proxyInUse()) };
   };
   let res: Response;
   try {

@@ -99,9 +99,24 @@ export interface ApiErrorInfo {
   retryable: boolean;
   /** When a usage window resets (1308 gives it in the message). */
   resetAt?: string;
-  /** The address that answered (for a wrong base URL). */
+  /** The address that answered (for a wrong base URL), or that could not be reached. */
   url?: string;
+  /** Why a request got no answer at all (kind `network`), read from the socket or TLS error. */
+  network?: NetworkCause;
+  /** The proxy the request went through, when one is configured. */
+  proxy?: string;
 }
+
+export type NetworkCause =
+  | 'refused'
+  | 'not_found'
+  | 'timeout'
+  | 'reset'
+  | 'unreachable'
+  | 'certificate'
+  | 'proxy'
+  | 'bad_port'
+  | 'other';
 
 export type StreamEvent =
   | { type: 'text_delta'; text: string }

@@ -17,7 +17,7 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
       ? `<${a.name}>`
       : a.type === 'boolean'
         ? `--${a.name}`
-        : `--${a.name} <${a.type === 'number' ? 'n' : a.name}>`;
+        : `--${a.name} <${a.type === 'number' ? 'n' : (a.choices?.join('|') ?? a.name)}>`;
     parts.push(a.required ? shown : `[${shown}]`);
   }
   const lines = [`${t('skills.usage')}: ${parts.join(' ')}`];
@@ -114,6 +114,7 @@ export function completeInputs(skill: Skill, given: InputValues, prefix = 'zhi r
   const values: InputValues = { ...given };
   for (const a of skill.args) {
     if (values[a.name] === undefined && a.default !== undefined) values[a.name] = a.default;
+    if (a.choices && values[a.name] !== undefined) values[a.name] = choice(skill, a, values[a.name]!, prefix);
   }
   const missing = skill.args.filter(
     (a) => a.required && (values[a.name] === undefined || values[a.name] === ''),
@@ -150,6 +151,22 @@ function coerce(skill: Skill, arg: SkillArg, raw: string | true, prefix: string)
     return n;
   }
   return raw;
+}
+
+/** One of the input's allowed values, as the skill spells it (`--length Short` is `short`). */
+function choice(skill: Skill, arg: SkillArg, value: InputValue, prefix: string): InputValue {
+  const choices = arg.choices ?? [];
+  const wanted = String(value).trim().toLowerCase();
+  const hit = choices.find((c) => c.toLowerCase() === wanted);
+  if (hit !== undefined) return hit;
+  throw inputError(
+    skill,
+    {
+      key: 'skills.err.badChoice',
+      params: { name: arg.name, value: String(value), choices: choices.join(', ') },
+    },
+    prefix,
+  );
 }
 
 /** True when the skill takes a file, folder or text input but none was given. */

@@ -25,6 +25,8 @@ export interface SkillArg {
   each?: string;
   /** Directory args only: which file extensions count (without the dot, lower case). */
   extensions?: string[];
+  /** Text args only: the values allowed (`--length short|medium|long`), checked before a run. */
+  choices?: string[];
 }
 
 /** `project`: found in the current project's `.agents/skills/` or `.claude/skills/`. */
@@ -118,6 +120,12 @@ const argSchema = z
         },
       )
       .optional(),
+    choices: z
+      .array(z.string({ error: 'skills.err.notText' }).min(1, { error: 'skills.err.empty' }), {
+        error: 'skills.err.notList',
+      })
+      .min(1, { error: 'skills.err.notList' })
+      .optional(),
   })
   .superRefine((arg, ctx) => {
     if (arg.default !== undefined) {
@@ -125,6 +133,10 @@ const argSchema = z
       if (typeof arg.default !== want)
         ctx.addIssue({ code: 'custom', path: ['default'], message: 'skills.err.defaultType' });
     }
+    if (arg.choices !== undefined && arg.type !== 'string')
+      ctx.addIssue({ code: 'custom', path: ['choices'], message: 'skills.err.choicesText' });
+    else if (arg.choices && arg.default !== undefined && !arg.choices.includes(String(arg.default)))
+      ctx.addIssue({ code: 'custom', path: ['default'], message: 'skills.err.defaultChoice' });
     if ((arg.each !== undefined || arg.extensions !== undefined) && arg.type !== 'directory') {
       ctx.addIssue({
         code: 'custom',
@@ -215,7 +227,7 @@ export const KNOWN_KEYS = {
     'output',
   ],
   input: ['description', 'args'],
-  arg: ['name', 'type', 'required', 'default', 'description', 'each', 'extensions'],
+  arg: ['name', 'type', 'required', 'default', 'description', 'each', 'extensions', 'choices'],
   output: ['description', 'directory'],
   /** Agent Skills front matter keys zhi accepts besides its own. */
   skillMd: ['allowed-tools', 'license', 'compatibility', 'metadata'],
@@ -254,6 +266,7 @@ export function toSkill(
       if (a.description) arg.description = a.description.trim();
       if (a.each) arg.each = a.each;
       if (a.extensions) arg.extensions = a.extensions.map((e) => e.replace(/^\./, '').toLowerCase());
+      if (a.choices) arg.choices = a.choices.map((c) => c.trim());
       return arg;
     }),
     output: {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import { z } from 'zod';
@@ -129,6 +130,11 @@ const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<
     const target = await resolveWritePath(ctx.outputDir, args.path, { cwd: ctx.cwd });
     const encoded = await encodeContent(format, args.content);
     let replaced = false;
+    await ctx.beforeWrite?.({
+      abs: target.abs,
+      sha256: createHash('sha256').update(encoded.data).digest('hex'),
+      bytes: encoded.data.length,
+    });
     try {
       const folder = await folderId(dirname(target.abs));
       if (!(await createNew(target.abs, encoded.data, folder, io))) {

@@ -5,6 +5,7 @@
  * ToolError whose message tells the model what to do instead.
  */
 import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { nearest } from '../support/suggest.js';
 import { checkPortable } from './file-names.js';
@@ -41,6 +42,7 @@ function checkCommon(input: string, what: 'read' | 'write'): string {
   if (!p) throw new ToolError('The path is empty. Give a file path relative to the current directory.');
   if (p.includes('\0'))
     throw new ToolError('The path contains a NUL character, which no file name can contain.');
+  if (what === 'read') refuseNamedSecret(p);
   if (p === '~' || p.startsWith('~/') || p.startsWith('~\\')) {
     throw new ToolError(
       `"${p}" starts with "~", which is not expanded here. ${
@@ -58,6 +60,23 @@ function checkCommon(input: string, what: 'read' | 'write'): string {
     );
   }
   return p;
+}
+
+/**
+ * A path outside the current folder that names a secret (`~/.ssh/id_rsa`, `/home/ann/.aws/x`,
+ * `../../.ssh/id_rsa`) is refused as a secret, so the person is told so in their language and
+ * the model learns not to try another way, rather than only "not expanded" or "outside".
+ */
+function refuseNamedSecret(p: string, abs?: string): void {
+  const home = homedir();
+  if (abs === undefined) {
+    const expanded = p === '~' || /^~[\\/]/.test(p) ? join(home, p.slice(1)) : p;
+    if (!looksAbsolute(expanded)) return;
+    abs = resolve(expanded);
+  }
+  const kind = secretByPath(abs, { home });
+  if (kind)
+    throw new ToolError(secretMessage(p, kind), { key: `safety.secret.${kind}`, params: { path: p } });
 }
 
 async function realOrSelf(p: string): Promise<string> {
@@ -124,6 +143,7 @@ async function containedIn(rootDir: string, p: string, cwd: string): Promise<Res
   const root = await realOrSelf(rootDir);
   const lexical = resolve(rootDir, p);
   if (!isInside(resolve(rootDir), lexical)) {
+    refuseNamedSecret(p, lexical);
     throw new ToolError(
       `"${p}" points outside the current directory, and only files inside it can be read. Use a path without "..", or file_list to see what is here.`,
       { key: 'safety.outside', params: { path: p } },

@@ -1,7 +1,7 @@
+import { checkGit, checkOverwrites, operands } from './shell-overwrite.js';
 import type { Dialect } from './shell-parse.js';
 import { programName, showWord } from './shell-parse.js';
 import type { Finding } from './shell-policy.js';
-import { checkGit, checkOverwrites, operands } from './shell-overwrite.js';
 import { isRunner, refuse, warn } from './shell-programs.js';
 import { DELETING_SUBCOMMANDS, DEVICE_READERS, DISK_DESTROYERS } from './shell-rules.js';
 import { classifyTarget, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
@@ -380,6 +380,13 @@ function checkFind(args: string[], ctx: PathContext, out: Finding[]): undefined 
     });
     return;
   }
-  out.push({ level: 'warn', rule: 'delete', key: 'shell.warn.delete', params: { program: 'find -delete' } });
+  // An -exec rm body has its own warning ("deletes files (rm)"); only -delete needs one here.
+  if (lower.includes('-delete'))
+    out.push({
+      level: 'warn',
+      rule: 'delete',
+      key: 'shell.warn.delete',
+      params: { program: 'find -delete' },
+    });
   return undefined;
 }

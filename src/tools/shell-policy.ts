@@ -16,16 +16,17 @@ import {
   parseLine,
   programName,
   type SimpleCommand,
-  showWord,
   SUB_PREFIX,
+  showWord,
   VAR_END,
   VAR_START,
 } from './shell-parse.js';
-import { NON_RUNNERS } from './shell-rules.js';
-import { ALTERNATIVES, parseBash, UnparsableError } from './shell-tree.js';
 import { checkIndirect, refuse, warn } from './shell-programs.js';
-import { unwrap } from './shell-wrappers.js';
+import { NON_RUNNERS } from './shell-rules.js';
+import { secretWordIn } from './shell-secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
+import { ALTERNATIVES, parseBash, UnparsableError } from './shell-tree.js';
+import { unwrap } from './shell-wrappers.js';
 
 export interface Finding {
   level: 'refuse' | 'warn';
@@ -217,8 +218,14 @@ function checkSimple(
     out.push(indirect);
     return;
   }
+  const before = out.length;
   checkDestructive(name, words, ctx, out, dialect, Boolean(unwrapped.viaXargs));
   checkRunsArguments(name, words, cmd, ctx, out, depth, dialect);
+  // A command that names a secret is refused; the more specific refusal (`rm -rf ~/`) wins.
+  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
+  if (secret !== undefined && !out.slice(before).some((f) => f.level === 'refuse'))
+    out.push(refuse('secret', 'shell.refuse.secret', { target: showWord(secret) }));
 }
 
 /**

@@ -10,6 +10,8 @@
  * there is checked as a command of its own.
  */
 export const NON_RUNNERS = new Set([
+  // find's -exec bodies are checked by unwrap, with `{}` standing for a found file.
+  'find',
   'echo',
   'printf',
   'grep',

@@ -186,12 +186,23 @@ function peelWatch(p: Peeling, args: string[], checkInner: (line: string) => voi
   return stopped(p);
 }
 
+/** What a find -exec body sees in place of `{}`. */
+const FOUND = 'found-file';
+
+/** `;` or `+` ends a -exec body; read as cmd.exe would, `\;` leaves a lone `\` at the end. */
+function endsExecBody(args: string[], i: number): boolean {
+  const a = args[i];
+  return a === ';' || a === '+' || a === '\\;' || (a === '\\' && i === args.length - 1);
+}
+
 function peelFind(p: Peeling, args: string[], checkInner: (line: string) => void): Unwrapped {
-  // Each -exec … ; body is a command of its own (run directly, without a shell).
+  // Each -exec … ; body is a command of its own (run directly, without a shell). `{}` is a file
+  // find found under its start points, which checkFind judges; here it is an ordinary name (as a
+  // glob it would read as "everything in this folder").
   for (let i = 0; i < args.length; i++) {
     if (!/^-(exec|execdir|ok|okdir)$/.test(args[i]!)) continue;
     const body: string[] = [];
-    for (i++; i < args.length && args[i] !== ';' && args[i] !== '+'; i++) body.push(args[i]!);
+    for (i++; i < args.length && !endsExecBody(args, i); i++) body.push(args[i]!.replaceAll('{}', FOUND));
     if (body.length) checkInner(quote(body));
   }
   // What the wrappers before it said still holds: `env -C / find . -delete` searches from /.

@@ -16,6 +16,13 @@ export interface WrittenFile {
   bytes: number;
 }
 
+/** A file about to be written: where (absolute, under the output folder's real path) and what. */
+export interface PlannedWrite {
+  abs: string;
+  sha256: string;
+  bytes: number;
+}
+
 /** A question for a person (overwrite a file, trust a skill). Resolves false when no one can answer. */
 export interface Question {
   message: string;
@@ -35,6 +42,11 @@ export interface ToolContext {
   interactive: boolean;
   /** Report a file the tool created (counted in totals, listed in JSON output). */
   recordFile(file: WrittenFile): void;
+  /**
+   * A file is about to be created (or replaced) with these bytes. A folder run records it first,
+   * so that after a kill at any point it knows which files it left and can recognise them.
+   */
+  beforeWrite?(file: PlannedWrite): Promise<void>;
   /** A short progress note while a slow tool works (OCR, a long shell command). */
   progress(note: string): void;
   /** Usage of nested runs (skills as tools) is merged here. */

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
@@ -76,6 +77,27 @@ describe('zhi config', () => {
     const r = await runZhi({ args: ['-c', 'x'], home: newHome(), env: { ZHI_LANGUAGE: 'klingon' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('$ZHI_LANGUAGE');
+  });
+});
+
+describe('a base URL where nothing answers', () => {
+  it('names the host and says "connection refused", with what to try, in en and zh (exit 1)', async () => {
+    // A port we opened and closed: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    await new Promise((done) => server.close(done));
+    const baseUrl = `http://127.0.0.1:${port}/api/paas/v4`;
+    const en = await runZhi({ args: ['-c', 'hi'], home: newHome(), baseUrl });
+    expect(en.code).toBe(1);
+    expect(en.stderr).toContain(`Could not connect to 127.0.0.1:${port}: connection refused.`);
+    expect(en.stderr).toContain('Nothing is listening at that address and port');
+    expect(en.stderr).toContain('zhi config get base_url');
+    expect(en.stderr).not.toContain('fetch failed');
+    const zh = await runZhi({ args: ['-c', 'hi'], home: newHome(), baseUrl, env: { ZHI_LANGUAGE: 'zh' } });
+    expect(zh.code).toBe(1);
+    expect(zh.stderr).toContain(`无法连接到 127.0.0.1:${port}：连接被拒绝。`);
+    expect(zh.stderr).toContain('该地址和端口上没有服务在监听');
   });
 });
 

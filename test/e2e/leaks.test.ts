@@ -42,6 +42,42 @@ function homeWithSecrets(): void {
 
 describe('the exfiltration chain is stopped at the read', () => {
   for (const lang of ['en', 'zh'] as const) {
+    it(`~/.ssh/id_ed25519 asked from another folder, by file_read and by shell, is refused as a secret (${lang})`, async () => {
+      homeWithSecrets();
+      const work = join(e.home, 'work');
+      mkdirSync(work);
+      e.fake.script(
+        {
+          kind: 'tools',
+          calls: [
+            { name: 'file_read', arguments: { path: '~/.ssh/id_ed25519' } },
+            { name: 'shell', arguments: { command: 'cat ~/.ssh/id_ed25519' } },
+          ],
+        },
+        { kind: 'text', text: 'done' },
+      );
+      const r = await e.zhi(['-c', 'show my key'], {
+        cwd: work,
+        env: { ZHI_LANGUAGE: lang, ZHI_HOME: zhiHome() },
+      });
+      expect(r.code).toBe(0);
+      const [read, shell] = toolResults(1);
+      expect(read).toMatch(
+        /^Error: "~\/\.ssh\/id_ed25519" is in a credentials folder.*Do not try another way/,
+      );
+      expect(read).not.toContain('not expanded');
+      // Shell refusals reach the model in the person's language, as every shell refusal does.
+      expect(shell).toMatch(/^Error: Refused: (it uses|它会用到) ~\/\.ssh\/id_ed25519/);
+      expect(sentBodies().includes('b3BlbnNzaC1rZXktdjEAAAAA')).toBe(false);
+      if (lang === 'en') {
+        expect(r.stderr).toContain('Refused to read "~/.ssh/id_ed25519": it is in a credentials folder');
+        expect(r.stderr).toContain('shell was refused: it uses ~/.ssh/id_ed25519, which holds secrets');
+      } else {
+        expect(r.stderr).toContain('已拒绝读取“~/.ssh/id_ed25519”：它位于凭据文件夹中');
+        expect(r.stderr).toContain('shell 被拒绝：它会用到 ~/.ssh/id_ed25519，其中保存着机密信息');
+      }
+    });
+
     it(`read config → web_fetch with the key: nothing secret leaves, the person is told why (${lang})`, async () => {
       homeWithSecrets();
       e.fake.script(
@@ -148,7 +184,8 @@ describe('composite skills: what the model passes stays inside the folder', () =
       const results = toolResults(1);
       expect(results[0]).toMatch(/"\.\.\/outside\.txt" points outside the current directory/);
       expect(results[1]).toMatch(/Absolute paths are not allowed/);
-      expect(results[2]).toMatch(/starts with "~"/);
+      // Here the home folder is ZHI_HOME, so ~/notes.md is one of zhi's own files: refused as a secret.
+      expect(results[2]).toMatch(/"~\/notes\.md" is one of zhi's own files/);
       expect(results[3]).toMatch(/"\.env" is an environment file/);
       // Only the first model call and the final one: no nested skill run was started.
       expect(e.fake.chatBodies()).toHaveLength(2);

@@ -53,6 +53,8 @@ describe('documents longer than one message: map, then combine', () => {
     expect(m).not.toBeNull();
     expect(maps).toHaveLength(Number(m![1]));
     expect(maps.length).toBeGreaterThanOrEqual(4);
+    // No max_cost_per_run: the parts are said, the estimate is not.
+    expect(r.stderr).not.toMatch(/estimated cost/i);
     // Every page's marker reached a request, once.
     const all = maps.flatMap((q) => numbers(user(q), 'PAGEMARK')).sort((a, b) => a - b);
     expect(all).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
@@ -104,5 +106,68 @@ describe('documents longer than one message: map, then combine', () => {
     // The combining run never carried the document again.
     const combine = chats().find((q) => !isMap(q))!;
     expect(user(combine)).not.toContain('SECTION-1 ');
+  });
+});
+
+/** A contract of `pages` pages, each with its marker, long enough to be split. */
+function longContract(pages = 400): void {
+  const text = Array.from(
+    { length: pages },
+    (_, i) =>
+      `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+  );
+  writeFileSync(join(work, 'contract.txt'), text.join('\n'));
+}
+
+const summaryReplies = (req: RecordedRequest): Reply =>
+  isMap(req)
+    ? { kind: 'text', text: `PARTSUM-${numbers(user(req), 'PAGEMARK')[0]}` }
+    : { kind: 'text', text: '# Summary' };
+
+describe('a long document that would cost more than max_cost_per_run', () => {
+  beforeEach(() => {
+    writeFileSync(join(home, 'config.yaml'), 'max_cost_per_run: 0.01\n');
+    fake.fallback = summaryReplies;
+  });
+  // glm-4-plus is paid (the default skill model is free, so it never passes a limit).
+  const args = ['run', 'summarize', 'contract.txt', '--model', 'glm-4-plus', '--auto'];
+
+  it('without a terminal, stops before sending anything and names the setting and --yes', async () => {
+    longContract();
+    const r = await zhi(args);
+    expect(r.code).toBe(1);
+    expect(chats()).toHaveLength(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/Long document contract\.txt: \d+ parts/);
+    expect(r.stderr).toMatch(/Estimated cost ¥[\d.]+: more than max_cost_per_run \(¥0\.01\)/);
+    expect(r.stderr).toContain('Did not process the long document contract.txt');
+    expect(r.stderr).toContain('--yes');
+    expect(r.stderr).toContain('zhi config set max_cost_per_run');
+  });
+
+  it('with --yes, goes ahead and every part is sent', async () => {
+    longContract();
+    const r = await zhi([...args, '--yes']);
+    expect(r.code).toBe(0);
+    const maps = chats().filter(isMap);
+    expect(maps.length).toBeGreaterThanOrEqual(4);
+    const all = maps.flatMap((q) => numbers(user(q), 'PAGEMARK')).sort((a, b) => a - b);
+    expect(all).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(r.stderr).toMatch(/Estimated cost ¥[\d.]+/);
+  });
+
+  it('says it in Chinese', async () => {
+    longContract();
+    const r = await runZhi({
+      args,
+      baseUrl: fake.baseUrl,
+      home,
+      cwd: work,
+      env: { ZHI_LANGUAGE: 'zh' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/长文档 contract\.txt：分为 \d+ 部分/);
+    expect(r.stderr).toContain('未处理长文档 contract.txt');
+    expect(r.stderr).toContain('--yes');
   });
 });

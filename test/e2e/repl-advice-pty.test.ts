@@ -5,6 +5,7 @@
  * Windows-style paths, Tab completion ignoring case.
  */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
@@ -112,7 +113,12 @@ describe.each([
   });
 
   it('a connection that fails is retried with a plain reason, not "the API said" (defect 8)', async () => {
-    const s = open(lang, cols, { baseUrl: 'http://127.0.0.1:9/api/paas/v4' });
+    // A port we opened and closed: nothing answers there.
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    await new Promise((done) => server.close(done));
+    const s = open(lang, cols, { baseUrl: `http://127.0.0.1:${port}/api/paas/v4` });
     await s.waitFor(PROMPT);
     await say(s, 'hi');
     await s.waitFor(lang === 'zh' ? '无法连接到智谱 API' : 'Could not reach the Zhipu API');

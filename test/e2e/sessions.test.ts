@@ -317,6 +317,23 @@ describe('usage and cost', () => {
     expect(r.stdout).toContain('ON GLM-5');
   });
 
+  it('zhi usage --by day compares the same calls: a day of chat and a skill, in en and zh', async () => {
+    writeFileSync(join(cwd, 'notes.md'), 'Budget: 1.2M.');
+    fake.script(
+      { kind: 'text', text: 'hi', usage: { prompt_tokens: 100_000, completion_tokens: 1000 } },
+      { kind: 'text', text: 'Budget 1.2M.', usage: { prompt_tokens: 200_000, completion_tokens: 10_000 } },
+    );
+    expect((await zhi(['-c', 'hello'])).code).toBe(0);
+    expect((await zhi(['run', 'summarize', 'notes.md'])).code).toBe(0);
+    const r = await zhi(['usage', '--by', 'day']);
+    // Chat on GLM-5 (≥32K tier: 100K × ¥6 + 1K × ¥22 = ¥0.62) counts as it is; the free skill's
+    // tokens on GLM-5 cost ¥1.42: the day and the total compare ¥0.62 with ¥2.04, not with ¥1.42.
+    expect(r.stdout).toMatch(/\d{4}-\d\d-\d\d\s+2\s+300,000\s+0\s+11,000\s+311,000\s+¥0\.62\s+¥2\.04/);
+    expect(r.stdout).toMatch(/Total\s+2\s+300,000\s+0\s+11,000\s+311,000\s+¥0\.62\s+¥2\.04/);
+    const zh = await zhi(['usage', '--by', 'day'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(zh.stdout).toContain('若用 GLM-5：同样的调用在 GLM-5 上需要的费用');
+  });
+
   it('a skill run is saved as a run session and ledgered as a skill, next to its GLM-5 price', async () => {
     writeFileSync(join(cwd, 'notes.md'), '会议纪要：预算 120 万。');
     fake.script({
@@ -334,6 +351,7 @@ describe('usage and cost', () => {
     // glm-4-flash is free; on GLM-5 a 200K prompt is in the ≥32K tier (¥6 in, ¥22 out): 1.2 + 0.22.
     expect(usage.stdout).toMatch(/summarize\s+1\s+200,000\s+0\s+10,000\s+210,000\s+¥0\.00\s+¥1\.42/);
     expect(usage.stdout).toContain('the same tokens on GLM-5 would have cost ¥1.42');
+    expect(usage.stdout).toContain('ON GLM-5: what the same calls would have cost on GLM-5');
     // A skill run is not a conversation to --continue.
     fake.script({ kind: 'text', text: 'hi' });
     const cont = await zhi(['--continue', '-c', 'hello']);

@@ -281,12 +281,17 @@ describe('composite built-in skills', () => {
     writeFileSync(join(work, 'today', 'a.md'), 'Sales up 5%.');
     writeFileSync(join(work, 'today', 'b.md'), 'Server outage at 3pm.');
     follow({
-      summarize: [say('- Sales up 5%.'), say('- Outage at 3pm.')],
       'daily-digest': [
         write('digest-2025-01-01.md', '# Daily digest'),
         say('# Daily digest\n\n- Sales up 5%.\n- Outage at 3pm.'),
       ],
     });
+    // The steps run at once: each answers from its own document, whichever arrives first.
+    const plan = fake.fallback;
+    fake.fallback = (req, f) =>
+      skillOf(req) === 'summarize'
+        ? say(req.body.messages[1].content.includes('Sales') ? '- Sales up 5%.' : '- Outage at 3pm.')
+        : plan(req, f);
     const r = await zhi(['run', 'daily-digest', 'today']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('[1/2] a.md');

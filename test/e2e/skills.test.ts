@@ -119,6 +119,20 @@ describe('zhi run: one skill', () => {
     expect(fake.chatBodies()).toHaveLength(1);
   });
 
+  it("a value outside an input's choices is a usage error listing them, before any request (en, zh)", async () => {
+    writeFileSync(join(work, 'notes.txt'), 'Meeting notes.');
+    const en = await zhi(['run', 'summarize', 'notes.txt', '--length', 'huge']);
+    expect(en.code).toBe(2);
+    expect(en.stderr).toContain('--length must be one of: short, medium, long (not "huge").');
+    expect(en.stderr).toContain('--length <short|medium|long>');
+    const zh = await zhi(['run', 'summarize', 'notes.txt', '--length', 'huge'], {
+      env: { ZHI_LANGUAGE: 'zh' },
+    });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toContain('--length 只能是以下之一：short, medium, long（而不是 “huge”）。');
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('takes piped stdin as the text when no input is given', async () => {
     fake.script({ kind: 'text', text: 'Bonjour' });
     const r = await zhi(['run', 'translate', '--to', 'french'], { stdin: 'Hello' });

@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
-import { appendFile, readFile, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, mkdir, readFile, realpath, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { removeLeftovers } from '../../src/agent/batch/leftovers.js';
 import { fingerprint, manifestPath, RunManifest, readManifest } from '../../src/agent/batch/manifest.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -140,5 +142,81 @@ describe('RunManifest', () => {
     await writeFile(path, '{"version":1,"files":');
     const again = await RunManifest.open(path, init);
     expect(await again.check('a.txt', input)).toBe('new');
+  });
+
+  it('records a file before it is written; after a kill the unfinished input has it as a leftover', async () => {
+    const { input, path } = await setup();
+    const m = await RunManifest.open(path, init);
+    // A first input finishes (the manifest exists), a second writes one file and is killed.
+    await m.record('b.txt', {
+      ...(await fingerprint(input)),
+      status: 'done',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    await m.writing('a.txt', { path: 'a-summary.md', sha256: 'abc', bytes: 3 });
+    // No close(): the journal is all there is, as after kill -9.
+    const after = await RunManifest.open(path, init);
+    expect(after.leftovers('a.txt')).toEqual([{ path: 'a-summary.md', sha256: 'abc', bytes: 3 }]);
+    expect(await after.check('a.txt', input)).toBe('new');
+    expect(after.leftovers('b.txt')).toEqual([]);
+    // Cleared, then written again and finished: no leftovers, the write is the entry's.
+    await after.cleared('a.txt');
+    await after.writing('a.txt', { path: 'a-summary.md', sha256: 'def', bytes: 3 });
+    await after.record('a.txt', {
+      ...(await fingerprint(input)),
+      status: 'done',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    const reread = await RunManifest.open(path, init);
+    expect(reread.leftovers('a.txt')).toEqual([]);
+    expect(reread.entry('a.txt')?.written).toEqual([{ path: 'a-summary.md', sha256: 'def', bytes: 3 }]);
+    await reread.close();
+    expect((await readManifest(path))?.pending).toBeUndefined();
+  });
+
+  it("a failed input's writes are leftovers when it is done again", async () => {
+    const { input, path } = await setup();
+    const m = await RunManifest.open(path, init);
+    await m.writing('a.txt', { path: 'half.md', sha256: 'abc', bytes: 3 });
+    await m.record('a.txt', {
+      ...(await fingerprint(input)),
+      status: 'failed',
+      outputs: [],
+      text: '',
+      cost: 0,
+    });
+    await m.close();
+    const again = await RunManifest.open(path, init);
+    expect(again.leftovers('a.txt')).toEqual([{ path: 'half.md', sha256: 'abc', bytes: 3 }]);
+    await again.cleared('a.txt');
+    expect(again.leftovers('a.txt')).toEqual([]);
+  });
+});
+
+describe('removeLeftovers', () => {
+  it('removes only files still exactly as zhi wrote them, inside the output folder, and their temp files', async () => {
+    const { dir } = await setup();
+    const out = join(dir, 'out');
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, 'mine.md'), 'abc');
+    await writeFile(join(out, 'edited.md'), 'abX');
+    await writeFile(join(out, '.mine.md.0a1b2c3d.zhi-tmp'), 'ab');
+    await writeFile(join(dir, 'outside.md'), 'abc');
+    const sha = createHash('sha256').update('abc').digest('hex');
+    const removed = await removeLeftovers(out, [
+      { path: 'mine.md', sha256: sha, bytes: 3 },
+      { path: 'edited.md', sha256: sha, bytes: 3 },
+      { path: '../outside.md', sha256: sha, bytes: 3 },
+      { path: 'gone.md', sha256: sha, bytes: 3 },
+    ]);
+    expect(removed).toEqual([join(await realpath(out), 'mine.md')]);
+    expect(existsSync(join(out, 'mine.md'))).toBe(false);
+    expect(existsSync(join(out, '.mine.md.0a1b2c3d.zhi-tmp'))).toBe(false);
+    expect(readFileSync(join(out, 'edited.md'), 'utf8')).toBe('abX');
+    expect(existsSync(join(dir, 'outside.md'))).toBe(true);
   });
 });

@@ -84,6 +84,35 @@ describe('runPool', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['done', 'done', 'done']);
   });
 
+  it('overloads reported together (files that hit the same one) pause once, not for ever longer', async () => {
+    const slept: number[] = [];
+    const seen = new Set<number>();
+    await runPool(
+      Array.from({ length: 12 }, (_, i) => i),
+      async (n, _i, ctl): Promise<Attempt<number>> => {
+        // The first eight files, all running, have a call retried by the client after a 1305.
+        await tick();
+        if (n < 8 && !seen.has(n)) {
+          seen.add(n);
+          ctl.pressure('overloaded');
+        }
+        await tick();
+        return { kind: 'done', value: n };
+      },
+      {
+        jobs: 8,
+        signal: new AbortController().signal,
+        pauseMs: 1000,
+        sleep: async (ms) => {
+          slept.push(ms);
+        },
+      },
+    );
+    // Eight reports of the same overload: one pause of about pauseMs before the next files, not 1000 × 2^7.
+    expect(slept.length).toBeGreaterThan(0);
+    expect(Math.max(...slept)).toBeLessThanOrEqual(1000);
+  });
+
   it('stops starting items after a stop; running ones finish, the rest are skipped', async () => {
     const started: number[] = [];
     let stopAt = -1;

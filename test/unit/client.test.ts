@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZhipuClient } from '../../src/llm/client.js';
 import type { ChatRequest, StreamEvent } from '../../src/llm/types.js';
@@ -265,9 +266,14 @@ describe('ZhipuClient errors and retries', () => {
   });
 
   it('reports an unreachable server as a network error after retries', async () => {
+    // A port we opened and closed (port 9 is one fetch refuses outright, without trying).
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    await new Promise((done) => server.close(done));
     const evs = await collect(
       new ZhipuClient({
-        baseUrl: 'http://127.0.0.1:9/api/paas/v4',
+        baseUrl: `http://127.0.0.1:${port}/api/paas/v4`,
         apiKey: TEST_KEY,
         retryBaseMs: 1,
         retryCapMs: 1,
@@ -276,6 +282,7 @@ describe('ZhipuClient errors and retries', () => {
     expect(evs.filter((e) => e.type === 'retry')).toHaveLength(3);
     const e = last(evs);
     expect(e.type === 'error' && e.error.kind).toBe('network');
+    expect(e.type === 'error' && e.error.network).toBe('refused');
   });
 
   it('complete() does a non-streaming call', async () => {

@@ -124,9 +124,45 @@ describe('ledger', () => {
     const translate = bySkill.rows[0]!;
     // The two-model promise: free on glm-4-flash; on GLM-5 a 50K prompt is in the ≥32K tier (¥6/¥22).
     expect(translate.onFlagship.CNY).toBeCloseTo((50_000 * 6 + 5000 * 22) / 1e6);
-    expect(bySkill.rows.find((r) => r.key === '(chat)')!.onFlagship).toEqual({});
+    expect(bySkill.rows.find((r) => r.key === '(chat)')!.compared).toBe(0);
     const byDay = aggregate(entries, 'day');
     expect(byDay.rows.map((r) => r.calls)).toEqual([4, 1]);
+  });
+
+  it('compares a day with chat and skills on GLM-5 over the same calls as its cost', () => {
+    const chat = entry({ model: 'glm-5', cost: 0.5 });
+    const skill = entry({
+      kind: 'skill',
+      skill: 'summarize',
+      model: 'glm-4-flash',
+      prompt: 10_000,
+      completion: 1000,
+      total: 11_000,
+      cost: 0,
+    });
+    const [day] = aggregate([chat, skill], 'day').rows;
+    // The chat's ¥0.50 stays ¥0.50 on GLM-5; only the skill's tokens are priced anew (¥4 in, ¥18 out).
+    expect(day!.cost.CNY).toBeCloseTo(0.5);
+    expect(day!.onFlagship.CNY).toBeCloseTo(0.5 + (10_000 * 4 + 1000 * 18) / 1e6, 8);
+    expect(day!.compared).toBe(1);
+    // A day of chat alone has nothing to compare.
+    expect(aggregate([chat], 'day').rows[0]!.compared).toBe(0);
+  });
+
+  it('prices a batch call at the batch price on GLM-5 too, and leaves plan-paid calls out', () => {
+    const tokens = {
+      kind: 'skill' as const,
+      model: 'glm-4-flash',
+      prompt: 10_000,
+      completion: 1000,
+      total: 11_000,
+      cost: 0,
+    };
+    const online = flagshipCost(entry(tokens)).amount;
+    expect(flagshipCost(entry({ ...tokens, batch: true })).amount).toBeCloseTo(online / 2, 10);
+    const plan = aggregate([entry({ ...tokens, platform: 'bigmodel-coding', covered: true })], 'kind').total;
+    expect(plan.compared).toBe(0);
+    expect(plan.onFlagship.CNY).toBe(0);
   });
 
   it('keeps currencies apart and counts plan-covered calls', () => {

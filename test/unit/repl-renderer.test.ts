@@ -279,3 +279,70 @@ function stringWidthOf(s: string): number {
   for (const ch of s) w += /[\u3000-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1;
   return w;
 }
+
+describe('ReplRenderer: /run on a folder', () => {
+  const counts = { total: 2, done: 0, failed: 0, earlier: 0 };
+  const file = (f: string, status: 'started' | 'done', done: number) => ({
+    type: 'folder_file' as const,
+    skill: 'summarize',
+    file: f,
+    index: 0,
+    status,
+    counts: { ...counts, done },
+    spent: 0,
+  });
+
+  it('prints one line per file, the run record, then the answers whole (they were not streamed)', () => {
+    const t = make('rich');
+    t.r.handle({
+      type: 'folder_start',
+      skill: 'summarize',
+      counts,
+      todo: 2,
+      jobs: 2,
+      manifest: 'zhi-output/.zhi-runs/x.json',
+      skillChanged: false,
+      currency: 'CNY',
+    });
+    t.r.handle(file('docs/a.txt', 'started', 0));
+    t.r.handle(file('docs/b.txt', 'started', 0));
+    t.r.handle(file('docs/b.txt', 'done', 1));
+    t.r.handle(file('docs/a.txt', 'done', 2));
+    t.r.handle({
+      type: 'long_document',
+      skill: 'summarize',
+      file: 'docs/c.txt',
+      parts: 12,
+      estimate: 0.5,
+      currency: 'CNY',
+    });
+    t.r.handle({
+      type: 'folder_end',
+      skill: 'summarize',
+      counts: { ...counts, done: 2 },
+      spent: 0,
+      currency: 'CNY',
+      failures: [],
+      outputs: [],
+      notStarted: 0,
+      manifest: 'zhi-output/.zhi-runs/x.json',
+    });
+    t.r.finish(
+      result({ text: '## docs/a.txt\n\nFirst \x1b[31msummary\n\n## docs/b.txt\n\nSecond' }),
+      usage(),
+      10,
+    );
+    const screen = t.screen();
+    expect(screen).toContain('2 of 2 files to process, 2 at a time');
+    expect(screen).toContain('[1/2] ✓ docs/b.txt');
+    expect(screen).toContain('[2/2] ✓ docs/a.txt');
+    expect(screen).toContain('Long document docs/c.txt: 12 parts');
+    // Without a limit passed, no estimate is said.
+    expect(screen).not.toMatch(/Estimated cost/);
+    expect(screen).toContain('Run record: zhi-output/.zhi-runs/x.json');
+    expect(screen.indexOf('First')).toBeGreaterThan(screen.indexOf('Run record'));
+    expect(screen).toContain('Second');
+    // The answers came from the model: no escape sequence reaches the terminal.
+    expect(t.out()).not.toContain('\x1b[31msummary');
+  });
+});

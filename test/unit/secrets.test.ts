@@ -64,6 +64,28 @@ describe('the secrets deny-list in the one containment function', () => {
     expect((await refusal(join(home, '.ssh'), 'known_hosts')).notice?.key).toBe('safety.secret.credentials');
   });
 
+  it('names a secret outside the folder (~/, absolute, ../) as a secret, not as "~ not expanded"', async () => {
+    const work = join(home, 'work');
+    mkdirSync(work);
+    for (const input of [
+      '~/.ssh/id_rsa',
+      join(home, '.ssh', 'id_ed25519'),
+      '../.ssh/known_hosts',
+      '~/.aws',
+    ]) {
+      const err = await refusal(work, input);
+      expect(err.notice?.key).toBe('safety.secret.credentials');
+      expect(err.notice?.params).toEqual({ path: input });
+      expect(err.message).toMatch(
+        /credentials folder.*secrets never leave this computer\. Do not try another way/,
+      );
+    }
+    expect((await refusal(work, '~/.config/zhi/config.yaml')).notice?.key).toBe('safety.secret.zhi');
+    // An ordinary file outside keeps its own reasons.
+    expect((await refusal(work, '~/notes.md')).message).toMatch(/starts with "~", which is not expanded/);
+    expect((await refusal(work, '../notes.md')).notice?.key).toBe('safety.outside');
+  });
+
   it('refuses a link with an innocent name that leads to a secret', async () => {
     const work = join(home, 'work');
     mkdirSync(work);

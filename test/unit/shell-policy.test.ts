@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { setLanguage } from '../../src/support/i18n/index.js';
 import { assessCommand, describeVerdict } from '../../src/tools/shell-policy.js';
 import { loadBashParser } from '../../src/tools/shell-tree.js';
 
@@ -89,7 +90,17 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['function f { f & f; }; f', 'refuse', 'fork-bomb'],
   ['find / -delete', 'refuse', 'find-delete'],
   ['find ~ -type f -delete', 'refuse', 'find-delete'],
-  ['find / -exec rm -rf {} +', 'refuse'],
+  ['find / -exec rm -rf {} +', 'refuse', 'find-delete'],
+  // Secrets never leave, whatever reads them (the sandbox hides them too, where there is one).
+  ['cat ~/.ssh/id_rsa', 'refuse', 'secret'],
+  ['cat "$HOME/.aws/credentials"', 'refuse', 'secret'],
+  ['cp /home/ann/.ssh/id_ed25519 key.txt', 'refuse', 'secret'],
+  ['base64 < ~/.netrc', 'refuse', 'secret'],
+  ['scp -i ~/.ssh/id_rsa a.txt host:', 'refuse', 'secret'],
+  ['grep -r token ../.config/gh', 'refuse', 'secret'],
+  ['cat .env', 'refuse', 'secret'],
+  ['type %USERPROFILE%\\.ssh\\id_rsa', 'refuse', 'secret'],
+  ['find . -exec rm -rf ~ \\;', 'refuse', 'delete-critical'],
   ['chmod -R 777 /', 'refuse', 'recursive-perms'],
   ['sudo chown -R nobody ~', 'refuse', 'recursive-perms'],
   ['mv ~ /tmp/old-home', 'refuse', 'move-critical'],
@@ -203,10 +214,16 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['bash ./run-tests.sh', 'allow'],
   ['git status && git log --oneline -5', 'allow'],
   ['find . -name "*.md" -exec grep -l TODO {} +', 'allow'],
+  // `{}` is a file find found, judged by find's start points, never a glob of the folder.
+  ['find . -exec rm {} +', 'warn', 'delete'],
+  ['find . -exec rm -rf {} \\;', 'warn', 'delete'],
+  ['find . -type f -execdir rm -f {} \\;', 'warn', 'delete'],
+  ['find out -exec mv {} {}.bak \\;', 'warn', 'move'],
   ["awk '{print $1}' data.txt", 'allow'],
   ['pandoc report.md -o zhi-output/report.docx', 'allow'],
   ['ls # ; rm -rf /', 'allow'],
   ['du -sh ~/Documents', 'allow'],
+  ['cat notes/ssh-setup.md', 'allow'],
   ['cp a.txt backup/', 'allow'],
   ['D=build; rm -rf "$D"', 'warn', 'delete'],
   ['echo x | tee -a notes.txt', 'warn', 'append'],
@@ -238,6 +255,38 @@ describe('what the person and the model read', () => {
     expect(describeVerdict(assessCommand('rm -rf ~', ctx)).refuse).toMatch(/would delete or overwrite ~/);
     expect(describeVerdict(assessCommand('bash -c "ls"', ctx)).refuse).toMatch(
       /"bash -c" runs code given inline/,
+    );
+  });
+
+  it('find -exec rm {} is refused for its start point, never for "{}"', () => {
+    for (const line of ['find . -exec rm {} +', 'find . -exec rm -rf {} \\;']) {
+      const refusal = describeVerdict(assessCommand(line, { home: '/home/ann', cwd: '/home/ann' })).refuse;
+      expect(refusal).toMatch(/ \.(\s|$|[,;.])/);
+      expect(refusal).not.toContain('{}');
+      expect(refusal).not.toContain('found-file');
+    }
+  });
+
+  it('a command using a secret is refused saying so, in English and Chinese', () => {
+    expect(describeVerdict(assessCommand('cat ~/.ssh/id_rsa', ctx)).refuse).toBe(
+      "it uses ~/.ssh/id_rsa, which holds secrets (keys, passwords or zhi's own settings); secrets never leave this computer",
+    );
+    setLanguage('zh');
+    try {
+      expect(describeVerdict(assessCommand('cat $HOME/.ssh/id_rsa', ctx)).refuse).toBe(
+        '它会用到 $HOME/.ssh/id_rsa，其中保存着机密信息（密钥、密码或 zhi 自己的设置）；机密信息绝不离开这台电脑',
+      );
+    } finally {
+      setLanguage('en');
+    }
+  });
+
+  it('find -exec rm is one warning, not one for rm and one for find', () => {
+    expect(describeVerdict(assessCommand("find . -name '*.tmp' -exec rm {} +", ctx)).warning).toBe(
+      'This command can change or delete files: deletes files (rm).',
+    );
+    expect(describeVerdict(assessCommand("find . -name '*.tmp' -delete", ctx)).warning).toBe(
+      'This command can change or delete files: deletes files (find -delete).',
     );
   });
 

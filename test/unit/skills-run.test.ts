@@ -5,11 +5,12 @@ import { z } from 'zod';
 import type { AgentResult, RunEvent } from '../../src/agent/events.js';
 import type { Prompter } from '../../src/agent/loop.js';
 import { runSkill, type SkillRuntime } from '../../src/agent/skills/run.js';
+import { skillToolSchema } from '../../src/agent/skills/skill-tool.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { AssistantMessage, ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
 import { discoverSkills, type SkillCatalog } from '../../src/skills/discovery.js';
-import { lacksContent, mapCliInputs, skillUsage } from '../../src/skills/inputs.js';
+import { completeInputs, lacksContent, mapCliInputs, skillUsage } from '../../src/skills/inputs.js';
 import { parseSkillText } from '../../src/skills/loader.js';
 import type { Skill } from '../../src/skills/schema.js';
 import { TrustStore, untrustedOf } from '../../src/skills/trust.js';
@@ -92,6 +93,43 @@ describe('inputs from the command line', () => {
     const text = fail(() => mapCliInputs(compare, ['x.md'], {}));
     expect(text).toContain('Missing required input: b');
     expect(text).toContain('Usage: zhi run compare <a> <b>');
+  });
+
+  it('checks an input with choices: any case of an allowed value, else a usage error listing them', () => {
+    const s = skill(
+      'name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n    - {name: text, type: string}\n    - {name: length, type: string, choices: [short, medium, long], default: medium}\n',
+    );
+    expect(mapCliInputs(s, [], { text: 'hi', length: 'Long' })).toEqual({ text: 'hi', length: 'long' });
+    expect(mapCliInputs(s, [], { text: 'hi' })).toEqual({ text: 'hi', length: 'medium' });
+    expect(skillUsage(s)).toContain('[--length <short|medium|long>]');
+    let err: unknown;
+    try {
+      mapCliInputs(s, [], { text: 'hi', length: 'huge' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ZhiError);
+    expect((err as ZhiError).exitCode).toBe(2);
+    expect((err as ZhiError).whatText()).toBe('--length must be one of: short, medium, long (not "huge").');
+    // A composite skill's call is checked the same way, and its tool schema offers only the choices.
+    expect(() => completeInputs(s, { text: 'hi', length: 'huge' }, 'skill')).toThrow(/must be one of/);
+    expect(skillToolSchema(s).safeParse({ length: 'huge' }).success).toBe(false);
+    expect(skillToolSchema(s).safeParse({ length: 'short' }).success).toBe(true);
+  });
+
+  it('a skill file whose choices do not fit is an error naming the field', () => {
+    const bad = (args: string) =>
+      parseSkillText(`name: x\ndescription: d\nsystem_prompt: p\ntools: []\ninput:\n  args:\n${args}`, {
+        file: '/s/x.yaml',
+        source: 'user',
+        format: 'yaml',
+      }).errors.map((e) => JSON.stringify(e));
+    expect(bad('    - {name: n, type: number, choices: [a]}\n').join()).toContain(
+      '"field":"input.args[0].choices","message":{"key":"skills.err.choicesText"',
+    );
+    expect(bad('    - {name: n, type: string, choices: [a, b], default: c}\n').join()).toContain(
+      '"field":"input.args[0].default","message":{"key":"skills.err.defaultChoice"',
+    );
   });
 
   it('knows when a skill was given nothing to work on', () => {

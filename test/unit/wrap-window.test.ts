@@ -41,6 +41,20 @@ describe('everything printed wraps to the window', () => {
     expect(out[0]).toMatch(/^\[ERROR\] /);
   });
 
+  it('labels only the first line of a reason that has several (a skill usage block)', () => {
+    const err = new ZhiError({
+      kind: 'usage',
+      what: { key: 'cli.err.unknownFlag', params: { flag: '--x' } },
+      why: 'Usage: zhi run x [--len <short|long>]\n  file   The document\n  --len  How long',
+    });
+    const out = formatError(err, plain, false, 100).split('\n');
+    expect(out.filter((l) => l.includes('Reason:'))).toEqual([
+      '  Reason: Usage: zhi run x [--len <short|long>]',
+    ]);
+    expect(out).toContain('      file   The document');
+    expect(out).toContain('      --len  How long');
+  });
+
   it('leaves text alone without a window, and cuts only a word longer than a line', () => {
     expect(wrapText(english, undefined)).toEqual([english]);
     const lines = wrapText('see https://open.bigmodel.cn/usercenter/apikeys now', 20, '', '');

@@ -10,16 +10,22 @@ import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { CapturingClient } from './clients.js';
 import type { FolderEvent } from './events.js';
 import type { BatchRecord, RunManifest } from './manifest.js';
+import { wait } from './pool.js';
 
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
+/** runSkill, passed in (folder runs start skill runs themselves, and run.ts uses them). */
+export type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
-export interface BatchPhase {
+/** A folder run's request: the skill run, the input it fills with each file, the files. */
+export interface FolderInputs {
   run: RunFn;
   req: SkillRunRequest;
   rt: SkillRuntime;
   argName: string;
   dir: string;
   files: string[];
+}
+
+export interface BatchPhase extends FolderInputs {
   todo: number[];
   manifest: RunManifest;
   pollMs: number;
@@ -39,18 +45,6 @@ export function batchBlocker(skill: Skill): ZhiError | undefined {
   });
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 /** The first request a skill run would send for one file, learnt without sending it. */
 export async function captureFirstRequest(
   run: RunFn,
@@ -59,7 +53,13 @@ export async function captureFirstRequest(
 ): Promise<import('../../llm/types.js').ChatRequest | undefined> {
   const capture = new CapturingClient();
   // The file's own run, as a real one would start (not another dry run or batch of it).
-  const own = { ...rt, llm: capture, folder: { ...rt.folder, dryRun: false, batch: false } };
+  // Nothing is spent here: no question about a long document's cost either.
+  const own = {
+    ...rt,
+    llm: capture,
+    costGate: undefined,
+    folder: { ...rt.folder, dryRun: false, batch: false },
+  };
   const gen = run({ ...req, usage: new UsageTracker(req.usage.platform), trusted: true }, own);
   let step = await gen.next();
   while (!step.done) step = await gen.next();
@@ -99,7 +99,7 @@ export async function* batchPhase(
     }
     if (rec.status !== job.status) await manifest.setBatch({ ...rec, status: job.status });
     if (FINAL_STATUSES.has(job.status)) break;
-    await sleep(p.pollMs, rt.signal);
+    await wait(p.pollMs, rt.signal);
     if (rt.signal.aborted) return undefined;
     job = await api.get(rec.id, rt.signal);
   }

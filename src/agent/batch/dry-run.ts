@@ -1,5 +1,6 @@
 import { type Cost, costOf, DEFAULT_CHAT_MODEL, formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
@@ -55,7 +56,7 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
       offline,
     ).catch(() => undefined);
     if (!first) {
-      rows.push({ name: displayPath(rt.cwd, file), tokens: 0 });
+      rows.push({ name: visible(displayPath(rt.cwd, file)), tokens: 0 });
       continue;
     }
     model ||= first.model;
@@ -63,7 +64,7 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
     const c = Math.min(4000, Math.max(200, Math.round(p / 4)));
     prompt += p * calls + c * (calls - 1);
     completion += c * calls;
-    rows.push({ name: displayPath(rt.cwd, file), tokens: p });
+    rows.push({ name: visible(displayPath(rt.cwd, file)), tokens: p });
   }
   model ||= req.model ?? req.skill.model ?? rt.skillModel;
   const tokens = { promptTokens: prompt, completionTokens: completion, cachedTokens: 0 };

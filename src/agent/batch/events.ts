@@ -7,6 +7,9 @@ export interface FolderCounts {
   earlier: number;
 }
 
+/** A file starts, ends, is put back after a 1302, or had an unfinished attempt's outputs removed. */
+export type FileStatus = 'started' | 'done' | 'failed' | 'retry' | 'cleaned';
+
 export type FolderEvent =
   | {
       type: 'folder_start';
@@ -26,12 +29,13 @@ export type FolderEvent =
       skill: string;
       file: string;
       index: number;
-      status: 'started' | 'done' | 'failed' | 'retry';
+      status: FileStatus;
       counts: FolderCounts;
       /** Cost of this run so far (the whole folder). */
       spent: number;
       /** Cost of this file (when it ended). */
       cost?: number;
+      /** What it wrote (done, failed), or what was removed before it was done again (cleaned). */
       outputs?: string[];
       /** Why it failed or is tried again (already in the person's language). */
       reason?: string;
@@ -58,6 +62,9 @@ export type FolderEvent =
       /** Estimated cost of the whole run on the skill's model. */
       estimate: number;
       currency: string;
+      /** Set when the estimate is more than `max_cost_per_run` leaves: the limit and what is left. */
+      limit?: number;
+      left?: number;
     }
   | {
       type: 'folder_end';

@@ -5,16 +5,17 @@ import { skillModel } from '../../skills/resolve.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
-import type { AgentResult, RunEvent } from '../events.js';
+import type { PlannedWrite } from '../../tools/types.js';
+import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import { batchPhase } from './batch-run.js';
-import { Channel } from './channel.js';
+import { batchPhase, type FolderInputs, type RunFn } from './batch-run.js';
 import { PrimedClient } from './clients.js';
 import { dryRunFolder } from './dry-run.js';
-import type { FolderCounts, FolderEvent } from './events.js';
+import type { FileStatus, FolderCounts, FolderEvent } from './events.js';
+import { type FileResult, finishFolder, reasonOf, STOP_KINDS } from './folder-end.js';
+import { outputWrite, removeLeftovers } from './leftovers.js';
 import { fingerprint, manifestPath, RunManifest } from './manifest.js';
-import { type Attempt, DEFAULT_JOBS, type PoolControl, runPool } from './pool.js';
-import { pushAll } from '../../support/arrays.js';
+import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from './pool.js';
 
 /** How a folder run goes; every field has a default (`zhi run` sets them from its flags). */
 export interface FolderOptions {
@@ -32,24 +33,10 @@ export interface FolderOptions {
   dryRun: boolean;
 }
 
-/** runSkill, passed in (folder runs start skill runs themselves, and run.ts uses them). */
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
-
-/** One file's end as the pool sees it. */
-interface FileResult {
-  result?: AgentResult;
-  error?: ZhiError;
-  cost: number;
-  outputs: string[];
-}
-
 /** The output folder of a run, decided as runSkill decides it. */
 export function runOutputDir(req: SkillRunRequest, rt: SkillRuntime): string {
   return req.outputDir ?? rt.outputFolder(req.skill.output.directory);
 }
-
-/** The error kinds after which no other file should start: they would all fail the same way. */
-const STOP_KINDS = new Set(['balance', 'auth', 'budget', 'config']);
 
 function classify(r: FileResult): Attempt<FileResult> {
   const err = r.error ?? r.result?.error;
@@ -61,12 +48,16 @@ function classify(r: FileResult): Attempt<FileResult> {
   return { kind: 'failed', value: r };
 }
 
-function reasonOf(r: FileResult | undefined): string {
-  const err = r?.error ?? r?.result?.error;
-  if (err) return err.whyText() ? `${err.whatText()} ${err.whyText()}` : err.whatText();
-  if (r?.result?.stopReason === 'turn_limit') return t('batch.reason.turnLimit');
-  if (r?.result?.stopReason === 'aborted') return t('batch.reason.aborted');
-  return t('batch.reason.unknown');
+function folderOptions(rt: SkillRuntime): FolderOptions {
+  return {
+    jobs: DEFAULT_JOBS,
+    force: false,
+    pauseMs: 2000,
+    batch: false,
+    pollMs: 30_000,
+    dryRun: false,
+    ...rt.folder,
+  };
 }
 
 /**
@@ -82,163 +73,228 @@ export async function* runFolder(
   dir: string,
   files: string[],
 ): AsyncGenerator<RunEvent, AgentResult> {
-  const o: FolderOptions = {
-    jobs: DEFAULT_JOBS,
-    force: false,
-    pauseMs: 2000,
-    batch: false,
-    pollMs: 30_000,
-    dryRun: false,
-    ...rt.folder,
-  };
-  const skill = req.skill;
-  const outputDir = runOutputDir(req, rt);
-  const show = (abs: string) => displayPath(rt.cwd, abs);
-  const relOf = (abs: string) => relative(dir, abs).split(sep).join('/');
-  const manifest = await RunManifest.open(manifestPath(outputDir, skill.name, dir), {
-    skill: skill.name,
-    skillHash: skill.hash,
-    model: req.model ?? skill.model ?? rt.skillModel,
-    folder: show(dir),
-    currency: req.usage.platform.currency,
-  });
-  const todo: number[] = [];
-  const counts: FolderCounts = { total: files.length, done: 0, failed: 0, earlier: 0 };
-  for (const [i, file] of files.entries()) {
-    const fresh = o.force ? 'new' : await manifest.check(relOf(file), file);
-    if (fresh === 'done') counts.earlier += 1;
-    else todo.push(i);
-  }
-  const currency = req.usage.platform.currency;
-  if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo });
-  // Which skill runs on which model: said once, before the folder's progress.
-  const model = skillModel(skill, {
-    override: req.model,
-    configured: rt.skillModel,
-    custom: rt.platform.id === 'custom',
-  });
-  yield { type: 'skill_start', skill: skill.name, model, depth: (req.chain?.length ?? 0) + 1 };
-  yield {
-    type: 'folder_start',
-    skill: skill.name,
-    counts: { ...counts },
-    todo: todo.length,
-    jobs: Math.min(o.jobs, Math.max(1, todo.length)),
-    manifest: show(manifest.path),
-    skillChanged: manifest.skillChanged,
-    currency,
-  } satisfies FolderEvent;
-
+  const o = folderOptions(rt);
+  const folder = await FolderRun.open({ run, req, rt, argName, dir, files, o });
+  if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo: folder.todo });
+  yield* folder.announce();
   // --batch: every file's first answer comes from one Batch API job (or the one already submitted).
   let primed: Map<number, ChunkJson> | undefined;
-  if ((o.batch || manifest.data.batch) && todo.length) {
+  if ((o.batch || folder.manifest.data.batch) && folder.todo.length) {
+    const { manifest, todo } = folder;
     primed = yield* batchPhase({ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs });
     if (!primed) {
       yield { type: 'warning', message: t('batch.interrupted', { id: manifest.data.batch?.id ?? '' }) };
-      return { text: '', stopReason: 'aborted', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
+      return emptyResult('aborted');
     }
   }
+  return yield* folder.process(primed);
+}
 
-  const channel = new Channel<RunEvent>();
-  const base = req.usage.cost().amount;
-  const spent = () => req.usage.cost().amount - base;
-  const fileEvent = (
-    index: number,
-    status: 'started' | 'done' | 'failed' | 'retry',
-    extra = {},
-    snapshot: FolderCounts = { ...counts },
-  ) =>
-    channel.push({
-      type: 'folder_file',
+interface FolderSetup extends FolderInputs {
+  o: FolderOptions;
+}
+
+type Emit = (ev: RunEvent) => void;
+
+/** One folder run under way: its manifest, the files to do, the counts so far. */
+class FolderRun {
+  private readonly base: number;
+
+  private constructor(
+    private readonly s: FolderSetup,
+    readonly manifest: RunManifest,
+    readonly todo: number[],
+    private readonly counts: FolderCounts,
+  ) {
+    this.base = s.req.usage.cost().amount;
+  }
+
+  /** Open (or start) the manifest and pick the files still to do. */
+  static async open(s: FolderSetup): Promise<FolderRun> {
+    const { req, rt, files } = s;
+    const skill = req.skill;
+    const manifest = await RunManifest.open(manifestPath(runOutputDir(req, rt), skill.name, s.dir), {
       skill: skill.name,
-      file: show(files[index]!),
+      skillHash: skill.hash,
+      model: req.model ?? skill.model ?? rt.skillModel,
+      folder: displayPath(rt.cwd, s.dir),
+      currency: req.usage.platform.currency,
+    });
+    const todo: number[] = [];
+    const counts: FolderCounts = { total: files.length, done: 0, failed: 0, earlier: 0 };
+    const f = new FolderRun(s, manifest, todo, counts);
+    for (const [i, file] of files.entries()) {
+      const fresh = s.o.force ? 'new' : await manifest.check(f.relOf(file), file);
+      if (fresh === 'done') counts.earlier += 1;
+      else todo.push(i);
+    }
+    return f;
+  }
+
+  private show(abs: string): string {
+    return displayPath(this.s.rt.cwd, abs);
+  }
+
+  relOf(abs: string): string {
+    return relative(this.s.dir, abs).split(sep).join('/');
+  }
+
+  private spent(): number {
+    return this.s.req.usage.cost().amount - this.base;
+  }
+
+  /** Which skill runs on which model, said once, then how many files and how many at once. */
+  *announce(): Generator<RunEvent> {
+    const { req, rt, o } = this.s;
+    const skill = req.skill;
+    const model = skillModel(skill, {
+      override: req.model,
+      configured: rt.skillModel,
+      custom: rt.platform.id === 'custom',
+    });
+    yield { type: 'skill_start', skill: skill.name, model, depth: (req.chain?.length ?? 0) + 1 };
+    yield {
+      type: 'folder_start',
+      skill: skill.name,
+      counts: { ...this.counts },
+      todo: this.todo.length,
+      jobs: Math.min(o.jobs, Math.max(1, this.todo.length)),
+      manifest: this.show(this.manifest.path),
+      skillChanged: this.manifest.skillChanged,
+      currency: req.usage.platform.currency,
+    } satisfies FolderEvent;
+  }
+
+  /** Run the files still to do in the pool, then say how the folder ended. */
+  async *process(primed: Map<number, ChunkJson> | undefined): AsyncGenerator<RunEvent, AgentResult> {
+    const { req, rt, o, files } = this.s;
+    const pool = poolEvents(
+      this.todo,
+      (emit: Emit) => ({
+        work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit, primed?.get(i)),
+        onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
+      }),
+      { jobs: o.jobs, signal: rt.signal, pauseMs: o.pauseMs, maxPauseMs: Math.max(o.pauseMs, 60_000) },
+    );
+    const { outcomes, stats } = yield* withFinally(pool, () => this.manifest.close().catch(() => undefined));
+    // The job's answers are used: a later run starts afresh (the files it did are in the manifest).
+    if (primed && !rt.signal.aborted) await this.manifest.setBatch(undefined);
+    const end = finishFolder({
+      skill: req.skill.name,
+      currency: req.usage.platform.currency,
+      files,
+      todo: this.todo,
+      outcomes,
+      stopped: stats.stopped,
+      aborted: rt.signal.aborted,
+      manifest: this.manifest,
+      counts: this.counts,
+      spent: this.spent(),
+      show: (abs) => this.show(abs),
+      relOf: (abs) => this.relOf(abs),
+    });
+    yield end.event;
+    return end.result;
+  }
+
+  private fileEvent(
+    emit: Emit,
+    index: number,
+    status: FileStatus,
+    extra = {},
+    snapshot: FolderCounts = { ...this.counts },
+  ): void {
+    emit({
+      type: 'folder_file',
+      skill: this.s.req.skill.name,
+      file: this.show(this.s.files[index]!),
       index,
       status,
       counts: snapshot,
-      spent: spent(),
+      spent: this.spent(),
       ...extra,
     } satisfies FolderEvent);
+  }
 
-  const work = async (i: number, _n: number, ctl: PoolControl): Promise<Attempt<FileResult>> => {
-    const file = files[i]!;
+  /**
+   * The runtime of one file's run: every file it is about to write goes into the manifest first
+   * (so a kill at any point leaves a record of it), and its first answer may come from a batch job.
+   */
+  private fileRuntime(rel: string, first: ChunkJson | undefined): SkillRuntime {
+    const { rt } = this.s;
+    const outputDir = runOutputDir(this.s.req, rt);
+    const beforeWrite = async (w: PlannedWrite) => {
+      await rt.hooks?.beforeWrite?.(w);
+      const out = await outputWrite(outputDir, w);
+      if (out) await this.manifest.writing(rel, out);
+    };
+    return {
+      ...rt,
+      ...(first ? { llm: new PrimedClient(rt.llm, first) } : {}),
+      hooks: { ...rt.hooks, beforeWrite },
+    };
+  }
+
+  /** Before a file is done again: remove what an unfinished or failed attempt wrote, and say so. */
+  private async clearLeftovers(i: number, emit: Emit): Promise<void> {
+    const rel = this.relOf(this.s.files[i]!);
+    const left = this.manifest.leftovers(rel);
+    if (!left.length) return;
+    const removed = await removeLeftovers(runOutputDir(this.s.req, this.s.rt), left);
+    await this.manifest.cleared(rel);
+    if (removed.length) this.fileEvent(emit, i, 'cleaned', { outputs: removed.map((p) => this.show(p)) });
+  }
+
+  /** One file, start to end: run it, count it, record it in the manifest, report it. */
+  private async file(i: number, ctl: PoolControl, emit: Emit, first: ChunkJson | undefined) {
+    const { run, req, rt, argName } = this.s;
+    const file = this.s.files[i]!;
     const fp = await fingerprint(file).catch(() => undefined);
+    const rel = this.relOf(file);
+    await this.clearLeftovers(i, emit);
     // A file the model's folder led to is passed on relative, so the nested run checks it again.
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
-    const first = primed?.get(i);
-    const fileRt = first ? { ...rt, llm: new PrimedClient(rt.llm, first) } : rt;
-    const r = await runOne(
-      run,
-      { ...req, values: { ...req.values, [argName]: value }, trusted: true },
-      fileRt,
-      {
-        ctl,
-        forward: (ev) => channel.push(ev),
-      },
-    );
+    const request = { ...req, values: { ...req.values, [argName]: value }, trusted: true };
+    const r = await runOne(run, request, this.fileRuntime(rel, first), { ctl, forward: emit });
     const attempt = classify(r);
     if (attempt.kind === 'retry') {
-      fileEvent(i, 'retry', { reason: reasonOf(r) });
+      this.fileEvent(emit, i, 'retry', { reason: reasonOf(r) });
       return attempt;
     }
-    const aborted = r.result?.stopReason === 'aborted';
-    if (attempt.kind === 'done') counts.done += 1;
-    else if (!aborted) counts.failed += 1;
+    // An interrupted file is not counted or recorded: the next run does it again.
+    if (r.result?.stopReason === 'aborted') return attempt;
+    const done = attempt.kind === 'done';
+    if (done) this.counts.done += 1;
+    else this.counts.failed += 1;
     // The counts as this file ended (others may end while the manifest is written).
-    const snapshot = { ...counts };
-    // An interrupted file is not recorded: the next run does it again.
-    if (fp && !aborted) {
-      await manifest.record(relOf(file), {
+    const snapshot = { ...this.counts };
+    if (fp) {
+      await this.manifest.record(rel, {
         ...fp,
-        status: attempt.kind === 'done' ? 'done' : 'failed',
+        status: done ? 'done' : 'failed',
         outputs: r.outputs,
         text: r.result?.text ?? '',
         cost: r.cost,
         ...(first ? { batch: true } : {}),
-        ...(attempt.kind === 'done' ? {} : { error: reasonOf(r) }),
+        ...(done ? {} : { error: reasonOf(r) }),
       });
     }
-    if (!aborted) {
-      fileEvent(
-        i,
-        attempt.kind === 'done' ? 'done' : 'failed',
-        {
-          cost: r.cost,
-          outputs: r.outputs,
-          ...(attempt.kind === 'done' ? {} : { reason: reasonOf(r) }),
-        },
-        snapshot,
-      );
-    }
+    const ended = { cost: r.cost, outputs: r.outputs, ...(done ? {} : { reason: reasonOf(r) }) };
+    this.fileEvent(emit, i, done ? 'done' : 'failed', ended, snapshot);
     return attempt;
-  };
+  }
+}
 
-  const pool = runPool(todo, (i, n, ctl) => work(i, n, ctl), {
-    jobs: o.jobs,
-    signal: rt.signal,
-    pauseMs: o.pauseMs,
-    maxPauseMs: Math.max(o.pauseMs, 60_000),
-    onStart: (n) => fileEvent(todo[n]!, 'started'),
-  }).finally(() => channel.close());
-  pool.catch(() => undefined);
-  yield* channel.drain();
-  const { outcomes, stats } = await pool.finally(() => manifest.close().catch(() => undefined));
-  // The job's answers are used: a later run starts afresh (the files it did are in the manifest).
-  if (primed && !rt.signal.aborted) await manifest.setBatch(undefined);
-  const end = finishFolder({
-    req,
-    rt,
-    files,
-    todo,
-    outcomes,
-    stats,
-    manifest,
-    counts,
-    spent: spent(),
-    show,
-    relOf,
-  });
-  yield end.event;
-  return end.result;
+/** Yield everything of `gen`, then run `after` however it ended; its return value is passed on. */
+async function* withFinally<E, R>(
+  gen: AsyncGenerator<E, R>,
+  after: () => Promise<unknown>,
+): AsyncGenerator<E, R> {
+  try {
+    return yield* gen;
+  } finally {
+    await after();
+  }
 }
 
 /** Run the skill on one file; never throws for a problem of that file (it becomes the result). */
@@ -274,91 +330,4 @@ async function runOne(
   } finally {
     req.usage.merge(mine);
   }
-}
-
-function finishFolder(o: {
-  req: SkillRunRequest;
-  rt: SkillRuntime;
-  files: string[];
-  todo: number[];
-  outcomes: { status: string; value?: FileResult | undefined }[];
-  stats: { stopped: boolean };
-  manifest: RunManifest;
-  counts: FolderCounts;
-  spent: number;
-  show: (abs: string) => string;
-  relOf: (abs: string) => string;
-}): { result: AgentResult; event: FolderEvent } {
-  const total: AgentResult = {
-    text: '',
-    stopReason: 'answer',
-    turns: 0,
-    toolCalls: 0,
-    filesRead: 0,
-    filesWritten: [],
-  };
-  const byFile = new Map<number, { status: string; value?: FileResult | undefined }>();
-  for (const [n, fileIndex] of o.todo.entries()) byFile.set(fileIndex, o.outcomes[n]!);
-  const sections: string[] = [];
-  const failures: { file: string; reason: string }[] = [];
-  const outputs: { file: string; outputs: string[] }[] = [];
-  let stopError: ZhiError | undefined;
-  let notStarted = 0;
-  for (const [i, file] of o.files.entries()) {
-    const name = o.show(file);
-    const outcome = byFile.get(i);
-    const r = outcome?.value;
-    const entry = o.manifest.entry(o.relOf(file));
-    if (!outcome) {
-      // Done by an earlier run: its answer and outputs come from the manifest.
-      if (entry?.text) sections.push(`## ${name}\n\n${entry.text.trim()}`);
-      if (entry?.outputs.length) outputs.push({ file: name, outputs: entry.outputs });
-      continue;
-    }
-    if (outcome.status === 'skipped' || r?.result?.stopReason === 'aborted') {
-      notStarted += 1;
-      continue;
-    }
-    if (r?.result) {
-      total.turns += r.result.turns;
-      total.toolCalls += r.result.toolCalls;
-      total.filesRead += r.result.filesRead;
-      pushAll(total.filesWritten, r.result.filesWritten);
-      if (r.result.text) sections.push(`## ${name}\n\n${r.result.text.trim()}`);
-    }
-    if (r?.outputs.length) outputs.push({ file: name, outputs: r.outputs });
-    if (outcome.status === 'failed') {
-      failures.push({ file: name, reason: reasonOf(r) });
-      const err = r?.error ?? r?.result?.error;
-      if (o.stats.stopped && err && STOP_KINDS.has(err.kind)) stopError ??= err;
-    }
-  }
-  total.text =
-    o.files.length === 1 ? (sections[0] ?? '').replace(/^## [^\n]*\n\n/, '') : sections.join('\n\n');
-  if (stopError) {
-    total.stopReason = 'error';
-    total.error = stopError;
-  } else if (o.rt.signal.aborted) {
-    total.stopReason = 'aborted';
-  } else if (failures.length) {
-    total.stopReason = 'error';
-    total.error = new ZhiError({
-      kind: 'internal',
-      what: { key: 'skills.err.someFailed', params: { failed: failures.length, total: o.files.length } },
-      why: failures.map((f) => f.file).join(', '),
-      exitCode: 1,
-    });
-  }
-  const event: FolderEvent = {
-    type: 'folder_end',
-    skill: o.req.skill.name,
-    counts: { ...o.counts },
-    spent: o.spent,
-    currency: o.req.usage.platform.currency,
-    failures,
-    outputs,
-    notStarted,
-    manifest: o.show(o.manifest.path),
-  };
-  return { result: total, event };
 }

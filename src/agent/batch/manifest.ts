@@ -36,7 +36,16 @@ export interface ManifestEntry extends Fingerprint {
   error?: string;
   /** The first model call came from the Batch API. */
   batch?: boolean;
+  /** What was written for it, byte for byte (to recognise a failed file's outputs when it is redone). */
+  written?: OutputWrite[];
   finishedAt: string;
+}
+
+/** A file written for an input: where (relative to the output folder) and its bytes' sha256. */
+export interface OutputWrite {
+  path: string;
+  sha256: string;
+  bytes: number;
 }
 
 export interface BatchRecord {
@@ -61,7 +70,18 @@ export interface ManifestData {
   updatedAt: string;
   batch?: BatchRecord;
   files: Record<string, ManifestEntry>;
+  /**
+   * Files written for inputs that have not finished, recorded before each write: what a killed
+   * run left behind, recognised (same bytes) and removed before the input is done again.
+   */
+  pending?: Record<string, OutputWrite[]>;
 }
+
+/** One line of the journal: an input finished, a file is about to be written, or leftovers were cleared. */
+type JournalLine =
+  | { rel: string; entry: ManifestEntry }
+  | { rel: string; writing: OutputWrite }
+  | { rel: string; cleared: true };
 
 /** Where the manifest of running `skill` over `folder` lives (one per skill and folder). */
 export function manifestPath(outputDir: string, skill: string, folderAbs: string): string {
@@ -117,7 +137,7 @@ export class RunManifest {
     const old = await readManifest(path);
     // A journal without its manifest belongs to nothing known: it is started over.
     if (!old) return new RunManifest(path, fresh, false);
-    for (const [rel, e] of await readJournal(path)) old.files[rel] = e;
+    for (const line of await readJournal(path)) apply(old, line);
     const changed = old.skillHash !== init.skillHash;
     const m = new RunManifest(path, { ...old, model: init.model }, changed);
     m.written = true;
@@ -140,12 +160,45 @@ export class RunManifest {
     return this.data.files[rel];
   }
 
-  /** Record one finished input; resolves once it is on disk (in the journal). */
-  record(rel: string, entry: Omit<ManifestEntry, 'finishedAt'>): Promise<void> {
+  /** Record one finished input (with what it wrote); resolves once it is on disk (in the journal). */
+  record(rel: string, entry: Omit<ManifestEntry, 'finishedAt' | 'written'>): Promise<void> {
     const text = entry.text.length > MAX_TEXT ? `${entry.text.slice(0, MAX_TEXT)}…` : entry.text;
-    const full: ManifestEntry = { ...entry, text, finishedAt: new Date().toISOString() };
-    this.data.files[rel] = full;
-    const line = `${JSON.stringify({ rel, entry: full })}\n`;
+    const written = this.data.pending?.[rel];
+    const full: ManifestEntry = {
+      ...entry,
+      text,
+      ...(written?.length ? { written } : {}),
+      finishedAt: new Date().toISOString(),
+    };
+    return this.journal({ rel, entry: full });
+  }
+
+  /** A file is about to be written for this input: on disk (in the journal) before the write. */
+  writing(rel: string, file: OutputWrite): Promise<void> {
+    return this.journal({ rel, writing: file });
+  }
+
+  /**
+   * What an earlier attempt at this input wrote and did not see through: the files of an
+   * unfinished input (killed mid-way), or of a failed one. Recognised by their bytes before removal.
+   */
+  leftovers(rel: string): OutputWrite[] {
+    const entry = this.data.files[rel];
+    return [
+      ...(this.data.pending?.[rel] ?? []),
+      ...(entry?.status === 'failed' ? (entry.written ?? []) : []),
+    ];
+  }
+
+  /** The leftovers of this input are dealt with. */
+  cleared(rel: string): Promise<void> {
+    return this.journal({ rel, cleared: true });
+  }
+
+  /** Apply a change and append it to the journal; resolves once it is on disk. */
+  private journal(change: JournalLine): Promise<void> {
+    apply(this.data, change);
+    const line = `${JSON.stringify(change)}\n`;
     this.journaling = this.journaling
       .catch(() => undefined)
       .then(async () => {
@@ -199,16 +252,51 @@ function journalPath(path: string): string {
   return `${path}.journal`;
 }
 
-/** Entries appended since the manifest was last written whole (a torn last line is skipped). */
-async function readJournal(path: string): Promise<[string, ManifestEntry][]> {
+/** A journal line applied to the manifest's data (when it happens, and again when read back). */
+function apply(data: ManifestData, line: JournalLine): void {
+  data.pending ??= {};
+  const pending = data.pending;
+  if ('entry' in line) {
+    data.files[line.rel] = line.entry;
+    delete pending[line.rel];
+  } else if ('writing' in line) {
+    pending[line.rel] ??= [];
+    const list = pending[line.rel]!;
+    if (!list.some((w) => w.path === line.writing.path && w.sha256 === line.writing.sha256))
+      list.push(line.writing);
+  } else {
+    delete pending[line.rel];
+    const entry = data.files[line.rel];
+    if (entry) delete entry.written;
+  }
+  if (!Object.keys(pending).length) delete data.pending;
+}
+
+function isOutputWrite(v: unknown): v is OutputWrite {
+  const w = v as OutputWrite;
+  return (
+    Boolean(w) && typeof w.path === 'string' && typeof w.sha256 === 'string' && typeof w.bytes === 'number'
+  );
+}
+
+/** Changes appended since the manifest was last written whole (a torn last line is skipped). */
+async function readJournal(path: string): Promise<JournalLine[]> {
   const text = await readFile(journalPath(path), 'utf8').catch(() => '');
-  const out: [string, ManifestEntry][] = [];
+  const out: JournalLine[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      const row = JSON.parse(line) as { rel?: unknown; entry?: ManifestEntry };
-      if (typeof row.rel === 'string' && row.entry && typeof row.entry === 'object')
-        out.push([row.rel, row.entry]);
+      const row = JSON.parse(line) as {
+        rel?: unknown;
+        entry?: unknown;
+        writing?: unknown;
+        cleared?: unknown;
+      };
+      if (typeof row.rel !== 'string') continue;
+      if (row.entry && typeof row.entry === 'object')
+        out.push({ rel: row.rel, entry: row.entry as ManifestEntry });
+      else if (isOutputWrite(row.writing)) out.push({ rel: row.rel, writing: row.writing });
+      else if (row.cleared === true) out.push({ rel: row.rel, cleared: true });
     } catch {
       // torn by a kill: that file is simply done again
     }

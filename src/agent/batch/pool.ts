@@ -6,6 +6,8 @@
  * lets what runs finish. After a run of successes the pool grows back by one, up to `jobs`.
  */
 
+import { AsyncQueue } from '../queue.js';
+
 /** Files at once when nothing else is said. */
 export const DEFAULT_JOBS = 4;
 
@@ -59,7 +61,8 @@ export interface PoolStats {
   stopped: boolean;
 }
 
-const wait = (ms: number, signal: AbortSignal): Promise<void> =>
+/** Sleep `ms`, or less when the signal fires (folder runs and batch polling wait this way). */
+export const wait = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     if (signal.aborted || ms <= 0) return resolve();
     const done = () => {
@@ -71,113 +74,162 @@ const wait = (ms: number, signal: AbortSignal): Promise<void> =>
     signal.addEventListener('abort', done, { once: true });
   });
 
+type Work<T, R> = (item: T, index: number, ctl: PoolControl) => Promise<Attempt<R>>;
+
 /** Run `work` on every item, at most `jobs` at once, adapting to the API; results in item order. */
-export async function runPool<T, R>(
+export function runPool<T, R>(
   items: readonly T[],
-  work: (item: T, index: number, ctl: PoolControl) => Promise<Attempt<R>>,
+  work: Work<T, R>,
   o: PoolOptions<R>,
 ): Promise<{ outcomes: PoolOutcome<R>[]; stats: PoolStats }> {
-  const jobs = Math.max(1, Math.floor(o.jobs));
-  const maxRetries = o.maxRetries ?? 6;
-  const sleep = o.sleep ?? wait;
-  const outcomes: PoolOutcome<R>[] = items.map(() => ({ status: 'skipped', attempts: 0 }));
-  const queue = items.map((_, i) => i);
-  const stats: PoolStats = { peak: 0, limit: jobs, retries: 0, stopped: false };
-  let running = 0;
-  let streak = 0;
-  let pauseUntil = 0;
-  let overloads = 0;
-  let wake: (() => void) | undefined;
-  const nudge = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  return new AdaptivePool(items, work, o).run();
+}
 
-  const slow = (reason: 'rate_limit' | 'overloaded') => {
-    streak = 0;
-    stats.limit = Math.max(1, Math.floor(stats.limit / 2));
-    if (reason === 'overloaded') {
-      const pause = Math.min(o.maxPauseMs ?? 60_000, (o.pauseMs ?? 2000) * 2 ** overloads);
-      overloads += 1;
-      pauseUntil = Math.max(pauseUntil, Date.now() + pause);
-    }
-  };
-  const ctl: PoolControl = {
-    pressure: slow,
-    get limit() {
-      return stats.limit;
-    },
-  };
+/**
+ * runPool with the events the work emits yielded as they come (workers run concurrently, the
+ * caller is one async generator): the way folder runs, `each` steps and long-document parts
+ * report their files while they run.
+ */
+export async function* poolEvents<T, R, E>(
+  items: readonly T[],
+  make: (emit: (ev: E) => void) => { work: Work<T, R>; onStart?: (index: number, attempt: number) => void },
+  o: Omit<PoolOptions<R>, 'onStart'>,
+): AsyncGenerator<E, { outcomes: PoolOutcome<R>[]; stats: PoolStats }> {
+  const events = new AsyncQueue<E>();
+  const { work, onStart } = make((ev) => events.push(ev));
+  const pool = runPool(items, work, { ...o, ...(onStart ? { onStart } : {}) }).finally(() => events.close());
+  pool.catch(() => undefined);
+  yield* events;
+  return await pool;
+}
 
-  const settle = (index: number, attempt: Attempt<R>) => {
-    const prev = outcomes[index]!;
-    const attempts = prev.attempts;
-    if (attempt.kind === 'retry' && attempts <= maxRetries && !stats.stopped && !o.signal.aborted) {
-      stats.retries += 1;
-      slow(attempt.reason);
-      outcomes[index] = { status: 'skipped', value: attempt.value, attempts };
-      queue.unshift(index);
-      return;
-    }
-    if (attempt.kind === 'done') {
-      streak += 1;
-      overloads = 0;
-      if (streak >= (o.growAfter ?? 4) && stats.limit < jobs) {
-        stats.limit += 1;
-        streak = 0;
+class AdaptivePool<T, R> {
+  private readonly jobs: number;
+  private readonly outcomes: PoolOutcome<R>[];
+  private readonly queue: number[];
+  private readonly stats: PoolStats;
+  private running = 0;
+  private streak = 0;
+  private pauseUntil = 0;
+  private overloads = 0;
+  private wake: (() => void) | undefined;
+  private failure: { err: unknown } | undefined;
+  private readonly ctl: PoolControl;
+
+  constructor(
+    private readonly items: readonly T[],
+    private readonly work: Work<T, R>,
+    private readonly o: PoolOptions<R>,
+  ) {
+    this.jobs = Math.max(1, Math.floor(o.jobs));
+    this.outcomes = items.map(() => ({ status: 'skipped', attempts: 0 }));
+    this.queue = items.map((_, i) => i);
+    this.stats = { peak: 0, limit: this.jobs, retries: 0, stopped: false };
+    const stats = this.stats;
+    this.ctl = {
+      pressure: (reason) => this.slow(reason),
+      get limit() {
+        return stats.limit;
+      },
+    };
+  }
+
+  async run(): Promise<{ outcomes: PoolOutcome<R>[]; stats: PoolStats }> {
+    const sleep = this.o.sleep ?? wait;
+    while (true) {
+      const canStart = !this.stats.stopped && !this.o.signal.aborted && this.queue.length > 0;
+      if (!canStart && this.running === 0) break;
+      if (canStart && this.running < this.stats.limit) {
+        const now = Date.now();
+        if (this.pauseUntil <= now) this.start(this.queue.shift()!);
+        else if (this.running === 0) {
+          await sleep(this.pauseUntil - now, this.o.signal);
+          this.pauseUntil = 0;
+        } else await this.idle();
+        continue;
       }
+      await this.idle();
     }
-    if (attempt.kind === 'stop' && !stats.stopped) {
-      stats.stopped = true;
-      o.onStop?.(index);
-    }
-    const status = attempt.kind === 'done' ? 'done' : 'failed';
-    outcomes[index] = { status, value: attempt.value, attempts };
-    o.onSettled?.(index, outcomes[index]!);
-  };
+    if (this.failure) throw this.failure.err;
+    return { outcomes: this.outcomes, stats: this.stats };
+  }
 
-  const start = (index: number) => {
-    running += 1;
-    stats.peak = Math.max(stats.peak, running);
-    const attempts = outcomes[index]!.attempts + 1;
-    outcomes[index] = { ...outcomes[index]!, attempts } as PoolOutcome<R>;
-    o.onStart?.(index, attempts);
-    work(items[index]!, index, ctl)
+  /** Until an item ends. */
+  private idle(): Promise<void> {
+    return new Promise<void>((r) => {
+      this.wake = r;
+    });
+  }
+
+  private nudge(): void {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  }
+
+  /**
+   * The API pushed back: half as many at once, and after an overload a pause that grows with
+   * each overload in a row. Overloads reported while a pause is on (the files that ran into the
+   * same one) do not make it longer.
+   */
+  private slow(reason: 'rate_limit' | 'overloaded'): void {
+    this.streak = 0;
+    this.stats.limit = Math.max(1, Math.floor(this.stats.limit / 2));
+    if (reason === 'overloaded' && this.pauseUntil <= Date.now()) {
+      const pause = Math.min(this.o.maxPauseMs ?? 60_000, (this.o.pauseMs ?? 2000) * 2 ** this.overloads);
+      this.overloads += 1;
+      this.pauseUntil = Math.max(this.pauseUntil, Date.now() + pause);
+    }
+  }
+
+  private start(index: number): void {
+    this.running += 1;
+    this.stats.peak = Math.max(this.stats.peak, this.running);
+    const attempts = this.outcomes[index]!.attempts + 1;
+    this.outcomes[index] = { ...this.outcomes[index]!, attempts } as PoolOutcome<R>;
+    this.o.onStart?.(index, attempts);
+    this.work(this.items[index]!, index, this.ctl)
       .then(
-        (attempt) => settle(index, attempt),
+        (attempt) => this.settle(index, attempt),
         (err: unknown) => {
           // A bug or an unexpected throw: the pool stops starting, the error reaches the caller.
-          stats.stopped = true;
-          failure ??= err;
+          this.stats.stopped = true;
+          this.failure ??= { err };
         },
       )
       .finally(() => {
-        running -= 1;
-        nudge();
+        this.running -= 1;
+        this.nudge();
       });
-  };
-
-  let failure: unknown;
-  while (true) {
-    const canStart = !stats.stopped && !o.signal.aborted && queue.length > 0;
-    if (!canStart && running === 0) break;
-    if (canStart && running < stats.limit) {
-      const now = Date.now();
-      if (pauseUntil > now) {
-        if (running === 0) {
-          await sleep(pauseUntil - now, o.signal);
-          pauseUntil = 0;
-        } else await new Promise<void>((r) => (wake = r));
-        continue;
-      }
-      start(queue.shift()!);
-      continue;
-    }
-    await new Promise<void>((r) => {
-      wake = r;
-    });
   }
-  if (failure) throw failure;
-  return { outcomes, stats };
+
+  private settle(index: number, attempt: Attempt<R>): void {
+    const { attempts } = this.outcomes[index]!;
+    const stopping = this.stats.stopped || this.o.signal.aborted;
+    if (attempt.kind === 'retry' && attempts <= (this.o.maxRetries ?? 6) && !stopping) {
+      this.stats.retries += 1;
+      this.slow(attempt.reason);
+      this.outcomes[index] = { status: 'skipped', value: attempt.value, attempts };
+      this.queue.unshift(index);
+      return;
+    }
+    if (attempt.kind === 'done') this.grow();
+    if (attempt.kind === 'stop' && !this.stats.stopped) {
+      this.stats.stopped = true;
+      this.o.onStop?.(index);
+    }
+    const status = attempt.kind === 'done' ? 'done' : 'failed';
+    this.outcomes[index] = { status, value: attempt.value, attempts };
+    this.o.onSettled?.(index, this.outcomes[index]!);
+  }
+
+  /** A success: after enough in a row, one more may run at once (up to `jobs`). */
+  private grow(): void {
+    this.streak += 1;
+    this.overloads = 0;
+    if (this.streak >= (this.o.growAfter ?? 4) && this.stats.limit < this.jobs) {
+      this.stats.limit += 1;
+      this.streak = 0;
+    }
+  }
 }

@@ -4,6 +4,7 @@
  * chat's SessionWiring, it is a consumer of the run's events, built in the same place.
  */
 import { UsageTracker } from '../../llm/usage.js';
+import type { CostGate } from '../budget.js';
 import type { RunEvent } from '../events.js';
 import type { AgentDeps } from '../loop.js';
 import { budgetIn, recorderIn, type SessionPlace } from './wiring.js';
@@ -14,6 +15,8 @@ export interface SkillRunRecording {
   consume(ev: RunEvent): void;
   /** For every agent loop of the run (nested ones too): large results spill, the budget is checked. */
   hooks: Pick<AgentDeps, 'beforeCall' | 'spill'>;
+  /** `max_cost_per_run` for steps that estimate their cost before they start (long documents). */
+  budget: CostGate;
   /** The run ended (or failed to start): close the file. */
   finish(): void;
 }
@@ -75,6 +78,7 @@ export function recordSkillRun(
         return error ? { stop: error } : {};
       },
     },
+    budget,
     finish() {
       recorder.close();
     },

@@ -3,7 +3,6 @@
  * scans when the skill has the ocr tool), each folder's files in name order, and the results of
  * a per-file step (`each`) run on every file of a folder.
  */
-import { basename } from 'node:path';
 import {
   checkPath,
   type DocumentBlock,
@@ -21,7 +20,7 @@ import { displayPath } from '../../tools/paths.js';
 import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
-import { runStep, type StepFn } from './steps.js';
+import { runSteps, type StepFn, stepEvent } from './steps.js';
 import { pushAll } from '../../support/arrays.js';
 
 export interface StepResult {
@@ -87,10 +86,7 @@ export async function* gatherInputs(
     }
     if (eachSkill) {
       const list: StepResult[] = [];
-      for (const [i, file] of files.entries()) {
-        if (rt.signal.aborted) break;
-        yield stepEvent(req, i, files.length, file);
-        const r = yield* runStep(run, eachSkill, file, req, rt, plan.outputDir);
+      for (const { file, outcome: r } of yield* runSteps(run, eachSkill, files, req, rt, plan.outputDir)) {
         out.filesRead += r.filesRead;
         pushAll(out.filesWritten, r.filesWritten);
         list.push({ file: show(file), text: r.text, ok: r.ok });
@@ -111,10 +107,6 @@ export async function* gatherInputs(
 
 /** How a file named in a free-form task is checked (a file, not a folder). */
 const FREE_FILE: SkillArg = { name: 'file', type: 'file', required: false };
-
-function stepEvent(req: SkillRunRequest, index: number, total: number, file: string): RunEvent {
-  return { type: 'skill_step', skill: req.skill.name, index, total, label: basename(file) };
-}
 
 /** Keep per-file results within the message budget: each gets an equal share when they are long. */
 function fitResults(list: StepResult[], budget: { left: number }): StepResult[] {

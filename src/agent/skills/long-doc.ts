@@ -7,14 +7,15 @@
  */
 import { extname } from 'node:path';
 import { estimateTextTokens } from '../../agent/tokens.js';
-import { costOf, findModel } from '../../llm/models.js';
+import { type Cost, costOf, findModel, formatCost } from '../../llm/models.js';
 import { composeMessage, OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
 import { splitDocument } from '../../skills/split.js';
+import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
-import { Channel } from '../batch/channel.js';
-import { type Attempt, DEFAULT_JOBS, runPool } from '../batch/pool.js';
+import { type Attempt, DEFAULT_JOBS, poolEvents } from '../batch/pool.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import { runAgent } from '../loop.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
@@ -94,6 +95,8 @@ export async function* mapLongDocument(
   const size = Math.min(PART_BYTES, Math.floor((info?.contextWindow ?? 128_000) * 1.2));
   const parts = splitDocument(input.text, size, req.skill.chunking ?? 'headings');
   const cost = estimate(input.text, parts.length, concat, plan.model, req);
+  // The estimate is said (and asked about) only when it is more than max_cost_per_run leaves.
+  const over = overBudget(rt, cost.amount);
   yield {
     type: 'long_document',
     skill: req.skill.name,
@@ -101,7 +104,9 @@ export async function* mapLongDocument(
     parts: parts.length,
     estimate: cost.amount,
     currency: cost.currency,
+    ...(over ? { limit: over.limit, left: over.left } : {}),
   };
+  if (over) await settleCost(rt, { file: name, cost, limit: over.limit });
   const results = yield* mapParts(req, rt, plan, { name, parts, concat, argName: input.argName });
   if (!results) return undefined;
   if (concat) {
@@ -122,6 +127,37 @@ export async function* mapLongDocument(
   };
 }
 
+/** The run's limit when the estimate is more than is left of it (undefined: it fits, or no limit). */
+function overBudget(rt: SkillRuntime, amount: number): { limit: number; left: number } | undefined {
+  const gate = rt.costGate?.limits();
+  return gate && amount > gate.left ? gate : undefined;
+}
+
+/**
+ * An estimate above `max_cost_per_run`: `--yes`, or a person's yes at the terminal, lets this
+ * run spend up to twice the estimate (it is a guess); otherwise nothing is sent and the run
+ * stops with an error that names the setting.
+ */
+async function settleCost(rt: SkillRuntime, o: { file: string; cost: Cost; limit: number }): Promise<void> {
+  const allow = () => rt.costGate?.allow(o.cost.amount * 2);
+  const cost = formatCost(o.cost);
+  const limit = formatCost({ amount: o.limit, currency: o.cost.currency });
+  if (rt.assumeYes) return allow();
+  if (rt.prompter.interactive) {
+    const yes = await rt.prompter.ask({ message: t('batch.longAsk', { cost }) }, rt.signal);
+    if (yes) return allow();
+  }
+  throw new ZhiError({
+    kind: 'budget',
+    what: { key: 'batch.err.longCost', params: { file: o.file, cost, limit } },
+    why: { key: rt.prompter.interactive ? 'batch.err.longDeclined' : 'batch.err.longNoTerminal' },
+    tries: [
+      { key: 'batch.try.yes' },
+      { key: 'sessions.budget.try1', params: { more: Math.max(o.cost.amount * 2, o.limit).toFixed(2) } },
+    ],
+  });
+}
+
 /** Run the map step on every part, several at once; undefined when interrupted. */
 async function* mapParts(
   req: SkillRunRequest,
@@ -129,7 +165,6 @@ async function* mapParts(
   plan: SkillPlan,
   o: { name: string; parts: string[]; concat: boolean; argName: string },
 ): AsyncGenerator<RunEvent, string[] | undefined> {
-  const channel = new Channel<RunEvent>();
   const none = new ToolRegistry();
   const { skillSystemPrompt } = await import('./run.js');
   const system = skillSystemPrompt(req.skill, {
@@ -138,7 +173,11 @@ async function* mapParts(
     writes: false,
   });
   const n = o.parts.length;
-  const work = async (part: string, i: number): Promise<Attempt<AgentResult>> => {
+  const work = async (
+    part: string,
+    i: number,
+    emit: (ev: RunEvent) => void,
+  ): Promise<Attempt<AgentResult>> => {
     const user = composeMessage({
       skill: req.skill,
       values: req.values,
@@ -170,7 +209,7 @@ async function* mapParts(
     );
     let step = await gen.next();
     while (!step.done) {
-      if (step.value.type === 'usage' || step.value.type === 'warning') channel.push(step.value);
+      if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
       step = await gen.next();
     }
     const r = step.value;
@@ -179,12 +218,11 @@ async function* mapParts(
     if (kind === 'rate_limit' || kind === 'overloaded') return { kind: 'retry', reason: kind, value: r };
     return { kind: kind === 'balance' || kind === 'auth' ? 'stop' : 'failed', value: r };
   };
-  const pool = runPool(o.parts, work, { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal }).finally(
-    () => channel.close(),
+  const { outcomes } = yield* poolEvents(
+    o.parts,
+    (emit: (ev: RunEvent) => void) => ({ work: (part, i) => work(part, i, emit) }),
+    { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal },
   );
-  pool.catch(() => undefined);
-  yield* channel.drain();
-  const { outcomes } = await pool;
   if (rt.signal.aborted) return undefined;
   const failed = outcomes.find((x) => x.status !== 'done');
   if (failed) {

@@ -16,9 +16,10 @@ import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { FolderOptions } from '../batch/folder-run.js';
 import { scopedShell } from '../../tools/shell-scope.js';
-import type { AgentResult, RunEvent } from '../events.js';
+import type { FolderOptions } from '../batch/folder-run.js';
+import type { CostGate } from '../budget.js';
+import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
 import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
 import { languagePreamble } from '../prompt.js';
@@ -61,8 +62,12 @@ export interface SkillRuntime {
   /** Needs trust: the skills of a run the user has not trusted yet. */
   untrusted?(skills: Skill[]): Promise<Skill[]>;
   /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
-  hooks?: Pick<AgentDeps, 'beforeCall' | 'spill'>;
+  hooks?: Pick<AgentDeps, 'beforeCall' | 'spill' | 'beforeWrite'>;
   today?: string;
+  /** `max_cost_per_run`, for a long document's estimate before its parts are sent. */
+  costGate?: CostGate | undefined;
+  /** `--yes`: an estimate above `max_cost_per_run` goes ahead without a question. */
+  assumeYes?: boolean;
   /** How folder runs go (`--jobs`, `--force`, `--batch`…); defaults otherwise. */
   folder?: Partial<FolderOptions>;
   /** Which files of a folder input count (`--recursive`, `--include`, `--exclude`). */
@@ -228,10 +233,6 @@ async function* runPlanned(
 function without(values: InputValues, name: string): InputValues {
   const { [name]: _gone, ...rest } = values;
   return rest;
-}
-
-function emptyResult(): AgentResult {
-  return { text: '', stopReason: 'answer', turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
 }
 
 /**

@@ -15,7 +15,14 @@ import type { StepFn } from './steps.js';
 export function skillToolSchema(target: Skill): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const a of target.args) {
-    const base = a.type === 'number' ? z.number() : a.type === 'boolean' ? z.boolean() : z.string();
+    const base =
+      a.type === 'number'
+        ? z.number()
+        : a.type === 'boolean'
+          ? z.boolean()
+          : a.choices?.length
+            ? z.enum(a.choices as [string, ...string[]])
+            : z.string();
     const what =
       a.type === 'file'
         ? 'Path of a file, relative to the current directory.'

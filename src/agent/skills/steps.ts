@@ -1,4 +1,4 @@
-import { dirname, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import { UsageTracker } from '../../llm/usage.js';
 import { supportedExtensions } from '../../skills/documents.js';
 import { listFolder } from '../../skills/folder.js';
@@ -8,6 +8,7 @@ import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
 import type { WrittenFile } from '../../tools/types.js';
 import { runFolder } from '../batch/folder-run.js';
+import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../batch/pool.js';
 import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from './run.js';
 
@@ -20,6 +21,8 @@ export interface StepOutcome {
   ok: boolean;
   filesRead: number;
   filesWritten: WrittenFile[];
+  /** Why the step failed, when it did (a 1302 is tried again, a 1113 stops the other steps). */
+  error?: ZhiError;
 }
 
 /**
@@ -67,15 +70,85 @@ export async function* runStep(
     const r = step.value;
     const ok = r.stopReason === 'answer';
     const text = ok ? r.text || '(no result)' : r.error ? r.error.message : r.stopReason;
-    return { text, ok, filesRead: r.filesRead, filesWritten: r.filesWritten };
+    return {
+      text,
+      ok,
+      filesRead: r.filesRead,
+      filesWritten: r.filesWritten,
+      ...(r.error ? { error: r.error } : {}),
+    };
   } catch (err) {
     if (!(err instanceof ZhiError)) throw err;
     const message = `${target.name}: ${err.whatText()}${err.whyText() ? ` ${err.whyText()}` : ''}`;
     yield nestedEvent(under, { type: 'warning', message });
-    return { text: err.message, ok: false, filesRead: 0, filesWritten: [] };
+    return { text: err.message, ok: false, filesRead: 0, filesWritten: [], error: err };
   } finally {
     req.usage.merge(child);
   }
+}
+
+/** Errors after which no other step should start: every one would fail the same way. */
+const STOP_STEPS = new Set(['balance', 'auth', 'budget', 'config']);
+
+function stepAttempt(r: StepOutcome): Attempt<StepOutcome> {
+  const kind = r.error?.kind;
+  if (r.ok) return { kind: 'done', value: r };
+  if (kind === 'rate_limit' || kind === 'overloaded') return { kind: 'retry', reason: kind, value: r };
+  return { kind: kind && STOP_STEPS.has(kind) ? 'stop' : 'failed', value: r };
+}
+
+/**
+ * The per-file step (`each`) on every file of a folder, in the same bounded pool as folder runs
+ * (`--jobs` at once, slower after a 1302/1303, a pause after a 1305, nothing more after a
+ * 1113). Results come back in the folder's order; steps never started (interrupted) are left
+ * out; a step that stopped the pool (no balance, bad key) fails the whole run with its error.
+ */
+export async function* runSteps(
+  run: StepFn,
+  target: Skill,
+  files: string[],
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  outputDir: string,
+): AsyncGenerator<RunEvent, { file: string; outcome: StepOutcome }[]> {
+  const step = async (file: string, ctl: PoolControl, emit: (ev: RunEvent) => void) => {
+    const gen = runStep(run, target, file, req, rt, outputDir);
+    let next = await gen.next();
+    while (!next.done) {
+      const inner = next.value.type === 'nested' ? next.value.event : next.value;
+      // A call the client retried after a 1302: the pool slows down before the step fails.
+      if (inner.type === 'retry' && (inner.error.kind === 'rate_limit' || inner.error.kind === 'overloaded'))
+        ctl.pressure(inner.error.kind);
+      emit(next.value);
+      next = await gen.next();
+    }
+    return stepAttempt(next.value);
+  };
+  const { outcomes, stats } = yield* poolEvents(
+    files,
+    (emit: (ev: RunEvent) => void) => ({
+      work: (file: string, _i: number, ctl: PoolControl) => step(file, ctl, emit),
+      onStart: (i: number) => emit(stepEvent(req, i, files.length, files[i]!)),
+    }),
+    {
+      jobs: rt.folder?.jobs ?? DEFAULT_JOBS,
+      signal: rt.signal,
+      ...(rt.folder?.pauseMs !== undefined ? { pauseMs: rt.folder.pauseMs } : {}),
+    },
+  );
+  const stop = stats.stopped
+    ? outcomes.find((o) => o.value?.error && STOP_STEPS.has(o.value.error.kind))
+    : undefined;
+  if (stop?.value?.error) throw stop.value.error;
+  const out: { file: string; outcome: StepOutcome }[] = [];
+  for (const [i, o] of outcomes.entries())
+    if (o.status !== 'skipped' && o.value) out.push({ file: files[i]!, outcome: o.value });
+  return out;
+}
+
+/** `[3/12] invoice-03.pdf`: a step starts. */
+export function stepEvent(req: SkillRunRequest, index: number, total: number, file: string): RunEvent {
+  return { type: 'skill_step', skill: req.skill.name, index, total, label: basename(file) };
 }
 
 /** A folder given for a one-file input: run the whole skill per file, several at once (batch/folder-run.ts). */

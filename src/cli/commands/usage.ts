@@ -22,8 +22,8 @@ const DEFAULT_SINCE = '30d';
 
 /**
  * `zhi usage [--since 7d|2026-03-01|all] [--by model|skill|day|kind]`: what every model call
- * cost, from the usage ledger. Skill and compaction rows show what the same tokens would have
- * cost on GLM-5, which is the point of running skills on a cheap model.
+ * cost, from the usage ledger. Rows with calls on cheaper models show what the same calls would
+ * have cost on GLM-5, which is the point of running skills on a cheap model.
  */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const extra = ctx.args.extra;
@@ -99,7 +99,7 @@ function costCell(row: LedgerRow): string {
 const num = (n: number) => n.toLocaleString('en-US');
 
 function table(rows: LedgerRow[], total: LedgerRow, by: GroupBy, ctx: AppContext): string[] {
-  const flagship = rows.some((r) => Object.keys(r.onFlagship).length);
+  const flagship = rows.some((r) => r.compared > 0);
   const head = [
     t(`ledger.col.${by}`),
     t('ledger.col.calls'),
@@ -118,7 +118,7 @@ function table(rows: LedgerRow[], total: LedgerRow, by: GroupBy, ctx: AppContext
     num(r.completion),
     num(r.total),
     costCell(r),
-    ...(flagship ? [Object.keys(r.onFlagship).length ? money(r.onFlagship) : '–'] : []),
+    ...(flagship ? [r.compared > 0 ? money(r.onFlagship) : '–'] : []),
   ];
   const body = rows.map((r) => cells(r, r.key));
   const foot = cells(total, t('ledger.total'));
@@ -126,14 +126,18 @@ function table(rows: LedgerRow[], total: LedgerRow, by: GroupBy, ctx: AppContext
   const widths = head.map((_, c) => maxOf(all.map((r) => stringWidth(r[c]!))));
   const line = (r: string[]) => r.map((c, k) => padWidth(c, widths[k]!, k > 0)).join('  ');
   const rule = ctx.out.dim('─'.repeat(widths.reduce((a, b) => a + b + 2, -2)));
-  return [ctx.out.bold(line(head)), ...body.map(line), rule, ctx.out.bold(line(foot))];
+  const note = flagship
+    ? ['', ctx.out.dim(t('ledger.flagshipNote', { model: DEFAULT_CHAT_MODEL.toUpperCase() }))]
+    : [];
+  return [ctx.out.bold(line(head)), ...body.map(line), rule, ctx.out.bold(line(foot)), ...note];
 }
 
 /** The two-model promise, in numbers: skills' cost next to the same tokens on GLM-5. */
 function skillLine(entries: LedgerEntry[]): string | undefined {
   const skills = entries.filter((e) => e.kind === 'skill');
-  if (!skills.length) return undefined;
   const { total } = aggregate(skills, 'kind');
+  // Skills that ran on GLM-5 or on a plan have nothing to compare.
+  if (total.compared === 0) return undefined;
   return t('ledger.promise', {
     tokens: num(total.total),
     cost: costCell(total),
@@ -159,7 +163,7 @@ function usageJson(
     total_tokens: r.total,
     cost: r.cost,
     covered_calls: r.covered,
-    ...(Object.keys(r.onFlagship).length ? { on_flagship: r.onFlagship } : {}),
+    ...(r.compared > 0 ? { on_flagship: r.onFlagship } : {}),
   });
   return {
     since: since?.toISOString() ?? null,

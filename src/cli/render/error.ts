@@ -15,9 +15,11 @@ const KEEP = { keepNewlines: true, keepTabs: true };
  */
 export function formatError(err: ZhiError, style: Style, debug = false, width = stderrColumns()): string {
   const lines: string[] = [];
-  // Each line wraps to the window at word (or CJK) boundaries, under its own indent.
+  // Each line wraps to the window at word (or CJK) boundaries, under its own indent; only the
+  // first line of a text carries its label ("Reason:"), the others (a skill's usage) are indented.
   const push = (first: string, text: string, rest: string) => {
-    for (const part of text.split('\n')) pushAll(lines, wrapText(part, width && width - 1, first, rest));
+    for (const [i, part] of text.split('\n').entries())
+      pushAll(lines, wrapText(part, width && width - 1, i === 0 ? first : rest, rest));
   };
   // Error texts quote the API, files and paths: shown, never executed.
   const what = visible(err.whatText(), KEEP);

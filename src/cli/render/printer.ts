@@ -1,6 +1,4 @@
 import type { AgentResult, RunEvent } from '../../agent/events.js';
-import { formatCost } from '../../llm/models.js';
-import type { Currency } from '../../llm/platforms.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -9,7 +7,7 @@ import type { OutputFormat } from '../args.js';
 import type { AppContext } from '../context.js';
 import { errorJson, formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
-import { FolderProgress } from './progress.js';
+import { FolderProgress, longDocumentLines } from './progress.js';
 import { safeEvent } from './safe-event.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
@@ -121,7 +119,7 @@ export class StreamPrinter {
         for (const l of nestedLines(ev.chain, ev.event, err)) this.line(l);
         break;
       case 'long_document':
-        this.longDocument(ev);
+        for (const l of longDocumentLines(ev, err)) this.line(l);
         break;
       case 'folder_start':
       case 'folder_file':
@@ -169,11 +167,6 @@ export class StreamPrinter {
       default:
         break;
     }
-  }
-
-  private longDocument(ev: Extract<RunEvent, { type: 'long_document' }>): void {
-    const cost = formatCost({ amount: ev.estimate, currency: ev.currency as Currency });
-    this.line(this.o.err.dim(t('batch.long', { file: visible(ev.file), parts: ev.parts, cost })));
   }
 
   private folderProgress(): FolderProgress {

@@ -77,6 +77,11 @@ export class FolderProgress {
       return;
     }
     if (ev.type !== 'folder_file') return;
+    if (ev.status === 'cleaned') {
+      const outputs = (ev.outputs ?? []).map((p) => visible(p)).join(', ');
+      this.say(this.o.err.dim(t('batch.file.cleaned', { file: visible(ev.file), outputs })));
+      return;
+    }
     this.last = ev;
     if (ev.status === 'started') this.running.add(ev.file);
     else if (ev.status !== 'retry') this.running.delete(ev.file);
@@ -199,4 +204,21 @@ export class FolderProgress {
     if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));
     this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
   }
+}
+
+/**
+ * "Long document: 12 parts", always; the estimate only when it is more than `max_cost_per_run`
+ * leaves (a question or a stop follows).
+ */
+export function longDocumentLines(ev: Extract<FolderEvent, { type: 'long_document' }>, st: Style): string[] {
+  const lines = [st.dim(t('batch.long', { file: visible(ev.file), parts: ev.parts }))];
+  if (ev.limit !== undefined) {
+    const money = (amount: number) => formatCost({ amount, currency: ev.currency as Currency });
+    lines.push(
+      st.yellow(
+        t('batch.longOver', { cost: money(ev.estimate), limit: money(ev.limit), left: money(ev.left ?? 0) }),
+      ),
+    );
+  }
+  return lines;
 }

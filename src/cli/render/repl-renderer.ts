@@ -1,4 +1,5 @@
 import { Lexer } from 'marked';
+import type { FolderEvent } from '../../agent/batch/events.js';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
@@ -7,8 +8,9 @@ import { visible } from '../../support/sanitize.js';
 import { formatError, formatWarning } from './error.js';
 import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { renderBlock } from './markdown.js';
-import { safeEvent } from './safe-event.js';
 import { MarkdownStream } from './md-stream.js';
+import { FolderProgress, longDocumentLines } from './progress.js';
+import { safeEvent } from './safe-event.js';
 import { Screen, type Terminal } from './screen.js';
 import { liveLines, type RunningTool } from './live-lines.js';
 import { shownOutput } from './shell-output.js';
@@ -66,6 +68,8 @@ export class ReplRenderer {
   private frame = 0;
   private suspended = false;
   private lastError: ZhiError | undefined;
+  /** The progress of a `/run` on a folder (one per run). */
+  private folder: FolderProgress | undefined;
   /** Tool calls that were not run (denied or refused): their line says so, not the model's note. */
   private readonly notRun = new Set<string>();
   private answer = '';
@@ -146,6 +150,13 @@ export class ReplRenderer {
       case 'skill_ocr':
         this.printUi(ui.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
+      case 'long_document':
+      case 'folder_start':
+      case 'folder_file':
+      case 'folder_batch':
+      case 'folder_end':
+        this.folderEvent(ev);
+        break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, ui)) this.printUi(line);
         this.redraw();
@@ -160,6 +171,22 @@ export class ReplRenderer {
       default:
         return;
     }
+  }
+
+  /** `/run` on a folder or a long document: one plain line per file (the screen keeps the live parts). */
+  private folderEvent(ev: FolderEvent): void {
+    this.closeAnswer();
+    if (ev.type === 'long_document') {
+      for (const line of longDocumentLines(ev, this.ui)) this.printUi(line);
+      return;
+    }
+    this.folder ??= new FolderProgress({
+      err: this.ui,
+      live: false,
+      line: (l) => this.printUi(l),
+      raw: () => {},
+    });
+    this.folder.handle(ev);
   }
 
   private printWarning(text: string | undefined): void {
@@ -217,6 +244,10 @@ export class ReplRenderer {
   /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
   finish(result: AgentResult, usage: UsageTracker, durationMs: number): void {
     this.waiting = undefined;
+    // A folder's answers are not streamed (its files run at once): they are shown whole at the end.
+    if (this.folder && this.o.mode !== 'pipe' && result.text.trim())
+      this.handle({ type: 'text_delta', text: result.text });
+    this.folder = undefined;
     this.tools.clear();
     this.closeThinking();
     this.closeAnswer();

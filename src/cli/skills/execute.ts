@@ -129,6 +129,8 @@ export async function* recordedSkillRun(
       write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
     });
     if (o.folder) applyFolderFlags(rt, o.folder, o.ctx);
+    rt.costGate = recording.budget;
+    rt.assumeYes = o.ctx.args.flags.yes;
     const run = runSkill(
       {
         skill: o.skill,

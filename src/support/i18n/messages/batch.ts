@@ -12,8 +12,15 @@ export const batch = defineMessages(
     'batch.cmd.noRunFor': 'No folder run in this output folder submitted the batch job {id}.',
     'batch.cmd.tryFolder':
       'Run the command in the folder where you started `zhi run … --batch` (with the same --output-dir).',
-    'batch.long':
-      'Long document {file}: {parts} parts, processed separately and then combined (estimated cost {cost}).',
+    'batch.long': 'Long document {file}: {parts} parts, processed separately and then combined.',
+    'batch.longOver':
+      'Estimated cost {cost}: more than max_cost_per_run ({limit}) leaves for this run ({left}).',
+    'batch.longAsk': 'Process it anyway, for about {cost}?',
+    'batch.err.longCost':
+      'Did not process the long document {file}: it would cost about {cost}, more than max_cost_per_run ({limit}) allows.',
+    'batch.err.longDeclined': 'You answered no; nothing was sent.',
+    'batch.err.longNoTerminal': 'There is no terminal to ask you, so nothing was sent.',
+    'batch.try.yes': 'Run the same command with --yes to allow it for this run.',
     'batch.dry.head': 'Would process {todo} of {total} files with {skill} on {model} ({done} already done):',
     'batch.dry.tokens': 'about {n} tokens in',
     'batch.dry.total':
@@ -52,6 +59,7 @@ export const batch = defineMessages(
     'batch.file.done': 'done',
     'batch.file.failed': 'failed: {reason}',
     'batch.file.retry': 'the API is busy; trying {file} again with fewer at once',
+    'batch.file.cleaned': 'doing {file} again: removed what its unfinished run had written ({outputs})',
     'batch.end.failures': 'Files that failed ({count}):',
     'batch.end.outputs': 'Written ({count} files):',
     'batch.end.more': '… and {count} more (all listed in {manifest})',
@@ -67,7 +75,13 @@ export const batch = defineMessages(
     'batch.cmd.noRun': '此输出文件夹中没有提交该任务的文件夹运行记录。',
     'batch.cmd.noRunFor': '此输出文件夹中没有提交批处理任务 {id} 的运行记录。',
     'batch.cmd.tryFolder': '请在启动 `zhi run … --batch` 的文件夹中运行此命令（使用相同的 --output-dir）。',
-    'batch.long': '长文档 {file}：分为 {parts} 部分分别处理后再合并（预计费用 {cost}）。',
+    'batch.long': '长文档 {file}：分为 {parts} 部分分别处理后再合并。',
+    'batch.longOver': '预计费用 {cost}：超过 max_cost_per_run（{limit}）在本次运行中剩余的额度（{left}）。',
+    'batch.longAsk': '仍要处理吗？费用约 {cost}。',
+    'batch.err.longCost': '未处理长文档 {file}：费用约 {cost}，超过 max_cost_per_run（{limit}）允许的上限。',
+    'batch.err.longDeclined': '你选择了否，没有发送任何内容。',
+    'batch.err.longNoTerminal': '没有可以询问你的终端，因此没有发送任何内容。',
+    'batch.try.yes': '加上 --yes 再运行同一命令，即可在本次运行中允许这笔费用。',
     'batch.dry.head': '将用 {skill}（{model}）处理 {total} 个文件中的 {todo} 个（{done} 个已完成）：',
     'batch.dry.tokens': '输入约 {n} 个 token',
     'batch.dry.total':
@@ -104,6 +118,7 @@ export const batch = defineMessages(
     'batch.file.done': '完成',
     'batch.file.failed': '失败：{reason}',
     'batch.file.retry': 'API 繁忙；减少同时处理的数量后重试 {file}',
+    'batch.file.cleaned': '重新处理 {file}：已删除上次未完成时写下的文件（{outputs}）',
     'batch.end.failures': '处理失败的文件（{count} 个）：',
     'batch.end.outputs': '已写入（{count} 个文件）：',
     'batch.end.more': '……另有 {count} 个（全部列在 {manifest} 中）',

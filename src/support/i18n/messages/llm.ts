@@ -24,6 +24,35 @@ export const llm = defineMessages(
     'llm.network.what': 'Could not reach the Zhipu API.',
     'llm.network.try1': 'Check your internet connection (and HTTPS_PROXY if you use a proxy).',
     'llm.network.try2': 'Check the base URL with `zhi config get base_url`.',
+    'llm.net.refused.what': 'Could not connect to {host}: connection refused.',
+    'llm.net.refused.why':
+      'Nothing is listening at that address and port: the server is not running there, or the base URL has the wrong host or port.',
+    'llm.net.refused.try': 'If you use a local or relay server, make sure it is running.',
+    'llm.net.notFound.what': 'Could not find the server {host}.',
+    'llm.net.notFound.why':
+      'Its name could not be looked up: a typo in the base URL, no internet connection, or a DNS problem.',
+    'llm.net.timeout.what': 'Connecting to {host} timed out.',
+    'llm.net.timeout.why':
+      'No answer came in time: the network is slow, or a firewall blocks the connection; some networks need a proxy.',
+    'llm.net.reset.what': 'The connection to {host} was closed unexpectedly.',
+    'llm.net.reset.why': 'The network, or a proxy or firewall in between, dropped it.',
+    'llm.net.unreachable.what': 'There is no route to {host}.',
+    'llm.net.unreachable.why':
+      'This computer is offline, or its network cannot reach that address.',
+    'llm.net.certificate.what': 'The secure connection to {host} could not be verified.',
+    'llm.net.certificate.why':
+      'Its certificate was not accepted. Usually a company network or antivirus that inspects HTTPS does this, or a wrong date and time on this computer ({detail}).',
+    'llm.net.certificate.try1':
+      'If your company inspects HTTPS, ask IT for its root certificate and set NODE_EXTRA_CA_CERTS to that file.',
+    'llm.net.certificate.try2': "Check this computer's date and time.",
+    'llm.net.proxy.what': 'Could not connect through the proxy {host}.',
+    'llm.net.proxy.why': 'The proxy refused or failed the connection ({detail}).',
+    'llm.net.proxyTry':
+      'Requests go through the proxy {proxy} (HTTPS_PROXY or HTTP_PROXY): check that it runs and lets the address through, or unset it.',
+    'llm.net.badPort.what': 'zhi will not connect to {host}: that port is blocked for safety.',
+    'llm.net.badPort.why': 'Web clients refuse a few ports that belong to other services ({detail}).',
+    'llm.net.checkConnection': 'Check your internet connection.',
+    'llm.net.retry': 'Try again in a moment.',
     'llm.timeout.what': 'The Zhipu API stopped sending data.',
     'llm.timeout.try': 'Try again; long documents may need a shorter request.',
     'llm.aborted.what': 'The request was cancelled.',
@@ -74,6 +103,33 @@ export const llm = defineMessages(
     'llm.network.what': '无法连接到智谱 API。',
     'llm.network.try1': '检查网络连接（如果使用代理，也检查 HTTPS_PROXY）。',
     'llm.network.try2': '用 `zhi config get base_url` 检查接口地址。',
+    'llm.net.refused.what': '无法连接到 {host}：连接被拒绝。',
+    'llm.net.refused.why':
+      '该地址和端口上没有服务在监听：服务器没有在那里运行，或接口地址（base URL）的主机或端口写错了。',
+    'llm.net.refused.try': '如果你使用本地或中转服务器，请确认它正在运行。',
+    'llm.net.notFound.what': '找不到服务器 {host}。',
+    'llm.net.notFound.why': '无法解析这个名称：接口地址拼写有误、没有联网，或 DNS 出了问题。',
+    'llm.net.timeout.what': '连接 {host} 超时。',
+    'llm.net.timeout.why':
+      '没有及时得到响应：网络很慢，或防火墙拦截了连接；有些网络需要通过代理访问。',
+    'llm.net.reset.what': '与 {host} 的连接被意外关闭。',
+    'llm.net.reset.why': '网络、或中间的代理或防火墙断开了连接。',
+    'llm.net.unreachable.what': '没有通往 {host} 的网络路径。',
+    'llm.net.unreachable.why': '这台电脑没有联网，或它所在的网络无法访问该地址。',
+    'llm.net.certificate.what': '无法验证与 {host} 的安全连接。',
+    'llm.net.certificate.why':
+      '它的证书未被接受。通常是公司网络或杀毒软件在检查 HTTPS 流量，或这台电脑的日期和时间不对（{detail}）。',
+    'llm.net.certificate.try1':
+      '如果公司会检查 HTTPS 流量，请向 IT 部门索取根证书，并把 NODE_EXTRA_CA_CERTS 设为该文件。',
+    'llm.net.certificate.try2': '检查这台电脑的日期和时间。',
+    'llm.net.proxy.what': '无法通过代理 {host} 连接。',
+    'llm.net.proxy.why': '代理拒绝了连接或连接失败（{detail}）。',
+    'llm.net.proxyTry':
+      '请求会经过代理 {proxy}（HTTPS_PROXY 或 HTTP_PROXY）：请确认它正在运行并允许访问该地址，或取消这个设置。',
+    'llm.net.badPort.what': 'zhi 不会连接 {host}：出于安全原因，这个端口被禁止。',
+    'llm.net.badPort.why': '网络客户端会拒绝少数属于其他服务的端口（{detail}）。',
+    'llm.net.checkConnection': '检查网络连接。',
+    'llm.net.retry': '稍后再试。',
     'llm.timeout.what': '智谱 API 停止发送数据。',
     'llm.timeout.try': '请重试；很长的文档可能需要拆成较短的请求。',
     'llm.aborted.what': '请求已取消。',

@@ -27,6 +27,8 @@ export const reach = defineMessages(
       '{program} calls system() or a pipe, which runs other commands that cannot be checked',
     'shell.refuse.nesting': 'it nests commands too deeply to check',
     'shell.refuse.unparsable': 'the command cannot be parsed (an unclosed quote or brace?)',
+    'shell.refuse.secret':
+      "it uses {target}, which holds secrets (keys, passwords or zhi's own settings); secrets never leave this computer",
     'shell.warn.header': 'This command can change or delete files: {list}.',
     'shell.warn.delete': 'deletes files ({program})',
     'shell.warn.move': 'moves or renames files and replaces any file of the same name ({program})',
@@ -80,6 +82,8 @@ export const reach = defineMessages(
     'shell.refuse.awk': '{program} 调用了 system() 或管道，会运行无法检查的其他命令',
     'shell.refuse.nesting': '命令嵌套太深，无法检查',
     'shell.refuse.unparsable': '无法解析这条命令（引号或括号没有闭合？）',
+    'shell.refuse.secret':
+      '它会用到 {target}，其中保存着机密信息（密钥、密码或 zhi 自己的设置）；机密信息绝不离开这台电脑',
     'shell.warn.header': '这条命令可能修改或删除文件：{list}。',
     'shell.warn.delete': '删除文件（{program}）',
     'shell.warn.move': '移动或重命名文件，并会替换同名文件（{program}）',

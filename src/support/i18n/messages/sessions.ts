@@ -126,6 +126,8 @@ export const sessions = defineMessages(
     'ledger.col.total': 'TOTAL',
     'ledger.col.cost': 'COST',
     'ledger.col.flagship': 'ON {model}',
+    'ledger.flagshipNote':
+      'ON {model}: what the same calls would have cost on {model}, at the cached and batch prices they got; calls that ran on {model} or were paid by a plan count as they are, and "–" marks rows with nothing to compare.',
     'ledger.total': 'Total',
     'ledger.promise':
       'Skills used {tokens} tokens for {cost} on their cheap models; the same tokens on {model} would have cost {flagship}.',
@@ -244,6 +246,8 @@ export const sessions = defineMessages(
     'ledger.col.total': '合计',
     'ledger.col.cost': '费用',
     'ledger.col.flagship': '若用 {model}',
+    'ledger.flagshipNote':
+      '若用 {model}：同样的调用在 {model} 上需要的费用（按它们实际享受的缓存价和批量价计算）；本来就在 {model} 上运行或由套餐支付的调用按原费用计入；“–”表示该行没有可比较的调用。',
     'ledger.total': '合计',
     'ledger.promise':
       '技能在低成本模型上用了 {tokens} tokens，花费 {cost}；同样的 tokens 在 {model} 上需要 {flagship}。',

@@ -1,0 +1,130 @@
+import { pushAll } from '../../support/arrays.js';
+import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { type AgentResult, emptyResult } from '../events.js';
+import type { FolderCounts, FolderEvent } from './events.js';
+import type { RunManifest } from './manifest.js';
+
+/** One file's end as the pool sees it. */
+export interface FileResult {
+  result?: AgentResult;
+  error?: ZhiError;
+  cost: number;
+  outputs: string[];
+}
+
+/** The error kinds after which no other file should start: they would all fail the same way. */
+export const STOP_KINDS = new Set(['balance', 'auth', 'budget', 'config']);
+
+/** Why a file failed, in the person's language. */
+export function reasonOf(r: FileResult | undefined): string {
+  const err = r?.error ?? r?.result?.error;
+  if (err) return err.whyText() ? `${err.whatText()} ${err.whyText()}` : err.whatText();
+  if (r?.result?.stopReason === 'turn_limit') return t('batch.reason.turnLimit');
+  if (r?.result?.stopReason === 'aborted') return t('batch.reason.aborted');
+  return t('batch.reason.unknown');
+}
+
+export interface FolderEnd {
+  skill: string;
+  currency: string;
+  files: string[];
+  todo: number[];
+  outcomes: { status: string; value?: FileResult | undefined }[];
+  stopped: boolean;
+  aborted: boolean;
+  manifest: RunManifest;
+  counts: FolderCounts;
+  spent: number;
+  show: (abs: string) => string;
+  relOf: (abs: string) => string;
+}
+
+/** What the folder's files came to, in folder order: answers, failures, outputs. */
+interface Tally {
+  total: AgentResult;
+  sections: string[];
+  failures: { file: string; reason: string }[];
+  outputs: { file: string; outputs: string[] }[];
+  stopError?: ZhiError;
+  notStarted: number;
+}
+
+/**
+ * The end of a folder run: every file's answer under its name in folder order (earlier runs'
+ * from the manifest), the failures with their reasons, the index of what was written, and the
+ * run's verdict (the stop error of a 1113, interrupted, or how many failed).
+ */
+export function finishFolder(o: FolderEnd): { result: AgentResult; event: FolderEvent } {
+  const tally = tallyFiles(o);
+  const total = tally.total;
+  total.text =
+    o.files.length === 1
+      ? (tally.sections[0] ?? '').replace(/^## [^\n]*\n\n/, '')
+      : tally.sections.join('\n\n');
+  if (tally.stopError) {
+    total.stopReason = 'error';
+    total.error = tally.stopError;
+  } else if (o.aborted) {
+    total.stopReason = 'aborted';
+  } else if (tally.failures.length) {
+    total.stopReason = 'error';
+    total.error = new ZhiError({
+      kind: 'internal',
+      what: {
+        key: 'skills.err.someFailed',
+        params: { failed: tally.failures.length, total: o.files.length },
+      },
+      why: tally.failures.map((f) => f.file).join(', '),
+      exitCode: 1,
+    });
+  }
+  const event: FolderEvent = {
+    type: 'folder_end',
+    skill: o.skill,
+    counts: { ...o.counts },
+    spent: o.spent,
+    currency: o.currency,
+    failures: tally.failures,
+    outputs: tally.outputs,
+    notStarted: tally.notStarted,
+    manifest: o.show(o.manifest.path),
+  };
+  return { result: total, event };
+}
+
+function tallyFiles(o: FolderEnd): Tally {
+  const tally: Tally = { total: emptyResult(), sections: [], failures: [], outputs: [], notStarted: 0 };
+  const byFile = new Map<number, { status: string; value?: FileResult | undefined }>();
+  for (const [n, fileIndex] of o.todo.entries()) byFile.set(fileIndex, o.outcomes[n]!);
+  for (const [i, file] of o.files.entries()) {
+    const name = o.show(file);
+    const outcome = byFile.get(i);
+    const r = outcome?.value;
+    if (!outcome) {
+      // Done by an earlier run: its answer and outputs come from the manifest.
+      const entry = o.manifest.entry(o.relOf(file));
+      if (entry?.text) tally.sections.push(`## ${name}\n\n${entry.text.trim()}`);
+      if (entry?.outputs.length) tally.outputs.push({ file: name, outputs: entry.outputs });
+      continue;
+    }
+    if (outcome.status === 'skipped' || r?.result?.stopReason === 'aborted') {
+      tally.notStarted += 1;
+      continue;
+    }
+    if (r?.result) {
+      tally.total.turns += r.result.turns;
+      tally.total.toolCalls += r.result.toolCalls;
+      tally.total.filesRead += r.result.filesRead;
+      pushAll(tally.total.filesWritten, r.result.filesWritten);
+      if (r.result.text) tally.sections.push(`## ${name}\n\n${r.result.text.trim()}`);
+    }
+    if (r?.outputs.length) tally.outputs.push({ file: name, outputs: r.outputs });
+    if (outcome.status === 'failed') {
+      tally.failures.push({ file: name, reason: reasonOf(r) });
+      const err = r?.error ?? r?.result?.error;
+      if (o.stopped && err && STOP_KINDS.has(err.kind)) tally.stopError ??= err;
+    }
+  }
+  return tally;
+}
