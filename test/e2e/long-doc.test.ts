@@ -158,13 +158,7 @@ describe('a long document that would cost more than max_cost_per_run', () => {
 
   it('says it in Chinese', async () => {
     longContract();
-    const r = await runZhi({
-      args,
-      baseUrl: fake.baseUrl,
-      home,
-      cwd: work,
-      env: { ZHI_LANGUAGE: 'zh' },
-    });
+    const r = await e.zhi(args, { env: { ZHI_LANGUAGE: 'zh' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/长文档 contract\.txt：分为 \d+ 部分/);
     expect(r.stderr).toContain('未处理长文档 contract.txt');
