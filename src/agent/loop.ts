@@ -7,6 +7,7 @@ import type {
   StreamEvent,
   StreamWarningCode,
   ToolCall,
+  Usage,
 } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
@@ -15,6 +16,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
+import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from './tokens.js';
 import { runToolCalls } from './tool-calls.js';
 
 export { MAX_RESULT_BYTES } from './tool-calls.js';
@@ -237,7 +239,7 @@ async function* streamTurn(
         break;
       }
       case 'error': {
-        const failed = yield* streamError(run, ev);
+        const failed = yield* streamError(run, ev, tools);
         // A retry lets the stream run out; any other failure ends the turn at once.
         if (failed.kind !== 'retry') return failed;
         end = failed;
@@ -257,11 +259,18 @@ async function* streamTurn(
 type StreamErrorEvent = Extract<StreamEvent, { type: 'error' }>;
 
 /** A failed model call: counted, shrunk and retried once on a context overflow, else the run ends. */
-async function* streamError(run: Run, ev: StreamErrorEvent): AsyncGenerator<RunEvent, TurnEnd> {
+async function* streamError(
+  run: Run,
+  ev: StreamErrorEvent,
+  tools: ReturnType<ToolRegistry['schemas']>,
+): AsyncGenerator<RunEvent, TurnEnd> {
   const { deps, opts, messages, result } = run;
-  if (ev.usage) {
-    const cost = deps.usage.add(opts.model, ev.usage);
-    yield { type: 'usage', model: opts.model, usage: ev.usage, cost };
+  // An answer stopped with Ctrl+C never gets the usage of its last chunk, but was billed:
+  // count it by estimate, so `zhi usage` and the session see what it cost.
+  const usage = ev.usage ?? (ev.error.kind === 'aborted' ? abortedUsage(messages, tools, ev.partial) : undefined);
+  if (usage) {
+    const cost = deps.usage.add(opts.model, usage);
+    yield { type: 'usage', model: opts.model, usage, cost };
   }
   if (ev.error.kind === 'context_overflow' && !run.overflowRetried && deps.onContextOverflow) {
     run.overflowRetried = true;
@@ -329,4 +338,21 @@ const WARNING_KEYS = {
 
 function streamWarning(code: StreamWarningCode, model: string): string {
   return t(WARNING_KEYS[code], { model });
+}
+
+/**
+ * The estimated usage of a request stopped while the answer streamed: the prompt as sent and the
+ * text that arrived. Nothing when nothing arrived (the request may not have reached the model).
+ */
+function abortedUsage(
+  messages: readonly Message[],
+  tools: ReturnType<ToolRegistry['schemas']>,
+  partial: AssistantMessage,
+): Usage | undefined {
+  const reasoning = partial.reasoning_content ?? '';
+  if (!partial.content && !reasoning) return undefined;
+  const promptTokens = estimateMessagesTokens(messages) + estimateToolsTokens(tools);
+  const reasoningTokens = estimateTextTokens(reasoning);
+  const completionTokens = estimateTextTokens(partial.content ?? '') + reasoningTokens;
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens };
 }

@@ -6,6 +6,7 @@ import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
 import { errorJson, formatError } from './render/error.js';
 import { colorEnabled, makeStyle } from './render/style.js';
+import { Interrupt } from './interrupt.js';
 import { attachDocument, readStdin } from './stdin.js';
 
 type Handler = (ctx: AppContext) => Promise<ExitCodeValue>;
@@ -26,16 +27,19 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
 export async function main(argv: string[]): Promise<void> {
   let code: ExitCodeValue;
   let parsed: ParsedArgs | undefined;
+  // The one Ctrl+C of this process: every mode stops through it (see interrupt.ts).
+  const interrupt = new Interrupt({ exit });
+  interrupt.listen();
   try {
     parsed = parseArgs(argv);
-    code = await dispatch(parsed);
+    code = await dispatch(parsed, interrupt);
   } catch (err) {
     code = report(err, parsed, argv);
   }
   exit(code);
 }
 
-async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
+async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCodeValue> {
   if (args.flags.version) {
     process.stdout.write(`${__ZHI_VERSION__}\n`);
     return ExitCode.ok;
@@ -45,7 +49,7 @@ async function dispatch(args: ParsedArgs): Promise<ExitCodeValue> {
     process.stdout.write(`${t('cli.help', { version: __ZHI_VERSION__ })}\n`);
     return ExitCode.ok;
   }
-  const ctx = await buildContext(args);
+  const ctx = await buildContext(args, interrupt);
   if (args.flags.setup) {
     const { runSetup } = await import('./setup.js');
     return runSetup(ctx);

@@ -5,11 +5,10 @@
  * The same layout serves the one-shot prompter and the REPL.
  */
 import type { ApprovalAnswer, ToolApproval } from '../agent/loop.js';
+import { isYes, normalizeAnswer } from '../support/answers.js';
 import { t } from '../support/i18n/index.js';
 import { visible } from '../support/sanitize.js';
 import type { Style } from './render/style.js';
-
-const YES = /^(y|yes|是|是的|好|好的|对|确认|允许|可以)$/i;
 
 /** The text above the question. */
 export function formatApproval(req: ToolApproval, style: Style): string {
@@ -42,9 +41,9 @@ export type ParsedAnswer = ApprovalAnswer | 'view';
  */
 export function parseApprovalAnswer(answer: string | null, req: ToolApproval): ParsedAnswer {
   if (answer === null) return false;
-  const a = answer.trim().toLowerCase();
+  const a = normalizeAnswer(answer);
   if (!a) return false;
-  if (YES.test(a)) return true;
+  if (isYes(a)) return true;
   if (a === 'v' && req.full) return 'view';
   const keys = a.replace(/[\s,+]/g, '').split('');
   const choices = req.choices ?? [];

@@ -14,6 +14,7 @@ import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
 import { setSandboxMode } from '../tools/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
+import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
 import { outputDirOf, permissionMode } from './settings.js';
@@ -35,10 +36,13 @@ export interface AppContext {
   outputDir: string;
   mode: PermissionMode;
   env: NodeJS.ProcessEnv;
+  /** Ctrl+C for the whole process (one per process, made in app.ts): every mode stops through it. */
+  interrupt: Interrupt;
 }
 
 export async function buildContext(
   args: ParsedArgs,
+  interrupt: Interrupt,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<AppContext> {
   const paths = appPaths(env);
@@ -95,6 +99,7 @@ export async function buildContext(
     outputDir: outputDirOf({ config, cwd }),
     mode: permissionMode(args),
     env,
+    interrupt,
   };
 }
 

@@ -1,9 +1,10 @@
-import { createInterface } from 'node:readline';
 import type { Prompter, ToolApproval } from '../agent/loop.js';
 import { t } from '../support/i18n/index.js';
 import { visible } from '../support/sanitize.js';
 import type { Question } from '../tools/types.js';
 import { askApproval } from './approval.js';
+import { type Asker, terminalAsker } from './ask.js';
+import type { Interrupt } from './interrupt.js';
 import { Spinner } from './render/spinner.js';
 import type { Style } from './render/style.js';
 
@@ -14,60 +15,35 @@ export const nobodyPrompter: Prompter = {
   ask: async () => false,
 };
 
-/** Ask a yes/no question on the terminal (stdin/stderr). Ctrl+C or Ctrl+D answer "no". */
-export async function askYesNo(question: string, signal?: AbortSignal): Promise<boolean> {
-  if (signal?.aborted) return false;
-  return Spinner.holdWhile(() => readAnswer(question, signal));
-}
+/** What is done around each question: stop the live display before, draw it again after. */
+export type AroundQuestion = <T>(ask: () => Promise<T>) => Promise<T>;
 
-async function readAnswer(question: string, signal?: AbortSignal): Promise<boolean> {
-  const answer = await readLine(question, signal);
-  if (answer === null) return false;
-  return /^(y|yes|是|好|对|确认|允许)$/i.test(answer.trim());
-}
-
-/** One line typed on the terminal; null on Ctrl+C, Ctrl+D or an interrupt. */
-async function readLine(question: string, signal?: AbortSignal): Promise<string | null> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  try {
-    const answer = await new Promise<string | null>((resolve) => {
-      const onAbort = () => resolve(null);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      rl.on('SIGINT', () => resolve(null));
-      rl.on('close', () => resolve(null));
-      rl.question(question, (a) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(a);
-      });
-    });
-    return answer;
-  } finally {
-    rl.close();
-  }
-}
-
-export function terminalPrompter(style: Style): Prompter {
+/**
+ * The agent's questions (tool approvals, overwrite and other yes/no questions) put to a person
+ * through an Asker: the same layout and the same reading of the answer in every mode. The full
+ * tool call is shown (sanitized), with the warning and summary last above the question.
+ */
+export function askingPrompter(
+  asker: Asker,
+  style: Style,
+  write: (s: string) => void,
+  around: AroundQuestion,
+): Prompter {
   return {
     interactive: true,
-    confirmTool(req: ToolApproval, signal: AbortSignal) {
-      return Spinner.holdWhile(() =>
-        askApproval(
-          req,
-          style,
-          (s) => process.stderr.write(s),
-          (question) => (signal.aborted ? Promise.resolve(null) : readLine(question, signal)),
-        ),
-      );
-    },
-    ask(q: Question, signal: AbortSignal) {
-      return Spinner.holdWhile(async () => {
+    confirmTool: (req: ToolApproval, signal: AbortSignal) =>
+      around(() => askApproval(req, style, write, (question) => asker.text(question, { signal }))),
+    ask: (q: Question, signal: AbortSignal) =>
+      around(() => {
         const message = visible(q.message);
         const head = q.danger ? style.red(style.bold(message)) : style.bold(message);
-        process.stderr.write(
-          `${head}\n${q.detail ? `  ${visible(q.detail, { keepNewlines: true })}\n` : ''}`,
-        );
-        return askYesNo(`${t('tools.approve.question')} `, signal);
-      });
-    },
+        write(`${head}\n${q.detail ? `  ${visible(q.detail, { keepNewlines: true })}\n` : ''}`);
+        return asker.yesNo(`${t('tools.approve.question')} `, { signal });
+      }),
   };
+}
+
+/** The prompter of the one-shot modes and `zhi run`: questions on stderr, spinners held meanwhile. */
+export function terminalPrompter(style: Style, interrupt?: Interrupt, asker: Asker = terminalAsker(interrupt)): Prompter {
+  return askingPrompter(asker, style, (s) => process.stderr.write(s), (ask) => Spinner.holdWhile(ask));
 }

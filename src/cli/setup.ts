@@ -5,10 +5,19 @@ import type { ApiErrorInfo } from '../llm/types.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
 import { getLanguage, setLanguage, t } from '../support/i18n/index.js';
+import { type Asker, terminalAsker } from './ask.js';
 import { type AppContext, buildContext } from './context.js';
 
-type Prompts = typeof import('@inquirer/prompts');
 type Say = (s: string) => void;
+
+/** Ctrl+C at one of the wizard's questions: it stops, and nothing is saved. */
+class Cancelled extends Error {}
+
+/** The answer, or the wizard stops (the person cancelled the question). */
+function answered<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Cancelled();
+  return value;
+}
 
 /** What the wizard asked, before it is written to the config file. */
 interface SetupAnswers {
@@ -34,7 +43,7 @@ export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {
       tries: [{ key: 'config.noKey.try1' }, { key: 'setup.noTty.try' }],
     });
   }
-  const prompts = await import('@inquirer/prompts');
+  const prompts = terminalAsker();
   const say: Say = (s) => process.stderr.write(`${s}\n`);
   const existing = (await loadConfigFile(ctx.paths.configFile)).file;
   try {
@@ -46,7 +55,7 @@ export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {
     say(ctx.err.green(`✓ ${t('setup.saved', { path: ctx.paths.configFile })}`));
     return await offerDemo(ctx, prompts, say, opts.thenChat === true);
   } catch (err) {
-    if (err instanceof Error && err.name === 'ExitPromptError') {
+    if (err instanceof Cancelled) {
       say(t('setup.cancelled'));
       return ExitCode.interrupted;
     }
@@ -57,50 +66,51 @@ export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {
 /** Asks every question in order; undefined when the person quits at the key check. */
 async function askAll(
   ctx: AppContext,
-  prompts: Prompts,
+  prompts: Asker,
   say: Say,
   existing: ConfigFile,
 ): Promise<SetupAnswers | undefined> {
-  const language = await prompts.select({
-    message: t('setup.language'),
-    choices: [
-      { name: 'English', value: 'en' as const },
-      { name: '中文', value: 'zh' as const },
-    ],
-    // The language zhi already speaks (flag, config, LANG or the system locale), not `auto`.
-    default: getLanguage(),
-  });
+  const language = answered(
+    await prompts.choose(
+      t('setup.language'),
+      [
+        { label: 'English', value: 'en' as const },
+        { label: '中文', value: 'zh' as const },
+      ],
+      // The language zhi already speaks (flag, config, LANG or the system locale), not `auto`.
+      { default: getLanguage() },
+    ),
+  );
   setLanguage(language);
   const { platform, baseUrl } = await askPlatform(ctx, prompts, existing);
   const apiKey = await askKey(ctx, prompts, say, platform, baseUrl);
   if (apiKey === undefined) return undefined;
   const models = await askModels(ctx, prompts, existing, platform);
-  const outputDir = await prompts.input({
-    message: t('setup.outputDir'),
-    default: existing.output_dir ?? ctx.config.outputDir,
-  });
+  const outputDir = answered(
+    await prompts.text(t('setup.outputDir'), { default: existing.output_dir ?? ctx.config.outputDir }),
+  );
   return { language, platform, baseUrl, apiKey, ...models, outputDir };
 }
 
 async function askPlatform(
   ctx: AppContext,
-  prompts: Prompts,
+  prompts: Asker,
   existing: ConfigFile,
 ): Promise<{ platform: PlatformId; baseUrl: string }> {
-  const platform = await prompts.select<PlatformId>({
-    message: t('setup.platform'),
-    choices: PLATFORM_IDS.map((id) => ({
-      name: t(`setup.platform.${id}` as 'setup.platform.bigmodel'),
-      value: id,
-    })),
-    default: existing.platform ?? 'bigmodel',
-  });
+  const platform = answered(
+    await prompts.choose<PlatformId>(
+      t('setup.platform'),
+      PLATFORM_IDS.map((id) => ({ label: t(`setup.platform.${id}` as 'setup.platform.bigmodel'), value: id })),
+      { default: (existing.platform as PlatformId | undefined) ?? 'bigmodel' },
+    ),
+  );
   if (platform !== 'custom') return { platform, baseUrl: PLATFORMS[platform].baseUrl };
-  const baseUrl = await prompts.input({
-    message: t('setup.baseUrl'),
-    default: existing.base_url ?? ctx.config.baseUrl,
-    validate: (v) => /^https?:\/\/\S+$/.test(v.trim()) || t('setup.baseUrlBad'),
-  });
+  const baseUrl = answered(
+    await prompts.text(t('setup.baseUrl'), {
+      default: existing.base_url ?? ctx.config.baseUrl,
+      validate: (v) => /^https?:\/\/\S+$/.test(v.trim()) || t('setup.baseUrlBad'),
+    }),
+  );
   return { platform, baseUrl };
 }
 
@@ -110,7 +120,7 @@ async function askPlatform(
  */
 async function askKey(
   ctx: AppContext,
-  prompts: Prompts,
+  prompts: Asker,
   say: Say,
   platform: PlatformId,
   baseUrl: string,
@@ -119,12 +129,11 @@ async function askKey(
   const checkUrl = ctx.env.ZHI_BASE_URL || baseUrl;
   for (;;) {
     say(t('setup.keyWhere', { url: PLATFORMS[platform].keyUrl }));
-    const apiKey = (
-      await prompts.password({
-        message: t('setup.key'),
-        mask: '*',
+    const apiKey = answered(
+      await prompts.text(t('setup.key'), {
+        secret: true,
         validate: (v) => v.trim().length > 0 || t('setup.keyEmpty'),
-      })
+      }),
     ).trim();
     say(t('setup.checking'));
     const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform].probeModel);
@@ -133,14 +142,13 @@ async function askKey(
       return apiKey;
     }
     say(ctx.err.red(`✗ ${describeProblem(problem)}`));
-    const next = await prompts.select({
-      message: t('setup.retry'),
-      choices: [
-        { name: t('setup.retry.again'), value: 'again' },
-        { name: t('setup.retry.save'), value: 'save' },
-        { name: t('setup.retry.quit'), value: 'quit' },
-      ],
-    });
+    const next = answered(
+      await prompts.choose(t('setup.retry'), [
+        { label: t('setup.retry.again'), value: 'again' },
+        { label: t('setup.retry.save'), value: 'save' },
+        { label: t('setup.retry.quit'), value: 'quit' },
+      ]),
+    );
     if (next === 'save') return apiKey;
     if (next === 'quit') return undefined;
   }
@@ -148,7 +156,7 @@ async function askKey(
 
 async function askModels(
   ctx: AppContext,
-  prompts: Prompts,
+  prompts: Asker,
   existing: ConfigFile,
   platform: PlatformId,
 ): Promise<{ defaultModel: string; skillModel: string }> {
@@ -158,16 +166,12 @@ async function askModels(
     platform === 'custom' ||
     Boolean(findModel(v.trim())) ||
     t('setup.modelUnknown', { models: models.join(', ') });
-  const defaultModel = await prompts.input({
-    message: t('setup.chatModel'),
-    default: existing.default_model ?? ctx.config.defaultModel,
-    validate,
-  });
-  const skillModel = await prompts.input({
-    message: t('setup.skillModel'),
-    default: existing.skill_model ?? ctx.config.skillModel,
-    validate,
-  });
+  const defaultModel = answered(
+    await prompts.text(t('setup.chatModel'), { default: existing.default_model ?? ctx.config.defaultModel, validate }),
+  );
+  const skillModel = answered(
+    await prompts.text(t('setup.skillModel'), { default: existing.skill_model ?? ctx.config.skillModel, validate }),
+  );
   return { defaultModel, skillModel };
 }
 
@@ -189,18 +193,22 @@ function configFrom(existing: ConfigFile, answers: SetupAnswers): ConfigFile {
 
 async function offerDemo(
   ctx: AppContext,
-  prompts: Prompts,
+  prompts: Asker,
   say: Say,
   thenChat: boolean,
 ): Promise<ExitCodeValue> {
-  const demo = await prompts.confirm({ message: t('setup.demo'), default: true });
+  const demo = await prompts.yesNo(`${t('setup.demo')} [Y/n] `, { defaultYes: true });
   if (!demo && !thenChat) {
     say(t('setup.done'));
     return ExitCode.ok;
   }
   // The demo runs in the chat itself: its answer is rendered, and the chat stays open after it.
   say(t('input.setup.doneChat'));
-  const chatCtx = await buildContext({ ...ctx.args, flags: { ...ctx.args.flags, setup: false } }, ctx.env);
+  const chatCtx = await buildContext(
+    { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
+    ctx.interrupt,
+    ctx.env,
+  );
   const { runRepl } = await import('./repl/index.js');
   return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
 }

@@ -1,4 +1,5 @@
 /** Wire-level message shapes (reference §2.2) and the client's event stream (design §1). */
+import type { ApiErrorKind } from '../support/errors.js';
 
 export interface ToolCall {
   id: string;
@@ -75,18 +76,8 @@ export interface ChatRequest {
   signal?: AbortSignal;
 }
 
-export type ApiErrorKind =
-  | 'auth'
-  | 'balance'
-  | 'rate_limit'
-  | 'overloaded'
-  | 'context_overflow'
-  | 'content_filter'
-  | 'bad_request'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'aborted';
+/** The kinds a failed call ends with: written once, in support/errors.ts, with zhi's own kinds. */
+export type { ApiErrorKind };
 
 export interface ApiErrorInfo {
   kind: ApiErrorKind;

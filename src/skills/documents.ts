@@ -3,8 +3,9 @@ import { homedir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
 import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
-import { formatBytes, truncateText } from '../support/text.js';
+import { truncateText } from '../support/text.js';
 import { resolveReadPath } from '../tools/paths.js';
+import { documentFacts } from '../tools/readers/facts.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
 import type { InputValues } from './inputs.js';
 import type { Skill, SkillArg } from './schema.js';
@@ -209,23 +210,8 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     throw needsOcr(name);
   }
   o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
-  const what =
-    doc.kind === 'docx'
-      ? 'Word document'
-      : doc.kind === 'xlsx'
-        ? 'Excel workbook'
-        : doc.kind === 'pdf'
-          ? 'PDF'
-          : 'text file';
-  const facts = [
-    what,
-    formatBytes(doc.fileBytes),
-    doc.pages !== undefined ? `${doc.pages} pages` : '',
-    doc.sheets ? `sheets: ${doc.sheets.join(', ')}` : '',
-    ...doc.notes,
-    doc.truncated ? 'only the first part is included' : '',
-  ].filter(Boolean);
-  return { block: { name, text: doc.text, note: `${facts.join(', ')}; its text is below` } };
+  const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''].filter(Boolean);
+  return { block: { name, text: doc.text, note: `${facts.join('; ')}; its text is below` } };
 }
 
 /** The block for a file whose text came from OCR (or that the model must OCR itself). */

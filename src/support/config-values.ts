@@ -110,6 +110,14 @@ export function coerce(key: ConfigKey, raw: string): unknown {
   return raw;
 }
 
+/**
+ * A value typed on the command line (a flag, `zhi config set`) that zhi cannot use is a bad
+ * argument (exit 2); one in the config file or the environment is a configuration error (exit 3).
+ */
+function errorKindOf(source: string): 'usage' | 'config' {
+  return source.startsWith('--') || source.startsWith('zhi ') ? 'usage' : 'config';
+}
+
 export function validateValue(
   key: ConfigKey,
   value: unknown,
@@ -128,7 +136,7 @@ export function validateValue(
   }
   if (!ok || badPlatform) {
     throw new ZhiError({
-      kind: 'config',
+      kind: errorKindOf(source),
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
       why: { key: 'config.err.expected', params: { expected: expected[key] } },
       tries: [{ key: 'config.try.set', params: { key } }],
@@ -147,7 +155,7 @@ export function checkModel(
   if (platform === 'custom' || catalog.knownModel(model)) return;
   const suggestion = nearest(model, catalog.modelIds());
   throw new ZhiError({
-    kind: 'config',
+    kind: errorKindOf(source),
     what: { key: 'config.err.unknownModel', params: { model, key, source } },
     why: { key: 'config.err.knownModels', params: { models: catalog.modelIds().join(', ') } },
     tries: suggestion

@@ -11,8 +11,8 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Error kinds. The API kinds match design.md §1; the rest belong to zhi itself. */
-export type ErrorKind =
+/** How a model call can fail (design.md §1): the client ends a failed call with one of these. */
+export type ApiErrorKind =
   | 'auth'
   | 'balance'
   | 'rate_limit'
@@ -23,7 +23,11 @@ export type ErrorKind =
   | 'server'
   | 'network'
   | 'timeout'
-  | 'aborted'
+  | 'aborted';
+
+/** Error kinds: the API's, and those that belong to zhi itself. */
+export type ErrorKind =
+  | ApiErrorKind
   | 'config'
   | 'usage'
   | 'turn_limit'
@@ -80,20 +84,40 @@ export class ZhiError extends Error {
   }
 }
 
+/**
+ * The one table from how something ended to its exit code (design.md §2). Every mode — one-shot,
+ * pipe, `zhi run`, folder runs, `zhi skill new`, the commands — ends through it: an error's kind
+ * gives its code, and a run's stop reason is read as the kind it stands for.
+ */
+const EXIT_BY_KIND: Partial<Record<ErrorKind, ExitCodeValue>> = {
+  auth: ExitCode.config,
+  balance: ExitCode.config,
+  config: ExitCode.config,
+  usage: ExitCode.usage,
+  turn_limit: ExitCode.turnLimit,
+  aborted: ExitCode.interrupted,
+};
+
 export function defaultExitCode(kind: ErrorKind): ExitCodeValue {
-  switch (kind) {
-    case 'auth':
-    case 'balance':
-    case 'config':
-      return ExitCode.config;
-    case 'usage':
-      return ExitCode.usage;
+  return EXIT_BY_KIND[kind] ?? ExitCode.failure;
+}
+
+/** A finished run as the exit code sees it (the agent's result has this shape). */
+export interface RunOutcome {
+  stopReason: 'answer' | 'turn_limit' | 'error' | 'aborted' | 'budget';
+  error?: { exitCode: ExitCodeValue } | undefined;
+}
+
+/** The exit code of a finished run: 0 for an answer, else its stop reason's or its error's. */
+export function exitCodeOf(result: RunOutcome): ExitCodeValue {
+  switch (result.stopReason) {
+    case 'answer':
+      return ExitCode.ok;
     case 'turn_limit':
-      return ExitCode.turnLimit;
     case 'aborted':
-      return ExitCode.interrupted;
+      return defaultExitCode(result.stopReason);
     default:
-      return ExitCode.failure;
+      return result.error?.exitCode ?? ExitCode.failure;
   }
 }
 

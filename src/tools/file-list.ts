@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { formatBytes } from '../support/text.js';
 import { displayPath, isInside, isSecretPath, resolveReadPath } from './paths.js';
 import { type Tool, ToolError } from './types.js';
-import { textWidth } from './writers/width.js';
 import { maxOf } from '../support/arrays.js';
+import { textWidth } from '../support/width.js';
 
 /** Folders whose contents are noise for a document worker: shown, never descended into. */
 export const SKIPPED_DIRS = new Set([

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { formatBytes } from '../support/text.js';
 import { resolveReadPath } from './paths.js';
+import { documentFacts } from './readers/facts.js';
 import { DEFAULT_MAX_BYTES, readDocument } from './readers/index.js';
 import type { Tool } from './types.js';
 
@@ -34,19 +34,7 @@ const fileRead: Tool<typeof schema> = {
       return `[offset ${args.offset} is at or past the end of ${file.display}: its text is ${doc.textBytes} bytes long]`;
     }
     if (doc.kind === 'text' && !doc.notes.length) return doc.text;
-    const facts = [
-      doc.kind === 'docx'
-        ? 'Word document'
-        : doc.kind === 'xlsx'
-          ? 'Excel workbook'
-          : doc.kind === 'pdf'
-            ? 'PDF'
-            : 'text',
-      formatBytes(doc.fileBytes),
-      doc.pages !== undefined ? `${doc.pages} page${doc.pages === 1 ? '' : 's'}` : '',
-      doc.sheets ? `sheets: ${doc.sheets.join(', ')}` : '',
-      ...doc.notes,
-    ].filter(Boolean);
+    const facts = documentFacts(doc);
     return `[${file.display}: ${facts.join('; ')}]\n\n${doc.text}`;
   },
 };

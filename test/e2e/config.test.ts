@@ -36,13 +36,16 @@ describe('zhi config', () => {
     expect(readFileSync(path, 'utf8')).toContain('max_turns: 12');
   });
 
-  it('refuses a bad value, naming the key (exit 3), and an unknown key (exit 2)', async () => {
+  it('refuses a bad value typed on the command line, naming the key, and an unknown key: both exit 2', async () => {
     const home = newHome();
     const bad = await runZhi({ args: ['config', 'set', 'max_turns', 'many'], home });
-    expect(bad.code).toBe(3);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('max_turns');
+    const language = await runZhi({ args: ['config', 'set', 'language', 'fr'], home });
+    expect(language.code).toBe(2);
+    expect(language.stderr).toContain('language');
     const model = await runZhi({ args: ['config', 'set', 'default_model', 'glm 5'], home });
-    expect(model.code).toBe(3);
+    expect(model.code).toBe(2);
     expect(model.stderr).toContain('Unknown model "glm 5"');
     // A well-formed id zhi does not know is kept, with a warning (it may be newer than zhi).
     const newer = await runZhi({ args: ['config', 'set', 'default_model', 'glm-5.9'], home });
@@ -50,6 +53,16 @@ describe('zhi config', () => {
     expect(newer.stderr).toContain("glm-5.9 is not in zhi's model list");
     const unknown = await runZhi({ args: ['config', 'set', 'colour', 'red'], home });
     expect(unknown.code).toBe(2);
+    // A bad value given as a flag is a bad argument too.
+    const flag = await runZhi({ args: ['--language', 'fr', '-c', 'hi'], home });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--language');
+    // The same bad value in the file is a configuration error: exit 3, and nothing was saved.
+    expect(readFileSync(join(home, 'config.yaml'), 'utf8')).not.toMatch(/many|fr|glm 5/);
+    writeFileSync(join(home, 'config.yaml'), 'max_turns: many\n');
+    const broken = await runZhi({ args: ['-c', 'hi'], home });
+    expect(broken.code).toBe(3);
+    expect(broken.stderr).toContain('max_turns');
   });
 
   it('a corrupt config is backed up, reported, and the key survives', async () => {

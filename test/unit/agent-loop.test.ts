@@ -301,6 +301,30 @@ describe('agent loop', () => {
     expect(messages.at(-1)).toEqual({ role: 'assistant', content: 'Half an ans' });
   });
 
+  it('an answer stopped mid-stream keeps its (estimated) usage; one stopped before any output has none', async () => {
+    const stopped = (content: string) => async function* () {
+      if (content) yield { type: 'text_delta' as const, text: content };
+      yield {
+        type: 'error' as const,
+        error: { kind: 'aborted' as const, message: 'aborted', retryable: false },
+        partial: { role: 'assistant' as const, content, reasoning_content: content ? '先想一想' : '' },
+      };
+    };
+    const usage = new UsageTracker(PLATFORMS.bigmodel);
+    const { events } = await run([stopped('Half an answer, cut off by Ctrl+C')], [], {}, { usage });
+    const counted = events.filter((e) => e.type === 'usage');
+    expect(counted).toHaveLength(1);
+    const u = (counted[0] as Extract<RunEvent, { type: 'usage' }>).usage;
+    expect(u.promptTokens).toBeGreaterThan(0);
+    expect(u.completionTokens).toBeGreaterThan(u.reasoningTokens);
+    expect(u.reasoningTokens).toBeGreaterThan(0);
+    expect(u.totalTokens).toBe(u.promptTokens + u.completionTokens);
+    expect(usage.total().totalTokens).toBe(u.totalTokens);
+
+    const none = await run([stopped('')], []);
+    expect(none.events.some((e) => e.type === 'usage')).toBe(false);
+  });
+
   it('sums usage per model with a cost in the platform currency', async () => {
     const usage = new UsageTracker(PLATFORMS.bigmodel);
     await run(

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderEvent } from '../../src/agent/batch/events.js';
-import { cutToWidth, FolderProgress, formatLeft } from '../../src/cli/render/progress.js';
+import { FolderProgress, formatLeft } from '../../src/cli/render/progress.js';
+import { cutToWidth } from '../../src/support/width.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 

@@ -17,6 +17,7 @@ import { UsageTracker } from '../../src/llm/usage.js';
 import { resolveConfig } from '../../src/support/config.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { appPaths } from '../../src/support/paths.js';
+import { Interrupt } from '../../src/cli/interrupt.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { ScriptedLlm } from '../helpers/fake-llm.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -63,6 +64,7 @@ it('shows the prompt before the chat is made, and the chat model in the status l
     outputDir: join(dir, 'zhi-output'),
     mode: 'approve',
     env: { HOME: dir },
+    interrupt: new Interrupt({ exit: () => {} }),
   };
   let release: () => void = () => undefined;
   const made = new Promise<void>((r) => {

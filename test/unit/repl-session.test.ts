@@ -7,6 +7,8 @@ import { ChatSession } from '../../src/agent/chat.js';
 import { parseArgs } from '../../src/cli/args.js';
 import type { AppContext } from '../../src/cli/context.js';
 import type { Prompter } from '../../src/agent/loop.js';
+import { Interrupt } from '../../src/cli/interrupt.js';
+import type { SlashContext } from '../../src/cli/repl/commands/types.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { loadSlashCommands } from '../../src/cli/repl/commands/index.js';
 import { History } from '../../src/cli/repl/history.js';
@@ -90,6 +92,7 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
     outputDir: join(dir, 'zhi-output'),
     mode: 'approve',
     env: { HOME: dir },
+    interrupt: new Interrupt({ exit: () => {} }),
   };
   // Made by the REPL when first needed, with the REPL's prompter (the questions asked in its editor).
   let chat: ChatSession | undefined;
@@ -449,23 +452,24 @@ describe('usage text', () => {
 });
 
 describe('REPL commands that take time', () => {
-  it('Ctrl+C during a command reaches it as SIGINT (how /run stops)', async () => {
+  it('Ctrl+C during a command reaches it through the one interrupt (how /run stops)', async () => {
     const r = await start([]);
     let stopped = false;
     let running = false;
     const slow = {
       name: 'slow',
       description: 'repl.cmd.help' as const,
-      async run() {
-        running = true;
-        await new Promise<void>((resolve) => {
-          const onSig = () => {
-            stopped = true;
-            process.off('SIGINT', onSig);
-            resolve();
-          };
-          process.on('SIGINT', onSig);
-        });
+      async run(_args: string, ctx: SlashContext) {
+        await ctx.app.interrupt.run(
+          (signal) =>
+            new Promise<void>((resolve) => {
+              running = true;
+              signal.addEventListener('abort', () => {
+                stopped = true;
+                resolve();
+              });
+            }),
+        );
       },
     };
     // Registered like any module's command: through the context's command list.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatError, formatWarning } from '../../src/cli/render/error.js';
 import { makeStyle } from '../../src/cli/render/style.js';
-import { displayWidth, wrapText } from '../../src/cli/render/width.js';
+import { wrapText } from '../../src/cli/render/width.js';
+import { textWidth as displayWidth } from '../../src/support/width.js';
 import { ZhiError } from '../../src/support/errors.js';
 
 const plain = makeStyle(false);

@@ -1,6 +1,7 @@
 import { type Cost, costOf, DEFAULT_CHAT_MODEL, formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { textWidth } from '../../support/width.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
@@ -18,13 +19,6 @@ export interface DryRunInput {
   files: string[];
   /** Indexes of the files a real run would process (the others are done). */
   todo: number[];
-}
-
-/** Columns a label takes (Chinese characters count two), to line the prices up. */
-function displayWidth(s: string): number {
-  let w = 0;
-  for (const ch of s) w += (ch.codePointAt(0) ?? 0) >= 0x1100 ? 2 : 1;
-  return w;
 }
 
 /** A skill that writes a file takes about two calls per file: the write, then the answer. */
@@ -76,9 +70,9 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   if (model !== DEFAULT_CHAT_MODEL)
     prices.push([t('batch.dry.on', { model: DEFAULT_CHAT_MODEL }), price(DEFAULT_CHAT_MODEL)]);
   prices.push([t('batch.dry.batch'), price(model, true)]);
-  const labelWidth = maxOf(prices.map(([label]) => displayWidth(label)));
+  const labelWidth = maxOf(prices.map(([label]) => textWidth(label)));
   const priceLines = prices.map(
-    ([label, p]) => `  ${label}${' '.repeat(labelWidth - displayWidth(label) + 2)}${p}`,
+    ([label, p]) => `  ${label}${' '.repeat(labelWidth - textWidth(label) + 2)}${p}`,
   );
   const width = Math.min(
     60,

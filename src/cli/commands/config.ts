@@ -100,10 +100,10 @@ async function set(ctx: AppContext, key: string | undefined, raw: string): Promi
     });
   }
   const loaded = await loadConfigFile(ctx.paths.configFile);
+  // A value zhi refuses is a bad argument (exit 2, by its source), not a broken config file (exit 3).
   const value = validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG);
   const next: ConfigFile = { ...loaded.file, [k]: value };
-  // Check the whole result (a model must exist on the chosen platform) before saving.
-  resolveConfig({ ...loaded, file: next }, MODEL_CATALOG, {});
+  checkResult(loaded, next);
   await saveConfigFile(ctx.paths.configFile, next);
   out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
   if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
@@ -116,6 +116,36 @@ async function set(ctx: AppContext, key: string | undefined, raw: string): Promi
     );
   }
   return ExitCode.ok;
+}
+
+/**
+ * Check the whole result (a model must exist on the chosen platform) before saving. Only a
+ * failure the new value causes is the argument's fault; a file already broken stays exit 3.
+ */
+function checkResult(loaded: Awaited<ReturnType<typeof loadConfigFile>>, next: ConfigFile): void {
+  const resolves = (file: ConfigFile) => resolveConfig({ ...loaded, file }, MODEL_CATALOG, {});
+  try {
+    resolves(next);
+  } catch (err) {
+    try {
+      resolves(loaded.file);
+    } catch {
+      throw err;
+    }
+    typedArgument(() => {
+      throw err;
+    });
+  }
+}
+
+/** Run `fn`; a configuration error it throws is about a value typed on the command line: a usage error. */
+function typedArgument<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (!(err instanceof ZhiError) || err.kind !== 'config') throw err;
+    throw new ZhiError({ kind: 'usage', what: err.what, why: err.why, tries: err.tries, cause: err });
+  }
 }
 
 async function reset(ctx: AppContext): Promise<ExitCodeValue> {

@@ -1,10 +1,9 @@
 import { batchBlocker } from '../../agent/batch/batch-run.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
-import { type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { type AppContext, requireKey } from '../context.js';
 import { takeFolderFlags } from '../folder-flags.js';
-import { exitCodeFor } from '../modes/once.js';
 import { findSkill, runFromCommandLine } from '../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../skills/runtime.js';
 import { readStdin } from '../stdin.js';
@@ -63,5 +62,5 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     ...(free ? { task: free.task, files: free.files } : {}),
     folder,
   });
-  return exitCodeFor(result);
+  return exitCodeOf(result);
 }

@@ -4,7 +4,7 @@ import type { SessionSummary } from '../../agent/sessions/store.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
-import { askYesNo } from '../prompter.js';
+import { terminalAsker } from '../ask.js';
 import { displayTitle, sessionTable } from '../sessions/list.js';
 import { load, resolveSessionArg } from '../sessions/resume.js';
 
@@ -120,7 +120,7 @@ async function remove(ctx: AppContext, ids: string[]): Promise<ExitCodeValue> {
       });
     }
     for (const s of targets) process.stderr.write(`  ${s.id}  ${displayTitle(s)}\n`);
-    const yes = await askYesNo(`${t('sessions.deleteQuestion', { n: targets.length })} `);
+    const yes = await terminalAsker().yesNo(`${t('sessions.deleteQuestion', { n: targets.length })} `);
     if (!yes) {
       process.stderr.write(`${t('sessions.kept')}\n`);
       return ExitCode.ok;

@@ -5,7 +5,7 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
-import { askYesNo } from '../prompter.js';
+import { terminalAsker } from '../ask.js';
 import { findSkill } from '../skills/execute.js';
 import {
   builtinDeleteError,
@@ -111,7 +111,7 @@ async function remove(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Pro
   const yes =
     ctx.args.flags.yes ||
     (ctx.stdinIsTTY &&
-      (await askYesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
+      (await terminalAsker().yesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
   if (!yes) {
     if (!ctx.stdinIsTTY) {
       throw new ZhiError({

@@ -1,4 +1,3 @@
-import stringWidth from 'string-width';
 import {
   aggregate,
   type GroupBy,
@@ -14,8 +13,8 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
-import { padWidth } from '../sessions/list.js';
 import { maxOf } from '../../support/arrays.js';
+import { padToWidth, textWidth } from '../../support/width.js';
 
 const GROUPS: GroupBy[] = ['model', 'skill', 'day', 'kind'];
 const DEFAULT_SINCE = '30d';
@@ -123,8 +122,8 @@ function table(rows: LedgerRow[], total: LedgerRow, by: GroupBy, ctx: AppContext
   const body = rows.map((r) => cells(r, r.key));
   const foot = cells(total, t('ledger.total'));
   const all = [head, ...body, foot];
-  const widths = head.map((_, c) => maxOf(all.map((r) => stringWidth(r[c]!))));
-  const line = (r: string[]) => r.map((c, k) => padWidth(c, widths[k]!, k > 0)).join('  ');
+  const widths = head.map((_, c) => maxOf(all.map((r) => textWidth(r[c]!))));
+  const line = (r: string[]) => r.map((c, k) => padToWidth(c, widths[k]!, k > 0 ? 'right' : 'left')).join('  ');
   const rule = ctx.out.dim('─'.repeat(widths.reduce((a, b) => a + b + 2, -2)));
   const note = flagship
     ? ['', ctx.out.dim(t('ledger.flagshipNote', { model: DEFAULT_CHAT_MODEL.toUpperCase() }))]

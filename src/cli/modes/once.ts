@@ -3,36 +3,24 @@ import type { AgentResult } from '../../agent/events.js';
 import type { ChatSession } from '../../agent/chat.js';
 import { grantTyped } from '../../agent/permissions.js';
 import type { ContentPart } from '../../llm/types.js';
-import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
+import { exitCodeOf, type ExitCodeValue } from '../../support/errors.js';
 import type { OutputFormat } from '../args.js';
 import { createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
-import { pump, withInterrupt } from '../interrupt.js';
+import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
 import { StreamPrinter } from '../render/printer.js';
 
-export function exitCodeFor(result: AgentResult): ExitCodeValue {
-  switch (result.stopReason) {
-    case 'answer':
-      return ExitCode.ok;
-    case 'turn_limit':
-      return ExitCode.turnLimit;
-    case 'aborted':
-      return ExitCode.interrupted;
-    default:
-      return result.error?.exitCode ?? ExitCode.failure;
-  }
-}
 
 /**
  * One question, one answer: `zhi -c "…"` and pipe mode. `typed` is what the person wrote
  * themselves (the `-c` text, not a document piped beside it): its URLs are pre-approved.
  */
 export async function runOnce(ctx: AppContext, userText: string, typed = userText): Promise<ExitCodeValue> {
-  const prompter = ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter;
+  const prompter = ctx.stdinIsTTY ? terminalPrompter(ctx.err, ctx.interrupt) : nobodyPrompter;
   const { chat } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   const content = await withMentionedImages(userText, {
@@ -42,8 +30,8 @@ export async function runOnce(ctx: AppContext, userText: string, typed = userTex
     warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
   const format = ctx.args.flags.outputFormat;
-  if (format === 'text' && richTerminal(ctx)) return exitCodeFor(await sendRendered(ctx, chat, content));
-  return exitCodeFor(await sendPrinted(ctx, chat, content, format));
+  if (format === 'text' && richTerminal(ctx)) return exitCodeOf(await sendRendered(ctx, chat, content));
+  return exitCodeOf(await sendPrinted(ctx, chat, content, format));
 }
 
 /** Both streams are a colour terminal that can move the cursor: draw as the REPL does. */
@@ -66,7 +54,7 @@ async function sendRendered(
     { verbose: () => ctx.args.flags.verbose > 0 },
   );
   const started = Date.now();
-  return withInterrupt((signal) =>
+  return ctx.interrupt.run((signal) =>
     drawRun(renderer, chat.send(content, signal), () => chat.deps.usage, started),
   );
 }
@@ -80,7 +68,7 @@ export async function sendPrinted(
 ): Promise<AgentResult> {
   const printer = StreamPrinter.forContext(ctx, format);
   const started = Date.now();
-  const result = await withInterrupt((signal) =>
+  const result = await ctx.interrupt.run((signal) =>
     pump(chat.send(content, signal), (ev) => printer.handle(ev)),
   );
   printer.finish(result, chat.deps.usage, chat.settings.model, Date.now() - started);

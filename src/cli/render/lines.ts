@@ -7,11 +7,11 @@
 import type { AgentEvent, RunEvent } from '../../agent/events.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { cutToWidth, textWidth } from '../../support/width.js';
 import { formatWarning } from './error.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { toolFailureText } from './tool-failure.js';
-import { displayWidth } from './width.js';
 
 export { doneLine, fileLines } from './summary.js';
 
@@ -39,14 +39,14 @@ export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): strin
   const line = `${head} ${st.dim(formatDuration(ev.durationMs))}`;
   const room = o.width === undefined ? 160 : o.width - 5;
   // What the tool wants the person to see under its line (a search's sources), from outside: sanitized.
-  const extra = (ev.display ?? []).map((x) => `\n    ${st.dim(cut(visible(x), room))}`).join('');
-  return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - displayWidth(line) - 1)}${extra}`;
+  const extra = (ev.display ?? []).map((x) => `\n    ${st.dim(cutToWidth(visible(x), room))}`).join('');
+  return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - textWidth(line) - 1)}${extra}`;
 }
 
 function failureReason(ev: ToolEnd, st: Style, room: number): string {
   if (ev.ok || room < 10) return '';
   // The tool's words are for the model: the person gets them in their language (tool-failure.ts).
-  return ` ${st.dim(cut(visible(toolFailureText(ev.result)), room))}`;
+  return ` ${st.dim(cutToWidth(visible(toolFailureText(ev.result)), room))}`;
 }
 
 /** What a person reads when a tool call was not run: always in their language, never the model's note. */
@@ -124,18 +124,4 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     default:
       return [];
   }
-}
-
-/** At most `width` columns of plain text, with an ellipsis when cut. */
-export function cut(s: string, width: number): string {
-  if (displayWidth(s) <= width) return s;
-  let out = '';
-  let used = 0;
-  for (const ch of s) {
-    const w = displayWidth(ch);
-    if (used + w > width - 1) break;
-    out += ch;
-    used += w;
-  }
-  return `${out}…`;
 }

@@ -2,8 +2,9 @@ import type { Token, Tokens } from 'marked';
 import { highlight } from './highlight.js';
 import { renderTable } from './table.js';
 import { compose, type Paint, type Theme } from './theme.js';
-import { type Span, textWidth, wrapSpans } from './wrap.js';
 import { pushAll } from '../../support/arrays.js';
+import { textWidth } from '../../support/width.js';
+import { type Span, wrapSpans } from './wrap.js';
 
 /**
  * Markdown blocks (from `marked`'s lexer) as terminal lines: headings, paragraphs with bold,

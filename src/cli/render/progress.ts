@@ -3,8 +3,8 @@ import { formatCost } from '../../llm/models.js';
 import type { Currency } from '../../llm/platforms.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { cutToWidth, textWidth } from '../../support/width.js';
 import type { Style } from './style.js';
-import { displayWidth } from './width.js';
 import { maxOf } from '../../support/arrays.js';
 
 /** Index lines shown at the end before "… and N more". */
@@ -20,20 +20,6 @@ export interface ProgressOptions {
   raw(text: string): void;
   columns?: () => number;
   now?: () => number;
-}
-
-/** Text cut to a number of terminal columns, with an ellipsis when cut (a Chinese character is two). */
-export function cutToWidth(text: string, cols: number): string {
-  if (displayWidth(text) <= cols) return text;
-  let out = '';
-  let w = 0;
-  for (const ch of text) {
-    const cw = displayWidth(ch);
-    if (w + cw > cols - 1) break;
-    out += ch;
-    w += cw;
-  }
-  return `${out}…`;
 }
 
 /** `about 6 min left`, rounded the way a person would say it. */
@@ -154,9 +140,9 @@ export class FolderProgress {
     let text = this.lineText();
     // The file in progress gets what room is left; the line never wraps (it could not be redrawn).
     const current = [...this.running].pop();
-    const room = cols - displayWidth(text) - 3;
+    const room = cols - textWidth(text) - 3;
     if (current && room >= 8) text += ` · ${cutToWidth(visible(current), room)}`;
-    if (displayWidth(text) > cols) {
+    if (textWidth(text) > cols) {
       const ev = this.last!;
       text = cutToWidth(
         `${this.counter(ev)} ✓ ${ev.counts.done + ev.counts.earlier} ✗ ${ev.counts.failed}`,
@@ -181,10 +167,10 @@ export class FolderProgress {
     const st = this.o.err;
     if (ev.failures.length) {
       this.o.line(st.bold(t('batch.end.failures', { count: ev.failures.length })));
-      const w = Math.min(40, maxOf(ev.failures.map((f) => displayWidth(visible(f.file)))));
+      const w = Math.min(40, maxOf(ev.failures.map((f) => textWidth(visible(f.file)))));
       for (const f of ev.failures.slice(0, MAX_INDEX_LINES)) {
         const name = visible(f.file);
-        this.o.line(`  ${name}${' '.repeat(Math.max(1, w - displayWidth(name) + 2))}${visible(f.reason)}`);
+        this.o.line(`  ${name}${' '.repeat(Math.max(1, w - textWidth(name) + 2))}${visible(f.reason)}`);
       }
       if (ev.failures.length > MAX_INDEX_LINES)
         this.o.line(

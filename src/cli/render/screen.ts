@@ -1,4 +1,4 @@
-import { clip, textWidth } from './wrap.js';
+import { cutToWidth, textWidth } from '../../support/width.js';
 
 /** Where the screen draws: a terminal stream and its size. */
 export interface Terminal {
@@ -49,7 +49,7 @@ export class Screen {
 
   setLive(lines: string[]): void {
     const cols = this.term.columns();
-    const next = lines.map((l) => clip(l, Math.max(1, cols - 1)));
+    const next = lines.map((l) => cutToWidth(l, Math.max(1, cols - 1)));
     let same = 0;
     if (cols === this.drawnColumns) {
       while (same < next.length && same < this.live.length && next[same] === this.live[same]) same++;

@@ -1,4 +1,4 @@
-import pc from 'picocolors';
+import { makeTheme } from './theme.js';
 
 /** Colours for one output stream: on only for a terminal, and never with NO_COLOR or --no-color. */
 export interface Style {
@@ -20,17 +20,7 @@ export function colorEnabled(stream: NodeJS.WriteStream, noColorFlag: boolean, e
   return Boolean(stream.isTTY);
 }
 
+/** The colours of one stream: the Markdown theme's, of which a Style uses the plain ones. */
 export function makeStyle(enabled: boolean): Style {
-  const c = pc.createColors(enabled);
-  return {
-    enabled,
-    dim: c.dim,
-    bold: c.bold,
-    red: c.red,
-    yellow: c.yellow,
-    green: c.green,
-    cyan: c.cyan,
-    gray: c.gray,
-    italic: c.italic,
-  };
+  return makeTheme(enabled);
 }

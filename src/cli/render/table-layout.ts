@@ -1,4 +1,5 @@
-import { graphemeWidth, splitGraphemes, textWidth } from './wrap.js';
+import { graphemes as splitGraphemes } from '../../support/graphemes.js';
+import { textWidth } from '../../support/width.js';
 
 /**
  * How wide each column of a table may be. Widths follow the content: a column gets its natural
@@ -49,7 +50,7 @@ function runWidth(token: string): number {
   let best = 0;
   let run = 0;
   for (const g of splitGraphemes(token)) {
-    const w = graphemeWidth(g);
+    const w = textWidth(g);
     if (w > 1) {
       best = Math.max(best, run, w);
       run = 0;

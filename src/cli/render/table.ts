@@ -2,8 +2,9 @@ import type { Tokens } from 'marked';
 import { type BlockContext, inline } from './markdown.js';
 import { allocate, type ColumnMeasure, emptyMeasure, measureCell } from './table-layout.js';
 import type { Theme } from './theme.js';
-import { pad, type Span, textWidth, wrapSpans } from './wrap.js';
 import { maxBy, pushAll } from '../../support/arrays.js';
+import { padToWidth, textWidth } from '../../support/width.js';
+import { type Span, wrapSpans } from './wrap.js';
 
 export { fitColumns } from './table-layout.js';
 
@@ -125,7 +126,7 @@ export class GridPainter {
     const lines: string[] = [];
     for (let k = 0; k < height; k++) {
       const parts = wrapped.map((w, i) =>
-        pad(w[k] ?? '', widths[i]!, k < w.length ? this.aligns[i]! : 'left'),
+        padToWidth(w[k] ?? '', widths[i]!, k < w.length ? this.aligns[i]! : 'left'),
       );
       lines.push(`${this.bar} ${parts.join(` ${this.bar} `)} ${this.bar}`);
     }

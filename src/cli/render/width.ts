@@ -1,63 +1,18 @@
 import { maxBy } from '../../support/arrays.js';
 /**
- * A cheap display width for short UI text (command output, tables of numbers and names):
- * escape codes ignored, East Asian wide and full-width characters count 2. Loads nothing, so
- * start-up code can use it; the Markdown renderer uses string-width (emoji-aware) instead.
+ * UI text laid out in columns and wrapped to the terminal (command output, tables of numbers and
+ * names). Widths come from the one display width, support/width.ts.
  */
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
-
-function wide(cp: number): boolean {
-  return (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0x303e) ||
-    (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
-
-export function displayWidth(s: string): number {
-  let w = 0;
-  for (const ch of s.replace(ANSI, '')) {
-    const cp = ch.codePointAt(0)!;
-    if (
-      cp < 0x20 ||
-      (cp >= 0x7f && cp < 0xa0) ||
-      (cp >= 0x300 && cp <= 0x36f) ||
-      cp === 0x200d ||
-      (cp >= 0xfe00 && cp <= 0xfe0f)
-    )
-      continue;
-    w += wide(cp) ? 2 : 1;
-  }
-  return w;
-}
-
-export function padEnd(s: string, width: number): string {
-  return s + ' '.repeat(Math.max(0, width - displayWidth(s)));
-}
-
-export function padStart(s: string, width: number): string {
-  return ' '.repeat(Math.max(0, width - displayWidth(s))) + s;
-}
+import { padToWidth, textWidth } from '../../support/width.js';
 
 /** Rows of cells as aligned columns (two spaces apart); `right` marks right-aligned columns. */
 export function columns(rows: string[][], right: ReadonlySet<number> = new Set()): string[] {
   const n = maxBy(rows, (r) => r.length, 0);
-  const widths = Array.from({ length: n }, (_, i) => maxBy(rows, (r) => displayWidth(r[i] ?? ''), 0));
+  const widths = Array.from({ length: n }, (_, i) => maxBy(rows, (r) => textWidth(r[i] ?? ''), 0));
   return rows.map((r) =>
     r
       .map((c, i) =>
-        right.has(i) ? padStart(c, widths[i]!) : i === r.length - 1 ? c : padEnd(c, widths[i]!),
+        right.has(i) ? padToWidth(c, widths[i]!, 'right') : i === r.length - 1 ? c : padToWidth(c, widths[i]!),
       )
       .join('  ')
       .trimEnd(),
@@ -75,13 +30,13 @@ export function stderrColumns(): number | undefined {
  * follows `first`, the others `rest` (a hanging indent). Without a width the text is returned as is.
  */
 export function wrapText(text: string, width: number | undefined, first = '', rest = ''): string[] {
-  if (!width || displayWidth(first) + displayWidth(text) <= width) return [first + text];
-  const room = (line: string) => width - displayWidth(line);
+  if (!width || textWidth(first) + textWidth(text) <= width) return [first + text];
+  const room = (line: string) => width - textWidth(line);
   const lines: string[] = [];
   let line = first;
   let empty = true;
   for (const token of tokens(text)) {
-    const w = displayWidth(token);
+    const w = textWidth(token);
     const space = token === ' ';
     if (space && empty) continue;
     if (w <= room(line)) {
@@ -95,10 +50,10 @@ export function wrapText(text: string, width: number | undefined, first = '', re
     if (space) continue;
     // A token longer than a whole line is cut where it must be.
     let part = token;
-    while (displayWidth(part) > room(line) && room(line) > 0) {
+    while (textWidth(part) > room(line) && room(line) > 0) {
       let cut = '';
       for (const ch of part) {
-        if (displayWidth(cut + ch) > room(line)) break;
+        if (textWidth(cut + ch) > room(line)) break;
         cut += ch;
       }
       if (!cut) break;
@@ -124,7 +79,7 @@ function tokens(text: string): string[] {
     if (ch === ' ') {
       flush();
       out.push(' ');
-    } else if (wide(ch.codePointAt(0)!)) {
+    } else if (textWidth(ch) === 2) {
       if (/[，。、；：？！）》」』】]/.test(ch) && out.length && !word) out[out.length - 1] += ch;
       else {
         flush();

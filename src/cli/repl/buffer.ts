@@ -1,4 +1,4 @@
-import { splitGraphemes } from '../render/wrap.js';
+import { graphemes as splitGraphemes } from '../../support/graphemes.js';
 
 /**
  * The text being edited and the cursor in it (a UTF-16 offset that always sits between grapheme

@@ -1,4 +1,4 @@
-import { clip, textWidth } from '../render/wrap.js';
+import { cutToWidth, textWidth } from '../../support/width.js';
 import { layout, rowsAbove } from './layout.js';
 
 const SYNC_START = '\x1b[?2026h';
@@ -45,7 +45,7 @@ export class EditorView {
     const rows = [...l.rows];
     const widths = [...l.widths];
     if (status) {
-      const line = clip(status, cols - 1);
+      const line = cutToWidth(status, cols - 1);
       rows.push(line);
       widths.push(textWidth(line));
     }

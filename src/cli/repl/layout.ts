@@ -1,5 +1,6 @@
 import { visible } from '../../support/sanitize.js';
-import { graphemeWidth, splitGraphemes, textWidth } from '../render/wrap.js';
+import { graphemes as splitGraphemes } from '../../support/graphemes.js';
+import { textWidth } from '../../support/width.js';
 
 /** The input block as the terminal shows it: one string per screen row, and where the cursor is. */
 export interface Layout {
@@ -14,7 +15,7 @@ export interface Layout {
 function cell(g: string): { text: string; width: number } {
   if (g === '\t') return { text: '    ', width: 4 };
   const text = visible(g);
-  return { text, width: text === g ? graphemeWidth(g) : textWidth(text) };
+  return { text, width: textWidth(text) };
 }
 
 /**

@@ -14,7 +14,7 @@ export function once<T>(value: Lazy<T>): () => Promise<T> {
 }
 
 let rendererModule: Promise<typeof import('../render/repl-renderer.js')> | undefined;
-/** The Markdown renderer (marked, string-width): loaded after the prompt shows, never before. */
+/** The Markdown renderer (marked): loaded after the prompt shows, never before. */
 export function loadRenderer(): Promise<typeof import('../render/repl-renderer.js')> {
   rendererModule ??= import('../render/repl-renderer.js');
   return rendererModule;

@@ -1,19 +1,8 @@
-import type { Prompter, ToolApproval } from '../../agent/loop.js';
-import { t } from '../../support/i18n/index.js';
-import { visible } from '../../support/sanitize.js';
-import type { Question } from '../../tools/types.js';
-import { askApproval } from '../approval.js';
+import type { Prompter } from '../../agent/loop.js';
+import { askingPrompter } from '../prompter.js';
 import type { Style } from '../render/style.js';
+import { editorAsker } from './ask.js';
 import type { LineEditor } from './editor.js';
-
-const YES = /^(y|yes|是|是的|好|好的|对|确认|允许|可以)$/i;
-
-export function isYes(answer: string | null, defaultYes = false): boolean {
-  if (answer === null) return false;
-  const a = answer.trim();
-  if (!a) return defaultYes;
-  return YES.test(a);
-}
 
 /** What the prompter needs around a question: stop the live display, and draw again after. */
 export interface QuestionHooks {
@@ -22,9 +11,8 @@ export interface QuestionHooks {
 }
 
 /**
- * Permission questions during a REPL run, asked through the REPL's own line editor (a second
- * readline on the same terminal would fight it for keys). The full tool call is shown, with the
- * shell's warning in red; Ctrl+C answers no and stops the run.
+ * Permission questions during a REPL run, asked through the REPL's own line editor: the same
+ * prompter as the one-shot modes, over the editor's adapter. Ctrl+C answers no and stops the run.
  */
 export function replPrompter(
   editor: LineEditor,
@@ -32,29 +20,12 @@ export function replPrompter(
   write: (s: string) => void,
   hooks: QuestionHooks,
 ): Prompter {
-  const ask = async (text: string, signal: AbortSignal): Promise<boolean> => {
+  return askingPrompter(editorAsker(editor, write), style, write, async (ask) => {
     hooks.before();
     try {
-      write(text);
-      return isYes(await editor.ask(`${t('tools.approve.question')} `, signal));
+      return await ask();
     } finally {
       hooks.after();
     }
-  };
-  return {
-    interactive: true,
-    confirmTool: async (req: ToolApproval, signal: AbortSignal) => {
-      hooks.before();
-      try {
-        return await askApproval(req, style, write, (question) => editor.ask(question, signal));
-      } finally {
-        hooks.after();
-      }
-    },
-    ask: (q: Question, signal: AbortSignal) => {
-      const message = visible(q.message);
-      const head = q.danger ? style.red(style.bold(message)) : style.bold(message);
-      return ask(`${head}\n${q.detail ? `  ${visible(q.detail, { keepNewlines: true })}\n` : ''}`, signal);
-    },
-  };
+  });
 }

@@ -26,7 +26,9 @@ import type { History } from './history.js';
 import { editInEditor } from './edit-external.js';
 import { classify, slashForm } from './input.js';
 import { dedupeCommands, type Lazy, loadRenderer, once } from './lazy.js';
-import { isYes, replPrompter } from './prompter.js';
+import type { Asker } from '../ask.js';
+import { editorAsker } from './ask.js';
+import { replPrompter } from './prompter.js';
 import { statusText } from './status.js';
 import { snapshot, usageSince } from './usage-delta.js';
 import { sessionUsageLine } from './usage-text.js';
@@ -146,7 +148,7 @@ export class Repl {
       mcp,
       print: (text) => this.io.output.write(`${text}\n`),
       warn: (text) => this.io.output.write(formatWarning(text, style)),
-      confirm: async (question) => isYes(await this.editor.ask(`${question} ${t('repl.yesNo')} `)),
+      confirm: (question) => this.asker.yesNo(`${question} ${t('repl.yesNo')} `),
       sendMessage: (text) => this.send(text),
       renderRun: (run, usage) => this.renderRun(run, usage),
       exit: () => {
@@ -223,16 +225,30 @@ export class Repl {
       return;
     }
     const { chat } = await this.loadChat();
-    const abort = new AbortController();
-    this.editor.busy(() => abort.abort());
-    try {
-      await runBang(command, chat, {
+    await this.stoppable((signal) =>
+      runBang(command, chat, {
         write: (text) => this.io.output.write(text),
         warn: (text) => this.io.output.write(formatWarning(text, this.ctx.err)),
-        confirm: async (q) => isYes(await this.editor.ask(q, abort.signal)),
+        confirm: (q) => this.asker.yesNo(q, { signal }),
         style: this.ctx.err,
-        signal: abort.signal,
-      });
+        signal,
+      }),
+    );
+  }
+
+  /** Questions to the person, through the line editor (the REPL's adapter of the Asker). */
+  private get asker(): Asker {
+    return editorAsker(this.editor, (s) => this.io.output.write(s));
+  }
+
+  /**
+   * Run something Ctrl+C stops, through the process's one interrupt: in raw mode the key reaches
+   * the line editor, which passes it on as a press.
+   */
+  private async stoppable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.editor.busy(() => this.ctx.interrupt.press());
+    try {
+      return await this.ctx.interrupt.run(fn);
     } finally {
       this.editor.idle();
     }
@@ -307,8 +323,8 @@ export class Repl {
       return;
     }
     // The terminal is in raw mode: Ctrl+C is a key, not a signal. Commands that can be stopped
-    // (/run) listen for SIGINT, so the key is passed on as one.
-    this.editor.busy(() => process.emit('SIGINT', 'SIGINT'));
+    // (/run, /compact) run inside the interrupt, so the key is passed on to it as a press.
+    this.editor.busy(() => this.ctx.interrupt.press());
     try {
       await cmd.run(args, slash);
     } catch (err) {
@@ -331,47 +347,42 @@ export class Repl {
     const rendererReady = loadRenderer();
     const built = await this.loadChat();
     const { chat } = built;
-    const abort = new AbortController();
-    const stop = () => abort.abort();
     const before = snapshot(chat.deps.usage);
     const started = Date.now();
-    this.editor.busy(stop);
-    process.on('SIGINT', stop);
     try {
-      const style = this.ctx.err;
-      const env = makeAttachEnv(
-        this.ctx,
-        built,
-        {
-          note: (line) =>
-            this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
-          confirm: async (question) => isYes(await this.editor.ask(question, abort.signal), true),
-        },
-        abort.signal,
-      );
-      const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
-      if (abort.signal.aborted) {
-        this.io.output.write(formatWarning(t('repl.interrupted'), style));
-        return;
-      }
-      if (onlyFiles) {
-        this.pending = attachments;
-        this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
-        return;
-      }
-      this.pending = emptyAttachments();
-      // The addresses the person typed may be fetched without a question (not those in files).
-      if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
-      await rendererReady;
-      const run = chat.send(buildContent(text, attachments), abort.signal);
-      await this.renderRun(run, () => usageSince(before, chat.deps.usage), started);
-      this.state.afterTurn?.();
+      await this.stoppable(async (signal) => {
+        const style = this.ctx.err;
+        const env = makeAttachEnv(
+          this.ctx,
+          built,
+          {
+            note: (line) =>
+              this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
+            confirm: (question) => this.asker.yesNo(question, { signal, defaultYes: true }),
+          },
+          signal,
+        );
+        const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
+        if (signal.aborted) {
+          this.io.output.write(formatWarning(t('repl.interrupted'), style));
+          return;
+        }
+        if (onlyFiles) {
+          this.pending = attachments;
+          this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
+          return;
+        }
+        this.pending = emptyAttachments();
+        // The addresses the person typed may be fetched without a question (not those in files).
+        if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
+        await rendererReady;
+        const run = chat.send(buildContent(text, attachments), signal);
+        await this.renderRun(run, () => usageSince(before, chat.deps.usage), started);
+        this.state.afterTurn?.();
+      });
     } catch (err) {
       log().error('message failed', err);
       this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
-    } finally {
-      process.off('SIGINT', stop);
-      this.editor.idle();
     }
   }
 

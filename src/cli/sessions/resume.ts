@@ -2,6 +2,7 @@ import { findSession, latestSession, listSessions } from '../../agent/sessions/l
 import { type LoadedSession, loadSession, type SessionSummary } from '../../agent/sessions/store.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
 import type { Resumed } from './attach.js';
 import { formatWarning } from '../render/error.js';
@@ -108,24 +109,13 @@ async function pickSession(ctx: AppContext): Promise<SessionSummary | undefined>
   }
   const here = all.filter((s) => s.cwd === ctx.cwd);
   const ordered = [...here, ...all.filter((s) => s.cwd !== ctx.cwd)].slice(0, 30);
-  // The listing's formatting (and its width library) is loaded for the picker only, not --continue.
-  const [{ select }, { sessionChoiceLabel }] = await Promise.all([
-    import('@inquirer/prompts'),
-    import('./list.js'),
-  ]);
-  try {
-    return await select(
-      {
-        message: t('sessions.pick'),
-        choices: ordered.map((s) => ({ name: sessionChoiceLabel(s, ctx.cwd), value: s })),
-        pageSize: 12,
-      },
-      { output: process.stderr },
-    );
-  } catch (err) {
-    if (err instanceof Error && err.name === 'ExitPromptError') {
-      throw new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
-    }
-    throw err;
-  }
+  // The listing's formatting is loaded for the picker only, not --continue.
+  const { sessionChoiceLabel } = await import('./list.js');
+  const picked = await terminalAsker(ctx.interrupt).choose(
+    t('sessions.pick'),
+    ordered.map((s) => ({ label: sessionChoiceLabel(s, ctx.cwd), value: s })),
+    { pageSize: 12 },
+  );
+  if (!picked) throw new ZhiError({ kind: 'aborted', what: { key: 'cli.interrupted' } });
+  return picked;
 }

@@ -5,8 +5,8 @@ import type { ModelUsage, UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
 import type { Style } from '../render/style.js';
 import { formatTokens } from '../render/summary.js';
-import { padWidth } from './list.js';
 import { maxBy } from '../../support/arrays.js';
+import { padToWidth } from '../../support/width.js';
 
 export interface UsageViewOptions {
   style: Style;
@@ -58,8 +58,8 @@ export function formatUsage(usage: UsageTracker, o: UsageViewOptions): string[] 
     detail.push(t('sessions.usage.out', { n: formatTokens(u.completionTokens) }));
     if (u.reasoningTokens) detail.push(t('sessions.usage.reasoning', { n: formatTokens(u.reasoningTokens) }));
     out.push(
-      `  ${padWidth(model, nameWidth)}  ${bar(total.totalTokens ? u.totalTokens / total.totalTokens : 0, width, s)}  ` +
-        `${padWidth(formatTokens(u.totalTokens), 6, true)}  ${padWidth(costText(model, u, usage.platform), 9, true)}  ${s.dim(detail.join(' · '))}`,
+      `  ${padToWidth(model, nameWidth)}  ${bar(total.totalTokens ? u.totalTokens / total.totalTokens : 0, width, s)}  ` +
+        `${padToWidth(formatTokens(u.totalTokens), 6, 'right')}  ${padToWidth(costText(model, u, usage.platform), 9, 'right')}  ${s.dim(detail.join(' · '))}`,
     );
   }
   const cost = usage.cost();

@@ -1,14 +1,14 @@
-import { createInterface } from 'node:readline';
 import type { Message } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
-import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { type Asker, terminalAsker } from '../ask.js';
 import { createChat } from '../chat.js';
 import { type AppContext, requireKey } from '../context.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from '../folder-flags.js';
-import { exitCodeFor, sendPrinted } from '../modes/once.js';
+import { sendPrinted } from '../modes/once.js';
 import { terminalPrompter } from '../prompter.js';
 import { ALL_TOOL_NAMES } from '../tools.js';
 import { findSkill, runFromCommandLine } from './execute.js';
@@ -65,54 +65,52 @@ export async function newSkillConversation(
   }
   const warn = (s: string) => process.stderr.write(`${s}\n`);
   let catalog = await loadCatalog(ctx, warn);
-  const { select, input } = await import('@inquirer/prompts');
-  const template =
-    findTemplate(templateArg) ??
-    findTemplate(
-      await select(
-        {
-          message: t('skills.new.pickTemplate'),
-          choices: TEMPLATES.map((x) => ({ value: x.id, name: `${x.id} — ${t(`skills.template.${x.id}`)}` })),
-        },
-        { output: process.stderr },
-      ),
-    );
-  const request = await input({ message: t('skills.new.describe') }, { output: process.stderr });
+  const asker = terminalAsker(ctx.interrupt);
+  const picked =
+    templateArg ??
+    (await asker.choose(
+      t('skills.new.pickTemplate'),
+      TEMPLATES.map((x) => ({ value: x.id, label: `${x.id} — ${t(`skills.template.${x.id}`)}` })),
+    ));
+  const template = findTemplate(picked);
+  const request = picked === undefined ? null : await asker.text(t('skills.new.describe'), { default: '' });
+  if (!template || request === null) return ExitCode.interrupted;
 
-  // The chat every mode builds (its model chosen as for any chat: --model, then default_model),
-  // with only the tools a skill's author needs.
-  const { chat } = await createChat(ctx, {
-    kind: 'repl',
-    prompter: terminalPrompter(ctx.err),
-    tools: ['skill_create', 'file_read', 'file_list'],
-  });
-  warn(ctx.err.dim(t('skills.new.started', { model: chat.settings.model })));
-
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  const ask = (q: string) =>
-    new Promise<string | null>((resolve) => {
-      rl.once('close', () => resolve(null));
-      rl.question(q, resolve);
-    });
+  // One line reader for the whole conversation, its questions and its tool approvals alike:
+  // keys typed ahead (Ctrl+D to end) are never lost between two questions.
+  const talk = terminalAsker(ctx.interrupt, { keepOpen: true });
   try {
-    let message: string | null = creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES });
-    while (message?.trim()) {
-      await sendPrinted(ctx, chat, message);
-      if (createdSkill(chat.messages)) break;
-      message = await ask(ctx.err.bold('> '));
-    }
-    const name = createdSkill(chat.messages);
+    const name = await converse(ctx, talk, creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES }));
     if (!name) return ExitCode.ok;
     catalog = await loadCatalog(ctx, warn);
     const skill = findSkill(catalog, name);
     warn(t('skills.new.saved', { name, file: skill.file }));
-    const line = await ask(`${t('skills.new.runNow', { name })} `);
+    const line = await talk.text(`${t('skills.new.runNow', { name })} `);
     if (!line?.trim()) return ExitCode.ok;
-    rl.close();
+    talk.close();
     return runNow(ctx, catalog, name, line);
   } finally {
-    rl.close();
+    talk.close();
   }
+}
+
+/** The conversation with the model until skill_create saved a skill (its name) or the person stops. */
+async function converse(ctx: AppContext, talk: Asker, seed: string): Promise<string | undefined> {
+  // The chat every mode builds (its model chosen as for any chat: --model, then default_model),
+  // with only the tools a skill's author needs.
+  const { chat } = await createChat(ctx, {
+    kind: 'repl',
+    prompter: terminalPrompter(ctx.err, ctx.interrupt, talk),
+    tools: ['skill_create', 'file_read', 'file_list'],
+  });
+  process.stderr.write(`${ctx.err.dim(t('skills.new.started', { model: chat.settings.model }))}\n`);
+  let message: string | null = seed;
+  while (message?.trim()) {
+    await sendPrinted(ctx, chat, message);
+    if (createdSkill(chat.messages)) break;
+    message = await talk.text(ctx.err.bold('> '));
+  }
+  return createdSkill(chat.messages);
 }
 
 /** Run the new skill with inputs typed like a command line (`report.pdf --to english`). */
@@ -130,7 +128,7 @@ async function runNow(
   }
   // Run as `zhi run` would (--model, the mode), drawn as plain text.
   const result = await runFromCommandLine(ctx, { catalog, skill, values, format: 'text' });
-  return exitCodeFor(result);
+  return exitCodeOf(result);
 }
 
 /** Split typed inputs into positional words and `--name value` pairs (quotes respected). */

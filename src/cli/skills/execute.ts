@@ -14,7 +14,7 @@ import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
 import { type AppContext, newUsage } from '../context.js';
 import { defaultJobs, type FolderFlags } from '../folder-flags.js';
-import { pump, withInterrupt } from '../interrupt.js';
+import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { StreamPrinter } from '../render/printer.js';
 import type { Style } from '../render/style.js';
@@ -61,12 +61,12 @@ export function runFromCommandLine(
     format?: OutputFormat;
   },
 ): Promise<AgentResult> {
-  return withInterrupt((signal) =>
+  return ctx.interrupt.run((signal) =>
     executeSkill({
       ...o,
       ctx,
       model: ctx.args.flags.model,
-      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err) : nobodyPrompter,
+      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err, ctx.interrupt) : nobodyPrompter,
       mode: ctx.mode,
       signal,
       usage: newUsage(ctx),

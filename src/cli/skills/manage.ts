@@ -13,8 +13,8 @@ import { editorCommand } from '../external-editor.js';
 import { highlight } from '../render/highlight.js';
 import type { Style } from '../render/style.js';
 import { makeTheme } from '../render/theme.js';
-import { clip, pad, textWidth } from '../render/wrap.js';
 import { maxBy } from '../../support/arrays.js';
+import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 
 export function sourceLabel(catalog: SkillCatalog, s: Skill): string {
   if (s.source === 'builtin') return t('skills.source.builtin');
@@ -50,7 +50,7 @@ export function skillTable(
   widths[1] = Math.max(12, Math.min(widths[1]!, o.width - fixed));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => pad(clip(c, widths[i]!), widths[i]!))
+      .map((c, i) => padToWidth(cutToWidth(c, widths[i]!), widths[i]!))
       .join('  ')
       .trimEnd();
   return [

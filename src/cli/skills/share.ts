@@ -15,7 +15,7 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { AppContext } from '../context.js';
-import { askYesNo } from '../prompter.js';
+import { terminalAsker } from '../ask.js';
 import { findSkill } from './execute.js';
 
 export async function exportSkill(
@@ -126,7 +126,7 @@ export async function importSkill(
           tries: [{ key: 'skills.share.tryYes', params: { source } }],
         });
       }
-      if (!(await askYesNo(`${t('skills.share.question', { name: manifest.name })} [y/N] `))) {
+      if (!(await terminalAsker().yesNo(`${t('skills.share.question', { name: manifest.name })} [y/N] `))) {
         process.stderr.write(`${t('skills.share.kept')}\n`);
         return ExitCode.ok;
       }

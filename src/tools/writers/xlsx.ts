@@ -8,7 +8,7 @@
  */
 
 import { type Cell, PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
-import { textWidth } from './width.js';
+import { textWidth } from '../../support/width.js';
 
 export interface SheetSpec extends Table {
   name: string;
@@ -207,8 +207,7 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
     import('exceljs'),
     import('node:stream'),
   ]);
-  const ascii = /^[\x20-\x7e]*$/;
-  const width: WidthFn = (s) => (ascii.test(s) ? s.length : textWidth(s));
+  const width: WidthFn = textWidth;
   const chunks: Buffer[] = [];
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => chunks.push(c));

@@ -1,5 +1,6 @@
 import { t } from '../../../support/i18n/index.js';
-import { stderrColumns, displayWidth as textWidth, wrapText } from '../../render/width.js';
+import { textWidth } from '../../../support/width.js';
+import { stderrColumns, wrapText } from '../../render/width.js';
 import type { SlashCommand, SlashContext } from './types.js';
 import { maxBy, pushAll } from '../../../support/arrays.js';
 

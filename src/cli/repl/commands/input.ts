@@ -1,7 +1,7 @@
 import type { ContentPart } from '../../../llm/types.js';
 import { t } from '../../../support/i18n/index.js';
 import { copyText } from '../../clipboard.js';
-import type { SlashCommand } from './types.js';
+import { type SlashCommand, switchTo } from './types.js';
 
 /** The text of the last answer (what /copy copies). */
 export function lastAnswer(messages: readonly { role: string; content?: unknown }[]): string | undefined {
@@ -53,8 +53,7 @@ const statusline: SlashCommand = {
   async run(args, ctx) {
     const display = ctx.display;
     if (!display) return;
-    const word = args.trim().toLowerCase();
-    display.statusLine = word === 'on' ? true : word === 'off' ? false : !display.statusLine;
+    display.statusLine = switchTo(args, display.statusLine);
     ctx.print(t(display.statusLine ? 'input.statusline.on' : 'input.statusline.off'));
   },
 };

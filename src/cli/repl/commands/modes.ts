@@ -1,6 +1,6 @@
 import { type Effort, findModel, modelInfo } from '../../../llm/models.js';
 import { t } from '../../../support/i18n/index.js';
-import type { SlashCommand } from './types.js';
+import { type SlashCommand, switchTo } from './types.js';
 
 const auto: SlashCommand = {
   name: 'auto',
@@ -71,8 +71,7 @@ const verbose: SlashCommand = {
   complete: () => ['on', 'off'],
   async run(args, ctx) {
     if (!ctx.display) return;
-    const arg = args.trim().toLowerCase();
-    ctx.display.verbose = arg === 'on' ? true : arg === 'off' ? false : !ctx.display.verbose;
+    ctx.display.verbose = switchTo(args, ctx.display.verbose);
     ctx.print(t(ctx.display.verbose ? 'repl.verbose.on' : 'repl.verbose.off'));
   },
 };

@@ -1,6 +1,5 @@
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
-import { withInterrupt } from '../../interrupt.js';
 import { formatError } from '../../render/error.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
@@ -104,7 +103,7 @@ const compact: SlashCommand = {
     const focus = args.trim();
     // Ctrl+C stops the summary call; the conversation stays as it was.
     // The summary call's usage reaches the session file and ledger through the wiring's consumer.
-    const r = await withInterrupt((signal) =>
+    const r = await ctx.app.interrupt.run((signal) =>
       wiring.compactor.compact(ctx.chat.messages, { reason: 'manual', signal, ...(focus ? { focus } : {}) }),
     );
     ctx.print(r.ok && r.notice ? r.notice : t('sessions.compact.nothing'));

@@ -11,7 +11,6 @@ import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { newUsage } from '../../context.js';
 import { takeFolderFlags } from '../../folder-flags.js';
-import { withInterrupt } from '../../interrupt.js';
 import { createdSkill, splitCommandLine } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
 import { allWarnings, loadCatalog, skillWarnings } from '../../skills/runtime.js';
@@ -103,7 +102,7 @@ const run: SlashCommand = {
     const { recordedSkillRun } = await import('../../skills/execute.js');
     const err = lineSink((l) => ctx.print(l));
     try {
-      const result = await withInterrupt(async (signal) => {
+      const result = await ctx.app.interrupt.run(async (signal) => {
         const events = recordedSkillRun({
           ctx: ctx.app,
           catalog,

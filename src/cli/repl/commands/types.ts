@@ -78,3 +78,9 @@ export interface SlashCommand {
   complete?(partial: string, ctx: SlashContext): string[] | Promise<string[]>;
   run(args: string, ctx: SlashContext): Promise<void>;
 }
+
+/** The argument of an on/off switch (`/verbose on`, `/statusline off`); anything else flips it. */
+export function switchTo(args: string, current: boolean): boolean {
+  const word = args.trim().toLowerCase();
+  return word === 'on' ? true : word === 'off' ? false : !current;
+}
