@@ -107,13 +107,7 @@ describe('zhi skill export / import', () => {
     const en = await as(bob, ['skill', 'import', 'proofread.zip']);
     expect(en.code).toBe(2);
     expect(en.stderr).toContain('It takes the place of the built-in skill proofread');
-    const zh = await runZhi({
-      args: ['skill', 'import', 'proofread.zip'],
-      baseUrl: fake.baseUrl,
-      home: bob,
-      cwd: work,
-      env: { ZHI_LANGUAGE: 'zh' },
-    });
+    const zh = await e.zhi(['skill', 'import', 'proofread.zip'], { home: bob, env: { ZHI_LANGUAGE: 'zh' } });
     expect(zh.stderr).toContain('它将取代内置技能 proofread');
     expect(existsSync(join(bob, 'skills', 'proofread.yaml'))).toBe(false);
     // A skill with a new name says nothing of the kind.
