@@ -114,7 +114,10 @@ async function chatOnce(
       kind: 'usage',
       what: { key: 'cli.err.emptyMessage' },
       why: { key: from === 'stdin' ? 'cli.err.emptyStdinWhy' : 'cli.err.emptyMessageWhy' },
-      tries: from === 'stdin' ? [{ key: 'cli.try.pipeText' }, { key: 'cli.try.quote' }] : [{ key: 'cli.try.quote' }],
+      tries:
+        from === 'stdin'
+          ? [{ key: 'cli.try.pipeText' }, { key: 'cli.try.quote' }]
+          : [{ key: 'cli.try.quote' }],
     });
   }
   const { runOnce } = await import('./modes/once.js');

@@ -98,7 +98,9 @@ describe('documents longer than one message: map, then combine', () => {
     const r = await zhi(['run', 'translate', 'long.md', '--to', 'English', '--auto']);
     expect(r.code).toBe(0);
     // A translation's parts are joined in order, not "combined".
-    expect(r.stderr).toMatch(/Long document long\.md: \d+ parts, processed separately and then joined in order\./);
+    expect(r.stderr).toMatch(
+      /Long document long\.md: \d+ parts, processed separately and then joined in order\./,
+    );
     const maps = chats().filter(isMap);
     expect(maps.length).toBeGreaterThan(2);
     const file = readFileSync(join(work, 'zhi-output', 'long.en.md'), 'utf8');

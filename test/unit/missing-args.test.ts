@@ -22,7 +22,10 @@ afterEach(() => {
 /** Run `zhi <argv>` as far as its command, and return the error it ends with, as a person reads it. */
 async function failure(argv: string[], language = 'en'): Promise<{ code: number; text: string }> {
   const args = parseArgs([...argv, '--language', language]);
-  const ctx = await buildContext(args, new Interrupt({ exit: () => undefined }), { ZHI_HOME: home, ZHI_API_KEY: 'x.y' });
+  const ctx = await buildContext(args, new Interrupt({ exit: () => undefined }), {
+    ZHI_HOME: home,
+    ZHI_API_KEY: 'x.y',
+  });
   const commands = {
     mcp: () => import('../../src/cli/commands/mcp.js'),
     skill: () => import('../../src/cli/commands/skill.js'),
@@ -42,7 +45,9 @@ describe('a missing argument is named', () => {
   it('zhi mcp add without a name asks for the name and the command or url, with the usage line', async () => {
     const r = await failure(['mcp', 'add']);
     expect(r.code).toBe(ExitCode.usage);
-    expect(r.text).toContain('`zhi mcp add` needs a name for the server, then its command (after --) or --url.');
+    expect(r.text).toContain(
+      '`zhi mcp add` needs a name for the server, then its command (after --) or --url.',
+    );
     expect(r.text).toContain('Usage: zhi mcp list');
     expect(r.text).not.toContain('not a `zhi mcp` command');
   });

@@ -283,7 +283,13 @@ describe('recording a ChatSession', () => {
   it('takes the title from what the person typed, never from text worded for the model (/run, !command)', async () => {
     const titleOf = async (first: (chat: ChatSession) => void): Promise<string | undefined> => {
       const { chat, consumers } = chatWith([]);
-      const rec = openSession({ kind: 'repl', sessionsDir: dir, cwd: dir, model: 'glm-5', platform: PLATFORMS.bigmodel });
+      const rec = openSession({
+        kind: 'repl',
+        sessionsDir: dir,
+        cwd: dir,
+        model: 'glm-5',
+        platform: PLATFORMS.bigmodel,
+      });
       consumers.push(rec.consume);
       rec.attach(chat.messages);
       first(chat);
@@ -291,7 +297,10 @@ describe('recording a ChatSession', () => {
       return (await loadSession(rec.file))!.title;
     };
     const ran = await titleOf((chat) => {
-      const asked = { role: 'user' as const, content: '(I ran the skill "summarize": /run summarize notes.txt)' };
+      const asked = {
+        role: 'user' as const,
+        content: '(I ran the skill "summarize": /run summarize notes.txt)',
+      };
       chat.messages.push(asked);
       chat.consume({ type: 'user', message: asked, typed: '/run summarize notes.txt' });
     });

@@ -16,7 +16,9 @@ const gone =
 describe('toolFailureText', () => {
   it('tells a Chinese reader an MCP server stopped and was restarted', () => {
     setLanguage('zh');
-    expect(toolFailureText(restarted)).toBe('它的 MCP 服务器在调用中停止了；zhi 已重新启动它（这次调用没有重做）');
+    expect(toolFailureText(restarted)).toBe(
+      '它的 MCP 服务器在调用中停止了；zhi 已重新启动它（这次调用没有重做）',
+    );
   });
 
   it('tells a Chinese reader an MCP server stopped for good', () => {
@@ -27,7 +29,7 @@ describe('toolFailureText', () => {
     );
   });
 
-  it('an English reader gets the tool\'s own words', () => {
+  it("an English reader gets the tool's own words", () => {
     expect(toolFailureText(restarted)).toBe(restarted.replace(/^Error: /, ''));
   });
 

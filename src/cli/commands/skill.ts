@@ -38,7 +38,10 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     // import takes a file or an address, the others a skill's name: say which is missing.
     throw new ZhiError({
       kind: 'usage',
-      what: action === 'import' ? { key: 'skills.cmd.needSource' } : { key: 'skills.cmd.needName', params: { action } },
+      what:
+        action === 'import'
+          ? { key: 'skills.cmd.needSource' }
+          : { key: 'skills.cmd.needName', params: { action } },
       why: { key: 'skills.cmd.actions' },
       tries: action === 'import' ? [] : [{ key: 'skills.try.list' }],
     });
@@ -113,7 +116,9 @@ async function remove(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Pro
   const yes =
     ctx.args.flags.yes ||
     (ctx.stdinIsTTY &&
-      (await terminalAsker().yesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
+      (await terminalAsker().yesNo(
+        `${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `,
+      )));
   if (!yes) {
     if (!ctx.stdinIsTTY) {
       throw new ZhiError({

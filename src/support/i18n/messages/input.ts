@@ -57,8 +57,10 @@ export const input = defineMessages(
     'input.tool.unreadable': 'this kind of file cannot be read',
     'input.tool.exists': 'a file of that name already exists',
     'input.tool.other': 'it failed; the model was told why and may try another way',
-    'input.tool.mcpRestarted': 'its MCP server stopped during the call; zhi restarted it (the call was not repeated)',
-    'input.tool.mcpGone': 'its MCP server stopped and could not be restarted: its tools are gone for this session',
+    'input.tool.mcpRestarted':
+      'its MCP server stopped during the call; zhi restarted it (the call was not repeated)',
+    'input.tool.mcpGone':
+      'its MCP server stopped and could not be restarted: its tools are gone for this session',
     'input.tool.mcpNotRunning': 'its MCP server is not running',
     'input.reason.oldWord': 'it is an old Word file (.doc): save it as .docx in Word or WPS and attach that',
     'input.reason.oldExcel': 'it is an old Excel file (.xls): save it as .xlsx (or .csv) and attach that',
