@@ -325,6 +325,7 @@ describe('ReplRenderer: /run on a folder', () => {
       failures: [],
       outputs: [],
       notStarted: 0,
+      interrupted: 0,
       manifest: 'zhi-output/.zhi-runs/x.json',
     });
     t.r.finish(

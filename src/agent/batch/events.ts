@@ -77,5 +77,7 @@ export type FolderEvent =
       outputs: { file: string; outputs: string[] }[];
       /** Files never started (the run was stopped or interrupted). */
       notStarted: number;
+      /** Files that were running when the run was interrupted (not recorded: the next run redoes them). */
+      interrupted: number;
       manifest: string;
     };

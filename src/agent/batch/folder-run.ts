@@ -128,6 +128,8 @@ class FolderRun {
       if (fresh === 'done') counts.earlier += 1;
       else todo.push(i);
     }
+    // A dry run changes nothing; a real --force run un-does its files before it starts them.
+    if (s.o.force && !s.o.dryRun) await manifest.forget(todo.map((i) => f.relOf(files[i]!)));
     return f;
   }
 

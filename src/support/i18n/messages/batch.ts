@@ -64,6 +64,8 @@ export const batch = defineMessages(
     'batch.end.outputs': 'Written ({count} files):',
     'batch.end.more': '… and {count} more (all listed in {manifest})',
     'batch.end.notStarted': '{count} files were not started; run the same command again to do them.',
+    'batch.end.interrupted':
+      '{count} files were stopped mid-way; run the same command again to do them again from the start.',
     'batch.end.manifest': 'Run record: {path}',
   },
   {
@@ -123,6 +125,7 @@ export const batch = defineMessages(
     'batch.end.outputs': '已写入（{count} 个文件）：',
     'batch.end.more': '……另有 {count} 个（全部列在 {manifest} 中）',
     'batch.end.notStarted': '{count} 个文件尚未开始；再次运行同一命令即可继续处理。',
+    'batch.end.interrupted': '{count} 个文件处理到一半被中断；再次运行同一命令即可从头重新处理。',
     'batch.end.manifest': '运行记录：{path}',
   },
 );
