@@ -61,6 +61,8 @@ export type FolderEvent =
       parts: number;
       /** Estimated cost of the whole run on the skill's model. */
       estimate: number;
+      /** The tokens that estimate is made of (map calls and the combining run). */
+      tokens: { input: number; output: number };
       currency: string;
       /** Set when the estimate is more than `max_cost_per_run` leaves: the limit and what is left. */
       limit?: number;

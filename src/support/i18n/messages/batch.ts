@@ -23,6 +23,7 @@ export const batch = defineMessages(
     'batch.try.yes': 'Run the same command with --yes to allow it for this run.',
     'batch.dry.head': 'Would process {todo} of {total} files with {skill} on {model} ({done} already done):',
     'batch.dry.tokens': 'about {n} tokens in',
+    'batch.dry.long': 'long document: {parts} parts, each sent on its own, then combined',
     'batch.dry.total':
       'Estimated in all: {input} input and {output} output tokens (about {calls} calls per file; the answers are a guess).',
     'batch.dry.on': 'on {model}:',
@@ -86,6 +87,7 @@ export const batch = defineMessages(
     'batch.try.yes': '加上 --yes 再运行同一命令，即可在本次运行中允许这笔费用。',
     'batch.dry.head': '将用 {skill}（{model}）处理 {total} 个文件中的 {todo} 个（{done} 个已完成）：',
     'batch.dry.tokens': '输入约 {n} 个 token',
+    'batch.dry.long': '长文档：分 {parts} 部分分别发送，再合并',
     'batch.dry.total':
       '预计总计：输入 {input} 个、输出 {output} 个 token（每个文件约 {calls} 次调用；输出量为估计值）。',
     'batch.dry.on': '使用 {model}：',
