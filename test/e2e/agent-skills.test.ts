@@ -18,7 +18,6 @@ const { fake } = e;
 let home: string;
 let work: string;
 beforeEach(() => {
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
   ({ home, cwd: work } = e);
 });
 

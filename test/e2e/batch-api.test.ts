@@ -5,25 +5,20 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { costOf } from '../../src/llm/models.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  fake.batchPolls = 2;
   fake.fallback = responder;
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(home, work);
+  ({ home, cwd: work } = e);
 });
 
 const env = { ZHI_BATCH_POLL_MS: '20' };
-const zhi = (args: string[]) =>
-  runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, env, timeoutMs: 30_000 });
+const zhi = (args: string[]) => e.zhi(args, { env, timeoutMs: 30_000 });
 
 function markerOf(body: RecordedRequest['body']): string {
   const user = body.messages.find((m: { role: string }) => m.role === 'user');

@@ -4,25 +4,19 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunManifest } from '../../src/agent/batch/manifest.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  fake.latencyMs = 0;
-  fake.concurrencyLimit = 0;
   fake.fallback = folderResponder;
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(home, work);
+  ({ home, cwd: work } = e);
 });
 
-const zhi = (args: string[], env: Record<string, string> = {}) =>
-  runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, env, timeoutMs: 60_000 });
+const zhi = (args: string[], env: Record<string, string> = {}) => e.zhi(args, { env, timeoutMs: 60_000 });
 
 /** Each document says which file it is; the fake writes `<id>-summary.md`, then answers. */
 function markerOf(req: RecordedRequest): string {

@@ -2,21 +2,17 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(home, work);
+  ({ home, cwd: work } = e);
 });
 
-const zhi = (args: string[]) => runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, timeoutMs: 60_000 });
+const zhi = (args: string[]) => e.zhi(args, { timeoutMs: 60_000 });
 const system = (r: RecordedRequest): string => r.body.messages[0].content;
 const user = (r: RecordedRequest): string => r.body.messages[1].content;
 const isMap = (r: RecordedRequest) => /This run handles part \d+ of \d+/.test(system(r));
@@ -197,13 +193,7 @@ describe('a long document that would cost more than max_cost_per_run', () => {
 
   it('says it in Chinese', async () => {
     longContract();
-    const r = await runZhi({
-      args,
-      baseUrl: fake.baseUrl,
-      home,
-      cwd: work,
-      env: { ZHI_LANGUAGE: 'zh' },
-    });
+    const r = await e.zhi(args, { env: { ZHI_LANGUAGE: 'zh' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/长文档 contract\.txt：分为 \d+ 部分/);
     expect(r.stderr).toContain('未处理长文档 contract.txt');

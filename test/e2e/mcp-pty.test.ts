@@ -15,11 +15,8 @@ const e = useE2E();
 const { fake } = e;
 let home: string;
 beforeEach(() => {
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
   home = e.home;
 });
-
-const pause = (ms = 40) => new Promise((r) => setTimeout(r, ms));
 
 describe('MCP in the REPL', () => {
   it('asks before an MCP tool runs in approve mode, and /mcp shows the server and its tools', async () => {
@@ -35,7 +32,7 @@ describe('MCP in the REPL', () => {
     await s.waitFor(PROMPT, 15_000);
     let from = s.mark();
     s.write('echo hello through the server');
-    await pause();
+    await s.waitFor('echo hello through the server', 10_000, from);
     s.write('\r');
     await s.waitFor('Allow?', 15_000, from);
     expect(s.text().slice(from)).toContain('crashy__echo');
@@ -47,7 +44,7 @@ describe('MCP in the REPL', () => {
 
     from = s.mark();
     s.write('/mcp');
-    await pause();
+    await s.waitFor('/mcp', 10_000, from);
     s.write('\r');
     await s.waitFor('tools: crashy__echo, crashy__crash', 10_000, from);
     expect(s.text().slice(from)).toContain('crashy (stdio, trust: ask): running');

@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
+import { useE2E } from '../helpers/e2e.js';
 import { makePng } from '../helpers/media.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { runZhi } from '../helpers/zhi.js';
 
 const require = createRequire(import.meta.url);
 const FS_SERVER = join(
@@ -19,18 +19,15 @@ const FS_SERVER = join(
 );
 const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(home, work);
+  ({ home, cwd: work } = e);
 });
 
-const zhi = (args: string[]) => runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work, timeoutMs: 30_000 });
+const zhi = (args: string[]) => e.zhi(args, { timeoutMs: 30_000 });
 const chats = (): RecordedRequest[] => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const toolNames = (req: RecordedRequest): string[] =>
   (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name);

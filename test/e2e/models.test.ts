@@ -5,12 +5,11 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 
 const e = useE2E();
 const { fake } = e;
-beforeEach(() => fake.extraModels.clear());
 
 const zhi = (args: string[], env: Record<string, string | undefined> = {}) => e.zhi(args, { env });
 

@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
-const fake = useFakeZhipu();
+const e = useE2E();
+const { fake } = e;
 
 describe('one-shot chat in a terminal', () => {
   it('renders the answer as Markdown in a terminal (tables drawn, no ** or | :--- |)', async () => {
-    const home = tempDir();
     fake.script({
       kind: 'text',
       text: '## 结果\n\n| 文件 | 页数 |\n| :--- | ---: |\n| 报告 | 12 |\n\n**完成**',
     });
-    const s = new PtySession({ args: ['-c', '问题'], home, baseUrl: fake.baseUrl });
+    const s = e.pty({ args: ['-c', '问题'] });
     try {
       expect((await s.exited()).exitCode).toBe(0);
       const text = s.text();
@@ -22,14 +20,12 @@ describe('one-shot chat in a terminal', () => {
       expect(text).not.toContain('| :--- |');
     } finally {
       s.kill();
-      cleanup(home);
     }
   });
 
   it('shows reasoning dimmed and the answer streamed', async () => {
-    const home = tempDir();
     fake.script({ kind: 'text', text: '答案在这里。', reasoning: '先想一想。', delayMs: 5 });
-    const s = new PtySession({ args: ['-c', '问题'], home, baseUrl: fake.baseUrl });
+    const s = e.pty({ args: ['-c', '问题'] });
     try {
       expect((await s.exited()).exitCode).toBe(0);
       expect(s.text()).toContain('先想一想。');
@@ -38,16 +34,14 @@ describe('one-shot chat in a terminal', () => {
       expect(s.text()).toMatch(/Done: .* tokens/);
     } finally {
       s.kill();
-      cleanup(home);
     }
   });
 
   it('NO_COLOR and --no-color give plain text with prefixes and no escape codes', async () => {
     for (const env of [{ NO_COLOR: '1' }, {}]) {
-      const home = tempDir();
       fake.script({ kind: 'text', text: 'plain', reasoning: 'hmm' });
       const args = 'NO_COLOR' in env ? ['-c', 'q'] : ['-c', 'q', '--no-color'];
-      const s = new PtySession({ args, home, baseUrl: fake.baseUrl, env });
+      const s = e.pty({ args, env });
       try {
         expect((await s.exited()).exitCode).toBe(0);
         expect(s.text()).toContain('[DONE]');
@@ -55,7 +49,6 @@ describe('one-shot chat in a terminal', () => {
         expect(s.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
       } finally {
         s.kill();
-        cleanup(home);
       }
     }
   });

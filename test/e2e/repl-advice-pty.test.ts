@@ -4,33 +4,18 @@
  * source of a setting and the slash command, plain-language network retries, mistyped and
  * Windows-style paths, Tab completion ignoring case.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 
-let home: string;
+const e = useE2E();
+const { fake } = e;
 let work: string;
-const sessions: PtySession[] = [];
-const fake = useFakeZhipu();
-
 beforeEach(() => {
-  fake.reset();
-  home = tempDir();
-  work = tempDir('zhi-work-');
-  return () => {
-    for (const s of sessions.splice(0)) {
-      if (s.text().includes('went wrong')) {
-        for (const f of readdirSync(join(home, 'logs')))
-          console.error(readFileSync(join(home, 'logs', f), 'utf8'));
-      }
-      s.kill();
-    }
-    cleanup(home, work);
-  };
+  work = e.cwd;
 });
 
 const PROMPT = /zhi \[approve\]> $/;
@@ -40,16 +25,13 @@ function open(
   cols = 100,
   o: { args?: string[]; env?: Record<string, string | undefined>; baseUrl?: string } = {},
 ): PtySession {
-  const s = new PtySession({
-    home,
-    cwd: work,
+  const s = e.pty({
     args: o.args ?? [],
     baseUrl: o.baseUrl ?? fake.baseUrl,
     cols,
     rows: 40,
     env: { ZHI_LANGUAGE: lang, ...(o.env ?? {}) },
   });
-  sessions.push(s);
   return s;
 }
 

@@ -2,23 +2,19 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { runZhi, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let cwd: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  fake.maxPromptChars = 0;
-  home = tempDir('zhi-home-');
-  cwd = tempDir('zhi-cwd-');
-  return () => cleanup(home, cwd);
+  ({ home, cwd } = e);
 });
 
 const zhi = (args: string[], extra: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runZhi({ args, baseUrl: fake.baseUrl, home, cwd, ...extra });
+  e.zhi(args, { ...extra });
 
 const sessionsDir = () => join(home, 'sessions');
 const sessionFiles = () => readdirSync(sessionsDir()).filter((f) => f.endsWith('.jsonl'));

@@ -2,21 +2,15 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY } from '../helpers/pty.js';
 
-const fake = useFakeZhipu();
+const e = useE2E();
+const { fake } = e;
 
 describe('setup wizard in a terminal', () => {
   it('hides the key, reports a bad key, accepts a good one, and saves 0600', async () => {
-    const home = tempDir();
-    const s = new PtySession({
-      args: ['--setup'],
-      home,
-      baseUrl: fake.baseUrl,
-      env: { ZHI_API_KEY: undefined },
-    });
+    const s = e.pty({ args: ['--setup'], env: { ZHI_API_KEY: undefined } });
     try {
       await s.waitFor('Language');
       s.write(KEY.enter); // English
@@ -46,7 +40,7 @@ describe('setup wizard in a terminal', () => {
       expect((await s.exited()).exitCode).toBe(0);
       expect(s.text()).not.toContain(TEST_KEY);
 
-      const file = join(home, 'config.yaml');
+      const file = join(e.home, 'config.yaml');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const yaml = readFileSync(file, 'utf8');
       expect(yaml).toContain(`api_key: ${TEST_KEY}`);
@@ -61,14 +55,12 @@ describe('setup wizard in a terminal', () => {
       });
     } finally {
       s.kill();
-      cleanup(home);
     }
   });
 
   it('starts on first run in a terminal with no key, and explains a network failure and a missing balance', async () => {
-    const home = tempDir();
     fake.script({ kind: 'error', status: 429, code: '1113', message: '余额不足或无可用资源包,请充值。' });
-    const s = new PtySession({ args: [], home, baseUrl: fake.baseUrl, env: { ZHI_API_KEY: undefined } });
+    const s = e.pty({ args: [], env: { ZHI_API_KEY: undefined } });
     try {
       await s.waitFor('Welcome to zhi');
       s.write(KEY.enter);
@@ -82,9 +74,8 @@ describe('setup wizard in a terminal', () => {
     } finally {
       s.kill();
     }
-    const s2 = new PtySession({
+    const s2 = e.pty({
       args: ['--setup'],
-      home,
       baseUrl: 'http://127.0.0.1:9/api/paas/v4',
       env: { ZHI_API_KEY: undefined },
     });
@@ -103,25 +94,17 @@ describe('setup wizard in a terminal', () => {
       expect(s2.text()).toContain('nothing was saved');
     } finally {
       s2.kill();
-      cleanup(home);
     }
   });
 
   it.each([
     60, 100,
   ])('with LANG=zh_CN starts on 中文; the demo answer is rendered Markdown in the chat, which stays open (%i columns)', async (cols) => {
-    const home = tempDir();
     fake.script(
       { kind: 'text', text: 'OK' },
       { kind: 'text', text: '我是 **zhi**。\n\n| 能做 | 例子 |\n| :--- | :--- |\n| 总结 | 报告 |' },
     );
-    const s = new PtySession({
-      args: [],
-      home,
-      cols,
-      baseUrl: fake.baseUrl,
-      env: { ZHI_API_KEY: undefined, LANG: 'zh_CN.UTF-8' },
-    });
+    const s = e.pty({ args: [], cols, env: { ZHI_API_KEY: undefined, LANG: 'zh_CN.UTF-8' } });
     try {
       await s.waitFor('❯ 中文');
       s.write(KEY.enter);
@@ -147,7 +130,6 @@ describe('setup wizard in a terminal', () => {
       expect((await s.exited()).exitCode).toBe(0);
     } finally {
       s.kill();
-      cleanup(home);
     }
   });
 });

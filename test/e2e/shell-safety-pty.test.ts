@@ -3,24 +3,19 @@
  * made to lie (newline padding, escape sequences), and with the sandbox on, an approved command
  * still cannot touch anything outside the output folder nor reach the network.
  */
-import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sandboxState } from '../../src/tools/sandbox.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { PtySession } from '../helpers/pty.js';
+import { useE2E } from '../helpers/e2e.js';
 import { VirtualTerminal } from '../helpers/vt.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let home: string;
+const e = useE2E();
+const { fake } = e;
 let cwd: string;
 let victim: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
+  cwd = e.cwd;
   // Outside the output folder, in a place the command can read (the current folder).
   victim = join(cwd, 'victim');
   mkdirSync(victim);
@@ -28,7 +23,6 @@ beforeEach(() => {
   writeFileSync(join(cwd, 'thesis', 'chapter1.md'), 'years of work');
   mkdirSync(join(victim, 'Documents'));
   writeFileSync(join(victim, 'Documents', 'contract.docx'), 'signed');
-  return () => cleanup(home, cwd);
 });
 
 const ROWS = 24;
@@ -62,7 +56,7 @@ describe.runIf(process.platform !== 'win32')('an approval that cannot lie', () =
       { kind: 'tools', calls: [{ name: 'shell', arguments: { command } }] },
       { kind: 'text', text: 'Done.' },
     );
-    const s = new PtySession({ args: ['-c', 'tidy up'], home, cwd, baseUrl: fake.baseUrl, rows: ROWS });
+    const s = e.pty({ args: ['-c', 'tidy up'], rows: ROWS });
     try {
       await s.waitFor('Allow?');
       const screen = screenAtQuestion(s.raw()).join('\n');
@@ -103,7 +97,7 @@ describe.runIf(process.platform !== 'win32')('an approval that cannot lie', () =
       },
       { kind: 'text', text: 'Sorry\x1b[?7l.' },
     );
-    const s = new PtySession({ args: ['-c', 'look'], home, cwd, baseUrl: fake.baseUrl, rows: ROWS });
+    const s = e.pty({ args: ['-c', 'look'], rows: ROWS });
     try {
       expect((await s.exited()).exitCode).toBe(0);
       expect(s.raw()).not.toContain('\x1b[?7l');
@@ -134,7 +128,7 @@ describe.runIf(sandboxed)('with the sandbox on, approved commands still cannot d
       { kind: 'text', text: 'All three failed.' },
     );
     const requestsBefore = fake.chatBodies().length;
-    const s = new PtySession({ args: ['-c', 'go'], home, cwd, baseUrl: fake.baseUrl, rows: ROWS });
+    const s = e.pty({ args: ['-c', 'go'], rows: ROWS });
     try {
       for (let i = 0; i < 3; i++) {
         const from = s.mark();

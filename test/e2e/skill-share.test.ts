@@ -6,25 +6,22 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const REAL = resolve(import.meta.dirname, '../fixtures/skills/real');
 
+const e = useE2E();
 let alice: string;
 let bob: string;
 let work: string;
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
-  alice = tempDir('zhi-alice-');
+  ({ home: alice, cwd: work } = e);
   bob = tempDir('zhi-bob-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(alice, bob, work);
+  return () => cleanup(bob);
 });
 
-const as = (home: string, args: string[]) => runZhi({ args, baseUrl: fake.baseUrl, home, cwd: work });
+const as = (home: string, args: string[]) => e.zhi(args, { home });
 
 describe('zhi skill export / import', () => {
   it('round-trips a real skill to another ZHI_HOME, installs it untrusted, and a changed reference file asks for trust again', async () => {
@@ -94,13 +91,7 @@ describe('zhi skill export / import', () => {
     expect(shown.stderr).toContain('Skill memo, version 1.2\n');
     expect(shown.stderr).toContain('1 file: memo.yaml');
 
-    const zh = await runZhi({
-      args: ['skill', 'export', 'notes'],
-      baseUrl: fake.baseUrl,
-      home: alice,
-      cwd: work,
-      env: { ZHI_LANGUAGE: 'zh' },
-    });
+    const zh = await e.zhi(['skill', 'export', 'notes'], { home: alice, env: { ZHI_LANGUAGE: 'zh' } });
     expect(zh.code).toBe(0);
     expect(zh.stderr).toContain('已将技能 notes（版本 2.0.1）导出到');
     expect(zh.stderr).toContain('（1 个文件；工具：');

@@ -7,19 +7,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeToolCall, RecordedRequest, Reply } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(home, work);
+  ({ home, cwd: work } = e);
 });
 
 /** Which skill a request belongs to, by the first words of its system prompt. */
@@ -56,7 +51,7 @@ const write = (path: string, content: unknown): Reply => ({
 const calls = (...c: FakeToolCall[]): Reply => ({ kind: 'tools', calls: c });
 const say = (text: string): Reply => ({ kind: 'text', text });
 
-const zhi = (args: string[]) => runZhi({ args: [...args, '--auto'], baseUrl: fake.baseUrl, home, cwd: work });
+const zhi = (args: string[]) => e.zhi([...args, '--auto']);
 const out = (name: string) => join(work, 'zhi-output', name);
 const toolsOf = (skill: string) => {
   const req = fake.requests.find((r) => r.path.endsWith('/chat/completions') && skillOf(r) === skill);

@@ -5,7 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { KEY, type PtySession } from '../helpers/pty.js';
 
@@ -14,7 +14,6 @@ const { fake } = e;
 let home: string;
 let work: string;
 beforeEach(() => {
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
   ({ home, cwd: work } = e);
 });
 
@@ -24,12 +23,11 @@ function open(args: string[] = [], env: Record<string, string> = {}): PtySession
 }
 
 const PROMPT = /zhi \[(approve|auto)\]> $/;
-const pause = (ms = 40) => new Promise((r) => setTimeout(r, ms));
-
+/** Type a line, and press Enter once the editor shows it, as a person would. */
 async function line(s: PtySession, text: string): Promise<number> {
   const from = s.mark();
   s.write(text);
-  await pause();
+  await s.waitFor(text, 10_000, from);
   s.write('\r');
   return from;
 }
@@ -94,13 +92,13 @@ describe('skills in the REPL', () => {
     // Tab completes skill names after /run, then file names.
     from = s.mark();
     s.write('/run transl');
-    await pause();
+    await s.waitFor('/run transl', 10_000, from);
     s.write(KEY.tab);
-    await pause(150);
+    await s.waitFor('/run translate', 10_000, from);
     s.write(' no');
-    await pause();
+    await s.waitFor(/translate\s*no/, 10_000, from);
     s.write(KEY.tab);
-    await pause(150);
+    await s.waitFor('notes.txt', 10_000, from);
     s.write('\r');
     await s.waitFor('Running translate', 10_000, from);
     await s.waitFor(PROMPT, 10_000, from);
@@ -183,7 +181,8 @@ describe('skills from the command line in a terminal', () => {
     fake.script({ kind: 'hang', text: 'partial' });
     const s = open(['run', 'summarize', 'a.txt']);
     await s.waitFor('Running summarize');
-    await pause(300);
+    // Ctrl+C while the answer is on its way: the request has reached the API.
+    await vi.waitFor(() => expect(fake.chatBodies()).toHaveLength(1), { timeout: 10_000 });
     s.write(KEY.ctrlC);
     expect((await s.exited()).exitCode).toBe(130);
     expect(existsSync(join(work, 'zhi-output'))).toBe(false);
@@ -212,8 +211,9 @@ describe('skills from the command line in a terminal', () => {
     );
     const s = open(['skill', 'new', '--auto']);
     await s.waitFor('Start from which template?');
+    const listed = s.mark();
     s.write('\x1b[B'); // file-process
-    await pause(100);
+    await s.until(() => s.mark() > listed, 'the list to move to file-process');
     s.write('\r');
     await s.waitFor('What should the skill do?');
     s.write('rewrite notes formally\r');

@@ -2,30 +2,18 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
+const e = useE2E();
+const { fake } = e;
 let home: string;
 let work: string;
-
-const fake = useFakeZhipu();
 beforeEach(() => {
-  fake.reset();
-  fake.fallback = () => ({ kind: 'text', text: 'OK' });
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  return () => cleanup(home, work);
+  ({ home, cwd: work } = e);
 });
 
 const zhi = (args: string[], o: { stdin?: string; env?: Record<string, string> } = {}) =>
-  runZhi({
-    args,
-    baseUrl: fake.baseUrl,
-    home,
-    cwd: work,
-    ...(o.stdin !== undefined ? { stdin: o.stdin } : {}),
-    ...(o.env ? { env: o.env } : {}),
-  });
+  e.zhi(args, { ...(o.stdin !== undefined ? { stdin: o.stdin } : {}), ...(o.env ? { env: o.env } : {}) });
 
 function userSkill(name: string, yaml: string): string {
   mkdirSync(join(home, 'skills'), { recursive: true });

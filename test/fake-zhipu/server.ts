@@ -248,6 +248,24 @@ export class FakeZhipu {
     this.ocrQueue.length = 0;
   }
 
+  /**
+   * `reset()`, and every setting back to its default as well (`reset()` keeps them, so a test
+   * can clear the record between two runs): one fake per file, fresh for each test.
+   */
+  restore(): void {
+    this.reset();
+    this.fallback = () => ({ kind: 'text', text: 'OK' });
+    this.keys = new Set([TEST_KEY]);
+    this.objectField = true;
+    this.maxPromptChars = 0;
+    this.ocrMaxPages = 100;
+    this.latencyMs = 0;
+    this.concurrencyLimit = 0;
+    this.extraModels.clear();
+    this.searchQueue.length = 0;
+    this.batchPolls = 2;
+  }
+
   /** Bodies of the chat completion requests received so far. */
   // biome-ignore lint/suspicious/noExplicitAny: see RecordedRequest
   chatBodies(): any[] {

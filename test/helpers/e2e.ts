@@ -29,7 +29,7 @@ export function useE2E(): E2E {
   let cwd = '';
   const open: PtySession[] = [];
   beforeEach(() => {
-    fake.reset();
+    fake.restore();
     home = tempDir('zhi-home-');
     cwd = realpathSync(tempDir('zhi-work-'));
     return () => {

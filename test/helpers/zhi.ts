@@ -71,7 +71,8 @@ export function runZhi(o: RunOptions): Promise<RunResult> {
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   if (o.stdin !== undefined) child.stdin.end(o.stdin);
   else child.stdin.end();
-  const timeout = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
+  // A ceiling for a hung zhi, not a measure: it is generous for a heavily loaded machine.
+  const timeout = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 45_000);
   return new Promise((resolvePromise) => {
     child.on('close', (code, signal) => {
       clearTimeout(timeout);
