@@ -45,6 +45,8 @@ export const batch = defineMessages(
     'batch.results.failed': '{failed} requests of the job failed; those files run now at the normal price.',
     'batch.interrupted':
       'Stopped waiting. The job {id} goes on; run the same command (or `zhi batch results {id}`) to collect it.',
+    'batch.notNeeded':
+      'The batch job {id} was not used: every file it was for was done since, without it. It is no longer tracked here; if it is still running, `zhi batch cancel {id}` stops it, and `zhi batch status {id}` shows what it processed.',
     'batch.err.jobs': 'a whole number from 1 to {max} is expected',
     'batch.err.forceResume':
       '--force and --resume contradict each other: --resume skips finished files, --force redoes them.',
@@ -107,6 +109,8 @@ export const batch = defineMessages(
     'batch.results.failed': '任务中有 {failed} 个请求失败；这些文件现在按正常价格处理。',
     'batch.interrupted':
       '已停止等待。任务 {id} 仍在进行；运行同一命令（或 `zhi batch results {id}`）即可取回结果。',
+    'batch.notNeeded':
+      '批处理任务 {id} 未被使用：它所针对的文件此后都已在不使用它的情况下完成。这里不再跟踪它；如果它仍在运行，`zhi batch cancel {id}` 可以停止它，`zhi batch status {id}` 可查看它处理了多少。',
     'batch.err.jobs': '应为 1 到 {max} 之间的整数',
     'batch.err.forceResume':
       '--force 与 --resume 互相矛盾：--resume 跳过已完成的文件，--force 重新处理它们。',
