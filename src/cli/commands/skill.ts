@@ -111,7 +111,9 @@ async function remove(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Pro
   const yes =
     ctx.args.flags.yes ||
     (ctx.stdinIsTTY &&
-      (await terminalAsker().yesNo(`${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `)));
+      (await terminalAsker().yesNo(
+        `${t('skills.delete.question', { name: skill.name, file: skill.file })} [y/N] `,
+      )));
   if (!yes) {
     if (!ctx.stdinIsTTY) {
       throw new ZhiError({
