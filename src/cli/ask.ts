@@ -31,7 +31,11 @@ export interface Asker {
   /** Yes or no, read by the one reading of yes (support/answers.ts); Ctrl+C is no. */
   yesNo(question: string, o?: { signal?: AbortSignal | undefined; defaultYes?: boolean }): Promise<boolean>;
   /** One of `choices`; undefined when the person cancels. */
-  choose<T>(question: string, choices: Choice<T>[], o?: { default?: T; pageSize?: number }): Promise<T | undefined>;
+  choose<T>(
+    question: string,
+    choices: Choice<T>[],
+    o?: { default?: T; pageSize?: number },
+  ): Promise<T | undefined>;
 }
 
 /**
@@ -41,7 +45,10 @@ export interface Asker {
  * questions (`keepOpen`), so that keys typed ahead — Ctrl+D to end — are never lost while the
  * terminal switches modes; it must then be closed.
  */
-export function terminalAsker(interrupt?: Interrupt, o: { keepOpen?: boolean } = {}): Asker & { close(): void } {
+export function terminalAsker(
+  interrupt?: Interrupt,
+  o: { keepOpen?: boolean } = {},
+): Asker & { close(): void } {
   const lines = new LineReader(interrupt, o.keepOpen === true);
   // Opened at once: from now on the terminal stays in the reader's mode until it is closed.
   if (o.keepOpen) lines.open();
@@ -123,9 +130,17 @@ async function checkedLine(question: string, o: TextOptions): Promise<string | n
   const { input, password } = await import('@inquirer/prompts');
   const validate = o.validate;
   try {
-    if (o.secret) return await password({ message: question, mask: '*', ...(validate ? { validate } : {}) }, { output: process.stderr });
+    if (o.secret)
+      return await password(
+        { message: question, mask: '*', ...(validate ? { validate } : {}) },
+        { output: process.stderr },
+      );
     return await input(
-      { message: question, ...(o.default !== undefined ? { default: o.default } : {}), ...(validate ? { validate } : {}) },
+      {
+        message: question,
+        ...(o.default !== undefined ? { default: o.default } : {}),
+        ...(validate ? { validate } : {}),
+      },
       { output: process.stderr },
     );
   } catch (err) {

@@ -44,6 +44,30 @@ export function askingPrompter(
 }
 
 /** The prompter of the one-shot modes and `zhi run`: questions on stderr, spinners held meanwhile. */
-export function terminalPrompter(style: Style, interrupt?: Interrupt, asker: Asker = terminalAsker(interrupt)): Prompter {
-  return askingPrompter(asker, style, (s) => process.stderr.write(s), (ask) => Spinner.holdWhile(ask));
+export function terminalPrompter(
+  style: Style,
+  interrupt?: Interrupt,
+  asker: Asker = terminalAsker(interrupt),
+  live?: LiveArea,
+): Prompter {
+  return askingPrompter(
+    asker,
+    style,
+    (s) => process.stderr.write(s),
+    (ask) =>
+      Spinner.holdWhile(async () => {
+        live?.suspend();
+        try {
+          return await ask();
+        } finally {
+          live?.resume();
+        }
+      }),
+  );
+}
+
+/** A display drawn in place (the rich renderer): stopped while a question waits, drawn again after. */
+export interface LiveArea {
+  suspend(): void;
+  resume(): void;
 }

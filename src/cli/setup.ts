@@ -100,7 +100,10 @@ async function askPlatform(
   const platform = answered(
     await prompts.choose<PlatformId>(
       t('setup.platform'),
-      PLATFORM_IDS.map((id) => ({ label: t(`setup.platform.${id}` as 'setup.platform.bigmodel'), value: id })),
+      PLATFORM_IDS.map((id) => ({
+        label: t(`setup.platform.${id}` as 'setup.platform.bigmodel'),
+        value: id,
+      })),
       { default: (existing.platform as PlatformId | undefined) ?? 'bigmodel' },
     ),
   );
@@ -167,10 +170,16 @@ async function askModels(
     Boolean(findModel(v.trim())) ||
     t('setup.modelUnknown', { models: models.join(', ') });
   const defaultModel = answered(
-    await prompts.text(t('setup.chatModel'), { default: existing.default_model ?? ctx.config.defaultModel, validate }),
+    await prompts.text(t('setup.chatModel'), {
+      default: existing.default_model ?? ctx.config.defaultModel,
+      validate,
+    }),
   );
   const skillModel = answered(
-    await prompts.text(t('setup.skillModel'), { default: existing.skill_model ?? ctx.config.skillModel, validate }),
+    await prompts.text(t('setup.skillModel'), {
+      default: existing.skill_model ?? ctx.config.skillModel,
+      validate,
+    }),
   );
   return { defaultModel, skillModel };
 }

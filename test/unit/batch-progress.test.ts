@@ -88,6 +88,7 @@ describe('FolderProgress', () => {
       failures: [{ file: 'docs/b.txt', reason: 'unreadable' }],
       outputs: [{ file: 'docs/a.txt', outputs: ['zhi-output/a-summary.md'] }],
       notStarted: 1,
+      interrupted: 2,
       manifest: 'zhi-output/.zhi-runs/x.json',
     });
     expect(h.raw).toEqual([]);
@@ -98,6 +99,7 @@ describe('FolderProgress', () => {
       '  docs/b.txt  unreadable',
       'Written (1 files):',
       '  docs/a.txt → zhi-output/a-summary.md',
+      '2 files were stopped mid-way; run the same command again to do them again from the start.',
       '1 files were not started; run the same command again to do them.',
       'Run record: zhi-output/.zhi-runs/x.json',
     ]);

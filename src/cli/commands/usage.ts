@@ -123,7 +123,8 @@ function table(rows: LedgerRow[], total: LedgerRow, by: GroupBy, ctx: AppContext
   const foot = cells(total, t('ledger.total'));
   const all = [head, ...body, foot];
   const widths = head.map((_, c) => maxOf(all.map((r) => textWidth(r[c]!))));
-  const line = (r: string[]) => r.map((c, k) => padToWidth(c, widths[k]!, k > 0 ? 'right' : 'left')).join('  ');
+  const line = (r: string[]) =>
+    r.map((c, k) => padToWidth(c, widths[k]!, k > 0 ? 'right' : 'left')).join('  ');
   const rule = ctx.out.dim('─'.repeat(widths.reduce((a, b) => a + b + 2, -2)));
   const note = flagship
     ? ['', ctx.out.dim(t('ledger.flagshipNote', { model: DEFAULT_CHAT_MODEL.toUpperCase() }))]

@@ -12,15 +12,21 @@ import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
+import type { ReplRenderer } from '../render/repl-renderer.js';
 import { StreamPrinter } from '../render/printer.js';
-
 
 /**
  * One question, one answer: `zhi -c "…"` and pipe mode. `typed` is what the person wrote
  * themselves (the `-c` text, not a document piped beside it): its URLs are pre-approved.
  */
 export async function runOnce(ctx: AppContext, userText: string, typed = userText): Promise<ExitCodeValue> {
-  const prompter = ctx.stdinIsTTY ? terminalPrompter(ctx.err, ctx.interrupt) : nobodyPrompter;
+  const format = ctx.args.flags.outputFormat;
+  // Drawn like the REPL: the renderer exists before the chat, so a question can stop its live
+  // area (otherwise the spinner line is drawn over the question and the person never sees it).
+  const renderer = format === 'text' && richTerminal(ctx) ? await oneShotRenderer(ctx) : undefined;
+  const prompter = ctx.stdinIsTTY
+    ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
+    : nobodyPrompter;
   const { chat } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   const content = await withMentionedImages(userText, {
@@ -29,8 +35,7 @@ export async function runOnce(ctx: AppContext, userText: string, typed = userTex
     note: (line) => process.stderr.write(`${ctx.err.dim(line)}\n`),
     warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
-  const format = ctx.args.flags.outputFormat;
-  if (format === 'text' && richTerminal(ctx)) return exitCodeOf(await sendRendered(ctx, chat, content));
+  if (renderer) return exitCodeOf(await sendRendered(ctx, renderer, chat, content));
   return exitCodeOf(await sendPrinted(ctx, chat, content, format));
 }
 
@@ -43,16 +48,20 @@ function richTerminal(ctx: AppContext): boolean {
  * `zhi -c` in a terminal: the answer rendered as Markdown (tables, bold, code) by the REPL's
  * renderer. Piped or redirected, the plain printer writes the answer as it is.
  */
+function oneShotRenderer(ctx: AppContext): Promise<ReplRenderer> {
+  return runRenderer(
+    ctx,
+    { stdout: process.stdout, stderr: (s) => process.stderr.write(s) },
+    { verbose: () => ctx.args.flags.verbose > 0, oneShot: true },
+  );
+}
+
 async function sendRendered(
   ctx: AppContext,
+  renderer: ReplRenderer,
   chat: ChatSession,
   content: string | ContentPart[],
 ): Promise<AgentResult> {
-  const renderer = await runRenderer(
-    ctx,
-    { stdout: process.stdout, stderr: (s) => process.stderr.write(s) },
-    { verbose: () => ctx.args.flags.verbose > 0 },
-  );
   const started = Date.now();
   return ctx.interrupt.run((signal) =>
     drawRun(renderer, chat.send(content, signal), () => chat.deps.usage, started),

@@ -22,7 +22,7 @@ export interface RunStreams {
 export async function runRenderer(
   ctx: AppContext,
   streams: RunStreams,
-  o: { verbose: () => boolean; animate?: boolean },
+  o: { verbose: () => boolean; animate?: boolean; oneShot?: boolean },
 ): Promise<ReplRenderer> {
   const { ReplRenderer } = await import('./repl-renderer.js');
   const { stdout } = streams;
@@ -41,6 +41,7 @@ export async function runRenderer(
     debug: ctx.args.flags.debug,
     cwd: ctx.cwd,
     ...(o.animate !== undefined ? { animate: o.animate } : {}),
+    ...(o.oneShot ? { oneShot: true } : {}),
   });
 }
 

@@ -187,6 +187,7 @@ export class FolderProgress {
           `  ${t('batch.end.more', { count: written.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
         );
     }
+    if (ev.interrupted) this.o.line(st.yellow(t('batch.end.interrupted', { count: ev.interrupted })));
     if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));
     this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
   }

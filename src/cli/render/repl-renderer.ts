@@ -45,6 +45,8 @@ export interface ReplRendererOptions {
   now?: () => number;
   /** Animate the spinner (off in tests). */
   animate?: boolean;
+  /** One question and done (`zhi -c`): an interruption ends the run, there is no next message. */
+  oneShot?: boolean;
 }
 
 const REDRAW_MS = 50;
@@ -263,7 +265,7 @@ export class ReplRenderer {
       return;
     }
     if (result.stopReason === 'aborted') {
-      this.printUi(formatWarning(t('repl.interrupted'), this.ui));
+      this.printUi(formatWarning(t(this.o.oneShot ? 'cli.interrupted' : 'repl.interrupted'), this.ui));
       return;
     }
     const line = doneLine(result, usage, durationMs);

@@ -12,7 +12,11 @@ export function columns(rows: string[][], right: ReadonlySet<number> = new Set()
   return rows.map((r) =>
     r
       .map((c, i) =>
-        right.has(i) ? padToWidth(c, widths[i]!, 'right') : i === r.length - 1 ? c : padToWidth(c, widths[i]!),
+        right.has(i)
+          ? padToWidth(c, widths[i]!, 'right')
+          : i === r.length - 1
+            ? c
+            : padToWidth(c, widths[i]!),
       )
       .join('  ')
       .trimEnd(),

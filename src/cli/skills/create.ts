@@ -80,7 +80,11 @@ export async function newSkillConversation(
   // keys typed ahead (Ctrl+D to end) are never lost between two questions.
   const talk = terminalAsker(ctx.interrupt, { keepOpen: true });
   try {
-    const name = await converse(ctx, talk, creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES }));
+    const name = await converse(
+      ctx,
+      talk,
+      creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES }),
+    );
     if (!name) return ExitCode.ok;
     catalog = await loadCatalog(ctx, warn);
     const skill = findSkill(catalog, name);

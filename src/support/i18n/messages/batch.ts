@@ -26,6 +26,7 @@ export const batch = defineMessages(
     'batch.try.yes': 'Run the same command with --yes to allow it for this run.',
     'batch.dry.head': 'Would process {todo} of {total} files with {skill} on {model} ({done} already done):',
     'batch.dry.tokens': 'about {n} tokens in',
+    'batch.dry.long': 'long document: {parts} parts, each sent on its own, then combined',
     'batch.dry.total':
       'Estimated in all: {input} input and {output} output tokens (about {calls} calls per file; the answers are a guess).',
     'batch.dry.on': 'on {model}:',
@@ -47,6 +48,8 @@ export const batch = defineMessages(
     'batch.results.failed': '{failed} requests of the job failed; those files run now at the normal price.',
     'batch.interrupted':
       'Stopped waiting. The job {id} goes on; run the same command (or `zhi batch results {id}`) to collect it.',
+    'batch.notNeeded':
+      'The batch job {id} was not used: every file it was for was done since, without it. It is no longer tracked here; if it is still running, `zhi batch cancel {id}` stops it, and `zhi batch status {id}` shows what it processed.',
     'batch.err.jobs': 'a whole number from 1 to {max} is expected',
     'batch.err.forceResume':
       '--force and --resume contradict each other: --resume skips finished files, --force redoes them.',
@@ -67,6 +70,8 @@ export const batch = defineMessages(
     'batch.end.outputs': 'Written ({count} files):',
     'batch.end.more': '… and {count} more (all listed in {manifest})',
     'batch.end.notStarted': '{count} files were not started; run the same command again to do them.',
+    'batch.end.interrupted':
+      '{count} files were stopped mid-way; run the same command again to do them again from the start.',
     'batch.end.manifest': 'Run record: {path}',
   },
   {
@@ -90,6 +95,7 @@ export const batch = defineMessages(
     'batch.try.yes': '加上 --yes 再运行同一命令，即可在本次运行中允许这笔费用。',
     'batch.dry.head': '将用 {skill}（{model}）处理 {total} 个文件中的 {todo} 个（{done} 个已完成）：',
     'batch.dry.tokens': '输入约 {n} 个 token',
+    'batch.dry.long': '长文档：分 {parts} 部分分别发送，再合并',
     'batch.dry.total':
       '预计总计：输入 {input} 个、输出 {output} 个 token（每个文件约 {calls} 次调用；输出量为估计值）。',
     'batch.dry.on': '使用 {model}：',
@@ -109,6 +115,8 @@ export const batch = defineMessages(
     'batch.results.failed': '任务中有 {failed} 个请求失败；这些文件现在按正常价格处理。',
     'batch.interrupted':
       '已停止等待。任务 {id} 仍在进行；运行同一命令（或 `zhi batch results {id}`）即可取回结果。',
+    'batch.notNeeded':
+      '批处理任务 {id} 未被使用：它所针对的文件此后都已在不使用它的情况下完成。这里不再跟踪它；如果它仍在运行，`zhi batch cancel {id}` 可以停止它，`zhi batch status {id}` 可查看它处理了多少。',
     'batch.err.jobs': '应为 1 到 {max} 之间的整数',
     'batch.err.forceResume':
       '--force 与 --resume 互相矛盾：--resume 跳过已完成的文件，--force 重新处理它们。',
@@ -129,6 +137,7 @@ export const batch = defineMessages(
     'batch.end.outputs': '已写入（{count} 个文件）：',
     'batch.end.more': '……另有 {count} 个（全部列在 {manifest} 中）',
     'batch.end.notStarted': '{count} 个文件尚未开始；再次运行同一命令即可继续处理。',
+    'batch.end.interrupted': '{count} 个文件处理到一半被中断；再次运行同一命令即可从头重新处理。',
     'batch.end.manifest': '运行记录：{path}',
   },
 );
