@@ -133,6 +133,7 @@ describe('the long-document line', () => {
     parts: 5,
     ...(joined ? { joined: true as const } : {}),
     estimate: 0.1,
+    tokens: { input: 1000, output: 1000 },
     currency: 'CNY',
   });
 
