@@ -115,11 +115,12 @@ export class ChatSession {
 
   /**
    * Add a message the person produced without the model (the output of a `!command` they ran):
-   * it joins the context and the session file, and the next message can refer to it.
+   * it joins the context and the session file, and the next message can refer to it. `typed` is
+   * what the person typed (the session's title), as `message` is worded for the model.
    */
-  note(message: Message): void {
+  note(message: Message, typed?: string): void {
     this.messages.push(message);
-    this.consume({ type: 'user', message });
+    this.consume({ type: 'user', message, ...(typed ? { typed } : {}) });
   }
 
   /** Remove the last exchange (the last user message and everything after it). Returns false if none. */

@@ -94,7 +94,15 @@ export type RunEvent =
   | AgentEvent
   | SkillOnlyEvent
   | FolderEvent
-  | { type: 'user'; message: Message }
+  | {
+      type: 'user';
+      message: Message;
+      /**
+       * What the person typed when the message was written for the model from it (`/run …`,
+       * `!command`): a session's title comes from this, never from model-facing text.
+       */
+      typed?: string;
+    }
   | { type: 'nested'; chain: readonly string[]; event: RunEvent };
 
 /** Wrap an event of a run nested under `chain` (already-nested events keep their own, longer chain). */

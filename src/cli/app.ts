@@ -71,7 +71,7 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
       const piped = await readStdin();
       if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
     }
-    return chatOnce(ctx, message, args.flags.command);
+    return chatOnce(ctx, message, 'command', args.flags.command);
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
@@ -89,7 +89,7 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   }
   if (!ctx.stdinIsTTY) {
     const piped = await readStdin();
-    return chatOnce(ctx, piped);
+    return chatOnce(ctx, piped, 'stdin');
   }
   if (!ctx.config.apiKey) {
     // A first run: the wizard, then straight into the chat.
@@ -100,13 +100,24 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   return runRepl(ctx);
 }
 
-async function chatOnce(ctx: AppContext, message: string, typed = message): Promise<ExitCodeValue> {
+/** Where a one-shot message came from, so an empty one is explained in the person's terms. */
+type MessageSource = 'command' | 'stdin';
+
+async function chatOnce(
+  ctx: AppContext,
+  message: string,
+  from: MessageSource,
+  typed = message,
+): Promise<ExitCodeValue> {
   if (!message.trim()) {
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'cli.err.emptyMessage' },
-      why: { key: 'cli.err.emptyMessageWhy' },
-      tries: [{ key: 'cli.try.help' }],
+      why: { key: from === 'stdin' ? 'cli.err.emptyStdinWhy' : 'cli.err.emptyMessageWhy' },
+      tries:
+        from === 'stdin'
+          ? [{ key: 'cli.try.pipeText' }, { key: 'cli.try.quote' }]
+          : [{ key: 'cli.try.quote' }],
     });
   }
   const { runOnce } = await import('./modes/once.js');

@@ -11,6 +11,8 @@ export interface FolderSelection {
   exclude?: readonly string[];
   /** A folder the model chose: only files that pass the one containment rule from here. */
   containedIn?: string;
+  /** Folders never walked into (absolute): the run's own output folder, so its outputs are not inputs. */
+  skip?: readonly string[];
 }
 
 /** Folders never walked into: zhi's own run records, version control and dependencies. */
@@ -47,7 +49,8 @@ export async function listFolder(dir: string, sel: FolderSelection): Promise<str
       const isFile = e.isFile() || Boolean(st?.isFile());
       if (isDir) {
         // Symlinked folders are not followed: they can loop or lead outside.
-        if (sel.recursive && e.isDirectory() && !SKIP_DIRS.has(e.name)) subdirs.push(abs);
+        if (sel.recursive && e.isDirectory() && !SKIP_DIRS.has(e.name) && !sel.skip?.includes(abs))
+          subdirs.push(abs);
         continue;
       }
       if (!isFile || !sel.extensions.includes(extname(e.name).slice(1).toLowerCase())) continue;

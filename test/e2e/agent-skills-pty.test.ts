@@ -99,7 +99,7 @@ describe('a skill script in a terminal', () => {
       { kind: 'text', text: 'Written.' },
     );
     const s = e.pty({ cols: 120, rows: 40 });
-    await s.waitFor(/\[approve\]>/, 15_000);
+    await s.waitFor(/\[(?:approve|确认)\]>/, 15_000);
     s.write('read my notes with the skill\r');
     await s.waitFor('The skill does not let me write.', 15_000);
     expect(s.text()).toContain(

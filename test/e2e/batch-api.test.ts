@@ -148,6 +148,59 @@ describe('zhi run … --batch: the Batch API', () => {
     expect(liveCalls().every((q) => q.body.messages.at(-1).role === 'tool')).toBe(true);
   });
 
+  it('after a complete run, a --batch --force stopped while it waits: `zhi batch results` uses the answers and counts them', async () => {
+    const ids = makeFolder(2);
+    expect((await zhi(['run', 'summarize', 'docs', '--auto'])).code).toBe(0);
+    fake.reset();
+    fake.fallback = responder;
+    fake.batchPolls = 1_000_000;
+    const child = spawn(process.execPath, [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--batch', '--force'], {
+      cwd: work,
+      env: testEnv({ baseUrl: fake.baseUrl, home, env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (stderr.includes('in_progress')) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    child.kill('SIGINT');
+    await new Promise((r) => child.on('close', r));
+    const id = manifestOf().batch.id as string;
+
+    fake.batchPolls = 0;
+    const results = await zhi(['batch', 'results', id, '--auto']);
+    expect(results.code).toBe(0);
+    expect(results.stderr).not.toContain('Every file is already done');
+    expect(fake.batches.size).toBe(1);
+    // Every file's first answer came from the job; only the turns after the tool ran went online.
+    expect(liveCalls()).toHaveLength(ids.length);
+    expect(liveCalls().every((q) => q.body.messages.at(-1).role === 'tool')).toBe(true);
+    const m = manifestOf();
+    for (const id2 of ids) expect(m.files[`${id2}.txt`]).toMatchObject({ status: 'done', batch: true });
+    expect(m.batch).toBeUndefined();
+  });
+
+  it('a job whose files were all done since without it is said to be unused, and no longer tracked', async () => {
+    makeFolder(2);
+    expect((await zhi(['run', 'summarize', 'docs', '--auto'])).code).toBe(0);
+    const dir = join(work, 'zhi-output', '.zhi-runs');
+    const path = join(dir, readdirSync(dir).find((n) => n.endsWith('.json'))!);
+    const m = JSON.parse(readFileSync(path, 'utf8'));
+    m.batch = { id: 'batch_old', model: 'glm-4-flash', createdAt: '', requests: {}, status: 'in_progress' };
+    writeFileSync(path, JSON.stringify(m));
+    const r = await zhi(['run', 'summarize', 'docs', '--auto']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('The batch job batch_old was not used');
+    expect(r.stderr).toContain('zhi batch cancel batch_old');
+    expect(manifestOf().batch).toBeUndefined();
+  });
+
   it('refuses to batch a skill that must ask a person, before submitting anything', async () => {
     makeFolder(1);
     mkdirSync(join(home, 'skills'), { recursive: true });

@@ -102,11 +102,27 @@ describe('pipe mode', () => {
     expect(content).toBe('summarize this\n\n<document name="stdin">\nLine one.\nLine two.\n</document>');
   });
 
-  it('an empty message is a usage error', async () => {
+  it('an empty message on stdin is a usage error that names stdin, not -c', async () => {
     const r = await e.zhi([], { stdin: '   ' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('There is no message to send');
+    expect(r.stderr).toContain('piped in on standard input was empty');
+    expect(r.stderr).not.toContain('-c message');
+    expect(r.stderr).toContain('echo "your question" | zhi');
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it('an empty message on stdin is explained in Chinese too', async () => {
+    const r = await e.zhi([], { stdin: '\n', env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('从标准输入传入的文本是空的');
+    expect(r.stderr).not.toContain('-c 的消息');
+  });
+
+  it('an empty -c message names -c', async () => {
+    const r = await e.zhi(['-c', ' '], { stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('The -c message was empty');
   });
 });
 

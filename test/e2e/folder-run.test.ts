@@ -311,6 +311,20 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     ]);
   });
 
+  it('--recursive on the current folder never takes zhi-output (earlier outputs) or run records as inputs', async () => {
+    makeFolder(2, 'docs');
+    expect((await zhi(['run', 'summarize', '.', '--recursive', '--auto'])).code).toBe(0);
+    expect(existsSync(join(work, 'zhi-output', 'f001-summary.md'))).toBe(true);
+    writeFileSync(join(work, 'docs', 'f003.txt'), 'Document MARKER-f003\n');
+    fake.reset();
+    const r = await zhi(['run', 'summarize', '.', '--recursive', '--auto']);
+    expect(r.code).toBe(0);
+    expect(firstCalls()).toEqual(['f003']);
+    expect(r.stderr).toContain('1 of 3 files to process');
+    expect(r.stderr).not.toMatch(/✓ zhi-output/);
+    expect(r.stdout).not.toMatch(/## zhi-output/);
+  });
+
   it('ends with a table of the failed files and their reasons, and an index of what was written (in Chinese too)', async () => {
     makeFolder(4);
     fake.fallback = (req) =>

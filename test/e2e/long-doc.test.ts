@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
@@ -51,6 +51,7 @@ describe('documents longer than one message: map, then combine', () => {
     const maps = chats().filter(isMap);
     const m = /Long document contract\.txt: (\d+) parts/.exec(r.stderr);
     expect(m).not.toBeNull();
+    expect(r.stderr).toContain('processed separately and then combined.');
     expect(maps).toHaveLength(Number(m![1]));
     expect(maps.length).toBeGreaterThanOrEqual(4);
     // No max_cost_per_run: the parts are said, the estimate is not.
@@ -71,6 +72,41 @@ describe('documents longer than one message: map, then combine', () => {
     expect(readFileSync(join(work, 'zhi-output', 'contract-summary.md'), 'utf8')).toContain(
       '# Summary: contract',
     );
+  });
+
+  it('--dry-run says a long document is split into parts and estimates the parts and the combining run', async () => {
+    const pages = Array.from(
+      { length: 400 },
+      (_, i) => `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+    );
+    mkdirSync(join(work, 'docs'));
+    writeFileSync(join(work, 'docs', 'contract.txt'), pages.join('\n'));
+    writeFileSync(join(work, 'docs', 'note.txt'), 'A short note.');
+    const dry = await zhi(['run', 'summarize', 'docs', '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(chats()).toHaveLength(0);
+    const said = /docs\/contract\.txt\s+about ([\d,]+) tokens in · long document: (\d+) parts/.exec(dry.stdout);
+    expect(said, dry.stdout).not.toBeNull();
+    expect(dry.stdout).not.toMatch(/note\.txt[^\n]*long document/);
+    const total = /Estimated in all: ([\d,]+) input/.exec(dry.stdout);
+    const n = (s: string) => Number(s.replace(/,/g, ''));
+    // Every part is sent (the whole document, not twice its first part), then the results combined.
+    const docTokens = n(said![1]!);
+    expect(n(total![1]!)).toBeGreaterThan(docTokens);
+
+    // The run splits it the same way.
+    fake.fallback = (req): Reply =>
+      req.body.messages.at(-1).role === 'user' && !isMap(req)
+        ? { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 's.md', content: 'S' } }] }
+        : { kind: 'text', text: 'PARTSUM' };
+    const run = await zhi(['run', 'summarize', 'docs/contract.txt', '--auto']);
+    expect(run.code).toBe(0);
+    expect(chats().filter(isMap)).toHaveLength(Number(said![2]));
+    const sent = chats()
+      .filter(isMap)
+      .reduce((sum, q) => sum + user(q).length, 0);
+    // The parts' text is the document's: the estimate is of that size (about 4 characters a token, generously).
+    expect(docTokens).toBeGreaterThan(sent / 8);
   });
 
   it('translates a long document part by part and writes every part, in order, into one file', async () => {
@@ -96,6 +132,10 @@ describe('documents longer than one message: map, then combine', () => {
     };
     const r = await zhi(['run', 'translate', 'long.md', '--to', 'English', '--auto']);
     expect(r.code).toBe(0);
+    // A translation's parts are joined in order, not "combined".
+    expect(r.stderr).toMatch(
+      /Long document long\.md: \d+ parts, processed separately and then joined in order\./,
+    );
     const maps = chats().filter(isMap);
     expect(maps.length).toBeGreaterThan(2);
     const file = readFileSync(join(work, 'zhi-output', 'long.en.md'), 'utf8');

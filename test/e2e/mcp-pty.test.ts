@@ -9,7 +9,7 @@ import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 
 const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
-const PROMPT = /zhi \[(approve|auto)\]> $/;
+const PROMPT = /zhi \[(approve|auto|确认|自动)\]> $/;
 
 const e = useE2E();
 const { fake } = e;

@@ -6,7 +6,7 @@ import { KEY, type PtySession } from '../helpers/pty.js';
 const e = useE2E();
 const { fake } = e;
 
-const PROMPT = /zhi \[approve\]> $/;
+const PROMPT = /zhi \[(?:approve|确认)\]> $/;
 
 async function command(s: PtySession, line: string, expect?: string | RegExp): Promise<void> {
   const mark = s.mark();

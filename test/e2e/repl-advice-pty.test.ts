@@ -18,7 +18,7 @@ beforeEach(() => {
   work = e.cwd;
 });
 
-const PROMPT = /zhi \[approve\]> $/;
+const PROMPT = /zhi \[(?:approve|确认)\]> $/;
 
 function open(
   lang: 'en' | 'zh',
@@ -141,7 +141,7 @@ describe.each([
     const m = await say(s, '总结 nots.txt');
     await s.waitFor(lang === 'zh' ? '你是不是想找 notes.txt' : 'Did you mean notes.txt', 10_000, m);
     expect(fake.chatBodies()).toHaveLength(0);
-    await s.waitFor(/zhi \[approve\]> 总结 nots\.txt$/, 10_000, m + 5);
+    await s.waitFor(/zhi \[(?:approve|确认)\]> 总结 nots\.txt$/, 10_000, m + 5);
     s.write(KEY.enter);
     await s.waitFor('SENT');
     expect(userTexts()).toEqual(['总结 nots.txt']);

@@ -12,7 +12,8 @@ import { VirtualTerminal } from '../helpers/vt.js';
 const e = useE2E();
 const { fake } = e;
 
-const PROMPT = 'zhi [approve]> ';
+/** The prompt names the mode in the person's language. */
+const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
 const LEFT = '\x1b[D';
 const BACKSPACE = '\x7f';
 
@@ -63,7 +64,7 @@ describe.each([
   it('a wrapped Chinese line edited with Backspace is drawn once, and sends what is shown', async () => {
     fake.script({ kind: 'text', text: 'OK' });
     const s = open(cols, lang);
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     const typed = '春眠不觉晓处处闻啼鸟'.repeat(4) + '夜来风雨声';
     s.write(typed);
     await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(typed), 'the typed line');
@@ -72,10 +73,10 @@ describe.each([
     const view = await waitScreen(
       s,
       cols,
-      (v) => v.replace(/\n/g, '').includes(PROMPT + kept) && !v.includes('夜来风雨声'),
+      (v) => v.replace(/\n/g, '').includes(promptFor(lang) + kept) && !v.includes('夜来风雨声'),
       'the line without its last five characters',
     );
-    expect(count(view, PROMPT)).toBe(1);
+    expect(count(view, promptFor(lang))).toBe(1);
     expect(view).not.toContain('夜来风雨声');
     s.write(KEY.enter);
     await s.waitFor('OK');
@@ -85,7 +86,7 @@ describe.each([
   it('Left in a long line puts the cursor where it shows: a typed letter lands there, drawn once', async () => {
     fake.script({ kind: 'text', text: 'OK' });
     const s = open(cols, lang);
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     const line = 'abcdefghij'.repeat(6);
     s.write(line);
     await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(line), 'the typed line');
@@ -93,7 +94,7 @@ describe.each([
     s.write('文');
     const expected = `${line.slice(0, 42)}文${line.slice(42)}`;
     const view = await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(expected), 'the insertion');
-    expect(count(view, PROMPT)).toBe(1);
+    expect(count(view, promptFor(lang))).toBe(1);
     // Every row fits the window: nothing drawn past the right edge, no duplicate rows.
     for (const row of view.split('\n')) expect(row.length).toBeLessThanOrEqual(cols);
     s.write(KEY.enter);
@@ -104,7 +105,7 @@ describe.each([
   it('a line ended with \\ stays editable: Up moves into it', async () => {
     fake.script({ kind: 'text', text: 'OK' });
     const s = open(cols, lang);
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('第一行 \\');
     s.write(KEY.enter);
     await waitScreen(s, cols, (v) => /第一行\s*\n…/.test(v), 'the continuation prompt');
@@ -120,7 +121,7 @@ describe.each([
 
   it('a resize at the prompt leaves no stale prompt lines', async () => {
     const s = open(cols, lang);
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     const typed = '一二三四五六七八九十'.repeat(4);
     s.write(typed);
     await waitScreen(s, cols, (v) => v.replace(/\n/g, '').includes(typed), 'the typed line');
@@ -128,7 +129,7 @@ describe.each([
     s.pty.resize(wider, 30);
     s.write('尾');
     const view = await waitScreen(s, wider, (v) => v.replace(/\n/g, '').includes(`${typed}尾`), 'the redraw');
-    expect(count(view, PROMPT)).toBe(1);
+    expect(count(view, promptFor(lang))).toBe(1);
   });
 });
 
@@ -140,7 +141,7 @@ describe('typing during an answer', () => {
     fake.script({ kind: 'text', text: '慢慢地回答。'.repeat(30), chunk: 3, delayMs: 30 });
     fake.script({ kind: 'text', text: 'SECOND' });
     const s = open(100, lang);
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('讲个故事');
     s.write(KEY.enter);
     await s.waitFor('慢慢地回答');

@@ -14,7 +14,7 @@ import { VirtualTerminal } from '../helpers/vt.js';
 const e = useE2E();
 const { fake } = e;
 
-const PROMPT = /zhi \[approve\]> $/;
+const PROMPT = /zhi \[(?:approve|确认)\]> $/;
 
 function open(env: Record<string, string> = {}, cols = 100): PtySession {
   const s = e.pty({ cols, rows: 40, env });

@@ -21,7 +21,8 @@ beforeEach(() => {
   ({ home, cwd: work } = e);
 });
 
-const PROMPT = 'zhi [approve]> ';
+/** The prompt names the mode in the person's language. */
+const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
 
 function open(
   o: { cols?: number; lang?: 'en' | 'zh'; env?: Record<string, string | undefined> } = {},
@@ -53,7 +54,12 @@ const lastUser = () => fake.chatBodies().at(-1)?.messages.at(-1);
 describe.each(['en', 'zh'] as const)('REPL staples (%s)', (lang) => {
   it('shows a status line under the prompt (model · mode · context · cost); /statusline off hides it', async () => {
     const s = open({ lang, cols: 60 });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
+    // The welcome line and the prompt name the mode in the person's language, as the status line does.
+    if (lang === 'zh') {
+      expect(s.text()).toMatch(/glm-5 · 确认模式 — /);
+      expect(s.text()).not.toContain('approve');
+    }
     const status =
       lang === 'zh' ? /glm-5 · 确认模式 · 上下文 \d+% · ¥0\.00/ : /glm-5 · approve · context \d+% · ¥0\.00/;
     await s.waitFor(status);
@@ -66,12 +72,12 @@ describe.each(['en', 'zh'] as const)('REPL staples (%s)', (lang) => {
     s.write(KEY.enter);
     await s.waitFor('/statusline', 10_000, m);
     // The prompt comes back as the last line: no status line under it.
-    await s.waitFor(/\n\s*zhi \[approve\]> $/, 10_000, m);
+    await s.waitFor(lang === 'zh' ? /\n\s*zhi \[确认\]> $/ : /\n\s*zhi \[approve\]> $/, 10_000, m);
   });
 
   it('、help and ／status run the commands (a Chinese input method types 、 for /), nothing is sent', async () => {
     const s = open({ lang });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('、help');
     s.write(KEY.enter);
     await s.waitFor('/statusline');
@@ -79,7 +85,7 @@ describe.each(['en', 'zh'] as const)('REPL staples (%s)', (lang) => {
     s.write('／status');
     s.write(KEY.enter);
     await s.waitFor(lang === 'zh' ? '模型' : 'Model', 10_000, m);
-    await s.waitFor(PROMPT, 10_000, m);
+    await s.waitFor(promptFor(lang), 10_000, m);
     expect(fake.chatBodies()).toHaveLength(0);
   });
 
@@ -87,7 +93,7 @@ describe.each(['en', 'zh'] as const)('REPL staples (%s)', (lang) => {
     writeFileSync(join(work, 'lines.txt'), Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n'));
     fake.script({ kind: 'text', text: 'Thirty lines.' });
     const s = open({ lang });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('!cat lines.txt');
     s.write(KEY.enter);
     await s.waitFor(lang === 'zh' ? '还有 18 行' : '18 more lines');
@@ -115,7 +121,7 @@ describe.each(['en', 'zh'] as const)('REPL staples (%s)', (lang) => {
       lang,
       env: { DISPLAY: ':0', PATH: `${bin}:/usr/bin:/bin`, WAYLAND_DISPLAY: undefined },
     });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('/copy');
     s.write(KEY.enter);
     await s.waitFor(lang === 'zh' ? '还没有可以复制的回答' : 'no answer to copy yet');
@@ -135,7 +141,7 @@ describe.each(['en', 'zh'] as const)('REPL staples (%s)', (lang) => {
     fakeProgram(join(home, 'bin'), 'my-editor', 'printf "%s\\n第二行" "$(cat "$1") 改过" > "$1"');
     fake.script({ kind: 'text', text: 'OK' });
     const s = open({ lang, env: { EDITOR: editor, VISUAL: undefined } });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('草稿');
     s.write('\x18\x05');
     await s.waitFor(/草稿 改过\s*\n… 第二行/);
@@ -155,11 +161,11 @@ describe('an editor for someone who never chose one', () => {
       lang: 'zh',
       env: { EDITOR: undefined, VISUAL: undefined, PATH: `${bin}:/usr/bin:/bin` },
     });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor('zh'));
     s.write('/editor');
     s.write(KEY.enter);
     await s.waitFor('你的文字已放回输入行');
-    await s.waitFor(`${PROMPT}写好的消息`);
+    await s.waitFor(`${promptFor('zh')}写好的消息`);
     expect(readFileSync(calls, 'utf8')).toBe('nano\n');
   });
 
@@ -192,7 +198,7 @@ describe('the model runs a command', () => {
       { kind: 'text', text: 'Thirty numbers.' },
     );
     const s = open({ lang });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('count to thirty');
     s.write(KEY.enter);
     await s.waitFor('[y/N]');
@@ -210,7 +216,7 @@ describe('@path mentions', () => {
     writeFileSync(join(work, 'Budget.txt'), 'total 42');
     fake.script({ kind: 'text', text: 'DONE' });
     const s = open({ lang });
-    await s.waitFor(PROMPT);
+    await s.waitFor(promptFor(lang));
     s.write('总结 @bud');
     s.write(KEY.tab);
     await s.waitFor('@Budget.txt');

@@ -120,7 +120,7 @@ describe('setup wizard in a terminal', () => {
       await s.waitFor('演示');
       s.write(KEY.enter); // yes
       await s.waitFor('报告');
-      await s.waitFor(/zhi \[approve\]> $/);
+      await s.waitFor(/zhi \[(?:approve|确认)\]> $/);
       const text = s.text();
       expect(text).toContain('zhi');
       expect(text).not.toContain('| :--- |');

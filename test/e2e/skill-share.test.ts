@@ -97,6 +97,28 @@ describe('zhi skill export / import', () => {
     expect(zh.stderr).toContain('（1 个文件；工具：');
   });
 
+  it('says an imported skill takes the place of the built-in one of the same name, before asking (en and zh)', async () => {
+    mkdirSync(join(alice, 'skills'), { recursive: true });
+    writeFileSync(
+      join(alice, 'skills', 'proofread.yaml'),
+      'name: proofread\ndescription: My own proofreading\nsystem_prompt: Proofread.\ntools: []\n',
+    );
+    expect((await as(alice, ['skill', 'export', 'proofread'])).code).toBe(0);
+    const en = await as(bob, ['skill', 'import', 'proofread.zip']);
+    expect(en.code).toBe(2);
+    expect(en.stderr).toContain('It takes the place of the built-in skill proofread');
+    const zh = await e.zhi(['skill', 'import', 'proofread.zip'], { home: bob, env: { ZHI_LANGUAGE: 'zh' } });
+    expect(zh.stderr).toContain('它将取代内置技能 proofread');
+    expect(existsSync(join(bob, 'skills', 'proofread.yaml'))).toBe(false);
+    // A skill with a new name says nothing of the kind.
+    writeFileSync(
+      join(alice, 'skills', 'mine.yaml'),
+      'name: mine\ndescription: Mine\nsystem_prompt: Do it.\ntools: []\n',
+    );
+    expect((await as(alice, ['skill', 'export', 'mine'])).code).toBe(0);
+    expect((await as(bob, ['skill', 'import', 'mine.zip'])).stderr).not.toContain('built-in');
+  });
+
   it('refuses a package with a path that leaves the folder, a zip bomb, and files changed after export', async () => {
     const manifest = (files: { path: string; sha256: string; bytes: number }[]) =>
       strToU8(

@@ -22,7 +22,7 @@ function open(args: string[] = [], env: Record<string, string> = {}): PtySession
   return s;
 }
 
-const PROMPT = /zhi \[(approve|auto)\]> $/;
+const PROMPT = /zhi \[(approve|auto|确认|自动)\]> $/;
 /** Type a line, and press Enter once the editor shows it, as a person would. */
 async function line(s: PtySession, text: string): Promise<number> {
   const from = s.mark();

@@ -12,7 +12,7 @@ import { VirtualTerminal } from '../helpers/vt.js';
 const e = useE2E();
 const { fake } = e;
 
-const PROMPT = /zhi \[approve\]> $/;
+const PROMPT = /zhi \[(?:approve|确认)\]> $/;
 
 const TABLE = `| 日期 | 客户名称 | 金额（元） | 状态 | 备注 |
 |---|---|--:|---|---|

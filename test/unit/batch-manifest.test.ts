@@ -40,6 +40,23 @@ describe('RunManifest', () => {
     expect(await again.check('a.txt', input)).toBe('done');
   });
 
+  it('--force: the files to redo are not done any more on disk before anything starts (a kill leaves them to redo)', async () => {
+    const { input, path } = await setup();
+    const m = await RunManifest.open(path, init);
+    const fp = await fingerprint(input);
+    await m.record('a.txt', { ...fp, status: 'done', outputs: [], text: 'old', cost: 0 });
+    await m.record('b.txt', { ...fp, status: 'failed', outputs: [], text: '', cost: 0 });
+    await m.record('c.txt', { ...fp, status: 'done', outputs: [], text: 'kept', cost: 0 });
+    // Killed before close: only the journal holds the entries.
+    const forced = await RunManifest.open(path, init);
+    await forced.forget(['a.txt', 'b.txt']);
+    // The forced run is killed too: nothing closes it.
+    const next = await RunManifest.open(path, init);
+    expect(await next.check('a.txt', input)).toBe('new');
+    expect(await next.check('b.txt', input)).toBe('failed');
+    expect(await next.check('c.txt', input)).toBe('done');
+  });
+
   it('redoes a file whose size or content changed, not one that was only touched', async () => {
     const { input, path } = await setup();
     const m = await RunManifest.open(path, init);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderEvent } from '../../src/agent/batch/events.js';
-import { FolderProgress, formatLeft } from '../../src/cli/render/progress.js';
+import { FolderProgress, formatLeft, longDocumentLines } from '../../src/cli/render/progress.js';
 import { cutToWidth } from '../../src/support/width.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
@@ -88,6 +88,7 @@ describe('FolderProgress', () => {
       failures: [{ file: 'docs/b.txt', reason: 'unreadable' }],
       outputs: [{ file: 'docs/a.txt', outputs: ['zhi-output/a-summary.md'] }],
       notStarted: 1,
+      interrupted: 2,
       manifest: 'zhi-output/.zhi-runs/x.json',
     });
     expect(h.raw).toEqual([]);
@@ -98,6 +99,7 @@ describe('FolderProgress', () => {
       '  docs/b.txt  unreadable',
       'Written (1 files):',
       '  docs/a.txt → zhi-output/a-summary.md',
+      '2 files were stopped mid-way; run the same command again to do them again from the start.',
       '1 files were not started; run the same command again to do them.',
       'Run record: zhi-output/.zhi-runs/x.json',
     ]);
@@ -120,5 +122,27 @@ describe('FolderProgress', () => {
     expect(formatLeft(30_000)).toBe('30 s');
     expect(formatLeft(6 * 60_000)).toBe('6 min');
     expect(cutToWidth('中文文件名', 5)).toBe('中文…');
+  });
+});
+
+describe('the long-document line', () => {
+  const ev = (joined: boolean): Extract<FolderEvent, { type: 'long_document' }> => ({
+    type: 'long_document',
+    skill: 'translate',
+    file: 'long.md',
+    parts: 5,
+    ...(joined ? { joined: true as const } : {}),
+    estimate: 0.1,
+    currency: 'CNY',
+  });
+
+  it('says a translation is joined in order, a summary combined (en and zh)', () => {
+    const st = makeStyle(false);
+    expect(longDocumentLines(ev(true), st)).toEqual([
+      'Long document long.md: 5 parts, processed separately and then joined in order.',
+    ]);
+    expect(longDocumentLines(ev(false), st)[0]).toContain('then combined.');
+    setLanguage('zh');
+    expect(longDocumentLines(ev(true), st)[0]).toBe('长文档 long.md：分为 5 部分分别处理，再按顺序拼接。');
   });
 });

@@ -314,6 +314,7 @@ describe('ReplRenderer: /run on a folder', () => {
       file: 'docs/c.txt',
       parts: 12,
       estimate: 0.5,
+      tokens: { input: 40_000, output: 9_000 },
       currency: 'CNY',
     });
     t.r.handle({
@@ -325,6 +326,7 @@ describe('ReplRenderer: /run on a folder', () => {
       failures: [],
       outputs: [],
       notStarted: 0,
+      interrupted: 0,
       manifest: 'zhi-output/.zhi-runs/x.json',
     });
     t.r.finish(

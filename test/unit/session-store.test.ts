@@ -280,6 +280,37 @@ describe('recording a ChatSession', () => {
     expect(md).toContain('读完了。');
   });
 
+  it('takes the title from what the person typed, never from text worded for the model (/run, !command)', async () => {
+    const titleOf = async (first: (chat: ChatSession) => void): Promise<string | undefined> => {
+      const { chat, consumers } = chatWith([]);
+      const rec = openSession({
+        kind: 'repl',
+        sessionsDir: dir,
+        cwd: dir,
+        model: 'glm-5',
+        platform: PLATFORMS.bigmodel,
+      });
+      consumers.push(rec.consume);
+      rec.attach(chat.messages);
+      first(chat);
+      rec.close();
+      return (await loadSession(rec.file))!.title;
+    };
+    const ran = await titleOf((chat) => {
+      const asked = {
+        role: 'user' as const,
+        content: '(I ran the skill "summarize": /run summarize notes.txt)',
+      };
+      chat.messages.push(asked);
+      chat.consume({ type: 'user', message: asked, typed: '/run summarize notes.txt' });
+    });
+    expect(ran).toBe('/run summarize notes.txt');
+    const bang = await titleOf((chat) =>
+      chat.note({ role: 'user', content: 'I ran this command in my shell myself:\n$ ls\n\na.md' }, '!ls'),
+    );
+    expect(bang).toBe('!ls');
+  });
+
   it('moves to a new session after /reset; the old one stays as it was', async () => {
     const { chat, consumers } = chatWith([{ text: 'a1' }, { text: 'a2' }]);
     const rec = openSession({

@@ -51,6 +51,20 @@ export async function captureFirstRequest(
   req: SkillRunRequest,
   rt: SkillRuntime,
 ): Promise<import('../../llm/types.js').ChatRequest | undefined> {
+  return (await captureFirst(run, req, rt)).request;
+}
+
+type LongDocumentEvent = Extract<FolderEvent, { type: 'long_document' }>;
+
+/**
+ * The first request a skill run would send for one file, and — for a document too long for one
+ * message — how the run would split it (its parts and their estimated tokens). Nothing is sent.
+ */
+export async function captureFirst(
+  run: RunFn,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): Promise<{ request?: import('../../llm/types.js').ChatRequest; long?: LongDocumentEvent }> {
   const capture = new CapturingClient();
   // The file's own run, as a real one would start (not another dry run or batch of it).
   // Nothing is spent here: no question about a long document's cost either.
@@ -60,10 +74,16 @@ export async function captureFirstRequest(
     costGate: undefined,
     folder: { ...rt.folder, dryRun: false, batch: false },
   };
+  let long: LongDocumentEvent | undefined;
   const gen = run({ ...req, usage: new UsageTracker(req.usage.platform), trusted: true }, own);
-  let step = await gen.next();
-  while (!step.done) step = await gen.next();
-  return capture.request;
+  try {
+    for (let step = await gen.next(); !step.done; step = await gen.next())
+      if (step.value.type === 'long_document') long ??= step.value;
+  } catch (err) {
+    // The parts' calls end as interrupted: what was learnt before is the answer.
+    if (!capture.request && !long) throw err;
+  }
+  return { ...(capture.request ? { request: capture.request } : {}), ...(long ? { long } : {}) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type Cost, costOf, DEFAULT_CHAT_MODEL, formatCost } from '../../llm/models.js';
+import { maxBy, maxOf } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { textWidth } from '../../support/width.js';
@@ -6,8 +7,7 @@ import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
-import { captureFirstRequest } from './batch-run.js';
-import { maxBy, maxOf } from '../../support/arrays.js';
+import { captureFirst } from './batch-run.js';
 
 type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
@@ -26,6 +26,51 @@ function callsPerFile(req: SkillRunRequest): number {
   return req.skill.tools.includes('file_write') ? 2 : 1;
 }
 
+interface Row {
+  name: string;
+  tokens: number;
+  /** A long document: the parts the run would split it into. */
+  parts?: number;
+}
+
+interface FileEstimate {
+  row: Row;
+  model?: string;
+  prompt: number;
+  completion: number;
+}
+
+/**
+ * One file's estimate. Its first request is built as the run would build it (nothing is sent);
+ * a document too long for one message is estimated as the run does it: every part on its own,
+ * then the combining run (the run's own figures for its cost check).
+ */
+async function estimateFile(o: DryRunInput, file: string, calls: number): Promise<FileEstimate> {
+  const { req, rt } = o;
+  // Nothing may cost money: images and scans are not OCR'd up front.
+  const { ocr: _ocr, ...offline } = rt;
+  const first = await captureFirst(
+    o.run,
+    { ...req, values: { ...req.values, [o.argName]: file } },
+    offline,
+  ).catch(() => undefined);
+  const name = visible(displayPath(rt.cwd, file));
+  const model = first?.request?.model;
+  if (first?.long) {
+    const { input, output } = first.long.tokens;
+    return {
+      row: { name, tokens: input, parts: first.long.parts },
+      model,
+      prompt: input,
+      completion: output,
+    };
+  }
+  if (!first?.request) return { row: { name, tokens: 0 }, prompt: 0, completion: 0 };
+  const p = estimateMessagesTokens(first.request.messages) + estimateToolsTokens(first.request.tools ?? []);
+  const c = Math.min(4000, Math.max(200, Math.round(p / 4)));
+  return { row: { name, tokens: p }, model, prompt: p * calls + c * (calls - 1), completion: c * calls };
+}
+
 /**
  * `--dry-run`: what a run would process and roughly what it would cost, without sending
  * anything. Each file's first request is built exactly as the run would build it (nothing is
@@ -34,31 +79,19 @@ function callsPerFile(req: SkillRunRequest): number {
  */
 export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   const { req, rt } = o;
-  const rows: { name: string; tokens: number }[] = [];
+  const rows: Row[] = [];
   let model = '';
   let prompt = 0;
   let completion = 0;
   const calls = callsPerFile(req);
-  // Nothing may cost money: images and scans are not OCR'd up front.
-  const { ocr: _ocr, ...offline } = rt;
   for (const i of o.todo) {
     if (rt.signal.aborted) break;
     const file = o.files[i]!;
-    const first = await captureFirstRequest(
-      o.run,
-      { ...req, values: { ...req.values, [o.argName]: file } },
-      offline,
-    ).catch(() => undefined);
-    if (!first) {
-      rows.push({ name: visible(displayPath(rt.cwd, file)), tokens: 0 });
-      continue;
-    }
-    model ||= first.model;
-    const p = estimateMessagesTokens(first.messages) + estimateToolsTokens(first.tools ?? []);
-    const c = Math.min(4000, Math.max(200, Math.round(p / 4)));
-    prompt += p * calls + c * (calls - 1);
-    completion += c * calls;
-    rows.push({ name: visible(displayPath(rt.cwd, file)), tokens: p });
+    const e = await estimateFile(o, file, calls);
+    model ||= e.model ?? '';
+    prompt += e.prompt;
+    completion += e.completion;
+    rows.push(e.row);
   }
   model ||= req.model ?? req.skill.model ?? rt.skillModel;
   const tokens = { promptTokens: prompt, completionTokens: completion, cachedTokens: 0 };
@@ -86,9 +119,10 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
       model,
       done: o.files.length - o.todo.length,
     }),
-    ...rows.map(
-      (r) => `  ${r.name.padEnd(width)}  ${t('batch.dry.tokens', { n: r.tokens.toLocaleString('en-US') })}`,
-    ),
+    ...rows.map((r) => {
+      const tokens = t('batch.dry.tokens', { n: r.tokens.toLocaleString('en-US') });
+      return `  ${r.name.padEnd(width)}  ${r.parts ? `${tokens} · ${t('batch.dry.long', { parts: r.parts })}` : tokens}`;
+    }),
     '',
     t('batch.dry.total', {
       input: prompt.toLocaleString('en-US'),

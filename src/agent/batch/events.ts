@@ -59,8 +59,12 @@ export type FolderEvent =
       skill: string;
       file: string;
       parts: number;
+      /** The parts' results are joined in order (a translation), not combined into one answer. */
+      joined?: true;
       /** Estimated cost of the whole run on the skill's model. */
       estimate: number;
+      /** The tokens that estimate is made of (map calls and the combining run). */
+      tokens: { input: number; output: number };
       currency: string;
       /** Set when the estimate is more than `max_cost_per_run` leaves: the limit and what is left. */
       limit?: number;
@@ -77,5 +81,7 @@ export type FolderEvent =
       outputs: { file: string; outputs: string[] }[];
       /** Files never started (the run was stopped or interrupted). */
       notStarted: number;
+      /** Files that were running when the run was interrupted (not recorded: the next run redoes them). */
+      interrupted: number;
       manifest: string;
     };

@@ -48,6 +48,7 @@ interface Tally {
   outputs: { file: string; outputs: string[] }[];
   stopError?: ZhiError;
   notStarted: number;
+  interrupted: number;
 }
 
 /**
@@ -88,13 +89,21 @@ export function finishFolder(o: FolderEnd): { result: AgentResult; event: Folder
     failures: tally.failures,
     outputs: tally.outputs,
     notStarted: tally.notStarted,
+    interrupted: tally.interrupted,
     manifest: o.show(o.manifest.path),
   };
   return { result: total, event };
 }
 
 function tallyFiles(o: FolderEnd): Tally {
-  const tally: Tally = { total: emptyResult(), sections: [], failures: [], outputs: [], notStarted: 0 };
+  const tally: Tally = {
+    total: emptyResult(),
+    sections: [],
+    failures: [],
+    outputs: [],
+    notStarted: 0,
+    interrupted: 0,
+  };
   const byFile = new Map<number, { status: string; value?: FileResult | undefined }>();
   for (const [n, fileIndex] of o.todo.entries()) byFile.set(fileIndex, o.outcomes[n]!);
   for (const [i, file] of o.files.entries()) {
@@ -108,8 +117,13 @@ function tallyFiles(o: FolderEnd): Tally {
       if (entry?.outputs.length) tally.outputs.push({ file: name, outputs: entry.outputs });
       continue;
     }
-    if (outcome.status === 'skipped' || r?.result?.stopReason === 'aborted') {
+    // Put back or never reached: not started. Running when Ctrl+C came: stopped mid-way.
+    if (outcome.status === 'skipped') {
       tally.notStarted += 1;
+      continue;
+    }
+    if (r?.result?.stopReason === 'aborted' || r?.error?.kind === 'aborted') {
+      tally.interrupted += 1;
       continue;
     }
     if (r?.result) {

@@ -77,6 +77,12 @@ export async function* runFolder(
   const folder = await FolderRun.open({ run, req, rt, argName, dir, files, o });
   if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo: folder.todo });
   yield* folder.announce();
+  const stale = folder.manifest.data.batch;
+  if (stale && !folder.todo.length) {
+    // A job whose files were all done since, without it: said plainly, and no longer tracked.
+    yield { type: 'warning', message: t('batch.notNeeded', { id: stale.id }) };
+    await folder.manifest.setBatch(undefined);
+  }
   // --batch: every file's first answer comes from one Batch API job (or the one already submitted).
   let primed: Map<number, ChunkJson> | undefined;
   if ((o.batch || folder.manifest.data.batch) && folder.todo.length) {
@@ -128,6 +134,8 @@ class FolderRun {
       if (fresh === 'done') counts.earlier += 1;
       else todo.push(i);
     }
+    // A dry run changes nothing; a real --force run un-does its files before it starts them.
+    if (s.o.force && !s.o.dryRun) await manifest.forget(todo.map((i) => f.relOf(files[i]!)));
     return f;
   }
 

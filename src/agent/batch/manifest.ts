@@ -227,6 +227,22 @@ export class RunManifest {
     await rm(journalPath(this.path), { force: true });
   }
 
+  /**
+   * `--force`: these inputs are to be done again, so they are not done any more — on disk before
+   * anything starts, so an interrupted forced run leaves them to be redone, not the old results.
+   * The manifest is written whole and the journal it now holds dropped (one write, however many).
+   */
+  async forget(rels: readonly string[]): Promise<void> {
+    // Failed ones are redone anyway, and keep what they wrote (removed before they are redone).
+    const known = rels.filter((rel) => this.data.files[rel]?.status === 'done');
+    if (!known.length) return;
+    for (const rel of known) delete this.data.files[rel];
+    await this.journaling.catch(() => undefined);
+    this.written = true;
+    await this.save();
+    await rm(journalPath(this.path), { force: true });
+  }
+
   setBatch(batch: BatchRecord | undefined): Promise<void> {
     if (batch) this.data.batch = batch;
     else delete this.data.batch;

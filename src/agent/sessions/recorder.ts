@@ -121,7 +121,7 @@ export class SessionRecorder {
         this.write({ type: 'message', role: 'user', t: now(), message: ev.message });
         if (!this.titled) {
           this.titled = true;
-          const title = this.o.title ? titleFrom(this.o.title) : titleFrom(messageText(ev.message));
+          const title = titleFrom(this.o.title || ev.typed || messageText(ev.message));
           if (title) this.write({ type: 'title', title });
         }
         this.sync();

@@ -66,16 +66,16 @@ function mapPrompt(concat: boolean, i: number, n: number): string {
     : `This run handles part ${i} of ${n} of a long document. Do the task for this part only. Do not call tools and do not write files: answer with the result for this part; keep every figure, name, date and open question it has, because the results of all parts are combined afterwards.`;
 }
 
-/** Estimated cost of the map calls and the combining run, on the skill's model. */
-function estimate(text: string, parts: number, concat: boolean, model: string, req: SkillRunRequest) {
+/**
+ * Estimated tokens of the map calls and the combining run: every part sent once with the
+ * prompt, each part's result, then the combining run reading those results. `--dry-run` uses
+ * the same figures.
+ */
+export function longDocumentTokens(text: string, parts: number, concat: boolean) {
   const tokens = estimateTextTokens(text);
   const prompt = tokens + parts * 800;
   const completion = concat ? tokens : Math.min(tokens, parts * 1200);
-  return costOf(
-    model,
-    { promptTokens: prompt + completion, completionTokens: completion + 1500, cachedTokens: 0 },
-    req.usage.platform,
-  );
+  return { promptTokens: prompt + completion, completionTokens: completion + 1500, cachedTokens: 0 };
 }
 
 /**
@@ -94,7 +94,8 @@ export async function* mapLongDocument(
   const info = findModel(plan.model);
   const size = Math.min(PART_BYTES, Math.floor((info?.contextWindow ?? 128_000) * 1.2));
   const parts = splitDocument(input.text, size, req.skill.chunking ?? 'headings');
-  const cost = estimate(input.text, parts.length, concat, plan.model, req);
+  const tokens = longDocumentTokens(input.text, parts.length, concat);
+  const cost = costOf(plan.model, tokens, req.usage.platform);
   // The estimate is said (and asked about) only when it is more than max_cost_per_run leaves.
   const over = overBudget(rt, cost.amount);
   yield {
@@ -102,7 +103,9 @@ export async function* mapLongDocument(
     skill: req.skill.name,
     file: name,
     parts: parts.length,
+    ...(concat ? { joined: true as const } : {}),
     estimate: cost.amount,
+    tokens: { input: tokens.promptTokens, output: tokens.completionTokens },
     currency: cost.currency,
     ...(over ? { limit: over.limit, left: over.left } : {}),
   };

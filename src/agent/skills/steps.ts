@@ -1,4 +1,4 @@
-import { basename, dirname, relative } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { UsageTracker } from '../../llm/usage.js';
 import { supportedExtensions } from '../../skills/documents.js';
 import { listFolder } from '../../skills/folder.js';
@@ -7,7 +7,7 @@ import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
 import type { WrittenFile } from '../../tools/types.js';
-import { runFolder } from '../batch/folder-run.js';
+import { runFolder, runOutputDir } from '../batch/folder-run.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../batch/pool.js';
 import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from './run.js';
@@ -151,6 +151,16 @@ export function stepEvent(req: SkillRunRequest, index: number, total: number, fi
   return { type: 'skill_step', skill: req.skill.name, index, total, label: basename(file) };
 }
 
+/**
+ * The run's output folder holds zhi's earlier outputs: never inputs of a folder run, wherever it
+ * is, unless the person named it (or a folder inside it) as the input.
+ */
+export function outputsToSkip(dir: string, outputDir: string): string[] {
+  const out = resolve(outputDir);
+  const inside = resolve(dir) === out || resolve(dir).startsWith(out + sep);
+  return inside ? [] : [out];
+}
+
 /** A folder given for a one-file input: run the whole skill per file, several at once (batch/folder-run.ts). */
 export async function* runPerFile(
   run: StepFn,
@@ -167,6 +177,7 @@ export async function* runPerFile(
     extensions: supportedExtensions(arg?.extensions ? arg : undefined, canOcr),
     ...rt.selection,
     ...(req.inputsFrom === 'model' ? { containedIn: rt.cwd } : {}),
+    skip: outputsToSkip(dir, runOutputDir(req, rt)),
   });
   if (!files.length) {
     throw new ZhiError({

@@ -16,7 +16,15 @@ const ACTIONS = ['list', 'status', 'results', 'cancel'];
  */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [action, id, ...more] = ctx.args.positionals;
-  if (!action || !ACTIONS.includes(action) || (action !== 'list' && !id) || more.length) {
+  if (action && ACTIONS.includes(action) && action !== 'list' && !id) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'batch.cmd.needId', params: { action } },
+      why: { key: 'batch.cmd.usage' },
+      tries: [{ key: 'batch.cmd.tryList' }],
+    });
+  }
+  if (!action || !ACTIONS.includes(action) || more.length) {
     throw new ZhiError({ kind: 'usage', what: { key: 'batch.cmd.usage' } });
   }
   const client = makeClient(ctx);

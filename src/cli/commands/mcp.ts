@@ -16,7 +16,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     case 'list':
       return show(ctx, undefined);
     case 'test':
-      return show(ctx, [known(name, ctx.config.mcpServers)]);
+      return show(ctx, [known('test', name, ctx.config.mcpServers)]);
     case 'add':
       return add(ctx, name, rest);
     case 'remove':
@@ -30,9 +30,9 @@ function usage(what: ConstructorParameters<typeof ZhiError>[0]['what']): ZhiErro
   return new ZhiError({ kind: 'usage', what, why: { key: 'mcp.usage' } });
 }
 
-/** A server name given on the command line that is one of `names`. */
-function known(name: string | undefined, names: object): string {
-  if (!name) throw usage({ key: 'mcp.err.usage', params: { what: '' } });
+/** A server name given on the command line (after `action`) that is one of `names`. */
+function known(action: string, name: string | undefined, names: object): string {
+  if (!name) throw usage({ key: 'mcp.err.needName', params: { action } });
   if (!(name in names)) {
     throw new ZhiError({
       kind: 'usage',
@@ -65,7 +65,7 @@ async function show(ctx: AppContext, names: string[] | undefined): Promise<ExitC
 
 /** `add <name> [--trust t] -- <command> [args…]` or `add <name> --url <url> [--trust t]`. */
 async function add(ctx: AppContext, name: string | undefined, words: string[]): Promise<ExitCodeValue> {
-  if (!name) throw usage({ key: 'mcp.err.usage', params: { what: 'add' } });
+  if (!name) throw usage({ key: 'mcp.err.needAdd' });
   if (name in ctx.config.mcpServers) {
     throw new ZhiError({
       kind: 'usage',
@@ -94,7 +94,7 @@ async function add(ctx: AppContext, name: string | undefined, words: string[]): 
 async function remove(ctx: AppContext, name: string | undefined): Promise<ExitCodeValue> {
   const loaded = await loadConfigFile(ctx.paths.configFile);
   const servers = { ...(loaded.file.mcp_servers ?? {}) };
-  const gone = known(name, servers);
+  const gone = known('remove', name, servers);
   delete servers[gone];
   const file = { ...loaded.file };
   if (Object.keys(servers).length) file.mcp_servers = servers;

@@ -35,10 +35,15 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   if (action === 'list') return list(ctx, catalog);
   const name = names[0];
   if (!name) {
+    // import takes a file or an address, the others a skill's name: say which is missing.
     throw new ZhiError({
       kind: 'usage',
-      what: { key: 'skills.cmd.needName', params: { action } },
-      tries: [{ key: 'skills.try.list' }],
+      what:
+        action === 'import'
+          ? { key: 'skills.cmd.needSource' }
+          : { key: 'skills.cmd.needName', params: { action } },
+      why: { key: 'skills.cmd.actions' },
+      tries: action === 'import' ? [] : [{ key: 'skills.try.list' }],
     });
   }
   if (action === 'trust') return trust(ctx, catalog, names);

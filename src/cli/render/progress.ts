@@ -187,6 +187,7 @@ export class FolderProgress {
           `  ${t('batch.end.more', { count: written.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
         );
     }
+    if (ev.interrupted) this.o.line(st.yellow(t('batch.end.interrupted', { count: ev.interrupted })));
     if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));
     this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
   }
@@ -197,7 +198,8 @@ export class FolderProgress {
  * leaves (a question or a stop follows).
  */
 export function longDocumentLines(ev: Extract<FolderEvent, { type: 'long_document' }>, st: Style): string[] {
-  const lines = [st.dim(t('batch.long', { file: visible(ev.file), parts: ev.parts }))];
+  const said = ev.joined ? 'batch.longJoined' : 'batch.long';
+  const lines = [st.dim(t(said, { file: visible(ev.file), parts: ev.parts }))];
   if (ev.limit !== undefined) {
     const money = (amount: number) => formatCost({ amount, currency: ev.currency as Currency });
     lines.push(

@@ -2,6 +2,10 @@ import { getLanguage, t } from '../../support/i18n/index.js';
 
 /** What failed tools tell the model, recognised to tell the person the same in their language. */
 const KNOWN: [RegExp, Parameters<typeof t>[0]][] = [
+  // MCP servers first: their reasons quote the server's own words, which may match the others.
+  [/^The MCP server "[^"]*" stopped while running .*; zhi restarted it/, 'input.tool.mcpRestarted'],
+  [/^The MCP server "[^"]*" stopped while running .*; it could not be restarted/, 'input.tool.mcpGone'],
+  [/^The MCP server "[^"]*" is not running/, 'input.tool.mcpNotRunning'],
   [/^Interrupted by the user/i, 'input.tool.interrupted'],
   [/did not finish within|timed out/i, 'input.tool.timeout'],
   [/no such file|not found|does not exist/i, 'input.tool.notFound'],

@@ -66,9 +66,12 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
   const code = /^Exit code: (\d+)/.exec(content)?.[1];
   if (failed || (code && code !== '0'))
     io.write(`${io.style.dim(t('input.bang.exit', { code: code ?? '?' }))}\n`);
-  chat.note({
-    role: 'user',
-    content: `I ran this command in my shell myself (no tool call was involved):\n$ ${command}\n\n${content}`,
-  });
+  chat.note(
+    {
+      role: 'user',
+      content: `I ran this command in my shell myself (no tool call was involved):\n$ ${command}\n\n${content}`,
+    },
+    `!${command}`,
+  );
   io.write(`${io.style.dim(t('input.bang.added'))}\n`);
 }

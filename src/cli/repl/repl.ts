@@ -29,6 +29,7 @@ import { dedupeCommands, type Lazy, loadRenderer, once } from './lazy.js';
 import type { Asker } from '../ask.js';
 import { editorAsker } from './ask.js';
 import { replPrompter } from './prompter.js';
+import { modeName } from './mode-name.js';
 import { statusText } from './status.js';
 import { snapshot, usageSince } from './usage-delta.js';
 import { sessionUsageLine } from './usage-text.js';
@@ -167,7 +168,7 @@ export class Repl {
   }
 
   private prompt(): string {
-    const text = `zhi [${this.mode}]> `;
+    const text = `zhi [${modeName(this.mode)}]> `;
     const style = this.ctx.err;
     if (!style.enabled) return text;
     return this.mode === 'auto' ? style.yellow(style.bold(text)) : style.cyan(style.bold(text));
@@ -262,7 +263,7 @@ export class Repl {
     const line = t('repl.welcome', {
       version: __ZHI_VERSION__,
       model: this.chat?.settings.model ?? this.ctx.config.defaultModel,
-      mode: this.mode,
+      mode: modeName(this.mode),
     });
     this.io.output.write(`${this.ctx.err.dim(line)}\n`);
   }

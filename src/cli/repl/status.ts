@@ -2,6 +2,7 @@ import type { ChatSession } from '../../agent/chat.js';
 import { estimateMessagesTokens } from '../../agent/tokens.js';
 import { findModel, formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
+import { modeName } from './mode-name.js';
 
 /** What the status line shows before the conversation is made (first prompt). */
 export interface StatusFallback {
@@ -26,7 +27,7 @@ export function statusText(chat: ChatSession | undefined, fallback: StatusFallba
     : formatCost({ amount: cost?.amount ?? 0, currency: cost?.currency ?? fallback.currency });
   return t(context === undefined ? 'input.statusNoWindow' : 'input.status', {
     model,
-    mode: t(mode === 'auto' ? 'input.status.auto' : 'input.status.approve'),
+    mode: modeName(mode),
     context: context ?? 0,
     cost: costText,
   });

@@ -118,18 +118,12 @@ export async function importSkill(
       });
     }
     process.stderr.write(`${summary(ctx, manifest, loaded.skill.description)}\n`);
-    if (!ctx.args.flags.yes) {
-      if (!ctx.stdinIsTTY) {
-        throw new ZhiError({
-          kind: 'usage',
-          what: { key: 'skills.share.needYes', params: { name: manifest.name } },
-          tries: [{ key: 'skills.share.tryYes', params: { source } }],
-        });
-      }
-      if (!(await terminalAsker().yesNo(`${t('skills.share.question', { name: manifest.name })} [y/N] `))) {
-        process.stderr.write(`${t('skills.share.kept')}\n`);
-        return ExitCode.ok;
-      }
+    // A built-in skill of the same name is shadowed from now on: say so before asking.
+    if (existing?.source === 'builtin')
+      process.stderr.write(`${t('skills.share.replacesBuiltin', { name: manifest.name })}\n`);
+    if (!(await confirmed(ctx, manifest.name, source))) {
+      process.stderr.write(`${t('skills.share.kept')}\n`);
+      return ExitCode.ok;
     }
     const entry = manifest.skill_format === 'skill-md' ? manifest.name : `${manifest.name}.yaml`;
     await rename(join(staging, entry), join(skillsDir, entry));
@@ -140,4 +134,17 @@ export async function importSkill(
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Whether to install: --yes, or the person's answer; with no one to ask, a clear refusal. */
+async function confirmed(ctx: AppContext, name: string, source: string): Promise<boolean> {
+  if (ctx.args.flags.yes) return true;
+  if (!ctx.stdinIsTTY) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.share.needYes', params: { name } },
+      tries: [{ key: 'skills.share.tryYes', params: { source } }],
+    });
+  }
+  return terminalAsker().yesNo(`${t('skills.share.question', { name })} [y/N] `);
 }

@@ -139,7 +139,7 @@ function joinConversation(ctx: SlashContext, name: string, args: string, answer:
   const asked: Message = { role: 'user', content: `(I ran the skill "${name}": /run ${args.trim()})` };
   const answered: Message = { role: 'assistant', content: answer };
   ctx.chat.messages.push(asked);
-  ctx.chat.consume({ type: 'user', message: asked });
+  ctx.chat.consume({ type: 'user', message: asked, typed: `/run ${args.trim()}` });
   ctx.chat.messages.push(answered);
   ctx.chat.consume({ type: 'message', message: answered });
 }

@@ -28,6 +28,8 @@ export const agentskills = defineMessages(
     'skills.share.needYes': 'Installing the skill {name} needs a confirmation, and no one can be asked here.',
     'skills.share.tryYes': 'Read the summary above, then add --yes: `zhi skill import {source} --yes`.',
     'skills.share.kept': 'Not installed.',
+    'skills.share.replacesBuiltin':
+      'It takes the place of the built-in skill {name}: `zhi run {name}` will run this one. To get the built-in one back, delete it with `zhi skill delete {name}`.',
     'skills.share.installed':
       'Installed the skill {name} in {file}. It is not trusted yet: its first run asks.',
     'skills.spec.name':
@@ -58,6 +60,8 @@ export const agentskills = defineMessages(
     'skills.share.needYes': '安装技能 {name} 需要确认，而这里无法询问。',
     'skills.share.tryYes': '阅读上面的摘要后加上 --yes：`zhi skill import {source} --yes`。',
     'skills.share.kept': '未安装。',
+    'skills.share.replacesBuiltin':
+      '它将取代内置技能 {name}：`zhi run {name}` 将运行这个技能。要恢复内置技能，用 `zhi skill delete {name}` 删除它。',
     'skills.share.installed': '已将技能 {name} 安装到 {file}。它尚未受信任：第一次运行时会询问。',
     'skills.spec.name':
       '名称 “{name}” 不符合 Agent Skills 规范：只能使用小写字母、数字和单个连字符，不能以连字符开头或结尾，最多 64 个字符',

@@ -4,6 +4,8 @@ import { defineMessages } from '../define.js';
 export const batch = defineMessages(
   {
     'batch.cmd.usage': 'Usage: zhi batch list | status <id> | results <id> | cancel <id>',
+    'batch.cmd.needId': '`zhi batch {action}` needs the id of a batch job.',
+    'batch.cmd.tryList': 'See your batch jobs and their ids with `zhi batch list`.',
     'batch.cmd.none': 'No batch jobs.',
     'batch.cmd.counts': '{completed}/{total} answered · {failed} failed',
     'batch.cmd.run':
@@ -13,6 +15,7 @@ export const batch = defineMessages(
     'batch.cmd.tryFolder':
       'Run the command in the folder where you started `zhi run … --batch` (with the same --output-dir).',
     'batch.long': 'Long document {file}: {parts} parts, processed separately and then combined.',
+    'batch.longJoined': 'Long document {file}: {parts} parts, processed separately and then joined in order.',
     'batch.longOver':
       'Estimated cost {cost}: more than max_cost_per_run ({limit}) leaves for this run ({left}).',
     'batch.longAsk': 'Process it anyway, for about {cost}?',
@@ -23,6 +26,7 @@ export const batch = defineMessages(
     'batch.try.yes': 'Run the same command with --yes to allow it for this run.',
     'batch.dry.head': 'Would process {todo} of {total} files with {skill} on {model} ({done} already done):',
     'batch.dry.tokens': 'about {n} tokens in',
+    'batch.dry.long': 'long document: {parts} parts, each sent on its own, then combined',
     'batch.dry.total':
       'Estimated in all: {input} input and {output} output tokens (about {calls} calls per file; the answers are a guess).',
     'batch.dry.on': 'on {model}:',
@@ -44,6 +48,8 @@ export const batch = defineMessages(
     'batch.results.failed': '{failed} requests of the job failed; those files run now at the normal price.',
     'batch.interrupted':
       'Stopped waiting. The job {id} goes on; run the same command (or `zhi batch results {id}`) to collect it.',
+    'batch.notNeeded':
+      'The batch job {id} was not used: every file it was for was done since, without it. It is no longer tracked here; if it is still running, `zhi batch cancel {id}` stops it, and `zhi batch status {id}` shows what it processed.',
     'batch.err.jobs': 'a whole number from 1 to {max} is expected',
     'batch.err.forceResume':
       '--force and --resume contradict each other: --resume skips finished files, --force redoes them.',
@@ -64,10 +70,14 @@ export const batch = defineMessages(
     'batch.end.outputs': 'Written ({count} files):',
     'batch.end.more': '… and {count} more (all listed in {manifest})',
     'batch.end.notStarted': '{count} files were not started; run the same command again to do them.',
+    'batch.end.interrupted':
+      '{count} files were stopped mid-way; run the same command again to do them again from the start.',
     'batch.end.manifest': 'Run record: {path}',
   },
   {
     'batch.cmd.usage': '用法：zhi batch list | status <id> | results <id> | cancel <id>',
+    'batch.cmd.needId': '`zhi batch {action}` 需要一个批处理任务的 id。',
+    'batch.cmd.tryList': '用 `zhi batch list` 查看你的批处理任务及其 id。',
     'batch.cmd.none': '没有批处理任务。',
     'batch.cmd.counts': '已完成 {completed}/{total} · 失败 {failed}',
     'batch.cmd.run':
@@ -76,6 +86,7 @@ export const batch = defineMessages(
     'batch.cmd.noRunFor': '此输出文件夹中没有提交批处理任务 {id} 的运行记录。',
     'batch.cmd.tryFolder': '请在启动 `zhi run … --batch` 的文件夹中运行此命令（使用相同的 --output-dir）。',
     'batch.long': '长文档 {file}：分为 {parts} 部分分别处理后再合并。',
+    'batch.longJoined': '长文档 {file}：分为 {parts} 部分分别处理，再按顺序拼接。',
     'batch.longOver': '预计费用 {cost}：超过 max_cost_per_run（{limit}）在本次运行中剩余的额度（{left}）。',
     'batch.longAsk': '仍要处理吗？费用约 {cost}。',
     'batch.err.longCost': '未处理长文档 {file}：费用约 {cost}，超过 max_cost_per_run（{limit}）允许的上限。',
@@ -84,6 +95,7 @@ export const batch = defineMessages(
     'batch.try.yes': '加上 --yes 再运行同一命令，即可在本次运行中允许这笔费用。',
     'batch.dry.head': '将用 {skill}（{model}）处理 {total} 个文件中的 {todo} 个（{done} 个已完成）：',
     'batch.dry.tokens': '输入约 {n} 个 token',
+    'batch.dry.long': '长文档：分 {parts} 部分分别发送，再合并',
     'batch.dry.total':
       '预计总计：输入 {input} 个、输出 {output} 个 token（每个文件约 {calls} 次调用；输出量为估计值）。',
     'batch.dry.on': '使用 {model}：',
@@ -103,6 +115,8 @@ export const batch = defineMessages(
     'batch.results.failed': '任务中有 {failed} 个请求失败；这些文件现在按正常价格处理。',
     'batch.interrupted':
       '已停止等待。任务 {id} 仍在进行；运行同一命令（或 `zhi batch results {id}`）即可取回结果。',
+    'batch.notNeeded':
+      '批处理任务 {id} 未被使用：它所针对的文件此后都已在不使用它的情况下完成。这里不再跟踪它；如果它仍在运行，`zhi batch cancel {id}` 可以停止它，`zhi batch status {id}` 可查看它处理了多少。',
     'batch.err.jobs': '应为 1 到 {max} 之间的整数',
     'batch.err.forceResume':
       '--force 与 --resume 互相矛盾：--resume 跳过已完成的文件，--force 重新处理它们。',
@@ -123,6 +137,7 @@ export const batch = defineMessages(
     'batch.end.outputs': '已写入（{count} 个文件）：',
     'batch.end.more': '……另有 {count} 个（全部列在 {manifest} 中）',
     'batch.end.notStarted': '{count} 个文件尚未开始；再次运行同一命令即可继续处理。',
+    'batch.end.interrupted': '{count} 个文件处理到一半被中断；再次运行同一命令即可从头重新处理。',
     'batch.end.manifest': '运行记录：{path}',
   },
 );

@@ -5,8 +5,8 @@ export const input = defineMessages(
   {
     'input.status': '{model} · {mode} · context {context}% · {cost}',
     'input.statusNoWindow': '{model} · {mode} · {cost}',
-    'input.status.auto': 'auto',
-    'input.status.approve': 'approve',
+    'mode.name.auto': 'auto',
+    'mode.name.approve': 'approve',
     'input.cmd.statusline': 'Turn the line under the prompt (model · mode · context · cost) on or off',
     'input.statusline.on': 'Status line on.',
     'input.statusline.off':
@@ -57,6 +57,11 @@ export const input = defineMessages(
     'input.tool.unreadable': 'this kind of file cannot be read',
     'input.tool.exists': 'a file of that name already exists',
     'input.tool.other': 'it failed; the model was told why and may try another way',
+    'input.tool.mcpRestarted':
+      'its MCP server stopped during the call; zhi restarted it (the call was not repeated)',
+    'input.tool.mcpGone':
+      'its MCP server stopped and could not be restarted: its tools are gone for this session',
+    'input.tool.mcpNotRunning': 'its MCP server is not running',
     'input.reason.oldWord': 'it is an old Word file (.doc): save it as .docx in Word or WPS and attach that',
     'input.reason.oldExcel': 'it is an old Excel file (.xls): save it as .xlsx (or .csv) and attach that',
     'input.reason.powerpoint': 'PowerPoint files cannot be read: export it as PDF and attach that',
@@ -67,10 +72,10 @@ export const input = defineMessages(
     'input.reason.unreadable': 'it is damaged or protected by a password',
   },
   {
-    'input.status': '{model} · {mode} · 上下文 {context}% · {cost}',
-    'input.statusNoWindow': '{model} · {mode} · {cost}',
-    'input.status.auto': '自动模式',
-    'input.status.approve': '确认模式',
+    'input.status': '{model} · {mode}模式 · 上下文 {context}% · {cost}',
+    'input.statusNoWindow': '{model} · {mode}模式 · {cost}',
+    'mode.name.auto': '自动',
+    'mode.name.approve': '确认',
     'input.cmd.statusline': '打开或关闭提示符下方的状态行（模型 · 模式 · 上下文 · 花费）',
     'input.statusline.on': '状态行已打开。',
     'input.statusline.off': '本次会话已关闭状态行。想一直关闭：zhi config set status_line off',
@@ -117,6 +122,9 @@ export const input = defineMessages(
     'input.tool.unreadable': '无法读取这种类型的文件',
     'input.tool.exists': '同名文件已存在',
     'input.tool.other': '失败了；已把原因告诉模型，它可能会换个方法',
+    'input.tool.mcpRestarted': '它的 MCP 服务器在调用中停止了；zhi 已重新启动它（这次调用没有重做）',
+    'input.tool.mcpGone': '它的 MCP 服务器停止了，且无法重新启动：本次会话中它的工具不可用',
+    'input.tool.mcpNotRunning': '它的 MCP 服务器没有在运行',
     'input.reason.oldWord': '这是旧版 Word 文件（.doc）：请在 Word 或 WPS 中另存为 .docx 后再附上',
     'input.reason.oldExcel': '这是旧版 Excel 文件（.xls）：请另存为 .xlsx（或 .csv）后再附上',
     'input.reason.powerpoint': '无法读取 PowerPoint 文件：请导出为 PDF 后再附上',

@@ -129,7 +129,8 @@ export const skills = defineMessages(
     'skills.cmd.unknownAction': 'Unknown skill command: {action}',
     'skills.cmd.actions':
       'Commands: list, show <name>, new [template], edit <name>, delete <name>, trust <name>, export <name> [file.zip], import <file.zip|url>.',
-    'skills.cmd.needName': '`skill {action}` needs the name of a skill.',
+    'skills.cmd.needName': '`zhi skill {action}` needs the name of a skill.',
+    'skills.cmd.needSource': '`zhi skill import` needs a skill file (.zip) or its web address.',
     'skills.show.resources': 'reference files',
     'skills.edit.noTerminal': 'Editing a skill needs a terminal (stdin is not one).',
     'skills.edit.copied': 'Copied the built-in {name} to {file}; your copy replaces it from now on.',
@@ -290,7 +291,8 @@ export const skills = defineMessages(
     'skills.cmd.unknownAction': '未知的技能命令：{action}',
     'skills.cmd.actions':
       '命令：list、show <名称>、new [模板]、edit <名称>、delete <名称>、trust <名称>、export <名称> [文件.zip]、import <文件.zip|网址>。',
-    'skills.cmd.needName': '`skill {action}` 需要技能名称。',
+    'skills.cmd.needName': '`zhi skill {action}` 需要技能名称。',
+    'skills.cmd.needSource': '`zhi skill import` 需要一个技能文件（.zip）或它的网址。',
     'skills.show.resources': '参考文件',
     'skills.edit.noTerminal': '编辑技能需要终端（标准输入不是终端）。',
     'skills.edit.copied': '已把内置技能 {name} 复制到 {file}；今后由你的副本替换内置技能。',
