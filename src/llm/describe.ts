@@ -5,6 +5,11 @@ import type { ApiErrorInfo } from './types.js';
 
 /** Turn an API failure into what/why/try for a person. The server's own words are the "why". */
 export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiError {
+  return describeByCode(err, platform) ?? describeByKind(err, platform);
+}
+
+/** Failures whose code says more than their kind: a cut stream, a wrong address, a plan limit. */
+function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undefined {
   if (err.code === 'stream_cut') {
     return new ZhiError({
       kind: 'network',
@@ -48,6 +53,11 @@ export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiErro
       tries: [{ key: 'llm.planLimit.try1', params: { time: err.resetAt } }, { key: 'llm.planLimit.try2' }],
     });
   }
+  return undefined;
+}
+
+/** Every other failure, by its kind; the server's message (and code) is the "why". */
+function describeByKind(err: ApiErrorInfo, platform: Platform): ZhiError {
   const why = err.code
     ? `${err.message} (${err.status ? `HTTP ${err.status}, ` : ''}code ${err.code})`
     : err.message;

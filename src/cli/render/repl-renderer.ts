@@ -10,6 +10,7 @@ import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine }
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
 import { FolderProgress, longDocumentLines } from './progress.js';
+import { FrameClock } from './frame-clock.js';
 import { safeEvent } from './safe-event.js';
 import { Screen, type Terminal } from './screen.js';
 import { liveLines, type RunningTool } from './live-lines.js';
@@ -64,10 +65,7 @@ export class ReplRenderer {
   private waiting: { text: string; since: number } | undefined;
   /** What the person types while the answer streams (shown under it, sent when it ends). */
   private typeahead = '';
-  private timer: NodeJS.Timeout | undefined;
-  private redrawTimer: NodeJS.Timeout | undefined;
-  private lastRedraw = 0;
-  private frame = 0;
+  private readonly clock: FrameClock;
   private suspended = false;
   private lastError: ZhiError | undefined;
   /** The progress of a `/run` on a folder (one per run). */
@@ -80,6 +78,15 @@ export class ReplRenderer {
     this.screen = new Screen(o.term);
     this.theme = makeTheme(o.mode === 'rich' && o.out.enabled);
     this.now = o.now ?? Date.now;
+    this.clock = new FrameClock({
+      animate: Boolean(o.animate),
+      now: this.now,
+      intervalMs: REDRAW_MS,
+      draw: () => this.draw(),
+      tick: () => {
+        if (!this.suspended) this.screen.setLive(this.liveLines());
+      },
+    });
   }
 
   private get rich(): boolean {
@@ -128,7 +135,7 @@ export class ReplRenderer {
       case 'progress': {
         const tool = this.tools.get(ev.id);
         if (tool) tool.note = ev.note;
-        this.redraw();
+        this.clock.redraw();
         break;
       }
       case 'tool_end':
@@ -161,7 +168,7 @@ export class ReplRenderer {
         break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, ui)) this.printUi(line);
-        this.redraw();
+        this.clock.redraw();
         break;
       case 'warning':
         this.closeAnswer();
@@ -204,7 +211,7 @@ export class ReplRenderer {
       );
     }
     this.thinking.push(text);
-    this.scheduleRedraw();
+    this.clock.schedule();
   }
 
   private onText(text: string): void {
@@ -217,7 +224,7 @@ export class ReplRenderer {
     );
     this.md.push(text);
     this.answer += text;
-    this.scheduleRedraw();
+    this.clock.schedule();
   }
 
   private onToolStart(ev: Extract<RunEvent, { type: 'tool_start' }>): void {
@@ -231,7 +238,7 @@ export class ReplRenderer {
       label: ev.label === ev.name ? '' : ev.label,
       started: this.now(),
     });
-    this.redraw();
+    this.clock.redraw();
   }
 
   private onToolEnd(ev: Extract<RunEvent, { type: 'tool_end' }>): void {
@@ -240,7 +247,7 @@ export class ReplRenderer {
     // What a command printed is the person's to see too: the first lines, the rest folded.
     const output = ev.name === 'shell' && ev.ok ? shownOutput(ev.result, (l) => this.ui.dim(l)) : undefined;
     if (output) this.printUi(output);
-    this.redraw();
+    this.clock.redraw();
   }
 
   /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
@@ -253,7 +260,7 @@ export class ReplRenderer {
     this.tools.clear();
     this.closeThinking();
     this.closeAnswer();
-    this.stopTimers();
+    this.clock.stop();
     this.screen.clear();
     if (this.o.mode === 'pipe') {
       const text = result.text || this.answer;
@@ -282,24 +289,24 @@ export class ReplRenderer {
     this.closeThinking();
     this.closeAnswer();
     this.suspended = true;
-    this.stopTimers();
+    this.clock.stop();
     this.screen.clear();
   }
 
   resume(): void {
     this.suspended = false;
-    this.redraw();
+    this.clock.redraw();
   }
 
   /** Show the text typed ahead of the next prompt under the live answer. */
   setTypeahead(text: string): void {
     if (text === this.typeahead) return;
     this.typeahead = text;
-    this.scheduleRedraw();
+    this.clock.schedule();
   }
 
   dispose(): void {
-    this.stopTimers();
+    this.clock.stop();
     this.screen.clear();
   }
 
@@ -307,7 +314,7 @@ export class ReplRenderer {
 
   private startWaiting(text: string): void {
     this.waiting = { text, since: this.now() };
-    this.redraw();
+    this.clock.redraw();
   }
 
   private closeThinking(): void {
@@ -335,34 +342,6 @@ export class ReplRenderer {
     this.printAnswer(commit);
   }
 
-  /**
-   * Coalesce redraws: at most one per REDRAW_MS, counted from the end of the last one, and never
-   * inside the event that asked for it — the frame waits for a timer, so keys already typed
-   * (Ctrl+C) are handled before any rendering work.
-   */
-  private scheduleRedraw(): void {
-    if (!this.o.animate) {
-      this.redraw();
-      return;
-    }
-    if (this.redrawTimer) return;
-    const wait = Math.max(0, REDRAW_MS - (this.now() - this.lastRedraw));
-    this.redrawTimer = setTimeout(() => {
-      this.redrawTimer = undefined;
-      this.redraw();
-    }, wait);
-    this.redrawTimer.unref?.();
-  }
-
-  private redraw(): void {
-    try {
-      this.draw();
-    } finally {
-      // Measured from the end: a slow frame is followed by a full interval of quiet, not another frame.
-      this.lastRedraw = this.now();
-    }
-  }
-
   private draw(): void {
     const width = this.width();
     const maxLive = this.rich ? Math.max(1, this.screen.maxLive() - this.tools.size - 1) : 0;
@@ -385,13 +364,15 @@ export class ReplRenderer {
     }
     if (!this.rich || this.suspended) return;
     this.screen.setLive(this.liveLines());
-    this.animate();
+    this.clock.spin(
+      this.waiting !== undefined || this.tools.size > 0 || (this.thinking !== undefined && !this.o.verbose()),
+    );
   }
 
   private liveLines(): string[] {
     return liveLines({
       ui: this.ui,
-      frame: this.frame,
+      frame: this.clock.frame,
       now: this.now(),
       verbose: this.o.verbose(),
       thinking: this.thinking,
@@ -401,31 +382,5 @@ export class ReplRenderer {
       waiting: this.waiting,
       typeahead: this.typeahead,
     });
-  }
-
-  /** Keep the spinner turning while something on screen is waiting. */
-  private animate(): void {
-    const moving =
-      this.waiting !== undefined || this.tools.size > 0 || (this.thinking !== undefined && !this.o.verbose());
-    if (!moving || !this.o.animate) {
-      if (this.timer && !moving) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
-      return;
-    }
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.frame += 1;
-      if (!this.suspended) this.screen.setLive(this.liveLines());
-    }, 100);
-    this.timer.unref?.();
-  }
-
-  private stopTimers(): void {
-    if (this.timer) clearInterval(this.timer);
-    if (this.redrawTimer) clearTimeout(this.redrawTimer);
-    this.timer = undefined;
-    this.redrawTimer = undefined;
   }
 }
