@@ -32,10 +32,13 @@ export function useE2E(): E2E {
     fake.restore();
     home = tempDir('zhi-home-');
     cwd = realpathSync(tempDir('zhi-work-'));
-    return () => {
+    return async () => {
+      // Wait for each terminal's zhi to be gone: one still running could send a late request
+      // that takes the next test's scripted reply.
       for (const s of open.splice(0)) {
         if (s.text().includes('went wrong')) printLogs(home);
         s.kill();
+        await s.exited(5_000).catch(() => undefined);
       }
       cleanup(home, cwd);
     };
