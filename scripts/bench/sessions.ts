@@ -3,30 +3,14 @@
  * `zhi --continue -c hi` against a fresh `zhi -c hi` in the same home, and `zhi sessions`.
  * Run by scripts/bench.mjs (bundled with esbuild); `measure()` returns the rows.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
+import { run } from './run-zhi.js';
 
 type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
 
-const zhi = join(process.cwd(), 'dist/zhi.js');
-
-/** Run zhi to the end without a terminal or piped input (the fake server answers from this process). */
-function run(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [zhi, ...args], { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`zhi ${args.join(' ')}: exit ${code}\n${err}`)),
-    );
-  });
-}
 const COUNT = 5000;
 
 function writeSessions(dir: string, cwd: string): void {
