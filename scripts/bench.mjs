@@ -113,7 +113,9 @@ console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of table) console.log(line(row));
 // Wall times mean little on a busy machine: say how busy it was.
 const [load1, load5] = loadavg();
-console.log(`\nLoad average ${load1.toFixed(1)} (1 min), ${load5.toFixed(1)} (5 min) on ${cpus().length} cores.`);
+console.log(
+  `\nLoad average ${load1.toFixed(1)} (1 min), ${load5.toFixed(1)} (5 min) on ${cpus().length} cores.`,
+);
 const failed = rows.filter((r) => r.budget !== undefined && r.value > r.budget);
 if (failed.length) {
   console.log(`\n${failed.length} measure(s) over budget.`);

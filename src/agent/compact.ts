@@ -1,6 +1,7 @@
 import { findModel } from '../llm/models.js';
 import type { LlmClient, Message, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
+import { replaceFrom } from '../support/arrays.js';
 import { t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import {
@@ -15,7 +16,6 @@ import type { RunEvent } from './events.js';
 import type { BeforeCallOutcome } from './loop.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { estimateMessagesTokens, estimateTextTokens } from './tokens.js';
-import { replaceFrom } from '../support/arrays.js';
 
 /** When a model is not in the registry (custom endpoints), assume this window. */
 export const DEFAULT_WINDOW = 128_000;

@@ -1,5 +1,5 @@
-import type { Effort } from '../llm/models.js';
 import { describeApiError } from '../llm/describe.js';
+import type { Effort } from '../llm/models.js';
 import type {
   AssistantMessage,
   LlmClient,
@@ -267,7 +267,8 @@ async function* streamError(
   const { deps, opts, messages, result } = run;
   // An answer stopped with Ctrl+C never gets the usage of its last chunk, but was billed:
   // count it by estimate, so `zhi usage` and the session see what it cost.
-  const usage = ev.usage ?? (ev.error.kind === 'aborted' ? abortedUsage(messages, tools, ev.partial) : undefined);
+  const usage =
+    ev.usage ?? (ev.error.kind === 'aborted' ? abortedUsage(messages, tools, ev.partial) : undefined);
   if (usage) {
     const cost = deps.usage.add(opts.model, usage);
     yield { type: 'usage', model: opts.model, usage, cost };
@@ -354,5 +355,11 @@ function abortedUsage(
   const promptTokens = estimateMessagesTokens(messages) + estimateToolsTokens(tools);
   const reasoningTokens = estimateTextTokens(reasoning);
   const completionTokens = estimateTextTokens(partial.content ?? '') + reasoningTokens;
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cachedTokens: 0, reasoningTokens };
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    cachedTokens: 0,
+    reasoningTokens,
+  };
 }

@@ -4,11 +4,12 @@
  */
 import type { z } from 'zod';
 import type { ToolCall, ToolMessage } from '../llm/types.js';
+import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
-import { truncateText } from '../support/text.js';
 import { visible } from '../support/sanitize.js';
+import { truncateText } from '../support/text.js';
 import {
   ALWAYS_SITE,
   type AnyTool,
@@ -22,7 +23,6 @@ import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide, siteHost, sitePreapproved } from './permissions.js';
 import { AsyncQueue } from './queue.js';
-import { pushAll } from '../support/arrays.js';
 
 /** The default cap on what the model gets back from one tool call. */
 export const MAX_RESULT_BYTES = 50 * 1024;

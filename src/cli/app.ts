@@ -4,9 +4,9 @@ import { log } from '../support/log.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
+import { Interrupt } from './interrupt.js';
 import { errorJson, formatError } from './render/error.js';
 import { colorEnabled, makeStyle } from './render/style.js';
-import { Interrupt } from './interrupt.js';
 import { attachDocument, readStdin } from './stdin.js';
 
 type Handler = (ctx: AppContext) => Promise<ExitCodeValue>;

@@ -1,7 +1,7 @@
+import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 import { nearest } from '../support/suggest.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from './folder-flags.js';
-import { pushAll } from '../support/arrays.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

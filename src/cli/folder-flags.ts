@@ -1,7 +1,7 @@
 import { DEFAULT_JOBS } from '../agent/batch/pool.js';
 import type { Skill } from '../skills/schema.js';
-import { ZhiError } from '../support/errors.js';
 import { pushAll } from '../support/arrays.js';
+import { ZhiError } from '../support/errors.js';
 
 /** Folder-run switches that take no value (`--recursive docs` keeps `docs` as an input). */
 export const FOLDER_SWITCHES = new Set(['recursive', 'force', 'batch', 'dry-run']);

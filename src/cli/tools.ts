@@ -1,6 +1,6 @@
 import {
-  BUILTIN_TOOL_NAMES as TOOL_LAYER_NAMES,
   loadTools as loadBuiltinTools,
+  BUILTIN_TOOL_NAMES as TOOL_LAYER_NAMES,
   type ToolDeps,
 } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';

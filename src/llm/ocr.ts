@@ -8,8 +8,8 @@ import type { ZhipuClient } from './client.js';
 import { abortedError, backoffDelay, classifyHttpError, timeoutError } from './errors.js';
 import { proxyInUse } from './http.js';
 import { fetchFailure } from './network.js';
-import { parseUsage } from './response.js';
 import type { ApiErrorInfo, Usage } from './types.js';
+import { parseUsage } from './usage-parse.js';
 
 export const OCR_MODEL = 'glm-ocr';
 export const OCR_TIMEOUT_MS = 300_000;

@@ -6,10 +6,11 @@
 import { createParser } from 'eventsource-parser';
 import type { MessageAccumulator, ToolCallDelta } from './accumulate.js';
 import { classifyHttpError, networkError } from './errors.js';
-import { BoxMarkerFilter } from './stream-repair.js';
 import { StreamFrames } from './stream-frames.js';
+import { BoxMarkerFilter } from './stream-repair.js';
 import type { ApiErrorInfo, FinishReason, StreamEvent, Usage } from './types.js';
 import { ZERO_USAGE } from './types.js';
+import { parseUsage, type RawUsage } from './usage-parse.js';
 
 export interface ChunkJson {
   error?: { code?: unknown; message?: unknown };
@@ -22,14 +23,6 @@ export interface ChunkJson {
   usage?: RawUsage;
 }
 
-interface RawUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  total_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
-}
-
 const FINISH_REASONS = new Set<FinishReason>([
   'stop',
   'tool_calls',
@@ -38,19 +31,6 @@ const FINISH_REASONS = new Set<FinishReason>([
   'network_error',
   'model_context_window_exceeded',
 ]);
-
-export function parseUsage(raw: RawUsage | undefined): Usage {
-  if (!raw) return { ...ZERO_USAGE };
-  const prompt = raw.prompt_tokens ?? 0;
-  const completion = raw.completion_tokens ?? 0;
-  return {
-    promptTokens: prompt,
-    completionTokens: completion,
-    totalTokens: raw.total_tokens ?? prompt + completion,
-    cachedTokens: raw.prompt_tokens_details?.cached_tokens ?? 0,
-    reasoningTokens: raw.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
-}
 
 function mapFinish(reason: string): FinishReason {
   return FINISH_REASONS.has(reason as FinishReason) ? (reason as FinishReason) : 'unknown';

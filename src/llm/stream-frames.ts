@@ -7,9 +7,9 @@ import { log } from '../support/log.js';
 import type { MessageAccumulator } from './accumulate.js';
 import { classifyHttpError } from './errors.js';
 import type { ChunkJson } from './response.js';
-import { parseUsage } from './response.js';
 import { BoxMarkerFilter, repairLine } from './stream-repair.js';
 import type { ApiErrorInfo, StreamEvent, Usage } from './types.js';
+import { parseUsage } from './usage-parse.js';
 
 export class StreamFrames {
   readonly pending: StreamEvent[] = [];

@@ -210,7 +210,9 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     throw needsOcr(name);
   }
   o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
-  const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''].filter(Boolean);
+  const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''].filter(
+    Boolean,
+  );
   return { block: { name, text: doc.text, note: `${facts.join('; ')}; its text is below` } };
 }
 

@@ -1,8 +1,8 @@
+import { maxBy } from '../support/arrays.js';
 import { type ErrorText, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
 import type { Skill, SkillArg } from './schema.js';
-import { maxBy } from '../support/arrays.js';
 
 export type InputValue = string | number | boolean;
 export type InputValues = Record<string, InputValue>;

@@ -5,8 +5,8 @@
 import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { z } from 'zod';
 import type { MessageKey } from '../support/i18n/index.js';
-import { ARG_TYPES, type SkillIssue } from './schema.js';
 import type { LoadOutcome } from './loader.js';
+import { ARG_TYPES, type SkillIssue } from './schema.js';
 
 export type LineAt = (offset: number | undefined) => number | undefined;
 

@@ -6,8 +6,9 @@
  * so a skill can never approve anything for itself (the spec's "pre-approved" is the person's to
  * give, not the skill's). Two skills loaded in one turn: a call must fit both.
  */
-import type { Notice } from '../tools/types.js';
+
 import { outsideScopes } from '../tools/shell-scope.js';
+import type { Notice } from '../tools/types.js';
 import type { Skill } from './schema.js';
 
 /** What one loaded skill allows. */

@@ -1,5 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic.js';
+import {
+  CONFIG_KEYS,
+  type ConfigKey,
+  checkModel,
+  coerce,
+  type ModelCatalog,
+  validateValue,
+} from './config-values.js';
 import { ZhiError } from './errors.js';
 import { parseFlatYaml } from './flat-yaml.js';
 import {
@@ -9,14 +17,6 @@ import {
   mcpServersProblems,
   normalizeServer,
 } from './mcp-config.js';
-import {
-  CONFIG_KEYS,
-  type ConfigKey,
-  checkModel,
-  coerce,
-  type ModelCatalog,
-  validateValue,
-} from './config-values.js';
 import { restrictAcl } from './private-files.js';
 
 export { CONFIG_KEYS, type ConfigKey, coerce, type ModelCatalog, validateValue } from './config-values.js';

@@ -26,14 +26,7 @@ export type ApiErrorKind =
   | 'aborted';
 
 /** Error kinds: the API's, and those that belong to zhi itself. */
-export type ErrorKind =
-  | ApiErrorKind
-  | 'config'
-  | 'usage'
-  | 'turn_limit'
-  | 'budget'
-  | 'io'
-  | 'internal';
+export type ErrorKind = ApiErrorKind | 'config' | 'usage' | 'turn_limit' | 'budget' | 'io' | 'internal';
 
 export interface ErrorText {
   key: MessageKey;

@@ -2,18 +2,11 @@
  * Cutting text for titles and tables by user-perceived characters (grapheme clusters), never by
  * bytes or UTF-16 units: a Chinese character, an emoji with a skin tone, or a flag is never split.
  */
-import { unitsAreCharacters } from './width.js';
+import { graphemes } from './width.js';
+
+export { graphemes };
 
 let segmenter: Intl.Segmenter | undefined;
-
-/** The characters of `text` as a person sees them; plain text is split without the segmenter. */
-export function graphemes(text: string): string[] {
-  if (unitsAreCharacters(text)) return text.split('');
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  const out: string[] = [];
-  for (const s of segmenter.segment(text)) out.push(s.segment);
-  return out;
-}
 
 /** At most `max` graphemes; an ellipsis marks a cut. Only the beginning of a long text is segmented. */
 export function cutGraphemes(text: string, max: number): string {

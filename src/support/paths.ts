@@ -1,5 +1,5 @@
-import { dirname, join } from 'node:path';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
 

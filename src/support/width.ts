@@ -15,7 +15,6 @@
  * and remembered.
  */
 import { eastAsianWidth } from 'get-east-asian-width';
-import { graphemes } from './graphemes.js';
 
 const ESCAPES = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>]/g;
 
@@ -185,9 +184,25 @@ export function cutToWidth(s: string, cols: number): string {
 }
 
 /** `s` padded with spaces to `cols` columns, aligned left, right or centred. */
-export function padToWidth(s: string, cols: number, align: 'left' | 'right' | 'center' | null = 'left'): string {
+export function padToWidth(
+  s: string,
+  cols: number,
+  align: 'left' | 'right' | 'center' | null = 'left',
+): string {
   const gap = Math.max(0, cols - textWidth(s));
   if (align === 'right') return ' '.repeat(gap) + s;
   if (align === 'center') return ' '.repeat(Math.floor(gap / 2)) + s + ' '.repeat(gap - Math.floor(gap / 2));
   return s + ' '.repeat(gap);
+}
+
+/** One segmenter for the process: making one costs more than a short text's split. */
+let segmenter: Intl.Segmenter | undefined;
+
+/** The characters of `text` as a person sees them; plain text is split without the segmenter. */
+export function graphemes(text: string): string[] {
+  if (unitsAreCharacters(text)) return text.split('');
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const out: string[] = [];
+  for (const s of segmenter.segment(text)) out.push(s.segment);
+  return out;
 }

@@ -2,11 +2,11 @@ import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { maxOf } from '../support/arrays.js';
 import { formatBytes } from '../support/text.js';
+import { textWidth } from '../support/width.js';
 import { displayPath, isInside, isSecretPath, resolveReadPath } from './paths.js';
 import { type Tool, ToolError } from './types.js';
-import { maxOf } from '../support/arrays.js';
-import { textWidth } from '../support/width.js';
 
 /** Folders whose contents are noise for a document worker: shown, never descended into. */
 export const SKIPPED_DIRS = new Set([

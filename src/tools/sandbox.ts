@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:f
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appPaths } from '../support/paths.js';
-import { sandboxMode } from './sandbox-mode.js';
 import { bwrapArgs, type SandboxPolicy, seatbeltArgs, secretPaths } from './sandbox-args.js';
+import { sandboxMode } from './sandbox-mode.js';
 import { type RunResult, runCommand } from './shell-run.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';

@@ -8,8 +8,8 @@
 import { open } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { containsKnownSecret } from '../support/redact.js';
 import { appPaths } from '../support/paths.js';
+import { containsKnownSecret } from '../support/redact.js';
 
 /** Why a path is secret: shown to the model (English) and, localised, to the person. */
 export type SecretKind = 'zhi' | 'credentials' | 'env' | 'private_key' | 'browser' | 'api_key';

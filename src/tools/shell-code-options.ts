@@ -4,9 +4,10 @@
  * indirect execution: the code cannot be checked before it runs, so the command is refused. The
  * option names live in shell-rules.ts.
  */
+
+import { isStdinScript, refuse } from './shell-findings.js';
 import { isDynamic } from './shell-parse.js';
 import type { Finding } from './shell-policy.js';
-import { isStdinScript, refuse } from './shell-programs.js';
 import { CODE_OPTIONS, GIT_CODE_KEYS, SSH_CODE_KEYS } from './shell-rules.js';
 
 /**

@@ -1,8 +1,9 @@
+import { refuse, warn } from './shell-findings.js';
 import { checkGit, checkOverwrites, operands } from './shell-overwrite.js';
 import type { Dialect } from './shell-parse.js';
 import { programName, showWord } from './shell-parse.js';
 import type { Finding } from './shell-policy.js';
-import { isRunner, refuse, warn } from './shell-programs.js';
+import { isRunner } from './shell-programs.js';
 import { DELETING_SUBCOMMANDS, DEVICE_READERS, DISK_DESTROYERS } from './shell-rules.js';
 import { classifyTarget, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';
 

@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 import { t } from '../support/i18n/index.js';
 import { checkDestructive, isWatched } from './shell-destructive.js';
+import { refuse, warn } from './shell-findings.js';
 import {
   type Dialect,
   isDynamic,
@@ -21,7 +22,7 @@ import {
   VAR_END,
   VAR_START,
 } from './shell-parse.js';
-import { checkIndirect, refuse, warn } from './shell-programs.js';
+import { checkIndirect } from './shell-programs.js';
 import { NON_RUNNERS } from './shell-rules.js';
 import { secretWordIn } from './shell-secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './shell-targets.js';

@@ -1,16 +1,9 @@
-/**
- * Programs that run code (wrappers are peeled off in shell-wrappers.ts). Interpreters given code
- * inline (`sh -c`, `python -c`, `node -e`, `powershell -Command`, `eval`) or fed code through a
- * pipe (`| sh`) are indirect execution: the code cannot be checked before it runs, so it is
- * refused.
- */
-import { posix } from 'node:path';
-import type { Params } from '../support/i18n/index.js';
+import { checkCodeOptions, optionValues } from './shell-code-options.js';
+import { isStdinScript, refuse } from './shell-findings.js';
 import { isDynamic, type SimpleCommand } from './shell-parse.js';
 import type { Finding } from './shell-policy.js';
-import { checkCodeOptions, optionValues } from './shell-code-options.js';
-import { skipOptions } from './shell-wrappers.js';
 import { RUNNERS } from './shell-rules.js';
+import { skipOptions } from './shell-wrappers.js';
 
 const SHELLS = new Set([
   'sh',
@@ -33,19 +26,6 @@ const SHELLS = new Set([
   'nu',
   'xonsh',
 ]);
-
-/** A finding of `level`; without params when the message takes none. */
-function finding(level: Finding['level'], rule: string, key: Finding['key'], params?: Params): Finding {
-  return { level, rule, key, ...(params ? { params } : {}) };
-}
-
-export function refuse(rule: string, key: Finding['key'], params?: Params): Finding {
-  return finding('refuse', rule, key, params);
-}
-
-export function warn(rule: string, key: Finding['key'], params?: Params): Finding {
-  return finding('warn', rule, key, params);
-}
 
 /**
  * Scan short-option clusters for a letter that means "run this code". `valueLetters` take the
@@ -84,13 +64,6 @@ function inlineFlag(
     }
   }
   return {};
-}
-
-/** `-`, `/dev/stdin`, `/dev/./stdin`, `/dev/fd/3`, `/proc/self/fd/0`: code arriving on a descriptor. */
-export function isStdinScript(word: string): boolean {
-  if (word === '-') return true;
-  const p = posix.normalize(word.replace(/\\/g, '/'));
-  return /^\/dev\/(stdin|fd\/\d+)$/.test(p) || /^\/proc\/[^/]+\/fd\/\d+$/.test(p);
 }
 
 type InlineFlag = { flag?: string; script?: string };

@@ -4,9 +4,10 @@
  * allowed prefixes. Anything else is refused before anyone is asked; what is allowed still asks,
  * as every shell command does.
  */
+
+import { pushAll } from '../support/arrays.js';
 import { isDynamic, parseLine, programName, showWord } from './shell-parse.js';
 import type { AnyTool, Assessment } from './types.js';
-import { pushAll } from '../support/arrays.js';
 
 /** The first command of a line that falls outside the scopes, or undefined when all fit. */
 export function outsideScopes(line: string, scopes: readonly string[]): string | undefined {

@@ -8,15 +8,15 @@
  */
 import { createRequire } from 'node:module';
 import type { Node, Parser } from '@vscode/tree-sitter-wasm';
+import { pushAll } from '../support/arrays.js';
 import {
   type ParsedLine,
   type Redirect,
-  SUB_PREFIX,
   type SimpleCommand,
+  SUB_PREFIX,
   VAR_END,
   VAR_START,
 } from './shell-parse.js';
-import { pushAll } from '../support/arrays.js';
 
 /** Separates the values a variable may take (`for d in a b` → `a\0b`). */
 export const ALTERNATIVES = '\u0000';

@@ -33,7 +33,9 @@ describe('a skill script in a terminal', () => {
       [
         "import { readFileSync } from 'node:fs';",
         "const text = readFileSync(process.argv[2], 'utf8');",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own template literal
         'console.log(`words: ${text.split(/\\s+/).filter(Boolean).length}`);',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own template literal
         "console.log(`script: ${new URL('.', import.meta.url).pathname}`);",
       ].join('\n'),
     );

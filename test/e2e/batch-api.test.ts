@@ -154,11 +154,15 @@ describe('zhi run … --batch: the Batch API', () => {
     fake.reset();
     fake.fallback = responder;
     fake.batchPolls = 1_000_000;
-    const child = spawn(process.execPath, [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--batch', '--force'], {
-      cwd: work,
-      env: testEnv({ baseUrl: fake.baseUrl, home, env }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--batch', '--force'],
+      {
+        cwd: work,
+        env: testEnv({ baseUrl: fake.baseUrl, home, env }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     await new Promise<void>((resolve) => {

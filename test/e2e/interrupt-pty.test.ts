@@ -19,13 +19,21 @@ beforeEach(() => {
 async function usageJson() {
   const r = await runZhi({ args: ['usage', '--output-format', 'json'], home });
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as { calls: number; total: { prompt_tokens: number; completion_tokens: number } };
+  return JSON.parse(r.stdout) as {
+    calls: number;
+    total: { prompt_tokens: number; completion_tokens: number };
+  };
 }
 
 describe('Ctrl+C', () => {
   it('zhi -c: stops the answer (exit 130) and its usage is counted in zhi usage', async () => {
     fake.script({ kind: 'hang', text: '这是一个很长的回答，说到一半就被打断了。'.repeat(4) });
-    const s = new PtySession({ args: ['-c', '讲个故事'], home, baseUrl: fake.baseUrl, env: { NO_COLOR: '1' } });
+    const s = new PtySession({
+      args: ['-c', '讲个故事'],
+      home,
+      baseUrl: fake.baseUrl,
+      env: { NO_COLOR: '1' },
+    });
     try {
       await s.waitFor('说到一半');
       s.write(KEY.ctrlC);

@@ -77,7 +77,8 @@ describe('documents longer than one message: map, then combine', () => {
   it('--dry-run says a long document is split into parts and estimates the parts and the combining run', async () => {
     const pages = Array.from(
       { length: 400 },
-      (_, i) => `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+      (_, i) =>
+        `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
     );
     mkdirSync(join(work, 'docs'));
     writeFileSync(join(work, 'docs', 'contract.txt'), pages.join('\n'));
@@ -85,7 +86,9 @@ describe('documents longer than one message: map, then combine', () => {
     const dry = await zhi(['run', 'summarize', 'docs', '--dry-run']);
     expect(dry.code).toBe(0);
     expect(chats()).toHaveLength(0);
-    const said = /docs\/contract\.txt\s+about ([\d,]+) tokens in · long document: (\d+) parts/.exec(dry.stdout);
+    const said = /docs\/contract\.txt\s+about ([\d,]+) tokens in · long document: (\d+) parts/.exec(
+      dry.stdout,
+    );
     expect(said, dry.stdout).not.toBeNull();
     expect(dry.stdout).not.toMatch(/note\.txt[^\n]*long document/);
     const total = /Estimated in all: ([\d,]+) input/.exec(dry.stdout);

@@ -302,14 +302,15 @@ describe('agent loop', () => {
   });
 
   it('an answer stopped mid-stream keeps its (estimated) usage; one stopped before any output has none', async () => {
-    const stopped = (content: string) => async function* () {
-      if (content) yield { type: 'text_delta' as const, text: content };
-      yield {
-        type: 'error' as const,
-        error: { kind: 'aborted' as const, message: 'aborted', retryable: false },
-        partial: { role: 'assistant' as const, content, reasoning_content: content ? '先想一想' : '' },
+    const stopped = (content: string) =>
+      async function* () {
+        if (content) yield { type: 'text_delta' as const, text: content };
+        yield {
+          type: 'error' as const,
+          error: { kind: 'aborted' as const, message: 'aborted', retryable: false },
+          partial: { role: 'assistant' as const, content, reasoning_content: content ? '先想一想' : '' },
+        };
       };
-    };
     const usage = new UsageTracker(PLATFORMS.bigmodel);
     const { events } = await run([stopped('Half an answer, cut off by Ctrl+C')], [], {}, { usage });
     const counted = events.filter((e) => e.type === 'usage');

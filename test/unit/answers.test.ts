@@ -1,10 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { isYes } from '../../src/support/answers.js';
 import { parseApprovalAnswer } from '../../src/cli/approval.js';
+import { isYes } from '../../src/support/answers.js';
 
 describe('isYes: the one reading of a yes', () => {
   it('accepts the English and Chinese yes-words, any case, full-width, with a closing mark', () => {
-    for (const a of ['y', 'Y', 'yes', 'YES', 'ok', ' 可以 ', '好的', '是的', '是', '好', '对', '确认', '允许', '行', '同意', 'ｙｅｓ', '可以。', '好的！', 'ok!']) {
+    for (const a of [
+      'y',
+      'Y',
+      'yes',
+      'YES',
+      'ok',
+      ' 可以 ',
+      '好的',
+      '是的',
+      '是',
+      '好',
+      '对',
+      '确认',
+      '允许',
+      '行',
+      '同意',
+      'ｙｅｓ',
+      '可以。',
+      '好的！',
+      'ok!',
+    ]) {
       expect(isYes(a), a).toBe(true);
     }
   });

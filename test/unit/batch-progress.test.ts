@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderEvent } from '../../src/agent/batch/events.js';
 import { FolderProgress, formatLeft, longDocumentLines } from '../../src/cli/render/progress.js';
-import { cutToWidth } from '../../src/support/width.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
+import { cutToWidth } from '../../src/support/width.js';
 
 afterEach(() => setLanguage('en'));
 

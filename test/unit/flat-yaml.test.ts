@@ -82,7 +82,8 @@ describe('flat config reading without the yaml library', () => {
   });
 
   it('reads what the wizard writes, comments and blank lines included', () => {
-    const text = '# zhi\nplatform: bigmodel\r\n\ndefault_model: glm-5   # the best\nlanguage: auto\nmax_turns: 20\n';
+    const text =
+      '# zhi\nplatform: bigmodel\r\n\ndefault_model: glm-5   # the best\nlanguage: auto\nmax_turns: 20\n';
     expect(parseFlatYaml(text)).toEqual(parse(text));
     expect(parseFlatYaml(text)).toEqual({
       platform: 'bigmodel',

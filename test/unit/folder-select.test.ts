@@ -34,6 +34,8 @@ describe('folder runs never take their own outputs as inputs', () => {
     expect(outputsToSkip(join(dir, 'zhi-output'), join(dir, 'zhi-output'))).toEqual([]);
     expect(outputsToSkip(join(dir, 'out', 'deep'), join(dir, 'out'))).toEqual([]);
     // A sibling whose name starts the same is not inside it.
-    expect(outputsToSkip(join(dir, 'zhi-output2'), join(dir, 'zhi-output'))).toEqual([join(dir, 'zhi-output')]);
+    expect(outputsToSkip(join(dir, 'zhi-output2'), join(dir, 'zhi-output'))).toEqual([
+      join(dir, 'zhi-output'),
+    ]);
   });
 });

@@ -7,13 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { renderTableData } from '../../src/cli/render/table.js';
+import type { SessionSummary } from '../../src/agent/sessions/store.js';
 import { makeStyle } from '../../src/cli/render/style.js';
+import { renderTableData } from '../../src/cli/render/table.js';
 import { makeTheme } from '../../src/cli/render/theme.js';
 import { columns } from '../../src/cli/render/width.js';
 import { sessionTable } from '../../src/cli/sessions/list.js';
 import { skillTable } from '../../src/cli/skills/manage.js';
-import type { SessionSummary } from '../../src/agent/sessions/store.js';
 import type { SkillCatalog } from '../../src/skills/discovery.js';
 import type { Skill } from '../../src/skills/schema.js';
 import { insertAll, maxBy, maxOf, pushAll, replaceFrom } from '../../src/support/arrays.js';
@@ -86,7 +86,12 @@ describe('tables sized from data', () => {
     for (let i = 0; i < N; i++) {
       skills.set(`s${i}`, { name: `s${i}`, description: 'd', source: 'user', format: 'yaml' } as Skill);
     }
-    const catalog = { skills, builtins: new Map(), broken: [], warnings: new Map() } as unknown as SkillCatalog;
+    const catalog = {
+      skills,
+      builtins: new Map(),
+      broken: [],
+      warnings: new Map(),
+    } as unknown as SkillCatalog;
     const table = skillTable(catalog, { style, width: 100, defaultModel: 'glm-4-flash' });
     expect(table.length).toBeGreaterThanOrEqual(N);
   });
@@ -101,7 +106,11 @@ function spreadCalls(dir: string): string[] {
     const file = join(entry.parentPath, entry.name);
     const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (n: ts.Node): void => {
-      if (ts.isCallExpression(n) && n.arguments.some(ts.isSpreadElement) && risky.test(n.expression.getText())) {
+      if (
+        ts.isCallExpression(n) &&
+        n.arguments.some(ts.isSpreadElement) &&
+        risky.test(n.expression.getText())
+      ) {
         found.push(`${file}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`);
       }
       ts.forEachChild(n, visit);

@@ -46,7 +46,8 @@ function ctx(): ToolContext {
 }
 
 /** The client the tool is built with (pointing at the fake API). */
-const client = () => new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 2 });
+const client = () =>
+  new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 2 });
 
 const ocrBodies = () => fake.requests.filter((r) => r.path.endsWith('/layout_parsing')).map((r) => r.body);
 
@@ -180,7 +181,11 @@ describe('checked before anything is uploaded', () => {
       /has 101 pages, which is more than the 100 pages .* e\.g\. 1-100, then 101-101\), or ask the user to split/,
     );
     writeFileSync(join(dir, 'five.pdf'), makePdf(['1', '2', '3', '4', '5']));
-    await refused('five.pdf', /has 5 pages, which is more than the 2 pages/, createOcrTool({ client: client(), maxPages: 2 }));
+    await refused(
+      'five.pdf',
+      /has 5 pages, which is more than the 2 pages/,
+      createOcrTool({ client: client(), maxPages: 2 }),
+    );
     await expect(ocr.execute({ path: 'five.pdf', start_page: 9 }, ctx())).rejects.toThrow(
       /only 5 pages; start_page 9/,
     );

@@ -8,7 +8,7 @@ import { Screen } from '../../src/cli/render/screen.js';
 import { fitColumns } from '../../src/cli/render/table.js';
 import { makeTheme } from '../../src/cli/render/theme.js';
 import { wrapSpans } from '../../src/cli/render/wrap.js';
-import { cutToWidth as clip, padToWidth as pad, textWidth as displayWidth } from '../../src/support/width.js';
+import { cutToWidth as clip, textWidth as displayWidth, padToWidth as pad } from '../../src/support/width.js';
 
 const plain = makeTheme(false);
 const color = makeTheme(true);

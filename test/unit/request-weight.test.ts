@@ -43,7 +43,9 @@ describe('the chat skill list', () => {
       '- team-style: Our house style',
     ]);
     expect(listing).not.toContain('Summarize a document');
-    expect(skillListing([skill('release-notes', 'user', 'Notes', '发布说明')], 'zh')).toBe('- release-notes: 发布说明');
+    expect(skillListing([skill('release-notes', 'user', 'Notes', '发布说明')], 'zh')).toBe(
+      '- release-notes: 发布说明',
+    );
   });
 
   it('has no built-in line when there are only user skills', () => {
@@ -55,7 +57,11 @@ describe('the chat system prompt', () => {
   const base = { cwd: '/w', outputDir: '/w/out', date: '2026-01-01', uiLanguage: 'en' as const };
 
   it('stays short: no tool names repeated (they travel in the request), skills after the rule that loads them', () => {
-    const prompt = chatSystemPrompt({ ...base, toolNames: ['file_read', 'skill'], skills: '- built-in: a, b' });
+    const prompt = chatSystemPrompt({
+      ...base,
+      toolNames: ['file_read', 'skill'],
+      skills: '- built-in: a, b',
+    });
     expect(prompt).not.toContain('file_read,');
     expect(prompt).toMatch(/load it with the skill tool[^\n]*\n- built-in: a, b/);
     expect(prompt).toContain('Answer in the language the user writes in');

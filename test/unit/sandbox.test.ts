@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runSandboxed, sandboxState } from '../../src/tools/sandbox.js';
 import {
   bwrapArgs,
   type SandboxPolicy,
@@ -8,7 +9,6 @@ import {
   seatbeltProfile,
   secretPaths,
 } from '../../src/tools/sandbox-args.js';
-import { runSandboxed, sandboxState } from '../../src/tools/sandbox.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({

@@ -124,7 +124,13 @@ describe('session index', () => {
 describe('the latest session (--continue) from the index', () => {
   const at = (file: string, iso: string) => utimesSync(file, new Date(iso), new Date(iso));
   const record = (cwd: string, text: string) => {
-    const rec = openSession({ kind: 'repl', sessionsDir: dir, cwd, model: 'glm-5', platform: PLATFORMS.bigmodel });
+    const rec = openSession({
+      kind: 'repl',
+      sessionsDir: dir,
+      cwd,
+      model: 'glm-5',
+      platform: PLATFORMS.bigmodel,
+    });
     rec.consume({ type: 'user', message: { role: 'user', content: text } });
     return rec;
   };

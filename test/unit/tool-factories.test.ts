@@ -55,7 +55,9 @@ describe('loadTools', () => {
     const client = new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1 });
     const registry = await loadTools({ client }, ['web_search', 'ocr']);
     const usage = new UsageTracker(PLATFORMS.bigmodel);
-    const found = (await registry.get('web_search')!.execute({ query: '个税' }, context(usage))) as ToolResult;
+    const found = (await registry
+      .get('web_search')!
+      .execute({ query: '个税' }, context(usage))) as ToolResult;
     expect(found.content).toContain('[1] About 个税');
     writeFileSync(join(dir, 'scan.png'), makePng(20, 10));
     fake.scriptOcr({ md: '# 发票' });
@@ -63,6 +65,11 @@ describe('loadTools', () => {
     const paths = fake.requests.map((r) => r.path.replace(/^.*\/v4/, ''));
     expect(paths).toEqual(['/web_search', '/layout_parsing']);
     expect(fake.requests.every((r) => r.headers.authorization === `Bearer ${TEST_KEY}`)).toBe(true);
-    expect(usage.models().map(([m]) => m).sort()).toEqual(['glm-ocr', 'web-search']);
+    expect(
+      usage
+        .models()
+        .map(([m]) => m)
+        .sort(),
+    ).toEqual(['glm-ocr', 'web-search']);
   });
 });

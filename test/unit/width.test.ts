@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cutToWidth, padToWidth, textWidth, unitsAreCharacters } from '../../src/support/width.js';
 import { graphemes } from '../../src/support/graphemes.js';
+import { cutToWidth, padToWidth, textWidth, unitsAreCharacters } from '../../src/support/width.js';
 
 describe('textWidth: the one display width', () => {
   it('ASCII is its length; CJK, full-width forms and Hangul take two columns', () => {

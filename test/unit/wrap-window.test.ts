@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { formatError, formatWarning } from '../../src/cli/render/error.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { wrapText } from '../../src/cli/render/width.js';
-import { textWidth as displayWidth } from '../../src/support/width.js';
 import { ZhiError } from '../../src/support/errors.js';
+import { textWidth as displayWidth } from '../../src/support/width.js';
 
 const plain = makeStyle(false);
 const color = makeStyle(true);

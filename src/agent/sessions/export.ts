@@ -1,9 +1,9 @@
 import { formatCost } from '../../llm/models.js';
 import type { Message } from '../../llm/types.js';
+import { maxBy, pushAll } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { messageText, turnsText } from './format.js';
 import type { LoadedSession } from './store.js';
-import { maxBy, pushAll } from '../../support/arrays.js';
 
 const RESULT_CHARS = 2000;
 

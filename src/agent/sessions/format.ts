@@ -1,7 +1,7 @@
-import { redactDeep } from '../../support/redact.js';
 import type { Currency, PlatformId } from '../../llm/platforms.js';
 import type { Message, Usage } from '../../llm/types.js';
 import { t } from '../../support/i18n/index.js';
+import { redactDeep } from '../../support/redact.js';
 
 /**
  * The session file: JSON Lines, append-only, one file per conversation

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { Currency } from '../../llm/platforms.js';
 import type { AssistantMessage, Message, ToolMessage } from '../../llm/types.js';
 import type { ModelUsage } from '../../llm/usage.js';
+import { insertAll } from '../../support/arrays.js';
 import { cutGraphemes, oneLine } from '../../support/graphemes.js';
 import { messageText, type SessionEvent, type SessionHeader, type SessionKind } from './format.js';
-import { insertAll } from '../../support/arrays.js';
 
 /** What a listing shows about a session. */
 export interface SessionSummary {

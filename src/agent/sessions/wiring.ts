@@ -8,6 +8,7 @@
 import type { Platform } from '../../llm/platforms.js';
 import type { LlmClient, Message } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
+import { replaceFrom } from '../../support/arrays.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { RunBudget } from '../budget.js';
 import type { ChatSession } from '../chat.js';
@@ -18,7 +19,6 @@ import { estimateToolsTokens } from '../tokens.js';
 import type { SessionKind } from './format.js';
 import { type OpenSessionOptions, openSession, type SessionRecorder } from './recorder.js';
 import type { LoadedSession } from './store.js';
-import { replaceFrom } from '../../support/arrays.js';
 
 /**
  * Where this invocation saves its sessions and what bounds one run, the same for a chat and a

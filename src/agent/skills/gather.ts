@@ -14,6 +14,7 @@ import {
   supportedExtensions,
 } from '../../skills/documents.js';
 import type { SkillArg } from '../../skills/schema.js';
+import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { truncateText } from '../../support/text.js';
 import { displayPath } from '../../tools/paths.js';
@@ -21,7 +22,6 @@ import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { runSteps, type StepFn, stepEvent } from './steps.js';
-import { pushAll } from '../../support/arrays.js';
 
 export interface StepResult {
   file: string;

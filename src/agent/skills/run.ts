@@ -11,6 +11,7 @@ import type { InputValues } from '../../skills/inputs.js';
 import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, type SkillTools, skillClosure, skillModel } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
+import { insertAll, pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
@@ -28,7 +29,6 @@ import { type GatheredInputs, gatherInputs } from './gather.js';
 import { mapLongDocument, withWholeResult } from './long-doc.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
-import { insertAll, pushAll } from '../../support/arrays.js';
 
 /** What every skill run of one command (or one /run) shares, nested runs included. */
 export interface SkillRuntime {

@@ -1,6 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { MODEL_CATALOG } from '../../llm/catalog.js';
 import { chatModelIds, findModel } from '../../llm/models.js';
+import { maxOf } from '../../support/arrays.js';
 import {
   CONFIG_KEYS,
   type ConfigFile,
@@ -20,7 +21,6 @@ import { redact } from '../../support/redact.js';
 import { nearest } from '../../support/suggest.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
-import { maxOf } from '../../support/arrays.js';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 

@@ -1,11 +1,11 @@
 import { chatModelIds } from '../../llm/models.js';
-import { type ExitCodeValue, ExitCode, ZhiError } from '../../support/errors.js';
+import { pushAll } from '../../support/arrays.js';
+import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
-import { makeClient, type AppContext } from '../context.js';
+import { type AppContext, makeClient } from '../context.js';
 import { modelRows } from '../render/model-rows.js';
 import { columns } from '../render/width.js';
-import { pushAll } from '../../support/arrays.js';
 
 /**
  * `zhi models`: the registry with this platform's prices (free models marked, unconfirmed prices

@@ -3,8 +3,8 @@ import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
 import type { SessionSummary } from '../../agent/sessions/store.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
-import type { AppContext } from '../context.js';
 import { terminalAsker } from '../ask.js';
+import type { AppContext } from '../context.js';
 import { displayTitle, sessionTable } from '../sessions/list.js';
 import { load, resolveSessionArg } from '../sessions/resume.js';
 

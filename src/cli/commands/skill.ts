@@ -4,8 +4,8 @@ import { TrustStore } from '../../skills/trust.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
-import type { AppContext } from '../context.js';
 import { terminalAsker } from '../ask.js';
+import type { AppContext } from '../context.js';
 import { findSkill } from '../skills/execute.js';
 import {
   builtinDeleteError,

@@ -9,12 +9,12 @@ import {
 } from '../../agent/ledger.js';
 import { DEFAULT_CHAT_MODEL, formatCost } from '../../llm/models.js';
 import type { Currency } from '../../llm/platforms.js';
+import { maxOf } from '../../support/arrays.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
-import type { AppContext } from '../context.js';
-import { maxOf } from '../../support/arrays.js';
 import { padToWidth, textWidth } from '../../support/width.js';
+import type { AppContext } from '../context.js';
 
 const GROUPS: GroupBy[] = ['model', 'skill', 'day', 'kind'];
 const DEFAULT_SINCE = '30d';

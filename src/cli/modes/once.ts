@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
-import type { AgentResult } from '../../agent/events.js';
 import type { ChatSession } from '../../agent/chat.js';
+import type { AgentResult } from '../../agent/events.js';
 import { grantTyped } from '../../agent/permissions.js';
 import type { ContentPart } from '../../llm/types.js';
-import { exitCodeOf, type ExitCodeValue } from '../../support/errors.js';
+import { type ExitCodeValue, exitCodeOf } from '../../support/errors.js';
 import type { OutputFormat } from '../args.js';
 import { createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
@@ -12,8 +12,8 @@ import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
-import type { ReplRenderer } from '../render/repl-renderer.js';
 import { StreamPrinter } from '../render/printer.js';
+import type { ReplRenderer } from '../render/repl-renderer.js';
 
 /**
  * One question, one answer: `zhi -c "…"` and pipe mode. `typed` is what the person wrote

@@ -1,3 +1,4 @@
+import { pushAll } from '../../support/arrays.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { redact } from '../../support/redact.js';
@@ -5,7 +6,6 @@ import { visible } from '../../support/sanitize.js';
 import { adviceFor } from '../advice.js';
 import type { Style } from './style.js';
 import { stderrColumns, wrapText } from './width.js';
-import { pushAll } from '../../support/arrays.js';
 
 const KEEP = { keepNewlines: true, keepTabs: true };
 

@@ -3,11 +3,12 @@
  * Markdown block, one line per running tool, the waiting spinner and the text typed ahead.
  * A pure function of the renderer's state, redrawn on every frame.
  */
+
+import { pushAll } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { Style } from './style.js';
 import type { ThinkingText } from './thinking.js';
-import { pushAll } from '../../support/arrays.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 

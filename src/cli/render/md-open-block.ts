@@ -1,11 +1,11 @@
 import type { Token, Tokens } from 'marked';
+import { pushAll } from '../../support/arrays.js';
 import { highlight } from './highlight.js';
 import type { BlockContext } from './markdown.js';
 import { rowCells } from './table.js';
 import { LiveTable } from './table-stream.js';
 import type { Theme } from './theme.js';
 import { wrapSpans } from './wrap.js';
-import { pushAll } from '../../support/arrays.js';
 
 /**
  * A block that can grow without end while it streams — a table or a fenced code block —

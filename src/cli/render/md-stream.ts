@@ -1,7 +1,7 @@
 import type { Token, Tokens } from 'marked';
+import { pushAll } from '../../support/arrays.js';
 import type { BlockContext } from './markdown.js';
 import { type OpenBlock, openCode, openTable } from './md-open-block.js';
-import { pushAll } from '../../support/arrays.js';
 
 /**
  * Streaming Markdown: text arrives in deltas; blocks that are finished (followed by another

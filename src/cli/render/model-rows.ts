@@ -1,4 +1,4 @@
-import { formatCost, isFree, type ModelInfo, MODELS, priceFor } from '../../llm/models.js';
+import { formatCost, isFree, MODELS, type ModelInfo, priceFor } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 

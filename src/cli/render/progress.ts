@@ -1,11 +1,11 @@
 import type { FolderEvent } from '../../agent/batch/events.js';
 import { formatCost } from '../../llm/models.js';
 import type { Currency } from '../../llm/platforms.js';
+import { maxOf } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { cutToWidth, textWidth } from '../../support/width.js';
 import type { Style } from './style.js';
-import { maxOf } from '../../support/arrays.js';
 
 /** Index lines shown at the end before "… and N more". */
 const MAX_INDEX_LINES = 20;

@@ -1,3 +1,4 @@
+import { pushAll } from '../../support/arrays.js';
 import type { BlockContext } from './markdown.js';
 import {
   type Align,
@@ -11,7 +12,6 @@ import {
 } from './table.js';
 import { allocate, type ColumnMeasure, emptyMeasure } from './table-layout.js';
 import type { Theme } from './theme.js';
-import { pushAll } from '../../support/arrays.js';
 
 /** How much a column's live width grows when a cell outgrows it: few re-layouts, not one per row. */
 const GROWTH = 1.25;

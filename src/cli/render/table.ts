@@ -1,9 +1,10 @@
 import type { Tokens } from 'marked';
-import { type BlockContext, inline } from './markdown.js';
-import { allocate, type ColumnMeasure, emptyMeasure, measureCell } from './table-layout.js';
-import type { Theme } from './theme.js';
 import { maxBy, pushAll } from '../../support/arrays.js';
 import { padToWidth, textWidth } from '../../support/width.js';
+import { inline } from './inline.js';
+import type { BlockContext } from './markdown.js';
+import { allocate, type ColumnMeasure, emptyMeasure, measureCell } from './table-layout.js';
+import type { Theme } from './theme.js';
 import { type Span, wrapSpans } from './wrap.js';
 
 export { fitColumns } from './table-layout.js';

@@ -1,6 +1,6 @@
+import { pushAll } from '../../support/arrays.js';
 import type { Theme } from './theme.js';
 import { wrapSpans } from './wrap.js';
-import { pushAll } from '../../support/arrays.js';
 
 /**
  * The model's reasoning as it streams: dimmed and indented. Complete lines can be committed

@@ -3,8 +3,8 @@
  * in the history, a bracketed paste being collected, and Enters that arrive in one burst.
  */
 import type { Key } from 'node:readline';
-import type { TextBuffer } from './buffer.js';
 import { pushAll } from '../../support/arrays.js';
+import type { TextBuffer } from './buffer.js';
 
 /** History browsing: index -1 is the draft being typed; the draft is kept while browsing. */
 export class HistoryBrowser {

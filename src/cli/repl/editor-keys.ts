@@ -17,18 +17,26 @@ export type KeyAction =
 
 const CONTROL = /^[\x00-\x08\x0b-\x1f\x7f]$/;
 
+/** An editing key: change the buffer, then redraw. */
+const edit =
+  (change: (b: TextBuffer) => void) =>
+  (b: TextBuffer): KeyAction => {
+    change(b);
+    return 'edited';
+  };
+
 const CTRL: Record<string, (b: TextBuffer) => KeyAction> = {
-  a: (b) => (b.home(), 'edited'),
-  e: (b) => (b.end(), 'edited'),
-  b: (b) => (b.left(), 'edited'),
-  f: (b) => (b.right(), 'edited'),
-  d: (b) => (b.deleteForward(), 'edited'),
-  h: (b) => (b.backspace(), 'edited'),
-  u: (b) => (b.killBefore(), 'edited'),
-  k: (b) => (b.killAfter(), 'edited'),
-  w: (b) => (b.killWord(), 'edited'),
-  left: (b) => (b.wordLeft(), 'edited'),
-  right: (b) => (b.wordRight(), 'edited'),
+  a: edit((b) => b.home()),
+  e: edit((b) => b.end()),
+  b: edit((b) => b.left()),
+  f: edit((b) => b.right()),
+  d: edit((b) => b.deleteForward()),
+  h: edit((b) => b.backspace()),
+  u: edit((b) => b.killBefore()),
+  k: edit((b) => b.killAfter()),
+  w: edit((b) => b.killWord()),
+  left: edit((b) => b.wordLeft()),
+  right: edit((b) => b.wordRight()),
   l: () => 'clear',
   x: () => 'ctrl-x',
   r: () => 'search',
@@ -41,12 +49,12 @@ const CTRL: Record<string, (b: TextBuffer) => KeyAction> = {
 const PLAIN: Record<string, (b: TextBuffer) => KeyAction> = {
   return: () => 'enter',
   enter: () => 'enter',
-  backspace: (b) => (b.backspace(), 'edited'),
-  delete: (b) => (b.deleteForward(), 'edited'),
-  left: (b) => (b.left(), 'edited'),
-  right: (b) => (b.right(), 'edited'),
-  home: (b) => (b.home(), 'edited'),
-  end: (b) => (b.end(), 'edited'),
+  backspace: edit((b) => b.backspace()),
+  delete: edit((b) => b.deleteForward()),
+  left: edit((b) => b.left()),
+  right: edit((b) => b.right()),
+  home: edit((b) => b.home()),
+  end: edit((b) => b.end()),
   up: () => 'up',
   down: () => 'down',
   tab: () => 'tab',

@@ -1,5 +1,5 @@
-import { visible } from '../../support/sanitize.js';
 import { graphemes as splitGraphemes } from '../../support/graphemes.js';
+import { visible } from '../../support/sanitize.js';
 import { textWidth } from '../../support/width.js';
 
 /** The input block as the terminal shows it: one string per screen row, and where the cursor is. */

@@ -1,11 +1,11 @@
 import type { ChatSession } from '../../agent/chat.js';
-import { type ChatWiringParts, SessionWiring, type SessionPlace } from '../../agent/sessions/wiring.js';
+import type { LoadedSession } from '../../agent/sessions/store.js';
+import { type ChatWiringParts, type SessionPlace, SessionWiring } from '../../agent/sessions/wiring.js';
 import { t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import { chatModel } from '../settings.js';
-import type { LoadedSession } from '../../agent/sessions/store.js';
 
 /**
  * Where this invocation saves sessions (file + usage ledger) and what bounds a run, for a chat

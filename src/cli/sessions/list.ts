@@ -2,11 +2,11 @@ import { basename } from 'node:path';
 import { turnsText } from '../../agent/sessions/format.js';
 import type { SessionSummary } from '../../agent/sessions/store.js';
 import { formatCost } from '../../llm/models.js';
+import { maxBy } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import type { Style } from '../render/style.js';
 import { displayTitle } from './notes.js';
-import { maxBy } from '../../support/arrays.js';
 
 export { displayTitle };
 

@@ -4,8 +4,8 @@ import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
-import type { Resumed } from './attach.js';
 import { formatWarning } from '../render/error.js';
+import type { Resumed } from './attach.js';
 
 /**
  * The saved conversation that --continue or --resume [id] asks for, or undefined for a new one.

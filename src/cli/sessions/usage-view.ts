@@ -2,11 +2,11 @@ import type { ContextStatus } from '../../agent/compact.js';
 import { findModel, formatCost, priceFor } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { ModelUsage, UsageTracker } from '../../llm/usage.js';
+import { maxBy } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
+import { padToWidth } from '../../support/width.js';
 import type { Style } from '../render/style.js';
 import { formatTokens } from '../render/summary.js';
-import { maxBy } from '../../support/arrays.js';
-import { padToWidth } from '../../support/width.js';
 
 export interface UsageViewOptions {
   style: Style;

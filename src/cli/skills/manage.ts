@@ -6,15 +6,15 @@ import { loadSkillFile, splitFrontMatter } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore } from '../../skills/trust.js';
+import { maxBy } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
+import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import type { AppContext } from '../context.js';
 import { editorCommand } from '../external-editor.js';
 import { highlight } from '../render/highlight.js';
 import type { Style } from '../render/style.js';
 import { makeTheme } from '../render/theme.js';
-import { maxBy } from '../../support/arrays.js';
-import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 
 export function sourceLabel(catalog: SkillCatalog, s: Skill): string {
   if (s.source === 'builtin') return t('skills.source.builtin');

@@ -14,8 +14,8 @@ import { LIMITS, type Manifest, packSkill, ShareError, unpackSkill } from '../..
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import type { AppContext } from '../context.js';
 import { terminalAsker } from '../ask.js';
+import type { AppContext } from '../context.js';
 import { findSkill } from './execute.js';
 
 export async function exportSkill(

@@ -6,11 +6,12 @@
  * value shown once, at the top), gridBefore skips leading grid columns. Paragraphs inside a cell
  * are kept apart (<br>); a table inside a cell is written after its table and named in the cell.
  */
+
+import { pushAll } from '../../support/arrays.js';
 import { math } from './docx-math.js';
 import type { DocxParts } from './docx-parts.js';
 import { mdTable } from './markdown.js';
 import { attr, isElement, kid, kids, type XmlElement } from './xml-tree.js';
-import { pushAll } from '../../support/arrays.js';
 
 export interface BodyState {
   parts: DocxParts;

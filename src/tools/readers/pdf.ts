@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pageLayoutText, type PositionedItem } from './pdf-layout.js';
+import { type PositionedItem, pageLayoutText } from './pdf-layout.js';
 import { repairGbkMojibake } from './pdf-mojibake.js';
 import { type PageStarts, pageStarts } from './pdf-pages.js';
 import { DocumentError, type Extracted } from './types.js';

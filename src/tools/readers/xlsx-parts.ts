@@ -4,8 +4,9 @@
  * system, and the shared strings — parsed lazily, only as far as the cells read so far need.
  * A sheet is then streamed by xlsx.ts.
  */
-import { parseXml } from './xml-events.js';
+
 import { formatCode } from './xlsx-format.js';
+import { parseXml } from './xml-events.js';
 import type { ZipParts } from './zip.js';
 
 export interface SheetRef {

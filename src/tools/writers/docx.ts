@@ -7,8 +7,8 @@
  */
 import type * as Docx from 'docx';
 import type { Token, Tokens } from 'marked';
-import { PayloadError, parseIfJson } from './payload.js';
 import { pushAll } from '../../support/arrays.js';
+import { PayloadError, parseIfJson } from './payload.js';
 
 type D = typeof Docx;
 type Block = Docx.Paragraph | Docx.Table;

@@ -7,8 +7,8 @@
  * first use.
  */
 
-import { type Cell, PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
 import { textWidth } from '../../support/width.js';
+import { type Cell, PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
 
 export interface SheetSpec extends Table {
   name: string;

@@ -1,8 +1,8 @@
+import { maxBy, pushAll } from '../../../support/arrays.js';
 import { t } from '../../../support/i18n/index.js';
 import { textWidth } from '../../../support/width.js';
 import { stderrColumns, wrapText } from '../../render/width.js';
 import type { SlashCommand, SlashContext } from './types.js';
-import { maxBy, pushAll } from '../../../support/arrays.js';
 
 const HEAD_MAX = 22;
 

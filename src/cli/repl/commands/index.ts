@@ -1,5 +1,5 @@
-import type { SlashCommand } from './types.js';
 import { pushAll } from '../../../support/arrays.js';
+import type { SlashCommand } from './types.js';
 
 /**
  * The slash-command registry: one small module per command (or per family), each exporting

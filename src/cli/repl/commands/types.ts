@@ -1,10 +1,10 @@
 import type { ChatSession } from '../../../agent/chat.js';
 import type { AgentResult, RunEvent } from '../../../agent/events.js';
-import type { UsageTracker } from '../../../llm/usage.js';
 import type { SessionSummary } from '../../../agent/sessions/store.js';
+import type { ZhipuClient } from '../../../llm/client.js';
+import type { UsageTracker } from '../../../llm/usage.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import type { MessageKey } from '../../../support/i18n/index.js';
-import type { ZhipuClient } from '../../../llm/client.js';
 import type { AppContext } from '../../context.js';
 import type { ChatMcp } from '../../mcp/chat.js';
 

@@ -3,12 +3,12 @@
 import { agent } from './agent.js';
 import { agentskills } from './agentskills.js';
 import { batch } from './batch.js';
-import { mcp } from './mcp.js';
 import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
 import { llm } from './llm.js';
+import { mcp } from './mcp.js';
 import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';

@@ -37,8 +37,7 @@ export const llm = defineMessages(
     'llm.net.reset.what': 'The connection to {host} was closed unexpectedly.',
     'llm.net.reset.why': 'The network, or a proxy or firewall in between, dropped it.',
     'llm.net.unreachable.what': 'There is no route to {host}.',
-    'llm.net.unreachable.why':
-      'This computer is offline, or its network cannot reach that address.',
+    'llm.net.unreachable.why': 'This computer is offline, or its network cannot reach that address.',
     'llm.net.certificate.what': 'The secure connection to {host} could not be verified.',
     'llm.net.certificate.why':
       'Its certificate was not accepted. Usually a company network or antivirus that inspects HTTPS does this, or a wrong date and time on this computer ({detail}).',
@@ -110,8 +109,7 @@ export const llm = defineMessages(
     'llm.net.notFound.what': '找不到服务器 {host}。',
     'llm.net.notFound.why': '无法解析这个名称：接口地址拼写有误、没有联网，或 DNS 出了问题。',
     'llm.net.timeout.what': '连接 {host} 超时。',
-    'llm.net.timeout.why':
-      '没有及时得到响应：网络很慢，或防火墙拦截了连接；有些网络需要通过代理访问。',
+    'llm.net.timeout.why': '没有及时得到响应：网络很慢，或防火墙拦截了连接；有些网络需要通过代理访问。',
     'llm.net.reset.what': '与 {host} 的连接被意外关闭。',
     'llm.net.reset.why': '网络、或中间的代理或防火墙断开了连接。',
     'llm.net.unreachable.what': '没有通往 {host} 的网络路径。',

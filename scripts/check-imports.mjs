@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// The structure gate: imports inside src/ point down the layers of docs/architecture.md, and no
+// two modules need each other's values at load time (a value-import cycle). Type-only imports
+// are erased by the compiler, so they may close a cycle; they may never point upward.
+// Usage: node scripts/check-imports.mjs   (exit 1 with one line per problem)
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+/** Lower layers first; a module may import its own layer and those below it. */
+const LAYERS = ['support', 'llm', 'tools', 'skills', 'agent', 'cli'];
+
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return walk(path);
+    return /\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const STATIC = /^(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s*'([^']+)'/gm;
+const BARE = /^import\s+'([^']+)'/gm;
+const DYNAMIC = /\bimport\(\s*'([^']+)'\s*\)/g;
+
+/** Whether `{ type A, type B }` names only types (erased like `import type`). */
+function onlyTypes(clause) {
+  const braces = clause.match(/^\{([\s\S]*)\}$/);
+  if (!braces) return false;
+  const names = braces[1]
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return names.length > 0 && names.every((n) => n.startsWith('type '));
+}
+
+function importsOf(file) {
+  const text = readFileSync(file, 'utf8');
+  const found = [];
+  const add = (spec, value, lazy) => {
+    if (!spec.startsWith('.')) return;
+    const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
+    found.push({ target, value, lazy });
+  };
+  for (const m of text.matchAll(STATIC)) add(m[3], !m[1] && !onlyTypes(m[2].trim()), false);
+  for (const m of text.matchAll(BARE)) add(m[1], true, false);
+  for (const m of text.matchAll(DYNAMIC)) add(m[1], true, true);
+  return found;
+}
+
+function layerOf(file) {
+  const top = relative(src, file).split(/[\\/]/)[0];
+  return LAYERS.indexOf(top);
+}
+
+const files = walk(src);
+const graph = new Map();
+const problems = [];
+for (const file of files) {
+  const edges = importsOf(file);
+  graph.set(
+    file,
+    edges.filter((e) => e.value && !e.lazy).map((e) => e.target),
+  );
+  for (const edge of edges) {
+    const from = layerOf(file);
+    const to = layerOf(edge.target);
+    if (from >= 0 && to > from) {
+      problems.push(`upward import: ${relative(root, file)} → ${relative(root, edge.target)}`);
+    }
+  }
+}
+
+// Tarjan's strongly connected components over the value-import graph: any component of more
+// than one module is a cycle.
+let index = 0;
+const stack = [];
+const meta = new Map();
+function connect(v) {
+  meta.set(v, { index, low: index, onStack: true });
+  index++;
+  stack.push(v);
+  for (const w of graph.get(v) ?? []) {
+    if (!graph.has(w)) continue;
+    if (!meta.has(w)) {
+      connect(w);
+      meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
+    } else if (meta.get(w).onStack) {
+      meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
+    }
+  }
+  if (meta.get(v).low === meta.get(v).index) {
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      meta.get(w).onStack = false;
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) {
+      const names = component.map((f) => relative(root, f)).sort();
+      problems.push(`value-import cycle: ${names.join(' ↔ ')}`);
+    }
+  }
+}
+for (const file of files) if (!meta.has(file)) connect(file);
+
+if (problems.length > 0) {
+  for (const p of problems) console.error(p);
+  console.error(
+    `\n${problems.length} import problem(s) in ${files.length} files (see docs/architecture.md, Layers)`,
+  );
+  process.exit(1);
+}
+console.log(`imports: ${files.length} files, no upward import, no value-import cycle`);
