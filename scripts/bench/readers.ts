@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import fileRead from '../../src/tools/file-read.js';
+import fileRead from '../../src/tools/files/read.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { buildXlsx, type RawCell } from '../../test/helpers/xlsx-build.js';
 

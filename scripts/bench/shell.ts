@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import shell from '../../src/tools/shell.js';
+import shell from '../../src/tools/shell/shell.js';
 import type { ToolContext } from '../../src/tools/types.js';
 
 type Row = { name: string; value: number; unit: string; budget?: number; note?: string };

@@ -17,8 +17,8 @@ import type { ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js
 import { UsageTracker } from '../../src/llm/usage.js';
 import { discoverSkills } from '../../src/skills/discovery.js';
 import { resolveTools } from '../../src/skills/resolve.js';
+import { readDocument } from '../../src/tools/files/readers/index.js';
 import { BUILTIN_TOOL_NAMES, loadTools } from '../../src/tools/index.js';
-import { readDocument } from '../../src/tools/readers/index.js';
 
 type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
 

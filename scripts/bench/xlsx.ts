@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import fileWrite from '../../src/tools/file-write.js';
+import fileWrite from '../../src/tools/files/write.js';
 import type { ToolContext } from '../../src/tools/types.js';
 
 type Row = { name: string; value: number; unit: string; budget?: number; note?: string };

@@ -12,7 +12,7 @@ import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
-import { setSandboxMode } from '../tools/sandbox-mode.js';
+import { setSandboxMode } from '../tools/shell/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';

@@ -5,8 +5,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { DEFAULT_MAX_BYTES, readDocument } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
-import { DEFAULT_MAX_BYTES, readDocument } from '../tools/readers/index.js';
 import { ToolError } from '../tools/types.js';
 
 /**

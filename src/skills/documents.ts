@@ -4,9 +4,9 @@ import { extname, join, relative, resolve } from 'node:path';
 import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
 import { truncateText } from '../support/text.js';
+import { documentFacts } from '../tools/files/readers/facts.js';
+import type { DocumentText, ReadDocumentOptions } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
-import { documentFacts } from '../tools/readers/facts.js';
-import type { DocumentText, ReadDocumentOptions } from '../tools/readers/index.js';
 import type { InputValues } from './inputs.js';
 import type { Skill, SkillArg } from './schema.js';
 

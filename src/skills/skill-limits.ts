@@ -7,7 +7,7 @@
  * give, not the skill's). Two skills loaded in one turn: a call must fit both.
  */
 
-import { outsideScopes } from '../tools/shell-scope.js';
+import { outsideScopes } from '../tools/shell/scope.js';
 import type { Notice } from '../tools/types.js';
 import type { Skill } from './schema.js';
 

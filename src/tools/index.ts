@@ -16,13 +16,13 @@ export interface ToolDeps {
  * command line, see cli/tools.ts.
  */
 const factories: Record<string, (deps: ToolDeps) => Promise<AnyTool>> = {
-  file_read: async () => (await import('./file-read.js')).default,
-  file_write: async () => (await import('./file-write.js')).default,
-  file_list: async () => (await import('./file-list.js')).default,
-  ocr: async ({ client }) => (await import('./ocr.js')).createOcrTool({ client }),
-  shell: async () => (await import('./shell.js')).default,
-  web_fetch: async () => (await import('./web-fetch.js')).default,
-  web_search: async ({ client }) => (await import('./web-search.js')).createWebSearchTool({ client }),
+  file_read: async () => (await import('./files/read.js')).default,
+  file_write: async () => (await import('./files/write.js')).default,
+  file_list: async () => (await import('./files/list.js')).default,
+  ocr: async ({ client }) => (await import('./ocr/ocr.js')).createOcrTool({ client }),
+  shell: async () => (await import('./shell/shell.js')).default,
+  web_fetch: async () => (await import('./web/fetch.js')).default,
+  web_search: async ({ client }) => (await import('./web/search.js')).createWebSearchTool({ client }),
 };
 
 export const BUILTIN_TOOL_NAMES = Object.keys(factories);

@@ -8,7 +8,7 @@ import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { nearest } from '../support/suggest.js';
-import { checkPortable } from './file-names.js';
+import { checkPortable } from './files/names.js';
 import { secretByContent, secretByPath, secretMessage } from './secrets.js';
 import { ToolError } from './types.js';
 

@@ -2,7 +2,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { sandboxState } from '../../src/tools/sandbox.js';
+import { sandboxState } from '../../src/tools/shell/sandbox.js';
 import { useE2E } from '../helpers/e2e.js';
 
 const e = useE2E();

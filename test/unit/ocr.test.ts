@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZhipuClient } from '../../src/llm/client.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { createOcrTool } from '../../src/tools/ocr.js';
+import { createOcrTool } from '../../src/tools/ocr/ocr.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';
 import { makeJpegHeader, makePdf, makePng } from '../helpers/media.js';

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayEncoding } from '../../src/tools/readers/charset.js';
-import { readDocument } from '../../src/tools/readers/index.js';
+import { displayEncoding } from '../../src/tools/files/readers/charset.js';
+import { readDocument } from '../../src/tools/files/readers/index.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 /** Real files from chardet's test suite (test/fixtures/real/charset, MIT, see LICENSE there). */

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDocument } from '../../src/tools/readers/index.js';
+import { readDocument } from '../../src/tools/files/readers/index.js';
 import { buildDocx, li, p, tbl, tc, tr } from '../helpers/docx-build.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 

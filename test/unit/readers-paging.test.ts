@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDocument } from '../../src/tools/readers/index.js';
+import { readDocument } from '../../src/tools/files/readers/index.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let dir: string;

@@ -1,8 +1,8 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDocument } from '../../src/tools/readers/index.js';
-import { pageStarts } from '../../src/tools/readers/pdf-pages.js';
+import { readDocument } from '../../src/tools/files/readers/index.js';
+import { pageStarts } from '../../src/tools/files/readers/pdf-pages.js';
 import { makeCjkCMapPdf, makePdf } from '../helpers/file-fixtures.js';
 import { makeFormPdf, makeGbkWinAnsiPdf, makePositionedPdf } from '../helpers/pdf-build.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';

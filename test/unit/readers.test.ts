@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DocumentError, readDocument } from '../../src/tools/readers/index.js';
-import { decodeText } from '../../src/tools/readers/text.js';
+import { DocumentError, readDocument } from '../../src/tools/files/readers/index.js';
+import { decodeText } from '../../src/tools/files/readers/text.js';
 import { GBK_BYTES, GBK_TEXT, makeCjkCMapPdf, makePdf } from '../helpers/file-fixtures.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -188,7 +188,7 @@ describe('Excel workbooks', () => {
   });
 
   it('renders the odd cell values sensibly', async () => {
-    const { NumberFormatter } = await import('../../src/tools/readers/xlsx-format.js');
+    const { NumberFormatter } = await import('../../src/tools/files/readers/xlsx-format.js');
     const fmt = new NumberFormatter(await import('numfmt'));
     expect(fmt.format(0.1 + 0.2, 'General')).toBe('0.3');
     expect(fmt.format(123456789012, 'General')).toBe('123456789012');

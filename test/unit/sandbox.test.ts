@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runSandboxed, sandboxState } from '../../src/tools/sandbox.js';
+import { runSandboxed, sandboxState } from '../../src/tools/shell/sandbox.js';
 import {
   bwrapArgs,
   type SandboxPolicy,
   seatbeltArgs,
   seatbeltProfile,
   secretPaths,
-} from '../../src/tools/sandbox-args.js';
+} from '../../src/tools/shell/sandbox-args.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({

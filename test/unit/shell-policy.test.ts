@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/support/i18n/index.js';
-import { assessCommand, describeVerdict } from '../../src/tools/shell-policy.js';
-import { loadBashParser } from '../../src/tools/shell-tree.js';
+import { assessCommand, describeVerdict } from '../../src/tools/shell/policy.js';
+import { loadBashParser } from '../../src/tools/shell/tree.js';
 
 beforeAll(async () => {
   await loadBashParser();

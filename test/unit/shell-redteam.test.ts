@@ -3,8 +3,8 @@
  * Catastrophic or indirect execution ⇒ refused; destructive ⇒ warned (design §3).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assessCommand } from '../../src/tools/shell-policy.js';
-import { loadBashParser } from '../../src/tools/shell-tree.js';
+import { assessCommand } from '../../src/tools/shell/policy.js';
+import { loadBashParser } from '../../src/tools/shell/tree.js';
 
 beforeAll(async () => {
   await loadBashParser();

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import shell, { visible } from '../../src/tools/shell.js';
-import { type ProcessTools, stopWindowsTree } from '../../src/tools/shell-kill-windows.js';
-import { runCommand } from '../../src/tools/shell-run.js';
+import { type ProcessTools, stopWindowsTree } from '../../src/tools/shell/kill-windows.js';
+import { runCommand } from '../../src/tools/shell/run.js';
+import shell, { visible } from '../../src/tools/shell/shell.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 

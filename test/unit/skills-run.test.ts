@@ -519,7 +519,7 @@ describe('runSkill', () => {
         call('read_reference', { path: 'ooxml/schemas/iso/strict/main/wml.xsd', offset: 100 * 1024 }),
         text('done'),
       ]);
-      const { readDocument } = await import('../../src/tools/readers/index.js');
+      const { readDocument } = await import('../../src/tools/files/readers/index.js');
       await drain(
         runSkill(
           { skill: sk, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },

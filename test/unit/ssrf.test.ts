@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { pinnedConnector } from '../../src/tools/http-pinned.js';
-import { addressProblem, checkUrl, type Resolver } from '../../src/tools/ssrf.js';
 import { ToolError } from '../../src/tools/types.js';
+import { pinnedConnector } from '../../src/tools/web/http-pinned.js';
+import { addressProblem, checkUrl, type Resolver } from '../../src/tools/web/ssrf.js';
 
 /** A fake DNS: public names, names that point inside, a name with one bad address among good ones. */
 const DNS: Record<string, string[]> = {

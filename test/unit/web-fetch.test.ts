@@ -2,10 +2,10 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import type { Connector, HopRequest, HopResponse } from '../../src/tools/http-pinned.js';
-import type { Resolver } from '../../src/tools/ssrf.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
-import { createWebFetch, fetchChecked, type WebFetchDeps } from '../../src/tools/web-fetch.js';
+import { createWebFetch, fetchChecked, type WebFetchDeps } from '../../src/tools/web/fetch.js';
+import type { Connector, HopRequest, HopResponse } from '../../src/tools/web/http-pinned.js';
+import type { Resolver } from '../../src/tools/web/ssrf.js';
 
 const DNS: Record<string, string> = {
   'site.example': '93.184.216.34',

@@ -16,7 +16,7 @@ import { UsageTracker } from '../../src/llm/usage.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 import { ALWAYS_SITE } from '../../src/tools/types.js';
-import { createWebFetch, fetchPreview } from '../../src/tools/web-fetch.js';
+import { createWebFetch, fetchPreview } from '../../src/tools/web/fetch.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
 
 describe('decide: reads that leave the computer', () => {

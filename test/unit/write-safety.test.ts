@@ -10,8 +10,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nameProblem } from '../../src/tools/file-names.js';
-import fileWrite, { createFileWriteTool } from '../../src/tools/file-write.js';
+import { nameProblem } from '../../src/tools/files/names.js';
+import fileWrite, { createFileWriteTool } from '../../src/tools/files/write.js';
 import { planWritePath, resolveWritePath } from '../../src/tools/paths.js';
 import { type ToolContext, ToolError } from '../../src/tools/types.js';
 import { toolContext } from '../helpers/file-fixtures.js';
@@ -211,7 +211,7 @@ describe('writes that re-check after the question', () => {
   it('a new file never replaces one created meanwhile (link into place fails on an existing name)', async () => {
     const out = join(cwd, 'zhi-output');
     mkdirSync(out);
-    const { createNew, folderId } = await import('../../src/tools/atomic-write.js');
+    const { createNew, folderId } = await import('../../src/tools/files/atomic-write.js');
     writeFileSync(join(out, 'x.md'), 'someone else');
     expect(await createNew(join(out, 'x.md'), Buffer.from('mine'), await folderId(out))).toBe(false);
     expect(readFileSync(join(out, 'x.md'), 'utf8')).toBe('someone else');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/support/width.js';
-import { csvField, encodeCsv } from '../../src/tools/writers/csv.js';
-import { buildDocx, docxMarkdown, encodeDocx } from '../../src/tools/writers/docx.js';
-import { encodeContent, formatOf, previewLines } from '../../src/tools/writers/index.js';
-import { PayloadError, toTable } from '../../src/tools/writers/payload.js';
-import { encodeXlsx, sanitizeSheetNames, toSheets, xlsxValue } from '../../src/tools/writers/xlsx.js';
+import { csvField, encodeCsv } from '../../src/tools/files/writers/csv.js';
+import { buildDocx, docxMarkdown, encodeDocx } from '../../src/tools/files/writers/docx.js';
+import { encodeContent, formatOf, previewLines } from '../../src/tools/files/writers/index.js';
+import { PayloadError, toTable } from '../../src/tools/files/writers/payload.js';
+import { encodeXlsx, sanitizeSheetNames, toSheets, xlsxValue } from '../../src/tools/files/writers/xlsx.js';
 
 async function payloadError(p: Promise<unknown> | (() => unknown)): Promise<string> {
   const err = await (typeof p === 'function' ? Promise.resolve().then(p) : p).then(

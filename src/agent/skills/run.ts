@@ -17,7 +17,7 @@ import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { scopedShell } from '../../tools/shell-scope.js';
+import { scopedShell } from '../../tools/shell/scope.js';
 import type { FolderOptions } from '../batch/folder-run.js';
 import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';

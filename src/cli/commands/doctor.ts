@@ -6,7 +6,7 @@
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import { type SandboxState, sandboxState } from '../../tools/sandbox.js';
+import { type SandboxState, sandboxState } from '../../tools/shell/sandbox.js';
 import type { AppContext } from '../context.js';
 
 interface Check {

@@ -10,7 +10,7 @@ import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
-import { readDocument } from '../../tools/readers/index.js';
+import { readDocument } from '../../tools/files/readers/index.js';
 import { type AppContext, makeClient } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import { outputDirOf } from '../settings.js';
@@ -77,7 +77,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     readDocument,
     async ocr(abs, x) {
       const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([
-        import('../../tools/ocr.js'),
+        import('../../tools/ocr/ocr.js'),
         import('../../llm/ocr.js'),
       ]);
       const doc = await ocrFile(client, abs, { display: x.display, signal: x.signal });

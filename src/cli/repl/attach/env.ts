@@ -36,7 +36,7 @@ export function makeAttachEnv(
     note: ui.note,
     confirm: ui.confirm,
     async readDocument(path) {
-      const { readDocument } = await import('../../../tools/readers/index.js');
+      const { readDocument } = await import('../../../tools/files/readers/index.js');
       return readDocument(path, { maxBytes: MAX_ATTACH_BYTES, ...(signal ? { signal } : {}) });
     },
     errorCode: (err) =>
@@ -45,7 +45,7 @@ export function makeAttachEnv(
         : undefined,
     ocr: client
       ? async (path) => {
-          const { ocrFile } = await import('../../../tools/ocr.js');
+          const { ocrFile } = await import('../../../tools/ocr/ocr.js');
           const { OCR_MODEL } = await import('../../../llm/ocr.js');
           try {
             const doc = await ocrFile(client, path, {

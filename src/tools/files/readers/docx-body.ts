@@ -1,0 +1,249 @@
+/**
+ * A Word body (or a header, footer, comment, note) as Markdown, walked from its XML: headings
+ * from paragraph styles, list items indented by level, bold and italic, links, images as
+ * placeholders, equations as linear text (docx-math.ts), comment markers, and tables with merged
+ * cells in their right columns — gridSpan spans columns, vMerge continues a cell downwards (its
+ * value shown once, at the top), gridBefore skips leading grid columns. Paragraphs inside a cell
+ * are kept apart (<br>); a table inside a cell is written after its table and named in the cell.
+ */
+
+import { pushAll } from '../../../support/arrays.js';
+import { math } from './docx-math.js';
+import type { DocxParts } from './docx-parts.js';
+import { mdTable } from './markdown.js';
+import { attr, isElement, kid, kids, type XmlElement } from './xml-tree.js';
+
+export interface BodyState {
+  parts: DocxParts;
+  images: number;
+  /** Comment ids in the order the body refers to them. */
+  comments: string[];
+  footnotes: string[];
+  /** Tables found inside table cells, written after the outer table. */
+  nested: string[];
+  tables: number;
+}
+
+function on(el: XmlElement | undefined): boolean {
+  if (!el) return false;
+  const v = attr(el, 'val');
+  return v === undefined || (v !== '0' && v !== 'false' && v !== 'none');
+}
+
+interface Segment {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+}
+
+/** Markdown emphasis around runs of the same style (adjacent bold runs form one **…**). */
+function emphasize(segments: Segment[]): string {
+  let out = '';
+  let i = 0;
+  while (i < segments.length) {
+    const s = segments[i]!;
+    let text = s.text;
+    let j = i + 1;
+    while (j < segments.length && segments[j]!.bold === s.bold && segments[j]!.italic === s.italic)
+      text += segments[j++]!.text;
+    const mark = (s.bold ? '**' : '') + (s.italic ? '*' : '');
+    const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
+    out += mark && m[2] ? `${m[1]}${mark}${m[2]}${[...mark].reverse().join('')}${m[3]}` : text;
+    i = j;
+  }
+  return out;
+}
+
+type Style = { bold: boolean; italic: boolean };
+const PLAIN: Style = { bold: false, italic: false };
+
+/** How one inline element adds to the paragraph's segments. */
+type InlineRule = (c: XmlElement, st: BodyState, out: Segment[], style: Style) => void;
+
+const skip: InlineRule = () => {};
+const literal =
+  (text: string, keepStyle = true): InlineRule =>
+  (_c, _st, out, style) => {
+    out.push({ text, ...(keepStyle ? style : PLAIN) });
+  };
+
+/** A run: its own bold and italic on top of the style around it. */
+const run: InlineRule = (c, st, out, style) => {
+  const pr = kid(c, 'rPr');
+  inline(c, st, out, { bold: on(kid(pr, 'b')) || style.bold, italic: on(kid(pr, 'i')) || style.italic });
+};
+
+/** A drawing's text boxes, or a placeholder with its description for an image. */
+const drawing: InlineRule = (c, st, out) => {
+  const boxes = findAll(c, 'txbxContent');
+  if (boxes.length) {
+    for (const b of boxes) out.push({ text: blocks(b, st).join(' '), ...PLAIN });
+    return;
+  }
+  st.images++;
+  const alt = findAll(c, 'docPr')[0]?.attrs.descr?.trim();
+  out.push({ text: alt ? `[image: ${alt}]` : '[image]', ...PLAIN });
+};
+
+/** A link to a web or mail address becomes a Markdown link around its text. */
+const hyperlink: InlineRule = (c, st, out, style) => {
+  const start = out.length;
+  inline(c, st, out, style);
+  const rel = st.parts.rels.get(attr(c, 'id') ?? '');
+  const text = out
+    .slice(start)
+    .map((s) => s.text)
+    .join('');
+  if (rel?.external && text.trim() && /^(https?|mailto):/i.test(rel.target))
+    out.splice(start, out.length - start, { text: `[${text}](${rel.target})`, ...PLAIN });
+};
+
+const commentReference: InlineRule = (c, st, out) => {
+  st.comments.push(attr(c, 'id') ?? '');
+  out.push({ text: `[comment ${st.comments.length}]`, ...PLAIN });
+};
+
+const noteReference: InlineRule = (c, st, out) => {
+  st.footnotes.push(`${c.name === 'footnoteReference' ? 'f' : 'e'}${attr(c, 'id') ?? ''}`);
+  out.push({ text: `[^${st.footnotes.length}]`, ...PLAIN });
+};
+
+const INLINE = new Map<string, InlineRule>([
+  ['r', run],
+  [
+    't',
+    (c, _st, out, style) =>
+      out.push({ text: c.children.filter((x) => typeof x === 'string').join(''), ...style }),
+  ],
+  ['tab', literal('\t')],
+  ['br', literal('\n', false)],
+  ['cr', literal('\n', false)],
+  ['noBreakHyphen', literal('-')],
+  ['drawing', drawing],
+  ['pict', drawing],
+  ['object', drawing],
+  ['hyperlink', hyperlink],
+  ['commentReference', commentReference],
+  ['footnoteReference', noteReference],
+  ['endnoteReference', noteReference],
+  ['oMath', (c, _st, out) => out.push({ text: math(c), ...PLAIN })],
+  [
+    'oMathPara',
+    (c, _st, out) => out.push({ text: `\n${kids(c, 'oMath').map(math).join('\n')}\n`, ...PLAIN }),
+  ],
+  // The same content twice (a modern Choice and a legacy Fallback): read the first only.
+  ['AlternateContent', (c, st, out, style) => inline(kid(c, 'Choice') ?? c, st, out, style)],
+  // Deleted text, properties and field codes are not what the page shows.
+  ['delText', skip],
+  ['Fallback', skip],
+  ['del', skip],
+  ['rPr', skip],
+  ['pPr', skip],
+  ['instrText', skip],
+]);
+
+/** The inline content of a paragraph (runs, links, fields, equations…) as segments. */
+function inline(el: XmlElement, st: BodyState, out: Segment[], style: Style): void {
+  for (const c of el.children) {
+    if (!isElement(c)) continue;
+    // ins, smartTag, fldSimple, sdt, sdtContent, customXml…: containers of runs.
+    (INLINE.get(c.name) ?? inline)(c, st, out, style);
+  }
+}
+
+function findAll(el: XmlElement, name: string, out: XmlElement[] = []): XmlElement[] {
+  for (const c of el.children) {
+    if (!isElement(c)) continue;
+    if (c.name === name) out.push(c);
+    else findAll(c, name, out);
+  }
+  return out;
+}
+
+function paragraph(p: XmlElement, st: BodyState): string {
+  const segments: Segment[] = [];
+  inline(p, st, segments, { bold: false, italic: false });
+  const text = emphasize(segments).replace(/[ \t]+$/gm, '');
+  if (!text.trim()) return '';
+  const pr = kid(p, 'pPr');
+  const styleId = attr(kid(pr, 'pStyle'), 'val') ?? '';
+  const level = st.parts.headings.get(styleId);
+  if (level) return `${'#'.repeat(level)} ${text.trim()}`;
+  const numPr = kid(pr, 'numPr');
+  if (numPr) {
+    const ilvl = attr(kid(numPr, 'ilvl'), 'val') ?? '0';
+    const numId = attr(kid(numPr, 'numId'), 'val') ?? '';
+    if (numId !== '0') {
+      const marker = st.parts.numbered.get(`${numId}:${ilvl}`) ? '1.' : '-';
+      return `${'  '.repeat(Number(ilvl) || 0)}${marker} ${text.trim()}`;
+    }
+  }
+  return text;
+}
+
+interface Slot {
+  text: string;
+  /** Continues the cell above (vMerge without "restart"). */
+  continued: boolean;
+}
+
+function cellText(tc: XmlElement, st: BodyState): string {
+  const lines: string[] = [];
+  for (const c of kids(tc)) {
+    if (c.name === 'tbl') {
+      st.nested.push(table(c, st));
+      lines.push(`[nested table ${st.tables}.${st.nested.length}, below]`);
+    } else if (c.name === 'p') lines.push(paragraph(c, st));
+    else if (c.name === 'sdt') pushAll(lines, blocks(kid(c, 'sdtContent') ?? c, st));
+  }
+  return lines.filter((l) => l.trim()).join('\n');
+}
+
+/** A table as a grid of strings: merged cells placed in the columns they cover. */
+function grid(tbl: XmlElement, st: BodyState): string[][] {
+  const rows: string[][] = [];
+  for (const tr of kids(tbl, 'tr')) {
+    const row: Slot[] = [];
+    const before = Number(attr(kid(kid(tr, 'trPr'), 'gridBefore'), 'val') ?? 0);
+    for (let i = 0; i < before; i++) row.push({ text: '', continued: false });
+    for (const tc of kids(tr).flatMap((c) =>
+      c.name === 'sdt' ? kids(kid(c, 'sdtContent'), 'tc') : c.name === 'tc' ? [c] : [],
+    )) {
+      const pr = kid(tc, 'tcPr');
+      const span = Math.max(1, Number(attr(kid(pr, 'gridSpan'), 'val') ?? 1));
+      const vMerge = kid(pr, 'vMerge');
+      const continued = !!vMerge && attr(vMerge, 'val') !== 'restart';
+      row.push({ text: continued ? '' : cellText(tc, st), continued });
+      for (let i = 1; i < span; i++) row.push({ text: '', continued });
+    }
+    rows.push(row.map((s) => s.text));
+  }
+  return rows;
+}
+
+function table(tbl: XmlElement, st: BodyState): string {
+  const rows = grid(tbl, st);
+  return rows.length ? mdTable(rows) : '';
+}
+
+/** Block content (paragraphs, tables, content controls) as Markdown blocks. */
+export function blocks(el: XmlElement, st: BodyState): string[] {
+  const out: string[] = [];
+  for (const c of kids(el)) {
+    if (c.name === 'p') {
+      const p = paragraph(c, st);
+      if (p) out.push(p);
+    } else if (c.name === 'tbl') {
+      st.tables++;
+      const outerNested = st.nested;
+      st.nested = [];
+      out.push(table(c, st));
+      for (const [i, t] of st.nested.entries()) out.push(`Nested table ${st.tables}.${i + 1}:\n\n${t}`);
+      st.nested = outerNested;
+    } else if (c.name === 'sdt') pushAll(out, blocks(kid(c, 'sdtContent') ?? c, st));
+    else if (c.name === 'customXml' || c.name === 'ins' || c.name === 'txbxContent')
+      pushAll(out, blocks(c, st));
+    else if (c.name === 'AlternateContent') pushAll(out, blocks(kid(c, 'Choice') ?? c, st));
+  }
+  return out;
+}

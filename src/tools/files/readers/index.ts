@@ -1,0 +1,338 @@
+/**
+ * readDocument(): the text of a file, whatever its kind — plain text in any common encoding
+ * (UTF-8, UTF-16, GBK/GB18030), Word (.docx) and Excel (.xlsx) as Markdown, text-based PDF
+ * page by page — capped at a size with a visible marker. Used by file_read and by skills for
+ * their input files. Failures are DocumentError (a ToolError) with a `code` and a message the
+ * model can act on; the heavy libraries load only when their format is read.
+ *
+ *   const doc = await readDocument('/abs/report.docx', { maxBytes: 100 * 1024 });
+ *   doc.text      // Markdown, ends with a "[truncated: …]" marker when cut
+ *   doc.kind      // 'text' | 'docx' | 'xlsx' | 'pdf'
+ */
+import { open, readFile, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { formatBytes } from '../../../support/text.js';
+import { displayEncoding, type TextEncodingName } from './charset.js';
+import { type BinaryKind, sniffBinary } from './text.js';
+import { readTextWindow } from './text-window.js';
+import { DocumentError, type Extracted } from './types.js';
+
+export { DocumentError, type DocumentErrorCode } from './types.js';
+
+export const DEFAULT_MAX_BYTES = 100 * 1024;
+
+export type DocumentKind = 'text' | 'docx' | 'xlsx' | 'pdf';
+
+export interface ReadDocumentOptions {
+  /** Most UTF-8 bytes of text to return (default 100 KB); the rest is cut with a visible marker. */
+  maxBytes?: number;
+  /** Skip this many bytes of the extracted text first, to read a long document in parts. */
+  offset?: number;
+  /** Appended to the truncation marker, e.g. how to ask for the next part. */
+  continueHint?: (nextOffset: number) => string;
+  signal?: AbortSignal;
+}
+
+export interface DocumentText {
+  /** The text (Markdown for documents), possibly cut, then ending with a `[truncated: …]` marker. */
+  text: string;
+  kind: DocumentKind;
+  /** For plain text: the encoding it was decoded from. */
+  encoding?: TextEncodingName;
+  /** Size of the file on disk. */
+  fileBytes: number;
+  /** UTF-8 size of all the extracted text (a lower bound when `complete` is false). */
+  textBytes: number;
+  /** False when extraction stopped early (a huge workbook or PDF) because enough text was there. */
+  complete: boolean;
+  truncated: boolean;
+  offset: number;
+  /** Where the next part starts, when truncated. */
+  nextOffset?: number;
+  pages?: number;
+  sheets?: string[];
+  /** Things worth telling the reader (pages without text, images not shown…). */
+  notes: string[];
+}
+
+/** Largest file each kind will load into memory. */
+const MAX_FILE_BYTES: Record<DocumentKind, number> = {
+  // Text is read by byte range, a page at a time: its size costs nothing.
+  text: 4 * 1024 * 1024 * 1024,
+  docx: 50 * 1024 * 1024,
+  xlsx: 50 * 1024 * 1024,
+  pdf: 100 * 1024 * 1024,
+};
+
+const IMAGE_EXT = new Set([
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.bmp',
+  '.tif',
+  '.tiff',
+  '.heic',
+  '.avif',
+]);
+const OLD_OFFICE: Record<string, string> = {
+  '.doc': 'old Word (.doc) format; ask the user to save it as .docx',
+  '.xls': 'old Excel (.xls) format; ask the user to save it as .xlsx (or .csv)',
+  '.ppt': 'PowerPoint format, which cannot be read',
+  '.pptx': 'PowerPoint format, which cannot be read; ask the user for a PDF export',
+  '.wps': 'WPS format; ask the user to save it as .docx',
+  '.et': 'WPS spreadsheet format; ask the user to save it as .xlsx',
+};
+
+function kindOf(ext: string, head: Uint8Array): DocumentKind {
+  if (ext === '.docx' || ext === '.docm' || ext === '.dotx') return 'docx';
+  if (ext === '.xlsx' || ext === '.xlsm' || ext === '.xltx') return 'xlsx';
+  if (ext === '.pdf' || sniffBinary(head) === 'pdf') return 'pdf';
+  return 'text';
+}
+
+function binaryMessage(kind: BinaryKind, ext: string): string {
+  switch (kind) {
+    case 'image':
+      return 'This is an image, not a text file. Use the ocr tool to extract the text in it.';
+    case 'pdf':
+      return 'This is a PDF file.';
+    case 'zip':
+      return `This is a ZIP-based file (an archive or an Office file${ext ? ` with the unexpected extension "${ext}"` : ''}), not text; it cannot be read as text.`;
+    case 'old-office':
+      return 'This is an old binary Office file (.doc/.xls/.ppt) or an encrypted Office file; it cannot be read. Ask the user to save it as .docx/.xlsx without a password.';
+    case 'archive':
+      return 'This is a compressed archive, not a text file; it cannot be read.';
+    case 'executable':
+      return 'This is a program (executable), not a text file; it cannot be read.';
+    case 'media':
+      return 'This is an audio or video file, not a text file; it cannot be read.';
+    default:
+      return 'This is a binary file, not text (it contains NUL bytes or control characters); it cannot be read.';
+  }
+}
+
+/** Read a document as text. `absPath` must already be checked (see tools/paths.ts). */
+export async function readDocument(absPath: string, opts: ReadDocumentOptions = {}): Promise<DocumentText> {
+  const ext = extname(absPath).toLowerCase();
+  const { fileBytes, mtimeMs } = await fileFacts(absPath);
+  if (OLD_OFFICE[ext]) throw new DocumentError('unsupported', `This file is in ${OLD_OFFICE[ext]}.`);
+  if (IMAGE_EXT.has(ext)) throw new DocumentError('binary', binaryMessage('image', ext));
+
+  const head = await readHead(absPath, opts.signal);
+  const kind = kindOf(ext, head);
+  if (fileBytes > MAX_FILE_BYTES[kind]) throw tooLarge(fileBytes, MAX_FILE_BYTES[kind]);
+  if (kind === 'text') return readTextPage(absPath, fileBytes, ext, opts);
+
+  let data: Buffer;
+  try {
+    data = await readFile(absPath, { signal: opts.signal });
+  } catch (err) {
+    throw fsError(err);
+  }
+  const limit = (opts.offset ?? 0) + (opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  const extracted =
+    kind === 'pdf'
+      ? await extractPdf(data, head, limit, `${absPath}\0${fileBytes}\0${mtimeMs}`, opts)
+      : await extractOffice(kind, data, head, ext, limit);
+  return pageOf(extracted, kind, fileBytes, opts);
+}
+
+/** Size and time of the file; a folder or a missing file is a DocumentError. */
+async function fileFacts(absPath: string): Promise<{ fileBytes: number; mtimeMs: number }> {
+  try {
+    const st = await stat(absPath);
+    if (st.isDirectory())
+      throw new DocumentError(
+        'is_directory',
+        'This is a folder, not a file. Use file_list to see what it contains.',
+      );
+    return { fileBytes: st.size, mtimeMs: st.mtimeMs };
+  } catch (err) {
+    if (err instanceof DocumentError) throw err;
+    throw fsError(err);
+  }
+}
+
+/** A Word or Excel file, after checking that it really is a zip (not a renamed .doc or damaged). */
+async function extractOffice(
+  kind: DocumentKind,
+  data: Buffer,
+  head: Uint8Array,
+  ext: string,
+  limit: number,
+): Promise<Extracted> {
+  if (kind !== 'docx' && kind !== 'xlsx') throw new Error(`unexpected document kind ${kind}`);
+  const sniffed = sniffBinary(head);
+  if (sniffed !== 'zip') {
+    throw new DocumentError(
+      sniffed === 'old-office' ? 'encrypted' : 'unreadable',
+      sniffed === 'old-office'
+        ? `This file is password-protected, or an old .${kind === 'docx' ? 'doc' : 'xls'} file renamed to ${ext}; it cannot be read. Ask the user for an unprotected .${kind} copy.`
+        : `This file has the extension ${ext} but is not a valid ${kind === 'docx' ? 'Word' : 'Excel'} file (it may be damaged).`,
+    );
+  }
+  return kind === 'docx'
+    ? (await import('./docx.js')).readDocx(data)
+    : (await import('./xlsx.js')).readXlsx(data, limit);
+}
+
+async function extractPdf(
+  data: Buffer,
+  head: Uint8Array,
+  limit: number,
+  cacheKey: string,
+  opts: ReadDocumentOptions,
+): Promise<Extracted> {
+  if (sniffBinary(head) !== 'pdf') {
+    throw new DocumentError(
+      'unreadable',
+      'This file has the extension .pdf but is not a valid PDF (it may be damaged or still downloading).',
+    );
+  }
+  return (await import('./pdf.js')).readPdf(data, {
+    offset: opts.offset ?? 0,
+    limit,
+    cacheKey,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+}
+
+/** The part of the extracted text asked for, with a visible marker when it is cut. */
+function pageOf(
+  extracted: Extracted,
+  kind: DocumentKind,
+  fileBytes: number,
+  opts: ReadDocumentOptions,
+): DocumentText {
+  // A PDF read from a later page holds only the text from `base` on.
+  const base = extracted.base ?? 0;
+  const out = cut(extracted.text, (opts.offset ?? 0) - base, opts.maxBytes ?? DEFAULT_MAX_BYTES);
+  out.offset += base;
+  out.totalBytes += base;
+  const complete = !extracted.partial;
+  let text = out.text;
+  if (out.truncated || !complete) {
+    const next = out.offset + out.shownBytes;
+    const total = complete ? ` of ${formatBytes(out.totalBytes)}` : '';
+    const from = out.offset ? `bytes ${out.offset}–${next}` : `the first ${formatBytes(out.shownBytes)}`;
+    const more = complete ? '' : '; the document has more';
+    text = `${text}\n\n[truncated: showing ${from}${total} of text${more}.${opts.continueHint ? opts.continueHint(next) : ''}]`;
+  }
+  return {
+    text,
+    kind,
+    fileBytes,
+    textBytes: out.totalBytes,
+    complete,
+    truncated: out.truncated || !complete,
+    offset: out.offset,
+    ...(out.truncated || !complete ? { nextOffset: out.offset + out.shownBytes } : {}),
+    ...(extracted.pages !== undefined ? { pages: extracted.pages } : {}),
+    ...(extracted.sheets ? { sheets: extracted.sheets } : {}),
+    notes: extracted.notes ?? [],
+  };
+}
+
+/** The first bytes of a file, to tell its kind by signature. */
+async function readHead(absPath: string, signal?: AbortSignal): Promise<Buffer> {
+  if (signal?.aborted) throw new DocumentError('unreadable', 'Interrupted.');
+  try {
+    const fh = await open(absPath, 'r');
+    try {
+      const buf = Buffer.alloc(16);
+      const { bytesRead } = await fh.read(buf, 0, 16, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    throw fsError(err);
+  }
+}
+
+/**
+ * A page of a text file: offsets are byte offsets in the file, read by range (text-window.ts).
+ * When the detector was unsure, the notes say which encoding was assumed.
+ */
+async function readTextPage(
+  absPath: string,
+  fileBytes: number,
+  ext: string,
+  opts: ReadDocumentOptions,
+): Promise<DocumentText> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  let page: Awaited<ReturnType<typeof readTextWindow>>;
+  try {
+    page = await readTextWindow(absPath, fileBytes, opts.offset ?? 0, maxBytes);
+  } catch (err) {
+    throw fsError(err);
+  }
+  if ('binary' in page) throw new DocumentError('binary', binaryMessage(page.binary, ext));
+  const enc = page.encoding;
+  const truncated = page.end < fileBytes;
+  const notes: string[] = [];
+  if (!enc.sure)
+    notes.push(
+      `read as ${displayEncoding(enc.name)}, a guess: if the text looks wrong, ask the user which encoding the file uses`,
+    );
+  let text = page.text;
+  if (truncated) {
+    const shown = page.end - page.start;
+    const from = page.start > enc.bom ? `bytes ${page.start}–${page.end}` : `the first ${formatBytes(shown)}`;
+    text = `${text}\n\n[truncated: showing ${from} of ${formatBytes(fileBytes)} of text.${opts.continueHint ? opts.continueHint(page.end) : ''}]`;
+  }
+  return {
+    text,
+    kind: 'text',
+    encoding: enc.name,
+    fileBytes,
+    textBytes: fileBytes - enc.bom,
+    complete: true,
+    truncated,
+    offset: page.start,
+    ...(truncated ? { nextOffset: page.end } : {}),
+    notes,
+  };
+}
+
+/** The UTF-8 bytes [offset, offset+max) of a text, never splitting a character. */
+export function cut(
+  text: string,
+  offset: number,
+  max: number,
+): { text: string; offset: number; shownBytes: number; totalBytes: number; truncated: boolean } {
+  const buf = Buffer.from(text, 'utf8');
+  let start = Math.min(Math.max(0, Math.floor(offset)), buf.length);
+  while (start < buf.length && (buf[start]! & 0xc0) === 0x80) start++;
+  let end = Math.min(buf.length, start + max);
+  if (end < buf.length) while (end > start && (buf[end]! & 0xc0) === 0x80) end--;
+  return {
+    text: buf.subarray(start, end).toString('utf8'),
+    offset: start,
+    shownBytes: end - start,
+    totalBytes: buf.length,
+    truncated: end < buf.length,
+  };
+}
+
+function tooLarge(size: number, cap: number): DocumentError {
+  return new DocumentError(
+    'too_large',
+    `This file is too large to read (${formatBytes(size)}; the limit is ${formatBytes(cap)}). Ask the user for a smaller file or a part of it.`,
+  );
+}
+
+function fsError(err: unknown): DocumentError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new DocumentError('not_found', 'The file does not exist.');
+  if (code === 'EACCES' || code === 'EPERM')
+    return new DocumentError('permission', 'Permission denied: the file cannot be opened for reading.');
+  if (code === 'EISDIR')
+    return new DocumentError(
+      'is_directory',
+      'This is a folder, not a file. Use file_list to see what it contains.',
+    );
+  return new DocumentError('unreadable', `The file cannot be read (${code ?? (err as Error).message}).`);
+}

@@ -1,0 +1,270 @@
+/**
+ * The shell policy (design §3): a command line is parsed into simple commands with the bash
+ * grammar (shell-tree.ts; also as cmd.exe reads it when it holds `\`, `^` or `%`), and each one is
+ * checked. Catastrophic commands and indirect execution are refused outright; destructive ones
+ * get a warning shown before the question. Substitutions (`$(…)`, backticks) are checked as
+ * commands of their own, recursively.
+ */
+import { homedir } from 'node:os';
+import type { MessageKey, Params } from '../../support/i18n/index.js';
+import { t } from '../../support/i18n/index.js';
+import { checkDestructive, isWatched } from './destructive.js';
+import { refuse, warn } from './findings.js';
+import {
+  type Dialect,
+  isDynamic,
+  type ParsedLine,
+  parseLine,
+  programName,
+  type SimpleCommand,
+  SUB_PREFIX,
+  showWord,
+  VAR_END,
+  VAR_START,
+} from './parse.js';
+import { checkIndirect } from './programs.js';
+import { NON_RUNNERS } from './rules.js';
+import { secretWordIn } from './secrets.js';
+import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
+import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
+import { unwrap } from './wrappers.js';
+
+export interface Finding {
+  level: 'refuse' | 'warn';
+  /** Stable name of the rule, for tests and logs. */
+  rule: string;
+  key: MessageKey;
+  params?: Params;
+}
+
+export interface ShellVerdict {
+  level: 'refuse' | 'warn' | 'allow';
+  findings: Finding[];
+}
+
+export interface PolicyOptions {
+  home?: string;
+  cwd?: string;
+}
+
+const MAX_DEPTH = 8;
+
+/** Check a whole command line. */
+export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerdict {
+  const ctx: PathContext = {
+    home: slash(opts.home ?? homedir()),
+    cwd: slash(opts.cwd ?? process.cwd()),
+  };
+  const findings: Finding[] = [];
+  check(line, ctx, findings, 0);
+  const unique = dedupe(findings);
+  const level = unique.some((f) => f.level === 'refuse') ? 'refuse' : unique.length ? 'warn' : 'allow';
+  return { level, findings: unique };
+}
+
+/** The text for a person (and the model): the first refusal, or every warning joined. */
+export function describeVerdict(v: ShellVerdict): { refuse?: string; warning?: string } {
+  // The most specific reason: "cannot be parsed" only when nothing better is known.
+  const refusals = v.findings.filter((f) => f.level === 'refuse');
+  const refusal = refusals.find((f) => f.rule !== 'unparsable') ?? refusals[0];
+  if (refusal) return { refuse: t(refusal.key, refusal.params) };
+  if (!v.findings.length) return {};
+  const list = v.findings.map((f) => t(f.key, f.params)).join('; ');
+  return { warning: t('shell.warn.header', { list }) };
+}
+
+function slash(p: string): string {
+  return p.replace(/\\/g, '/');
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.rule}:${JSON.stringify(f.params ?? {})}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function check(line: string, ctx: PathContext, out: Finding[], depth: number): void {
+  if (depth > MAX_DEPTH) {
+    out.push({ level: 'refuse', rule: 'nesting', key: 'shell.refuse.nesting' });
+    return;
+  }
+  // The bash grammar reads the line as /bin/sh will; a line with a backslash or caret is also
+  // read as cmd.exe would, so that `C:\` and `^r^m` are seen on Windows.
+  const dialects: Dialect[] = /[\\^%]/.test(line) ? ['posix', 'windows'] : ['posix'];
+  for (const dialect of dialects) {
+    let parsed: ParsedLine;
+    try {
+      parsed = dialect === 'posix' ? parseBash(line) : parseLine(line, dialect);
+    } catch (err) {
+      if (dialect === 'windows') continue;
+      if (!(err instanceof UnparsableError)) throw err;
+      // Refused; but read on as cmd.exe would, so the reason can name the real danger (`C:\`).
+      out.push({ level: 'refuse', rule: 'unparsable', key: 'shell.refuse.unparsable' });
+      continue;
+    }
+    for (const sub of parsed.substitutions) check(sub, ctx, out, depth + 1);
+    for (const fn of parsed.functions) {
+      const recursive = fn.body.some((c) => c.words[0] === fn.name);
+      if (recursive) out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
+    }
+    checkCommands(parsed.commands, ctx, out, depth, dialect);
+  }
+  // The classic spelling, even if a parser ever reads it differently.
+  if (/:\s*\(\s*\)\s*\{[^}]*:\s*\|\s*:/.test(line) || /%0\s*\|\s*%0/.test(line)) {
+    out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
+  }
+}
+
+const COMPUTED = `${VAR_START}${SUB_PREFIX}input${VAR_END}`;
+const CHDIR = new Set(['cd', 'pushd', 'chdir', 'set-location', 'sl']);
+const DECLARE = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+
+/**
+ * Check the commands of a line in order, following what they change for the next ones: the
+ * folder (`cd / && rm -rf *`), variables (`D=/; rm -rf $D`, `for d in ~`), and the positional
+ * parameters (`set -- ~; rm -rf "$@"`).
+ */
+function checkCommands(
+  commands: SimpleCommand[],
+  ctx: PathContext,
+  out: Finding[],
+  depth: number,
+  dialect: Dialect,
+): void {
+  let local: PathContext = { ...ctx, vars: { ...ctx.vars } };
+  for (const cmd of commands) {
+    const vars = { ...local.vars };
+    for (const [name, value] of cmd.assignments) vars[name] = value;
+    // `builtin cd`, `command cd`: look past the wrappers for the folder change.
+    const words = unwrap(cmd.words, () => {}).words;
+    const first = programName(words[0] ?? '');
+    if (DECLARE.has(first)) {
+      for (const w of words.slice(1)) {
+        const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w);
+        if (m) vars[m[1]!] = m[2]!;
+      }
+    }
+    if (first === 'set') Object.assign(vars, positional(words.slice(1)));
+    // `read d`, `mapfile a`: the values come from the input, known only when it runs.
+    if (['read', 'mapfile', 'readarray'].includes(first)) {
+      for (const w of words.slice(1)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(w)) vars[w] = COMPUTED;
+    }
+    local = { ...local, vars };
+    if (CHDIR.has(first)) {
+      const args = words.slice(1);
+      const end = args.indexOf('--');
+      const arg = end >= 0 ? args[end + 1] : args.find((w) => !/^-[A-Za-z]+$/.test(w));
+      local = { ...local, cwd: changeDir(arg, local) };
+      continue;
+    }
+    checkSimple(cmd, local, out, depth, dialect);
+  }
+}
+
+/** `set -- a b` (or `set a b`): the values of `$1`, `$2`, … and of `$@`/`$*` (any of them). */
+function positional(args: string[]): Record<string, string> {
+  const dash = args.indexOf('--');
+  const values =
+    dash >= 0 ? args.slice(dash + 1) : args[0]?.startsWith('-') || args[0]?.startsWith('+') ? [] : args;
+  if (!values.length && dash < 0) return {};
+  const vars: Record<string, string> = { '@': values.join(ALTERNATIVES), '*': values.join(ALTERNATIVES) };
+  values.forEach((v, i) => {
+    vars[String(i + 1)] = v;
+  });
+  return vars;
+}
+
+function checkSimple(
+  cmd: SimpleCommand,
+  ctx: PathContext,
+  out: Finding[],
+  depth: number,
+  dialect: Dialect,
+): void {
+  for (const r of cmd.redirects) checkRedirect(r.op, r.target, ctx, out);
+  if (!cmd.words.length) return;
+
+  const unwrapped = unwrap(cmd.words, (inner) => check(inner, ctx, out, depth + 1));
+  // `env -C / rm -rf *` runs in another folder.
+  if (unwrapped.chdir !== undefined) ctx = { ...ctx, cwd: changeDir(unwrapped.chdir, ctx) };
+  if (unwrapped.admin) {
+    out.push(warn('admin', 'shell.warn.admin', { program: unwrapped.admin }));
+  }
+  const words = unwrapped.words;
+  if (!words.length) return;
+  const program = words[0]!;
+  // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
+  const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);
+  if (isDynamic(program) || globbed) {
+    out.push(refuse('dynamic', 'shell.refuse.dynamic', { word: showWord(program) }));
+    return;
+  }
+  const name = programName(program);
+  // `alias x='…'` and `trap '…' EXIT` hold command lines of their own.
+  if (name === 'alias') {
+    for (const w of words.slice(1))
+      if (w.includes('=')) check(w.slice(w.indexOf('=') + 1), ctx, out, depth + 1);
+  }
+  if (name === 'trap' && words[1] && !words[1].startsWith('-')) check(words[1], ctx, out, depth + 1);
+  if (name === '%0') {
+    out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
+    return;
+  }
+  const indirect = checkIndirect(name, words.slice(1), cmd);
+  if (indirect) {
+    out.push(indirect);
+    return;
+  }
+  const before = out.length;
+  checkDestructive(name, words, ctx, out, dialect, Boolean(unwrapped.viaXargs));
+  checkRunsArguments(name, words, cmd, ctx, out, depth, dialect);
+  // A command that names a secret is refused; the more specific refusal (`rm -rf ~/`) wins.
+  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
+  if (secret !== undefined && !out.slice(before).some((f) => f.level === 'refuse'))
+    out.push(refuse('secret', 'shell.refuse.secret', { target: showWord(secret) }));
+}
+
+/**
+ * The general rule for programs that run their arguments as a command (`setsid`, `flock`,
+ * `systemd-run`, `start`, `call`, a wrapper nobody listed): unless the program is known not to,
+ * the line from the first argument naming a watched program on is checked as a command itself.
+ */
+function checkRunsArguments(
+  name: string,
+  words: string[],
+  cmd: SimpleCommand,
+  ctx: PathContext,
+  out: Finding[],
+  depth: number,
+  dialect: Dialect,
+): void {
+  if (NON_RUNNERS.has(name) || depth > MAX_DEPTH) return;
+  const at = words.findIndex((w, i) => i > 0 && !isDynamic(w) && isWatched(programName(w)));
+  if (at < 0) return;
+  checkSimple({ ...cmd, words: words.slice(at), redirects: [] }, ctx, out, depth + 1, dialect);
+}
+
+function checkRedirect(op: string, target: string, ctx: PathContext, out: Finding[]): void {
+  if (!['>', '>>', '>|', '&>', '&>>', '>&', '<>'].includes(op)) return;
+  if (op === '>&' && /^(\d+|-)$/.test(target)) return;
+  if (isDiskDevice(target)) {
+    out.push(refuse('device', 'shell.refuse.device', { target }));
+    return;
+  }
+  if (/^\/dev\//.test(target) || /^nul$/i.test(target) || target === '') return;
+  if (isSystemTarget(target, ctx)) {
+    out.push(refuse('redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(target) }));
+    return;
+  }
+  const append = op === '>>' || op === '&>>';
+  out.push(
+    append
+      ? warn('append', 'shell.warn.append', { target: showWord(target) })
+      : warn('overwrite', 'shell.warn.overwrite', { target: showWord(target) }),
+  );
+}

@@ -1,0 +1,273 @@
+/**
+ * Run one command line in the platform's shell (`/bin/sh -c` on Unix, `cmd.exe /d /s /c` on
+ * Windows), so that a timeout or an interrupt stops the command and everything it started: a
+ * process group of its own on Unix, the process tree on Windows (shell-kill-windows.ts). Output
+ * (stdout and stderr) is kept up to a byte cap; the rest is read and counted but dropped, so a
+ * chatty command never blocks or fills memory.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { type ProcessTools, stopWindowsTree, windowsTools } from './kill-windows.js';
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes of output kept (stdout and stderr together). */
+  maxBytes: number;
+  env?: NodeJS.ProcessEnv;
+  /** Grace period between the polite stop (SIGTERM) and SIGKILL. */
+  killGraceMs?: number;
+  platform?: NodeJS.Platform;
+  /**
+   * Run this program with these arguments instead of the platform's shell (the sandbox wraps
+   * `/bin/sh -c <command>` in bwrap or sandbox-exec). Unix only.
+   */
+  wrap?: { file: string; args: string[] };
+  /** How to find and end processes on Windows (a fake in tests). */
+  processTools?: ProcessTools;
+}
+
+export interface RunResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Bytes the command wrote in total, and how many were dropped. */
+  totalBytes: number;
+  droppedBytes: number;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Processes the command left running in the background were stopped when it ended. */
+  leftovers: boolean;
+  durationMs: number;
+  /** Set when the shell itself could not be started. */
+  spawnError?: string;
+  /** Windows: some process the command started could not be stopped and may still run. */
+  stopFailed?: boolean;
+}
+
+export function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawnShell(command, opts);
+    } catch (err) {
+      resolve(failed(err, started));
+      return;
+    }
+    new RunningCommand(child, opts, started, resolve).watch();
+  });
+}
+
+function spawnShell(command: string, opts: RunOptions): ChildProcess {
+  const windows = (opts.platform ?? process.platform) === 'win32';
+  const file = opts.wrap ? opts.wrap.file : command;
+  const args = opts.wrap ? opts.wrap.args : [];
+  return spawn(file, args, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    shell: !opts.wrap,
+    // A new process group (Unix): kill(-pid) then reaches every process the command started.
+    detached: !windows,
+    windowsHide: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Output kept up to a byte cap (stdout and stderr together); the rest is only counted. */
+class CappedOutput {
+  readonly out: Buffer[] = [];
+  readonly err: Buffer[] = [];
+  kept = 0;
+  total = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  take(into: Buffer[]): (chunk: Buffer) => void {
+    return (chunk) => {
+      this.total += chunk.length;
+      const room = this.maxBytes - this.kept;
+      if (room <= 0) return;
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      into.push(part);
+      this.kept += part.length;
+    };
+  }
+}
+
+/** One started command: its output, its timeout and interrupt, how it is stopped, its result. */
+class RunningCommand {
+  private readonly windows: boolean;
+  private readonly output: CappedOutput;
+  private timedOut = false;
+  private aborted = false;
+  private settled = false;
+  private shellExited = false;
+  private stopFailed = false;
+  private leftovers = false;
+  private killTimer: NodeJS.Timeout | undefined;
+  private exitTimer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly child: ChildProcess,
+    private readonly opts: RunOptions,
+    private readonly started: number,
+    private readonly resolve: (result: RunResult) => void,
+  ) {
+    this.windows = (opts.platform ?? process.platform) === 'win32';
+    this.output = new CappedOutput(opts.maxBytes);
+  }
+
+  watch(): void {
+    const { child, opts } = this;
+    child.stdout?.on('data', this.output.take(this.output.out));
+    child.stderr?.on('data', this.output.take(this.output.err));
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.stop();
+    }, opts.timeoutMs);
+    if (opts.signal?.aborted) this.onAbort();
+    else opts.signal?.addEventListener('abort', this.onAbort, { once: true });
+    child.on('error', (e) =>
+      this.finish({ ...failed(e, this.started), timedOut: this.timedOut, aborted: this.aborted }),
+    );
+    child.on('exit', () => this.onExit());
+    child.on('close', (code, signal) => this.finish(this.result(code, signal)));
+  }
+
+  private readonly onAbort = (): void => {
+    this.aborted = true;
+    this.stop();
+  };
+
+  private stop(): void {
+    if (this.windows) {
+      this.stopWindows();
+      return;
+    }
+    killGroup(this.child, 'SIGTERM');
+    this.killTimer = setTimeout(() => killGroup(this.child, 'SIGKILL'), this.opts.killGraceMs ?? 2000);
+    this.killTimer.unref();
+  }
+
+  /**
+   * Windows: end the tree (through its orphans once cmd.exe has exited), then make sure the pipes
+   * close even if something could not be stopped, and say so.
+   */
+  private stopWindows(): void {
+    const { child, opts } = this;
+    if (child.pid === undefined) return;
+    void stopWindowsTree(child.pid, !this.shellExited, opts.processTools ?? windowsTools).then((r) => {
+      if (!r.stopped) this.stopFailed = true;
+    });
+    const guard = setTimeout(() => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }, opts.killGraceMs ?? 2000);
+    guard.unref();
+  }
+
+  /**
+   * The shell ended but something it started still holds the output open (`sleep 100 &`): give it
+   * a moment, then stop the group so that 'close' comes.
+   */
+  private onExit(): void {
+    this.shellExited = true;
+    this.exitTimer = setTimeout(() => {
+      if (this.settled) return;
+      if (this.windows) {
+        // cmd.exe is gone but `start /b …` still holds the output: end what it left.
+        this.leftovers = true;
+        this.stopWindows();
+        return;
+      }
+      if (!groupAlive(this.child)) return;
+      this.leftovers = true;
+      killGroup(this.child, 'SIGKILL');
+    }, 500);
+    this.exitTimer.unref();
+  }
+
+  private result(code: number | null, signal: NodeJS.Signals | null): RunResult {
+    const { output } = this;
+    return {
+      exitCode: code,
+      signal,
+      stdout: decode(Buffer.concat(output.out), this.windows),
+      stderr: decode(Buffer.concat(output.err), this.windows),
+      totalBytes: output.total,
+      droppedBytes: output.total - output.kept,
+      timedOut: this.timedOut,
+      aborted: this.aborted,
+      leftovers: this.leftovers,
+      durationMs: Date.now() - this.started,
+    };
+  }
+
+  private finish(result: RunResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.exitTimer) clearTimeout(this.exitTimer);
+    this.opts.signal?.removeEventListener('abort', this.onAbort);
+    // The command is over: nothing it started in the background may outlive it.
+    if (!this.windows && groupAlive(this.child)) {
+      this.leftovers = true;
+      killGroup(this.child, 'SIGKILL');
+    } else if (!this.windows && (this.timedOut || this.aborted)) killGroup(this.child, 'SIGKILL');
+    if (this.killTimer) clearTimeout(this.killTimer);
+    const leftovers = result.leftovers || this.leftovers;
+    this.resolve({ ...result, leftovers, ...(this.stopFailed ? { stopFailed: true } : {}) });
+  }
+}
+
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, sig);
+  } catch {
+    // Already gone.
+  }
+}
+
+function failed(err: unknown, started: number): RunResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: '',
+    stderr: '',
+    totalBytes: 0,
+    droppedBytes: 0,
+    timedOut: false,
+    aborted: false,
+    leftovers: false,
+    durationMs: Date.now() - started,
+    spawnError: err instanceof Error ? err.message : String(err),
+  };
+}
+
+/** UTF-8, or GB18030 when the bytes are not valid UTF-8 (a Chinese Windows console). */
+function decode(bytes: Buffer, windows: boolean): string {
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  // The byte cap may have cut the last character in two: allow up to 3 missing bytes at the end.
+  for (let cut = 0; cut <= Math.min(3, bytes.length); cut++) {
+    try {
+      return utf8.decode(bytes.subarray(0, bytes.length - cut));
+    } catch {
+      // try a shorter tail
+    }
+  }
+  return new TextDecoder(windows ? 'gb18030' : 'utf-8').decode(bytes);
+}

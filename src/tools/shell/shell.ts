@@ -1,0 +1,175 @@
+/**
+ * The shell tool. Every call asks a person (kind 'shell', design §3), after the policy has had
+ * its say: catastrophic commands, indirect execution and commands holding control characters are
+ * refused before anyone is asked; destructive ones carry a warning. The approval says which
+ * sandbox applies and offers to widen it for this one command. The command runs in the OS sandbox
+ * (sandbox.ts) with a time limit, and everything it started is stopped on timeout or interrupt.
+ */
+import { relative } from 'node:path';
+import { z } from 'zod';
+import { t } from '../../support/i18n/index.js';
+import { hasControl, visible } from '../../support/sanitize.js';
+import { formatBytes } from '../../support/text.js';
+import { type Assessment, type Tool, type ToolContext, ToolError } from '../types.js';
+import { commandPreview } from './preview.js';
+import { runSandboxed, type SandboxState, sandboxState } from './sandbox.js';
+
+export { visible } from '../../support/sanitize.js';
+
+/** The grants of the approval's extra choices. */
+export const GRANT_WRITE_CWD = 'write-cwd';
+export const GRANT_NETWORK = 'network';
+
+export const MAX_OUTPUT_BYTES = 100 * 1024;
+export const DEFAULT_TIMEOUT_S = 30;
+
+const schema = z.object({
+  command: z.string().trim().min(1).max(20_000).describe('The command line, as typed.'),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(300)
+    .default(DEFAULT_TIMEOUT_S)
+    .describe('Seconds before it is stopped.'),
+});
+
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  // The API key is zhi's own secret; a command has no business reading it.
+  delete env.ZHI_API_KEY;
+  return env;
+}
+
+const shell: Tool<typeof schema> = {
+  name: 'shell',
+  description: [
+    "Run a command in the user's shell (sh; cmd.exe on Windows) in the current directory, no input.",
+    'The user approves each one: first say what it does and why.',
+    'Refused: destructive commands, indirect execution (eval, sh -c, piping into a shell).',
+    'For files prefer file_read, file_list, file_write.',
+    `Output capped at ${formatBytes(MAX_OUTPUT_BYTES)}.`,
+  ].join(' '),
+  schema,
+  kind: 'shell',
+  // 100 KB of output plus the exit-code and marker lines.
+  maxResultBytes: MAX_OUTPUT_BYTES + 4096,
+  label: (args) => {
+    const line = visible(args.command.split('\n')[0] ?? '');
+    return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+  },
+  preview: (args, ctx) => {
+    const lines = [...commandPreview(args.command).shown];
+    if (ctx) lines.push(t('shell.preview.cwd', { cwd: ctx.cwd }));
+    if (args.timeout !== DEFAULT_TIMEOUT_S) lines.push(t('shell.preview.timeout', { seconds: args.timeout }));
+    return lines.join('\n');
+  },
+  async assess(args, ctx) {
+    // A control character could make the command look different on the screen from what runs.
+    if (hasControl(args.command)) {
+      const shown = [...new Set(args.command.match(CONTROL) ?? [])].map((c) => visible(c)).join(' ');
+      return { refuse: t('shell.refuse.control', { shown }) };
+    }
+    // Loaded on first use: the parser is not needed to start a chat.
+    const [{ assessCommand, describeVerdict }, { loadBashParser }] = await Promise.all([
+      import('./policy.js'),
+      import('./tree.js'),
+    ]);
+    await loadBashParser();
+    const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
+    if (verdict.refuse) return verdict;
+    const full = commandPreview(args.command).full;
+    return { ...verdict, ...sandboxSummary(sandboxState(), ctx), ...(full ? { full: full.join('\n') } : {}) };
+  },
+  async execute(args, ctx) {
+    const granted = ctx.granted ?? [];
+    // The renderers show the elapsed time while this runs.
+    const result = await runSandboxed(args.command, {
+      cwd: ctx.cwd,
+      outputDir: ctx.outputDir,
+      allowWriteCwd: granted.includes(GRANT_WRITE_CWD),
+      allowNetwork: granted.includes(GRANT_NETWORK),
+      ...(ctx.extraReadable?.length ? { extraReadable: [...ctx.extraReadable] } : {}),
+      timeoutMs: args.timeout * 1000,
+      signal: ctx.signal,
+      maxBytes: MAX_OUTPUT_BYTES,
+      env: childEnv(),
+    });
+    if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
+    if (result.aborted)
+      throw new ToolError(
+        result.stopFailed
+          ? 'Interrupted by the user; the command was stopped, but some processes it started could not be and may still be running.'
+          : 'Interrupted by the user; the command and everything it started were stopped.',
+      );
+
+    const parts: string[] = [];
+    const seconds = (result.durationMs / 1000).toFixed(1);
+    if (result.timedOut) {
+      parts.push(
+        `The command did not finish within ${args.timeout} s and was stopped${result.stopFailed ? '' : ', with everything it started'}. ` +
+          'Output until then is below. If it needs longer, run it again with a larger timeout (at most 300).',
+      );
+    } else if (result.exitCode !== null) {
+      parts.push(`Exit code: ${result.exitCode} (${seconds} s)`);
+    } else {
+      parts.push(`The command was ended by signal ${result.signal ?? 'unknown'} (${seconds} s)`);
+    }
+    if (result.stdout) parts.push(`stdout:\n${result.stdout.replace(/\n$/, '')}`);
+    if (result.stderr) parts.push(`stderr:\n${result.stderr.replace(/\n$/, '')}`);
+    if (!result.stdout && !result.stderr) parts.push('(no output)');
+    if (result.stopFailed) {
+      parts.push(
+        'Some processes the command started could not be stopped and may still be running; ask the person to check Task Manager.',
+      );
+    } else if (result.leftovers && !result.timedOut) {
+      parts.push('Processes the command left running in the background were stopped when it ended.');
+    }
+    parts.push(sandboxNote(result.sandbox, ctx, granted));
+    if (result.droppedBytes > 0) {
+      parts.push(
+        `[output truncated: kept the first ${formatBytes(MAX_OUTPUT_BYTES)} of ${formatBytes(result.totalBytes)}. ` +
+          'Narrow the command (grep, head, tail) to see a specific part.]',
+      );
+    }
+    return { content: parts.join('\n\n'), isError: result.timedOut };
+  },
+};
+
+// Control characters but \n and \t, as sanitize.ts counts them.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c]/g;
+
+/** The output folder as the person knows it: `zhi-output/` when it is inside the current folder. */
+function outputShown(ctx: Pick<ToolContext, 'cwd' | 'outputDir'>): string {
+  const rel = relative(ctx.cwd, ctx.outputDir);
+  return rel && !rel.startsWith('..') && !rel.startsWith('/') ? `${rel}/` : ctx.outputDir;
+}
+
+/** The approval's last line, and the choices that widen the sandbox for this one command. */
+export function sandboxSummary(state: SandboxState, ctx: Pick<ToolContext, 'cwd' | 'outputDir'>): Assessment {
+  if (state.kind === 'none') {
+    const key = state.reason === 'off' ? 'shell.sandbox.noneOff' : 'shell.sandbox.none';
+    return { summary: { text: t(key), risky: true } };
+  }
+  return {
+    summary: { text: t('shell.sandbox.on', { dir: outputShown(ctx) }), risky: false },
+    choices: [
+      { key: 'w', label: t('shell.choice.writeCwd'), grant: GRANT_WRITE_CWD },
+      { key: 'i', label: t('shell.choice.network'), grant: GRANT_NETWORK },
+    ],
+  };
+}
+
+/** For the model: what the sandbox allowed, so a "Read-only file system" makes sense to it. */
+function sandboxNote(state: SandboxState, ctx: ToolContext, granted: readonly string[]): string {
+  if (state.kind === 'none') return 'It ran without a sandbox.';
+  const dirs = [outputShown(ctx), ...(granted.includes(GRANT_WRITE_CWD) ? [ctx.cwd] : [])].join(' and ');
+  const net = granted.includes(GRANT_NETWORK) ? '' : ', with no network';
+  return (
+    `It ran in a sandbox: it could write only under ${dirs} (and a private /tmp)${net}. ` +
+    'Writing elsewhere fails with "Read-only file system". Write results into the output folder, ' +
+    'or the person can allow writing in the current folder or the network when approving the command.'
+  );
+}
+
+export default shell;

@@ -1,0 +1,138 @@
+/**
+ * web_search: the platform's own search (`POST {base}/web_search`, reference §8.2), so the answer
+ * rests on sources the model actually got. The result lists each source with its link; the
+ * person sees the titles and links under the tool line; each use is counted in the ledger as a
+ * call of the `web-search` price entry (about ¥0.01 / $0.01 a search).
+ */
+import { z } from 'zod';
+import type { ZhipuClient } from '../../llm/client.js';
+import { type Tool, type ToolContext, ToolError } from '../types.js';
+
+const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
+
+const schema = z.object({
+  query: z.string().trim().min(1).max(200).describe('Short keywords, best under 70 characters.'),
+  recency: z.enum(RECENCY).optional().describe('Only results from this period.'),
+  domain: z.string().trim().max(200).optional().describe('Only this site, e.g. www.gov.cn.'),
+  count: z.number().int().min(1).max(20).optional().describe('Default 5.'),
+});
+
+export interface SearchSource {
+  title: string;
+  link: string;
+  content: string;
+  media?: string;
+  publishDate?: string;
+}
+
+/** The engine each platform serves (reference §8.2: BigModel search_std…, Z.ai search-prime). */
+export function engineFor(pricing: 'bigmodel' | 'zai'): string {
+  return pricing === 'zai' ? 'search-prime' : 'search_std';
+}
+
+/** The ledger entry a search is priced as (llm/model-data.ts). */
+export const WEB_SEARCH_PRICE_ID = 'web-search';
+
+interface RawResult {
+  title?: unknown;
+  content?: unknown;
+  link?: unknown;
+  media?: unknown;
+  publish_date?: unknown;
+}
+
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+export function parseSources(body: unknown): SearchSource[] {
+  const list = (body as { search_result?: unknown })?.search_result;
+  if (!Array.isArray(list)) return [];
+  return (list as RawResult[])
+    .map((r) => ({
+      title: text(r.title).trim(),
+      link: text(r.link).trim(),
+      content: text(r.content).trim(),
+      ...(text(r.media) ? { media: text(r.media) } : {}),
+      ...(text(r.publish_date) ? { publishDate: text(r.publish_date) } : {}),
+    }))
+    .filter((s) => s.link || s.content);
+}
+
+/** For the model: numbered sources, each with its link, and how to cite them. */
+export function formatSources(query: string, sources: SearchSource[]): string {
+  if (!sources.length)
+    return `No results for "${query}". Say so; do not answer from memory as if it were a search result.`;
+  const blocks = sources.map((s, i) => {
+    const meta = [s.link, s.media, s.publishDate].filter(Boolean).join(' · ');
+    return `[${i + 1}] ${s.title || '(untitled)'}\n${meta}\n${s.content.slice(0, 1500)}`;
+  });
+  return `${blocks.join('\n\n')}\n\nCite only these sources, by number and link. Do not cite anything these results do not contain.`;
+}
+
+async function search(client: ZhipuClient, args: z.infer<typeof schema>, ctx: ToolContext): Promise<unknown> {
+  const { baseUrl, apiKey, fetch, userAgent } = client.settings;
+  const body = {
+    search_query: args.query,
+    search_engine: engineFor(ctx.usage.platform.pricing),
+    search_intent: false,
+    count: args.count ?? 5,
+    ...(args.domain ? { search_domain_filter: args.domain } : {}),
+    search_recency_filter: args.recency ?? 'noLimit',
+    content_size: 'medium',
+  };
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}/web_search`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${apiKey}`,
+        'Content-Type': 'application/json; charset=UTF-8',
+        'User-Agent': userAgent,
+      },
+      body: JSON.stringify(body),
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    throw new ToolError(
+      `The search service could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const raw = await res.text();
+  if (!res.ok) throw new ToolError(`The search service answered HTTP ${res.status}: ${raw.slice(0, 300)}`);
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw new ToolError('The search service sent an answer that is not JSON.');
+  }
+}
+
+/** What web_search is built with: the API client whose address, key and fetch it searches through. */
+export interface WebSearchToolDeps {
+  client: ZhipuClient;
+}
+
+export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof schema> {
+  return {
+    name: 'web_search',
+    description:
+      'Search the web for current facts (news, prices, rules). ' +
+      'Returns numbered sources with links: cite only those. web_fetch reads a page in full.',
+    schema,
+    kind: 'read',
+    label: (args) => `"${args.query}"`,
+    async execute(args, ctx) {
+      const json = await search(client, args, ctx);
+      ctx.reportUsage(WEB_SEARCH_PRICE_ID, {
+        promptTokens: 0,
+        completionTokens: 0,
+        totalTokens: 0,
+        cachedTokens: 0,
+        reasoningTokens: 0,
+      });
+      const sources = parseSources(json);
+      return {
+        content: formatSources(args.query, sources),
+        display: sources.map((s, i) => `[${i + 1}] ${s.title || s.link} — ${s.link}`),
+      };
+    },
+  };
+}
