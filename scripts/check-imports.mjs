@@ -73,6 +73,25 @@ for (const file of files) {
   }
 }
 
+// Every switch over an event's type names every member: it ends in `exhaustive(…)`
+// (support/exhaustive.ts), so a new event type stops the build where it is not handled.
+const SWITCH = /switch \((ev|event)\.type\) \{/g;
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(SWITCH)) {
+    let depth = 0;
+    let end = m.index + m[0].length - 1;
+    for (; end < text.length; end++) {
+      if (text[end] === '{') depth++;
+      else if (text[end] === '}' && --depth === 0) break;
+    }
+    if (!text.slice(m.index, end).includes('exhaustive(')) {
+      const line = text.slice(0, m.index).split('\n').length;
+      problems.push(`switch without exhaustive(): ${relative(root, file)}:${line}`);
+    }
+  }
+}
+
 // Tarjan's strongly connected components over the value-import graph: any component of more
 // than one module is a cycle.
 let index = 0;
@@ -114,4 +133,6 @@ if (problems.length > 0) {
   );
   process.exit(1);
 }
-console.log(`imports: ${files.length} files, no upward import, no value-import cycle`);
+console.log(
+  `imports: ${files.length} files, no upward import, no value-import cycle, event switches exhaustive`,
+);

@@ -7,10 +7,12 @@ import type {
   StreamEvent,
   StreamWarningCode,
   ToolCall,
+  ToolMessage,
   Usage,
 } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
+import { exhaustive } from '../support/exhaustive.js';
 import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
@@ -148,6 +150,10 @@ export async function* runAgent(
     if (end.kind === 'stop') return finish(end.stop, end.error);
     const calls = yield* takeMessage(run, end.final, end.finishReason);
     if (!calls.length) return finish('answer');
+    if (end.finishReason === 'length') {
+      yield* refuseCutOffCalls(run, calls);
+      continue;
+    }
 
     const outcome = yield* runToolCalls(calls, deps, opts, signal, clock, result);
     for (const msg of outcome) {
@@ -245,6 +251,8 @@ async function* streamTurn(
         end = failed;
         break;
       }
+      default:
+        exhaustive(ev);
     }
   }
   if (end) return end;
@@ -314,6 +322,21 @@ async function* takeMessage(
     yield { type: 'warning', message: t('cli.lengthCut') };
   }
   return calls;
+}
+
+/**
+ * Tool calls of a reply that hit the output limit: the last one's arguments are cut, and any of
+ * them may depend on it, so none runs. The model is told why and tries again; the person is
+ * told in their language. (Relying on the cut JSON failing to parse would run a call whose
+ * arguments happen to parse, such as a file's content cut mid-way.)
+ */
+async function* refuseCutOffCalls(run: Run, calls: ToolCall[]): AsyncGenerator<RunEvent> {
+  yield { type: 'warning', message: t('agent.cutOffCalls', { n: calls.length }) };
+  for (const call of calls) {
+    const message: ToolMessage = { role: 'tool', tool_call_id: call.id, content: t('agent.tool.cutOff') };
+    run.messages.push(message);
+    yield { type: 'message', message };
+  }
 }
 
 /** Everything the person has written in the conversation, for tools offered on demand. */

@@ -78,6 +78,43 @@ function expectValid(messages: Message[]) {
 }
 
 describe('agent loop', () => {
+  it('runs no tool call of a reply cut at the output limit, and tells the model and the person why', async () => {
+    let ran = 0;
+    const write: AnyTool = { ...echo, name: 'write', execute: async () => `wrote ${++ran}` };
+    // The arguments of a cut reply can still parse: a file's content cut mid-way is valid JSON.
+    const cut: Turn = async function* (req) {
+      const message = {
+        role: 'assistant' as const,
+        content: '',
+        tool_calls: [
+          {
+            id: 'c1',
+            type: 'function' as const,
+            function: { name: 'write', arguments: '{"text":"half a fi"}' },
+          },
+        ],
+      };
+      yield {
+        type: 'done',
+        message,
+        finishReason: 'length',
+        usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2, cachedTokens: 0, reasoningTokens: 0 },
+        model: req.model,
+      };
+    };
+    const { result, events, messages, llm } = await run(
+      [cut, { calls: [{ name: 'write', args: { text: 'whole' } }] }, { text: 'done' }],
+      [write],
+    );
+    expect(ran).toBe(1); // only the call sent again in full
+    expect(toolMessages(messages)[0]!.content).toMatch(/output limit/);
+    expect(events.some((e) => e.type === 'warning' && /output limit/.test(e.message))).toBe(true);
+    expect(events.filter((e) => e.type === 'tool_start')).toHaveLength(1);
+    expect(llm.requests).toHaveLength(3);
+    expect(result.stopReason).toBe('answer');
+    expectValid(messages);
+  });
+
   it('answers without tools in one turn', async () => {
     const { result, messages } = await run([{ text: 'Hello', reasoning: 'think' }], []);
     expect(result).toMatchObject({ text: 'Hello', stopReason: 'answer', turns: 1, toolCalls: 0 });

@@ -1,6 +1,7 @@
 import { formatCost } from '../../llm/models.js';
 import type { Message } from '../../llm/types.js';
 import { maxBy, pushAll } from '../../support/arrays.js';
+import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { messageText, turnsText } from './format.js';
 import type { LoadedSession } from './store.js';
@@ -67,8 +68,13 @@ export function sessionMarkdown(s: LoadedSession): string {
       case 'error':
         out.push(`> *${t('sessions.md.error', { message: ev.message })}*`, '');
         break;
-      default:
+      case 'title':
+      case 'system':
+      case 'usage':
+      case 'end':
         break;
+      default:
+        exhaustive(ev);
     }
   }
   return `${out.join('\n').trimEnd()}\n`;

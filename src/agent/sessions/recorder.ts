@@ -1,6 +1,7 @@
 import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
+import { exhaustive } from '../../support/exhaustive.js';
 import type { RunEvent } from '../events.js';
 import { appendLedger, ledgerEntry } from '../ledger.js';
 import {
@@ -168,8 +169,25 @@ export class SessionRecorder {
         });
         this.sync();
         break;
-      default:
+      case 'text_delta':
+      case 'thinking_delta':
+      case 'retry':
+      case 'tool_start':
+      case 'permission':
+      case 'tool_end':
+      case 'progress':
+      case 'warning':
+      case 'skill_start':
+      case 'skill_step':
+      case 'skill_ocr':
+      case 'folder_start':
+      case 'folder_file':
+      case 'folder_batch':
+      case 'folder_end':
+      case 'long_document':
         break;
+      default:
+        exhaustive(ev);
     }
   };
 

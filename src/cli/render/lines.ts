@@ -4,7 +4,9 @@
  * functions of an event and a style; the REPL renderer and the one-shot printer only decide
  * where a line goes. Text that came from the model or a file passes `visible()`.
  */
+
 import type { AgentEvent, RunEvent } from '../../agent/events.js';
+import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { cutToWidth, textWidth } from '../../support/width.js';
@@ -121,7 +123,25 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
       return warn(`${who}: ${visible(ev.message)}`);
     case 'error':
       return warn(`${who}: ${ev.error.whatText()}`);
+    case 'turn_start':
+    case 'text_delta':
+    case 'thinking_delta':
+    case 'retry':
+    case 'message':
+    case 'tool_start':
+    case 'progress':
+    case 'usage':
+    case 'done':
+    case 'folder_start':
+    case 'folder_file':
+    case 'folder_batch':
+    case 'folder_end':
+    case 'long_document':
+    case 'user':
+    case 'nested':
+      return [];
     default:
+      exhaustive(ev);
       return [];
   }
 }

@@ -1,6 +1,7 @@
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
+import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { OutputFormat } from '../args.js';
@@ -164,8 +165,13 @@ export class StreamPrinter {
       case 'error':
         this.lastError = ev.error;
         break;
-      default:
+      case 'message':
+      case 'usage':
+      case 'done':
+      case 'user':
         break;
+      default:
+        exhaustive(ev);
     }
   }
 

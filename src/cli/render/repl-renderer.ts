@@ -3,6 +3,7 @@ import type { FolderEvent } from '../../agent/batch/events.js';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
+import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { formatError, formatWarning } from './error.js';
@@ -177,8 +178,13 @@ export class ReplRenderer {
       case 'error':
         this.lastError = ev.error;
         return;
-      default:
+      case 'message':
+      case 'usage':
+      case 'done':
+      case 'user':
         return;
+      default:
+        exhaustive(ev);
     }
   }
 

@@ -19,6 +19,10 @@ export const agent = defineMessages(
     'agent.tool.denied': 'The user declined this tool call. Ask them how to continue, or do without it.',
     'agent.tool.interrupted': 'Interrupted by the user before this tool finished.',
     'agent.tool.threw': 'The tool {name} failed: {message}',
+    'agent.tool.cutOff':
+      'Not run: your reply reached the output limit while you were writing the tool calls, so their arguments may be incomplete. None of the calls in that reply ran. Call again with shorter arguments (write a long file in several parts, or ask for less at a time).',
+    'agent.cutOffCalls':
+      'The model reached its output limit while writing {n} tool call(s); they were not run, and the model was asked to try again with less at a time.',
   },
   {
     'agent.turnLimit.what': '已进行 {turns} 轮，仍未得到最终回答，已停止。',
@@ -32,5 +36,8 @@ export const agent = defineMessages(
     'agent.tool.denied': '用户拒绝了这次工具调用。',
     'agent.tool.interrupted': '工具完成前被用户中断。',
     'agent.tool.threw': '工具 {name} 出错：{message}',
+    'agent.tool.cutOff': '未运行：回复达到输出上限，工具调用的参数可能不完整。',
+    'agent.cutOffCalls':
+      '模型在写 {n} 个工具调用时达到了输出上限；这些调用没有运行，已请模型分几次、每次少写一些重试。',
   },
 );
