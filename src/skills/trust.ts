@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../support/atomic.js';
+import { traitsOf } from '../tools/index.js';
 import { listResources } from './bundled.js';
 import type { Skill } from './schema.js';
-
-/** Tools that make a user skill need the user's trust before its first run. */
-export const TRUST_TOOLS = ['shell', 'file_write'] as const;
 
 interface TrustFile {
   version: 1;
@@ -74,7 +72,7 @@ export class TrustStore {
 
 /** Does this skill itself use a tool that needs trust? */
 export function usesTrustTools(skill: Skill): boolean {
-  return skill.tools.some((t) => (TRUST_TOOLS as readonly string[]).includes(t));
+  return skill.tools.some((name) => traitsOf(name).trust !== undefined);
 }
 
 /** The skills of a run that need the user's trust and do not have it yet. */

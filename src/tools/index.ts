@@ -1,40 +1,47 @@
-import type { PlatformClient } from '../llm/types.js';
+/**
+ * The tool table: every built-in tool's entry (name, traits, loader), each declared in its own
+ * folder. Start-up imports none of the tools' code: a tool is loaded when a run needs it. Tools
+ * of higher layers (skill_create) come as `extra` entries from the command line (cli/tools.ts).
+ */
+import { FILE_TOOLS } from './files/entries.js';
+import { OCR_TOOL } from './ocr/entry.js';
 import { ToolRegistry } from './registry.js';
-import type { AnyTool } from './types.js';
+import { SHELL_TOOL } from './shell/entry.js';
+import type { ToolDeps, ToolEntry, ToolTraits } from './types.js';
+import { WEB_TOOLS } from './web/entries.js';
 
-/**
- * What the built-in tools are built with. Each tool takes only the part it needs (ocr and
- * web_search the API client they call), so a tool never reaches for a dependency at run time.
- */
-export interface ToolDeps {
-  client: PlatformClient;
-}
+export type { ToolDeps, ToolEntry, ToolTraits };
 
-/**
- * The built-in tools, each made by its factory and loaded lazily so start-up imports none of
- * their libraries. Add new tools here. Tools from higher layers (skill_create) are added by the
- * command line, see cli/tools.ts.
- */
-const factories: Record<string, (deps: ToolDeps) => Promise<AnyTool>> = {
-  file_read: async () => (await import('./files/read.js')).default,
-  file_write: async () => (await import('./files/write.js')).default,
-  file_list: async () => (await import('./files/list.js')).default,
-  ocr: async ({ client }) => (await import('./ocr/ocr.js')).createOcrTool({ client }),
-  shell: async () => (await import('./shell/shell.js')).default,
-  web_fetch: async () => (await import('./web/fetch.js')).default,
-  web_search: async ({ client }) => (await import('./web/search.js')).createWebSearchTool({ client }),
-};
+const ENTRIES: readonly ToolEntry[] = [
+  FILE_TOOLS[0]!,
+  FILE_TOOLS[1]!,
+  FILE_TOOLS[2]!,
+  OCR_TOOL,
+  SHELL_TOOL,
+  ...WEB_TOOLS,
+];
 
-export const BUILTIN_TOOL_NAMES = Object.keys(factories);
+export const BUILTIN_TOOL_NAMES: readonly string[] = ENTRIES.map((e) => e.name);
 
+/** The registry of the named tools (unknown names are left out: a skill, an MCP tool). */
 export async function loadTools(
   deps: ToolDeps,
   names: readonly string[] = BUILTIN_TOOL_NAMES,
+  extra: readonly ToolEntry[] = [],
 ): Promise<ToolRegistry> {
   const registry = new ToolRegistry();
   for (const name of names) {
-    const make = factories[name];
-    if (make) registry.register(await make(deps));
+    const entry = entryOf(name, extra);
+    if (entry) registry.register(await entry.load(deps));
   }
   return registry;
+}
+
+/** A tool's traits by name; a name that is not a tool of the table (a skill, an MCP tool) has none. */
+export function traitsOf(name: string, extra: readonly ToolEntry[] = []): ToolTraits {
+  return entryOf(name, extra)?.traits ?? {};
+}
+
+function entryOf(name: string, extra: readonly ToolEntry[]): ToolEntry | undefined {
+  return ENTRIES.find((e) => e.name === name) ?? extra.find((e) => e.name === name);
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Usage } from '../llm/types.js';
+import type { PlatformClient, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 
@@ -10,6 +10,35 @@ import type { MessageKey, Params } from '../support/i18n/index.js';
  * `read` tools.
  */
 export type ToolKind = 'read' | 'risky' | 'shell' | 'mcp' | 'mcp-auto';
+
+/**
+ * What the rest of zhi needs to know about a tool without loading it. Code outside tools/ asks
+ * `traitsOf(name)` (tools/index.ts) and never keeps its own list of tool names: a new tool
+ * declares these once, in its folder, and every question about it is answered from here.
+ */
+export interface ToolTraits {
+  /**
+   * It changes things on the computer (writes files, runs commands): a user's skill that lists
+   * it must be trusted before its first run, and the trust question names it with this phrase.
+   */
+  trust?: MessageKey;
+  /** Every call waits for a person's answer, so it cannot run inside a Batch API job. */
+  needsPerson?: boolean;
+  /** Its calls write the run's output files (a skill run's result is what it wrote). */
+  writesOutput?: boolean;
+}
+
+/** What the built-in tools are built with: each takes only the part it needs. */
+export interface ToolDeps {
+  client: PlatformClient;
+}
+
+/** A tool in the tool table: its name and traits, known at start-up; its code, loaded on first use. */
+export interface ToolEntry {
+  name: string;
+  traits: ToolTraits;
+  load(deps: ToolDeps): Promise<AnyTool>;
+}
 
 export interface WrittenFile {
   path: string;

@@ -5,6 +5,7 @@ import type { ChunkJson } from '../../llm/response.js';
 import { UsageTracker } from '../../llm/usage.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
+import { traitsOf } from '../../tools/index.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { CapturingClient } from './clients.js';
@@ -31,12 +32,10 @@ export interface BatchPhase extends FolderInputs {
   pollMs: number;
 }
 
-/** Tools that need a person's answer while the run goes on: a batch job cannot wait for one. */
-const NEEDS_PERSON = ['shell'];
-
 /** Why this skill cannot be batched (it needs a person's answer mid-run), or undefined. */
 export function batchBlocker(skill: Skill): ZhiError | undefined {
-  const blocked = skill.tools.filter((name) => NEEDS_PERSON.includes(name));
+  // A batch job cannot wait for a person's answer in the middle of a run.
+  const blocked = skill.tools.filter((name) => traitsOf(name).needsPerson);
   if (!blocked.length) return undefined;
   return new ZhiError({
     kind: 'usage',

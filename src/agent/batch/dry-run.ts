@@ -3,6 +3,7 @@ import { maxBy, maxOf } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { textWidth } from '../../support/width.js';
+import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
@@ -23,7 +24,7 @@ export interface DryRunInput {
 
 /** A skill that writes a file takes about two calls per file: the write, then the answer. */
 function callsPerFile(req: SkillRunRequest): number {
-  return req.skill.tools.includes('file_write') ? 2 : 1;
+  return req.skill.tools.some((name) => traitsOf(name).writesOutput) ? 2 : 1;
 }
 
 interface Row {

@@ -14,6 +14,7 @@ import { insertAll, pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { scopedShell } from '../../tools/shell/scope.js';
@@ -311,7 +312,7 @@ function skillPrompt(
   return skillSystemPrompt(req.skill, {
     outputDir: displayPath(rt.cwd, plan.outputDir),
     today: rt.today ?? new Date().toISOString().slice(0, 10),
-    writes: registry.has('file_write'),
+    writes: registry.names().some((name) => traitsOf(name).writesOutput),
     shell: registry.has('shell'),
   });
 }

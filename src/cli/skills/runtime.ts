@@ -10,10 +10,11 @@ import type { Skill } from '../../skills/schema.js';
 import { TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
 import { readDocument } from '../../tools/files/readers/index.js';
+import { loadTools, traitsOf } from '../../tools/index.js';
 import { type AppContext, makeClient } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import { outputDirOf } from '../settings.js';
-import { ALL_TOOL_NAMES, loadTools } from '../tools.js';
+import { ALL_TOOL_NAMES, CLI_TOOLS } from '../tools.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
 export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
@@ -72,7 +73,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     skillModel: ctx.config.skillModel,
     mcpServers: ctx.config.mcpServers,
     builtinTools: ALL_TOOL_NAMES,
-    loadTools: (names) => loadTools({ client }, names),
+    loadTools: (names) => loadTools({ client }, names, CLI_TOOLS),
     readDocument,
     async ocr(abs, x) {
       const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([
@@ -88,12 +89,8 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
       if (!prompter.interactive) return false;
       for (const s of pending) {
         write(trustSummary(ctx, s));
-        const what = [
-          s.tools.includes('file_write') ? t('skills.trust.write') : '',
-          s.tools.includes('shell') ? t('skills.trust.shell') : '',
-        ]
-          .filter(Boolean)
-          .join(t('skills.trust.and'));
+        const phrases = new Set(s.tools.map((name) => traitsOf(name).trust).filter((k) => k !== undefined));
+        const what = [...phrases].map((key) => t(key)).join(t('skills.trust.and'));
         const yes = await prompter.ask({ message: t('skills.trust.question', { what }) }, o.signal);
         if (!yes) return false;
       }

@@ -1,0 +1,8 @@
+/** shell in the tool table (tools/index.ts): every call asks a person, and it can change things. */
+import type { ToolEntry } from '../types.js';
+
+export const SHELL_TOOL: ToolEntry = {
+  name: 'shell',
+  traits: { trust: 'skills.trust.shell', needsPerson: true },
+  load: async () => (await import('./shell.js')).default,
+};
