@@ -16,8 +16,6 @@ export interface ChatSettings {
   mode: PermissionMode;
   maxTurns: number;
   systemPrompt: string;
-  /** The model for messages with images when `model` cannot see (default glm-4.6v-flash). */
-  visionModel?: string;
 }
 
 export interface ChatOptions {
@@ -79,7 +77,7 @@ export class ChatSession {
     yield this.consume({ type: 'user', message: user });
     for (const message of (await this.prepare?.()) ?? []) yield this.consume({ type: 'warning', message });
     // A message with images goes to a vision model; text models never receive image parts.
-    const turn = modelForTurn(this.settings.model, content, this.settings.visionModel);
+    const turn = modelForTurn(this.settings.model, content);
     if (turn.switched) {
       const notes = [t('vision.switch', { from: this.settings.model, model: turn.model })];
       if (!turn.tools) notes.push(t('vision.noTools', { model: turn.model }));

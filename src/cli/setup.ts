@@ -1,7 +1,7 @@
 import { connectPlatform } from '../llm/connect.js';
 import { chatModelIds, findModel } from '../llm/models.js';
 import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
-import type { ApiErrorInfo, PlatformClient } from '../llm/types.js';
+import type { ApiErrorInfo } from '../llm/types.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
 import { getLanguage, setLanguage, t } from '../support/i18n/index.js';

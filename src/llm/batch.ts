@@ -9,7 +9,6 @@
  * announces about half the price (GLM-4-Flash stays free) and results within 24 hours.
  */
 import { randomBytes } from 'node:crypto';
-import type { ZhiError } from '../support/errors.js';
 import { describeApiError } from './describe.js';
 import type { PlatformHttp, PlatformRequest } from './platform-http.js';
 import type { Platform } from './platforms.js';

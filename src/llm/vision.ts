@@ -109,16 +109,21 @@ export interface VisionTurn {
   tools: boolean;
 }
 
+/**
+ * The one answer to "which model looks at this image": the chat's own model when it can see,
+ * else the default vision model. Chat turns with images, attachments and images an MCP tool
+ * returns all ask here.
+ */
+export function visionModelFor(chatModel: string | undefined): string {
+  return chatModel && isVisionModel(chatModel) ? chatModel : DEFAULT_VISION_MODEL;
+}
+
 /** The model for a turn: the chat model, or a vision model when the message carries images. */
-export function modelForTurn(
-  chatModel: string,
-  content: string | ContentPart[],
-  visionModel?: string,
-): VisionTurn {
+export function modelForTurn(chatModel: string, content: string | ContentPart[]): VisionTurn {
   if (!hasImages(content) || isVisionModel(chatModel)) {
     return { model: chatModel, switched: false, tools: findModel(chatModel)?.tools ?? true };
   }
-  const model = visionModel && isVisionModel(visionModel) ? visionModel : DEFAULT_VISION_MODEL;
+  const model = visionModelFor(chatModel);
   return { model, switched: true, tools: findModel(model)?.tools ?? false };
 }
 

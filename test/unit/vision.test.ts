@@ -6,7 +6,7 @@ import type { RunEvent } from '../../src/agent/events.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ContentPart } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { imagePart, modelForTurn, withoutImages } from '../../src/llm/vision.js';
+import { imagePart, modelForTurn, visionModelFor, withoutImages } from '../../src/llm/vision.js';
 import { ZhiError } from '../../src/support/errors.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { ScriptedLlm } from '../helpers/fake-llm.js';
@@ -83,13 +83,9 @@ describe('choosing the model', () => {
     expect(modelForTurn('glm-5', 'hello')).toEqual({ model: 'glm-5', switched: false, tools: true });
     expect(modelForTurn('glm-5', img)).toEqual({ model: 'glm-4.6v-flash', switched: true, tools: true });
     expect(modelForTurn('glm-4.6v', img)).toEqual({ model: 'glm-4.6v', switched: false, tools: true });
-    expect(modelForTurn('glm-5', img, 'glm-4v-flash')).toEqual({
-      model: 'glm-4v-flash',
-      switched: true,
-      tools: false,
-    });
-    // A configured model that cannot see is ignored.
-    expect(modelForTurn('glm-5', img, 'glm-4-flash').model).toBe('glm-4.6v-flash');
+    // One answer to "which model sees this image", for chat turns, attachments and MCP images alike.
+    expect(visionModelFor('glm-5')).toBe('glm-4.6v-flash');
+    expect(visionModelFor('glm-4.6v')).toBe('glm-4.6v');
   });
 
   it('text models get a note instead of image parts', () => {

@@ -6,9 +6,8 @@
  * client or a failed call keep the one-line note, with the reason.
  */
 
-import { DEFAULT_VISION_MODEL } from '../../llm/models.js';
 import type { ContentPart, PlatformClient } from '../../llm/types.js';
-import { isVisionModel, VISION_LIMITS } from '../../llm/vision.js';
+import { VISION_LIMITS, visionModelFor } from '../../llm/vision.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
 import type { ToolContext } from '../types.js';
@@ -22,10 +21,7 @@ export interface McpImage {
 export const MAX_DESCRIBED = 4;
 const ACCEPTED = ['image/png', 'image/jpeg', 'image/jpg'];
 
-/** The model that looks at the images: the chat's when it is a vision model, else the default. */
-export function visionModelFor(chatModel: string | undefined): string {
-  return chatModel && isVisionModel(chatModel) ? chatModel : DEFAULT_VISION_MODEL;
-}
+export { visionModelFor };
 
 export const imageBytes = (base64: string) => Math.floor((base64.length * 3) / 4);
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
-import { DEFAULT_VISION_MODEL, findModel } from '../../../llm/models.js';
+import { visionModelFor } from '../../../llm/vision.js';
 import { ZhiError } from '../../../support/errors.js';
 import { truncateText } from '../../../support/text.js';
 import type { BuiltChat } from '../../chat.js';
@@ -27,7 +27,6 @@ export function makeAttachEnv(
   ui: Pick<AttachEnv, 'note' | 'confirm'>,
   signal?: AbortSignal,
 ): AttachEnv {
-  const model = findModel(chat.settings.model);
   return {
     cwd: ctx.cwd,
     home: ctx.env.HOME || homedir(),
@@ -69,6 +68,6 @@ export function makeAttachEnv(
         throw explain(err);
       }
     },
-    visionModel: model?.kind === 'vision' ? model.id : (chat.settings.visionModel ?? DEFAULT_VISION_MODEL),
+    visionModel: visionModelFor(chat.settings.model),
   };
 }
