@@ -9,7 +9,7 @@
  * announces about half the price (GLM-4-Flash stays free) and results within 24 hours.
  */
 import { randomBytes } from 'node:crypto';
-import type { ZhiError } from '../support/errors.js';
+import { ZhiError } from '../support/errors.js';
 import { describeApiError } from './describe.js';
 import { classifyHttpError } from './errors.js';
 import { type FetchLike, proxyInUse } from './http.js';
@@ -119,7 +119,21 @@ export class BatchApi {
     } catch (err) {
       throw this.fail(fetchFailure(err, this.s.baseUrl, proxyInUse()));
     }
-    if (!res.ok) throw this.fail(classifyHttpError(res.status, await res.text().catch(() => '')));
+    if (!res.ok) {
+      const info = classifyHttpError(res.status, await res.text().catch(() => ''));
+      // A job or file this key does not have: said as such (not the chat's "check the model name").
+      const what = /^\/(batches|files)\/([^/]+)/.exec(path);
+      if (what && (res.status === 404 || (res.status === 400 && info.code === '1214')))
+        throw new ZhiError({
+          kind: 'usage',
+          what: {
+            key: what[1] === 'batches' ? 'batch.err.noJob' : 'batch.err.noFile',
+            params: { id: decodeURIComponent(what[2]!) },
+          },
+          tries: [{ key: 'batch.cmd.tryList' }],
+        });
+      throw this.fail(info);
+    }
     return res;
   }
 
