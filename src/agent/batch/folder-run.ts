@@ -16,6 +16,7 @@ import { type FileResult, finishFolder, reasonOf, STOP_KINDS } from './folder-en
 import { outputWrite, removeLeftovers } from './leftovers.js';
 import { fingerprint, manifestPath, type OutputWrite, RunManifest } from './manifest.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from './pool.js';
+import { RunLock } from './run-lock.js';
 import { allWritten, checkWrites, WriteLog } from './written.js';
 
 /** How a folder run goes; every field has a default (`zhi run` sets them from its flags). */
@@ -32,6 +33,8 @@ export interface FolderOptions {
   pollMs: number;
   /** Say what would be processed and what it would cost; send nothing (`--dry-run`). */
   dryRun: boolean;
+  /** Another run holds the folder's lock: wait for it (`--wait`) instead of stopping. */
+  wait: boolean;
 }
 
 /** The output folder of a run, decided as runSkill decides it. */
@@ -57,6 +60,7 @@ function folderOptions(rt: SkillRuntime): FolderOptions {
     batch: false,
     pollMs: 30_000,
     dryRun: false,
+    wait: false,
     ...rt.folder,
   };
 }
@@ -75,7 +79,28 @@ export async function* runFolder(
   files: string[],
 ): AsyncGenerator<RunEvent, AgentResult> {
   const o = folderOptions(rt);
-  const folder = await FolderRun.open({ run, req, rt, argName, dir, files, o });
+  // One run per folder: the lock is taken before the record is read (a dry run changes nothing).
+  const lock = o.dryRun
+    ? undefined
+    : await RunLock.take(manifestPathOf(req, rt, dir), {
+        wait: o.wait,
+        signal: rt.signal,
+        folder: displayPath(rt.cwd, dir),
+      });
+  try {
+    return yield* runLocked({ run, req, rt, argName, dir, files, o });
+  } finally {
+    await lock?.release();
+  }
+}
+
+function manifestPathOf(req: SkillRunRequest, rt: SkillRuntime, dir: string): string {
+  return manifestPath(runOutputDir(req, rt), req.skill.name, dir);
+}
+
+async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult> {
+  const { run, req, rt, argName, dir, files, o } = s;
+  const folder = await FolderRun.open(s);
   if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo: folder.todo });
   yield* folder.announce();
   const stale = folder.manifest.data.batch;
@@ -122,7 +147,7 @@ class FolderRun {
   static async open(s: FolderSetup): Promise<FolderRun> {
     const { req, rt, files } = s;
     const skill = req.skill;
-    const manifest = await RunManifest.open(manifestPath(runOutputDir(req, rt), skill.name, s.dir), {
+    const manifest = await RunManifest.open(manifestPathOf(req, rt, s.dir), {
       skill: skill.name,
       skillHash: skill.hash,
       model: req.model ?? skill.model ?? rt.skillModel,
