@@ -52,11 +52,7 @@ export async function buildContext(
   // Language first (from the flag and environment) so that config errors are already translated.
   setLanguage(resolveLanguage({ flag: args.flags.language }, env));
   const loaded = await loadConfigFile(paths.configFile);
-  const config = resolveConfig(loaded, MODEL_CATALOG, env, {
-    model: args.flags.model,
-    outputDir: args.flags.outputDir,
-    language: args.flags.language,
-  });
+  const config = resolveConfig(loaded, MODEL_CATALOG, env, { language: args.flags.language });
   setLanguage(resolveLanguage({ flag: args.flags.language, config: config.language }, env));
   // Before anything is logged: the key's exact value is redacted everywhere from now on.
   registerSecret(config.apiKey);
@@ -97,7 +93,7 @@ export async function buildContext(
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     cwd,
-    outputDir: outputDirOf({ config, cwd }),
+    outputDir: outputDirOf({ args, config, cwd }),
     mode: permissionMode(args),
     env,
     interrupt,

@@ -39,11 +39,11 @@ export function permissionMode(args: ParsedArgs): PermissionMode {
 }
 
 /** Where this invocation writes files (a skill's own folder given, where that skill writes). */
-export function outputDirOf(ctx: Pick<SettingsSource, 'config' | 'cwd'>, skillDir?: string): string {
+export function outputDirOf(ctx: Pick<SettingsSource, 'args' | 'config' | 'cwd'>, skillDir?: string): string {
   return outputFolder({
     cwd: ctx.cwd,
+    flag: ctx.args.flags.outputDir,
     configured: ctx.config.outputDir,
-    source: ctx.config.sources.output_dir,
     skillDir,
   });
 }

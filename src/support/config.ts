@@ -161,9 +161,12 @@ export async function saveConfigFile(path: string, file: ConfigFile): Promise<vo
   await restrictAcl(path);
 }
 
+/**
+ * Flags that change a config value for this invocation. Only the language: `--model` and
+ * `--output-dir` are settings of the invocation, decided with the config by `chatModel`,
+ * `skillModel` and `outputFolder`, and never written into it.
+ */
 export interface Overrides {
-  model?: string | undefined;
-  outputDir?: string | undefined;
   language?: string | undefined;
 }
 
@@ -190,8 +193,6 @@ export function resolveConfig(
     const v = env[name];
     if (v !== undefined && v !== '') merged[key] = validateValue(key, coerce(key, v), `$${name}`, catalog);
   }
-  if (flags.model) merged.default_model = flags.model;
-  if (flags.outputDir) merged.output_dir = flags.outputDir;
   if (flags.language) merged.language = validateValue('language', flags.language, '--language');
   const file = merged as ConfigFile;
   const platform = file.platform ?? DEFAULTS.platform;
@@ -199,13 +200,7 @@ export function resolveConfig(
   const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
   const defaultModel = file.default_model ?? catalog.defaultChatModel;
   const skillModel = file.skill_model ?? catalog.defaultSkillModel(platform);
-  checkModel(
-    'default_model',
-    defaultModel,
-    platform,
-    flags.model ? '--model' : sourceOf('default_model', env),
-    catalog,
-  );
+  checkModel('default_model', defaultModel, platform, sourceOf('default_model', env), catalog);
   checkModel('skill_model', skillModel, platform, sourceOf('skill_model', env), catalog);
   if (platform === 'custom' && !file.base_url) {
     throw new ZhiError({
@@ -240,8 +235,6 @@ export function resolveConfig(
 }
 
 const FLAG_NAMES: Partial<Record<ConfigKey, keyof Overrides>> = {
-  default_model: 'model',
-  output_dir: 'outputDir',
   language: 'language',
 };
 
@@ -251,7 +244,7 @@ function sourcesOf(file: ConfigFile, env: NodeJS.ProcessEnv, flags: Overrides): 
   for (const key of CONFIG_KEYS) {
     const flag = FLAG_NAMES[key];
     const name = ENV[key];
-    if (flag && flags[flag]) out[key] = `--${flag === 'outputDir' ? 'output-dir' : flag}`;
+    if (flag && flags[flag]) out[key] = `--${flag}`;
     else if (name && env[name]) out[key] = `$${name}`;
     else if (file[key as keyof ConfigFile] !== undefined) out[key] = 'config.yaml';
     else out[key] = 'default';

@@ -66,10 +66,8 @@ describe('chooseModel', () => {
 describe('outputFolder', () => {
   it("--output-dir beats a skill's own folder, which beats config and the default", () => {
     const base = { cwd: '/w', configured: 'zhi-output' };
-    expect(outputFolder({ ...base, source: 'default' })).toBe('/w/zhi-output');
-    expect(outputFolder({ ...base, source: 'config.yaml', skillDir: 'reports' })).toBe('/w/reports');
-    expect(outputFolder({ cwd: '/w', configured: 'out', source: '--output-dir', skillDir: 'reports' })).toBe(
-      '/w/out',
-    );
+    expect(outputFolder({ ...base })).toBe('/w/zhi-output');
+    expect(outputFolder({ ...base, skillDir: 'reports' })).toBe('/w/reports');
+    expect(outputFolder({ cwd: '/w', flag: 'out', configured: 'out', skillDir: 'reports' })).toBe('/w/out');
   });
 });

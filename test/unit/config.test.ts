@@ -111,11 +111,12 @@ describe('config', () => {
       outputDir: 'out-env',
       apiKey: 'k.k',
     });
-    expect(
-      resolveConfig(loaded, MODEL_CATALOG, env, { model: 'glm-4.5', outputDir: 'out-flag' }),
-    ).toMatchObject({
-      defaultModel: 'glm-4.5',
-      outputDir: 'out-flag',
+    // --model and --output-dir are settings of the invocation (chatModel, outputFolder), never
+    // folded into the config; only the language flag is.
+    expect(resolveConfig(loaded, MODEL_CATALOG, env, { language: 'zh' })).toMatchObject({
+      defaultModel: 'glm-4.7',
+      outputDir: 'out-env',
+      language: 'zh',
     });
   });
 

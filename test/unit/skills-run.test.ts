@@ -272,8 +272,7 @@ function runtime(catalog: SkillCatalog, llm: LlmClient, over: Partial<SkillRunti
     signal: new AbortController().signal,
     cwd: '/work',
     // As outputFolder decides: the skill's own folder unless --output-dir was given.
-    outputFolder: (skillDir) =>
-      outputFolder({ cwd: '/work', configured: 'zhi-output', source: 'default', skillDir }),
+    outputFolder: (skillDir) => outputFolder({ cwd: '/work', configured: 'zhi-output', skillDir }),
     skillModel: 'glm-4-flash',
     builtinTools: ['file_read', 'file_write'],
     loadTools: async (names) => new ToolRegistry(names.includes('file_write') ? [writeTool] : []),
@@ -368,7 +367,7 @@ describe('runSkill', () => {
         { skill: top, values: {}, usage: new UsageTracker(PLATFORMS.bigmodel) },
         runtime(catalogOf(top, leaf), llm, {
           outputFolder: (skillDir) =>
-            outputFolder({ cwd: '/work', configured: 'zhi-output', source: '--output-dir', skillDir }),
+            outputFolder({ cwd: '/work', flag: 'zhi-output', configured: 'zhi-output', skillDir }),
         }),
       ),
     );

@@ -16,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
+import { chatModel } from '../settings.js';
 import { editorAsker } from './ask.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
@@ -177,7 +178,7 @@ export class Repl {
   private statusLine(): string | undefined {
     if (!this.display.statusLine || !this.io.output.isTTY) return undefined;
     const fallback = {
-      model: this.ctx.config.defaultModel,
+      model: chatModel(this.ctx).model,
       mode: this.mode,
       currency: this.ctx.platform.currency,
     };
@@ -262,7 +263,7 @@ export class Repl {
   welcome(): void {
     const line = t('repl.welcome', {
       version: __ZHI_VERSION__,
-      model: this.chat?.settings.model ?? this.ctx.config.defaultModel,
+      model: this.chat?.settings.model ?? chatModel(this.ctx).model,
       mode: modeName(this.mode),
     });
     this.io.output.write(`${this.ctx.err.dim(line)}\n`);
