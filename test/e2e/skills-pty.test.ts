@@ -111,9 +111,10 @@ describe('skills in the REPL', () => {
     expect((await s.exited()).exitCode).toBe(0);
   });
 
-  it('/skill new talks to GLM-5 with the template, saves the skill, returns to the previous model; the skill runs at once', async () => {
+  it('/skill new talks to the start model (--model, else default_model) with the template, saves the skill, returns to the previous model; the skill runs at once', async () => {
     writeFileSync(join(work, 'note.txt'), 'hey, meeting moved to 3pm');
-    const s = open();
+    // The same choice as `zhi skill new`: --model beats default_model (GLM-5).
+    const s = open(['--model', 'glm-4.7']);
     await s.waitFor(PROMPT);
     let from = await line(s, '/model glm-4.7-flash');
     await s.waitFor(PROMPT, 10_000, from);
@@ -130,7 +131,7 @@ describe('skills in the REPL', () => {
     await s.waitFor('Saved formal. Back to glm-4.7-flash.', 10_000, from);
     await s.waitFor(PROMPT, 10_000, from);
     const [seed] = fake.chatBodies();
-    expect(seed.model).toBe('glm-5');
+    expect(seed.model).toBe('glm-4.7');
     expect(seed.thinking).toEqual({ type: 'enabled' });
     expect(seed.messages.at(-1).content).toContain('Start from the "file-process" template');
     expect(seed.messages.at(-1).content).toContain('What it should do: rewrite notes formally');

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { DEFAULT_CHAT_MODEL } from '../../../llm/models.js';
 import type { Message } from '../../../llm/types.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../../skills/inputs.js';
@@ -9,6 +8,7 @@ import { creationSeed, findTemplate, TEMPLATES } from '../../../skills/templates
 import { TrustStore } from '../../../skills/trust.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
+import { startModel } from '../../chat.js';
 import { newUsage } from '../../context.js';
 import { takeFolderFlags } from '../../folder-flags.js';
 import { createdSkill, splitCommandLine } from '../../skills/create.js';
@@ -154,7 +154,7 @@ function endCreation(ctx: SlashContext): { model: string } | undefined {
   return creating;
 }
 
-/** `/skill new [template] [what it should do]`: a GLM-5 conversation that ends when the skill is saved. */
+/** `/skill new [template] [what it should do]`: a conversation on the start model that ends when the skill is saved. */
 async function startCreation(args: string, ctx: SlashContext): Promise<void> {
   endCreation(ctx);
   const [first = '', ...rest] = args.trim().split(/\s+/);
@@ -174,9 +174,11 @@ async function startCreation(args: string, ctx: SlashContext): Promise<void> {
     note = t('skills.new.replSaved', { name: saved, model: before?.model ?? ctx.chat.settings.model });
     if (!seeding) ctx.print(note);
   };
-  ctx.chat.settings.model = DEFAULT_CHAT_MODEL;
+  // The same choice as `zhi skill new`: --model, else default_model (through chooseModel).
+  const model = startModel(ctx.app);
+  ctx.chat.settings.model = model;
   ctx.chat.settings.thinking = true;
-  ctx.print(ctx.app.err.dim(t('skills.new.replStarted', { model: DEFAULT_CHAT_MODEL })));
+  ctx.print(ctx.app.err.dim(t('skills.new.replStarted', { model })));
   try {
     await ctx.sendMessage(creationSeed({ template, request, catalog, tools: ALL_TOOL_NAMES }));
   } finally {
