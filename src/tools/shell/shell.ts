@@ -11,6 +11,7 @@ import { t } from '../../support/i18n/index.js';
 import { hasControl, visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
 import { type Assessment, type Tool, type ToolContext, ToolError } from '../types.js';
+import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
 import { runSandboxed, type SandboxState, sandboxState } from './sandbox.js';
 
@@ -33,13 +34,6 @@ const schema = z.object({
     .default(DEFAULT_TIMEOUT_S)
     .describe('Seconds before it is stopped.'),
 });
-
-function childEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  // The API key is zhi's own secret; a command has no business reading it.
-  delete env.ZHI_API_KEY;
-  return env;
-}
 
 const shell: Tool<typeof schema> = {
   name: 'shell',
@@ -93,7 +87,7 @@ const shell: Tool<typeof schema> = {
       timeoutMs: args.timeout * 1000,
       signal: ctx.signal,
       maxBytes: MAX_OUTPUT_BYTES,
-      env: childEnv(),
+      env: commandEnv(),
     });
     if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
     if (result.aborted)

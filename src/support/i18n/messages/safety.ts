@@ -13,6 +13,8 @@ export const safety = defineMessages(
       'Refused to read "{path}": .env files usually hold passwords and keys. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.private_key':
       'Refused to read "{path}": it holds a private key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.secret.history':
+      'Refused to read "{path}": it is a shell or program history, where passwords and tokens typed on command lines are kept. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.browser':
       'Refused to read "{path}": it is in a browser profile or keychain folder (saved passwords, cookies). Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.api_key':
@@ -53,6 +55,8 @@ export const safety = defineMessages(
       '已拒绝读取“{path}”：.env 文件通常保存密码和密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.private_key':
       '已拒绝读取“{path}”：它包含私钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.secret.history':
+      '已拒绝读取“{path}”：这是命令行或程序的历史记录，其中可能保存着在命令行上输入的密码和令牌。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.browser':
       '已拒绝读取“{path}”：它位于浏览器配置或钥匙串文件夹中（保存的密码、Cookie）。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.api_key':
