@@ -8,6 +8,7 @@
  */
 import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pushAll } from '../support/arrays.js';
 import { HOME_SECRETS, secretByName, zhiFolders } from './secrets.js';
 
 export interface SecretPlace {
@@ -84,7 +85,7 @@ export function secretPlaces(opts: { home: string; env: NodeJS.ProcessEnv; cwd: 
     const place = placeOf(dir);
     if (place) hidden.push(place);
   }
-  hidden.push(...scan(opts.cwd));
+  pushAll(hidden, scan(opts.cwd));
   const unique = new Map(hidden.map((h) => [h.path, h]));
   return { hidden: [...unique.values()], readable: zhi.readable.filter((p) => existsSync(p)).map(real) };
 }

@@ -160,8 +160,10 @@ function sandboxNote(state: SandboxState, ctx: ToolContext, granted: readonly st
   const dirs = [outputShown(ctx), ...(granted.includes(GRANT_WRITE_CWD) ? [ctx.cwd] : [])].join(' and ');
   const net = granted.includes(GRANT_NETWORK) ? '' : ', with no network';
   return (
-    `It ran in a sandbox: it could write only under ${dirs} (and a private /tmp)${net}. ` +
-    'Writing elsewhere fails with "Read-only file system". Write results into the output folder, ' +
+    `It ran in a sandbox: it could create new files only under ${dirs} (and a private /tmp)${net}; ` +
+    'files already there cannot be changed or deleted, the home folder outside the current folder is hidden, ' +
+    'secret files (keys, .env, histories) read as empty, and only a few environment variables are set. ' +
+    'Writing elsewhere fails with "Read-only file system". Write results as new files in the output folder, ' +
     'or the person can allow writing in the current folder or the network when approving the command.'
   );
 }

@@ -3,10 +3,8 @@ import { defineMessages } from '../define.js';
 /** The shell tool's sandbox, approval layout and `zhi doctor`. */
 export const shell = defineMessages(
   {
-    'shell.sandbox.on':
-      'sandboxed: reads this folder and installed programs, adds new files only in {dir}, no network',
-    'shell.sandbox.onWidened':
-      'sandboxed: reads this folder and installed programs, adds new files only in {dir}',
+    'shell.sandbox.on': 'sandboxed: new files only in {dir}, reads this folder, no network',
+    'shell.sandbox.onWidened': 'sandboxed: new files only in {dir}, reads this folder',
     'shell.sandbox.none': 'not sandboxed: this command can change any of your files and use the network',
     'shell.sandbox.noneOff':
       'not sandboxed (shell_sandbox is off): this command can change any of your files',
@@ -46,8 +44,8 @@ export const shell = defineMessages(
     'doctor.problems': 'Some checks need attention (see above).',
   },
   {
-    'shell.sandbox.on': '已放入沙盒：只能读取本文件夹和已安装的程序，只能在 {dir} 中新建文件，不能联网',
-    'shell.sandbox.onWidened': '已放入沙盒：只能读取本文件夹和已安装的程序，只能在 {dir} 中新建文件',
+    'shell.sandbox.on': '已放入沙盒：只能在 {dir} 中新建文件，只读本文件夹，不能联网',
+    'shell.sandbox.onWidened': '已放入沙盒：只能在 {dir} 中新建文件，只读本文件夹',
     'shell.sandbox.none': '未放入沙盒：这条命令可以修改你的任何文件，也可以联网',
     'shell.sandbox.noneOff': '未放入沙盒（shell_sandbox 已关闭）：这条命令可以修改你的任何文件',
     'shell.choice.writeCwd': '也允许写入当前文件夹',
