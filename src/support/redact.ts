@@ -89,6 +89,28 @@ export function redact(text: string): string {
   return out;
 }
 
+/**
+ * True when text about to leave the computer (a URL to fetch, a search query, an MCP tool's
+ * arguments) carries a registered secret or anything `redact` would hide: a key- or token-shaped
+ * string, a private key, credentials in a URL, `password=…`. Such a call is refused, not cleaned:
+ * a cleaned query would silently do something else.
+ */
+export function carriesSecret(text: string): boolean {
+  if (!text) return false;
+  if (containsKnownSecret(text)) return true;
+  // Percent-encoded secrets (`?q=sk%2Dabc…`) count too.
+  let decoded = text;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    // Not valid percent-encoding: judge the text as it is.
+  }
+  return (
+    redact(text) !== text ||
+    (decoded !== text && (containsKnownSecret(decoded) || redact(decoded) !== decoded))
+  );
+}
+
 /** `redact` for any value on its way to JSON (log data, session records): strings anywhere inside. */
 export function redactDeep<T>(value: T): T {
   if (typeof value === 'string') return redact(value) as T;

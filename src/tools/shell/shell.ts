@@ -8,7 +8,7 @@
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
-import { hasControl, visible } from '../../support/sanitize.js';
+import { controlsIn, hasControl, visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
 import { type Assessment, type Tool, type ToolContext, ToolError } from '../types.js';
 import { commandEnv } from './env.js';
@@ -61,7 +61,7 @@ const shell: Tool<typeof schema> = {
   async assess(args, ctx) {
     // A control character could make the command look different on the screen from what runs.
     if (hasControl(args.command)) {
-      const shown = [...new Set(args.command.match(CONTROL) ?? [])].map((c) => visible(c)).join(' ');
+      const shown = controlsIn(args.command).join(' ');
       return { refuse: t('shell.refuse.control', { shown }) };
     }
     // Loaded on first use: the parser is not needed to start a chat.
@@ -129,9 +129,6 @@ const shell: Tool<typeof schema> = {
     return { content: parts.join('\n\n'), isError: result.timedOut };
   },
 };
-
-// Control characters but \n and \t, as sanitize.ts counts them.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c]/g;
 
 /** The output folder as the person knows it: `zhi-output/` when it is inside the current folder. */
 function outputShown(ctx: Pick<ToolContext, 'cwd' | 'outputDir'>): string {
