@@ -11,7 +11,11 @@ const DECK = {
   slides: [
     { title: '第三季度汇报', subtitle: '销售部' },
     { title: '要点', bullets: ['收入增长 12%', ['华东贡献最大'], '成本持平'], notes: '先讲收入。' },
-    { title: '数据', table: { headers: ['地区', '收入'], rows: [['华东', '1,250']] }, notes: '表格来自财务。' },
+    {
+      title: '数据',
+      table: { headers: ['地区', '收入'], rows: [['华东', '1,250']] },
+      notes: '表格来自财务。',
+    },
     { title: '趋势', bullets: ['持续上升'], image: 'chart.png' },
   ],
 };
@@ -38,15 +42,27 @@ describe('.pptx written by file_write', () => {
   it('has the slides, bullets by level, the table, the image and the speaker notes', async () => {
     const doc = await readDocument(await write(DECK, 'deck.pptx'));
     expect(doc.pages).toBe(4);
-    expect(doc.text).toContain('## Slide 2\n\n要点\n\n- 收入增长 12%\n  - 华东贡献最大\n- 成本持平\n\nNotes:\n先讲收入。');
+    expect(doc.text).toContain(
+      '## Slide 2\n\n要点\n\n- 收入增长 12%\n  - 华东贡献最大\n- 成本持平\n\nNotes:\n先讲收入。',
+    );
     expect(doc.text).toContain('| 地区 | 收入 |\n| --- | --- |\n| 华东 | 1,250 |\n\nNotes:\n表格来自财务。');
     expect(doc.notes).toContain('1 picture(s) not shown');
   });
 
   it('from Markdown: a slide per heading, bullets, a table, an image and a Notes: line', () => {
-    const slides = markdownSlides('# 封面\n\n副标题\n\n## 计划\n- 第一步\n  - 细节\n![](chart.png)\nNotes: 讲慢一点\n第二行\n\n## 分工\n| 人 | 事 |\n|---|---|\n| 张三 | 开发 |');
+    const slides = markdownSlides(
+      '# 封面\n\n副标题\n\n## 计划\n- 第一步\n  - 细节\n![](chart.png)\nNotes: 讲慢一点\n第二行\n\n## 分工\n| 人 | 事 |\n|---|---|\n| 张三 | 开发 |',
+    );
     expect(slides).toHaveLength(3);
-    expect(slides[1]).toMatchObject({ title: '计划', bullets: [{ text: '第一步', level: 0 }, { text: '细节', level: 1 }], image: 'chart.png', notes: '讲慢一点\n第二行' });
+    expect(slides[1]).toMatchObject({
+      title: '计划',
+      bullets: [
+        { text: '第一步', level: 0 },
+        { text: '细节', level: 1 },
+      ],
+      image: 'chart.png',
+      notes: '讲慢一点\n第二行',
+    });
     expect(slides[2]!.table).toEqual({ headers: ['人', '事'], rows: [['张三', '开发']] });
   });
 
@@ -54,11 +70,15 @@ describe('.pptx written by file_write', () => {
     await expect(encodePptx({ pages: [] }, async () => CHART)).rejects.toThrow(/Expected \{"slides"/);
   });
 
-  it.skipIf(!findSoffice())('opens in LibreOffice Impress: converted to PDF, one page per slide', async () => {
-    const path = await write(DECK, 'deck-pdf.pptx');
-    const pdf = await convertWithSoffice(path, '.pptx', 'pdf');
-    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
-    expect(pages).toBe(4);
-  }, 120_000);
+  it.skipIf(!findSoffice())(
+    'opens in LibreOffice Impress: converted to PDF, one page per slide',
+    async () => {
+      const path = await write(DECK, 'deck-pdf.pptx');
+      const pdf = await convertWithSoffice(path, '.pptx', 'pdf');
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length;
+      expect(pages).toBe(4);
+    },
+    120_000,
+  );
 });

@@ -29,7 +29,13 @@ beforeAll(() => {
 afterAll(() => cleanup(dir));
 
 describe('formulas zhi can compute', () => {
-  const sheet: Record<string, number | { formula: string } | 'other'> = { A1: 'other', B1: 2, B2: 3, C1: { formula: 'B1*B2' }, C2: { formula: 'C2+1' } };
+  const sheet: Record<string, number | { formula: string } | 'other'> = {
+    A1: 'other',
+    B1: 2,
+    B2: 3,
+    C1: { formula: 'B1*B2' },
+    C2: { formula: 'C2+1' },
+  };
   const ev = new FormulaEvaluator((col, row) => sheet[`${String.fromCharCode(64 + col)}${row}`]);
   it('arithmetic, precedence, references to other formulas, ranges', () => {
     expect(ev.evaluate('1+2*3^2')).toBe(19);
@@ -64,14 +70,23 @@ describe('an xlsx written with =B2*C2', () => {
     expect(workbookXml).toMatch(/<calcPr fullCalcOnLoad="1"/);
   });
 
-  it.skipIf(!findSoffice())('LibreOffice computes the same values (converted to CSV)', async () => {
-    const { data } = await encodeXlsx(ORDERS);
-    const path = join(dir, 'orders.xlsx');
-    writeFileSync(path, data);
-    const csv = (await convertWithSoffice(path, '.xlsx', 'csv:Text - txt - csv (StarCalc):44,34,76')).toString('utf8');
-    const lines = csv.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
-    expect(lines[1]).toBe('笔记本,12.5,40,500');
-    expect(lines[3]).toBe('合计,,140,1300');
-    expect(lines[4]).toBe('说明,,#N/A,10.25');
-  }, 120_000);
+  it.skipIf(!findSoffice())(
+    'LibreOffice computes the same values (converted to CSV)',
+    async () => {
+      const { data } = await encodeXlsx(ORDERS);
+      const path = join(dir, 'orders.xlsx');
+      writeFileSync(path, data);
+      const csv = (
+        await convertWithSoffice(path, '.xlsx', 'csv:Text - txt - csv (StarCalc):44,34,76')
+      ).toString('utf8');
+      const lines = csv
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/);
+      expect(lines[1]).toBe('笔记本,12.5,40,500');
+      expect(lines[3]).toBe('合计,,140,1300');
+      expect(lines[4]).toBe('说明,,#N/A,10.25');
+    },
+    120_000,
+  );
 });

@@ -5,7 +5,13 @@ import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
-import { describeFsError, planWritePath, type ResolvedPath, resolveReadPath, resolveWritePath } from '../paths.js';
+import {
+  describeFsError,
+  planWritePath,
+  type ResolvedPath,
+  resolveReadPath,
+  resolveWritePath,
+} from '../paths.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { createNew, FolderChanged, folderId, nodeIo, replaceExisting, type WriteIo } from './atomic-write.js';
 import {
@@ -165,12 +171,22 @@ async function readOutputImage(ctx: ToolContext, path: string): Promise<Buffer> 
   const img = await resolveReadPath(ctx.outputDir, path);
   const st = await stat(img.abs);
   if (st.size > MAX_IMAGE_BYTES)
-    throw new ToolError(`The image ${img.display} is too large for a slide (${formatBytes(st.size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}). Nothing was written.`);
+    throw new ToolError(
+      `The image ${img.display} is too large for a slide (${formatBytes(st.size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}). Nothing was written.`,
+    );
   return readFile(img.abs);
 }
 
 function describe(format: OutputFormat): string {
-  return { md: 'Markdown', txt: 'text', json: 'JSON', csv: 'CSV', xlsx: 'Excel', docx: 'Word', pptx: 'PowerPoint' }[format];
+  return {
+    md: 'Markdown',
+    txt: 'text',
+    json: 'JSON',
+    csv: 'CSV',
+    xlsx: 'Excel',
+    docx: 'Word',
+    pptx: 'PowerPoint',
+  }[format];
 }
 
 export default fileWrite;

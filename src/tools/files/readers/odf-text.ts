@@ -4,6 +4,7 @@
  * inline markup that carries characters (`text:s` spaces, tabs, line breaks). Annotations and
  * deleted text in tracked changes are left out.
  */
+import { pushAll } from '../../../support/arrays.js';
 import { mdTable } from './markdown.js';
 import { attr, isElement, kids, type XmlElement } from './xml-tree.js';
 
@@ -116,7 +117,7 @@ export function odfBlocks(el: XmlElement, ctx: OdfContext, depth = 0): string[] 
         break;
       }
       case 'list':
-        out.push(...listBlocks(c, ctx, depth, ctx.numbered.has(attr(c, 'style-name') ?? '')));
+        pushAll(out, listBlocks(c, ctx, depth, ctx.numbered.has(attr(c, 'style-name') ?? '')));
         break;
       case 'table': {
         const rows = trimTable(tableRows(c, (cell) => odfBlocks(cell, ctx).join('\n')));
@@ -124,7 +125,7 @@ export function odfBlocks(el: XmlElement, ctx: OdfContext, depth = 0): string[] 
         break;
       }
       default:
-        if (!SKIP.has(c.name)) out.push(...odfBlocks(c, ctx, depth));
+        if (!SKIP.has(c.name)) pushAll(out, odfBlocks(c, ctx, depth));
     }
   }
   return out;
@@ -140,8 +141,9 @@ function listBlocks(list: XmlElement, ctx: OdfContext, depth: number, numbered: 
     let first = true;
     for (const c of kids(item)) {
       if (c.name === 'list') {
-        lines.push(
-          ...listBlocks(c, ctx, depth + 1, numbered || ctx.numbered.has(attr(c, 'style-name') ?? '')),
+        pushAll(
+          lines,
+          listBlocks(c, ctx, depth + 1, numbered || ctx.numbered.has(attr(c, 'style-name') ?? '')),
         );
         continue;
       }

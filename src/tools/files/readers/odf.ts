@@ -3,6 +3,7 @@
  * their content.xml with the walker in odf-text.ts. An encrypted package (its manifest lists
  * encryption data) is refused with a clear message, not read as noise.
  */
+import { pushAll } from '../../../support/arrays.js';
 import { mdTable } from './markdown.js';
 import { numberedListStyles, type OdfContext, odfBlocks, tableRows, trimTable } from './odf-text.js';
 import { renderSlides, type SlideText } from './slides.js';
@@ -97,7 +98,7 @@ function odpSlides(root: XmlElement | undefined, ctx: OdfContext): SlideText[] {
       const blocks = odfBlocks(shape, ctx);
       if (!blocks.length) continue;
       if (cls === 'title' && !slide.title) slide.title = blocks.join(' ');
-      else slide.blocks.push(...blocks);
+      else pushAll(slide.blocks, blocks);
     }
     return slide;
   });

@@ -4,6 +4,7 @@
  * tables, grouped shapes in order) and its speaker notes. Pictures are counted, not shown.
  */
 import { posix } from 'node:path';
+import { pushAll } from '../../../support/arrays.js';
 import { mdTable } from './markdown.js';
 import { renderSlides, type SlideText } from './slides.js';
 import { DocumentError, type Extracted } from './types.js';
@@ -101,7 +102,7 @@ function walkShapes(tree: XmlElement, out: ShapeWalk, notesOnly = false): void {
       const blocks = bodyBlocks(kid(shape, 'txBody'), type === 'body' && !notesOnly);
       if (!blocks.length) continue;
       if ((type === 'title' || type === 'ctrTitle') && !out.title) out.title = blocks.join(' ');
-      else out.blocks.push(...blocks);
+      else pushAll(out.blocks, blocks);
     }
   }
 }

@@ -90,7 +90,11 @@ export interface EncodeContext {
 }
 
 /** The bytes of a file of this format for this content. */
-export async function encodeContent(format: OutputFormat, content: unknown, ctx: EncodeContext = {}): Promise<Encoded> {
+export async function encodeContent(
+  format: OutputFormat,
+  content: unknown,
+  ctx: EncodeContext = {},
+): Promise<Encoded> {
   switch (format) {
     case 'md':
     case 'txt':
@@ -150,7 +154,9 @@ export function previewLines(format: OutputFormat, content: unknown, max = 8): s
     if (format === 'pptx' && value && typeof value === 'object') {
       const slides = Array.isArray(value) ? value : (value as { slides?: unknown }).slides;
       if (Array.isArray(slides))
-        return slides.slice(0, max).map((s, i) => `${i + 1}. ${String((s as { title?: unknown })?.title ?? '')}`);
+        return slides
+          .slice(0, max)
+          .map((s, i) => `${i + 1}. ${String((s as { title?: unknown })?.title ?? '')}`);
     }
     if (
       format === 'docx' &&

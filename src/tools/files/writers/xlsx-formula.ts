@@ -6,14 +6,16 @@
  * no cached result; the workbook asks Excel and LibreOffice to recalculate on open.
  */
 
+import { maxOf } from '../../../support/arrays.js';
+
 /** A sheet's cells by Excel address ("B2"): a number, a formula (without "="), or anything else. */
 export type CellLookup = (col: number, row: number) => number | { formula: string } | undefined | 'other';
 
 const FUNCS: Record<string, (xs: number[]) => number | undefined> = {
   SUM: (xs) => xs.reduce((a, b) => a + b, 0),
   AVERAGE: (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined),
-  MIN: (xs) => (xs.length ? Math.min(...xs) : 0),
-  MAX: (xs) => (xs.length ? Math.max(...xs) : 0),
+  MIN: (xs) => (xs.length ? -maxOf(xs.map((x) => -x)) : 0),
+  MAX: (xs) => (xs.length ? maxOf(xs) : 0),
   COUNT: (xs) => xs.length,
 };
 
@@ -70,7 +72,8 @@ export class FormulaEvaluator {
   }
 }
 
-const TOKEN = /\s*(?:(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)|(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?%?)|([A-Za-z]+)\s*\(|([-+*/^(),]))/y;
+const TOKEN =
+  /\s*(?:(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)|(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?%?)|([A-Za-z]+)\s*\(|([-+*/^(),]))/y;
 
 /** Recursive descent over the formula text. */
 class Parser {
@@ -78,14 +81,16 @@ class Parser {
   private tokens: string[][] = [];
 
   constructor(
-    private readonly src: string,
+    src: string,
     private readonly ev: FormulaEvaluator,
   ) {
     TOKEN.lastIndex = 0;
     while (TOKEN.lastIndex < src.trimEnd().length) {
       const m = TOKEN.exec(src);
       if (!m) throw new Unsupported();
-      this.tokens.push(m[1] ? ['ref', m[1]] : m[2] ? ['num', m[2]] : m[3] ? ['fn', m[3].toUpperCase()] : ['op', m[4]!]);
+      this.tokens.push(
+        m[1] ? ['ref', m[1]] : m[2] ? ['num', m[2]] : m[3] ? ['fn', m[3].toUpperCase()] : ['op', m[4]!],
+      );
     }
   }
 
@@ -105,7 +110,8 @@ class Parser {
 
   private sum(): number {
     let v = this.product();
-    while (this.isOp('+') || this.isOp('-')) v = this.tokens[this.at++]![1] === '+' ? v + this.product() : v - this.product();
+    while (this.isOp('+') || this.isOp('-'))
+      v = this.tokens[this.at++]![1] === '+' ? v + this.product() : v - this.product();
     return v;
   }
   private product(): number {

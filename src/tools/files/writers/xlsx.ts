@@ -8,8 +8,8 @@
  */
 
 import { textWidth } from '../../../support/width.js';
-import { FormulaEvaluator } from './xlsx-formula.js';
 import { type Cell, PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
+import { FormulaEvaluator } from './xlsx-formula.js';
 
 export interface SheetSpec extends Table {
   name: string;
@@ -51,7 +51,8 @@ const CN_DATE = /^(\d{4})(?:([/.-])(\d{1,2})\2(\d{1,2})|年(\d{1,2})月(\d{1,2})
 const AMOUNT = /^([+-]?)([\d,]+(?:\.\d+)?)(万|亿)?(元)?$/;
 const BRACKETED = /^\(([¥￥$]?)([\d,]+(?:\.\d+)?)\)$/;
 /** Headers of columns whose digits are identifiers, never amounts. */
-const ID_HEADER = /电话|手机|号码|身份证|证件|账号|帐号|卡号|编号|编码|代码|邮编|工号|学号|单号|phone|mobile|\bid\b|code|account|zip/i;
+const ID_HEADER =
+  /电话|手机|号码|身份证|证件|账号|帐号|卡号|编号|编码|代码|邮编|工号|学号|单号|phone|mobile|\bid\b|code|account|zip/i;
 
 function decimalsFormat(digits: string | undefined, grouped: boolean): string | undefined {
   const d = digits ? digits.length - 1 : 0;
@@ -74,7 +75,13 @@ function chineseDate(s: string): XlsxValue | undefined {
   const [y, mo, d] = [Number(m[1]), Number(m[3] ?? m[5]), Number(m[4] ?? m[6])];
   const when = new Date(Date.UTC(y, mo - 1, d));
   if (when.getUTCMonth() !== mo - 1 || when.getUTCDate() !== d) return undefined;
-  const numFmt = m[5] ? 'yyyy"年"m"月"d"日"' : m[2] === '/' ? 'yyyy/m/d' : m[2] === '.' ? 'yyyy.m.d' : 'yyyy-m-d';
+  const numFmt = m[5]
+    ? 'yyyy"年"m"月"d"日"'
+    : m[2] === '/'
+      ? 'yyyy/m/d'
+      : m[2] === '.'
+        ? 'yyyy.m.d'
+        : 'yyyy-m-d';
   return { value: when, numFmt };
 }
 
@@ -96,7 +103,10 @@ function amount(s: string): XlsxValue | undefined {
   const unit = `${m[3] ?? ''}${m[4] ?? ''}`;
   // 万 and 亿 keep the number as written (1.2万 is 1.2 in a cell shown "1.2万"): scaling it
   // would need a format code that not every spreadsheet reads the same way.
-  return { value: n, numFmt: `${GROUPED.test(digits) ? '#,##0' : '0'}${d ? `.${'0'.repeat(d)}` : ''}"${unit}"` };
+  return {
+    value: n,
+    numFmt: `${GROUPED.test(digits) ? '#,##0' : '0'}${d ? `.${'0'.repeat(d)}` : ''}"${unit}"`,
+  };
 }
 
 /**
@@ -243,7 +253,10 @@ function displayWidth(width: WidthFn, v: XlsxValue): number {
 }
 
 /** Cell values and column widths of a sheet, computed before anything is written. */
-function layout(sheet: SheetSpec, width: WidthFn): { values: XlsxValue[][]; widths: number[]; formulas: number } {
+function layout(
+  sheet: SheetSpec,
+  width: WidthFn,
+): { values: XlsxValue[][]; widths: number[]; formulas: number } {
   const cols = Math.max(1, tableWidth(sheet));
   const widths = new Array<number>(cols).fill(0);
   sheet.headers.forEach((h, i) => {
