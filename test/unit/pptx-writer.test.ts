@@ -82,3 +82,17 @@ describe('.pptx written by file_write', () => {
     120_000,
   );
 });
+
+describe('.docx fonts and language from the content', () => {
+  it('Chinese text gets SimSun for East Asian runs and zh-CN; English keeps Word’s defaults', async () => {
+    const { buildDocx } = await import('../../src/tools/files/writers/docx.js');
+    const { unzipSync } = await import('fflate');
+    const styles = async (md: string) =>
+      new TextDecoder().decode(unzipSync(await buildDocx(md))['word/styles.xml']);
+    const zh = await styles('# 报告\n\n本季度收入增长。');
+    expect(zh).toMatch(/<w:rFonts [^>]*w:eastAsia="SimSun"/);
+    expect(zh).toMatch(/<w:lang [^>]*w:eastAsia="zh-CN"/);
+    const en = await styles('# Report\n\nRevenue grew.');
+    expect(en).not.toMatch(/SimSun|zh-CN/);
+  });
+});
