@@ -58,7 +58,9 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   tools.onDemand = full;
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
-  const mcp = full ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model }) : undefined;
+  const mcp = full
+    ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model, defer: true })
+    : undefined;
   const usage = newUsage(ctx);
   const prepare = beforeEachMessage(skills, mcp);
   const settings = {

@@ -130,6 +130,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * most conversations never need should not weigh on every request. Absent: always offered.
    */
   offerWhen?(userText: string): boolean;
+  /**
+   * Not sent with every request: the model finds it with tool_search (by name or description),
+   * and its schema is sent from then on (MCP tools: a server may bring dozens).
+   */
+  deferred?: boolean;
   /** A successful call reads one file (counted in the run's "files read"). */
   readsFile?: boolean;
 }

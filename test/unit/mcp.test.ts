@@ -7,7 +7,8 @@ import {
   mcpServersProblems,
   normalizeServer,
 } from '../../src/support/mcp-config.js';
-import { mcpKind, mcpToolName, resultText, trimSchema } from '../../src/tools/mcp/convert.js';
+import { mcpKind, mcpToolName, resultText } from '../../src/tools/mcp/convert.js';
+import { glmSchema as trimSchema } from '../../src/tools/mcp/schema.js';
 
 describe('MCP permissions', () => {
   it('asks for every call of an untrusted server, runs read-trusted ones, and runs auto-trusted ones only in auto mode with a person there', () => {
