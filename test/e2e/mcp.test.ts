@@ -193,7 +193,7 @@ describe('MCP servers as tools', () => {
     const r = await zhi(['-c', 'hello']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('OK\n');
-    expect(r.stderr).toContain('MCP server broken: spawn /nonexistent/mcp-server ENOENT');
+    expect(r.stderr).toContain('MCP server broken: the command "/nonexistent/mcp-server" was not found');
     expect(r.stderr.match(/MCP server broken/g)).toHaveLength(1);
   });
 

@@ -8,6 +8,7 @@ import type { McpServerConfig } from '../../support/mcp-config.js';
 import type { ToolRegistry } from '../registry.js';
 import { createToolSearchTool, TOOL_SEARCH } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
+import { mcpAssess, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
 import { MCP_ARGS, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
@@ -45,7 +46,7 @@ export class McpManager {
 
   constructor(
     servers: Record<string, McpServerConfig>,
-    cwd: string,
+    private readonly cwd: string,
     private readonly registry?: ToolRegistry,
     private readonly options: McpOptions = {},
   ) {
@@ -76,6 +77,9 @@ export class McpManager {
         kind: mcpKind(c.config.trust),
         ...(deferred ? { deferred } : {}),
         label: () => `${c.name}: ${info.name}`,
+        preview: (args: Record<string, unknown>, ctx) =>
+          mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
+        assess: (args: Record<string, unknown>, ctx) => mcpAssess(name, info.name, args, ctx.cwd),
         execute: async (args: Record<string, unknown>, ctx) => {
           const r = await c.call(info.name, args, ctx.signal);
           const images = resultImages(r);
