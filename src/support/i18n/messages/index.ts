@@ -14,6 +14,7 @@ import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { runs } from './runs.js';
 import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
@@ -40,7 +41,8 @@ type En = typeof cli.en &
   typeof agentskills.en &
   typeof mcp.en &
   typeof mcpCalls.en &
-  typeof batch.en;
+  typeof batch.en &
+  typeof runs.en;
 
 const groups = [
   cli,
@@ -63,6 +65,7 @@ const groups = [
   mcp,
   mcpCalls,
   batch,
+  runs,
 ];
 
 export const messages = {
