@@ -42,6 +42,8 @@ export function decide(
 export interface WebGrants {
   typed: Set<string>;
   hosts: Set<string>;
+  /** Tools asked once per session (web_search) the person allowed. */
+  tools?: Set<string>;
   /**
    * Standing approvals given this session ("always" for an MCP tool, a shell command prefix):
    * the keys of Assessment.standing. Kept here, with the sites, as the session's grants.
@@ -50,7 +52,7 @@ export interface WebGrants {
 }
 
 export function newWebGrants(): WebGrants {
-  return { typed: new Set(), hosts: new Set(), standing: new Set() };
+  return { typed: new Set(), hosts: new Set(), tools: new Set(), standing: new Set() };
 }
 
 /** `https://Example.com/a?b#c` → `https://example.com/a?b` (no fragment), or undefined when not http(s). */

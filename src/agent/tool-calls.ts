@@ -8,6 +8,7 @@ import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
+import { carriesSecret } from '../support/redact.js';
 import { visible } from '../support/sanitize.js';
 import { truncateText } from '../support/text.js';
 import {
@@ -97,7 +98,7 @@ function parallelGroups(calls: ToolCall[], deps: AgentDeps): number[][] {
   // Reads that may ask (web_fetch) run one at a time, like everything that asks.
   const readOnly = (i: number) => {
     const tool = deps.tools.get(calls[i]!.function.name);
-    return !tool || (tool.kind === 'read' && !tool.site);
+    return !tool || (tool.kind === 'read' && !tool.site && !tool.askOnce);
   };
   const groups: number[][] = [];
   calls.forEach((_, i) => {
@@ -224,6 +225,13 @@ async function decideCall(
     slot.emit({ type: 'permission', id, name, decision: 'refused', reason: limited.reason, notice });
     return { outcome: failure(t('agent.tool.refused', { reason: limited.reason }, 'en')) };
   }
+  const leak = tool.egress?.(args).some((text) => carriesSecret(text));
+  if (leak) {
+    const reason = t('agent.tool.egressSecret', { name }, 'en');
+    const notice = noticeText({ key: 'safety.egress.secret', params: { name } });
+    slot.emit({ type: 'permission', id, name, decision: 'refused', reason, notice });
+    return { outcome: failure(t('agent.tool.refused', { reason }, 'en')) };
+  }
   let assessment: Assessment;
   try {
     assessment = (await tool.assess?.(args, ctx)) ?? {};
@@ -239,7 +247,8 @@ async function decideCall(
   }
   const siteUrl = tool.site?.(args);
   const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
-  const site = siteUrl === undefined ? undefined : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
+  const once = tool.askOnce ? { preapproved: deps.webGrants?.tools?.has(name) ?? false } : undefined;
+  const site = siteUrl === undefined ? once : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
   const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, site);
   if (decision === 'allow') return {};
   if (decision === 'deny') return { outcome: denied(slot, name, siteUrl) };
@@ -277,6 +286,11 @@ async function decideCall(
   // "Always for this domain": later fetches from the same host run without a question.
   if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
   if (standing && ctx.granted?.includes(ALWAYS_STANDING)) deps.webGrants?.standing?.add(standing.key);
+  // Asked once per session (web_search): a yes covers the rest of it.
+  if (tool.askOnce && deps.webGrants) {
+    deps.webGrants.tools ??= new Set();
+    deps.webGrants.tools.add(name);
+  }
   return { asked: true };
 }
 

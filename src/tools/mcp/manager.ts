@@ -5,6 +5,7 @@
  */
 import type { PlatformClient } from '../../llm/types.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { visible } from '../../support/sanitize.js';
 import type { ToolRegistry } from '../registry.js';
 import { createToolSearchTool, TOOL_SEARCH } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
@@ -68,7 +69,8 @@ export class McpManager {
   toolsOf(c: McpConnection, deferred = false): AnyTool[] {
     return c.tools.map((info) => {
       const name = mcpToolName(c.name, info.name);
-      const description = `[MCP server "${c.name}"] ${cutAtWord(info.description ?? info.name, MAX_TOOL_DESCRIPTION)}`;
+      // A server's text reaches the model and the screen: control, bidi and invisible characters shown, not kept.
+      const description = `[MCP server "${c.name}"] ${visible(cutAtWord(info.description ?? info.name, MAX_TOOL_DESCRIPTION), { keepNewlines: true })}`;
       const tool: AnyTool = {
         name,
         description,
@@ -76,6 +78,7 @@ export class McpManager {
         parameters: glmSchema(info.inputSchema),
         kind: mcpKind(c.config.trust),
         ...(deferred ? { deferred } : {}),
+        egress: (args: Record<string, unknown>) => [JSON.stringify(args)],
         label: () => `${c.name}: ${info.name}`,
         preview: (args: Record<string, unknown>, ctx) =>
           mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
