@@ -200,6 +200,8 @@ describe('MCP servers as tools', () => {
       ].join('\n'),
     );
     fake.script(
+      // MCP tools are deferred: the hostile description is seen once the search loads the tool.
+      { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'select:crashy__poisoned' } }] },
       { kind: 'tools', calls: [{ name: 'crashy__hang', arguments: {} }] },
       {
         kind: 'tools',
@@ -210,10 +212,10 @@ describe('MCP servers as tools', () => {
     const r = await e.zhi(['-c', 'try the server'], { timeoutMs: 30_000, env: { ZHI_LANGUAGE: 'zh' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Carried on.\n');
-    const [first, second, third] = chats();
-    expect(toolResults(second!)[0]).toContain('did not answer hang within 2 s');
+    const [, first, second, third] = chats();
+    expect(toolResults(second!)[1]).toContain('did not answer hang within 2 s');
     expect(r.stderr).toContain('MCP 服务器“crashy”在 2 秒内没有回应 hang');
-    expect(toolResults(third!)[1]).toMatch(/^Error: Refused: crashy__echo would send a secret/);
+    expect(toolResults(third!)[2]).toMatch(/^Error: Refused: crashy__echo would send a secret/);
     const poisoned = (first!.body.tools ?? []).find(
       (t: { function: { name: string } }) => t.function.name === 'crashy__poisoned',
     );
@@ -330,7 +332,13 @@ describe('MCP servers as tools', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Echoed.\n');
     const [first, second] = chats();
-    expect(toolNames(first!).sort()).toEqual(['crashy__crash', 'crashy__echo']);
+    // A skill run sends its servers' tools whole (up to 20 of them; more wait for tool_search).
+    expect(toolNames(first!).sort()).toEqual([
+      'crashy__crash',
+      'crashy__echo',
+      'crashy__hang',
+      'crashy__poisoned',
+    ]);
     expect(toolResults(second!)).toEqual(['echo: from a skill']);
 
     const lost = await zhi(['run', 'lost']);
