@@ -16,6 +16,8 @@ export interface ChatSettings {
   mode: PermissionMode;
   maxTurns: number;
   systemPrompt: string;
+  /** The project instruction files read into the system prompt (shown by /status). */
+  instructionFiles?: string[];
 }
 
 export interface ChatOptions {

@@ -184,6 +184,7 @@ export class SessionRecorder {
       case 'folder_file':
       case 'folder_batch':
       case 'folder_end':
+      case 'folder_wait':
       case 'long_document':
         break;
       default:

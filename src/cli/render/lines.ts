@@ -136,6 +136,7 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     case 'folder_file':
     case 'folder_batch':
     case 'folder_end':
+    case 'folder_wait':
     case 'long_document':
     case 'user':
     case 'nested':

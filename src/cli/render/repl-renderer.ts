@@ -164,6 +164,7 @@ export class ReplRenderer {
       case 'folder_start':
       case 'folder_file':
       case 'folder_batch':
+      case 'folder_wait':
       case 'folder_end':
         this.folderEvent(ev);
         break;
