@@ -1,13 +1,15 @@
 /**
  * `zhi doctor`: what this computer offers zhi, in plain words, with how to fix what is missing.
- * For now one check — the shell sandbox — and a home for more later. Exit code 0 when all is
+ * Checks: the Node zhi runs on (doctor-node.ts) and the shell sandbox. Exit code 0 when all is
  * well, 1 when a check needs attention.
  */
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';
+import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
 import { type SandboxState, sandboxState } from '../../tools/shell/sandbox.js';
 import type { AppContext } from '../context.js';
+import { nodeCheck } from './doctor-node.js';
 
 interface Check {
   ok: boolean;
@@ -28,7 +30,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const style = ctx.err;
   const out = (s: string) => process.stdout.write(`${s}\n`);
   out(style.bold(t('doctor.title')));
-  const checks = [sandboxCheck(sandboxState())];
+  const checks = [nodeCheck(installKind()), sandboxCheck(sandboxState())];
   for (const c of checks) {
     const [head, ...rest] = c.lines;
     out(`${c.ok ? style.green('✓') : style.yellow('!')} ${head}`);

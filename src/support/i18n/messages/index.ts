@@ -7,6 +7,7 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
+import { install } from './install.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
 import { models } from './models.js';
@@ -38,7 +39,8 @@ type En = typeof cli.en &
   typeof models.en &
   typeof agentskills.en &
   typeof mcp.en &
-  typeof batch.en;
+  typeof batch.en &
+  typeof install.en;
 
 const groups = [
   cli,
@@ -60,6 +62,7 @@ const groups = [
   agentskills,
   mcp,
   batch,
+  install,
 ];
 
 export const messages = {

@@ -1,0 +1,23 @@
+/**
+ * `zhi doctor`'s Node check: which Node runs zhi and whether it still gets security fixes. From
+ * npm or a checkout that Node is the person's to update; inside an executable it is zhi's own.
+ */
+import { t } from '../../support/i18n/index.js';
+import { type InstallKind, nodeSupport } from '../../support/install.js';
+
+export interface DoctorCheck {
+  ok: boolean;
+  lines: string[];
+}
+
+export function nodeCheck(kind: InstallKind, support = nodeSupport()): DoctorCheck {
+  const params = { node: support.version, date: support.endOfLife, how: t(`install.kind.${kind}`) };
+  if (kind === 'exe') {
+    return support.ended
+      ? { ok: false, lines: [t('doctor.node.exeEol', params), t('doctor.node.exeEolTry')] }
+      : { ok: true, lines: [t('doctor.node.exe', params)] };
+  }
+  return support.ended
+    ? { ok: false, lines: [t('doctor.node.eol', params), t('doctor.node.eolTry')] }
+    : { ok: true, lines: [t('doctor.node.ok', params)] };
+}
