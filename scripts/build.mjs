@@ -5,7 +5,7 @@
 // tested (its lockfile and overrides), no native addon, no engine warning.
 // The data files that code reads go to dist/assets/ (support/install.ts reads them there, or from
 // inside a standalone executable); the licences of the bundled packages to dist/THIRD-PARTY-LICENSES.txt.
-import { chmod, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +35,10 @@ const BANNER = [
 
 async function main() {
   const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  await rm(dist, { recursive: true, force: true });
+  // Everything but the executables (npm run build:exe), which take minutes to make.
+  for (const name of await readdir(dist).catch(() => [])) {
+    if (name !== 'exe') await rm(join(dist, name), { recursive: true, force: true });
+  }
   const result = await build({
     entryPoints: { zhi: join(root, 'src/cli/main.ts') },
     outdir: dist,
@@ -135,5 +138,4 @@ function packageOf(file) {
   return join(parts.join('/node_modules/'), 'node_modules', name);
 }
 
-await mkdir(dirname(dist), { recursive: true });
 await main();

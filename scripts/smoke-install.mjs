@@ -6,6 +6,8 @@
 //                                                       dependencies) → the checks; prints the size
 //   node scripts/smoke-install.mjs --exe <file> [--wine] the same checks on a standalone executable,
 //                                                       with no Node on PATH (under Wine for .exe)
+//   node scripts/smoke-install.mjs --node <node binary> the npm package, packed, installed and run
+//                                                       with that Node (e.g. 22 or 24)
 //
 // Checks: --version names the kind of install; a chat turn; the shell tool (its grammar is a
 // WebAssembly asset); a built-in skill reading a PDF whose Chinese text needs a CMap asset, and
@@ -27,7 +29,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -39,6 +41,7 @@ const opt = (name) => {
 };
 const exe = opt('exe');
 const wine = args.includes('--wine');
+const nodeBinary = opt('node');
 const MAX_INSTALLED_MB = 120;
 const DANGEROUS = wine ? 'cd C:\\ && rd /s /q %USERPROFILE%' : 'cd /tmp && rm -rf ~/';
 const NODE_WARNING = /\(node:\d+\)|ExperimentalWarning|DeprecationWarning|EBADENGINE|npm warn/i;
@@ -74,7 +77,7 @@ async function startFake() {
 }
 
 /** npm pack, then install the tarball into a temporary prefix; returns the zhi command. */
-function installPackage() {
+function installPackage(env) {
   const packs = join(temp, 'pack');
   mkdirSync(packs);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -91,7 +94,7 @@ function installPackage() {
   const log = execFileSync(
     npm,
     ['install', '-g', join(packs, tgz), '--prefix', prefix, '--offline', '--no-fund', '--no-audit'],
-    { cwd: temp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: temp, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   check('npm install prints no warning', !NODE_WARNING.test(log), log);
   const installed = join(prefix, process.platform === 'win32' ? '' : 'lib', 'node_modules', 'zhi');
@@ -290,7 +293,8 @@ async function main() {
       check('no node on PATH', noNode);
       if (wine) env.NODE_OPTIONS = `--require Z:${wineKeepAliveFix()}`;
     } else {
-      zhi = installPackage();
+      if (nodeBinary) env.PATH = `${dirname(realpathSync(nodeBinary))}${delimiter}${env.PATH}`;
+      zhi = installPackage(env);
     }
     await checks(zhi, fake, env);
   } finally {
