@@ -24,13 +24,15 @@ const ASSETS = [
 ];
 
 // Bundled CommonJS code expects `require`, `__filename` and `__dirname`; an ES module has none,
-// so each output file gets its own, made from its URL.
+// so each output file gets its own, made from its URL. esbuild does not see this text, so it
+// uses only names no bundled module declares (uuid has a top-level `URL`, for one).
 const BANNER = [
   "import { createRequire as __zhiCreateRequire } from 'node:module';",
+  "import { dirname as __zhiDirnameOf } from 'node:path';",
   "import { fileURLToPath as __zhiFileURLToPath } from 'node:url';",
   'const require = __zhiCreateRequire(import.meta.url);',
   'const __zhiFilename = __zhiFileURLToPath(import.meta.url);',
-  "const __zhiDirname = __zhiFileURLToPath(new URL('.', import.meta.url));",
+  'const __zhiDirname = __zhiDirnameOf(__zhiFilename);',
 ].join('\n');
 
 async function main() {
