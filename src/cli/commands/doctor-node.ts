@@ -7,6 +7,7 @@ import { type InstallKind, nodeSupport } from '../../support/install.js';
 
 export interface DoctorCheck {
   ok: boolean;
+  optional?: boolean;
   lines: string[];
 }
 
