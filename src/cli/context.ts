@@ -17,7 +17,7 @@ import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
-import { outputDirOf, permissionMode } from './settings.js';
+import { checkOutputDir, outputDirOf, permissionMode } from './settings.js';
 
 /** Everything a mode needs, built once from the command line, the environment and config.yaml. */
 export interface AppContext {
@@ -82,6 +82,8 @@ export async function buildContext(
   }
   setSandboxMode(config.shellSandbox);
   const cwd = process.cwd();
+  const outputDir = outputDirOf({ config, cwd });
+  checkOutputDir({ config, outputDir });
   return {
     args,
     paths,
@@ -96,7 +98,7 @@ export async function buildContext(
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     cwd,
-    outputDir: outputDirOf({ config, cwd }),
+    outputDir,
     mode: permissionMode(args),
     env,
     interrupt,

@@ -6,9 +6,10 @@
  * the result says so, so the approval prompt can say "not sandboxed".
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
 import { appPaths } from '../../support/paths.js';
 import { type RunResult, runCommand } from './run.js';
 import { bwrapArgs, type SandboxPolicy, seatbeltArgs, secretPaths } from './sandbox-args.js';
@@ -129,9 +130,24 @@ export async function runSandboxed(command: string, opts: SandboxedOptions): Pro
     ...(opts.env ? { env: opts.env } : {}),
   };
   if (sandbox.kind === 'none') return { ...(await runCommand(command, base)), sandbox };
-  // The output folder must exist to be bound writable; it is where results go anyway.
-  mkdirSync(opts.outputDir, { recursive: true });
-  if (sandbox.kind === 'bwrap') {
+  // The output folder must exist to be bound writable; one made only for this command is removed
+  // again when the command left nothing in it (`!echo hi` leaves no empty zhi-output behind).
+  const created = makeFolderSync(opts.outputDir);
+  try {
+    return await runInSandbox(command, opts, sandbox.kind, base);
+  } finally {
+    if (created) removeIfEmpty(opts.outputDir, created);
+  }
+}
+
+async function runInSandbox(
+  command: string,
+  opts: SandboxedOptions,
+  kind: SandboxKind,
+  base: Parameters<typeof runCommand>[1],
+): Promise<SandboxedResult> {
+  const sandbox = { kind } as const;
+  if (kind === 'bwrap') {
     const args = [...bwrapArgs(policyFor(opts, '/tmp')), '/bin/sh', '-c', command];
     return { ...(await runCommand(command, { ...base, wrap: { file: 'bwrap', args } })), sandbox };
   }
