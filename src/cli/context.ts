@@ -116,10 +116,15 @@ function reportWarnings(warnings: ConfigWarning[], style: Style): void {
       const gap = getLanguage() === 'zh' ? '' : ' ';
       process.stderr.write(formatWarning(`${text}${gap}${t('mcp.warn.badEntryTry', { name })}`, style));
     } else {
-      const extra = w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost');
-      process.stderr.write(
-        formatWarning(`${t('config.warn.corrupt', { backup: w.backup })} ${extra}`, style),
-      );
+      const parts = [
+        ...(w.line ? [t('config.warn.corruptLine', { line: w.line })] : []),
+        t('config.warn.corrupt', { backup: w.backup }),
+        w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost'),
+        w.recovered.length
+          ? t('config.warn.corruptRecovered', { keys: w.recovered.join(', ') })
+          : t('config.warn.corruptNone'),
+      ];
+      process.stderr.write(formatWarning(parts.join(getLanguage() === 'zh' ? '' : ' '), style));
     }
   }
 }

@@ -1,40 +1,30 @@
 /**
- * `zhi doctor`: what this computer offers zhi, in plain words, with how to fix what is missing.
- * For now one check — the shell sandbox — and a home for more later. Exit code 0 when all is
- * well, 1 when a check needs attention.
+ * `zhi doctor`: what this computer offers zhi, in plain words, with how to fix what is missing —
+ * the config, the key (tried live) and the way to the platform, the MCP servers, the readers that
+ * need a program, the shell sandbox (doctor-checks.ts, one function each). Exit code 0 when all is
+ * well, 1 when a check found something wrong.
  */
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
-import { type MessageKey, t } from '../../support/i18n/index.js';
-import { visible } from '../../support/sanitize.js';
-import { type SandboxState, sandboxState } from '../../tools/shell/sandbox.js';
+import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
+import { CHECKS } from './doctor-checks.js';
 
-interface Check {
-  ok: boolean;
-  lines: string[];
-}
-
-/** The sandbox check as text; exported for tests. */
-export function sandboxCheck(state: SandboxState): Check {
-  if (state.kind !== 'none') return { ok: true, lines: [t(`doctor.sandbox.${state.kind}`)] };
-  const base = `doctor.sandbox.${state.reason}` as MessageKey;
-  const detail = visible(state.detail?.split('\n')[0]?.slice(0, 200) ?? '');
-  const lines = [t(base, { detail })];
-  if (state.reason !== 'unsupported') lines.push(t(`${base}Try` as MessageKey));
-  return { ok: false, lines };
-}
+export { sandboxCheck } from './doctor-sandbox.js';
 
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const style = ctx.err;
   const out = (s: string) => process.stdout.write(`${s}\n`);
   out(style.bold(t('doctor.title')));
-  const checks = [sandboxCheck(sandboxState())];
-  for (const c of checks) {
+  let ok = true;
+  for (const check of CHECKS) {
+    const c = await check(ctx);
+    if (!c) continue;
+    ok &&= c.ok;
     const [head, ...rest] = c.lines;
-    out(`${c.ok ? style.green('✓') : style.yellow('!')} ${head}`);
+    const mark = !c.ok ? style.red('✗') : c.note ? style.yellow('·') : style.green('✓');
+    out(`${mark} ${head}`);
     for (const line of rest) out(`  ${line}`);
   }
-  const ok = checks.every((c) => c.ok);
   out(ok ? t('doctor.ok') : t('doctor.problems'));
   return ok ? ExitCode.ok : ExitCode.failure;
 }
