@@ -62,6 +62,12 @@ export class FolderProgress {
       this.batch(ev);
       return;
     }
+    if (ev.type === 'folder_wait') {
+      const seconds = Math.max(1, Math.round((ev.ms ?? 0) / 1000));
+      if (ev.phase === 'paused') this.say(this.o.err.yellow(t('runs.paused', { seconds })));
+      else this.say(this.o.err.dim(t('runs.resumed')));
+      return;
+    }
     if (ev.type !== 'folder_file') return;
     if (ev.status === 'cleaned') {
       const outputs = (ev.outputs ?? []).map((p) => visible(p)).join(', ');
@@ -107,6 +113,7 @@ export class FolderProgress {
     }
     this.say(st.dim(t('batch.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
     if (ev.counts.earlier) this.say(st.dim(t('batch.start.earlier', { earlier: ev.counts.earlier })));
+    if (ev.replacing) this.say(st.yellow(t('runs.replacing', { count: ev.replacing })));
   }
 
   private counter(ev: { counts: { total: number; done: number; failed: number; earlier: number } }): string {
