@@ -35,7 +35,7 @@ const KNOWN: Known[] = [
 
 /** A command the sandbox kept from writing: said in every language, with the way to allow it. */
 const SANDBOXED =
-  /Read-only file system[\s\S]*It ran in a sandbox: it could write only under ((?:(?! and ).)+) \(and a private/;
+  /Read-only file system[\s\S]*It ran in a sandbox: it could (?:write|create new files) only under ((?:(?! and ).)+) \(and a private/;
 
 /**
  * The reason a tool failed, for the person. The tool's own words are written for the model in
