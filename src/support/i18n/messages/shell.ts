@@ -56,11 +56,15 @@ export const shell = defineMessages(
     'doctor.mcp.ready': '{name}: ready, {n} tools',
     'doctor.mcp.failed': '{name}: {error}',
     'doctor.mcp.try': 'See `zhi mcp list` and fix or remove the server with `zhi mcp remove <name>`.',
-    'doctor.readers.office':
-      'Office readers: LibreOffice is installed (old .doc/.xls/.ppt and WPS files can be converted).',
-    'doctor.readers.noOffice':
-      'Office readers: LibreOffice is not installed; modern Word, Excel, PowerPoint and PDF files still read.',
-    'doctor.readers.noOfficeTry': 'For old .doc/.xls/.ppt and WPS files, install LibreOffice.',
+    'doctor.office.found':
+      'Office files: LibreOffice found ({path}); old Word, Excel, PowerPoint and WPS files (.doc .xls .ppt .wps .et .dps .rtf) are read through it. .docx .xlsx .pptx and OpenDocument are read directly.',
+    'doctor.office.missing':
+      'Office files: LibreOffice not found. .docx .xlsx .pptx, OpenDocument, .doc/.wps and .rtf are still read (the old ones as plain text); .xls .et .ppt .dps cannot be read.',
+    'doctor.office.tryLinux':
+      'To read them, install LibreOffice: sudo apt install libreoffice-core (or your system’s package).',
+    'doctor.office.tryMac': 'To read them, install LibreOffice: brew install --cask libreoffice',
+    'doctor.office.tryWindows':
+      'To read them, install LibreOffice: winget install TheDocumentFoundation.LibreOffice',
     'doctor.ok': 'Everything zhi can check looks fine.',
     'doctor.problems': 'Some checks need attention (see above).',
   },
@@ -76,6 +80,15 @@ export const shell = defineMessages(
     'shell.preview.moreChars': '… 还有 {count} 个字符 — 输入 v 查看全部',
     'shell.refuse.control': '它含有控制字符或转义序列（{shown}），可能在屏幕上隐藏命令的一部分',
     'doctor.title': 'zhi doctor — 本机检查',
+    'doctor.office.found':
+      'Office 文件：已找到 LibreOffice（{path}）；旧版 Word、Excel、PowerPoint 和 WPS 文件（.doc .xls .ppt .wps .et .dps .rtf）通过它读取。.docx .xlsx .pptx 和 OpenDocument 直接读取。',
+    'doctor.office.missing':
+      'Office 文件：未找到 LibreOffice。.docx .xlsx .pptx、OpenDocument、.doc/.wps 和 .rtf 仍可读取（旧格式只读出纯文本）；.xls .et .ppt .dps 无法读取。',
+    'doctor.office.tryLinux':
+      '如需读取，请安装 LibreOffice：sudo apt install libreoffice-core（或系统对应的软件包）。',
+    'doctor.office.tryMac': '如需读取，请安装 LibreOffice：brew install --cask libreoffice',
+    'doctor.office.tryWindows':
+      '如需读取，请安装 LibreOffice：winget install TheDocumentFoundation.LibreOffice',
     'doctor.sandbox.bwrap':
       '命令沙盒：bubblewrap 可用。命令只能读取当前文件夹和已安装的程序，只能在输出文件夹中新建文件（其中已有的文件不能被修改），不能联网，也看不到你的机密文件和你没有列出（shell_env）的环境变量，除非你为某条命令放宽。',
     'doctor.sandbox.seatbelt':
@@ -114,10 +127,6 @@ export const shell = defineMessages(
     'doctor.mcp.ready': '{name}：就绪，{n} 个工具',
     'doctor.mcp.failed': '{name}：{error}',
     'doctor.mcp.try': '用 `zhi mcp list` 查看，用 `zhi mcp remove <名称>` 修正或删除该服务器。',
-    'doctor.readers.office': '办公文档读取：已安装 LibreOffice（旧的 .doc/.xls/.ppt 和 WPS 文件可以转换）。',
-    'doctor.readers.noOffice':
-      '办公文档读取：未安装 LibreOffice；新版 Word、Excel、PowerPoint 和 PDF 文件仍可读取。',
-    'doctor.readers.noOfficeTry': '如需读取旧的 .doc/.xls/.ppt 和 WPS 文件，请安装 LibreOffice。',
     'doctor.ok': 'zhi 能检查的项目都正常。',
     'doctor.problems': '有些检查需要注意（见上文）。',
   },
