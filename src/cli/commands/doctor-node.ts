@@ -5,13 +5,7 @@
 import { t } from '../../support/i18n/index.js';
 import { type InstallKind, nodeSupport } from '../../support/install.js';
 
-export interface DoctorCheck {
-  ok: boolean;
-  optional?: boolean;
-  lines: string[];
-}
-
-export function nodeCheck(kind: InstallKind, support = nodeSupport()): DoctorCheck {
+export function nodeCheck(kind: InstallKind, support = nodeSupport()): { ok: boolean; lines: string[] } {
   const params = { node: support.version, date: support.endOfLife, how: t(`install.kind.${kind}`) };
   if (kind === 'exe') {
     return support.ended
