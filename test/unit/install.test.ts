@@ -56,7 +56,7 @@ describe("Node's end of life", () => {
   it('doctor warns on an ended Node from npm, with what to do, in English and Chinese', () => {
     const ended = nodeSupport('v20.20.2', new Date('2026-11-27T00:00:00Z'));
     const npm = nodeCheck('npm', ended);
-    expect(npm.ok).toBe(false);
+    expect(npm.note).toBe(true);
     expect(npm.lines[0]).toBe(
       'Node v20.20.2 (npm package) reached its end of life on 2026-04-30: it no longer gets security fixes.',
     );
