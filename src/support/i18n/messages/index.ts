@@ -7,6 +7,7 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
+import { install } from './install.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
@@ -42,7 +43,8 @@ type En = typeof cli.en &
   typeof mcp.en &
   typeof mcpCalls.en &
   typeof batch.en &
-  typeof runs.en;
+  typeof runs.en &
+  typeof install.en;
 
 const groups = [
   cli,
@@ -66,6 +68,7 @@ const groups = [
   mcpCalls,
   batch,
   runs,
+  install,
 ];
 
 export const messages = {
