@@ -114,10 +114,7 @@ describe('FolderProgress', () => {
       spent: 0,
       currency: 'CNY',
       failures: [],
-      outputs: Array.from({ length: 60 }, (_, i) => ({
-        file: `docs/f${i}.txt`,
-        outputs: [`zhi-output/f${i}.md`],
-      })),
+      outputs: Array.from({ length: 60 }, (_, i) => ({ file: `docs/f${i}.txt`, outputs: [`zhi-output/f${i}.md`] })),
       notStarted: 0,
       interrupted: 0,
       manifest: 'zhi-output/.zhi-runs/x.json',
