@@ -19,6 +19,7 @@ import { setup } from './setup.js';
 import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
+import { windows } from './windows.js';
 
 type En = typeof cli.en &
   typeof config.en &
@@ -38,7 +39,8 @@ type En = typeof cli.en &
   typeof models.en &
   typeof agentskills.en &
   typeof mcp.en &
-  typeof batch.en;
+  typeof batch.en &
+  typeof windows.en;
 
 const groups = [
   cli,
@@ -60,6 +62,7 @@ const groups = [
   agentskills,
   mcp,
   batch,
+  windows,
 ];
 
 export const messages = {

@@ -1,0 +1,43 @@
+import { defineMessages } from '../define.js';
+
+// Strings of the shell policy on Windows (cmd.exe's grammar, the catastrophic Windows families).
+// Refusal reasons are shown to the user and passed to the model in the same words.
+export const windows = defineMessages(
+  {
+    'shell.refuse.cmdUnparsable':
+      'cmd.exe would read this line in a way that cannot be checked before it runs: {reason}',
+    'shell.cmd.caretEnd': 'it ends with ^, which joins it to a line that is not there',
+    'shell.cmd.unbalanced': 'its parentheses do not match',
+    'shell.cmd.forSyntax': 'its for loop is not written as "for %i in (…) do …"',
+    'shell.cmd.modifier': 'a %VAR:…% expansion in it cannot be worked out',
+    'shell.cmd.cmdcmdline': 'it uses %CMDCMDLINE%, whose value holds the command line itself',
+    'shell.refuse.setThenUse':
+      'it sets {name} and uses it on the same line, where cmd.exe may use the old or the new value; run the set first, then the command that uses it',
+    'shell.refuse.registry':
+      'it deletes registry keys or values under {key}, where Windows and your programs keep their settings',
+    'shell.refuse.remoteCode':
+      'it downloads or runs code from elsewhere ({program}), which cannot be checked',
+    'shell.refuse.runLater':
+      'it sets up a command to run later, outside this conversation ({program}: a scheduled task, a service or a start-up entry)',
+    'shell.refuse.shadowCopies':
+      'it deletes or disables Windows backups, shadow copies or recovery ({program})',
+    'shell.refuse.mirror':
+      'it mirrors onto {target} with {flag}, deleting everything there that is not in the source',
+  },
+  {
+    'shell.refuse.cmdUnparsable': 'cmd.exe 对这行命令的解读方式在运行前无法检查：{reason}',
+    'shell.cmd.caretEnd': '它以 ^ 结尾，会把它和并不存在的下一行连在一起',
+    'shell.cmd.unbalanced': '它的括号不配对',
+    'shell.cmd.forSyntax': '它的 for 循环不是“for %i in (…) do …”的写法',
+    'shell.cmd.modifier': '其中的 %VAR:…% 展开无法确定结果',
+    'shell.cmd.cmdcmdline': '它使用了 %CMDCMDLINE%，其值包含命令行本身',
+    'shell.refuse.setThenUse':
+      '它在同一行里设置并使用 {name}，cmd.exe 可能使用旧值也可能使用新值；请先单独运行 set，再运行使用它的命令',
+    'shell.refuse.registry': '它会删除 {key} 下的注册表项或值，Windows 和你的程序把设置保存在那里',
+    'shell.refuse.remoteCode': '它会下载或运行来自别处的代码（{program}），运行前无法检查',
+    'shell.refuse.runLater':
+      '它会设置一条命令在以后、在本次对话之外运行（{program}：计划任务、服务或开机启动项）',
+    'shell.refuse.shadowCopies': '它会删除或停用 Windows 的备份、卷影副本或系统恢复（{program}）',
+    'shell.refuse.mirror': '它会用 {flag} 镜像到 {target}，删除那里所有源文件夹中没有的内容',
+  },
+);
