@@ -24,6 +24,10 @@ const words = (line: string) =>
 /** Every line of issue 24, and variants: refused, in every spelling. */
 const REFUSED: [line: string, rule: string][] = [
   ["echo 'x & rd /s /q C:\\ & '", 'delete-critical'],
+  ["echo 'x & rd /s /q ..\\victim & '", 'delete-outside'],
+  ['echo hi #& del /s /q ..\\victim2\\*', 'delete-outside'],
+  ['rd /s/q D:\\data\\old', 'delete-outside'],
+  ['Remove-Item -Recurse ..\\x', 'delete-outside'],
   ['echo hi #& del /s /q C:\\*', 'delete-critical'],
   ['echo hi #& rd /s /q C:\\', 'delete-critical'],
   ['dir # & rd /s /q %USERPROFILE%', 'delete-critical'],
@@ -105,6 +109,8 @@ const ALLOWED: [line: string, level: 'allow' | 'warn'][] = [
   ['dir /b "C:\\Users\\ann\\work"', 'allow'],
   ['type notes.txt & echo 你好', 'allow'],
   ['rd /s /q build', 'warn'],
+  ['rd /s /q C:\\Users\\ann\\work\\build', 'warn'],
+  ['rd /s /q .\\sub\\..\\build', 'warn'],
   ['del /q ..\\old\\*.tmp', 'warn'],
   ['robocopy src dst /MIR', 'warn'],
   ['reg query HKCU\\Software\\Microsoft', 'allow'],
@@ -173,6 +179,7 @@ describe('each Windows rule', () => {
     'shadow-copies': 'vssadmin resize shadowstorage /for=C: /on=C: /maxsize=1MB',
     'remote-code': 'certutil -f -split http://example.com/a a',
     'mirror-critical': 'robocopy x C:\\Windows /MIR',
+    'delete-outside': 'rmdir /s C:\\Users\\ann\\other',
   };
   it('has a test line', () => {
     for (const r of WINDOWS_RULES) expect(Object.keys(cases)).toContain(r.rule);

@@ -3,6 +3,7 @@
  * is refused, and with which reason. On Windows there is no sandbox behind the question, so these
  * are refused outright (design §3). Paths are judged by targets.ts like every other path.
  */
+import { posix } from 'node:path';
 import { refuse } from './findings.js';
 import { showWord } from './parse.js';
 import type { Finding } from './policy.js';
@@ -26,7 +27,39 @@ const shadows = (program: string) => refuse('shadow-copies', 'shell.refuse.shado
 /** Arguments that are not options (`/x`, `-x`). */
 const operands = (args: string[]) => args.filter((a) => !/^[/-]/.test(a));
 
+/**
+ * A folder a recursive delete reaches outside the working folder (`rd /s ..\\x`, `del /s D:\\x`):
+ * without a sandbox, zhi deletes whole trees only inside the folder it works in.
+ */
+function outsideCwd(target: string, ctx: PathContext): boolean {
+  if (!ctx.cmd || ctx.cwd === '' || classifyTarget(target, ctx) !== 'ordinary') return false;
+  const p = target.replace(/\\/g, '/');
+  const abs = /^[a-z]:\//i.test(p)
+    ? posix.normalize(p)
+    : /^[a-z]:|^\//i.test(p)
+      ? ''
+      : posix.join(ctx.cwd, p);
+  const cwd = ctx.cwd.replace(/\/+$/, '').toLowerCase();
+  const lower = abs.replace(/\/+$/, '').toLowerCase();
+  return lower !== cwd && !lower.startsWith(`${cwd}/`);
+}
+
+const RECURSIVE_DELETE = ['rd', 'rmdir', 'del', 'erase', 'remove-item', 'ri'];
+
 export const WINDOWS_RULES: readonly WindowsRule[] = [
+  {
+    rule: 'delete-outside',
+    programs: RECURSIVE_DELETE,
+    test: (args, lower, ctx) => {
+      const flags = lower.flatMap((a) => (/^(\/[a-z])+$/.test(a) ? a.match(/\/[a-z]/g)! : [a]));
+      if (!flags.includes('/s') && !lower.some((a) => /^-r(e(c(u(r(s(e)?)?)?)?)?)?$/.test(a)))
+        return undefined;
+      const target = operands(args).find((a) => outsideCwd(a, ctx));
+      return target === undefined
+        ? undefined
+        : refuse('delete-outside', 'shell.refuse.deleteOutside', { target: showWord(target) });
+    },
+  },
   {
     rule: 'registry-delete',
     programs: ['reg'],

@@ -38,6 +38,8 @@ export const windows = defineMessages(
     'shell.refuse.runLater':
       '它会设置一条命令在以后、在本次对话之外运行（{program}：计划任务、服务或开机启动项）',
     'shell.refuse.shadowCopies': '它会删除或停用 Windows 的备份、卷影副本或系统恢复（{program}）',
+    'shell.refuse.deleteOutside':
+      '它会删除 {target} 下的所有内容，而那里不在 zhi 工作的文件夹内；Windows 上没有沙盒，所以 zhi 只删除当前文件夹内的整个文件夹（请自己删除它，或在包含它的文件夹中启动 zhi）',
     'shell.refuse.mirror': '它会用 {flag} 镜像到 {target}，删除那里所有源文件夹中没有的内容',
   },
 );
