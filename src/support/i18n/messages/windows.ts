@@ -21,6 +21,8 @@ export const windows = defineMessages(
       'it sets up a command to run later, outside this conversation ({program}: a scheduled task, a service or a start-up entry)',
     'shell.refuse.shadowCopies':
       'it deletes or disables Windows backups, shadow copies or recovery ({program})',
+    'shell.refuse.deleteOutside':
+      'it deletes everything under {target}, outside the folder zhi works in; on Windows there is no sandbox, so zhi deletes whole folders only inside the current folder (delete this one yourself, or start zhi in a folder that holds it)',
     'shell.refuse.mirror':
       'it mirrors onto {target} with {flag}, deleting everything there that is not in the source',
   },
