@@ -177,7 +177,7 @@ class RunningCommand {
     const tree = stopWindowsTree(child.pid, !this.shellExited, opts.processTools ?? windowsTools).then(
       (r) => {
         // A program `start` detached has no parent to be found by: it cannot be confirmed gone.
-      if (!r.stopped || this.detaches) this.stopFailed = true;
+        if (!r.stopped || this.detaches) this.stopFailed = true;
         // What the tree wrote before it ended is still in the pipe: a moment to read it.
         setTimeout(closePipes, 300).unref();
       },
