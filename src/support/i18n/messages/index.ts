@@ -13,6 +13,7 @@ import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { runs } from './runs.js';
 import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
@@ -40,6 +41,7 @@ type En = typeof cli.en &
   typeof agentskills.en &
   typeof mcp.en &
   typeof batch.en &
+  typeof runs.en &
   typeof windows.en;
 
 const groups = [
@@ -62,6 +64,7 @@ const groups = [
   agentskills,
   mcp,
   batch,
+  runs,
   windows,
 ];
 
