@@ -38,3 +38,31 @@ describe('visible', () => {
     expect(visible('a\r\nb')).toBe('a\\r↵b');
   });
 });
+
+describe('what a Windows user reads about a failed tool', () => {
+  it('names a refused absolute path for what it is, not a permission problem', async () => {
+    const { setLanguage } = await import('../../src/support/i18n/index.js');
+    const { toolFailureText } = await import('../../src/cli/render/tool-failure.js');
+    setLanguage('zh');
+    try {
+      const text = toolFailureText(
+        'Error: Absolute paths are not allowed ("C:\\Users\\ann\\Desktop\\a.md"). Give a file name relative to the output folder.',
+      );
+      expect(text).toBe('只能使用相对于当前文件夹的路径，不能使用绝对路径');
+      expect(toolFailureText('Error: Permission denied: "a.md" cannot be accessed.')).toBe(
+        '没有权限在那里读写',
+      );
+    } finally {
+      setLanguage('en');
+    }
+  });
+});
+
+describe('symbols the console can draw', () => {
+  it('falls back from emoji on the Windows 10 console, not in Windows Terminal or elsewhere', async () => {
+    const { attachMark } = await import('../../src/cli/render/symbols.js');
+    expect(attachMark({}, 'win32')).toBe('+');
+    expect(attachMark({ WT_SESSION: 'x' }, 'win32')).toBe('📎');
+    expect(attachMark({}, 'linux')).toBe('📎');
+  });
+});

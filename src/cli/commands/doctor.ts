@@ -1,7 +1,7 @@
 /**
  * `zhi doctor`: what this computer offers zhi, in plain words, with how to fix what is missing.
- * For now one check — the shell sandbox — and a home for more later. Exit code 0 when all is
- * well, 1 when a check needs attention.
+ * On Linux and macOS the shell sandbox; on Windows what applies there (doctor-windows.ts). Exit
+ * code 0 when all is well, 1 when a check needs attention.
  */
 import { ExitCode, type ExitCodeValue } from '../../support/errors.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';
@@ -28,7 +28,10 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const style = ctx.err;
   const out = (s: string) => process.stdout.write(`${s}\n`);
   out(style.bold(t('doctor.title')));
-  const checks = [sandboxCheck(sandboxState())];
+  const checks =
+    process.platform === 'win32'
+      ? await (await import('./doctor-windows.js')).windowsChecks(ctx)
+      : [sandboxCheck(sandboxState())];
   for (const c of checks) {
     const [head, ...rest] = c.lines;
     out(`${c.ok ? style.green('✓') : style.yellow('!')} ${head}`);

@@ -16,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
+import { attachMark } from '../render/symbols.js';
 import { editorAsker } from './ask.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
@@ -358,7 +359,9 @@ export class Repl {
           built,
           {
             note: (line) =>
-              this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
+              this.io.output.write(
+                style.enabled ? `${style.dim(`${attachMark()} ${line}`)}\n` : `[FILE] ${line}\n`,
+              ),
             confirm: (question) => this.asker.yesNo(question, { signal, defaultYes: true }),
           },
           signal,

@@ -17,6 +17,11 @@ const ENCODINGS: Record<number, string> = {
   949: 'euc-kr',
   65001: 'utf-8',
   866: 'ibm866',
+  // The Western OEM pages have no decoder here; their letters are nearest in windows-1252/1250.
+  437: 'windows-1252',
+  850: 'windows-1252',
+  858: 'windows-1252',
+  852: 'windows-1250',
   874: 'windows-874',
   1250: 'windows-1250',
   1251: 'windows-1251',
