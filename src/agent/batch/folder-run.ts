@@ -35,6 +35,8 @@ export interface FolderOptions {
   dryRun: boolean;
   /** Another run holds the folder's lock: wait for it (`--wait`) instead of stopping. */
   wait: boolean;
+  /** The Batch API's limits for one input file (the declared ones unless tests make them small). */
+  batchLimits?: { bytes?: number; lines?: number };
 }
 
 /** The output folder of a run, decided as runSkill decides it. */
@@ -47,10 +49,15 @@ function classify(r: FileResult): Attempt<FileResult> {
   if (r.result?.stopReason === 'answer') return { kind: 'done', value: r };
   if (err?.kind === 'rate_limit') return { kind: 'retry', reason: 'rate_limit', value: r };
   if (err?.kind === 'overloaded') return { kind: 'retry', reason: 'overloaded', value: r };
+  // Faults wait, not fail: a connection refused or dropped mid-answer, a timeout, a 5xx.
+  if (err && NETWORK_KINDS.has(err.kind)) return { kind: 'retry', reason: 'network', value: r };
   if (err && STOP_KINDS.has(err.kind)) return { kind: 'stop', value: r };
   if (r.result?.stopReason === 'budget') return { kind: 'stop', value: r };
   return { kind: 'failed', value: r };
 }
+
+/** Errors that mean the API was not reached (or not for long enough): the run waits for it. */
+const NETWORK_KINDS = new Set(['network', 'timeout', 'server']);
 
 function folderOptions(rt: SkillRuntime): FolderOptions {
   return {
@@ -113,7 +120,10 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
   let primed: Map<number, ChunkJson> | undefined;
   if ((o.batch || folder.manifest.data.batch) && folder.todo.length) {
     const { manifest, todo } = folder;
-    primed = yield* batchPhase({ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs });
+    primed = yield* batchPhase({
+      ...{ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs },
+      ...(o.batchLimits ? { limits: o.batchLimits } : {}),
+    });
     if (!primed) {
       yield { type: 'warning', message: t('batch.interrupted', { id: manifest.data.batch?.id ?? '' }) };
       return emptyResult('aborted');
@@ -213,6 +223,8 @@ class FolderRun {
       (emit: Emit) => ({
         work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit, primed?.get(i)),
         onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
+        onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
+        onResume: () => emit(this.waitEvent('resumed')),
       }),
       { jobs: o.jobs, signal: rt.signal, pauseMs: o.pauseMs, maxPauseMs: Math.max(o.pauseMs, 60_000) },
     );
@@ -242,6 +254,10 @@ class FolderRun {
     });
     yield end.event;
     return end.result;
+  }
+
+  private waitEvent(phase: 'paused' | 'resumed', ms?: number): FolderEvent {
+    return { type: 'folder_wait', skill: this.s.req.skill.name, phase, ...(ms ? { ms } : {}) };
   }
 
   private fileEvent(
@@ -391,6 +407,7 @@ async function runOne(
         o.forward(ev);
       } else if (ev.type === 'retry') {
         if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
+        else if (NETWORK_KINDS.has(ev.error.kind)) o.ctl.pressure('network');
       } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
         if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });
         o.forward(ev);

@@ -62,6 +62,12 @@ export class FolderProgress {
       this.batch(ev);
       return;
     }
+    if (ev.type === 'folder_wait') {
+      const seconds = Math.max(1, Math.round((ev.ms ?? 0) / 1000));
+      if (ev.phase === 'paused') this.say(this.o.err.yellow(t('runs.paused', { seconds })));
+      else this.say(this.o.err.dim(t('runs.resumed')));
+      return;
+    }
     if (ev.type !== 'folder_file') return;
     if (ev.status === 'cleaned') {
       const outputs = (ev.outputs ?? []).map((p) => visible(p)).join(', ');

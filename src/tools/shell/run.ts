@@ -24,6 +24,8 @@ export interface RunOptions {
    * `/bin/sh -c <command>` in bwrap or sandbox-exec). Unix only.
    */
   wrap?: { file: string; args: string[] };
+  /** Open file descriptors handed to the program as fd 3, 4… (the sandbox's seccomp filter). */
+  extraFds?: number[];
   /** How to find and end processes on Windows (a fake in tests). */
   processTools?: ProcessTools;
   /** Windows: the console code page output not in UTF-8 is decoded with (936 when unknown). */
@@ -78,7 +80,7 @@ function spawnShell(command: string, opts: RunOptions): ChildProcess {
     // A new process group (Unix): kill(-pid) then reaches every process the command started.
     detached: !windows,
     windowsHide: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(opts.extraFds ?? [])],
   });
 }
 
