@@ -105,3 +105,32 @@ describe('--batch within the API limits', () => {
     expect(outputs()).toEqual(ids.map((id) => `${id}.md`).sort());
   });
 });
+
+describe('one concurrency budget per run', () => {
+  it('long documents in a folder run share the run’s --jobs: parts never multiply the calls at once', async () => {
+    mkdirSync(join(work, 'long'), { recursive: true });
+    for (let f = 1; f <= 3; f++) {
+      const pages = Array.from(
+        { length: 300 },
+        (_, i) => `--- page ${i + 1} ---\nDOC-${f} ${'The contract clause text goes on here. '.repeat(16)}`,
+      );
+      writeFileSync(join(work, 'long', `c${f}.txt`), pages.join('\n'));
+    }
+    fake.latencyMs = 60;
+    fake.fallback = (req): Reply => {
+      if (/This run handles part \d+ of \d+/.test(req.body.messages[0].content))
+        return { kind: 'text', text: 'part summary' };
+      const doc = /DOC-(\d)/.exec(JSON.stringify(req.body.messages))?.[1] ?? 'x';
+      if (req.body.messages.at(-1).role === 'user')
+        return {
+          kind: 'tools',
+          calls: [{ name: 'file_write', arguments: { path: `c${doc}.md`, content: 'S' } }],
+        };
+      return { kind: 'text', text: 'done' };
+    };
+    const r = await zhi(['run', 'summarize', 'long', '--auto', '--jobs', '2']);
+    expect(r.code).toBe(0);
+    expect(fake.chatBodies().length).toBeGreaterThan(8);
+    expect(fake.maxInFlight).toBeLessThanOrEqual(2);
+  });
+});

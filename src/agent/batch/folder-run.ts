@@ -9,6 +9,7 @@ import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { batchPhase, type FolderInputs, type RunFn } from './batch-run.js';
+import { CallGate } from './call-gate.js';
 import { PrimedClient } from './clients.js';
 import { dryRunFolder } from './dry-run.js';
 import type { FileStatus, FolderCounts, FolderEvent } from './events.js';
@@ -141,6 +142,8 @@ type Emit = (ev: RunEvent) => void;
 /** One folder run under way: its manifest, the files to do, the counts so far. */
 class FolderRun {
   private readonly base: number;
+  /** The runtime whose model calls pass through the run's one budget (set when the pool starts). */
+  private gated: SkillRuntime | undefined;
   /** Inputs redone whose earlier outputs are replaced (said once up front, not per file). */
   readonly replacing = new Set<string>();
 
@@ -217,13 +220,18 @@ class FolderRun {
 
   /** Run the files still to do in the pool, then say how the folder ended. */
   async *process(primed: Map<number, ChunkJson> | undefined): AsyncGenerator<RunEvent, AgentResult> {
-    const { req, rt, o, files } = this.s;
+    const { req, o, files } = this.s;
+    // One budget of calls at once for the whole run, shared with nested runs (parts, steps).
+    const own = this.s.rt.calls ? undefined : new CallGate(o.jobs, this.s.rt.signal);
+    const rt: SkillRuntime = own ? { ...this.s.rt, calls: own, llm: own.wrap(this.s.rt.llm) } : this.s.rt;
+    this.gated = rt;
     const pool = poolEvents(
       this.todo,
       (emit: Emit) => ({
         work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit, primed?.get(i)),
         onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
         onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
+        onLimit: (n: number) => own?.setLimit(n),
         onResume: () => emit(this.waitEvent('resumed')),
       }),
       { jobs: o.jobs, signal: rt.signal, pauseMs: o.pauseMs, maxPauseMs: Math.max(o.pauseMs, 60_000) },
@@ -284,7 +292,7 @@ class FolderRun {
    * (so a kill at any point leaves a record of it), and its first answer may come from a batch job.
    */
   private fileRuntime(rel: string, first: ChunkJson | undefined, log: WriteLog): SkillRuntime {
-    const { rt } = this.s;
+    const rt = this.gated ?? this.s.rt;
     const outputDir = runOutputDir(this.s.req, rt);
     const beforeWrite = async (w: PlannedWrite) => {
       await rt.hooks?.beforeWrite?.(w);

@@ -1,46 +1,34 @@
 /**
- * `zhi doctor` on Windows: what applies there — the key, the network, the config file, its access
- * list (icacls), the shell (cmd.exe) and the console code page — each a line with what to try when
- * it needs attention. The missing sandbox is said as information, not as a failure: no setting
- * gives Windows one today (docs/architecture.md says what would).
+ * `zhi doctor` checks that apply on Windows only: the config's access list (icacls), the shell
+ * (cmd.exe) and the console code page. Elsewhere each answers nothing. The missing sandbox is
+ * said as a note there, not a failure: no setting gives Windows one today.
  */
 import { existsSync } from 'node:fs';
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { restrictAcl } from '../../support/private-files.js';
 import { consoleCodePage, encodingOf } from '../../tools/shell/output-decode.js';
 import type { AppContext } from '../context.js';
+import type { Check } from './doctor-checks.js';
 
-export interface Check {
-  ok: boolean;
-  lines: string[];
+export interface WindowsProbe {
+  platform: NodeJS.Platform;
+  acl(file: string): Promise<boolean>;
+  codePage(): Promise<number | undefined>;
+  shell(): string | undefined;
 }
 
 const line = (
   ok: boolean,
   key: MessageKey,
-  params?: Record<string, string | number>,
+  params: Record<string, string | number>,
   tryKey?: MessageKey,
 ) => ({
   ok,
   lines: [t(key, params), ...(!ok && tryKey ? [t(tryKey, params)] : [])],
 });
 
-export interface WindowsProbe {
-  reach(url: string): Promise<boolean>;
-  acl(file: string): Promise<boolean>;
-  codePage(): Promise<number | undefined>;
-  shell(): string | undefined;
-}
-
-const realProbe = (env: NodeJS.ProcessEnv): WindowsProbe => ({
-  reach: async (url) => {
-    try {
-      await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(8000) });
-      return true;
-    } catch {
-      return false;
-    }
-  },
+export const realProbe = (env: NodeJS.ProcessEnv): WindowsProbe => ({
+  platform: process.platform,
   acl: (file) => restrictAcl(file),
   codePage: consoleCodePage,
   shell: () => {
@@ -49,53 +37,34 @@ const realProbe = (env: NodeJS.ProcessEnv): WindowsProbe => ({
   },
 });
 
-/** The Windows checks, in the order a person would fix them. */
-export async function windowsChecks(
-  ctx: AppContext,
-  probe: WindowsProbe = realProbe(ctx.env),
-): Promise<Check[]> {
-  const checks: Check[] = [];
-  checks.push(
-    line(
-      Boolean(ctx.config.apiKey),
-      ctx.config.apiKey ? 'doctor.win.key' : 'doctor.win.noKey',
-      {},
-      'doctor.win.noKeyTry',
-    ),
-  );
-  const host = new URL(ctx.config.baseUrl).host;
-  const reached = await probe.reach(ctx.config.baseUrl);
-  checks.push(
-    line(
-      reached,
-      reached ? 'doctor.win.network' : 'doctor.win.noNetwork',
-      { host },
-      'doctor.win.noNetworkTry',
-    ),
-  );
+/** icacls applied to the config (it holds the key); a failure is reported, never ignored. */
+export async function aclCheck(ctx: AppContext, probe = realProbe(ctx.env)): Promise<Check | undefined> {
   const file = ctx.paths.configFile;
-  if (existsSync(file)) {
-    checks.push(line(true, 'doctor.win.config', { file }));
-    const acl = await probe.acl(file);
-    checks.push(line(acl, acl ? 'doctor.win.acl' : 'doctor.win.noAcl', { file }, 'doctor.win.noAclTry'));
-  } else {
-    checks.push(line(true, 'doctor.win.noConfig', { file }));
-  }
+  if (probe.platform !== 'win32' || !existsSync(file)) return undefined;
+  const ok = await probe.acl(file);
+  return line(ok, ok ? 'doctor.win.acl' : 'doctor.win.noAcl', { file }, 'doctor.win.noAclTry');
+}
+
+export function shellCheck(ctx: AppContext, probe = realProbe(ctx.env)): Check | undefined {
+  if (probe.platform !== 'win32') return undefined;
   const shell = probe.shell();
-  checks.push(
-    line(
-      Boolean(shell),
-      shell ? 'doctor.win.shell' : 'doctor.win.noShell',
-      { shell: shell ?? 'cmd.exe' },
-      'doctor.win.noShellTry',
-    ),
+  return line(
+    Boolean(shell),
+    shell ? 'doctor.win.shell' : 'doctor.win.noShell',
+    { shell: shell ?? 'cmd.exe' },
+    'doctor.win.noShellTry',
   );
+}
+
+export async function codePageCheck(ctx: AppContext, probe = realProbe(ctx.env)): Promise<Check | undefined> {
+  if (probe.platform !== 'win32') return undefined;
   const cp = await probe.codePage();
-  checks.push(
-    cp === undefined || cp === 0
-      ? line(true, 'doctor.win.codePageUnknown')
-      : line(true, 'doctor.win.codePage', { cp, encoding: encodingOf(cp) }),
-  );
-  checks.push({ ok: true, lines: [t('doctor.sandbox.windows'), t('doctor.sandbox.windowsTry')] });
-  return checks;
+  return cp === undefined || cp === 0
+    ? line(true, 'doctor.win.codePageUnknown', {})
+    : line(true, 'doctor.win.codePage', { cp, encoding: encodingOf(cp) });
+}
+
+/** On Windows the missing sandbox is a fact to know, not something to fix: a note. */
+export function asWindowsNote(c: Check): Check {
+  return process.platform === 'win32' ? { ...c, ok: true, note: true } : c;
 }

@@ -126,7 +126,8 @@ const shell: Tool<typeof schema> = {
           'Narrow the command (grep, head, tail) to see a specific part.]',
       );
     }
-    return { content: parts.join('\n\n'), isError: result.timedOut };
+    // A command that failed is a failed call: the person sees ✗, never ✓ above its error.
+    return { content: parts.join('\n\n'), isError: result.timedOut || result.exitCode !== 0 };
   },
 };
 

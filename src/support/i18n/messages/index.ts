@@ -9,6 +9,7 @@ import { files } from './files.js';
 import { input } from './input.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
+import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
@@ -40,6 +41,7 @@ type En = typeof cli.en &
   typeof models.en &
   typeof agentskills.en &
   typeof mcp.en &
+  typeof mcpCalls.en &
   typeof batch.en &
   typeof runs.en &
   typeof windows.en;
@@ -63,6 +65,7 @@ const groups = [
   models,
   agentskills,
   mcp,
+  mcpCalls,
   batch,
   runs,
   windows,

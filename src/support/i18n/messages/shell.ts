@@ -40,6 +40,31 @@ export const shell = defineMessages(
       'Run zhi as your normal user rather than as root (not with sudo), or update bubblewrap to a version that supports --unshare-user and --cap-drop.',
     'doctor.sandbox.unsupported':
       'Shell sandbox: not available on this system. Commands you approve can change any of your files.',
+    'doctor.config.ok': 'Config: {path} (platform {platform}, language {language}).',
+    'doctor.config.none': 'Config: there is no config file ({path}) and no API key.',
+    'doctor.config.noneTry': 'Run `zhi --setup` to choose a platform and save your key.',
+    'doctor.config.noneEnv':
+      'Config: no config file ({path}); the key and settings come from the environment.',
+    'doctor.key.missing': 'API key: none is set, so zhi cannot reach the model.',
+    'doctor.key.missingTry': 'Run `zhi --setup`, or set the environment variable ZHI_API_KEY.',
+    'doctor.key.ok': 'API key ({source}) works: {baseUrl} answered a one-token request.',
+    'doctor.key.rejected': 'API key ({source}): the platform rejected it.',
+    'doctor.net.unreachable': 'Network: {baseUrl} could not be reached.',
+    'doctor.key.failed': 'API: a test request to {baseUrl} failed.',
+    'doctor.mcp.ok': 'MCP servers: all started.',
+    'doctor.mcp.someFailed': 'MCP servers: {n} could not be started.',
+    'doctor.mcp.ready': '{name}: ready, {n} tools',
+    'doctor.mcp.failed': '{name}: {error}',
+    'doctor.mcp.try': 'See `zhi mcp list` and fix or remove the server with `zhi mcp remove <name>`.',
+    'doctor.office.found':
+      'Office files: LibreOffice found ({path}); old Word, Excel, PowerPoint and WPS files (.doc .xls .ppt .wps .et .dps .rtf) are read through it. .docx .xlsx .pptx and OpenDocument are read directly.',
+    'doctor.office.missing':
+      'Office files: LibreOffice not found. .docx .xlsx .pptx, OpenDocument, .doc/.wps and .rtf are still read (the old ones as plain text); .xls .et .ppt .dps cannot be read.',
+    'doctor.office.tryLinux':
+      'To read them, install LibreOffice: sudo apt install libreoffice-core (or your system’s package).',
+    'doctor.office.tryMac': 'To read them, install LibreOffice: brew install --cask libreoffice',
+    'doctor.office.tryWindows':
+      'To read them, install LibreOffice: winget install TheDocumentFoundation.LibreOffice',
     'doctor.ok': 'Everything zhi can check looks fine.',
     'doctor.problems': 'Some checks need attention (see above).',
   },
@@ -55,6 +80,15 @@ export const shell = defineMessages(
     'shell.preview.moreChars': '… 还有 {count} 个字符 — 输入 v 查看全部',
     'shell.refuse.control': '它含有控制字符或转义序列（{shown}），可能在屏幕上隐藏命令的一部分',
     'doctor.title': 'zhi doctor — 本机检查',
+    'doctor.office.found':
+      'Office 文件：已找到 LibreOffice（{path}）；旧版 Word、Excel、PowerPoint 和 WPS 文件（.doc .xls .ppt .wps .et .dps .rtf）通过它读取。.docx .xlsx .pptx 和 OpenDocument 直接读取。',
+    'doctor.office.missing':
+      'Office 文件：未找到 LibreOffice。.docx .xlsx .pptx、OpenDocument、.doc/.wps 和 .rtf 仍可读取（旧格式只读出纯文本）；.xls .et .ppt .dps 无法读取。',
+    'doctor.office.tryLinux':
+      '如需读取，请安装 LibreOffice：sudo apt install libreoffice-core（或系统对应的软件包）。',
+    'doctor.office.tryMac': '如需读取，请安装 LibreOffice：brew install --cask libreoffice',
+    'doctor.office.tryWindows':
+      '如需读取，请安装 LibreOffice：winget install TheDocumentFoundation.LibreOffice',
     'doctor.sandbox.bwrap':
       '命令沙盒：bubblewrap 可用。命令只能读取当前文件夹和已安装的程序，只能在输出文件夹中新建文件（其中已有的文件不能被修改），不能联网，也看不到你的机密文件和你没有列出（shell_env）的环境变量，除非你为某条命令放宽。',
     'doctor.sandbox.seatbelt':
@@ -78,6 +112,21 @@ export const shell = defineMessages(
     'doctor.sandbox.privilegedTry':
       '请以普通用户身份（而不是 root，也不要用 sudo）运行 zhi，或把 bubblewrap 升级到支持 --unshare-user 和 --cap-drop 的版本。',
     'doctor.sandbox.unsupported': '命令沙盒：此系统上不可用。你批准的命令可以修改你的任何文件。',
+    'doctor.config.ok': '配置：{path}（平台 {platform}，语言 {language}）。',
+    'doctor.config.none': '配置：没有配置文件（{path}），也没有 API 密钥。',
+    'doctor.config.noneTry': '运行 `zhi --setup` 选择平台并保存密钥。',
+    'doctor.config.noneEnv': '配置：没有配置文件（{path}）；密钥和设置来自环境变量。',
+    'doctor.key.missing': 'API 密钥：尚未设置，zhi 无法连接模型。',
+    'doctor.key.missingTry': '运行 `zhi --setup`，或设置环境变量 ZHI_API_KEY。',
+    'doctor.key.ok': 'API 密钥（{source}）可用：{baseUrl} 回应了一次 1 个 token 的测试请求。',
+    'doctor.key.rejected': 'API 密钥（{source}）：平台拒绝了它。',
+    'doctor.net.unreachable': '网络：无法连接 {baseUrl}。',
+    'doctor.key.failed': 'API：向 {baseUrl} 发送的测试请求失败。',
+    'doctor.mcp.ok': 'MCP 服务器：全部已启动。',
+    'doctor.mcp.someFailed': 'MCP 服务器：有 {n} 个无法启动。',
+    'doctor.mcp.ready': '{name}：就绪，{n} 个工具',
+    'doctor.mcp.failed': '{name}：{error}',
+    'doctor.mcp.try': '用 `zhi mcp list` 查看，用 `zhi mcp remove <名称>` 修正或删除该服务器。',
     'doctor.ok': 'zhi 能检查的项目都正常。',
     'doctor.problems': '有些检查需要注意（见上文）。',
   },
