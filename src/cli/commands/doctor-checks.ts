@@ -5,10 +5,12 @@
 import { existsSync } from 'node:fs';
 import { describeApiError } from '../../llm/describe.js';
 import { t } from '../../support/i18n/index.js';
+import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
 import { findSoffice } from '../../tools/files/readers/soffice.js';
 import { sandboxState } from '../../tools/shell/sandbox.js';
 import { type AppContext, makeClient } from '../context.js';
+import { nodeCheck } from './doctor-node.js';
 import { officeCheck, sandboxCheck } from './doctor-sandbox.js';
 import { aclCheck, asWindowsNote, codePageCheck, shellCheck } from './doctor-windows.js';
 
@@ -92,6 +94,7 @@ export async function mcpCheck(ctx: AppContext): Promise<Check | undefined> {
 
 /** Every check, in the order shown. */
 export const CHECKS: DoctorCheck[] = [
+  () => nodeCheck(installKind()),
   configCheck,
   keyCheck,
   mcpCheck,

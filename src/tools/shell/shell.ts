@@ -69,7 +69,14 @@ const shell: Tool<typeof schema> = {
       import('./policy.js'),
       import('./tree.js'),
     ]);
-    await loadBashParser();
+    try {
+      await loadBashParser();
+    } catch (err) {
+      throw new ToolError(
+        `The shell's command parser could not be loaded (${(err as Error).message}), so no command can be checked or run. Tell the user their installation of zhi looks incomplete and should be reinstalled.`,
+        { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
+      );
+    }
     const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
     if (verdict.refuse) return verdict;
     const full = commandPreview(args.command).full;

@@ -46,7 +46,7 @@ Usage:
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        the GLM models, their prices, what your account offers
   zhi mcp list | add | remove | test   MCP servers whose tools zhi may use
-  zhi doctor                        check this computer (the shell sandbox)
+  zhi doctor                        check this computer (Node, the shell sandbox)
   zhi --setup                       run the setup wizard
 
 Options:
@@ -114,7 +114,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        GLM 模型、价格，以及你的账户可用的模型
   zhi mcp list | add | remove | test   zhi 可以使用其工具的 MCP 服务器
-  zhi doctor                        检查本机（命令沙盒）
+  zhi doctor                        检查本机（Node、命令沙盒）
   zhi --setup                       运行设置向导
 
 选项：

@@ -7,6 +7,7 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
+import { install } from './install.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
@@ -44,6 +45,7 @@ type En = typeof cli.en &
   typeof mcpCalls.en &
   typeof batch.en &
   typeof runs.en &
+  typeof install.en &
   typeof windows.en;
 
 const groups = [
@@ -68,6 +70,7 @@ const groups = [
   mcpCalls,
   batch,
   runs,
+  install,
   windows,
 ];
 
