@@ -8,7 +8,7 @@ import type { Prompter } from '../agent/loop.js';
 import { newWebGrants } from '../agent/permissions.js';
 import { chatSystemPrompt } from '../agent/prompt.js';
 import type { SessionKind } from '../agent/sessions/format.js';
-import type { ZhipuClient } from '../llm/client.js';
+import type { PlatformClient } from '../llm/types.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -24,7 +24,7 @@ export interface ChatOrder {
   /** How the loop reaches the person (the REPL's, the terminal's, or nobody when piped). */
   prompter: Prompter;
   /** The client to talk through, when the caller needs it too; otherwise one is made. */
-  client?: ZhipuClient;
+  client?: PlatformClient;
   /**
    * Only these tools, always offered, without skills or MCP servers (`zhi skill new`). Absent:
    * every tool, the rarely needed ones offered on demand, with the skills and MCP servers.
@@ -38,7 +38,7 @@ export interface ChatOrder {
 export interface BuiltChat {
   chat: ChatSession;
   /** The API client the chat talks through (attachments' OCR and `/run` use it too). */
-  client?: ZhipuClient;
+  client?: PlatformClient;
   /** The chat's MCP servers, when any are configured (`/mcp`). */
   mcp?: ChatMcp | undefined;
 }

@@ -1,8 +1,9 @@
 import type { PermissionMode } from '../agent/permissions.js';
 import { loadCapabilities, saveCapabilities } from '../llm/capabilities.js';
 import { MODEL_CATALOG } from '../llm/catalog.js';
-import { ZhipuClient } from '../llm/client.js';
+import { connectPlatform } from '../llm/connect.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
+import type { PlatformClient } from '../llm/types.js';
 import { UsageTracker } from '../llm/usage.js';
 import { type ConfigWarning, loadConfigFile, type ResolvedConfig, resolveConfig } from '../support/config.js';
 import { ZhiError } from '../support/errors.js';
@@ -139,11 +140,11 @@ function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
-export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): ZhipuClient {
+export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): PlatformClient {
   const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
   const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
   loadCapabilities(ctx.paths.capabilitiesFile);
-  return new ZhipuClient({
+  return connectPlatform({
     baseUrl: ctx.config.baseUrl,
     apiKey,
     ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),

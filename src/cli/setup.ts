@@ -1,7 +1,7 @@
-import { ZhipuClient } from '../llm/client.js';
+import { connectPlatform } from '../llm/connect.js';
 import { chatModelIds, findModel } from '../llm/models.js';
 import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
-import type { ApiErrorInfo } from '../llm/types.js';
+import type { ApiErrorInfo, PlatformClient } from '../llm/types.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
 import { getLanguage, setLanguage, t } from '../support/i18n/index.js';
@@ -223,7 +223,7 @@ async function offerDemo(
 }
 
 async function checkKey(baseUrl: string, apiKey: string, model: string): Promise<ApiErrorInfo | undefined> {
-  const client = new ZhipuClient({ baseUrl, apiKey, maxRetries: 0, idleTimeoutMs: 20_000 });
+  const client = connectPlatform({ baseUrl, apiKey, maxRetries: 0, idleTimeoutMs: 20_000 });
   const res = await client.complete({
     model,
     messages: [{ role: 'user', content: 'hi' }],

@@ -11,9 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ZhiError } from '../support/errors.js';
 import { describeApiError } from './describe.js';
-import { classifyHttpError } from './errors.js';
-import { type FetchLike, proxyInUse } from './http.js';
-import { fetchFailure } from './network.js';
+import type { PlatformHttp, PlatformRequest } from './platform-http.js';
 import type { Platform } from './platforms.js';
 import type { ChunkJson } from './response.js';
 
@@ -38,14 +36,6 @@ export interface BatchJob {
   completed?: number;
   failed?: number;
   metadata?: Record<string, string> | null;
-}
-
-export interface BatchSettings {
-  baseUrl: string;
-  apiKey: string;
-  fetch: FetchLike;
-  userAgent: string;
-  acceptLanguage: string;
 }
 
 /** One result line: the chat completion body, or why that request failed. */
@@ -98,41 +88,29 @@ export function parseResults(...files: string[]): Map<string, BatchResult> {
 
 export class BatchApi {
   constructor(
-    private readonly s: BatchSettings,
+    private readonly http: PlatformHttp,
     private readonly platform: Platform,
   ) {}
 
-  private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return {
-      Authorization: `Bearer ${this.s.apiKey}`,
-      'Accept-Language': this.s.acceptLanguage,
-      'User-Agent': this.s.userAgent,
-      ...extra,
-    };
+  /**
+   * A request to the API, retried like any platform request while the failure is retryable
+   * (reading a job or a file is safe to repeat; so is an upload, which only creates a file); a
+   * failure becomes the same ZhiError a chat call would give.
+   */
+  private async call(req: PlatformRequest): Promise<string> {
+    const answer = await this.http.text(req);
+    if (!answer.ok) throw describeApiError(answer.error, this.platform);
+    return answer.value;
   }
 
-  /** A request to the API; a failure becomes the same ZhiError a chat call would give. */
-  private async call(path: string, init: RequestInit = {}): Promise<Response> {
-    let res: Response;
+  private async json<T>(req: PlatformRequest): Promise<T> {
+    const text = await this.call(req);
     try {
-      res = await this.s.fetch(`${this.s.baseUrl.replace(/\/+$/, '')}${path}`, init);
-    } catch (err) {
-      throw this.fail(fetchFailure(err, this.s.baseUrl, proxyInUse()));
+      return JSON.parse(text) as T;
+    } catch {
+      const message = `the answer is not JSON: ${text.slice(0, 200)}`;
+      throw describeApiError({ kind: 'server', status: 200, message, retryable: false }, this.platform);
     }
-    if (!res.ok) throw this.fail(classifyHttpError(res.status, await res.text().catch(() => '')));
-    return res;
-  }
-
-  private fail(info: Parameters<typeof describeApiError>[0]): ZhiError {
-    return describeApiError(info, this.platform);
-  }
-
-  private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const res = await this.call(path, {
-      ...init,
-      headers: this.headers(init.headers as Record<string, string>),
-    });
-    return (await res.json()) as T;
   }
 
   /** Upload the JSONL input (multipart, purpose `batch`). */
@@ -147,48 +125,41 @@ export class BatchApi {
       Buffer.from(jsonl, 'utf8'),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    return this.json('/files', {
+    return this.json({
+      path: '/files',
       method: 'POST',
-      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      contentType: `multipart/form-data; boundary=${boundary}`,
       body,
       ...(signal ? { signal } : {}),
     });
   }
 
   create(inputFileId: string, metadata: Record<string, string>, signal?: AbortSignal): Promise<BatchJob> {
-    return this.json('/batches', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json; charset=UTF-8' },
-      body: JSON.stringify({
-        input_file_id: inputFileId,
-        endpoint: BATCH_ENDPOINT,
-        auto_delete_input_file: true,
-        metadata,
-      }),
+    return this.json({
+      path: '/batches',
+      json: { input_file_id: inputFileId, endpoint: BATCH_ENDPOINT, auto_delete_input_file: true, metadata },
+      // Creating a job twice would pay twice: a failed create is reported, not repeated.
+      retry: false,
       ...(signal ? { signal } : {}),
     });
   }
 
   get(id: string, signal?: AbortSignal): Promise<BatchJob> {
-    return this.json(`/batches/${encodeURIComponent(id)}`, signal ? { signal } : {});
+    return this.json({ path: `/batches/${encodeURIComponent(id)}`, ...(signal ? { signal } : {}) });
   }
 
   async list(limit = 20): Promise<BatchJob[]> {
-    const page = await this.json<{ data?: BatchJob[] }>(`/batches?limit=${limit}`);
+    const page = await this.json<{ data?: BatchJob[] }>({ path: `/batches?limit=${limit}` });
     return page.data ?? [];
   }
 
   cancel(id: string): Promise<BatchJob> {
-    return this.json(`/batches/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+    return this.json({ path: `/batches/${encodeURIComponent(id)}/cancel`, method: 'POST' });
   }
 
   /** The text of an output or error file. */
   async content(fileId: string, signal?: AbortSignal): Promise<string> {
-    const res = await this.call(`/files/${encodeURIComponent(fileId)}/content`, {
-      headers: this.headers(),
-      ...(signal ? { signal } : {}),
-    });
-    return res.text();
+    return this.call({ path: `/files/${encodeURIComponent(fileId)}/content`, ...(signal ? { signal } : {}) });
   }
 
   /** Both result files of a finished job, read by custom_id. */

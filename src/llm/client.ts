@@ -1,40 +1,18 @@
 import { log } from '../support/log.js';
 import { MessageAccumulator } from './accumulate.js';
-import { abortedError, backoffDelay, classifyHttpError, networkError, timeoutError } from './errors.js';
-import { apiFetch, type FetchLike, proxyInUse } from './http.js';
+import { abortedError, networkError, timeoutError } from './errors.js';
+import { proxyInUse } from './http.js';
 import { effortFor, learnCapability, modelInfo } from './models.js';
 import { fetchFailure } from './network.js';
+import { PlatformHttp, type PlatformHttpOptions } from './platform-http.js';
 import { type ChunkJson, readStream, readWhole } from './response.js';
-import type { ApiErrorInfo, ChatRequest, LlmClient, Message, StreamEvent, Usage } from './types.js';
+import type { ApiErrorInfo, ChatRequest, Message, PlatformClient, StreamEvent, Usage } from './types.js';
 
-export interface ClientOptions {
-  baseUrl: string;
-  apiKey: string;
-  fetch?: FetchLike;
+export interface ClientOptions extends PlatformHttpOptions {
   /** Abort a stream that sends no bytes for this long. Not a total timeout. */
   idleTimeoutMs?: number;
-  maxRetries?: number;
-  retryBaseMs?: number;
-  retryCapMs?: number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random?: () => number;
-  userAgent?: string;
-  acceptLanguage?: string;
   /** Told when a model turns out to always think (to keep it in the capability cache). */
   onLearn?: (model: string, caps: { thinkingForced: boolean }) => void | Promise<void>;
-}
-
-export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 let requestCounter = 0;
@@ -48,36 +26,22 @@ function newRequestId(): string {
  * `done` or `error` event. Retries (only for the codes the reference marks retryable, and only
  * before any output was produced) are announced as `retry` events.
  */
-export class ZhipuClient implements LlmClient {
-  private readonly opts: Required<Omit<ClientOptions, 'fetch' | 'onLearn'>> & { fetch: FetchLike };
+export class ZhipuClient implements PlatformClient {
+  /** Every request to the platform goes through this (OCR, batch, search, models, speech too). */
+  readonly http: PlatformHttp;
+  private readonly idleTimeoutMs: number;
   private readonly onLearn: ClientOptions['onLearn'];
   /** Models outside the registry already warned about (once per client). */
   private readonly warnedUnknown = new Set<string>();
 
   constructor(opts: ClientOptions) {
-    this.opts = {
-      fetch: opts.fetch ?? apiFetch,
-      idleTimeoutMs: opts.idleTimeoutMs ?? 90_000,
-      maxRetries: opts.maxRetries ?? 3,
-      retryBaseMs: opts.retryBaseMs ?? 1000,
-      retryCapMs: opts.retryCapMs ?? 8000,
-      sleep: opts.sleep ?? defaultSleep,
-      random: opts.random ?? Math.random,
-      userAgent: opts.userAgent ?? 'zhi',
-      acceptLanguage: opts.acceptLanguage ?? 'en-US,en',
-      baseUrl: opts.baseUrl.replace(/\/+$/, ''),
-      apiKey: opts.apiKey,
-    };
+    this.http = new PlatformHttp(opts);
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? 90_000;
     this.onLearn = opts.onLearn;
   }
 
   get baseUrl(): string {
-    return this.opts.baseUrl;
-  }
-
-  /** Key, base URL, fetch and retry policy, shared with the other endpoints (OCR: ocr.ts). */
-  get settings(): Readonly<Required<Omit<ClientOptions, 'fetch' | 'onLearn'>> & { fetch: FetchLike }> {
-    return this.opts;
+    return this.http.baseUrl;
   }
 
   /** Build the wire body for a chat request (exported for tests and request-size benchmarks). */
@@ -123,7 +87,7 @@ export class ZhipuClient implements LlmClient {
   }
 
   async *stream(req: ChatRequest): AsyncGenerator<StreamEvent> {
-    const { maxRetries } = this.opts;
+    const { maxRetries, sleep } = this.http.options;
     let relearned = false;
     const model = req.model.toLowerCase();
     if (modelInfo(model).unknown && !this.warnedUnknown.has(model)) {
@@ -159,14 +123,10 @@ export class ZhipuClient implements LlmClient {
         };
         return;
       }
-      const delayMs = backoffDelay(
-        attempt,
-        { baseMs: this.opts.retryBaseMs, capMs: this.opts.retryCapMs },
-        this.opts.random,
-      );
+      const delayMs = this.http.backoff(attempt);
       log().warn('retrying chat request', { attempt: attempt + 1, delayMs, error: failure.error });
       yield { type: 'retry', attempt: attempt + 1, maxRetries, delayMs, error: failure.error };
-      await this.opts.sleep(delayMs, req.signal);
+      await sleep(delayMs, req.signal);
       if (req.signal?.aborted) {
         yield { type: 'error', error: abortedError(), partial: acc.message() };
         return;
@@ -198,7 +158,7 @@ export class ZhipuClient implements LlmClient {
       timer = setTimeout(() => {
         timedOut = true;
         idle.abort();
-      }, this.opts.idleTimeoutMs);
+      }, this.idleTimeoutMs);
     };
     const failed = (error: ApiErrorInfo, usage?: Usage): StreamEvent => ({
       type: 'error',
@@ -208,43 +168,26 @@ export class ZhipuClient implements LlmClient {
     });
     const interrupted = (err: unknown): ApiErrorInfo => {
       if (req.signal?.aborted) return abortedError();
-      if (timedOut) return timeoutError(Math.round(this.opts.idleTimeoutMs / 1000));
-      return fetchFailure(err, this.opts.baseUrl, proxyInUse());
+      if (timedOut) return timeoutError(Math.round(this.idleTimeoutMs / 1000));
+      return fetchFailure(err, this.baseUrl, proxyInUse());
     };
 
     arm();
     try {
-      let res: Response;
-      try {
-        res = await this.opts.fetch(`${this.opts.baseUrl}/chat/completions`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${this.opts.apiKey}`,
-            'Content-Type': 'application/json; charset=UTF-8',
-            Accept: stream ? 'text/event-stream' : 'application/json',
-            'Accept-Language': this.opts.acceptLanguage,
-            'User-Agent': this.opts.userAgent,
-          },
-          body: JSON.stringify(this.body(req, stream)),
-          signal,
-        });
-      } catch (err) {
-        yield failed(interrupted(err));
+      const sent = await this.http.send({
+        path: '/chat/completions',
+        json: this.body(req, stream),
+        accept: stream ? 'text/event-stream' : 'application/json',
+        signal,
+      });
+      if (!sent.ok) {
+        // Only this attempt knows about its idle timer and the caller's own signal.
+        if (timedOut) yield failed(timeoutError(Math.round(this.idleTimeoutMs / 1000)));
+        else yield failed(req.signal?.aborted ? abortedError() : sent.error);
         return;
       }
+      const res = sent.value;
       arm();
-      if (!res.ok) {
-        let text = '';
-        try {
-          text = await res.text();
-        } catch {
-          // body lost: the status still says enough
-        }
-        const error = classifyHttpError(res.status, text);
-        if (error.code === 'wrong_base_url') error.url = this.opts.baseUrl;
-        yield failed(error);
-        return;
-      }
       const contentType = res.headers.get('content-type') ?? '';
       if (!stream || !contentType.includes('text/event-stream') || !res.body) {
         let json: ChunkJson;

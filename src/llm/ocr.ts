@@ -4,11 +4,9 @@
  * (the official SDK waits up to 300 s). Uses the chat client's key, base URL, fetch and retry
  * policy; failures come back as data (an ApiErrorInfo), like the chat stream's.
  */
-import type { ZhipuClient } from './client.js';
-import { abortedError, backoffDelay, classifyHttpError, timeoutError } from './errors.js';
-import { proxyInUse } from './http.js';
-import { fetchFailure } from './network.js';
-import type { ApiErrorInfo, Usage } from './types.js';
+import { classifyHttpError } from './errors.js';
+import type { Outcome, RetryNotice } from './platform-http.js';
+import type { PlatformClient, Usage } from './types.js';
 import { parseUsage } from './usage-parse.js';
 
 export const OCR_MODEL = 'glm-ocr';
@@ -22,7 +20,7 @@ export interface LayoutRequest {
   endPage?: number;
   signal?: AbortSignal;
   timeoutMs?: number;
-  onRetry?(ev: { attempt: number; maxRetries: number; delayMs: number; error: ApiErrorInfo }): void;
+  onRetry?(ev: RetryNotice): void;
 }
 
 export interface LayoutResult {
@@ -32,7 +30,7 @@ export interface LayoutResult {
   model: string;
 }
 
-export type LayoutOutcome = { ok: true; result: LayoutResult } | { ok: false; error: ApiErrorInfo };
+export type LayoutOutcome = Outcome<LayoutResult>;
 
 interface LayoutJson {
   error?: unknown;
@@ -43,25 +41,7 @@ interface LayoutJson {
   usage?: Parameters<typeof parseUsage>[0];
 }
 
-export async function layoutParsing(client: ZhipuClient, req: LayoutRequest): Promise<LayoutOutcome> {
-  const s = client.settings;
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await once(client, req);
-    if (outcome.ok) return outcome;
-    const canRetry = outcome.error.retryable && attempt < s.maxRetries && !req.signal?.aborted;
-    if (!canRetry) return outcome;
-    const delayMs = backoffDelay(attempt, { baseMs: s.retryBaseMs, capMs: s.retryCapMs }, s.random);
-    req.onRetry?.({ attempt: attempt + 1, maxRetries: s.maxRetries, delayMs, error: outcome.error });
-    await s.sleep(delayMs, req.signal);
-    if (req.signal?.aborted) return { ok: false, error: abortedError() };
-  }
-}
-
-async function once(client: ZhipuClient, req: LayoutRequest): Promise<LayoutOutcome> {
-  const s = client.settings;
-  const timeoutMs = req.timeoutMs ?? OCR_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+export async function layoutParsing(client: PlatformClient, req: LayoutRequest): Promise<LayoutOutcome> {
   const body: Record<string, unknown> = {
     model: OCR_MODEL,
     file: req.file,
@@ -70,52 +50,18 @@ async function once(client: ZhipuClient, req: LayoutRequest): Promise<LayoutOutc
   };
   if (req.startPage) body.start_page_id = req.startPage;
   if (req.endPage) body.end_page_id = req.endPage;
-  const failed = (err: unknown): LayoutOutcome => {
-    if (req.signal?.aborted) return { ok: false, error: abortedError() };
-    if (timeout.aborted) return { ok: false, error: timeoutError(Math.round(timeoutMs / 1000)) };
-    return { ok: false, error: fetchFailure(err, s.baseUrl, proxyInUse()) };
-  };
-  let res: Response;
-  try {
-    res = await s.fetch(`${s.baseUrl}/layout_parsing`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${s.apiKey}`,
-        'Content-Type': 'application/json; charset=UTF-8',
-        Accept: 'application/json',
-        'Accept-Language': s.acceptLanguage,
-        'User-Agent': s.userAgent,
-      },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (err) {
-    return failed(err);
-  }
-  let text: string;
-  try {
-    text = await res.text();
-  } catch (err) {
-    return failed(err);
-  }
-  if (!res.ok) return { ok: false, error: classifyHttpError(res.status, text) };
-  let json: LayoutJson;
-  try {
-    json = JSON.parse(text) as LayoutJson;
-  } catch {
-    return {
-      ok: false,
-      error: {
-        kind: 'server',
-        status: res.status,
-        message: `the OCR answer is not JSON: ${text.slice(0, 200)}`,
-        retryable: true,
-      },
-    };
-  }
-  if (json.error) return { ok: false, error: classifyHttpError(200, text) };
+  const answer = await client.http.json<LayoutJson>({
+    path: '/layout_parsing',
+    json: body,
+    timeoutMs: req.timeoutMs ?? OCR_TIMEOUT_MS,
+    ...(req.signal ? { signal: req.signal } : {}),
+    ...(req.onRetry ? { onRetry: req.onRetry } : {}),
+  });
+  if (!answer.ok) return answer;
+  const json = answer.value;
+  if (json.error) return { ok: false, error: classifyHttpError(200, JSON.stringify(json)) };
   const md = Array.isArray(json.md_results) ? json.md_results.join('\n\n') : (json.md_results ?? '');
   const pages =
     json.data_info?.num_pages ?? json.data_info?.pages?.length ?? json.layout_details?.length ?? 1;
-  return { ok: true, result: { markdown: md, pages, usage: parseUsage(json.usage), model: OCR_MODEL } };
+  return { ok: true, value: { markdown: md, pages, usage: parseUsage(json.usage), model: OCR_MODEL } };
 }

@@ -1,5 +1,6 @@
 /** Wire-level message shapes (reference §2.2) and the client's event stream (design §1). */
 import type { ApiErrorKind } from '../support/errors.js';
+import type { PlatformHttp } from './platform-http.js';
 
 export interface ToolCall {
   id: string;
@@ -124,4 +125,17 @@ export type StreamWarningCode = 'stream_repaired' | 'stream_damaged' | 'thinking
 /** What the agent needs from a model client: one streaming call that never throws. */
 export interface LlmClient {
   stream(req: ChatRequest): AsyncIterable<StreamEvent>;
+}
+
+/**
+ * The platform as the rest of zhi sees it: chat (streamed, or whole for a key check) and the
+ * one authenticated request path every other endpoint uses. Code outside llm/ depends on this,
+ * never on a concrete client class.
+ */
+export interface PlatformClient extends LlmClient {
+  readonly baseUrl: string;
+  readonly http: PlatformHttp;
+  complete(req: ChatRequest): Promise<Extract<StreamEvent, { type: 'done' | 'error' }>>;
+  /** The wire body of a chat request (a Batch API line carries it). */
+  body(req: ChatRequest, stream: boolean): Record<string, unknown>;
 }

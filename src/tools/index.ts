@@ -1,4 +1,4 @@
-import type { ZhipuClient } from '../llm/client.js';
+import type { PlatformClient } from '../llm/types.js';
 import { ToolRegistry } from './registry.js';
 import type { AnyTool } from './types.js';
 
@@ -7,7 +7,7 @@ import type { AnyTool } from './types.js';
  * web_search the API client they call), so a tool never reaches for a dependency at run time.
  */
 export interface ToolDeps {
-  client: ZhipuClient;
+  client: PlatformClient;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchApi, batchLine, jobCounts, parseResults } from '../../src/llm/batch.js';
+import { PlatformHttp } from '../../src/llm/platform-http.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';
 
@@ -9,13 +10,13 @@ afterAll(() => fake.stop());
 
 const api = (key = TEST_KEY) =>
   new BatchApi(
-    {
+    new PlatformHttp({
       baseUrl: fake.baseUrl,
       apiKey: key,
-      fetch: (u, i) => fetch(u, i),
       userAgent: 'zhi-test',
-      acceptLanguage: 'en',
-    },
+      retryBaseMs: 1,
+      retryCapMs: 2,
+    }),
     PLATFORMS.bigmodel,
   );
 

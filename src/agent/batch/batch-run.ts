@@ -100,7 +100,7 @@ export async function* batchPhase(
   if (!rt.client) throw new ZhiError({ kind: 'config', what: { key: 'batch.err.noApi' } });
   const blocked = batchBlocker(req.skill);
   if (blocked) throw blocked;
-  const api = new BatchApi(rt.client.settings, req.usage.platform);
+  const api = new BatchApi(rt.client.http, req.usage.platform);
   const relOf = (abs: string) => relative(p.dir, abs).split(sep).join('/');
   let rec = manifest.data.batch;
   if (!rec) {

@@ -1,7 +1,6 @@
-import type { ZhipuClient } from '../../llm/client.js';
 import { findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
-import type { LlmClient, Message, Usage } from '../../llm/types.js';
+import type { LlmClient, Message, PlatformClient, Usage } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import { skillFolderLines } from '../../skills/bundled.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
@@ -33,7 +32,7 @@ import { runPerFile } from './steps.js';
 /** What every skill run of one command (or one /run) shares, nested runs included. */
 export interface SkillRuntime {
   llm: LlmClient;
-  client?: ZhipuClient | undefined;
+  client?: PlatformClient | undefined;
   platform: Platform;
   catalog: SkillCatalog;
   prompter: Prompter;

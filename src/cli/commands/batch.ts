@@ -28,7 +28,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     throw new ZhiError({ kind: 'usage', what: { key: 'batch.cmd.usage' } });
   }
   const client = makeClient(ctx);
-  const api = new BatchApi(client.settings, ctx.platform);
+  const api = new BatchApi(client.http, ctx.platform);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const json = ctx.args.flags.outputFormat !== 'text';
   if (action === 'list') {

@@ -47,17 +47,15 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
 /** The ids `GET {base}/models` lists, or undefined when there is no key or no answer. */
 async function accountModels(ctx: AppContext): Promise<string[] | undefined> {
   if (!ctx.config.apiKey) return undefined;
-  const { baseUrl, apiKey, fetch, userAgent } = makeClient(ctx).settings;
-  try {
-    const res = await fetch(`${baseUrl}/models`, {
-      headers: { Authorization: `Bearer ${apiKey}`, 'User-Agent': userAgent },
-      signal: AbortSignal.timeout(8000),
-    });
-    if (!res.ok) return undefined;
-    const json = (await res.json()) as { data?: Array<{ id?: unknown }> };
-    return (json.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
-  } catch (err) {
-    log().debug('GET /models failed', { error: String(err) });
+  const answer = await makeClient(ctx).http.json<{ data?: Array<{ id?: unknown }> }>({
+    path: '/models',
+    timeoutMs: 8000,
+    // The list is a nicety beside the built-in table: one try, no waiting on a busy platform.
+    retry: false,
+  });
+  if (!answer.ok) {
+    log().debug('GET /models failed', { error: answer.error });
     return undefined;
   }
+  return (answer.value.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
 }

@@ -3,8 +3,7 @@ import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode, WebGrants } from '../../agent/permissions.js';
 import { recordSkillRun } from '../../agent/sessions/skill-run.js';
 import { runSkill, type SkillRuntime } from '../../agent/skills/run.js';
-import type { ZhipuClient } from '../../llm/client.js';
-import type { LlmClient } from '../../llm/types.js';
+import type { LlmClient, PlatformClient } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import type { InputValues } from '../../skills/inputs.js';
@@ -43,7 +42,7 @@ export interface ExecuteOptions {
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WriteStream;
   llm?: LlmClient;
-  client?: ZhipuClient;
+  client?: PlatformClient;
   /** `--jobs`, `--recursive`, `--include`, `--batch`… of a folder run. */
   folder?: FolderFlags;
   /** The chat's web approvals (REPL `/run`): a site allowed "always" stays allowed. */

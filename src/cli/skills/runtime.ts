@@ -3,8 +3,7 @@ import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
-import type { ZhipuClient } from '../../llm/client.js';
-import type { LlmClient } from '../../llm/types.js';
+import type { LlmClient, PlatformClient } from '../../llm/types.js';
 import { discoverSkills, type SkillCatalog, skillCacheFile, skillDirsFor } from '../../skills/discovery.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
@@ -44,7 +43,7 @@ export interface RuntimeOptions {
   mode: PermissionMode;
   signal: AbortSignal;
   llm?: LlmClient;
-  client?: ZhipuClient;
+  client?: PlatformClient;
   /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
   hooks?: SkillRuntime['hooks'];
   /** Where the trust question is written (stderr by default). */

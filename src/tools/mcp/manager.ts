@@ -3,7 +3,7 @@
  * may need them), their tools offered as `<server>__<tool>`, their state for `/mcp` and
  * `zhi mcp list`. A server that fails to start is reported and left out; the others work.
  */
-import type { ZhipuClient } from '../../llm/client.js';
+import type { PlatformClient } from '../../llm/types.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import type { ToolRegistry } from '../registry.js';
 import type { AnyTool } from '../types.js';
@@ -24,7 +24,7 @@ export interface McpStatus {
 
 export interface McpOptions {
   /** Where images the tools return are described (see vision.ts); without it they are only noted. */
-  client?: ZhipuClient | undefined;
+  client?: PlatformClient | undefined;
   /** The model of the conversation now: images go to it when it can see. */
   chatModel?: () => string | undefined;
 }

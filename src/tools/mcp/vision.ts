@@ -5,9 +5,9 @@
  * saying which model described it. Images the API cannot take (not PNG/JPG, over 5 MB), no
  * client or a failed call keep the one-line note, with the reason.
  */
-import type { ZhipuClient } from '../../llm/client.js';
+
 import { DEFAULT_VISION_MODEL } from '../../llm/models.js';
-import type { ContentPart } from '../../llm/types.js';
+import type { ContentPart, PlatformClient } from '../../llm/types.js';
 import { isVisionModel, VISION_LIMITS } from '../../llm/vision.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
@@ -52,7 +52,7 @@ export interface DescribeRequest {
 export async function describeImages(
   req: DescribeRequest,
   ctx: ToolContext,
-  client: ZhipuClient | undefined,
+  client: PlatformClient | undefined,
 ): Promise<string[]> {
   const head = (img: McpImage) =>
     `[image from the MCP server "${req.server}": ${img.mimeType}, ${formatBytes(imageBytes(img.data))}`;
@@ -88,7 +88,7 @@ async function askVision(
   req: DescribeRequest,
   images: McpImage[],
   ctx: ToolContext,
-  client: ZhipuClient,
+  client: PlatformClient,
 ): Promise<{ texts: string[] } | { error: string }> {
   ctx.progress(t('mcp.progress.vision', { model: req.model, count: images.length }));
   const content: ContentPart[] = [

@@ -7,9 +7,8 @@
  */
 import { open, readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import type { ZhipuClient } from '../../llm/client.js';
 import { type LayoutResult, layoutParsing, OCR_MODEL } from '../../llm/ocr.js';
-import type { ApiErrorInfo } from '../../llm/types.js';
+import type { ApiErrorInfo, PlatformClient } from '../../llm/types.js';
 import { type FileKind, kindName, MIME, SNIFF_BYTES, sniffFile } from '../../support/filetype.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes, truncateText } from '../../support/text.js';
@@ -52,7 +51,7 @@ const OTHER_IMAGES: FileKind[] = ['gif', 'webp', 'bmp', 'tiff', 'heic', 'avif', 
 
 /** Check a file against the OCR limits, read it and send it. Errors are ToolErrors for the model. */
 export async function ocrFile(
-  client: ZhipuClient,
+  client: PlatformClient,
   abs: string,
   opts: OcrFileOptions = {},
 ): Promise<OcrDocument> {
@@ -110,7 +109,7 @@ export async function ocrFile(
     onRetry: (ev) => opts.onRetry?.(ev.attempt, ev.maxRetries),
   });
   if (!outcome.ok) throw new ToolError(describeFailure(name, outcome.error, kind));
-  const r = outcome.result;
+  const r = outcome.value;
   return {
     markdown: r.markdown,
     pages: r.pages,
@@ -199,7 +198,7 @@ function tidy(markdown: string): string {
 
 /** What the ocr tool is built with: the API client it uploads through, and its page limit. */
 export interface OcrToolDeps extends OcrOptions {
-  client: ZhipuClient;
+  client: PlatformClient;
 }
 
 export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {

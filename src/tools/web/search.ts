@@ -5,7 +5,8 @@
  * call of the `web-search` price entry (about ¥0.01 / $0.01 a search).
  */
 import { z } from 'zod';
-import type { ZhipuClient } from '../../llm/client.js';
+import { failureForModel } from '../../llm/failure-for-model.js';
+import type { PlatformClient } from '../../llm/types.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
@@ -68,8 +69,11 @@ export function formatSources(query: string, sources: SearchSource[]): string {
   return `${blocks.join('\n\n')}\n\nCite only these sources, by number and link. Do not cite anything these results do not contain.`;
 }
 
-async function search(client: ZhipuClient, args: z.infer<typeof schema>, ctx: ToolContext): Promise<unknown> {
-  const { baseUrl, apiKey, fetch, userAgent } = client.settings;
+async function search(
+  client: PlatformClient,
+  args: z.infer<typeof schema>,
+  ctx: ToolContext,
+): Promise<unknown> {
   const body = {
     search_query: args.query,
     search_engine: engineFor(ctx.usage.platform.pricing),
@@ -79,35 +83,14 @@ async function search(client: ZhipuClient, args: z.infer<typeof schema>, ctx: To
     search_recency_filter: args.recency ?? 'noLimit',
     content_size: 'medium',
   };
-  let res: Response;
-  try {
-    res = await fetch(`${baseUrl}/web_search`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${apiKey}`,
-        'Content-Type': 'application/json; charset=UTF-8',
-        'User-Agent': userAgent,
-      },
-      body: JSON.stringify(body),
-      signal: ctx.signal,
-    });
-  } catch (err) {
-    throw new ToolError(
-      `The search service could not be reached: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
-  const raw = await res.text();
-  if (!res.ok) throw new ToolError(`The search service answered HTTP ${res.status}: ${raw.slice(0, 300)}`);
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    throw new ToolError('The search service sent an answer that is not JSON.');
-  }
+  const answer = await client.http.json<unknown>({ path: '/web_search', json: body, signal: ctx.signal });
+  if (!answer.ok) throw new ToolError(failureForModel('The web search', answer.error));
+  return answer.value;
 }
 
 /** What web_search is built with: the API client whose address, key and fetch it searches through. */
 export interface WebSearchToolDeps {
-  client: ZhipuClient;
+  client: PlatformClient;
 }
 
 export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof schema> {

@@ -1,7 +1,7 @@
 import type { ChatSession } from '../../../agent/chat.js';
 import type { AgentResult, RunEvent } from '../../../agent/events.js';
 import type { SessionSummary } from '../../../agent/sessions/store.js';
-import type { ZhipuClient } from '../../../llm/client.js';
+import type { PlatformClient } from '../../../llm/types.js';
 import type { UsageTracker } from '../../../llm/usage.js';
 import type { SkillCatalog } from '../../../skills/discovery.js';
 import type { MessageKey } from '../../../support/i18n/index.js';
@@ -16,7 +16,7 @@ export interface SlashContext {
   app: AppContext;
   chat: ChatSession;
   /** The API client the chat talks through (a /run uses it too); absent in tests without one. */
-  client?: ZhipuClient | undefined;
+  client?: PlatformClient | undefined;
   /** The chat's MCP servers, when any are configured. */
   mcp?: ChatMcp | undefined;
   /** Write a line (or lines) for the user (stderr). */
