@@ -229,6 +229,8 @@ async function* runPlanned(
   insertAll(result.filesWritten, 0, before.filesWritten);
   // A long document joined in parts: the answer is the whole result, as a short document's would be.
   if (long?.whole !== undefined && result.stopReason === 'answer') result.text = long.whole;
+  // Its part results were kept for a run that fails; this one answered.
+  if (long && result.stopReason === 'answer') await long.store.discard().catch(() => undefined);
   return result;
 }
 
