@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { relative, sep } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { BatchApi, batchLine, FINAL_STATUSES, jobCounts } from '../../llm/batch.js';
 import type { ChunkJson } from '../../llm/response.js';
 import { UsageTracker } from '../../llm/usage.js';
@@ -9,6 +9,7 @@ import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { CapturingClient } from './clients.js';
 import type { FolderEvent } from './events.js';
+import { rememberJob } from './job-index.js';
 import type { BatchRecord, RunManifest } from './manifest.js';
 import { wait } from './pool.js';
 
@@ -191,8 +192,18 @@ async function* submit(
     createdAt: new Date().toISOString(),
     requests,
     status: job.status,
+    mode: rt.mode === 'auto' ? 'auto' : 'approve',
   };
   await p.manifest.setBatch(rec);
+  await rememberJob(job.id, {
+    cwd: rt.cwd,
+    outputDir: dirname(dirname(p.manifest.path)),
+    manifest: p.manifest.path,
+    skill: req.skill.name,
+    folder: p.manifest.data.folder,
+    mode: rec.mode ?? 'approve',
+    submittedAt: rec.createdAt,
+  });
   yield batchEvent(req.skill.name, 'submitted', job.id, { status: job.status, total: lines.length });
   return rec;
 }

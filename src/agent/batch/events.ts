@@ -23,6 +23,8 @@ export type FolderEvent =
       /** The skill changed since the earlier run: its files are redone. */
       skillChanged: boolean;
       currency: string;
+      /** Inputs redone (changed, or --force) whose own earlier outputs are replaced. */
+      replacing?: number;
     }
   | {
       type: 'folder_file';

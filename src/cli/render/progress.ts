@@ -107,6 +107,7 @@ export class FolderProgress {
     }
     this.say(st.dim(t('batch.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
     if (ev.counts.earlier) this.say(st.dim(t('batch.start.earlier', { earlier: ev.counts.earlier })));
+    if (ev.replacing) this.say(st.yellow(t('runs.replacing', { count: ev.replacing })));
   }
 
   private counter(ev: { counts: { total: number; done: number; failed: number; earlier: number } }): string {

@@ -167,6 +167,7 @@ function applyFolderFlags(rt: SkillRuntime, f: FolderFlags, ctx: AppContext): vo
     force: f.force,
     batch: f.batch,
     dryRun: f.dryRun,
+    wait: f.wait,
     // Tests shorten the client's backoff; the pool's pause after an overload follows it.
     ...(retryBase !== undefined ? { pauseMs: retryBase * 2 } : {}),
     ...(pollMs !== undefined ? { pollMs } : {}),

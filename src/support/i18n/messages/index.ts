@@ -13,6 +13,7 @@ import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { runs } from './runs.js';
 import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
@@ -38,7 +39,8 @@ type En = typeof cli.en &
   typeof models.en &
   typeof agentskills.en &
   typeof mcp.en &
-  typeof batch.en;
+  typeof batch.en &
+  typeof runs.en;
 
 const groups = [
   cli,
@@ -60,6 +62,7 @@ const groups = [
   agentskills,
   mcp,
   batch,
+  runs,
 ];
 
 export const messages = {

@@ -1,0 +1,35 @@
+import { defineMessages } from '../define.js';
+
+// Folder runs told truly: what is written, replaced, kept, locked, paused, and the run's summary.
+export const runs = defineMessages(
+  {
+    'runs.notWritten.needsAuto':
+      'not written: writing files ({tools}) needs your yes, and there is no terminal to ask; run it again with --auto',
+    'runs.notWritten.refused': 'not written: {tools} was refused',
+    'runs.notWritten.missing': 'not written: {files} is not on disk as it was written (a full disk?)',
+    'batch.err.noJob': 'There is no batch job {id} for this API key.',
+    'batch.err.noFile': 'The batch result file {id} is not there (any more) for this API key.',
+    'runs.locked': 'Another zhi is already running this skill on {folder}.',
+    'runs.lockedBy':
+      'It is process {pid} on {host}, started {since} (UTC); two runs would do the same files twice.',
+    'runs.try.wait': 'Wait for it to finish, or run the same command with --wait to start when it does.',
+    'runs.replacing':
+      '{count} files changed since the earlier run (or --force): their earlier outputs are replaced.',
+    'runs.batchKept':
+      'The batch job {id} is kept: {count} of its files are not written yet. Run the same command again (with --auto to let it write) to write them from its answers without paying again.',
+  },
+  {
+    'runs.notWritten.needsAuto':
+      '未写入：写文件（{tools}）需要你确认，但没有终端可以询问；请加 --auto 再运行一次',
+    'runs.notWritten.refused': '未写入：{tools} 被拒绝',
+    'runs.notWritten.missing': '未写入：磁盘上没有按写入内容找到 {files}（磁盘满了？）',
+    'batch.err.noJob': '这个 API 密钥下没有批处理任务 {id}。',
+    'batch.err.noFile': '这个 API 密钥下（已）没有批处理结果文件 {id}。',
+    'runs.locked': '已有另一个 zhi 正在对 {folder} 运行这个技能。',
+    'runs.lockedBy': '它是 {host} 上的进程 {pid}，开始于 {since}（UTC）；两个运行会把同样的文件处理两遍。',
+    'runs.try.wait': '等它结束，或在同一命令后加 --wait，等它结束后自动开始。',
+    'runs.replacing': '{count} 个文件自上次运行后有改动（或用了 --force）：它们之前的输出将被替换。',
+    'runs.batchKept':
+      '批处理任务 {id} 已保留：其中 {count} 个文件尚未写入。再次运行同一命令（加 --auto 以允许写入），即可用它的结果写入，无需再付费。',
+  },
+);
