@@ -40,10 +40,12 @@ export function decide(
 export interface WebGrants {
   typed: Set<string>;
   hosts: Set<string>;
+  /** Tools asked once per session (web_search) the person allowed. */
+  tools?: Set<string>;
 }
 
 export function newWebGrants(): WebGrants {
-  return { typed: new Set(), hosts: new Set() };
+  return { typed: new Set(), hosts: new Set(), tools: new Set() };
 }
 
 /** `https://Example.com/a?b#c` → `https://example.com/a?b` (no fragment), or undefined when not http(s). */

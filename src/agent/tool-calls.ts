@@ -8,6 +8,7 @@ import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
+import { carriesSecret } from '../support/redact.js';
 import { visible } from '../support/sanitize.js';
 import { truncateText } from '../support/text.js';
 import {
@@ -96,7 +97,7 @@ function parallelGroups(calls: ToolCall[], deps: AgentDeps): number[][] {
   // Reads that may ask (web_fetch) run one at a time, like everything that asks.
   const readOnly = (i: number) => {
     const tool = deps.tools.get(calls[i]!.function.name);
-    return !tool || (tool.kind === 'read' && !tool.site);
+    return !tool || (tool.kind === 'read' && !tool.site && !tool.askOnce);
   };
   const groups: number[][] = [];
   calls.forEach((_, i) => {
@@ -221,6 +222,13 @@ async function decideCall(
     slot.emit({ type: 'permission', id, name, decision: 'refused', reason: limited.reason, notice });
     return { outcome: failure(t('agent.tool.refused', { reason: limited.reason }, 'en')) };
   }
+  const leak = tool.egress?.(args).some((text) => carriesSecret(text));
+  if (leak) {
+    const reason = t('agent.tool.egressSecret', { name }, 'en');
+    const notice = noticeText({ key: 'safety.egress.secret', params: { name } });
+    slot.emit({ type: 'permission', id, name, decision: 'refused', reason, notice });
+    return { outcome: failure(t('agent.tool.refused', { reason }, 'en')) };
+  }
   let assessment: Assessment;
   try {
     assessment = (await tool.assess?.(args, ctx)) ?? {};
@@ -236,7 +244,8 @@ async function decideCall(
   }
   const siteUrl = tool.site?.(args);
   const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
-  const site = siteUrl === undefined ? undefined : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
+  const once = tool.askOnce ? { preapproved: deps.webGrants?.tools?.has(name) ?? false } : undefined;
+  const site = siteUrl === undefined ? once : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
   const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, site);
   if (decision === 'allow') return {};
   if (decision === 'deny') return { outcome: denied(slot, name, siteUrl) };
@@ -264,6 +273,11 @@ async function decideCall(
   if (!yes) return { outcome: failure(t('agent.tool.denied', {}, 'en')) };
   // "Always for this domain": later fetches from the same host run without a question.
   if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
+  // Asked once per session (web_search): a yes covers the rest of it.
+  if (tool.askOnce && deps.webGrants) {
+    deps.webGrants.tools ??= new Set();
+    deps.webGrants.tools.add(name);
+  }
   return { asked: true };
 }
 

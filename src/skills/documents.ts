@@ -37,7 +37,22 @@ const TEXT_EXT = [
   'ini',
   'toml',
 ];
-const DOC_EXT = ['docx', 'xlsx', 'pdf'];
+const DOC_EXT = [
+  'docx',
+  'xlsx',
+  'pdf',
+  'pptx',
+  'odt',
+  'ods',
+  'odp',
+  'doc',
+  'wps',
+  'xls',
+  'et',
+  'ppt',
+  'dps',
+  'rtf',
+];
 /** Images OCR can read; other image types are refused with a hint to convert them. */
 export const OCR_EXT = ['png', 'jpg', 'jpeg'];
 const IMAGE_EXT = ['gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'avif'];

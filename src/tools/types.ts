@@ -118,6 +118,17 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * then asks per domain in approve mode unless the person typed the URL (design §3).
    */
   site?(args: z.infer<S>): string | undefined;
+  /**
+   * For calls that send something off this computer (web_fetch's URL, web_search's query, an
+   * MCP tool's arguments): the texts that leave. A call whose text carries a secret is refused
+   * before anyone is asked (support/redact.ts `carriesSecret`).
+   */
+  egress?(args: z.infer<S>): string[];
+  /**
+   * A read that leaves the computer without naming a site (web_search): in approve mode the
+   * person is asked once per session, and a yes covers the rest of it.
+   */
+  askOnce?: boolean;
   /** How the argument should be shown in a permission prompt (long contents summarised). */
   preview?(args: z.infer<S>, ctx?: ToolContext): string;
   /**

@@ -186,6 +186,41 @@ describe('MCP servers as tools', () => {
     expect(toolNames(second!)).toContain('crashy__echo');
   });
 
+  it('a call that never answers ends at call_timeout with a clear error (en and zh), the run goes on; a hostile description is sanitized; arguments carrying a key are refused', async () => {
+    config(
+      [
+        'mcp_servers:',
+        '  crashy:',
+        '    command: node',
+        `    args: [${JSON.stringify(CRASHY)}]`,
+        '    trust: read',
+        '    call_timeout: 2',
+      ].join('\n'),
+    );
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'crashy__hang', arguments: {} }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'crashy__echo', arguments: { text: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' } }],
+      },
+      { kind: 'text', text: 'Carried on.' },
+    );
+    const r = await e.zhi(['-c', 'try the server'], { timeoutMs: 30_000, env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Carried on.\n');
+    const [first, second, third] = chats();
+    expect(toolResults(second!)[0]).toContain('did not answer hang within 2 s');
+    expect(r.stderr).toContain('MCP 服务器“crashy”在 2 秒内没有回应 hang');
+    expect(toolResults(third!)[1]).toMatch(/^Error: Refused: crashy__echo would send a secret/);
+    const poisoned = (first!.body.tools ?? []).find(
+      (t: { function: { name: string } }) => t.function.name === 'crashy__poisoned',
+    );
+    const description = poisoned.function.description as string;
+    expect(description).toContain('Reads files.');
+    expect(description).not.toMatch(/[\u001b\u202e\u200b]/);
+    expect(description).toContain('\\u202e');
+  });
+
   it('a server that cannot start is reported once, and the chat works without it', async () => {
     config(['mcp_servers:', '  broken:', '    command: /nonexistent/mcp-server'].join('\n'));
     const r = await zhi(['-c', 'hello']);

@@ -73,6 +73,14 @@ export type FolderEvent =
       left?: number;
     }
   | {
+      /** The API cannot be reached: the run pauses (said once), then goes on when it answers. */
+      type: 'folder_wait';
+      skill: string;
+      phase: 'paused' | 'resumed';
+      /** How long nothing new starts (paused). */
+      ms?: number;
+    }
+  | {
       type: 'folder_end';
       skill: string;
       counts: FolderCounts;

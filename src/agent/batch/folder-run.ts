@@ -9,6 +9,7 @@ import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { batchPhase, type FolderInputs, type RunFn } from './batch-run.js';
+import { CallGate } from './call-gate.js';
 import { PrimedClient } from './clients.js';
 import { dryRunFolder } from './dry-run.js';
 import type { FileStatus, FolderCounts, FolderEvent } from './events.js';
@@ -35,6 +36,8 @@ export interface FolderOptions {
   dryRun: boolean;
   /** Another run holds the folder's lock: wait for it (`--wait`) instead of stopping. */
   wait: boolean;
+  /** The Batch API's limits for one input file (the declared ones unless tests make them small). */
+  batchLimits?: { bytes?: number; lines?: number };
 }
 
 /** The output folder of a run, decided as runSkill decides it. */
@@ -47,10 +50,15 @@ function classify(r: FileResult): Attempt<FileResult> {
   if (r.result?.stopReason === 'answer') return { kind: 'done', value: r };
   if (err?.kind === 'rate_limit') return { kind: 'retry', reason: 'rate_limit', value: r };
   if (err?.kind === 'overloaded') return { kind: 'retry', reason: 'overloaded', value: r };
+  // Faults wait, not fail: a connection refused or dropped mid-answer, a timeout, a 5xx.
+  if (err && NETWORK_KINDS.has(err.kind)) return { kind: 'retry', reason: 'network', value: r };
   if (err && STOP_KINDS.has(err.kind)) return { kind: 'stop', value: r };
   if (r.result?.stopReason === 'budget') return { kind: 'stop', value: r };
   return { kind: 'failed', value: r };
 }
+
+/** Errors that mean the API was not reached (or not for long enough): the run waits for it. */
+const NETWORK_KINDS = new Set(['network', 'timeout', 'server']);
 
 function folderOptions(rt: SkillRuntime): FolderOptions {
   return {
@@ -113,7 +121,10 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
   let primed: Map<number, ChunkJson> | undefined;
   if ((o.batch || folder.manifest.data.batch) && folder.todo.length) {
     const { manifest, todo } = folder;
-    primed = yield* batchPhase({ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs });
+    primed = yield* batchPhase({
+      ...{ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs },
+      ...(o.batchLimits ? { limits: o.batchLimits } : {}),
+    });
     if (!primed) {
       yield { type: 'warning', message: t('batch.interrupted', { id: manifest.data.batch?.id ?? '' }) };
       return emptyResult('aborted');
@@ -131,6 +142,8 @@ type Emit = (ev: RunEvent) => void;
 /** One folder run under way: its manifest, the files to do, the counts so far. */
 class FolderRun {
   private readonly base: number;
+  /** The runtime whose model calls pass through the run's one budget (set when the pool starts). */
+  private gated: SkillRuntime | undefined;
   /** Inputs redone whose earlier outputs are replaced (said once up front, not per file). */
   readonly replacing = new Set<string>();
 
@@ -207,12 +220,19 @@ class FolderRun {
 
   /** Run the files still to do in the pool, then say how the folder ended. */
   async *process(primed: Map<number, ChunkJson> | undefined): AsyncGenerator<RunEvent, AgentResult> {
-    const { req, rt, o, files } = this.s;
+    const { req, o, files } = this.s;
+    // One budget of calls at once for the whole run, shared with nested runs (parts, steps).
+    const own = this.s.rt.calls ? undefined : new CallGate(o.jobs, this.s.rt.signal);
+    const rt: SkillRuntime = own ? { ...this.s.rt, calls: own, llm: own.wrap(this.s.rt.llm) } : this.s.rt;
+    this.gated = rt;
     const pool = poolEvents(
       this.todo,
       (emit: Emit) => ({
         work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit, primed?.get(i)),
         onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
+        onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
+        onLimit: (n: number) => own?.setLimit(n),
+        onResume: () => emit(this.waitEvent('resumed')),
       }),
       { jobs: o.jobs, signal: rt.signal, pauseMs: o.pauseMs, maxPauseMs: Math.max(o.pauseMs, 60_000) },
     );
@@ -244,6 +264,10 @@ class FolderRun {
     return end.result;
   }
 
+  private waitEvent(phase: 'paused' | 'resumed', ms?: number): FolderEvent {
+    return { type: 'folder_wait', skill: this.s.req.skill.name, phase, ...(ms ? { ms } : {}) };
+  }
+
   private fileEvent(
     emit: Emit,
     index: number,
@@ -268,7 +292,7 @@ class FolderRun {
    * (so a kill at any point leaves a record of it), and its first answer may come from a batch job.
    */
   private fileRuntime(rel: string, first: ChunkJson | undefined, log: WriteLog): SkillRuntime {
-    const { rt } = this.s;
+    const rt = this.gated ?? this.s.rt;
     const outputDir = runOutputDir(this.s.req, rt);
     const beforeWrite = async (w: PlannedWrite) => {
       await rt.hooks?.beforeWrite?.(w);
@@ -391,6 +415,7 @@ async function runOne(
         o.forward(ev);
       } else if (ev.type === 'retry') {
         if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
+        else if (NETWORK_KINDS.has(ev.error.kind)) o.ctl.pressure('network');
       } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
         if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });
         o.forward(ev);

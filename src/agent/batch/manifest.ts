@@ -56,6 +56,8 @@ export interface BatchRecord {
   requests: Record<string, string>;
   /** Last status seen (validating, in_progress, completed…). */
   status: string;
+  /** Further jobs of the same run, when its requests did not fit one input file. */
+  more?: { id: string; status: string }[];
   /** The permission mode of the run that submitted it: `zhi batch results` writes the same way. */
   mode?: 'auto' | 'approve';
 }
@@ -265,7 +267,10 @@ export class RunManifest {
     if (batch) this.data.batch = batch;
     else delete this.data.batch;
     // A job used up is remembered by id: `zhi batch results` of it still finds this run.
-    if (old && old.id !== batch?.id) this.data.usedJobs = [...(this.data.usedJobs ?? []), old.id].slice(-20);
+    if (old && old.id !== batch?.id) {
+      const ids = [old.id, ...(old.more ?? []).map((m) => m.id)];
+      this.data.usedJobs = [...(this.data.usedJobs ?? []), ...ids].slice(-50);
+    }
     return this.save();
   }
 

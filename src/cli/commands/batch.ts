@@ -113,7 +113,8 @@ function jobLine(job: BatchJob): string {
  * this output folder that has it (still waiting, or used up already).
  */
 async function findRun(ctx: AppContext, id: string, place?: JobPlace): Promise<ManifestData | undefined> {
-  const has = (m: ManifestData | undefined) => m?.batch?.id === id || Boolean(m?.usedJobs?.includes(id));
+  const has = (m: ManifestData | undefined) =>
+    m?.batch?.id === id || Boolean(m?.batch?.more?.some((j) => j.id === id) || m?.usedJobs?.includes(id));
   if (place) {
     const m = await readManifest(place.manifest);
     if (has(m)) return m;

@@ -14,7 +14,10 @@ const KNOWN: [RegExp, Parameters<typeof t>[0]][] = [
     /outside the current folder|outside the output folder|outside the current directory/i,
     'input.tool.outside',
   ],
-  [/PowerPoint|old Word|old Excel|WPS|cannot be read|binary file|not a text file/i, 'input.tool.unreadable'],
+  [
+    /needs LibreOffice|password-protected|cannot be read|binary file|not a text file/i,
+    'input.tool.unreadable',
+  ],
   [/already exists/i, 'input.tool.exists'],
 ];
 

@@ -17,8 +17,10 @@ export interface McpToolInfo {
 }
 
 const DEFAULT_START_S = 30;
-/** A tool call may take long (a build, a search); the person can always interrupt. */
-const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+/** A tool call that does not answer in this long is abandoned (per server: `call_timeout`). */
+export const DEFAULT_CALL_TIMEOUT_S = 120;
+/** The SDK's error code for a request that got no answer in time. */
+const REQUEST_TIMEOUT = -32001;
 const STDERR_KEPT = 2000;
 /** The SDK's error code for a connection that closed under a request. */
 const CONNECTION_CLOSED = -32000;
@@ -130,13 +132,20 @@ export class McpConnection {
         `The MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}.`,
       );
     }
+    const seconds = this.config.call_timeout ?? DEFAULT_CALL_TIMEOUT_S;
     try {
       return (await client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
-        timeout: CALL_TIMEOUT_MS,
+        timeout: seconds * 1000,
       })) as CallResultLike;
     } catch (err) {
       if (signal.aborted) throw err;
+      if ((err as { code?: number }).code === REQUEST_TIMEOUT) {
+        throw new ToolError(
+          `The MCP server "${this.name}" did not answer ${tool} within ${seconds} s, so the call was abandoned. Do not call it again with the same arguments; the person can set call_timeout for this server if it needs longer.`,
+          { key: 'mcp.callTimeout', params: { server: this.name, tool, seconds } },
+        );
+      }
       const closed = (err as { code?: number }).code === CONNECTION_CLOSED;
       if (this.client === client && this.state === 'ready' && !closed) {
         throw new ToolError(`The MCP server "${this.name}" reported an error: ${this.explain(err)}`);

@@ -5,6 +5,7 @@
  */
 import type { PlatformClient } from '../../llm/types.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { visible } from '../../support/sanitize.js';
 import type { ToolRegistry } from '../registry.js';
 import type { AnyTool } from '../types.js';
 import { McpConnection, type McpState } from './connection.js';
@@ -56,13 +57,15 @@ export class McpManager {
   toolsOf(c: McpConnection): AnyTool[] {
     return c.tools.map((info) => {
       const name = mcpToolName(c.name, info.name);
-      const description = `[MCP server "${c.name}"] ${(info.description ?? info.name).slice(0, 1000)}`;
+      // A server's text reaches the model and the screen: control, bidi and invisible characters shown, not kept.
+      const description = `[MCP server "${c.name}"] ${visible((info.description ?? info.name).slice(0, 1000), { keepNewlines: true })}`;
       const tool: AnyTool = {
         name,
         description,
         schema: MCP_ARGS,
         parameters: trimSchema(info.inputSchema),
         kind: mcpKind(c.config.trust),
+        egress: (args: Record<string, unknown>) => [JSON.stringify(args)],
         label: () => `${c.name}: ${info.name}`,
         execute: async (args: Record<string, unknown>, ctx) => {
           const r = await c.call(info.name, args, ctx.signal);

@@ -62,10 +62,8 @@ export const input = defineMessages(
     'input.tool.mcpGone':
       'its MCP server stopped and could not be restarted: its tools are gone for this session',
     'input.tool.mcpNotRunning': 'its MCP server is not running',
-    'input.reason.oldWord': 'it is an old Word file (.doc): save it as .docx in Word or WPS and attach that',
-    'input.reason.oldExcel': 'it is an old Excel file (.xls): save it as .xlsx (or .csv) and attach that',
-    'input.reason.powerpoint': 'PowerPoint files cannot be read: export it as PDF and attach that',
-    'input.reason.wps': 'it is a WPS file: save it as .docx or .xlsx and attach that',
+    'input.reason.needsLibreOffice':
+      'reading old Excel, PowerPoint and WPS files (.xls, .et, .ppt, .dps) needs LibreOffice, which is not installed: install it, or save the file as .xlsx or .pptx and attach that',
     'input.reason.binary': 'it is not a document zhi can read (an archive, program, media or encrypted file)',
     'input.reason.notFound': 'the file is no longer there',
     'input.reason.permission': 'zhi is not allowed to read it',
@@ -125,10 +123,8 @@ export const input = defineMessages(
     'input.tool.mcpRestarted': '它的 MCP 服务器在调用中停止了；zhi 已重新启动它（这次调用没有重做）',
     'input.tool.mcpGone': '它的 MCP 服务器停止了，且无法重新启动：本次会话中它的工具不可用',
     'input.tool.mcpNotRunning': '它的 MCP 服务器没有在运行',
-    'input.reason.oldWord': '这是旧版 Word 文件（.doc）：请在 Word 或 WPS 中另存为 .docx 后再附上',
-    'input.reason.oldExcel': '这是旧版 Excel 文件（.xls）：请另存为 .xlsx（或 .csv）后再附上',
-    'input.reason.powerpoint': '无法读取 PowerPoint 文件：请导出为 PDF 后再附上',
-    'input.reason.wps': '这是 WPS 文件：请另存为 .docx 或 .xlsx 后再附上',
+    'input.reason.needsLibreOffice':
+      '读取旧版 Excel、PowerPoint 和 WPS 文件（.xls、.et、.ppt、.dps）需要 LibreOffice，但本机没有安装：请安装它，或将文件另存为 .xlsx 或 .pptx 后再附上',
     'input.reason.binary': '这不是 zhi 能读取的文档（压缩包、程序、音视频或加密文件）',
     'input.reason.notFound': '文件已经不在了',
     'input.reason.permission': 'zhi 没有权限读取它',

@@ -33,6 +33,7 @@ export const repl = defineMessages(
     'repl.attach.kind.docx': 'Word',
     'repl.attach.kind.xlsx': 'Excel',
     'repl.attach.kind.pdf': 'PDF',
+    'repl.attach.kind.slides': 'slides',
     // Command descriptions (/help).
     'repl.cmd.help': 'Show the commands and keys',
     'repl.cmd.exit': 'Leave zhi (shows the session usage)',
@@ -151,6 +152,7 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.attach.kind.docx': 'Word',
     'repl.attach.kind.xlsx': 'Excel',
     'repl.attach.kind.pdf': 'PDF',
+    'repl.attach.kind.slides': '幻灯片',
     'repl.cmd.help': '显示命令和快捷键',
     'repl.cmd.exit': '退出 zhi（显示本次会话的用量）',
     'repl.cmd.auto': '自动模式：创建新文件不再询问（shell 仍会询问）',
