@@ -126,7 +126,8 @@ describe.runIf(unix)('the shell tool', () => {
       { command: 'echo hello; echo bad >&2; false', timeout: 5 },
       ctx(),
     )) as ToolResult;
-    expect(out.isError).toBe(false);
+    // A non-zero exit is a failed call (issue 30: the person saw ✓ above the error).
+    expect(out.isError).toBe(true);
     expect(out.content).toMatch(/^Exit code: 1 \(/);
     expect(out.content).toContain('stdout:\nhello');
     expect(out.content).toContain('stderr:\nbad');

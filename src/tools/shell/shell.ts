@@ -69,7 +69,14 @@ const shell: Tool<typeof schema> = {
       import('./policy.js'),
       import('./tree.js'),
     ]);
-    await loadBashParser();
+    try {
+      await loadBashParser();
+    } catch (err) {
+      throw new ToolError(
+        `The shell's command parser could not be loaded (${(err as Error).message}), so no command can be checked or run. Tell the user their installation of zhi looks incomplete and should be reinstalled.`,
+        { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
+      );
+    }
     const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
     if (verdict.refuse) return verdict;
     const full = commandPreview(args.command).full;
@@ -126,7 +133,8 @@ const shell: Tool<typeof schema> = {
           'Narrow the command (grep, head, tail) to see a specific part.]',
       );
     }
-    return { content: parts.join('\n\n'), isError: result.timedOut };
+    // A command that failed is a failed call: the person sees ✗, never ✓ above its error.
+    return { content: parts.join('\n\n'), isError: result.timedOut || result.exitCode !== 0 };
   },
 };
 

@@ -7,8 +7,10 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
+import { install } from './install.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
+import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
@@ -39,8 +41,10 @@ type En = typeof cli.en &
   typeof models.en &
   typeof agentskills.en &
   typeof mcp.en &
+  typeof mcpCalls.en &
   typeof batch.en &
-  typeof runs.en;
+  typeof runs.en &
+  typeof install.en;
 
 const groups = [
   cli,
@@ -61,8 +65,10 @@ const groups = [
   models,
   agentskills,
   mcp,
+  mcpCalls,
   batch,
   runs,
+  install,
 ];
 
 export const messages = {
