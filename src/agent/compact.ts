@@ -168,10 +168,15 @@ export class Compactor {
     const short = shortenToolResults(plan.tail, Math.max(0, budget - estimateMessagesTokens(plan.inserted)));
     if (!plan.summarised && !short.shortened) return none;
     const after = [...plan.inserted, ...short.messages];
-    const tokensAfter =
-      estimateMessagesTokens(after) +
-      estimateTextTokens(messages[0] ? String(messages[0].content) : '') +
-      this.toolsTokens();
+    // A compaction never makes the conversation larger: the summary of a short chat (with its
+    // framing) can be longer than the chat. Both sides are measured the same way; when the new
+    // context is not smaller, the original is kept.
+    const saved = estimateMessagesTokens(contextBefore) - estimateMessagesTokens(after);
+    if (saved <= 0) {
+      log().info('compaction not smaller; original kept', { reason: opts.reason, saved });
+      return opts.reason === 'manual' ? { ...none, notice: t('sessions.compact.notSmaller') } : none;
+    }
+    const tokensAfter = Math.max(0, before.tokens - saved);
     this.o.recorder?.recordCompaction(
       {
         reason: opts.reason,

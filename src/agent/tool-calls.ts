@@ -13,6 +13,7 @@ import { visible } from '../support/sanitize.js';
 import { truncateText } from '../support/text.js';
 import {
   ALWAYS_SITE,
+  ALWAYS_STANDING,
   type AnyTool,
   type Assessment,
   type Notice,
@@ -125,6 +126,8 @@ async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
   emit({ type: 'tool_start', id: call.id, name: prep.name, label: prep.label, args, index, total });
   const finalize = (o: CallOutcome) => end(slot, prep, o, run.clock() - started);
   if ('error' in prep) return finalize(failure(prep.error));
+  // A deferred tool called by name (found earlier, or known from a resumed session) is offered from now on.
+  if (prep.tool.deferred) run.deps.tools.load([prep.name]);
   const files: WrittenFile[] = [];
   const ctx = toolContext(slot, run, files);
   const verdict = await decideCall(prep, ctx, slot, run);
@@ -249,6 +252,15 @@ async function decideCall(
   const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, site);
   if (decision === 'allow') return {};
   if (decision === 'deny') return { outcome: denied(slot, name, siteUrl) };
+  // "Always" was answered for this tool or command prefix earlier in the session.
+  const standing = assessment.standing;
+  if (standing && deps.webGrants?.standing?.has(standing.key)) return {};
+  const choices = [
+    ...(assessment.choices ?? []),
+    ...(standing && deps.webGrants?.standing
+      ? [{ key: 'a', label: standing.label, grant: ALWAYS_STANDING }]
+      : []),
+  ];
   const answer = await deps.prompter.confirmTool(
     {
       name,
@@ -257,7 +269,7 @@ async function decideCall(
       preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
       warning: assessment.warning,
       ...(assessment.summary ? { summary: assessment.summary } : {}),
-      ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
+      ...(choices.length ? { choices } : {}),
       ...(assessment.full ? { full: assessment.full } : {}),
     },
     signal,
@@ -265,7 +277,7 @@ async function decideCall(
   const yes = answer !== false;
   // Only grants that were offered count: a prompter cannot invent a wider sandbox.
   if (typeof answer === 'object') {
-    const offered = new Set(assessment.choices?.map((c) => c.grant));
+    const offered = new Set(choices.map((c) => c.grant));
     ctx.granted = answer.grants.filter((g) => offered.has(g));
   }
   if (signal.aborted) return { outcome: { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') } };
@@ -273,6 +285,7 @@ async function decideCall(
   if (!yes) return { outcome: failure(t('agent.tool.denied', {}, 'en')) };
   // "Always for this domain": later fetches from the same host run without a question.
   if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
+  if (standing && ctx.granted?.includes(ALWAYS_STANDING)) deps.webGrants?.standing?.add(standing.key);
   // Asked once per session (web_search): a yes covers the rest of it.
   if (tool.askOnce && deps.webGrants) {
     deps.webGrants.tools ??= new Set();

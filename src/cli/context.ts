@@ -19,7 +19,7 @@ import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
-import { outputDirOf, permissionMode } from './settings.js';
+import { checkOutputDir, outputDirOf, permissionMode } from './settings.js';
 
 /** Everything a mode needs, built once from the command line, the environment and config.yaml. */
 export interface AppContext {
@@ -85,6 +85,8 @@ export async function buildContext(
   setSandboxMode(config.shellSandbox);
   setShellEnvNames(config.shellEnv);
   const cwd = process.cwd();
+  const outputDir = outputDirOf({ config, cwd });
+  checkOutputDir({ config, outputDir });
   return {
     args,
     paths,
@@ -99,7 +101,7 @@ export async function buildContext(
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     cwd,
-    outputDir: outputDirOf({ config, cwd }),
+    outputDir,
     mode: permissionMode(args),
     env,
     interrupt,
@@ -116,10 +118,15 @@ function reportWarnings(warnings: ConfigWarning[], style: Style): void {
       const gap = getLanguage() === 'zh' ? '' : ' ';
       process.stderr.write(formatWarning(`${text}${gap}${t('mcp.warn.badEntryTry', { name })}`, style));
     } else {
-      const extra = w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost');
-      process.stderr.write(
-        formatWarning(`${t('config.warn.corrupt', { backup: w.backup })} ${extra}`, style),
-      );
+      const parts = [
+        ...(w.line ? [t('config.warn.corruptLine', { line: w.line })] : []),
+        t('config.warn.corrupt', { backup: w.backup }),
+        w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost'),
+        w.recovered.length
+          ? t('config.warn.corruptRecovered', { keys: w.recovered.join(', ') })
+          : t('config.warn.corruptNone'),
+      ];
+      process.stderr.write(formatWarning(parts.join(getLanguage() === 'zh' ? '' : ' '), style));
     }
   }
 }

@@ -7,6 +7,8 @@ import type { PermissionMode } from '../agent/permissions.js';
 import { chooseModel, type ModelChoice } from '../llm/choose.js';
 import type { Platform } from '../llm/platforms.js';
 import type { ResolvedConfig } from '../support/config.js';
+import { type ErrorText, ZhiError } from '../support/errors.js';
+import { folderProblem } from '../support/make-folder.js';
 import { outputFolder } from '../support/output-dir.js';
 import type { ParsedArgs } from './args.js';
 
@@ -45,5 +47,36 @@ export function outputDirOf(ctx: Pick<SettingsSource, 'config' | 'cwd'>, skillDi
     configured: ctx.config.outputDir,
     source: ctx.config.sources.output_dir,
     skillDir,
+  });
+}
+
+/** Why files cannot be written in a folder, in the person's words. */
+function folderReason(err: NodeJS.ErrnoException): ErrorText {
+  switch (err.code) {
+    case 'ENOTDIR':
+      return { key: 'cli.outputDir.notFolder', params: { path: err.path ?? '' } };
+    case 'EROFS':
+      return { key: 'cli.outputDir.readOnly' };
+    case 'EACCES':
+    case 'EPERM':
+      return { key: 'cli.outputDir.permission' };
+    default:
+      return { key: 'cli.outputDir.cannotMake', params: { code: err.code ?? err.message } };
+  }
+}
+
+/**
+ * `--output-dir` given: the folder must be one zhi can write in, checked before anything runs
+ * (a usage error, exit 2, naming the option and the folder) rather than after the model worked.
+ */
+export function checkOutputDir(ctx: Pick<SettingsSource, 'config'> & { outputDir: string }): void {
+  if (ctx.config.sources.output_dir !== '--output-dir') return;
+  const problem = folderProblem(ctx.outputDir);
+  if (!problem) return;
+  throw new ZhiError({
+    kind: 'usage',
+    what: { key: 'cli.outputDir.bad', params: { dir: ctx.outputDir } },
+    why: folderReason(problem),
+    tries: [{ key: 'cli.outputDir.try' }],
   });
 }

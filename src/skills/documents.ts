@@ -158,6 +158,7 @@ export interface ReadOptions {
 const DOC_REASONS: Record<string, MessageKey> = {
   not_found: 'files.doc.not_found',
   is_directory: 'files.doc.is_directory',
+  not_regular: 'files.doc.not_regular',
   permission: 'files.doc.permission',
   binary: 'files.doc.binary',
   too_large: 'files.doc.too_large',

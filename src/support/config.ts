@@ -90,7 +90,15 @@ export interface LoadResult {
 
 export type ConfigWarning =
   | { kind: 'unknown_key'; key: string }
-  | { kind: 'corrupt'; backup: string; keyRecovered: boolean }
+  | {
+      kind: 'corrupt';
+      backup: string;
+      keyRecovered: boolean;
+      /** The settings read back from the broken file (each a `key: value` line that is valid). */
+      recovered: string[];
+      /** The line where the YAML is broken, when the parser says. */
+      line?: number;
+    }
   /** An `mcp_servers` entry that cannot be used: that server is left out, the others work. */
   | { kind: 'mcp_server'; problem: McpProblem; file: string };
 
@@ -143,18 +151,61 @@ async function parseConfigText(text: string): Promise<unknown> {
   return parsed.ok ? parsed.value : CORRUPT;
 }
 
+/** The line (1-based) of the first YAML problem in `text`, when the parser gives a position. */
+async function brokenLine(text: string): Promise<number | undefined> {
+  const { parseYamlSafe } = await import('./yaml.js');
+  const parsed = parseYamlSafe(text, { limits: { maxBytes: 64 * 1024 } });
+  const offset = parsed.ok ? undefined : parsed.problems.find((p) => p.offset !== undefined)?.offset;
+  return offset === undefined ? undefined : text.slice(0, offset).split('\n').length;
+}
+
+/**
+ * Every setting of a broken file that can still be read: each top-level `key: value` line of a
+ * known key whose value is valid (mcp_servers, a nested map, is not guessed at).
+ */
+function readableSettings(text: string, path: string): ConfigFile {
+  const file: Record<string, unknown> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const key = /^([a-z_]+)\s*:/.exec(line)?.[1];
+    if (!key || key === 'mcp_servers' || !(CONFIG_KEYS as readonly string[]).includes(key)) continue;
+    const value = parseFlatYaml(line)?.[key];
+    if (value === undefined || value === null) continue;
+    try {
+      file[key] = validateValue(key as ConfigKey, value, path);
+    } catch {
+      // A value that is not valid is left out, as a fresh start would.
+    }
+  }
+  return file as ConfigFile;
+}
+
 async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   const backup = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   // The backup may hold the key: private from the moment it exists, like the config itself.
   await writeFileAtomic(backup, text, 0o600);
   await restrictAcl(backup);
-  const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
-  const file: ConfigFile = match ? { api_key: match[1]! } : {};
+  const file = readableSettings(text, path);
+  if (!file.api_key) {
+    const match = /^\s*api_key\s*:\s*["']?([A-Za-z0-9._-]{8,})["']?\s*$/m.exec(text);
+    if (match) file.api_key = match[1]!;
+  }
   await saveConfigFile(path, file);
-  return { file, exists: true, warnings: [{ kind: 'corrupt', backup, keyRecovered: Boolean(match) }] };
+  const line = await brokenLine(text);
+  const recovered = Object.keys(file).filter((k) => k !== 'api_key');
+  return {
+    file,
+    exists: true,
+    warnings: [
+      { kind: 'corrupt', backup, keyRecovered: Boolean(file.api_key), recovered, ...(line ? { line } : {}) },
+    ],
+  };
 }
 
-export async function saveConfigFile(path: string, file: ConfigFile): Promise<void> {
+/**
+ * Write the config. Resolves false when, on Windows, its access list could not be cut down to the
+ * current user (icacls failed): the caller says so, since the file holds the key.
+ */
+export async function saveConfigFile(path: string, file: ConfigFile): Promise<boolean> {
   const ordered: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
     const v = file[key as keyof ConfigFile];
@@ -163,7 +214,7 @@ export async function saveConfigFile(path: string, file: ConfigFile): Promise<vo
   const { stringify } = await import('yaml');
   await writeFileAtomic(path, stringify(ordered), 0o600);
   // Windows: the mode above means little; the access list is what keeps the key private.
-  await restrictAcl(path);
+  return restrictAcl(path);
 }
 
 export interface Overrides {

@@ -4,9 +4,10 @@
  * segments, and every existing parent checked after resolving links. Every refusal is a
  * ToolError whose message tells the model what to do instead.
  */
-import { lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { makeFolder } from '../support/make-folder.js';
 import { nearest } from '../support/suggest.js';
 import { checkPortable } from './files/names.js';
 import { secretByContent, secretByPath, secretMessage } from './secrets.js';
@@ -272,7 +273,7 @@ export async function resolveWritePath(
   await refuseLinkedOutput(out, opts.cwd);
   if (opts.create !== false) {
     try {
-      await mkdir(out, { recursive: true });
+      await makeFolder(out);
     } catch (err) {
       throw new ToolError(`The output folder ${out} cannot be created (${describeFsError(err)}).`);
     }
@@ -290,7 +291,7 @@ export async function resolveWritePath(
     if (!st) {
       if (opts.create === false) break;
       try {
-        await mkdir(join(out, ...parts.slice(0, parts.length - 1)), { recursive: true });
+        await makeFolder(join(out, ...parts.slice(0, parts.length - 1)));
       } catch (err) {
         throw new ToolError(`The folder for "${p}" cannot be created (${describeFsError(err)}).`);
       }

@@ -152,3 +152,49 @@ describe('typing during an answer', () => {
     expect(lastUser()).toEqual({ role: 'user', content: '下一个问题' });
   });
 });
+
+describe.each([
+  [60, 'en'],
+  [100, 'zh'],
+] as const)('a draft made from a history entry at %i columns (%s)', (cols, lang) => {
+  /** What the last prompt line holds. */
+  const atPrompt = (v: string) =>
+    v
+      .slice(v.lastIndexOf(promptFor(lang)) + promptFor(lang).length)
+      .split('\n')[0]!
+      .trim();
+  it.each([
+    ['Alt+Enter', '\x1b\r'],
+    ['\\ and Enter', '\\\r'],
+  ])('is kept when Up is pressed (%s)', async (_name, newline) => {
+    fake.script({ kind: 'text', text: 'ONE' });
+    fake.script({ kind: 'text', text: 'TWO' });
+    fake.script({ kind: 'text', text: 'THREE' });
+    const s = open(cols, lang);
+    await s.waitFor(promptFor(lang));
+    s.write('较早的问题');
+    s.write(KEY.enter);
+    await s.waitFor('ONE');
+    s.write('最近的问题');
+    s.write(KEY.enter);
+    await s.waitFor('TWO');
+    await waitScreen(s, cols, (v) => count(v, promptFor(lang).trimEnd()) === 3, 'the prompt again');
+    s.write(KEY.up);
+    await waitScreen(s, cols, (v) => atPrompt(v) === '最近的问题', 'the recalled entry');
+    s.write('\x01\x0b'); // Ctrl+A Ctrl+K: the entry cleared
+    s.write('aaa');
+    s.write(newline);
+    s.write('bbb');
+    await waitScreen(s, cols, (v) => /aaa\s*\n… bbb/.test(v), 'the two-line draft');
+    s.write(KEY.up);
+    s.write('!');
+    await waitScreen(s, cols, (v) => /aaa!\s*\n… bbb/.test(v), 'the first line of the draft edited');
+    s.write(KEY.up); // into the history: the draft is kept
+    await waitScreen(s, cols, (v) => atPrompt(v) === '最近的问题', 'the history entry');
+    s.write(KEY.down);
+    await waitScreen(s, cols, (v) => /aaa!\s*\n… bbb/.test(v), 'the draft back');
+    s.write(KEY.enter);
+    await s.waitFor('THREE');
+    expect(lastUser()).toEqual({ role: 'user', content: 'aaa!\nbbb' });
+  });
+});

@@ -146,6 +146,12 @@ describe('sessions survive a killed zhi', () => {
 
 describe('long conversations', () => {
   it('compacts on the cheap model when the server reports a nearly full window, then continues', async () => {
+    // An earlier turn long enough that its summary is smaller (a compaction never grows a chat).
+    const earlier = `先读一下背景：${'这是一段很长的项目背景说明。'.repeat(400)}`;
+    fake.script({ kind: 'text', text: '好的，我读完了背景。' });
+    expect((await zhi(['-c', earlier])).code).toBe(0);
+    const usageJson = ['usage', '--since', 'all', '--output-format', 'json'];
+    const first = JSON.parse((await zhi(usageJson)).stdout).total.total_tokens as number;
     writeFileSync(join(cwd, 'big.md'), '第一章 '.repeat(50));
     fake.script(
       {
@@ -160,30 +166,37 @@ describe('long conversations', () => {
       },
       { kind: 'text', text: '翻译完成。', usage: { prompt_tokens: 5000, completion_tokens: 100 } },
     );
-    const r = await zhi(['-c', '把 big.md 翻译成英文']);
+    const r = await zhi(['--continue', '-c', '把 big.md 翻译成英文']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('翻译完成。\n');
     expect(r.stderr).toContain('summarised');
-    const [, summary, after] = fake.chatBodies();
+    const [, , summary, after] = fake.chatBodies();
     expect(summary.model).toBe('glm-4-flash');
     expect(summary.tools).toBeUndefined();
     expect(summary.thinking).toEqual({ type: 'disabled' });
-    expect(JSON.stringify(summary.messages)).toContain('把 big.md 翻译成英文');
-    // The request after compaction: the summary (with the request verbatim) and the tool step kept whole.
+    expect(JSON.stringify(summary.messages)).toContain('项目背景说明');
+    // The request after compaction: the summary in place of the earlier turn, this turn kept whole.
     expect(after.model).toBe('glm-5');
-    expect(after.messages).toHaveLength(4);
     expect(after.messages[1].role).toBe('user');
     expect(after.messages[1].content).toContain('翻译 big.md');
-    expect(after.messages[1].content).toContain('把 big.md 翻译成英文');
-    expect(after.messages[2].tool_calls[0].function.name).toBe('file_read');
-    expect(after.messages[3]).toMatchObject({
+    expect(JSON.stringify(after.messages)).not.toContain(
+      '这是一段很长的项目背景说明。这是一段很长的项目背景说明。',
+    );
+    const request = after.messages.findIndex(
+      (m: { content?: unknown }) => m.content === '把 big.md 翻译成英文',
+    );
+    expect(request).toBeGreaterThan(1);
+    expect(after.messages[request + 1].tool_calls[0].function.name).toBe('file_read');
+    expect(after.messages[request + 2]).toMatchObject({
       role: 'tool',
-      tool_call_id: after.messages[2].tool_calls[0].id,
+      tool_call_id: after.messages[request + 1].tool_calls[0].id,
     });
     // The full history stays in the session file.
     const lines = sessionLines();
     expect(lines.some((l) => l.type === 'compaction' && l.reason === 'auto')).toBe(true);
     expect(lines.filter((l) => l.type === 'message').map((l) => l.role)).toEqual([
+      'user',
+      'assistant',
       'user',
       'assistant',
       'tool',
@@ -193,8 +206,8 @@ describe('long conversations', () => {
     expect(md.stdout).toContain('把 big.md 翻译成英文');
     expect(md.stdout).toContain('summarised');
     // The summary call is counted in the totals of the run.
-    const json = await zhi(['usage', '--since', 'all', '--output-format', 'json']);
-    expect(JSON.parse(json.stdout).total.total_tokens).toBe(180_040 + 960 + 5100);
+    const json = await zhi(usageJson);
+    expect(JSON.parse(json.stdout).total.total_tokens).toBe(first + 180_040 + 960 + 5100);
   });
 
   it('a 1261 "prompt exceeds max length" compacts once and retries, not a crash', async () => {
@@ -221,7 +234,7 @@ describe('long conversations', () => {
 
   it('a model_context_window_exceeded finish is retried after compaction too', async () => {
     fake.script({ kind: 'text', text: 'a1' }, { kind: 'text', text: 'a2' });
-    expect((await zhi(['-c', 'q1'])).code).toBe(0);
+    expect((await zhi(['-c', `q1 ${'一个很长的问题。'.repeat(300)}`])).code).toBe(0);
     expect((await zhi(['--continue', '-c', 'q2'])).code).toBe(0);
     fake.script(
       { kind: 'text', text: '', finish: 'model_context_window_exceeded' },

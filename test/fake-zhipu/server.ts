@@ -441,6 +441,10 @@ export class FakeZhipu {
         return { code: '1214', message: `messages[${i}]:tool_call_id 参数非法` };
       }
     }
+    // The documented limit on tools per request (zhipu-api.md §2.1).
+    if (Array.isArray(body.tools) && body.tools.length > 128) {
+      return { code: '1214', message: 'tools参数非法。请检查文档。' };
+    }
     if (body.temperature !== undefined && (body.temperature < 0 || body.temperature > 1)) {
       return { code: '1214', message: 'temperature参数非法。请检查文档。' };
     }
@@ -559,6 +563,8 @@ export class FakeZhipu {
         }
         await send(chunk, split);
         if (delay) await sleep(delay);
+        // The client went away (Ctrl+C): stop writing, as a real server does.
+        if (res.destroyed || res.socket?.destroyed) return;
       }
       if (reply.kind === 'cut') {
         await sleep(20);

@@ -234,6 +234,10 @@ async function drain(chat: ChatSession, text: string) {
 
 const isSummaryRequest = (r: ChatRequest) => r.messages[0]?.content.toString().startsWith('You compress');
 
+/** A first message long enough that a summary of it is smaller (a compaction never grows a chat). */
+const LONG = '这份报告很长，要仔细看。'.repeat(200);
+const U1 = `u1 ${LONG}`;
+
 describe('Compactor', () => {
   it('compacts before a call when the server says the context is near the window, then continues', async () => {
     const { chat, llm, usage, compactor } = chatWith([
@@ -245,7 +249,7 @@ describe('Compactor', () => {
       },
       { text: 'a3' },
     ]);
-    await drain(chat, 'u1');
+    await drain(chat, U1);
     await drain(chat, 'u2');
     expect(compactor.status(chat.messages)).toMatchObject({ measured: true, window: 128_000 });
     const { events, result } = await drain(chat, 'u3');
@@ -260,7 +264,7 @@ describe('Compactor', () => {
     expect(sent[0]!.content).toBe('SYSTEM');
     expect(sent[1]!.content).toContain('Translate the contract');
     expect(sent.at(-1)).toEqual({ role: 'user', content: 'u3' });
-    expect(sent.map((m) => m.content)).not.toContain('u1');
+    expect(sent.map((m) => m.content)).not.toContain(U1);
     expect(events.some((e) => e.type === 'warning' && e.message.includes('summarised'))).toBe(true);
     // The summary call is paid for and counted.
     expect(usage.total().calls).toBe(4);
@@ -283,7 +287,7 @@ describe('Compactor', () => {
         };
       },
     ]);
-    await drain(chat, 'u1');
+    await drain(chat, U1);
     await drain(chat, 'u2');
     const before = structuredClone(chat.messages);
     const gen = chat.send('u3', ac.signal);
@@ -297,7 +301,7 @@ describe('Compactor', () => {
 
   it('does nothing below the threshold', async () => {
     const { chat, llm } = chatWith([{ text: 'a1' }, { text: 'a2' }]);
-    await drain(chat, 'u1');
+    await drain(chat, U1);
     await drain(chat, 'u2');
     expect(llm.requests.some(isSummaryRequest)).toBe(false);
   });
@@ -316,13 +320,13 @@ describe('Compactor', () => {
       },
     };
     const { chat, llm } = chatWith([{ text: 'a1' }, { text: 'a2' }, overflow, { text: 'S' }, { text: 'a3' }]);
-    await drain(chat, 'u1');
+    await drain(chat, U1);
     await drain(chat, 'u2');
     const { result, events } = await drain(chat, 'u3');
     expect(result.stopReason).toBe('answer');
     expect(result.text).toBe('a3');
     expect(isSummaryRequest(llm.requests[3]!)).toBe(true);
-    expect(llm.requests[4]!.messages.map((m) => m.content)).not.toContain('u1');
+    expect(llm.requests[4]!.messages.map((m) => m.content)).not.toContain(U1);
     expect(events.filter((e) => e.type === 'warning')).toHaveLength(1);
   });
 
@@ -347,7 +351,7 @@ describe('Compactor', () => {
       { text: 'S' },
       { text: 'a whole answer' },
     ]);
-    await drain(chat, 'u1');
+    await drain(chat, U1);
     await drain(chat, 'u2');
     const { result } = await drain(chat, 'u3');
     expect(result).toMatchObject({ stopReason: 'answer', text: 'a whole answer' });
@@ -370,7 +374,7 @@ describe('Compactor', () => {
       },
     };
     const { chat } = chatWith([{ text: 'a1' }, overflow, { text: 'S' }, overflow]);
-    await drain(chat, 'u1');
+    await drain(chat, U1);
     const { result } = await drain(chat, 'u2');
     expect(result.stopReason).toBe('error');
     expect(result.error?.kind).toBe('context_overflow');
@@ -390,7 +394,7 @@ describe('Compactor', () => {
       { text: 'a2' },
       down,
     ]);
-    await drain(chat, '总结报告');
+    await drain(chat, `总结报告 ${LONG}`);
     await drain(chat, 'u2');
     const r = await compactor.compact(chat.messages, { reason: 'manual' });
     expect(r.ok).toBe(true);
@@ -406,6 +410,31 @@ describe('Compactor', () => {
     await drain(chat, 'u2');
     await compactor.compact(chat.messages, { reason: 'manual', focus: '付款条款' });
     expect(llm.requests[2]!.messages[0]!.content).toContain('付款条款');
+  });
+});
+
+describe('a compaction never makes the conversation larger (issues 27, 30)', () => {
+  it('/compact on a short chat keeps the original when the summary is not smaller', async () => {
+    const long = '这是一段很长的概括。'.repeat(40);
+    const { chat, compactor, compactions } = chatWith([{ text: 'a1' }, { text: 'a2' }, { text: long }]);
+    await drain(chat, 'u1');
+    await drain(chat, 'u2');
+    const before = structuredClone(chat.messages);
+    const r = await compactor.compact(chat.messages, { reason: 'manual' });
+    expect(r.ok).toBe(false);
+    expect(r.tokensAfter).toBe(r.tokensBefore);
+    expect(r.notice).toMatch(/kept as it is/);
+    expect(chat.messages).toEqual(before);
+    expect(compactions).toHaveLength(0);
+  });
+
+  it('a summary that is smaller replaces the older part, and the figures shrink', async () => {
+    const { chat, compactor } = chatWith([{ text: 'a1' }, { text: 'a2' }, { text: 'S' }]);
+    await drain(chat, `u1 ${'long question '.repeat(200)}`);
+    await drain(chat, 'u2');
+    const r = await compactor.compact(chat.messages, { reason: 'manual' });
+    expect(r.ok).toBe(true);
+    expect(r.tokensAfter).toBeLessThan(r.tokensBefore);
   });
 });
 

@@ -103,6 +103,21 @@ describe('config', () => {
     expect(statSync(p).mode & 0o777).toBe(0o600);
   });
 
+  it('a corrupt file keeps every readable setting and names the broken line (issue 30 #12)', async () => {
+    const p = file(
+      'api_key: 0123456789abcdef0123456789abcdef.Secret9\nlanguage: zh\nplatform: zai\ndefault_model: glm-4.6\nmax_turns: many\nmcp_servers:\n  files: [oops\n',
+    );
+    const loaded = await loadConfigFile(p);
+    expect(loaded.warnings[0]).toMatchObject({
+      kind: 'corrupt',
+      keyRecovered: true,
+      recovered: ['language', 'platform', 'default_model'],
+    });
+    expect((loaded.warnings[0] as { line?: number }).line).toBeGreaterThanOrEqual(7);
+    const again = resolveConfig(await loadConfigFile(p), MODEL_CATALOG, {});
+    expect(again).toMatchObject({ language: 'zh', platform: 'zai', defaultModel: 'glm-4.6' });
+  });
+
   it('environment beats the file; flags beat both', async () => {
     const loaded = await loadConfigFile(file('default_model: glm-4.6\noutput_dir: out-file\n'));
     const env = { ZHI_DEFAULT_MODEL: 'glm-4.7', ZHI_OUTPUT_DIR: 'out-env', ZHI_API_KEY: 'k.k' };

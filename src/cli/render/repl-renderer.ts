@@ -14,7 +14,7 @@ import { MarkdownStream } from './md-stream.js';
 import { FolderProgress, longDocumentLines } from './progress.js';
 import { safeEvent } from './safe-event.js';
 import { Screen, type Terminal } from './screen.js';
-import { shownOutput } from './shell-output.js';
+import { commandRan, shownOutput } from './shell-output.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
@@ -246,7 +246,10 @@ export class ReplRenderer {
     this.tools.delete(ev.id);
     this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
     // What a command printed is the person's to see too: the first lines, the rest folded.
-    const output = ev.name === 'shell' && ev.ok ? shownOutput(ev.result, (l) => this.ui.dim(l)) : undefined;
+    const output =
+      ev.name === 'shell' && commandRan(ev.result)
+        ? shownOutput(ev.result, (l) => this.ui.dim(l))
+        : undefined;
     if (output) this.printUi(output);
     this.clock.redraw();
   }

@@ -17,7 +17,12 @@ export function outputOf(content: string): string {
   const part = (name: string) => new RegExp(`(?:^|\\n\\n)${name}:\\n([\\s\\S]*?)${end}`).exec(content)?.[1];
   const found = [part('stdout'), part('stderr')].filter((p): p is string => Boolean(p));
   if (found.length) return found.join('\n');
-  return /^(Exit code|The command)/.test(content) ? '' : content;
+  return /^(Error: )?(Exit code|The command)/.test(content) ? '' : content;
+}
+
+/** The shell tool's report of a command that ran (whatever its exit code), not a refusal or a throw. */
+export function commandRan(content: string): boolean {
+  return /^(Error: )?(Exit code|The command (did not finish|was ended))/.test(content);
 }
 
 /** What a command printed, shown to the person under its tool line: indented, dimmed, folded. */

@@ -1,14 +1,35 @@
-import { getLanguage, t } from '../../support/i18n/index.js';
+import { getLanguage, type MessageKey, type Params, t } from '../../support/i18n/index.js';
+
+type Known = [RegExp, MessageKey, ((m: RegExpExecArray) => Params)?];
+
+const hostOf = (m: RegExpExecArray): Params => {
+  try {
+    return { host: new URL(m[1]!).host };
+  } catch {
+    return { host: m[1]! };
+  }
+};
 
 /** What failed tools tell the model, recognised to tell the person the same in their language. */
-const KNOWN: [RegExp, Parameters<typeof t>[0]][] = [
+const KNOWN: Known[] = [
   // MCP servers first: their reasons quote the server's own words, which may match the others.
   [/^The MCP server "[^"]*" stopped while running .*; zhi restarted it/, 'input.tool.mcpRestarted'],
   [/^The MCP server "[^"]*" stopped while running .*; it could not be restarted/, 'input.tool.mcpGone'],
   [/^The MCP server "[^"]*" is not running/, 'input.tool.mcpNotRunning'],
   [/^Interrupted by the user/i, 'input.tool.interrupted'],
+  // A site that is not there or not reachable is no missing file (web_fetch's own words).
+  [/^Cannot fetch (\S+): the name (?:does not exist|has no addresses)/, 'input.tool.noSuchSite', hostOf],
+  [/^(?:Cannot|Could not) fetch (\S+?):? /, 'input.tool.unreachable', hostOf],
+  [/^The output folder (.+) cannot be created/, 'input.tool.folderNotCreated', (m) => ({ dir: m[1]! })],
   [/did not finish within|timed out/i, 'input.tool.timeout'],
+  [/^Exit code: (\d+)/, 'input.tool.exitCode', (m) => ({ code: m[1]! })],
   [/no such file|not found|does not exist/i, 'input.tool.notFound'],
+  // Before "not allowed": a refused absolute path is about where, not about permissions.
+  [/^Absolute paths are not allowed/i, 'input.tool.absolute'],
+  [
+    /points outside the current|resolves outside the output folder|leads outside the output folder/i,
+    'input.tool.outside',
+  ],
   [/permission denied|not allowed|EACCES|EPERM/i, 'input.tool.permission'],
   [
     /outside the current folder|outside the output folder|outside the current directory/i,
@@ -21,14 +42,24 @@ const KNOWN: [RegExp, Parameters<typeof t>[0]][] = [
   [/already exists/i, 'input.tool.exists'],
 ];
 
+/** A command the sandbox kept from writing: said in every language, with the way to allow it. */
+const SANDBOXED =
+  /Read-only file system[\s\S]*It ran in a sandbox: it could (?:write|create new files) only under ((?:(?! and ).)+) \(and a private/;
+
 /**
  * The reason a tool failed, for the person. The tool's own words are written for the model in
  * English: an English reader gets them; anyone else gets the reason in their language when it is
  * a known one, and otherwise a plain note that the model was told.
  */
 export function toolFailureText(result: string): string {
-  const first = result.replace(/^Error: /, '').split('\n')[0] ?? '';
+  const body = result.replace(/^Error: /, '');
+  const sandboxed = SANDBOXED.exec(body);
+  if (sandboxed) return t('input.tool.sandboxReadOnly', { dir: sandboxed[1]! });
+  const first = body.split('\n')[0] ?? '';
   if (getLanguage() === 'en') return first;
-  const hit = KNOWN.find(([re]) => re.test(first));
-  return t(hit ? hit[1] : 'input.tool.other');
+  for (const [re, key, params] of KNOWN) {
+    const m = re.exec(first);
+    if (m) return t(key, params?.(m));
+  }
+  return t('input.tool.other');
 }

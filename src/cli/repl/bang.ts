@@ -1,6 +1,7 @@
 import type { ChatSession } from '../../agent/chat.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { GRANT_WRITE_CWD } from '../../tools/shell/shell.js';
 import type { AnyTool, ToolContext } from '../../tools/types.js';
 import { foldOutput, outputOf } from '../render/shell-output.js';
 import type { Style } from '../render/style.js';
@@ -43,7 +44,8 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
   const args = tool.schema.parse({ command });
   const verdict = (await tool.assess?.(args, ctx)) ?? {};
   if (verdict.refuse) {
-    io.warn(t('input.bang.refused', { reason: t('input.bang.catastrophic') }));
+    // The policy's own reason (C:\\ named, a registry delete named), not a generic one.
+    io.warn(t('input.bang.refused', { reason: verdict.refuse || t('input.bang.catastrophic') }));
     return;
   }
   if (verdict.warning && !(await io.confirm(t('input.bang.confirmDestructive')))) {
@@ -51,6 +53,38 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
     return;
   }
   io.write(`${io.style.dim(`$ ${visible(command)}`)}\n`);
+  let ran = await runOnce(tool, args, ctx, io);
+  // The sandbox kept it from writing here: say so, and offer what the model's approval offers (w).
+  const sandboxDir = SANDBOX_READ_ONLY.exec(ran.content)?.[1];
+  if (ran.failed && sandboxDir) {
+    io.warn(t('input.bang.sandboxed', { dir: sandboxDir }));
+    if (await io.confirm(t('input.bang.retryWriteCwd'))) {
+      io.write(`${io.style.dim(`$ ${visible(command)}`)}\n`);
+      ran = await runOnce(tool, args, { ...ctx, granted: [GRANT_WRITE_CWD] }, io);
+    }
+  }
+  const { content } = ran;
+  chat.note(
+    {
+      role: 'user',
+      content: `I ran this command in my shell myself (no tool call was involved):\n$ ${command}\n\n${content}`,
+    },
+    `!${command}`,
+  );
+  io.write(`${io.style.dim(t('input.bang.added'))}\n`);
+}
+
+/** A command that failed because the sandbox let it write only in the output folder. */
+const SANDBOX_READ_ONLY =
+  /Read-only file system[\s\S]*It ran in a sandbox: it could (?:write|create new files) only under ((?:(?! and ).)+) \(and a private/;
+
+/** Run the command once and show what it printed, and its exit code when it failed. */
+async function runOnce(
+  tool: AnyTool,
+  args: unknown,
+  ctx: ToolContext,
+  io: BangIo,
+): Promise<{ content: string; failed: boolean }> {
   let content: string;
   let failed = false;
   try {
@@ -66,12 +100,5 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
   const code = /^Exit code: (\d+)/.exec(content)?.[1];
   if (failed || (code && code !== '0'))
     io.write(`${io.style.dim(t('input.bang.exit', { code: code ?? '?' }))}\n`);
-  chat.note(
-    {
-      role: 'user',
-      content: `I ran this command in my shell myself (no tool call was involved):\n$ ${command}\n\n${content}`,
-    },
-    `!${command}`,
-  );
-  io.write(`${io.style.dim(t('input.bang.added'))}\n`);
+  return { content, failed: failed || (code !== undefined && code !== '0') };
 }

@@ -28,6 +28,9 @@ export class HistoryBrowser {
    * while a message is read (`reading`), not while a question is asked.
    */
   key(buf: TextBuffer, action: 'older' | 'newer' | 'up' | 'down', reading: boolean): void {
+    // An entry the person has changed is their draft now: Up must not throw it away, and Down
+    // from the history brings it back.
+    if (this.browsing && buf.text !== this.entries[this.index]) this.index = -1;
     const step = action === 'older' || action === 'up' ? 1 : -1;
     const withinText = action === 'up' ? !buf.onFirstLine : action === 'down' ? !buf.onLastLine : false;
     if (withinText && !this.browsing) buf.vertical(step === 1 ? -1 : 1);

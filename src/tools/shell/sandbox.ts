@@ -10,7 +10,6 @@ import {
   closeSync,
   type Dirent,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -20,6 +19,7 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
 import { secretPlaces } from '../secret-places.js';
 import { type RunOptions, type RunResult, runCommand } from './run.js';
 import { bwrapArgs, HOME_PROGRAMS, type Place, type SandboxPolicy, seatbeltArgs } from './sandbox-args.js';
@@ -221,15 +221,23 @@ export async function runSandboxed(command: string, opts: SandboxedOptions): Pro
     ...(opts.env ? { env: opts.env } : {}),
   };
   if (sandbox.kind === 'none') return { ...(await runCommand(command, base)), sandbox };
-  // The output folder must exist to be bound writable; it is where results go anyway.
-  mkdirSync(opts.outputDir, { recursive: true });
-  if (sandbox.kind === 'bwrap') return { ...(await runBwrap(command, opts, base)), sandbox };
+  // The output folder must exist to be bound writable; one made only for this command is removed
+  // again when the command left nothing in it (`!echo hi` leaves no empty zhi-output behind).
+  const created = makeFolderSync(opts.outputDir);
+  try {
+    if (sandbox.kind === 'bwrap') return { ...(await runBwrap(command, opts, base)), sandbox };
+    return { ...(await runSeatbelt(command, opts, base)), sandbox };
+  } finally {
+    if (created) removeIfEmpty(opts.outputDir, created);
+  }
+}
+
+async function runSeatbelt(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
   const temp = mkdtempSync(join(real(tmpdir()), 'zhi-sh-'));
   try {
     const args = [...seatbeltArgs(policyFor(opts, temp)), '/bin/sh', '-c', command];
     const env = { ...(opts.env ?? process.env), TMPDIR: temp };
-    const result = await runCommand(command, { ...base, env, wrap: { file: '/usr/bin/sandbox-exec', args } });
-    return { ...result, sandbox };
+    return await runCommand(command, { ...base, env, wrap: { file: '/usr/bin/sandbox-exec', args } });
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

@@ -106,7 +106,7 @@ const compact: SlashCommand = {
     const r = await ctx.app.interrupt.run((signal) =>
       wiring.compactor.compact(ctx.chat.messages, { reason: 'manual', signal, ...(focus ? { focus } : {}) }),
     );
-    ctx.print(r.ok && r.notice ? r.notice : t('sessions.compact.nothing'));
+    ctx.print(r.notice ?? t('sessions.compact.nothing'));
   },
 };
 

@@ -10,6 +10,12 @@ export const cli = defineMessages(
     'cli.err.unexpected': 'Something went wrong inside zhi.',
     'cli.err.diskFull': 'The disk is full: zhi could not save a file.',
     'cli.err.permission': 'zhi is not allowed to access a file it needs.',
+    'cli.outputDir.bad': 'zhi cannot write files in the folder given with --output-dir: {dir}',
+    'cli.outputDir.notFolder': '{path} is a file, not a folder.',
+    'cli.outputDir.readOnly': 'It is on a read-only file system.',
+    'cli.outputDir.permission': 'You do not have permission to write there.',
+    'cli.outputDir.cannotMake': 'The system does not let zhi create a folder there ({code}).',
+    'cli.outputDir.try': 'Give --output-dir a folder you can write in, for example --output-dir ./out.',
     'cli.try.freeSpace': 'Free some disk space and run the command again.',
     'cli.try.permissions': 'Check the permissions of the file or folder named above.',
     'cli.try.debug': 'Run again with --debug to see details, and report it if it keeps happening.',
@@ -40,7 +46,7 @@ Usage:
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        the GLM models, their prices, what your account offers
   zhi mcp list | add | remove | test   MCP servers whose tools zhi may use
-  zhi doctor                        check this computer (the shell sandbox)
+  zhi doctor                        check this computer (Node, the shell sandbox)
   zhi --setup                       run the setup wizard
 
 Options:
@@ -72,6 +78,12 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
     'cli.err.unexpected': 'zhi 内部出现了问题。',
     'cli.err.diskFull': '磁盘已满：zhi 无法保存文件。',
     'cli.err.permission': 'zhi 没有权限访问所需的文件。',
+    'cli.outputDir.bad': 'zhi 无法在 --output-dir 指定的文件夹中写入文件：{dir}',
+    'cli.outputDir.notFolder': '{path} 是一个文件，不是文件夹。',
+    'cli.outputDir.readOnly': '它在只读的文件系统上。',
+    'cli.outputDir.permission': '你没有在那里写入的权限。',
+    'cli.outputDir.cannotMake': '系统不允许在那里创建文件夹（{code}）。',
+    'cli.outputDir.try': '请给 --output-dir 一个你可以写入的文件夹，例如 --output-dir ./out。',
     'cli.try.freeSpace': '清理一些磁盘空间后重新运行命令。',
     'cli.try.permissions': '检查上面提到的文件或文件夹的权限。',
     'cli.try.debug': '加上 --debug 重新运行查看详情；如果反复出现，请报告此问题。',
@@ -102,7 +114,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        GLM 模型、价格，以及你的账户可用的模型
   zhi mcp list | add | remove | test   zhi 可以使用其工具的 MCP 服务器
-  zhi doctor                        检查本机（命令沙盒）
+  zhi doctor                        检查本机（Node、命令沙盒）
   zhi --setup                       运行设置向导
 
 选项：

@@ -14,6 +14,9 @@ export const config = defineMessages(
     'config.warn.corrupt':
       'config.yaml could not be read, so zhi backed it up to {backup} and started fresh.',
     'config.warn.corruptKept': 'Your API key was recovered from it.',
+    'config.warn.corruptLine': 'config.yaml is not valid YAML at line {line}.',
+    'config.warn.corruptRecovered': 'These settings were recovered from it: {keys}.',
+    'config.warn.corruptNone': 'No other setting could be recovered from it.',
     'config.warn.madePrivate':
       '{path} could be read by other users of this computer (mode {mode}). It holds your API key, so zhi made it private (mode 600).',
     'config.warn.corruptLost': 'No API key could be recovered: run `zhi --setup`.',
@@ -38,6 +41,9 @@ export const config = defineMessages(
     'config.warn.unknownKey': 'config.yaml 中有未知的设置项“{key}”，已忽略。',
     'config.warn.corrupt': '无法读取 config.yaml，zhi 已将它备份到 {backup} 并重新开始。',
     'config.warn.corruptKept': '已从中恢复你的 API 密钥。',
+    'config.warn.corruptLine': 'config.yaml 第 {line} 行不是有效的 YAML。',
+    'config.warn.corruptRecovered': '已从中恢复这些设置：{keys}。',
+    'config.warn.corruptNone': '没能从中恢复其他设置。',
     'config.warn.madePrivate':
       '{path} 可被这台电脑上的其他用户读取（权限 {mode}）。它保存着你的 API 密钥，zhi 已把它设为仅你可读（权限 600）。',
     'config.warn.corruptLost': '未能恢复 API 密钥：请运行 `zhi --setup`。',

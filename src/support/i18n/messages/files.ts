@@ -17,6 +17,8 @@ export const files = defineMessages(
     'files.format.docx': 'Word document',
     'files.format.pptx': 'PowerPoint presentation',
     'files.doc.not_found': 'The file does not exist.',
+    'files.doc.not_regular':
+      'It is not a regular file but a named pipe, a device or a socket, which zhi does not read (it could wait forever).',
     'files.doc.is_directory': 'It is a folder, not a file.',
     'files.doc.permission': 'Permission denied: the file cannot be opened for reading.',
     'files.doc.binary':
@@ -41,6 +43,8 @@ export const files = defineMessages(
     'files.format.docx': 'Word 文档',
     'files.format.pptx': 'PowerPoint 演示文稿',
     'files.doc.not_found': '文件不存在。',
+    'files.doc.not_regular':
+      '它不是普通文件，而是命名管道、设备或套接字，zhi 不会读取它（读取可能永远等不到结束）。',
     'files.doc.is_directory': '这是文件夹，不是文件。',
     'files.doc.permission': '没有权限：无法打开该文件读取。',
     'files.doc.binary': '它不是文本文件，也不是 zhi 能读取的文档（Office、WPS、OpenDocument、PDF、文本）。',

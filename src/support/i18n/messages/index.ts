@@ -7,8 +7,10 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
+import { install } from './install.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
+import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
@@ -20,6 +22,7 @@ import { setup } from './setup.js';
 import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
+import { windows } from './windows.js';
 
 type En = typeof cli.en &
   typeof config.en &
@@ -39,8 +42,11 @@ type En = typeof cli.en &
   typeof models.en &
   typeof agentskills.en &
   typeof mcp.en &
+  typeof mcpCalls.en &
   typeof batch.en &
-  typeof runs.en;
+  typeof runs.en &
+  typeof install.en &
+  typeof windows.en;
 
 const groups = [
   cli,
@@ -61,8 +67,11 @@ const groups = [
   models,
   agentskills,
   mcp,
+  mcpCalls,
   batch,
   runs,
+  install,
+  windows,
 ];
 
 export const messages = {

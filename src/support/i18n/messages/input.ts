@@ -30,6 +30,9 @@ export const input = defineMessages(
     'input.bang.added': 'The output was added to the conversation: ask about it in your next message.',
     'input.bang.refused': 'zhi will not run this command: {reason}',
     'input.bang.declined': 'The command was not run.',
+    'input.bang.sandboxed':
+      'The command ran in the sandbox, which lets it write only in {dir}: it could not change files here.',
+    'input.bang.retryWriteCwd': 'Run it again, allowed to write in this folder? [y/N] ',
     'input.bang.catastrophic': 'it could damage the system or your files beyond repair.',
     'input.bang.confirmDestructive': 'This command can delete or overwrite files. Run it? [y/N] ',
     'input.missing': 'There is no file {name} here. Did you mean {suggestion}?',
@@ -62,6 +65,12 @@ export const input = defineMessages(
     'input.tool.mcpGone':
       'its MCP server stopped and could not be restarted: its tools are gone for this session',
     'input.tool.mcpNotRunning': 'its MCP server is not running',
+    'input.tool.exitCode': 'the command ended with exit code {code}',
+    'input.tool.sandboxReadOnly':
+      'the sandbox lets commands write only in {dir}; to let one write in this folder, approve it with w',
+    'input.tool.noSuchSite': 'the site {host} does not exist (check the address)',
+    'input.tool.unreachable': 'the site {host} could not be reached (check the address and your network)',
+    'input.tool.folderNotCreated': 'the output folder {dir} could not be created',
     'input.reason.needsLibreOffice':
       'reading old Excel, PowerPoint and WPS files (.xls, .et, .ppt, .dps) needs LibreOffice, which is not installed: install it, or save the file as .xlsx or .pptx and attach that',
     'input.reason.binary': 'it is not a document zhi can read (an archive, program, media or encrypted file)',
@@ -95,6 +104,8 @@ export const input = defineMessages(
     'input.bang.added': '输出已加入对话：可以在下一条消息里就它提问。',
     'input.bang.refused': 'zhi 不会运行这条命令：{reason}',
     'input.bang.declined': '命令没有运行。',
+    'input.bang.sandboxed': '命令在沙盒中运行，只能写入 {dir}：它无法修改这里的文件。',
+    'input.bang.retryWriteCwd': '允许它写入当前文件夹并再运行一次吗？[y/N] ',
     'input.bang.catastrophic': '它可能对系统或你的文件造成无法挽回的破坏。',
     'input.bang.confirmDestructive': '这条命令可能删除或覆盖文件。确定运行吗？[y/N] ',
     'input.missing': '这里没有文件 {name}。你是不是想找 {suggestion}？',
@@ -123,6 +134,11 @@ export const input = defineMessages(
     'input.tool.mcpRestarted': '它的 MCP 服务器在调用中停止了；zhi 已重新启动它（这次调用没有重做）',
     'input.tool.mcpGone': '它的 MCP 服务器停止了，且无法重新启动：本次会话中它的工具不可用',
     'input.tool.mcpNotRunning': '它的 MCP 服务器没有在运行',
+    'input.tool.exitCode': '命令以退出码 {code} 结束',
+    'input.tool.sandboxReadOnly': '沙盒只允许命令写入 {dir}；要让命令写入当前文件夹，批准时按 w',
+    'input.tool.noSuchSite': '网站 {host} 不存在（请检查网址）',
+    'input.tool.unreachable': '无法连接网站 {host}（请检查网址和网络）',
+    'input.tool.folderNotCreated': '无法创建输出文件夹 {dir}',
     'input.reason.needsLibreOffice':
       '读取旧版 Excel、PowerPoint 和 WPS 文件（.xls、.et、.ppt、.dps）需要 LibreOffice，但本机没有安装：请安装它，或将文件另存为 .xlsx 或 .pptx 后再附上',
     'input.reason.binary': '这不是 zhi 能读取的文档（压缩包、程序、音视频或加密文件）',

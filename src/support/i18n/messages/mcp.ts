@@ -17,9 +17,10 @@ export const mcp = defineMessages(
     'mcp.noTools': '  no tools',
     'mcp.error': '  error: {error}',
     'mcp.usage':
-      'Usage: zhi mcp list | test <name> | remove <name> | add <name> [--trust ask|read|auto] -- <command> [args…] | add <name> --url <url> [--trust …]',
+      'Usage: zhi mcp list | test <name> | remove <name> | add <name> [--trust ask|read|auto] [--env NAME=value…] -- <command> [args…] | add <name> --url <url> [--header "Name: value"…] [--trust …]',
     'mcp.err.usage': 'This is not a `zhi mcp` command: "{what}".',
     'mcp.err.needName': '`zhi mcp {action}` needs the name of an MCP server.',
+    'mcp.err.pair': '{flag} "{value}" is not a setting: write it as {example}.',
     'mcp.err.needAdd': '`zhi mcp add` needs a name for the server, then its command (after --) or --url.',
     'mcp.err.unknown': 'There is no MCP server called "{name}" in config.yaml.',
     'mcp.err.exists': 'An MCP server called "{name}" is already configured.',
@@ -68,9 +69,10 @@ export const mcp = defineMessages(
     'mcp.noTools': '  没有工具',
     'mcp.error': '  错误：{error}',
     'mcp.usage':
-      '用法：zhi mcp list | test <名称> | remove <名称> | add <名称> [--trust ask|read|auto] -- <命令> [参数…] | add <名称> --url <地址> [--trust …]',
+      '用法：zhi mcp list | test <名称> | remove <名称> | add <名称> [--trust ask|read|auto] [--env 名称=值…] -- <命令> [参数…] | add <名称> --url <地址> [--header "名称: 值"…] [--trust …]',
     'mcp.err.usage': '这不是 `zhi mcp` 的命令：“{what}”。',
     'mcp.err.needName': '`zhi mcp {action}` 需要一个 MCP 服务器的名称。',
+    'mcp.err.pair': '{flag} “{value}” 不是一项设置：请写成 {example}。',
     'mcp.err.needAdd': '`zhi mcp add` 需要服务器的名称，以及它的命令（写在 -- 之后）或 --url。',
     'mcp.err.unknown': 'config.yaml 中没有名为 “{name}” 的 MCP 服务器。',
     'mcp.err.exists': '已经配置了名为 “{name}” 的 MCP 服务器。',

@@ -16,6 +16,8 @@ export const sessions = defineMessages(
       'The summary model could not be reached, so a plain outline of the requests and files was kept instead.',
     'sessions.compact.working': 'Summarising the earlier conversation…',
     'sessions.compact.nothing': 'Nothing to compact yet: the conversation has only one exchange.',
+    'sessions.compact.notSmaller':
+      'The conversation was kept as it is: a summary would not have been shorter than the conversation itself.',
     'sessions.budget.what':
       'Stopped: this run would cost more than your limit of {limit} (max_cost_per_run).',
     'sessions.budget.why': 'Spent so far in this run: {spent}; the next request would add at least {next}.',
@@ -145,6 +147,7 @@ export const sessions = defineMessages(
     'sessions.compact.outline': '无法连接用于概括的模型，因此改为保留一份请求和文件的简要提纲。',
     'sessions.compact.working': '正在概括较早的对话…',
     'sessions.compact.nothing': '暂时无需压缩：对话只有一轮。',
+    'sessions.compact.notSmaller': '对话保持原样：概括不会比对话本身更短。',
     'sessions.budget.what': '已停止：本次运行的费用将超过你设定的上限 {limit}（max_cost_per_run）。',
     'sessions.budget.why': '本次运行已花费 {spent}；下一次请求至少还需 {next}。',
     'sessions.budget.try1': '提高上限：`zhi config set max_cost_per_run {more}`。',

@@ -158,6 +158,12 @@ async function fileFacts(absPath: string): Promise<{ fileBytes: number; mtimeMs:
         'is_directory',
         'This is a folder, not a file. Use file_list to see what it contains.',
       );
+    // A named pipe would block the read forever; a device or socket is not a document either.
+    if (!st.isFile())
+      throw new DocumentError(
+        'not_regular',
+        'This is not a regular file (a named pipe, a device or a socket); it cannot be read as a document.',
+      );
     return { fileBytes: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {
     if (err instanceof DocumentError) throw err;

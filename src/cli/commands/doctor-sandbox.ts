@@ -1,0 +1,26 @@
+import { type MessageKey, t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
+import type { SandboxState } from '../../tools/shell/sandbox.js';
+import type { Check } from './doctor-checks.js';
+
+/** The sandbox check as text; exported for tests. */
+export function sandboxCheck(state: SandboxState): Check {
+  if (state.kind !== 'none') return { ok: true, lines: [t(`doctor.sandbox.${state.kind}`)] };
+  const base = `doctor.sandbox.${state.reason}` as MessageKey;
+  const detail = visible(state.detail?.split('\n')[0]?.slice(0, 200) ?? '');
+  const lines = [t(base, { detail })];
+  if (state.reason !== 'unsupported') lines.push(t(`${base}Try` as MessageKey));
+  return { ok: false, lines };
+}
+
+/** Which reading paths office files have here: LibreOffice found or not. */
+export function officeCheck(soffice: string | undefined): Check {
+  if (soffice) return { ok: true, lines: [t('doctor.office.found', { path: visible(soffice) })] };
+  const tryKey =
+    process.platform === 'win32'
+      ? 'doctor.office.tryWindows'
+      : process.platform === 'darwin'
+        ? 'doctor.office.tryMac'
+        : 'doctor.office.tryLinux';
+  return { ok: false, optional: true, lines: [t('doctor.office.missing'), t(tryKey)] };
+}
