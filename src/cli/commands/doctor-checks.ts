@@ -12,6 +12,7 @@ import { sandboxState } from '../../tools/shell/sandbox.js';
 import { type AppContext, makeClient } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
 import { officeCheck, sandboxCheck } from './doctor-sandbox.js';
+import { aclCheck, asWindowsNote, codePageCheck, shellCheck } from './doctor-windows.js';
 
 export interface Check {
   /** False: something is wrong, and `zhi doctor` exits 1. */
@@ -98,5 +99,8 @@ export const CHECKS: DoctorCheck[] = [
   keyCheck,
   mcpCheck,
   () => officeCheck(findSoffice()),
-  () => sandboxCheck(sandboxState()),
+  aclCheck,
+  shellCheck,
+  codePageCheck,
+  () => asWindowsNote(sandboxCheck(sandboxState())),
 ];

@@ -22,6 +22,7 @@ import { setup } from './setup.js';
 import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
+import { windows } from './windows.js';
 
 type En = typeof cli.en &
   typeof config.en &
@@ -44,7 +45,8 @@ type En = typeof cli.en &
   typeof mcpCalls.en &
   typeof batch.en &
   typeof runs.en &
-  typeof install.en;
+  typeof install.en &
+  typeof windows.en;
 
 const groups = [
   cli,
@@ -69,6 +71,7 @@ const groups = [
   batch,
   runs,
   install,
+  windows,
 ];
 
 export const messages = {
