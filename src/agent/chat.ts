@@ -18,6 +18,8 @@ export interface ChatSettings {
   systemPrompt: string;
   /** The model for messages with images when `model` cannot see (default glm-4.6v-flash). */
   visionModel?: string;
+  /** The project instruction files read into the system prompt (shown by /status). */
+  instructionFiles?: string[];
 }
 
 export interface ChatOptions {

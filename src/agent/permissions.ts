@@ -15,8 +15,8 @@ export interface SiteFacts {
  *   mode they ask unless the person typed the URL or allowed its domain; auto mode runs them;
  * - risky tools ask in approve mode and run in auto mode;
  * - shell asks every time, in every mode; so do MCP tools (`mcp`), except those of a server
- *   trusted `auto` (`mcp-auto`), which run in auto mode while a person is there — with no
- *   terminal only read-trusted servers (their tools are `read`) run;
+ *   trusted `auto` (`mcp-auto`), which run in auto mode (with or without a terminal) — in
+ *   approve mode with no terminal only read-trusted servers (their tools are `read`) run;
  * - with no person to ask (stdin not a terminal), every "ask" is a deny.
  */
 export function decide(
@@ -28,7 +28,9 @@ export function decide(
   if (kind === 'read' && !site) return 'allow';
   if (kind === 'read' && (mode === 'auto' || site?.preapproved)) return 'allow';
   if (kind === 'risky' && mode === 'auto') return 'allow';
-  if (kind === 'mcp-auto' && mode === 'auto' && interactive) return 'allow';
+  // `trust: auto` is the person's word that the server may run in auto mode, as documented, also
+  // without a terminal (`zhi -c … --auto` in a script).
+  if (kind === 'mcp-auto' && mode === 'auto') return 'allow';
   return interactive ? 'ask' : 'deny';
 }
 
@@ -40,10 +42,17 @@ export function decide(
 export interface WebGrants {
   typed: Set<string>;
   hosts: Set<string>;
+  /** Tools asked once per session (web_search) the person allowed. */
+  tools?: Set<string>;
+  /**
+   * Standing approvals given this session ("always" for an MCP tool, a shell command prefix):
+   * the keys of Assessment.standing. Kept here, with the sites, as the session's grants.
+   */
+  standing?: Set<string>;
 }
 
 export function newWebGrants(): WebGrants {
-  return { typed: new Set(), hosts: new Set() };
+  return { typed: new Set(), hosts: new Set(), tools: new Set(), standing: new Set() };
 }
 
 /** `https://Example.com/a?b#c` → `https://example.com/a?b` (no fragment), or undefined when not http(s). */

@@ -13,6 +13,8 @@ export interface ChatPromptInput {
   uiLanguage: Language;
   /** Skills, one `- name: description` line each (their instructions load on demand). */
   skills?: string;
+  /** The person's project instructions (ZHI.md, AGENTS.md), see instructions.ts. */
+  instructions?: string;
 }
 
 /** The system prompt of an interactive or one-shot chat. */
@@ -33,6 +35,7 @@ export function chatSystemPrompt(input: ChatPromptInput): string {
       : '',
     'You cannot delete or modify existing files. If a tool is denied, say what you wanted to do and continue without it.',
     'Be concise. Use Markdown for structure (headings, lists, tables) when it helps.',
+    input.instructions ?? '',
   ];
   return lines.filter(Boolean).join('\n');
 }

@@ -8,10 +8,12 @@ import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
+import { carriesSecret } from '../support/redact.js';
 import { visible } from '../support/sanitize.js';
 import { truncateText } from '../support/text.js';
 import {
   ALWAYS_SITE,
+  ALWAYS_STANDING,
   type AnyTool,
   type Assessment,
   type Notice,
@@ -96,7 +98,7 @@ function parallelGroups(calls: ToolCall[], deps: AgentDeps): number[][] {
   // Reads that may ask (web_fetch) run one at a time, like everything that asks.
   const readOnly = (i: number) => {
     const tool = deps.tools.get(calls[i]!.function.name);
-    return !tool || (tool.kind === 'read' && !tool.site);
+    return !tool || (tool.kind === 'read' && !tool.site && !tool.askOnce);
   };
   const groups: number[][] = [];
   calls.forEach((_, i) => {
@@ -124,6 +126,8 @@ async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
   emit({ type: 'tool_start', id: call.id, name: prep.name, label: prep.label, args, index, total });
   const finalize = (o: CallOutcome) => end(slot, prep, o, run.clock() - started);
   if ('error' in prep) return finalize(failure(prep.error));
+  // A deferred tool called by name (found earlier, or known from a resumed session) is offered from now on.
+  if (prep.tool.deferred) run.deps.tools.load([prep.name]);
   const files: WrittenFile[] = [];
   const ctx = toolContext(slot, run, files);
   const verdict = await decideCall(prep, ctx, slot, run);
@@ -221,6 +225,13 @@ async function decideCall(
     slot.emit({ type: 'permission', id, name, decision: 'refused', reason: limited.reason, notice });
     return { outcome: failure(t('agent.tool.refused', { reason: limited.reason }, 'en')) };
   }
+  const leak = tool.egress?.(args).some((text) => carriesSecret(text));
+  if (leak) {
+    const reason = t('agent.tool.egressSecret', { name }, 'en');
+    const notice = noticeText({ key: 'safety.egress.secret', params: { name } });
+    slot.emit({ type: 'permission', id, name, decision: 'refused', reason, notice });
+    return { outcome: failure(t('agent.tool.refused', { reason }, 'en')) };
+  }
   let assessment: Assessment;
   try {
     assessment = (await tool.assess?.(args, ctx)) ?? {};
@@ -236,10 +247,20 @@ async function decideCall(
   }
   const siteUrl = tool.site?.(args);
   const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
-  const site = siteUrl === undefined ? undefined : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
+  const once = tool.askOnce ? { preapproved: deps.webGrants?.tools?.has(name) ?? false } : undefined;
+  const site = siteUrl === undefined ? once : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
   const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, site);
   if (decision === 'allow') return {};
   if (decision === 'deny') return { outcome: denied(slot, name, siteUrl) };
+  // "Always" was answered for this tool or command prefix earlier in the session.
+  const standing = assessment.standing;
+  if (standing && deps.webGrants?.standing?.has(standing.key)) return {};
+  const choices = [
+    ...(assessment.choices ?? []),
+    ...(standing && deps.webGrants?.standing
+      ? [{ key: 'a', label: standing.label, grant: ALWAYS_STANDING }]
+      : []),
+  ];
   const answer = await deps.prompter.confirmTool(
     {
       name,
@@ -248,7 +269,7 @@ async function decideCall(
       preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
       warning: assessment.warning,
       ...(assessment.summary ? { summary: assessment.summary } : {}),
-      ...(assessment.choices?.length ? { choices: assessment.choices } : {}),
+      ...(choices.length ? { choices } : {}),
       ...(assessment.full ? { full: assessment.full } : {}),
     },
     signal,
@@ -256,7 +277,7 @@ async function decideCall(
   const yes = answer !== false;
   // Only grants that were offered count: a prompter cannot invent a wider sandbox.
   if (typeof answer === 'object') {
-    const offered = new Set(assessment.choices?.map((c) => c.grant));
+    const offered = new Set(choices.map((c) => c.grant));
     ctx.granted = answer.grants.filter((g) => offered.has(g));
   }
   if (signal.aborted) return { outcome: { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') } };
@@ -264,6 +285,12 @@ async function decideCall(
   if (!yes) return { outcome: failure(t('agent.tool.denied', {}, 'en')) };
   // "Always for this domain": later fetches from the same host run without a question.
   if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
+  if (standing && ctx.granted?.includes(ALWAYS_STANDING)) deps.webGrants?.standing?.add(standing.key);
+  // Asked once per session (web_search): a yes covers the rest of it.
+  if (tool.askOnce && deps.webGrants) {
+    deps.webGrants.tools ??= new Set();
+    deps.webGrants.tools.add(name);
+  }
   return { asked: true };
 }
 

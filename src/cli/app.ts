@@ -3,6 +3,7 @@ import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/e
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { appPaths } from '../support/paths.js';
+import { registerArgvSecrets } from '../support/redact.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
@@ -32,6 +33,8 @@ export async function main(argv: string[]): Promise<void> {
   // The one Ctrl+C of this process: every mode stops through it (see interrupt.ts).
   const interrupt = new Interrupt({ exit });
   interrupt.listen();
+  // A key typed on this command line is redacted in every log line and error from the start.
+  registerArgvSecrets(argv);
   try {
     parsed = parseArgs(argv);
     code = await dispatch(parsed, interrupt);

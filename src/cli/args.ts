@@ -43,6 +43,8 @@ export const SUBCOMMANDS = [
   'mcp',
   'batch',
 ] as const;
+/** Flags a subcommand takes more than once (folder runs' lists, `zhi mcp add --env/--header`). */
+const REPEATED = new Set([...FOLDER_LISTS, 'env', 'header']);
 const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
@@ -221,8 +223,8 @@ class ArgParser {
     const key = name.replace(/^-+/, '');
     const next = this.argv[this.i + 1];
     if (FOLDER_SWITCHES.has(key) && inline === undefined) extra[key] = true;
-    else if (FOLDER_LISTS.has(key) && typeof extra[key] === 'string' && (inline ?? next) !== undefined) {
-      // `--include a --include b`: both are kept.
+    else if (REPEATED.has(key) && typeof extra[key] === 'string' && (inline ?? next) !== undefined) {
+      // `--include a --include b`, `--env A=1 --env B=2`: all are kept, one a line.
       extra[key] = `${extra[key]}\n${inline ?? next}`;
       if (inline === undefined) this.i += 1;
     } else if (inline !== undefined) extra[key] = inline;

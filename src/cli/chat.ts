@@ -3,7 +3,9 @@
  * and pipe mode, and `zhi skill new`. Everything the chat depends on is built first and handed to
  * its constructor (client, tools, prompter, session wiring); nothing is reassigned afterwards.
  */
+import { homedir } from 'node:os';
 import { ChatSession } from '../agent/chat.js';
+import { instructionsPrompt, loadInstructions } from '../agent/instructions.js';
 import type { Prompter } from '../agent/loop.js';
 import { newWebGrants } from '../agent/permissions.js';
 import { chatSystemPrompt } from '../agent/prompt.js';
@@ -58,9 +60,13 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   tools.onDemand = full;
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
-  const mcp = full ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model }) : undefined;
+  const mcp = full
+    ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model, defer: true })
+    : undefined;
   const usage = newUsage(ctx);
   const prepare = beforeEachMessage(skills, mcp);
+  // House rules: ZHI.md / AGENTS.md here and in the parents, and the person's own ZHI.md.
+  const instructions = full ? loadInstructions(ctx.cwd, homedir(), ctx.paths.configDir) : undefined;
   const settings = {
     model: startModel(ctx),
     thinking: true,
@@ -74,7 +80,9 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       date: new Date().toISOString().slice(0, 10),
       uiLanguage: getLanguage(),
       ...(skills ? { skills: skills.listing } : {}),
+      ...(instructions?.files.length ? { instructions: instructionsPrompt(instructions) } : {}),
     }),
+    ...(instructions?.files.length ? { instructionFiles: instructions.files.map((f) => f.path) } : {}),
   };
   // Saved as it happens, kept inside the context window, budgeted.
   const session = sessionWiring(ctx, { kind: order.kind, llm: client, usage, tools, ...settings });

@@ -13,6 +13,7 @@ import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
+import { setShellEnvNames } from '../tools/shell/env.js';
 import { setSandboxMode } from '../tools/shell/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
@@ -82,6 +83,7 @@ export async function buildContext(
     }
   }
   setSandboxMode(config.shellSandbox);
+  setShellEnvNames(config.shellEnv);
   const cwd = process.cwd();
   const outputDir = outputDirOf({ config, cwd });
   checkOutputDir({ config, outputDir });

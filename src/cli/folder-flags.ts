@@ -4,7 +4,7 @@ import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 
 /** Folder-run switches that take no value (`--recursive docs` keeps `docs` as an input). */
-export const FOLDER_SWITCHES = new Set(['recursive', 'force', 'batch', 'dry-run']);
+export const FOLDER_SWITCHES = new Set(['recursive', 'force', 'batch', 'dry-run', 'wait']);
 /** Folder-run options that may be given more than once (their values are kept, one per line). */
 export const FOLDER_LISTS = new Set(['include', 'exclude']);
 const FOLDER_VALUES = new Set(['jobs', ...FOLDER_LISTS]);
@@ -16,6 +16,8 @@ export interface FolderFlags {
   force: boolean;
   batch: boolean;
   dryRun: boolean;
+  /** Another run holds the folder: wait for it instead of stopping (`--wait`). */
+  wait: boolean;
   include: string[];
   exclude: string[];
 }
@@ -40,6 +42,7 @@ export function takeFolderFlags(
     force: false,
     batch: false,
     dryRun: false,
+    wait: false,
     include: [],
     exclude: [],
   };
@@ -61,7 +64,7 @@ export function takeFolderFlags(
       if (!list.length) throw usage(`--${k}`, '');
       pushAll(flags[k as 'include' | 'exclude'], list);
     } else if (k === 'dry-run') flags.dryRun = true;
-    else flags[k as 'recursive' | 'force' | 'batch'] = true;
+    else flags[k as 'recursive' | 'force' | 'batch' | 'wait'] = true;
   }
   return { flags, rest };
 }

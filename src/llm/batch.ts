@@ -9,7 +9,7 @@
  * announces about half the price (GLM-4-Flash stays free) and results within 24 hours.
  */
 import { randomBytes } from 'node:crypto';
-import type { ZhiError } from '../support/errors.js';
+import { ZhiError } from '../support/errors.js';
 import { describeApiError } from './describe.js';
 import type { PlatformHttp, PlatformRequest } from './platform-http.js';
 import type { Platform } from './platforms.js';
@@ -99,8 +99,20 @@ export class BatchApi {
    */
   private async call(req: PlatformRequest): Promise<string> {
     const answer = await this.http.text(req);
-    if (!answer.ok) throw describeApiError(answer.error, this.platform);
-    return answer.value;
+    if (answer.ok) return answer.value;
+    const e = answer.error;
+    // A job or file this key does not have: said as such (not the chat's "check the model name").
+    const what = /^\/(batches|files)\/([^/?]+)/.exec(req.path);
+    if (what && (e.status === 404 || (e.status === 400 && e.code === '1214')))
+      throw new ZhiError({
+        kind: 'usage',
+        what: {
+          key: what[1] === 'batches' ? 'batch.err.noJob' : 'batch.err.noFile',
+          params: { id: decodeURIComponent(what[2]!) },
+        },
+        tries: [{ key: 'batch.cmd.tryList' }],
+      });
+    throw describeApiError(e, this.platform);
   }
 
   private async json<T>(req: PlatformRequest): Promise<T> {

@@ -45,6 +45,15 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
       tries: [{ key: 'llm.noModel.try1' }, { key: 'llm.noModel.try2' }],
     });
   }
+  // "tools参数非法": more tools than the API takes (its documented limit is 128).
+  if (err.code === '1214' && /\btools?\b/i.test(err.message)) {
+    return new ZhiError({
+      kind: 'bad_request',
+      what: { key: 'llm.tooManyTools.what' },
+      why: `${err.message} (HTTP ${err.status ?? 400}, code 1214)`,
+      tries: [{ key: 'llm.tooManyTools.try' }],
+    });
+  }
   if (err.resetAt) {
     return new ZhiError({
       kind: 'rate_limit',

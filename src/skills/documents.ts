@@ -37,7 +37,22 @@ const TEXT_EXT = [
   'ini',
   'toml',
 ];
-const DOC_EXT = ['docx', 'xlsx', 'pdf'];
+const DOC_EXT = [
+  'docx',
+  'xlsx',
+  'pdf',
+  'pptx',
+  'odt',
+  'ods',
+  'odp',
+  'doc',
+  'wps',
+  'xls',
+  'et',
+  'ppt',
+  'dps',
+  'rtf',
+];
 /** Images OCR can read; other image types are refused with a hint to convert them. */
 export const OCR_EXT = ['png', 'jpg', 'jpeg'];
 const IMAGE_EXT = ['gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'avif'];
@@ -143,6 +158,7 @@ export interface ReadOptions {
 const DOC_REASONS: Record<string, MessageKey> = {
   not_found: 'files.doc.not_found',
   is_directory: 'files.doc.is_directory',
+  not_regular: 'files.doc.not_regular',
   permission: 'files.doc.permission',
   binary: 'files.doc.binary',
   too_large: 'files.doc.too_large',

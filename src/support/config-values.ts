@@ -37,6 +37,7 @@ export const CONFIG_KEYS = [
   'status_line',
   'thinking_effort',
   'shell_sandbox',
+  'shell_env',
   'mcp_servers',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -79,6 +80,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   status_line: oneOf('on', 'off'),
   thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
+  shell_env: (v) => envNames(v) !== undefined,
   // Each server is checked on its own (a bad one is left out with a warning): see loadConfigFile.
   mcp_servers: isServerMap,
 };
@@ -98,8 +100,22 @@ const expected: Record<ConfigKey, string> = {
   status_line: 'on | off',
   thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
+  shell_env: 'names of environment variables, separated by commas (for example GITHUB_TOKEN, PGHOST)',
   mcp_servers: 'MCP servers by name, each with a command or a url (add one with `zhi mcp add`)',
 };
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `shell_env`: environment variable names a shell command may see, as a YAML list or as text
+ * (`GITHUB_TOKEN, PGHOST`, what `zhi config set` stores). Undefined when a name is not one.
+ */
+export function envNames(v: unknown): string[] | undefined {
+  const items = Array.isArray(v) ? v : isText(v) ? v.split(/[\s,]+/) : undefined;
+  if (!items) return undefined;
+  const names = items.map((n) => (isText(n) ? n.trim() : '')).filter((n) => n !== '');
+  return names.every((n) => ENV_NAME.test(n)) ? names : undefined;
+}
 
 /** Parse and validate a value given as text (from `zhi config set` or the environment). */
 export function coerce(key: ConfigKey, raw: string): unknown {

@@ -5,6 +5,7 @@ import {
   type ConfigKey,
   checkModel,
   coerce,
+  envNames,
   type ModelCatalog,
   validateValue,
 } from './config-values.js';
@@ -37,6 +38,8 @@ export interface ConfigFile {
   status_line?: 'on' | 'off';
   thinking_effort?: 'low' | 'medium' | 'high' | 'max';
   shell_sandbox?: 'auto' | 'off';
+  /** Environment variables shell commands may see besides the safe few (names). */
+  shell_env?: string | string[];
   mcp_servers?: Record<string, Record<string, unknown>>;
 }
 
@@ -69,6 +72,8 @@ export interface ResolvedConfig {
   thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
   /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
   shellSandbox: 'auto' | 'off';
+  /** Environment variable names a shell command gets besides PATH, HOME, LANG… (`shell_env`). */
+  shellEnv: string[];
   /** MCP servers from `mcp_servers:`, checked, defaults applied. */
   mcpServers: Record<string, McpServerConfig>;
   /** Whether the config file exists. */
@@ -276,6 +281,7 @@ export function resolveConfig(
     statusLine: file.status_line !== 'off',
     thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
+    shellEnv: envNames(file.shell_env) ?? [],
     mcpServers: Object.fromEntries(
       Object.entries(file.mcp_servers ?? {})
         .filter(([name, v]) => mcpServerProblem(name, v) === undefined)

@@ -37,11 +37,24 @@ export interface McpServerConfig {
   exclude?: string[];
   /** Seconds to wait for the server to start and list its tools (default 30). */
   timeout?: number;
+  /** Seconds one tool call may take before it is abandoned (default 120). */
+  call_timeout?: number;
 }
 
 /** Server names become the first half of tool names (`files__read_text_file`). */
 export const MCP_NAME_RE = /^[a-zA-Z0-9][a-zA-Z0-9_-]{0,29}$/;
-const KEYS = ['command', 'args', 'env', 'url', 'headers', 'trust', 'include', 'exclude', 'timeout'];
+const KEYS = [
+  'command',
+  'args',
+  'env',
+  'url',
+  'headers',
+  'trust',
+  'include',
+  'exclude',
+  'timeout',
+  'call_timeout',
+];
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
 const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -93,6 +106,9 @@ export function mcpServerProblem(name: string, v: unknown): McpProblem | undefin
     return problem('mcp.bad.trust', 'trust', { value: String(o.trust), known: MCP_TRUST.join(', ') });
   if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout > 0 && o.timeout <= 600))
     return problem('mcp.bad.timeout', 'timeout');
+  const call = o.call_timeout;
+  if (call !== undefined && !(typeof call === 'number' && call > 0 && call <= 3600))
+    return problem('mcp.bad.callTimeout', 'call_timeout');
   return undefined;
 }
 
@@ -132,5 +148,6 @@ export function normalizeServer(v: Record<string, unknown>): McpServerConfig {
   if (isTextList(v.include)) out.include = v.include;
   if (isTextList(v.exclude)) out.exclude = v.exclude;
   if (typeof v.timeout === 'number') out.timeout = v.timeout;
+  if (typeof v.call_timeout === 'number') out.call_timeout = v.call_timeout;
   return out;
 }

@@ -39,6 +39,26 @@ export function registerSecret(value: string | undefined): void {
   if (v && v.length >= 8) known.add(v);
 }
 
+/** Names of settings and variables whose value is a secret. */
+const SECRET_NAME = /(?:^|_|-)(?:api_?key|apikey|key|token|secret|password|passwd|pass|auth|credentials?)$/i;
+
+/**
+ * Register the secrets typed on this command line before anything is logged: the value of
+ * `zhi config set api_key K` (any setting whose name says key, token, secret or password),
+ * `--api-key K` / `--api-key=K`, and `NAME=VALUE` pairs with such a name (`zhi mcp add … --env
+ * GITHUB_TOKEN=…`). Redaction by shape alone misses a key of an unfamiliar shape.
+ */
+export function registerArgvSecrets(argv: readonly string[]): void {
+  argv.forEach((arg, i) => {
+    const next = argv[i + 1];
+    if (arg === 'set' && next && SECRET_NAME.test(next)) registerSecret(argv[i + 2]);
+    const flag = /^--([\w-]+)(?:=(.*))?$/s.exec(arg);
+    if (flag?.[1] && SECRET_NAME.test(flag[1])) registerSecret(flag[2] ?? next);
+    const pair = /^([A-Za-z_][\w-]*)=(.+)$/s.exec(arg);
+    if (pair?.[1] && SECRET_NAME.test(pair[1])) registerSecret(pair[2]);
+  });
+}
+
 /** Forget registered secrets (tests). */
 export function clearSecrets(): void {
   known.clear();
@@ -67,6 +87,28 @@ export function redact(text: string): string {
     return `${head}${quote}${REDACTED}${quote}`;
   });
   return out;
+}
+
+/**
+ * True when text about to leave the computer (a URL to fetch, a search query, an MCP tool's
+ * arguments) carries a registered secret or anything `redact` would hide: a key- or token-shaped
+ * string, a private key, credentials in a URL, `password=…`. Such a call is refused, not cleaned:
+ * a cleaned query would silently do something else.
+ */
+export function carriesSecret(text: string): boolean {
+  if (!text) return false;
+  if (containsKnownSecret(text)) return true;
+  // Percent-encoded secrets (`?q=sk%2Dabc…`) count too.
+  let decoded = text;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    // Not valid percent-encoding: judge the text as it is.
+  }
+  return (
+    redact(text) !== text ||
+    (decoded !== text && (containsKnownSecret(decoded) || redact(decoded) !== decoded))
+  );
 }
 
 /** `redact` for any value on its way to JSON (log data, session records): strings anywhere inside. */

@@ -14,9 +14,13 @@ export interface VisibleOptions {
 }
 
 // C0 controls but \t and \n, DEL, C1 controls, Unicode line/paragraph separators, bidi
-// embeddings/overrides/isolates and the Arabic letter mark (Trojan Source).
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c]/g;
-const UNSAFE_TEST = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c]/;
+// embeddings/overrides/isolates, marks and the Arabic letter mark (Trojan Source), and invisible
+// characters that hide or split text (zero-width space, word joiner, invisible operators, BOM,
+// Mongolian vowel separator). The zero-width joiner and non-joiner stay: emoji and scripts need them.
+const UNSAFE_CLASS =
+  '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\u061c\\u200b\\u200e\\u200f\\u2060-\\u2064\\ufeff\\u180e';
+const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'g');
+const UNSAFE_TEST = new RegExp(`[${UNSAFE_CLASS}]`);
 
 const NAMED: Record<string, string> = {
   '\u001b': '␛',
@@ -49,4 +53,9 @@ export function visible(text: string, opts: VisibleOptions = {}): string {
 /** True when the text holds a character `visible` would change (other than `\n` and `\t`). */
 export function hasControl(text: string): boolean {
   return UNSAFE_TEST.test(text);
+}
+
+/** The distinct characters `visible` would change (other than `\n` and `\t`), each as it shows them. */
+export function controlsIn(text: string): string[] {
+  return [...new Set(text.match(UNSAFE) ?? [])].map((c) => shown(c));
 }

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import type { ToolSchema } from '../llm/types.js';
 import type { AnyTool } from './types.js';
 
+/** The most deferred tools whose schemas are sent at once (see ToolRegistry.load). */
+export const MAX_LOADED = 20;
+
 /** Holds the tools of a run; produces the JSON Schemas sent to the API. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
@@ -21,7 +24,28 @@ export class ToolRegistry {
 
   /** Remove a tool (an MCP server that stopped for good). */
   unregister(name: string): void {
+    this.loaded = this.loaded.filter((n) => n !== name);
     if (this.tools.delete(name)) this.version += 1;
+  }
+
+  /**
+   * Deferred tools (`deferred: true`, MCP tools) found by tool_search or called by name, oldest
+   * first: their schemas are sent from then on. At most MAX_LOADED, so a long session that
+   * found many tools still stays far below the API's limit on tools per request.
+   */
+  private loaded: string[] = [];
+
+  /** Send the schemas of these deferred tools from now on (the newest MAX_LOADED stay). */
+  load(names: readonly string[]): void {
+    const wanted = names.filter((n) => this.tools.get(n)?.deferred);
+    if (!wanted.length || wanted.every((n) => this.loaded.includes(n))) return;
+    this.loaded = [...this.loaded.filter((n) => !wanted.includes(n)), ...wanted].slice(-MAX_LOADED);
+    this.version += 1;
+  }
+
+  /** The tools whose schemas wait for tool_search. */
+  deferred(): AnyTool[] {
+    return this.list().filter((t) => t.deferred);
   }
 
   get(name: string): AnyTool | undefined {
@@ -56,7 +80,7 @@ export class ToolRegistry {
    * tools offered only on demand are left out unless the text calls for them.
    */
   schemas(userText?: string): ToolSchema[] {
-    const tools = this.list();
+    const tools = this.list().filter((t) => !t.deferred || this.loaded.includes(t.name));
     const offered =
       userText === undefined || !this.onDemand
         ? tools
@@ -67,7 +91,7 @@ export class ToolRegistry {
   /** Names of the tools offered in every request (the ones a system prompt may name). */
   alwaysOffered(): string[] {
     return this.list()
-      .filter((t) => !t.offerWhen)
+      .filter((t) => !t.offerWhen && !t.deferred)
       .map((t) => t.name);
   }
 }

@@ -6,7 +6,7 @@ import type { MessageKey, Params } from '../support/i18n/index.js';
 /**
  * read: never changes anything · risky: creates something (asks in approve mode) · shell: always
  * asks · mcp: a tool of an MCP server (asks every time) · mcp-auto: of a server trusted `auto`
- * (asks in approve mode, runs in auto mode when a person is there). A server trusted `read` gives
+ * (asks in approve mode, runs in auto mode, also without a terminal). A server trusted `read` gives
  * `read` tools.
  */
 export type ToolKind = 'read' | 'risky' | 'shell' | 'mcp' | 'mcp-auto';
@@ -86,7 +86,16 @@ export interface Assessment {
   choices?: ApprovalChoice[];
   /** The whole preview when `preview` is folded (a long command): shown when the person asks. */
   full?: string;
+  /**
+   * A standing approval this call may be given: "always allow <label> this session". A later
+   * call with the same key runs without a question (while a person is there to have said so).
+   * The shell offers it for a command prefix the policy has no warning about; MCP tools per tool.
+   */
+  standing?: { key: string; label: string };
 }
+
+/** The grant of the "always" answer of a standing approval (see Assessment.standing). */
+export const ALWAYS_STANDING = 'always-standing';
 
 /** The grant of web_fetch's "always for this domain" answer (kept for the session by the loop). */
 export const ALWAYS_SITE = 'always-site';
@@ -118,6 +127,17 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * then asks per domain in approve mode unless the person typed the URL (design §3).
    */
   site?(args: z.infer<S>): string | undefined;
+  /**
+   * For calls that send something off this computer (web_fetch's URL, web_search's query, an
+   * MCP tool's arguments): the texts that leave. A call whose text carries a secret is refused
+   * before anyone is asked (support/redact.ts `carriesSecret`).
+   */
+  egress?(args: z.infer<S>): string[];
+  /**
+   * A read that leaves the computer without naming a site (web_search): in approve mode the
+   * person is asked once per session, and a yes covers the rest of it.
+   */
+  askOnce?: boolean;
   /** How the argument should be shown in a permission prompt (long contents summarised). */
   preview?(args: z.infer<S>, ctx?: ToolContext): string;
   /**
@@ -130,6 +150,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
    * most conversations never need should not weigh on every request. Absent: always offered.
    */
   offerWhen?(userText: string): boolean;
+  /**
+   * Not sent with every request: the model finds it with tool_search (by name or description),
+   * and its schema is sent from then on (MCP tools: a server may bring dozens).
+   */
+  deferred?: boolean;
   /** A successful call reads one file (counted in the run's "files read"). */
   readsFile?: boolean;
 }

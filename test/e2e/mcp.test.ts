@@ -64,11 +64,12 @@ describe('MCP servers as tools', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The file says hello.\n');
     const [first, second] = chats();
-    expect(toolNames(first!)).toEqual(
-      expect.arrayContaining(['files__read_text_file', 'files__list_directory']),
-    );
-    expect(toolNames(first!)).not.toContain('files__write_file');
-    const schema = first!.body.tools.find(
+    // The server's tools wait for tool_search; one called by name is offered from then on.
+    expect(toolNames(first!)).toContain('tool_search');
+    expect(toolNames(first!).filter((n) => n.startsWith('files__'))).toEqual([]);
+    expect(toolNames(second!)).toContain('files__read_text_file');
+    expect(toolNames(second!)).not.toContain('files__list_directory');
+    const schema = second!.body.tools.find(
       (t: { function: { name: string } }) => t.function.name === 'files__read_text_file',
     ).function;
     expect(schema.description).toMatch(/^\[MCP server "files"\]/);
@@ -183,7 +184,45 @@ describe('MCP servers as tools', () => {
     expect(toolResults(third!)[1]).toBe('echo: still here');
     expect(toolResults(fourth!)[2]).toContain('could not be restarted, so its tools are gone');
     expect(toolNames(fourth!).filter((n) => n.startsWith('crashy__'))).toEqual([]);
-    expect(toolNames(second!)).toContain('crashy__echo');
+    expect(toolNames(fourth!)).not.toContain('tool_search');
+    expect(toolNames(third!)).toContain('crashy__crash');
+  });
+
+  it('a call that never answers ends at call_timeout with a clear error (en and zh), the run goes on; a hostile description is sanitized; arguments carrying a key are refused', async () => {
+    config(
+      [
+        'mcp_servers:',
+        '  crashy:',
+        '    command: node',
+        `    args: [${JSON.stringify(CRASHY)}]`,
+        '    trust: read',
+        '    call_timeout: 2',
+      ].join('\n'),
+    );
+    fake.script(
+      // MCP tools are deferred: the hostile description is seen once the search loads the tool.
+      { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'select:crashy__poisoned' } }] },
+      { kind: 'tools', calls: [{ name: 'crashy__hang', arguments: {} }] },
+      {
+        kind: 'tools',
+        calls: [{ name: 'crashy__echo', arguments: { text: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' } }],
+      },
+      { kind: 'text', text: 'Carried on.' },
+    );
+    const r = await e.zhi(['-c', 'try the server'], { timeoutMs: 30_000, env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Carried on.\n');
+    const [, first, second, third] = chats();
+    expect(toolResults(second!)[1]).toContain('did not answer hang within 2 s');
+    expect(r.stderr).toContain('MCP 服务器“crashy”在 2 秒内没有回应 hang');
+    expect(toolResults(third!)[2]).toMatch(/^Error: Refused: crashy__echo would send a secret/);
+    const poisoned = (first!.body.tools ?? []).find(
+      (t: { function: { name: string } }) => t.function.name === 'crashy__poisoned',
+    );
+    const description = poisoned.function.description as string;
+    expect(description).toContain('Reads files.');
+    expect(description).not.toMatch(/[\u001b\u202e\u200b]/);
+    expect(description).toContain('\\u202e');
   });
 
   it('a server that cannot start is reported once, and the chat works without it', async () => {
@@ -191,7 +230,7 @@ describe('MCP servers as tools', () => {
     const r = await zhi(['-c', 'hello']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('OK\n');
-    expect(r.stderr).toContain('MCP server broken: spawn /nonexistent/mcp-server ENOENT');
+    expect(r.stderr).toContain('MCP server broken: the command "/nonexistent/mcp-server" was not found');
     expect(r.stderr.match(/MCP server broken/g)).toHaveLength(1);
   });
 
@@ -293,7 +332,13 @@ describe('MCP servers as tools', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Echoed.\n');
     const [first, second] = chats();
-    expect(toolNames(first!).sort()).toEqual(['crashy__crash', 'crashy__echo']);
+    // A skill run sends its servers' tools whole (up to 20 of them; more wait for tool_search).
+    expect(toolNames(first!).sort()).toEqual([
+      'crashy__crash',
+      'crashy__echo',
+      'crashy__hang',
+      'crashy__poisoned',
+    ]);
     expect(toolResults(second!)).toEqual(['echo: from a skill']);
 
     const lost = await zhi(['run', 'lost']);

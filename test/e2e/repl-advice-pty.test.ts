@@ -172,11 +172,12 @@ describe.each([
 
   it('a file zhi cannot read is explained in the person’s language (defect 5)', async () => {
     writeFileSync(join(work, 'slides.pptx'), 'PK\x03\x04not really');
+    // A damaged file; its reason is said in the person's language.
     fake.script({ kind: 'text', text: 'DONE' });
     const s = open(lang, cols);
     await s.waitFor(PROMPT);
     await say(s, '看看 slides.pptx');
-    await s.waitFor(lang === 'zh' ? '无法读取 PowerPoint 文件' : 'PowerPoint files cannot be read');
+    await s.waitFor(lang === 'zh' ? '文件已损坏或有密码保护' : 'it is damaged or protected by a password');
     expect(s.text()).not.toContain('ask the user');
   });
 });

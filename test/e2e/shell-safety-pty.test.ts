@@ -69,7 +69,7 @@ describe.runIf(process.platform !== 'win32')('an approval that cannot lie', () =
       // The warning and the sandbox line are the last lines above the question.
       expect(rows[rows.length - 3]).toMatch(/This command can change or delete files/);
       expect(rows[rows.length - 2]).toMatch(
-        sandboxed ? /sandboxed: writes only to zhi-output\// : /not sandboxed/,
+        sandboxed ? /sandboxed: new files only in zhi-output\// : /not sandboxed/,
       );
       const before = s.mark();
       s.write('v\r');
@@ -133,7 +133,9 @@ describe.runIf(sandboxed)('with the sandbox on, approved commands still cannot d
       for (let i = 0; i < 3; i++) {
         const from = s.mark();
         await s.waitFor('Allow?', 10_000, from);
-        expect(s.text().slice(from)).toContain('sandboxed: writes only to zhi-output/, no network');
+        expect(s.text().slice(from)).toContain(
+          'sandboxed: new files only in zhi-output/, reads this folder, no network',
+        );
         s.write('y\r');
       }
       expect((await s.exited()).exitCode).toBe(0);

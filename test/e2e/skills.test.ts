@@ -244,9 +244,14 @@ describe('zhi run: folders', () => {
     const bodies = fake.chatBodies();
     const steps = bodies.filter((b) => b.messages[0].content.startsWith('You extract tables'));
     expect(steps).toHaveLength(2);
-    expect(steps[0].messages[1].content).toContain('This run is a step of the skill "invoice-to-excel"');
-    expect(steps[1].messages[1].content).toContain('| Ink | 50 |'); // the scan, read with OCR up front
-    expect(toolNames(steps[0])).toEqual(['file_write', 'ocr']);
+    // The two steps run at once: each is found by the file it carries, not by when it arrived.
+    const stepFor = (name: string) => steps.find((b) => b.messages[1].content.includes(`"${name}"`));
+    const first = stepFor('invoices/inv-1.md');
+    const scan = stepFor('invoices/inv-2.png');
+    expect(first.messages[1].content).toContain('This run is a step of the skill "invoice-to-excel"');
+    expect(first.messages[1].content).toContain('| Paper | 100 |');
+    expect(scan.messages[1].content).toContain('| Ink | 50 |'); // the scan, read with OCR up front
+    expect(toolNames(first)).toEqual(['file_write', 'ocr']);
     const parent = bodies.find((b) => b.messages[0].content.startsWith('You build one Excel workbook'));
     expect(toolNames(parent)).toEqual(['file_write']);
     expect(parent.messages[1].content).toContain(

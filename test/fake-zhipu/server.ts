@@ -186,6 +186,18 @@ export class FakeZhipu {
   concurrencyLimit = 0;
   /** Calls refused by `concurrencyLimit`. */
   refused = 0;
+  /** Cut every n-th streamed chat answer mid-way (0 = never): a connection dropped mid-answer. */
+  dropEvery = 0;
+  /** Chat answers cut so far by `dropEvery`. */
+  dropped = 0;
+  private chatCount = 0;
+  /** The Batch API's limits for one input file (0 = none; the real ones are 100 MB, 50,000 lines). */
+  batchMaxBytes = 0;
+  batchMaxLines = 0;
+  /** How a batch job ends: answered whole, or expired / cancelled with only some lines answered. */
+  batchEnd: 'completed' | 'expired' | 'cancelled' = 'completed';
+  /** Of a job that expires or is cancelled, the lines answered before it ended. */
+  batchAnswered = 0.5;
   /** Models this fake serves beyond the known list (a model newer than zhi's registry). */
   extraModels = new Map<string, { alwaysThinks?: boolean }>();
   private readonly searchQueue: SearchResult[][] = [];
@@ -209,6 +221,19 @@ export class FakeZhipu {
 
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}/api/paas/v4`;
+  }
+
+  /**
+   * The server goes away for `ms`: every connection is cut and new ones are refused (ECONNREFUSED),
+   * then it listens again on the same port. Resolves when it is back.
+   */
+  async outage(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server!.close(() => resolve());
+      for (const s of this.sockets) s.destroy();
+    });
+    await sleep(ms);
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
   }
 
   async stop(): Promise<void> {
@@ -261,6 +286,13 @@ export class FakeZhipu {
     this.ocrMaxPages = 100;
     this.latencyMs = 0;
     this.concurrencyLimit = 0;
+    this.dropEvery = 0;
+    this.dropped = 0;
+    this.chatCount = 0;
+    this.batchEnd = 'completed';
+    this.batchAnswered = 0.5;
+    this.batchMaxBytes = 0;
+    this.batchMaxLines = 0;
     this.extraModels.clear();
     this.searchQueue.length = 0;
     this.batchPolls = 2;
@@ -409,6 +441,10 @@ export class FakeZhipu {
         return { code: '1214', message: `messages[${i}]:tool_call_id 参数非法` };
       }
     }
+    // The documented limit on tools per request (zhipu-api.md §2.1).
+    if (Array.isArray(body.tools) && body.tools.length > 128) {
+      return { code: '1214', message: 'tools参数非法。请检查文档。' };
+    }
     if (body.temperature !== undefined && (body.temperature < 0 || body.temperature > 1)) {
       return { code: '1214', message: 'temperature参数非法。请检查文档。' };
     }
@@ -445,7 +481,12 @@ export class FakeZhipu {
   private async chatReply(record: RecordedRequest, res: ServerResponse): Promise<void> {
     const invalid = this.validate(record.body);
     if (invalid) return this.error(res, invalid.status ?? 400, invalid.code, invalid.message);
-    const reply = this.nextReply(record);
+    let reply = this.nextReply(record);
+    this.chatCount += 1;
+    if (this.dropEvery && record.body.stream && this.chatCount % this.dropEvery === 0) {
+      this.dropped += 1;
+      reply = { kind: 'cut', text: 'The answer began, then the connec' };
+    }
     if (reply.kind === 'error') return this.error(res, reply.status, reply.code, reply.message);
     if (reply.kind === 'raw') {
       res.writeHead(200, { 'Content-Type': 'text/event-stream;charset=UTF-8', 'Cache-Control': 'no-cache' });
@@ -741,6 +782,10 @@ export class FakeZhipu {
       return this.error(res, 400, '1214', 'purpose 或 file 参数非法');
     const id = `${Math.floor(Date.now() / 1000)}_${randomBytes(16).toString('hex')}`;
     const content = await file.text();
+    if (this.batchMaxBytes && Buffer.byteLength(content) > this.batchMaxBytes)
+      return this.error(res, 400, '1214', '文件大小超过限制');
+    if (this.batchMaxLines && content.split('\n').filter((l) => l.trim()).length > this.batchMaxLines)
+      return this.error(res, 400, '1214', '文件行数超过限制');
     this.files.set(id, { id, purpose, filename: file.name, content });
     return this.json(res, 200, {
       id,
@@ -792,7 +837,10 @@ export class FakeZhipu {
   private complete(b: FakeBatch): void {
     const out: string[] = [];
     const errors: string[] = [];
-    for (const line of b.lines) {
+    // A job that expires (or is cancelled) has answered only some of its lines by then.
+    const answered =
+      this.batchEnd === 'completed' ? b.lines.length : Math.floor(b.lines.length * this.batchAnswered);
+    for (const line of b.lines.slice(0, answered)) {
       const row = JSON.parse(line) as { custom_id: string; body: RecordedRequest['body'] };
       const record: RecordedRequest = {
         method: 'POST',
@@ -842,7 +890,7 @@ export class FakeZhipu {
     b.errorFileId = errors.length ? save(errors.join('\n')) : undefined;
     b.completed = out.length;
     b.failed = errors.length;
-    b.status = 'completed';
+    b.status = this.batchEnd;
   }
 
   private batchJson(b: FakeBatch): Record<string, unknown> {

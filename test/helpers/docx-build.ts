@@ -19,7 +19,7 @@ export const tr = (cells: string, props = '') =>
 export const tbl = (rows: string) => `<w:tbl><w:tblPr/>${rows}</w:tbl>`;
 
 /** A list paragraph at a level of numbering 1 (bullets) or 2 (decimal). */
-export const li = (text: string, level: number, numId: 1 | 2 = 1) =>
+export const li = (text: string, level: number, numId: 1 | 2 | 3 = 1) =>
   p(text, `<w:pPr><w:numPr><w:ilvl w:val="${level}"/><w:numId w:val="${numId}"/></w:numPr></w:pPr>`);
 
 export interface DocxSpec {
@@ -79,13 +79,13 @@ export async function buildDocx(spec: DocxSpec): Promise<Buffer> {
   );
   zip.file(
     'word/styles.xml',
-    `<?xml version="1.0" encoding="UTF-8"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="2"><w:name w:val="标题 2"/></w:style></w:styles>`,
+    `<?xml version="1.0" encoding="UTF-8"?><w:styles ${W}><w:style w:type="paragraph" w:styleId="1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="2"><w:name w:val="标题 2"/></w:style><w:style w:type="paragraph" w:styleId="ListNumber"><w:name w:val="List Number"/><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr></w:pPr></w:style></w:styles>`,
   );
   const lvls = (fmt: string) =>
     [0, 1, 2].map((l) => `<w:lvl w:ilvl="${l}"><w:numFmt w:val="${fmt}"/></w:lvl>`).join('');
   zip.file(
     'word/numbering.xml',
-    `<?xml version="1.0" encoding="UTF-8"?><w:numbering ${W}><w:abstractNum w:abstractNumId="10">${lvls('bullet')}</w:abstractNum><w:abstractNum w:abstractNumId="20">${lvls('decimal')}</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="10"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="20"/></w:num></w:numbering>`,
+    `<?xml version="1.0" encoding="UTF-8"?><w:numbering ${W}><w:abstractNum w:abstractNumId="10">${lvls('bullet')}</w:abstractNum><w:abstractNum w:abstractNumId="20">${lvls('decimal')}</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="10"/></w:num><w:num w:numId="2"><w:abstractNumId w:val="20"/></w:num><w:abstractNum w:abstractNumId="30"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%1)"/></w:lvl></w:abstractNum><w:num w:numId="3"><w:abstractNumId w:val="30"/></w:num></w:numbering>`,
   );
   zip.file(
     'word/document.xml',

@@ -159,3 +159,75 @@ describe('runPool', () => {
     ).rejects.toThrow('bug');
   });
 });
+
+describe('runPool against a concurrency cap', () => {
+  /** A fake API that refuses (1302) a call beyond `cap` at once. */
+  async function capped(jobs: number, cap: number, items = 200) {
+    let now = 0;
+    let refusals = 0;
+    let late = 0;
+    let peak = 0;
+    const { outcomes, stats } = await runPool(
+      Array.from({ length: items }, (_, i) => i),
+      async (n, _i, ctl): Promise<Attempt<number>> => {
+        now += 1;
+        try {
+          if (now > cap) {
+            refusals += 1;
+            // Refused although the pool had already settled at or below the cap.
+            if (ctl.limit <= cap) late += 1;
+            await tick();
+            return { kind: 'retry', reason: 'rate_limit', value: n };
+          }
+          peak = Math.max(peak, now);
+          await tick(2);
+          return { kind: 'done', value: n };
+        } finally {
+          now -= 1;
+        }
+      },
+      { jobs, signal: new AbortController().signal, growAfter: 2, maxRetries: 50 },
+    );
+    return { outcomes, stats, refusals, late, peak };
+  }
+
+  it('settles at the cap and never probes above it again (--jobs 16 against a cap of 8)', async () => {
+    const r = await capped(16, 8);
+    expect(r.outcomes.every((o) => o.status === 'done')).toBe(true);
+    expect(r.stats.limit).toBe(8);
+    expect(r.peak).toBe(8);
+    // The first burst above the cap is refused; once settled, no call is.
+    expect(r.refusals).toBeGreaterThan(0);
+    expect(r.refusals).toBeLessThanOrEqual(16);
+    expect(r.late).toBe(0);
+  });
+
+  it('an unreachable API pauses the pool once per outage, then it goes on; the item is not failed', async () => {
+    let down = true;
+    const pauses: number[] = [];
+    let resumed = 0;
+    const { outcomes } = await runPool(
+      [0, 1, 2, 3],
+      async (n): Promise<Attempt<number>> => {
+        await tick();
+        if (n === 2 && down) return { kind: 'retry', reason: 'network', value: n };
+        return { kind: 'done', value: n };
+      },
+      {
+        jobs: 1,
+        signal: new AbortController().signal,
+        pauseMs: 1,
+        maxRetries: 1,
+        onPause: (ms) => {
+          pauses.push(ms);
+          if (pauses.length === 5) down = false;
+        },
+        onResume: () => (resumed += 1),
+      },
+    );
+    // Far more tries than maxRetries: an outage after the API answered is waited out.
+    expect(outcomes.map((o) => o.status)).toEqual(['done', 'done', 'done', 'done']);
+    expect(pauses).toEqual([1, 2, 4, 8, 16]);
+    expect(resumed).toBe(1);
+  });
+});

@@ -7,16 +7,18 @@ import {
   mcpServersProblems,
   normalizeServer,
 } from '../../src/support/mcp-config.js';
-import { mcpKind, mcpToolName, resultText, trimSchema } from '../../src/tools/mcp/convert.js';
+import { mcpKind, mcpToolName, resultText } from '../../src/tools/mcp/convert.js';
+import { glmSchema as trimSchema } from '../../src/tools/mcp/schema.js';
 
 describe('MCP permissions', () => {
-  it('asks for every call of an untrusted server, runs read-trusted ones, and runs auto-trusted ones only in auto mode with a person there', () => {
+  it('asks for every call of an untrusted server, runs read-trusted ones, and runs auto-trusted ones in auto mode, also without a terminal (as documented)', () => {
     expect(decide(mcpKind('ask'), 'approve', true)).toBe('ask');
     expect(decide(mcpKind('ask'), 'auto', true)).toBe('ask');
     expect(decide(mcpKind('ask'), 'auto', false)).toBe('deny');
     expect(decide(mcpKind('auto'), 'approve', true)).toBe('ask');
     expect(decide(mcpKind('auto'), 'auto', true)).toBe('allow');
-    expect(decide(mcpKind('auto'), 'auto', false)).toBe('deny');
+    expect(decide(mcpKind('auto'), 'auto', false)).toBe('allow');
+    expect(decide(mcpKind('auto'), 'approve', false)).toBe('deny');
     expect(decide(mcpKind('read'), 'approve', false)).toBe('allow');
   });
 });
@@ -50,7 +52,7 @@ describe('mcp_servers in config.yaml', () => {
     setLanguage('zh');
     try {
       expect(one({ a: { command: 'x', trus: 'read' } })?.text).toBe(
-        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, include, exclude, timeout）',
+        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, include, exclude, timeout, call_timeout）',
       );
     } finally {
       setLanguage('en');

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayEncoding } from '../../src/tools/files/readers/charset.js';
 import { readDocument } from '../../src/tools/files/readers/index.js';
@@ -88,5 +89,13 @@ describe('real files in legacy and wide encodings (chardet test suite)', () => {
     expect(guess.notes.join()).toMatch(
       /read as Windows-1252 .*a guess: if the text looks wrong, ask the user/,
     );
+  });
+
+  it('a short Shift-JIS note is not taken for GB18030 without saying it is a guess', async () => {
+    const sjis = join(dir, 'memo.txt');
+    writeFileSync(sjis, iconv.encode('お疲れ様です', 'shift_jis'));
+    const doc = await readDocument(sjis);
+    expect(doc.text).toBe('お疲れ様です');
+    expect(doc.notes.join()).toMatch(/a guess/);
   });
 });

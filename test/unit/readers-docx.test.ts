@@ -78,7 +78,17 @@ describe('Word structure', () => {
     const doc = await readDocument(await docx('math.docx', { body }));
     expect(doc.text).toContain('The angle is a^2+(x+1)/2.');
     expect(doc.text).toContain('- 水果\n\n  - 苹果\n\n    - 红富士');
-    expect(doc.text).toContain('1. 第一步\n\n1. 第二步');
+    expect(doc.text).toContain('1. 第一步\n\n2. 第二步');
+  });
+
+  it('a number that comes from the paragraph style is kept; two lists are numbered apart', async () => {
+    const body =
+      p('准备材料', '<w:pPr><w:pStyle w:val="ListNumber"/></w:pPr>') +
+      p('提交申请', '<w:pPr><w:pStyle w:val="ListNumber"/></w:pPr>') +
+      li('甲方', 0, 3) +
+      li('乙方', 0, 3);
+    const doc = await readDocument(await docx('lists.docx', { body }));
+    expect(doc.text).toContain('1. 准备材料\n\n2. 提交申请\n\na) 甲方\n\nb) 乙方');
   });
 });
 

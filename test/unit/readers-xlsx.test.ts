@@ -42,6 +42,14 @@ describe('spreadsheet values as a person sees them', () => {
     expect(doc.text).not.toContain('43831');
   });
 
+  it('the built-in time format 47 shows minutes and seconds as Excel does: 01:01.0', async () => {
+    const p = await xlsx('minutes.xlsx', {
+      numFmtIds: [47],
+      sheets: [{ name: 'T', rows: [['lap'], [{ v: 61 / 86400, s: 1 }]] }],
+    });
+    expect((await readDocument(p)).text).toContain('| 01:01.0 |');
+  });
+
   it('currency, percent, thousands and custom formats; General numbers in full', async () => {
     const p = await xlsx('money.xlsx', {
       numFmtIds: [164, 165, 10, 3, 7, 166],

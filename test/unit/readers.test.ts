@@ -78,10 +78,10 @@ describe('binary files are refused', () => {
     expect((await failure(file('photo.jpg', 'not really'))).message).toMatch(/ocr/);
   });
 
-  it('old Office formats get a "save as" hint', async () => {
+  it('an old Office file cut short is said to be damaged', async () => {
     const err = await failure(file('old.doc', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])));
-    expect(err.code).toBe('unsupported');
-    expect(err.message).toMatch(/\.docx/);
+    expect(err.code).toBe('unreadable');
+    expect(err.message).toMatch(/damaged/);
   });
 });
 

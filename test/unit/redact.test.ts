@@ -70,3 +70,24 @@ describe('REPL history', () => {
     expect(looksSecret('an ordinary question')).toBe(false);
   });
 });
+
+describe('registerArgvSecrets: a key typed on the command line is redacted from the start', () => {
+  it('zhi config set api_key K, --api-key K, NAME_TOKEN=V: any shape', async () => {
+    const {
+      registerArgvSecrets,
+      redact: r,
+      clearSecrets: clear,
+    } = await import('../../src/support/redact.js');
+    clear();
+    registerArgvSecrets(['config', 'set', 'api_key', 'plainkeyofnoshape', '--debug']);
+    registerArgvSecrets(['--api-key=otherplainsecret']);
+    registerArgvSecrets(['mcp', 'add', 'gh', '--env', 'GITHUB_TOKEN=unshapedtoken1']);
+    registerArgvSecrets(['config', 'set', 'output_dir', 'my-reports-folder']);
+    const line =
+      'argv ["config","set","api_key","plainkeyofnoshape"] otherplainsecret unshapedtoken1 my-reports-folder';
+    expect(r(line)).toBe(
+      'argv ["config","set","api_key","[redacted]"] [redacted] [redacted] my-reports-folder',
+    );
+    clear();
+  });
+});

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSandboxed, sandboxState } from '../../src/tools/shell/sandbox.js';
@@ -7,7 +8,6 @@ import {
   type SandboxPolicy,
   seatbeltArgs,
   seatbeltProfile,
-  secretPaths,
 } from '../../src/tools/shell/sandbox-args.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -41,14 +41,19 @@ describe('bwrapArgs', () => {
     expect(args[args.length - 1]).toBe('--');
   });
 
-  it('hides secrets folders under an empty tmpfs and secret files under /dev/null, before the writable binds', () => {
+  it('hides secrets folders under an empty tmpfs and secret files under /dev/null', () => {
     const args = bwrapArgs(policy());
     const ssh = at(args, '--tmpfs', '/home/ann/.ssh');
     const netrc = at(args, '--ro-bind', '/dev/null', '/home/ann/.netrc');
-    const out = at(args, '--bind', '/home/ann/work/zhi-output');
     expect(ssh).toBeGreaterThan(at(args, '--ro-bind', '/', '/'));
     expect(netrc).toBeGreaterThan(-1);
-    expect(out).toBeGreaterThan(ssh);
+  });
+
+  it('hides a secret folder that holds the output folder before the writable bind, so the output stays usable', () => {
+    const args = bwrapArgs(policy({ hidden: [{ path: '/home/ann/work', dir: true }] }));
+    expect(at(args, '--bind', '/home/ann/work/zhi-output')).toBeGreaterThan(
+      at(args, '--tmpfs', '/home/ann/work'),
+    );
   });
 
   it('widens for one command: network shared, current folder writable', () => {
@@ -94,15 +99,60 @@ describe('seatbelt', () => {
   });
 
   it('allows the network when the person widened it', () => {
-    expect(seatbeltProfile(policy({ network: true }))).not.toContain('network');
+    expect(seatbeltProfile(policy({ network: true }))).not.toContain('(remote ip)');
   });
 });
 
-describe('secretPaths', () => {
-  it("names ssh, gnupg, cloud credentials and zhi's own config folder", () => {
-    const paths = secretPaths('/home/ann', '/home/ann/.config/zhi').map((p) => p.path);
-    for (const p of ['/home/ann/.ssh', '/home/ann/.gnupg', '/home/ann/.aws', '/home/ann/.config/zhi'])
-      expect(paths).toContain(p);
+describe('bwrapArgs: containment that holds as root', () => {
+  it('runs in a user namespace with every capability dropped', () => {
+    const args = bwrapArgs(policy());
+    expect(args).toContain('--unshare-user');
+    expect(at(args, '--cap-drop', 'ALL')).toBeGreaterThan(-1);
+  });
+
+  it('loads the unix-socket filter from the given descriptor', () => {
+    expect(at(bwrapArgs(policy({ seccompFd: 3 })), '--seccomp', '3')).toBeGreaterThan(-1);
+    expect(bwrapArgs(policy())).not.toContain('--seccomp');
+  });
+
+  it('binds what was already in the output folder read-only over itself, after the writable bind', () => {
+    const args = bwrapArgs(policy({ protected: [{ path: '/home/ann/work/zhi-output/old.md', dir: false }] }));
+    const ro = at(args, '--ro-bind', '/home/ann/work/zhi-output/old.md', '/home/ann/work/zhi-output/old.md');
+    expect(ro).toBeGreaterThan(at(args, '--bind', '/home/ann/work/zhi-output'));
+  });
+
+  it('hides the home folders, then shows installed programs and the current folder again', () => {
+    const args = bwrapArgs(policy({ privateRoots: ['/home'], shown: ['/home/ann/.local/bin'] }));
+    const home = at(args, '--tmpfs', '/home');
+    expect(home).toBeGreaterThan(at(args, '--ro-bind', '/', '/'));
+    expect(at(args, '--ro-bind', '/home/ann/.local/bin', '/home/ann/.local/bin')).toBeGreaterThan(home);
+    expect(at(args, '--ro-bind', '/home/ann/work', '/home/ann/work')).toBeGreaterThan(home);
+  });
+
+  it('hides a secret inside the output folder after the writable bind', () => {
+    const args = bwrapArgs(policy({ hidden: [{ path: '/home/ann/work/zhi-output/.env', dir: false }] }));
+    expect(at(args, '--ro-bind', '/dev/null', '/home/ann/work/zhi-output/.env')).toBeGreaterThan(
+      at(args, '--bind', '/home/ann/work/zhi-output'),
+    );
+  });
+});
+
+describe('seatbeltProfile: the same rules on macOS', () => {
+  it('denies unix sockets, writes to earlier outputs and reads of the home folder but the current one', () => {
+    const p = policy({
+      protected: [{ path: '/Users/ann/work/zhi-output/old.md', dir: false }],
+      privateRoots: ['/Users'],
+      shown: ['/Users/ann/.nvm'],
+    });
+    const text = seatbeltProfile(p);
+    expect(text).toContain('(deny network-outbound (remote unix-socket))');
+    expect(text).toContain('(deny file-write* (literal (param "P0")))');
+    expect(text).toMatch(
+      /\(deny file-read-data \(subpath \(param "X0"\)\)\)\n\(allow file-read-data .*"CWD"/,
+    );
+    const args = seatbeltArgs(p);
+    expect(args).toContain('P0=/Users/ann/work/zhi-output/old.md');
+    expect(args).toContain('S0=/Users/ann/.nvm');
   });
 });
 
@@ -121,6 +171,16 @@ describe('sandboxState', () => {
     expect(broken).toMatchObject({ kind: 'none', reason: 'broken' });
     expect(sandboxState({ platform: 'linux', run: () => ({ status: 0 }) })).toEqual({ kind: 'bwrap' });
     expect(sandboxState({ platform: 'darwin', run: () => ({ status: 0 }) })).toEqual({ kind: 'seatbelt' });
+  });
+
+  it('is not called a sandbox when the command inside would keep a capability (a bwrap that cannot drop them)', () => {
+    const caps = 'CapPrm:\t0000000000000000\nCapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n';
+    const state = sandboxState({ platform: 'linux', run: () => ({ status: 0, stdout: caps }) });
+    expect(state).toMatchObject({ kind: 'none', reason: 'privileged' });
+    const zero = 'CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\n';
+    expect(sandboxState({ platform: 'linux', run: () => ({ status: 0, stdout: zero }) })).toEqual({
+      kind: 'bwrap',
+    });
   });
 });
 
@@ -190,6 +250,71 @@ describe.runIf(hasBwrap)('runSandboxed with a real bwrap', () => {
       if (prev === undefined) delete process.env.ZHI_HOME;
       else process.env.ZHI_HOME = prev;
       cleanup(home);
+    }
+  });
+
+  it('holds as root: an approved remount-and-write leaves the file unchanged', async () => {
+    const r = await run(
+      'mount -o remount,rw,bind / / 2>&1; mount -t tmpfs none . 2>&1; echo pwned > in.txt; cat in.txt',
+    );
+    expect(r.stdout).toContain('hello');
+    expect(readFileSync(join(dir, 'in.txt'), 'utf8')).toBe('hello');
+    const caps = await run('grep -E "^Cap(Eff|Bnd):" /proc/self/status');
+    expect(caps.stdout).toMatch(/CapEff:\s*0+\n/);
+    expect(caps.stdout).toMatch(/CapBnd:\s*0+\n/);
+  });
+
+  it('reaches no unix socket of the host', async () => {
+    let connected = 0;
+    const server = createServer((c) => {
+      connected++;
+      c.end('hello from the host');
+    });
+    const sock = join(dir, 'host.sock');
+    await new Promise<void>((done) => server.listen(sock, done));
+    try {
+      const script = `require('net').connect(${JSON.stringify(sock)}).on('data',d=>console.log('GOT',String(d))).on('error',e=>console.log('ERR',e.code))`;
+      const r = await run(`${JSON.stringify(process.execPath)} -e ${JSON.stringify(script)}`);
+      expect(r.stdout).not.toContain('GOT');
+      expect(r.stdout).toMatch(/ERR (EPERM|EACCES|ENOENT)/);
+      expect(connected).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('keeps earlier outputs: rm -rf and find -delete change nothing that was there, new files are added', async () => {
+    mkdirSync(join(dir, 'zhi-output', 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'zhi-output', 'old.md'), 'earlier result');
+    writeFileSync(join(dir, 'zhi-output', 'sub', 'x.md'), 'inner');
+    const r = await run(
+      'rm --rec --for zhi-output; find zhi-output -delete; echo changed > zhi-output/old.md; mv zhi-output/old.md zhi-output/moved.md; echo new > zhi-output/new.md; ls zhi-output',
+    );
+    expect(readFileSync(join(dir, 'zhi-output', 'old.md'), 'utf8')).toBe('earlier result');
+    expect(readFileSync(join(dir, 'zhi-output', 'sub', 'x.md'), 'utf8')).toBe('inner');
+    expect(readFileSync(join(dir, 'zhi-output', 'new.md'), 'utf8')).toBe('new\n');
+    expect(existsSync(join(dir, 'zhi-output', 'moved.md'))).toBe(false);
+    expect(r.stdout).toContain('old.md');
+  });
+
+  it('hides the secrets of the list in the home folder, and secret-named files in the current folder', async () => {
+    const prev = process.env.HOME;
+    process.env.HOME = dir;
+    mkdirSync(join(dir, '.config', 'gh'), { recursive: true });
+    writeFileSync(join(dir, '.config', 'gh', 'hosts.yml'), 'oauth_token: gho_SECRET1');
+    writeFileSync(join(dir, '.pgpass'), 'db:5432:*:me:SECRET2');
+    writeFileSync(join(dir, '.bash_history'), 'export TOKEN=SECRET3');
+    writeFileSync(join(dir, '.vault-token'), 'SECRET4');
+    mkdirSync(join(dir, 'app'));
+    writeFileSync(join(dir, 'app', '.env'), 'KEY=SECRET5');
+    try {
+      const r = await run(
+        'grep -r SECRET . 2>&1; cat .e?v app/.e?v .pgpass .vault-token 2>&1; tail .bash_history',
+      );
+      expect(r.stdout).not.toMatch(/SECRET\d/);
+      expect(r.stderr).not.toMatch(/SECRET\d/);
+    } finally {
+      process.env.HOME = prev;
     }
   });
 });

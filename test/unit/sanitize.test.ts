@@ -23,3 +23,15 @@ describe('visible', () => {
     expect(hasControl('ls\x1b[2K')).toBe(true);
   });
 });
+
+describe('invisible characters are made visible too', () => {
+  it('shows zero-width spaces, marks, word joiners and BOMs; keeps the joiners emoji need', async () => {
+    const { visible: v, hasControl: has } = await import('../../src/support/sanitize.js');
+    expect(v('a\u200bb')).toBe('a\\u200bb');
+    expect(v('x\u200ey\u200fz\u2060\ufeff')).toBe('x\\u200ey\\u200fz\\u2060\\ufeff');
+    expect(has('a\u200bb')).toBe(true);
+    const family = '👨\u200d👩\u200d👧';
+    expect(v(family)).toBe(family);
+    expect(has('می\u200cخواهم')).toBe(false);
+  });
+});

@@ -13,10 +13,12 @@ import {
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message, ToolMessage } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
+import { clearSecrets, registerSecret } from '../../src/support/redact.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 import { ALWAYS_SITE } from '../../src/tools/types.js';
 import { createWebFetch, fetchPreview } from '../../src/tools/web/fetch.js';
+import { createWebSearchTool } from '../../src/tools/web/search.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
 
 describe('decide: reads that leave the computer', () => {
@@ -79,11 +81,24 @@ const fetcher = (fetched: string[]): AnyTool => ({
   preview: (a: { url: string }) => fetchPreview(a.url),
   // The real tool's assessment: it offers "always for this domain".
   assess: createWebFetch().assess!,
+  egress: createWebFetch().egress!,
   execute: async (a: { url: string }) => {
     fetched.push(a.url);
     return `page ${a.url}`;
   },
 });
+
+/** web_search's traits (asked once per session, its query checked for secrets), searching nothing. */
+const searcher = (searched: string[]): AnyTool => {
+  const real = createWebSearchTool({ client: {} as never });
+  return {
+    ...real,
+    execute: async (a: { query: string }) => {
+      searched.push(`search:${a.query}`);
+      return 'no results';
+    },
+  } as AnyTool;
+};
 
 async function run(o: {
   turns: Turn[];
@@ -111,7 +126,7 @@ async function run(o: {
     messages,
     {
       llm: new ScriptedLlm(o.turns),
-      tools: new ToolRegistry([fetcher(fetched)]),
+      tools: new ToolRegistry([fetcher(fetched), searcher(fetched)]),
       prompter,
       usage: new UsageTracker(PLATFORMS.bigmodel),
       cwd: '/tmp',
@@ -189,5 +204,67 @@ describe('web_fetch in the loop', () => {
       mode: 'auto',
     });
     expect(r.fetched).toEqual(['https://x.example/']);
+  });
+});
+
+const searches = (...queries: string[]): Turn[] => [
+  { calls: queries.map((query) => ({ name: 'web_search', args: { query } })) },
+  { text: 'done' },
+];
+
+describe('web_search asks like web_fetch', () => {
+  it('asks once in approve mode; a yes covers the rest of the session', async () => {
+    const grants = newWebGrants();
+    const r = await run({ turns: searches('天气 北京', '汇率'), answers: [true], grants });
+    expect(r.asked).toHaveLength(1);
+    expect(r.asked[0]!.summary?.text).toMatch(/every search for the rest of this session/);
+    expect(r.fetched).toEqual(['search:天气 北京', 'search:汇率']);
+    const again = await run({ turns: searches('again'), answers: [], grants });
+    expect(again.asked).toHaveLength(0);
+  });
+
+  it('a no is a no; without a terminal it is denied; auto mode searches', async () => {
+    const no = await run({ turns: searches('x'), answers: [false] });
+    expect(no.fetched).toEqual([]);
+    const none = await run({ turns: searches('x'), answers: [], interactive: false });
+    expect(none.fetched).toEqual([]);
+    const auto = await run({ turns: searches('x'), answers: [], interactive: false, mode: 'auto' });
+    expect(auto.fetched).toEqual(['search:x']);
+  });
+});
+
+describe('egress: nothing secret leaves in a URL, a query or arguments', () => {
+  it('refuses a URL or a query carrying the registered key or a token-shaped string, even in auto mode', async () => {
+    registerSecret('plain-shaped-config-key-123');
+    try {
+      const r = await run({
+        turns: [
+          {
+            calls: [
+              { name: 'web_fetch', args: { url: 'https://x.example/?d=plain-shaped-config-key-123' } },
+              {
+                name: 'web_fetch',
+                args: { url: 'https://x.example/?d=plain%2Dshaped%2Dconfig%2Dkey%2D123' },
+              },
+              { name: 'web_search', args: { query: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' } },
+              { name: 'web_fetch', args: { url: 'https://user:hunter2@x.example/' } },
+              { name: 'web_fetch', args: { url: 'https://x.example/page' } },
+            ],
+          },
+          { text: 'done' },
+        ],
+        answers: [],
+        mode: 'auto',
+      });
+      expect(r.fetched).toEqual(['https://x.example/page']);
+      for (const i of [0, 1, 2, 3]) expect(r.results[i]).toMatch(/^Error: Refused: .* would send a secret/);
+      const refused = r.events.filter((e) => e.type === 'permission' && e.decision === 'refused');
+      expect(refused).toHaveLength(4);
+      expect(refused[0] && 'notice' in refused[0] ? refused[0].notice : '').toMatch(
+        /holds a secret.*Nothing was sent/,
+      );
+    } finally {
+      clearSecrets();
+    }
   });
 });

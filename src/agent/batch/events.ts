@@ -23,6 +23,8 @@ export type FolderEvent =
       /** The skill changed since the earlier run: its files are redone. */
       skillChanged: boolean;
       currency: string;
+      /** Inputs redone (changed, or --force) whose own earlier outputs are replaced. */
+      replacing?: number;
     }
   | {
       type: 'folder_file';
@@ -69,6 +71,14 @@ export type FolderEvent =
       /** Set when the estimate is more than `max_cost_per_run` leaves: the limit and what is left. */
       limit?: number;
       left?: number;
+    }
+  | {
+      /** The API cannot be reached: the run pauses (said once), then goes on when it answers. */
+      type: 'folder_wait';
+      skill: string;
+      phase: 'paused' | 'resumed';
+      /** How long nothing new starts (paused). */
+      ms?: number;
     }
   | {
       type: 'folder_end';

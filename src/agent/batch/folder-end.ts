@@ -11,6 +11,8 @@ export interface FileResult {
   error?: ZhiError;
   cost: number;
   outputs: string[];
+  /** Why a file that answered is still not done (an output not written), in the person's language. */
+  notWritten?: string;
 }
 
 /** The error kinds after which no other file should start: they would all fail the same way. */
@@ -18,6 +20,7 @@ export const STOP_KINDS = new Set(['balance', 'auth', 'budget', 'config']);
 
 /** Why a file failed, in the person's language. */
 export function reasonOf(r: FileResult | undefined): string {
+  if (r?.notWritten) return r.notWritten;
   const err = r?.error ?? r?.result?.error;
   if (err) return err.whyText() ? `${err.whatText()} ${err.whyText()}` : err.whatText();
   if (r?.result?.stopReason === 'turn_limit') return t('batch.reason.turnLimit');

@@ -9,13 +9,16 @@ import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { batchPhase, type FolderInputs, type RunFn } from './batch-run.js';
+import { CallGate } from './call-gate.js';
 import { PrimedClient } from './clients.js';
 import { dryRunFolder } from './dry-run.js';
 import type { FileStatus, FolderCounts, FolderEvent } from './events.js';
 import { type FileResult, finishFolder, reasonOf, STOP_KINDS } from './folder-end.js';
 import { outputWrite, removeLeftovers } from './leftovers.js';
-import { fingerprint, manifestPath, RunManifest } from './manifest.js';
+import { fingerprint, manifestPath, type OutputWrite, RunManifest } from './manifest.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from './pool.js';
+import { RunLock } from './run-lock.js';
+import { allWritten, checkWrites, WriteLog } from './written.js';
 
 /** How a folder run goes; every field has a default (`zhi run` sets them from its flags). */
 export interface FolderOptions {
@@ -31,6 +34,10 @@ export interface FolderOptions {
   pollMs: number;
   /** Say what would be processed and what it would cost; send nothing (`--dry-run`). */
   dryRun: boolean;
+  /** Another run holds the folder's lock: wait for it (`--wait`) instead of stopping. */
+  wait: boolean;
+  /** The Batch API's limits for one input file (the declared ones unless tests make them small). */
+  batchLimits?: { bytes?: number; lines?: number };
 }
 
 /** The output folder of a run, decided as runSkill decides it. */
@@ -43,10 +50,15 @@ function classify(r: FileResult): Attempt<FileResult> {
   if (r.result?.stopReason === 'answer') return { kind: 'done', value: r };
   if (err?.kind === 'rate_limit') return { kind: 'retry', reason: 'rate_limit', value: r };
   if (err?.kind === 'overloaded') return { kind: 'retry', reason: 'overloaded', value: r };
+  // Faults wait, not fail: a connection refused or dropped mid-answer, a timeout, a 5xx.
+  if (err && NETWORK_KINDS.has(err.kind)) return { kind: 'retry', reason: 'network', value: r };
   if (err && STOP_KINDS.has(err.kind)) return { kind: 'stop', value: r };
   if (r.result?.stopReason === 'budget') return { kind: 'stop', value: r };
   return { kind: 'failed', value: r };
 }
+
+/** Errors that mean the API was not reached (or not for long enough): the run waits for it. */
+const NETWORK_KINDS = new Set(['network', 'timeout', 'server']);
 
 function folderOptions(rt: SkillRuntime): FolderOptions {
   return {
@@ -56,6 +68,7 @@ function folderOptions(rt: SkillRuntime): FolderOptions {
     batch: false,
     pollMs: 30_000,
     dryRun: false,
+    wait: false,
     ...rt.folder,
   };
 }
@@ -74,7 +87,28 @@ export async function* runFolder(
   files: string[],
 ): AsyncGenerator<RunEvent, AgentResult> {
   const o = folderOptions(rt);
-  const folder = await FolderRun.open({ run, req, rt, argName, dir, files, o });
+  // One run per folder: the lock is taken before the record is read (a dry run changes nothing).
+  const lock = o.dryRun
+    ? undefined
+    : await RunLock.take(manifestPathOf(req, rt, dir), {
+        wait: o.wait,
+        signal: rt.signal,
+        folder: displayPath(rt.cwd, dir),
+      });
+  try {
+    return yield* runLocked({ run, req, rt, argName, dir, files, o });
+  } finally {
+    await lock?.release();
+  }
+}
+
+function manifestPathOf(req: SkillRunRequest, rt: SkillRuntime, dir: string): string {
+  return manifestPath(runOutputDir(req, rt), req.skill.name, dir);
+}
+
+async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult> {
+  const { run, req, rt, argName, dir, files, o } = s;
+  const folder = await FolderRun.open(s);
   if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo: folder.todo });
   yield* folder.announce();
   const stale = folder.manifest.data.batch;
@@ -87,7 +121,10 @@ export async function* runFolder(
   let primed: Map<number, ChunkJson> | undefined;
   if ((o.batch || folder.manifest.data.batch) && folder.todo.length) {
     const { manifest, todo } = folder;
-    primed = yield* batchPhase({ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs });
+    primed = yield* batchPhase({
+      ...{ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs },
+      ...(o.batchLimits ? { limits: o.batchLimits } : {}),
+    });
     if (!primed) {
       yield { type: 'warning', message: t('batch.interrupted', { id: manifest.data.batch?.id ?? '' }) };
       return emptyResult('aborted');
@@ -105,6 +142,10 @@ type Emit = (ev: RunEvent) => void;
 /** One folder run under way: its manifest, the files to do, the counts so far. */
 class FolderRun {
   private readonly base: number;
+  /** The runtime whose model calls pass through the run's one budget (set when the pool starts). */
+  private gated: SkillRuntime | undefined;
+  /** Inputs redone whose earlier outputs are replaced (said once up front, not per file). */
+  readonly replacing = new Set<string>();
 
   private constructor(
     private readonly s: FolderSetup,
@@ -119,7 +160,7 @@ class FolderRun {
   static async open(s: FolderSetup): Promise<FolderRun> {
     const { req, rt, files } = s;
     const skill = req.skill;
-    const manifest = await RunManifest.open(manifestPath(runOutputDir(req, rt), skill.name, s.dir), {
+    const manifest = await RunManifest.open(manifestPathOf(req, rt, s.dir), {
       skill: skill.name,
       skillHash: skill.hash,
       model: req.model ?? skill.model ?? rt.skillModel,
@@ -129,13 +170,16 @@ class FolderRun {
     const todo: number[] = [];
     const counts: FolderCounts = { total: files.length, done: 0, failed: 0, earlier: 0 };
     const f = new FolderRun(s, manifest, todo, counts);
+    const redo: string[] = [];
     for (const [i, file] of files.entries()) {
       const fresh = s.o.force ? 'new' : await manifest.check(f.relOf(file), file);
       if (fresh === 'done') counts.earlier += 1;
       else todo.push(i);
+      if (s.o.force || fresh === 'changed') redo.push(f.relOf(file));
     }
-    // A dry run changes nothing; a real --force run un-does its files before it starts them.
-    if (s.o.force && !s.o.dryRun) await manifest.forget(todo.map((i) => f.relOf(files[i]!)));
+    // A dry run changes nothing; a real run un-does the files it redoes (--force, changed inputs)
+    // before it starts them: their own earlier outputs are replaced (said once, up front).
+    if (redo.length && !s.o.dryRun) for (const rel of await manifest.forget(redo)) f.replacing.add(rel);
     return f;
   }
 
@@ -170,23 +214,38 @@ class FolderRun {
       manifest: this.show(this.manifest.path),
       skillChanged: this.manifest.skillChanged,
       currency: req.usage.platform.currency,
+      ...(this.replacing.size ? { replacing: this.replacing.size } : {}),
     } satisfies FolderEvent;
   }
 
   /** Run the files still to do in the pool, then say how the folder ended. */
   async *process(primed: Map<number, ChunkJson> | undefined): AsyncGenerator<RunEvent, AgentResult> {
-    const { req, rt, o, files } = this.s;
+    const { req, o, files } = this.s;
+    // One budget of calls at once for the whole run, shared with nested runs (parts, steps).
+    const own = this.s.rt.calls ? undefined : new CallGate(o.jobs, this.s.rt.signal);
+    const rt: SkillRuntime = own ? { ...this.s.rt, calls: own, llm: own.wrap(this.s.rt.llm) } : this.s.rt;
+    this.gated = rt;
     const pool = poolEvents(
       this.todo,
       (emit: Emit) => ({
         work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit, primed?.get(i)),
         onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
+        onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
+        onLimit: (n: number) => own?.setLimit(n),
+        onResume: () => emit(this.waitEvent('resumed')),
       }),
       { jobs: o.jobs, signal: rt.signal, pauseMs: o.pauseMs, maxPauseMs: Math.max(o.pauseMs, 60_000) },
     );
     const { outcomes, stats } = yield* withFinally(pool, () => this.manifest.close().catch(() => undefined));
-    // The job's answers are used: a later run starts afresh (the files it did are in the manifest).
-    if (primed && !rt.signal.aborted) await this.manifest.setBatch(undefined);
+    // The job's answers are used up once every file of it is written; until then it is kept, so
+    // a later run (with --auto, say) writes the rest from them without paying again.
+    const open = this.manifest.batchOpen().length;
+    if (primed && !rt.signal.aborted && !open) await this.manifest.setBatch(undefined);
+    else if (primed && open)
+      yield {
+        type: 'warning',
+        message: t('runs.batchKept', { id: this.manifest.data.batch!.id, count: open }),
+      };
     const end = finishFolder({
       skill: req.skill.name,
       currency: req.usage.platform.currency,
@@ -203,6 +262,10 @@ class FolderRun {
     });
     yield end.event;
     return end.result;
+  }
+
+  private waitEvent(phase: 'paused' | 'resumed', ms?: number): FolderEvent {
+    return { type: 'folder_wait', skill: this.s.req.skill.name, phase, ...(ms ? { ms } : {}) };
   }
 
   private fileEvent(
@@ -228,11 +291,12 @@ class FolderRun {
    * The runtime of one file's run: every file it is about to write goes into the manifest first
    * (so a kill at any point leaves a record of it), and its first answer may come from a batch job.
    */
-  private fileRuntime(rel: string, first: ChunkJson | undefined): SkillRuntime {
-    const { rt } = this.s;
+  private fileRuntime(rel: string, first: ChunkJson | undefined, log: WriteLog): SkillRuntime {
+    const rt = this.gated ?? this.s.rt;
     const outputDir = runOutputDir(this.s.req, rt);
     const beforeWrite = async (w: PlannedWrite) => {
       await rt.hooks?.beforeWrite?.(w);
+      log.planned.push(w);
       const out = await outputWrite(outputDir, w);
       if (out) await this.manifest.writing(rel, out);
     };
@@ -250,7 +314,29 @@ class FolderRun {
     if (!left.length) return;
     const removed = await removeLeftovers(runOutputDir(this.s.req, this.s.rt), left);
     await this.manifest.cleared(rel);
-    if (removed.length) this.fileEvent(emit, i, 'cleaned', { outputs: removed.map((p) => this.show(p)) });
+    if (removed.length && !this.replacing.has(rel))
+      this.fileEvent(emit, i, 'cleaned', { outputs: removed.map((p) => this.show(p)) });
+  }
+
+  /**
+   * Done means written: an answered file whose writes are not all on disk (refused, a full disk)
+   * is failed with the reason, and its writes that did land are what the manifest records.
+   */
+  private async checkWritten(r: FileResult, log: WriteLog): Promise<OutputWrite[]> {
+    const c = await checkWrites(log);
+    const outputDir = runOutputDir(this.s.req, this.s.rt);
+    const written: OutputWrite[] = [];
+    for (const w of c.written) {
+      const out = await outputWrite(outputDir, w);
+      if (out) written.push(out);
+    }
+    if (r.result?.stopReason !== 'answer' || allWritten(c)) return written;
+    r.result = { ...r.result, stopReason: 'error' };
+    const tools = [...new Set(c.refused.map((x) => x.tool))].join(', ');
+    r.notWritten = c.refused.length
+      ? t(this.s.rt.mode === 'auto' ? 'runs.notWritten.refused' : 'runs.notWritten.needsAuto', { tools })
+      : t('runs.notWritten.missing', { files: c.missing.map((p) => this.show(p)).join(', ') });
+    return written;
   }
 
   /** One file, start to end: run it, count it, record it in the manifest, report it. */
@@ -263,7 +349,9 @@ class FolderRun {
     // A file the model's folder led to is passed on relative, so the nested run checks it again.
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
     const request = { ...req, values: { ...req.values, [argName]: value }, trusted: true };
-    const r = await runOne(run, request, this.fileRuntime(rel, first), { ctl, forward: emit });
+    const log = new WriteLog();
+    const r = await runOne(run, request, this.fileRuntime(rel, first, log), { ctl, forward: emit, log });
+    const written = await this.checkWritten(r, log);
     const attempt = classify(r);
     if (attempt.kind === 'retry') {
       this.fileEvent(emit, i, 'retry', { reason: reasonOf(r) });
@@ -281,6 +369,7 @@ class FolderRun {
         ...fp,
         status: done ? 'done' : 'failed',
         outputs: r.outputs,
+        written,
         text: r.result?.text ?? '',
         cost: r.cost,
         ...(first ? { batch: true } : {}),
@@ -310,7 +399,7 @@ async function runOne(
   run: RunFn,
   req: SkillRunRequest,
   rt: SkillRuntime,
-  o: { ctl: PoolControl; forward: (ev: RunEvent) => void },
+  o: { ctl: PoolControl; forward: (ev: RunEvent) => void; log: WriteLog },
 ): Promise<FileResult> {
   // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
   const mine = new UsageTracker(req.usage.platform);
@@ -326,7 +415,9 @@ async function runOne(
         o.forward(ev);
       } else if (ev.type === 'retry') {
         if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
+        else if (NETWORK_KINDS.has(ev.error.kind)) o.ctl.pressure('network');
       } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
+        if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });
         o.forward(ev);
       }
       step = await gen.next();

@@ -56,6 +56,10 @@ export interface BatchRecord {
   requests: Record<string, string>;
   /** Last status seen (validating, in_progress, completed…). */
   status: string;
+  /** Further jobs of the same run, when its requests did not fit one input file. */
+  more?: { id: string; status: string }[];
+  /** The permission mode of the run that submitted it: `zhi batch results` writes the same way. */
+  mode?: 'auto' | 'approve';
 }
 
 export interface ManifestData {
@@ -69,6 +73,8 @@ export interface ManifestData {
   createdAt: string;
   updatedAt: string;
   batch?: BatchRecord;
+  /** Batch jobs whose answers this run record has used up (so `zhi batch results` still finds it). */
+  usedJobs?: string[];
   files: Record<string, ManifestEntry>;
   /**
    * Files written for inputs that have not finished, recorded before each write: what a killed
@@ -160,10 +166,13 @@ export class RunManifest {
     return this.data.files[rel];
   }
 
-  /** Record one finished input (with what it wrote); resolves once it is on disk (in the journal). */
-  record(rel: string, entry: Omit<ManifestEntry, 'finishedAt' | 'written'>): Promise<void> {
+  /**
+   * Record one finished input with what it wrote (by default every write planned for it; a caller
+   * that checked them passes the ones on disk); resolves once it is on disk (in the journal).
+   */
+  record(rel: string, entry: Omit<ManifestEntry, 'finishedAt'>): Promise<void> {
     const text = entry.text.length > MAX_TEXT ? `${entry.text.slice(0, MAX_TEXT)}…` : entry.text;
-    const written = this.data.pending?.[rel];
+    const written = entry.written ?? this.data.pending?.[rel];
     const full: ManifestEntry = {
       ...entry,
       text,
@@ -228,25 +237,48 @@ export class RunManifest {
   }
 
   /**
-   * `--force`: these inputs are to be done again, so they are not done any more — on disk before
-   * anything starts, so an interrupted forced run leaves them to be redone, not the old results.
-   * The manifest is written whole and the journal it now holds dropped (one write, however many).
+   * `--force` or a changed input: these inputs are to be done again, so they are not done any
+   * more — on disk before anything starts, so an interrupted run leaves them to be redone, not
+   * the old results. What they wrote becomes theirs to replace (like an unfinished attempt's
+   * files: removed, when still exactly as written, before the input is done again). The manifest
+   * is written whole and the journal it now holds dropped (one write, however many).
    */
-  async forget(rels: readonly string[]): Promise<void> {
+  async forget(rels: readonly string[]): Promise<string[]> {
     // Failed ones are redone anyway, and keep what they wrote (removed before they are redone).
     const known = rels.filter((rel) => this.data.files[rel]?.status === 'done');
-    if (!known.length) return;
-    for (const rel of known) delete this.data.files[rel];
+    if (!known.length) return [];
+    const replacing = known.filter((rel) => this.data.files[rel]?.written?.length);
+    for (const rel of known) {
+      const old = this.data.files[rel]?.written ?? [];
+      delete this.data.files[rel];
+      if (!old.length) continue;
+      this.data.pending ??= {};
+      this.data.pending[rel] = [...(this.data.pending[rel] ?? []), ...old];
+    }
     await this.journaling.catch(() => undefined);
     this.written = true;
     await this.save();
     await rm(journalPath(this.path), { force: true });
+    return replacing;
   }
 
   setBatch(batch: BatchRecord | undefined): Promise<void> {
+    const old = this.data.batch;
     if (batch) this.data.batch = batch;
     else delete this.data.batch;
+    // A job used up is remembered by id: `zhi batch results` of it still finds this run.
+    if (old && old.id !== batch?.id) {
+      const ids = [old.id, ...(old.more ?? []).map((m) => m.id)];
+      this.data.usedJobs = [...(this.data.usedJobs ?? []), ...ids].slice(-50);
+    }
     return this.save();
+  }
+
+  /** Inputs of the current batch job that are not done yet (its answers are still needed). */
+  batchOpen(): string[] {
+    const job = this.data.batch;
+    if (!job) return [];
+    return Object.values(job.requests).filter((rel) => this.data.files[rel]?.status !== 'done');
   }
 
   /** Save now, after any save in progress; several calls in a row write once more at most. */

@@ -15,8 +15,8 @@ export type Attempt<R> =
   | { kind: 'done'; value: R }
   /** Failed for good: kept as the item's result, the pool goes on. */
   | { kind: 'failed'; value: R }
-  /** The API pushed back: try the item again later, with less pressure. */
-  | { kind: 'retry'; reason: 'rate_limit' | 'overloaded'; value: R }
+  /** The API pushed back, or could not be reached: try the item again later, with less pressure. */
+  | { kind: 'retry'; reason: PushBack; value: R }
   /** Nothing more should start (no balance, bad key): the item keeps this result. */
   | { kind: 'stop'; value: R };
 
@@ -25,9 +25,15 @@ export type PoolOutcome<R> =
   /** Never finished: the pool stopped, or the run was interrupted, before it. */
   | { status: 'skipped'; value?: R | undefined; attempts: number };
 
+/**
+ * Why an item is put back: too many at once (1302/1303), the API overloaded (1305), or the API
+ * not reachable (connection refused or dropped mid-answer, a timeout, a 5xx).
+ */
+export type PushBack = 'rate_limit' | 'overloaded' | 'network';
+
 export interface PoolControl {
   /** The API complained while the item ran (a retried 1302): slow down without failing it. */
-  pressure(reason: 'rate_limit' | 'overloaded'): void;
+  pressure(reason: PushBack): void;
   /** How many may run at once right now. */
   readonly limit: number;
 }
@@ -49,6 +55,12 @@ export interface PoolOptions<R> {
   onStart?(index: number, attempt: number): void;
   /** Why the pool stopped starting items, when it did. */
   onStop?(index: number): void;
+  /** The API could not be reached: nothing starts for `ms` (said once per outage). */
+  onPause?(ms: number): void;
+  /** The API answered again after an outage. */
+  onResume?(): void;
+  /** How many may run at once changed (a run's shared call budget follows it). */
+  onLimit?(limit: number): void;
 }
 
 export interface PoolStats {
@@ -92,12 +104,14 @@ export function runPool<T, R>(
  */
 export async function* poolEvents<T, R, E>(
   items: readonly T[],
-  make: (emit: (ev: E) => void) => { work: Work<T, R>; onStart?: (index: number, attempt: number) => void },
+  make: (
+    emit: (ev: E) => void,
+  ) => { work: Work<T, R> } & Pick<PoolOptions<R>, 'onStart' | 'onPause' | 'onResume' | 'onLimit'>,
   o: Omit<PoolOptions<R>, 'onStart'>,
 ): AsyncGenerator<E, { outcomes: PoolOutcome<R>[]; stats: PoolStats }> {
   const events = new AsyncQueue<E>();
-  const { work, onStart } = make((ev) => events.push(ev));
-  const pool = runPool(items, work, { ...o, ...(onStart ? { onStart } : {}) }).finally(() => events.close());
+  const { work, ...hooks } = make((ev) => events.push(ev));
+  const pool = runPool(items, work, { ...o, ...hooks }).finally(() => events.close());
   pool.catch(() => undefined);
   yield* events;
   return await pool;
@@ -112,9 +126,16 @@ class AdaptivePool<T, R> {
   private streak = 0;
   private pauseUntil = 0;
   private overloads = 0;
+  /** Outages in a row (the pause grows with each), and whether one is going on. */
+  private outages = 0;
+  private down = false;
+  private succeeded = false;
+  /** The most at once the API accepted: known after a 1302, never probed above again. */
+  private ceiling = Number.POSITIVE_INFINITY;
+  /** How many ran (this one included) when each item last started. */
+  private readonly startedWith: number[];
   private wake: (() => void) | undefined;
   private failure: { err: unknown } | undefined;
-  private readonly ctl: PoolControl;
 
   constructor(
     private readonly items: readonly T[],
@@ -125,9 +146,13 @@ class AdaptivePool<T, R> {
     this.outcomes = items.map(() => ({ status: 'skipped', attempts: 0 }));
     this.queue = items.map((_, i) => i);
     this.stats = { peak: 0, limit: this.jobs, retries: 0, stopped: false };
+    this.startedWith = items.map(() => 0);
+  }
+
+  private control(index: number): PoolControl {
     const stats = this.stats;
-    this.ctl = {
-      pressure: (reason) => this.slow(reason),
+    return {
+      pressure: (reason) => this.slow(reason, index),
       get limit() {
         return stats.limit;
       },
@@ -172,9 +197,18 @@ class AdaptivePool<T, R> {
    * each overload in a row. Overloads reported while a pause is on (the files that ran into the
    * same one) do not make it longer.
    */
-  private slow(reason: 'rate_limit' | 'overloaded'): void {
+  private slow(reason: PushBack, index: number): void {
     this.streak = 0;
-    this.stats.limit = Math.max(1, Math.floor(this.stats.limit / 2));
+    if (reason === 'network') {
+      this.outage();
+      return;
+    }
+    const at = index >= 0 ? this.startedWith[index]! : 0;
+    if (reason === 'rate_limit' && at > 1) {
+      // Refused as the at-th at once: the API's cap is below that. Settle there, never above.
+      this.ceiling = Math.min(this.ceiling, at - 1);
+      this.setLimit(Math.min(this.stats.limit, this.ceiling));
+    } else this.setLimit(Math.floor(this.stats.limit / 2));
     if (reason === 'overloaded' && this.pauseUntil <= Date.now()) {
       const pause = Math.min(this.o.maxPauseMs ?? 60_000, (this.o.pauseMs ?? 2000) * 2 ** this.overloads);
       this.overloads += 1;
@@ -182,13 +216,34 @@ class AdaptivePool<T, R> {
     }
   }
 
+  private setLimit(n: number): void {
+    const limit = Math.max(1, n);
+    if (limit === this.stats.limit) return;
+    this.stats.limit = limit;
+    this.o.onLimit?.(limit);
+  }
+
+  /**
+   * The API cannot be reached: nothing new starts for a pause that grows with each failure in a
+   * row (up to `maxPauseMs`); the item is tried again. Said once per outage.
+   */
+  private outage(): void {
+    if (this.pauseUntil > Date.now()) return;
+    const pause = Math.min(this.o.maxPauseMs ?? 60_000, (this.o.pauseMs ?? 2000) * 2 ** this.outages);
+    this.outages += 1;
+    this.pauseUntil = Date.now() + pause;
+    this.down = true;
+    this.o.onPause?.(pause);
+  }
+
   private start(index: number): void {
     this.running += 1;
+    this.startedWith[index] = this.running;
     this.stats.peak = Math.max(this.stats.peak, this.running);
     const attempts = this.outcomes[index]!.attempts + 1;
     this.outcomes[index] = { ...this.outcomes[index]!, attempts } as PoolOutcome<R>;
     this.o.onStart?.(index, attempts);
-    this.work(this.items[index]!, index, this.ctl)
+    this.work(this.items[index]!, index, this.control(index))
       .then(
         (attempt) => this.settle(index, attempt),
         (err: unknown) => {
@@ -206,9 +261,11 @@ class AdaptivePool<T, R> {
   private settle(index: number, attempt: Attempt<R>): void {
     const { attempts } = this.outcomes[index]!;
     const stopping = this.stats.stopped || this.o.signal.aborted;
-    if (attempt.kind === 'retry' && attempts <= (this.o.maxRetries ?? 6) && !stopping) {
+    // An outage once the API has answered is waited out, however long (only Ctrl+C stops it).
+    const patient = attempt.kind === 'retry' && attempt.reason === 'network' && this.succeeded;
+    if (attempt.kind === 'retry' && (patient || attempts <= (this.o.maxRetries ?? 6)) && !stopping) {
       this.stats.retries += 1;
-      this.slow(attempt.reason);
+      this.slow(attempt.reason, index);
       this.outcomes[index] = { status: 'skipped', value: attempt.value, attempts };
       this.queue.unshift(index);
       return;
@@ -227,8 +284,14 @@ class AdaptivePool<T, R> {
   private grow(): void {
     this.streak += 1;
     this.overloads = 0;
-    if (this.streak >= (this.o.growAfter ?? 4) && this.stats.limit < this.jobs) {
-      this.stats.limit += 1;
+    this.outages = 0;
+    this.succeeded = true;
+    if (this.down) {
+      this.down = false;
+      this.o.onResume?.();
+    }
+    if (this.streak >= (this.o.growAfter ?? 4) && this.stats.limit < Math.min(this.jobs, this.ceiling)) {
+      this.setLimit(this.stats.limit + 1);
       this.streak = 0;
     }
   }

@@ -17,6 +17,7 @@ import type { McpServerConfig } from '../../support/mcp-config.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { scopedShell } from '../../tools/shell/scope.js';
+import type { CallGate } from '../batch/call-gate.js';
 import type { FolderOptions } from '../batch/folder-run.js';
 import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
@@ -67,6 +68,11 @@ export interface SkillRuntime {
   costGate?: CostGate | undefined;
   /** `--yes`: an estimate above `max_cost_per_run` goes ahead without a question. */
   assumeYes?: boolean;
+  /**
+   * The run's one concurrency budget for model calls (files, long documents' parts, `each:`
+   * steps), set by the folder run or composite that started it; `llm` already passes through it.
+   */
+  calls?: CallGate;
   /** How folder runs go (`--jobs`, `--force`, `--batch`…); defaults otherwise. */
   folder?: Partial<FolderOptions>;
   /** Which files of a folder input count (`--recursive`, `--include`, `--exclude`). */

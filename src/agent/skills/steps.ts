@@ -7,6 +7,7 @@ import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
 import type { WrittenFile } from '../../tools/types.js';
+import { CallGate } from '../batch/call-gate.js';
 import { runFolder, runOutputDir } from '../batch/folder-run.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../batch/pool.js';
 import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
@@ -111,8 +112,12 @@ export async function* runSteps(
   rt: SkillRuntime,
   outputDir: string,
 ): AsyncGenerator<RunEvent, { file: string; outcome: StepOutcome }[]> {
+  const jobs = rt.folder?.jobs ?? DEFAULT_JOBS;
+  // The steps (and their long documents' parts) share one budget of calls at once.
+  const own = rt.calls ? undefined : new CallGate(jobs, rt.signal);
+  const stepRt: SkillRuntime = own ? { ...rt, calls: own, llm: own.wrap(rt.llm) } : rt;
   const step = async (file: string, ctl: PoolControl, emit: (ev: RunEvent) => void) => {
-    const gen = runStep(run, target, file, req, rt, outputDir);
+    const gen = runStep(run, target, file, req, stepRt, outputDir);
     let next = await gen.next();
     while (!next.done) {
       const inner = next.value.type === 'nested' ? next.value.event : next.value;
@@ -129,9 +134,10 @@ export async function* runSteps(
     (emit: (ev: RunEvent) => void) => ({
       work: (file: string, _i: number, ctl: PoolControl) => step(file, ctl, emit),
       onStart: (i: number) => emit(stepEvent(req, i, files.length, files[i]!)),
+      onLimit: (n: number) => own?.setLimit(n),
     }),
     {
-      jobs: rt.folder?.jobs ?? DEFAULT_JOBS,
+      jobs,
       signal: rt.signal,
       ...(rt.folder?.pauseMs !== undefined ? { pauseMs: rt.folder.pauseMs } : {}),
     },

@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { findJob, type JobPlace } from '../../agent/batch/job-index.js';
 import { type ManifestData, readManifest } from '../../agent/batch/manifest.js';
 import { BatchApi, type BatchJob, jobCounts } from '../../llm/batch.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
@@ -44,7 +45,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     else out(jobLine(job));
     return ExitCode.ok;
   }
-  const found = await findRun(ctx, id!);
+  const place = await findJob(id!);
+  const found = await findRun(ctx, id!, place);
   if (action === 'status') {
     const job = await api.get(id!);
     if (json)
@@ -65,15 +67,27 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     });
   }
   const { run: runSkillCommand } = await import('./run.js');
-  return runSkillCommand({
-    ...ctx,
-    args: {
-      ...ctx.args,
-      subcommand: 'run',
-      positionals: [found.skill, found.folder],
-      extra: { batch: true },
-    },
-  });
+  return runSkillCommand({ ...ctx, ...where(ctx, place), args: runArgs(ctx, found) });
+}
+
+/**
+ * Where and how `batch results` finishes the run: in the folder it was started in, writing to
+ * the same output folder, in the same permission mode (`--auto` now also lets it write).
+ */
+function where(ctx: AppContext, place: JobPlace | undefined): Partial<AppContext> {
+  if (!place) return {};
+  const config = { ...ctx.config, outputDir: place.outputDir };
+  config.sources = { ...ctx.config.sources, output_dir: '--output-dir' };
+  return {
+    cwd: place.cwd,
+    outputDir: place.outputDir,
+    mode: ctx.mode === 'auto' ? 'auto' : place.mode,
+    config,
+  };
+}
+
+function runArgs(ctx: AppContext, found: ManifestData): AppContext['args'] {
+  return { ...ctx.args, subcommand: 'run', positionals: [found.skill, found.folder], extra: { batch: true } };
 }
 
 /** `batch_abc  completed  40/40 answered · 0 failed  summarize  2026-03-14 10:02` */
@@ -94,13 +108,22 @@ function jobLine(job: BatchJob): string {
     .join('  ');
 }
 
-/** The manifest (under the output folder) of the run that submitted job `id`. */
-async function findRun(ctx: AppContext, id: string): Promise<ManifestData | undefined> {
+/**
+ * The run record of the run that submitted job `id`: where the job index says, else one under
+ * this output folder that has it (still waiting, or used up already).
+ */
+async function findRun(ctx: AppContext, id: string, place?: JobPlace): Promise<ManifestData | undefined> {
+  const has = (m: ManifestData | undefined) =>
+    m?.batch?.id === id || Boolean(m?.batch?.more?.some((j) => j.id === id) || m?.usedJobs?.includes(id));
+  if (place) {
+    const m = await readManifest(place.manifest);
+    if (has(m)) return m;
+  }
   const dir = join(ctx.outputDir, '.zhi-runs');
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const m = await readManifest(join(dir, name));
-    if (m?.batch?.id === id) return m;
+    if (has(m)) return m;
   }
   return undefined;
 }

@@ -65,6 +65,7 @@ function show(ctx: AppContext): ExitCodeValue {
     ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
     ['compact_threshold', String(c.compactThreshold)],
     ['shell_sandbox', c.shellSandbox],
+    ['shell_env', c.shellEnv.join(', ') || '-'],
     ['status_line', c.statusLine ? 'on' : 'off'],
     ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
   ];

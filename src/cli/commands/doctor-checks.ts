@@ -3,13 +3,13 @@
  * nothing, when it does not apply here). To add one, write a function and put it in `CHECKS`.
  */
 import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { describeApiError } from '../../llm/describe.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { findSoffice } from '../../tools/files/readers/soffice.js';
 import { sandboxState } from '../../tools/shell/sandbox.js';
 import { type AppContext, makeClient } from '../context.js';
-import { sandboxCheck } from './doctor-sandbox.js';
+import { officeCheck, sandboxCheck } from './doctor-sandbox.js';
 
 export interface Check {
   /** False: something is wrong, and `zhi doctor` exits 1. */
@@ -18,6 +18,8 @@ export interface Check {
   lines: string[];
   /** Worth knowing but nothing wrong (shown with ·). */
   note?: boolean;
+  /** Missing but not needed for zhi to work: marked, without failing the run. */
+  optional?: boolean;
 }
 
 export type DoctorCheck = (ctx: AppContext) => Check | undefined | Promise<Check | undefined>;
@@ -87,28 +89,11 @@ export async function mcpCheck(ctx: AppContext): Promise<Check | undefined> {
   }
 }
 
-/** A program on the PATH (Windows: with its usual extensions). */
-export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
-  return (env.PATH ?? '')
-    .split(delimiter)
-    .filter(Boolean)
-    .some((dir) => exts.some((ext) => existsSync(join(dir, `${name}${ext}`))));
-}
-
-/** Readers that need a program here: LibreOffice for old and other office formats. */
-export function readersCheck(ctx: AppContext): Check {
-  const office = ['soffice', 'libreoffice'].some((p) => onPath(p, ctx.env));
-  return office
-    ? { ok: true, lines: [t('doctor.readers.office')] }
-    : { ok: true, note: true, lines: [t('doctor.readers.noOffice'), t('doctor.readers.noOfficeTry')] };
-}
-
 /** Every check, in the order shown. */
 export const CHECKS: DoctorCheck[] = [
   configCheck,
   keyCheck,
   mcpCheck,
-  readersCheck,
+  () => officeCheck(findSoffice()),
   () => sandboxCheck(sandboxState()),
 ];

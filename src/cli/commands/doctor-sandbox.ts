@@ -12,3 +12,15 @@ export function sandboxCheck(state: SandboxState): Check {
   if (state.reason !== 'unsupported') lines.push(t(`${base}Try` as MessageKey));
   return { ok: false, lines };
 }
+
+/** Which reading paths office files have here: LibreOffice found or not. */
+export function officeCheck(soffice: string | undefined): Check {
+  if (soffice) return { ok: true, lines: [t('doctor.office.found', { path: visible(soffice) })] };
+  const tryKey =
+    process.platform === 'win32'
+      ? 'doctor.office.tryWindows'
+      : process.platform === 'darwin'
+        ? 'doctor.office.tryMac'
+        : 'doctor.office.tryLinux';
+  return { ok: false, optional: true, lines: [t('doctor.office.missing'), t(tryKey)] };
+}

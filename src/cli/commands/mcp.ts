@@ -81,6 +81,10 @@ async function add(ctx: AppContext, name: string | undefined, words: string[]): 
     if (words.length > 1) entry.args = words.slice(1);
   }
   if (typeof extra.trust === 'string') entry.trust = extra.trust;
+  const env = pairs(extra.env, '=');
+  if (env) entry.env = env;
+  const headers = pairs(extra.header, ':');
+  if (headers) entry.headers = headers;
   const problem = mcpServerProblem(name, entry);
   if (problem) throw usage({ key: 'mcp.err.bad', params: { problem: mcpProblemText(problem) } });
   const loaded = await loadConfigFile(ctx.paths.configFile);
@@ -88,6 +92,27 @@ async function add(ctx: AppContext, name: string | undefined, words: string[]): 
   await saveConfigFile(ctx.paths.configFile, file);
   process.stderr.write(`${t('mcp.added', { name, file: ctx.paths.configFile })}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * `--env A=B --env C=D` (or `--header "Authorization: Bearer x"`): one pair a line, split at the
+ * first separator. A value without one is refused rather than dropped.
+ */
+function pairs(raw: string | true | undefined, sep: '=' | ':'): Record<string, string> | undefined {
+  if (raw === undefined) return undefined;
+  const flag = sep === '=' ? '--env' : '--header';
+  const out: Record<string, string> = {};
+  for (const line of raw === true ? [''] : raw.split('\n')) {
+    const at = line.indexOf(sep);
+    const key = at > 0 ? line.slice(0, at).trim() : '';
+    if (!key)
+      throw usage({
+        key: 'mcp.err.pair',
+        params: { flag, value: line, example: sep === '=' ? 'NAME=value' : '"Name: value"' },
+      });
+    out[key] = line.slice(at + 1).trim();
+  }
+  return out;
 }
 
 /** Also removes an entry zhi left out as unusable (that is how a person gets rid of it). */

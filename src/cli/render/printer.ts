@@ -124,6 +124,7 @@ export class StreamPrinter {
       case 'folder_start':
       case 'folder_file':
       case 'folder_batch':
+      case 'folder_wait':
       case 'folder_end':
         this.folderProgress().handle(ev);
         break;

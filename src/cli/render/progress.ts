@@ -62,6 +62,12 @@ export class FolderProgress {
       this.batch(ev);
       return;
     }
+    if (ev.type === 'folder_wait') {
+      const seconds = Math.max(1, Math.round((ev.ms ?? 0) / 1000));
+      if (ev.phase === 'paused') this.say(this.o.err.yellow(t('runs.paused', { seconds })));
+      else this.say(this.o.err.dim(t('runs.resumed')));
+      return;
+    }
     if (ev.type !== 'folder_file') return;
     if (ev.status === 'cleaned') {
       const outputs = (ev.outputs ?? []).map((p) => visible(p)).join(', ');
@@ -107,6 +113,7 @@ export class FolderProgress {
     }
     this.say(st.dim(t('batch.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
     if (ev.counts.earlier) this.say(st.dim(t('batch.start.earlier', { earlier: ev.counts.earlier })));
+    if (ev.replacing) this.say(st.yellow(t('runs.replacing', { count: ev.replacing })));
   }
 
   private counter(ev: { counts: { total: number; done: number; failed: number; earlier: number } }): string {
@@ -178,7 +185,19 @@ export class FolderProgress {
         );
     }
     const written = ev.outputs.flatMap((o) => o.outputs.map((out) => ({ file: o.file, out })));
-    if (written.length) {
+    if (written.length > MAX_INDEX_LINES) {
+      // A long run is summed up, not listed: how many, and where they are (the record has each).
+      const c = ev.counts;
+      this.o.line(
+        st.bold(t('runs.end.counts', { done: c.done, earlier: c.earlier, failed: c.failed, total: c.total })),
+      );
+      this.o.line(
+        t('runs.end.writtenIn', {
+          count: written.length,
+          dir: visible(commonFolder(written.map((w) => w.out))),
+        }),
+      );
+    } else if (written.length) {
       this.o.line(st.bold(t('batch.end.outputs', { count: written.length })));
       for (const w of written.slice(0, MAX_INDEX_LINES))
         this.o.line(`  ${visible(w.file)} → ${visible(w.out)}`);
@@ -209,4 +228,17 @@ export function longDocumentLines(ev: Extract<FolderEvent, { type: 'long_documen
     );
   }
   return lines;
+}
+
+/** The deepest folder holding every one of these paths (`.` when they share none). */
+function commonFolder(paths: string[]): string {
+  const split = paths.map((p) => p.split(/[\\/]/).slice(0, -1));
+  const first = split[0] ?? [];
+  let n = first.length;
+  for (const parts of split) {
+    let k = 0;
+    while (k < n && parts[k] === first[k]) k += 1;
+    n = k;
+  }
+  return n ? first.slice(0, n).join('/') : '.';
 }

@@ -163,6 +163,7 @@ export class ReplRenderer {
       case 'folder_start':
       case 'folder_file':
       case 'folder_batch':
+      case 'folder_wait':
       case 'folder_end':
         this.folderEvent(ev);
         break;

@@ -29,13 +29,16 @@ const KNOWN: Known[] = [
     /outside the current folder|outside the output folder|outside the current directory/i,
     'input.tool.outside',
   ],
-  [/PowerPoint|old Word|old Excel|WPS|cannot be read|binary file|not a text file/i, 'input.tool.unreadable'],
+  [
+    /needs LibreOffice|password-protected|cannot be read|binary file|not a text file/i,
+    'input.tool.unreadable',
+  ],
   [/already exists/i, 'input.tool.exists'],
 ];
 
 /** A command the sandbox kept from writing: said in every language, with the way to allow it. */
 const SANDBOXED =
-  /Read-only file system[\s\S]*It ran in a sandbox: it could write only under ((?:(?! and ).)+) \(and a private/;
+  /Read-only file system[\s\S]*It ran in a sandbox: it could (?:write|create new files) only under ((?:(?! and ).)+) \(and a private/;
 
 /**
  * The reason a tool failed, for the person. The tool's own words are written for the model in

@@ -75,7 +75,7 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
 
 /** A command that failed because the sandbox let it write only in the output folder. */
 const SANDBOX_READ_ONLY =
-  /Read-only file system[\s\S]*It ran in a sandbox: it could write only under ((?:(?! and ).)+) \(and a private/;
+  /Read-only file system[\s\S]*It ran in a sandbox: it could (?:write|create new files) only under ((?:(?! and ).)+) \(and a private/;
 
 /** Run the command once and show what it printed, and its exit code when it failed. */
 async function runOnce(

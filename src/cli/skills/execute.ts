@@ -162,14 +162,19 @@ function applyFolderFlags(rt: SkillRuntime, f: FolderFlags, ctx: AppContext): vo
   };
   const retryBase = env('ZHI_RETRY_BASE_MS');
   const pollMs = env('ZHI_BATCH_POLL_MS');
+  // Tests make the Batch API's per-file limits small (the declared ones are 100 MB, 50,000 lines).
+  const maxBytes = env('ZHI_BATCH_MAX_BYTES');
+  const maxLines = env('ZHI_BATCH_MAX_LINES');
   rt.folder = {
     jobs: f.jobs ?? defaultJobs(ctx.platform.id),
     force: f.force,
     batch: f.batch,
     dryRun: f.dryRun,
+    wait: f.wait,
     // Tests shorten the client's backoff; the pool's pause after an overload follows it.
     ...(retryBase !== undefined ? { pauseMs: retryBase * 2 } : {}),
     ...(pollMs !== undefined ? { pollMs } : {}),
+    ...(maxBytes || maxLines ? { batchLimits: { bytes: maxBytes, lines: maxLines } } : {}),
   };
   rt.selection = { recursive: f.recursive, include: f.include, exclude: f.exclude };
 }

@@ -5,6 +5,7 @@
  * file with an alternate data stream, and `con.md` is the console: refusing them on every OS is
  * the only honest answer. Each refusal names the problem and a name to use instead.
  */
+import { controlsIn, hasControl } from '../../support/sanitize.js';
 import { ToolError } from '../types.js';
 
 /** Characters Windows does not allow in a name (besides the path separators). */
@@ -12,6 +13,8 @@ const FORBIDDEN = /[:*?"<>|]/;
 const FORBIDDEN_ALL = /[:*?"<>|]/g;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const CONTROL_ALL = /[\u0000-\u001f\u007f]/g;
+const INVISIBLE_ALL =
+  /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c\u200b\u200e\u200f\u2060-\u2064\ufeff\u180e]/g;
 /** Device names, with any extension (`con.md`, `NUL.tar.gz`, `com1.txt`). */
 const RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\..*)?$/i;
 export const MAX_NAME_BYTES = 255;
@@ -25,6 +28,14 @@ export function nameProblem(
       key: 'control',
       why: 'contains a control character (a line break, tab or similar)',
       instead: segment.replace(CONTROL_ALL, ' ').replace(/\s+/g, ' ').trim() || 'file',
+    };
+  }
+  // Bidi overrides and zero-width characters: `a\u202Egpj.md` shows as "adm.jpg".
+  if (hasControl(segment)) {
+    return {
+      key: 'invisible',
+      why: `contains invisible or direction-changing characters (${controlsIn(segment).join(' ')}), which make a name look like another`,
+      instead: segment.replace(INVISIBLE_ALL, '') || 'file',
     };
   }
   const bad = FORBIDDEN.exec(segment);
@@ -61,7 +72,7 @@ export function nameProblem(
   return undefined;
 }
 
-export type NameProblemKey = 'control' | 'char' | 'reserved' | 'trailing' | 'long';
+export type NameProblemKey = 'control' | 'invisible' | 'char' | 'reserved' | 'trailing' | 'long';
 
 /** Refuse a relative path whose segments are not portable; `shown` is how the path is quoted. */
 export function checkPortable(parts: readonly string[], shown: string): void {

@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
-import { describeFsError, planWritePath, type ResolvedPath, resolveWritePath } from '../paths.js';
+import {
+  describeFsError,
+  planWritePath,
+  type ResolvedPath,
+  resolveReadPath,
+  resolveWritePath,
+} from '../paths.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { createNew, FolderChanged, folderId, nodeIo, replaceExisting, type WriteIo } from './atomic-write.js';
 import {
@@ -81,8 +87,9 @@ const fileWrite: Tool<typeof schema> = {
     'The extension sets the format and `content`:',
     '.md/.txt: text. .json: any JSON.',
     '.csv: {"headers": ["Name", "Amount"], "rows": [["A", 12.5]]} or CSV text.',
-    '.xlsx: {"sheets": [{"name": "Sheet1", "headers": [...], "rows": [[...]]}]}, numbers as numbers.',
+    '.xlsx: {"sheets": [{"name": "Sheet1", "headers": [...], "rows": [[...]]}]}; "=B2*C2" is a formula; dates, amounts (元, ¥, 万, (1,500)) become typed cells; IDs/phones stay text.',
     '.docx: {"content": "<Markdown>"}.',
+    '.pptx: {"slides": [{"title", "bullets": [...], "table"?: {headers, rows}, "image"?: "<file in output folder>", "notes"}]} or Markdown (# per slide, Notes: line).',
   ].join('\n'),
   schema,
   kind: 'risky',
@@ -124,11 +131,11 @@ const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<
           ext.toLowerCase() === '.pdf' || ext.toLowerCase() === '.doc'
             ? ' (for a printable document, write .docx)'
             : ''
-        }${ext.toLowerCase() === '.xls' ? ' (write .xlsx)' : ''}.`,
+        }${ext.toLowerCase() === '.xls' ? ' (write .xlsx)' : ''}${ext.toLowerCase() === '.ppt' ? ' (write .pptx)' : ''}.`,
       );
     }
     const target = await resolveWritePath(ctx.outputDir, args.path, { cwd: ctx.cwd });
-    const encoded = await encodeContent(format, args.content);
+    const encoded = await encodeContent(format, args.content, { loadImage: (p) => readOutputImage(ctx, p) });
     let replaced = false;
     await ctx.beforeWrite?.({
       abs: target.abs,
@@ -156,8 +163,30 @@ const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<
   }
 };
 
+/** Largest image a presentation may embed. */
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** An image a slide names, from the output folder only (the one containment check). */
+async function readOutputImage(ctx: ToolContext, path: string): Promise<Buffer> {
+  const img = await resolveReadPath(ctx.outputDir, path);
+  const st = await stat(img.abs);
+  if (st.size > MAX_IMAGE_BYTES)
+    throw new ToolError(
+      `The image ${img.display} is too large for a slide (${formatBytes(st.size)}; the limit is ${formatBytes(MAX_IMAGE_BYTES)}). Nothing was written.`,
+    );
+  return readFile(img.abs);
+}
+
 function describe(format: OutputFormat): string {
-  return { md: 'Markdown', txt: 'text', json: 'JSON', csv: 'CSV', xlsx: 'Excel', docx: 'Word' }[format];
+  return {
+    md: 'Markdown',
+    txt: 'text',
+    json: 'JSON',
+    csv: 'CSV',
+    xlsx: 'Excel',
+    docx: 'Word',
+    pptx: 'PowerPoint',
+  }[format];
 }
 
 export default fileWrite;

@@ -4,9 +4,12 @@
  * stops again it is `failed` and its tools go away.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { apiFetch } from '../../llm/http.js';
+import type { Language } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { ToolError } from '../types.js';
 import type { CallResultLike } from './convert.js';
+import { mcpCause, withStderr } from './errors.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
 
@@ -17,8 +20,10 @@ export interface McpToolInfo {
 }
 
 const DEFAULT_START_S = 30;
-/** A tool call may take long (a build, a search); the person can always interrupt. */
-const CALL_TIMEOUT_MS = 10 * 60 * 1000;
+/** A tool call that does not answer in this long is abandoned (per server: `call_timeout`). */
+export const DEFAULT_CALL_TIMEOUT_S = 120;
+/** The SDK's error code for a request that got no answer in time. */
+const REQUEST_TIMEOUT = -32001;
 const STDERR_KEPT = 2000;
 /** The SDK's error code for a connection that closed under a request. */
 const CONNECTION_CLOSED = -32000;
@@ -31,6 +36,8 @@ export class McpConnection {
   private client: Client | undefined;
   private starting: Promise<void> | undefined;
   private stderr = '';
+  /** What made the start fail, to explain it again in English for the model. */
+  private failure: unknown;
 
   constructor(
     readonly name: string,
@@ -76,6 +83,7 @@ export class McpConnection {
     } catch (err) {
       this.state = 'failed';
       this.error = this.explain(err);
+      this.failure = err;
       await this.client?.close().catch(() => undefined);
       this.client = undefined;
     }
@@ -86,8 +94,10 @@ export class McpConnection {
       const { StreamableHTTPClientTransport } = await import(
         '@modelcontextprotocol/sdk/client/streamableHttp.js'
       );
+      // Through the same fetch as zhi's API calls: HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply.
       return new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: { headers: this.config.headers ?? {} },
+        fetch: (url, init) => apiFetch(String(url), init ?? {}),
       });
     }
     const { StdioClientTransport, getDefaultEnvironment } = await import(
@@ -114,10 +124,10 @@ export class McpConnection {
     if (this.state === 'ready') this.state = 'stopped';
   }
 
-  private explain(err: unknown): string {
-    const message = err instanceof Error ? err.message : String(err);
-    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
-    return tail ? `${message} (server said: ${tail})` : message;
+  /** Why it failed, in words (the person's language unless `lang`), with the server's last stderr lines. */
+  private explain(err: unknown, lang?: Language): string {
+    const cause = mcpCause(err, this.config, this.config.timeout ?? DEFAULT_START_S, lang);
+    return withStderr(cause, this.stderr, lang);
   }
 
   /** Call one of the server's tools (the raw result); a server that stopped mid-call is a clear tool error. */
@@ -126,30 +136,41 @@ export class McpConnection {
     if (this.state === 'idle') await this.start();
     const client = this.client;
     if (this.state !== 'ready' || !client) {
-      throw new ToolError(
-        `The MCP server "${this.name}" is not running${this.error ? `: ${this.error}` : ''}.`,
-      );
+      const why = this.failure !== undefined ? this.explain(this.failure, 'en') : this.error;
+      throw new ToolError(`The MCP server "${this.name}" is not running${why ? `: ${why}` : ''}.`);
     }
+    const seconds = this.config.call_timeout ?? DEFAULT_CALL_TIMEOUT_S;
+    // The SDK adds a listener to the signal of every call and never removes it: each call gets
+    // its own signal, so a long run does not pile listeners on the run's (MaxListenersExceeded).
+    const linked = linkedSignal(signal);
     try {
       return (await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal,
-        timeout: CALL_TIMEOUT_MS,
+        signal: linked.signal,
+        timeout: seconds * 1000,
       })) as CallResultLike;
     } catch (err) {
       if (signal.aborted) throw err;
+      if ((err as { code?: number }).code === REQUEST_TIMEOUT) {
+        throw new ToolError(
+          `The MCP server "${this.name}" did not answer ${tool} within ${seconds} s, so the call was abandoned. Do not call it again with the same arguments; the person can set call_timeout for this server if it needs longer.`,
+          { key: 'mcp.callTimeout', params: { server: this.name, tool, seconds } },
+        );
+      }
       const closed = (err as { code?: number }).code === CONNECTION_CLOSED;
       if (this.client === client && this.state === 'ready' && !closed) {
-        throw new ToolError(`The MCP server "${this.name}" reported an error: ${this.explain(err)}`);
+        throw new ToolError(`The MCP server "${this.name}" reported an error: ${this.explain(err, 'en')}`);
       }
       if (this.client === client) this.closed(client);
       // The server stopped during the call.
-      const why = this.explain(err);
+      const why = this.explain(err, 'en');
       await this.restart();
       const after =
         this.state === 'ready'
           ? 'zhi restarted it; the call was not repeated.'
           : `it could not be restarted, so its tools are gone for this session${this.error ? ` (${this.error})` : ''}.`;
       throw new ToolError(`The MCP server "${this.name}" stopped while running ${tool} (${why}); ${after}`);
+    } finally {
+      linked.release();
     }
   }
 
@@ -172,4 +193,31 @@ export class McpConnection {
     if (this.state === 'ready') this.state = 'idle';
     await client?.close().catch(() => undefined);
   }
+}
+
+/**
+ * Signals that follow one parent: however many calls run at once under one run's signal, the
+ * parent has one listener, which aborts the calls still running; a finished call leaves nothing.
+ */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+export function linkedSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+  const own = new AbortController();
+  if (parent.aborted) own.abort(parent.reason);
+  let set = followers.get(parent);
+  if (!set) {
+    const created = new Set<AbortController>();
+    set = created;
+    followers.set(parent, created);
+    parent.addEventListener(
+      'abort',
+      () => {
+        for (const c of created) c.abort(parent.reason);
+      },
+      { once: true },
+    );
+  }
+  set.add(own);
+  const kept = set;
+  return { signal: own.signal, release: () => kept.delete(own) };
 }

@@ -1,6 +1,5 @@
 /**
- * MCP tools as zhi tools: names (`<server>__<tool>`), JSON Schemas trimmed to what GLM's
- * function calling accepts, and call results (text, images, resources) turned into tool results.
+ * MCP tools as zhi tools: names (`<server>__<tool>`), kinds, and call results (text, images, resources) turned into tool results.
  */
 import { z } from 'zod';
 import type { McpTrust } from '../../support/mcp-config.js';
@@ -18,45 +17,6 @@ export function mcpToolName(server: string, tool: string): string {
 /** How the one permission policy treats a server's tools. */
 export function mcpKind(trust: McpTrust): ToolKind {
   return trust === 'read' ? 'read' : trust === 'auto' ? 'mcp-auto' : 'mcp';
-}
-
-/** JSON Schema keywords GLM's function calling understands; the rest is dropped. */
-const KEEP = new Set([
-  'type',
-  'properties',
-  'required',
-  'description',
-  'enum',
-  'items',
-  'default',
-  'minimum',
-  'maximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'anyOf',
-]);
-
-function trim(node: unknown, depth: number): unknown {
-  if (Array.isArray(node)) return node.map((n) => trim(n, depth + 1));
-  if (typeof node !== 'object' || node === null || depth > 12) return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (!KEEP.has(k)) continue;
-    if (k === 'properties' && typeof v === 'object' && v !== null) {
-      out[k] = Object.fromEntries(Object.entries(v).map(([p, s]) => [p, trim(s, depth + 1)]));
-    } else out[k] = k === 'description' || k === 'enum' || k === 'default' ? v : trim(v, depth + 1);
-  }
-  return out;
-}
-
-/** A server's input schema, trimmed, always an object with properties. */
-export function trimSchema(schema: unknown): Record<string, unknown> {
-  const out = (trim(schema, 0) ?? {}) as Record<string, unknown>;
-  out.type = 'object';
-  if (typeof out.properties !== 'object' || out.properties === null) out.properties = {};
-  return out;
 }
 
 /** What zhi checks before a call: an object (the server checks the rest against its schema). */

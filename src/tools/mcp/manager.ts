@@ -5,10 +5,14 @@
  */
 import type { PlatformClient } from '../../llm/types.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { visible } from '../../support/sanitize.js';
 import type { ToolRegistry } from '../registry.js';
+import { createToolSearchTool, TOOL_SEARCH } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
+import { mcpAssess, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
-import { MCP_ARGS, mcpKind, mcpToolName, resultImages, resultText, trimSchema } from './convert.js';
+import { MCP_ARGS, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
+import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
 import { describeImages, visionModelFor } from './vision.js';
 
 export interface McpStatus {
@@ -27,7 +31,15 @@ export interface McpOptions {
   client?: PlatformClient | undefined;
   /** The model of the conversation now: images go to it when it can see. */
   chatModel?: () => string | undefined;
+  /**
+   * Defer the servers' tools (found through tool_search, see tools/tool-search): always in a
+   * chat; a skill run defers only past DEFER_OVER tools (it asked for its servers by name).
+   */
+  defer?: boolean | 'auto';
 }
+
+/** A skill run sends up to this many MCP tools' schemas with every request; more are deferred. */
+export const DEFER_OVER = 20;
 
 export class McpManager {
   readonly connections: McpConnection[];
@@ -35,7 +47,7 @@ export class McpManager {
 
   constructor(
     servers: Record<string, McpServerConfig>,
-    cwd: string,
+    private readonly cwd: string,
     private readonly registry?: ToolRegistry,
     private readonly options: McpOptions = {},
   ) {
@@ -49,21 +61,28 @@ export class McpManager {
     const wanted = this.connections.filter((c) => !names || names.includes(c.name));
     await Promise.all(wanted.filter((c) => c.state === 'idle').map((c) => c.start()));
     for (const c of wanted) if (c.state === 'ready') this.offer(c);
+    this.offerSearch();
     return wanted.filter((c) => c.state === 'failed').map((c) => `${c.name}: ${c.error ?? 'failed'}`);
   }
 
   /** The zhi tools of a ready server. */
-  toolsOf(c: McpConnection): AnyTool[] {
+  toolsOf(c: McpConnection, deferred = false): AnyTool[] {
     return c.tools.map((info) => {
       const name = mcpToolName(c.name, info.name);
-      const description = `[MCP server "${c.name}"] ${(info.description ?? info.name).slice(0, 1000)}`;
+      // A server's text reaches the model and the screen: control, bidi and invisible characters shown, not kept.
+      const description = `[MCP server "${c.name}"] ${visible(cutAtWord(info.description ?? info.name, MAX_TOOL_DESCRIPTION), { keepNewlines: true })}`;
       const tool: AnyTool = {
         name,
         description,
         schema: MCP_ARGS,
-        parameters: trimSchema(info.inputSchema),
+        parameters: glmSchema(info.inputSchema),
         kind: mcpKind(c.config.trust),
+        ...(deferred ? { deferred } : {}),
+        egress: (args: Record<string, unknown>) => [JSON.stringify(args)],
         label: () => `${c.name}: ${info.name}`,
+        preview: (args: Record<string, unknown>, ctx) =>
+          mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
+        assess: (args: Record<string, unknown>, ctx) => mcpAssess(name, info.name, args, ctx.cwd),
         execute: async (args: Record<string, unknown>, ctx) => {
           const r = await c.call(info.name, args, ctx.signal);
           const images = resultImages(r);
@@ -84,7 +103,7 @@ export class McpManager {
 
   private offer(c: McpConnection): void {
     if (!this.registry || this.registered.has(c.name)) return;
-    const tools = this.toolsOf(c).filter((t) => !this.registry!.has(t.name));
+    const tools = this.toolsOf(c, this.defers()).filter((t) => !this.registry!.has(t.name));
     for (const t of tools) this.registry.register(t);
     this.registered.set(
       c.name,
@@ -92,10 +111,32 @@ export class McpManager {
     );
   }
 
+  /** Whether the servers' tools wait for tool_search rather than go out with every request. */
+  private defers(): boolean {
+    const defer = this.options.defer ?? 'auto';
+    if (defer !== 'auto') return defer;
+    const total = this.connections.reduce((n, c) => n + (c.state === 'ready' ? c.tools.length : 0), 0);
+    return total > DEFER_OVER;
+  }
+
+  /** tool_search, naming the servers whose tools are deferred now (made again when they change). */
+  private offerSearch(): void {
+    if (!this.registry) return;
+    const groups = [...this.registered.keys()]
+      .map((name) => ({
+        name,
+        count: (this.registered.get(name) ?? []).filter((n) => this.registry!.get(n)?.deferred).length,
+      }))
+      .filter((g) => g.count > 0);
+    if (this.registry.has(TOOL_SEARCH)) this.registry.unregister(TOOL_SEARCH);
+    if (groups.length) this.registry.register(createToolSearchTool(this.registry, groups));
+  }
+
   /** A server that stopped for good: its tools leave the registry (the model is told why). */
   private drop(c: McpConnection): void {
     for (const name of this.registered.get(c.name) ?? []) this.registry?.unregister(name);
     this.registered.delete(c.name);
+    this.offerSearch();
   }
 
   status(): McpStatus[] {

@@ -23,6 +23,8 @@ export interface RunOptions {
    * `/bin/sh -c <command>` in bwrap or sandbox-exec). Unix only.
    */
   wrap?: { file: string; args: string[] };
+  /** Open file descriptors handed to the program as fd 3, 4… (the sandbox's seccomp filter). */
+  extraFds?: number[];
   /** How to find and end processes on Windows (a fake in tests). */
   processTools?: ProcessTools;
 }
@@ -71,7 +73,7 @@ function spawnShell(command: string, opts: RunOptions): ChildProcess {
     // A new process group (Unix): kill(-pid) then reaches every process the command started.
     detached: !windows,
     windowsHide: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(opts.extraFds ?? [])],
   });
 }
 

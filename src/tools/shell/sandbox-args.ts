@@ -3,25 +3,45 @@
  * reach) goes in, the argument list for bubblewrap (Linux) or sandbox-exec (macOS Seatbelt) comes
  * out. Pure functions, no file system access, so every rule is unit-tested on every platform.
  *
- * The shape follows Codex CLI and Claude Code's sandbox-runtime: the whole file system read-only,
- * writable binds only for the output folder (and the current folder when the person widens it),
- * a private temp folder, the network namespace unshared unless allowed, and the person's secrets
- * folders hidden (an empty tmpfs over a folder, /dev/null over a file).
+ * The shape follows Codex CLI and Anthropic's sandbox-runtime: a user namespace with every
+ * capability dropped (also when zhi runs as root), the system read-only, the home folders hidden
+ * but for the current folder and installed programs, the person's secrets hidden (an empty tmpfs
+ * over a folder, /dev/null over a file), writable binds only for the output folder (and the
+ * current folder when the person widens it) with everything already in it bound read-only over
+ * itself, a private temp folder, no network unless allowed, and no unix socket of the host (a
+ * seccomp filter on socket(AF_UNIX), seccomp.ts).
  */
+
+export interface Place {
+  path: string;
+  dir: boolean;
+}
 
 export interface SandboxPolicy {
   /** The folder the command runs in (absolute). */
   cwd: string;
   /** Folders the command may write (absolute): the output folder, the current folder if widened. */
   writable: string[];
+  /**
+   * What already exists directly inside the output folder: bound read-only over itself, so an
+   * approved `rm -rf`, `find -delete` or `>` cannot delete or change an earlier result (a mount
+   * point cannot be removed or renamed), while new files can be created beside them.
+   */
+  protected?: Place[];
   /** Folders and files that must not be readable (absolute, each with whether it is a folder). */
-  hidden: { path: string; dir: boolean }[];
+  hidden: Place[];
+  /** Folders hidden whole (the home folders), before the current folder and `shown` come back. */
+  privateRoots?: string[];
+  /** Folders inside a private root readable again: installed programs (~/.local/bin, ~/.nvm…). */
+  shown?: string[];
   /** Folders readable again inside a hidden one (a skill folder inside zhi's config folder). */
   extraReadable: string[];
   /** Reach the network (off unless the person allows it for this command). */
   network: boolean;
   /** The private temp folder on macOS (Linux gets a fresh tmpfs at /tmp). */
   tempDir: string;
+  /** The file descriptor bubblewrap reads the unix-socket seccomp filter from, when there is one. */
+  seccompFd?: number;
 }
 
 /** What the person's approval can widen, for one command. */
@@ -30,61 +50,107 @@ export interface Widening {
   network?: boolean;
 }
 
-/** The folders and files a command never reads: keys, cloud credentials, zhi's own config. */
-export function secretPaths(home: string, configDir: string): { path: string; dir: boolean }[] {
-  const dirs = ['.ssh', '.gnupg', '.aws', '.azure', '.config/gcloud', '.kube', '.docker', '.password-store'];
-  const files = ['.netrc', '.git-credentials', '.npmrc', '.pypirc'];
-  return [
-    ...dirs.map((d) => ({ path: joinPath(home, d), dir: true })),
-    ...files.map((f) => ({ path: joinPath(home, f), dir: false })),
-    { path: configDir, dir: true },
-  ];
-}
+/** Folders under a home folder where programs are installed: readable inside the sandbox. */
+export const HOME_PROGRAMS: readonly string[] = [
+  '.local/bin',
+  '.local/lib',
+  '.local/share/pnpm',
+  '.local/pipx',
+  '.local/share/fonts',
+  '.fonts',
+  '.nvm',
+  '.volta',
+  '.fnm',
+  '.npm-global',
+  '.pyenv',
+  '.rbenv',
+  '.cargo/bin',
+  '.rustup',
+  '.deno',
+  '.bun',
+  'go',
+  '.sdkman',
+  '.dotnet',
+  '.ghcup',
+  '.opam',
+  'miniconda3',
+  'anaconda3',
+  'miniforge3',
+  '.conda',
+  '.linuxbrew',
+  '.TinyTeX',
+  '.gitconfig',
+  '.config/git',
+  '.config/fontconfig',
+];
 
-function joinPath(a: string, b: string): string {
-  return `${a.replace(/\/+$/, '')}/${b}`;
+function inside(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 }
 
 /**
  * bubblewrap arguments, ending with `--` so the command follows. Order matters: later mounts
- * cover earlier ones, so the secrets are hidden after the current folder is bound, the writable
- * binds come after the secrets (an output folder inside a hidden one stays usable) and the
- * re-readable folders come last.
+ * cover earlier ones. Home folders go first (hidden whole), then what comes back (programs, the
+ * current folder), secrets that hold a writable folder, the writable binds, what was already in
+ * them (read-only), the other secrets (so a `.env` in the output folder stays hidden) and the
+ * re-readable folders last.
  */
 export function bwrapArgs(p: SandboxPolicy): string[] {
-  const args = ['--new-session', '--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts'];
+  const args = ['--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL'];
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!p.network) args.push('--unshare-net');
+  if (p.seccompFd !== undefined) args.push('--seccomp', String(p.seccompFd));
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  // The fresh /tmp would hide a current folder that lies under /tmp: show it again, read-only.
-  if (p.cwd === '/tmp' || p.cwd.startsWith('/tmp/')) args.push('--ro-bind', p.cwd, p.cwd);
-  for (const h of p.hidden) {
+  const roots = p.privateRoots ?? [];
+  for (const r of roots) args.push('--tmpfs', r);
+  for (const s of p.shown ?? []) args.push('--ro-bind', s, s);
+  // The fresh /tmp or a hidden home would hide the current folder: show it again, read-only.
+  if (inside('/tmp', p.cwd) || roots.some((r) => inside(r, p.cwd))) args.push('--ro-bind', p.cwd, p.cwd);
+  const holdsWritable = (h: Place) => h.dir && p.writable.some((w) => inside(h.path, w));
+  const hide = (h: Place) => {
     if (h.dir) args.push('--tmpfs', h.path);
     else args.push('--ro-bind', '/dev/null', h.path);
-  }
+  };
+  for (const h of p.hidden) if (holdsWritable(h)) hide(h);
   for (const w of p.writable) args.push('--bind', w, w);
+  for (const e of p.protected ?? []) args.push('--ro-bind', e.path, e.path);
+  for (const h of p.hidden) if (!holdsWritable(h)) hide(h);
   for (const r of p.extraReadable) args.push('--ro-bind', r, r);
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', p.cwd, '--');
   return args;
 }
 
 /**
- * A Seatbelt profile. Everything is allowed but writes outside the writable folders, reads of the
- * hidden paths, and the network (unless allowed). Paths come in as parameters (`-D`), never
- * spliced into the profile text, so no folder name can change the rules.
+ * A Seatbelt profile with the same rules. Everything is allowed but writes outside the writable
+ * folders (and to what already existed in them), reads of the home folders beyond the current
+ * folder and installed programs, reads of the hidden paths, unix sockets, and the network (unless
+ * allowed). Later rules win. Paths come in as parameters (`-D`), never spliced into the profile
+ * text, so no folder name can change the rules.
  */
 export function seatbeltProfile(p: SandboxPolicy): string {
+  const list = (prefix: string, items: readonly Place[]) =>
+    items
+      .map((h, i) => (h.dir ? `(subpath (param "${prefix}${i}"))` : `(literal (param "${prefix}${i}"))`))
+      .join(' ');
   const writable = p.writable.map((_, i) => `(subpath (param "W${i}"))`).join(' ');
-  const hidden = p.hidden
-    .map((h, i) => (h.dir ? `(subpath (param "H${i}"))` : `(literal (param "H${i}"))`))
-    .join(' ');
+  const hidden = list('H', p.hidden);
+  const prot = list('P', p.protected ?? []);
+  const roots = (p.privateRoots ?? []).map((_, i) => `(subpath (param "X${i}"))`).join(' ');
+  const shown = [
+    ...(p.shown ?? []).map((_, i) => `(subpath (param "S${i}"))`),
+    '(subpath (param "CWD"))',
+  ].join(' ');
   const readable = p.extraReadable.map((_, i) => `(subpath (param "R${i}"))`).join(' ');
   const lines = [
     '(version 1)',
     '(allow default)',
     `(deny file-write* (require-not (require-any ${writable} (subpath (param "TMP")) (literal "/dev/null") (literal "/dev/zero") (literal "/dev/stdout") (literal "/dev/stderr") (regex #"^/dev/tty") (regex #"^/dev/fd/"))))`,
   ];
+  if (prot) lines.push(`(deny file-write* ${prot})`);
+  if (roots) lines.push(`(deny file-read-data ${roots})`, `(allow file-read-data ${shown} ${writable})`);
   if (hidden) lines.push(`(deny file-read* (require-any ${hidden}))`);
   if (readable) lines.push(`(allow file-read* ${readable})`);
+  lines.push('(deny network-outbound (remote unix-socket))');
   if (!p.network) lines.push('(deny network-outbound (remote ip))', '(deny network-bind (local ip))');
   return lines.join('\n');
 }
@@ -94,7 +160,12 @@ export function seatbeltArgs(p: SandboxPolicy): string[] {
   const defs = [
     ...p.writable.flatMap((w, i) => ['-D', `W${i}=${w}`]),
     ...p.hidden.flatMap((h, i) => ['-D', `H${i}=${h.path}`]),
+    ...(p.protected ?? []).flatMap((e, i) => ['-D', `P${i}=${e.path}`]),
+    ...(p.privateRoots ?? []).flatMap((r, i) => ['-D', `X${i}=${r}`]),
+    ...(p.shown ?? []).flatMap((s, i) => ['-D', `S${i}=${s}`]),
     ...p.extraReadable.flatMap((r, i) => ['-D', `R${i}=${r}`]),
+    '-D',
+    `CWD=${p.cwd}`,
     '-D',
     `TMP=${p.tempDir}`,
   ];

@@ -6,19 +6,30 @@
  * the result says so, so the approval prompt can say "not sandboxed".
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  type Dirent,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
-import { appPaths } from '../../support/paths.js';
-import { type RunResult, runCommand } from './run.js';
-import { bwrapArgs, type SandboxPolicy, seatbeltArgs, secretPaths } from './sandbox-args.js';
+import { secretPlaces } from '../secret-places.js';
+import { type RunOptions, type RunResult, runCommand } from './run.js';
+import { bwrapArgs, HOME_PROGRAMS, type Place, type SandboxPolicy, seatbeltArgs } from './sandbox-args.js';
 import { sandboxMode } from './sandbox-mode.js';
+import { unixSocketFilter } from './seccomp.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
 
 /** Why there is no sandbox, for the prompt and `zhi doctor`. */
-export type NoSandboxReason = 'off' | 'windows' | 'missing' | 'broken' | 'unsupported';
+export type NoSandboxReason = 'off' | 'windows' | 'missing' | 'broken' | 'unsupported' | 'privileged';
 
 export type SandboxState = { kind: SandboxKind } | { kind: 'none'; reason: NoSandboxReason; detail?: string };
 
@@ -27,12 +38,24 @@ let probed: SandboxState | undefined;
 export interface ProbeSeams {
   platform?: NodeJS.Platform;
   /** Run a program, return its exit status and error text (spawnSync in real use). */
-  run?: (file: string, args: string[]) => { status: number | null; error?: string; stderr?: string };
+  run?: (file: string, args: string[]) => ProbeRun;
 }
 
-function runSync(file: string, args: string[]): { status: number | null; error?: string; stderr?: string } {
-  const r = spawnSync(file, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5000, encoding: 'utf8' });
-  return { status: r.status, ...(r.error ? { error: r.error.message } : {}), stderr: r.stderr ?? '' };
+interface ProbeRun {
+  status: number | null;
+  error?: string;
+  stderr?: string;
+  stdout?: string;
+}
+
+function runSync(file: string, args: string[]): ProbeRun {
+  const r = spawnSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000, encoding: 'utf8' });
+  return {
+    status: r.status,
+    ...(r.error ? { error: r.error.message } : {}),
+    stderr: r.stderr ?? '',
+    stdout: r.stdout ?? '',
+  };
 }
 
 /**
@@ -47,6 +70,9 @@ export function sandboxState(seams: ProbeSeams = {}): SandboxState {
   return state;
 }
 
+/** What the probe runs inside the sandbox: the capabilities it would have (all must be zero). */
+const CAP_CHECK = 'grep -E "^Cap(Eff|Prm|Bnd):" /proc/self/status';
+
 function probe(seams: ProbeSeams): SandboxState {
   const platform = seams.platform ?? process.platform;
   const run = seams.run ?? runSync;
@@ -58,7 +84,11 @@ function probe(seams: ProbeSeams): SandboxState {
       : { kind: 'none', reason: 'broken', detail: r.error ?? r.stderr };
   }
   if (platform !== 'linux') return { kind: 'none', reason: 'unsupported' };
+  // The same isolation every command gets: a user namespace with every capability dropped.
   const r = run('bwrap', [
+    '--unshare-user',
+    '--cap-drop',
+    'ALL',
     '--ro-bind',
     '/',
     '/',
@@ -66,10 +96,18 @@ function probe(seams: ProbeSeams): SandboxState {
     '--unshare-pid',
     '--proc',
     '/proc',
-    'true',
+    '/bin/sh',
+    '-c',
+    CAP_CHECK,
   ]);
   if (r.error && /ENOENT/.test(r.error)) return { kind: 'none', reason: 'missing' };
   if (r.status !== 0) return { kind: 'none', reason: 'broken', detail: (r.stderr || r.error || '').trim() };
+  // A bwrap that keeps capabilities (an old setuid build ignoring --cap-drop) does not contain root.
+  const caps = (r.stdout ?? '').match(/^Cap\w+:\s*([0-9a-f]+)/gm) ?? [];
+  if (seams.run === undefined && caps.length === 0)
+    return { kind: 'none', reason: 'privileged', detail: 'no capability report' };
+  if (caps.some((line) => !/:\s*0+$/.test(line)))
+    return { kind: 'none', reason: 'privileged', detail: caps.join('; ') };
   return { kind: 'bwrap' };
 }
 
@@ -102,21 +140,74 @@ function real(p: string): string {
   }
 }
 
+/** More entries than this in the output folder: it is left read-only rather than bound entry by entry. */
+const MAX_PROTECTED = 4000;
+
+/** What already exists directly in a writable folder (not links), to be bound read-only over itself. */
+function existingEntries(dir: string): Place[] | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  if (entries.length > MAX_PROTECTED) return undefined;
+  return entries
+    .filter((e) => e.isFile() || e.isDirectory())
+    .map((e) => ({ path: join(dir, e.name), dir: e.isDirectory() }));
+}
+
+/** The home folders hidden whole (Linux, macOS), and the installed programs in one shown again. */
+function homeFolders(home: string, platform: NodeJS.Platform): { roots: string[]; shown: string[] } {
+  const roots = (platform === 'darwin' ? ['/Users', '/var/root'] : ['/home', '/root']).filter((r) =>
+    existsSync(r),
+  );
+  if (!roots.some((r) => home === r || home.startsWith(`${r}/`)) && home !== '/') roots.push(home);
+  const shown = HOME_PROGRAMS.map((p) => join(home, p))
+    .filter((p) => existsSync(p))
+    .map(real);
+  // On macOS, ~/Library holds every program's settings; its secret parts are hidden one by one.
+  if (platform === 'darwin' && existsSync(join(home, 'Library'))) shown.push(join(home, 'Library'));
+  return { roots, shown };
+}
+
 /** The policy for one command; exported for tests. */
-export function policyFor(opts: SandboxedOptions, tempDir: string, env = process.env): SandboxPolicy {
-  const writable = [real(opts.outputDir)];
-  if (opts.allowWriteCwd) writable.push(real(opts.cwd));
-  const hidden = secretPaths(real(homedir()), real(appPaths(env).configDir)).filter((h) =>
-    existsSync(h.path),
+export function policyFor(
+  opts: SandboxedOptions,
+  tempDir: string,
+  env = process.env,
+  platform: NodeJS.Platform = process.platform,
+): SandboxPolicy {
+  const cwd = real(opts.cwd);
+  const output = real(opts.outputDir);
+  const home = real(homedir());
+  const entries = existingEntries(output);
+  // Too many earlier results to protect one by one: the output folder stays read-only this time.
+  const writable = entries ? [output] : [];
+  if (opts.allowWriteCwd) writable.push(cwd);
+  const { roots, shown } = homeFolders(home, platform);
+  const places = secretPlaces({ home, env, cwd });
+  const extraReadable = [...(opts.extraReadable ?? []).filter((p) => existsSync(p)).map(real)];
+  const visible = [cwd, ...shown, ...writable, ...extraReadable, ...places.readable];
+  // A secret inside a hidden home folder needs no mount of its own unless something shows it again.
+  const hidden = places.hidden.filter(
+    (h) => !roots.some((r) => under(r, h.path)) || visible.some((v) => under(v, h.path) || under(h.path, v)),
   );
   return {
-    cwd: real(opts.cwd),
+    cwd,
     writable,
+    protected: entries ?? [],
     hidden,
-    extraReadable: (opts.extraReadable ?? []).filter((p) => existsSync(p)).map(real),
+    privateRoots: roots.filter((r) => !under(r, '/tmp')),
+    shown,
+    extraReadable: [...extraReadable, ...places.readable],
     network: Boolean(opts.allowNetwork),
     tempDir,
   };
+}
+
+function under(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
 }
 
 /** Run one approved command line, in the sandbox when there is one. */
@@ -134,30 +225,47 @@ export async function runSandboxed(command: string, opts: SandboxedOptions): Pro
   // again when the command left nothing in it (`!echo hi` leaves no empty zhi-output behind).
   const created = makeFolderSync(opts.outputDir);
   try {
-    return await runInSandbox(command, opts, sandbox.kind, base);
+    if (sandbox.kind === 'bwrap') return { ...(await runBwrap(command, opts, base)), sandbox };
+    return { ...(await runSeatbelt(command, opts, base)), sandbox };
   } finally {
     if (created) removeIfEmpty(opts.outputDir, created);
   }
 }
 
-async function runInSandbox(
-  command: string,
-  opts: SandboxedOptions,
-  kind: SandboxKind,
-  base: Parameters<typeof runCommand>[1],
-): Promise<SandboxedResult> {
-  const sandbox = { kind } as const;
-  if (kind === 'bwrap') {
-    const args = [...bwrapArgs(policyFor(opts, '/tmp')), '/bin/sh', '-c', command];
-    return { ...(await runCommand(command, { ...base, wrap: { file: 'bwrap', args } })), sandbox };
-  }
+async function runSeatbelt(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
   const temp = mkdtempSync(join(real(tmpdir()), 'zhi-sh-'));
   try {
     const args = [...seatbeltArgs(policyFor(opts, temp)), '/bin/sh', '-c', command];
     const env = { ...(opts.env ?? process.env), TMPDIR: temp };
-    const result = await runCommand(command, { ...base, env, wrap: { file: '/usr/bin/sandbox-exec', args } });
-    return { ...result, sandbox };
+    return await runCommand(command, { ...base, env, wrap: { file: '/usr/bin/sandbox-exec', args } });
   } finally {
     rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * bubblewrap, with the unix-socket filter handed over on file descriptor 3 (written to a private
+ * temporary file first: bwrap reads it before the command starts).
+ */
+async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
+  const filter = unixSocketFilter();
+  const policy = policyFor(opts, '/tmp');
+  if (!filter) {
+    // No filter for this processor: hide the usual places of host sockets instead.
+    const run = ['/run', '/var/run'].filter((p) => existsSync(p)).map(real);
+    policy.privateRoots = [...(policy.privateRoots ?? []), ...new Set(run)];
+    const args = [...bwrapArgs(policy), '/bin/sh', '-c', command];
+    return runCommand(command, { ...base, wrap: { file: 'bwrap', args } });
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'zhi-seccomp-'));
+  const file = join(dir, 'filter.bpf');
+  writeFileSync(file, filter, { mode: 0o600 });
+  const fd = openSync(file, 'r');
+  try {
+    const args = [...bwrapArgs({ ...policy, seccompFd: 3 }), '/bin/sh', '-c', command];
+    return await runCommand(command, { ...base, wrap: { file: 'bwrap', args }, extraFds: [fd] });
+  } finally {
+    closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
   }
 }

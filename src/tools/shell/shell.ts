@@ -8,9 +8,10 @@
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
-import { hasControl, visible } from '../../support/sanitize.js';
+import { controlsIn, hasControl, visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
 import { type Assessment, type Tool, type ToolContext, ToolError } from '../types.js';
+import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
 import { runSandboxed, type SandboxState, sandboxState } from './sandbox.js';
 
@@ -33,13 +34,6 @@ const schema = z.object({
     .default(DEFAULT_TIMEOUT_S)
     .describe('Seconds before it is stopped.'),
 });
-
-function childEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  // The API key is zhi's own secret; a command has no business reading it.
-  delete env.ZHI_API_KEY;
-  return env;
-}
 
 const shell: Tool<typeof schema> = {
   name: 'shell',
@@ -67,7 +61,7 @@ const shell: Tool<typeof schema> = {
   async assess(args, ctx) {
     // A control character could make the command look different on the screen from what runs.
     if (hasControl(args.command)) {
-      const shown = [...new Set(args.command.match(CONTROL) ?? [])].map((c) => visible(c)).join(' ');
+      const shown = controlsIn(args.command).join(' ');
       return { refuse: t('shell.refuse.control', { shown }) };
     }
     // Loaded on first use: the parser is not needed to start a chat.
@@ -93,7 +87,7 @@ const shell: Tool<typeof schema> = {
       timeoutMs: args.timeout * 1000,
       signal: ctx.signal,
       maxBytes: MAX_OUTPUT_BYTES,
-      env: childEnv(),
+      env: commandEnv(),
     });
     if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
     if (result.aborted)
@@ -137,9 +131,6 @@ const shell: Tool<typeof schema> = {
   },
 };
 
-// Control characters but \n and \t, as sanitize.ts counts them.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c]/g;
-
 /** The output folder as the person knows it: `zhi-output/` when it is inside the current folder. */
 function outputShown(ctx: Pick<ToolContext, 'cwd' | 'outputDir'>): string {
   const rel = relative(ctx.cwd, ctx.outputDir);
@@ -167,8 +158,10 @@ function sandboxNote(state: SandboxState, ctx: ToolContext, granted: readonly st
   const dirs = [outputShown(ctx), ...(granted.includes(GRANT_WRITE_CWD) ? [ctx.cwd] : [])].join(' and ');
   const net = granted.includes(GRANT_NETWORK) ? '' : ', with no network';
   return (
-    `It ran in a sandbox: it could write only under ${dirs} (and a private /tmp)${net}. ` +
-    'Writing elsewhere fails with "Read-only file system". Write results into the output folder, ' +
+    `It ran in a sandbox: it could create new files only under ${dirs} (and a private /tmp)${net}; ` +
+    'files already there cannot be changed or deleted, the home folder outside the current folder is hidden, ' +
+    'secret files (keys, .env, histories) read as empty, and only a few environment variables are set. ' +
+    'Writing elsewhere fails with "Read-only file system". Write results as new files in the output folder, ' +
     'or the person can allow writing in the current folder or the network when approving the command.'
   );
 }

@@ -217,6 +217,7 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
       }
     },
     site: (args) => args.url,
+    egress: (args) => [args.url],
     // An address that would be refused anyway is refused before anyone is asked about it.
     // The question offers "always for this domain" (remembered for the session by the loop).
     async assess(args) {

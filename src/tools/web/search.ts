@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { failureForModel } from '../../llm/failure-for-model.js';
 import type { PlatformClient } from '../../llm/types.js';
+import { t } from '../../support/i18n/index.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
@@ -101,6 +102,9 @@ export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof 
       'Returns numbered sources with links: cite only those. web_fetch reads a page in full.',
     schema,
     kind: 'read',
+    askOnce: true,
+    egress: (args) => [args.query, args.domain ?? ''],
+    assess: () => ({ summary: { text: t('safety.search.once'), risky: false } }),
     label: (args) => `"${args.query}"`,
     async execute(args, ctx) {
       const json = await search(client, args, ctx);

@@ -75,20 +75,24 @@ function kindName(kind: string): string {
       return t('repl.attach.kind.xlsx');
     case 'pdf':
       return t('repl.attach.kind.pdf');
+    case 'doc':
+    case 'odt':
+    case 'rtf':
+      return t('repl.attach.kind.docx');
+    case 'xls':
+    case 'ods':
+      return t('repl.attach.kind.xlsx');
+    case 'pptx':
+    case 'ppt':
+    case 'odp':
+      return t('repl.attach.kind.slides');
     default:
       return t('repl.attach.kind.text');
   }
 }
 
-const BY_EXT: Record<string, MessageKey> = {
-  '.doc': 'input.reason.oldWord',
-  '.xls': 'input.reason.oldExcel',
-  '.ppt': 'input.reason.powerpoint',
-  '.pptx': 'input.reason.powerpoint',
-  '.wps': 'input.reason.wps',
-  '.et': 'input.reason.wps',
-};
 const BY_CODE: Record<string, MessageKey> = {
+  unsupported: 'input.reason.needsLibreOffice',
   binary: 'input.reason.binary',
   not_found: 'input.reason.notFound',
   permission: 'input.reason.permission',
@@ -99,11 +103,9 @@ const BY_CODE: Record<string, MessageKey> = {
  * Why a file could not be attached, in the person's language. The readers explain failures to the
  * model ("ask the user to save it as .docx"); that text is never shown raw to the person.
  */
-function reason(err: unknown, ext = ''): string {
+function reason(err: unknown): string {
   const code = (err as { code?: unknown } | undefined)?.code;
-  const key =
-    (code === 'unsupported' ? BY_EXT[ext] : undefined) ??
-    (typeof code === 'string' ? BY_CODE[code] : undefined);
+  const key = typeof code === 'string' ? BY_CODE[code] : undefined;
   if (key) return t(key);
   return visible(err instanceof Error ? err.message : String(err));
 }
@@ -170,7 +172,7 @@ export async function attachFromMessage(
         }
         continue;
       }
-      env.note(t('repl.attach.failed', { name, reason: reason(err, ext) }));
+      env.note(t('repl.attach.failed', { name, reason: reason(err) }));
     }
   }
   return {

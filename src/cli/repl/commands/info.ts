@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { formatTokens } from '../../render/summary.js';
 import { columns } from '../../render/width.js';
@@ -37,6 +39,7 @@ const status: SlashCommand = {
       [t('repl.status.language'), getLanguage()],
       [t('repl.status.cwd'), ctx.app.cwd],
       [t('repl.status.output'), ctx.app.outputDir],
+      [t('repl.status.instructions'), s.instructionFiles?.join(', ') || t('repl.status.noInstructions')],
       [
         t('repl.status.messages'),
         t('repl.status.messagesValue', {
@@ -50,4 +53,21 @@ const status: SlashCommand = {
   },
 };
 
-export const commands: SlashCommand[] = [usage, status];
+/** A starting ZHI.md: headings the person fills in. Never replaces one that exists. */
+const init: SlashCommand = {
+  name: 'init',
+  description: 'repl.cmd.init',
+  async run(_args, ctx) {
+    const path = join(ctx.app.cwd, 'ZHI.md');
+    try {
+      await writeFile(path, t('repl.init.template'), { flag: 'wx' });
+    } catch (err) {
+      const exists = (err as NodeJS.ErrnoException).code === 'EEXIST';
+      ctx.warn(t(exists ? 'repl.init.exists' : 'repl.init.failed', { path, error: String(err) }));
+      return;
+    }
+    ctx.print(t('repl.init.done', { path }));
+  },
+};
+
+export const commands: SlashCommand[] = [usage, status, init];

@@ -14,6 +14,8 @@ export const agent = defineMessages(
     'agent.tool.refused': 'Refused: {reason}. This cannot be confirmed; do not try it another way.',
     'agent.tool.noTerminal':
       'Denied: this needs a person to confirm, and no one can be asked here (stdin is not a terminal). Tell the user what you wanted to do.',
+    'agent.tool.egressSecret':
+      '{name} would send a secret (an API key, token, password or private key) off this computer; secrets never leave it',
     'agent.tool.siteNoTerminal':
       "Denied: fetching {url} needs the user's approval, and no one can be asked here (stdin is not a terminal). Without a terminal only addresses the user typed are fetched. Do not try another address; tell the user which page you wanted, so they can give it themselves or run with --auto.",
     'agent.tool.denied': 'The user declined this tool call. Ask them how to continue, or do without it.',
@@ -28,6 +30,8 @@ export const agent = defineMessages(
     'agent.tool.badArgs': '{name} 的参数不符合要求：{problems}。',
     'agent.tool.refused': '已拒绝：{reason}。',
     'agent.tool.noTerminal': '已拒绝：此操作需要人工确认，但这里无法询问（标准输入不是终端）。',
+    'agent.tool.egressSecret':
+      '{name} 会把机密信息（API 密钥、令牌、密码或私钥）发送到这台电脑之外；机密信息绝不离开这台电脑',
     'agent.tool.siteNoTerminal': '已拒绝：获取 {url} 需要用户批准，但这里无法询问（标准输入不是终端）。',
     'agent.tool.denied': '用户拒绝了这次工具调用。',
     'agent.tool.interrupted': '工具完成前被用户中断。',

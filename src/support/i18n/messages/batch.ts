@@ -30,7 +30,7 @@ export const batch = defineMessages(
     'batch.dry.total':
       'Estimated in all: {input} input and {output} output tokens (about {calls} calls per file; the answers are a guess).',
     'batch.dry.on': 'on {model}:',
-    'batch.dry.batch': 'with --batch (about half price, within 24 h):',
+    'batch.dry.batch': 'with --batch (results within 24 h):',
     'batch.dry.covered': 'covered by your plan',
     'batch.dry.nothingSent': 'Nothing was sent; run it without --dry-run to process the files.',
     'batch.err.noApi': 'The Batch API is not available here (no API client).',
@@ -99,7 +99,7 @@ export const batch = defineMessages(
     'batch.dry.total':
       '预计总计：输入 {input} 个、输出 {output} 个 token（每个文件约 {calls} 次调用；输出量为估计值）。',
     'batch.dry.on': '使用 {model}：',
-    'batch.dry.batch': '使用 --batch（约半价，24 小时内）：',
+    'batch.dry.batch': '使用 --batch（24 小时内出结果）：',
     'batch.dry.covered': '由套餐覆盖',
     'batch.dry.nothingSent': '未发送任何请求；去掉 --dry-run 即可处理这些文件。',
     'batch.err.noApi': '此处无法使用批处理 API（没有 API 客户端）。',

@@ -15,15 +15,19 @@ export const files = defineMessages(
     'files.format.csv': 'CSV table',
     'files.format.xlsx': 'Excel workbook',
     'files.format.docx': 'Word document',
+    'files.format.pptx': 'PowerPoint presentation',
     'files.doc.not_found': 'The file does not exist.',
+    'files.doc.not_regular':
+      'It is not a regular file but a named pipe, a device or a socket, which zhi does not read (it could wait forever).',
     'files.doc.is_directory': 'It is a folder, not a file.',
     'files.doc.permission': 'Permission denied: the file cannot be opened for reading.',
-    'files.doc.binary': 'It is not a text file or a document zhi can read (Word, Excel, PDF, text).',
+    'files.doc.binary':
+      'It is not a text file or a document zhi can read (Office, WPS, OpenDocument, PDF, text).',
     'files.doc.too_large': 'The file is too large to read.',
     'files.doc.unreadable': 'The file is damaged, or not really the kind of file its extension says.',
     'files.doc.encrypted': 'The file is password-protected.',
     'files.doc.unsupported':
-      'Its format cannot be read (old .doc/.xls, PowerPoint or WPS): save it as .docx, .xlsx or PDF.',
+      'Reading old Excel, PowerPoint and WPS files needs LibreOffice, which is not installed: install it, or save the file as .xlsx or .pptx.',
     'files.doc.no_text_layer': 'It has no text that can be read directly (a scan, or undecodable fonts).',
   },
   {
@@ -37,15 +41,18 @@ export const files = defineMessages(
     'files.format.csv': 'CSV 表格',
     'files.format.xlsx': 'Excel 工作簿',
     'files.format.docx': 'Word 文档',
+    'files.format.pptx': 'PowerPoint 演示文稿',
     'files.doc.not_found': '文件不存在。',
+    'files.doc.not_regular':
+      '它不是普通文件，而是命名管道、设备或套接字，zhi 不会读取它（读取可能永远等不到结束）。',
     'files.doc.is_directory': '这是文件夹，不是文件。',
     'files.doc.permission': '没有权限：无法打开该文件读取。',
-    'files.doc.binary': '它不是文本文件，也不是 zhi 能读取的文档（Word、Excel、PDF、文本）。',
+    'files.doc.binary': '它不是文本文件，也不是 zhi 能读取的文档（Office、WPS、OpenDocument、PDF、文本）。',
     'files.doc.too_large': '文件太大，无法读取。',
     'files.doc.unreadable': '文件已损坏，或者并不是其扩展名所示的格式。',
     'files.doc.encrypted': '文件受密码保护。',
     'files.doc.unsupported':
-      '无法读取此格式（旧版 .doc/.xls、PowerPoint 或 WPS）：请另存为 .docx、.xlsx 或 PDF。',
+      '读取旧版 Excel、PowerPoint 和 WPS 文件需要 LibreOffice，但本机没有安装：请安装它，或另存为 .xlsx 或 .pptx。',
     'files.doc.no_text_layer': '其中没有可直接读取的文字（扫描件，或无法解码的字体）。',
   },
 );

@@ -9,10 +9,12 @@ import { files } from './files.js';
 import { input } from './input.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
+import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
+import { runs } from './runs.js';
 import { safety } from './safety.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
@@ -38,7 +40,9 @@ type En = typeof cli.en &
   typeof models.en &
   typeof agentskills.en &
   typeof mcp.en &
-  typeof batch.en;
+  typeof mcpCalls.en &
+  typeof batch.en &
+  typeof runs.en;
 
 const groups = [
   cli,
@@ -59,7 +63,9 @@ const groups = [
   models,
   agentskills,
   mcp,
+  mcpCalls,
   batch,
+  runs,
 ];
 
 export const messages = {

@@ -62,6 +62,9 @@ export const llm = defineMessages(
     'llm.baseUrl.try1':
       'Check the base URL: `zhi config get base_url` (ZHI_BASE_URL in the environment wins over the file).',
     'llm.baseUrl.try2': "The platform's address is {url}; remove base_url to use it.",
+    'llm.tooManyTools.what': 'The API refused the request because it carried too many tools.',
+    'llm.tooManyTools.try':
+      'Leave out MCP servers or tools you do not need (`include`/`exclude` in mcp_servers, `zhi mcp remove <name>`); zhi sends at most about 40 tool schemas at a time, so please report this with --debug output.',
     'llm.noModel.what': 'The platform does not serve this model.',
     'llm.noModel.try1': '`zhi models` lists the models zhi knows and those your account offers.',
     'llm.noModel.try2':
@@ -137,6 +140,9 @@ export const llm = defineMessages(
     'llm.baseUrl.why': '{url} 上的服务器对对话接口回复了“404 Not Found”。',
     'llm.baseUrl.try1': '检查接口地址：`zhi config get base_url`（环境变量 ZHI_BASE_URL 优先于配置文件）。',
     'llm.baseUrl.try2': '平台的默认地址是 {url}；删除 base_url 即可使用它。',
+    'llm.tooManyTools.what': 'API 拒绝了这个请求：请求中的工具太多。',
+    'llm.tooManyTools.try':
+      '去掉用不到的 MCP 服务器或工具（mcp_servers 中的 `include`/`exclude`，或 `zhi mcp remove <名称>`）；zhi 一次最多发送约 40 个工具定义，请附上 --debug 输出报告此问题。',
     'llm.noModel.what': '平台上没有这个模型。',
     'llm.noModel.try1': '`zhi models` 会列出 zhi 认识的模型，以及你的账户可用的模型。',
     'llm.noModel.try2':

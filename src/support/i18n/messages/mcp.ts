@@ -17,9 +17,10 @@ export const mcp = defineMessages(
     'mcp.noTools': '  no tools',
     'mcp.error': '  error: {error}',
     'mcp.usage':
-      'Usage: zhi mcp list | test <name> | remove <name> | add <name> [--trust ask|read|auto] -- <command> [args…] | add <name> --url <url> [--trust …]',
+      'Usage: zhi mcp list | test <name> | remove <name> | add <name> [--trust ask|read|auto] [--env NAME=value…] -- <command> [args…] | add <name> --url <url> [--header "Name: value"…] [--trust …]',
     'mcp.err.usage': 'This is not a `zhi mcp` command: "{what}".',
     'mcp.err.needName': '`zhi mcp {action}` needs the name of an MCP server.',
+    'mcp.err.pair': '{flag} "{value}" is not a setting: write it as {example}.',
     'mcp.err.needAdd': '`zhi mcp add` needs a name for the server, then its command (after --) or --url.',
     'mcp.err.unknown': 'There is no MCP server called "{name}" in config.yaml.',
     'mcp.err.exists': 'An MCP server called "{name}" is already configured.',
@@ -48,6 +49,9 @@ export const mcp = defineMessages(
     'mcp.bad.list': 'the setting "{field}" must be a list of text, such as [a, b]',
     'mcp.bad.map': 'the setting "{field}" must be "key: value" lines',
     'mcp.bad.trust': 'the setting "trust" is "{value}", but it must be one of {known}',
+    'mcp.bad.callTimeout': 'the setting "call_timeout" must be a number of seconds from 1 to 3600',
+    'mcp.callTimeout':
+      'The MCP server "{server}" did not answer {tool} within {seconds} s; the call was abandoned and the run goes on. If this tool needs longer, set call_timeout for the server in mcp_servers (in seconds).',
     'mcp.bad.timeout': 'the setting "timeout" must be a number of seconds from 1 to 600',
   },
   {
@@ -65,9 +69,10 @@ export const mcp = defineMessages(
     'mcp.noTools': '  没有工具',
     'mcp.error': '  错误：{error}',
     'mcp.usage':
-      '用法：zhi mcp list | test <名称> | remove <名称> | add <名称> [--trust ask|read|auto] -- <命令> [参数…] | add <名称> --url <地址> [--trust …]',
+      '用法：zhi mcp list | test <名称> | remove <名称> | add <名称> [--trust ask|read|auto] [--env 名称=值…] -- <命令> [参数…] | add <名称> --url <地址> [--header "名称: 值"…] [--trust …]',
     'mcp.err.usage': '这不是 `zhi mcp` 的命令：“{what}”。',
     'mcp.err.needName': '`zhi mcp {action}` 需要一个 MCP 服务器的名称。',
+    'mcp.err.pair': '{flag} “{value}” 不是一项设置：请写成 {example}。',
     'mcp.err.needAdd': '`zhi mcp add` 需要服务器的名称，以及它的命令（写在 -- 之后）或 --url。',
     'mcp.err.unknown': 'config.yaml 中没有名为 “{name}” 的 MCP 服务器。',
     'mcp.err.exists': '已经配置了名为 “{name}” 的 MCP 服务器。',
@@ -95,6 +100,9 @@ export const mcp = defineMessages(
     'mcp.bad.list': '设置项 “{field}” 必须是文本列表，例如 [a, b]',
     'mcp.bad.map': '设置项 “{field}” 必须是 “键: 值” 形式的多行',
     'mcp.bad.trust': '设置项 “trust” 的值是 “{value}”，但它必须是 {known} 之一',
+    'mcp.bad.callTimeout': '设置项 “call_timeout” 必须是 1 到 3600 之间的秒数',
+    'mcp.callTimeout':
+      'MCP 服务器“{server}”在 {seconds} 秒内没有回应 {tool}，这次调用已放弃，运行继续。如果这个工具需要更长时间，请在 mcp_servers 中为该服务器设置 call_timeout（秒）。',
     'mcp.bad.timeout': '设置项 “timeout” 必须是 1 到 600 之间的秒数',
   },
 );

@@ -13,10 +13,16 @@ export const safety = defineMessages(
       'Refused to read "{path}": .env files usually hold passwords and keys. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.private_key':
       'Refused to read "{path}": it holds a private key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.secret.history':
+      'Refused to read "{path}": it is a shell or program history, where passwords and tokens typed on command lines are kept. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.browser':
       'Refused to read "{path}": it is in a browser profile or keychain folder (saved passwords, cookies). Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.api_key':
       'Refused to read "{path}": it contains your zhi API key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
+    'safety.egress.secret':
+      "{name} was refused: what it would send off this computer (a web address, a search, or a tool's arguments) holds a secret — an API key, token, password or private key. Nothing was sent.",
+    'safety.search.once':
+      'web_search sends these words to the search service of your platform. Allowing it covers every search for the rest of this session.',
     'safety.fetch.noTerminal':
       '{name} was not run: zhi may only fetch addresses you typed when there is no terminal to ask, and you did not type {url}. Put the address in your message, or use --auto to let zhi fetch pages on its own.',
     'safety.fetch.always': 'always for {host}',
@@ -27,6 +33,8 @@ export const safety = defineMessages(
       'This address carries {n} characters of data after "?". Check that it holds nothing private (a key, a password, your files) before you allow it.',
     'safety.name.control':
       'Not written: the file name "{name}" contains a control character (a line break or similar). Use a name such as "{instead}".',
+    'safety.name.invisible':
+      'Not written: the file name "{name}" contains invisible or direction-changing characters, which can make a name look like another ("a\\u202Egpj.md" shows as "adm.jpg"). Use a name such as "{instead}".',
     'safety.name.char':
       'Not written: the file name "{name}" contains a character Windows does not allow (: * ? " < > |). Use a name such as "{instead}".',
     'safety.name.reserved':
@@ -53,10 +61,16 @@ export const safety = defineMessages(
       '已拒绝读取“{path}”：.env 文件通常保存密码和密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.private_key':
       '已拒绝读取“{path}”：它包含私钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.secret.history':
+      '已拒绝读取“{path}”：这是命令行或程序的历史记录，其中可能保存着在命令行上输入的密码和令牌。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.browser':
       '已拒绝读取“{path}”：它位于浏览器配置或钥匙串文件夹中（保存的密码、Cookie）。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.api_key':
       '已拒绝读取“{path}”：它包含你的 zhi API 密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
+    'safety.egress.secret':
+      '{name} 已被拒绝：它要发送到这台电脑之外的内容（网址、搜索词或工具参数）中含有机密信息——API 密钥、令牌、密码或私钥。没有发送任何内容。',
+    'safety.search.once':
+      'web_search 会把这些词发送到你所用平台的搜索服务。允许后，本次会话之后的搜索都不再询问。',
     'safety.fetch.noTerminal':
       '{name} 未运行：没有终端可以询问时，zhi 只会获取你亲自输入的网址，而 {url} 不是你输入的。请把网址写进你的消息，或使用 --auto 允许 zhi 自行获取网页。',
     'safety.fetch.always': '对 {host} 始终允许',
@@ -66,6 +80,8 @@ export const safety = defineMessages(
     'safety.fetch.longQuery':
       '这个网址在“?”之后携带了 {n} 个字符的数据。允许之前请确认其中没有任何私密内容（密钥、密码、你的文件）。',
     'safety.name.control': '未写入：文件名“{name}”包含控制字符（换行等）。请改用“{instead}”这样的名字。',
+    'safety.name.invisible':
+      '未写入：文件名“{name}”包含不可见字符或改变文字方向的字符，会让名字看起来像另一个名字（“a\\u202Egpj.md”显示为“adm.jpg”）。请改用“{instead}”这样的名字。',
     'safety.name.char':
       '未写入：文件名“{name}”包含 Windows 不允许的字符（: * ? " < > |）。请改用“{instead}”这样的名字。',
     'safety.name.reserved':

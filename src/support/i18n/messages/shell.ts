@@ -3,8 +3,8 @@ import { defineMessages } from '../define.js';
 /** The shell tool's sandbox, approval layout and `zhi doctor`. */
 export const shell = defineMessages(
   {
-    'shell.sandbox.on': 'sandboxed: writes only to {dir}, no network',
-    'shell.sandbox.onWidened': 'sandboxed: writes only to {dir}',
+    'shell.sandbox.on': 'sandboxed: new files only in {dir}, reads this folder, no network',
+    'shell.sandbox.onWidened': 'sandboxed: new files only in {dir}, reads this folder',
     'shell.sandbox.none': 'not sandboxed: this command can change any of your files and use the network',
     'shell.sandbox.noneOff':
       'not sandboxed (shell_sandbox is off): this command can change any of your files',
@@ -17,7 +17,7 @@ export const shell = defineMessages(
       'it contains control characters or escape sequences ({shown}), which could hide part of it on the screen',
     'doctor.title': 'zhi doctor — checks for this computer',
     'doctor.sandbox.bwrap':
-      'Shell sandbox: bubblewrap works. Commands write only to the output folder, with no network, unless you allow more for one command.',
+      'Shell sandbox: bubblewrap works. Commands read only the current folder and installed programs, add new files only in the output folder (earlier files there cannot be changed), and have no network, your secrets or the environment variables you did not name (shell_env), unless you allow more for one command.',
     'doctor.sandbox.seatbelt':
       'Shell sandbox: macOS sandbox-exec works. Commands write only to the output folder, with no network, unless you allow more for one command.',
     'doctor.sandbox.off':
@@ -34,6 +34,10 @@ export const shell = defineMessages(
       'Shell sandbox: bubblewrap is installed but cannot start a sandbox here ({detail}). Commands you approve can change any of your files.',
     'doctor.sandbox.brokenTry':
       'User namespaces may be turned off (containers, some distributions): try sudo sysctl -w kernel.unprivileged_userns_clone=1, or ask your administrator.',
+    'doctor.sandbox.privileged':
+      'Shell sandbox: not used — bubblewrap here cannot drop its privileges ({detail}), so a command run as an administrator (root) could still change your files. Commands you approve are not contained; read each one before you say yes.',
+    'doctor.sandbox.privilegedTry':
+      'Run zhi as your normal user rather than as root (not with sudo), or update bubblewrap to a version that supports --unshare-user and --cap-drop.',
     'doctor.sandbox.unsupported':
       'Shell sandbox: not available on this system. Commands you approve can change any of your files.',
     'doctor.config.ok': 'Config: {path} (platform {platform}, language {language}).',
@@ -52,17 +56,21 @@ export const shell = defineMessages(
     'doctor.mcp.ready': '{name}: ready, {n} tools',
     'doctor.mcp.failed': '{name}: {error}',
     'doctor.mcp.try': 'See `zhi mcp list` and fix or remove the server with `zhi mcp remove <name>`.',
-    'doctor.readers.office':
-      'Office readers: LibreOffice is installed (old .doc/.xls/.ppt and WPS files can be converted).',
-    'doctor.readers.noOffice':
-      'Office readers: LibreOffice is not installed; modern Word, Excel, PowerPoint and PDF files still read.',
-    'doctor.readers.noOfficeTry': 'For old .doc/.xls/.ppt and WPS files, install LibreOffice.',
+    'doctor.office.found':
+      'Office files: LibreOffice found ({path}); old Word, Excel, PowerPoint and WPS files (.doc .xls .ppt .wps .et .dps .rtf) are read through it. .docx .xlsx .pptx and OpenDocument are read directly.',
+    'doctor.office.missing':
+      'Office files: LibreOffice not found. .docx .xlsx .pptx, OpenDocument, .doc/.wps and .rtf are still read (the old ones as plain text); .xls .et .ppt .dps cannot be read.',
+    'doctor.office.tryLinux':
+      'To read them, install LibreOffice: sudo apt install libreoffice-core (or your system’s package).',
+    'doctor.office.tryMac': 'To read them, install LibreOffice: brew install --cask libreoffice',
+    'doctor.office.tryWindows':
+      'To read them, install LibreOffice: winget install TheDocumentFoundation.LibreOffice',
     'doctor.ok': 'Everything zhi can check looks fine.',
     'doctor.problems': 'Some checks need attention (see above).',
   },
   {
-    'shell.sandbox.on': '已放入沙盒：只能写入 {dir}，不能联网',
-    'shell.sandbox.onWidened': '已放入沙盒：只能写入 {dir}',
+    'shell.sandbox.on': '已放入沙盒：只能在 {dir} 中新建文件，只读本文件夹，不能联网',
+    'shell.sandbox.onWidened': '已放入沙盒：只能在 {dir} 中新建文件，只读本文件夹',
     'shell.sandbox.none': '未放入沙盒：这条命令可以修改你的任何文件，也可以联网',
     'shell.sandbox.noneOff': '未放入沙盒（shell_sandbox 已关闭）：这条命令可以修改你的任何文件',
     'shell.choice.writeCwd': '也允许写入当前文件夹',
@@ -72,8 +80,17 @@ export const shell = defineMessages(
     'shell.preview.moreChars': '… 还有 {count} 个字符 — 输入 v 查看全部',
     'shell.refuse.control': '它含有控制字符或转义序列（{shown}），可能在屏幕上隐藏命令的一部分',
     'doctor.title': 'zhi doctor — 本机检查',
+    'doctor.office.found':
+      'Office 文件：已找到 LibreOffice（{path}）；旧版 Word、Excel、PowerPoint 和 WPS 文件（.doc .xls .ppt .wps .et .dps .rtf）通过它读取。.docx .xlsx .pptx 和 OpenDocument 直接读取。',
+    'doctor.office.missing':
+      'Office 文件：未找到 LibreOffice。.docx .xlsx .pptx、OpenDocument、.doc/.wps 和 .rtf 仍可读取（旧格式只读出纯文本）；.xls .et .ppt .dps 无法读取。',
+    'doctor.office.tryLinux':
+      '如需读取，请安装 LibreOffice：sudo apt install libreoffice-core（或系统对应的软件包）。',
+    'doctor.office.tryMac': '如需读取，请安装 LibreOffice：brew install --cask libreoffice',
+    'doctor.office.tryWindows':
+      '如需读取，请安装 LibreOffice：winget install TheDocumentFoundation.LibreOffice',
     'doctor.sandbox.bwrap':
-      '命令沙盒：bubblewrap 可用。命令只能写入输出文件夹、不能联网，除非你为某条命令放宽。',
+      '命令沙盒：bubblewrap 可用。命令只能读取当前文件夹和已安装的程序，只能在输出文件夹中新建文件（其中已有的文件不能被修改），不能联网，也看不到你的机密文件和你没有列出（shell_env）的环境变量，除非你为某条命令放宽。',
     'doctor.sandbox.seatbelt':
       '命令沙盒：macOS sandbox-exec 可用。命令只能写入输出文件夹、不能联网，除非你为某条命令放宽。',
     'doctor.sandbox.off':
@@ -90,6 +107,10 @@ export const shell = defineMessages(
       '命令沙盒：已安装 bubblewrap，但在这里无法启动沙盒（{detail}）。你批准的命令可以修改你的任何文件。',
     'doctor.sandbox.brokenTry':
       '可能关闭了用户命名空间（容器或某些发行版）：试试 sudo sysctl -w kernel.unprivileged_userns_clone=1，或询问管理员。',
+    'doctor.sandbox.privileged':
+      '命令沙盒：未使用——这里的 bubblewrap 无法放弃管理员权限（{detail}），以管理员（root）身份运行的命令仍可能修改你的文件。你批准的命令不受限制；同意之前请逐条看清。',
+    'doctor.sandbox.privilegedTry':
+      '请以普通用户身份（而不是 root，也不要用 sudo）运行 zhi，或把 bubblewrap 升级到支持 --unshare-user 和 --cap-drop 的版本。',
     'doctor.sandbox.unsupported': '命令沙盒：此系统上不可用。你批准的命令可以修改你的任何文件。',
     'doctor.config.ok': '配置：{path}（平台 {platform}，语言 {language}）。',
     'doctor.config.none': '配置：没有配置文件（{path}），也没有 API 密钥。',
@@ -106,10 +127,6 @@ export const shell = defineMessages(
     'doctor.mcp.ready': '{name}：就绪，{n} 个工具',
     'doctor.mcp.failed': '{name}：{error}',
     'doctor.mcp.try': '用 `zhi mcp list` 查看，用 `zhi mcp remove <名称>` 修正或删除该服务器。',
-    'doctor.readers.office': '办公文档读取：已安装 LibreOffice（旧的 .doc/.xls/.ppt 和 WPS 文件可以转换）。',
-    'doctor.readers.noOffice':
-      '办公文档读取：未安装 LibreOffice；新版 Word、Excel、PowerPoint 和 PDF 文件仍可读取。',
-    'doctor.readers.noOfficeTry': '如需读取旧的 .doc/.xls/.ppt 和 WPS 文件，请安装 LibreOffice。',
     'doctor.ok': 'zhi 能检查的项目都正常。',
     'doctor.problems': '有些检查需要注意（见上文）。',
   },

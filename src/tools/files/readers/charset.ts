@@ -200,9 +200,33 @@ export function detectEncoding(samples: Uint8Array[]): DetectedEncoding {
   if (top && top.confidence >= SURE) return detected(LABELS[top.name] ?? top.name.toLowerCase(), true);
   // Too little text for statistics (a short note, a file name list): Chinese users' legacy
   // files are GBK far more often than anything else, so take GB18030 when it reads as Chinese.
+  // Short Japanese text also decodes as GB18030 into Han characters; kana in its Shift-JIS
+  // reading tells them apart, and either way the choice is said to be a guess.
+  if (kanaShare(samples) >= 0.3) return detected('shift_jis', false);
   const chinese = chineseShare(samples);
-  if (chinese) return detected('gb18030', chinese.han >= 2 && chinese.share >= 0.9);
+  if (chinese)
+    return detected('gb18030', chinese.han >= 2 && chinese.share >= 0.9 && kanaShare(samples) === 0);
   return top ? detected(LABELS[top.name] ?? top.name.toLowerCase(), false) : detected('windows-1252', false);
+}
+
+/** The share of kana among the non-ASCII characters of the samples read as Shift-JIS (0 when they are not Shift-JIS). */
+function kanaShare(samples: Uint8Array[]): number {
+  let text: string;
+  try {
+    const decoder = new TextDecoder('shift_jis', { fatal: true });
+    text = samples.map((s) => decoder.decode(s, { stream: true })).join('');
+  } catch {
+    return 0;
+  }
+  let kana = 0;
+  let other = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80) continue;
+    if (c >= 0x3040 && c <= 0x30ff) kana++;
+    else other++;
+  }
+  return kana < 2 ? 0 : kana / (kana + other);
 }
 
 /** How much of the non-ASCII text decodes, as GB18030, to Han characters and CJK punctuation. */

@@ -22,6 +22,8 @@ export interface BodyState {
   /** Tables found inside table cells, written after the outer table. */
   nested: string[];
   tables: number;
+  /** The current number of each list (numId) at each level, as Word counts them. */
+  counters: Map<string, number[]>;
 }
 
 function on(el: XmlElement | undefined): boolean {
@@ -170,15 +172,80 @@ function paragraph(p: XmlElement, st: BodyState): string {
   const level = st.parts.headings.get(styleId);
   if (level) return `${'#'.repeat(level)} ${text.trim()}`;
   const numPr = kid(pr, 'numPr');
-  if (numPr) {
-    const ilvl = attr(kid(numPr, 'ilvl'), 'val') ?? '0';
-    const numId = attr(kid(numPr, 'numId'), 'val') ?? '';
-    if (numId !== '0') {
-      const marker = st.parts.numbered.get(`${numId}:${ilvl}`) ? '1.' : '-';
-      return `${'  '.repeat(Number(ilvl) || 0)}${marker} ${text.trim()}`;
-    }
-  }
+  const fromStyle = st.parts.styleLists.get(styleId);
+  const numId = attr(kid(numPr, 'numId'), 'val') ?? fromStyle?.numId ?? '';
+  const ilvl = attr(kid(numPr, 'ilvl'), 'val') ?? fromStyle?.ilvl ?? '0';
+  if (numId && numId !== '0')
+    return `${'  '.repeat(Number(ilvl) || 0)}${listMarker(numId, ilvl, st)} ${text.trim()}`;
   return text;
+}
+
+/** The marker Word shows for the next item of list `numId` at level `ilvl` ("2.", "b)", "-"). */
+function listMarker(numId: string, ilvl: string, st: BodyState): string {
+  if (!st.parts.numbered.get(`${numId}:${ilvl}`)) return '-';
+  const level = Number(ilvl) || 0;
+  const counts = st.counters.get(numId) ?? [];
+  const def = (l: number) => st.parts.levels.get(`${numId}:${l}`);
+  counts[level] = (counts[level] ?? (def(level)?.start ?? 1) - 1) + 1;
+  counts.length = level + 1;
+  st.counters.set(numId, counts);
+  const text = def(level)?.text ?? `%${level + 1}.`;
+  return text.replace(/%([1-9])/g, (_, n: string) => {
+    const l = Number(n) - 1;
+    return formatNumber(counts[l] ?? def(l)?.start ?? 1, def(l)?.fmt ?? 'decimal');
+  });
+}
+
+const CN_DIGITS = '〇一二三四五六七八九';
+
+function formatNumber(n: number, fmt: string): string {
+  const letters = (upper: boolean) => {
+    let s = '';
+    for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) s = String.fromCharCode(((k - 1) % 26) + 97) + s;
+    return upper ? s.toUpperCase() : s;
+  };
+  const roman = (upper: boolean) => {
+    const table: [number, string][] = [
+      [1000, 'm'],
+      [900, 'cm'],
+      [500, 'd'],
+      [400, 'cd'],
+      [100, 'c'],
+      [90, 'xc'],
+      [50, 'l'],
+      [40, 'xl'],
+      [10, 'x'],
+      [9, 'ix'],
+      [5, 'v'],
+      [4, 'iv'],
+      [1, 'i'],
+    ];
+    let s = '';
+    let k = n;
+    for (const [v, r] of table) for (; k >= v; k -= v) s += r;
+    return upper ? s.toUpperCase() : s;
+  };
+  switch (fmt) {
+    case 'lowerLetter':
+      return letters(false);
+    case 'upperLetter':
+      return letters(true);
+    case 'lowerRoman':
+      return roman(false);
+    case 'upperRoman':
+      return roman(true);
+    case 'chineseCounting':
+    case 'chineseCountingThousand':
+    case 'ideographTraditional':
+    case 'taiwaneseCounting':
+      if (n > 0 && n < 100) {
+        const tens = Math.floor(n / 10);
+        return `${tens > 1 ? CN_DIGITS[tens] : ''}${tens ? '十' : ''}${n % 10 || !tens ? CN_DIGITS[n % 10] : ''}`;
+      }
+      return String(n);
+    default:
+      return String(n);
+  }
 }
 
 interface Slot {

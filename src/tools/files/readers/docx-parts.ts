@@ -12,8 +12,18 @@ export interface DocxParts {
   headings: Map<string, number>;
   /** `${numId}:${ilvl}` → true when that list level is numbered (not bullets). */
   numbered: Map<string, boolean>;
+  /** `${numId}:${ilvl}` → how that level numbers: format, marker text (`%1.`), first number. */
+  levels: Map<string, ListLevel>;
+  /** Paragraph styles that number their paragraphs (Word's "List Number"): styleId → numPr. */
+  styleLists: Map<string, { numId: string; ilvl: string }>;
   /** Relationship id → target (URL for links, part path for headers and footers). */
   rels: Map<string, { target: string; type: string; external: boolean }>;
+}
+
+export interface ListLevel {
+  fmt: string;
+  text: string;
+  start: number;
 }
 
 async function tree(zip: ZipParts, path: string): Promise<XmlElement | undefined> {
@@ -30,33 +40,57 @@ function headingLevel(style: XmlElement): number | undefined {
   return outline !== undefined && Number(outline) < 6 ? Number(outline) + 1 : undefined;
 }
 
-async function readStyles(zip: ZipParts): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
+async function readStyles(zip: ZipParts): Promise<Pick<DocxParts, 'headings' | 'styleLists'>> {
+  const headings = new Map<string, number>();
+  const styleLists: DocxParts['styleLists'] = new Map();
   const root = await tree(zip, 'word/styles.xml');
   const styles = root ? find(root, 'styles') : undefined;
+  const basedOn = new Map<string, string>();
   for (const s of kids(styles, 'style')) {
     const id = attr(s, 'styleId');
+    if (!id) continue;
     const level = headingLevel(s);
-    if (id && level) out.set(id, level);
+    if (level) headings.set(id, level);
+    const numPr = kid(kid(s, 'pPr'), 'numPr');
+    const numId = attr(kid(numPr, 'numId'), 'val');
+    if (numId && numId !== '0') styleLists.set(id, { numId, ilvl: attr(kid(numPr, 'ilvl'), 'val') ?? '0' });
+    const base = attr(kid(s, 'basedOn'), 'val');
+    if (base) basedOn.set(id, base);
   }
-  return out;
+  // A style based on a numbering style numbers too (a few levels up, never in a loop).
+  for (const [id, base] of basedOn) {
+    let b: string | undefined = base;
+    for (let i = 0; i < 5 && b && !styleLists.has(id); i++, b = basedOn.get(b)) {
+      const found = styleLists.get(b);
+      if (found) styleLists.set(id, found);
+    }
+  }
+  return { headings, styleLists };
 }
 
-async function readNumbering(zip: ZipParts): Promise<Map<string, boolean>> {
+async function readNumbering(zip: ZipParts): Promise<Pick<DocxParts, 'numbered' | 'levels'>> {
   const out = new Map<string, boolean>();
+  const levels: DocxParts['levels'] = new Map();
   const root = await tree(zip, 'word/numbering.xml');
   const numbering = root ? find(root, 'numbering') : undefined;
-  if (!numbering) return out;
+  if (!numbering) return { numbered: out, levels };
   const abstract = new Map<string, XmlElement>();
   for (const a of kids(numbering, 'abstractNum')) abstract.set(attr(a, 'abstractNumId') ?? '', a);
   for (const num of kids(numbering, 'num')) {
     const def = abstract.get(attr(kid(num, 'abstractNumId'), 'val') ?? '');
     for (const lvl of kids(def, 'lvl')) {
       const fmt = attr(kid(lvl, 'numFmt'), 'val') ?? 'bullet';
-      out.set(`${attr(num, 'numId')}:${attr(lvl, 'ilvl')}`, fmt !== 'bullet' && fmt !== 'none');
+      const key = `${attr(num, 'numId')}:${attr(lvl, 'ilvl')}`;
+      out.set(key, fmt !== 'bullet' && fmt !== 'none');
+      const ilvl = Number(attr(lvl, 'ilvl') ?? 0);
+      levels.set(key, {
+        fmt,
+        text: attr(kid(lvl, 'lvlText'), 'val') ?? `%${ilvl + 1}.`,
+        start: Number(attr(kid(lvl, 'start'), 'val') ?? 1) || 1,
+      });
     }
   }
-  return out;
+  return { numbered: out, levels };
 }
 
 async function readRels(zip: ZipParts): Promise<DocxParts['rels']> {
@@ -75,8 +109,8 @@ async function readRels(zip: ZipParts): Promise<DocxParts['rels']> {
 }
 
 export async function readDocxParts(zip: ZipParts): Promise<DocxParts> {
-  const [headings, numbered, rels] = await Promise.all([readStyles(zip), readNumbering(zip), readRels(zip)]);
-  return { headings, numbered, rels };
+  const [styles, numbering, rels] = await Promise.all([readStyles(zip), readNumbering(zip), readRels(zip)]);
+  return { ...styles, ...numbering, rels };
 }
 
 /** Comments, footnotes or endnotes: id → the element holding that item's paragraphs. */

@@ -58,7 +58,14 @@ async function notes(zip: ZipParts, st: BodyState): Promise<string[]> {
 
 export async function readDocx(data: Buffer): Promise<Extracted> {
   const st: BodyState = {
-    parts: { headings: new Map(), numbered: new Map(), rels: new Map() },
+    parts: {
+      headings: new Map(),
+      numbered: new Map(),
+      levels: new Map(),
+      styleLists: new Map(),
+      rels: new Map(),
+    },
+    counters: new Map(),
     images: 0,
     comments: [],
     footnotes: [],

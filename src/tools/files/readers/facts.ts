@@ -1,7 +1,21 @@
 import { formatBytes } from '../../../support/text.js';
 import type { DocumentText } from './index.js';
 
-const KIND_NAMES = { docx: 'Word document', xlsx: 'Excel workbook', pdf: 'PDF', text: 'text file' } as const;
+const KIND_NAMES = {
+  docx: 'Word document',
+  xlsx: 'Excel workbook',
+  pdf: 'PDF',
+  text: 'text file',
+  pptx: 'PowerPoint presentation',
+  odt: 'OpenDocument text',
+  ods: 'OpenDocument spreadsheet',
+  odp: 'OpenDocument presentation',
+  doc: 'Word 97–2003 document',
+  xls: 'Excel 97–2003 workbook',
+  ppt: 'PowerPoint 97–2003 presentation',
+  rtf: 'RTF document',
+} as const;
+const SLIDES = new Set(['pptx', 'odp', 'ppt']);
 
 /**
  * The facts the model is told about a document before its text, in one line's parts: what it
@@ -12,7 +26,9 @@ export function documentFacts(doc: DocumentText): string[] {
   return [
     KIND_NAMES[doc.kind],
     formatBytes(doc.fileBytes),
-    doc.pages !== undefined ? `${doc.pages} page${doc.pages === 1 ? '' : 's'}` : '',
+    doc.pages !== undefined
+      ? `${doc.pages} ${SLIDES.has(doc.kind) ? 'slide' : 'page'}${doc.pages === 1 ? '' : 's'}`
+      : '',
     doc.sheets ? `sheets: ${doc.sheets.join(', ')}` : '',
     ...doc.notes,
   ].filter(Boolean);

@@ -13,6 +13,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { formatBytes } from '../../../support/text.js';
 import { displayEncoding, type TextEncodingName } from './charset.js';
+import { LEGACY_EXT, type LegacyFamily } from './legacy.js';
 import { type BinaryKind, sniffBinary } from './text.js';
 import { readTextWindow } from './text-window.js';
 import { DocumentError, type Extracted } from './types.js';
@@ -21,7 +22,7 @@ export { DocumentError, type DocumentErrorCode } from './types.js';
 
 export const DEFAULT_MAX_BYTES = 100 * 1024;
 
-export type DocumentKind = 'text' | 'docx' | 'xlsx' | 'pdf';
+export type DocumentKind = 'text' | 'docx' | 'xlsx' | 'pdf' | 'pptx' | 'odt' | 'ods' | 'odp' | LegacyFamily;
 
 export interface ReadDocumentOptions {
   /** Most UTF-8 bytes of text to return (default 100 KB); the rest is cut with a visible marker. */
@@ -62,6 +63,14 @@ const MAX_FILE_BYTES: Record<DocumentKind, number> = {
   docx: 50 * 1024 * 1024,
   xlsx: 50 * 1024 * 1024,
   pdf: 100 * 1024 * 1024,
+  pptx: 200 * 1024 * 1024,
+  odt: 50 * 1024 * 1024,
+  ods: 50 * 1024 * 1024,
+  odp: 200 * 1024 * 1024,
+  doc: 50 * 1024 * 1024,
+  xls: 50 * 1024 * 1024,
+  ppt: 200 * 1024 * 1024,
+  rtf: 50 * 1024 * 1024,
 };
 
 const IMAGE_EXT = new Set([
@@ -76,18 +85,15 @@ const IMAGE_EXT = new Set([
   '.heic',
   '.avif',
 ]);
-const OLD_OFFICE: Record<string, string> = {
-  '.doc': 'old Word (.doc) format; ask the user to save it as .docx',
-  '.xls': 'old Excel (.xls) format; ask the user to save it as .xlsx (or .csv)',
-  '.ppt': 'PowerPoint format, which cannot be read',
-  '.pptx': 'PowerPoint format, which cannot be read; ask the user for a PDF export',
-  '.wps': 'WPS format; ask the user to save it as .docx',
-  '.et': 'WPS spreadsheet format; ask the user to save it as .xlsx',
-};
 
 function kindOf(ext: string, head: Uint8Array): DocumentKind {
   if (ext === '.docx' || ext === '.docm' || ext === '.dotx') return 'docx';
   if (ext === '.xlsx' || ext === '.xlsm' || ext === '.xltx') return 'xlsx';
+  if (ext === '.pptx' || ext === '.pptm' || ext === '.ppsx' || ext === '.potx') return 'pptx';
+  if (ext === '.odt' || ext === '.ott') return 'odt';
+  if (ext === '.ods' || ext === '.ots') return 'ods';
+  if (ext === '.odp' || ext === '.otp') return 'odp';
+  if (LEGACY_EXT[ext]) return LEGACY_EXT[ext];
   if (ext === '.pdf' || sniffBinary(head) === 'pdf') return 'pdf';
   return 'text';
 }
@@ -117,7 +123,6 @@ function binaryMessage(kind: BinaryKind, ext: string): string {
 export async function readDocument(absPath: string, opts: ReadDocumentOptions = {}): Promise<DocumentText> {
   const ext = extname(absPath).toLowerCase();
   const { fileBytes, mtimeMs } = await fileFacts(absPath);
-  if (OLD_OFFICE[ext]) throw new DocumentError('unsupported', `This file is in ${OLD_OFFICE[ext]}.`);
   if (IMAGE_EXT.has(ext)) throw new DocumentError('binary', binaryMessage('image', ext));
 
   const head = await readHead(absPath, opts.signal);
@@ -132,11 +137,16 @@ export async function readDocument(absPath: string, opts: ReadDocumentOptions = 
     throw fsError(err);
   }
   const limit = (opts.offset ?? 0) + (opts.maxBytes ?? DEFAULT_MAX_BYTES);
-  const extracted =
-    kind === 'pdf'
-      ? await extractPdf(data, head, limit, `${absPath}\0${fileBytes}\0${mtimeMs}`, opts)
-      : await extractOffice(kind, data, head, ext, limit);
-  return pageOf(extracted, kind, fileBytes, opts);
+  if (kind === 'pdf')
+    return pageOf(
+      await extractPdf(data, head, limit, `${absPath}\0${fileBytes}\0${mtimeMs}`, opts),
+      kind,
+      fileBytes,
+      opts,
+    );
+  if (kind === 'docx' || kind === 'xlsx')
+    return pageOf(await extractOffice(kind, data, head, ext, limit), kind, fileBytes, opts);
+  return pageOf(await extractOther(kind, data, head, ext, limit, opts.signal), kind, fileBytes, opts);
 }
 
 /** Size and time of the file; a folder or a missing file is a DocumentError. */
@@ -147,6 +157,12 @@ async function fileFacts(absPath: string): Promise<{ fileBytes: number; mtimeMs:
       throw new DocumentError(
         'is_directory',
         'This is a folder, not a file. Use file_list to see what it contains.',
+      );
+    // A named pipe would block the read forever; a device or socket is not a document either.
+    if (!st.isFile())
+      throw new DocumentError(
+        'not_regular',
+        'This is not a regular file (a named pipe, a device or a socket); it cannot be read as a document.',
       );
     return { fileBytes: st.size, mtimeMs: st.mtimeMs };
   } catch (err) {
@@ -176,6 +192,34 @@ async function extractOffice(
   return kind === 'docx'
     ? (await import('./docx.js')).readDocx(data)
     : (await import('./xlsx.js')).readXlsx(data, limit);
+}
+
+/** Presentations, OpenDocument, and the old or alternative formats (legacy.ts). */
+async function extractOther(
+  kind: DocumentKind,
+  data: Buffer,
+  head: Uint8Array,
+  ext: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<Extracted> {
+  if (kind === 'doc' || kind === 'xls' || kind === 'ppt' || kind === 'rtf')
+    return (await (await import('./legacy.js')).readLegacy(data, ext, limit, signal)).extracted;
+  const sniffed = sniffBinary(head);
+  if (sniffed === 'old-office')
+    throw new DocumentError(
+      'encrypted',
+      `This file is password-protected (or an old binary file renamed to ${ext}); it cannot be read. Ask the user for a copy saved without a password.`,
+    );
+  if (sniffed !== 'zip')
+    throw new DocumentError(
+      'unreadable',
+      `This file has the extension ${ext} but is not a valid ${ext.slice(1)} file (it may be damaged).`,
+    );
+  if (kind === 'pptx') return (await import('./pptx.js')).readPptx(data);
+  if (kind === 'odt' || kind === 'ods' || kind === 'odp')
+    return (await import('./odf.js')).readOdf(data, kind, limit);
+  throw new Error(`unexpected document kind ${kind}`);
 }
 
 async function extractPdf(

@@ -4,6 +4,7 @@ import { ToolError } from '../../types.js';
 export type DocumentErrorCode =
   | 'not_found'
   | 'is_directory'
+  | 'not_regular'
   | 'permission'
   | 'binary'
   | 'too_large'

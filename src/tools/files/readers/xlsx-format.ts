@@ -50,7 +50,8 @@ const BUILT_IN: Record<number, string> = {
   40: '#,##0.00;[Red](#,##0.00)',
   45: 'mm:ss',
   46: '[h]:mm:ss',
-  47: 'mmss.0',
+  // ECMA-376 prints 47 as "mmss.0"; Excel itself shows it as mm:ss.0 (01:01.0).
+  47: 'mm:ss.0',
   48: '##0.0E+0',
   49: '@',
   50: 'yyyy"年"m"月"',

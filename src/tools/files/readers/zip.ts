@@ -6,9 +6,33 @@
  */
 import type { Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
+import { DocumentError } from './types.js';
 
-/** Largest part read whole (shared strings, styles, document XML). */
-const MAX_PART_BYTES = 256 * 1024 * 1024;
+/** Largest part inflated (shared strings, styles, document XML), whether read whole or streamed. */
+export const MAX_PART_BYTES = 256 * 1024 * 1024;
+/** All parts of one package together: a file of many large parts is as bad as one huge part. */
+export const MAX_TOTAL_BYTES = 512 * 1024 * 1024;
+/**
+ * A part this large that inflates more than this many times is a zip bomb, not a document (real
+ * Office XML inflates 5–30 times): refused before any work, so a 1 MB file cannot keep zhi busy.
+ */
+const BOMB_RATIO = 200;
+const BOMB_MIN_BYTES = 16 * 1024 * 1024;
+
+/** Why a part is not inflated, or undefined when it may be (declared sizes; yauzl checks them). */
+export function partProblem(
+  uncompressed: number,
+  compressed: number,
+  totalSoFar: number,
+): string | undefined {
+  if (uncompressed > MAX_PART_BYTES)
+    return `it would inflate to ${uncompressed} bytes (at most ${MAX_PART_BYTES})`;
+  if (uncompressed > BOMB_MIN_BYTES && uncompressed / Math.max(1, compressed) > BOMB_RATIO)
+    return `it would inflate ${Math.round(uncompressed / Math.max(1, compressed))} times (a zip bomb)`;
+  if (totalSoFar + uncompressed > MAX_TOTAL_BYTES)
+    return `its parts would inflate to more than ${MAX_TOTAL_BYTES} bytes together`;
+  return undefined;
+}
 
 export interface ZipParts {
   names: string[];
@@ -38,9 +62,19 @@ export async function openZip(data: Buffer): Promise<ZipParts> {
     zip.readEntry();
   });
   const find = (path: string) => entries.get(path.replace(/^\//, '')) ?? entries.get(path);
+  let inflated = 0;
   const stream = (path: string): Promise<Readable | undefined> => {
     const entry = find(path);
     if (!entry) return Promise.resolve(undefined);
+    const problem = partProblem(entry.uncompressedSize, entry.compressedSize, inflated);
+    if (problem)
+      return Promise.reject(
+        new DocumentError(
+          'too_large',
+          `This file cannot be read: its part ${path} is too large — ${problem}.`,
+        ),
+      );
+    inflated += entry.uncompressedSize;
     return new Promise((resolve, reject) =>
       zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
     );

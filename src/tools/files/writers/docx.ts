@@ -295,6 +295,31 @@ class DocxBuilder {
   }
 }
 
+/** Han characters (CJK ideographs), which make a document Chinese for its fonts and language. */
+const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+
+/**
+ * Document defaults from the content: a document with Chinese in it gets 宋体 (SimSun) for East
+ * Asian text and zh-CN as its language, so Word does not fall back to a Japanese or Western
+ * font for it; any other document keeps Word's own defaults (nothing is set).
+ */
+export function languageStyles(markdown: string): { styles?: { default: object } } {
+  const han = markdown.match(HAN)?.length ?? 0;
+  if (han < 1) return {};
+  return {
+    styles: {
+      default: {
+        document: {
+          run: {
+            font: { ascii: 'Calibri', hAnsi: 'Calibri', eastAsia: 'SimSun', cs: 'Calibri' },
+            language: { value: 'zh-CN', eastAsia: 'zh-CN' },
+          },
+        },
+      },
+    },
+  };
+}
+
 /** The bytes of a .docx document for this Markdown. */
 export async function buildDocx(markdown: string): Promise<Buffer> {
   const [d, { Lexer }] = await Promise.all([import('docx'), import('marked')]);
@@ -309,6 +334,7 @@ export async function buildDocx(markdown: string): Promise<Buffer> {
   }));
   const doc = new d.Document({
     creator: 'zhi',
+    ...languageStyles(markdown),
     numbering: { config: [{ reference: ORDERED, levels }] },
     sections: [{ children: children.length ? children : [new d.Paragraph({})] }],
   });

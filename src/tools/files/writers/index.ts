@@ -24,6 +24,7 @@ const BY_EXTENSION: Record<string, OutputFormat> = {
   '.csv': 'csv',
   '.xlsx': 'xlsx',
   '.docx': 'docx',
+  '.pptx': 'pptx',
 };
 
 export const SUPPORTED_EXTENSIONS = Object.keys(BY_EXTENSION);
@@ -35,6 +36,7 @@ export const FORMAT_LABELS: Record<OutputFormat, string> = {
   csv: 'CSV',
   xlsx: 'Excel workbook',
   docx: 'Word document',
+  pptx: 'PowerPoint presentation',
 };
 
 export function formatOf(path: string): OutputFormat | undefined {
@@ -82,8 +84,17 @@ function encodeJson(content: unknown): Encoded {
   };
 }
 
+/** What an encoder may need besides the content: reading the images a presentation names. */
+export interface EncodeContext {
+  loadImage?: (path: string) => Promise<Buffer>;
+}
+
 /** The bytes of a file of this format for this content. */
-export async function encodeContent(format: OutputFormat, content: unknown): Promise<Encoded> {
+export async function encodeContent(
+  format: OutputFormat,
+  content: unknown,
+  ctx: EncodeContext = {},
+): Promise<Encoded> {
   switch (format) {
     case 'md':
     case 'txt':
@@ -101,6 +112,13 @@ export async function encodeContent(format: OutputFormat, content: unknown): Pro
     case 'docx': {
       const { encodeDocx } = await import('./docx.js');
       return { ...(await encodeDocx(content)), notes: [] };
+    }
+    case 'pptx': {
+      const { encodePptx } = await import('./pptx.js');
+      const noImages = async (): Promise<Buffer> => {
+        throw new PayloadError('pptx', 'images cannot be read here');
+      };
+      return encodePptx(content, ctx.loadImage ?? noImages);
     }
   }
 }
@@ -132,6 +150,13 @@ export function previewLines(format: OutputFormat, content: unknown, max = 8): s
         }
       }
       return lines.slice(0, max);
+    }
+    if (format === 'pptx' && value && typeof value === 'object') {
+      const slides = Array.isArray(value) ? value : (value as { slides?: unknown }).slides;
+      if (Array.isArray(slides))
+        return slides
+          .slice(0, max)
+          .map((s, i) => `${i + 1}. ${String((s as { title?: unknown })?.title ?? '')}`);
     }
     if (
       format === 'docx' &&

@@ -4,7 +4,7 @@
  */
 import { ToolError } from '../../types.js';
 
-export type OutputFormat = 'md' | 'txt' | 'json' | 'csv' | 'xlsx' | 'docx';
+export type OutputFormat = 'md' | 'txt' | 'json' | 'csv' | 'xlsx' | 'docx' | 'pptx';
 
 /** The contract per extension, as the model reads it in errors and in the tool description. */
 export const SHAPES: Record<OutputFormat, string> = {
@@ -13,6 +13,7 @@ export const SHAPES: Record<OutputFormat, string> = {
   json: 'any JSON value (object, array, …); a string is parsed as JSON',
   csv: '{"headers": ["Name", "Amount"], "rows": [["A", 12.5], ["B", 7]]} (rows may also be objects keyed by header), or CSV text',
   xlsx: '{"sheets": [{"name": "Sheet1", "headers": ["Name", "Amount"], "rows": [["A", 12.5], ["B", 7]]}]} (one entry per sheet; rows may also be objects keyed by header)',
+  pptx: '{"slides": [{"title": "Plan", "bullets": ["Point", ["Sub-point"]], "table"?: {"headers": [...], "rows": [[...]]}, "image"?: "chart.png", "notes": "Speaker notes"}]}, or Markdown (a slide per # heading, - bullets, | tables |, ![](chart.png), a "Notes:" line before the notes)',
   docx: '{"content": "# Title\\n\\nMarkdown text: headings, paragraphs, **bold**, *italic*, - lists, 1. lists, | tables |, ``` code ```"}',
 };
 

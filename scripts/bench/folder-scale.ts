@@ -1,0 +1,214 @@
+/**
+ * Folder runs told truly, at scale (issue 26), with the built binary against the fake server:
+ * - 1,000 files against a per-key cap of 8 at 50 ms per call, --jobs 8 and --jobs 16: wall time
+ *   against the ideal (calls × latency / cap); budget 1.1× (the pool settles at the cap);
+ * - refused writes (no --auto, no terminal) leave every file not done; a later --auto run writes
+ *   them all: files still unwritten after it (budget 0);
+ * - 5 % of answers dropped mid-stream and a 5 s outage: files failed (budget 0, one run);
+ * - --batch on summarize against the online run: cost ratio (budget 0.55; two calls per file, only
+ *   the first is batched today, so this row says how far that is);
+ * - 1,100 files of 95 KB with --batch: split into jobs within the 100 MB limit (files failed).
+ * ZHI_BENCH_SCALE=0.1 runs every row at a tenth of its size (a quick look on a busy machine).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeZhipu, type RecordedRequest, type Reply, TEST_KEY } from '../../test/fake-zhipu/server.js';
+
+type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+
+const zhi = join(process.cwd(), 'dist/zhi.js');
+const scale = Number(process.env.ZHI_BENCH_SCALE) > 0 ? Number(process.env.ZHI_BENCH_SCALE) : 1;
+const size = (n: number) => Math.max(10, Math.round(n * scale));
+
+function reply(req: RecordedRequest): Reply {
+  const id = /MARKER-(\w+)/.exec(JSON.stringify(req.body.messages))?.[1] ?? 'x';
+  return req.body.messages.at(-1).role === 'user'
+    ? {
+        kind: 'tools',
+        calls: [{ name: 'file_write', arguments: { path: `${id}.md`, content: `Summary ${id}` } }],
+      }
+    : { kind: 'text', text: `Summary ${id}` };
+}
+
+function folder(files: number, bytes = 0): string {
+  const work = mkdtempSync(join(tmpdir(), 'zhi-bench-scale-'));
+  mkdirSync(join(work, 'docs'));
+  const pad = bytes
+    ? `${'Lorem ipsum dolor sit amet. '.repeat(Math.ceil(bytes / 28)).slice(0, bytes)}\n`
+    : 'Text.\n';
+  for (let i = 0; i < files; i++) writeFileSync(join(work, 'docs', `d${i}.txt`), `MARKER-d${i}\n${pad}`);
+  return work;
+}
+
+async function run(
+  fake: FakeZhipu,
+  work: string,
+  args: string[],
+  during?: () => Promise<void>,
+): Promise<{ ms: number; code: number | null; stderr: string }> {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    ZHI_HOME: work,
+    ZHI_API_KEY: TEST_KEY,
+    ZHI_BASE_URL: fake.baseUrl,
+    ZHI_BATCH_POLL_MS: '50',
+    ZHI_RETRY_BASE_MS: '100',
+  };
+  const t = performance.now();
+  const child = spawn(process.execPath, [zhi, 'run', 'summarize', 'docs', ...args], {
+    cwd: work,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await during?.();
+  const code = await closed;
+  return { ms: performance.now() - t, code, stderr };
+}
+
+function notDone(work: string): number {
+  const dir = join(work, 'zhi-output', '.zhi-runs');
+  const m = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((n) => n.endsWith('.json'))!), 'utf8'));
+  const files = readdirSync(join(work, 'docs'));
+  return files.filter((f) => m.files[f]?.status !== 'done').length;
+}
+
+function spent(work: string): number {
+  const lines = readFileSync(join(work, 'usage.jsonl'), 'utf8').trim().split('\n');
+  return lines.reduce((sum, l) => sum + (JSON.parse(l).cost ?? 0), 0);
+}
+
+async function atCap(fake: FakeZhipu, jobs: number): Promise<Row> {
+  const files = size(1000);
+  fake.reset();
+  fake.latencyMs = 50;
+  fake.concurrencyLimit = 8;
+  const work = folder(files);
+  try {
+    const r = await run(fake, work, ['--auto', '--jobs', String(jobs)]);
+    if (r.code !== 0) throw new Error(`folder-scale: zhi failed:\n${r.stderr.slice(-2000)}`);
+    const ideal = (files * 2 * 50) / 8;
+    return {
+      name: `${files} files at a cap of 8, --jobs ${jobs}: ratio to the ideal`,
+      value: r.ms / ideal,
+      unit: '×',
+      budget: 1.1,
+      note: `${(r.ms / 1000).toFixed(1)} s; ideal ${(ideal / 1000).toFixed(1)} s; ${fake.refused} calls refused (1302)`,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function refusedThenAuto(fake: FakeZhipu): Promise<Row> {
+  const files = size(1000);
+  fake.reset();
+  fake.latencyMs = 0;
+  fake.concurrencyLimit = 0;
+  const work = folder(files);
+  try {
+    await run(fake, work, ['--jobs', '8']);
+    const refused = notDone(work);
+    await run(fake, work, ['--auto', '--jobs', '8']);
+    return {
+      name: `${files} files: writes refused, then --auto: files not written`,
+      value: notDone(work),
+      unit: 'files',
+      budget: 0,
+      note: `after the refused run ${refused} of ${files} were not done (should be all)`,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function faults(fake: FakeZhipu): Promise<Row> {
+  const files = size(500);
+  fake.reset();
+  fake.latencyMs = 20;
+  fake.dropEvery = 20;
+  const work = folder(files);
+  try {
+    const r = await run(fake, work, ['--auto', '--jobs', '8'], async () => {
+      await new Promise((res) => setTimeout(res, 1500));
+      await fake.outage(5000);
+    });
+    return {
+      name: `${files} files, 5 % dropped mid-answer and a 5 s outage: files not done after one run`,
+      value: r.code === 0 ? notDone(work) : files,
+      unit: 'files',
+      budget: 0,
+      note: `${fake.dropped} answers dropped; exit ${r.code}`,
+    };
+  } finally {
+    fake.dropEvery = 0;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function batchCost(fake: FakeZhipu): Promise<Row> {
+  const files = size(1000);
+  const online = folder(files, 2000);
+  const batch = folder(files, 2000);
+  try {
+    fake.reset();
+    fake.latencyMs = 0;
+    await run(fake, online, ['--auto', '--jobs', '8', '--model', 'glm-4-plus']);
+    await run(fake, batch, ['--auto', '--jobs', '8', '--model', 'glm-4-plus', '--batch']);
+    const ratio = spent(batch) / spent(online);
+    return {
+      name: `--batch on summarize, ${files} files: cost against online`,
+      value: ratio,
+      unit: '×',
+      budget: 0.55,
+      note: `¥${spent(batch).toFixed(2)} against ¥${spent(online).toFixed(2)} on glm-4-plus`,
+    };
+  } finally {
+    rmSync(online, { recursive: true, force: true });
+    rmSync(batch, { recursive: true, force: true });
+  }
+}
+
+async function bigBatch(fake: FakeZhipu): Promise<Row> {
+  const files = size(1100);
+  fake.reset();
+  fake.batchMaxBytes = 100 * 1024 * 1024;
+  const work = folder(files, 95 * 1024);
+  try {
+    const r = await run(fake, work, ['--auto', '--jobs', '8', '--batch']);
+    return {
+      name: `${files} files of 95 KB with --batch: files not done`,
+      value: r.code === 0 ? notDone(work) : files,
+      unit: 'files',
+      budget: 0,
+      note: `${fake.batches.size} jobs (100 MB each at most); exit ${r.code}`,
+    };
+  } finally {
+    fake.batchMaxBytes = 0;
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export async function measure(): Promise<Row[]> {
+  const fake = new FakeZhipu();
+  fake.fallback = reply;
+  fake.batchPolls = 1;
+  await fake.start();
+  try {
+    return [
+      await atCap(fake, 8),
+      await atCap(fake, 16),
+      await refusedThenAuto(fake),
+      await faults(fake),
+      await batchCost(fake),
+      await bigBatch(fake),
+    ];
+  } finally {
+    await fake.stop();
+  }
+}

@@ -1,0 +1,51 @@
+import { defineMessages } from '../define.js';
+
+// Folder runs told truly: what is written, replaced, kept, locked, paused, and the run's summary.
+export const runs = defineMessages(
+  {
+    'runs.notWritten.needsAuto':
+      'not written: writing files ({tools}) needs your yes, and there is no terminal to ask; run it again with --auto',
+    'runs.notWritten.refused': 'not written: {tools} was refused',
+    'runs.notWritten.missing': 'not written: {files} is not on disk as it was written (a full disk?)',
+    'batch.err.noJob': 'There is no batch job {id} for this API key.',
+    'batch.err.noFile': 'The batch result file {id} is not there (any more) for this API key.',
+    'runs.locked': 'Another zhi is already running this skill on {folder}.',
+    'runs.lockedBy':
+      'It is process {pid} on {host}, started {since} (UTC); two runs would do the same files twice.',
+    'runs.try.wait': 'Wait for it to finish, or run the same command with --wait to start when it does.',
+    'runs.paused':
+      'The API cannot be reached (connection refused, dropped or timed out): the run waits and tries again in {seconds} s. Ctrl+C stops it; the same command later goes on.',
+    'runs.resumed': 'The API answers again: the run goes on.',
+    'runs.batchPartial':
+      'The batch job {id} ended "{status}" with {answered} answered: those answers are used; its other {rest} files are done now at the normal price.',
+    'runs.dry.saving': "({percent} % less: only each file's first call goes through the Batch API)",
+    'runs.end.counts': '{done} done now, {earlier} done earlier, {failed} failed, of {total} files.',
+    'runs.end.writtenIn': "Written: {count} files in {dir} (each file's outputs are in the run record).",
+    'runs.replacing':
+      '{count} files changed since the earlier run (or --force): their earlier outputs are replaced.',
+    'runs.batchKept':
+      'The batch job {id} is kept: {count} of its files are not written yet. Run the same command again (with --auto to let it write) to write them from its answers without paying again.',
+  },
+  {
+    'runs.notWritten.needsAuto':
+      '未写入：写文件（{tools}）需要你确认，但没有终端可以询问；请加 --auto 再运行一次',
+    'runs.notWritten.refused': '未写入：{tools} 被拒绝',
+    'runs.notWritten.missing': '未写入：磁盘上没有按写入内容找到 {files}（磁盘满了？）',
+    'batch.err.noJob': '这个 API 密钥下没有批处理任务 {id}。',
+    'batch.err.noFile': '这个 API 密钥下（已）没有批处理结果文件 {id}。',
+    'runs.locked': '已有另一个 zhi 正在对 {folder} 运行这个技能。',
+    'runs.lockedBy': '它是 {host} 上的进程 {pid}，开始于 {since}（UTC）；两个运行会把同样的文件处理两遍。',
+    'runs.try.wait': '等它结束，或在同一命令后加 --wait，等它结束后自动开始。',
+    'runs.paused':
+      '无法连接 API（连接被拒绝、中断或超时）：运行暂停，{seconds} 秒后重试。按 Ctrl+C 可停止；之后再运行同一命令会接着处理。',
+    'runs.resumed': 'API 已恢复响应：继续运行。',
+    'runs.batchPartial':
+      '批处理任务 {id} 以"{status}"结束，已完成 {answered} 个：这些结果会被使用；其余 {rest} 个文件现在按正常价格处理。',
+    'runs.dry.saving': '（便宜 {percent}%：只有每个文件的第一次调用走批处理 API）',
+    'runs.end.counts': '共 {total} 个文件：本次完成 {done} 个，之前已完成 {earlier} 个，失败 {failed} 个。',
+    'runs.end.writtenIn': '已写入：{count} 个文件，位于 {dir}（每个文件的输出见运行记录）。',
+    'runs.replacing': '{count} 个文件自上次运行后有改动（或用了 --force）：它们之前的输出将被替换。',
+    'runs.batchKept':
+      '批处理任务 {id} 已保留：其中 {count} 个文件尚未写入。再次运行同一命令（加 --auto 以允许写入），即可用它的结果写入，无需再付费。',
+  },
+);

@@ -1,0 +1,73 @@
+/**
+ * Why an MCP server failed, said in words: a command that is not installed, an address where
+ * nothing answers, a server that did not answer in time — not "fetch failed" or a raw
+ * `spawn … ENOENT`. The server's last lines of stderr follow, when it wrote any.
+ */
+import { type Language, t } from '../../support/i18n/index.js';
+import type { McpServerConfig } from '../../support/mcp-config.js';
+
+/** The SDK's codes: a request that timed out, a connection closed under a request. */
+const REQUEST_TIMEOUT = -32001;
+const CONNECTION_CLOSED = -32000;
+
+interface ErrorLike {
+  message?: string;
+  code?: string | number;
+  syscall?: string;
+  cause?: unknown;
+}
+
+/** The innermost cause with a system error code (`fetch failed` wraps ECONNREFUSED in `cause`). */
+function systemCause(err: unknown): ErrorLike | undefined {
+  let e = err as ErrorLike | undefined;
+  for (let i = 0; e && i < 5; i++) {
+    if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e;
+    e = e.cause as ErrorLike | undefined;
+  }
+  return undefined;
+}
+
+/** The cause alone, in `lang` (English for the model, the person's language for warnings). */
+export function mcpCause(err: unknown, config: McpServerConfig, timeoutS: number, lang?: Language): string {
+  const e = (err ?? {}) as ErrorLike;
+  const sys = systemCause(err);
+  const url = config.url ?? '';
+  const command = config.command ?? '';
+  if (sys?.syscall?.startsWith('spawn')) {
+    if (sys.code === 'ENOENT') return t('mcp.cause.noCommand', { command }, lang);
+    if (sys.code === 'EACCES') return t('mcp.cause.noPermission', { command }, lang);
+  }
+  if (sys?.code === 'ECONNREFUSED') return t('mcp.cause.refused', { url }, lang);
+  if (sys?.code === 'ENOTFOUND' || sys?.code === 'EAI_AGAIN') {
+    return t('mcp.cause.noHost', { host: hostOf(url) }, lang);
+  }
+  if (e.code === REQUEST_TIMEOUT) return t('mcp.cause.timeout', { seconds: timeoutS }, lang);
+  if (e.code === CONNECTION_CLOSED) return t('mcp.cause.stoppedAtStart', {}, lang);
+  const status = /\(HTTP (\d{3})\)/.exec(e.message ?? '')?.[1];
+  if (status) return t('mcp.cause.http', { url, status }, lang);
+  if (sys && url) return t('mcp.cause.network', { url, detail: sys.message ?? String(sys.code) }, lang);
+  const message = e.message ?? String(err);
+  // fetch's own words are "fetch failed"; what failed is in its cause (a proxy that refused, a bad port).
+  if (message === 'fetch failed' && url) return t('mcp.cause.network', { url, detail: innermost(e) }, lang);
+  return message;
+}
+
+/** The cause, and what the server wrote on stderr last (its own words often say more). */
+export function withStderr(cause: string, stderr: string, lang?: Language): string {
+  const said = stderr.trim().split('\n').slice(-3).join(' | ');
+  return said ? t('mcp.cause.serverSaid', { cause, said }, lang) : cause;
+}
+
+function innermost(e: ErrorLike): string {
+  let last = e;
+  for (let i = 0; last.cause && typeof last.cause === 'object' && i < 5; i++) last = last.cause as ErrorLike;
+  return last.message ?? String(last);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The environment a shell command gets: an allow-list, as Codex CLI's `shell_environment_policy`
+ * does, not a deny-list. A plain `env` or `printenv` in an approved command must not send
+ * `GITHUB_TOKEN`, `OPENAI_API_KEY`, `AWS_SECRET_ACCESS_KEY` or an agent socket to the model:
+ * only what a shell and ordinary programs need passes, plus the names the person lists in
+ * config (`shell_env`), set once at start-up like the sandbox mode.
+ */
+
+/** Names every command gets (when set): finding programs, the person's language, the terminal. */
+const ALLOWED = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'TZ',
+  'TMPDIR',
+  'PWD',
+  'EDITOR',
+  'PAGER',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_RUNTIME_DIR',
+  // Windows: a command cannot start without these.
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'TEMP',
+  'TMP',
+  'USERPROFILE',
+  'USERNAME',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
+  'PROGRAMFILES',
+  'PROGRAMFILES(X86)',
+  'COMMONPROGRAMFILES',
+  'NUMBER_OF_PROCESSORS',
+  'PROCESSOR_ARCHITECTURE',
+  'OS',
+]);
+/** Families allowed by prefix: locale settings. */
+const ALLOWED_PREFIX = /^LC_[A-Z_]+$/;
+
+/** A name that may be listed in `shell_env`. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+let extra: readonly string[] = [];
+
+/** The names the person allows on top of the list (`shell_env` in config). */
+export function setShellEnvNames(names: readonly string[]): void {
+  extra = names.filter((n) => ENV_NAME.test(n));
+}
+
+/** The environment for one command: only allowed names, never zhi's own key. */
+export function commandEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  names: readonly string[] = extra,
+): NodeJS.ProcessEnv {
+  const wanted = new Set(names.map((n) => n.toUpperCase()));
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    const upper = name.toUpperCase();
+    if (upper === 'ZHI_API_KEY') continue;
+    if (ALLOWED.has(upper) || ALLOWED_PREFIX.test(upper) || wanted.has(upper)) out[name] = value;
+  }
+  return out;
+}

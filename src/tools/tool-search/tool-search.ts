@@ -1,0 +1,109 @@
+/**
+ * tool_search: how the model finds deferred tools (an MCP server's). Their schemas are not sent
+ * with every request — 150 tools would pass the API's limit and cost more than the conversation
+ * — so the request carries this small tool instead; the tools it finds are loaded into the
+ * registry and their full schemas go out from the next request on (as Claude Code's MCP tool
+ * search and Nyzhi's tool_search do).
+ */
+import { z } from 'zod';
+import type { ToolRegistry } from '../registry.js';
+import type { AnyTool, Tool } from '../types.js';
+
+export const TOOL_SEARCH = 'tool_search';
+
+const schema = z.object({
+  query: z
+    .string()
+    .describe(
+      'Keywords (what the tool does, its name), "select:name1,name2" for exact names, or a server name',
+    ),
+  limit: z.number().int().min(1).max(10).optional().describe('How many tools to load (default 5)'),
+});
+
+/** One group of deferred tools for the description: a server and how many tools it has. */
+export interface ToolGroup {
+  name: string;
+  count: number;
+}
+
+/** The server a deferred tool belongs to: the part of its name before `__`. */
+function groupOf(tool: AnyTool): string {
+  const i = tool.name.indexOf('__');
+  return i > 0 ? tool.name.slice(0, i) : '';
+}
+
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1 || /\p{Script=Han}/u.test(w));
+
+/** How well a tool matches the query words: its name counts most, then its server, then its description. */
+export function score(tool: AnyTool, query: string[]): number {
+  const name = tool.name.toLowerCase();
+  const server = groupOf(tool).toLowerCase();
+  const desc = tool.description.toLowerCase();
+  let total = 0;
+  for (const w of query) {
+    if (name === w || name.endsWith(`__${w}`)) total += 10;
+    else if (name.includes(w)) total += 4;
+    if (server === w) total += 2;
+    if (desc.includes(w)) total += 1;
+  }
+  return total;
+}
+
+/** The tools a query finds, best first (ties keep the servers' order). */
+export function searchTools(tools: AnyTool[], query: string, limit: number): AnyTool[] {
+  const q = query.trim();
+  const select = /^select:(.*)$/i.exec(q);
+  if (select) {
+    const names = select[1]!.split(',').map((n) => n.trim());
+    return names.flatMap((n) => tools.filter((t) => t.name === n)).slice(0, 10);
+  }
+  const ws = words(q);
+  return tools
+    .map((tool, i) => ({ tool, i, s: score(tool, ws) }))
+    .filter((x) => x.s > 0)
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, limit)
+    .map((x) => x.tool);
+}
+
+/** The first sentence (or 160 characters) of a description, for the result list. */
+function gist(description: string): string {
+  const text = description.replace(/^\[MCP server "[^"]*"\]\s*/, '').replace(/\s+/g, ' ');
+  const sentence = /^(.{20,160}?[.!?。])(\s|$)/.exec(text)?.[1];
+  return sentence ?? (text.length > 160 ? `${text.slice(0, 159)}…` : text);
+}
+
+/**
+ * The tool, for a registry whose deferred tools it searches. `groups` names the servers (with
+ * their tool counts) in the description, so the model knows what there is to find.
+ */
+export function createToolSearchTool(registry: ToolRegistry, groups: ToolGroup[]): Tool<typeof schema> {
+  const listed = groups.map((g) => `${g.name} (${g.count})`).join(', ');
+  return {
+    name: TOOL_SEARCH,
+    description: `Find tools of MCP servers (${listed}): they are not in your tool list until found. Search by keywords; found tools are added to your list, call them next.`,
+    schema,
+    kind: 'read',
+    label: (args) => args.query,
+    execute: async (args) => {
+      const q = args.query.trim().toLowerCase();
+      const ofServer = registry.deferred().filter((t) => groupOf(t).toLowerCase() === q);
+      if (ofServer.length) {
+        // A server's whole list, by name only: the model then loads what it needs.
+        const names = ofServer.map((t) => t.name).join(', ');
+        return `The server ${args.query.trim()} has ${ofServer.length} tool(s): ${names}. Load the ones you need with "select:name1,name2", or search by keywords.`;
+      }
+      const found = searchTools(registry.deferred(), args.query, args.limit ?? 5);
+      if (!found.length) {
+        return `No tool matches "${args.query}". Servers: ${listed}. Try other keywords, or a server name to list its tools.`;
+      }
+      registry.load(found.map((t) => t.name));
+      const lines = found.map((t) => `- ${t.name}: ${gist(t.description)}`);
+      return `Found ${found.length} tool(s); their full schemas are now in your tool list, call them directly:\n${lines.join('\n')}`;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDocument } from '../../src/tools/files/readers/index.js';
+import { convertWithSoffice, findSoffice } from '../../src/tools/files/readers/soffice.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+/** Old and WPS formats through LibreOffice: the same shape as the modern files they came from. */
+const OFFICE = join(import.meta.dirname, '../fixtures/office');
+const at = (name: string) => join(OFFICE, name);
+const soffice = findSoffice();
+if (!soffice)
+  console.warn('readers-office-libreoffice: LibreOffice (soffice) is not installed; these tests are skipped');
+
+let dir: string;
+beforeAll(() => {
+  dir = tempDir('zhi-lo-');
+});
+afterAll(() => cleanup(dir));
+
+describe.skipIf(!soffice)('with LibreOffice', () => {
+  it('a .doc (and .rtf) reads like the .odt it was made from, and holds every line LibreOffice’s own text export has', async () => {
+    const [odt, doc, rtf] = await Promise.all([
+      readDocument(at('report.odt')),
+      readDocument(at('report.doc')),
+      readDocument(at('report.rtf')),
+    ]);
+    expect(doc.notes).toContain('converted with LibreOffice');
+    expect(doc.text).toContain('## 一、主要数据');
+    expect(doc.text).toContain(odt.text.split('\n\n').slice(1).join('\n\n'));
+    expect(rtf.text).toBe(doc.text);
+    const own = (await convertWithSoffice(at('report.doc'), '.doc', 'txt:Text (encoded):UTF8')).toString(
+      'utf8',
+    );
+    const ours = doc.text.replace(/ \| /g, '\t').replace(/^\| | \|$/gm, '');
+    for (const line of own
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean))
+      expect(ours, line).toContain(line);
+  }, 240_000);
+
+  it('an .et (BIFF8 under WPS’s name) reads like the .ods; a .dps like the .pptx', async () => {
+    copyFileSync(at('sales.xls'), join(dir, 'sales.et'));
+    copyFileSync(at('slides.ppt'), join(dir, 'slides.dps'));
+    const [ods, et, pptx, dps] = await Promise.all([
+      readDocument(at('sales.ods')),
+      readDocument(join(dir, 'sales.et')),
+      readDocument(at('slides.pptx')),
+      readDocument(join(dir, 'slides.dps')),
+    ]);
+    expect(et.kind).toBe('xls');
+    expect(et.text).toBe(ods.text);
+    expect(dps.kind).toBe('ppt');
+    expect(dps.text).toBe(pptx.text);
+  }, 240_000);
+});

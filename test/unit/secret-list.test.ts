@@ -1,0 +1,133 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { secretPlaces } from '../../src/tools/secret-places.js';
+import { HOME_SECRETS, secretByName, secretByPath } from '../../src/tools/secrets.js';
+import { commandEnv } from '../../src/tools/shell/env.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
+
+const home = '/home/ann';
+
+describe('the one secrets list: every entry is refused by file_read and hidden by the sandbox', () => {
+  for (const rule of HOME_SECRETS) {
+    it(`~/${rule.path} (${rule.kind})`, () => {
+      expect(secretByPath(join(home, rule.path), { home })).toBe(rule.kind);
+      expect(secretByPath(join(home, rule.path, 'inner'), { home })).toBe(rule.kind);
+      // Case does not matter (macOS and Windows file systems).
+      expect(secretByPath(join(home, rule.path.toUpperCase()), { home })).toBe(rule.kind);
+    });
+  }
+
+  it('covers the credential files the issue names, on Linux, macOS and Windows', () => {
+    const must = [
+      '.config/gh',
+      '.pgpass',
+      '.vault-token',
+      '.bash_history',
+      '.zsh_history',
+      '.cargo/credentials.toml',
+      '.config/rclone',
+      '.local/share/keyrings',
+      '.git-credentials',
+      '.config/gcloud',
+      '.aws',
+      '.azure',
+      'Library/Keychains',
+      'AppData/Roaming/Microsoft/Credentials',
+      'AppData/Local/Google/Chrome/User Data',
+      '.mozilla',
+    ];
+    const paths = HOME_SECRETS.map((r) => r.path);
+    for (const p of must) expect(paths).toContain(p);
+  });
+
+  const named: [string, string][] = [
+    ['.env', 'env'],
+    ['.env.production', 'env'],
+    ['.envrc', 'env'],
+    ['prod.env', 'env'],
+    ['id_rsa', 'private_key'],
+    ['id_ed25519', 'private_key'],
+    ['cert.p12', 'private_key'],
+    ['vault.kdbx', 'private_key'],
+    ['.pgpass', 'credentials'],
+    ['.git-credentials', 'credentials'],
+    ['.vault-token', 'credentials'],
+    ['.netrc', 'credentials'],
+    ['.npmrc', 'credentials'],
+    ['.bash_history', 'history'],
+    ['.zsh_history', 'history'],
+    ['.ssh', 'credentials'],
+    ['.aws', 'credentials'],
+  ];
+  for (const [name, kind] of named) {
+    it(`${name} is secret wherever it lies (${kind})`, () => {
+      expect(secretByName(name)).toBe(kind);
+      expect(secretByPath(`/srv/project/${name}`, { home })).toBe(kind);
+    });
+  }
+
+  it('leaves ordinary files alone', () => {
+    for (const name of ['report.md', 'environment.md', 'env.ts', 'history.txt', 'id.txt']) {
+      expect(secretByName(name)).toBeUndefined();
+    }
+  });
+});
+
+describe('secretPlaces: the list as places on this computer', () => {
+  let root: string;
+  beforeEach(() => {
+    root = realpathSync(tempDir('zhi-places-'));
+  });
+  afterEach(() => cleanup(root));
+
+  it("finds the present entries of the list, zhi's own folders and secret names in the current folder", () => {
+    const h = join(root, 'home');
+    const files = ['.pgpass', '.config/gh/hosts.yml', '.bash_history', 'work/app/.env', 'work/keys/id_rsa'];
+    for (const f of files) {
+      mkdirSync(dirname(join(h, f)), { recursive: true });
+      writeFileSync(join(h, f), 'x');
+    }
+    mkdirSync(join(root, 'zhi', 'skills'), { recursive: true });
+    const places = secretPlaces({ home: h, env: { ZHI_HOME: join(root, 'zhi') }, cwd: join(h, 'work') });
+    const paths = places.hidden.map((p) => p.path);
+    expect(paths).toContain(join(h, '.pgpass'));
+    expect(paths).toContain(join(h, '.config/gh'));
+    expect(paths).toContain(join(h, '.bash_history'));
+    expect(paths).toContain(join(h, 'work/app/.env'));
+    expect(paths).toContain(join(h, 'work/keys/id_rsa'));
+    expect(paths).toContain(join(root, 'zhi'));
+    expect(places.hidden.find((p) => p.path === join(h, '.config/gh'))?.dir).toBe(true);
+    expect(places.readable).toContain(join(root, 'zhi', 'skills'));
+    expect(paths).not.toContain(join(h, 'work'));
+  });
+});
+
+describe('commandEnv: the environment of a command is an allow-list', () => {
+  const env = {
+    PATH: '/usr/bin',
+    HOME: '/home/ann',
+    LANG: 'zh_CN.UTF-8',
+    LC_ALL: 'C',
+    TERM: 'xterm',
+    GITHUB_TOKEN: 'ghp_x',
+    OPENAI_API_KEY: 'sk-x',
+    AWS_SECRET_ACCESS_KEY: 'x',
+    SSH_AUTH_SOCK: '/run/agent',
+    ZHI_API_KEY: 'k',
+    PGHOST: 'db',
+  };
+
+  it('passes what a shell needs and nothing secret-shaped', () => {
+    const out = commandEnv(env, []);
+    expect(Object.keys(out).sort()).toEqual(['HOME', 'LANG', 'LC_ALL', 'PATH', 'TERM']);
+  });
+
+  it('passes the names the person listed in shell_env, never zhi’s own key', () => {
+    const out = commandEnv(env, ['PGHOST', 'GITHUB_TOKEN', 'ZHI_API_KEY']);
+    expect(out.PGHOST).toBe('db');
+    expect(out.GITHUB_TOKEN).toBe('ghp_x');
+    expect(out.ZHI_API_KEY).toBeUndefined();
+    expect(out.OPENAI_API_KEY).toBeUndefined();
+  });
+});
