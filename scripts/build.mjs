@@ -1,24 +1,143 @@
-// Bundles src/cli/main.ts into dist/zhi.js with code splitting: the entry is tiny (so
-// `zhi --version` imports nothing heavy) and every dynamic import() becomes its own chunk.
-// node_modules stay external: heavy libraries are loaded from disk only when first used.
-import { chmod, readFile, rm } from 'node:fs/promises';
+// Bundles src/cli/main.ts and every runtime dependency into dist/, with code splitting: the entry
+// is tiny (so `zhi --version` imports nothing heavy) and every dynamic import() becomes its own
+// chunk, loaded only when first used. Only Node's built-in modules stay outside, so the npm
+// package has no dependencies of its own: an install gets exactly the code this repository
+// tested (its lockfile and overrides), no native addon, no engine warning.
+// The data files that code reads go to dist/assets/ (support/install.ts reads them there, or from
+// inside a standalone executable); the licences of the bundled packages to dist/THIRD-PARTY-LICENSES.txt.
+import { chmod, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { zhi: 'src/cli/main.ts' },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  packages: 'external',
-  chunkNames: 'chunks/[name]-[hash]',
-  sourcemap: 'linked',
-  banner: { js: '#!/usr/bin/env node' },
-  define: { __ZHI_VERSION__: JSON.stringify(pkg.version) },
-  logLevel: 'warning',
-});
-await chmod(new URL('../dist/zhi.js', import.meta.url), 0o755);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const modules = join(root, 'node_modules');
+
+/** dist/assets/<name> ← node_modules/<source>: a file, or every file of a folder. */
+const ASSETS = [
+  ['tree-sitter/tree-sitter.wasm', '@vscode/tree-sitter-wasm/wasm/tree-sitter.wasm'],
+  ['tree-sitter/tree-sitter-bash.wasm', '@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'],
+  ['pdfjs/cmaps', 'pdfjs-dist/cmaps'],
+  ['pdfjs/standard_fonts', 'pdfjs-dist/standard_fonts'],
+];
+
+// Bundled CommonJS code expects `require`, `__filename` and `__dirname`; an ES module has none,
+// so each output file gets its own, made from its URL. esbuild does not see this text, so it
+// uses only names no bundled module declares (uuid has a top-level `URL`, for one).
+const BANNER = [
+  "import { createRequire as __zhiCreateRequire } from 'node:module';",
+  "import { dirname as __zhiDirnameOf } from 'node:path';",
+  "import { fileURLToPath as __zhiFileURLToPath } from 'node:url';",
+  'const require = __zhiCreateRequire(import.meta.url);',
+  'const __zhiFilename = __zhiFileURLToPath(import.meta.url);',
+  'const __zhiDirname = __zhiDirnameOf(__zhiFilename);',
+].join('\n');
+
+async function main() {
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  // Everything but the executables (npm run build:exe), which take minutes to make.
+  for (const name of await readdir(dist).catch(() => [])) {
+    if (name !== 'exe') await rm(join(dist, name), { recursive: true, force: true });
+  }
+  const result = await build({
+    entryPoints: { zhi: join(root, 'src/cli/main.ts') },
+    outdir: dist,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    banner: { js: BANNER },
+    define: {
+      __ZHI_VERSION__: JSON.stringify(pkg.version),
+      __filename: '__zhiFilename',
+      __dirname: '__zhiDirname',
+    },
+    plugins: [cjsNamedExports],
+    metafile: true,
+    absWorkingDir: root,
+    logLevel: 'warning',
+  });
+  await chmod(join(dist, 'zhi.js'), 0o755);
+  for (const [name, source] of ASSETS) {
+    await cp(join(modules, source), join(dist, 'assets', name), { recursive: true });
+  }
+  await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await licences(result.metafile));
+}
+
+/**
+ * `await import('yaml')` of a CommonJS package: Node gives the namespace its named exports, but
+ * esbuild's split chunk exports only `default`, so `const { stringify } = await import('yaml')`
+ * would break in the bundle. Such an import goes through a small module that names them.
+ */
+const cjsNamedExports = {
+  name: 'cjs-named-exports',
+  setup(b) {
+    b.onResolve({ filter: /^[@a-z]/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+      const resolved = await b.resolve(args.path, {
+        kind: 'import-statement',
+        resolveDir: args.resolveDir,
+        pluginData: 'inner',
+      });
+      if (resolved.errors.length || !(await isCommonJs(resolved.path))) return undefined;
+      return { path: resolved.path, namespace: 'cjs-named' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'cjs-named' }, (args) => {
+      const names = Object.keys(createRequire(args.path)(args.path)).filter(
+        (n) => n !== 'default' && /^[A-Za-z_$][\w$]*$/.test(n),
+      );
+      const from = JSON.stringify(args.path);
+      return {
+        contents: `import * as ns from ${from};\nexport default ns.default;\n${names.map((n) => `export const ${n} = ns.${n};`).join('\n')}\n`,
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+};
+
+/** A .cjs file, or a .js file whose package is not `"type": "module"`. */
+async function isCommonJs(file) {
+  if (file.endsWith('.cjs')) return true;
+  if (!file.endsWith('.js')) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const pkg = await readFile(join(dir, 'package.json'), 'utf8').catch(() => undefined);
+    if (pkg !== undefined) return JSON.parse(pkg).type !== 'module';
+  }
+  return true;
+}
+
+/** The licence text of every package whose code went into the bundle or the assets. */
+async function licences(metafile) {
+  const packages = new Set(ASSETS.map(([, source]) => packageOf(join(modules, source))));
+  for (const input of Object.keys(metafile.inputs)) {
+    if (/^[\w-]+:/.test(input)) continue; // a plugin's module (its package is an input too)
+    const at = join(root, input);
+    if (at.includes(`${modules}/`) || at.includes('/node_modules/')) packages.add(packageOf(at));
+  }
+  const parts = [];
+  for (const dir of [...packages].filter(Boolean).sort()) {
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    const files = (await readdir(dir)).filter((f) => /^(licen[cs]e|copying|notice)/i.test(f));
+    const texts = await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')));
+    parts.push(
+      `${pkg.name}@${pkg.version} (${pkg.license ?? 'see below'})\n\n${texts.join('\n').trim() || '(no licence file)'}`,
+    );
+  }
+  return `zhi bundles these packages; their licences follow.\n\n${parts.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`;
+}
+
+/** The folder of the package a file belongs to (the nearest package.json with a name). */
+function packageOf(file) {
+  const parts = file.split('/node_modules/');
+  const rest = parts.pop().split('/');
+  const name = rest[0].startsWith('@') ? rest.slice(0, 2).join('/') : rest[0];
+  return join(parts.join('/node_modules/'), 'node_modules', name);
+}
+
+await main();

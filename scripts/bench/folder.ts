@@ -1,19 +1,23 @@
 /**
- * Folder runs (design §5: "folder of 100 files at 200 ms/call, --jobs 8 ≤ ¼ of the serial time"),
- * measured with the built binary against the fake server, by scripts/bench.mjs:
- * - throughput: 100 files at 200 ms per call with --jobs 8, in files per minute, against the
- *   serial time (8 files with --jobs 1, scaled to 100);
- * - zhi's own overhead per file: a folder at zero latency, one file at a time.
+ * Folder runs with the built binary against the fake server:
+ * - requests per file of `zhi run summarize <folder>` (one call per file: the written file is the
+ *   answer);
+ * - efficiency at the API's concurrency cap: the fake refuses more than CAP requests at once and
+ *   answers each after LATENCY ms; the ideal is one call per file, CAP at a time, plus a bare zhi
+ *   start (`zhi skill list`, measured in the same run): ceil(files / CAP) × LATENCY + start;
+ * - zhi's own overhead per file: a folder at zero latency, one file at a time, against the same
+ *   start.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeZhipu, type RecordedRequest, type Reply, TEST_KEY } from '../../test/fake-zhipu/server.js';
+import { type BenchOptions, median, type Row } from './lib/row.js';
+import { zhi } from './lib/run-zhi.js';
 
-type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
-
-const zhi = join(process.cwd(), 'dist/zhi.js');
+const CAP = 4;
+const LATENCY = 500;
 
 function reply(req: RecordedRequest): Reply {
   const id = /MARKER-(\w+)/.exec(JSON.stringify(req.body.messages))?.[1] ?? 'x';
@@ -29,7 +33,7 @@ function reply(req: RecordedRequest): Reply {
  * Wall time of `zhi run summarize <n files> --jobs <jobs>` in a fresh folder. The child is
  * awaited, never spawned synchronously: the fake API runs in this process and must answer.
  */
-async function timeRun(fake: FakeZhipu, files: number, jobs: number): Promise<number> {
+async function timeRun(fake: FakeZhipu, files: number, jobs: number, args?: string[]): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'zhi-bench-folder-'));
   try {
     mkdirSync(join(work, 'docs'));
@@ -44,7 +48,7 @@ async function timeRun(fake: FakeZhipu, files: number, jobs: number): Promise<nu
     const t = performance.now();
     const child = spawn(
       process.execPath,
-      [zhi, 'run', 'summarize', 'docs', '--auto', '--jobs', String(jobs)],
+      [zhi, ...(args ?? ['run', 'summarize', 'docs', '--auto', '--jobs', String(jobs)])],
       {
         cwd: work,
         env,
@@ -62,30 +66,54 @@ async function timeRun(fake: FakeZhipu, files: number, jobs: number): Promise<nu
   }
 }
 
-export async function measure(): Promise<Row[]> {
+/** Wall time of a bare zhi command in the same kind of folder: what every run pays to start. */
+async function startMs(fake: FakeZhipu): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) times.push(await timeRun(fake, 0, 1, ['skill', 'list']));
+  return median(times);
+}
+
+export async function measure(o: BenchOptions): Promise<Row[]> {
   const fake = new FakeZhipu();
   fake.fallback = reply;
   await fake.start();
+  const files = o.quick ? 8 : 40;
   try {
-    fake.latencyMs = 200;
-    const serialPerFile = (await timeRun(fake, 8, 1)) / 8;
-    const parallel = await timeRun(fake, 100, 8);
-    const serial = serialPerFile * 100;
+    const start = await startMs(fake);
+    fake.latencyMs = LATENCY;
+    fake.concurrencyLimit = CAP;
+    fake.requests.length = 0;
+    const capped = await timeRun(fake, files, CAP);
+    const chats = fake.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    const refused = fake.refused;
+    const ideal = Math.ceil(files / CAP) * LATENCY + start;
     fake.latencyMs = 0;
-    const overhead = (await timeRun(fake, 40, 1)) / 40;
+    fake.concurrencyLimit = 0;
+    const n = o.quick ? 8 : 40;
+    const serial = await timeRun(fake, n, 1);
     return [
       {
-        name: 'folder of 100 files at 200 ms/call, --jobs 8',
-        value: parallel,
+        name: 'folder run: requests per file (summarize)',
+        value: chats / files,
+        unit: 'requests',
+        budget: 1,
+        note: `${chats} chat requests for ${files} files (${refused} refused at the cap and retried)`,
+      },
+      {
+        name: `folder run at the API's cap (${CAP} at once, ${LATENCY} ms a call)`,
+        value: ideal,
         unit: 'ms',
-        budget: serial / 4,
-        note: `${Math.round((100 / parallel) * 60_000)} files/min; serial ${(serial / 1000).toFixed(1)} s (8 files at --jobs 1, ×12.5); budget ¼ of serial`,
+        floor: { name: 'this run', value: capped },
+        minRatio: 0.9,
+        note: `${files} files in ${(capped / 1000).toFixed(1)} s; ideal ${(ideal / 1000).toFixed(1)} s (one call per file, ${CAP} at a time, + start ${start.toFixed(0)} ms); value = ideal, ratio = efficiency`,
       },
       {
         name: 'folder run overhead per file (zero latency, --jobs 1)',
-        value: overhead,
+        value: (serial - start) / n,
         unit: 'ms',
-        note: 'two model calls, one file written, the manifest updated; start-up shared by 40 files',
+        floor: { name: 'zhi start', value: start },
+        maxRatio: 0.5,
+        note: `${n} files; the model call, one file written, the manifest updated; start-up not counted`,
       },
     ];
   } finally {

@@ -15,7 +15,8 @@ import fileRead from '../../src/tools/files/read.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { buildXlsx, type RawCell } from '../../test/helpers/xlsx-build.js';
 
-type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+import { bareNode } from './lib/floors.js';
+import type { BenchOptions, Row } from './lib/row.js';
 
 const CHILD = 'ZHI_BENCH_READ';
 
@@ -73,32 +74,47 @@ function median(xs: number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 }
 
-export async function measure(): Promise<Row[]> {
+export async function measure(o: BenchOptions): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'zhi-bench-read-'));
   try {
     writeFileSync(
       join(dir, 'orders.xlsx'),
-      await buildXlsx({ sheets: [{ name: 'Orders', rows: orderRows(200_000) }], numFmtIds: [31, 7] }),
+      await buildXlsx({
+        sheets: [{ name: 'Orders', rows: orderRows(o.quick ? 20_000 : 200_000) }],
+        numFmtIds: [31, 7],
+      }),
     );
     const line = '第一百二十三行：季度报告，收入 1,234 元。The quick brown fox.\n';
-    writeFileSync(join(dir, 'big.txt'), line.repeat(Math.ceil((60 * 1024 * 1024) / Buffer.byteLength(line))));
-    const xlsx = [0, 1, 2].map(() => runChild(dir, 'orders.xlsx'));
-    const text = [0, 1, 2, 3, 4].map(() => runChild(dir, 'big.txt', 50 * 1024 * 1024));
+    const mb = o.quick ? 6 : 60;
+    writeFileSync(join(dir, 'big.txt'), line.repeat(Math.ceil((mb * 1024 * 1024) / Buffer.byteLength(line))));
+    const xlsx = (o.quick ? [0] : [0, 1, 2]).map(() => runChild(dir, 'orders.xlsx'));
+    const text = (o.quick ? [0] : [0, 1, 2, 3, 4]).map(() =>
+      runChild(dir, 'big.txt', (mb - 10) * 1024 * 1024),
+    );
+    const node = bareNode(o.quick ? 3 : 9);
     const rss = Math.max(...xlsx.map((r) => r.rssMb));
     return [
       {
-        name: 'file_read of a 200k-row xlsx, first page',
+        name: `file_read of a ${o.quick ? '20k' : '200k'}-row xlsx, first page`,
         value: median(xlsx.map((r) => r.ms)),
         unit: 'ms',
-        budget: 2000,
+        floor: { name: 'bare node wall', value: node.wallMs },
+        maxRatio: 25,
         note: `peak RSS ${rss.toFixed(0)} MB (budget 300 MB); ${xlsx[0]!.bytes} chars returned`,
       },
-      { name: 'file_read of a 200k-row xlsx, peak RSS', value: rss, unit: 'MB', budget: 300 },
       {
-        name: 'file_read of a 60 MB text at offset 50 MB',
+        name: 'file_read of a big xlsx, peak RSS',
+        value: rss,
+        unit: 'MB',
+        budget: 300,
+        note: 'memory does not depend on load: absolute',
+      },
+      {
+        name: `file_read of a ${mb} MB text at offset ${mb - 10} MB`,
         value: median(text.map((r) => r.ms)),
         unit: 'ms',
-        budget: 50,
+        floor: { name: 'bare node wall', value: node.wallMs },
+        maxRatio: 1,
         note: `peak RSS ${Math.max(...text.map((r) => r.rssMb)).toFixed(0)} MB`,
       },
     ];

@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { estimateTextTokens } from '../../src/agent/tokens.js';
 import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
-import { run } from './run-zhi.js';
+import type { BenchOptions, Row } from './lib/row.js';
+import { run } from './lib/run-zhi.js';
 
-type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
-
-export async function measure(): Promise<Row[]> {
+export async function measure(_o: BenchOptions): Promise<Row[]> {
   const fake = new FakeZhipu();
   await fake.start();
   fake.fallback = () => ({ kind: 'text', text: 'Hello!' });
@@ -38,6 +37,7 @@ export async function measure(): Promise<Row[]> {
       4 * body.messages.length +
       estimateTextTokens(JSON.stringify(body.tools ?? []));
     const tools = (body.tools ?? []) as { function: { name: string } }[];
+    const toolTokens = estimateTextTokens(JSON.stringify(body.tools ?? []));
     // What each part weighs, so the next addition can be weighed against the budget.
     const kb = (v: unknown) => (Buffer.byteLength(JSON.stringify(v), 'utf8') / 1024).toFixed(2);
     const parts = tools.map((t) => `${t.function.name} ${kb(t)}`).join(', ');
@@ -48,6 +48,13 @@ export async function measure(): Promise<Row[]> {
         unit: 'KB',
         budget: 6,
         note: `${bytes} bytes; system prompt ${kb(body.messages[0]?.content)} KB; tools (KB): ${parts || 'none'}`,
+      },
+      {
+        name: 'built-in tool definitions in a chat request',
+        value: toolTokens,
+        unit: 'tokens',
+        budget: 700,
+        note: `${tools.length} tools offered: ${tools.map((t) => t.function.name).join(', ')}`,
       },
       {
         name: 'one-shot `hello` prompt tokens',

@@ -14,7 +14,8 @@ import { UsageTracker } from '../../src/llm/usage.js';
 import shell from '../../src/tools/shell/shell.js';
 import type { ToolContext } from '../../src/tools/types.js';
 
-type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+import { bareNode } from './lib/floors.js';
+import { type BenchOptions, median, type Row } from './lib/row.js';
 
 const COMMAND = 'cat notes.txt | grep -i todo | sort | uniq -c > zhi-output/todo.txt';
 
@@ -80,9 +81,10 @@ function replEntry(dist: string): string {
   throw new Error('shell bench: cannot find the REPL chunk in dist/');
 }
 
-export async function measure(): Promise<Row[]> {
-  const runs = [inFreshProcess(), inFreshProcess(), inFreshProcess()].sort((a, b) => a - b);
-  const first = runs[1]!;
+export async function measure(o: BenchOptions): Promise<Row[]> {
+  const runs = o.quick ? [inFreshProcess()] : [inFreshProcess(), inFreshProcess(), inFreshProcess()];
+  const first = median(runs);
+  const node = bareNode(o.quick ? 3 : 9);
   await firstCall();
   const warm: number[] = [];
   for (let i = 0; i < 20; i++) warm.push(await firstCall());
@@ -94,8 +96,9 @@ export async function measure(): Promise<Row[]> {
       name: 'first shell call overhead (grammar load, policy, sandbox probe)',
       value: first,
       unit: 'ms',
-      budget: 150,
-      note: `median of 3 fresh processes; warm check ${warm[10]!.toFixed(2)} ms`,
+      floor: { name: 'bare node wall', value: node.wallMs },
+      maxRatio: 3,
+      note: `median of ${runs.length} fresh processes; warm check ${warm[10]!.toFixed(2)} ms`,
     },
     {
       name: 'shell parser loaded by `zhi --version` / REPL start',

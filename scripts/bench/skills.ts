@@ -20,7 +20,8 @@ import { resolveTools } from '../../src/skills/resolve.js';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { BUILTIN_TOOL_NAMES, loadTools } from '../../src/tools/index.js';
 
-type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+import { bareNode } from './lib/floors.js';
+import type { BenchOptions, Row } from './lib/row.js';
 
 const builtinDir = join(process.cwd(), 'skills');
 
@@ -53,7 +54,7 @@ function inFreshProcess(builtin: string, userDir: string, cacheFile: string): nu
  * process. The first run ever parses every file and fills the cache; later runs read the cache
  * and check each file's size and time.
  */
-export async function measureDiscovery(userSkills = 50): Promise<Row> {
+export async function measureDiscovery(userSkills = 50, quick = false): Promise<Row> {
   const home = mkdtempSync(join(tmpdir(), 'zhi-bench-skills-'));
   try {
     const userDir = join(home, 'skills');
@@ -72,16 +73,18 @@ export async function measureDiscovery(userSkills = 50): Promise<Row> {
     }
     const cacheFile = join(home, 'cache', 'skills.json');
     const first = inFreshProcess(builtinDir, userDir, cacheFile);
-    const runs = Array.from({ length: 5 }, () => inFreshProcess(builtinDir, userDir, cacheFile));
-    const noCache = Array.from({ length: 3 }, () =>
+    const runs = Array.from({ length: quick ? 1 : 5 }, () => inFreshProcess(builtinDir, userDir, cacheFile));
+    const node = bareNode(quick ? 3 : 9);
+    const noCache = Array.from({ length: quick ? 1 : 3 }, () =>
       inFreshProcess(builtinDir, userDir, join(home, 'nocache', `${Math.random()}.json`)),
     );
     return {
       name: `skill discovery, ${userSkills} user skills`,
       value: median(runs),
       unit: 'ms',
-      budget: 100,
-      note: `fresh process, ${15 + userSkills} skills, cache filled; without the cache (first run, or every file changed): ${median([first, ...noCache]).toFixed(0)} ms`,
+      floor: { name: 'bare node wall', value: node.wallMs },
+      maxRatio: 2,
+      note: `in a fresh process, ${15 + userSkills} skills, cache filled; without the cache (first run, or every file changed): ${median([first, ...noCache]).toFixed(0)} ms`,
     };
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -160,8 +163,8 @@ export async function measureRequestSizes(): Promise<RequestSize[]> {
   return out;
 }
 
-export async function measure(): Promise<Row[]> {
-  const rows: Row[] = [await measureDiscovery(50)];
+export async function measure(o: BenchOptions): Promise<Row[]> {
+  const rows: Row[] = [await measureDiscovery(o.quick ? 10 : 50, o.quick)];
   const sizes = await measureRequestSizes();
   const summarize = sizes.find((s) => s.skill === 'summarize')!;
   const largest = sizes.reduce((a, b) => (b.tokens > a.tokens ? b : a));

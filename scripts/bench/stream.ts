@@ -1,21 +1,16 @@
 /**
  * The REPL renderer under long answers, in a real pseudo-terminal (120 × 40) against the fake
- * server: CPU time zhi spends on a streamed table of 10k tokens and on a 100k-token mixed
- * Markdown answer, and how long Ctrl+C takes to stop a table that is still streaming.
- * Run by scripts/bench.mjs (bundled with esbuild); `measure()` returns the rows.
+ * server: the bytes written to the terminal for a paced answer against the answer's own bytes;
+ * CPU per KB of a 10k-token table and of a 100k-token mixed Markdown answer against the paced
+ * answer's; and how long Ctrl+C takes to stop a table that is still streaming, at several sizes,
+ * against a bare readline prompt's echo in the same kind of terminal.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type IPty, spawn } from 'node-pty';
+import { spawn } from 'node-pty';
 import { estimateTextTokens } from '../../src/agent/tokens.js';
-import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
-
-type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
-
-const zhi = join(process.cwd(), 'dist/zhi.js');
-const PROMPT = /zhi \[(approve|auto)\]>/g;
-const ESC = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]/g;
+import { FakeZhipu } from '../../test/fake-zhipu/server.js';
+import { cpuOfPid } from './lib/floors.js';
+import { type BenchOptions, median, type Row } from './lib/row.js';
+import { openTerm, sleep, untilQuiet } from './lib/term.js';
 
 /** A ledger table of about `tokens` tokens (the repo's estimator), Chinese and numbers mixed. */
 export function tableAnswer(tokens: number): string {
@@ -42,100 +37,39 @@ function mixedAnswer(tokens: number): string {
   return s;
 }
 
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
-}
-
-class Term {
-  readonly pty: IPty;
-  /** Output with escape codes removed; only its end is searched, so waiting costs little. */
-  private plain = '';
-  private promptCount = 0;
-  constructor(
-    baseUrl: string,
-    readonly home: string,
-  ) {
-    this.pty = spawn(process.execPath, [zhi], {
-      name: 'xterm-256color',
-      cols: 120,
-      rows: 40,
-      cwd: home,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: home,
-        ZHI_HOME: home,
-        ZHI_API_KEY: TEST_KEY,
-        ZHI_BASE_URL: baseUrl,
-        ZHI_LANGUAGE: 'en',
-        // The prompt count reads the last line; the status line would sit below it.
-        ZHI_STATUS_LINE: 'off',
-        TERM: 'xterm-256color',
-        ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
-      },
-    });
-    this.pty.onData((d) => {
-      const tail = this.plain.slice(-40);
-      this.plain = tail + d.replace(ESC, '');
-      this.promptCount += this.plain.match(PROMPT)?.length ?? 0;
-      this.promptCount -= tail.match(PROMPT)?.length ?? 0;
-      this.seenText ||= this.want !== '' && this.plain.includes(this.want);
-    });
-  }
-  private want = '';
-  private seenText = false;
-  prompts(): number {
-    return this.promptCount;
-  }
-  /** Start watching for `text` (escape codes between its characters ignored). */
-  watch(text: string): void {
-    this.want = text;
-    this.seenText = false;
-  }
-  seen(): boolean {
-    return this.seenText;
-  }
-  async until(test: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
-    const start = performance.now();
-    while (!test()) {
-      if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-  close(): void {
-    this.pty.kill();
-    rmSync(this.home, { recursive: true, force: true });
-  }
-}
-
-async function session(fake: FakeZhipu): Promise<Term> {
-  const term = new Term(fake.baseUrl, mkdtempSync(join(tmpdir(), 'zhi-bench-stream-')));
-  await term.until(() => term.prompts() >= 1, 'the prompt', 10_000);
-  return term;
-}
-
-/** CPU seconds zhi spends from Enter to the next prompt while `text` streams in. */
-async function streamCpu(fake: FakeZhipu, text: string): Promise<number> {
-  fake.script({ kind: 'text', text, chunk: 24 });
-  const term = await session(fake);
-  const before = cpuSeconds(term.pty.pid);
-  term.pty.write('show me\r');
-  await term.until(() => term.prompts() >= 2, 'the answer to finish');
-  const used = cpuSeconds(term.pty.pid) - before;
+/** CPU seconds zhi spends from Enter to the next prompt while `text` streams in at a pace. */
+async function streamCpu(fake: FakeZhipu, text: string, pace: Pace): Promise<{ cpu: number; bytes: number }> {
+  fake.script({ kind: 'text', text, ...pace });
+  const term = await openTerm(fake.baseUrl);
+  await untilQuiet(term.pty.pid);
+  const before = cpuOfPid(term.pty.pid);
+  const bytes = term.bytes;
+  await term.turn('show me', 300_000);
+  const used = cpuOfPid(term.pty.pid) - before;
+  const written = term.bytes - bytes;
   term.close();
-  return used;
+  return { cpu: used, bytes: written };
 }
 
-/** Ctrl+C while a long table is still arriving: milliseconds until the REPL says it stopped. */
-export async function interruptMs(fake: FakeZhipu, text: string): Promise<number> {
-  fake.script({ kind: 'text', text, chunk: 24, delayMs: 1 });
-  const term = await session(fake);
-  term.watch('2026-01-');
+/**
+ * Ctrl+C while a long table is still arriving, once `tokens` tokens of it have been shown:
+ * milliseconds until the REPL says it stopped and the prompt is back.
+ */
+export async function interruptMs(fake: FakeZhipu, tokens: number): Promise<number> {
+  const shown = tableAnswer(tokens);
+  // The mark is the last row before Ctrl+C; rows keep coming after it (until the client goes away).
+  const text = `${shown.replace(/\n合计见上表。\n$/, '')}| MARK | - | - | - | - |\n${tableAnswer(
+    Math.max(30_000, tokens / 2),
+  )
+    .split('\n')
+    .slice(2)
+    .join('\n')}`;
+  fake.script({ kind: 'text', text, chunk: 400, delayMs: 20 });
+  const term = await openTerm(fake.baseUrl);
+  await untilQuiet(term.pty.pid);
+  term.watch('MARK');
   term.pty.write('show me\r');
-  // Well into the table: thousands of rows arrived and it keeps coming.
-  await term.until(() => term.seen(), 'the table to start');
-  await new Promise((r) => setTimeout(r, (globalThis as { WAIT?: number }).WAIT ?? 1500));
+  await term.until(() => term.seen(), 'the table to reach the mark', 300_000);
   term.watch('Interrupted');
   const start = performance.now();
   term.pty.write('\x03');
@@ -145,41 +79,89 @@ export async function interruptMs(fake: FakeZhipu, text: string): Promise<number
   return ms;
 }
 
-export async function measure(): Promise<Row[]> {
+/** Milliseconds from a key to its echo at a bare readline prompt in a pty: the terminal's own share. */
+async function bareEcho(): Promise<number> {
+  const script =
+    "const rl=require('node:readline').createInterface({input:process.stdin,output:process.stdout});rl.setPrompt('> ');rl.prompt();rl.on('close',()=>process.exit(0))";
+  const pty = spawn(process.execPath, ['-e', script], { name: 'xterm-256color', cols: 100, rows: 30 });
+  let out = '';
+  pty.onData((d) => {
+    out += d;
+  });
+  const wait = async (test: () => boolean) => {
+    for (let i = 0; i < 10_000 && !test(); i++) await sleep(1);
+  };
+  await wait(() => out.includes('> '));
+  const times: number[] = [];
+  for (const key of 'abcde') {
+    const start = performance.now();
+    pty.write(key);
+    await wait(() => out.endsWith(key));
+    times.push(performance.now() - start);
+  }
+  pty.kill();
+  return median(times);
+}
+
+/** How the fake streams: characters per chunk and the pause between chunks. */
+type Pace = { chunk: number; delayMs: number };
+/** About 60 tokens a second in chunks of a few tokens: how GLM models stream (bench time permitting). */
+const PACED: Pace = { chunk: 24, delayMs: 12 };
+
+export async function measure(o: BenchOptions): Promise<Row[]> {
   const fake = new FakeZhipu();
   await fake.start();
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const table = tableAnswer(10_000);
-  const tableCpu = median([
-    await streamCpu(fake, table),
-    await streamCpu(fake, table),
-    await streamCpu(fake, table),
-  ]);
-  const stops: number[] = [];
-  for (let i = 0; i < 3; i++) stops.push(await interruptMs(fake, tableAnswer(20_000)));
-  const mixedCpu = await streamCpu(fake, mixedAnswer(100_000));
-  await fake.stop();
-  return [
-    {
-      name: 'streamed 10k-token table in the REPL',
-      value: tableCpu,
-      unit: 'CPU-s',
-      budget: 3,
-      note: 'pty 120×40, zhi process user+system CPU from Enter to prompt, median of 3',
-    },
-    {
-      name: 'Ctrl+C during a streaming table',
-      value: median(stops),
-      unit: 'ms',
-      budget: 100,
-      note: `key → "Interrupted" and prompt, 20k-token table still arriving; runs: ${stops.map((s) => s.toFixed(0)).join(', ')} ms`,
-    },
-    {
-      name: '100k-token mixed answer in the REPL',
-      value: mixedCpu,
-      unit: 'CPU-s',
-      budget: 6,
-      note: 'headings, lists, code, small tables; pty 120×40',
-    },
-  ];
+  try {
+    const answer = mixedAnswer(o.quick ? 2_000 : 8_000);
+    const answerBytes = Buffer.byteLength(answer, 'utf8');
+    const paced = await streamCpu(fake, answer, PACED);
+    const table = await streamCpu(fake, tableAnswer(o.quick ? 1_000 : 10_000), { chunk: 24, delayMs: 0 });
+    const mixed = o.quick
+      ? undefined
+      : await streamCpu(fake, mixedAnswer(100_000), { chunk: 24, delayMs: 0 });
+    const echo = await bareEcho();
+    const sizes = o.quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+    const stops: number[] = [];
+    for (const n of sizes) stops.push(await interruptMs(fake, n));
+    const rows: Row[] = [
+      {
+        name: `terminal bytes for a paced ${(answerBytes / 1024).toFixed(0)} KB answer`,
+        value: paced.bytes / 1024,
+        unit: 'KB',
+        floor: { name: "the answer's bytes", value: answerBytes / 1024 },
+        maxRatio: 3,
+        note: `pty 120×40, ${PACED.chunk} chars every ${PACED.delayMs} ms; everything zhi wrote from Enter to the prompt`,
+      },
+      {
+        name: 'streamed 10k-token table, CPU per KB',
+        value: (table.cpu * 1000) / (Buffer.byteLength(tableAnswer(o.quick ? 1_000 : 10_000)) / 1024),
+        unit: 'ms',
+        floor: { name: 'paced answer, CPU per KB', value: (paced.cpu * 1000) / (answerBytes / 1024) },
+        maxRatio: 3,
+        note: `unpaced; zhi's CPU ${table.cpu.toFixed(2)} s; a table must not cost more per byte than prose`,
+      },
+    ];
+    if (mixed) {
+      rows.push({
+        name: '100k-token mixed answer, CPU per KB',
+        value: (mixed.cpu * 1000) / (Buffer.byteLength(mixedAnswer(100_000)) / 1024),
+        unit: 'ms',
+        floor: { name: 'paced answer, CPU per KB', value: (paced.cpu * 1000) / (answerBytes / 1024) },
+        maxRatio: 3,
+        note: `unpaced; zhi's CPU ${mixed.cpu.toFixed(2)} s: cost grows with the answer, not its square`,
+      });
+    }
+    for (const [i, n] of sizes.entries())
+      rows.push({
+        name: `Ctrl+C during a streaming table, ${n / 1000}k tokens shown`,
+        value: stops[i]!,
+        unit: 'ms',
+        floor: { name: 'bare readline echo', value: echo },
+        maxRatio: 20,
+        note: 'key → "Interrupted" and the prompt, the table still arriving (budget 100 ms on an idle machine)',
+      });
+    return rows;
+  } finally {
+    await fake.stop();
+  }
 }

@@ -9,10 +9,11 @@ import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
 import fileWrite from '../../src/tools/files/write.js';
 import type { ToolContext } from '../../src/tools/types.js';
+import { bareNode } from './lib/floors.js';
 
-type Row = { name: string; value: number; unit: string; budget?: number; note?: string };
+import { type BenchOptions, median, type Row } from './lib/row.js';
 
-export async function measure(): Promise<Row[]> {
+export async function measure(o: BenchOptions): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'zhi-bench-xlsx-'));
   const ctx: ToolContext = {
     cwd: dir,
@@ -42,7 +43,7 @@ export async function measure(): Promise<Row[]> {
   const content = { sheets: [{ name: 'Orders', headers, rows }] };
   const times: number[] = [];
   try {
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < (o.quick ? 2 : 6); i++) {
       const t = performance.now();
       await fileWrite.execute({ path: `orders-${i}.xlsx`, content }, ctx);
       times.push(performance.now() - t);
@@ -50,13 +51,15 @@ export async function measure(): Promise<Row[]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const warm = times.slice(1).sort((a, b) => a - b)[2]!;
+  const warm = median(times.slice(1));
+  const node = bareNode(o.quick ? 3 : 9);
   return [
     {
       name: 'file_write xlsx, 1,000 × 10 (first call)',
       value: times[0]!,
       unit: 'ms',
-      budget: 500,
+      floor: { name: 'bare node wall', value: node.wallMs },
+      maxRatio: 12,
       note: `includes loading exceljs; warm median ${warm.toFixed(0)} ms`,
     },
   ];

@@ -94,6 +94,12 @@ export interface AgentOptions {
   signal?: AbortSignal;
   maxResultBytes?: number;
   maxTokens?: number;
+  /**
+   * A skill whose written file is its answer (`output.answer: file`): when every call of a turn
+   * is a file_write that wrote its file, the run ends with the answer this returns from the calls'
+   * arguments (undefined: the model goes on and answers itself).
+   */
+  answerFromWrite?: (args: Record<string, unknown>[]) => string | undefined;
 }
 
 /** One run of the loop: what every step reads and the result it builds up. */
@@ -149,12 +155,20 @@ export async function* runAgent(
     const calls = yield* takeMessage(run, end.final, end.finishReason);
     if (!calls.length) return finish('answer');
 
+    const writtenBefore = result.filesWritten.length;
     const outcome = yield* runToolCalls(calls, deps, opts, signal, clock, result);
     for (const msg of outcome) {
       messages.push(msg);
       yield { type: 'message', message: msg };
     }
     if (signal.aborted) return finish('aborted');
+    const answer = answerWritten(opts, calls, result.filesWritten.length - writtenBefore);
+    if (answer !== undefined) {
+      // The file is the answer: shown as if said, and no second call to repeat it.
+      result.text = answer;
+      yield { type: 'text_delta', text: answer };
+      return finish('answer');
+    }
   }
 
   const error = new ZhiError({
@@ -164,6 +178,23 @@ export async function* runAgent(
   });
   yield { type: 'error', error };
   return finish('turn_limit', error);
+}
+
+/** The answer a turn of successful file_write calls stands for, when the run takes its file as the answer. */
+function answerWritten(opts: AgentOptions, calls: ToolCall[], written: number): string | undefined {
+  if (!opts.answerFromWrite || written !== calls.length) return undefined;
+  if (!calls.every((c) => c.function.name === 'file_write')) return undefined;
+  const args: Record<string, unknown>[] = [];
+  for (const c of calls) {
+    try {
+      const parsed = JSON.parse(c.function.arguments || '{}') as unknown;
+      if (!parsed || typeof parsed !== 'object') return undefined;
+      args.push(parsed as Record<string, unknown>);
+    } catch {
+      return undefined;
+    }
+  }
+  return opts.answerFromWrite(args);
 }
 
 /** The tool schemas offered, read again when tools come or go during the run. */

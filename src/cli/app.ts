@@ -46,7 +46,7 @@ export async function main(argv: string[]): Promise<void> {
 
 async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCodeValue> {
   if (args.flags.version) {
-    process.stdout.write(`${__ZHI_VERSION__}\n`);
+    (await import('./version.js')).printVersion(args.flags.language);
     return ExitCode.ok;
   }
   if (args.flags.help) {

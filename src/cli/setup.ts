@@ -51,7 +51,8 @@ export async function runSetup(ctx: AppContext, opts: { thenChat?: boolean } = {
     say(t('setup.intro'));
     const answers = await askAll(ctx, prompts, say, existing);
     if (!answers) return ExitCode.config;
-    await saveConfigFile(ctx.paths.configFile, configFrom(existing, answers));
+    if (!(await saveConfigFile(ctx.paths.configFile, configFrom(existing, answers))))
+      say(ctx.err.yellow(`! ${t('doctor.win.noAcl', { file: ctx.paths.configFile })}`));
     say(ctx.err.green(`✓ ${t('setup.saved', { path: ctx.paths.configFile })}`));
     return await offerDemo(ctx, prompts, say, opts.thenChat === true);
   } catch (err) {

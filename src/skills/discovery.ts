@@ -1,13 +1,13 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { builtinSkillsDir } from '../support/install.js';
 import type { AppPaths } from '../support/paths.js';
-import { packageRoot } from '../support/paths.js';
 import { SkillCache } from './cache.js';
 import type { LoadOutcome } from './loader.js';
 import type { Skill, SkillIssue, SkillSource } from './schema.js';
 
 export interface SkillDirs {
-  /** Built-ins shipped in the package (`<package>/skills`). */
+  /** Built-ins shipped with zhi (`<package>/skills`, or an executable's own copy: support/install.ts). */
   builtinDir: string;
   /** The user's skills (`<config dir>/skills`). */
   userDir: string;
@@ -27,8 +27,8 @@ export interface SkillCatalog {
   dirs: SkillDirs;
 }
 
-export function defaultSkillDirs(paths: Pick<AppPaths, 'skillsDir'>): SkillDirs {
-  return { builtinDir: join(packageRoot(), 'skills'), userDir: paths.skillsDir };
+export function defaultSkillDirs(paths: Pick<AppPaths, 'skillsDir' | 'dataDir'>): SkillDirs {
+  return { builtinDir: builtinSkillsDir(paths.dataDir), userDir: paths.skillsDir };
 }
 
 /** Where Agent Skills clients look for a project's own skills. */
@@ -59,7 +59,7 @@ export async function projectSkillDirs(cwd: string, home: string | undefined): P
 
 /** The skill folders of a command run in `cwd`: built-ins, the user's, and the project's. */
 export async function skillDirsFor(
-  paths: Pick<AppPaths, 'skillsDir'>,
+  paths: Pick<AppPaths, 'skillsDir' | 'dataDir'>,
   cwd: string,
   home: string | undefined,
 ): Promise<SkillDirs> {

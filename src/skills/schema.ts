@@ -69,6 +69,12 @@ export interface Skill {
    * into one file (translation). Undefined: a long document is cut at the budget.
    */
   mapReduce?: 'combine' | 'concat';
+  /**
+   * `output.answer: file`: the file the skill writes is its answer. The run ends when its
+   * file_write succeeds and the content written is shown and returned: one model call, never a
+   * second generation of the same text.
+   */
+  answerIsFile?: boolean;
   /** Where long documents are split (default headings, then paragraphs). */
   chunking?: Chunking;
   /** `allowed-tools: Bash(python3:*)`: the shell may run only commands with these prefixes. */
@@ -201,6 +207,7 @@ export const skillFileSchema = z.object({
           .string({ error: 'skills.err.notText' })
           .refine((d) => isSafeRelativeDir(d), { error: 'skills.err.outputDir' })
           .optional(),
+        answer: z.literal('file', { error: 'skills.err.answer' }).optional(),
       },
       { error: 'skills.err.notMap' },
     )
@@ -228,7 +235,7 @@ export const KNOWN_KEYS = {
   ],
   input: ['description', 'args'],
   arg: ['name', 'type', 'required', 'default', 'description', 'each', 'extensions', 'choices'],
-  output: ['description', 'directory'],
+  output: ['description', 'directory', 'answer'],
   /** Agent Skills front matter keys zhi accepts besides its own. */
   skillMd: ['allowed-tools', 'license', 'compatibility', 'metadata'],
 } as const;
@@ -288,6 +295,7 @@ export function toSkill(
   if (meta.modelLine) skill.modelLine = meta.modelLine;
   if (data.map_reduce) skill.mapReduce = data.map_reduce === 'concat' ? 'concat' : 'combine';
   if (data.chunking) skill.chunking = data.chunking;
+  if (data.output?.answer === 'file') skill.answerIsFile = true;
   return skill;
 }
 

@@ -201,7 +201,11 @@ async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   };
 }
 
-export async function saveConfigFile(path: string, file: ConfigFile): Promise<void> {
+/**
+ * Write the config. Resolves false when, on Windows, its access list could not be cut down to the
+ * current user (icacls failed): the caller says so, since the file holds the key.
+ */
+export async function saveConfigFile(path: string, file: ConfigFile): Promise<boolean> {
   const ordered: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) {
     const v = file[key as keyof ConfigFile];
@@ -210,7 +214,7 @@ export async function saveConfigFile(path: string, file: ConfigFile): Promise<vo
   const { stringify } = await import('yaml');
   await writeFileAtomic(path, stringify(ordered), 0o600);
   // Windows: the mode above means little; the access list is what keeps the key private.
-  await restrictAcl(path);
+  return restrictAcl(path);
 }
 
 export interface Overrides {

@@ -43,7 +43,8 @@ function shown(ch: string): string {
 
 /** The text with every control character and escape introducer made visible. */
 export function visible(text: string, opts: VisibleOptions = {}): string {
-  let out = text;
+  // A Windows line end is a line end, not a `\r` to show (split before controls are shown).
+  let out = opts.keepNewlines ? text.replace(/\r+\n/g, '\n') : text;
   if (UNSAFE_TEST.test(out)) out = out.replace(UNSAFE, shown);
   if (!opts.keepNewlines && out.includes('\n')) out = out.replaceAll('\n', '↵');
   if (!opts.keepTabs && out.includes('\t')) out = out.replaceAll('\t', '→');

@@ -117,7 +117,10 @@ describe('a base URL where nothing answers', () => {
 describe('zhi --version / --help', () => {
   it('prints the version and help', async () => {
     const v = await runZhi({ args: ['--version'] });
-    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    // A checkout runs "from source"; the npm package and the executable say so (scripts/smoke-install.mjs).
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+ \(from source, Node v\d+\.\d+\.\d+\)\n$/);
+    const vz = await runZhi({ args: ['--version'], env: { ZHI_LANGUAGE: 'zh' } });
+    expect(vz.stdout).toMatch(/^\d+\.\d+\.\d+（源码运行，Node v[\d.]+）\n$/);
     const h = await runZhi({ args: ['--help'] });
     expect(h.stdout).toContain('zhi run <skill>');
     const hz = await runZhi({ args: ['--help', '--language', 'zh'] });

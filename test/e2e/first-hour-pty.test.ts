@@ -92,27 +92,6 @@ describe.each([
     await s.until(() => !existsSync(join(e.cwd, 'notes.txt')), 'notes.txt removed');
   });
 
-  it("/undo after !cmd names the command; /status names the mode in the person's language", async () => {
-    const s = open();
-    await s.waitFor(promptFor(lang));
-    s.write('!echo undo-me');
-    s.write(KEY.enter);
-    await s.waitFor(lang === 'zh' ? '输出已加入对话' : 'The output was added');
-    s.write('/undo');
-    s.write(KEY.enter);
-    const view = await waitScreen(
-      s,
-      cols,
-      (v) => v.replace(/\n/g, '').includes('!echo undo-me'),
-      'the undo line',
-    );
-    expect(view).not.toContain('I ran this command');
-    s.write('/status');
-    s.write(KEY.enter);
-    const status = await waitScreen(s, cols, (v) => /(Permissions|权限):/.test(v), 'the status');
-    expect(status).toMatch(lang === 'zh' ? /权限:\s+确认/ : /Permissions:\s+approve/);
-  });
-
   it("an approval names a built-in tool by what it does, in the person's language", async () => {
     fake.script(
       { kind: 'tools', calls: [{ name: 'shell', arguments: { command: 'echo hi' } }] },

@@ -18,7 +18,7 @@ beforeEach(() => {
 
 const zhi = (args: string[], env: Record<string, string> = {}) => e.zhi(args, { env, timeoutMs: 60_000 });
 
-/** Each document says which file it is; the fake writes `<id>-summary.md`, then answers. */
+/** Each document says which file it is; the fake writes `<id>-summary.md` (the written file is the answer). */
 function markerOf(req: RecordedRequest): string {
   const user = req.body.messages.find((m: { role: string }) => m.role === 'user');
   return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
@@ -135,6 +135,19 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
           kind: 'tools',
           calls: [{ name: 'file_write', arguments: { path: taken, content: `Summary of ${markerOf(req)}` } }],
         };
+      // After writing it asks for one more thing (a tool it lacks), so a file waits for a second
+      // answer with its output on disk: the mid-way state a kill can catch. (A plain write ends
+      // the run at once: the written file is summarize's answer.)
+      if (last.role === 'user') {
+        const id = markerOf(req);
+        return {
+          kind: 'tools',
+          calls: [
+            { name: 'file_write', arguments: { path: `${id}-summary.md`, content: `Summary of ${id}` } },
+            { name: 'file_list', arguments: { path: '.' } },
+          ],
+        };
+      }
       return folderResponder(req);
     };
     fake.fallback = likeModel;
@@ -266,12 +279,26 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     expect(events.find((e) => e.type === 'folder_end')).toMatchObject({ counts: { done: 6, failed: 0 } });
   });
 
+  it("one model call per file: the written file is the answer, shown in the run's answer", async () => {
+    const ids = makeFolder(6);
+    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '3']);
+    expect(r.code).toBe(0);
+    const chats = fake.requests.filter((q) => q.path.endsWith('/chat/completions'));
+    expect(chats).toHaveLength(ids.length);
+    expect(chats.every((q) => q.body.messages.at(-1).role === 'user')).toBe(true);
+    for (const id of ids) {
+      expect(readFileSync(join(work, 'zhi-output', `${id}-summary.md`), 'utf8')).toBe(`Summary of ${id}\n`);
+      expect(r.stdout).toContain(`## docs/${id}.txt\n\nSummary of ${id}`);
+    }
+  });
+
   it('1113 (no balance) stops the run cleanly with the manifest intact', async () => {
     makeFolder(12);
     let calls = 0;
     fake.fallback = (req) => {
       calls += 1;
-      if (calls > 6)
+      // One call per file: three files done, the fourth meets the error.
+      if (calls > 3)
         return { kind: 'error', status: 429, code: '1113', message: '余额不足或无可用资源包,请充值。' };
       return folderResponder(req);
     };

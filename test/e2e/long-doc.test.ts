@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
@@ -72,6 +72,57 @@ describe('documents longer than one message: map, then combine', () => {
     expect(readFileSync(join(work, 'zhi-output', 'contract-summary.md'), 'utf8')).toContain(
       '# Summary: contract',
     );
+  });
+
+  it('combines long part results in rounds (no request larger than a part), keeps them on disk, and resumes without paying again', async () => {
+    const pages = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `--- page ${i + 1} of 400 ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+    );
+    writeFileSync(join(work, 'contract.txt'), pages.join('\n'));
+    const isRound = (r: RecordedRequest) =>
+      /This run combines the results of parts \d+ to \d+/.test(system(r));
+    let failFinal = true;
+    fake.fallback = (req): Reply => {
+      // Every part's result is 25 KB: together they are far more than one message may carry.
+      if (isMap(req)) {
+        const seen = numbers(user(req), 'PAGEMARK');
+        return { kind: 'text', text: `PARTSUM-${seen[0]} ${'detail '.repeat(3600)}`, chunk: 4000 };
+      }
+      if (isRound(req)) return { kind: 'text', text: `ROUNDSUM-${numbers(user(req), 'PARTSUM')[0]}` };
+      if (failFinal) return { kind: 'error', status: 500, code: '500', message: 'internal error' };
+      return {
+        kind: 'tools',
+        calls: [
+          { name: 'file_write', arguments: { path: 'contract-summary.md', content: '# Summary: contract' } },
+        ],
+      };
+    };
+    const first = await zhi(['run', 'summarize', 'contract.txt', '--auto']);
+    expect(first.code).not.toBe(0);
+    const maps = chats().filter(isMap).length;
+    const rounds = chats().filter(isRound);
+    expect(maps).toBeGreaterThanOrEqual(4);
+    expect(rounds.length).toBeGreaterThanOrEqual(2);
+    // No request is much larger than a part (60 KB) plus the prompt.
+    for (const q of chats()) expect(Buffer.byteLength(q.raw, 'utf8')).toBeLessThan(75 * 1024);
+    const kept = join(work, 'zhi-output', '.zhi-parts');
+    expect(readdirSync(kept)).toHaveLength(1);
+
+    // The same command again: nothing already done is sent again; the final run goes through.
+    fake.requests.length = 0;
+    failFinal = false;
+    const again = await zhi(['run', 'summarize', 'contract.txt', '--auto']);
+    expect(again.code).toBe(0);
+    expect(chats().filter(isMap)).toHaveLength(0);
+    expect(chats().filter(isRound)).toHaveLength(0);
+    expect(chats()).toHaveLength(1);
+    const final = chats()[0]!;
+    expect(numbers(user(final), 'ROUNDSUM').length).toBe(rounds.length);
+    expect(again.stdout).toContain('# Summary: contract');
+    // Answered: the kept results are removed, and the output folder holds only the output.
+    expect(readdirSync(join(work, 'zhi-output'))).toEqual(['contract-summary.md']);
   });
 
   it('--dry-run says a long document is split into parts and estimates the parts and the combining run', async () => {

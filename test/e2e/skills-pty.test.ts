@@ -70,12 +70,17 @@ describe('skills in the REPL', () => {
 
   it('/run asks before file_write in approve mode, prints the answer, and /skill list shows the skills', async () => {
     writeFileSync(join(work, 'notes.txt'), 'We cut travel costs by 10%.');
+    // The written file is summarize's answer: shown as the answer, no second call.
     fake.script(
       {
         kind: 'tools',
-        calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: '# Summary' } }],
+        calls: [
+          {
+            name: 'file_write',
+            arguments: { path: 'notes-summary.md', content: 'Travel costs are cut by 10%.' },
+          },
+        ],
       },
-      { kind: 'text', text: 'Travel costs are cut by 10%.' },
       { kind: 'text', text: 'Nous réduisons les frais de voyage de 10 %.' },
     );
     const s = open();
@@ -86,7 +91,10 @@ describe('skills in the REPL', () => {
     s.write('y\r');
     await s.waitFor('Travel costs are cut by 10%.', 10_000, from);
     await s.waitFor(PROMPT, 10_000, from);
-    expect(readFileSync(join(work, 'zhi-output', 'notes-summary.md'), 'utf8')).toBe('# Summary\n');
+    expect(readFileSync(join(work, 'zhi-output', 'notes-summary.md'), 'utf8')).toBe(
+      'Travel costs are cut by 10%.\n',
+    );
+    expect(fake.chatBodies()).toHaveLength(1);
     expect(fake.chatBodies()[0].model).toBe('glm-4-flash');
 
     // Tab completes skill names after /run, then file names.

@@ -30,20 +30,18 @@ const lastTool = (body: { messages: { role: string; content: string }[] }) =>
   [...body.messages].reverse().find((m) => m.role === 'tool')?.content ?? '';
 
 describe('zhi run: one skill', () => {
-  it('runs summarize on glm-4-flash with thinking off, only its own tools, writes the file, and prints only the answer', async () => {
+  it('runs summarize on glm-4-flash with thinking off, only its own tools, writes the file, and prints it as the answer: one model call', async () => {
     writeFileSync(
       join(work, 'notes.txt'),
       'Budget meeting.\nTravel costs are cut by 10%.\nAlice sends the report on Friday.\n',
     );
     const summary =
       '# Summary: notes\n\n## Key points\n- Travel costs are cut by 10%.\n- Alice sends the report on Friday.';
-    fake.script(
-      {
-        kind: 'tools',
-        calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: summary } }],
-      },
-      { kind: 'text', text: summary },
-    );
+    // The written file is the answer (output.answer: file): no second call to repeat it.
+    fake.script({
+      kind: 'tools',
+      calls: [{ name: 'file_write', arguments: { path: 'notes-summary.md', content: summary } }],
+    });
     const r = await zhi(['run', 'summarize', 'notes.txt', '--auto']);
     expect(r.stderr).toContain('Running summarize (glm-4-flash)');
     expect(r.code).toBe(0);
@@ -51,7 +49,7 @@ describe('zhi run: one skill', () => {
     expect(readFileSync(join(work, 'zhi-output', 'notes-summary.md'), 'utf8')).toBe(`${summary}\n`);
 
     const bodies = fake.chatBodies();
-    expect(bodies).toHaveLength(2);
+    expect(bodies).toHaveLength(1);
     for (const b of bodies) {
       expect(b.model).toBe('glm-4-flash');
       expect(b.thinking).toEqual({ type: 'disabled' });
@@ -60,6 +58,7 @@ describe('zhi run: one skill', () => {
     const [first] = fake.requests.filter((q) => q.path.endsWith('/chat/completions'));
     expect(system(first!)).toMatch(/^You summarize documents for busy readers/);
     expect(system(first!)).toContain('Answer in the language');
+    expect(system(first!)).toContain('the run ends there');
     expect(userText(first!)).toContain('<document name="notes.txt">\nBudget meeting.');
     expect(userText(first!)).toContain('- length: medium');
   });

@@ -563,6 +563,8 @@ export class FakeZhipu {
         }
         await send(chunk, split);
         if (delay) await sleep(delay);
+        // The client went away (Ctrl+C): stop writing, as a real server does.
+        if (res.destroyed || res.socket?.destroyed) return;
       }
       if (reply.kind === 'cut') {
         await sleep(20);

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { type ProcessTools, stopWindowsTree } from '../../src/tools/shell/kill-windows.js';
+import {
+  descendants,
+  type ProcessTools,
+  parseTable,
+  stopWindowsTree,
+} from '../../src/tools/shell/kill-windows.js';
 import { runCommand } from '../../src/tools/shell/run.js';
 import shell, { visible } from '../../src/tools/shell/shell.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
@@ -245,33 +250,90 @@ describe('Windows: the whole tree is stopped, and the report is truthful', () =>
     return { calls, tools };
   };
 
-  it('ends the live tree of cmd.exe with taskkill /T /F', async () => {
-    const { calls, tools } = fakeTools(() => ({ code: 0, stdout: '' }));
-    expect(await stopWindowsTree(4242, true, tools)).toEqual({ stopped: true, ended: 1 });
-    expect(calls).toEqual([['taskkill', ['/PID', '4242', '/T', '/F']]]);
+  /** A process table that changes as taskkill ends processes (those in `stubborn` never go). */
+  const machine = (table: [pid: number, ppid: number][], stubborn: number[] = [], wmic = true) => {
+    const alive = new Map(table);
+    return fakeTools((file, args) => {
+      if (file === 'wmic') {
+        if (!wmic) return { code: null, stdout: '' };
+        const rows = [...alive].map(([pid, ppid]) => `${ppid}  ${pid}`);
+        return { code: 0, stdout: ['ParentProcessId  ProcessId', ...rows].join('\r\n') };
+      }
+      if (file === 'powershell.exe') {
+        return { code: 0, stdout: [...alive].map(([pid, ppid]) => `${ppid} ${pid}`).join('\r\n') };
+      }
+      const pid = Number(args[1]);
+      if (stubborn.includes(pid)) return { code: 1, stdout: '' };
+      // /T: the process and everything below it.
+      const gone = [pid, ...[...alive].filter(([, ppid]) => ppid === pid).map(([p]) => p)];
+      for (const p of gone) alive.delete(p);
+      return { code: 0, stdout: '' };
+    });
+  };
+
+  it('ends the live tree of cmd.exe and checks that it is gone', async () => {
+    const { calls, tools } = machine([
+      [1, 0],
+      [4242, 1],
+      [5001, 4242],
+      [6001, 5001],
+    ]);
+    const r = await stopWindowsTree(4242, true, { ...tools, sleep: async () => {} });
+    expect(r).toEqual({ stopped: true, ended: 3, verified: true });
+    expect(calls.find((c) => c[0] === 'taskkill')).toEqual(['taskkill', ['/PID', '4242', '/T', '/F']]);
+    expect(calls.filter((c) => c[0] === 'wmic').length).toBeGreaterThanOrEqual(2);
   });
 
   it('once cmd.exe has exited, finds what it left (start /b) by parent id and ends each tree', async () => {
-    const { calls, tools } = fakeTools((file) =>
-      file === 'powershell.exe' ? { code: 0, stdout: '5001\r\n5002\r\n' } : { code: 0, stdout: '' },
-    );
-    expect(await stopWindowsTree(4242, false, tools)).toEqual({ stopped: true, ended: 2 });
-    expect(calls[0]![1].join(' ')).toContain('ParentProcessId=4242');
-    expect(calls.slice(1)).toEqual([
-      ['taskkill', ['/PID', '5001', '/T', '/F']],
-      ['taskkill', ['/PID', '5002', '/T', '/F']],
+    const { calls, tools } = machine([
+      [5001, 4242],
+      [5002, 4242],
+      [7000, 1],
     ]);
+    const r = await stopWindowsTree(4242, false, { ...tools, sleep: async () => {} });
+    expect(r).toEqual({ stopped: true, ended: 2, verified: true });
+    expect(calls.filter((c) => c[0] === 'taskkill').map((c) => c[1][1])).toEqual(['5001', '5002']);
   });
 
-  it('says so when something could not be stopped', async () => {
-    const { tools } = fakeTools((file, args) =>
-      file === 'powershell.exe'
-        ? { code: 0, stdout: '5001 5002' }
-        : { code: args[1] === '5002' ? 1 : 0, stdout: '' },
+  it('says so when something is still running after taskkill, or when nothing could be checked', async () => {
+    const { tools } = machine(
+      [
+        [5001, 4242],
+        [5002, 4242],
+      ],
+      [5002],
     );
-    expect(await stopWindowsTree(4242, false, tools)).toEqual({ stopped: false, ended: 1 });
-    const { tools: noPs } = fakeTools(() => ({ code: null, stdout: '' }));
-    expect((await stopWindowsTree(4242, false, noPs)).stopped).toBe(false);
+    expect(await stopWindowsTree(4242, false, { ...tools, sleep: async () => {} })).toEqual({
+      stopped: false,
+      ended: 1,
+      verified: true,
+    });
+    // taskkill's exit code alone is not believed: a process it "ended" that is still there counts.
+    const liar = machine([[5001, 4242]]);
+    const lying: ProcessTools = {
+      run: async (file, args) => (file === 'taskkill' ? { code: 0, stdout: '' } : liar.tools.run(file, args)),
+      sleep: async () => {},
+    };
+    expect((await stopWindowsTree(4242, false, lying)).stopped).toBe(false);
+    const { tools: none } = fakeTools(() => ({ code: null, stdout: '' }));
+    expect(await stopWindowsTree(4242, false, none)).toEqual({ stopped: false, ended: 0, verified: false });
+  });
+
+  it('reads the table from PowerShell when wmic is missing, and wmic in any column order', async () => {
+    const { tools } = machine(
+      [
+        [1, 0],
+        [5001, 4242],
+      ],
+      [],
+      false,
+    );
+    expect((await stopWindowsTree(4242, false, { ...tools, sleep: async () => {} })).stopped).toBe(true);
+    expect([...parseTable('ProcessId ParentProcessId\r\n10 4\r\n11 10\r\n')]).toEqual([
+      [10, 4],
+      [11, 10],
+    ]);
+    expect(descendants(parseTable('1 10\n10 11\n11 12\n1 13'), 10)).toEqual([11, 12]);
   });
 
   it.runIf(unix)(
@@ -286,7 +348,10 @@ describe('Windows: the whole tree is stopped, and the report is truthful', () =>
         processTools: tools,
         killGraceMs: 300,
       });
-      expect(calls[0]).toEqual(['taskkill', ['/PID', expect.any(String), '/T', '/F']]);
+      expect(calls.find((c) => c[0] === 'taskkill')).toEqual([
+        'taskkill',
+        ['/PID', expect.any(String), '/T', '/F'],
+      ]);
       expect(r.timedOut).toBe(true);
       expect(r.stopFailed).toBe(true);
     },

@@ -92,6 +92,15 @@ describe('portable file names', () => {
     }
     expect(existsSync(out)).toBe(false);
   });
+
+  it('a name ending in a dot gets the real reason, not "cannot write . files"', async () => {
+    const c = toolContext({ cwd, outputDir: join(cwd, 'zhi-output') });
+    const err = await refusal(
+      fileWrite.execute(fileWrite.schema.parse({ path: 'notes.md.', content: 'x' }), c),
+    );
+    expect(err.message).toMatch(/ends with a dot or a space/);
+    expect(err.message).not.toMatch(/Cannot write/);
+  });
 });
 
 describe('one rule for the shown path and the written path', () => {

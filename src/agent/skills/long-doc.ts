@@ -1,23 +1,25 @@
 /**
  * Documents longer than a skill run can take in one message: split at pages, headings or
  * paragraphs (never inside a table), run the skill's model on every part (map, several at once),
- * then either combine the parts' results in the skill's own run (`map_reduce: true`: summaries,
- * analyses, tables) or join them in order into one result (`map_reduce: concat`: translation),
- * which the skill's own file_write call saves whole.
+ * then either combine the parts' results (`map_reduce: true`: summaries, analyses, tables) — in
+ * rounds of groups no larger than a part until they fit one message, then in the skill's own
+ * run — or join them in order into one result (`map_reduce: concat`: translation), which the
+ * skill's own file_write call saves whole. Every result is kept on disk until the run answers
+ * (part-store.ts): the same command after a failure or Ctrl+C pays only for what is missing.
  */
 import { extname } from 'node:path';
 import { estimateTextTokens } from '../../agent/tokens.js';
 import { type Cost, costOf, findModel, formatCost } from '../../llm/models.js';
-import { composeMessage, OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
+import { OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
 import { splitDocument } from '../../skills/split.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
-import { type Attempt, DEFAULT_JOBS, poolEvents } from '../batch/pool.js';
-import type { AgentResult, RunEvent } from '../events.js';
-import { runAgent } from '../loop.js';
+import type { RunEvent } from '../events.js';
+import { type PieceRun, runPieces } from './long-doc-parts.js';
+import { PartStore } from './part-store.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
@@ -28,6 +30,8 @@ const PART_BYTES = 60 * 1024;
 const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 export interface LongDocument {
+  /** Where the part results are kept: removed once the skill's run has answered. */
+  store: PartStore;
   argName: string;
   name: string;
   /** The text that stands for the document in the skill's own run. */
@@ -110,11 +114,34 @@ export async function* mapLongDocument(
     ...(over ? { limit: over.limit, left: over.left } : {}),
   };
   if (over) await settleCost(rt, { file: name, cost, limit: over.limit });
-  const results = yield* mapParts(req, rt, plan, { name, parts, concat, argName: input.argName });
-  if (!results) return undefined;
+  const store = PartStore.for(plan.outputDir, {
+    text: input.text,
+    other: [
+      req.skill.name,
+      req.skill.hash,
+      plan.model,
+      size,
+      req.skill.chunking,
+      without(req.values, input.argName),
+    ],
+  });
+  const run: PieceRun = { req, rt, plan, argName: input.argName, file: name, store };
+  const n = parts.length;
+  const mapped = yield* runPieces(
+    run,
+    parts.map((text, i) => ({
+      key: `p${String(i + 1).padStart(4, '0')}`,
+      label: `${name} (part ${i + 1} of ${n})`,
+      text,
+      instruction: mapPrompt(concat, i + 1, n),
+    })),
+    { round: 0 },
+  );
+  if (!mapped) return undefined;
   if (concat) {
-    const whole = results.join('\n\n');
+    const whole = mapped.join('\n\n');
     return {
+      store,
       argName: input.argName,
       name,
       note: `a long document, already processed in ${parts.length} parts; the whole result is ready`,
@@ -122,12 +149,82 @@ export async function* mapLongDocument(
       whole,
     };
   }
+  const results = yield* combineInRounds(run, mapped, size);
+  if (!results) return undefined;
   return {
+    store,
     argName: input.argName,
-    name: `${name} (results of its ${parts.length} parts, in order)`,
-    note: `a long document: the results of its ${parts.length} parts, in order`,
-    text: results.map((r, i) => `### Part ${i + 1} of ${parts.length}\n\n${r.trim()}`).join('\n\n'),
+    name: `${name} (results of its ${n} parts, in order)`,
+    note: `a long document: the results of its ${n} parts, in order`,
+    text: results.text,
   };
+}
+
+/**
+ * The parts' results, combined a group at a time until all of them fit in one message of at most
+ * `max` bytes: every combining request is as bounded as a part. Each round's results are kept
+ * like the parts'.
+ */
+async function* combineInRounds(
+  run: PieceRun,
+  mapped: string[],
+  max: number,
+): AsyncGenerator<RunEvent, { text: string } | undefined> {
+  // Results with the part numbers they cover, so later rounds still say where things came from.
+  let items = mapped.map((r, i) => ({ from: i + 1, to: i + 1, text: r.trim() }));
+  const total = mapped.length;
+  const heading = (x: { from: number; to: number }) =>
+    x.from === x.to ? `### Part ${x.from} of ${total}` : `### Parts ${x.from}–${x.to} of ${total}`;
+  const joined = () => items.map((x) => `${heading(x)}\n\n${x.text}`).join('\n\n');
+  for (let round = 1; Buffer.byteLength(joined(), 'utf8') > max; round++) {
+    const groups = groupBySize(
+      items,
+      (x) => Buffer.byteLength(`${heading(x)}\n\n${x.text}\n\n`, 'utf8'),
+      max,
+    );
+    // A group of one cannot shrink by combining: stop rather than loop (the skill's run then takes it).
+    if (groups.length === items.length) break;
+    const next = yield* runPieces(
+      run,
+      groups.map((g, i) => ({
+        key: `r${round}-${String(i + 1).padStart(4, '0')}`,
+        label: `${run.file} (results of parts ${g[0]!.from}–${g.at(-1)!.to} of ${total})`,
+        text: g.map((x) => `${heading(x)}\n\n${x.text}`).join('\n\n'),
+        instruction: combinePrompt(g[0]!.from, g.at(-1)!.to, total),
+      })),
+      { round },
+    );
+    if (!next) return undefined;
+    items = groups.map((g, i) => ({ from: g[0]!.from, to: g.at(-1)!.to, text: next[i]!.trim() }));
+  }
+  return { text: joined() };
+}
+
+/** Consecutive items packed into groups of at most `max` bytes (an item bigger than that alone). */
+export function groupBySize<T>(items: T[], size: (x: T) => number, max: number): T[][] {
+  const groups: T[][] = [];
+  let used = 0;
+  for (const x of items) {
+    const n = size(x);
+    const last = groups.at(-1);
+    if (last && used + n <= max) {
+      last.push(x);
+      used += n;
+    } else {
+      groups.push([x]);
+      used = n;
+    }
+  }
+  return groups;
+}
+
+function combinePrompt(from: number, to: number, total: number): string {
+  return `This run combines the results of parts ${from} to ${to} of ${total} of a long document, given in order in the user's message. Do the task for these parts as one: merge what repeats, keep every figure, name, date and open question, and keep the part numbers where something comes from. Do not call tools and do not write files: answer with the combined result and nothing else, because it is combined with the other parts' afterwards.`;
+}
+
+function without(values: SkillRunRequest['values'], name: string): SkillRunRequest['values'] {
+  const { [name]: _gone, ...rest } = values;
+  return rest;
 }
 
 /** The run's limit when the estimate is more than is left of it (undefined: it fits, or no limit). */
@@ -159,81 +256,6 @@ async function settleCost(rt: SkillRuntime, o: { file: string; cost: Cost; limit
       { key: 'sessions.budget.try1', params: { more: Math.max(o.cost.amount * 2, o.limit).toFixed(2) } },
     ],
   });
-}
-
-/** Run the map step on every part, several at once; undefined when interrupted. */
-async function* mapParts(
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-  plan: SkillPlan,
-  o: { name: string; parts: string[]; concat: boolean; argName: string },
-): AsyncGenerator<RunEvent, string[] | undefined> {
-  const none = new ToolRegistry();
-  const { skillSystemPrompt } = await import('./run.js');
-  const system = skillSystemPrompt(req.skill, {
-    outputDir: '',
-    today: rt.today ?? new Date().toISOString().slice(0, 10),
-    writes: false,
-  });
-  const n = o.parts.length;
-  const work = async (
-    part: string,
-    i: number,
-    emit: (ev: RunEvent) => void,
-  ): Promise<Attempt<AgentResult>> => {
-    const user = composeMessage({
-      skill: req.skill,
-      values: req.values,
-      blocks: new Map([
-        [
-          o.argName,
-          {
-            summary: `${o.name} (part ${i + 1} of ${n})`,
-            docs: [{ name: `${o.name} (part ${i + 1} of ${n})`, text: part, note: `part ${i + 1} of ${n}` }],
-          },
-        ],
-      ]),
-    });
-    const gen = runAgent(
-      [
-        { role: 'system', content: `${system}\n\n${mapPrompt(o.concat, i + 1, n)}` },
-        { role: 'user', content: user },
-      ],
-      {
-        llm: rt.llm,
-        tools: none,
-        prompter: rt.prompter,
-        usage: req.usage,
-        cwd: rt.cwd,
-        outputDir: plan.outputDir,
-        ...rt.hooks,
-      },
-      { model: plan.model, thinking: false, maxTurns: 1, mode: rt.mode, signal: rt.signal },
-    );
-    let step = await gen.next();
-    while (!step.done) {
-      if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
-      step = await gen.next();
-    }
-    const r = step.value;
-    if (r.stopReason === 'answer') return { kind: 'done', value: r };
-    const kind = r.error?.kind;
-    if (kind === 'rate_limit' || kind === 'overloaded') return { kind: 'retry', reason: kind, value: r };
-    return { kind: kind === 'balance' || kind === 'auth' ? 'stop' : 'failed', value: r };
-  };
-  const { outcomes } = yield* poolEvents(
-    o.parts,
-    (emit: (ev: RunEvent) => void) => ({ work: (part, i) => work(part, i, emit) }),
-    { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal },
-  );
-  if (rt.signal.aborted) return undefined;
-  const failed = outcomes.find((x) => x.status !== 'done');
-  if (failed) {
-    const err = failed.value?.error;
-    if (err) throw err;
-    return undefined;
-  }
-  return outcomes.map((x) => x.value?.text ?? '');
 }
 
 /** The run's tools with file_write filling in the whole result where the model wrote the placeholder. */

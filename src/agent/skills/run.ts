@@ -26,7 +26,7 @@ import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.
 import { languagePreamble } from '../prompt.js';
 import { chainProblem } from './chain.js';
 import { type GatheredInputs, gatherInputs } from './gather.js';
-import { mapLongDocument, withWholeResult } from './long-doc.js';
+import { mapLongDocument, RESULT_PLACEHOLDER, withWholeResult } from './long-doc.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
 
@@ -225,6 +225,9 @@ async function* runPlanned(
         maxTurns: req.skill.maxTurns,
         mode: rt.mode,
         signal: rt.signal,
+        ...(req.skill.answerIsFile && registry.has('file_write')
+          ? { answerFromWrite: (args) => writtenAnswer(args, long?.whole) }
+          : {}),
       },
     ),
   );
@@ -232,7 +235,21 @@ async function* runPlanned(
   insertAll(result.filesWritten, 0, before.filesWritten);
   // A long document joined in parts: the answer is the whole result, as a short document's would be.
   if (long?.whole !== undefined && result.stopReason === 'answer') result.text = long.whole;
+  // Its part results were kept for a run that fails; this one answered.
+  if (long && result.stopReason === 'answer') await long.store.discard().catch(() => undefined);
   return result;
+}
+
+/**
+ * The answer of a skill whose file is its answer: the text content it wrote (a long document's
+ * whole result where the model wrote the placeholder). Undefined when nothing written was text
+ * (an .xlsx's sheets): the model then answers itself.
+ */
+function writtenAnswer(args: Record<string, unknown>[], whole: string | undefined): string | undefined {
+  const texts = args.map((a) => a.content).filter((c): c is string => typeof c === 'string');
+  if (!texts.length) return undefined;
+  const text = texts.join('\n\n');
+  return whole === undefined ? text : text.split(RESULT_PLACEHOLDER).join(whole);
 }
 
 function without(values: InputValues, name: string): InputValues {
@@ -353,6 +370,10 @@ export function skillSystemPrompt(
     lines.push(
       `file_write saves new files in the output folder "${o.outputDir}": give it a plain file name such as "summary.md", never a folder or an absolute path. It never replaces an existing file; if a name is taken, pick another.`,
     );
+    if (skill.answerIsFile)
+      lines.push(
+        'When file_write saves your result, the run ends there: what you wrote is your final answer and is shown as it is. Do not repeat it afterwards.',
+      );
   }
   if (skill.folder)
     pushAll(lines, skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));

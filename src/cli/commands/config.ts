@@ -105,7 +105,8 @@ async function set(ctx: AppContext, key: string | undefined, raw: string): Promi
   const value = validateValue(k, coerce(k, raw), 'zhi config set', MODEL_CATALOG);
   const next: ConfigFile = { ...loaded.file, [k]: value };
   checkResult(loaded, next);
-  await saveConfigFile(ctx.paths.configFile, next);
+  if (!(await saveConfigFile(ctx.paths.configFile, next)))
+    process.stderr.write(formatWarning(t('doctor.win.noAcl', { file: ctx.paths.configFile }), ctx.err));
   out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
   if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
     const suggestion = nearest(String(value), chatModelIds());

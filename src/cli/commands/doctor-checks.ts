@@ -5,11 +5,14 @@
 import { existsSync } from 'node:fs';
 import { describeApiError } from '../../llm/describe.js';
 import { t } from '../../support/i18n/index.js';
+import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
 import { findSoffice } from '../../tools/files/readers/soffice.js';
 import { sandboxState } from '../../tools/shell/sandbox.js';
 import { type AppContext, makeClient } from '../context.js';
+import { nodeCheck } from './doctor-node.js';
 import { officeCheck, sandboxCheck } from './doctor-sandbox.js';
+import { aclCheck, asWindowsNote, codePageCheck, shellCheck } from './doctor-windows.js';
 
 export interface Check {
   /** False: something is wrong, and `zhi doctor` exits 1. */
@@ -91,9 +94,13 @@ export async function mcpCheck(ctx: AppContext): Promise<Check | undefined> {
 
 /** Every check, in the order shown. */
 export const CHECKS: DoctorCheck[] = [
+  () => nodeCheck(installKind()),
   configCheck,
   keyCheck,
   mcpCheck,
   () => officeCheck(findSoffice()),
-  () => sandboxCheck(sandboxState()),
+  aclCheck,
+  shellCheck,
+  codePageCheck,
+  () => asWindowsNote(sandboxCheck(sandboxState())),
 ];

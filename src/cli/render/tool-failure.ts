@@ -24,6 +24,12 @@ const KNOWN: Known[] = [
   [/did not finish within|timed out/i, 'input.tool.timeout'],
   [/^Exit code: (\d+)/, 'input.tool.exitCode', (m) => ({ code: m[1]! })],
   [/no such file|not found|does not exist/i, 'input.tool.notFound'],
+  // Before "not allowed": a refused absolute path is about where, not about permissions.
+  [/^Absolute paths are not allowed/i, 'input.tool.absolute'],
+  [
+    /points outside the current|resolves outside the output folder|leads outside the output folder/i,
+    'input.tool.outside',
+  ],
   [/permission denied|not allowed|EACCES|EPERM/i, 'input.tool.permission'],
   [
     /outside the current folder|outside the output folder|outside the current directory/i,

@@ -44,7 +44,8 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
   const args = tool.schema.parse({ command });
   const verdict = (await tool.assess?.(args, ctx)) ?? {};
   if (verdict.refuse) {
-    io.warn(t('input.bang.refused', { reason: t('input.bang.catastrophic') }));
+    // The policy's own reason (C:\\ named, a registry delete named), not a generic one.
+    io.warn(t('input.bang.refused', { reason: verdict.refuse || t('input.bang.catastrophic') }));
     return;
   }
   if (verdict.warning && !(await io.confirm(t('input.bang.confirmDestructive')))) {

@@ -28,7 +28,8 @@ export async function editInEditor(
   if (r.kind === 'unchanged') o.write(`${o.style.dim(t('input.editor.unchanged'))}\n`);
   else {
     const what = t('input.editor.failed', { editor: r.editor, reason: r.reason });
-    o.write(formatWarning(`${what}\n${t('input.editor.failedTry')}`, o.style));
+    const tryKey = process.platform === 'win32' ? 'input.editor.failedTryWindows' : 'input.editor.failedTry';
+    o.write(formatWarning(`${what}\n${t(tryKey)}`, o.style));
   }
   return undefined;
 }

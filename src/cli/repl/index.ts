@@ -29,7 +29,7 @@ export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Prom
   if (ctx.args.flags.resume !== undefined || ctx.args.flags.continue) {
     resumed = await (await import('../sessions/resume.js')).findResumed(ctx);
     repl.preload();
-  }
+  } else repl.warmUp();
   // A first message (the setup wizard's demo) is shown as if typed, answered, and the chat goes on.
   if (o.first) await repl.sendShown(o.first);
   return repl.run();

@@ -16,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
+import { attachMark } from '../render/symbols.js';
 import { editorAsker } from './ask.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
@@ -131,6 +132,29 @@ export class Repl {
       () => this.editor.redraw(),
       () => undefined,
     );
+  }
+
+  /**
+   * While the prompt waits for the person's first message: build the conversation and load the
+   * renderer, the slash commands and Node's fetch, so the first Enter costs what a later one does
+   * (about 0.4 CPU-s otherwise). Started a moment after the prompt is drawn; never keeps the
+   * process alive, and a failure shows when the chat is first used.
+   */
+  warmUp(delayMs = 50): void {
+    const quiet = () => undefined;
+    const timer = setTimeout(() => {
+      void this.loadCommands().catch(quiet);
+      void import('./warm.js')
+        .then(async (w) => {
+          const { chat } = await this.loadChat();
+          this.editor.redraw();
+          w.warmChat(chat);
+          await Promise.all([w.warmFetch(), w.warmMarkdown()]);
+          await w.warmRenderer(this.ctx);
+        })
+        .catch(quiet);
+    }, delayMs);
+    timer.unref();
   }
 
   /** Make the conversation now (with --resume its notes must come before the first prompt). */
@@ -358,7 +382,9 @@ export class Repl {
           built,
           {
             note: (line) =>
-              this.io.output.write(style.enabled ? `${style.dim(`📎 ${line}`)}\n` : `[FILE] ${line}\n`),
+              this.io.output.write(
+                style.enabled ? `${style.dim(`${attachMark()} ${line}`)}\n` : `[FILE] ${line}\n`,
+              ),
             confirm: (question) => this.asker.yesNo(question, { signal, defaultYes: true }),
           },
           signal,

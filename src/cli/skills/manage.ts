@@ -141,7 +141,10 @@ export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome>
       kind: 'usage',
       what: { key: 'skills.edit.noEditor', params: { editor: cmd! } },
       why: res.error.message,
-      tries: [{ key: 'skills.edit.tryEditor' }, { key: 'skills.try.fix', params: { file: skill.file } }],
+      tries: [
+        { key: process.platform === 'win32' ? 'skills.edit.tryEditorWindows' : 'skills.edit.tryEditor' },
+        { key: 'skills.try.fix', params: { file: skill.file } },
+      ],
     });
   }
   const after = await loadSkillFile(skill.file, 'user');

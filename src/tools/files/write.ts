@@ -14,6 +14,7 @@ import {
 } from '../paths.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { createNew, FolderChanged, folderId, nodeIo, replaceExisting, type WriteIo } from './atomic-write.js';
+import { checkPortable } from './names.js';
 import {
   encodeContent,
   formatOf,
@@ -123,6 +124,8 @@ export function createFileWriteTool(io: WriteIo = nodeIo): Tool<typeof schema> {
 
 const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<string> => {
   {
+    // `notes.md ` is a name Windows would change, not a file type zhi cannot write: say that.
+    if (/[. ]$/.test(args.path)) checkPortable(args.path.split(/[\\/]/).filter(Boolean), args.path);
     const format = formatOf(args.path);
     if (!format) {
       const ext = extname(args.path);

@@ -8,6 +8,8 @@
 import { homedir } from 'node:os';
 import type { MessageKey, Params } from '../../support/i18n/index.js';
 import { t } from '../../support/i18n/index.js';
+import { assignedThenUsed, CmdExpansionError, cmdEnv, windowsEnvFor } from './cmd-expand.js';
+import { type CmdParsed, CmdParseError, parseCmdLine } from './cmd-parse.js';
 import { checkDestructive, isWatched } from './destructive.js';
 import { refuse, warn } from './findings.js';
 import {
@@ -27,6 +29,7 @@ import { NON_RUNNERS } from './rules.js';
 import { secretWordIn } from './secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
+import { checkWindowsRules, WINDOWS_NON_RUNNERS } from './windows-rules.js';
 import { unwrap } from './wrappers.js';
 
 export interface Finding {
@@ -45,6 +48,10 @@ export interface ShellVerdict {
 export interface PolicyOptions {
   home?: string;
   cwd?: string;
+  /** Where the line runs: on Windows it is read with cmd.exe's grammar (cmd-parse.ts). */
+  platform?: NodeJS.Platform;
+  /** The environment the command runs with (cmd.exe expands `%VAR%` from it). */
+  env?: Record<string, string | undefined>;
 }
 
 const MAX_DEPTH = 8;
@@ -55,6 +62,10 @@ export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerd
     home: slash(opts.home ?? homedir()),
     cwd: slash(opts.cwd ?? process.cwd()),
   };
+  if ((opts.platform ?? process.platform) === 'win32') {
+    const env = opts.env ?? (process.platform === 'win32' ? process.env : windowsEnvFor(ctx.home));
+    ctx.cmd = cmdEnv(env);
+  }
   const findings: Finding[] = [];
   check(line, ctx, findings, 0);
   const unique = dedupe(findings);
@@ -92,6 +103,10 @@ function check(line: string, ctx: PathContext, out: Finding[], depth: number): v
     out.push({ level: 'refuse', rule: 'nesting', key: 'shell.refuse.nesting' });
     return;
   }
+  if (ctx.cmd) {
+    checkCmdLine(line, ctx, out, depth);
+    return;
+  }
   // The bash grammar reads the line as /bin/sh will; a line with a backslash or caret is also
   // read as cmd.exe would, so that `C:\` and `^r^m` are seen on Windows.
   const dialects: Dialect[] = /[\\^%]/.test(line) ? ['posix', 'windows'] : ['posix'];
@@ -116,6 +131,36 @@ function check(line: string, ctx: PathContext, out: Finding[], depth: number): v
   // The classic spelling, even if a parser ever reads it differently.
   if (/:\s*\(\s*\)\s*\{[^}]*:\s*\|\s*:/.test(line) || /%0\s*\|\s*%0/.test(line)) {
     out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
+  }
+}
+
+const CMD_PROBLEMS: Record<CmdParseError['problem'] | CmdExpansionError['reason'], MessageKey> = {
+  'caret-end': 'shell.cmd.caretEnd',
+  unbalanced: 'shell.cmd.unbalanced',
+  'for-syntax': 'shell.cmd.forSyntax',
+  modifier: 'shell.cmd.modifier',
+  cmdcmdline: 'shell.cmd.cmdcmdline',
+};
+
+/**
+ * Windows: the line is read only as cmd.exe reads it (cmd-expand.ts, cmd-parse.ts). What that
+ * reading cannot follow is refused: no sandbox stands behind the question there.
+ */
+function checkCmdLine(line: string, ctx: PathContext, out: Finding[], depth: number): void {
+  const assigned = assignedThenUsed(line);
+  if (assigned !== undefined) out.push(refuse('set-then-use', 'shell.refuse.setThenUse', { name: assigned }));
+  let readings: CmdParsed[];
+  try {
+    readings = parseCmdLine(line, ctx.cmd!, ctx.cwd.replace(/\//g, '\\'));
+  } catch (err) {
+    if (!(err instanceof CmdParseError || err instanceof CmdExpansionError)) throw err;
+    const reason = CMD_PROBLEMS[err instanceof CmdParseError ? err.problem : err.reason];
+    out.push(refuse('unparsable', 'shell.refuse.cmdUnparsable', { reason: t(reason) }));
+    return;
+  }
+  for (const parsed of readings) {
+    for (const nested of parsed.nested) check(nested, ctx, out, depth + 1);
+    checkCommands(parsed.commands, ctx, out, depth, 'windows');
   }
 }
 
@@ -214,6 +259,11 @@ function checkSimple(
     out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
     return;
   }
+  const windows = checkWindowsRules(name, words.slice(1), ctx);
+  if (windows) {
+    out.push(windows);
+    return;
+  }
   const indirect = checkIndirect(name, words.slice(1), cmd);
   if (indirect) {
     out.push(indirect);
@@ -243,7 +293,7 @@ function checkRunsArguments(
   depth: number,
   dialect: Dialect,
 ): void {
-  if (NON_RUNNERS.has(name) || depth > MAX_DEPTH) return;
+  if (NON_RUNNERS.has(name) || WINDOWS_NON_RUNNERS.has(name) || depth > MAX_DEPTH) return;
   const at = words.findIndex((w, i) => i > 0 && !isDynamic(w) && isWatched(programName(w)));
   if (at < 0) return;
   checkSimple({ ...cmd, words: words.slice(at), redirects: [] }, ctx, out, depth + 1, dialect);

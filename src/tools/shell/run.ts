@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type ProcessTools, stopWindowsTree, windowsTools } from './kill-windows.js';
+import { consoleCodePage, decodeOutput, encodingOf } from './output-decode.js';
 
 export interface RunOptions {
   cwd: string;
@@ -27,6 +28,8 @@ export interface RunOptions {
   extraFds?: number[];
   /** How to find and end processes on Windows (a fake in tests). */
   processTools?: ProcessTools;
+  /** Windows: the console code page output not in UTF-8 is decoded with (936 when unknown). */
+  codePage?: number;
 }
 
 export interface RunResult {
@@ -48,7 +51,11 @@ export interface RunResult {
   stopFailed?: boolean;
 }
 
-export function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
+export async function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
+  if ((opts.platform ?? process.platform) === 'win32' && opts.codePage === undefined) {
+    const codePage = await consoleCodePage();
+    if (codePage !== undefined) opts = { ...opts, codePage };
+  }
   const started = Date.now();
   return new Promise((resolve) => {
     let child: ChildProcess;
@@ -58,7 +65,7 @@ export function runCommand(command: string, opts: RunOptions): Promise<RunResult
       resolve(failed(err, started));
       return;
     }
-    new RunningCommand(child, opts, started, resolve).watch();
+    new RunningCommand(child, opts, started, resolve, usesStart(command)).watch();
   });
 }
 
@@ -111,12 +118,16 @@ class RunningCommand {
   private killTimer: NodeJS.Timeout | undefined;
   private exitTimer: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Windows: ending the tree and checking it is gone. */
+  private stopping: Promise<void> | undefined;
 
   constructor(
     private readonly child: ChildProcess,
     private readonly opts: RunOptions,
     private readonly started: number,
     private readonly resolve: (result: RunResult) => void,
+    /** Windows: `start` may detach what it starts from the tree (Wine's start.exe does). */
+    private readonly detaches = false,
   ) {
     this.windows = (opts.platform ?? process.platform) === 'win32';
     this.output = new CappedOutput(opts.maxBytes);
@@ -155,20 +166,32 @@ class RunningCommand {
   }
 
   /**
-   * Windows: end the tree (through its orphans once cmd.exe has exited), then make sure the pipes
-   * close even if something could not be stopped, and say so.
+   * Windows: end the tree (through its orphans once cmd.exe has exited) and check it is gone;
+   * then close the pipes even if something could not be stopped, and say so.
    */
   private stopWindows(): void {
     const { child, opts } = this;
-    if (child.pid === undefined) return;
-    void stopWindowsTree(child.pid, !this.shellExited, opts.processTools ?? windowsTools).then((r) => {
-      if (!r.stopped) this.stopFailed = true;
-    });
-    const guard = setTimeout(() => {
+    if (child.pid === undefined || this.stopping) return;
+    const closePipes = () => {
       child.stdout?.destroy();
       child.stderr?.destroy();
-    }, opts.killGraceMs ?? 2000);
-    guard.unref();
+    };
+    const tree = stopWindowsTree(child.pid, !this.shellExited, opts.processTools ?? windowsTools).then(
+      (r) => {
+        // A program `start` detached has no parent to be found by: it cannot be confirmed gone.
+        if (!r.stopped || this.detaches) this.stopFailed = true;
+        // What the tree wrote before it ended is still in the pipe: a moment to read it.
+        setTimeout(closePipes, 300).unref();
+      },
+    );
+    // However long checking takes, the result does not wait forever.
+    const limit = delay(STOP_LIMIT_MS).then(() => {
+      this.stopFailed = true;
+      closePipes();
+      // cmd.exe itself may be what would not stop: then 'close' never comes.
+      setTimeout(() => this.finish(this.result(null, null)), 500).unref();
+    });
+    this.stopping = Promise.race([tree, limit]);
   }
 
   /**
@@ -197,8 +220,8 @@ class RunningCommand {
     return {
       exitCode: code,
       signal,
-      stdout: decode(Buffer.concat(output.out), this.windows),
-      stderr: decode(Buffer.concat(output.err), this.windows),
+      stdout: this.decode(output.out),
+      stderr: this.decode(output.err),
       totalBytes: output.total,
       droppedBytes: output.total - output.kept,
       timedOut: this.timedOut,
@@ -206,6 +229,11 @@ class RunningCommand {
       leftovers: this.leftovers,
       durationMs: Date.now() - this.started,
     };
+  }
+
+  private decode(chunks: Buffer[]): string {
+    const fallback = this.windows ? encodingOf(this.opts.codePage) : 'utf-8';
+    return decodeOutput(Buffer.concat(chunks), fallback, this.windows);
   }
 
   private finish(result: RunResult): void {
@@ -221,8 +249,24 @@ class RunningCommand {
     } else if (!this.windows && (this.timedOut || this.aborted)) killGroup(this.child, 'SIGKILL');
     if (this.killTimer) clearTimeout(this.killTimer);
     const leftovers = result.leftovers || this.leftovers;
-    this.resolve({ ...result, leftovers, ...(this.stopFailed ? { stopFailed: true } : {}) });
+    const done = () =>
+      this.resolve({ ...result, leftovers, ...(this.stopFailed ? { stopFailed: true } : {}) });
+    // Windows: the result says whether the tree is gone only once that has been checked.
+    if (this.stopping) void this.stopping.then(done);
+    else done();
   }
+}
+
+/** The line starts a program with `start` (checked only to say what cannot be confirmed). */
+function usesStart(command: string): boolean {
+  return /(^|[\s&|(@])start(\s|$)/i.test(command);
+}
+
+/** How long ending a Windows process tree and checking it may take before zhi gives up. */
+const STOP_LIMIT_MS = 15_000;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
 }
 
 function groupAlive(child: ChildProcess): boolean {
@@ -258,18 +302,4 @@ function failed(err: unknown, started: number): RunResult {
     durationMs: Date.now() - started,
     spawnError: err instanceof Error ? err.message : String(err),
   };
-}
-
-/** UTF-8, or GB18030 when the bytes are not valid UTF-8 (a Chinese Windows console). */
-function decode(bytes: Buffer, windows: boolean): string {
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  // The byte cap may have cut the last character in two: allow up to 3 missing bytes at the end.
-  for (let cut = 0; cut <= Math.min(3, bytes.length); cut++) {
-    try {
-      return utf8.decode(bytes.subarray(0, bytes.length - cut));
-    } catch {
-      // try a shorter tail
-    }
-  }
-  return new TextDecoder(windows ? 'gb18030' : 'utf-8').decode(bytes);
 }

@@ -69,7 +69,14 @@ const shell: Tool<typeof schema> = {
       import('./policy.js'),
       import('./tree.js'),
     ]);
-    await loadBashParser();
+    try {
+      await loadBashParser();
+    } catch (err) {
+      throw new ToolError(
+        `The shell's command parser could not be loaded (${(err as Error).message}), so no command can be checked or run. Tell the user their installation of zhi looks incomplete and should be reinstalled.`,
+        { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
+      );
+    }
     const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
     if (verdict.refuse) return verdict;
     const full = commandPreview(args.command).full;
@@ -93,7 +100,7 @@ const shell: Tool<typeof schema> = {
     if (result.aborted)
       throw new ToolError(
         result.stopFailed
-          ? 'Interrupted by the user; the command was stopped, but some processes it started could not be and may still be running.'
+          ? 'Interrupted by the user; the command was stopped, but some processes it started could not be confirmed stopped and may still be running.'
           : 'Interrupted by the user; the command and everything it started were stopped.',
       );
 
@@ -114,7 +121,7 @@ const shell: Tool<typeof schema> = {
     if (!result.stdout && !result.stderr) parts.push('(no output)');
     if (result.stopFailed) {
       parts.push(
-        'Some processes the command started could not be stopped and may still be running; ask the person to check Task Manager.',
+        'Some processes the command started could not be confirmed stopped and may still be running; ask the person to check Task Manager.',
       );
     } else if (result.leftovers && !result.timedOut) {
       parts.push('Processes the command left running in the background were stopped when it ended.');

@@ -5,6 +5,7 @@
  * such as `/*`, and variables that may be empty, like `$DIR/`).
  */
 import { posix } from 'node:path';
+import type { CmdEnv } from './cmd-expand.js';
 import { SUB_PREFIX, VAR_END, VAR_START } from './parse.js';
 
 export interface PathContext {
@@ -14,6 +15,8 @@ export interface PathContext {
   cwd: string;
   /** Variables assigned earlier on the same line (`D=/; rm -rf $D`). */
   vars?: Record<string, string>;
+  /** Set when the line runs in cmd.exe (Windows): the environment it expands `%VAR%` from. */
+  cmd?: CmdEnv;
 }
 
 export type TargetVerdict = 'critical' | 'computed' | 'ordinary';

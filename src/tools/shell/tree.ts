@@ -6,9 +6,9 @@
  * (also through `( … )`, `{ … }`, `if`, loops). Substitutions are lifted out to be checked as
  * command lines of their own. Loop values and `set --` become variables, so `for d in ~` is seen.
  */
-import { createRequire } from 'node:module';
 import type { Node, Parser } from '@vscode/tree-sitter-wasm';
 import { pushAll } from '../../support/arrays.js';
+import { readAsset } from '../../support/install.js';
 import {
   type ParsedLine,
   type Redirect,
@@ -28,17 +28,28 @@ let loading: Promise<Parser> | undefined;
 export function loadBashParser(): Promise<Parser> {
   if (parser) return Promise.resolve(parser);
   loading ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const ts = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
-    await ts.Parser.init();
-    const language = await ts.Language.load(
-      require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'),
-    );
+    type TreeSitter = typeof import('@vscode/tree-sitter-wasm');
+    // A CommonJS module: its exports are the namespace's default (Node) or its members (bundled).
+    const mod = (await import('@vscode/tree-sitter-wasm')) as TreeSitter & { default?: TreeSitter };
+    const ts = mod.default ?? mod;
+    // The runtime and the grammar are given as bytes: zhi ships them as its own assets (inside
+    // the executable, there is no file to point Emscripten at).
+    const [runtime, grammar] = await Promise.all([
+      readAsset('tree-sitter/tree-sitter.wasm'),
+      readAsset('tree-sitter/tree-sitter-bash.wasm'),
+    ]);
+    // `wasmBinary` is an Emscripten module option the package's types leave out.
+    await ts.Parser.init({ wasmBinary: runtime } as never);
+    const language = await ts.Language.load(grammar);
     const p = new ts.Parser();
     p.setLanguage(language);
     parser = p;
     return p;
   })();
+  // A failed load is not remembered: the next shell call tries again.
+  loading.catch(() => {
+    loading = undefined;
+  });
   return loading;
 }
 

@@ -7,6 +7,12 @@ import type { SlashCommand, SlashContext } from './types.js';
 const HEAD_MAX = 22;
 
 /** /help: every command with its arguments and description, then the keys. */
+
+/** The examples of /help in the names of the person's system. */
+const HELP_EXAMPLES = {
+  unix: { bang: '!ls', scan: '~/Desktop/scan.pdf' },
+  windows: { bang: '!dir', scan: 'C:\\Users\\…\\Desktop\\scan.pdf' },
+};
 export function helpText(ctx: SlashContext): string {
   const style = ctx.app.err;
   const commands = [...(ctx.commands ?? [])].sort((a, b) => a.name.localeCompare(b.name));
@@ -30,7 +36,7 @@ export function helpText(ctx: SlashContext): string {
   });
   pushAll(lines, [
     '',
-    ...t('repl.help.keys')
+    ...t('repl.help.keys', HELP_EXAMPLES[process.platform === 'win32' ? 'windows' : 'unix'])
       .split('\n')
       .flatMap((l, i) => {
         const lead = /^\s*/.exec(l)![0];

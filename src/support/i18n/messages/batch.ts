@@ -19,6 +19,13 @@ export const batch = defineMessages(
     'batch.longOver':
       'Estimated cost {cost}: more than max_cost_per_run ({limit}) leaves for this run ({left}).',
     'batch.longAsk': 'Process it anyway, for about {cost}?',
+    'batch.longPartProgress': 'Long document: part {done} of {total} done',
+    'batch.longRoundProgress': 'Long document: combining, round {round}: {done} of {total}',
+    'batch.err.longPart': 'A part of the long document {file} could not be processed: {problem}',
+    'batch.err.longKept': '{kept} of {total} results are kept on disk and will not be paid for again.',
+    'batch.try.longSmaller':
+      'Use a model with a larger context window than {model} (--model), or split the document.',
+    'batch.try.longAgain': 'Run the same command again: it goes on from the kept results.',
     'batch.err.longCost':
       'Did not process the long document {file}: it would cost about {cost}, more than max_cost_per_run ({limit}) allows.',
     'batch.err.longDeclined': 'You answered no; nothing was sent.',
@@ -89,6 +96,12 @@ export const batch = defineMessages(
     'batch.longJoined': '长文档 {file}：分为 {parts} 部分分别处理，再按顺序拼接。',
     'batch.longOver': '预计费用 {cost}：超过 max_cost_per_run（{limit}）在本次运行中剩余的额度（{left}）。',
     'batch.longAsk': '仍要处理吗？费用约 {cost}。',
+    'batch.longPartProgress': '长文档：已完成第 {done} / {total} 部分',
+    'batch.longRoundProgress': '长文档：第 {round} 轮合并，{done} / {total}',
+    'batch.err.longPart': '长文档 {file} 有一部分未能处理：{problem}',
+    'batch.err.longKept': '{total} 个结果中已有 {kept} 个保存在磁盘上，不会重复付费。',
+    'batch.try.longSmaller': '换用上下文窗口比 {model} 更大的模型（--model），或拆分文档。',
+    'batch.try.longAgain': '再次运行同一命令：会从已保存的结果继续。',
     'batch.err.longCost': '未处理长文档 {file}：费用约 {cost}，超过 max_cost_per_run（{limit}）允许的上限。',
     'batch.err.longDeclined': '你选择了否，没有发送任何内容。',
     'batch.err.longNoTerminal': '没有可以询问你的终端，因此没有发送任何内容。',

@@ -50,7 +50,7 @@ Usage:
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        the GLM models, their prices, what your account offers
   zhi mcp list | add | remove | test   MCP servers whose tools zhi may use
-  zhi doctor                        check the key, network, config, MCP servers, readers, sandbox
+  zhi doctor                        check Node, the key, network, config, MCP servers, readers, sandbox
   zhi --setup                       run the setup wizard
 
 Options:
@@ -132,7 +132,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        GLM 模型、价格，以及你的账户可用的模型
   zhi mcp list | add | remove | test   zhi 可以使用其工具的 MCP 服务器
-  zhi doctor                        检查密钥、网络、配置、MCP 服务器、文档读取和沙盒
+  zhi doctor                        检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
   zhi --setup                       运行设置向导
 
 选项：

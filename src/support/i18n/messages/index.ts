@@ -7,6 +7,7 @@ import { cli } from './cli.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
+import { install } from './install.js';
 import { llm } from './llm.js';
 import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
@@ -21,6 +22,7 @@ import { setup } from './setup.js';
 import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
+import { windows } from './windows.js';
 
 type En = typeof cli.en &
   typeof config.en &
@@ -42,7 +44,9 @@ type En = typeof cli.en &
   typeof mcp.en &
   typeof mcpCalls.en &
   typeof batch.en &
-  typeof runs.en;
+  typeof runs.en &
+  typeof install.en &
+  typeof windows.en;
 
 const groups = [
   cli,
@@ -66,6 +70,8 @@ const groups = [
   mcpCalls,
   batch,
   runs,
+  install,
+  windows,
 ];
 
 export const messages = {

@@ -127,8 +127,8 @@ export const repl = defineMessages(
   Ctrl+X Ctrl+E    write the message in your editor (also /editor)
   Ctrl+C           stop the answer (the conversation is kept); on an empty line twice: exit
   Ctrl+D           exit
-!command: run a command yourself (!ls); its output joins the conversation.
-Files: type or drag a path into the message (report.docx, ~/Desktop/scan.pdf, 'My File.xlsx')
+!command: run a command yourself ({bang}); its output joins the conversation.
+Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx')
 and zhi attaches it: text and documents are read, images go to a vision model, scans to OCR.`,
   },
   {
@@ -248,8 +248,8 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
   Ctrl+X Ctrl+E    在编辑器里写消息（也可以用 /editor）
   Ctrl+C           停止回答（对话保留）；空行时连按两次：退出
   Ctrl+D           退出
-!命令：自己运行一条命令（!ls、!dir），输出会加入对话。
-文件：在消息中输入或拖入路径（report.docx、~/Desktop/scan.pdf、'My File.xlsx'），
+!命令：自己运行一条命令（{bang}），输出会加入对话。
+文件：在消息中输入或拖入路径（report.docx、{scan}、'My File.xlsx'），
 zhi 会自动附上：文本和文档直接读取，图片交给视觉模型，扫描件用 OCR 识别。`,
   },
 );

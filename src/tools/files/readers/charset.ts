@@ -4,12 +4,14 @@
  * then bytes that are valid UTF-8 are UTF-8; UTF-16/32 without a BOM are recognised by their NUL
  * pattern; everything else goes to chardet (ICU's detector, ported), whose confidence decides
  * whether the result is stated as a guess. Decoding uses the WHATWG TextDecoder where Node has
- * it right (UTF-8, UTF-16, ISO-2022-JP) and iconv-lite otherwise. chardet is loaded only for non-UTF-8 files.
+ * it right (UTF-8, UTF-16, ISO-2022-JP) and iconv-lite otherwise (both are bundled with the
+ * readers: they load with the first file read, not at start).
  *
  *   const enc = await detectEncoding([head]);     // { name: 'big5', sure: true, bom: 0, unit: 'multi' }
  *   decodeBytes(bytes, enc.name)                  // '…'
  */
-import { createRequire } from 'node:module';
+import { analyse as chardetAnalyse } from 'chardet';
+import iconv from 'iconv-lite';
 
 /** A WHATWG encoding label in lower case ('utf-8', 'gb18030', 'big5', 'utf-32le', …). */
 export type TextEncodingName = string;
@@ -170,13 +172,9 @@ interface ChardetMatch {
   confidence: number;
 }
 
-const require = createRequire(import.meta.url);
-let chardet: { analyse(b: Uint8Array): ChardetMatch[] } | undefined;
-
-/** chardet's ranking of the samples, best first. Loaded on first use (a CommonJS package). */
+/** chardet's ranking of the samples, best first. */
 function analyse(sample: Uint8Array): ChardetMatch[] {
-  chardet ??= require('chardet') as { analyse(b: Uint8Array): ChardetMatch[] };
-  return chardet.analyse(sample);
+  return chardetAnalyse(sample) as ChardetMatch[];
 }
 
 /**
@@ -251,8 +249,6 @@ function chineseShare(samples: Uint8Array[]): { han: number; share: number } | u
   return share >= 0.6 ? { han, share } : undefined;
 }
 
-const iconvRequire = () => require('iconv-lite') as typeof import('iconv-lite');
-
 /** Node's TextDecoder covers every WHATWG encoding when built with full ICU; iconv-lite does the rest. */
 function textDecoder(name: TextEncodingName): InstanceType<typeof TextDecoder> | undefined {
   try {
@@ -263,7 +259,7 @@ function textDecoder(name: TextEncodingName): InstanceType<typeof TextDecoder> |
 }
 
 export function canDecode(name: TextEncodingName): boolean {
-  return textDecoder(name) !== undefined || iconvRequire().encodingExists(name);
+  return textDecoder(name) !== undefined || iconv.encodingExists(name);
 }
 
 /**
@@ -272,7 +268,6 @@ export function canDecode(name: TextEncodingName): boolean {
  * "windows-1252" as Latin-1 (0x80–0x9F become control characters instead of € “ ” —).
  */
 export function decodeBytes(bytes: Uint8Array, name: TextEncodingName): string {
-  const iconv = iconvRequire();
   if (!name.startsWith('utf-8') && !name.startsWith('utf-16') && iconv.encodingExists(name))
     return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), name, {
       stripBOM: false,
@@ -284,6 +279,5 @@ export function decodeBytes(bytes: Uint8Array, name: TextEncodingName): string {
 
 /** How many bytes `text` takes in a legacy encoding (to find where a cut decoded text ends in the file). */
 export function encodedLength(text: string, name: TextEncodingName): number | undefined {
-  const iconv = iconvRequire();
   return iconv.encodingExists(name) ? iconv.encode(text, name).length : undefined;
 }

@@ -1,16 +1,15 @@
 /**
  * Text-based PDFs as plain text, page by page, through unpdf (a serverless build of pdf.js),
- * loaded on first use. pdf.js is given the CMap files and standard font data that pdfjs-dist
- * ships, so Chinese and Japanese PDFs whose fonts are not embedded (GBK-EUC-H, UniGB-UCS2-H,
- * vertical Japanese…) read as text. Form fields are listed with their values under the page
+ * loaded on first use. pdf.js is given the CMap files and standard font data of pdfjs-dist
+ * (shipped as zhi's own assets: support/install.ts), so Chinese and Japanese PDFs whose fonts are
+ * not embedded (GBK-EUC-H, UniGB-UCS2-H, vertical Japanese…) read as text. Form fields are listed with their values under the page
  * they sit on. A PDF without a text layer (scanned pages) is reported as such, with the ocr
  * tool as the way forward.
  *
  * Reading starts at the page that holds the requested offset when an earlier call has measured
  * the pages before it (pdf-pages.ts), so page N of a long PDF is not re-parsed from page 1.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { readAsset } from '../../../support/install.js';
 import { type PositionedItem, pageLayoutText } from './pdf-layout.js';
 import { repairGbkMojibake } from './pdf-mojibake.js';
 import { type PageStarts, pageStarts } from './pdf-pages.js';
@@ -22,13 +21,23 @@ const QUIET = 0;
 /** pdf.js operator codes that draw text (showText, showSpacedText, nextLineShowText, nextLineSetSpacingShowText). */
 const TEXT_OPS = new Set([44, 45, 46, 47]);
 
-/** Folders of pdfjs-dist's CMaps and standard fonts (with the trailing slash pdf.js requires), if installed. */
-function pdfjsData(): { cMapUrl?: string; standardFontDataUrl?: string } {
-  try {
-    const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-    return { cMapUrl: `${join(root, 'cmaps')}/`, standardFontDataUrl: `${join(root, 'standard_fonts')}/` };
-  } catch {
-    return {};
+/** A file name pdf.js asks for (from its own tables); anything else is refused, never read. */
+function assetName(name: string): string {
+  if (!/^[\w.+-]+$/.test(name) || name.startsWith('.')) throw new Error(`no such pdf.js data: ${name}`);
+  return name;
+}
+
+/** The CMaps pdf.js asks for by name (`GBK-EUC-H`), from zhi's assets. */
+class CMapFiles {
+  async fetch({ name }: { name: string }): Promise<{ cMapData: Uint8Array; isCompressed: boolean }> {
+    return { cMapData: await readAsset(`pdfjs/cmaps/${assetName(name)}.bcmap`), isCompressed: true };
+  }
+}
+
+/** The standard fonts pdf.js asks for by file name (`FoxitSymbol.pfb`), from zhi's assets. */
+class StandardFontFiles {
+  async fetch({ filename }: { filename: string }): Promise<Uint8Array> {
+    return readAsset(`pdfjs/standard_fonts/${assetName(filename)}`);
   }
 }
 
@@ -85,7 +94,8 @@ export async function readPdf(data: Buffer, opts: ReadPdfOptions): Promise<Extra
       verbosity: QUIET,
       isEvalSupported: false,
       cMapPacked: true,
-      ...pdfjsData(),
+      CMapReaderFactory: CMapFiles,
+      StandardFontDataFactory: StandardFontFiles,
     });
   } catch (err) {
     const name = (err as Error).name;

@@ -1,0 +1,137 @@
+/**
+ * Running a long document's pieces of work on the skill's model, several at once: the parts
+ * themselves (map), then, for a result that is combined, the rounds that combine the parts'
+ * results a group at a time, so no request is ever larger than a part. Every result is kept in
+ * the PartStore as it comes; a result kept by an earlier run is used without a call.
+ */
+import { composeMessage } from '../../skills/documents.js';
+import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { type Attempt, DEFAULT_JOBS, poolEvents } from '../batch/pool.js';
+import type { AgentResult, RunEvent } from '../events.js';
+import { runAgent } from '../loop.js';
+import type { PartStore } from './part-store.js';
+import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+
+/** One piece of work: a text, what it is called in the message, and the instruction for it. */
+export interface Piece {
+  /** Its name in the store (`p0001`, `r1-0003`). */
+  key: string;
+  /** What the document block is called ("notes.txt (part 3 of 12)"). */
+  label: string;
+  text: string;
+  /** Added to the skill's prompt for this call. */
+  instruction: string;
+}
+
+export interface PieceRun {
+  req: SkillRunRequest;
+  rt: SkillRuntime;
+  plan: SkillPlan;
+  argName: string;
+  /** The document as the person named it (for errors and progress). */
+  file: string;
+  store: PartStore;
+}
+
+/** Run every piece (kept results first); their results in order, or undefined when interrupted. */
+export async function* runPieces(
+  o: PieceRun,
+  pieces: Piece[],
+  stage: { round: number },
+): AsyncGenerator<RunEvent, string[] | undefined> {
+  const { req, rt, plan } = o;
+  const { skillSystemPrompt } = await import('./run.js');
+  const system = skillSystemPrompt(req.skill, {
+    outputDir: '',
+    today: rt.today ?? new Date().toISOString().slice(0, 10),
+    writes: false,
+  });
+  const results: (string | undefined)[] = await Promise.all(pieces.map((p) => o.store.get(p.key)));
+  const todo = pieces.map((_, i) => i).filter((i) => results[i] === undefined);
+  let done = pieces.length - todo.length;
+  const none = new ToolRegistry();
+  const work = async (i: number, emit: (ev: RunEvent) => void): Promise<Attempt<AgentResult>> => {
+    const piece = pieces[i]!;
+    const user = composeMessage({
+      skill: req.skill,
+      values: req.values,
+      blocks: new Map([
+        [
+          o.argName,
+          { summary: piece.label, docs: [{ name: piece.label, text: piece.text, note: piece.label }] },
+        ],
+      ]),
+    });
+    const gen = runAgent(
+      [
+        { role: 'system', content: `${system}\n\n${piece.instruction}` },
+        { role: 'user', content: user },
+      ],
+      {
+        llm: rt.llm,
+        tools: none,
+        prompter: rt.prompter,
+        usage: req.usage,
+        cwd: rt.cwd,
+        outputDir: plan.outputDir,
+        ...rt.hooks,
+      },
+      { model: plan.model, thinking: false, maxTurns: 1, mode: rt.mode, signal: rt.signal },
+    );
+    let step = await gen.next();
+    while (!step.done) {
+      if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
+      step = await gen.next();
+    }
+    const r = step.value;
+    if (r.stopReason === 'answer') {
+      results[i] = r.text;
+      await o.store.put(piece.key, r.text);
+      done += 1;
+      const key = stage.round ? 'batch.longRoundProgress' : 'batch.longPartProgress';
+      emit({
+        type: 'progress',
+        id: 'long-document',
+        note: t(key, { done, total: pieces.length, round: stage.round }),
+      });
+      return { kind: 'done', value: r };
+    }
+    const kind = r.error?.kind;
+    if (kind === 'rate_limit' || kind === 'overloaded') return { kind: 'retry', reason: kind, value: r };
+    return { kind: kind === 'balance' || kind === 'auth' ? 'stop' : 'failed', value: r };
+  };
+  const { outcomes } = yield* poolEvents(
+    todo,
+    (emit: (ev: RunEvent) => void) => ({ work: (i) => work(i, emit) }),
+    { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal },
+  );
+  if (rt.signal.aborted) return undefined;
+  const failed = outcomes.findIndex((x) => x.status !== 'done');
+  if (failed >= 0) {
+    const err = outcomes[failed]!.value?.error;
+    if (err)
+      throw partError(err, o, pieces.length - results.filter((r) => r === undefined).length, pieces.length);
+    return undefined;
+  }
+  return results.map((r) => r ?? '');
+}
+
+/**
+ * A part that failed, said for a skill run: what was kept and that the same command goes on from
+ * there; a part too long for the model gets advice that fits (not the chat's /compact).
+ */
+function partError(err: ZhiError, o: PieceRun, kept: number, total: number): ZhiError {
+  const tooLong = err.kind === 'context_overflow';
+  return new ZhiError({
+    kind: err.kind,
+    what: { key: 'batch.err.longPart', params: { file: o.file, problem: err.whatText() } },
+    why: { key: 'batch.err.longKept', params: { kept, total } },
+    tries: [
+      ...(tooLong ? [{ key: 'batch.try.longSmaller' as const, params: { model: o.plan.model } }] : err.tries),
+      { key: 'batch.try.longAgain' },
+    ],
+    cause: err,
+  });
+}

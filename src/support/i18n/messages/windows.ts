@@ -1,0 +1,97 @@
+import { defineMessages } from '../define.js';
+
+// Strings of the shell policy on Windows (cmd.exe's grammar, the catastrophic Windows families).
+// Refusal reasons are shown to the user and passed to the model in the same words.
+export const windows = defineMessages(
+  {
+    'input.tool.absolute': 'it takes paths relative to the current folder, not absolute ones',
+    'input.editor.failedTryWindows':
+      'Set the editor you like, for example: set EDITOR=notepad (setx EDITOR notepad keeps it for new windows)',
+    'skills.edit.tryEditorWindows':
+      'Set the EDITOR environment variable to your editor, e.g. setx EDITOR notepad, then open a new window.',
+    'doctor.win.key': 'API key: set.',
+    'doctor.win.noKey': 'API key: not set, so zhi cannot ask the model anything.',
+    'doctor.win.noKeyTry':
+      'Run zhi --setup, or set ZHI_API_KEY (setx ZHI_API_KEY your-key, then open a new window).',
+    'doctor.win.network': 'Network: {host} answers.',
+    'doctor.win.noNetwork': 'Network: {host} cannot be reached.',
+    'doctor.win.noNetworkTry':
+      'Check the connection; behind a proxy, set HTTPS_PROXY (setx HTTPS_PROXY http://proxy:port).',
+    'doctor.win.config': 'Config: {file} reads fine.',
+    'doctor.win.noConfig': 'Config: none yet ({file}); zhi --setup writes one.',
+    'doctor.win.acl': 'Config privacy: only your account can read {file} (icacls applied).',
+    'doctor.win.noAcl':
+      'Config privacy: icacls could not limit {file} to your account; others on this computer may read your key.',
+    'doctor.win.noAclTry': 'Run in a Command Prompt: icacls "{file}" /inheritance:r /grant:r "%USERNAME%":F',
+    'doctor.win.shell': 'Shell: commands run with {shell}.',
+    'doctor.win.noShell': 'Shell: {shell} was not found, so shell commands cannot run.',
+    'doctor.win.noShellTry':
+      'Check the ComSpec environment variable; it should be C:\\Windows\\System32\\cmd.exe.',
+    'doctor.win.codePage': 'Console code page: {cp} (output that is not UTF-8 is read as {encoding}).',
+    'doctor.win.codePageUnknown':
+      'Console code page: unknown; output that is not UTF-8 is read as GBK (936).',
+    'shell.refuse.cmdUnparsable':
+      'cmd.exe would read this line in a way that cannot be checked before it runs: {reason}',
+    'shell.cmd.caretEnd': 'it ends with ^, which joins it to a line that is not there',
+    'shell.cmd.unbalanced': 'its parentheses do not match',
+    'shell.cmd.forSyntax': 'its for loop is not written as "for %i in (…) do …"',
+    'shell.cmd.modifier': 'a %VAR:…% expansion in it cannot be worked out',
+    'shell.cmd.cmdcmdline': 'it uses %CMDCMDLINE%, whose value holds the command line itself',
+    'shell.refuse.setThenUse':
+      'it sets {name} and uses it on the same line, where cmd.exe may use the old or the new value; run the set first, then the command that uses it',
+    'shell.refuse.registry':
+      'it deletes registry keys or values under {key}, where Windows and your programs keep their settings',
+    'shell.refuse.remoteCode':
+      'it downloads or runs code from elsewhere ({program}), which cannot be checked',
+    'shell.refuse.runLater':
+      'it sets up a command to run later, outside this conversation ({program}: a scheduled task, a service or a start-up entry)',
+    'shell.refuse.shadowCopies':
+      'it deletes or disables Windows backups, shadow copies or recovery ({program})',
+    'shell.refuse.deleteOutside':
+      'it deletes everything under {target}, outside the folder zhi works in; on Windows there is no sandbox, so zhi deletes whole folders only inside the current folder (delete this one yourself, or start zhi in a folder that holds it)',
+    'shell.refuse.mirror':
+      'it mirrors onto {target} with {flag}, deleting everything there that is not in the source',
+  },
+  {
+    'input.tool.absolute': '只能使用相对于当前文件夹的路径，不能使用绝对路径',
+    'input.editor.failedTryWindows':
+      '请设置你常用的编辑器，例如：set EDITOR=notepad（用 setx EDITOR notepad 可在新窗口中一直生效）',
+    'skills.edit.tryEditorWindows':
+      '把环境变量 EDITOR 设为你的编辑器，例如 setx EDITOR notepad，然后打开一个新窗口。',
+    'doctor.win.key': 'API 密钥：已设置。',
+    'doctor.win.noKey': 'API 密钥：未设置，zhi 无法向模型提问。',
+    'doctor.win.noKeyTry':
+      '运行 zhi --setup，或设置 ZHI_API_KEY（setx ZHI_API_KEY 你的密钥，然后打开新窗口）。',
+    'doctor.win.network': '网络：{host} 可以连接。',
+    'doctor.win.noNetwork': '网络：无法连接 {host}。',
+    'doctor.win.noNetworkTry':
+      '检查网络连接；如果使用代理，设置 HTTPS_PROXY（setx HTTPS_PROXY http://代理:端口）。',
+    'doctor.win.config': '配置：{file} 读取正常。',
+    'doctor.win.noConfig': '配置：还没有（{file}）；zhi --setup 会创建它。',
+    'doctor.win.acl': '配置隐私：只有你的账户能读取 {file}（已应用 icacls）。',
+    'doctor.win.noAcl':
+      '配置隐私：icacls 无法把 {file} 限制为只有你的账户可读；这台电脑上的其他人可能读到你的密钥。',
+    'doctor.win.noAclTry': '在命令提示符中运行：icacls "{file}" /inheritance:r /grant:r "%USERNAME%":F',
+    'doctor.win.shell': 'Shell：命令由 {shell} 运行。',
+    'doctor.win.noShell': 'Shell：找不到 {shell}，无法运行 shell 命令。',
+    'doctor.win.noShellTry': '检查环境变量 ComSpec，它应为 C:\\Windows\\System32\\cmd.exe。',
+    'doctor.win.codePage': '控制台代码页：{cp}（非 UTF-8 的输出按 {encoding} 读取）。',
+    'doctor.win.codePageUnknown': '控制台代码页：未知；非 UTF-8 的输出按 GBK（936）读取。',
+    'shell.refuse.cmdUnparsable': 'cmd.exe 对这行命令的解读方式在运行前无法检查：{reason}',
+    'shell.cmd.caretEnd': '它以 ^ 结尾，会把它和并不存在的下一行连在一起',
+    'shell.cmd.unbalanced': '它的括号不配对',
+    'shell.cmd.forSyntax': '它的 for 循环不是“for %i in (…) do …”的写法',
+    'shell.cmd.modifier': '其中的 %VAR:…% 展开无法确定结果',
+    'shell.cmd.cmdcmdline': '它使用了 %CMDCMDLINE%，其值包含命令行本身',
+    'shell.refuse.setThenUse':
+      '它在同一行里设置并使用 {name}，cmd.exe 可能使用旧值也可能使用新值；请先单独运行 set，再运行使用它的命令',
+    'shell.refuse.registry': '它会删除 {key} 下的注册表项或值，Windows 和你的程序把设置保存在那里',
+    'shell.refuse.remoteCode': '它会下载或运行来自别处的代码（{program}），运行前无法检查',
+    'shell.refuse.runLater':
+      '它会设置一条命令在以后、在本次对话之外运行（{program}：计划任务、服务或开机启动项）',
+    'shell.refuse.shadowCopies': '它会删除或停用 Windows 的备份、卷影副本或系统恢复（{program}）',
+    'shell.refuse.deleteOutside':
+      '它会删除 {target} 下的所有内容，而那里不在 zhi 工作的文件夹内；Windows 上没有沙盒，所以 zhi 只删除当前文件夹内的整个文件夹（请自己删除它，或在包含它的文件夹中启动 zhi）',
+    'shell.refuse.mirror': '它会用 {flag} 镜像到 {target}，删除那里所有源文件夹中没有的内容',
+  },
+);

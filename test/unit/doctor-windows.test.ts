@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  aclCheck,
+  codePageCheck,
+  shellCheck,
+  type WindowsProbe,
+} from '../../src/cli/commands/doctor-windows.js';
+import type { AppContext } from '../../src/cli/context.js';
+import { setLanguage } from '../../src/support/i18n/index.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  setLanguage('en');
+});
+
+function context(): AppContext {
+  const dir = mkdtempSync(join(tmpdir(), 'zhi-doctor-'));
+  dirs.push(dir);
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(configFile, 'language: zh\n');
+  return { paths: { configFile }, env: {} } as unknown as AppContext;
+}
+
+const probe = (o: Partial<WindowsProbe> = {}): WindowsProbe => ({
+  platform: 'win32',
+  acl: async () => true,
+  codePage: async () => 936,
+  shell: () => 'C:\\Windows\\System32\\cmd.exe',
+  ...o,
+});
+
+describe('zhi doctor on Windows', () => {
+  it('checks the access list, the shell and the code page', async () => {
+    const ctx = context();
+    expect((await aclCheck(ctx, probe()))?.lines[0]).toMatch(/icacls applied/);
+    expect(shellCheck(ctx, probe())?.lines[0]).toMatch(/cmd\.exe/);
+    expect((await codePageCheck(ctx, probe()))?.lines[0]).toMatch(/936.*gb18030/);
+  });
+
+  it('reports a failing icacls with what to run, and says nothing on other systems', async () => {
+    setLanguage('zh');
+    const ctx = context();
+    const acl = await aclCheck(ctx, probe({ acl: async () => false }));
+    expect(acl?.ok).toBe(false);
+    expect(acl?.lines.join('\n')).toMatch(/icacls "[^"]+config\.yaml" \/inheritance:r/);
+    expect(await aclCheck(ctx, probe({ platform: 'linux' }))).toBeUndefined();
+    expect(shellCheck(ctx, probe({ shell: () => undefined }))?.ok).toBe(false);
+  });
+});
