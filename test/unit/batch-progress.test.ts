@@ -105,30 +105,6 @@ describe('FolderProgress', () => {
     ]);
   });
 
-  it('a long run is summed up at the end (counts and where the outputs are), not listed file by file', () => {
-    const h = harness(false);
-    h.p.handle({
-      type: 'folder_end',
-      skill: 'summarize',
-      counts: { total: 60, done: 40, failed: 0, earlier: 20 },
-      spent: 0,
-      currency: 'CNY',
-      failures: [],
-      outputs: Array.from({ length: 60 }, (_, i) => ({
-        file: `docs/f${i}.txt`,
-        outputs: [`zhi-output/f${i}.md`],
-      })),
-      notStarted: 0,
-      interrupted: 0,
-      manifest: 'zhi-output/.zhi-runs/x.json',
-    });
-    expect(h.lines).toEqual([
-      '40 done now, 20 done earlier, 0 failed, of 60 files.',
-      "Written: 60 files in zhi-output (each file's outputs are in the run record).",
-      'Run record: zhi-output/.zhi-runs/x.json',
-    ]);
-  });
-
   it('speaks Chinese', () => {
     setLanguage('zh');
     const h = harness(false);

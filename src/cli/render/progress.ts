@@ -185,19 +185,7 @@ export class FolderProgress {
         );
     }
     const written = ev.outputs.flatMap((o) => o.outputs.map((out) => ({ file: o.file, out })));
-    if (written.length > MAX_INDEX_LINES) {
-      // A long run is summed up, not listed: how many, and where they are (the record has each).
-      const c = ev.counts;
-      this.o.line(
-        st.bold(t('runs.end.counts', { done: c.done, earlier: c.earlier, failed: c.failed, total: c.total })),
-      );
-      this.o.line(
-        t('runs.end.writtenIn', {
-          count: written.length,
-          dir: visible(commonFolder(written.map((w) => w.out))),
-        }),
-      );
-    } else if (written.length) {
+    if (written.length) {
       this.o.line(st.bold(t('batch.end.outputs', { count: written.length })));
       for (const w of written.slice(0, MAX_INDEX_LINES))
         this.o.line(`  ${visible(w.file)} → ${visible(w.out)}`);
@@ -228,17 +216,4 @@ export function longDocumentLines(ev: Extract<FolderEvent, { type: 'long_documen
     );
   }
   return lines;
-}
-
-/** The deepest folder holding every one of these paths (`.` when they share none). */
-function commonFolder(paths: string[]): string {
-  const split = paths.map((p) => p.split(/[\\/]/).slice(0, -1));
-  const first = split[0] ?? [];
-  let n = first.length;
-  for (const parts of split) {
-    let k = 0;
-    while (k < n && parts[k] === first[k]) k += 1;
-    n = k;
-  }
-  return n ? first.slice(0, n).join('/') : '.';
 }
