@@ -43,6 +43,8 @@ export interface ChatOptions {
  */
 export class ChatSession {
   readonly messages: Message[];
+  /** What the person typed for messages worded for the model (a `!command`), for /undo. */
+  private readonly typed = new WeakMap<Message, string>();
   readonly settings: ChatSettings;
   /** Built before the chat and never reassigned (the REPL passes its prompter in, too). */
   readonly deps: Readonly<AgentDeps>;
@@ -120,7 +122,13 @@ export class ChatSession {
    */
   note(message: Message, typed?: string): void {
     this.messages.push(message);
+    if (typed) this.typed.set(message, typed);
     this.consume({ type: 'user', message, ...(typed ? { typed } : {}) });
+  }
+
+  /** What the person typed for a message noted with `note` (`!rm notes.txt`), not the model's wording. */
+  typedOf(message: Message): string | undefined {
+    return this.typed.get(message);
   }
 
   /** Remove the last exchange (the last user message and everything after it). Returns false if none. */

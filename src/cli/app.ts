@@ -1,6 +1,8 @@
+import { loadConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/errors.js';
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
+import { appPaths } from '../support/paths.js';
 import { registerArgvSecrets } from '../support/redact.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
@@ -48,7 +50,9 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
     return ExitCode.ok;
   }
   if (args.flags.help) {
-    setLanguage(resolveLanguage({ flag: args.flags.language }));
+    // `language: zh` in config.yaml counts here too (the rest of the config is not needed).
+    const file = await loadConfigFile(appPaths(process.env).configFile).catch(() => undefined);
+    setLanguage(resolveLanguage({ flag: args.flags.language, config: file?.file.language }));
     process.stdout.write(`${t('cli.help', { version: __ZHI_VERSION__ })}\n`);
     return ExitCode.ok;
   }

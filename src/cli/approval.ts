@@ -9,10 +9,16 @@ import { isYes, normalizeAnswer } from '../support/answers.js';
 import { t } from '../support/i18n/index.js';
 import { visible } from '../support/sanitize.js';
 import type { Style } from './render/style.js';
+import { toolAction } from './render/tool-names.js';
 
 /** The text above the question. */
 export function formatApproval(req: ToolApproval, style: Style): string {
-  const lines: string[] = [style.bold(t('tools.approve.title', { name: visible(req.name) }))];
+  const action = toolAction(req.name);
+  // A built-in tool is named by what it does; its internal name follows, dimmed (MCP tools keep theirs).
+  const title = action
+    ? `${style.bold(t('tools.approve.action', { action }))} ${style.dim(`(${req.name})`)}${t('tools.approve.colon')}`
+    : style.bold(t('tools.approve.title', { name: visible(req.name) }));
+  const lines: string[] = [title];
   for (const line of req.preview.split('\n')) lines.push(`  ${visible(line, { keepTabs: true })}`);
   if (req.warning) {
     const text = visible(req.warning);

@@ -92,6 +92,25 @@ describe.each([
     await s.until(() => !existsSync(join(e.cwd, 'notes.txt')), 'notes.txt removed');
   });
 
+  it("an approval names a built-in tool by what it does, in the person's language", async () => {
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'shell', arguments: { command: 'echo hi' } }] },
+      { kind: 'text', text: 'Done here.' },
+    );
+    const s = open();
+    await s.waitFor(promptFor(lang));
+    s.write('say hi');
+    s.write(KEY.enter);
+    await s.waitFor(allow);
+    const view = screen(s, cols).replace(/\n/g, '');
+    expect(view).toContain(
+      lang === 'zh' ? 'zhi 想要运行命令 (shell)：' : 'zhi wants to run a command (shell):',
+    );
+    s.write('n');
+    s.write(KEY.enter);
+    await s.waitFor('Done here.');
+  });
+
   it('!echo leaves no empty output folder behind', async () => {
     const s = open();
     await s.waitFor(promptFor(lang));

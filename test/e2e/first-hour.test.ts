@@ -62,3 +62,32 @@ describe('a site that cannot be found', () => {
     expect(r.stderr).toMatch(/网站 nosuch-site\.invalid (不存在|无法连接)|无法连接网站 nosuch-site\.invalid/);
   });
 });
+
+describe('--help (issue 30 #15)', () => {
+  it('lists every command and folder option', async () => {
+    const r = await e.zhi(['--help']);
+    expect(r.code).toBe(0);
+    for (const word of [
+      'zhi batch',
+      '--jobs',
+      '--dry-run',
+      '--batch',
+      '--force',
+      '--yes',
+      '--recursive',
+      '--include',
+      '--exclude',
+      'zhi doctor',
+      'zhi models',
+      'zhi mcp',
+    ])
+      expect(r.stdout).toContain(word);
+  });
+
+  it('honours language: zh from config.yaml', async () => {
+    writeFileSync(join(e.home, 'config.yaml'), 'language: zh\n');
+    const r = await e.zhi(['--help'], { env: { ZHI_LANGUAGE: undefined, LANG: 'en_US.UTF-8' } });
+    expect(r.stdout).toContain('用法：');
+    expect(r.stdout).toContain('文件夹选项');
+  });
+});

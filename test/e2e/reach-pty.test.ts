@@ -31,7 +31,7 @@ describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
     const s = e.pty({ args: ['-c', 'make ran.txt', '--auto'] });
     try {
       await s.waitFor('Allow? [y/N]');
-      expect(s.text()).toContain('zhi wants to run shell:');
+      expect(s.text()).toContain('zhi wants to run a command (shell):');
       expect(s.text()).toContain('$ echo made > ran.txt && echo finished');
       expect(s.text()).toContain(`in folder: ${cwd}`);
       expect(s.text()).toContain('This command can change or delete files: overwrites ran.txt.');

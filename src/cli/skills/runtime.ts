@@ -13,6 +13,7 @@ import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
 import { type AppContext, makeClient } from '../context.js';
 import { formatWarning } from '../render/error.js';
+import { toolNamesShown } from '../render/tool-names.js';
 import { outputDirOf } from '../settings.js';
 import { ALL_TOOL_NAMES, CLI_TOOLS } from '../tools.js';
 
@@ -109,7 +110,7 @@ export function trustSummary(ctx: AppContext, s: Skill): string {
   return [
     st.bold(t('skills.trust.header', { name: s.name, file: s.file })),
     `  ${s.description}`,
-    `  tools: ${s.tools.join(', ')}${s.model ? ` · model: ${s.model}` : ''}`,
+    `  ${t('skills.trust.tools', { tools: toolNamesShown(s.tools) })}${s.model ? ` · ${t('skills.trust.model', { model: s.model })}` : ''}`,
     ...shown,
   ].join('\n');
 }

@@ -38,7 +38,8 @@ const undo: SlashCommand = {
       ctx.print(t('repl.undo.none'));
       return;
     }
-    ctx.print(t('repl.undo.done', { text: preview(lastUser.content as string | ContentPart[]) }));
+    const typed = ctx.chat.typedOf(lastUser);
+    ctx.print(t('repl.undo.done', { text: preview(typed ?? (lastUser.content as string | ContentPart[])) }));
   },
 };
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { formatTokens } from '../../render/summary.js';
 import { columns } from '../../render/width.js';
+import { modeName } from '../mode-name.js';
 import { usageSummary, usageTable } from '../usage-text.js';
 import type { SlashCommand } from './types.js';
 
@@ -32,7 +33,7 @@ const status: SlashCommand = {
     const rows = [
       [t('repl.status.model'), s.model],
       [t('repl.status.thinking'), onOff(s.thinking)],
-      [t('repl.status.mode'), s.mode],
+      [t('repl.status.mode'), modeName(s.mode)],
       [t('repl.status.verbose'), onOff(ctx.display?.verbose ?? false)],
       [t('repl.status.platform'), ctx.app.platform.id],
       [t('repl.status.language'), getLanguage()],

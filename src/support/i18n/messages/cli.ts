@@ -38,6 +38,10 @@ Usage:
   zhi -c, --command "<message>"     ask once; piped stdin is attached as a document
   zhi run <skill> [inputs…] [--<arg> <value>]…
                                     run a skill on the cheap model
+  zhi run <skill> <folder> [folder options]
+                                    run a skill on every file of a folder
+  zhi batch list | status <id> | results <id> | cancel <id>
+                                    Batch API jobs (half price, results within a day)
   zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>
             | export <name> | import <file|url>
   zhi config show | path | get <key> | set <key> <value> | reset
@@ -46,7 +50,7 @@ Usage:
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        the GLM models, their prices, what your account offers
   zhi mcp list | add | remove | test   MCP servers whose tools zhi may use
-  zhi doctor                        check this computer (Node, the shell sandbox)
+  zhi doctor                        check Node, the key, network, config, MCP servers, readers, sandbox
   zhi --setup                       run the setup wizard
 
 Options:
@@ -58,7 +62,17 @@ Options:
   --no-color              plain text, no colours
   --debug                 show details and stack traces on stderr
   -v, -vv                 more detail on stderr
+  -y, --yes               answer yes to confirmations (a cost over the limit, delete, import)
   --version, --help
+
+Folder options (zhi run <skill> <folder>):
+  --recursive             include files in subfolders
+  --include <pattern>     only files matching, e.g. --include "*.pdf" (may repeat)
+  --exclude <pattern>     leave out files matching (may repeat)
+  --jobs <n>              files processed at once (default 4, at most 64)
+  --dry-run               list the files with estimated tokens and price; send nothing
+  --batch                 send through the Batch API (half price; collect with zhi batch results)
+  --force                 process again files already done in an earlier run
 
 Environment: ZHI_API_KEY, ZHI_BASE_URL, ZHI_HOME, ZHI_LANGUAGE, ZHI_DEFAULT_MODEL,
 ZHI_SKILL_MODEL, ZHI_OUTPUT_DIR, NO_COLOR, HTTPS_PROXY/HTTP_PROXY/NO_PROXY.
@@ -106,6 +120,10 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi -c, --command "<消息>"         单次提问；管道输入会作为文档附上
   zhi run <技能> [输入…] [--<参数> <值>]…
                                     用低成本模型运行技能
+  zhi run <技能> <文件夹> [文件夹选项]
+                                    对文件夹中的每个文件运行技能
+  zhi batch list | status <id> | results <id> | cancel <id>
+                                    批处理 API 任务（半价，一天内返回结果）
   zhi skill list | show <名称> | new | edit <名称> | delete <名称> | trust <名称>
             | export <名称> | import <文件|网址>
   zhi config show | path | get <键> | set <键> <值> | reset
@@ -114,7 +132,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models                        GLM 模型、价格，以及你的账户可用的模型
   zhi mcp list | add | remove | test   zhi 可以使用其工具的 MCP 服务器
-  zhi doctor                        检查本机（Node、命令沙盒）
+  zhi doctor                        检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
   zhi --setup                       运行设置向导
 
 选项：
@@ -126,7 +144,17 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   --no-color              纯文本，不用颜色
   --debug                 在标准错误输出中显示详情和堆栈
   -v, -vv                 在标准错误输出中显示更多细节
+  -y, --yes               对确认问题回答“是”（超出上限的费用、删除、导入）
   --version, --help
+
+文件夹选项（zhi run <技能> <文件夹>）：
+  --recursive             包括子文件夹中的文件
+  --include <模式>         只处理匹配的文件，例如 --include "*.pdf"（可重复）
+  --exclude <模式>         排除匹配的文件（可重复）
+  --jobs <数量>            同时处理的文件数（默认 4，最多 64）
+  --dry-run               列出文件及预估的 token 和价格，不发送任何请求
+  --batch                 通过批处理 API 发送（半价；用 zhi batch results 取回）
+  --force                 重新处理之前已完成的文件
 
 环境变量：ZHI_API_KEY、ZHI_BASE_URL、ZHI_HOME、ZHI_LANGUAGE、ZHI_DEFAULT_MODEL、
 ZHI_SKILL_MODEL、ZHI_OUTPUT_DIR、NO_COLOR、HTTPS_PROXY/HTTP_PROXY/NO_PROXY。

@@ -102,6 +102,8 @@ export const skills = defineMessages(
     'skills.nested': '{chain} ({model})',
 
     // Trust.
+    'skills.trust.tools': 'tools: {tools}',
+    'skills.trust.model': 'model: {model}',
     'skills.trust.refused': 'Not run: your skill {names} has not been trusted yet.',
     'skills.trust.declined': 'You did not trust it.',
     'skills.trust.noTerminal':
@@ -268,6 +270,8 @@ export const skills = defineMessages(
     'skills.running': '正在运行 {name}（{model}）…',
     'skills.nested': '{chain}（{model}）',
 
+    'skills.trust.tools': '工具：{tools}',
+    'skills.trust.model': '模型：{model}',
     'skills.trust.refused': '未运行：你的技能 {names} 尚未被信任。',
     'skills.trust.declined': '你没有信任它。',
     'skills.trust.noTerminal':
