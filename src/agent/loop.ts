@@ -7,7 +7,6 @@ import type {
   StreamEvent,
   StreamWarningCode,
   ToolCall,
-  ToolMessage,
   Usage,
 } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
@@ -18,6 +17,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
+import { refuseCutOffCalls, takeMessage } from './take-message.js';
 import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from './tokens.js';
 import { runToolCalls } from './tool-calls.js';
 
@@ -331,43 +331,6 @@ async function* streamError(
   const error = describeApiError(ev.error, deps.usage.platform);
   yield { type: 'error', error };
   return { kind: 'stop', stop: 'error', error };
-}
-
-/** The model's message joins the conversation; the tool calls it asks for (none: the answer). */
-async function* takeMessage(
-  run: Run,
-  final: AssistantMessage,
-  finishReason: string | undefined,
-): AsyncGenerator<RunEvent, ToolCall[]> {
-  const calls = final.tool_calls ?? [];
-  if (!final.content && !calls.length) {
-    // An empty answer would be rejected by the API if sent back (1214); keep the history valid.
-    final.content = ' ';
-  }
-  run.messages.push(final);
-  yield { type: 'message', message: final };
-  if (calls.length) return calls;
-  run.result.text = final.content.trim() ? final.content : '';
-  if (finishReason === 'length') {
-    run.result.truncated = true;
-    yield { type: 'warning', message: t('cli.lengthCut') };
-  }
-  return calls;
-}
-
-/**
- * Tool calls of a reply that hit the output limit: the last one's arguments are cut, and any of
- * them may depend on it, so none runs. The model is told why and tries again; the person is
- * told in their language. (Relying on the cut JSON failing to parse would run a call whose
- * arguments happen to parse, such as a file's content cut mid-way.)
- */
-async function* refuseCutOffCalls(run: Run, calls: ToolCall[]): AsyncGenerator<RunEvent> {
-  yield { type: 'warning', message: t('agent.cutOffCalls', { n: calls.length }) };
-  for (const call of calls) {
-    const message: ToolMessage = { role: 'tool', tool_call_id: call.id, content: t('agent.tool.cutOff') };
-    run.messages.push(message);
-    yield { type: 'message', message };
-  }
 }
 
 /** Everything the person has written in the conversation, for tools offered on demand. */
