@@ -225,6 +225,14 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     if (o.canOcr) return { ocr: 'scan' };
     throw needsOcr(name);
   }
+  // Nothing to work on: a model given an empty file invents an answer, and it is a paid call.
+  if (!doc.text.replace(/\uFEFF/g, '').trim()) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.emptyInput', params: { path: name } },
+      why: { key: 'skills.err.emptyInput.why' },
+    });
+  }
   o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
   const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''].filter(
     Boolean,
