@@ -61,3 +61,43 @@ describe.each(['en', 'zh'] as const)('skipped and empty files (%s)', (lang) => {
     expect(fake.chatBodies()).toHaveLength(0);
   });
 });
+
+describe.each(['en', 'zh'] as const)('did you mean, outside the REPL (%s)', (lang) => {
+  const env = { ZHI_LANGUAGE: lang };
+  const mean = lang === 'zh' ? '你是不是想' : 'Did you mean';
+
+  it('zhi run with a mistyped file offers the name that is there', async () => {
+    writeFileSync(join(e.cwd, 'notes.txt'), 'Meeting notes.\n');
+    const r = await e.zhi(['run', 'summarize', 'note.txt'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(mean);
+    expect(r.stderr).toContain('notes.txt');
+    expect(fake.chatBodies()).toHaveLength(0);
+  });
+
+  it('zhi -c without a terminal: warned before sending, then sent', async () => {
+    writeFileSync(join(e.cwd, 'notes.txt'), 'Meeting notes.\n');
+    fake.script({ kind: 'text', text: 'OK' });
+    const r = await e.zhi(['-c', '总结 note.txt'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(mean);
+    expect(r.stderr).toContain('notes.txt');
+    expect(fake.chatBodies()).toHaveLength(1);
+  });
+
+  it('zhi -c at a terminal asks first: no sends nothing (exit 2), yes sends', async () => {
+    writeFileSync(join(e.cwd, 'notes.txt'), 'Meeting notes.\n');
+    const no = e.pty({ args: ['-c', '总结 note.txt'], env });
+    await no.waitFor('[y/N]');
+    expect(no.text()).toContain('notes.txt');
+    no.write('n\r');
+    expect((await no.exited()).exitCode).toBe(2);
+    expect(fake.chatBodies()).toHaveLength(0);
+    fake.script({ kind: 'text', text: 'OK' });
+    const yes = e.pty({ args: ['-c', '总结 note.txt'], env });
+    await yes.waitFor('[y/N]');
+    yes.write('y\r');
+    expect((await yes.exited()).exitCode).toBe(0);
+    expect(fake.chatBodies()).toHaveLength(1);
+  });
+});
