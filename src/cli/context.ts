@@ -13,8 +13,6 @@ import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
-import { setShellEnvNames } from '../tools/shell/env.js';
-import { setSandboxMode } from '../tools/shell/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
@@ -78,8 +76,6 @@ export async function buildContext(
       );
     }
   }
-  setSandboxMode(config.shellSandbox);
-  setShellEnvNames(config.shellEnv);
   const cwd = process.cwd();
   const outputDir = outputDirOf({ args, config, cwd });
   checkOutputDir({ args, outputDir });
