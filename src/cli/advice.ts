@@ -11,6 +11,7 @@ export function setAdviceInRepl(on: boolean): void {
 /** Advice that names a command-line flag, and what to say instead inside the REPL. */
 const IN_REPL: Partial<Record<MessageKey, MessageKey>> = {
   'llm.balance.try1': 'input.advice.balanceRepl',
+  'llm.balance.try1Custom': 'input.advice.balanceReplCustom',
   'llm.overloaded.try': 'input.advice.overloadedRepl',
   'llm.badRequest.try': 'input.advice.badRequestRepl',
 };
