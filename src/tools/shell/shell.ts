@@ -65,9 +65,10 @@ const shell: Tool<typeof schema> = {
       return { refuse: t('shell.refuse.control', { shown }) };
     }
     // Loaded on first use: the parser is not needed to start a chat.
-    const [{ assessCommand, describeVerdict }, { loadBashParser }] = await Promise.all([
+    const [{ assessCommand, describeVerdict }, { loadBashParser }, { commandPrefix }] = await Promise.all([
       import('./policy.js'),
       import('./tree.js'),
+      import('./prefix.js'),
     ]);
     try {
       await loadBashParser();
@@ -80,7 +81,20 @@ const shell: Tool<typeof schema> = {
     const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
     if (verdict.refuse) return verdict;
     const full = commandPreview(args.command).full;
-    return { ...verdict, ...sandboxSummary(sandboxState(), ctx), ...(full ? { full: full.join('\n') } : {}) };
+    // "Always allow" only for a command the policy has nothing to say about (prefix.ts).
+    const prefix = verdict.warning ? undefined : commandPrefix(args.command);
+    const standing = prefix && {
+      key: prefix.key,
+      label: prefix.exact
+        ? t('shell.choice.alwaysExact', { command: prefix.shown })
+        : t('shell.choice.alwaysPrefix', { prefix: prefix.shown }),
+    };
+    return {
+      ...verdict,
+      ...sandboxSummary(sandboxState(), ctx),
+      ...(full ? { full: full.join('\n') } : {}),
+      ...(standing ? { standing } : {}),
+    };
   },
   async execute(args, ctx) {
     const granted = ctx.granted ?? [];
