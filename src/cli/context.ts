@@ -1,5 +1,5 @@
 import type { PermissionMode } from '../agent/permissions.js';
-import { loadCapabilities, saveCapabilities } from '../llm/capabilities.js';
+import { LearnedCapabilities } from '../llm/capabilities.js';
 import { MODEL_CATALOG } from '../llm/catalog.js';
 import { connectPlatform } from '../llm/connect.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
@@ -13,8 +13,6 @@ import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { registerSecret } from '../support/redact.js';
-import { setShellEnvNames } from '../tools/shell/env.js';
-import { setSandboxMode } from '../tools/shell/sandbox-mode.js';
 import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
@@ -78,8 +76,6 @@ export async function buildContext(
       );
     }
   }
-  setSandboxMode(config.shellSandbox);
-  setShellEnvNames(config.shellEnv);
   const cwd = process.cwd();
   const outputDir = outputDirOf({ args, config, cwd });
   checkOutputDir({ args, outputDir });
@@ -148,7 +144,6 @@ function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): PlatformClient {
   const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
   const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
-  loadCapabilities(ctx.paths.capabilitiesFile);
   return connectPlatform({
     baseUrl: ctx.config.baseUrl,
     apiKey,
@@ -156,7 +151,7 @@ export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): PlatformC
     ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
     acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
     userAgent: `zhi/${__ZHI_VERSION__}`,
-    onLearn: () => saveCapabilities(ctx.paths.capabilitiesFile),
+    capabilities: LearnedCapabilities.load(ctx.paths.capabilitiesFile),
   });
 }
 

@@ -83,7 +83,7 @@ describe('lines that never get a prefix', () => {
     'git status\nrm -rf ~',
     'git status\rrm -rf ~',
     'ls $HOME',
-    'ls ${HOME}',
+    'ls $' + '{HOME}',
     'FOO=1 git status',
     'PATH=/tmp git status',
     'ls {a,b}',
