@@ -310,7 +310,9 @@ export class Repl {
         await this.handle(r.text);
       } catch (err) {
         log().error('repl: line failed', err);
-        this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+        this.io.output.write(
+          formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+        );
       }
     }
     this.editor.close();
@@ -355,7 +357,9 @@ export class Repl {
       await cmd.run(args, slash);
     } catch (err) {
       log().error(`command /${name} failed`, err);
-      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+      this.io.output.write(
+        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+      );
     } finally {
       this.editor.idle();
     }
@@ -410,7 +414,9 @@ export class Repl {
       });
     } catch (err) {
       log().error('message failed', err);
-      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+      this.io.output.write(
+        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+      );
     }
   }
 
