@@ -12,7 +12,7 @@ import { createLogger, log, setLogger } from '../support/log.js';
 import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
-import { registerSecret } from '../support/redact.js';
+import { processSecrets } from '../support/redact.js';
 import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
@@ -54,9 +54,8 @@ export async function buildContext(
   const config = resolveConfig(loaded, MODEL_CATALOG, env, { language: args.flags.language });
   setLanguage(resolveLanguage({ flag: args.flags.language, config: config.language }, env));
   // Before anything is logged: the key's exact value is redacted everywhere from now on.
-  registerSecret(config.apiKey);
-  registerSecret(loaded.file.api_key);
-  registerSecret(env.ZHI_API_KEY);
+  const secrets = processSecrets();
+  for (const key of [config.apiKey, loaded.file.api_key, env.ZHI_API_KEY]) secrets.add(key);
   setLogger(
     createLogger({
       dir: paths.logDir,

@@ -53,10 +53,12 @@ export function createShellTool(settings: ShellSettings = DEFAULT_SETTINGS): Too
       const verdict = await assessLine(args.command, ctx);
       if (verdict.refuse) return verdict;
       const full = commandPreview(args.command).full;
+      const standing = verdict.warning ? undefined : await standingFor(args.command);
       return {
         ...verdict,
         ...sandboxSummary(sandboxFor(settings.sandbox), ctx),
         ...(full ? { full: full.join('\n') } : {}),
+        ...(standing ? { standing } : {}),
       };
     },
     execute: (args, ctx) => execute(args, ctx, settings),
@@ -109,6 +111,20 @@ async function assessLine(command: string, ctx: ToolContext): Promise<Assessment
     );
   }
   return describeVerdict(assessCommand(command, { cwd: ctx.cwd }));
+}
+
+/**
+ * "Always allow" for the session, offered only for a command the policy has nothing to say about
+ * (prefix.ts says which lines qualify and what prefix they give). The parser is loaded by now.
+ */
+async function standingFor(command: string): Promise<Assessment['standing']> {
+  const { commandPrefix } = await import('./prefix.js');
+  const prefix = commandPrefix(command);
+  if (!prefix) return undefined;
+  const label = prefix.exact
+    ? t('shell.choice.alwaysExact', { command: prefix.shown })
+    : t('shell.choice.alwaysPrefix', { prefix: prefix.shown });
+  return { key: prefix.key, label };
 }
 
 type ShellArgs = z.infer<typeof schema>;
