@@ -77,7 +77,7 @@ const shell: Tool<typeof schema> = {
         { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
       );
     }
-    const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
+    const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd, outputDir: ctx.outputDir }));
     if (verdict.refuse) return verdict;
     const full = commandPreview(args.command).full;
     return { ...verdict, ...sandboxSummary(sandboxState(), ctx), ...(full ? { full: full.join('\n') } : {}) };
