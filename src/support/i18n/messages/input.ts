@@ -39,6 +39,9 @@ export const input = defineMessages(
     'input.missingTry':
       'Your message is back on the prompt: fix the name, or press Enter to send it as it is.',
     'input.mention.missing': 'There is no file {name} (in {folder}).',
+    'input.missingAsk': 'Send the message as it is? [y/N] ',
+    'input.missingNotSent': 'Nothing was sent: run the command again with the right name.',
+    'input.missingSent': 'Sent as it is (there is no terminal to ask).',
     'input.advice.authEnv':
       'This key comes from the environment variable ZHI_API_KEY, which wins over config.yaml: correct it, or remove it (`unset ZHI_API_KEY`; on Windows `set ZHI_API_KEY=`) to use the key saved by `zhi --setup`.',
     'input.advice.balanceRepl': 'Top up at {url}, or switch to a free model: /model glm-4-flash',
@@ -111,6 +114,9 @@ export const input = defineMessages(
     'input.missing': '这里没有文件 {name}。你是不是想找 {suggestion}？',
     'input.missingTry': '你的消息已放回输入行：改好文件名，或直接按 Enter 照原样发送。',
     'input.mention.missing': '没有文件 {name}（在 {folder} 中）。',
+    'input.missingAsk': '仍然照原样发送这条消息吗？[y/N] ',
+    'input.missingNotSent': '没有发送任何内容：改好文件名后再运行一次命令。',
+    'input.missingSent': '已照原样发送（没有终端可以询问）。',
     'input.advice.authEnv':
       '这个密钥来自环境变量 ZHI_API_KEY，它优先于 config.yaml：请改正它，或删除它（`unset ZHI_API_KEY`；Windows 上 `set ZHI_API_KEY=`）以使用 `zhi --setup` 保存的密钥。',
     'input.advice.balanceRepl': '请到 {url} 充值，或换用免费模型：/model glm-4-flash',
