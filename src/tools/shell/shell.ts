@@ -110,7 +110,7 @@ async function assessLine(command: string, ctx: ToolContext): Promise<Assessment
       { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
     );
   }
-  return describeVerdict(assessCommand(command, { cwd: ctx.cwd }));
+  return describeVerdict(assessCommand(command, { cwd: ctx.cwd, outputDir: ctx.outputDir }));
 }
 
 /**
