@@ -19,7 +19,7 @@ import { type AppContext, makeClient, newUsage } from './context.js';
 import { type ChatMcp, chatMcp } from './mcp/chat.js';
 import { type Resumed, resumeFromFlags, sessionWiring } from './sessions/attach.js';
 import { chatModel } from './settings.js';
-import { ALL_TOOL_NAMES, CLI_TOOLS } from './tools.js';
+import { ALL_TOOL_NAMES, CLI_TOOLS, toolDeps } from './tools.js';
 
 export interface ChatOrder {
   /** What the session file says the conversation was (`zhi sessions`). */
@@ -55,7 +55,7 @@ export function startModel(ctx: AppContext): string {
 /** Build a conversation; with --continue / --resume it starts from the saved one. */
 export async function createChat(ctx: AppContext, order: ChatOrder): Promise<BuiltChat> {
   const client = order.client ?? makeClient(ctx);
-  const tools = await loadTools({ client }, order.tools ?? ALL_TOOL_NAMES, CLI_TOOLS);
+  const tools = await loadTools(toolDeps(ctx.config, client), order.tools ?? ALL_TOOL_NAMES, CLI_TOOLS);
   const full = order.tools === undefined;
   // skill_create is sent only once the person talks about skills (see its offerWhen).
   tools.onDemand = full;

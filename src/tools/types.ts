@@ -34,9 +34,21 @@ export interface ToolTraits {
   deferredAs?: string;
 }
 
+/** `shell_sandbox`: `off` runs commands without the OS sandbox even where there is one. */
+export type SandboxMode = 'auto' | 'off';
+
+/** The shell tool's settings, decided once at start from config (`shell_sandbox`, `shell_env`). */
+export interface ShellSettings {
+  sandbox: SandboxMode;
+  /** Environment names a command gets on top of the allow-list (tools/shell/env.ts). */
+  envNames: readonly string[];
+}
+
 /** What the built-in tools are built with: each takes only the part it needs. */
 export interface ToolDeps {
   client: PlatformClient;
+  /** Left out (tests, a tool table without a shell): the sandbox where there is one, no extra names. */
+  shell?: ShellSettings;
 }
 
 /** A tool in the tool table: its name and traits, known at start-up; its code, loaded on first use. */
