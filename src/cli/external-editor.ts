@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { t } from '../support/i18n/index.js';
 
 /** Editors a person who never chose one can use without a manual, in order of preference. */
 const FRIENDLY = ['nano', 'pico', 'micro'];
@@ -54,14 +55,26 @@ export type EditResult =
 /** Let the person edit `text` in their editor (the terminal is theirs until it closes). */
 export async function editText(text: string, env: NodeJS.ProcessEnv): Promise<EditResult> {
   const cmd = await editorCommand(env);
-  if (!cmd) return { kind: 'failed', editor: 'nano', reason: 'no text editor was found' };
+  if (!cmd) return { kind: 'failed', editor: 'nano', reason: t('input.editor.none') };
   const dir = mkdtempSync(join(tmpdir(), 'zhi-message-'));
   const file = join(dir, 'message.md');
   try {
     writeFileSync(file, text, { encoding: 'utf8', mode: 0o600 });
     const res = spawnSync(cmd[0]!, [...cmd.slice(1), file], { stdio: 'inherit', env });
-    if (res.error) return { kind: 'failed', editor: cmd.join(' '), reason: res.error.message };
-    if (res.status !== 0) return { kind: 'failed', editor: cmd.join(' '), reason: `exit code ${res.status}` };
+    if (res.error) {
+      const missing = (res.error as NodeJS.ErrnoException).code === 'ENOENT';
+      return {
+        kind: 'failed',
+        editor: cmd.join(' '),
+        reason: missing ? t('input.editor.missing') : res.error.message,
+      };
+    }
+    if (res.status !== 0)
+      return {
+        kind: 'failed',
+        editor: cmd.join(' '),
+        reason: t('input.editor.exit', { code: String(res.status) }),
+      };
     const after = readFileSync(file, 'utf8').replace(/\r\n/g, '\n').replace(/\n+$/, '');
     return after === text.replace(/\n+$/, '') ? { kind: 'unchanged' } : { kind: 'edited', text: after };
   } finally {
