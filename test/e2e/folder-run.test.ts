@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunManifest } from '../../src/agent/batch/manifest.js';
-import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { textWidth } from '../../src/support/width.js';
+import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 

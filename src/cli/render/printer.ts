@@ -12,6 +12,7 @@ import { FolderProgress, longDocumentLines } from './progress.js';
 import { safeEvent } from './safe-event.js';
 import { Spinner } from './spinner.js';
 import type { Style } from './style.js';
+import { callText } from './tool-names.js';
 
 export interface PrinterOptions {
   format: OutputFormat;
@@ -141,7 +142,7 @@ export class StreamPrinter {
       case 'tool_start':
         this.closeThinking();
         this.closeText();
-        this.spinner.start(`${ev.name} ${ev.label === ev.name ? '' : ev.label} …`);
+        this.spinner.start(`${callText(ev.name, visible(ev.label))} …`);
         break;
       case 'progress':
         this.spinner.update(ev.note);

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { formatTokens } from '../../render/summary.js';
-import { columns } from '../../render/width.js';
+import { columns, stderrColumns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
 import { usageSummary, usageTable } from '../usage-text.js';
 import type { SlashCommand } from './types.js';
@@ -49,7 +49,13 @@ const status: SlashCommand = {
       ],
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
     ];
-    ctx.print(columns(rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!])).join('\n'));
+    ctx.print(
+      columns(
+        rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!]),
+        new Set(),
+        stderrColumns(),
+      ).join('\n'),
+    );
   },
 };
 
