@@ -140,3 +140,35 @@ describe.each(['en', 'zh'] as const)('Esc stops the answer like Ctrl+C (%s)', (l
     await s.waitFor('now wait', 5_000, from);
   });
 });
+
+describe.each(['en', 'zh'] as const)('the exit line says how to resume (%s)', (lang) => {
+  it('names `zhi --resume <id>` after a conversation, and that command continues it; nothing after an empty session', async () => {
+    fake.script({ kind: 'text', text: 'First answer.' });
+    const s = open(lang);
+    await s.waitFor(promptFor(lang), 15_000);
+    const from = await send(s, 'a first question');
+    await s.waitFor('First answer.', 15_000, from);
+    await s.waitFor(promptFor(lang), 10_000, from);
+    s.write(KEY.ctrlD);
+    await s.exited();
+    const said = lang === 'en' ? 'To continue this conversation later: zhi --resume ' : '之后要继续这段对话：zhi --resume ';
+    const line = s.text().split('\n').find((l) => l.includes(said));
+    expect(line, s.text().slice(-500)).toBeDefined();
+    const id = line!.slice(line!.indexOf(said) + said.length).trim();
+    expect(id).toMatch(/^\S+$/);
+
+    fake.script({ kind: 'text', text: 'Second answer.' });
+    const r = await e.zhi(['--resume', id, '-c', 'and a second one']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.chatBodies().at(-1).messages.slice(1, 3)).toEqual([
+      { role: 'user', content: 'a first question' },
+      { role: 'assistant', content: 'First answer.' },
+    ]);
+
+    const empty = open(lang);
+    await empty.waitFor(promptFor(lang), 15_000);
+    empty.write(KEY.ctrlD);
+    await empty.exited();
+    expect(empty.text()).not.toContain('zhi --resume');
+  });
+});

@@ -318,6 +318,11 @@ export class Repl {
     this.editor.close();
     const usage = this.chat ? sessionUsageLine(this.chat.deps.usage) : t('repl.sessionNoUsage');
     this.io.output.write(`${this.ctx.err.dim(usage)}\n`);
+    // A saved conversation: say how to come back to it.
+    const wiring = this.chat?.session;
+    if (wiring && (wiring.recorder.started || wiring.earlier)) {
+      this.io.output.write(`${this.ctx.err.dim(t('sessions.resumeHint', { id: wiring.recorder.id }))}\n`);
+    }
     return ExitCode.ok;
   }
 
