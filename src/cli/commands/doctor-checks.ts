@@ -8,7 +8,7 @@ import { t } from '../../support/i18n/index.js';
 import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
 import { findSoffice } from '../../tools/files/readers/soffice.js';
-import { sandboxState } from '../../tools/shell/sandbox.js';
+import { sandboxFor } from '../../tools/shell/sandbox.js';
 import { type AppContext, makeClient } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
 import { officeCheck, sandboxCheck } from './doctor-sandbox.js';
@@ -102,5 +102,5 @@ export const CHECKS: DoctorCheck[] = [
   aclCheck,
   shellCheck,
   codePageCheck,
-  () => asWindowsNote(sandboxCheck(sandboxState())),
+  (ctx) => asWindowsNote(sandboxCheck(sandboxFor(ctx.config.shellSandbox))),
 ];
