@@ -4,6 +4,7 @@ import { type MessageKey, t } from '../support/i18n/index.js';
 /** Advice that names a command-line flag, and what to say instead inside the REPL. */
 const IN_REPL: Partial<Record<MessageKey, MessageKey>> = {
   'llm.balance.try1': 'input.advice.balanceRepl',
+  'llm.balance.try1Custom': 'input.advice.balanceReplCustom',
   'llm.overloaded.try': 'input.advice.overloadedRepl',
   'llm.badRequest.try': 'input.advice.badRequestRepl',
 };

@@ -13,7 +13,7 @@ import type { SessionKind } from '../agent/sessions/format.js';
 import type { PlatformClient } from '../llm/types.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
-import { loadTools } from '../tools/index.js';
+import { deferRarelyNeeded, loadTools } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type AppContext, makeClient, newUsage } from './context.js';
 import { type ChatMcp, chatMcp } from './mcp/chat.js';
@@ -59,6 +59,8 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   const full = order.tools === undefined;
   // skill_create is sent only once the person talks about skills (see its offerWhen).
   tools.onDemand = full;
+  // ocr and the web tools wait for tool_search (or a call by name): most messages need neither.
+  if (full) deferRarelyNeeded(tools, CLI_TOOLS);
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
   const mcp = full

@@ -26,6 +26,12 @@ export interface ToolTraits {
   needsPerson?: boolean;
   /** Its calls write the run's output files (a skill run's result is what it wrote). */
   writesOutput?: boolean;
+  /**
+   * Rarely needed in a conversation: a chat defers it (its schema is sent once tool_search finds
+   * it or the model calls it by name), and tool_search's description names it with this phrase
+   * (for the model, English). Skill runs that list it get it like any other tool.
+   */
+  deferredAs?: string;
 }
 
 /** `shell_sandbox`: `off` runs commands without the OS sandbox even where there is one. */

@@ -272,7 +272,7 @@ export class Repl {
    * the line editor, which passes it on as a press.
    */
   private async stoppable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    this.editor.busy(() => this.ctx.interrupt.press());
+    this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
     try {
       return await this.ctx.interrupt.run(fn);
     } finally {
@@ -352,7 +352,7 @@ export class Repl {
     }
     // The terminal is in raw mode: Ctrl+C is a key, not a signal. Commands that can be stopped
     // (/run, /compact) run inside the interrupt, so the key is passed on to it as a press.
-    this.editor.busy(() => this.ctx.interrupt.press());
+    this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
     try {
       await cmd.run(args, slash);
     } catch (err) {

@@ -32,14 +32,8 @@ export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_S = 30;
 
 const schema = z.object({
-  command: z.string().trim().min(1).max(20_000).describe('The command line, as typed.'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(300)
-    .default(DEFAULT_TIMEOUT_S)
-    .describe('Seconds before it is stopped.'),
+  command: z.string().trim().min(1).max(20_000),
+  timeout: z.number().int().min(1).max(300).default(DEFAULT_TIMEOUT_S).describe('Seconds.'),
 });
 
 /** Where nothing is configured: the sandbox where there is one, no extra environment names. */
@@ -53,10 +47,12 @@ export function createShellTool(settings: ShellSettings = DEFAULT_SETTINGS): Too
       const verdict = await assessLine(args.command, ctx);
       if (verdict.refuse) return verdict;
       const full = commandPreview(args.command).full;
+      const standing = verdict.warning ? undefined : await standingFor(args.command);
       return {
         ...verdict,
         ...sandboxSummary(sandboxFor(settings.sandbox), ctx),
         ...(full ? { full: full.join('\n') } : {}),
+        ...(standing ? { standing } : {}),
       };
     },
     execute: (args, ctx) => execute(args, ctx, settings),
@@ -66,11 +62,9 @@ export function createShellTool(settings: ShellSettings = DEFAULT_SETTINGS): Too
 const shell: Omit<Tool<typeof schema>, 'execute'> = {
   name: 'shell',
   description: [
-    "Run a command in the user's shell (sh; cmd.exe on Windows) in the current directory, no input.",
-    'The user approves each one: first say what it does and why.',
-    'Refused: destructive commands, indirect execution (eval, sh -c, piping into a shell).',
-    'For files prefer file_read, file_list, file_write.',
-    `Output capped at ${formatBytes(MAX_OUTPUT_BYTES)}.`,
+    'Run a command (sh; cmd.exe on Windows) here, no input. The user approves each: say what and why first.',
+    'Destructive and indirect (eval, sh -c, pipe into a shell) commands are refused. Files: use file_*.',
+    `Output ≤ ${formatBytes(MAX_OUTPUT_BYTES)}.`,
   ].join(' '),
   schema,
   kind: 'shell',
@@ -108,7 +102,21 @@ async function assessLine(command: string, ctx: ToolContext): Promise<Assessment
       { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
     );
   }
-  return describeVerdict(assessCommand(command, { cwd: ctx.cwd }));
+  return describeVerdict(assessCommand(command, { cwd: ctx.cwd, outputDir: ctx.outputDir }));
+}
+
+/**
+ * "Always allow" for the session, offered only for a command the policy has nothing to say about
+ * (prefix.ts says which lines qualify and what prefix they give). The parser is loaded by now.
+ */
+async function standingFor(command: string): Promise<Assessment['standing']> {
+  const { commandPrefix } = await import('./prefix.js');
+  const prefix = commandPrefix(command);
+  if (!prefix) return undefined;
+  const label = prefix.exact
+    ? t('shell.choice.alwaysExact', { command: prefix.shown })
+    : t('shell.choice.alwaysPrefix', { prefix: prefix.shown });
+  return { key: prefix.key, label };
 }
 
 type ShellArgs = z.infer<typeof schema>;
