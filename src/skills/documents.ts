@@ -4,6 +4,7 @@ import { extname, join, relative, resolve } from 'node:path';
 import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
 import { truncateText } from '../support/text.js';
+import { isAudioPath } from '../tools/asr/audio.js';
 import { documentFacts } from '../tools/files/readers/facts.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
@@ -168,7 +169,7 @@ const DOC_REASONS: Record<string, MessageKey> = {
   no_text_layer: 'files.doc.no_text_layer',
 };
 
-export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
+export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' } | { audio: true };
 
 /**
  * Read one input file for the message, with the same readers as file_read. Images and scanned
@@ -177,6 +178,7 @@ export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
  */
 export async function readInput(abs: string, name: string, o: ReadOptions): Promise<ReadOutcome> {
   const ext = extname(abs).slice(1).toLowerCase();
+  if (isAudioPath(abs)) return { audio: true };
   if (OCR_EXT.includes(ext)) {
     if (o.canOcr) return { ocr: 'image' };
     throw needsOcr(name);
@@ -230,6 +232,24 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     Boolean,
   );
   return { block: { name, text: doc.text, note: `${facts.join('; ')}; its text is below` } };
+}
+
+/** The block for an audio file's transcript. */
+export function transcriptBlock(
+  name: string,
+  text: string,
+  duration: string,
+  budget: { left: number },
+): DocumentBlock {
+  const capped = truncateText(text, Math.max(2048, Math.min(PER_FILE_BYTES, budget.left)));
+  budget.left -= Buffer.byteLength(capped.text, 'utf8');
+  const what = `an audio recording (${duration}), transcribed by speech recognition`;
+  if (!capped.text.trim()) return { name, text: '', note: `${what}; no speech was recognised` };
+  return {
+    name,
+    text: capped.text,
+    note: `${what}; its transcript is below${capped.truncated ? ' (only the first part)' : ''}`,
+  };
 }
 
 /** The block for a file whose text came from OCR (or that the model must OCR itself). */

@@ -3,6 +3,7 @@ import type { ContentPart } from '../../../llm/types.js';
 import { type MessageKey, t } from '../../../support/i18n/index.js';
 import { visible } from '../../../support/sanitize.js';
 import { formatBytes } from '../../../support/text.js';
+import { isAudioPath } from '../../../tools/asr/audio.js';
 import { detectPaths, type PathMatch } from './paths.js';
 
 /** Attached text per file, at most (the rest is cut with a visible marker). */
@@ -34,6 +35,11 @@ export interface AttachEnv {
   errorCode(err: unknown): string | undefined;
   /** Text of a scanned PDF or image by OCR; undefined when OCR is not available. */
   ocr?: ((path: string) => Promise<string>) | undefined;
+  /**
+   * A recording's transcript by GLM-ASR (the price is shown and agreed first); undefined when the
+   * person declined. Absent when there is no API client.
+   */
+  transcribe?: ((path: string) => Promise<{ text: string; duration: string } | undefined>) | undefined;
   /** An image as a content part for a vision model; undefined when not available. */
   imagePart?: ((path: string) => Promise<ContentPart>) | undefined;
   /** The vision model that will look at images (for the note). */
@@ -145,6 +151,21 @@ export async function attachFromMessage(
         );
       } catch (err) {
         env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
+      }
+      continue;
+    }
+    if (isAudioPath(m.path) && env.transcribe) {
+      try {
+        const got = await env.transcribe(m.path);
+        if (!got) {
+          env.note(t('repl.attach.asrNo', { name }));
+          continue;
+        }
+        into.documents.push(documentBlock(name, m.path, got.text));
+        into.names.push(name);
+        env.note(t('repl.attach.asrYes', { name, duration: got.duration }));
+      } catch (err) {
+        env.note(t('repl.attach.failed', { name, reason: reason(err) }));
       }
       continue;
     }

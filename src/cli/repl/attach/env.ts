@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
+import { ZERO_USAGE } from '../../../llm/types.js';
 import { visionModelFor } from '../../../llm/vision.js';
 import { ZhiError } from '../../../support/errors.js';
 import { truncateText } from '../../../support/text.js';
@@ -56,6 +57,46 @@ export function makeAttachEnv(
             chat.consume({ type: 'usage', model: OCR_MODEL, usage: doc.usage, cost });
             return truncateText(doc.markdown, MAX_ATTACH_BYTES).text;
           } catch (err) {
+            throw explain(err);
+          }
+        }
+      : undefined,
+    transcribe: client
+      ? async (path) => {
+          const { transcribeFile, DeclinedError, formatDuration } = await import(
+            '../../../tools/asr/transcribe.js'
+          );
+          const { audioPriceLine } = await import('../../price-consent.js');
+          const { t } = await import('../../../support/i18n/index.js');
+          try {
+            const got = await transcribeFile(client, path, {
+              display: basename(path),
+              platform: ctx.platform,
+              ...(signal ? { signal } : {}),
+              // /auto agrees in advance (the price is still said); otherwise the person is asked.
+              consent: async (estimate) => {
+                const line = audioPriceLine(estimate);
+                if (chat.settings.mode !== 'auto') return ui.confirm(`${line} ${t('price.ask')} [Y/n] `);
+                ui.note(`${line} ${t('price.agreed')}`);
+                return true;
+              },
+            });
+            const cost = chat.deps.usage.addPriced(
+              got.model,
+              got.cost ?? {
+                amount: 0,
+                currency: ctx.platform.currency,
+                covered: ctx.platform.coveredByPlan,
+                approx: true,
+              },
+            );
+            chat.consume({ type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost });
+            return {
+              text: truncateText(got.text, MAX_ATTACH_BYTES).text,
+              duration: formatDuration(got.seconds),
+            };
+          } catch (err) {
+            if (err instanceof DeclinedError) return undefined;
             throw explain(err);
           }
         }
