@@ -80,3 +80,11 @@ describe('speech (GLM-ASR)', () => {
     expect(r.stderr).toContain('ffmpeg');
   });
 });
+
+describe('doctor', () => {
+  it('says which recordings can be read here', async () => {
+    const r = await e.zhi(['doctor'], { env: { ZHI_FFMPEG: 'off' } });
+    expect(r.stdout + r.stderr).toContain('Recordings: WAV and MP3 read by zhi');
+    expect(r.stdout + r.stderr).toMatch(/ffmpeg, which is not installed/);
+  });
+});
