@@ -11,6 +11,7 @@ import { t } from '../support/i18n/index.js';
 import { visible } from '../support/sanitize.js';
 import type { AudioEstimate } from '../tools/asr/transcribe.js';
 import { formatDuration } from '../tools/asr/transcribe.js';
+import type { ParseEstimate } from '../tools/files/platform-parse.js';
 
 export interface ConsentOptions {
   prompter: Prompter;
@@ -40,4 +41,12 @@ export async function agreeToPrice(line: string, o: ConsentOptions): Promise<boo
 export function audioPriceLine(e: AudioEstimate): string {
   const common = { file: visible(e.file), duration: formatDuration(e.seconds), pieces: e.pieces };
   return e.cost ? t('asr.price', { ...common, cost: formatCost(e.cost) }) : t('asr.priceUnknown', common);
+}
+
+/** `sales.xls: cannot be read here without LibreOffice; Zhipu's file parser: about 3 pages, ≈¥0.36.` */
+export function parsePriceLine(e: ParseEstimate): string {
+  const common = { file: visible(e.file), pages: e.pages };
+  return e.cost
+    ? t('parser.price', { ...common, cost: formatCost(e.cost) })
+    : t('parser.priceUnknown', common);
 }

@@ -4,7 +4,7 @@
  * piece after the first with the transcript so far as context — after the price is shown and
  * agreed; the transcript reaches the skill's model call. Without consent nothing is sent.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digest } from '../fake-zhipu/platform-readers.js';
@@ -86,5 +86,38 @@ describe('doctor', () => {
     const r = await e.zhi(['doctor'], { env: { ZHI_FFMPEG: 'off' } });
     expect(r.stdout + r.stderr).toContain('Recordings: WAV and MP3 read by zhi');
     expect(r.stdout + r.stderr).toMatch(/ffmpeg, which is not installed/);
+  });
+});
+
+describe('file parser fallback', () => {
+  const parserRequests = () => fake.requests.filter((r) => r.path.endsWith('/files/parser/sync'));
+  const xls = () => readFileSync(join(__dirname, '../fixtures/office/sales.xls'));
+  const noOffice = { ZHI_SOFFICE: 'off' };
+
+  it('an .xls without LibreOffice and without consent: the price is said, nothing is sent', async () => {
+    writeFileSync(join(e.cwd, 'sales.xls'), xls());
+    const r = await e.zhi(['run', 'summarize', 'sales.xls'], { env: noOffice });
+    expect(r.code).not.toBe(0);
+    expect(parserRequests()).toHaveLength(0);
+    expect(fake.chatBodies()).toHaveLength(0);
+    expect(r.stderr).toContain('file parser');
+    expect(r.stderr).toMatch(/about \d+ page\(s\)/);
+    expect(r.stderr).toContain('--yes');
+  });
+
+  it('with --yes it is read by the parser (prime-sync, XLS) and its text reaches the model', async () => {
+    const bytes = xls();
+    writeFileSync(join(e.cwd, 'sales.et'), bytes);
+    fake.fallback = () => ({ kind: 'text', text: 'A summary.' });
+    const r = await e.zhi(['run', 'summarize', 'sales.et', '--yes'], { env: noOffice });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = parserRequests();
+    expect(sent).toHaveLength(1);
+    const f = await form(sent[0]!);
+    expect(f.get('tool_type')).toBe('prime-sync');
+    expect(f.get('file_type')).toBe('XLS');
+    expect(Buffer.from(await (f.get('file') as File).arrayBuffer()).equals(bytes)).toBe(true);
+    const user = JSON.stringify(fake.chatBodies()[0].messages);
+    expect(user).toContain(`parsed ${digest(bytes)}`);
   });
 });

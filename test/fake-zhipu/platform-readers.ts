@@ -80,3 +80,43 @@ export async function transcription(
     text: `speech ${digest(bytes)} ${seconds.toFixed(1)}s`,
   });
 }
+
+const PARSER_TYPES = [
+  'WPS',
+  'PDF',
+  'DOCX',
+  'DOC',
+  'XLS',
+  'XLSX',
+  'PPT',
+  'PPTX',
+  'PNG',
+  'JPG',
+  'JPEG',
+  'CSV',
+  'TXT',
+  'MD',
+  'HTML',
+];
+
+/** `POST /files/parser/sync`: tool_type prime-sync, a known file_type and a file. */
+export async function parseSync(
+  record: RecordedRequest,
+  res: ServerResponse,
+  contentType: string,
+): Promise<void> {
+  const form = await formOf(record, contentType);
+  if (!form) return fail(res, 400, '1214', 'file参数非法。请检查文档。');
+  if (form.get('tool_type') !== 'prime-sync') return fail(res, 400, '1214', 'tool_type参数非法。');
+  const type = String(form.get('file_type') ?? '').toUpperCase();
+  if (!PARSER_TYPES.includes(type)) return fail(res, 400, '1214', 'file_type参数非法。');
+  const file = form.get('file');
+  if (!file || typeof file === 'string') return fail(res, 400, '1214', 'file参数非法。请检查文档。');
+  const bytes = Buffer.from(await file.arrayBuffer());
+  send(res, 200, {
+    status: 'succeeded',
+    message: '结果获取成功',
+    task_id: `task_${randomBytes(6).toString('hex')}`,
+    content: `# Parsed ${type}\n\nparsed ${digest(bytes)} (${bytes.length} bytes)`,
+  });
+}

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { transcription } from './platform-readers.js';
+import { parseSync, transcription } from './platform-readers.js';
 
 export interface ScriptedUsage {
   prompt_tokens?: number;
@@ -346,6 +346,8 @@ export class FakeZhipu {
     if (req.method === 'POST' && base === '/layout_parsing') return this.ocr(record, res);
     if (req.method === 'POST' && base === '/audio/transcriptions')
       return transcription(record, res, req.headers['content-type'] ?? '');
+    if (req.method === 'POST' && base === '/files/parser/sync')
+      return parseSync(record, res, req.headers['content-type'] ?? '');
     if (
       base === '/files' ||
       base.startsWith('/files/') ||

@@ -66,6 +66,14 @@ export interface SkillRuntime {
     abs: string,
     o: { display: string; signal: AbortSignal; skill: string },
   ): Promise<{ text: string; seconds: number; model: string; cost: Cost | undefined }>;
+  /**
+   * Read a file nothing here can read with Zhipu's file parser, after the price is shown and
+   * agreed; undefined where no platform client is available.
+   */
+  parseFile?(
+    abs: string,
+    o: { display: string; signal: AbortSignal },
+  ): Promise<{ text: string; model: string; cost: Cost | undefined }>;
   /** Before the first run of user skills that can write files or run commands: may they? */
   confirmTrust?(skills: Skill[]): Promise<boolean>;
   /** Needs trust: the skills of a run the user has not trusted yet. */

@@ -12,7 +12,7 @@ import { t } from '../../support/i18n/index.js';
 import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
 import { type AppContext, makeClient } from '../context.js';
-import { agreeToPrice, audioPriceLine } from '../price-consent.js';
+import { agreeToPrice, audioPriceLine, parsePriceLine } from '../price-consent.js';
 import { formatWarning } from '../render/error.js';
 import { toolNamesShown } from '../render/tool-names.js';
 import { outputDirOf } from '../settings.js';
@@ -93,6 +93,21 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
         signal: x.signal,
         consent: (estimate) =>
           agreeToPrice(audioPriceLine(estimate), {
+            prompter,
+            write,
+            signal: x.signal,
+            agreed: o.mode === 'auto' || ctx.args.flags.yes,
+          }),
+      });
+    },
+    async parseFile(abs, x) {
+      const { parseOnPlatform } = await import('../../tools/files/platform-parse.js');
+      return parseOnPlatform(client, abs, {
+        display: x.display,
+        platform: ctx.platform,
+        signal: x.signal,
+        consent: (estimate) =>
+          agreeToPrice(parsePriceLine(estimate), {
             prompter,
             write,
             signal: x.signal,

@@ -24,6 +24,12 @@ export const office = defineMessages(
       'Recordings: WAV and MP3 read by zhi, other formats (m4a, aac, ogg, flac…) through ffmpeg ({path}); long audio is sent in 30-second parts',
     'doctor.audio.native':
       'Recordings: WAV and MP3 read by zhi (long audio sent in 30-second parts); m4a, aac, ogg and other formats need ffmpeg, which is not installed',
+    'parser.price':
+      '{file} cannot be read on this computer (it needs LibreOffice). Zhipu’s file parser can read it: about {pages} page(s) (estimated from its size), about {cost}.',
+    'parser.priceUnknown':
+      '{file} cannot be read on this computer (it needs LibreOffice). Zhipu’s file parser can read it: about {pages} page(s) (estimated from its size), charged per page at this platform’s price.',
+    'parser.err.declined': 'Did not read {path}: sending it to Zhipu’s file parser was not agreed to.',
+    'repl.attach.parsed': '{name}: read by Zhipu’s file parser.',
     'repl.attach.asrYes': '{name}: transcribed ({duration}).',
     'repl.attach.asrNo': '{name} not attached.',
   },
@@ -49,6 +55,12 @@ export const office = defineMessages(
       '录音：WAV 和 MP3 由 zhi 直接读取，其他格式（m4a、aac、ogg、flac…）通过 ffmpeg（{path}）；长录音按 30 秒一段发送',
     'doctor.audio.native':
       '录音：WAV 和 MP3 由 zhi 直接读取（长录音按 30 秒一段发送）；m4a、aac、ogg 等其他格式需要 ffmpeg，但本机没有安装',
+    'parser.price':
+      '本机无法读取 {file}（需要 LibreOffice）。智谱文件解析服务可以读取：约 {pages} 页（按文件大小估算），费用约 {cost}。',
+    'parser.priceUnknown':
+      '本机无法读取 {file}（需要 LibreOffice）。智谱文件解析服务可以读取：约 {pages} 页（按文件大小估算），按本平台的每页价格计费。',
+    'parser.err.declined': '没有读取 {path}：未同意把它发送给智谱文件解析服务。',
+    'repl.attach.parsed': '{name}：已由智谱文件解析服务读取。',
     'repl.attach.asrYes': '{name}：已转写（{duration}）。',
     'repl.attach.asrNo': '未附上 {name}。',
   },
