@@ -3,7 +3,7 @@ import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/e
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { appPaths } from '../support/paths.js';
-import { registerArgvSecrets } from '../support/redact.js';
+import { installSecrets, SecretRegistry } from '../support/redact.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
@@ -33,8 +33,9 @@ export async function main(argv: string[]): Promise<void> {
   // The one Ctrl+C of this process: every mode stops through it (see interrupt.ts).
   const interrupt = new Interrupt({ exit });
   interrupt.listen();
-  // A key typed on this command line is redacted in every log line and error from the start.
-  registerArgvSecrets(argv);
+  // The process's secret registry, first: a key typed on this command line is redacted in every
+  // log line and error from the start (buildContext adds the configured key).
+  installSecrets(new SecretRegistry()).addFromArgv(argv);
   try {
     parsed = parseArgs(argv);
     code = await dispatch(parsed, interrupt);
@@ -138,7 +139,7 @@ function report(err: unknown, parsed: ParsedArgs | undefined, argv: string[]): E
   const json = parsed?.flags.outputFormat === 'json' || parsed?.flags.outputFormat === 'stream-json';
   if (json) process.stdout.write(`${JSON.stringify(errorJson(zerr), null, 2)}\n`);
   const style = makeStyle(colorEnabled(process.stderr, parsed?.flags.noColor ?? argv.includes('--no-color')));
-  process.stderr.write(formatError(zerr, style, debug));
+  process.stderr.write(formatError(zerr, style, { debug }));
   return zerr.exitCode;
 }
 

@@ -7,6 +7,7 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
 import { getLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { type Asker, terminalAsker } from './ask.js';
 import { type AppContext, buildContext } from './context.js';
+import { thisStartCommand } from './start-command.js';
 
 type Say = (s: string) => void;
 
@@ -132,7 +133,8 @@ async function askKey(
   // Tests and gateways point ZHI_BASE_URL elsewhere; honour it for the key check.
   const checkUrl = ctx.env.ZHI_BASE_URL || baseUrl;
   for (;;) {
-    say(t('setup.keyWhere', { url: PLATFORMS[platform].keyUrl }));
+    const url = PLATFORMS[platform].keyUrl;
+    say(url ? t('setup.keyWhere', { url }) : t('setup.keyWhereCustom'));
     const apiKey = answered(
       await prompts.text(t('setup.key'), {
         secret: true,
@@ -209,11 +211,11 @@ async function offerDemo(
 ): Promise<ExitCodeValue> {
   const demo = await prompts.yesNo(`${t('setup.demo')} [Y/n] `, { defaultYes: true });
   if (!demo && !thenChat) {
-    say(t('setup.done'));
+    say(t('setup.done', { command: thisStartCommand(ctx.env, ctx.cwd) }));
     return ExitCode.ok;
   }
   // The demo runs in the chat itself: its answer is rendered, and the chat stays open after it.
-  say(t('input.setup.doneChat'));
+  say(t('input.setup.doneChat', { command: thisStartCommand(ctx.env, ctx.cwd) }));
   const chatCtx = await buildContext(
     { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
     ctx.interrupt,

@@ -77,10 +77,12 @@ function describeByKind(err: ApiErrorInfo, platform: Platform): ZhiError {
       return make('llm.auth.what', [{ key: 'llm.auth.try1' }, { key: 'llm.auth.try2' }]);
     case 'balance':
       return make('llm.balance.what', [
-        {
-          key: 'llm.balance.try1',
-          params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') },
-        },
+        platform.keyUrl
+          ? {
+              key: 'llm.balance.try1',
+              params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') },
+            }
+          : { key: 'llm.balance.try1Custom' },
         { key: 'llm.balance.try2' },
       ]);
     case 'rate_limit':

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
 import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
+import { nearName, withName } from '../support/near-file.js';
 import { truncateText } from '../support/text.js';
 import { isAudioPath } from '../tools/asr/audio.js';
 import { parserAccepts } from '../tools/files/platform-parse.js';
@@ -117,13 +118,18 @@ export async function checkPath(
       : resolve(cwd, value.replace(/^~(?=$|[\\/])/, homedir()));
   const st = await stat(abs).catch(() => undefined);
   if (!st) {
+    // A name one typo away from one that is there (`note.txt` beside `notes.txt`) is offered.
+    const near =
+      from === 'person' ? nearName(abs, arg.type === 'directory' ? 'directory' : 'any') : undefined;
     throw new ZhiError({
       kind: 'usage',
       what: {
         key: arg.type === 'directory' ? 'skills.err.noFolder' : 'skills.err.noFile',
         params: { path: value, name: arg.name },
       },
-      tries: [{ key: 'skills.try.checkPath' }],
+      tries: near
+        ? [{ key: 'cli.try.didYouMean', params: { suggestion: withName(value, near) } }]
+        : [{ key: 'skills.try.checkPath' }],
     });
   }
   const kind: PathKind = st.isDirectory() ? 'directory' : 'file';
@@ -234,6 +240,14 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
   if (!doc.text.trim() && doc.kind === 'pdf') {
     if (o.canOcr) return { ocr: 'scan' };
     throw needsOcr(name);
+  }
+  // Nothing to work on: a model given an empty file invents an answer, and it is a paid call.
+  if (!doc.text.replace(/\uFEFF/g, '').trim()) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.emptyInput', params: { path: name } },
+      why: { key: 'skills.err.emptyInput.why' },
+    });
   }
   o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
   const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''].filter(

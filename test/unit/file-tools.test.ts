@@ -71,9 +71,9 @@ describe('registration', () => {
       expect.objectContaining({ type: 'array' }),
     ]);
     // the contract the model reads
-    expect(fileWrite.description).toContain('{"sheets": [{"name": "Sheet1", "headers"');
-    expect(fileWrite.description).toContain('{"headers": ["Name", "Amount"], "rows"');
-    expect(fileWrite.description).toContain('.docx: {"content": "<Markdown>"}');
+    expect(fileWrite.description).toContain('.xlsx {sheets: [{name, headers, rows}]}');
+    expect(fileWrite.description).toContain('.csv {headers, rows}');
+    expect(fileWrite.description).toContain('.docx {content: Markdown}');
   });
 });
 

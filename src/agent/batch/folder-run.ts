@@ -12,7 +12,7 @@ import { batchPhase, type FolderInputs, type RunFn } from './batch-run.js';
 import { CallGate } from './call-gate.js';
 import { PrimedClient } from './clients.js';
 import { dryRunFolder } from './dry-run.js';
-import type { FileStatus, FolderCounts, FolderEvent } from './events.js';
+import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './events.js';
 import { type FileResult, finishFolder, reasonOf, STOP_KINDS } from './folder-end.js';
 import { outputWrite, removeLeftovers } from './leftovers.js';
 import { fingerprint, manifestPath, type OutputWrite, RunManifest } from './manifest.js';
@@ -85,6 +85,7 @@ export async function* runFolder(
   argName: string,
   dir: string,
   files: string[],
+  skipped?: SkippedFiles,
 ): AsyncGenerator<RunEvent, AgentResult> {
   const o = folderOptions(rt);
   // One run per folder: the lock is taken before the record is read (a dry run changes nothing).
@@ -96,7 +97,7 @@ export async function* runFolder(
         folder: displayPath(rt.cwd, dir),
       });
   try {
-    return yield* runLocked({ run, req, rt, argName, dir, files, o });
+    return yield* runLocked({ run, req, rt, argName, dir, files, o, ...(skipped ? { skipped } : {}) });
   } finally {
     await lock?.release();
   }
@@ -135,6 +136,8 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
 
 interface FolderSetup extends FolderInputs {
   o: FolderOptions;
+  /** Files of the folder left out (empty, other kinds): named at the start and counted at the end. */
+  skipped?: SkippedFiles;
 }
 
 type Emit = (ev: RunEvent) => void;
@@ -215,6 +218,7 @@ class FolderRun {
       skillChanged: this.manifest.skillChanged,
       currency: req.usage.platform.currency,
       ...(this.replacing.size ? { replacing: this.replacing.size } : {}),
+      ...(this.s.skipped ? { skipped: this.s.skipped } : {}),
     } satisfies FolderEvent;
   }
 
@@ -259,6 +263,7 @@ class FolderRun {
       spent: this.spent(),
       show: (abs) => this.show(abs),
       relOf: (abs) => this.relOf(abs),
+      ...(this.s.skipped ? { skipped: this.s.skipped } : {}),
     });
     yield end.event;
     return end.result;

@@ -18,10 +18,11 @@ import {
   supportedExtensions,
   transcriptBlock,
 } from '../../skills/documents.js';
+import { isBlank } from '../../skills/folder.js';
 import type { SkillArg } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
-import type { MessageKey } from '../../support/i18n/index.js';
+import { type MessageKey, t } from '../../support/i18n/index.js';
 import { truncateText } from '../../support/text.js';
 import { AudioError } from '../../tools/asr/audio.js';
 import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
@@ -83,11 +84,19 @@ export async function* gatherInputs(
       continue;
     }
     const eachSkill = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
-    const files = await filesIn(
+    const files: string[] = [];
+    const empty: string[] = [];
+    for (const f of await filesIn(
       where.abs,
       supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
       req.inputsFrom === 'model' ? rt.cwd : undefined,
-    );
+    ))
+      ((await isBlank(f)) ? empty : files).push(f);
+    // Empty files are left out (said, never sent): the model would make their contents up.
+    if (empty.length) {
+      const list = empty.map((f) => `${show(f)} (${t('runs.skipped.empty')})`).join(t('runs.skipped.sep'));
+      yield { type: 'warning', message: t('runs.skipped.why', { files: list }) };
+    }
     if (!files.length) {
       throw new ZhiError({
         kind: 'usage',

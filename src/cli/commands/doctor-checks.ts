@@ -9,7 +9,7 @@ import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
 import { findFfmpeg } from '../../tools/asr/ffmpeg.js';
 import { findSoffice } from '../../tools/files/readers/soffice.js';
-import { sandboxState } from '../../tools/shell/sandbox.js';
+import { sandboxFor } from '../../tools/shell/sandbox.js';
 import { type AppContext, makeClient } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
 import { audioCheck, officeCheck, sandboxCheck } from './doctor-sandbox.js';
@@ -104,5 +104,5 @@ export const CHECKS: DoctorCheck[] = [
   aclCheck,
   shellCheck,
   codePageCheck,
-  () => asWindowsNote(sandboxCheck(sandboxState())),
+  (ctx) => asWindowsNote(sandboxCheck(sandboxFor(ctx.config.shellSandbox))),
 ];

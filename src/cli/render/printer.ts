@@ -238,7 +238,7 @@ export class StreamPrinter {
       if (this.o.format === 'json') this.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       else this.stdout.write(`${JSON.stringify({ type: 'result', ...doc })}\n`);
       if (error && result.stopReason !== 'answer')
-        this.stderr.write(formatError(error, this.o.err, this.o.debug));
+        this.stderr.write(formatError(error, this.o.err, { debug: this.o.debug }));
       return;
     }
     if (this.live) {
@@ -251,7 +251,7 @@ export class StreamPrinter {
       this.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     }
     if (error && result.stopReason !== 'answer') {
-      this.stderr.write(formatError(error, this.o.err, this.o.debug));
+      this.stderr.write(formatError(error, this.o.err, { debug: this.o.debug }));
       return;
     }
     if (result.stopReason === 'aborted') {

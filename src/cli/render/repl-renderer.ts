@@ -281,7 +281,7 @@ export class ReplRenderer {
     }
     const error = result.error ?? this.lastError;
     if (error && result.stopReason !== 'answer') {
-      this.printUi(formatError(error, this.ui, this.o.debug));
+      this.printUi(formatError(error, this.ui, { debug: this.o.debug, inRepl: !this.o.oneShot }));
       return;
     }
     if (result.stopReason === 'aborted') {

@@ -272,7 +272,7 @@ export class Repl {
    * the line editor, which passes it on as a press.
    */
   private async stoppable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    this.editor.busy(() => this.ctx.interrupt.press());
+    this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
     try {
       return await this.ctx.interrupt.run(fn);
     } finally {
@@ -310,7 +310,9 @@ export class Repl {
         await this.handle(r.text);
       } catch (err) {
         log().error('repl: line failed', err);
-        this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+        this.io.output.write(
+          formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+        );
       }
     }
     this.editor.close();
@@ -350,12 +352,14 @@ export class Repl {
     }
     // The terminal is in raw mode: Ctrl+C is a key, not a signal. Commands that can be stopped
     // (/run, /compact) run inside the interrupt, so the key is passed on to it as a press.
-    this.editor.busy(() => this.ctx.interrupt.press());
+    this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
     try {
       await cmd.run(args, slash);
     } catch (err) {
       log().error(`command /${name} failed`, err);
-      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+      this.io.output.write(
+        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+      );
     } finally {
       this.editor.idle();
     }
@@ -410,7 +414,9 @@ export class Repl {
       });
     } catch (err) {
       log().error('message failed', err);
-      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+      this.io.output.write(
+        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+      );
     }
   }
 

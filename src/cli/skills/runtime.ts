@@ -16,7 +16,7 @@ import { agreeToPrice, audioPriceLine, parsePriceLine } from '../price-consent.j
 import { formatWarning } from '../render/error.js';
 import { toolNamesShown } from '../render/tool-names.js';
 import { outputDirOf } from '../settings.js';
-import { ALL_TOOL_NAMES, CLI_TOOLS } from '../tools.js';
+import { ALL_TOOL_NAMES, CLI_TOOLS, toolDeps } from '../tools.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
 export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
@@ -75,7 +75,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     skillModel: ctx.config.skillModel,
     mcpServers: ctx.config.mcpServers,
     builtinTools: ALL_TOOL_NAMES,
-    loadTools: (names) => loadTools({ client }, names, CLI_TOOLS),
+    loadTools: (names) => loadTools(toolDeps(ctx.config, client), names, CLI_TOOLS),
     readDocument,
     async ocr(abs, x) {
       const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([

@@ -5,15 +5,15 @@ import { documentFacts } from './readers/facts.js';
 import { DEFAULT_MAX_BYTES, readDocument } from './readers/index.js';
 
 const schema = z.object({
-  path: z.string().describe('Relative path, e.g. "reports/q4.md".'),
-  offset: z.coerce.number().int().min(0).optional().describe('From a truncation marker, to read on.'),
+  path: z.string().describe('Relative path.'),
+  offset: z.coerce.number().int().min(0).optional().describe('From the end marker, to read on.'),
 });
 
 const fileRead: Tool<typeof schema> = {
   name: 'file_read',
   description: [
-    'Read a file as text (.docx, .xlsx as Markdown; PDF by page; scans and images: use ocr).',
-    `${DEFAULT_MAX_BYTES / 1024} KB per call; a longer file ends with a marker giving the offset to read on.`,
+    'Read a file as text: .docx, .xlsx as Markdown, PDF by page (scans, images: ocr).',
+    `${DEFAULT_MAX_BYTES / 1024} KB per call; more ends with a marker giving the offset.`,
   ].join(' '),
   schema,
   kind: 'read',

@@ -9,6 +9,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { pushAll } from '../../support/arrays.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
+import { toolStandingKey } from '../standing.js';
 import type { Assessment } from '../types.js';
 
 type Verb = 'write' | 'edit' | 'delete' | 'move' | 'create' | 'read';
@@ -143,6 +144,6 @@ export function mcpAssess(
   const warning = mcpWarning(tool, args, cwd);
   return {
     ...(warning ? { warning } : {}),
-    standing: { key: `tool:${name}`, label: t('mcp.approve.always', { tool }) },
+    standing: { key: toolStandingKey(name), label: t('mcp.approve.always', { tool }) },
   };
 }

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
+import { readStandingKey, showWords } from '../../../tools/standing.js';
 import { formatTokens } from '../../render/summary.js';
 import { columns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
@@ -48,10 +49,24 @@ const status: SlashCommand = {
         }),
       ],
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
+      [t('repl.status.allowed'), allowedText(ctx.chat.deps.webGrants?.standing)],
     ];
     ctx.print(columns(rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!])).join('\n'));
   },
 };
+
+/** The standing approvals of the session ("a" answered): shell prefixes and commands, MCP tools. */
+function allowedText(standing: ReadonlySet<string> | undefined): string {
+  const shown: string[] = [];
+  for (const key of standing ?? []) {
+    const grant = readStandingKey(key);
+    if (grant?.kind === 'tool') shown.push(t('repl.status.allowedTool', { tool: grant.tool }));
+    else if (grant?.kind === 'prefix')
+      shown.push(t('repl.status.allowedPrefix', { prefix: showWords(grant.words) }));
+    else if (grant?.kind === 'exact') shown.push(showWords(grant.words));
+  }
+  return shown.length ? shown.join(', ') : t('repl.status.noneAllowed');
+}
 
 /** A starting ZHI.md: headings the person fills in. Never replaces one that exists. */
 const init: SlashCommand = {

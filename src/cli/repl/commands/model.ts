@@ -64,8 +64,9 @@ const model: SlashCommand = {
     ctx.print(t('repl.model.switched', { model: info.id }));
     if (!info.tools) ctx.warn(t('repl.model.noTools', { model: info.id }));
     else if (info.kind === 'vision') ctx.print(t('repl.model.vision', { model: info.id }));
-    if (!ctx.chat.settings.thinking && info.thinkingForced)
-      ctx.warn(t('repl.fast.forced', { model: info.id }));
+    // What the client learned counts too (a model outside the registry that refused "off").
+    const forced = (ctx.client?.modelInfo(info.id) ?? info).thinkingForced;
+    if (!ctx.chat.settings.thinking && forced) ctx.warn(t('repl.fast.forced', { model: info.id }));
   },
 };
 

@@ -83,7 +83,7 @@ const resume: SlashCommand = {
       ctx.print(resumeLines(loaded, ctx.app.err, true, ctx.app.cwd).join('').trimEnd());
       if (previous) ctx.print(ctx.app.err.dim(t('sessions.previousSaved', { id: previous })));
     } catch (err) {
-      if (err instanceof ZhiError) ctx.print(formatError(err, ctx.app.err).trimEnd());
+      if (err instanceof ZhiError) ctx.print(formatError(err, ctx.app.err, { inRepl: true }).trimEnd());
       else throw err;
     }
   },

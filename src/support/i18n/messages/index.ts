@@ -13,6 +13,7 @@ import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
 import { office } from './office.js';
+import { policy } from './policy.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
@@ -48,7 +49,8 @@ type En = typeof cli.en &
   typeof runs.en &
   typeof install.en &
   typeof windows.en &
-  typeof office.en;
+  typeof office.en &
+  typeof policy.en;
 
 const groups = [
   cli,
@@ -75,6 +77,7 @@ const groups = [
   install,
   windows,
   office,
+  policy,
 ];
 
 export const messages = {

@@ -39,9 +39,14 @@ export const input = defineMessages(
     'input.missingTry':
       'Your message is back on the prompt: fix the name, or press Enter to send it as it is.',
     'input.mention.missing': 'There is no file {name} (in {folder}).',
+    'input.missingAsk': 'Send the message as it is? [y/N] ',
+    'input.missingNotSent': 'Nothing was sent: run the command again with the right name.',
+    'input.missingSent': 'Sent as it is (there is no terminal to ask).',
     'input.advice.authEnv':
       'This key comes from the environment variable ZHI_API_KEY, which wins over config.yaml: correct it, or remove it (`unset ZHI_API_KEY`; on Windows `set ZHI_API_KEY=`) to use the key saved by `zhi --setup`.',
     'input.advice.balanceRepl': 'Top up at {url}, or switch to a free model: /model glm-4-flash',
+    'input.advice.balanceReplCustom':
+      'Top up with your provider, or switch to a free model: /model glm-4-flash',
     'input.advice.overloadedRepl': 'Try again in a few minutes, or pick another model with /model.',
     'input.advice.badRequestRepl': 'Check the model with /model, and try again.',
     'input.retryNetwork':
@@ -51,7 +56,7 @@ export const input = defineMessages(
     'input.net.reset': 'the connection was closed',
     'input.net.timeout': 'no answer in time',
     'input.net.other': 'no connection',
-    'input.setup.doneChat': 'All set. The chat opens now; next time just type `zhi`.',
+    'input.setup.doneChat': 'All set. The chat opens now; next time start zhi with `{command}`.',
     'input.tool.interrupted': 'interrupted by you before it finished',
     'input.tool.timeout': 'it took too long and was stopped',
     'input.tool.notFound': 'the file or folder was not found',
@@ -111,9 +116,13 @@ export const input = defineMessages(
     'input.missing': '这里没有文件 {name}。你是不是想找 {suggestion}？',
     'input.missingTry': '你的消息已放回输入行：改好文件名，或直接按 Enter 照原样发送。',
     'input.mention.missing': '没有文件 {name}（在 {folder} 中）。',
+    'input.missingAsk': '仍然照原样发送这条消息吗？[y/N] ',
+    'input.missingNotSent': '没有发送任何内容：改好文件名后再运行一次命令。',
+    'input.missingSent': '已照原样发送（没有终端可以询问）。',
     'input.advice.authEnv':
       '这个密钥来自环境变量 ZHI_API_KEY，它优先于 config.yaml：请改正它，或删除它（`unset ZHI_API_KEY`；Windows 上 `set ZHI_API_KEY=`）以使用 `zhi --setup` 保存的密钥。',
     'input.advice.balanceRepl': '请到 {url} 充值，或换用免费模型：/model glm-4-flash',
+    'input.advice.balanceReplCustom': '请向你的服务商充值，或换用免费模型：/model glm-4-flash',
     'input.advice.overloadedRepl': '请几分钟后再试，或用 /model 换一个模型。',
     'input.advice.badRequestRepl': '用 /model 检查模型，然后重试。',
     'input.retryNetwork': '无法连接到智谱 API：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
@@ -122,7 +131,7 @@ export const input = defineMessages(
     'input.net.reset': '连接被关闭',
     'input.net.timeout': '没有及时响应',
     'input.net.other': '没有网络连接',
-    'input.setup.doneChat': '设置完成。现在打开对话；以后直接输入 `zhi` 即可。',
+    'input.setup.doneChat': '设置完成。现在打开对话；以后用 `{command}` 启动 zhi。',
     'input.tool.interrupted': '在完成前被你中断了',
     'input.tool.timeout': '耗时太长，已被停止',
     'input.tool.notFound': '没有找到这个文件或文件夹',

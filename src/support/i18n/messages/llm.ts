@@ -7,6 +7,8 @@ export const llm = defineMessages(
     'llm.auth.try2': 'Keys are per platform: a Z.ai key does not work on BigModel, and the reverse.',
     'llm.balance.what': 'Your Zhipu account has no balance or resource package left.',
     'llm.balance.try1': 'Top up at {url}, or switch to a free model (e.g. `--model glm-4-flash`).',
+    'llm.balance.try1Custom':
+      'Top up with your provider, or switch to a free model (e.g. `--model glm-4-flash`).',
     'llm.balance.try2':
       'A coding-plan key only works on the coding endpoint: check `platform` in the config.',
     'llm.rateLimit.what': 'The API is limiting how fast you can call it.',
@@ -89,6 +91,7 @@ export const llm = defineMessages(
     'llm.auth.try2': '密钥按平台区分：Z.ai 的密钥不能用于 BigModel（智谱开放平台），反之亦然。',
     'llm.balance.what': '你的智谱账户余额不足，或没有可用的资源包。',
     'llm.balance.try1': '请到 {url} 充值，或换用免费模型（例如 `--model glm-4-flash`）。',
+    'llm.balance.try1Custom': '请向你的服务商充值，或换用免费模型（例如 `--model glm-4-flash`）。',
     'llm.balance.try2': '编程套餐（Coding Plan）密钥只能用于编程端点：请检查配置中的 `platform`。',
     'llm.rateLimit.what': 'API 正在限制你的调用频率。',
     'llm.rateLimit.try': '请等一分钟再试，或减少同时发出的请求。',

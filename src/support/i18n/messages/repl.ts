@@ -105,6 +105,10 @@ export const repl = defineMessages(
     'repl.status.cwd': 'Folder',
     'repl.status.instructions': 'Instructions',
     'repl.status.noInstructions': 'none (ZHI.md or AGENTS.md here or above; /init writes one)',
+    'repl.status.allowed': 'Allowed this session',
+    'repl.status.noneAllowed': 'nothing yet (answer "a" when asked)',
+    'repl.status.allowedPrefix': '{prefix} …',
+    'repl.status.allowedTool': '{tool} (MCP)',
     'repl.cmd.init': 'Write a starting ZHI.md (instructions for this folder) here',
     'repl.init.template':
       '# Instructions for zhi\n\nzhi reads this file (and AGENTS.md) in this folder and the folders below it, and puts it\nin front of the model at the start of every chat. Keep it short.\n\n## About this folder\n\n- What is here, and what it is for.\n\n## How I like things done\n\n- Language and tone of answers.\n- File formats and names for what zhi writes.\n\n## Never\n\n- Things zhi should not do here.\n',
@@ -125,7 +129,7 @@ export const repl = defineMessages(
   Up / Down        lines, history  Ctrl+R                      search the history
   Tab              complete commands, model names and file paths
   Ctrl+X Ctrl+E    write the message in your editor (also /editor)
-  Ctrl+C           stop the answer (the conversation is kept); on an empty line twice: exit
+  Ctrl+C or Esc    stop the answer (the conversation is kept); Ctrl+C twice on an empty line: exit
   Ctrl+D           exit
 !command: run a command yourself ({bang}); its output joins the conversation.
 Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx')
@@ -226,6 +230,10 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.status.cwd': '当前文件夹',
     'repl.status.instructions': '说明文件',
     'repl.status.noInstructions': '无（此处或上级文件夹中的 ZHI.md 或 AGENTS.md；/init 可写一个）',
+    'repl.status.allowed': '本次会话已允许',
+    'repl.status.noneAllowed': '暂无（询问时回答 a）',
+    'repl.status.allowedPrefix': '{prefix} …',
+    'repl.status.allowedTool': '{tool}（MCP）',
     'repl.cmd.init': '在此处写一个起步用的 ZHI.md（本文件夹的说明）',
     'repl.init.template':
       '# 给 zhi 的说明\n\nzhi 会读取本文件夹中的这个文件（以及 AGENTS.md），在子文件夹中也适用，并在每次对话开始时交给模型。请保持简短。\n\n## 关于这个文件夹\n\n- 这里有什么，用来做什么。\n\n## 我希望的做法\n\n- 回答的语言和语气。\n- zhi 写出文件的格式和名称。\n\n## 不要做的事\n\n- zhi 在这里不应该做的事。\n',
@@ -246,7 +254,7 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
   上 / 下          换行、历史记录  Ctrl+R                      搜索历史记录
   Tab              补全命令、模型名和文件路径
   Ctrl+X Ctrl+E    在编辑器里写消息（也可以用 /editor）
-  Ctrl+C           停止回答（对话保留）；空行时连按两次：退出
+  Ctrl+C 或 Esc    停止回答（对话保留）；空行时连按两次 Ctrl+C：退出
   Ctrl+D           退出
 !命令：自己运行一条命令（{bang}），输出会加入对话。
 文件：在消息中输入或拖入路径（report.docx、{scan}、'My File.xlsx'），

@@ -77,6 +77,9 @@ export const skills = defineMessages(
     'skills.err.badChoice': '--{name} must be one of: {choices} (not "{value}").',
     'skills.err.noFolder': 'Folder not found: {path} (input {name}).',
     'skills.err.noFile': 'File not found: {path} (input {name}).',
+    'skills.err.emptyInput': '{path} is empty: there is nothing to work on.',
+    'skills.err.emptyInput.why':
+      'Nothing was sent to the model (it would only make something up, and the call costs money).',
     'skills.try.checkPath': 'Check the path; a relative path starts from the current directory.',
     'skills.err.wantFolder': 'The input {name} must be a folder, but {path} is a file.',
     'skills.err.unreadableInput': 'Cannot read the input file {path}.',
@@ -250,6 +253,8 @@ export const skills = defineMessages(
     'skills.err.badChoice': '--{name} 只能是以下之一：{choices}（而不是 “{value}”）。',
     'skills.err.noFolder': '找不到文件夹：{path}（输入 {name}）。',
     'skills.err.noFile': '找不到文件：{path}（输入 {name}）。',
+    'skills.err.emptyInput': '{path} 是空文件：没有可以处理的内容。',
+    'skills.err.emptyInput.why': '没有发送给模型（模型只会凭空编造，而且调用要花钱）。',
     'skills.try.checkPath': '检查路径；相对路径从当前目录算起。',
     'skills.err.wantFolder': '输入 {name} 必须是文件夹，但 {path} 是文件。',
     'skills.err.unreadableInput': '无法读取输入文件 {path}。',

@@ -1,0 +1,142 @@
+/**
+ * Session staples in a real terminal against the fake Zhipu server, English and Chinese:
+ * "always allow" a shell command prefix for the session (a second matching call runs unasked,
+ * a different one is asked; /status lists the grant).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
+
+const e = useE2E();
+const { fake } = e;
+let work: string;
+beforeEach(() => {
+  work = e.cwd;
+});
+
+const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
+
+function open(lang: 'en' | 'zh', env: Record<string, string | undefined> = {}): PtySession {
+  return e.pty({ cols: 140, rows: 40, env: { ZHI_LANGUAGE: lang, ...env } });
+}
+
+async function send(s: PtySession, text: string): Promise<number> {
+  const from = s.mark();
+  s.write(text);
+  await s.waitFor(text, 10_000, from);
+  s.write(KEY.enter);
+  return from;
+}
+
+const shellCall = (command: string) => ({
+  kind: 'tools' as const,
+  calls: [{ name: 'shell', arguments: { command } }],
+});
+const toolResults = () =>
+  (fake.chatBodies().at(-1)?.messages ?? [])
+    .filter((m: { role: string }) => m.role === 'tool')
+    .map((m: { content: string }) => m.content);
+
+describe.each(['en', 'zh'] as const)('always allow a shell command prefix (%s)', (lang) => {
+  it('"a" allows `ls` for the session: the next ls runs unasked, a different program is asked', async () => {
+    writeFileSync(join(work, 'marker-one.txt'), 'x');
+    fake.script(shellCall('ls -a'), shellCall('ls -l marker-one.txt'), shellCall('wc -c marker-one.txt'), {
+      kind: 'text',
+      text: 'Listed twice.',
+    });
+    const s = open(lang);
+    await s.waitFor(promptFor(lang), 15_000);
+    const from = await send(s, 'list the folder');
+    const question = lang === 'en' ? 'Allow?' : '允许吗？';
+    await s.waitFor(question, 15_000, from);
+    const asked = s.text().slice(from);
+    expect(asked).toContain(
+      lang === 'en'
+        ? 'a = always allow commands starting with `ls` this session'
+        : 'a = 本次会话中总是允许以 `ls` 开头的命令',
+    );
+    s.write('a\r');
+    // The second ls runs without a question; wc is a different program: asked.
+    await s.waitFor(new RegExp(`${question}[\\s\\S]*${question}`), 20_000, from);
+    const between = s.text().slice(from).split(question)[1]!;
+    expect(between).toContain('ls -l marker-one.txt');
+    expect(between).toContain('wc -c marker-one.txt');
+    s.write('n\r');
+    await s.waitFor('Listed twice.', 20_000, from);
+    await s.waitFor(promptFor(lang), 10_000, from);
+    const results = toolResults();
+    expect(results.some((r: string) => r.includes('marker-one.txt') && r.includes('Exit code: 0'))).toBe(
+      true,
+    );
+    expect(results.filter((r: string) => r.includes('Exit code: 0'))).toHaveLength(2);
+
+    const at = await send(s, '/status');
+    await s.waitFor(lang === 'en' ? 'Allowed this session:' : '本次会话已允许:', 10_000, at);
+    await s.waitFor('ls …', 10_000, at);
+  });
+
+  it('is not offered for a line with `;`, and a granted prefix does not cover `ls; …`', async () => {
+    fake.script(shellCall('ls'), shellCall('ls; echo sneaky'), { kind: 'text', text: 'Done.' });
+    const s = open(lang);
+    await s.waitFor(promptFor(lang), 15_000);
+    const from = await send(s, 'list');
+    const question = lang === 'en' ? 'Allow?' : '允许吗？';
+    await s.waitFor(question, 15_000, from);
+    s.write('a\r');
+    await s.waitFor(new RegExp(`${question}[\\s\\S]*${question}`), 20_000, from);
+    const [, before, second] = s.text().slice(from).split(question);
+    expect(before).toContain('ls; echo sneaky');
+    expect(second).not.toMatch(/a = /);
+    s.write('n\r');
+    await s.waitFor('Done.', 20_000, from);
+  });
+});
+
+describe.each(['en', 'zh'] as const)('Esc stops the answer like Ctrl+C (%s)', (lang) => {
+  const interrupted = (l: 'en' | 'zh') => (l === 'en' ? 'Interrupted.' : '已中断。');
+
+  it('while the answer streams and while a tool runs; Esc at the prompt does nothing, arrows still work', async () => {
+    fake.script(
+      { kind: 'text', text: `Counting: ${'one two three four '.repeat(60)}`, chunk: 4, delayMs: 40 },
+      shellCall('sleep 30'),
+      { kind: 'text', text: 'Not reached.' },
+    );
+    const s = open(lang);
+    await s.waitFor(promptFor(lang), 15_000);
+    let from = await send(s, 'count slowly');
+    await s.waitFor('Counting: one two', 15_000, from);
+    s.write('\x1b');
+    await s.waitFor(interrupted(lang), 10_000, from);
+    await s.waitFor(promptFor(lang), 10_000, from);
+    // Stopped early: the whole answer never arrived.
+    expect(s.text().slice(from).split('four').length).toBeLessThan(50);
+
+    from = await send(s, 'now wait');
+    const question = lang === 'en' ? 'Allow?' : '允许吗？';
+    await s.waitFor(question, 15_000, from);
+    s.write('y\r');
+    await s.waitFor('sleep 30', 10_000, from);
+    await new Promise((r) => setTimeout(r, 500));
+    s.write('\x1b');
+    await s.waitFor(interrupted(lang), 10_000, from);
+    await s.waitFor(promptFor(lang), 10_000, from);
+    expect(s.text().slice(from)).not.toContain('Not reached.');
+
+    // At the prompt: Esc twice leaves zhi running and the draft intact; Up still recalls history.
+    from = s.mark();
+    s.write('draft');
+    await s.waitFor('draft', 5_000, from);
+    s.write('\x1b');
+    await new Promise((r) => setTimeout(r, 700));
+    s.write('\x1b');
+    await new Promise((r) => setTimeout(r, 700));
+    s.write(' kept');
+    await s.waitFor('draft kept', 5_000, from);
+    // Clear the line (Ctrl+U), then Up brings back the last message sent.
+    s.write('\x15');
+    s.write(KEY.up);
+    await s.waitFor('now wait', 5_000, from);
+  });
+});
