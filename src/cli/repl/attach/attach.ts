@@ -142,19 +142,7 @@ export async function attachFromMessage(
       size = 0;
     }
     if (IMAGE_EXT.has(ext)) {
-      if (!env.imagePart) {
-        env.note(t('repl.attach.imageNoVision', { name, reason: 'vision is not available' }));
-        continue;
-      }
-      try {
-        into.images.push(await env.imagePart(m.path));
-        into.names.push(name);
-        env.note(
-          t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }),
-        );
-      } catch (err) {
-        env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
-      }
+      await attachImage(m.path, name, size, env, into);
       continue;
     }
     if (isAudioPath(m.path) && env.transcribe) {
@@ -234,6 +222,32 @@ async function attachParsed(
     env.note(t('repl.attach.parsed', { name }));
   } catch (err) {
     env.note(t('repl.attach.failed', { name, reason: reason(err) }));
+  }
+}
+
+/**
+ * Attach one image for the vision model (a file named in a message, or the clipboard's image
+ * saved to a file), announced in one line. False when it could not be attached (said why).
+ */
+export async function attachImage(
+  path: string,
+  name: string,
+  size: number,
+  env: Pick<AttachEnv, 'imagePart' | 'note' | 'visionModel'>,
+  into: Attachments,
+): Promise<boolean> {
+  if (!env.imagePart) {
+    env.note(t('repl.attach.imageNoVision', { name, reason: 'vision is not available' }));
+    return false;
+  }
+  try {
+    into.images.push(await env.imagePart(path));
+    into.names.push(name);
+    env.note(t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }));
+    return true;
+  } catch (err) {
+    env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
+    return false;
   }
 }
 
