@@ -67,6 +67,7 @@ export class RunFacts {
       case 'user':
       case 'skill_step':
       case 'skill_ocr':
+      case 'skill_asr':
       case 'nested':
       case 'long_document':
       case 'folder_start':

@@ -67,6 +67,7 @@ function serialise(ev: RunEvent): unknown {
     case 'skill_start':
     case 'skill_step':
     case 'skill_ocr':
+    case 'skill_asr':
     case 'long_document':
     case 'folder_start':
     case 'folder_file':
