@@ -133,19 +133,7 @@ export async function attachFromMessage(
       size = 0;
     }
     if (IMAGE_EXT.has(ext)) {
-      if (!env.imagePart) {
-        env.note(t('repl.attach.imageNoVision', { name, reason: 'vision is not available' }));
-        continue;
-      }
-      try {
-        into.images.push(await env.imagePart(m.path));
-        into.names.push(name);
-        env.note(
-          t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }),
-        );
-      } catch (err) {
-        env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
-      }
+      await attachImage(m.path, name, size, env, into);
       continue;
     }
     try {
@@ -180,6 +168,32 @@ export async function attachFromMessage(
     onlyFiles: matches.length > 0 && remainder(text, matches) === '',
     found: matches.length,
   };
+}
+
+/**
+ * Attach one image for the vision model (a file named in a message, or the clipboard's image
+ * saved to a file), announced in one line. False when it could not be attached (said why).
+ */
+export async function attachImage(
+  path: string,
+  name: string,
+  size: number,
+  env: Pick<AttachEnv, 'imagePart' | 'note' | 'visionModel'>,
+  into: Attachments,
+): Promise<boolean> {
+  if (!env.imagePart) {
+    env.note(t('repl.attach.imageNoVision', { name, reason: 'vision is not available' }));
+    return false;
+  }
+  try {
+    into.images.push(await env.imagePart(path));
+    into.names.push(name);
+    env.note(t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }));
+    return true;
+  } catch (err) {
+    env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
+    return false;
+  }
 }
 
 /** The message to send: the user's words, then the attached documents, then any images. */
