@@ -143,10 +143,14 @@ function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): PlatformClient {
   const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
   const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
+  const maxChars = numberEnv(ctx.env, 'ZHI_ANSWER_MAX_CHARS');
+  const maxSeconds = numberEnv(ctx.env, 'ZHI_ANSWER_MAX_SECONDS');
   return connectPlatform({
     baseUrl: ctx.config.baseUrl,
     apiKey,
     ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
+    ...(maxChars ? { maxAnswerChars: maxChars } : {}),
+    ...(maxSeconds ? { maxAnswerMs: maxSeconds * 1000 } : {}),
     ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
     acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
     userAgent: `zhi/${__ZHI_VERSION__}`,

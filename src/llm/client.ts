@@ -6,12 +6,16 @@ import { proxyInUse } from './http.js';
 import { effortFor, type ModelInfo, modelInfo } from './models.js';
 import { fetchFailure } from './network.js';
 import { PlatformHttp, type PlatformHttpOptions } from './platform-http.js';
-import { type ChunkJson, readStream, readWhole } from './response.js';
+import { type ChunkJson, readStream, readWhole, type StreamLimits } from './response.js';
 import type { ApiErrorInfo, ChatRequest, Message, PlatformClient, StreamEvent, Usage } from './types.js';
 
 export interface ClientOptions extends PlatformHttpOptions {
   /** Abort a stream that sends no bytes for this long. Not a total timeout. */
   idleTimeoutMs?: number;
+  /** Stop an answer longer than this many characters (content, reasoning, tool arguments). */
+  maxAnswerChars?: number;
+  /** Stop an answer still streaming after this long. */
+  maxAnswerMs?: number;
   /** What was learned about models outside the registry (made at start; empty when left out). */
   capabilities?: LearnedCapabilities;
 }
@@ -31,6 +35,7 @@ export class ZhipuClient implements PlatformClient {
   /** Every request to the platform goes through this (OCR, batch, search, models, speech too). */
   readonly http: PlatformHttp;
   private readonly idleTimeoutMs: number;
+  private readonly limits: StreamLimits;
   private readonly capabilities: LearnedCapabilities;
   /** Models outside the registry already warned about (once per client). */
   private readonly warnedUnknown = new Set<string>();
@@ -38,6 +43,9 @@ export class ZhipuClient implements PlatformClient {
   constructor(opts: ClientOptions) {
     this.http = new PlatformHttp(opts);
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 90_000;
+    // Well above any model's output (131,072 tokens at most, a few characters each) and any
+    // answer's time at the API's speed: only a model that never stops reaches them.
+    this.limits = { maxChars: opts.maxAnswerChars ?? 2_000_000, maxMs: opts.maxAnswerMs ?? 60 * 60_000 };
     this.capabilities = opts.capabilities ?? new LearnedCapabilities();
   }
 
@@ -204,7 +212,7 @@ export class ZhipuClient implements PlatformClient {
         yield* readWhole(json, acc, req.model);
         return;
       }
-      yield* readStream(res.body, acc, req.model, arm, interrupted);
+      yield* readStream(res.body, acc, req.model, arm, interrupted, this.limits);
     } finally {
       if (timer) clearTimeout(timer);
     }

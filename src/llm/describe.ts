@@ -18,6 +18,13 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
       tries: [{ key: 'llm.cutMidway.try' }, { key: 'llm.network.try1' }],
     });
   }
+  if (err.code === 'answer_too_long' || err.code === 'answer_too_slow') {
+    return new ZhiError({
+      kind: 'server',
+      what: { key: err.code === 'answer_too_long' ? 'llm.tooLong.what' : 'llm.tooSlow.what' },
+      tries: [{ key: 'llm.endless.try' }],
+    });
+  }
   if (err.code === 'wrong_base_url') {
     return new ZhiError({
       kind: 'config',

@@ -64,6 +64,8 @@ export type Reply =
   | { kind: 'cut'; text: string }
   /** Send some text, then send nothing more (for idle timeouts). */
   | { kind: 'hang'; text?: string }
+  /** Stream `text` (reasoning first when `reasoning`) again and again until the client goes away. */
+  | { kind: 'endless'; text?: string; reasoning?: boolean; delayMs?: number }
   /** An `error` object inside the SSE stream (anticipated by the official SDK). */
   | { kind: 'stream-error'; code: string; message: string }
   /** Bytes written as they are (a recorded stream replayed). */
@@ -540,6 +542,16 @@ export class FakeZhipu {
       };
     };
 
+    if (reply.kind === 'endless') {
+      const piece = reply.text ?? 'and so on, ';
+      const field = reply.reasoning ? 'reasoning_content' : 'content';
+      // Never finishes: only the client's caps end it (it closes the connection).
+      while (!res.destroyed && !res.socket?.destroyed) {
+        await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', [field]: piece } }] });
+        await sleep(reply.delayMs ?? 1);
+      }
+      return;
+    }
     if (
       reply.kind === 'text' ||
       reply.kind === 'cut' ||

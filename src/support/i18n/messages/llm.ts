@@ -59,6 +59,12 @@ export const llm = defineMessages(
     'llm.aborted.what': 'The request was cancelled.',
     'llm.cutMidway': 'The connection dropped in the middle of the answer.',
     'llm.cutMidway.try': 'What arrived before the drop is shown above; ask again to get the rest.',
+    'llm.tooLong.what':
+      'The answer grew far past any normal length, so zhi stopped it: the model seems stuck repeating itself.',
+    'llm.tooSlow.what':
+      'The answer kept arriving far longer than any normal answer takes, so zhi stopped it: the model seems stuck.',
+    'llm.endless.try':
+      'What arrived is kept above. Ask again, perhaps for a shorter answer, or try another model.',
     'llm.baseUrl.what': 'There is no Zhipu API at the configured address.',
     'llm.baseUrl.why': 'The server at {url} answered "404 Not Found" for the chat endpoint.',
     'llm.baseUrl.try1':
@@ -139,6 +145,9 @@ export const llm = defineMessages(
     'llm.aborted.what': '请求已取消。',
     'llm.cutMidway': '回答过程中连接中断了。',
     'llm.cutMidway.try': '中断前收到的内容已显示在上方；再问一次即可得到其余部分。',
+    'llm.tooLong.what': '回答远远超出了正常长度，zhi 已停止接收：模型似乎在不断重复。',
+    'llm.tooSlow.what': '回答持续输出的时间远远超出正常回答所需，zhi 已停止接收：模型似乎卡住了。',
+    'llm.endless.try': '已收到的内容保留在上方。请重新提问（可要求更简短的回答），或换一个模型。',
     'llm.baseUrl.what': '配置的地址上没有智谱 API。',
     'llm.baseUrl.why': '{url} 上的服务器对对话接口回复了“404 Not Found”。',
     'llm.baseUrl.try1': '检查接口地址：`zhi config get base_url`（环境变量 ZHI_BASE_URL 优先于配置文件）。',
