@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { parseSync, transcription } from './platform-readers.js';
 
 export interface ScriptedUsage {
   prompt_tokens?: number;
@@ -86,6 +87,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   raw: string;
+  /** The body's bytes (multipart uploads carry binary files). */
+  bytes: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: request bodies are inspected freely by tests
   body: any;
 }
@@ -312,7 +315,8 @@ export class FakeZhipu {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
     let body: unknown;
     try {
       body = raw ? JSON.parse(raw) : undefined;
@@ -325,6 +329,7 @@ export class FakeZhipu {
       path: url.pathname,
       headers: req.headers,
       raw,
+      bytes,
       body,
     };
     this.requests.push(record);
@@ -344,6 +349,10 @@ export class FakeZhipu {
     }
     if (req.method === 'POST' && base === '/chat/completions') return this.chat(record, res);
     if (req.method === 'POST' && base === '/layout_parsing') return this.ocr(record, res);
+    if (req.method === 'POST' && base === '/audio/transcriptions')
+      return transcription(record, res, req.headers['content-type'] ?? '');
+    if (req.method === 'POST' && base === '/files/parser/sync')
+      return parseSync(record, res, req.headers['content-type'] ?? '');
     if (
       base === '/files' ||
       base.startsWith('/files/') ||
@@ -865,6 +874,7 @@ export class FakeZhipu {
         path: `/api/paas/v4/batches/${b.id}/lines`,
         headers: {},
         raw: JSON.stringify(row.body),
+        bytes: Buffer.from(JSON.stringify(row.body)),
         body: row.body,
       };
       this.batchBodies.push(row.body);

@@ -185,7 +185,24 @@ export class Repl {
       display: this.display,
       terminal: this.io.output,
       composeInEditor: (text) => this.compose(text),
+      pasteImage: () => this.pasteImage(),
     };
+  }
+
+  /** Ctrl+V, /paste: the clipboard's image waits for the next message. */
+  private async pasteImage(): Promise<void> {
+    const built = await this.loadChat();
+    const style = this.ctx.err;
+    const { pasteClipboardImage } = await import('./attach/paste.js');
+    const attached = await pasteClipboardImage(this.ctx, built, this.pending, {
+      note: (line) =>
+        this.io.output.write(
+          style.enabled ? `${style.dim(`${attachMark()} ${line}`)}\n` : `[FILE] ${line}\n`,
+        ),
+      confirm: (question) => this.asker.yesNo(question, { defaultYes: true }),
+      warn: (line) => this.io.output.write(formatWarning(line, style)),
+    });
+    if (attached) this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
   }
 
   private get mode(): string {
@@ -305,6 +322,11 @@ export class Repl {
         continue;
       }
       interrupted = false;
+      if (r.kind === 'paste-image') {
+        await this.pasteImage();
+        this.editor.prefill(r.draft);
+        continue;
+      }
       await this.parts.history.add(r.text);
       try {
         await this.handle(r.text);
@@ -318,6 +340,11 @@ export class Repl {
     this.editor.close();
     const usage = this.chat ? sessionUsageLine(this.chat.deps.usage) : t('repl.sessionNoUsage');
     this.io.output.write(`${this.ctx.err.dim(usage)}\n`);
+    // A saved conversation: say how to come back to it.
+    const wiring = this.chat?.session;
+    if (wiring && (wiring.recorder.started || wiring.earlier)) {
+      this.io.output.write(`${this.ctx.err.dim(t('sessions.resumeHint', { id: wiring.recorder.id }))}\n`);
+    }
     return ExitCode.ok;
   }
 

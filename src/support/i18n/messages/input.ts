@@ -18,6 +18,12 @@ export const input = defineMessages(
       'Sent the last answer ({chars} characters) to the clipboard through the terminal. If pasting gives nothing, your terminal does not allow that: select the text with the mouse instead.',
     'input.copy.failed':
       'Could not copy: no clipboard tool was found and the terminal cannot take it. Select the text with the mouse instead.',
+    'input.cmd.paste': 'Attach the image on the clipboard to your next message (also Ctrl+V)',
+    'input.paste.name': 'clipboard image',
+    'input.paste.noTool':
+      'Cannot read an image from the clipboard: no clipboard tool was found. Install {install}, or save the image and type its path in your message.',
+    'input.paste.noImage':
+      'The clipboard holds no image. Copy one (a screenshot, say) and press Ctrl+V or type /paste again, or type the path of an image file.',
     'input.cmd.editor': 'Write the next message in a text editor (also Ctrl+X Ctrl+E)',
     'input.editor.ready': 'Your text is on the prompt: edit it, or press Enter to send it.',
     'input.editor.unchanged': 'The editor was closed without changes.',
@@ -97,6 +103,12 @@ export const input = defineMessages(
     'input.copy.osc':
       '已通过终端把上一条回答（{chars} 个字符）发到剪贴板。如果粘贴不出内容，说明你的终端不允许这样做：请改用鼠标选中文字复制。',
     'input.copy.failed': '无法复制：没有找到剪贴板工具，终端也不接受。请用鼠标选中文字复制。',
+    'input.cmd.paste': '把剪贴板里的图片附到下一条消息（也可以按 Ctrl+V）',
+    'input.paste.name': '剪贴板图片',
+    'input.paste.noTool':
+      '无法从剪贴板读取图片：没有找到剪贴板工具。请安装 {install}，或者把图片保存下来，在消息里输入它的路径。',
+    'input.paste.noImage':
+      '剪贴板里没有图片。请先复制一张（比如截图），再按 Ctrl+V 或输入 /paste；也可以输入图片文件的路径。',
     'input.cmd.editor': '在文本编辑器里写下一条消息（也可以按 Ctrl+X Ctrl+E）',
     'input.editor.ready': '你的文字已放回输入行：可以继续修改，或按 Enter 发送。',
     'input.editor.unchanged': '编辑器已关闭，内容没有改动。',

@@ -129,6 +129,7 @@ export const repl = defineMessages(
   Up / Down        lines, history  Ctrl+R                      search the history
   Tab              complete commands, model names and file paths
   Ctrl+X Ctrl+E    write the message in your editor (also /editor)
+  Ctrl+V           attach the image on the clipboard (also /paste)
   Ctrl+C or Esc    stop the answer (the conversation is kept); Ctrl+C twice on an empty line: exit
   Ctrl+D           exit
 !command: run a command yourself ({bang}); its output joins the conversation.
@@ -254,6 +255,7 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
   上 / 下          换行、历史记录  Ctrl+R                      搜索历史记录
   Tab              补全命令、模型名和文件路径
   Ctrl+X Ctrl+E    在编辑器里写消息（也可以用 /editor）
+  Ctrl+V           附上剪贴板里的图片（也可以用 /paste）
   Ctrl+C 或 Esc    停止回答（对话保留）；空行时连按两次 Ctrl+C：退出
   Ctrl+D           退出
 !命令：自己运行一条命令（{bang}），输出会加入对话。
