@@ -116,6 +116,9 @@ export class StreamPrinter {
       case 'skill_ocr':
         this.line(err.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
+      case 'skill_asr':
+        this.line(err.dim(t('skills.asr', { file: visible(ev.file) })));
+        break;
       case 'nested':
         for (const l of nestedLines(ev.chain, ev.event, err)) this.line(l);
         break;
