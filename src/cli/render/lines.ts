@@ -114,6 +114,8 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
       return [`${indent}  [${ev.index + 1}/${ev.total}] ${visible(ev.label)}`];
     case 'skill_ocr':
       return [st.dim(`${indent}  ${who}: ${t('skills.ocr', { file: visible(ev.file) })}`)];
+    case 'skill_asr':
+      return [st.dim(`${indent}  ${who}: ${t('skills.asr', { file: visible(ev.file) })}`)];
     case 'tool_end':
       return [`${indent}  ${st.dim(`${who}:`)} ${toolLine(ev, st, { nested: true })}`];
     case 'permission': {
