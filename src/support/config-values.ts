@@ -107,8 +107,8 @@ const expected: Record<ConfigKey, MessageKey | string> = {
 };
 
 /** The "it must be …" of an error: a catalogue sentence, or the list of words it can be. */
-function expectedText(key: ConfigKey): ErrorText {
-  const e = expected[key];
+function expectedText(key: ConfigKey, catalog?: ModelCatalog): ErrorText {
+  const e = key === 'platform' && catalog ? catalog.platformIds.join(' | ') : expected[key];
   return e.startsWith('config.expected.')
     ? { key: e as MessageKey }
     : { key: 'config.err.expected', params: { expected: e } };
@@ -164,7 +164,7 @@ export function validateValue(
     throw new ZhiError({
       kind: errorKindOf(source),
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
-      why: expectedText(key),
+      why: expectedText(key, catalog),
       tries: [{ key: 'config.try.set', params: { key } }],
     });
   }

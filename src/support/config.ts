@@ -111,7 +111,8 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: {}, exists: false, path, warnings: [] };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { file: {}, exists: false, path, warnings: [] };
     throw err;
   }
   const data = await parseConfigText(text);
@@ -200,7 +201,14 @@ async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
     exists: true,
     path,
     warnings: [
-      { kind: 'corrupt', file: path, backup, keyRecovered: Boolean(file.api_key), recovered, ...(line ? { line } : {}) },
+      {
+        kind: 'corrupt',
+        file: path,
+        backup,
+        keyRecovered: Boolean(file.api_key),
+        recovered,
+        ...(line ? { line } : {}),
+      },
     ],
   };
 }
