@@ -37,7 +37,6 @@ const ALLOWED = [
 
 export function englishRuns(screen: string): string[] {
   let text = screen
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escapes are removed
     .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, ' ')
     .replace(/`[^`\n]*`/g, ' ')
     .replace(/[“"「][^”"」\n]*[”"」]/g, ' ')
