@@ -184,6 +184,8 @@ export class FakeZhipu {
   ocrMaxPages = 100;
   /** Wait this long before answering each chat call (a real API's latency). */
   latencyMs = 0;
+  /** While set, every chat call waits for it before answering: a test decides when work may end. */
+  hold: Promise<void> | undefined;
   /** Chat calls being answered right now, and the most at once so far. */
   inFlight = 0;
   maxInFlight = 0;
@@ -290,6 +292,7 @@ export class FakeZhipu {
     this.maxPromptChars = 0;
     this.ocrMaxPages = 100;
     this.latencyMs = 0;
+    this.hold = undefined;
     this.concurrencyLimit = 0;
     this.dropEvery = 0;
     this.dropped = 0;
@@ -483,6 +486,7 @@ export class FakeZhipu {
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       if (this.latencyMs) await sleep(this.latencyMs);
+      if (this.hold) await this.hold;
       await this.chatReply(record, res);
     } finally {
       this.inFlight -= 1;
