@@ -180,7 +180,10 @@ class RtfReader {
       else this.bytes.push(Number.parseInt(m[3], 16));
       return;
     }
-    if (m[4] !== undefined) return this.symbol(m[4]);
+    if (m[4] !== undefined) {
+      this.symbol(m[4]);
+      return;
+    }
     const word = m[1]!;
     const arg = m[2] === undefined ? undefined : Number(m[2]);
     if (SKIP.has(word)) {
