@@ -8,6 +8,7 @@ import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine }
 import { FolderProgress, longDocumentLines } from '../progress.js';
 import { safeEvent } from '../safe-event.js';
 import { Spinner } from '../spinner.js';
+import { callText } from '../tool-names.js';
 import { type ConsumerOptions, type RunConsumer, RunFacts } from './consumer.js';
 
 /**
@@ -98,7 +99,7 @@ export class TextPrinter implements RunConsumer {
       case 'tool_start':
         this.closeThinking();
         this.closeText();
-        this.spinner.start(`${ev.name} ${ev.label === ev.name ? '' : ev.label} …`);
+        this.spinner.start(`${callText(ev.name, visible(ev.label))} …`);
         break;
       case 'progress':
         this.spinner.update(ev.note);
