@@ -5,6 +5,8 @@ import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
 import { nearName, withName } from '../support/near-file.js';
 import { truncateText } from '../support/text.js';
+import { isAudioPath } from '../tools/asr/audio.js';
+import { parserAccepts } from '../tools/files/platform-parse.js';
 import { documentFacts } from '../tools/files/readers/facts.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
@@ -154,6 +156,8 @@ export interface ReadOptions {
   /** The skill has the ocr tool (images and scans are then allowed). */
   canOcr: boolean;
   canRead: boolean;
+  /** Zhipu's file parser may be offered for a file nothing here can read (after consent). */
+  canParse?: boolean;
   signal: AbortSignal;
   /** Bytes of text still allowed in the message (shared by all documents of the run). */
   budget: { left: number };
@@ -174,7 +178,11 @@ const DOC_REASONS: Record<string, MessageKey> = {
   no_text_layer: 'files.doc.no_text_layer',
 };
 
-export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
+export type ReadOutcome =
+  | { block: DocumentBlock }
+  | { ocr: 'image' | 'scan' }
+  | { audio: true }
+  | { parse: true };
 
 /**
  * Read one input file for the message, with the same readers as file_read. Images and scanned
@@ -183,6 +191,7 @@ export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
  */
 export async function readInput(abs: string, name: string, o: ReadOptions): Promise<ReadOutcome> {
   const ext = extname(abs).slice(1).toLowerCase();
+  if (isAudioPath(abs)) return { audio: true };
   if (OCR_EXT.includes(ext)) {
     if (o.canOcr) return { ocr: 'image' };
     throw needsOcr(name);
@@ -215,6 +224,7 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
       if (o.canOcr) return { ocr: 'scan' };
       throw needsOcr(name);
     }
+    if (code === 'unsupported' && o.canParse && parserAccepts(abs)) return { parse: true };
     if (code === 'binary' && IMAGE_EXT.includes(ext)) {
       throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.imageType', params: { path: name } } });
     }
@@ -244,6 +254,35 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     Boolean,
   );
   return { block: { name, text: doc.text, note: `${facts.join('; ')}; its text is below` } };
+}
+
+/** The block for a file read by Zhipu's file parser. */
+export function parsedBlock(name: string, text: string, budget: { left: number }): DocumentBlock {
+  const capped = truncateText(text, Math.max(2048, Math.min(PER_FILE_BYTES, budget.left)));
+  budget.left -= Buffer.byteLength(capped.text, 'utf8');
+  return {
+    name,
+    text: capped.text,
+    note: `an old office file, read by Zhipu's file parser; its text is below${capped.truncated ? ' (only the first part)' : ''}`,
+  };
+}
+
+/** The block for an audio file's transcript. */
+export function transcriptBlock(
+  name: string,
+  text: string,
+  duration: string,
+  budget: { left: number },
+): DocumentBlock {
+  const capped = truncateText(text, Math.max(2048, Math.min(PER_FILE_BYTES, budget.left)));
+  budget.left -= Buffer.byteLength(capped.text, 'utf8');
+  const what = `an audio recording (${duration}), transcribed by speech recognition`;
+  if (!capped.text.trim()) return { name, text: '', note: `${what}; no speech was recognised` };
+  return {
+    name,
+    text: capped.text,
+    note: `${what}; its transcript is below${capped.truncated ? ' (only the first part)' : ''}`,
+  };
 }
 
 /** The block for a file whose text came from OCR (or that the model must OCR itself). */

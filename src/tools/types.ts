@@ -204,6 +204,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   deferred?: boolean;
   /** A successful call reads one file (counted in the run's "files read"). */
   readsFile?: boolean;
+  /**
+   * Calling it again with the same arguments gives the same result at no cost (file_read): a
+   * large result of an earlier turn is then left out of later requests, with a note saying how
+   * to get it again (agent/elide.ts).
+   */
+  repeatable?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape

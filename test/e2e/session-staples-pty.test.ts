@@ -3,10 +3,11 @@
  * "always allow" a shell command prefix for the session (a second matching call runs unasked,
  * a different one is asked; /status lists the grant).
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
+import { makePng } from '../helpers/media.js';
 import { KEY, type PtySession } from '../helpers/pty.js';
 
 const e = useE2E();
@@ -138,5 +139,118 @@ describe.each(['en', 'zh'] as const)('Esc stops the answer like Ctrl+C (%s)', (l
     s.write('\x15');
     s.write(KEY.up);
     await s.waitFor('now wait', 5_000, from);
+  });
+});
+
+describe.each(['en', 'zh'] as const)('the exit line says how to resume (%s)', (lang) => {
+  it('names `zhi --resume <id>` after a conversation, and that command continues it; nothing after an empty session', async () => {
+    fake.script({ kind: 'text', text: 'First answer.' });
+    const s = open(lang);
+    await s.waitFor(promptFor(lang), 15_000);
+    const from = await send(s, 'a first question');
+    await s.waitFor('First answer.', 15_000, from);
+    await s.waitFor(promptFor(lang), 10_000, from);
+    s.write(KEY.ctrlD);
+    await s.exited();
+    const said =
+      lang === 'en'
+        ? 'To continue this conversation later: zhi --resume '
+        : '之后要继续这段对话：zhi --resume ';
+    const line = s
+      .text()
+      .split('\n')
+      .find((l) => l.includes(said));
+    expect(line, s.text().slice(-500)).toBeDefined();
+    const id = line!.slice(line!.indexOf(said) + said.length).trim();
+    expect(id).toMatch(/^\S+$/);
+
+    fake.script({ kind: 'text', text: 'Second answer.' });
+    const r = await e.zhi(['--resume', id, '-c', 'and a second one']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fake.chatBodies().at(-1).messages.slice(1, 3)).toEqual([
+      { role: 'user', content: 'a first question' },
+      { role: 'assistant', content: 'First answer.' },
+    ]);
+
+    const empty = open(lang);
+    await empty.waitFor(promptFor(lang), 15_000);
+    empty.write(KEY.ctrlD);
+    await empty.exited();
+    expect(empty.text()).not.toContain('zhi --resume');
+  });
+});
+
+/** A stand-in for xclip: prints the PNG at $FAKE_CLIP (when the clipboard "holds" one), records its arguments. */
+function fakeXclip(dir: string): string {
+  const bin = join(dir, 'fake-bin');
+  mkdirSync(bin, { recursive: true });
+  const file = join(bin, 'xclip');
+  writeFileSync(
+    file,
+    [
+      '#!/bin/sh',
+      'echo "$@" >> "$FAKE_CLIP_LOG"',
+      'if [ -f "$FAKE_CLIP" ]; then cat "$FAKE_CLIP"; exit 0; fi',
+      'echo "Error: target image/png not available" >&2',
+      'exit 1',
+    ].join('\n'),
+  );
+  chmodSync(file, 0o755);
+  return bin;
+}
+
+describe.each(['en', 'zh'] as const)('Ctrl+V and /paste attach the clipboard image (%s)', (lang) => {
+  it('reads it with xclip, sends it to the vision model with the next message; says so when there is no image or no tool', async () => {
+    const bin = fakeXclip(e.home);
+    const png = join(e.home, 'clip.png');
+    const log = join(e.home, 'clip.log');
+    const tmp = join(e.home, 'tmp');
+    mkdirSync(tmp);
+    const env = {
+      DISPLAY: ':99',
+      PATH: `${bin}:${process.env.PATH}`,
+      TMPDIR: tmp,
+      FAKE_CLIP: png,
+      FAKE_CLIP_LOG: log,
+    };
+    fake.script({ kind: 'text', text: 'A red square.' });
+    const s = open(lang, env);
+    await s.waitFor(promptFor(lang), 15_000);
+
+    // Nothing on the clipboard yet: a clear line, nothing attached.
+    let from = await send(s, '/paste');
+    await s.waitFor(lang === 'en' ? 'The clipboard holds no image' : '剪贴板里没有图片', 10_000, from);
+
+    writeFileSync(png, makePng(4, 4));
+    from = s.mark();
+    s.write('what is th');
+    await s.waitFor('what is th', 5_000, from);
+    s.write('\x16');
+    await s.waitFor(lang === 'en' ? 'Attached image clipboard image' : '已附上图片 剪贴板图片', 10_000, from);
+    // The draft is back on the prompt; finish it and send.
+    s.write('is?');
+    await s.waitFor('what is this?', 5_000, from);
+    s.write(KEY.enter);
+    await s.waitFor('A red square.', 15_000, from);
+    const body = fake.chatBodies().at(-1);
+    const parts = body.messages.at(-1).content;
+    expect(parts[0]).toEqual({ type: 'text', text: 'what is this?' });
+    expect(parts[1].image_url.url).toMatch(/^data:image\/png;base64,/);
+    expect(body.model).toMatch(/v/);
+    // The temp file is gone once read.
+    expect(readFileSync(log, 'utf8')).toContain('-selection clipboard -t image/png -o');
+    expect(readdirSync(tmp).filter((f) => f.startsWith('zhi-clipboard-'))).toEqual([]);
+
+    s.write(KEY.ctrlD);
+    await s.exited();
+    // No clipboard tool at all: says what to install.
+    const none = open(lang, { DISPLAY: ':99', PATH: '/nonexistent', WAYLAND_DISPLAY: undefined });
+    await none.waitFor(promptFor(lang), 15_000);
+    const at = await send(none, '/paste');
+    await none.waitFor(
+      lang === 'en' ? 'no clipboard tool was found. Install xclip' : '没有找到剪贴板工具。请安装 xclip',
+      10_000,
+      at,
+    );
   });
 });

@@ -160,6 +160,9 @@ export class ReplRenderer {
       case 'skill_ocr':
         this.printUi(ui.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
+      case 'skill_asr':
+        this.printUi(ui.dim(t('skills.asr', { file: visible(ev.file) })));
+        break;
       case 'long_document':
       case 'folder_start':
       case 'folder_file':

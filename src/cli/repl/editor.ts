@@ -271,6 +271,10 @@ export class LineEditor {
       case 'ctrl-x':
         this.ctrlX = true;
         return;
+      case 'paste-image':
+        // Only at the prompt: the REPL reads the clipboard, then gives the draft back.
+        if (this.mode === 'read') this.finishRead({ kind: 'paste-image', draft: b.text });
+        return;
       case 'clear':
         this.io.output.write('\x1b[H\x1b[2J');
         this.view.reset();

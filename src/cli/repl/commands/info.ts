@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { readStandingKey, showWords } from '../../../tools/standing.js';
 import { formatTokens } from '../../render/summary.js';
-import { columns } from '../../render/width.js';
+import { columns, stderrColumns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
 import { usageSummary, usageTable } from '../usage-text.js';
 import type { SlashCommand } from './types.js';
@@ -51,7 +51,13 @@ const status: SlashCommand = {
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
       [t('repl.status.allowed'), allowedText(ctx.chat.deps.webGrants?.standing)],
     ];
-    ctx.print(columns(rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!])).join('\n'));
+    ctx.print(
+      columns(
+        rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!]),
+        new Set(),
+        stderrColumns(),
+      ).join('\n'),
+    );
   },
 };
 

@@ -12,6 +12,7 @@ import { llm } from './llm.js';
 import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
+import { office } from './office.js';
 import { policy } from './policy.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
@@ -48,6 +49,7 @@ type En = typeof cli.en &
   typeof runs.en &
   typeof install.en &
   typeof windows.en &
+  typeof office.en &
   typeof policy.en;
 
 const groups = [
@@ -74,6 +76,7 @@ const groups = [
   runs,
   install,
   windows,
+  office,
   policy,
 ];
 

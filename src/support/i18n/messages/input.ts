@@ -18,11 +18,23 @@ export const input = defineMessages(
       'Sent the last answer ({chars} characters) to the clipboard through the terminal. If pasting gives nothing, your terminal does not allow that: select the text with the mouse instead.',
     'input.copy.failed':
       'Could not copy: no clipboard tool was found and the terminal cannot take it. Select the text with the mouse instead.',
+    'input.cmd.paste': 'Attach the image on the clipboard to your next message (also Ctrl+V)',
+    'input.paste.name': 'clipboard image',
+    'input.paste.noTool':
+      'Cannot read an image from the clipboard: no clipboard tool was found. Install {install}, or save the image and type its path in your message.',
+    'input.paste.noImage':
+      'The clipboard holds no image. Copy one (a screenshot, say) and press Ctrl+V or type /paste again, or type the path of an image file.',
     'input.cmd.editor': 'Write the next message in a text editor (also Ctrl+X Ctrl+E)',
     'input.editor.ready': 'Your text is on the prompt: edit it, or press Enter to send it.',
     'input.editor.unchanged': 'The editor was closed without changes.',
     'input.editor.failed': 'Could not open the editor {editor}: {reason}',
-    'input.editor.failedTry': 'Set the editor you like, for example: export EDITOR=nano',
+    'input.editor.none': 'No text editor was found to write your message in.',
+    'input.editor.tryFound': 'Use an editor installed here: {command}',
+    'input.editor.alsoHere': ' (also installed: {names})',
+    'input.editor.tryWindows':
+      'Use an editor installed here: set EDITOR={editor} (setx EDITOR {editor} keeps it for new windows)',
+    'input.editor.tryInstall':
+      'Install a text editor (zhi looked for {names}; nano is the easiest to start with), then set EDITOR to it.',
     'input.cmd.bang': 'Run a command yourself; its output joins the conversation (!ls, !dir)',
     'input.bang.empty': 'Type a command after !, for example: !ls',
     'input.bang.folded': '… {n} more lines (the model sees all of them)',
@@ -97,11 +109,23 @@ export const input = defineMessages(
     'input.copy.osc':
       '已通过终端把上一条回答（{chars} 个字符）发到剪贴板。如果粘贴不出内容，说明你的终端不允许这样做：请改用鼠标选中文字复制。',
     'input.copy.failed': '无法复制：没有找到剪贴板工具，终端也不接受。请用鼠标选中文字复制。',
+    'input.cmd.paste': '把剪贴板里的图片附到下一条消息（也可以按 Ctrl+V）',
+    'input.paste.name': '剪贴板图片',
+    'input.paste.noTool':
+      '无法从剪贴板读取图片：没有找到剪贴板工具。请安装 {install}，或者把图片保存下来，在消息里输入它的路径。',
+    'input.paste.noImage':
+      '剪贴板里没有图片。请先复制一张（比如截图），再按 Ctrl+V 或输入 /paste；也可以输入图片文件的路径。',
     'input.cmd.editor': '在文本编辑器里写下一条消息（也可以按 Ctrl+X Ctrl+E）',
     'input.editor.ready': '你的文字已放回输入行：可以继续修改，或按 Enter 发送。',
     'input.editor.unchanged': '编辑器已关闭，内容没有改动。',
     'input.editor.failed': '无法打开编辑器 {editor}：{reason}',
-    'input.editor.failedTry': '请设置你常用的编辑器，例如：export EDITOR=nano',
+    'input.editor.none': '没有找到可以用来写消息的文本编辑器。',
+    'input.editor.tryFound': '请使用这台电脑上已安装的编辑器：{command}',
+    'input.editor.alsoHere': '（也已安装：{names}）',
+    'input.editor.tryWindows':
+      '请使用这台电脑上已安装的编辑器：set EDITOR={editor}（用 setx EDITOR {editor} 可在新窗口中一直生效）',
+    'input.editor.tryInstall':
+      '请先安装一个文本编辑器（zhi 找过 {names}；nano 最容易上手），然后把 EDITOR 设为它。',
     'input.cmd.bang': '自己运行一条命令，输出会加入对话（!ls、!dir）',
     'input.bang.empty': '请在 ! 后面输入命令，例如：!ls',
     'input.bang.folded': '……还有 {n} 行（模型能看到全部内容）',
