@@ -5,7 +5,7 @@ import { readStandingKey, showWords } from '../../../tools/standing.js';
 import { formatTokens } from '../../render/summary.js';
 import { columns, stderrColumns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
-import { usageSummary, usageTable } from '../usage-text.js';
+import { priceStepNow, usageSummary, usageTable } from '../usage-text.js';
 import type { SlashCommand } from './types.js';
 
 const usage: SlashCommand = {
@@ -14,6 +14,8 @@ const usage: SlashCommand = {
   async run(_args, ctx) {
     const lines = usageTable(ctx.chat.deps.usage);
     ctx.print([ctx.app.err.bold(lines[0]!), ...lines.slice(1)].join('\n'));
+    const step = priceStepNow(ctx.chat);
+    if (step) ctx.print(step);
     if (ctx.chat.deps.usage.total().calls) ctx.print(ctx.app.err.dim(t('repl.usage.estimate')));
   },
 };
