@@ -9,6 +9,7 @@ import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
 import { Interrupt } from './interrupt.js';
 import { errorJson, formatError } from './render/error.js';
+import { dataAsJson } from './render/formats/index.js';
 import { colorEnabled, makeStyle } from './render/style.js';
 import { attachDocument, readStdin } from './stdin.js';
 
@@ -136,7 +137,7 @@ function report(err: unknown, parsed: ParsedArgs | undefined, argv: string[]): E
   const zerr = toZhiError(err);
   log().error(zerr.message, err);
   const debug = parsed?.flags.debug ?? argv.includes('--debug');
-  const json = parsed?.flags.outputFormat === 'json' || parsed?.flags.outputFormat === 'stream-json';
+  const json = parsed ? dataAsJson(parsed.flags.outputFormat) : false;
   if (json) process.stdout.write(`${JSON.stringify(errorJson(zerr), null, 2)}\n`);
   const style = makeStyle(colorEnabled(process.stderr, parsed?.flags.noColor ?? argv.includes('--no-color')));
   process.stderr.write(formatError(zerr, style, { debug }));

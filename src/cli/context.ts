@@ -155,6 +155,7 @@ export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): PlatformC
     acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
     userAgent: `zhi/${__ZHI_VERSION__}`,
     capabilities: LearnedCapabilities.load(ctx.paths.capabilitiesFile),
+    modelPrefix: ctx.platform.modelPrefix,
   });
 }
 

@@ -1,6 +1,6 @@
 import { connectPlatform } from '../llm/connect.js';
 import { chatModelIds, findModel } from '../llm/models.js';
-import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
+import { PLATFORM_IDS, PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
 import type { ApiErrorInfo } from '../llm/types.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
@@ -142,7 +142,7 @@ async function askKey(
       }),
     ).trim();
     say(t('setup.checking'));
-    const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform].probeModel);
+    const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform]);
     if (!problem) {
       say(ctx.err.green(`✓ ${t('setup.keyOk')}`));
       return apiKey;
@@ -225,10 +225,15 @@ async function offerDemo(
   return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
 }
 
-async function checkKey(baseUrl: string, apiKey: string, model: string): Promise<ApiErrorInfo | undefined> {
-  const client = connectPlatform({ baseUrl, apiKey, maxRetries: 0, idleTimeoutMs: 20_000 });
+async function checkKey(
+  baseUrl: string,
+  apiKey: string,
+  platform: Platform,
+): Promise<ApiErrorInfo | undefined> {
+  const { modelPrefix } = platform;
+  const client = connectPlatform({ baseUrl, apiKey, maxRetries: 0, idleTimeoutMs: 20_000, modelPrefix });
   const res = await client.complete({
-    model,
+    model: platform.probeModel,
     messages: [{ role: 'user', content: 'hi' }],
     thinking: false,
     maxTokens: 1,

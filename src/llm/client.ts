@@ -18,6 +18,8 @@ export interface ClientOptions extends PlatformHttpOptions {
   maxAnswerMs?: number;
   /** What was learned about models outside the registry (made at start; empty when left out). */
   capabilities?: LearnedCapabilities;
+  /** The platform's way of naming models on the wire (`PLATFORMS[…].modelPrefix`). */
+  modelPrefix?: string | undefined;
 }
 
 let requestCounter = 0;
@@ -37,6 +39,7 @@ export class ZhipuClient implements PlatformClient {
   private readonly idleTimeoutMs: number;
   private readonly limits: StreamLimits;
   private readonly capabilities: LearnedCapabilities;
+  private readonly modelPrefix: string;
   /** Models outside the registry already warned about (once per client). */
   private readonly warnedUnknown = new Set<string>();
 
@@ -47,6 +50,7 @@ export class ZhipuClient implements PlatformClient {
     // answer's time at the API's speed: only a model that never stops reaches them.
     this.limits = { maxChars: opts.maxAnswerChars ?? 2_000_000, maxMs: opts.maxAnswerMs ?? 60 * 60_000 };
     this.capabilities = opts.capabilities ?? new LearnedCapabilities();
+    this.modelPrefix = opts.modelPrefix ?? '';
   }
 
   get baseUrl(): string {
@@ -61,8 +65,9 @@ export class ZhipuClient implements PlatformClient {
   body(req: ChatRequest, stream: boolean): Record<string, unknown> {
     const info = this.modelInfo(req.model);
     const thinking = Boolean(info.thinkingForced || (info.thinking && req.thinking));
+    const prefixed = req.model.startsWith(this.modelPrefix) ? req.model : this.modelPrefix + req.model;
     const body: Record<string, unknown> = {
-      model: req.model,
+      model: prefixed,
       messages: req.messages.map(wireMessage),
       stream,
       request_id: req.requestId ?? newRequestId(),

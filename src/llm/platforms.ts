@@ -20,6 +20,12 @@ export interface Platform {
   skillModel: string;
   /** Where a person gets a key (none for a custom address: its provider's own page). */
   keyUrl: string | undefined;
+  /**
+   * A platform that names the registry's models its own way (OpenRouter: `z-ai/glm-4.6`): the
+   * prefix the client puts before a model id on the wire. Everything else in zhi (choice,
+   * capabilities, prices, the ledger) uses the registry's id.
+   */
+  modelPrefix?: string;
 }
 
 const BIGMODEL: Platform = {

@@ -65,3 +65,45 @@ describe('a big spreadsheet in a conversation', () => {
     expect(estimateTextTokens(JSON.stringify(third.messages))).toBeLessThanOrEqual(20_000);
   });
 });
+
+/** Four pages of a long Chinese text read in one turn: ≈ 8k tokens each, the fourth crosses 32k. */
+function fourPages(): void {
+  writeFileSync(join(e.cwd, 'long.txt'), '这是一段很长的中文文本。'.repeat(12_000));
+  fake.script(
+    {
+      kind: 'tools',
+      calls: [0, 1, 2, 3].map((i) => ({
+        id: `r${i}`,
+        name: 'file_read',
+        arguments: { path: 'long.txt', ...(i ? { offset: i * 24_576 } : {}) },
+      })),
+    },
+    {
+      kind: 'tools',
+      calls: [{ id: 'r4', name: 'file_read', arguments: { path: 'long.txt', offset: 4 * 24_576 } }],
+    },
+    { kind: 'text', text: '读完了。' },
+  );
+}
+
+describe('price steps', () => {
+  it('warns once, in the person’s language, before the request that passes glm-5’s 32k-token step', async () => {
+    fourPages();
+    const r = await e.zhi(['-c', '读 long.txt', '--model', 'glm-5'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('读完了。');
+    expect(
+      r.stderr.match(/已超过 glm-5 的 32k token 计价档：输入价格由每百万 token ¥4\.00 变为 ¥6\.00/g),
+    ).toHaveLength(1);
+    // Said before that request went out: the first request was small, the second the big one.
+    const sizes = fake.chatBodies().map((b) => estimateTextTokens(JSON.stringify(b.messages)));
+    expect(sizes[0]).toBeLessThan(32_000);
+    expect(sizes[1]).toBeGreaterThan(32_000);
+  });
+
+  it('says nothing for a conversation that stays under the step', async () => {
+    fake.script({ kind: 'text', text: 'hi' });
+    const r = await e.zhi(['-c', 'hello', '--model', 'glm-5']);
+    expect(r.stderr).not.toMatch(/price step/);
+  });
+});

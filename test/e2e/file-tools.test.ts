@@ -149,7 +149,7 @@ describe('rejected paths: the model is told why, and nothing leaks', () => {
     expect(Buffer.byteLength(res.c_big!, 'utf8')).toBeLessThan(26 * 1024);
     expect(JSON.stringify(fake.chatBodies())).not.toContain('TOP SECRET');
     // the failures are visible on stderr, with the reason
-    expect(r.stderr).toMatch(/file_read.*\.\.\/x/);
+    expect(r.stderr).toMatch(/Read.*\.\.\/x/);
   });
 
   it('an existing output file is not replaced when no one can be asked, even with --auto', async () => {
@@ -212,7 +212,7 @@ describe('permissions', () => {
     expect(r.stdout).toBe('I could not write the file.\n');
     expect(toolResults(1).c_w).toMatch(/^Error: Denied: this needs a person to confirm/);
     expect(r.stderr).toContain(
-      'file_write was not run: it needs your confirmation and there is no terminal to ask',
+      'Not run (write a file): it needs your confirmation and there is no terminal to ask',
     );
     expect(existsSync(join(cwd, 'zhi-output'))).toBe(false);
   });

@@ -16,7 +16,7 @@ import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
-import { StreamPrinter } from '../render/printer.js';
+import { OUTPUT_FORMATS, runConsumer } from '../render/formats/index.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { findMistyped } from '../repl/attach/mistyped.js';
 
@@ -29,7 +29,8 @@ export async function runOnce(ctx: AppContext, userText: string, typed = userTex
   const format = ctx.args.flags.outputFormat;
   // Drawn like the REPL: the renderer exists before the chat, so a question can stop its live
   // area (otherwise the spinner line is drawn over the question and the person never sees it).
-  const renderer = format === 'text' && richTerminal(ctx) ? await oneShotRenderer(ctx) : undefined;
+  const renderer =
+    OUTPUT_FORMATS[format].drawnLikeChat && richTerminal(ctx) ? await oneShotRenderer(ctx) : undefined;
   const prompter = ctx.stdinIsTTY
     ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
     : nobodyPrompter;
@@ -106,7 +107,7 @@ export async function sendPrinted(
   content: string | ContentPart[],
   format: OutputFormat = 'text',
 ): Promise<AgentResult> {
-  const printer = StreamPrinter.forContext(ctx, format);
+  const printer = await runConsumer(ctx, format);
   const started = Date.now();
   const result = await ctx.interrupt.run((signal) =>
     pump(chat.send(content, signal), (ev) => printer.handle(ev)),

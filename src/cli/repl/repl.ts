@@ -17,6 +17,7 @@ import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { attachMark } from '../render/symbols.js';
+import { fitLines } from '../render/width.js';
 import { chatModel } from '../settings.js';
 import { editorAsker } from './ask.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
@@ -172,7 +173,8 @@ export class Repl {
       chat,
       client,
       mcp,
-      print: (text) => this.io.output.write(`${text}\n`),
+      // No word is cut in two by the terminal: lines longer than the window wrap at words.
+      print: (text) => this.io.output.write(`${fitLines(text, this.columns())}\n`),
       warn: (text) => this.io.output.write(formatWarning(text, style)),
       confirm: (question) => this.asker.yesNo(`${question} ${t('repl.yesNo')} `),
       sendMessage: (text) => this.send(text),
@@ -297,6 +299,11 @@ export class Repl {
     }
   }
 
+  /** The window's width when output goes to a terminal. */
+  private columns(): number | undefined {
+    return this.io.output.isTTY ? this.io.output.columns : undefined;
+  }
+
   private clearScreen(): void {
     if (this.io.output.isTTY) this.io.output.write('\x1b[H\x1b[2J');
   }
@@ -307,7 +314,7 @@ export class Repl {
       model: this.chat?.settings.model ?? chatModel(this.ctx).model,
       mode: modeName(this.mode),
     });
-    this.io.output.write(`${this.ctx.err.dim(line)}\n`);
+    this.io.output.write(`${fitLines(this.ctx.err.dim(line), this.columns())}\n`);
   }
 
   async run(): Promise<ExitCodeValue> {

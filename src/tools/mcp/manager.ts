@@ -9,7 +9,7 @@ import { visible } from '../../support/sanitize.js';
 import type { ToolRegistry } from '../registry.js';
 import { offerToolSearch } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
-import { mcpAssess, mcpPreview } from './approval.js';
+import { mcpAssess, mcpLabel, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
 import { MCP_ARGS, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
@@ -79,7 +79,7 @@ export class McpManager {
         kind: mcpKind(c.config.trust),
         ...(deferred ? { deferred } : {}),
         egress: (args: Record<string, unknown>) => [JSON.stringify(args)],
-        label: () => `${c.name}: ${info.name}`,
+        label: (args: Record<string, unknown>) => mcpLabel(c.name, info.name, args, this.cwd),
         preview: (args: Record<string, unknown>, ctx) =>
           mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
         assess: (args: Record<string, unknown>, ctx) => mcpAssess(name, info.name, args, ctx.cwd),

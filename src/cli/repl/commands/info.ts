@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { readStandingKey, showWords } from '../../../tools/standing.js';
 import { formatTokens } from '../../render/summary.js';
-import { columns } from '../../render/width.js';
+import { columns, stderrColumns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
-import { usageSummary, usageTable } from '../usage-text.js';
+import { priceStepNow, usageSummary, usageTable } from '../usage-text.js';
 import type { SlashCommand } from './types.js';
 
 const usage: SlashCommand = {
@@ -14,6 +14,8 @@ const usage: SlashCommand = {
   async run(_args, ctx) {
     const lines = usageTable(ctx.chat.deps.usage);
     ctx.print([ctx.app.err.bold(lines[0]!), ...lines.slice(1)].join('\n'));
+    const step = priceStepNow(ctx.chat);
+    if (step) ctx.print(step);
     if (ctx.chat.deps.usage.total().calls) ctx.print(ctx.app.err.dim(t('repl.usage.estimate')));
   },
 };
@@ -51,7 +53,13 @@ const status: SlashCommand = {
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
       [t('repl.status.allowed'), allowedText(ctx.chat.deps.webGrants?.standing)],
     ];
-    ctx.print(columns(rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!])).join('\n'));
+    ctx.print(
+      columns(
+        rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!]),
+        new Set(),
+        stderrColumns(),
+      ).join('\n'),
+    );
   },
 };
 

@@ -28,7 +28,13 @@ export const input = defineMessages(
     'input.editor.ready': 'Your text is on the prompt: edit it, or press Enter to send it.',
     'input.editor.unchanged': 'The editor was closed without changes.',
     'input.editor.failed': 'Could not open the editor {editor}: {reason}',
-    'input.editor.failedTry': 'Set the editor you like, for example: export EDITOR=nano',
+    'input.editor.none': 'No text editor was found to write your message in.',
+    'input.editor.tryFound': 'Use an editor installed here: {command}',
+    'input.editor.alsoHere': ' (also installed: {names})',
+    'input.editor.tryWindows':
+      'Use an editor installed here: set EDITOR={editor} (setx EDITOR {editor} keeps it for new windows)',
+    'input.editor.tryInstall':
+      'Install a text editor (zhi looked for {names}; nano is the easiest to start with), then set EDITOR to it.',
     'input.cmd.bang': 'Run a command yourself; its output joins the conversation (!ls, !dir)',
     'input.bang.empty': 'Type a command after !, for example: !ls',
     'input.bang.folded': '… {n} more lines (the model sees all of them)',
@@ -113,7 +119,13 @@ export const input = defineMessages(
     'input.editor.ready': '你的文字已放回输入行：可以继续修改，或按 Enter 发送。',
     'input.editor.unchanged': '编辑器已关闭，内容没有改动。',
     'input.editor.failed': '无法打开编辑器 {editor}：{reason}',
-    'input.editor.failedTry': '请设置你常用的编辑器，例如：export EDITOR=nano',
+    'input.editor.none': '没有找到可以用来写消息的文本编辑器。',
+    'input.editor.tryFound': '请使用这台电脑上已安装的编辑器：{command}',
+    'input.editor.alsoHere': '（也已安装：{names}）',
+    'input.editor.tryWindows':
+      '请使用这台电脑上已安装的编辑器：set EDITOR={editor}（用 setx EDITOR {editor} 可在新窗口中一直生效）',
+    'input.editor.tryInstall':
+      '请先安装一个文本编辑器（zhi 找过 {names}；nano 最容易上手），然后把 EDITOR 设为它。',
     'input.cmd.bang': '自己运行一条命令，输出会加入对话（!ls、!dir）',
     'input.bang.empty': '请在 ! 后面输入命令，例如：!ls',
     'input.bang.folded': '……还有 {n} 行（模型能看到全部内容）',

@@ -117,7 +117,7 @@ export const skills = defineMessages(
     'skills.trust.question':
       'Trust this skill and run it? It can {what}. zhi asks again if the file changes.',
     'skills.trust.header': 'First run of your skill {name} ({file}):',
-    'skills.trust.shell': 'run shell commands (each one is still shown and asked)',
+    'skills.trust.shell': 'run commands (each one is still shown and asked)',
     'skills.trust.write': 'write files to the output folder',
     'skills.trust.and': ' and ',
     'skills.trust.saved': 'Trusted: {names}.',
@@ -285,7 +285,7 @@ export const skills = defineMessages(
     'skills.trust.tryCommand': '或在脚本中信任它：先 `zhi skill show {name}`，再 `zhi skill trust {name}`。',
     'skills.trust.question': '信任并运行这个技能吗？它可以{what}。文件改动后 zhi 会再次询问。',
     'skills.trust.header': '首次运行你的技能 {name}（{file}）：',
-    'skills.trust.shell': '运行 shell 命令（每条命令仍会显示并询问）',
+    'skills.trust.shell': '运行命令（每条命令仍会显示并询问）',
     'skills.trust.write': '在输出文件夹中写入文件',
     'skills.trust.and': '，并',
     'skills.trust.saved': '已信任：{names}。',
