@@ -23,7 +23,7 @@ export interface ConsentOptions {
 
 export async function agreeToPrice(line: string, o: ConsentOptions): Promise<boolean> {
   if (o.agreed) {
-    o.write(`${line} ${t('price.agreed')}`);
+    o.write(`${line}${t('price.agreed')}`);
     return true;
   }
   if (!o.prompter.interactive) {
@@ -34,7 +34,7 @@ export async function agreeToPrice(line: string, o: ConsentOptions): Promise<boo
       tries: [{ key: 'price.try.yes' }],
     });
   }
-  return o.prompter.ask({ message: `${line} ${t('price.ask')}` }, o.signal);
+  return o.prompter.ask({ message: `${line}${t('price.ask')}` }, o.signal);
 }
 
 /** `rec.m4a: 12:30 of audio, 27 request(s) to GLM-ASR, about ¥0.75.` */

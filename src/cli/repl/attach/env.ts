@@ -82,8 +82,8 @@ export function makeAttachEnv(
               // /auto agrees in advance (the price is still said); otherwise the person is asked.
               consent: async (estimate) => {
                 const line = audioPriceLine(estimate);
-                if (chat.settings.mode !== 'auto') return ui.confirm(`${line} ${t('price.ask')} [Y/n] `);
-                ui.note(`${line} ${t('price.agreed')}`);
+                if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
+                ui.note(`${line}${t('price.agreed')}`);
                 return true;
               },
             });
@@ -119,8 +119,8 @@ export function makeAttachEnv(
               ...(signal ? { signal } : {}),
               consent: async (estimate) => {
                 const line = parsePriceLine(estimate);
-                if (chat.settings.mode !== 'auto') return ui.confirm(`${line} ${t('price.ask')} [Y/n] `);
-                ui.note(`${line} ${t('price.agreed')}`);
+                if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
+                ui.note(`${line}${t('price.agreed')}`);
                 return true;
               },
             });

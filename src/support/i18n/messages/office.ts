@@ -7,8 +7,8 @@ export const office = defineMessages(
     'asr.price': '{file}: {duration} of audio, {pieces} request(s) to GLM-ASR, about {cost}.',
     'asr.priceUnknown':
       '{file}: {duration} of audio, {pieces} request(s) to GLM-ASR (charged per minute at this platform’s price).',
-    'price.ask': 'Go ahead?',
-    'price.agreed': '(--yes / --auto: going ahead without asking)',
+    'price.ask': ' Go ahead?',
+    'price.agreed': ' (--yes / --auto: going ahead without asking)',
     'price.unasked': '{line} zhi asks before using a paid service.',
     'price.noTerminal': 'There is no terminal to ask you, so nothing was sent.',
     'price.try.yes': 'Run the same command with --yes (or --auto) to agree to the price in advance.',
