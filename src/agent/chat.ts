@@ -3,6 +3,7 @@ import type { ContentPart, Message } from '../llm/types.js';
 import { imageSafe, modelForTurn } from '../llm/vision.js';
 import { t } from '../support/i18n/index.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { elideEarlierResults } from './elide.js';
 import type { AgentResult, RunConsumer, RunEvent } from './events.js';
 import { type AgentDeps, runAgent } from './loop.js';
 import type { PermissionMode } from './permissions.js';
@@ -77,6 +78,8 @@ export class ChatSession {
   /** Run one user message through the agent loop, yielding its events. */
   async *send(content: string | ContentPart[], signal?: AbortSignal): AsyncGenerator<RunEvent, AgentResult> {
     const user: Message = { role: 'user', content };
+    // Large file pages of earlier turns are not sent again (the model can read them again).
+    elideEarlierResults(this.messages, this.deps.tools);
     this.messages.push(user);
     yield this.consume({ type: 'user', message: user });
     for (const message of (await this.prepare?.()) ?? []) yield this.consume({ type: 'warning', message });

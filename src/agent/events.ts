@@ -76,11 +76,12 @@ export type AgentEvent =
   | { type: 'error'; error: ZhiError }
   | { type: 'done'; result: AgentResult };
 
-/** Events only a skill run has: which skill runs on which model, `[3/12] file` steps, up-front OCR. */
+/** Events only a skill run has: which skill runs on which model, `[3/12] file` steps, up-front OCR and speech recognition. */
 export type SkillOnlyEvent =
   | { type: 'skill_start'; skill: string; model: string; depth: number }
   | { type: 'skill_step'; skill: string; index: number; total: number; label: string }
-  | { type: 'skill_ocr'; skill: string; file: string };
+  | { type: 'skill_ocr'; skill: string; file: string }
+  | { type: 'skill_asr'; skill: string; file: string };
 
 /**
  * The one event stream of a run (design §1), yielded by the chat (`ChatSession.send`) and the

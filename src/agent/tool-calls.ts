@@ -127,7 +127,7 @@ async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
   const finalize = (o: CallOutcome) => end(slot, prep, o, run.clock() - started);
   if ('error' in prep) return finalize(failure(prep.error));
   // A deferred tool called by name (found earlier, or known from a resumed session) is offered from now on.
-  if (prep.tool.deferred) run.deps.tools.load([prep.name]);
+  if (run.deps.tools.isDeferred(prep.name)) run.deps.tools.load([prep.name]);
   const files: WrittenFile[] = [];
   const ctx = toolContext(slot, run, files);
   const verdict = await decideCall(prep, ctx, slot, run);

@@ -1,16 +1,10 @@
 import type { ErrorText, ZhiError } from '../support/errors.js';
 import { type MessageKey, t } from '../support/i18n/index.js';
 
-/** Where the advice is read: inside the REPL the slash command is the way, not a flag. */
-let inRepl = false;
-
-export function setAdviceInRepl(on: boolean): void {
-  inRepl = on;
-}
-
 /** Advice that names a command-line flag, and what to say instead inside the REPL. */
 const IN_REPL: Partial<Record<MessageKey, MessageKey>> = {
   'llm.balance.try1': 'input.advice.balanceRepl',
+  'llm.balance.try1Custom': 'input.advice.balanceReplCustom',
   'llm.overloaded.try': 'input.advice.overloadedRepl',
   'llm.badRequest.try': 'input.advice.badRequestRepl',
 };
@@ -20,7 +14,7 @@ const IN_REPL: Partial<Record<MessageKey, MessageKey>> = {
  * points at that variable (it wins over config.yaml, which `zhi config show` would show), and
  * inside the REPL advice names the slash command (/model) rather than the flag (--model).
  */
-export function adviceFor(err: ZhiError, env: NodeJS.ProcessEnv = process.env): string[] {
+export function adviceFor(err: ZhiError, env: NodeJS.ProcessEnv = process.env, inRepl = false): string[] {
   const swap = (x: ErrorText): ErrorText => {
     if (x.key === 'llm.auth.try1' && env.ZHI_API_KEY) return { key: 'input.advice.authEnv' };
     const repl = inRepl ? IN_REPL[x.key] : undefined;

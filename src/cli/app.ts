@@ -3,12 +3,13 @@ import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/e
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import { appPaths } from '../support/paths.js';
-import { registerArgvSecrets } from '../support/redact.js';
+import { installSecrets, SecretRegistry } from '../support/redact.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
 import { Interrupt } from './interrupt.js';
 import { errorJson, formatError } from './render/error.js';
+import { dataAsJson } from './render/formats/index.js';
 import { colorEnabled, makeStyle } from './render/style.js';
 import { attachDocument, readStdin } from './stdin.js';
 
@@ -33,8 +34,9 @@ export async function main(argv: string[]): Promise<void> {
   // The one Ctrl+C of this process: every mode stops through it (see interrupt.ts).
   const interrupt = new Interrupt({ exit });
   interrupt.listen();
-  // A key typed on this command line is redacted in every log line and error from the start.
-  registerArgvSecrets(argv);
+  // The process's secret registry, first: a key typed on this command line is redacted in every
+  // log line and error from the start (buildContext adds the configured key).
+  installSecrets(new SecretRegistry()).addFromArgv(argv);
   try {
     parsed = parseArgs(argv);
     code = await dispatch(parsed, interrupt);
@@ -135,10 +137,10 @@ function report(err: unknown, parsed: ParsedArgs | undefined, argv: string[]): E
   const zerr = toZhiError(err);
   log().error(zerr.message, err);
   const debug = parsed?.flags.debug ?? argv.includes('--debug');
-  const json = parsed?.flags.outputFormat === 'json' || parsed?.flags.outputFormat === 'stream-json';
+  const json = parsed ? dataAsJson(parsed.flags.outputFormat) : false;
   if (json) process.stdout.write(`${JSON.stringify(errorJson(zerr), null, 2)}\n`);
   const style = makeStyle(colorEnabled(process.stderr, parsed?.flags.noColor ?? argv.includes('--no-color')));
-  process.stderr.write(formatError(zerr, style, debug));
+  process.stderr.write(formatError(zerr, style, { debug }));
   return zerr.exitCode;
 }
 

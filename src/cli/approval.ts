@@ -9,7 +9,7 @@ import { isYes, normalizeAnswer } from '../support/answers.js';
 import { t } from '../support/i18n/index.js';
 import { visible } from '../support/sanitize.js';
 import type { Style } from './render/style.js';
-import { toolAction } from './render/tool-names.js';
+import { mcpToolTitle, toolAction } from './render/tool-names.js';
 
 /** The text above the question. */
 export function formatApproval(req: ToolApproval, style: Style): string {
@@ -17,7 +17,7 @@ export function formatApproval(req: ToolApproval, style: Style): string {
   // A built-in tool is named by what it does; its internal name follows, dimmed (MCP tools keep theirs).
   const title = action
     ? `${style.bold(t('tools.approve.action', { action }))} ${style.dim(`(${req.name})`)}${t('tools.approve.colon')}`
-    : style.bold(t('tools.approve.title', { name: visible(req.name) }));
+    : style.bold(t('tools.approve.title', { name: visible(mcpToolTitle(req.name) ?? req.name) }));
   const lines: string[] = [title];
   for (const line of req.preview.split('\n')) lines.push(`  ${visible(line, { keepTabs: true })}`);
   if (req.warning) {

@@ -3,7 +3,9 @@ import { ZhiError } from '../support/errors.js';
 import { nearest } from '../support/suggest.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from './folder-flags.js';
 
-export type OutputFormat = 'text' | 'json' | 'stream-json';
+/** The values of `--output-format`; each has its entry in OUTPUT_FORMATS (cli/render/formats). */
+export const OUTPUT_FORMAT_NAMES = ['text', 'json', 'stream-json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMAT_NAMES)[number];
 
 export interface GlobalFlags {
   model?: string;
@@ -184,7 +186,8 @@ class ArgParser {
       (this.flags as unknown as Record<string, unknown>)[key] = value;
       return;
     }
-    if (!['text', 'json', 'stream-json'].includes(value)) throw usageError('cli.err.badValue', a.name, value);
+    if (!(OUTPUT_FORMAT_NAMES as readonly string[]).includes(value))
+      throw usageError('cli.err.badValue', a.name, value);
     this.flags.outputFormat = value as OutputFormat;
   }
 

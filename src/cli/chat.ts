@@ -13,13 +13,13 @@ import type { SessionKind } from '../agent/sessions/format.js';
 import type { PlatformClient } from '../llm/types.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
-import { loadTools } from '../tools/index.js';
+import { deferRarelyNeeded, loadTools } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type AppContext, makeClient, newUsage } from './context.js';
 import { type ChatMcp, chatMcp } from './mcp/chat.js';
 import { type Resumed, resumeFromFlags, sessionWiring } from './sessions/attach.js';
 import { chatModel } from './settings.js';
-import { ALL_TOOL_NAMES, CLI_TOOLS } from './tools.js';
+import { ALL_TOOL_NAMES, CLI_TOOLS, toolDeps } from './tools.js';
 
 export interface ChatOrder {
   /** What the session file says the conversation was (`zhi sessions`). */
@@ -55,10 +55,12 @@ export function startModel(ctx: AppContext): string {
 /** Build a conversation; with --continue / --resume it starts from the saved one. */
 export async function createChat(ctx: AppContext, order: ChatOrder): Promise<BuiltChat> {
   const client = order.client ?? makeClient(ctx);
-  const tools = await loadTools({ client }, order.tools ?? ALL_TOOL_NAMES, CLI_TOOLS);
+  const tools = await loadTools(toolDeps(ctx.config, client), order.tools ?? ALL_TOOL_NAMES, CLI_TOOLS);
   const full = order.tools === undefined;
   // skill_create is sent only once the person talks about skills (see its offerWhen).
   tools.onDemand = full;
+  // ocr and the web tools wait for tool_search (or a call by name): most messages need neither.
+  if (full) deferRarelyNeeded(tools, CLI_TOOLS);
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
   const mcp = full

@@ -1,5 +1,5 @@
 import type { PermissionMode } from '../agent/permissions.js';
-import { loadCapabilities, saveCapabilities } from '../llm/capabilities.js';
+import { LearnedCapabilities } from '../llm/capabilities.js';
 import { MODEL_CATALOG } from '../llm/catalog.js';
 import { connectPlatform } from '../llm/connect.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
@@ -12,9 +12,7 @@ import { createLogger, log, setLogger } from '../support/log.js';
 import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
-import { registerSecret } from '../support/redact.js';
-import { setShellEnvNames } from '../tools/shell/env.js';
-import { setSandboxMode } from '../tools/shell/sandbox-mode.js';
+import { processSecrets } from '../support/redact.js';
 import type { ParsedArgs } from './args.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
@@ -56,9 +54,8 @@ export async function buildContext(
   const config = resolveConfig(loaded, MODEL_CATALOG, env, { language: args.flags.language });
   setLanguage(resolveLanguage({ flag: args.flags.language, config: config.language }, env));
   // Before anything is logged: the key's exact value is redacted everywhere from now on.
-  registerSecret(config.apiKey);
-  registerSecret(loaded.file.api_key);
-  registerSecret(env.ZHI_API_KEY);
+  const secrets = processSecrets();
+  for (const key of [config.apiKey, loaded.file.api_key, env.ZHI_API_KEY]) secrets.add(key);
   setLogger(
     createLogger({
       dir: paths.logDir,
@@ -78,8 +75,6 @@ export async function buildContext(
       );
     }
   }
-  setSandboxMode(config.shellSandbox);
-  setShellEnvNames(config.shellEnv);
   const cwd = process.cwd();
   const outputDir = outputDirOf({ args, config, cwd });
   checkOutputDir({ args, outputDir });
@@ -148,15 +143,19 @@ function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): PlatformClient {
   const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
   const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
-  loadCapabilities(ctx.paths.capabilitiesFile);
+  const maxChars = numberEnv(ctx.env, 'ZHI_ANSWER_MAX_CHARS');
+  const maxSeconds = numberEnv(ctx.env, 'ZHI_ANSWER_MAX_SECONDS');
   return connectPlatform({
     baseUrl: ctx.config.baseUrl,
     apiKey,
     ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
+    ...(maxChars ? { maxAnswerChars: maxChars } : {}),
+    ...(maxSeconds ? { maxAnswerMs: maxSeconds * 1000 } : {}),
     ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
     acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
     userAgent: `zhi/${__ZHI_VERSION__}`,
-    onLearn: () => saveCapabilities(ctx.paths.capabilitiesFile),
+    capabilities: LearnedCapabilities.load(ctx.paths.capabilitiesFile),
+    modelPrefix: ctx.platform.modelPrefix,
   });
 }
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { t } from '../support/i18n/index.js';
 
 /** Editors a person who never chose one can use without a manual, in order of preference. */
 const FRIENDLY = ['nano', 'pico', 'micro'];
@@ -46,15 +47,46 @@ export async function editorCommand(
   return undefined;
 }
 
+/** Editors looked for on PATH when advising one, most familiar to a newcomer first. */
+const KNOWN = { unix: ['nano', 'micro', 'vim', 'vi', 'emacs', 'code'], windows: ['notepad', 'code'] };
+
+/** The editors of KNOWN installed here, in that order. */
+export function installedEditors(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  exists: (cmd: string) => boolean = (cmd) => onPath(cmd, env, platform),
+): string[] {
+  return KNOWN[platform === 'win32' ? 'windows' : 'unix'].filter(exists);
+}
+
+/**
+ * What to try when no editor opened: set EDITOR to one that is installed here (the way this
+ * system sets a variable), naming the others found; or, with none, install one first.
+ */
+export function editorAdvice(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  exists?: (cmd: string) => boolean,
+): string {
+  const found = installedEditors(env, platform, exists);
+  const others = found.length > 1 ? t('input.editor.alsoHere', { names: found.slice(1).join(', ') }) : '';
+  if (platform === 'win32') return t('input.editor.tryWindows', { editor: found[0] ?? 'notepad' }) + others;
+  if (!found.length) return t('input.editor.tryInstall', { names: KNOWN.unix.join(', ') });
+  // VS Code returns at once unless told to wait for the file to close.
+  const value = found[0] === 'code' ? '"code --wait"' : found[0];
+  return t('input.editor.tryFound', { command: `export EDITOR=${value}` }) + others;
+}
+
 export type EditResult =
   | { kind: 'edited'; text: string }
   | { kind: 'unchanged' }
+  | { kind: 'none' }
   | { kind: 'failed'; editor: string; reason: string };
 
 /** Let the person edit `text` in their editor (the terminal is theirs until it closes). */
 export async function editText(text: string, env: NodeJS.ProcessEnv): Promise<EditResult> {
   const cmd = await editorCommand(env);
-  if (!cmd) return { kind: 'failed', editor: 'nano', reason: 'no text editor was found' };
+  if (!cmd) return { kind: 'none' };
   const dir = mkdtempSync(join(tmpdir(), 'zhi-message-'));
   const file = join(dir, 'message.md');
   try {

@@ -64,6 +64,17 @@ export class Interrupt {
     return true;
   }
 
+  /**
+   * Esc in the REPL: stops what is running, like a first Ctrl+C, but never leaves zhi however
+   * often it is pressed. Returns false when nothing was running.
+   */
+  stop(): boolean {
+    if (!this.running.size) return false;
+    this.lastPress = this.now();
+    for (const a of this.running) a.abort();
+    return true;
+  }
+
   /** Take SIGINT for the process (once, at start-up): a press, or leaving when idle. */
   listen(proc: NodeJS.EventEmitter = process): () => void {
     const onSigint = () => {

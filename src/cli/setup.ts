@@ -1,12 +1,13 @@
 import { connectPlatform } from '../llm/connect.js';
 import { chatModelIds, findModel } from '../llm/models.js';
-import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '../llm/platforms.js';
+import { PLATFORM_IDS, PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
 import type { ApiErrorInfo } from '../llm/types.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../support/errors.js';
 import { getLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { type Asker, terminalAsker } from './ask.js';
 import { type AppContext, buildContext } from './context.js';
+import { thisStartCommand } from './start-command.js';
 
 type Say = (s: string) => void;
 
@@ -132,7 +133,8 @@ async function askKey(
   // Tests and gateways point ZHI_BASE_URL elsewhere; honour it for the key check.
   const checkUrl = ctx.env.ZHI_BASE_URL || baseUrl;
   for (;;) {
-    say(t('setup.keyWhere', { url: PLATFORMS[platform].keyUrl }));
+    const url = PLATFORMS[platform].keyUrl;
+    say(url ? t('setup.keyWhere', { url }) : t('setup.keyWhereCustom'));
     const apiKey = answered(
       await prompts.text(t('setup.key'), {
         secret: true,
@@ -140,7 +142,7 @@ async function askKey(
       }),
     ).trim();
     say(t('setup.checking'));
-    const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform].probeModel);
+    const problem = await checkKey(checkUrl, apiKey, PLATFORMS[platform]);
     if (!problem) {
       say(ctx.err.green(`✓ ${t('setup.keyOk')}`));
       return apiKey;
@@ -209,11 +211,11 @@ async function offerDemo(
 ): Promise<ExitCodeValue> {
   const demo = await prompts.yesNo(`${t('setup.demo')} [Y/n] `, { defaultYes: true });
   if (!demo && !thenChat) {
-    say(t('setup.done'));
+    say(t('setup.done', { command: thisStartCommand(ctx.env, ctx.cwd) }));
     return ExitCode.ok;
   }
   // The demo runs in the chat itself: its answer is rendered, and the chat stays open after it.
-  say(t('input.setup.doneChat'));
+  say(t('input.setup.doneChat', { command: thisStartCommand(ctx.env, ctx.cwd) }));
   const chatCtx = await buildContext(
     { ...ctx.args, flags: { ...ctx.args.flags, setup: false } },
     ctx.interrupt,
@@ -223,10 +225,15 @@ async function offerDemo(
   return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
 }
 
-async function checkKey(baseUrl: string, apiKey: string, model: string): Promise<ApiErrorInfo | undefined> {
-  const client = connectPlatform({ baseUrl, apiKey, maxRetries: 0, idleTimeoutMs: 20_000 });
+async function checkKey(
+  baseUrl: string,
+  apiKey: string,
+  platform: Platform,
+): Promise<ApiErrorInfo | undefined> {
+  const { modelPrefix } = platform;
+  const client = connectPlatform({ baseUrl, apiKey, maxRetries: 0, idleTimeoutMs: 20_000, modelPrefix });
   const res = await client.complete({
-    model,
+    model: platform.probeModel,
     messages: [{ role: 'user', content: 'hi' }],
     thinking: false,
     maxTokens: 1,

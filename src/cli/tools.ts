@@ -1,5 +1,7 @@
+import type { PlatformClient } from '../llm/types.js';
+import type { ResolvedConfig } from '../support/config.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
-import type { ToolEntry } from '../tools/types.js';
+import type { ToolDeps, ToolEntry } from '../tools/types.js';
 
 /**
  * Tools of higher layers, added to the tool table's own: skill_create belongs to the skills
@@ -16,3 +18,11 @@ export const CLI_TOOLS: readonly ToolEntry[] = [
 
 /** Every tool a conversation or a skill may use. */
 export const ALL_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, ...CLI_TOOLS.map((e) => e.name)];
+
+/** What this run's tools are built with: the client, and the shell's settings from config. */
+export function toolDeps(
+  config: Pick<ResolvedConfig, 'shellSandbox' | 'shellEnv'>,
+  client: PlatformClient,
+): ToolDeps {
+  return { client, shell: { sandbox: config.shellSandbox, envNames: config.shellEnv } };
+}

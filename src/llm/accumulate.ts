@@ -61,6 +61,13 @@ export class MessageAccumulator {
     return msg;
   }
 
+  /** Characters received so far: content, reasoning and tool-call arguments. */
+  size(): number {
+    let n = this.content.length + this.reasoning.length;
+    for (const c of this.calls.values()) n += c.function.arguments.length;
+    return n;
+  }
+
   hasOutput(): boolean {
     return this.content.length > 0 || this.reasoning.length > 0 || this.calls.size > 0;
   }

@@ -1,18 +1,25 @@
 import { log } from '../support/log.js';
 import { MessageAccumulator } from './accumulate.js';
+import { LearnedCapabilities } from './capabilities.js';
 import { abortedError, networkError, timeoutError } from './errors.js';
 import { proxyInUse } from './http.js';
-import { effortFor, learnCapability, modelInfo } from './models.js';
+import { effortFor, type ModelInfo, modelInfo } from './models.js';
 import { fetchFailure } from './network.js';
 import { PlatformHttp, type PlatformHttpOptions } from './platform-http.js';
-import { type ChunkJson, readStream, readWhole } from './response.js';
+import { type ChunkJson, readStream, readWhole, type StreamLimits } from './response.js';
 import type { ApiErrorInfo, ChatRequest, Message, PlatformClient, StreamEvent, Usage } from './types.js';
 
 export interface ClientOptions extends PlatformHttpOptions {
   /** Abort a stream that sends no bytes for this long. Not a total timeout. */
   idleTimeoutMs?: number;
-  /** Told when a model turns out to always think (to keep it in the capability cache). */
-  onLearn?: (model: string, caps: { thinkingForced: boolean }) => void | Promise<void>;
+  /** Stop an answer longer than this many characters (content, reasoning, tool arguments). */
+  maxAnswerChars?: number;
+  /** Stop an answer still streaming after this long. */
+  maxAnswerMs?: number;
+  /** What was learned about models outside the registry (made at start; empty when left out). */
+  capabilities?: LearnedCapabilities;
+  /** The platform's way of naming models on the wire (`PLATFORMS[…].modelPrefix`). */
+  modelPrefix?: string | undefined;
 }
 
 let requestCounter = 0;
@@ -30,26 +37,37 @@ export class ZhipuClient implements PlatformClient {
   /** Every request to the platform goes through this (OCR, batch, search, models, speech too). */
   readonly http: PlatformHttp;
   private readonly idleTimeoutMs: number;
-  private readonly onLearn: ClientOptions['onLearn'];
+  private readonly limits: StreamLimits;
+  private readonly capabilities: LearnedCapabilities;
+  private readonly modelPrefix: string;
   /** Models outside the registry already warned about (once per client). */
   private readonly warnedUnknown = new Set<string>();
 
   constructor(opts: ClientOptions) {
     this.http = new PlatformHttp(opts);
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 90_000;
-    this.onLearn = opts.onLearn;
+    // Well above any model's output (131,072 tokens at most, a few characters each) and any
+    // answer's time at the API's speed: only a model that never stops reaches them.
+    this.limits = { maxChars: opts.maxAnswerChars ?? 2_000_000, maxMs: opts.maxAnswerMs ?? 60 * 60_000 };
+    this.capabilities = opts.capabilities ?? new LearnedCapabilities();
+    this.modelPrefix = opts.modelPrefix ?? '';
   }
 
   get baseUrl(): string {
     return this.http.baseUrl;
   }
 
+  modelInfo(id: string): ModelInfo {
+    return modelInfo(id, this.capabilities.of(id));
+  }
+
   /** Build the wire body for a chat request (exported for tests and request-size benchmarks). */
   body(req: ChatRequest, stream: boolean): Record<string, unknown> {
-    const info = modelInfo(req.model);
+    const info = this.modelInfo(req.model);
     const thinking = Boolean(info.thinkingForced || (info.thinking && req.thinking));
+    const prefixed = req.model.startsWith(this.modelPrefix) ? req.model : this.modelPrefix + req.model;
     const body: Record<string, unknown> = {
-      model: req.model,
+      model: prefixed,
       messages: req.messages.map(wireMessage),
       stream,
       request_id: req.requestId ?? newRequestId(),
@@ -79,10 +97,9 @@ export class ZhipuClient implements PlatformClient {
    */
   private async refusesThinkingOff(req: ChatRequest, error: ApiErrorInfo): Promise<boolean> {
     if (error.code !== '1210' || req.thinking) return false;
-    const info = modelInfo(req.model);
+    const info = this.modelInfo(req.model);
     if (info.thinkingForced || !info.thinking) return false;
-    learnCapability(req.model, { thinkingForced: true });
-    await this.onLearn?.(req.model, { thinkingForced: true });
+    await this.capabilities.learn(req.model, { thinkingForced: true });
     return true;
   }
 
@@ -90,7 +107,7 @@ export class ZhipuClient implements PlatformClient {
     const { maxRetries, sleep } = this.http.options;
     let relearned = false;
     const model = req.model.toLowerCase();
-    if (modelInfo(model).unknown && !this.warnedUnknown.has(model)) {
+    if (this.modelInfo(model).unknown && !this.warnedUnknown.has(model)) {
       this.warnedUnknown.add(model);
       yield { type: 'warning', code: 'unknown_model', model: req.model };
     }
@@ -200,7 +217,7 @@ export class ZhipuClient implements PlatformClient {
         yield* readWhole(json, acc, req.model);
         return;
       }
-      yield* readStream(res.body, acc, req.model, arm, interrupted);
+      yield* readStream(res.body, acc, req.model, arm, interrupted, this.limits);
     } finally {
       if (timer) clearTimeout(timer);
     }

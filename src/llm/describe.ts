@@ -18,6 +18,13 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
       tries: [{ key: 'llm.cutMidway.try' }, { key: 'llm.network.try1' }],
     });
   }
+  if (err.code === 'answer_too_long' || err.code === 'answer_too_slow') {
+    return new ZhiError({
+      kind: 'server',
+      what: { key: err.code === 'answer_too_long' ? 'llm.tooLong.what' : 'llm.tooSlow.what' },
+      tries: [{ key: 'llm.endless.try' }],
+    });
+  }
   if (err.code === 'wrong_base_url') {
     return new ZhiError({
       kind: 'config',
@@ -77,10 +84,12 @@ function describeByKind(err: ApiErrorInfo, platform: Platform): ZhiError {
       return make('llm.auth.what', [{ key: 'llm.auth.try1' }, { key: 'llm.auth.try2' }]);
     case 'balance':
       return make('llm.balance.what', [
-        {
-          key: 'llm.balance.try1',
-          params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') },
-        },
+        platform.keyUrl
+          ? {
+              key: 'llm.balance.try1',
+              params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') },
+            }
+          : { key: 'llm.balance.try1Custom' },
         { key: 'llm.balance.try2' },
       ]);
     case 'rate_limit':

@@ -20,7 +20,7 @@ export async function apiFetch(url: string, init: RequestInit): Promise<Response
   if (!proxyConfigured()) return fetch(url, init);
   if (!proxied) {
     const undici = await import('undici');
-    const dispatcher = new undici.EnvHttpProxyAgent();
+    const dispatcher = quietly(() => new undici.EnvHttpProxyAgent());
     proxied = (u, i) =>
       undici.fetch(u, {
         ...(i as Record<string, unknown>),
@@ -28,4 +28,22 @@ export async function apiFetch(url: string, init: RequestInit): Promise<Response
       } as never) as unknown as Promise<Response>;
   }
   return proxied(url, init);
+}
+
+/**
+ * Make the agent without undici's "EnvHttpProxyAgent is experimental" warning (UNDICI-EHPA):
+ * printed on the person's terminal, it says nothing they can act on. Other warnings pass.
+ */
+function quietly<T>(make: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const code = rest.map((r) => (typeof r === 'object' && r ? (r as { code?: unknown }).code : r));
+    if (code.includes('UNDICI-EHPA')) return;
+    (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emit;
+  }
 }

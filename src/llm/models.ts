@@ -13,19 +13,6 @@ export const DEFAULT_CHAT_MODEL = 'glm-5';
 export const DEFAULT_SKILL_MODEL = 'glm-4-flash';
 export const DEFAULT_VISION_MODEL = 'glm-4.6v-flash';
 
-/** What zhi learned about models outside the registry (capabilities.ts keeps it on disk). */
-const learned = new Map<string, Partial<Pick<ModelInfo, 'thinkingForced'>>>();
-
-/** Record a learned capability (a 1210 "always thinks" reply). */
-export function learnCapability(id: string, caps: Partial<Pick<ModelInfo, 'thinkingForced'>>): void {
-  const key = id.toLowerCase();
-  learned.set(key, { ...learned.get(key), ...caps });
-}
-
-export function learnedCapabilities(): Record<string, Partial<Pick<ModelInfo, 'thinkingForced'>>> {
-  return Object.fromEntries(learned);
-}
-
 /** Look a model up by id, case-insensitively (the API accepts `GLM-5` too). */
 export function findModel(id: string): ModelInfo | undefined {
   return byId.get(id.toLowerCase());
@@ -33,12 +20,13 @@ export function findModel(id: string): ModelInfo | undefined {
 
 /**
  * A model zhi does not know is allowed, with conservative capabilities: chat with tools, no
- * tool streaming, no effort levels, a 128K window, no price. Learned facts are applied on top.
+ * tool streaming, no effort levels, a 128K window, no price. Facts a client learned about it
+ * (`PlatformClient.modelInfo` passes them) are applied on top.
  */
-export function modelInfo(id: string): ModelInfo {
+export function modelInfo(id: string, learned?: Partial<Pick<ModelInfo, 'thinkingForced'>>): ModelInfo {
   const known = findModel(id);
-  const caps = learned.get(id.toLowerCase()) ?? {};
-  if (known) return learned.has(known.id) ? { ...known, ...caps } : known;
+  const caps = learned ?? {};
+  if (known) return learned ? { ...known, ...caps } : known;
   return {
     id,
     kind: 'chat',

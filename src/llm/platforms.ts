@@ -18,8 +18,14 @@ export interface Platform {
    * and GLM-4.5-Flash; coding plans cover GLM-4.7, run with thinking off).
    */
   skillModel: string;
-  /** Where a person gets a key. */
-  keyUrl: string;
+  /** Where a person gets a key (none for a custom address: its provider's own page). */
+  keyUrl: string | undefined;
+  /**
+   * A platform that names the registry's models its own way (OpenRouter: `z-ai/glm-4.6`): the
+   * prefix the client puts before a model id on the wire. Everything else in zhi (choice,
+   * capabilities, prices, the ledger) uses the registry's id.
+   */
+  modelPrefix?: string;
 }
 
 const BIGMODEL: Platform = {
@@ -66,7 +72,7 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     keyUrl: 'https://z.ai/manage-apikey/apikey-list',
   },
   // Another address serving the same API (a proxy, a private deployment): priced as BigModel.
-  custom: { ...BIGMODEL, id: 'custom', baseUrl: '' },
+  custom: { ...BIGMODEL, id: 'custom', baseUrl: '', keyUrl: undefined },
 };
 
 export const PLATFORM_IDS = Object.keys(PLATFORMS) as PlatformId[];

@@ -106,13 +106,42 @@ export function* finishEvents(
   }
 }
 
+/** Caps on one streamed answer: a model that streams forever is stopped (issue 23 point 6). */
+export interface StreamLimits {
+  /** Characters of content, reasoning and tool arguments together. */
+  maxChars: number;
+  /** Time from the first byte of the answer to its end. */
+  maxMs: number;
+}
+
+/** The answer went past a cap: what arrived is kept, the rest is not waited for. */
+function overLimit(acc: MessageAccumulator, limits: StreamLimits, started: number): ApiErrorInfo | undefined {
+  if (acc.size() > limits.maxChars)
+    return {
+      kind: 'server',
+      code: 'answer_too_long',
+      message: `the answer passed ${limits.maxChars} characters`,
+      retryable: false,
+    };
+  if (Date.now() - started > limits.maxMs)
+    return {
+      kind: 'server',
+      code: 'answer_too_slow',
+      message: `the answer was still streaming after ${Math.round(limits.maxMs / 1000)} s`,
+      retryable: false,
+    };
+  return undefined;
+}
+
 export async function* readStream(
   body: ReadableStream<Uint8Array>,
   acc: MessageAccumulator,
   model: string,
   arm: () => void,
   interrupted: (err: unknown) => ApiErrorInfo,
+  limits: StreamLimits,
 ): AsyncGenerator<StreamEvent> {
+  const started = Date.now();
   const frames = new StreamFrames(acc, model);
   const parser = createParser({ onEvent: (event) => frames.onData(event.data) });
   const reader = body.getReader();
@@ -135,6 +164,11 @@ export async function* readStream(
       // stream: true keeps a multi-byte character split across reads until its last byte comes.
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       yield* frames.pending.splice(0);
+      const over = overLimit(acc, limits, started);
+      if (over) {
+        yield { type: 'error', error: over, partial: acc.message(), ...usageOf(frames) };
+        return;
+      }
     }
     parser.feed(decoder.decode());
     parser.feed('\n\n');

@@ -1,5 +1,6 @@
 /** Wire-level message shapes (reference §2.2) and the client's event stream (design §1). */
 import type { ApiErrorKind } from '../support/errors.js';
+import type { ModelInfo } from './model-types.js';
 import type { PlatformHttp } from './platform-http.js';
 
 export interface ToolCall {
@@ -138,4 +139,6 @@ export interface PlatformClient extends LlmClient {
   complete(req: ChatRequest): Promise<Extract<StreamEvent, { type: 'done' | 'error' }>>;
   /** The wire body of a chat request (a Batch API line carries it). */
   body(req: ChatRequest, stream: boolean): Record<string, unknown>;
+  /** The registry's facts about a model with what this client learned about it (it always thinks). */
+  modelInfo(id: string): ModelInfo;
 }

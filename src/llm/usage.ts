@@ -34,6 +34,16 @@ export class UsageTracker {
     return cost;
   }
 
+  /** Count one call priced by something other than tokens (speech by the minute, files by the page). */
+  addPriced(model: string, cost: Cost): Cost {
+    if (cost.approx) this.approx = true;
+    const cur = this.byModel.get(model) ?? { ...ZERO_USAGE, calls: 0, cost: 0 };
+    cur.calls += 1;
+    cur.cost += cost.amount;
+    this.byModel.set(model, cur);
+    return cost;
+  }
+
   /** Fold another tracker in (a nested skill run's usage into its parent). */
   merge(other: UsageTracker): void {
     if (other.approx) this.approx = true;

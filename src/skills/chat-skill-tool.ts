@@ -17,14 +17,9 @@ export const CHAT_SKILL_TOOL = 'skill';
 const LISTED_DESCRIPTION = 200;
 
 const schema = z.object({
-  name: z.string().describe('A listed skill.'),
-  path: z.string().optional().describe('A file bundled with it, e.g. "references/style.md".'),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('With path: from a truncation marker, to read on.'),
+  name: z.string(),
+  path: z.string().optional().describe('A file of its folder.'),
+  offset: z.coerce.number().int().min(0).optional().describe('From the end marker.'),
 });
 
 function oneLine(text: string, max: number): string {
@@ -83,7 +78,7 @@ export function chatSkillTool(
   return {
     name: CHAT_SKILL_TOOL,
     description:
-      "Load a listed skill's instructions before a task it fits; with path, read a file bundled with it (relative to its folder).",
+      "Load a listed skill's instructions before a task it fits; with path, read a file bundled with it.",
     schema,
     kind: 'read',
     maxResultBytes: BUNDLED_RESULT_BYTES,

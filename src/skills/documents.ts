@@ -3,7 +3,10 @@ import { homedir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
 import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
+import { nearName, withName } from '../support/near-file.js';
 import { truncateText } from '../support/text.js';
+import { isAudioPath } from '../tools/asr/audio.js';
+import { parserAccepts } from '../tools/files/platform-parse.js';
 import { documentFacts } from '../tools/files/readers/facts.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
@@ -115,13 +118,18 @@ export async function checkPath(
       : resolve(cwd, value.replace(/^~(?=$|[\\/])/, homedir()));
   const st = await stat(abs).catch(() => undefined);
   if (!st) {
+    // A name one typo away from one that is there (`note.txt` beside `notes.txt`) is offered.
+    const near =
+      from === 'person' ? nearName(abs, arg.type === 'directory' ? 'directory' : 'any') : undefined;
     throw new ZhiError({
       kind: 'usage',
       what: {
         key: arg.type === 'directory' ? 'skills.err.noFolder' : 'skills.err.noFile',
         params: { path: value, name: arg.name },
       },
-      tries: [{ key: 'skills.try.checkPath' }],
+      tries: near
+        ? [{ key: 'cli.try.didYouMean', params: { suggestion: withName(value, near) } }]
+        : [{ key: 'skills.try.checkPath' }],
     });
   }
   const kind: PathKind = st.isDirectory() ? 'directory' : 'file';
@@ -148,6 +156,8 @@ export interface ReadOptions {
   /** The skill has the ocr tool (images and scans are then allowed). */
   canOcr: boolean;
   canRead: boolean;
+  /** Zhipu's file parser may be offered for a file nothing here can read (after consent). */
+  canParse?: boolean;
   signal: AbortSignal;
   /** Bytes of text still allowed in the message (shared by all documents of the run). */
   budget: { left: number };
@@ -168,7 +178,11 @@ const DOC_REASONS: Record<string, MessageKey> = {
   no_text_layer: 'files.doc.no_text_layer',
 };
 
-export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
+export type ReadOutcome =
+  | { block: DocumentBlock }
+  | { ocr: 'image' | 'scan' }
+  | { audio: true }
+  | { parse: true };
 
 /**
  * Read one input file for the message, with the same readers as file_read. Images and scanned
@@ -177,6 +191,7 @@ export type ReadOutcome = { block: DocumentBlock } | { ocr: 'image' | 'scan' };
  */
 export async function readInput(abs: string, name: string, o: ReadOptions): Promise<ReadOutcome> {
   const ext = extname(abs).slice(1).toLowerCase();
+  if (isAudioPath(abs)) return { audio: true };
   if (OCR_EXT.includes(ext)) {
     if (o.canOcr) return { ocr: 'image' };
     throw needsOcr(name);
@@ -209,6 +224,7 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
       if (o.canOcr) return { ocr: 'scan' };
       throw needsOcr(name);
     }
+    if (code === 'unsupported' && o.canParse && parserAccepts(abs)) return { parse: true };
     if (code === 'binary' && IMAGE_EXT.includes(ext)) {
       throw new ZhiError({ kind: 'usage', what: { key: 'skills.err.imageType', params: { path: name } } });
     }
@@ -225,11 +241,48 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     if (o.canOcr) return { ocr: 'scan' };
     throw needsOcr(name);
   }
+  // Nothing to work on: a model given an empty file invents an answer, and it is a paid call.
+  if (!doc.text.replace(/\uFEFF/g, '').trim()) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.emptyInput', params: { path: name } },
+      why: { key: 'skills.err.emptyInput.why' },
+    });
+  }
   o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
   const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''].filter(
     Boolean,
   );
   return { block: { name, text: doc.text, note: `${facts.join('; ')}; its text is below` } };
+}
+
+/** The block for a file read by Zhipu's file parser. */
+export function parsedBlock(name: string, text: string, budget: { left: number }): DocumentBlock {
+  const capped = truncateText(text, Math.max(2048, Math.min(PER_FILE_BYTES, budget.left)));
+  budget.left -= Buffer.byteLength(capped.text, 'utf8');
+  return {
+    name,
+    text: capped.text,
+    note: `an old office file, read by Zhipu's file parser; its text is below${capped.truncated ? ' (only the first part)' : ''}`,
+  };
+}
+
+/** The block for an audio file's transcript. */
+export function transcriptBlock(
+  name: string,
+  text: string,
+  duration: string,
+  budget: { left: number },
+): DocumentBlock {
+  const capped = truncateText(text, Math.max(2048, Math.min(PER_FILE_BYTES, budget.left)));
+  budget.left -= Buffer.byteLength(capped.text, 'utf8');
+  const what = `an audio recording (${duration}), transcribed by speech recognition`;
+  if (!capped.text.trim()) return { name, text: '', note: `${what}; no speech was recognised` };
+  return {
+    name,
+    text: capped.text,
+    note: `${what}; its transcript is below${capped.truncated ? ' (only the first part)' : ''}`,
+  };
 }
 
 /** The block for a file whose text came from OCR (or that the model must OCR itself). */

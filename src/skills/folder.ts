@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { resolveReadPath } from '../tools/paths.js';
 
@@ -22,6 +22,27 @@ const MAX_FILES = 100_000;
 
 type Matcher = (path: string) => boolean;
 
+/** Why a file of the folder is not sent: it is empty, or not a kind of file the skill reads. */
+export type SkipReason = 'empty' | 'type';
+
+/** What a folder run takes, and the files it leaves out (named to the person, never sent). */
+export interface FolderListing {
+  files: string[];
+  skipped: { file: string; why: SkipReason }[];
+}
+
+/** Files this small are read to see whether they hold anything but blanks. */
+const BLANK_CHECK_BYTES = 1024;
+
+/** An empty file, or a small one of only spaces and line breaks: nothing a model could work on. */
+export async function isBlank(abs: string): Promise<boolean> {
+  const st = await stat(abs).catch(() => undefined);
+  if (!st || st.size === 0) return Boolean(st);
+  if (st.size > BLANK_CHECK_BYTES) return false;
+  const text = await readFile(abs, 'utf8').catch(() => 'x');
+  return /^[\s\uFEFF]*$/.test(text);
+}
+
 async function matcher(globs: readonly string[] | undefined): Promise<Matcher | undefined> {
   if (!globs?.length) return undefined;
   const { default: picomatch } = await import('picomatch');
@@ -31,12 +52,14 @@ async function matcher(globs: readonly string[] | undefined): Promise<Matcher | 
 
 /**
  * The files of a folder a run takes, in natural name order (2 before 10), folder by folder.
- * Hidden files, Office lock files (`~$x.docx`) and zhi's own folders are left out.
+ * Hidden files, Office lock files (`~$x.docx`) and zhi's own folders are left out unsaid; files
+ * of other kinds and empty ones are left out and listed in `skipped`, so the run can name them.
  */
-export async function listFolder(dir: string, sel: FolderSelection): Promise<string[]> {
+export async function listFolder(dir: string, sel: FolderSelection): Promise<FolderListing> {
   const include = await matcher(sel.include);
   const exclude = await matcher(sel.exclude);
   const out: string[] = [];
+  const skipped: FolderListing['skipped'] = [];
   const walk = async (at: string): Promise<void> => {
     const entries = await readdir(at, { withFileTypes: true });
     entries.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
@@ -53,25 +76,29 @@ export async function listFolder(dir: string, sel: FolderSelection): Promise<str
           subdirs.push(abs);
         continue;
       }
-      if (!isFile || !sel.extensions.includes(extname(e.name).slice(1).toLowerCase())) continue;
+      if (!isFile) continue;
       const rel = relative(dir, abs).split(sep).join('/');
       if (include && !include(rel)) continue;
       if (exclude?.(rel)) continue;
-      if (sel.containedIn) {
-        // Links leading outside and secrets are left out (tools/paths.ts decides).
-        const ok = await resolveReadPath(sel.containedIn, relative(sel.containedIn, abs)).then(
-          (r) => r.abs,
-          () => undefined,
-        );
-        if (ok) out.push(ok);
-      } else out.push(abs);
-      if (out.length >= MAX_FILES) return;
+      // Links leading outside and secrets are left out unsaid (tools/paths.ts decides).
+      const ok = sel.containedIn
+        ? await resolveReadPath(sel.containedIn, relative(sel.containedIn, abs)).then(
+            (r) => r.abs,
+            () => undefined,
+          )
+        : abs;
+      if (!ok) continue;
+      if (!sel.extensions.includes(extname(e.name).slice(1).toLowerCase()))
+        skipped.push({ file: ok, why: 'type' });
+      else if (await isBlank(ok)) skipped.push({ file: ok, why: 'empty' });
+      else out.push(ok);
+      if (out.length + skipped.length >= MAX_FILES) return;
     }
     for (const sub of subdirs) {
-      if (out.length >= MAX_FILES) return;
+      if (out.length + skipped.length >= MAX_FILES) return;
       await walk(sub);
     }
   };
   await walk(dir);
-  return out;
+  return { files: out, skipped };
 }

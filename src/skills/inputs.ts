@@ -2,6 +2,7 @@ import { maxBy } from '../support/arrays.js';
 import { type ErrorText, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
+import { padToWidth, textWidth } from '../support/width.js';
 import type { Skill, SkillArg } from './schema.js';
 
 export type InputValue = string | number | boolean;
@@ -21,7 +22,7 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
     parts.push(a.required ? shown : `[${shown}]`);
   }
   const lines = [`${t('skills.usage')}: ${parts.join(' ')}`];
-  const width = maxBy(skill.args, (a) => argLabel(a).length, 0);
+  const width = maxBy(skill.args, (a) => textWidth(argLabel(a)), 0);
   for (const a of skill.args) {
     const facts = [
       t(`skills.type.${a.type}`),
@@ -30,7 +31,7 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
     ]
       .filter(Boolean)
       .join(', ');
-    lines.push(`  ${argLabel(a).padEnd(width)}  ${a.description ? `${a.description} ` : ''}(${facts})`);
+    lines.push(`  ${padToWidth(argLabel(a), width)}  ${a.description ? `${a.description} ` : ''}(${facts})`);
   }
   return lines.join('\n');
 }

@@ -87,7 +87,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
 
 const expected: Record<ConfigKey, string> = {
   api_key: 'text',
-  platform: 'bigmodel | zai | bigmodel-coding | zai-coding | custom',
+  platform: 'a platform id',
   base_url: 'an http(s) URL',
   default_model: 'a model id',
   skill_model: 'a model id',
@@ -154,7 +154,10 @@ export function validateValue(
     throw new ZhiError({
       kind: errorKindOf(source),
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
-      why: { key: 'config.err.expected', params: { expected: expected[key] } },
+      why: {
+        key: 'config.err.expected',
+        params: { expected: key === 'platform' && catalog ? catalog.platformIds.join(' | ') : expected[key] },
+      },
       tries: [{ key: 'config.try.set', params: { key } }],
     });
   }

@@ -1,7 +1,7 @@
 /**
  * The one redaction function. Everything zhi writes where a secret could end up — the log file,
  * `--debug` output, warnings, error messages, session files — passes `redact()`: the configured
- * API key (registered once it is known), anything shaped like a key or token, and credentials
+ * API key and keys typed on the command line (the `SecretRegistry`), anything shaped like a key or token, and credentials
  * in URLs (`https://user:pass@host`, `?api_key=…`) become `[redacted]`.
  */
 
@@ -28,53 +28,79 @@ const ASSIGNMENT =
   /((?:[?&;]|\b)(?:api[_-]?key|apikey|access[_-]?key|secret|client[_-]?secret|password|passwd|token|access[_-]?token|refresh[_-]?token|auth)["']?\s*[:=]\s*)("[^"\n]{4,}"|'[^'\n]{4,}'|[^\s"'&,;}]{4,})/gi;
 const PRIVATE_KEY_BLOCK = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g;
 
-const known = new Set<string>();
-
 /**
- * Remember a secret whose exact value must never be written (the configured API key). Values
- * shorter than 8 characters are ignored: replacing them would mangle ordinary text.
+ * The secrets whose exact value must never be written (the configured API key, keys typed on the
+ * command line). Process-wide by nature: it guards every log line, error and session record,
+ * including those written before the settings exist, so there is one per process, made and
+ * installed first thing in `main` (cli/app.ts, `installSecrets`) and filled as keys become known
+ * (the command line at once, the configured key in `buildContext`). Until one is installed (unit
+ * tests), an empty registry stands in: redaction by shape still applies.
  */
-export function registerSecret(value: string | undefined): void {
-  const v = value?.trim();
-  if (v && v.length >= 8) known.add(v);
+export class SecretRegistry {
+  private readonly values = new Set<string>();
+
+  /** Remember a secret. Values shorter than 8 characters are ignored: replacing them would mangle ordinary text. */
+  add(value: string | undefined): void {
+    const v = value?.trim();
+    if (v && v.length >= 8) this.values.add(v);
+  }
+
+  /**
+   * The secrets typed on this command line, before anything is logged: the value of `zhi config
+   * set api_key K` (any setting whose name says key, token, secret or password), `--api-key K` /
+   * `--api-key=K`, and `NAME=VALUE` pairs with such a name (`zhi mcp add … --env
+   * GITHUB_TOKEN=…`). Redaction by shape alone misses a key of an unfamiliar shape.
+   */
+  addFromArgv(argv: readonly string[]): void {
+    argv.forEach((arg, i) => {
+      const next = argv[i + 1];
+      if (arg === 'set' && next && SECRET_NAME.test(next)) this.add(argv[i + 2]);
+      const flag = /^--([\w-]+)(?:=(.*))?$/s.exec(arg);
+      if (flag?.[1] && SECRET_NAME.test(flag[1])) this.add(flag[2] ?? next);
+      const pair = /^([A-Za-z_][\w-]*)=(.+)$/s.exec(arg);
+      if (pair?.[1] && SECRET_NAME.test(pair[1])) this.add(pair[2]);
+    });
+  }
+
+  /** True when the text contains one of these secrets. */
+  foundIn(text: string): boolean {
+    for (const s of this.values) if (text.includes(s)) return true;
+    return false;
+  }
+
+  /** The text with each of these secrets replaced. */
+  hide(text: string): string {
+    let out = text;
+    for (const s of this.values) if (out.includes(s)) out = out.split(s).join(REDACTED);
+    return out;
+  }
 }
 
 /** Names of settings and variables whose value is a secret. */
 const SECRET_NAME = /(?:^|_|-)(?:api_?key|apikey|key|token|secret|password|passwd|pass|auth|credentials?)$/i;
 
-/**
- * Register the secrets typed on this command line before anything is logged: the value of
- * `zhi config set api_key K` (any setting whose name says key, token, secret or password),
- * `--api-key K` / `--api-key=K`, and `NAME=VALUE` pairs with such a name (`zhi mcp add … --env
- * GITHUB_TOKEN=…`). Redaction by shape alone misses a key of an unfamiliar shape.
- */
-export function registerArgvSecrets(argv: readonly string[]): void {
-  argv.forEach((arg, i) => {
-    const next = argv[i + 1];
-    if (arg === 'set' && next && SECRET_NAME.test(next)) registerSecret(argv[i + 2]);
-    const flag = /^--([\w-]+)(?:=(.*))?$/s.exec(arg);
-    if (flag?.[1] && SECRET_NAME.test(flag[1])) registerSecret(flag[2] ?? next);
-    const pair = /^([A-Za-z_][\w-]*)=(.+)$/s.exec(arg);
-    if (pair?.[1] && SECRET_NAME.test(pair[1])) registerSecret(pair[2]);
-  });
+let installed = new SecretRegistry();
+
+/** Make `registry` the process's: every `redact`, `carriesSecret` and log line consults it from now on. */
+export function installSecrets(registry: SecretRegistry): SecretRegistry {
+  installed = registry;
+  return registry;
 }
 
-/** Forget registered secrets (tests). */
-export function clearSecrets(): void {
-  known.clear();
+/** The process's registry (add the configured key to it once it is known). */
+export function processSecrets(): SecretRegistry {
+  return installed;
 }
 
 /** True when the text contains a registered secret (the configured key). */
 export function containsKnownSecret(text: string): boolean {
-  for (const s of known) if (text.includes(s)) return true;
-  return false;
+  return installed.foundIn(text);
 }
 
 /** The text with every registered secret, key-shaped string and URL credential replaced. */
 export function redact(text: string): string {
   if (!text) return text;
-  let out = text;
-  for (const s of known) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  let out = installed.hide(text);
   out = out.replace(PRIVATE_KEY_BLOCK, `-----BEGIN $1PRIVATE KEY----- ${REDACTED}`);
   for (const re of KEY_SHAPES) out = out.replace(re, REDACTED);
   out = out.replace(BEARER, `$1${REDACTED}`);

@@ -24,3 +24,42 @@ export function truncateText(
     bytes,
   };
 }
+
+/**
+ * Markdown as the words a person reads, for one-line previews (`/resume`, session titles): no
+ * heading marks, emphasis, code fences or backticks, links as their text, table rows as cells
+ * joined by `·`, rules and table separators dropped. Not a renderer: whatever it does not know
+ * stays as written.
+ */
+export function markdownAsPlain(md: string): string {
+  return md
+    .split('\n')
+    .map((line) => {
+      const l = line.trim();
+      if (
+        /^(```|~~~)/.test(l) ||
+        /^([-*_])(\s*\1){2,}$/.test(l) ||
+        /^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?$/.test(l)
+      )
+        return '';
+      let s = l
+        .replace(/^#{1,6}\s+/, '')
+        .replace(/^>\s?/, '')
+        .replace(/^([-*+]|\d+[.)])\s+/, '');
+      if (/^\|.*\|$/.test(s))
+        s = s
+          .slice(1, -1)
+          .split('|')
+          .map((c) => c.trim())
+          .join(' · ');
+      return s
+        .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+        .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+        .replace(/(^|[^\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?!\w)/g, '$1$2')
+        .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '$1')
+        .replace(/`+([^`]+)`+/g, '$1');
+    })
+    .filter((l) => l !== '')
+    .join('\n');
+}

@@ -7,6 +7,7 @@ import { FILE_TOOLS } from './files/entries.js';
 import { OCR_TOOL } from './ocr/entry.js';
 import { ToolRegistry } from './registry.js';
 import { SHELL_TOOL } from './shell/entry.js';
+import { offerToolSearch } from './tool-search/tool-search.js';
 import type { ToolDeps, ToolEntry, ToolTraits } from './types.js';
 import { WEB_TOOLS } from './web/entries.js';
 
@@ -44,4 +45,16 @@ export function traitsOf(name: string, extra: readonly ToolEntry[] = []): ToolTr
 
 function entryOf(name: string, extra: readonly ToolEntry[]): ToolEntry | undefined {
   return ENTRIES.find((e) => e.name === name) ?? extra.find((e) => e.name === name);
+}
+
+/**
+ * A conversation's registry: the tools whose traits say they are rarely needed (`deferredAs`)
+ * wait for tool_search, so every request carries less (issue 31: tool definitions ≤ 700 tokens).
+ */
+export function deferRarelyNeeded(registry: ToolRegistry, extra: readonly ToolEntry[] = []): void {
+  for (const name of registry.names()) {
+    const phrase = traitsOf(name, extra).deferredAs;
+    if (phrase) registry.defer(name, phrase);
+  }
+  offerToolSearch(registry, []);
 }

@@ -25,7 +25,32 @@ export class ToolRegistry {
   /** Remove a tool (an MCP server that stopped for good). */
   unregister(name: string): void {
     this.loaded = this.loaded.filter((n) => n !== name);
+    this.deferredHere.delete(name);
     if (this.tools.delete(name)) this.version += 1;
+  }
+
+  /**
+   * Built-in tools this registry defers (a chat's rarely needed ones, see ToolTraits.deferredAs),
+   * with the phrase that names each in tool_search's description. A registry made by `filter`
+   * (a skill run) defers none of them: a skill asked for its tools by name.
+   */
+  private readonly deferredHere = new Map<string, string>();
+
+  /** Defer this tool of the registry; `phrase` says in a few words what it is for. */
+  defer(name: string, phrase: string): void {
+    if (!this.tools.has(name) || this.deferredHere.has(name)) return;
+    this.deferredHere.set(name, phrase);
+    this.version += 1;
+  }
+
+  /** The built-in tools deferred here, each with its phrase. */
+  deferredBuiltins(): { name: string; phrase: string }[] {
+    return [...this.deferredHere].map(([name, phrase]) => ({ name, phrase }));
+  }
+
+  /** Sent only once tool_search found it or the model called it by name. */
+  isDeferred(name: string): boolean {
+    return Boolean(this.tools.get(name)?.deferred) || this.deferredHere.has(name);
   }
 
   /**
@@ -37,7 +62,7 @@ export class ToolRegistry {
 
   /** Send the schemas of these deferred tools from now on (the newest MAX_LOADED stay). */
   load(names: readonly string[]): void {
-    const wanted = names.filter((n) => this.tools.get(n)?.deferred);
+    const wanted = names.filter((n) => this.isDeferred(n));
     if (!wanted.length || wanted.every((n) => this.loaded.includes(n))) return;
     this.loaded = [...this.loaded.filter((n) => !wanted.includes(n)), ...wanted].slice(-MAX_LOADED);
     this.version += 1;
@@ -45,7 +70,7 @@ export class ToolRegistry {
 
   /** The tools whose schemas wait for tool_search. */
   deferred(): AnyTool[] {
-    return this.list().filter((t) => t.deferred);
+    return this.list().filter((t) => this.isDeferred(t.name));
   }
 
   get(name: string): AnyTool | undefined {
@@ -80,7 +105,7 @@ export class ToolRegistry {
    * tools offered only on demand are left out unless the text calls for them.
    */
   schemas(userText?: string): ToolSchema[] {
-    const tools = this.list().filter((t) => !t.deferred || this.loaded.includes(t.name));
+    const tools = this.list().filter((t) => !this.isDeferred(t.name) || this.loaded.includes(t.name));
     const offered =
       userText === undefined || !this.onDemand
         ? tools
@@ -91,7 +116,7 @@ export class ToolRegistry {
   /** Names of the tools offered in every request (the ones a system prompt may name). */
   alwaysOffered(): string[] {
     return this.list()
-      .filter((t) => !t.offerWhen && !t.deferred)
+      .filter((t) => !t.offerWhen && !this.isDeferred(t.name))
       .map((t) => t.name);
   }
 }
@@ -149,10 +174,13 @@ export function lean(node: unknown, top = true): Record<string, unknown> {
 
 /**
  * Limits the model never comes near (zod's 2^53-1 on every integer, 20,000 characters of a
- * command, page 100,000) and `minLength: 1`: the arguments are still checked against them.
+ * command, page 100,000), `minLength: 1` and `minimum: 0`: the arguments are still checked
+ * against them.
  */
 function isFarLimit(key: string, v: unknown): boolean {
   if (typeof v !== 'number') return false;
+  // An offset or a count below zero is no choice the model makes.
+  if (key === 'minimum') return v === 0;
   if (key === 'maximum' || key === 'maxLength') return v >= 1000;
   return key === 'minLength' && v === 1;
 }

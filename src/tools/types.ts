@@ -26,11 +26,29 @@ export interface ToolTraits {
   needsPerson?: boolean;
   /** Its calls write the run's output files (a skill run's result is what it wrote). */
   writesOutput?: boolean;
+  /**
+   * Rarely needed in a conversation: a chat defers it (its schema is sent once tool_search finds
+   * it or the model calls it by name), and tool_search's description names it with this phrase
+   * (for the model, English). Skill runs that list it get it like any other tool.
+   */
+  deferredAs?: string;
+}
+
+/** `shell_sandbox`: `off` runs commands without the OS sandbox even where there is one. */
+export type SandboxMode = 'auto' | 'off';
+
+/** The shell tool's settings, decided once at start from config (`shell_sandbox`, `shell_env`). */
+export interface ShellSettings {
+  sandbox: SandboxMode;
+  /** Environment names a command gets on top of the allow-list (tools/shell/env.ts). */
+  envNames: readonly string[];
 }
 
 /** What the built-in tools are built with: each takes only the part it needs. */
 export interface ToolDeps {
   client: PlatformClient;
+  /** Left out (tests, a tool table without a shell): the sandbox where there is one, no extra names. */
+  shell?: ShellSettings;
 }
 
 /** A tool in the tool table: its name and traits, known at start-up; its code, loaded on first use. */
@@ -186,6 +204,12 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   deferred?: boolean;
   /** A successful call reads one file (counted in the run's "files read"). */
   readsFile?: boolean;
+  /**
+   * Calling it again with the same arguments gives the same result at no cost (file_read): a
+   * large result of an earlier turn is then left out of later requests, with a note saying how
+   * to get it again (agent/elide.ts).
+   */
+  repeatable?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape

@@ -43,7 +43,7 @@ describe('agent loop, end to end', () => {
     expect(res.fails).toMatch(/^Error: .*missing\.md/);
     // The conversation the API got back is valid: every call has exactly one result.
     expect(Object.keys(res).sort()).toEqual(['bad_json', 'bad_type', 'fails', 'unknown']);
-    expect(r.stderr).toMatch(/\[4\/4\] file_read .*✗/);
+    expect(r.stderr).toMatch(/\[4\/4\] Read .*✗/);
   });
 
   it('stops at the turn limit with exit code 4 and says what to do', async () => {

@@ -138,16 +138,18 @@ describe('rejected paths: the model is told why, and nothing leaks', () => {
     expect(res.c_bin).toMatch(/^Error: This is a binary file/);
     expect(res.c_list).toMatch(/^Error: "\.\." points outside the current directory/);
     // oversized: the beginning of the file, then a visible marker; never the whole file
-    // file_read's own 100 KB cap reaches the model whole, with the offset to read on.
-    expect(res.c_big).toMatch(/^年年年/);
+    // file_read's own 24 KB page reaches the model whole, under a digest, with the offset to read on.
     expect(res.c_big).toMatch(
-      /\[truncated: showing the first 100 KB of 146 KB.*Call file_read with offset=\d+ to read on\./,
+      /^\[big\.txt: text file; 146 KB; text 146 KB, 7 pages of 24 KB, this is page 1\]\n\n年年年/,
     );
-    expect(Buffer.byteLength(res.c_big!, 'utf8')).toBeGreaterThan(99 * 1024);
-    expect(Buffer.byteLength(res.c_big!, 'utf8')).toBeLessThan(102 * 1024);
+    expect(res.c_big).toMatch(
+      /\[truncated: showing the first 24 KB of 146 KB.*Call file_read with offset=\d+ to read on\./,
+    );
+    expect(Buffer.byteLength(res.c_big!, 'utf8')).toBeGreaterThan(23 * 1024);
+    expect(Buffer.byteLength(res.c_big!, 'utf8')).toBeLessThan(26 * 1024);
     expect(JSON.stringify(fake.chatBodies())).not.toContain('TOP SECRET');
     // the failures are visible on stderr, with the reason
-    expect(r.stderr).toMatch(/file_read.*\.\.\/x/);
+    expect(r.stderr).toMatch(/Read.*\.\.\/x/);
   });
 
   it('an existing output file is not replaced when no one can be asked, even with --auto', async () => {
@@ -210,7 +212,7 @@ describe('permissions', () => {
     expect(r.stdout).toBe('I could not write the file.\n');
     expect(toolResults(1).c_w).toMatch(/^Error: Denied: this needs a person to confirm/);
     expect(r.stderr).toContain(
-      'file_write was not run: it needs your confirmation and there is no terminal to ask',
+      'Not run (write a file): it needs your confirmation and there is no terminal to ask',
     );
     expect(existsSync(join(cwd, 'zhi-output'))).toBe(false);
   });

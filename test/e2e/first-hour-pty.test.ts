@@ -62,8 +62,13 @@ describe.each([
     s.write('y');
     s.write(KEY.enter);
     await s.waitFor('It is not there.');
-    const view = await waitScreen(s, cols, (v) => /shell.*[✓✗]/.test(v.replace(/\n/g, '')), 'the tool line');
-    const line = view.split('\n').find((l) => /shell .*…/.test(l)) ?? '';
+    const view = await waitScreen(
+      s,
+      cols,
+      (v) => /(Run|运行) .*[✓✗]/.test(v.replace(/\n/g, '')),
+      'the tool line',
+    );
+    const line = view.split('\n').find((l) => /(Run|运行) .*…/.test(l)) ?? '';
     expect(line).toContain('✗');
     expect(view).not.toMatch(/ls nosuch-file … ✓/);
     expect(view.replace(/\n/g, '')).toMatch(lang === 'zh' ? /命令以退出码 2 结束/ : /Exit code: 2/);

@@ -45,7 +45,12 @@ const firstCalls = () =>
 describe('one run per folder', () => {
   it('a second run on the same folder says who holds it and stops; with --wait it waits and does nothing twice', async () => {
     makeFolder(6);
-    fake.latencyMs = 300;
+    // The first run's calls wait until this test lets them end, so the second run meets a live
+    // lock however slowly it starts (a fixed latency raced the second start on a loaded machine).
+    let release = () => {};
+    fake.hold = new Promise<void>((r) => {
+      release = r;
+    });
     const first = spawn(process.execPath, [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--jobs', '2'], {
       cwd: work,
       env: testEnv({ baseUrl: fake.baseUrl, home: e.home }),
@@ -67,7 +72,11 @@ describe('one run per folder', () => {
     expect(second.stderr).toContain(`process ${first.pid} on ${hostname()}`);
     expect(second.stderr).toContain('--wait');
 
-    const waited = await e.zhi(['run', 'summarize', 'docs', '--auto', '--wait'], { timeoutMs: 60_000 });
+    // --wait started while the lock is held (or, on a slow machine, after it ends): either way it
+    // must end with nothing done twice.
+    const waiting = e.zhi(['run', 'summarize', 'docs', '--auto', '--wait'], { timeoutMs: 60_000 });
+    setTimeout(release, 1000);
+    const waited = await waiting;
     await ended;
     expect(waited.code).toBe(0);
     expect(waited.stderr).toContain('Every file is already done');

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunManifest } from '../../src/agent/batch/manifest.js';
+import { textWidth } from '../../src/support/width.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
@@ -416,5 +417,19 @@ describe('zhi run … --dry-run', () => {
     });
     expect(zh.stdout).toContain('将用 summarize（glm-4-air）处理 4 个文件中的 2 个（2 个已完成）');
     expect(zh.stdout).toContain('未发送任何请求');
+  });
+});
+
+describe('zhi run … --dry-run with Chinese file names', () => {
+  it('lines up the token column by display width, not by characters', async () => {
+    mkdirSync(join(work, 'cn'), { recursive: true });
+    writeFileSync(join(work, 'cn', '季度报告总结.txt'), 'Document MARKER-a\nSome text.\n');
+    writeFileSync(join(work, 'cn', 'ab.txt'), 'Document MARKER-b\nSome text.\n');
+    const r = await zhi(['run', 'summarize', 'cn', '--dry-run']);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /\.txt\s+about/.test(l));
+    expect(rows).toHaveLength(2);
+    const column = (l: string) => textWidth(l.slice(0, l.indexOf('about')));
+    expect(column(rows[0]!)).toBe(column(rows[1]!));
   });
 });

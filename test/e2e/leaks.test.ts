@@ -71,10 +71,10 @@ describe('the exfiltration chain is stopped at the read', () => {
       expect(sentBodies().includes('b3BlbnNzaC1rZXktdjEAAAAA')).toBe(false);
       if (lang === 'en') {
         expect(r.stderr).toContain('Refused to read "~/.ssh/id_ed25519": it is in a credentials folder');
-        expect(r.stderr).toContain('shell was refused: it uses ~/.ssh/id_ed25519, which holds secrets');
+        expect(r.stderr).toContain('Refused (run a command): it uses ~/.ssh/id_ed25519, which holds secrets');
       } else {
         expect(r.stderr).toContain('已拒绝读取“~/.ssh/id_ed25519”：它位于凭据文件夹中');
-        expect(r.stderr).toContain('shell 被拒绝：它会用到 ~/.ssh/id_ed25519，其中保存着机密信息');
+        expect(r.stderr).toContain('已拒绝（运行命令）：它会用到 ~/.ssh/id_ed25519，其中保存着机密信息');
       }
     });
 
@@ -122,12 +122,12 @@ describe('the exfiltration chain is stopped at the read', () => {
         );
         expect(r.stderr).toContain('If you really mean to share it, attach the file yourself.');
         expect(r.stderr).toContain('Refused to read ".ssh/id_ed25519": it is in a credentials folder');
-        expect(r.stderr).toMatch(/web_fetch was not run: zhi may only fetch addresses you typed/);
+        expect(r.stderr).toMatch(/Not run \(open a web page\): zhi may only fetch addresses you typed/);
       } else {
         expect(r.stderr).toContain('已拒绝读取“.config/zhi/config.yaml”：这是 zhi 自己的文件');
         expect(r.stderr).toContain('请自己附加这个文件');
         expect(r.stderr).toContain('已拒绝读取“.env”：.env 文件通常保存密码和密钥');
-        expect(r.stderr).toContain('web_fetch 未运行：没有终端可以询问时，zhi 只会获取你亲自输入的网址');
+        expect(r.stderr).toContain('未运行（打开网页）：没有终端可以询问时，zhi 只会获取你亲自输入的网址');
       }
       // The person still gets the answer on stdout, and stderr never shows the key itself.
       expect(r.stdout).toBe('done\n');

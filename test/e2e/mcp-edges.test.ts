@@ -133,10 +133,34 @@ describe('an HTTP MCP server behind a proxy', () => {
     expect(r.stdout).toBe('OK\n');
     // undici's proxy agent tunnels every request (CONNECT), http:// ones too.
     expect(seen.some((s) => s.includes('mcp.example.invalid'))).toBe(true);
-    expect(r.stderr).toMatch(
-      /MCP server remote: (could not reach|the server at) http:\/\/mcp\.example\.invalid\/mcp/,
+    // The server and the proxy are both named, and that it was the proxy that refused.
+    expect(r.stderr).toContain(
+      `MCP server remote: the proxy 127.0.0.1:${port} refused to connect to http://mcp.example.invalid/mcp (HTTP 403)`,
     );
     expect(r.stderr).not.toContain('fetch failed —');
+    expect(r.stderr).not.toMatch(/Tunneling|UNDICI|experimental/);
+    const zh = await zhi(['-c', 'hello'], {
+      HTTP_PROXY: `http://user:secret@127.0.0.1:${port}`,
+      NO_PROXY: '127.0.0.1,localhost',
+      ZHI_LANGUAGE: 'zh',
+    });
+    expect(zh.stderr).toContain(`代理 127.0.0.1:${port} 拒绝连接 http://mcp.example.invalid/mcp（HTTP 403）`);
+    expect(zh.stderr).not.toContain('secret');
+  });
+
+  it('a proxy that does not answer is named as such, with the server', async () => {
+    config(['mcp_servers:', '  remote:', '    url: http://mcp.example.invalid/mcp']);
+    const port = (proxy.address() as AddressInfo).port;
+    await new Promise<void>((ok) => proxy.close(() => ok()));
+    proxy = createServer();
+    const r = await zhi(['-c', 'hello'], {
+      HTTP_PROXY: `http://127.0.0.1:${port}`,
+      NO_PROXY: '127.0.0.1,localhost',
+    });
+    expect(r.stderr).toContain(
+      `MCP server remote: the proxy 127.0.0.1:${port} does not answer (connection refused)`,
+    );
+    await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
   });
 });
 

@@ -43,7 +43,8 @@ describe('MCP in the REPL', () => {
     await s.waitFor('echo hello through the server', 10_000, from);
     s.write('\r');
     await s.waitFor('Allow?', 15_000, from);
-    expect(s.text().slice(from)).toContain('crashy__echo');
+    expect(s.text().slice(from)).toContain('crashy: echo');
+    expect(s.text().slice(from)).not.toContain('crashy__echo');
     s.write('y\r');
     await s.waitFor('The server echoed.', 15_000, from);
     await s.waitFor(PROMPT, 10_000, from);

@@ -106,7 +106,8 @@ describe('MCP with many tools', () => {
     const r = await zhi(['-c', 'weather']);
     expect(r.stdout).toBe('Done.\n');
     const [, second, third] = chats();
-    expect(toolResults(second!)[0]).toContain('No tool matches "zzzz". Servers: many (150)');
+    expect(toolResults(second!)[0]).toContain('No tool matches "zzzz". There are: ');
+    expect(toolResults(second!)[0]).toContain('MCP servers many (150)');
     expect(toolResults(third!)[1]).toBe('weather_op_10 got {"id":"x"}');
     expect(names(third!)).toContain('many__weather_op_10');
   });

@@ -184,7 +184,11 @@ describe('MCP servers as tools', () => {
     expect(toolResults(third!)[1]).toBe('echo: still here');
     expect(toolResults(fourth!)[2]).toContain('could not be restarted, so its tools are gone');
     expect(toolNames(fourth!).filter((n) => n.startsWith('crashy__'))).toEqual([]);
-    expect(toolNames(fourth!)).not.toContain('tool_search');
+    // tool_search stays for the deferred built-ins, no longer naming the server.
+    const search = (fourth!.body.tools as { function: { name: string; description: string } }[]).find(
+      (t) => t.function.name === 'tool_search',
+    );
+    expect(search?.function.description).not.toContain('crashy');
     expect(toolNames(third!)).toContain('crashy__crash');
   });
 

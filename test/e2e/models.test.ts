@@ -197,9 +197,12 @@ describe('web_search', () => {
     const toolResult = fake.chatBodies()[1].messages.find((m: { role: string }) => m.role === 'tool').content;
     expect(toolResult).toContain('https://example.gov.cn/tax');
     expect(toolResult).toContain('Cite only these sources');
-    expect(fake.chatBodies()[0].tools.map((t: { function: { name: string } }) => t.function.name)).toContain(
-      'web_search',
-    );
+    // web_search waits for tool_search (or a call by name), then goes with every request.
+    const sent = (i: number) =>
+      fake.chatBodies()[i].tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(sent(0)).not.toContain('web_search');
+    expect(sent(0)).toContain('tool_search');
+    expect(sent(1)).toContain('web_search');
     const usage = await zhi(['usage', '--by', 'model']);
     expect(usage.stdout).toMatch(/web-search\s+1\s.*¥0\.01/);
   });

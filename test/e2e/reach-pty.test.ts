@@ -73,7 +73,7 @@ describe.runIf(process.platform !== 'win32')('shell in a terminal', () => {
     try {
       expect((await s.exited()).exitCode).toBe(0);
       expect(s.text()).not.toContain('Allow?');
-      expect(s.text()).toMatch(/shell was refused: it would delete or overwrite ~/);
+      expect(s.text()).toMatch(/Refused \(run a command\): it would delete or overwrite ~/);
       expect(existsSync(join(cwd, 'ran.txt'))).toBe(false);
       expect(existsSync(home)).toBe(true);
     } finally {

@@ -74,7 +74,7 @@ describe('web_fetch never reaches a local address', () => {
         /^Error: Refused: fetching http:\/\/.*(loopback|names this computer|unspecified)/,
       );
     }
-    expect(r.stderr).toMatch(/web_fetch .*✗|\[TOOL\].*web_fetch/);
+    expect(r.stderr).toMatch(/Open .*✗|\[TOOL\].*Open /);
   });
 
   it('the control: the same server is reachable, so hits really would be counted', async () => {
@@ -95,7 +95,7 @@ describe('shell without a person to ask', () => {
     expect(r.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(toolResults(1)[0]).toMatch(/^Error: Denied: this needs a person to confirm/);
-    expect(r.stderr).toMatch(/shell was not run/);
+    expect(r.stderr).toMatch(/Not run \(run a command\)/);
   });
 
   it('--auto does not let shell run unattended', async () => {
@@ -133,7 +133,7 @@ describe('shell without a person to ask', () => {
       /^Error: Refused: it would delete or overwrite ~\/, which holds the system or your personal files/,
     );
     expect(second).toMatch(/^Error: Refused: it feeds text to bash to run as code/);
-    expect(r.stderr).toMatch(/shell was refused: it would delete or overwrite ~\//);
+    expect(r.stderr).toMatch(/Refused \(run a command\): it would delete or overwrite ~\//);
   });
 });
 

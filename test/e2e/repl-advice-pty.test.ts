@@ -193,6 +193,6 @@ describe('tool failures for a Chinese reader (defect 5)', () => {
     await say(s, '读一下 missing.txt');
     await s.waitFor('没有这个文件。');
     expect(s.text()).toContain('没有找到这个文件或文件夹');
-    expect(s.text()).not.toMatch(/file_read .*No such file|does not exist/);
+    expect(s.text()).not.toMatch(/Read .*No such file|does not exist/);
   });
 });

@@ -162,7 +162,7 @@ describe('zhi REPL in a terminal', () => {
     await s.waitFor('已写入。', 10_000, mark);
     await waitPrompt(s, mark);
     expect(readFileSync(join(e.cwd, 'zhi-output', 'yes.txt'), 'utf8').trim()).toBe('同意写入');
-    expect(screen(s)).toMatch(/\[1\/1\] file_write .*yes\.txt … ✓/);
+    expect(screen(s)).toMatch(/\[1\/1\] Write .*yes\.txt … ✓/);
 
     mark = s.mark();
     await type(s, '再写一个');
@@ -172,7 +172,7 @@ describe('zhi REPL in a terminal', () => {
     await type(s, KEY.enter);
     await s.waitFor('好的，没有写。', 10_000, mark);
     expect(existsSync(join(e.cwd, 'zhi-output', 'no.txt'))).toBe(false);
-    expect(s.text().slice(mark)).toContain('file_write was not run (you said no).');
+    expect(s.text().slice(mark)).toContain('Not run (write a file): you said no.');
     const toolResult = fake.chatBodies()[3].messages.at(-1);
     expect(toolResult.role).toBe('tool');
     expect(toolResult.content).toMatch(/^Error: /);

@@ -106,7 +106,9 @@ describe.runIf(process.platform !== 'win32')('an approval that cannot lie', () =
       expect(s.text()).toContain('␛[?7l');
       expect(s.text()).toContain('notes␛[2J.md');
       expect(s.text()).not.toContain('Allow?');
-      expect(s.text()).toMatch(/shell was refused: it contains control characters or escape sequences \(␛\)/);
+      expect(s.text()).toMatch(
+        /Refused \(run a command\): it contains control characters or escape sequences \(␛\)/,
+      );
       expect(existsSync(join(cwd, 'thesis', 'chapter1.md'))).toBe(true);
     } finally {
       s.kill();

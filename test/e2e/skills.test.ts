@@ -351,7 +351,7 @@ input:
     expect(existsSync(join(work, 'zhi-output', 'a.md'))).toBe(false);
     // The model was told in English; the person reads Chinese, under the nested skill's chain.
     expect(lastTool(fake.chatBodies()[2])).toContain('stdin is not a terminal');
-    expect(r.stderr).toContain('file_write 未运行：它需要你确认');
+    expect(r.stderr).toContain('未运行（写入文件）：它需要你确认');
     expect(r.stderr).not.toContain('there is no terminal to ask');
     expect(r.stderr).toContain('outer › inner');
   });

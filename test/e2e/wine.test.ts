@@ -120,9 +120,9 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
           LANG: 'zh_CN.UTF-8',
         },
       });
-      const refused = r.stderr.split('\n').filter((l) => /shell was refused/.test(l));
+      const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
       expect(refused.length, r.stderr).toBe(DESTRUCTIVE.length);
-      expect(r.stderr).not.toMatch(/shell was not run/);
+      expect(r.stderr).not.toMatch(/Not run \(run a command\)/);
     } finally {
       cleanup(cwd, home);
     }

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { parseSync, transcription } from './platform-readers.js';
 
 export interface ScriptedUsage {
   prompt_tokens?: number;
@@ -64,6 +65,8 @@ export type Reply =
   | { kind: 'cut'; text: string }
   /** Send some text, then send nothing more (for idle timeouts). */
   | { kind: 'hang'; text?: string }
+  /** Stream `text` (reasoning first when `reasoning`) again and again until the client goes away. */
+  | { kind: 'endless'; text?: string; reasoning?: boolean; delayMs?: number }
   /** An `error` object inside the SSE stream (anticipated by the official SDK). */
   | { kind: 'stream-error'; code: string; message: string }
   /** Bytes written as they are (a recorded stream replayed). */
@@ -84,6 +87,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   raw: string;
+  /** The body's bytes (multipart uploads carry binary files). */
+  bytes: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: request bodies are inspected freely by tests
   body: any;
 }
@@ -179,6 +184,8 @@ export class FakeZhipu {
   ocrMaxPages = 100;
   /** Wait this long before answering each chat call (a real API's latency). */
   latencyMs = 0;
+  /** While set, every chat call waits for it before answering: a test decides when work may end. */
+  hold: Promise<void> | undefined;
   /** Chat calls being answered right now, and the most at once so far. */
   inFlight = 0;
   maxInFlight = 0;
@@ -285,6 +292,7 @@ export class FakeZhipu {
     this.maxPromptChars = 0;
     this.ocrMaxPages = 100;
     this.latencyMs = 0;
+    this.hold = undefined;
     this.concurrencyLimit = 0;
     this.dropEvery = 0;
     this.dropped = 0;
@@ -307,7 +315,8 @@ export class FakeZhipu {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const raw = bytes.toString('utf8');
     let body: unknown;
     try {
       body = raw ? JSON.parse(raw) : undefined;
@@ -320,6 +329,7 @@ export class FakeZhipu {
       path: url.pathname,
       headers: req.headers,
       raw,
+      bytes,
       body,
     };
     this.requests.push(record);
@@ -339,6 +349,10 @@ export class FakeZhipu {
     }
     if (req.method === 'POST' && base === '/chat/completions') return this.chat(record, res);
     if (req.method === 'POST' && base === '/layout_parsing') return this.ocr(record, res);
+    if (req.method === 'POST' && base === '/audio/transcriptions')
+      return transcription(record, res, req.headers['content-type'] ?? '');
+    if (req.method === 'POST' && base === '/files/parser/sync')
+      return parseSync(record, res, req.headers['content-type'] ?? '');
     if (
       base === '/files' ||
       base.startsWith('/files/') ||
@@ -472,6 +486,7 @@ export class FakeZhipu {
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
       if (this.latencyMs) await sleep(this.latencyMs);
+      if (this.hold) await this.hold;
       await this.chatReply(record, res);
     } finally {
       this.inFlight -= 1;
@@ -536,6 +551,16 @@ export class FakeZhipu {
       };
     };
 
+    if (reply.kind === 'endless') {
+      const piece = reply.text ?? 'and so on, ';
+      const field = reply.reasoning ? 'reasoning_content' : 'content';
+      // Never finishes: only the client's caps end it (it closes the connection).
+      while (!res.destroyed && !res.socket?.destroyed) {
+        await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', [field]: piece } }] });
+        await sleep(reply.delayMs ?? 1);
+      }
+      return;
+    }
     if (
       reply.kind === 'text' ||
       reply.kind === 'cut' ||
@@ -849,6 +874,7 @@ export class FakeZhipu {
         path: `/api/paas/v4/batches/${b.id}/lines`,
         headers: {},
         raw: JSON.stringify(row.body),
+        bytes: Buffer.from(JSON.stringify(row.body)),
         body: row.body,
       };
       this.batchBodies.push(row.body);

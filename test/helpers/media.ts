@@ -110,3 +110,27 @@ export function makeJpegHeader(width: number, height: number): Buffer {
     Buffer.from([0xff, 0xd9]),
   ]);
 }
+
+/** A WAV of a 440 Hz tone: 16-bit PCM, `rate` samples per second, `channels` channels. */
+export function makeWav(seconds: number, rate = 8000, channels = 1): Buffer {
+  const frames = Math.round(seconds * rate);
+  const data = Buffer.alloc(frames * channels * 2);
+  for (let i = 0; i < frames; i++) {
+    const v = Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000);
+    for (let c = 0; c < channels; c++) data.writeInt16LE(v, (i * channels + c) * 2);
+  }
+  const head = Buffer.alloc(44);
+  head.write('RIFF', 0, 'latin1');
+  head.writeUInt32LE(36 + data.length, 4);
+  head.write('WAVEfmt ', 8, 'latin1');
+  head.writeUInt32LE(16, 16);
+  head.writeUInt16LE(1, 20);
+  head.writeUInt16LE(channels, 22);
+  head.writeUInt32LE(rate, 24);
+  head.writeUInt32LE(rate * channels * 2, 28);
+  head.writeUInt16LE(channels * 2, 32);
+  head.writeUInt16LE(16, 34);
+  head.write('data', 36, 'latin1');
+  head.writeUInt32LE(data.length, 40);
+  return Buffer.concat([head, data]);
+}

@@ -51,3 +51,48 @@ export function makeGbkWinAnsiPdf(text: string): Buffer {
     '<< /Type /FontDescriptor /FontName /#CB#CE#CC#E5 /Flags 6 /FontBBox [0 -200 1000 1000] /ItalicAngle 0 /Ascent 859 /Descent -141 /CapHeight 859 /StemV 80 >>',
   ]);
 }
+
+/**
+ * Four filled text fields, each stored a way real form fillers write them: the value on the
+ * field itself; on a parent field whose widget is a kid without /V; only in the widget's
+ * appearance stream (no /V at all, as some "flatten-ready" fillers leave it); and a parent with
+ * two widgets on the page showing the same value.
+ */
+export function makeFourFieldPdf(): Buffer {
+  const stream = 'BT /F1 12 Tf 72 720 Td (Order form) Tj ET';
+  const ap = (text: string) => {
+    const s = `/Tx BMC BT /F1 10 Tf 2 5 Td ${pdfString(text)} Tj ET EMC`;
+    return `<< /Type /XObject /Subtype /Form /BBox [0 0 200 20] /Resources << /Font << /F1 3 0 R >> >> /Length ${s.length} >>\nstream\n${s}\nendstream`;
+  };
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [6 0 R 7 0 R 9 0 R 11 0 R] /DA (/F1 10 Tf 0 g) /DR << /Font << /F1 3 0 R >> >> >> >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R /Annots [6 0 R 8 0 R 10 0 R 12 0 R 13 0 R] >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    // 6: value on the field-widget itself.
+    `<< /Type /Annot /Subtype /Widget /FT /Tx /T (customer) /V ${utf16('李华')} /Rect [72 650 300 670] /P 4 0 R >>`,
+    // 7/8: the value on the parent; the widget kid has none.
+    '<< /FT /Tx /T (order_no) /V (A-1042) /Kids [8 0 R] >>',
+    '<< /Type /Annot /Subtype /Widget /Parent 7 0 R /Rect [72 620 300 640] /P 4 0 R >>',
+    // 9/10: no /V, the value only drawn in the appearance stream.
+    '<< /FT /Tx /T (amount) /Kids [10 0 R] >>',
+    '<< /Type /Annot /Subtype /Widget /Parent 9 0 R /Rect [72 590 300 610] /P 4 0 R /AP << /N 14 0 R >> >>',
+    // 11/12/13: one field shown twice (e.g. a date in the header and the footer).
+    '<< /FT /Tx /T (date) /V (2026-11-27) /Kids [12 0 R 13 0 R] >>',
+    '<< /Type /Annot /Subtype /Widget /Parent 11 0 R /Rect [72 560 300 580] /P 4 0 R >>',
+    '<< /Type /Annot /Subtype /Widget /Parent 11 0 R /Rect [72 60 300 80] /P 4 0 R >>',
+    ap('1,280.00'),
+  ]);
+}
+
+/** One page drawing `stream` with /F1 = Helvetica (WinAnsiEncoding). */
+export function makeStreamPdf(stream: string): Buffer {
+  return pdfFromObjects([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+  ]);
+}

@@ -71,9 +71,9 @@ describe('registration', () => {
       expect.objectContaining({ type: 'array' }),
     ]);
     // the contract the model reads
-    expect(fileWrite.description).toContain('{"sheets": [{"name": "Sheet1", "headers"');
-    expect(fileWrite.description).toContain('{"headers": ["Name", "Amount"], "rows"');
-    expect(fileWrite.description).toContain('.docx: {"content": "<Markdown>"}');
+    expect(fileWrite.description).toContain('.xlsx {sheets: [{name, headers, rows}]}');
+    expect(fileWrite.description).toContain('.csv {headers, rows}');
+    expect(fileWrite.description).toContain('.docx {content: Markdown}');
   });
 });
 
@@ -101,18 +101,21 @@ describe('file_read', () => {
     expect(await rejects(fileRead.execute({ path: 'bin.dat' }, ctx()))).toMatch(/binary/);
   });
 
-  it('caps at 100 KB with a marker giving the offset, and reads on from it', async () => {
-    writeFileSync(join(cwd, 'big.txt'), 'x'.repeat(150 * 1024));
+  it('gives a page of 24 KB under a digest, with a marker giving the offset, and reads on from it', async () => {
+    writeFileSync(join(cwd, 'big.txt'), 'x'.repeat(40 * 1024));
     const first = (await fileRead.execute({ path: 'big.txt' }, ctx())) as string;
+    expect(first.split('\n')[0]).toBe(
+      '[big.txt: text file; 40 KB; text 40 KB, 2 pages of 24 KB, this is page 1]',
+    );
     const m =
-      /\[truncated: showing the first 100 KB of 150 KB of text\. Call file_read with offset=(\d+) to read on\.\]$/.exec(
+      /\[truncated: showing the first 24 KB of 40 KB of text\. Call file_read with offset=(\d+) to read on\.\]$/.exec(
         first,
       );
     expect(m).not.toBeNull();
     const rest = (await fileRead.execute({ path: 'big.txt', offset: Number(m![1]) }, ctx())) as string;
-    expect(rest).toBe('x'.repeat(50 * 1024));
+    expect(rest).toBe('x'.repeat(16 * 1024));
     expect(await fileRead.execute({ path: 'big.txt', offset: 999_999 }, ctx())).toBe(
-      '[offset 999999 is at or past the end of big.txt: its text is 153600 bytes long]',
+      '[offset 999999 is at or past the end of big.txt: its text is 40960 bytes long]',
     );
     writeFileSync(join(cwd, 'empty.txt'), '');
     expect(await fileRead.execute({ path: 'empty.txt' }, ctx())).toBe(

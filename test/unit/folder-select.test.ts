@@ -19,7 +19,7 @@ function tree(): void {
 describe('folder runs never take their own outputs as inputs', () => {
   it('listFolder does not walk into a skipped folder', async () => {
     tree();
-    const files = await listFolder(dir, {
+    const { files } = await listFolder(dir, {
       extensions: ['txt'],
       recursive: true,
       skip: [join(dir, 'zhi-output'), join(dir, 'out')],

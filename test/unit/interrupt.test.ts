@@ -33,6 +33,23 @@ describe('Interrupt: the one Ctrl+C of the process', () => {
     expect(interrupt.busy).toBe(false);
   });
 
+  it('stop (Esc) aborts what runs but never exits, however often; nothing running: false', async () => {
+    const { interrupt, exits } = setup();
+    expect(interrupt.stop()).toBe(false);
+    const h = held();
+    let seen: AbortSignal | undefined;
+    const run = interrupt.run((signal) => {
+      seen = signal;
+      return h.done;
+    });
+    expect(interrupt.stop()).toBe(true);
+    expect(interrupt.stop()).toBe(true);
+    expect(seen?.aborted).toBe(true);
+    expect(exits).toEqual([]);
+    h.release();
+    await run;
+  });
+
   it('a second press while the first is still stopping exits with 130', async () => {
     const { interrupt, exits, advance } = setup();
     const h = held();

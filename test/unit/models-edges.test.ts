@@ -79,6 +79,14 @@ describe('request body', () => {
     expect(client.body(req('glm-9-preview', true), true).thinking).toBeUndefined();
     expect(client.body(req('glm-9-preview', false), true).thinking).toEqual({ type: 'disabled' });
   });
+  it("a platform's model prefix goes on the wire only, once", () => {
+    const prefixed = new ZhipuClient({ baseUrl: 'http://x', apiKey: 'k', modelPrefix: 'z-ai/' });
+    expect(prefixed.body(req('glm-4.6', true), true).model).toBe('z-ai/glm-4.6');
+    expect(prefixed.body(req('z-ai/glm-4.6', true), true).model).toBe('z-ai/glm-4.6');
+    // The registry's facts still apply: a known model gets its thinking parameter.
+    expect(prefixed.body(req('glm-4.6', false), true).thinking).toEqual({ type: 'disabled' });
+    expect(client.body(req('glm-4.6', true), true).model).toBe('glm-4.6');
+  });
   it('/fast on GLM-4.7 sends disabled; GLM-5.3 stays enabled', () => {
     expect(client.body(req('glm-4.7', false), true).thinking).toEqual({ type: 'disabled' });
     expect(client.body(req('glm-5.3', false), true).thinking).toEqual({ type: 'enabled' });

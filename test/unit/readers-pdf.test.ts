@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { pageStarts } from '../../src/tools/files/readers/pdf-pages.js';
 import { makeCjkCMapPdf, makePdf } from '../helpers/file-fixtures.js';
-import { makeFormPdf, makeGbkWinAnsiPdf, makePositionedPdf } from '../helpers/pdf-build.js';
+import {
+  makeFormPdf,
+  makeFourFieldPdf,
+  makeGbkWinAnsiPdf,
+  makePositionedPdf,
+  makeStreamPdf,
+} from '../helpers/pdf-build.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 /** Real PDFs from pdf.js's test suite (test/fixtures/real/pdf, Apache-2.0, see LICENSE there). */
@@ -59,7 +65,35 @@ describe('Chinese and Japanese PDFs without embedded fonts', () => {
   });
 });
 
+describe('word gaps (compared with pdftotext on the same files)', () => {
+  const line = async (name: string, stream: string) =>
+    (await readDocument(file(name, makeStreamPdf(`BT /F1 10 Tf 72 720 Td ${stream} ET`)))).text
+      .split('\n')
+      .slice(1)
+      .join(' ');
+
+  it('a space drawn on its own in a smaller size still separates the words', async () => {
+    expect(await line('sp.pdf', '(Build powerful) Tj /F1 6 Tf ( ) Tj /F1 10 Tf (agents) Tj')).toBe(
+      'Build powerful agents',
+    );
+  });
+
+  it('kerning inside a word does not split it; a TJ word gap does', async () => {
+    expect(await line('kern.pdf', '[(W) 80 (aves) -150 (rise)] TJ')).toBe('Waves rise');
+  });
+});
+
 describe('forms and tables', () => {
+  it('four filled fields show four values: on the field, on a parent, only in the appearance, one field twice', async () => {
+    const doc = await readDocument(file('four.pdf', makeFourFieldPdf()));
+    expect(doc.text).toContain('- customer: 李华');
+    expect(doc.text).toContain('- order_no: A-1042');
+    expect(doc.text).toContain('- amount: 1,280.00');
+    expect(doc.text).toContain('- date: 2026-11-27');
+    expect(doc.text).not.toContain('(empty)');
+    expect(doc.text.match(/- date:/g)).toHaveLength(1);
+  });
+
   it('AcroForm field values are listed under their page', async () => {
     const doc = await readDocument(
       file('form.pdf', makeFormPdf({ name: '王小明', agree: true, city: 'Shanghai' })),

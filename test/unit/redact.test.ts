@@ -1,26 +1,31 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  clearSecrets,
   containsKnownSecret,
+  installSecrets,
   redact,
   redactDeep,
-  registerSecret,
+  SecretRegistry,
 } from '../../src/support/redact.js';
 
-afterEach(() => clearSecrets());
+// Each test installs its own registry, as main() does at start.
+let secrets: SecretRegistry;
+beforeEach(() => {
+  secrets = installSecrets(new SecretRegistry());
+});
+afterEach(() => installSecrets(new SecretRegistry()));
 
 const ZHIPU = '0123456789abcdef0123456789abcdef.AbCdEfGh12345678';
 
 describe('redact', () => {
   it('hides the registered key wherever it appears, whatever its shape', () => {
-    registerSecret('my-own-custom-key-42');
+    secrets.add('my-own-custom-key-42');
     expect(redact('argv ["-c","use my-own-custom-key-42 now"]')).toBe('argv ["-c","use [redacted] now"]');
     expect(containsKnownSecret('x my-own-custom-key-42 y')).toBe(true);
     expect(containsKnownSecret('nothing here')).toBe(false);
   });
 
   it('ignores registered values too short to be a key (they would mangle text)', () => {
-    registerSecret('abc');
+    secrets.add('abc');
     expect(redact('abc abc')).toBe('abc abc');
   });
 
@@ -53,7 +58,7 @@ describe('redact', () => {
   });
 
   it('redacts strings inside objects and errors', () => {
-    registerSecret(ZHIPU);
+    secrets.add(ZHIPU);
     const out = redactDeep({ argv: ['--key', ZHIPU], n: 1, err: new Error(`bad key ${ZHIPU}`) });
     expect(JSON.stringify(out)).not.toContain(ZHIPU);
     expect(out.n).toBe(1);
@@ -65,29 +70,31 @@ describe('REPL history', () => {
   it('never stores a line with the configured key, whatever its shape', async () => {
     const { looksSecret } = await import('../../src/cli/repl/secrets.js');
     expect(looksSecret('use plain-looking-key-9 here')).toBe(false);
-    registerSecret('plain-looking-key-9');
+    secrets.add('plain-looking-key-9');
     expect(looksSecret('use plain-looking-key-9 here')).toBe(true);
     expect(looksSecret('an ordinary question')).toBe(false);
   });
 });
 
-describe('registerArgvSecrets: a key typed on the command line is redacted from the start', () => {
-  it('zhi config set api_key K, --api-key K, NAME_TOKEN=V: any shape', async () => {
-    const {
-      registerArgvSecrets,
-      redact: r,
-      clearSecrets: clear,
-    } = await import('../../src/support/redact.js');
-    clear();
-    registerArgvSecrets(['config', 'set', 'api_key', 'plainkeyofnoshape', '--debug']);
-    registerArgvSecrets(['--api-key=otherplainsecret']);
-    registerArgvSecrets(['mcp', 'add', 'gh', '--env', 'GITHUB_TOKEN=unshapedtoken1']);
-    registerArgvSecrets(['config', 'set', 'output_dir', 'my-reports-folder']);
+describe('addFromArgv: a key typed on the command line is redacted from the start', () => {
+  it('zhi config set api_key K, --api-key K, NAME_TOKEN=V: any shape', () => {
+    const r = redact;
+    secrets.addFromArgv(['config', 'set', 'api_key', 'plainkeyofnoshape', '--debug']);
+    secrets.addFromArgv(['--api-key=otherplainsecret']);
+    secrets.addFromArgv(['mcp', 'add', 'gh', '--env', 'GITHUB_TOKEN=unshapedtoken1']);
+    secrets.addFromArgv(['config', 'set', 'output_dir', 'my-reports-folder']);
     const line =
       'argv ["config","set","api_key","plainkeyofnoshape"] otherplainsecret unshapedtoken1 my-reports-folder';
     expect(r(line)).toBe(
       'argv ["config","set","api_key","[redacted]"] [redacted] [redacted] my-reports-folder',
     );
-    clear();
+  });
+
+  it('a registry that is not installed guards nothing: the process has exactly one', () => {
+    const other = new SecretRegistry();
+    other.add('unshapedsecret99');
+    expect(redact('x unshapedsecret99')).toBe('x unshapedsecret99');
+    installSecrets(other);
+    expect(redact('x unshapedsecret99')).toBe('x [redacted]');
   });
 });

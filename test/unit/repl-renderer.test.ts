@@ -132,8 +132,8 @@ describe('ReplRenderer (rich)', () => {
     t.r.finish(result({ toolCalls: 2, filesRead: 1 }), usage(), 4500);
     const text = t.screen();
     expect(text).not.toContain('page 1/3');
-    expect(text).toContain('[1/2] ocr report.pdf … ✓ 1.2s');
-    expect(text).toContain('[2/2] file_write out.xlsx … ✗ 0.1s disk full');
+    expect(text).toContain('[1/2] Read text in report.pdf … ✓ 1.2s');
+    expect(text).toContain('[2/2] Write out.xlsx … ✗ 0.1s disk full');
     expect(text).toContain('Done: 1 file read, 0 written · 2 tools · 8.2k tokens');
   });
 
@@ -165,7 +165,7 @@ describe('ReplRenderer (rich)', () => {
     });
     expect(t.out().length).toBe(before);
     t.r.resume();
-    expect(t.screen()).toMatch(/^好的，我来写文件。\n⠋ \[1\/1\] file_write a\.md … 0\.0s$/);
+    expect(t.screen()).toMatch(/^好的，我来写文件。\n⠋ \[1\/1\] Write a\.md … 0\.0s$/);
     t.r.dispose();
   });
 
@@ -196,7 +196,7 @@ describe('ReplRenderer (plain and pipe)', () => {
     expect(t.out()).toBe('# Title\n');
     t.r.finish(result({ toolCalls: 2 }), usage(), 2000);
     expect(t.out()).toBe('# Title\n\npara\n');
-    expect(t.err()).toContain('[TOOL] [1/2] ocr report.pdf … ✓ 1.2s\n');
+    expect(t.err()).toContain('[TOOL] [1/2] Read text in report.pdf … ✓ 1.2s\n');
     expect(t.err()).toContain('[DONE] Done: 2 tools · 8.2k tokens · ≈¥0.04 · 2.0s');
     expect(t.err()).not.toContain('hidden unless verbose');
     expect(t.out() + t.err()).not.toContain('\x1b');
@@ -248,8 +248,8 @@ describe('ReplRenderer tool lines', () => {
       filesRead: 0,
       filesWritten: [],
     });
-    expect(t.err()).toContain('[WARN] shell was not run (you said no).');
-    expect(t.err()).toContain('[TOOL] [1/1] shell rm -rf out … ✗\n');
+    expect(t.err()).toContain('[WARN] Not run (run a command): you said no.');
+    expect(t.err()).toContain('[TOOL] [1/1] Run rm -rf out … ✗\n');
     expect(t.err()).not.toContain('declined');
   });
 
@@ -269,7 +269,7 @@ describe('ReplRenderer tool lines', () => {
       filesWritten: [],
     });
     const line = t.err().split('\n')[0]!;
-    expect(line).toMatch(/^\[TOOL\] \[1\/1\] file_read a\.md … ✗ 0\.0s 很长的错误说明.*…$/);
+    expect(line).toMatch(/^\[TOOL\] \[1\/1\] Read a\.md … ✗ 0\.0s 很长的错误说明.*…$/);
     expect(stringWidthOf(line)).toBeLessThanOrEqual(60);
   });
 });

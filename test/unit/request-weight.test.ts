@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { chatSystemPrompt } from '../../src/agent/prompt.js';
-import { skillListing } from '../../src/skills/chat-skill-tool.js';
+import { estimateToolsTokens } from '../../src/agent/tokens.js';
+import { ALL_TOOL_NAMES, CLI_TOOLS } from '../../src/cli/tools.js';
+import type { PlatformClient } from '../../src/llm/types.js';
+import { chatSkillTool, skillListing } from '../../src/skills/chat-skill-tool.js';
 import type { Skill } from '../../src/skills/schema.js';
+import { deferRarelyNeeded, loadTools } from '../../src/tools/index.js';
 import { lean, toSchema } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 
@@ -89,7 +93,7 @@ describe('tool schemas on the wire', () => {
       command: { type: 'string' },
       query: { type: 'string', maxLength: 200 },
       page: { type: 'integer', minimum: 1 },
-      offset: { type: 'integer', minimum: 0 },
+      offset: { type: 'integer' },
       timeout: { type: 'integer', minimum: 1, maximum: 300, default: 30 },
       content: { anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'array' }] },
     });
@@ -103,5 +107,47 @@ describe('tool schemas on the wire', () => {
       properties: { items: {}, maximum: { type: 'integer' } },
     });
     expect(lean({ type: 'object', properties: {} })).toEqual({ type: 'object', properties: {} });
+  });
+});
+
+describe('built-in tool definitions in a chat request', () => {
+  it('weigh at most 700 tokens by the estimate the bench uses: ocr and the web tools wait for tool_search', async () => {
+    const tools = await loadTools({ client: {} as PlatformClient }, ALL_TOOL_NAMES, CLI_TOOLS);
+    tools.onDemand = true;
+    deferRarelyNeeded(tools, CLI_TOOLS);
+    tools.register(
+      chatSkillTool(new Map([['summarize', skill('summarize', 'builtin', 'Summarize')]]), { shell: true }),
+    );
+    const schemas = tools.schemas('hello');
+    const names = schemas.map((s) => s.function.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['file_read', 'file_write', 'file_list', 'shell', 'tool_search', 'skill']),
+    );
+    expect(names).not.toContain('ocr');
+    expect(estimateToolsTokens(schemas)).toBeLessThanOrEqual(700);
+    // tool_search names what it can add, and the key facts stay in the descriptions.
+    const search = schemas.find((s) => s.function.name === 'tool_search')!.function.description;
+    expect(search).toMatch(/ocr \(.+\), web_fetch \(.+\), web_search \(.+\)/);
+    const write = schemas.find((s) => s.function.name === 'file_write')!.function.description;
+    for (const fact of [
+      'output folder',
+      '.xlsx {sheets',
+      '.csv {headers, rows}',
+      '.docx {content',
+      '.pptx {slides',
+    ]) {
+      expect(write).toContain(fact);
+    }
+  });
+
+  it('a skill run (a filtered registry) defers none of them', async () => {
+    const tools = await loadTools({ client: {} as PlatformClient }, ALL_TOOL_NAMES, CLI_TOOLS);
+    deferRarelyNeeded(tools, CLI_TOOLS);
+    expect(
+      tools
+        .filter(['web_search', 'ocr'])
+        .schemas()
+        .map((s) => s.function.name),
+    ).toEqual(['web_search', 'ocr']);
   });
 });

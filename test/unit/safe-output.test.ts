@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
 import { formatError, formatWarning } from '../../src/cli/render/error.js';
-import { StreamPrinter } from '../../src/cli/render/printer.js';
+import { TextPrinter } from '../../src/cli/render/formats/text.js';
 import { ReplRenderer } from '../../src/cli/render/repl-renderer.js';
 import { safeEvent } from '../../src/cli/render/safe-event.js';
 import { makeStyle } from '../../src/cli/render/style.js';
@@ -85,8 +85,7 @@ describe('no raw escape from the model or a file reaches the terminal', () => {
   it('one-shot printer on a terminal: answer, reasoning, tool lines, warnings', () => {
     const out = sink();
     const err = sink();
-    const p = new StreamPrinter({
-      format: 'text',
+    const p = new TextPrinter({
       out: makeStyle(false),
       err: makeStyle(false),
       stdoutIsTTY: true,
@@ -109,8 +108,7 @@ describe('no raw escape from the model or a file reaches the terminal', () => {
 
   it('one-shot printer into a file keeps the answer byte for byte', () => {
     const out = sink();
-    const p = new StreamPrinter({
-      format: 'text',
+    const p = new TextPrinter({
       out: makeStyle(false),
       err: makeStyle(false),
       stdoutIsTTY: false,

@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearSecrets, registerSecret } from '../../src/support/redact.js';
+import { installSecrets, SecretRegistry } from '../../src/support/redact.js';
 import { resolveReadPath } from '../../src/tools/paths.js';
 import { secretByPath } from '../../src/tools/secrets.js';
 import { ToolError } from '../../src/tools/types.js';
@@ -31,7 +31,7 @@ afterEach(() => {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
-  clearSecrets();
+  installSecrets(new SecretRegistry());
   cleanup(home);
 });
 
@@ -111,7 +111,7 @@ describe('the secrets deny-list in the one containment function', () => {
   });
 
   it('refuses a file that contains the configured API key', async () => {
-    registerSecret('0123456789abcdef0123456789abcdef.secretsecret');
+    installSecrets(new SecretRegistry()).add('0123456789abcdef0123456789abcdef.secretsecret');
     const work = join(home, 'work');
     mkdirSync(work);
     writeFileSync(join(work, 'copy.txt'), 'key=0123456789abcdef0123456789abcdef.secretsecret');

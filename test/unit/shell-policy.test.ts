@@ -186,7 +186,7 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['rsync -a --delete src/ dst/', 'warn', 'sync-delete'],
   ['del report.docx', 'warn', 'delete'],
   ['Remove-Item old.txt', 'warn', 'delete'],
-  ['shutdown -h now', 'warn', 'power'],
+  ['shutdown -h now', 'refuse', 'power'],
   ['pkill node', 'warn', 'kill'],
   ['cat <<EOF > notes.txt\nhello\nEOF', 'warn', 'overwrite'],
   ["cat > notes.txt <<'EOF'\nrm -rf / is a dangerous command\ndon't run it\nEOF", 'warn', 'overwrite'],
@@ -211,7 +211,8 @@ const CORPUS: [command: string, level: Level, rule?: string][] = [
   ['python3 script.py --input a.csv', 'allow'],
   ['python3 -m http.server 8000', 'allow'],
   ['node build.js', 'allow'],
-  ['bash ./run-tests.sh', 'allow'],
+  // A script that cannot be read (this folder does not exist) cannot be checked.
+  ['bash ./run-tests.sh', 'refuse', 'script-file'],
   ['git status && git log --oneline -5', 'allow'],
   ['find . -name "*.md" -exec grep -l TODO {} +', 'allow'],
   // `{}` is a file find found, judged by find's start points, never a glob of the folder.

@@ -13,7 +13,7 @@ import {
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message, ToolMessage } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { clearSecrets, registerSecret } from '../../src/support/redact.js';
+import { installSecrets, SecretRegistry } from '../../src/support/redact.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 import { ALWAYS_SITE } from '../../src/tools/types.js';
@@ -235,7 +235,7 @@ describe('web_search asks like web_fetch', () => {
 
 describe('egress: nothing secret leaves in a URL, a query or arguments', () => {
   it('refuses a URL or a query carrying the registered key or a token-shaped string, even in auto mode', async () => {
-    registerSecret('plain-shaped-config-key-123');
+    installSecrets(new SecretRegistry()).add('plain-shaped-config-key-123');
     try {
       const r = await run({
         turns: [
@@ -264,7 +264,7 @@ describe('egress: nothing secret leaves in a URL, a query or arguments', () => {
         /holds a secret.*Nothing was sent/,
       );
     } finally {
-      clearSecrets();
+      installSecrets(new SecretRegistry());
     }
   });
 });

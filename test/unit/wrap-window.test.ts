@@ -37,7 +37,7 @@ describe('everything printed wraps to the window', () => {
       what: { key: 'sessions.err.needId' },
       why: { key: 'sessions.err.needIdWhy' },
     });
-    const out = formatError(err, plain, false, 30).trimEnd().split('\n');
+    const out = formatError(err, plain, { width: 30 }).trimEnd().split('\n');
     for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(29);
     expect(out[0]).toMatch(/^\[ERROR\] /);
   });
@@ -48,7 +48,7 @@ describe('everything printed wraps to the window', () => {
       what: { key: 'cli.err.unknownFlag', params: { flag: '--x' } },
       why: 'Usage: zhi run x [--len <short|long>]\n  file   The document\n  --len  How long',
     });
-    const out = formatError(err, plain, false, 100).split('\n');
+    const out = formatError(err, plain, { width: 100 }).split('\n');
     expect(out.filter((l) => l.includes('Reason:'))).toEqual([
       '  Reason: Usage: zhi run x [--len <short|long>]',
     ]);

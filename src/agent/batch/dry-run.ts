@@ -2,7 +2,7 @@ import { type Cost, costOf, DEFAULT_CHAT_MODEL, formatCost } from '../../llm/mod
 import { maxBy, maxOf } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import { textWidth } from '../../support/width.js';
+import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
@@ -121,9 +121,10 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   const priceLines = prices.map(
     ([label, p]) => `  ${label}${' '.repeat(labelWidth - textWidth(label) + 2)}${p}`,
   );
+  // Names are padded by the columns they take on screen (a Chinese name is twice as wide).
   const width = Math.min(
     60,
-    maxBy(rows, (r) => r.name.length, 4),
+    maxBy(rows, (r) => textWidth(r.name), 4),
   );
   const lines = [
     t('batch.dry.head', {
@@ -135,7 +136,7 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
     }),
     ...rows.map((r) => {
       const tokens = t('batch.dry.tokens', { n: r.tokens.toLocaleString('en-US') });
-      return `  ${r.name.padEnd(width)}  ${r.parts ? `${tokens} · ${t('batch.dry.long', { parts: r.parts })}` : tokens}`;
+      return `  ${padToWidth(cutToWidth(r.name, width), width)}  ${r.parts ? `${tokens} · ${t('batch.dry.long', { parts: r.parts })}` : tokens}`;
     }),
     '',
     t('batch.dry.total', {

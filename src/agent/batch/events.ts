@@ -7,6 +7,16 @@ export interface FolderCounts {
   earlier: number;
 }
 
+/**
+ * Files of the folder left out of the run, never sent to the model: empty ones, and files of a
+ * kind the skill does not read (a program, an archive, media). `shown` holds the first few.
+ */
+export interface SkippedFiles {
+  count: number;
+  empty: number;
+  shown: { file: string; why: 'empty' | 'type' }[];
+}
+
 /** A file starts, ends, is put back after a 1302, or had an unfinished attempt's outputs removed. */
 export type FileStatus = 'started' | 'done' | 'failed' | 'retry' | 'cleaned';
 
@@ -25,6 +35,7 @@ export type FolderEvent =
       currency: string;
       /** Inputs redone (changed, or --force) whose own earlier outputs are replaced. */
       replacing?: number;
+      skipped?: SkippedFiles;
     }
   | {
       type: 'folder_file';
@@ -98,4 +109,5 @@ export type FolderEvent =
       /** Files that were running when the run was interrupted (not recorded: the next run redoes them). */
       interrupted: number;
       manifest: string;
+      skipped?: SkippedFiles;
     };

@@ -2,7 +2,7 @@ import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { type AgentResult, emptyResult } from '../events.js';
-import type { FolderCounts, FolderEvent } from './events.js';
+import type { FolderCounts, FolderEvent, SkippedFiles } from './events.js';
 import type { RunManifest } from './manifest.js';
 
 /** One file's end as the pool sees it. */
@@ -42,6 +42,7 @@ export interface FolderEnd {
   saved?: number;
   show: (abs: string) => string;
   relOf: (abs: string) => string;
+  skipped?: SkippedFiles;
 }
 
 /** What the folder's files came to, in folder order: answers, failures, outputs. */
@@ -96,6 +97,7 @@ export function finishFolder(o: FolderEnd): { result: AgentResult; event: Folder
     notStarted: tally.notStarted,
     interrupted: tally.interrupted,
     manifest: o.show(o.manifest.path),
+    ...(o.skipped ? { skipped: o.skipped } : {}),
   };
   return { result: total, event };
 }

@@ -8,7 +8,7 @@ import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { type FolderInputs, type RunFn, startRounds } from './batch-run.js';
 import { CallGate } from './call-gate.js';
 import { dryRunFolder } from './dry-run.js';
-import type { FileStatus, FolderCounts, FolderEvent } from './events.js';
+import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './events.js';
 import { classify, runOne, withFinally } from './file-run.js';
 import { type FileResult, finishFolder, reasonOf } from './folder-end.js';
 import { outputWrite, removeLeftovers } from './leftovers.js';
@@ -71,6 +71,7 @@ export async function* runFolder(
   argName: string,
   dir: string,
   files: string[],
+  skipped?: SkippedFiles,
 ): AsyncGenerator<RunEvent, AgentResult> {
   const o = folderOptions(rt);
   // One run per folder: the lock is taken before the record is read (a dry run changes nothing).
@@ -82,7 +83,7 @@ export async function* runFolder(
         folder: displayPath(rt.cwd, dir),
       });
   try {
-    return yield* runLocked({ run, req, rt, argName, dir, files, o });
+    return yield* runLocked({ run, req, rt, argName, dir, files, o, ...(skipped ? { skipped } : {}) });
   } finally {
     await lock?.release();
   }
@@ -122,6 +123,8 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
 
 interface FolderSetup extends FolderInputs {
   o: FolderOptions;
+  /** Files of the folder left out (empty, other kinds): named at the start and counted at the end. */
+  skipped?: SkippedFiles;
 }
 
 type Emit = (ev: RunEvent) => void;
@@ -204,6 +207,7 @@ class FolderRun {
       skillChanged: this.manifest.skillChanged,
       currency: req.usage.platform.currency,
       ...(this.replacing.size ? { replacing: this.replacing.size } : {}),
+      ...(this.s.skipped ? { skipped: this.s.skipped } : {}),
     } satisfies FolderEvent;
   }
 
@@ -252,6 +256,7 @@ class FolderRun {
       ...(rounds?.saved ? { saved: rounds.saved } : {}),
       show: (abs) => this.show(abs),
       relOf: (abs) => this.relOf(abs),
+      ...(this.s.skipped ? { skipped: this.s.skipped } : {}),
     });
     yield end.event;
     return end.result;

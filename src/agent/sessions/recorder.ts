@@ -180,6 +180,7 @@ export class SessionRecorder {
       case 'skill_start':
       case 'skill_step':
       case 'skill_ocr':
+      case 'skill_asr':
       case 'folder_start':
       case 'folder_file':
       case 'folder_batch':

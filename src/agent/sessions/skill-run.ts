@@ -32,7 +32,7 @@ export function describeInputs(values: Record<string, unknown>): string {
     .join(' · ');
 }
 
-const SKILL_ONLY = new Set<RunEvent['type']>(['skill_start', 'skill_step', 'skill_ocr']);
+const SKILL_ONLY = new Set<RunEvent['type']>(['skill_start', 'skill_step', 'skill_ocr', 'skill_asr']);
 
 /**
  * Record a skill run. The run's inputs stand as its first message; nothing is written until the

@@ -15,6 +15,7 @@ import type { ChatSession } from '../chat.js';
 import { Compactor } from '../compact.js';
 import type { RunEvent } from '../events.js';
 import type { AgentDeps, BeforeCallOutcome } from '../loop.js';
+import { PriceStepWatch } from '../price-step.js';
 import { estimateToolsTokens } from '../tokens.js';
 import type { SessionKind } from './format.js';
 import { type OpenSessionOptions, openSession, type SessionRecorder } from './recorder.js';
@@ -78,6 +79,8 @@ type ChatView = Pick<ChatSession, 'messages' | 'settings'>;
 export class SessionWiring {
   readonly compactor: Compactor;
   readonly budget: RunBudget;
+  /** Tells the person once when a request is priced in a dearer step by its size. */
+  readonly priceSteps: PriceStepWatch;
   readonly kind: SessionKind;
   private _recorder: SessionRecorder;
   private chat: ChatView | undefined;
@@ -98,6 +101,7 @@ export class SessionWiring {
       report: (ev) => this.consume(ev),
     });
     this.budget = budgetIn(o, o.usage, model);
+    this.priceSteps = new PriceStepWatch(o.platform, model);
   }
 
   get recorder(): SessionRecorder {
@@ -123,8 +127,11 @@ export class SessionWiring {
       onContextOverflow: this.compactor.onContextOverflow,
       beforeCall: async (messages: Message[], signal: AbortSignal): Promise<BeforeCallOutcome> => {
         const outcome = await this.compactor.beforeCall(messages, signal);
-        const stop = this.budget.check(messages, this.compactor.status(messages).tokens);
-        return stop ? { ...outcome, stop } : outcome;
+        const tokens = this.compactor.status(messages).tokens;
+        const stop = this.budget.check(messages, tokens);
+        const step = this.priceSteps.check(tokens);
+        const notices = step ? [...(outcome.notices ?? []), step] : outcome.notices;
+        return { ...outcome, ...(notices ? { notices } : {}), ...(stop ? { stop } : {}) };
       },
     };
   }

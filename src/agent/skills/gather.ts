@@ -3,20 +3,30 @@
  * scans when the skill has the ocr tool), each folder's files in name order, and the results of
  * a per-file step (`each`) run on every file of a folder.
  */
+import { extname } from 'node:path';
+import type { Cost } from '../../llm/models.js';
+import { ZERO_USAGE } from '../../llm/types.js';
 import {
   checkPath,
   type DocumentBlock,
   filesIn,
   MESSAGE_BUDGET_BYTES,
   ocrBlock,
+  parsedBlock,
   type ReadOptions,
   readInput,
   supportedExtensions,
+  transcriptBlock,
 } from '../../skills/documents.js';
+import { isBlank } from '../../skills/folder.js';
 import type { SkillArg } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
+import { type MessageKey, t } from '../../support/i18n/index.js';
 import { truncateText } from '../../support/text.js';
+import { AudioError } from '../../tools/asr/audio.js';
+import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
+import { ParseDeclined } from '../../tools/files/platform-parse.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
@@ -51,6 +61,7 @@ export async function* gatherInputs(
     read: rt.readDocument,
     canOcr,
     canRead: plan.tools.builtin.includes('file_read'),
+    canParse: Boolean(rt.parseFile),
     signal: rt.signal,
     budget: { left: MESSAGE_BUDGET_BYTES },
   };
@@ -73,11 +84,19 @@ export async function* gatherInputs(
       continue;
     }
     const eachSkill = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
-    const files = await filesIn(
+    const files: string[] = [];
+    const empty: string[] = [];
+    for (const f of await filesIn(
       where.abs,
       supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
       req.inputsFrom === 'model' ? rt.cwd : undefined,
-    );
+    ))
+      ((await isBlank(f)) ? empty : files).push(f);
+    // Empty files are left out (said, never sent): the model would make their contents up.
+    if (empty.length) {
+      const list = empty.map((f) => `${show(f)} (${t('runs.skipped.empty')})`).join(t('runs.skipped.sep'));
+      yield { type: 'warning', message: t('runs.skipped.why', { files: list }) };
+    }
     if (!files.length) {
       throw new ZhiError({
         kind: 'usage',
@@ -134,6 +153,79 @@ async function* readFolder(
   return { summary: `${folder}/ (${files.length} files, in name order)`, docs };
 }
 
+/** An audio input's block: its transcript (the runtime shows the price and gets consent first). */
+async function* transcribeOne(
+  abs: string,
+  name: string,
+  o: ReadOptions,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): AsyncGenerator<RunEvent, DocumentBlock> {
+  if (!rt.transcribe) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'asr.err.noClient', params: { path: name } } });
+  }
+  yield { type: 'skill_asr', skill: req.skill.name, file: name };
+  try {
+    const got = await rt.transcribe(abs, { display: name, signal: o.signal, skill: req.skill.name });
+    const cost = req.usage.addPriced(got.model, got.cost ?? unknownCost(req));
+    yield { type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost };
+    return transcriptBlock(name, got.text, formatDuration(got.seconds), o.budget);
+  } catch (err) {
+    if (err instanceof ZhiError || !(err instanceof ToolError)) throw err;
+    throw new ZhiError({
+      kind: err instanceof DeclinedError ? 'budget' : 'io',
+      what: {
+        key: err instanceof DeclinedError ? 'asr.err.declined' : 'asr.err.failed',
+        params: { path: name },
+      },
+      ...(err instanceof AudioError && err.code === 'needs_ffmpeg'
+        ? {
+            why: { key: 'asr.why.needsFfmpeg', params: { ext: extname(name).slice(1) } },
+            tries: [{ key: ffmpegAdvice() }],
+          }
+        : err instanceof DeclinedError
+          ? {}
+          : { why: err.message }),
+      cause: err,
+    });
+  }
+}
+
+/** A file nothing here can read, through Zhipu's file parser (the runtime gets consent first). */
+async function* parseOne(
+  abs: string,
+  name: string,
+  o: ReadOptions,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): AsyncGenerator<RunEvent, DocumentBlock> {
+  try {
+    const got = await rt.parseFile!(abs, { display: name, signal: o.signal });
+    const cost = req.usage.addPriced(got.model, got.cost ?? unknownCost(req));
+    yield { type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost };
+    return parsedBlock(name, got.text, o.budget);
+  } catch (err) {
+    if (err instanceof ZhiError || !(err instanceof ToolError)) throw err;
+    const declined = err instanceof ParseDeclined;
+    throw new ZhiError({
+      kind: declined ? 'budget' : 'io',
+      what: { key: declined ? 'parser.err.declined' : 'skills.err.unreadableInput', params: { path: name } },
+      ...(declined ? {} : { why: err.message }),
+      cause: err,
+    });
+  }
+}
+
+function unknownCost(req: SkillRunRequest): Cost {
+  const p = req.usage.platform;
+  return { amount: 0, currency: p.currency, covered: p.coveredByPlan, approx: true };
+}
+
+function ffmpegAdvice(): MessageKey {
+  if (process.platform === 'win32') return 'asr.try.ffmpegWindows';
+  return process.platform === 'darwin' ? 'asr.try.ffmpegMac' : 'asr.try.ffmpegLinux';
+}
+
 /** One input file's block: its text, OCR'd up front when it is an image or a scan. */
 async function* readOne(
   abs: string,
@@ -144,6 +236,8 @@ async function* readOne(
 ): AsyncGenerator<RunEvent, DocumentBlock> {
   const outcome = await readInput(abs, name, o);
   if ('block' in outcome) return outcome.block;
+  if ('audio' in outcome) return yield* transcribeOne(abs, name, o, req, rt);
+  if ('parse' in outcome) return yield* parseOne(abs, name, o, req, rt);
   if (!rt.ocr) return ocrBlock(name, outcome.ocr, undefined, o.budget);
   yield { type: 'skill_ocr', skill: req.skill.name, file: name };
   try {

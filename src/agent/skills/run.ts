@@ -1,4 +1,4 @@
-import { findModel } from '../../llm/models.js';
+import { type Cost, findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { LlmClient, Message, PlatformClient, Usage } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
@@ -58,6 +58,22 @@ export interface SkillRuntime {
     abs: string,
     o: { display: string; signal: AbortSignal },
   ): Promise<{ markdown: string; model: string; usage: Usage }>;
+  /**
+   * Transcribe an audio input with GLM-ASR, after the price is shown and agreed (a person's yes,
+   * --yes or --auto); undefined where no platform client is available.
+   */
+  transcribe?(
+    abs: string,
+    o: { display: string; signal: AbortSignal; skill: string },
+  ): Promise<{ text: string; seconds: number; model: string; cost: Cost | undefined }>;
+  /**
+   * Read a file nothing here can read with Zhipu's file parser, after the price is shown and
+   * agreed; undefined where no platform client is available.
+   */
+  parseFile?(
+    abs: string,
+    o: { display: string; signal: AbortSignal },
+  ): Promise<{ text: string; model: string; cost: Cost | undefined }>;
   /** Before the first run of user skills that can write files or run commands: may they? */
   confirmTrust?(skills: Skill[]): Promise<boolean>;
   /** Needs trust: the skills of a run the user has not trusted yet. */

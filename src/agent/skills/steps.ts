@@ -10,6 +10,7 @@ import type { WrittenFile } from '../../tools/types.js';
 import { CallGate } from '../batch/call-gate.js';
 import { runFolder, runOutputDir } from '../batch/folder-run.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../batch/pool.js';
+import { skippedFiles, skippedList } from '../batch/skipped.js';
 import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from './run.js';
 
@@ -179,17 +180,19 @@ export async function* runPerFile(
 ): AsyncGenerator<RunEvent, AgentResult> {
   if (kind === 'file') return yield* runFolder(run, req, rt, argName, dirname(dir), [dir]);
   const arg = req.skill.args.find((a) => a.name === argName);
-  const files = await listFolder(dir, {
+  const { files, skipped } = await listFolder(dir, {
     extensions: supportedExtensions(arg?.extensions ? arg : undefined, canOcr),
     ...rt.selection,
     ...(req.inputsFrom === 'model' ? { containedIn: rt.cwd } : {}),
     skip: outputsToSkip(dir, runOutputDir(req, rt)),
   });
+  const said = skippedFiles(skipped.map((s) => ({ file: displayPath(rt.cwd, s.file), why: s.why })));
   if (!files.length) {
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'skills.err.emptyFolder', params: { path: displayPath(rt.cwd, dir) } },
+      ...(said ? { why: { key: 'runs.skipped.why', params: { files: skippedList(said) } } } : {}),
     });
   }
-  return yield* runFolder(run, req, rt, argName, dir, files);
+  return yield* runFolder(run, req, rt, argName, dir, files, said);
 }

@@ -7,6 +7,7 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { type AppContext, makeClient } from '../context.js';
+import { dataAsJson } from '../render/formats/index.js';
 
 const ACTIONS = ['list', 'status', 'results', 'cancel'];
 
@@ -31,7 +32,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const client = makeClient(ctx);
   const api = new BatchApi(client.http, ctx.platform);
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  const json = ctx.args.flags.outputFormat !== 'text';
+  const json = dataAsJson(ctx.args.flags.outputFormat);
   if (action === 'list') {
     const jobs = await api.list();
     if (json) out(JSON.stringify({ data: jobs }));

@@ -7,11 +7,12 @@ import { describeApiError } from '../../llm/describe.js';
 import { t } from '../../support/i18n/index.js';
 import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
+import { findFfmpeg } from '../../tools/asr/ffmpeg.js';
 import { findSoffice } from '../../tools/files/readers/soffice.js';
-import { sandboxState } from '../../tools/shell/sandbox.js';
+import { sandboxFor } from '../../tools/shell/sandbox.js';
 import { type AppContext, makeClient } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
-import { officeCheck, sandboxCheck } from './doctor-sandbox.js';
+import { audioCheck, officeCheck, sandboxCheck } from './doctor-sandbox.js';
 import { aclCheck, asWindowsNote, codePageCheck, shellCheck } from './doctor-windows.js';
 
 export interface Check {
@@ -99,8 +100,9 @@ export const CHECKS: DoctorCheck[] = [
   keyCheck,
   mcpCheck,
   () => officeCheck(findSoffice()),
+  () => audioCheck(findFfmpeg()),
   aclCheck,
   shellCheck,
   codePageCheck,
-  () => asWindowsNote(sandboxCheck(sandboxState())),
+  (ctx) => asWindowsNote(sandboxCheck(sandboxFor(ctx.config.shellSandbox))),
 ];

@@ -24,3 +24,15 @@ export function officeCheck(soffice: string | undefined): Check {
         : 'doctor.office.tryLinux';
   return { ok: false, optional: true, lines: [t('doctor.office.missing'), t(tryKey)] };
 }
+
+/** Which recordings can be transcribed here: WAV and MP3 always, the rest with ffmpeg. */
+export function audioCheck(ffmpeg: string | undefined): Check {
+  if (ffmpeg) return { ok: true, lines: [t('doctor.audio.ffmpeg', { path: visible(ffmpeg) })] };
+  const tryKey =
+    process.platform === 'win32'
+      ? 'asr.try.ffmpegWindows'
+      : process.platform === 'darwin'
+        ? 'asr.try.ffmpegMac'
+        : 'asr.try.ffmpegLinux';
+  return { ok: false, optional: true, lines: [t('doctor.audio.native'), t(tryKey)] };
+}

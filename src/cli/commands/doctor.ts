@@ -9,7 +9,7 @@ import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
 import { CHECKS } from './doctor-checks.js';
 
-export { officeCheck, sandboxCheck } from './doctor-sandbox.js';
+export { audioCheck, officeCheck, sandboxCheck } from './doctor-sandbox.js';
 
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const style = ctx.err;

@@ -5,6 +5,7 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
+import { dataAsJson } from '../render/formats/index.js';
 import { displayTitle, sessionTable } from '../sessions/list.js';
 import { load, resolveSessionArg } from '../sessions/resume.js';
 
@@ -41,7 +42,7 @@ async function list(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
     ...(query ? { query } : {}),
     ...(here ? { cwd: ctx.cwd } : {}),
   });
-  if (ctx.args.flags.outputFormat !== 'text') {
+  if (dataAsJson(ctx.args.flags.outputFormat)) {
     process.stdout.write(`${JSON.stringify(found.map(jsonOf), null, 2)}\n`);
     return ExitCode.ok;
   }

@@ -6,6 +6,7 @@ import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
+import { dataAsJson } from '../render/formats/index.js';
 import { findSkill } from '../skills/execute.js';
 import {
   builtinDeleteError,
@@ -73,7 +74,7 @@ function unknownAction(action: string): ZhiError {
 
 function list(ctx: AppContext, catalog: SkillCatalog): ExitCodeValue {
   for (const w of allWarnings(ctx, catalog)) err(w);
-  if (ctx.args.flags.outputFormat !== 'text') {
+  if (dataAsJson(ctx.args.flags.outputFormat)) {
     out(JSON.stringify(listJson(ctx, catalog), null, 2));
     return ExitCode.ok;
   }

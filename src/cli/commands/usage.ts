@@ -15,6 +15,7 @@ import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import { padToWidth, textWidth } from '../../support/width.js';
 import type { AppContext } from '../context.js';
+import { dataAsJson } from '../render/formats/index.js';
 
 const GROUPS: GroupBy[] = ['model', 'skill', 'day', 'kind'];
 const DEFAULT_SINCE = '30d';
@@ -64,7 +65,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   }
   const { entries, skipped } = await readLedger(ctx.paths.usageLedger, since);
   const { rows, total } = aggregate(entries, by);
-  if (ctx.args.flags.outputFormat !== 'text') {
+  if (dataAsJson(ctx.args.flags.outputFormat)) {
     process.stdout.write(`${JSON.stringify(usageJson(rows, total, by, since, entries), null, 2)}\n`);
     return ExitCode.ok;
   }

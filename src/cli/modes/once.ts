@@ -1,10 +1,14 @@
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { ChatSession } from '../../agent/chat.js';
 import type { AgentResult } from '../../agent/events.js';
 import { grantTyped } from '../../agent/permissions.js';
 import type { ContentPart } from '../../llm/types.js';
-import { type ExitCodeValue, exitCodeOf } from '../../support/errors.js';
+import { ExitCode, type ExitCodeValue, exitCodeOf } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import type { OutputFormat } from '../args.js';
+import { terminalAsker } from '../ask.js';
 import { createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
@@ -12,18 +16,21 @@ import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
-import { StreamPrinter } from '../render/printer.js';
+import { OUTPUT_FORMATS, runConsumer } from '../render/formats/index.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
+import { findMistyped } from '../repl/attach/mistyped.js';
 
 /**
  * One question, one answer: `zhi -c "…"` and pipe mode. `typed` is what the person wrote
  * themselves (the `-c` text, not a document piped beside it): its URLs are pre-approved.
  */
 export async function runOnce(ctx: AppContext, userText: string, typed = userText): Promise<ExitCodeValue> {
+  if (!(await typosChecked(ctx, typed))) return ExitCode.usage;
   const format = ctx.args.flags.outputFormat;
   // Drawn like the REPL: the renderer exists before the chat, so a question can stop its live
   // area (otherwise the spinner line is drawn over the question and the person never sees it).
-  const renderer = format === 'text' && richTerminal(ctx) ? await oneShotRenderer(ctx) : undefined;
+  const renderer =
+    OUTPUT_FORMATS[format].drawnLikeChat && richTerminal(ctx) ? await oneShotRenderer(ctx) : undefined;
   const prompter = ctx.stdinIsTTY
     ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
     : nobodyPrompter;
@@ -37,6 +44,31 @@ export async function runOnce(ctx: AppContext, userText: string, typed = userTex
   });
   if (renderer) return exitCodeOf(await sendRendered(ctx, renderer, chat, content));
   return exitCodeOf(await sendPrinted(ctx, chat, content, format));
+}
+
+/** Longer messages (a document piped in as the message) are not searched for mistyped names. */
+const TYPO_CHECK_CHARS = 4000;
+
+/**
+ * A name in the message one typo away from a file that is here (`note.txt` beside `notes.txt`):
+ * said before anything is sent. At a terminal the person decides whether to send it as it is
+ * (no: exit 2, nothing sent); piped or scripted there is nobody to ask, so it is a warning on
+ * stderr and the message goes.
+ */
+async function typosChecked(ctx: AppContext, typed: string): Promise<boolean> {
+  if (typed.length > TYPO_CHECK_CHARS) return true;
+  const home = ctx.env.HOME || homedir();
+  const typo = findMistyped(typed, { cwd: ctx.cwd, home, isFile: (p) => statSync(p).isFile() });
+  if (!typo) return true;
+  const said = t('input.missing', { name: visible(typo.typed), suggestion: visible(typo.suggestion) });
+  if (!ctx.stdinIsTTY) {
+    process.stderr.write(formatWarning(`${said}\n  ${t('input.missingSent')}`, ctx.err));
+    return true;
+  }
+  process.stderr.write(formatWarning(said, ctx.err));
+  if (await terminalAsker(ctx.interrupt).yesNo(t('input.missingAsk'))) return true;
+  process.stderr.write(`${t('input.missingNotSent')}\n`);
+  return false;
 }
 
 /** Both streams are a colour terminal that can move the cursor: draw as the REPL does. */
@@ -75,7 +107,7 @@ export async function sendPrinted(
   content: string | ContentPart[],
   format: OutputFormat = 'text',
 ): Promise<AgentResult> {
-  const printer = StreamPrinter.forContext(ctx, format);
+  const printer = await runConsumer(ctx, format);
   const started = Date.now();
   const result = await ctx.interrupt.run((signal) =>
     pump(chat.send(content, signal), (ev) => printer.handle(ev)),

@@ -13,7 +13,17 @@ const KEEP = { keepNewlines: true, keepTabs: true };
  * An error as a person reads it: what happened, why, what to try. With colour it is a red panel;
  * without, plain lines prefixed with [ERROR]. The stack trace only with --debug.
  */
-export function formatError(err: ZhiError, style: Style, debug = false, width = stderrColumns()): string {
+export interface ErrorView {
+  /** --debug: the stack trace too. */
+  debug?: boolean | undefined;
+  /** Columns to wrap to (stderr's by default). */
+  width?: number | undefined;
+  /** Read inside the REPL: advice names the slash command (/model), not the flag (--model). */
+  inRepl?: boolean | undefined;
+}
+
+export function formatError(err: ZhiError, style: Style, view: ErrorView = {}): string {
+  const { debug = false, width = stderrColumns(), inRepl = false } = view;
   const lines: string[] = [];
   // Each line wraps to the window at word (or CJK) boundaries, under its own indent; only the
   // first line of a text carries its label ("Reason:"), the others (a skill's usage) are indented.
@@ -24,7 +34,7 @@ export function formatError(err: ZhiError, style: Style, debug = false, width = 
   // Error texts quote the API, files and paths: shown, never executed.
   const what = visible(err.whatText(), KEEP);
   const why = visible(err.whyText() ?? '', KEEP);
-  const tries = adviceFor(err).map((x) => visible(x, KEEP));
+  const tries = adviceFor(err, process.env, inRepl).map((x) => visible(x, KEEP));
   if (style.enabled) {
     push(style.red(style.bold(`✖ ${t('cli.error')}: `)), style.bold(what), '  ');
     if (why) push(`  ${style.dim(`${t('cli.reason')}:`)} `, why, '    ');

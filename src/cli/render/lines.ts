@@ -14,6 +14,7 @@ import { formatWarning } from './error.js';
 import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { toolFailureText } from './tool-failure.js';
+import { callText, toolTitle } from './tool-names.js';
 
 export { doneLine, fileLines } from './summary.js';
 
@@ -30,13 +31,12 @@ export interface ToolLineOptions {
   nested?: boolean;
 }
 
-/** `[1/2] ocr report.pdf … ✓ 1.2s` or `[2/2] file_write out.xlsx … ✗ 0.1s disk full`. */
+/** `[1/2] Read text in report.pdf … ✓ 1.2s` or `[2/2] 写入 out.xlsx … ✗ 0.1s 磁盘已满`. */
 export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): string {
-  const label = ev.label === ev.name ? '' : ` ${visible(ev.label)}`;
   const mark = ev.ok ? st.green('✓') : st.red('✗');
   const prefix = st.enabled || o.nested ? '' : '[TOOL] ';
   const counter = o.nested ? '' : `${st.dim(`[${ev.index + 1}/${ev.total}]`)} `;
-  const head = `${prefix}${counter}${ev.name}${label} … ${mark}`;
+  const head = `${prefix}${counter}${callText(ev.name, visible(ev.label))} … ${mark}`;
   if (o.notRun) return head;
   const line = `${head} ${st.dim(formatDuration(ev.durationMs))}`;
   const room = o.width === undefined ? 160 : o.width - 5;
@@ -54,15 +54,16 @@ function failureReason(ev: ToolEnd, st: Style, room: number): string {
 /** What a person reads when a tool call was not run: always in their language, never the model's note. */
 export function permissionText(ev: Permission): string | undefined {
   if (ev.decision === 'denied') {
-    if (ev.code === 'no_terminal') return t('render.deniedNoTerminal', { name: ev.name });
+    const name = toolTitle(ev.name);
+    if (ev.code === 'no_terminal') return t('render.deniedNoTerminal', { name });
     // Already in the person's language, its parameters sanitized by the loop.
     if (ev.notice) return ev.notice;
     return ev.reason
-      ? t('render.denied', { name: ev.name, reason: visible(ev.reason) })
-      : t('render.deniedByUser', { name: ev.name });
+      ? t('render.denied', { name, reason: visible(ev.reason) })
+      : t('render.deniedByUser', { name });
   }
   if (ev.decision === 'refused')
-    return ev.notice ?? t('render.refused', { name: ev.name, reason: visible(ev.reason ?? '') });
+    return ev.notice ?? t('render.refused', { name: toolTitle(ev.name), reason: visible(ev.reason ?? '') });
   return undefined;
 }
 
@@ -113,6 +114,8 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
       return [`${indent}  [${ev.index + 1}/${ev.total}] ${visible(ev.label)}`];
     case 'skill_ocr':
       return [st.dim(`${indent}  ${who}: ${t('skills.ocr', { file: visible(ev.file) })}`)];
+    case 'skill_asr':
+      return [st.dim(`${indent}  ${who}: ${t('skills.asr', { file: visible(ev.file) })}`)];
     case 'tool_end':
       return [`${indent}  ${st.dim(`${who}:`)} ${toolLine(ev, st, { nested: true })}`];
     case 'permission': {

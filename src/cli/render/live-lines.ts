@@ -9,6 +9,7 @@ import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import type { Style } from './style.js';
 import type { ThinkingText } from './thinking.js';
+import { callText } from './tool-names.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -50,7 +51,7 @@ export function liveLines(s: LiveState): string[] {
   for (const tool of s.tools) {
     const note = tool.note ? ` ${ui.dim(tool.note)}` : '';
     lines.push(
-      `${ui.cyan(frame)} ${ui.dim(`[${tool.index + 1}/${tool.total}]`)} ${tool.name}${tool.label ? ` ${tool.label}` : ''} … ${ui.dim(`${secs(tool.started)}s`)}${note}`,
+      `${ui.cyan(frame)} ${ui.dim(`[${tool.index + 1}/${tool.total}]`)} ${callText(tool.name, visible(tool.label))} … ${ui.dim(`${secs(tool.started)}s`)}${note}`,
     );
   }
   if (s.waiting) lines.push(`${ui.cyan(frame)} ${ui.dim(`${s.waiting.text} ${secs(s.waiting.since)}s`)}`);

@@ -1,4 +1,5 @@
-import type { FolderEvent } from '../../agent/batch/events.js';
+import type { FolderEvent, SkippedFiles } from '../../agent/batch/events.js';
+import { skipReason } from '../../agent/batch/skipped.js';
 import { formatCost } from '../../llm/models.js';
 import type { Currency } from '../../llm/platforms.js';
 import { maxOf } from '../../support/arrays.js';
@@ -106,6 +107,7 @@ export class FolderProgress {
     this.started = this.now();
     this.currency = ev.currency as Currency;
     const st = this.o.err;
+    if (ev.skipped) this.skipped(ev.skipped);
     if (ev.skillChanged) this.say(st.yellow(t('batch.start.skillChanged')));
     if (ev.todo === 0) {
       this.say(t('batch.start.nothing'));
@@ -114,6 +116,20 @@ export class FolderProgress {
     this.say(st.dim(t('batch.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
     if (ev.counts.earlier) this.say(st.dim(t('batch.start.earlier', { earlier: ev.counts.earlier })));
     if (ev.replacing) this.say(st.yellow(t('runs.replacing', { count: ev.replacing })));
+  }
+
+  /** The files left out, named when few (counts and the first few when many). */
+  private skipped(s: SkippedFiles): void {
+    const st = this.o.err;
+    const few = s.count <= s.shown.length;
+    const counts = { count: s.count, empty: s.empty, other: s.count - s.empty };
+    this.say(st.yellow(t(few ? 'runs.skipped.start' : 'runs.skipped.startMany', counts)));
+    const w = Math.min(40, maxOf(s.shown.map((f) => textWidth(visible(f.file)))));
+    for (const f of s.shown) {
+      const name = visible(f.file);
+      this.say(`  ${name}${' '.repeat(Math.max(1, w - textWidth(name) + 2))}${st.dim(skipReason(f.why))}`);
+    }
+    if (!few) this.say(`  ${t('runs.skipped.more', { count: s.count - s.shown.length })}`);
   }
 
   private counter(ev: { counts: { total: number; done: number; failed: number; earlier: number } }): string {
@@ -201,6 +217,10 @@ export class FolderProgress {
     }
     if (ev.interrupted) this.o.line(st.yellow(t('batch.end.interrupted', { count: ev.interrupted })));
     if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));
+    if (ev.skipped) {
+      const { count, empty } = ev.skipped;
+      this.o.line(st.yellow(t('runs.skipped.end', { count, empty, other: count - empty })));
+    }
     this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
   }
 }

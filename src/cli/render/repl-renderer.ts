@@ -160,6 +160,9 @@ export class ReplRenderer {
       case 'skill_ocr':
         this.printUi(ui.dim(t('skills.ocr', { file: visible(ev.file) })));
         break;
+      case 'skill_asr':
+        this.printUi(ui.dim(t('skills.asr', { file: visible(ev.file) })));
+        break;
       case 'long_document':
       case 'folder_start':
       case 'folder_file':
@@ -278,7 +281,7 @@ export class ReplRenderer {
     }
     const error = result.error ?? this.lastError;
     if (error && result.stopReason !== 'answer') {
-      this.printUi(formatError(error, this.ui, this.o.debug));
+      this.printUi(formatError(error, this.ui, { debug: this.o.debug, inRepl: !this.o.oneShot }));
       return;
     }
     if (result.stopReason === 'aborted') {

@@ -15,6 +15,8 @@ export interface ColumnMeasure {
   need: number;
   /** Widest word: better not split, but may be when space is short. */
   word: number;
+  /** The header's width: a header is not broken while the table has room to keep it whole. */
+  head: number;
 }
 
 /** A text column narrower than this reads as a vertical stripe of syllables. */
@@ -26,7 +28,7 @@ const WORD_CAP = 16;
 const ATOM = /^[([]?[-+−±]?[$¥€£₩]?\d[\d.,:/\-–_%‰]*[%‰元万亿]?[)\]]?[,;，；。]?$/u;
 
 export function emptyMeasure(): ColumnMeasure {
-  return { natural: 0, need: 0, word: 0 };
+  return { natural: 0, need: 0, word: 0, head: 0 };
 }
 
 /** Measure one cell's plain text and fold it into `m`. Cost is linear in the text. */
@@ -70,7 +72,25 @@ export function allocate(cols: ColumnMeasure[], avail: number): number[] | undef
   const hard = cols.map((c, i) => Math.min(natural[i]!, Math.max(c.need, MIN_TEXT)));
   if (sum(hard) > avail) return undefined;
   const soft = cols.map((c, i) => Math.max(hard[i]!, Math.min(natural[i]!, c.word, WORD_CAP)));
-  return shrink(natural, sum(soft) <= avail ? soft : hard, avail);
+  if (sum(soft) > avail) return shrink(natural, hard, avail);
+  return shrink(natural, withHeads(cols, soft, avail), avail);
+}
+
+/**
+ * Raise floors so headers stay whole (`能否编辑`, not `能否编`/`辑`) while the room lasts: the
+ * headers that need the fewest extra columns first.
+ */
+function withHeads(cols: ColumnMeasure[], floor: number[], avail: number): number[] {
+  const out = [...floor];
+  let spare = avail - sum(out);
+  const want = cols.map((c, i) => Math.min(c.head, WORD_CAP) - out[i]!);
+  const order = want.map((_, i) => i).sort((a, b) => want[a]! - want[b]!);
+  for (const i of order) {
+    if (want[i]! <= 0 || want[i]! > spare) continue;
+    out[i] = out[i]! + want[i]!;
+    spare -= want[i]!;
+  }
+  return out;
 }
 
 /** Take columns down, widest first, until they fit in `avail`; none goes below its floor. */

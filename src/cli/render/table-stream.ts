@@ -41,6 +41,7 @@ export class LiveTable {
     this.data = { header, rows: [], aligns };
     this.measures = header.map(() => emptyMeasure());
     measureRow(header, this.measures);
+    for (const m of this.measures) m.head = m.natural;
     if (!theme.enabled) for (const m of this.measures) m.natural = Math.max(3, m.natural);
     this.shown = this.measures.map((m) => m.natural);
   }

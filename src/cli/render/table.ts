@@ -47,6 +47,7 @@ export function measureRow(cells: Cells, measures: ColumnMeasure[]): void {
 export function measureTable(data: TableData, theme: Theme): ColumnMeasure[] {
   const measures = data.header.map(() => emptyMeasure());
   measureRow(data.header, measures);
+  for (const m of measures) m.head = m.natural;
   for (const r of data.rows) measureRow(r, measures);
   // Plain output keeps a `---` separator under each header, so a column is at least 3 wide.
   if (!theme.enabled) for (const m of measures) m.natural = Math.max(3, m.natural);

@@ -4,23 +4,31 @@ import { maxBy } from '../../support/arrays.js';
  * names). Widths come from the one display width, support/width.ts.
  */
 import { padToWidth, textWidth } from '../../support/width.js';
+import { wrapSpans } from './wrap.js';
 
-/** Rows of cells as aligned columns (two spaces apart); `right` marks right-aligned columns. */
-export function columns(rows: string[][], right: ReadonlySet<number> = new Set()): string[] {
+/** The narrowest last column worth wrapping under itself. */
+const MIN_LAST = 20;
+
+/**
+ * Rows of cells as aligned columns (two spaces apart); `right` marks right-aligned columns. With a
+ * `width`, a last cell too long for the line wraps at words under its own column (or, when that
+ * column would be narrower than MIN_LAST, on indented lines below).
+ */
+export function columns(rows: string[][], right: ReadonlySet<number> = new Set(), width?: number): string[] {
   const n = maxBy(rows, (r) => r.length, 0);
   const widths = Array.from({ length: n }, (_, i) => maxBy(rows, (r) => textWidth(r[i] ?? ''), 0));
-  return rows.map((r) =>
-    r
-      .map((c, i) =>
-        right.has(i)
-          ? padToWidth(c, widths[i]!, 'right')
-          : i === r.length - 1
-            ? c
-            : padToWidth(c, widths[i]!),
-      )
-      .join('  ')
-      .trimEnd(),
-  );
+  return rows.flatMap((r) => {
+    const cells = r.map((c, i) =>
+      right.has(i) ? padToWidth(c, widths[i]!, 'right') : i === r.length - 1 ? c : padToWidth(c, widths[i]!),
+    );
+    const line = cells.join('  ').trimEnd();
+    if (!width || textWidth(line) < width || r.length < 2) return [line];
+    const head = `${cells.slice(0, -1).join('  ')}  `;
+    const last = r[r.length - 1]!;
+    if (width - textWidth(head) >= MIN_LAST)
+      return wrapText(last, width - 1, head, ' '.repeat(textWidth(head)));
+    return [head.trimEnd(), ...wrapText(last, width - 1, '    ', '    ')];
+  });
 }
 
 /** The width of the terminal on stderr, or undefined when it is not a terminal (nothing is wrapped then). */
@@ -29,68 +37,28 @@ export function stderrColumns(): number | undefined {
 }
 
 /**
- * Wrap one paragraph of plain (possibly painted) text to `width` columns: at spaces, or between
- * CJK characters, never inside a word unless the word alone is longer than a line. The first line
- * follows `first`, the others `rest` (a hanging indent). Without a width the text is returned as is.
+ * Wrap one paragraph of plain (possibly painted) text to `width` columns — the REPL's one wrap,
+ * `wrapSpans`: at spaces, or between CJK characters, never inside a word (`Ctrl+D`, `¥0.02`)
+ * unless the word alone is longer than a line. The first line follows `first`, the others `rest`
+ * (a hanging indent). Without a width the text is returned as is.
  */
 export function wrapText(text: string, width: number | undefined, first = '', rest = ''): string[] {
   if (!width || textWidth(first) + textWidth(text) <= width) return [first + text];
-  const room = (line: string) => width - textWidth(line);
-  const lines: string[] = [];
-  let line = first;
-  let empty = true;
-  for (const token of tokens(text)) {
-    const w = textWidth(token);
-    const space = token === ' ';
-    if (space && empty) continue;
-    if (w <= room(line)) {
-      line += token;
-      empty = false;
-      continue;
-    }
-    if (!empty) lines.push(line.trimEnd());
-    line = rest;
-    empty = true;
-    if (space) continue;
-    // A token longer than a whole line is cut where it must be.
-    let part = token;
-    while (textWidth(part) > room(line) && room(line) > 0) {
-      let cut = '';
-      for (const ch of part) {
-        if (textWidth(cut + ch) > room(line)) break;
-        cut += ch;
-      }
-      if (!cut) break;
-      lines.push(line + cut);
-      part = part.slice(cut.length);
-    }
-    line += part;
-    empty = part === '';
-  }
-  if (!empty || !lines.length) lines.push(line.trimEnd());
-  return lines;
+  return wrapSpans([{ text }], width, { first, rest });
 }
 
-/** Words, single spaces, and CJK characters one by one (closing punctuation kept with the one before). */
-function tokens(text: string): string[] {
-  const out: string[] = [];
-  let word = '';
-  const flush = () => {
-    if (word) out.push(word);
-    word = '';
-  };
-  for (const ch of text) {
-    if (ch === ' ') {
-      flush();
-      out.push(' ');
-    } else if (textWidth(ch) === 2) {
-      if (/[，。、；：？！）》」』】]/.test(ch) && out.length && !word) out[out.length - 1] += ch;
-      else {
-        flush();
-        out.push(ch);
-      }
-    } else word += ch;
-  }
-  flush();
-  return out;
+/**
+ * Lines printed to a terminal `width` columns wide, each line longer than that wrapped at words
+ * under its own indentation (plus two columns), so the terminal never cuts a word in two.
+ */
+export function fitLines(text: string, width: number | undefined): string {
+  if (!width) return text;
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      if (textWidth(line) <= width) return [line];
+      const lead = /^ */.exec(line)![0];
+      return wrapText(line.slice(lead.length), width - 1, lead, `${lead}  `);
+    })
+    .join('\n');
 }

@@ -22,28 +22,55 @@ interface Unit {
   newline: boolean;
 }
 
+/** Colour and link escape codes in already painted text: kept whole, zero columns wide. */
+const ESCAPE = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+
+/** The text of a span and the escape codes in it, in order. */
+function pieces(text: string): { text: string; escape: boolean }[] {
+  if (!text.includes('\x1b')) return [{ text, escape: false }];
+  const out: { text: string; escape: boolean }[] = [];
+  let at = 0;
+  for (const m of text.matchAll(ESCAPE)) {
+    if (m.index > at) out.push({ text: text.slice(at, m.index), escape: false });
+    out.push({ text: m[0], escape: true });
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push({ text: text.slice(at), escape: false });
+  return out;
+}
+
 function units(spans: Span[]): Unit[] {
   const out: Unit[] = [];
   for (const span of spans) {
-    for (const g of graphemes(span.text)) {
-      if (g === '\n' || g === '\r\n') {
-        out.push({ text: '', width: 0, paint: span.paint, space: false, wide: false, newline: true });
+    for (const piece of pieces(span.text)) {
+      if (piece.escape) {
+        out.push({
+          text: piece.text,
+          width: 0,
+          paint: span.paint,
+          space: false,
+          wide: false,
+          newline: false,
+        });
         continue;
       }
-      if (g === '\r') continue;
-      const text = g === '\t' ? '    ' : g;
-      const width = textWidth(g);
-      out.push({
-        text,
-        width,
-        paint: span.paint,
-        space: g === ' ' || g === '\t',
-        wide: width > 1,
-        newline: false,
-      });
+      pushGraphemes(out, piece.text, span.paint);
     }
   }
   return out;
+}
+
+function pushGraphemes(out: Unit[], text: string, paint: Paint | undefined): void {
+  for (const g of graphemes(text)) {
+    if (g === '\n' || g === '\r\n') {
+      out.push({ text: '', width: 0, paint, space: false, wide: false, newline: true });
+      continue;
+    }
+    if (g === '\r') continue;
+    const width = textWidth(g);
+    const space = g === ' ' || g === '\t';
+    out.push({ text: g === '\t' ? '    ' : g, width, paint, space, wide: width > 1, newline: false });
+  }
 }
 
 /** May a line break fall just before units[i]? */

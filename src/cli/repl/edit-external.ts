@@ -27,9 +27,12 @@ export async function editInEditor(
   if (r.kind === 'edited') return r.text;
   if (r.kind === 'unchanged') o.write(`${o.style.dim(t('input.editor.unchanged'))}\n`);
   else {
-    const what = t('input.editor.failed', { editor: r.editor, reason: r.reason });
-    const tryKey = process.platform === 'win32' ? 'input.editor.failedTryWindows' : 'input.editor.failedTry';
-    o.write(formatWarning(`${what}\n${t(tryKey)}`, o.style));
+    const { editorAdvice } = await import('../external-editor.js');
+    const what =
+      r.kind === 'none'
+        ? t('input.editor.none')
+        : t('input.editor.failed', { editor: r.editor, reason: r.reason });
+    o.write(formatWarning(`${what}\n${editorAdvice(o.env)}`, o.style));
   }
   return undefined;
 }

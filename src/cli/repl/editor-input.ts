@@ -145,17 +145,20 @@ export class TypeAheadQueue {
   }
 }
 
-/** Ctrl+C while zhi works: the work's own interrupt, or one kept for the work about to start. */
+/** Which key asked to stop: Ctrl+C (a second press while stopping leaves zhi) or Esc (only stops). */
+export type StopKey = 'ctrl-c' | 'esc';
+
+/** Ctrl+C or Esc while zhi works: the work's own interrupt, or one kept for the work about to start. */
 export class BusyInterrupt {
-  handler: (() => void) | undefined;
+  handler: ((key: StopKey) => void) | undefined;
   /** Between a line and the work it starts: stop that work as soon as it begins. */
   pending = false;
 
-  set(handler: () => void): void {
+  set(handler: (key: StopKey) => void): void {
     this.handler = handler;
     if (this.pending) {
       this.pending = false;
-      handler();
+      handler('ctrl-c');
     }
   }
 
@@ -164,7 +167,15 @@ export class BusyInterrupt {
   }
 
   fire(): void {
-    if (this.handler) this.handler();
+    if (this.handler) this.handler('ctrl-c');
     else this.pending = true;
+  }
+
+  /**
+   * Esc: stops the work running now, and nothing else. Never kept for later — an Esc between two
+   * pieces of work (or a stray one from an escape sequence cut short) must not stop the next.
+   */
+  escape(): void {
+    this.handler?.('esc');
   }
 }

@@ -13,7 +13,8 @@ export type KeyAction =
   | 'newer'
   | 'search'
   | 'clear'
-  | 'ctrl-x';
+  | 'ctrl-x'
+  | 'paste-image';
 
 const CONTROL = /^[\x00-\x08\x0b-\x1f\x7f]$/;
 
@@ -39,6 +40,7 @@ const CTRL: Record<string, (b: TextBuffer) => KeyAction> = {
   right: edit((b) => b.wordRight()),
   l: () => 'clear',
   x: () => 'ctrl-x',
+  v: () => 'paste-image',
   r: () => 'search',
   p: () => 'older',
   n: () => 'newer',

@@ -13,7 +13,12 @@ export interface EditorStreams {
   };
 }
 
-export type ReadResult = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt' };
+export type ReadResult =
+  | { kind: 'line'; text: string }
+  | { kind: 'eof' }
+  | { kind: 'interrupt' }
+  /** Ctrl+V: attach the clipboard's image; the draft goes back on the prompt afterwards. */
+  | { kind: 'paste-image'; draft: string };
 
 export interface EditorOptions {
   history: History;

@@ -8,6 +8,7 @@ import {
   HistoryBrowser,
   PASTING,
   PasteCollector,
+  type StopKey,
   TypeAheadQueue,
 } from './editor-input.js';
 import { applyKey } from './editor-keys.js';
@@ -132,8 +133,8 @@ export class LineEditor {
 
   private askPrompt: string | undefined;
 
-  /** While the agent works: Ctrl+C calls `onInterrupt`; other keys are typed ahead. */
-  busy(onInterrupt: () => void): void {
+  /** While the agent works: Ctrl+C and Esc call `onInterrupt`; other keys are typed ahead. */
+  busy(onInterrupt: (key: StopKey) => void): void {
     this.mode = 'busy';
     this.interrupt.set(onInterrupt);
   }
@@ -201,18 +202,27 @@ export class LineEditor {
   private onKey(s: string | undefined, key: Key | undefined): void {
     const k = key ?? {};
     const ctrlC = Boolean(k.ctrl && k.name === 'c');
+    // A lone Esc, as the keypress parser tells it from the start of an arrow key (its timeout).
+    const esc = k.name === 'escape';
     if (this.mode === 'busy' || this.mode === 'idle') {
-      this.typeAhead(s, k, ctrlC);
+      if (esc) this.interrupt.escape();
+      else this.typeAhead(s, k, ctrlC);
       return;
     }
     if (this.search) {
       this.searchKey(s, k);
       return;
     }
+    // Esc at a question stops the work like Ctrl+C; at the prompt it does nothing.
+    if (esc && this.mode === 'ask') {
+      this.endAsk(null);
+      this.interrupt.handler?.('esc');
+      return;
+    }
     if (ctrlC) {
       if (this.mode === 'ask') {
         this.endAsk(null);
-        this.interrupt.handler?.();
+        this.interrupt.handler?.('ctrl-c');
       } else if (this.buf.text !== '') {
         this.draw(false);
         this.io.output.write('\n');
@@ -260,6 +270,10 @@ export class LineEditor {
         return;
       case 'ctrl-x':
         this.ctrlX = true;
+        return;
+      case 'paste-image':
+        // Only at the prompt: the REPL reads the clipboard, then gives the draft back.
+        if (this.mode === 'read') this.finishRead({ kind: 'paste-image', draft: b.text });
         return;
       case 'clear':
         this.io.output.write('\x1b[H\x1b[2J');

@@ -1,5 +1,4 @@
 import type { ExitCodeValue } from '../../support/errors.js';
-import { setAdviceInRepl } from '../advice.js';
 import type { AppContext } from '../context.js';
 import type { Resumed } from '../sessions/attach.js';
 import { loadSlashCommands } from './commands/index.js';
@@ -13,8 +12,6 @@ import { Repl } from './repl.js';
  * session file read), and the chat is built behind the prompt.
  */
 export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Promise<ExitCodeValue> {
-  // Advice in errors names the slash commands from now on (/model, not --model).
-  setAdviceInRepl(true);
   const history = await History.load(ctx.paths.historyFile);
   let resumed: Resumed | undefined;
   const repl = new Repl({

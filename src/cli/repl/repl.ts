@@ -17,6 +17,7 @@ import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { attachMark } from '../render/symbols.js';
+import { fitLines } from '../render/width.js';
 import { chatModel } from '../settings.js';
 import { editorAsker } from './ask.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
@@ -172,7 +173,8 @@ export class Repl {
       chat,
       client,
       mcp,
-      print: (text) => this.io.output.write(`${text}\n`),
+      // No word is cut in two by the terminal: lines longer than the window wrap at words.
+      print: (text) => this.io.output.write(`${fitLines(text, this.columns())}\n`),
       warn: (text) => this.io.output.write(formatWarning(text, style)),
       confirm: (question) => this.asker.yesNo(`${question} ${t('repl.yesNo')} `),
       sendMessage: (text) => this.send(text),
@@ -185,7 +187,24 @@ export class Repl {
       display: this.display,
       terminal: this.io.output,
       composeInEditor: (text) => this.compose(text),
+      pasteImage: () => this.pasteImage(),
     };
+  }
+
+  /** Ctrl+V, /paste: the clipboard's image waits for the next message. */
+  private async pasteImage(): Promise<void> {
+    const built = await this.loadChat();
+    const style = this.ctx.err;
+    const { pasteClipboardImage } = await import('./attach/paste.js');
+    const attached = await pasteClipboardImage(this.ctx, built, this.pending, {
+      note: (line) =>
+        this.io.output.write(
+          style.enabled ? `${style.dim(`${attachMark()} ${line}`)}\n` : `[FILE] ${line}\n`,
+        ),
+      confirm: (question) => this.asker.yesNo(question, { defaultYes: true }),
+      warn: (line) => this.io.output.write(formatWarning(line, style)),
+    });
+    if (attached) this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
   }
 
   private get mode(): string {
@@ -272,12 +291,17 @@ export class Repl {
    * the line editor, which passes it on as a press.
    */
   private async stoppable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    this.editor.busy(() => this.ctx.interrupt.press());
+    this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
     try {
       return await this.ctx.interrupt.run(fn);
     } finally {
       this.editor.idle();
     }
+  }
+
+  /** The window's width when output goes to a terminal. */
+  private columns(): number | undefined {
+    return this.io.output.isTTY ? this.io.output.columns : undefined;
   }
 
   private clearScreen(): void {
@@ -290,7 +314,7 @@ export class Repl {
       model: this.chat?.settings.model ?? chatModel(this.ctx).model,
       mode: modeName(this.mode),
     });
-    this.io.output.write(`${this.ctx.err.dim(line)}\n`);
+    this.io.output.write(`${fitLines(this.ctx.err.dim(line), this.columns())}\n`);
   }
 
   async run(): Promise<ExitCodeValue> {
@@ -305,17 +329,29 @@ export class Repl {
         continue;
       }
       interrupted = false;
+      if (r.kind === 'paste-image') {
+        await this.pasteImage();
+        this.editor.prefill(r.draft);
+        continue;
+      }
       await this.parts.history.add(r.text);
       try {
         await this.handle(r.text);
       } catch (err) {
         log().error('repl: line failed', err);
-        this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+        this.io.output.write(
+          formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+        );
       }
     }
     this.editor.close();
     const usage = this.chat ? sessionUsageLine(this.chat.deps.usage) : t('repl.sessionNoUsage');
     this.io.output.write(`${this.ctx.err.dim(usage)}\n`);
+    // A saved conversation: say how to come back to it.
+    const wiring = this.chat?.session;
+    if (wiring && (wiring.recorder.started || wiring.earlier)) {
+      this.io.output.write(`${this.ctx.err.dim(t('sessions.resumeHint', { id: wiring.recorder.id }))}\n`);
+    }
     return ExitCode.ok;
   }
 
@@ -350,12 +386,14 @@ export class Repl {
     }
     // The terminal is in raw mode: Ctrl+C is a key, not a signal. Commands that can be stopped
     // (/run, /compact) run inside the interrupt, so the key is passed on to it as a press.
-    this.editor.busy(() => this.ctx.interrupt.press());
+    this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
     try {
       await cmd.run(args, slash);
     } catch (err) {
       log().error(`command /${name} failed`, err);
-      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+      this.io.output.write(
+        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+      );
     } finally {
       this.editor.idle();
     }
@@ -410,7 +448,9 @@ export class Repl {
       });
     } catch (err) {
       log().error('message failed', err);
-      this.io.output.write(formatError(toZhiError(err), this.ctx.err, this.ctx.args.flags.debug));
+      this.io.output.write(
+        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
+      );
     }
   }
 

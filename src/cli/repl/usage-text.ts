@@ -1,3 +1,6 @@
+import type { ChatSession } from '../../agent/chat.js';
+import { priceStepLine } from '../../agent/price-step.js';
+import { estimateMessagesTokens, estimateToolsTokens } from '../../agent/tokens.js';
 import { formatCost } from '../../llm/models.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
@@ -61,4 +64,17 @@ export function usageTable(usage: UsageTracker): string[] {
     ]);
   }
   return columns(rows, new Set([1, 2, 3, 4, 5]));
+}
+
+/**
+ * /usage's price-step line: the input price a request of this conversation's size pays now, and
+ * where the next step starts (issue 31). Undefined when the model's price has no input steps.
+ */
+export function priceStepNow(
+  chat: Pick<ChatSession, 'deps' | 'messages' | 'settings' | 'session'>,
+): string | undefined {
+  const tokens =
+    chat.session?.compactor.status(chat.messages).tokens ??
+    estimateMessagesTokens(chat.messages) + estimateToolsTokens(chat.deps.tools.schemas());
+  return priceStepLine(chat.settings.model, chat.deps.usage.platform, tokens);
 }

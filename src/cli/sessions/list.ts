@@ -32,6 +32,9 @@ export interface TableOptions {
   numbered?: boolean;
 }
 
+/** The narrowest title worth showing: below it, columns give way. */
+const MIN_TITLE = 16;
+
 /** The session table: id, date, turns, model, cost, then the title (cut to the width left). */
 export function sessionTable(list: SessionSummary[], o: TableOptions): string[] {
   const head = [
@@ -52,13 +55,16 @@ export function sessionTable(list: SessionSummary[], o: TableOptions): string[] 
   ]);
   const widths = [0, 1, 2, 3, 4].map((c) => maxBy(rows, (r) => textWidth(r[c]!), textWidth(head[c]!)));
   const num = o.numbered ? String(list.length).length + 2 : 0;
-  const used = num + widths.reduce((a, b) => a + b + 2, 0);
-  const titleCols = Math.max(12, o.width - used - 1);
+  // In a narrow window the model, the date (the id starts with it), the turns and the cost make
+  // room for the title, in that order; the id stays (it is what /resume takes).
+  const shown = [0, 1, 2, 3, 4];
+  const used = () => num + shown.reduce((a, c) => a + widths[c]! + 2, 0);
+  for (const drop of [3, 1, 2, 4]) if (o.width - used() - 1 < MIN_TITLE) shown.splice(shown.indexOf(drop), 1);
+  const titleCols = Math.max(8, o.width - used() - 1);
   const line = (cells: string[], i?: number) => {
     const prefix = o.numbered ? padToWidth(i === undefined ? '' : `${i + 1}.`, num) : '';
-    const fixed = cells
-      .slice(0, 5)
-      .map((c, k) => padToWidth(c, widths[k]!, k === 2 || k === 4 ? 'right' : 'left'))
+    const fixed = shown
+      .map((k) => padToWidth(cells[k]!, widths[k]!, k === 2 || k === 4 ? 'right' : 'left'))
       .join('  ');
     return `${prefix}${fixed}  ${cutToWidth(cells[5]!, titleCols)}`.trimEnd();
   };

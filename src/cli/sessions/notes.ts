@@ -1,11 +1,14 @@
 import { isSummary } from '../../agent/compact-split.js';
 import { messageText, turnsText } from '../../agent/sessions/format.js';
 import type { LoadedSession, SessionSummary } from '../../agent/sessions/store.js';
-import { cutGraphemes, oneLine } from '../../support/graphemes.js';
+import { oneLine } from '../../support/graphemes.js';
 import { t } from '../../support/i18n/index.js';
+import { markdownAsPlain } from '../../support/text.js';
+import { cutToWidth } from '../../support/width.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
 import type { Style } from '../render/style.js';
+import { stderrColumns } from '../render/width.js';
 
 /** What a person sees when a saved conversation is picked up again (stderr). */
 export function resumeNote(
@@ -36,8 +39,10 @@ export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean,
   if (recap) {
     const lastUser = [...loaded.messages].reverse().find((m) => m.role === 'user' && !isSummary(m));
     const lastAnswer = [...loaded.messages].reverse().find((m) => m.role === 'assistant' && m.content.trim());
+    // One line of plain words, cut to the window: a preview, not the Markdown source.
+    const room = (stderrColumns() ?? 122) - 2;
     const show = (label: string, text: string) =>
-      out.push(style.dim(`  ${label}: ${cutGraphemes(oneLine(text), 120)}`) + '\n');
+      out.push(style.dim(cutToWidth(`  ${label}: ${oneLine(markdownAsPlain(text))}`, room)) + '\n');
     if (lastUser) show(t('sessions.you'), messageText(lastUser));
     if (lastAnswer && loaded.messages.indexOf(lastAnswer) > loaded.messages.indexOf(lastUser!)) {
       show('zhi', messageText(lastAnswer));
@@ -48,6 +53,6 @@ export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean,
 
 /** The title as listed: a skill run shows its skill; an untitled session says so. */
 export function displayTitle(s: SessionSummary): string {
-  const title = s.title || t('sessions.list.untitled');
+  const title = s.title ? oneLine(markdownAsPlain(s.title)) || s.title : t('sessions.list.untitled');
   return s.kind === 'run' && s.skill ? `[${s.skill}] ${title}` : title;
 }

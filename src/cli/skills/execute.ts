@@ -15,7 +15,7 @@ import { type AppContext, newUsage } from '../context.js';
 import { defaultJobs, type FolderFlags } from '../folder-flags.js';
 import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
-import { StreamPrinter } from '../render/printer.js';
+import { runConsumer } from '../render/formats/index.js';
 import type { Style } from '../render/style.js';
 import { sessionPlace } from '../sessions/attach.js';
 import { createSkillRuntime } from './runtime.js';
@@ -83,15 +83,11 @@ export function runFromCommandLine(
  * only (or the JSON document); progress, steps, nested skills and the done line go to stderr.
  */
 export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
-  const printer = new StreamPrinter({
-    format: o.format,
+  const printer = await runConsumer(o.ctx, o.format, {
     out: o.out,
     err: o.err,
     stdoutIsTTY: o.stdoutIsTTY,
     stderrIsTTY: o.stderrIsTTY,
-    verbose: o.ctx.args.flags.verbose,
-    debug: o.ctx.args.flags.debug,
-    cwd: o.ctx.cwd,
     ...(o.stdout ? { stdout: o.stdout } : {}),
     ...(o.stderr ? { stderr: o.stderr } : {}),
   });

@@ -12,10 +12,11 @@ import { t } from '../../support/i18n/index.js';
 import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
 import { type AppContext, makeClient } from '../context.js';
+import { agreeToPrice, audioPriceLine, parsePriceLine } from '../price-consent.js';
 import { formatWarning } from '../render/error.js';
 import { toolNamesShown } from '../render/tool-names.js';
 import { outputDirOf } from '../settings.js';
-import { ALL_TOOL_NAMES, CLI_TOOLS } from '../tools.js';
+import { ALL_TOOL_NAMES, CLI_TOOLS, toolDeps } from '../tools.js';
 
 /** Find the skills, reporting each broken file (skipped) as a warning that names it. */
 export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
@@ -74,7 +75,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     skillModel: ctx.config.skillModel,
     mcpServers: ctx.config.mcpServers,
     builtinTools: ALL_TOOL_NAMES,
-    loadTools: (names) => loadTools({ client }, names, CLI_TOOLS),
+    loadTools: (names) => loadTools(toolDeps(ctx.config, client), names, CLI_TOOLS),
     readDocument,
     async ocr(abs, x) {
       const [{ ocrFile }, { OCR_MODEL }] = await Promise.all([
@@ -83,6 +84,36 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
       ]);
       const doc = await ocrFile(client, abs, { display: x.display, signal: x.signal });
       return { markdown: doc.markdown, model: OCR_MODEL, usage: doc.usage };
+    },
+    async transcribe(abs, x) {
+      const { transcribeFile } = await import('../../tools/asr/transcribe.js');
+      return transcribeFile(client, abs, {
+        display: x.display,
+        platform: ctx.platform,
+        signal: x.signal,
+        consent: (estimate) =>
+          agreeToPrice(audioPriceLine(estimate), {
+            prompter,
+            write,
+            signal: x.signal,
+            agreed: o.mode === 'auto' || ctx.args.flags.yes,
+          }),
+      });
+    },
+    async parseFile(abs, x) {
+      const { parseOnPlatform } = await import('../../tools/files/platform-parse.js');
+      return parseOnPlatform(client, abs, {
+        display: x.display,
+        platform: ctx.platform,
+        signal: x.signal,
+        consent: (estimate) =>
+          agreeToPrice(parsePriceLine(estimate), {
+            prompter,
+            write,
+            signal: x.signal,
+            agreed: o.mode === 'auto' || ctx.args.flags.yes,
+          }),
+      });
     },
     ...(o.hooks ? { hooks: o.hooks } : {}),
     untrusted: (skills) => untrustedOf(trust, skills),

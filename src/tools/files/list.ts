@@ -86,9 +86,8 @@ interface Walk {
 const fileList: Tool<typeof schema> = {
   name: 'file_list',
   description: [
-    'List files and folders in the current directory, down to max_depth levels.',
-    'Each line: [f] file, [d] folder or [l] link, the relative path (for file_read), size and time (UTC).',
-    `At most ${MAX_ENTRIES} entries; .git and node_modules are not opened.`,
+    'List files and folders here: [f] file, [d] folder, [l] link; relative path, size, time (UTC).',
+    `At most ${MAX_ENTRIES} entries.`,
   ].join(' '),
   schema,
   kind: 'read',

@@ -1,30 +1,40 @@
 import { z } from 'zod';
+import { formatBytes } from '../../support/text.js';
 import { resolveReadPath } from '../paths.js';
 import type { Tool } from '../types.js';
 import { documentFacts } from './readers/facts.js';
-import { DEFAULT_MAX_BYTES, readDocument } from './readers/index.js';
+import { readDocument } from './readers/index.js';
+
+/**
+ * One call's page. A 100 KB page of a spreadsheet was ≈ 48k tokens, re-sent with every later
+ * request and enough to move a conversation into a dearer price tier (issue 31); 24 KB is at most
+ * ≈ 12k tokens, and a longer file is read on by offset.
+ */
+export const PAGE_BYTES = 24 * 1024;
 
 const schema = z.object({
-  path: z.string().describe('Relative path, e.g. "reports/q4.md".'),
-  offset: z.coerce.number().int().min(0).optional().describe('From a truncation marker, to read on.'),
+  path: z.string().describe('Relative path.'),
+  offset: z.coerce.number().int().min(0).optional().describe('From the end marker, to read on.'),
 });
 
 const fileRead: Tool<typeof schema> = {
   name: 'file_read',
   description: [
-    'Read a file as text (.docx, .xlsx as Markdown; PDF by page; scans and images: use ocr).',
-    `${DEFAULT_MAX_BYTES / 1024} KB per call; a longer file ends with a marker giving the offset to read on.`,
+    'Read a file as text: .docx, .xlsx as Markdown, PDF by page (scans, images: ocr).',
+    `${PAGE_BYTES / 1024} KB per call; more ends with a marker giving the offset.`,
   ].join(' '),
   schema,
   kind: 'read',
   readsFile: true,
-  // Its own 100 KB cap (with a marker giving the next offset) must reach the model whole.
-  maxResultBytes: DEFAULT_MAX_BYTES + 2048,
+  // Its own page (with a marker giving the next offset) must reach the model whole.
+  maxResultBytes: PAGE_BYTES + 2048,
+  // Its result can be had again for nothing: an earlier turn's large one is left out (agent/chat.ts).
+  repeatable: true,
   label: (args) => args.path,
   async execute(args, ctx) {
     const file = await resolveReadPath(ctx.cwd, args.path);
     const doc = await readDocument(file.abs, {
-      maxBytes: DEFAULT_MAX_BYTES,
+      maxBytes: PAGE_BYTES,
       ...(args.offset ? { offset: args.offset } : {}),
       signal: ctx.signal,
       continueHint: (next) => ` Call file_read with offset=${next} to read on.`,
@@ -33,10 +43,19 @@ const fileRead: Tool<typeof schema> = {
     if (args.offset && doc.offset >= doc.textBytes) {
       return `[offset ${args.offset} is at or past the end of ${file.display}: its text is ${doc.textBytes} bytes long]`;
     }
-    if (doc.kind === 'text' && !doc.notes.length) return doc.text;
+    if (doc.kind === 'text' && !doc.notes.length && !doc.truncated) return doc.text;
     const facts = documentFacts(doc);
+    // A file longer than a page: how much there is, so the model can plan its reading.
+    if (doc.truncated) facts.push(pagesDigest(doc.textBytes, doc.complete, doc.offset));
     return `[${file.display}: ${facts.join('; ')}]\n\n${doc.text}`;
   },
 };
 
 export default fileRead;
+
+/** "text 310 KB, 13 pages of 24 KB, this is page 1" (a lower bound while extraction stopped early). */
+function pagesDigest(textBytes: number, complete: boolean, offset: number): string {
+  const pages = Math.ceil(textBytes / PAGE_BYTES);
+  const more = complete ? '' : ' or more';
+  return `text ${formatBytes(textBytes)}${more}, ${pages}${more} pages of ${PAGE_BYTES / 1024} KB, this is page ${Math.floor(offset / PAGE_BYTES) + 1}`;
+}

@@ -24,7 +24,7 @@ import {
 } from './writers/index.js';
 
 const schema = z.object({
-  path: z.string().describe('Name with extension, e.g. "2024/report.docx".'),
+  path: z.string().describe('Name with extension.'),
   content: z
     .union([z.string(), z.looseObject({}), z.array(z.unknown())])
     .describe('Shaped for the extension.'),
@@ -84,13 +84,10 @@ const PREVIEW_LINES = 8;
 const fileWrite: Tool<typeof schema> = {
   name: 'file_write',
   description: [
-    'Create a new file in the output folder (prefer a new name: replacing one needs the user).',
-    'The extension sets the format and `content`:',
-    '.md/.txt: text. .json: any JSON.',
-    '.csv: {"headers": ["Name", "Amount"], "rows": [["A", 12.5]]} or CSV text.',
-    '.xlsx: {"sheets": [{"name": "Sheet1", "headers": [...], "rows": [[...]]}]}; "=B2*C2" is a formula; dates, amounts (元, ¥, 万, (1,500)) become typed cells; IDs/phones stay text.',
-    '.docx: {"content": "<Markdown>"}.',
-    '.pptx: {"slides": [{"title", "bullets": [...], "table"?: {headers, rows}, "image"?: "<file in output folder>", "notes"}]} or Markdown (# per slide, Notes: line).',
+    'Create a file in the output folder (replacing one needs the user). The extension sets content:',
+    '.md/.txt text; .json any; .csv {headers, rows} or CSV text;',
+    '.xlsx {sheets: [{name, headers, rows}]}, =B2*C2 formulas, dates and amounts (¥1,500, 1.2万) typed;',
+    '.docx {content: Markdown}; .pptx {slides: [{title, bullets, table?, image?, notes}]} or Markdown, # per slide.',
   ].join('\n'),
   schema,
   kind: 'risky',

@@ -9,6 +9,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { pushAll } from '../../support/arrays.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
+import { toolStandingKey } from '../standing.js';
 import type { Assessment } from '../types.js';
 
 type Verb = 'write' | 'edit' | 'delete' | 'move' | 'create' | 'read';
@@ -143,6 +144,24 @@ export function mcpAssess(
   const warning = mcpWarning(tool, args, cwd);
   return {
     ...(warning ? { warning } : {}),
-    standing: { key: `tool:${name}`, label: t('mcp.approve.always', { tool }) },
+    standing: { key: toolStandingKey(name), label: t('mcp.approve.always', { tool }) },
   };
+}
+
+const LABEL_ARG_CHARS = 48;
+
+/**
+ * The tool line of a call: `files: list_directory docs` — the server, the tool and what it works
+ * on (its path, else its first short text argument, on one line).
+ */
+export function mcpLabel(server: string, tool: string, args: Record<string, unknown>, cwd: string): string {
+  const path = pick(args, [...PATH_KEYS, 'directory', 'dir', 'folder']);
+  const first = path
+    ? shown(path, cwd)
+    : Object.values(args)
+        .map(text)
+        .find((v) => v && !v.includes('\n'));
+  if (!first) return `${server}: ${tool}`;
+  const one = first.replace(/\s+/g, ' ');
+  return `${server}: ${tool} ${one.length > LABEL_ARG_CHARS ? `${one.slice(0, LABEL_ARG_CHARS - 1)}…` : one}`;
 }

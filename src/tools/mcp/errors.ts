@@ -3,6 +3,8 @@
  * nothing answers, a server that did not answer in time — not "fetch failed" or a raw
  * `spawn … ENOENT`. The server's last lines of stderr follow, when it wrote any.
  */
+
+import { proxyInUse } from '../../llm/http.js';
 import { type Language, t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 
@@ -37,6 +39,8 @@ export function mcpCause(err: unknown, config: McpServerConfig, timeoutS: number
     if (sys.code === 'ENOENT') return t('mcp.cause.noCommand', { command }, lang);
     if (sys.code === 'EACCES') return t('mcp.cause.noPermission', { command }, lang);
   }
+  const proxied = url ? proxyCause(err, sys, url, lang) : undefined;
+  if (proxied) return proxied;
   if (sys?.code === 'ECONNREFUSED') return t('mcp.cause.refused', { url }, lang);
   if (sys?.code === 'ENOTFOUND' || sys?.code === 'EAI_AGAIN') {
     return t('mcp.cause.noHost', { host: hostOf(url) }, lang);
@@ -50,6 +54,38 @@ export function mcpCause(err: unknown, config: McpServerConfig, timeoutS: number
   // fetch's own words are "fetch failed"; what failed is in its cause (a proxy that refused, a bad port).
   if (message === 'fetch failed' && url) return t('mcp.cause.network', { url, detail: innermost(e) }, lang);
   return message;
+}
+
+/**
+ * The proxy in the way (HTTPS_PROXY / HTTP_PROXY): it refused the tunnel to the server (undici:
+ * "Proxy response (403) !== 200 when HTTP Tunneling"), or nothing answers at the proxy itself.
+ * The proxy is named by host and port only (its URL may hold a password).
+ */
+function proxyCause(
+  err: unknown,
+  sys: ErrorLike | undefined,
+  url: string,
+  lang?: Language,
+): string | undefined {
+  const proxy = proxyInUse();
+  if (!proxy) return undefined;
+  const shown = hostOf(proxy);
+  const status = /Proxy response \((\d{3})\)/.exec(innermost((err ?? {}) as ErrorLike))?.[1];
+  if (status) return t('mcp.cause.proxyRefused', { proxy: shown, url, status }, lang);
+  const at = sys as (ErrorLike & { address?: string; port?: number }) | undefined;
+  if (at?.code === 'ECONNREFUSED' && at.port !== undefined && `${at.port}` === portOf(proxy)) {
+    return t('mcp.cause.proxyDown', { proxy: shown, url }, lang);
+  }
+  return undefined;
+}
+
+function portOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.port || (u.protocol === 'https:' ? '443' : '80');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The cause, and what the server wrote on stderr last (its own words often say more). */

@@ -7,9 +7,9 @@ import type { PlatformClient } from '../../llm/types.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { visible } from '../../support/sanitize.js';
 import type { ToolRegistry } from '../registry.js';
-import { createToolSearchTool, TOOL_SEARCH } from '../tool-search/tool-search.js';
+import { offerToolSearch } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
-import { mcpAssess, mcpPreview } from './approval.js';
+import { mcpAssess, mcpLabel, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
 import { MCP_ARGS, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
@@ -79,7 +79,7 @@ export class McpManager {
         kind: mcpKind(c.config.trust),
         ...(deferred ? { deferred } : {}),
         egress: (args: Record<string, unknown>) => [JSON.stringify(args)],
-        label: () => `${c.name}: ${info.name}`,
+        label: (args: Record<string, unknown>) => mcpLabel(c.name, info.name, args, this.cwd),
         preview: (args: Record<string, unknown>, ctx) =>
           mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
         assess: (args: Record<string, unknown>, ctx) => mcpAssess(name, info.name, args, ctx.cwd),
@@ -128,8 +128,7 @@ export class McpManager {
         count: (this.registered.get(name) ?? []).filter((n) => this.registry!.get(n)?.deferred).length,
       }))
       .filter((g) => g.count > 0);
-    if (this.registry.has(TOOL_SEARCH)) this.registry.unregister(TOOL_SEARCH);
-    if (groups.length) this.registry.register(createToolSearchTool(this.registry, groups));
+    offerToolSearch(this.registry, groups);
   }
 
   /** A server that stopped for good: its tools leave the registry (the model is told why). */

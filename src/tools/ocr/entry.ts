@@ -3,6 +3,6 @@ import type { ToolEntry } from '../types.js';
 
 export const OCR_TOOL: ToolEntry = {
   name: 'ocr',
-  traits: {},
+  traits: { deferredAs: 'scans, images to text' },
   load: async ({ client }) => (await import('./ocr.js')).createOcrTool({ client }),
 };

@@ -43,8 +43,8 @@ export interface OcrFileOptions extends OcrOptions {
 
 const schema = z.object({
   path: z.string().describe('Relative path.'),
-  start_page: z.coerce.number().int().min(1).max(100_000).optional().describe('First PDF page (1-based).'),
-  end_page: z.coerce.number().int().min(1).max(100_000).optional().describe('Last PDF page.'),
+  start_page: z.coerce.number().int().min(1).max(100_000).optional().describe('First PDF page.'),
+  end_page: z.coerce.number().int().min(1).max(100_000).optional(),
 });
 
 const OTHER_IMAGES: FileKind[] = ['gif', 'webp', 'bmp', 'tiff', 'heic', 'avif', 'svg'];
@@ -206,9 +206,9 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
   return {
     name: 'ocr',
     description: [
-      'OCR a scan or image (JPG, PNG) into Markdown with tables (a PDF with text: file_read is cheaper).',
-      `Per call: an image ≤ ${formatBytes(OCR_LIMITS.imageBytes)}; a PDF ≤ ${formatBytes(OCR_LIMITS.pdfBytes)},`,
-      `${options.maxPages ?? OCR_LIMITS.pages} pages (start_page/end_page for more).`,
+      'OCR a scan, image or PDF into Markdown with tables (text PDFs: file_read is cheaper).',
+      `Image ≤ ${formatBytes(OCR_LIMITS.imageBytes)}; PDF ≤ ${formatBytes(OCR_LIMITS.pdfBytes)},`,
+      `${options.maxPages ?? OCR_LIMITS.pages} pages per call.`,
     ].join(' '),
     schema,
     kind: 'read',

@@ -181,14 +181,29 @@ const permissions: Rule = ({ name, args, lower, ctx }) => {
 const moves: Rule = ({ name, args, ctx }) => {
   if (!MOVE.has(name)) return undefined;
   const ops = operands(args);
-  const sources = ops.length > 1 ? ops.slice(0, -1) : ops;
+  // `mv -t /tmp ~`: with a target folder given as an option, every operand is a source.
+  const into = args.findIndex((a) => a === '-t' || a.startsWith('--target-directory') || /^-t./.test(a));
+  const joined = into >= 0 && /^(-t.|--target-directory=)/.test(args[into]!);
+  const sources =
+    into < 0
+      ? ops.length > 1
+        ? ops.slice(0, -1)
+        : ops
+      : joined
+        ? ops
+        : ops.filter((a) => a !== args[into + 1]);
   const target = sources.find((a) => classifyTarget(a, ctx) === 'critical');
   if (target) return refuse('move-critical', 'shell.refuse.moveCritical', { target: showWord(target) });
   return warn('move', 'shell.warn.move', { program: name });
 };
 
-const content: Rule = ({ name }) =>
-  CONTENT.has(name) ? warn('content', 'shell.warn.truncate', { program: name }) : undefined;
+const content: Rule = ({ name, args, ctx }) => {
+  if (!CONTENT.has(name)) return undefined;
+  // `shred -u ~/*`: the contents of a protected folder.
+  const target = operands(args).find((a) => classifyTarget(a, ctx) === 'critical' || isSystemTarget(a, ctx));
+  if (target) return refuse('delete-critical', 'shell.refuse.deleteRoot', { target: showWord(target) });
+  return warn('content', 'shell.warn.truncate', { program: name });
+};
 
 const partition: Rule = ({ name, lower }) =>
   PARTITION.has(name) && !lower.includes('-l') && !lower.includes('--list')
@@ -196,11 +211,12 @@ const partition: Rule = ({ name, lower }) =>
     : undefined;
 
 const power: Rule = ({ name, args, lower }) => {
+  // `shutdown -c` cancels a planned shutdown.
   const off =
-    POWER.has(name) ||
+    (POWER.has(name) && !lower.includes('-c')) ||
     (name === 'init' && /^[06]$/.test(args[0] ?? '')) ||
     (name === 'systemctl' && /^(poweroff|reboot|halt|kexec|suspend|hibernate)$/.test(lower[0] ?? ''));
-  return off ? warn('power', 'shell.warn.power') : undefined;
+  return off ? refuse('power', 'shell.refuse.power') : undefined;
 };
 
 const kill: Rule = ({ name }) =>
@@ -334,7 +350,9 @@ function checkDelete(
   }
   for (const target of targets) {
     const verdict = classifyTarget(target, ctx);
-    if (verdict === 'critical' && (recursive || /[*?[{]/.test(target))) {
+    // `rm -rf .*` may reach the parent folder (`..`) in shells that match it.
+    const parent = recursive && /(^|\/)\.\*$/.test(target);
+    if ((verdict === 'critical' && (recursive || /[*?[{]/.test(target))) || parent) {
       out.push(refuse('delete-critical', 'shell.refuse.deleteRoot', { target: showWord(target) }));
       return;
     }
@@ -345,6 +363,11 @@ function checkDelete(
   }
   out.push({ level: 'warn', rule: 'delete', key: 'shell.warn.delete', params: { program: name } });
   return undefined;
+}
+
+/** What a find -exec body does to each file it is given: deletes, wipes, moves or locks it. */
+function destroys(name: string): boolean {
+  return DELETE.has(name) || CONTENT.has(name) || MOVE.has(name) || PERMS.has(name);
 }
 
 function checkFind(args: string[], ctx: PathContext, out: Finding[]): undefined {
@@ -360,16 +383,17 @@ function checkFind(args: string[], ctx: PathContext, out: Finding[]): undefined 
   const lower = args.map((a) => a.toLowerCase());
   const deletes =
     lower.includes('-delete') ||
-    args.some((a, i) => /^-(exec|execdir|ok|okdir)$/.test(a) && DELETE.has(programName(args[i + 1] ?? '')));
+    args.some((a, i) => /^-(exec|execdir|ok|okdir)$/.test(a) && destroys(programName(args[i + 1] ?? '')));
   if (!deletes) return;
   // `find ~ -name '*.tmp' -delete` picks files by name; `find / -delete` takes everything.
   // A pattern with no literal character (`*`, `?*`, `.*`) matches everything; `-o` makes any filter optional.
+  // Only a name with a literal character filters (`-size +0`, `[a-z]*` and `-not -name x` match nearly all).
   const filtered =
-    !args.some((a) => a === '-o' || a === '-or') &&
+    !args.some((a) => a === '-o' || a === '-or' || a === '-not' || a === '!') &&
     args.some(
       (a, j) =>
-        /^-(i?name|i?path|i?wholename|i?regex|lname|newer\w*|size|mtime|mmin)$/.test(a) &&
-        /[^*?.+^$\\[\]]/.test(args[j + 1] ?? ''),
+        /^-(i?name|i?path|i?wholename|i?regex|lname)$/.test(a) &&
+        /[^*?.+^$\\[\]]/.test((args[j + 1] ?? '').replace(/\[[^\]]*\]/g, '')),
     );
   const critical = starts.find((s) => classifyTarget(s, ctx) !== 'ordinary');
   if (critical && !filtered) {

@@ -4,5 +4,5 @@ import type { ToolEntry } from '../types.js';
 export const SHELL_TOOL: ToolEntry = {
   name: 'shell',
   traits: { trust: 'skills.trust.shell', needsPerson: true },
-  load: async () => (await import('./shell.js')).default,
+  load: async (deps) => (await import('./shell.js')).createShellTool(deps.shell),
 };

@@ -3,7 +3,7 @@
  * does, not a deny-list. A plain `env` or `printenv` in an approved command must not send
  * `GITHUB_TOKEN`, `OPENAI_API_KEY`, `AWS_SECRET_ACCESS_KEY` or an agent socket to the model:
  * only what a shell and ordinary programs need passes, plus the names the person lists in
- * config (`shell_env`), set once at start-up like the sandbox mode.
+ * config (`shell_env`), given to the shell tool when it is built (`ShellSettings`).
  */
 
 /** Names every command gets (when set): finding programs, the person's language, the terminal. */
@@ -53,19 +53,12 @@ const ALLOWED_PREFIX = /^LC_[A-Z_]+$/;
 /** A name that may be listed in `shell_env`. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-let extra: readonly string[] = [];
-
-/** The names the person allows on top of the list (`shell_env` in config). */
-export function setShellEnvNames(names: readonly string[]): void {
-  extra = names.filter((n) => ENV_NAME.test(n));
-}
-
-/** The environment for one command: only allowed names, never zhi's own key. */
-export function commandEnv(
-  env: NodeJS.ProcessEnv = process.env,
-  names: readonly string[] = extra,
-): NodeJS.ProcessEnv {
-  const wanted = new Set(names.map((n) => n.toUpperCase()));
+/**
+ * The environment for one command: only allowed names plus `names` (the person's `shell_env`),
+ * never zhi's own key.
+ */
+export function commandEnv(env: NodeJS.ProcessEnv, names: readonly string[]): NodeJS.ProcessEnv {
+  const wanted = new Set(names.filter((n) => ENV_NAME.test(n)).map((n) => n.toUpperCase()));
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;

@@ -24,8 +24,10 @@ import {
   VAR_END,
   VAR_START,
 } from './parse.js';
+import { checkPrograms, codeVariable, expandLongOptions, writeTarget } from './program-checks.js';
 import { checkIndirect } from './programs.js';
 import { NON_RUNNERS } from './rules.js';
+import { checkScript } from './script-files.js';
 import { secretWordIn } from './secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
@@ -52,6 +54,8 @@ export interface PolicyOptions {
   platform?: NodeJS.Platform;
   /** The environment the command runs with (cmd.exe expands `%VAR%` from it). */
   env?: Record<string, string | undefined>;
+  /** The output folder: files in it were written by the model, and are not run. */
+  outputDir?: string;
 }
 
 const MAX_DEPTH = 8;
@@ -61,6 +65,7 @@ export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerd
   const ctx: PathContext = {
     home: slash(opts.home ?? homedir()),
     cwd: slash(opts.cwd ?? process.cwd()),
+    ...(opts.outputDir ? { output: slash(opts.outputDir) } : {}),
   };
   if ((opts.platform ?? process.platform) === 'win32') {
     const env = opts.env ?? (process.platform === 'win32' ? process.env : windowsEnvFor(ctx.home));
@@ -180,19 +185,26 @@ function checkCommands(
   depth: number,
   dialect: Dialect,
 ): void {
-  let local: PathContext = { ...ctx, vars: { ...ctx.vars } };
+  const lineWords = commands.flatMap((c) => [...c.words, ...c.redirects.map((r) => r.target)]);
+  let local: PathContext = { ...ctx, vars: { ...ctx.vars }, lineWords };
   for (const cmd of commands) {
     const vars = { ...local.vars };
     for (const [name, value] of cmd.assignments) vars[name] = value;
+    const assigned = cmd.assignments.map(([name]) => name);
     // `builtin cd`, `command cd`: look past the wrappers for the folder change.
     const words = unwrap(cmd.words, () => {}).words;
     const first = programName(words[0] ?? '');
     if (DECLARE.has(first)) {
       for (const w of words.slice(1)) {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(w);
-        if (m) vars[m[1]!] = m[2]!;
+        if (m) {
+          vars[m[1]!] = m[2]!;
+          assigned.push(m[1]!);
+        }
       }
     }
+    const code = codeVariable(assigned);
+    if (code) out.push(code);
     if (first === 'set') Object.assign(vars, positional(words.slice(1)));
     // `read d`, `mapfile a`: the values come from the input, known only when it runs.
     if (['read', 'mapfile', 'readarray'].includes(first)) {
@@ -233,15 +245,27 @@ function checkSimple(
   for (const r of cmd.redirects) checkRedirect(r.op, r.target, ctx, out);
   if (!cmd.words.length) return;
 
-  const unwrapped = unwrap(cmd.words, (inner) => check(inner, ctx, out, depth + 1));
+  // A line handed on (`env -S`, `watch`, `find -exec`) reads the same input as the command.
+  const fed = cmd.piped || cmd.redirects.some((r) => ['<', '<<', '<<<', '<>', '<&'].includes(r.op));
+  const unwrapped = unwrap(cmd.words, (inner) => check(fed ? `: | ${inner}` : inner, ctx, out, depth + 1));
   // `env -C / rm -rf *` runs in another folder.
   if (unwrapped.chdir !== undefined) ctx = { ...ctx, cwd: changeDir(unwrapped.chdir, ctx) };
   if (unwrapped.admin) {
     out.push(warn('admin', 'shell.warn.admin', { program: unwrapped.admin }));
   }
-  const words = unwrapped.words;
-  if (!words.length) return;
-  const program = words[0]!;
+  // `env LD_PRELOAD=x.so ls`: assignments among the wrappers' words.
+  const envCode = codeVariable(
+    cmd.words.slice(0, unwrapped.offset).flatMap((w) => /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(w)?.[1] ?? []),
+  );
+  if (envCode) out.push(envCode);
+  if (!unwrapped.words.length) {
+    // `echo … | sudo -s`, `… | su`: a shell reading its commands from the input.
+    if (fed && unwrapped.admin)
+      out.push(refuse('piped-code', 'shell.refuse.piped', { program: unwrapped.admin }));
+    return;
+  }
+  const program = unwrapped.words[0]!;
+  const words = [program, ...expandLongOptions(programName(program), unwrapped.words.slice(1))];
   // `$CMD`, `$(…)`, and `{rm,-rf,/}` or `/bin/r?` (brace and glob expansion) hide the program.
   const globbed = program !== '[' && program !== '[[' && /\{[^}]*,[^}]*\}|[*?[]/.test(program);
   if (isDynamic(program) || globbed) {
@@ -264,13 +288,23 @@ function checkSimple(
     out.push(windows);
     return;
   }
-  const indirect = checkIndirect(name, words.slice(1), cmd);
+  const indirect = checkIndirect(name, words.slice(1), cmd) ?? checkPrograms(name, words.slice(1), cmd, ctx);
   if (indirect) {
     out.push(indirect);
     return;
   }
+  const script = checkScript(program, words.slice(1), ctx);
+  if (script.finding) {
+    out.push(script.finding);
+    return;
+  }
+  if (script.content !== undefined) check(script.content, ctx, out, depth + 1);
   const before = out.length;
   checkDestructive(name, words, ctx, out, dialect, Boolean(unwrapped.viaXargs));
+  if (!out.slice(before).some((f) => f.level === 'refuse')) {
+    const written = checkPrograms(name, words.slice(1), cmd, ctx, 'writes');
+    if (written) out.push(written);
+  }
   checkRunsArguments(name, words, cmd, ctx, out, depth, dialect);
   // A command that names a secret is refused; the more specific refusal (`rm -rf ~/`) wins.
   const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
@@ -307,6 +341,11 @@ function checkRedirect(op: string, target: string, ctx: PathContext, out: Findin
     return;
   }
   if (/^\/dev\//.test(target) || /^nul$/i.test(target) || target === '') return;
+  const special = writeTarget(target, ctx);
+  if (special) {
+    out.push(special);
+    return;
+  }
   if (isSystemTarget(target, ctx)) {
     out.push(refuse('redirect-critical', 'shell.refuse.deleteRoot', { target: showWord(target) }));
     return;

@@ -241,6 +241,25 @@ function checkPowerShell(prog: string, args: string[], fedByInput: boolean): Fin
   return fedByInput ? piped(prog) : undefined;
 }
 
+/** The script file an interpreter or `source` is given to run (`bash run.sh`, `python3 x.py`). */
+export function scriptOperand(prog: string, args: string[]): string | undefined {
+  if (prog === 'source' || prog === '.') return args[0];
+  const spec = INTERPRETERS.find((i) => i.test(prog));
+  if (!spec || (spec.modules && args.includes('-m'))) return undefined;
+  // `bash --rcfile x.sh -i` runs x.sh first.
+  if (SHELLS.has(prog)) {
+    const rc = optionValues(args, ['--rcfile', '--init-file'])[0];
+    if (rc) return rc.value;
+  }
+  const flag = inlineFlag(args, spec.codeLetters, spec.valueLetters, spec.longCode, spec.longValue);
+  return flag.flag ? undefined : flag.script;
+}
+
+/** A shell, or `source`: what it runs is a shell script the policy can read. */
+export function runsShellScript(prog: string): boolean {
+  return SHELLS.has(prog) || prog === 'source' || prog === '.';
+}
+
 /** A program that runs code or other programs (so the general rule looks at it). */
 export function isRunner(prog: string): boolean {
   return RUNNERS.has(prog) || SHELLS.has(prog) || /^(python|pypy)[0-9.]*[mw]?$/.test(prog);

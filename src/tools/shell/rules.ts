@@ -154,6 +154,41 @@ export const CODE_OPTIONS: Record<string, string[]> = {
   forfiles: ['/c'],
   watch: [],
   ssh: [],
+  // gdb's own commands include `shell` and `!`.
+  gdb: [
+    '-ex',
+    '--ex',
+    '-eval-command',
+    '--eval-command',
+    '-iex',
+    '--iex',
+    '-init-eval-command',
+    '--init-eval-command',
+    '-x',
+    '--x',
+    '-command',
+    '--command',
+    '-ix',
+    '-init-command',
+    '--init-command',
+  ],
+  // Emacs Lisp runs programs and deletes folders (`shell-command`, `delete-directory`).
+  emacs: [
+    '--eval',
+    '-eval',
+    '--execute',
+    '-execute',
+    '--load',
+    '-load',
+    '-l',
+    '--script',
+    '-script',
+    '--funcall',
+    '-funcall',
+    '-f',
+  ],
+  emacsclient: ['-e', '--eval'],
+  man: ['-P', '--pager', '-H', '--html'],
 };
 
 /** `git -c key=value`: settings whose value is a program git runs. */

@@ -123,8 +123,8 @@ export function bwrapArgs(p: SandboxPolicy): string[] {
 /**
  * A Seatbelt profile with the same rules. Everything is allowed but writes outside the writable
  * folders (and to what already existed in them), reads of the home folders beyond the current
- * folder and installed programs, reads of the hidden paths, unix sockets, and the network (unless
- * allowed). Later rules win. Paths come in as parameters (`-D`), never spliced into the profile
+ * folder and installed programs, reads of the hidden paths, unix sockets, Apple Events, and the
+ * network (unless allowed). Not yet run on a real Mac (see docs/architecture.md). Later rules win. Paths come in as parameters (`-D`), never spliced into the profile
  * text, so no folder name can change the rules.
  */
 export function seatbeltProfile(p: SandboxPolicy): string {
@@ -151,6 +151,9 @@ export function seatbeltProfile(p: SandboxPolicy): string {
   if (hidden) lines.push(`(deny file-read* (require-any ${hidden}))`);
   if (readable) lines.push(`(allow file-read* ${readable})`);
   lines.push('(deny network-outbound (remote unix-socket))');
+  // Apple Events reach other programs (Terminal, Finder) that run outside the sandbox: the
+  // counterpart of the D-Bus session bus the Linux filter keeps out.
+  lines.push('(deny appleevent-send)');
   if (!p.network) lines.push('(deny network-outbound (remote ip))', '(deny network-bind (local ip))');
   return lines.join('\n');
 }

@@ -21,9 +21,9 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
 import { secretPlaces } from '../secret-places.js';
+import type { SandboxMode } from '../types.js';
 import { type RunOptions, type RunResult, runCommand } from './run.js';
 import { bwrapArgs, HOME_PROGRAMS, type Place, type SandboxPolicy, seatbeltArgs } from './sandbox-args.js';
-import { sandboxMode } from './sandbox-mode.js';
 import { unixSocketFilter } from './seccomp.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
@@ -63,11 +63,15 @@ function runSync(file: string, args: string[]): ProbeRun {
  * — some containers, or user namespaces turned off — is as good as none), once per process.
  */
 export function sandboxState(seams: ProbeSeams = {}): SandboxState {
-  if (sandboxMode() === 'off') return { kind: 'none', reason: 'off' };
   if (probed && !seams.run && !seams.platform) return probed;
   const state = probe(seams);
   if (!seams.run && !seams.platform) probed = state;
   return state;
+}
+
+/** The sandbox a command gets under the `shell_sandbox` setting: none when it is `off`. */
+export function sandboxFor(mode: SandboxMode): SandboxState {
+  return mode === 'off' ? { kind: 'none', reason: 'off' } : sandboxState();
 }
 
 /** What the probe runs inside the sandbox: the capabilities it would have (all must be zero). */
@@ -125,6 +129,8 @@ export interface SandboxedOptions {
   signal?: AbortSignal;
   maxBytes: number;
   env?: NodeJS.ProcessEnv;
+  /** `shell_sandbox` (default `auto`: the sandbox where there is one). */
+  mode?: SandboxMode;
 }
 
 export interface SandboxedResult extends RunResult {
@@ -212,7 +218,7 @@ function under(parent: string, child: string): boolean {
 
 /** Run one approved command line, in the sandbox when there is one. */
 export async function runSandboxed(command: string, opts: SandboxedOptions): Promise<SandboxedResult> {
-  const sandbox = sandboxState();
+  const sandbox = sandboxFor(opts.mode ?? 'auto');
   const base = {
     cwd: opts.cwd,
     timeoutMs: opts.timeoutMs,

@@ -10,10 +10,17 @@ import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
 import { controlsIn, hasControl, visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
-import { type Assessment, type Tool, type ToolContext, ToolError } from '../types.js';
+import {
+  type Assessment,
+  type ShellSettings,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+} from '../types.js';
 import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
-import { runSandboxed, type SandboxState, sandboxState } from './sandbox.js';
+import { runSandboxed, type SandboxedResult, type SandboxState, sandboxFor } from './sandbox.js';
 
 export { visible } from '../../support/sanitize.js';
 
@@ -25,24 +32,39 @@ export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_S = 30;
 
 const schema = z.object({
-  command: z.string().trim().min(1).max(20_000).describe('The command line, as typed.'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(300)
-    .default(DEFAULT_TIMEOUT_S)
-    .describe('Seconds before it is stopped.'),
+  command: z.string().trim().min(1).max(20_000),
+  timeout: z.number().int().min(1).max(300).default(DEFAULT_TIMEOUT_S).describe('Seconds.'),
 });
 
-const shell: Tool<typeof schema> = {
+/** Where nothing is configured: the sandbox where there is one, no extra environment names. */
+const DEFAULT_SETTINGS: ShellSettings = { sandbox: 'auto', envNames: [] };
+
+/** The shell tool under this run's `shell_sandbox` and `shell_env` (decided once at start). */
+export function createShellTool(settings: ShellSettings = DEFAULT_SETTINGS): Tool<typeof schema> {
+  return {
+    ...shell,
+    async assess(args, ctx) {
+      const verdict = await assessLine(args.command, ctx);
+      if (verdict.refuse) return verdict;
+      const full = commandPreview(args.command).full;
+      const standing = verdict.warning ? undefined : await standingFor(args.command);
+      return {
+        ...verdict,
+        ...sandboxSummary(sandboxFor(settings.sandbox), ctx),
+        ...(full ? { full: full.join('\n') } : {}),
+        ...(standing ? { standing } : {}),
+      };
+    },
+    execute: (args, ctx) => execute(args, ctx, settings),
+  };
+}
+
+const shell: Omit<Tool<typeof schema>, 'execute'> = {
   name: 'shell',
   description: [
-    "Run a command in the user's shell (sh; cmd.exe on Windows) in the current directory, no input.",
-    'The user approves each one: first say what it does and why.',
-    'Refused: destructive commands, indirect execution (eval, sh -c, piping into a shell).',
-    'For files prefer file_read, file_list, file_write.',
-    `Output capped at ${formatBytes(MAX_OUTPUT_BYTES)}.`,
+    'Run a command (sh; cmd.exe on Windows) here, no input. The user approves each: say what and why first.',
+    'Destructive and indirect (eval, sh -c, pipe into a shell) commands are refused. Files: use file_*.',
+    `Output ≤ ${formatBytes(MAX_OUTPUT_BYTES)}.`,
   ].join(' '),
   schema,
   kind: 'shell',
@@ -58,85 +80,107 @@ const shell: Tool<typeof schema> = {
     if (args.timeout !== DEFAULT_TIMEOUT_S) lines.push(t('shell.preview.timeout', { seconds: args.timeout }));
     return lines.join('\n');
   },
-  async assess(args, ctx) {
-    // A control character could make the command look different on the screen from what runs.
-    if (hasControl(args.command)) {
-      const shown = controlsIn(args.command).join(' ');
-      return { refuse: t('shell.refuse.control', { shown }) };
-    }
-    // Loaded on first use: the parser is not needed to start a chat.
-    const [{ assessCommand, describeVerdict }, { loadBashParser }] = await Promise.all([
-      import('./policy.js'),
-      import('./tree.js'),
-    ]);
-    try {
-      await loadBashParser();
-    } catch (err) {
-      throw new ToolError(
-        `The shell's command parser could not be loaded (${(err as Error).message}), so no command can be checked or run. Tell the user their installation of zhi looks incomplete and should be reinstalled.`,
-        { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
-      );
-    }
-    const verdict = describeVerdict(assessCommand(args.command, { cwd: ctx.cwd }));
-    if (verdict.refuse) return verdict;
-    const full = commandPreview(args.command).full;
-    return { ...verdict, ...sandboxSummary(sandboxState(), ctx), ...(full ? { full: full.join('\n') } : {}) };
-  },
-  async execute(args, ctx) {
-    const granted = ctx.granted ?? [];
-    // The renderers show the elapsed time while this runs.
-    const result = await runSandboxed(args.command, {
-      cwd: ctx.cwd,
-      outputDir: ctx.outputDir,
-      allowWriteCwd: granted.includes(GRANT_WRITE_CWD),
-      allowNetwork: granted.includes(GRANT_NETWORK),
-      ...(ctx.extraReadable?.length ? { extraReadable: [...ctx.extraReadable] } : {}),
-      timeoutMs: args.timeout * 1000,
-      signal: ctx.signal,
-      maxBytes: MAX_OUTPUT_BYTES,
-      env: commandEnv(),
-    });
-    if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
-    if (result.aborted)
-      throw new ToolError(
-        result.stopFailed
-          ? 'Interrupted by the user; the command was stopped, but some processes it started could not be confirmed stopped and may still be running.'
-          : 'Interrupted by the user; the command and everything it started were stopped.',
-      );
-
-    const parts: string[] = [];
-    const seconds = (result.durationMs / 1000).toFixed(1);
-    if (result.timedOut) {
-      parts.push(
-        `The command did not finish within ${args.timeout} s and was stopped${result.stopFailed ? '' : ', with everything it started'}. ` +
-          'Output until then is below. If it needs longer, run it again with a larger timeout (at most 300).',
-      );
-    } else if (result.exitCode !== null) {
-      parts.push(`Exit code: ${result.exitCode} (${seconds} s)`);
-    } else {
-      parts.push(`The command was ended by signal ${result.signal ?? 'unknown'} (${seconds} s)`);
-    }
-    if (result.stdout) parts.push(`stdout:\n${result.stdout.replace(/\n$/, '')}`);
-    if (result.stderr) parts.push(`stderr:\n${result.stderr.replace(/\n$/, '')}`);
-    if (!result.stdout && !result.stderr) parts.push('(no output)');
-    if (result.stopFailed) {
-      parts.push(
-        'Some processes the command started could not be confirmed stopped and may still be running; ask the person to check Task Manager.',
-      );
-    } else if (result.leftovers && !result.timedOut) {
-      parts.push('Processes the command left running in the background were stopped when it ended.');
-    }
-    parts.push(sandboxNote(result.sandbox, ctx, granted));
-    if (result.droppedBytes > 0) {
-      parts.push(
-        `[output truncated: kept the first ${formatBytes(MAX_OUTPUT_BYTES)} of ${formatBytes(result.totalBytes)}. ` +
-          'Narrow the command (grep, head, tail) to see a specific part.]',
-      );
-    }
-    // A command that failed is a failed call: the person sees ✗, never ✓ above its error.
-    return { content: parts.join('\n\n'), isError: result.timedOut || result.exitCode !== 0 };
-  },
 };
+
+/** The policy's verdict on a command line (refusal, warning), before the sandbox is named. */
+async function assessLine(command: string, ctx: ToolContext): Promise<Assessment> {
+  // A control character could make the command look different on the screen from what runs.
+  if (hasControl(command)) {
+    const shown = controlsIn(command).join(' ');
+    return { refuse: t('shell.refuse.control', { shown }) };
+  }
+  // Loaded on first use: the parser is not needed to start a chat.
+  const [{ assessCommand, describeVerdict }, { loadBashParser }] = await Promise.all([
+    import('./policy.js'),
+    import('./tree.js'),
+  ]);
+  try {
+    await loadBashParser();
+  } catch (err) {
+    throw new ToolError(
+      `The shell's command parser could not be loaded (${(err as Error).message}), so no command can be checked or run. Tell the user their installation of zhi looks incomplete and should be reinstalled.`,
+      { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
+    );
+  }
+  return describeVerdict(assessCommand(command, { cwd: ctx.cwd, outputDir: ctx.outputDir }));
+}
+
+/**
+ * "Always allow" for the session, offered only for a command the policy has nothing to say about
+ * (prefix.ts says which lines qualify and what prefix they give). The parser is loaded by now.
+ */
+async function standingFor(command: string): Promise<Assessment['standing']> {
+  const { commandPrefix } = await import('./prefix.js');
+  const prefix = commandPrefix(command);
+  if (!prefix) return undefined;
+  const label = prefix.exact
+    ? t('shell.choice.alwaysExact', { command: prefix.shown })
+    : t('shell.choice.alwaysPrefix', { prefix: prefix.shown });
+  return { key: prefix.key, label };
+}
+
+type ShellArgs = z.infer<typeof schema>;
+
+async function execute(args: ShellArgs, ctx: ToolContext, settings: ShellSettings): Promise<ToolResult> {
+  const granted = ctx.granted ?? [];
+  // The renderers show the elapsed time while this runs.
+  const result = await runSandboxed(args.command, {
+    cwd: ctx.cwd,
+    outputDir: ctx.outputDir,
+    allowWriteCwd: granted.includes(GRANT_WRITE_CWD),
+    allowNetwork: granted.includes(GRANT_NETWORK),
+    ...(ctx.extraReadable?.length ? { extraReadable: [...ctx.extraReadable] } : {}),
+    timeoutMs: args.timeout * 1000,
+    signal: ctx.signal,
+    maxBytes: MAX_OUTPUT_BYTES,
+    env: commandEnv(process.env, settings.envNames),
+    mode: settings.sandbox,
+  });
+  if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
+  if (result.aborted)
+    throw new ToolError(
+      result.stopFailed
+        ? 'Interrupted by the user; the command was stopped, but some processes it started could not be confirmed stopped and may still be running.'
+        : 'Interrupted by the user; the command and everything it started were stopped.',
+    );
+  // A command that failed is a failed call: the person sees ✗, never ✓ above its error.
+  return { content: resultText(result, args, ctx), isError: result.timedOut || result.exitCode !== 0 };
+}
+
+/** For the model: how the command ended, its output, and what the sandbox allowed. */
+function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext): string {
+  const granted = ctx.granted ?? [];
+  const parts: string[] = [];
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  if (result.timedOut) {
+    parts.push(
+      `The command did not finish within ${args.timeout} s and was stopped${result.stopFailed ? '' : ', with everything it started'}. ` +
+        'Output until then is below. If it needs longer, run it again with a larger timeout (at most 300).',
+    );
+  } else if (result.exitCode !== null) {
+    parts.push(`Exit code: ${result.exitCode} (${seconds} s)`);
+  } else {
+    parts.push(`The command was ended by signal ${result.signal ?? 'unknown'} (${seconds} s)`);
+  }
+  if (result.stdout) parts.push(`stdout:\n${result.stdout.replace(/\n$/, '')}`);
+  if (result.stderr) parts.push(`stderr:\n${result.stderr.replace(/\n$/, '')}`);
+  if (!result.stdout && !result.stderr) parts.push('(no output)');
+  if (result.stopFailed) {
+    parts.push(
+      'Some processes the command started could not be confirmed stopped and may still be running; ask the person to check Task Manager.',
+    );
+  } else if (result.leftovers && !result.timedOut) {
+    parts.push('Processes the command left running in the background were stopped when it ended.');
+  }
+  parts.push(sandboxNote(result.sandbox, ctx, granted));
+  if (result.droppedBytes > 0) {
+    parts.push(
+      `[output truncated: kept the first ${formatBytes(MAX_OUTPUT_BYTES)} of ${formatBytes(result.totalBytes)}. ` +
+        'Narrow the command (grep, head, tail) to see a specific part.]',
+    );
+  }
+  return parts.join('\n\n');
+}
 
 /** The output folder as the person knows it: `zhi-output/` when it is inside the current folder. */
 function outputShown(ctx: Pick<ToolContext, 'cwd' | 'outputDir'>): string {
@@ -173,4 +217,5 @@ function sandboxNote(state: SandboxState, ctx: ToolContext, granted: readonly st
   );
 }
 
-export default shell;
+/** The tool with the defaults (tests; a run gets `createShellTool(settings)` from the table). */
+export default createShellTool();

@@ -17,6 +17,10 @@ export interface PathContext {
   vars?: Record<string, string>;
   /** Set when the line runs in cmd.exe (Windows): the environment it expands `%VAR%` from. */
   cmd?: CmdEnv;
+  /** The output folder, absolute, forward slashes (default: `zhi-output` in the folder). */
+  output?: string;
+  /** Every word and redirect target of the line's commands (is a script written on the same line?). */
+  lineWords?: string[];
 }
 
 export type TargetVerdict = 'critical' | 'computed' | 'ordinary';
@@ -88,13 +92,24 @@ const GLOB = /[*?[{]/;
 export function classifyTarget(word: string, ctx: PathContext): TargetVerdict {
   if (word.includes(`${VAR_START}${SUB_PREFIX}`)) return 'computed';
   if (ctx.cwd === '' && !isAbsoluteLike(word)) return 'computed';
-  const candidates = expansions(word, ctx);
+  // `{~,x}`: brace expansion comes first, then `~` is the home folder.
+  const candidates = braces(word).flatMap((w) => expansions(w, ctx));
   for (const candidate of candidates) {
     if (isCritical(candidate, ctx)) return 'critical';
   }
   // A variable whose value is a substitution or read from input (`for d in $(cat x)`, `read d`).
   if (candidates.some((c) => c.includes(`${VAR_START}${SUB_PREFIX}`))) return 'computed';
   return 'ordinary';
+}
+
+/** Bash brace expansion of comma lists (`{~,x}` → `~`, `x`; `/{home,etc}`), up to 64 words. */
+function braces(word: string, depth = 0): string[] {
+  const m = /\{([^{}]*,[^{}]*)\}/.exec(word);
+  if (!m || depth > 4) return [word];
+  const out = m[1]!
+    .split(',')
+    .flatMap((part) => braces(word.slice(0, m.index) + part + word.slice(m.index + m[0].length), depth + 1));
+  return out.slice(0, 64);
 }
 
 function isAbsoluteLike(word: string): boolean {
@@ -112,6 +127,17 @@ export function changeDir(word: string | undefined, ctx: PathContext): string {
   if (/^[a-zA-Z]:/.test(p) || posix.isAbsolute(p)) return posix.normalize(p);
   if (ctx.cwd === '') return '';
   return posix.join(ctx.cwd, p);
+}
+
+/** The absolute paths (forward slashes) a word may name at run time; none while the folder is unknown. */
+export function absolutePaths(word: string, ctx: PathContext): string[] {
+  return expansions(word, ctx).flatMap((value) => {
+    let p = value.replace(/\\/g, '/').trim();
+    if (p === '') return [];
+    if (p === '~' || p.startsWith('~/')) p = ctx.home + p.slice(1);
+    if (posix.isAbsolute(p)) return [posix.normalize(p)];
+    return ctx.cwd === '' ? [] : [posix.join(ctx.cwd, p)];
+  });
 }
 
 /** Separates the values a variable may take (loop values, `"$@"` after `set --`). */
@@ -270,7 +296,11 @@ const SYSTEM_FILES = new Set([
 
 /** A file whose overwriting breaks the system (`> /etc/passwd`), or a protected folder. */
 export function isSystemTarget(word: string, ctx: PathContext): boolean {
-  if (classifyTarget(word, ctx) === 'critical') return true;
+  return classifyTarget(word, ctx) === 'critical' || isSystemFile(word);
+}
+
+/** A path inside a system folder (`/etc/passwd`, `/usr/bin/ls`, `C:\\Windows\\…`). */
+export function isSystemFile(word: string): boolean {
   const p = word.replace(/\\/g, '/');
   if (!posix.isAbsolute(p)) return false;
   const first = posix.normalize(p).split('/')[1]?.toLowerCase() ?? '';

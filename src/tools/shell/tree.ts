@@ -140,6 +140,12 @@ class Walker {
         return;
       case 'comment':
         return;
+      case 'file_redirect': {
+        // `> ~/.bashrc` with no command: the file is still opened (and emptied).
+        const redirects = this.redirect(node, []);
+        this.out.commands.push({ words: [], redirects, piped, assignments: [] });
+        return;
+      }
       default:
         if (BLOCKS.has(node.type)) {
           // A `case` subject and patterns are words, not commands: only their substitutions run.
@@ -174,6 +180,9 @@ class Walker {
         this.statement(body, fed, []);
         if (redirects.length) this.out.commands.push({ words: [], redirects, piped, assignments: [] });
       }
+    } else if (redirects.length) {
+      // `> ~/.bashrc`: a redirection alone still opens (and empties) its file.
+      this.out.commands.push({ words: [], redirects, piped, assignments: [] });
     }
     // `cat <<EOF | sh`: the grammar hangs the rest of the pipeline under the here-document.
     for (const a of after) {

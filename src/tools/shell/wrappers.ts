@@ -166,9 +166,14 @@ function peelOperand(p: Peeling, prog: string, args: string[]): void {
 }
 
 function peelEnv(p: Peeling, args: string[], checkInner: (line: string) => void): Unwrapped | undefined {
-  const split = args.findIndex((a) => a === '-S' || a.startsWith('--split-string'));
+  // `--sp` is `--split-string` (getopt_long takes any unambiguous prefix); `-iS` clusters.
+  const split = args.findIndex(
+    (a) => /^-[i0v]*S/.test(a) || /^--sp(l(i(t(-(s(t(r(i(ng?)?)?)?)?)?)?)?)?)?(=|$)/.test(a),
+  );
   if (split >= 0) {
-    checkInner(args.slice(split + 1).join(' '));
+    const a = args[split]!;
+    const joined = a.startsWith('--') ? a.slice(a.indexOf('=') + 1 || a.length) : a.slice(a.indexOf('S') + 1);
+    checkInner([joined, ...args.slice(split + 1)].filter(Boolean).join(' '));
     return stopped(p);
   }
   let i = skipOptions(args, ['-u', '-C', '--unset', '--chdir']);

@@ -1,9 +1,9 @@
 /**
- * tool_search: how the model finds deferred tools (an MCP server's). Their schemas are not sent
- * with every request — 150 tools would pass the API's limit and cost more than the conversation
- * — so the request carries this small tool instead; the tools it finds are loaded into the
- * registry and their full schemas go out from the next request on (as Claude Code's MCP tool
- * search and Nyzhi's tool_search do).
+ * tool_search: how the model finds deferred tools (an MCP server's, and a chat's rarely needed
+ * built-ins: ocr, web_fetch, web_search). Their schemas are not sent with every request — 150
+ * tools would pass the API's limit and cost more than the conversation — so the request carries
+ * this small tool instead; the tools it finds are loaded into the registry and their full
+ * schemas go out from the next request on (as Claude Code's tool search and Nyzhi's do).
  */
 import { z } from 'zod';
 import type { ToolRegistry } from '../registry.js';
@@ -12,12 +12,8 @@ import type { AnyTool, Tool } from '../types.js';
 export const TOOL_SEARCH = 'tool_search';
 
 const schema = z.object({
-  query: z
-    .string()
-    .describe(
-      'Keywords (what the tool does, its name), "select:name1,name2" for exact names, or a server name',
-    ),
-  limit: z.number().int().min(1).max(10).optional().describe('How many tools to load (default 5)'),
+  query: z.string().describe('Keywords or "select:name1,name2".'),
+  limit: z.number().int().min(1).max(10).optional(),
 });
 
 /** One group of deferred tools for the description: a server and how many tools it has. */
@@ -83,9 +79,16 @@ function gist(description: string): string {
  */
 export function createToolSearchTool(registry: ToolRegistry, groups: ToolGroup[]): Tool<typeof schema> {
   const listed = groups.map((g) => `${g.name} (${g.count})`).join(', ');
+  const builtins = registry
+    .deferredBuiltins()
+    .map((b) => `${b.name} (${b.phrase})`)
+    .join(', ');
+  const what = [builtins, listed && `MCP servers ${listed} (query a server's name to list its tools)`]
+    .filter(Boolean)
+    .join('; ');
   return {
     name: TOOL_SEARCH,
-    description: `Find tools of MCP servers (${listed}): they are not in your tool list until found. Search by keywords; found tools are added to your list, call them next.`,
+    description: `Add tools to your list, then call them: ${what}.`,
     schema,
     kind: 'read',
     label: (args) => args.query,
@@ -99,11 +102,22 @@ export function createToolSearchTool(registry: ToolRegistry, groups: ToolGroup[]
       }
       const found = searchTools(registry.deferred(), args.query, args.limit ?? 5);
       if (!found.length) {
-        return `No tool matches "${args.query}". Servers: ${listed}. Try other keywords, or a server name to list its tools.`;
+        return `No tool matches "${args.query}". There are: ${what}. Try other keywords.`;
       }
       registry.load(found.map((t) => t.name));
       const lines = found.map((t) => `- ${t.name}: ${gist(t.description)}`);
       return `Found ${found.length} tool(s); their full schemas are now in your tool list, call them directly:\n${lines.join('\n')}`;
     },
   };
+}
+
+/**
+ * Offer tool_search while the registry defers anything (made again when the deferred tools
+ * change: an MCP server started or stopped), naming these servers' groups.
+ */
+export function offerToolSearch(registry: ToolRegistry, groups: ToolGroup[]): void {
+  if (registry.has(TOOL_SEARCH)) registry.unregister(TOOL_SEARCH);
+  if (groups.length || registry.deferredBuiltins().length) {
+    registry.register(createToolSearchTool(registry, groups));
+  }
 }

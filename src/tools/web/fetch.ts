@@ -33,7 +33,7 @@ export interface WebFetchDeps {
 }
 
 const schema = z.object({
-  url: z.string().trim().min(1).max(4000).describe('Full http(s) address.'),
+  url: z.string().trim().min(1).max(4000),
 });
 
 export interface Page {
@@ -204,8 +204,8 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
   return {
     name: 'web_fetch',
     description: [
-      'Fetch a public web page (http/https) as text, HTML as Markdown; no binary files, no local or private addresses.',
-      `Capped at ${formatBytes(MAX_RESULT_BYTES)}; pages needing JavaScript or a login show little.`,
+      'Fetch a public http(s) page as text (HTML as Markdown), no binaries or private addresses.',
+      `≤ ${formatBytes(MAX_RESULT_BYTES)}.`,
     ].join(' '),
     schema,
     kind: 'read',

@@ -13,10 +13,10 @@ import { type Tool, type ToolContext, ToolError } from '../types.js';
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
 
 const schema = z.object({
-  query: z.string().trim().min(1).max(200).describe('Short keywords, best under 70 characters.'),
-  recency: z.enum(RECENCY).optional().describe('Only results from this period.'),
-  domain: z.string().trim().max(200).optional().describe('Only this site, e.g. www.gov.cn.'),
-  count: z.number().int().min(1).max(20).optional().describe('Default 5.'),
+  query: z.string().trim().min(1).max(200).describe('Short keywords.'),
+  recency: z.enum(RECENCY).optional(),
+  domain: z.string().trim().max(200).optional().describe('Only this site.'),
+  count: z.number().int().min(1).max(20).optional(),
 });
 
 export interface SearchSource {
@@ -97,9 +97,7 @@ export interface WebSearchToolDeps {
 export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof schema> {
   return {
     name: 'web_search',
-    description:
-      'Search the web for current facts (news, prices, rules). ' +
-      'Returns numbered sources with links: cite only those. web_fetch reads a page in full.',
+    description: 'Search the web for current facts: numbered sources with links, cite only those.',
     schema,
     kind: 'read',
     askOnce: true,

@@ -3,6 +3,8 @@ import type { ContentPart } from '../../../llm/types.js';
 import { type MessageKey, t } from '../../../support/i18n/index.js';
 import { visible } from '../../../support/sanitize.js';
 import { formatBytes } from '../../../support/text.js';
+import { isAudioPath } from '../../../tools/asr/audio.js';
+import { parserAccepts } from '../../../tools/files/platform-parse.js';
 import { detectPaths, type PathMatch } from './paths.js';
 
 /** Attached text per file, at most (the rest is cut with a visible marker). */
@@ -34,6 +36,13 @@ export interface AttachEnv {
   errorCode(err: unknown): string | undefined;
   /** Text of a scanned PDF or image by OCR; undefined when OCR is not available. */
   ocr?: ((path: string) => Promise<string>) | undefined;
+  /**
+   * A recording's transcript by GLM-ASR (the price is shown and agreed first); undefined when the
+   * person declined. Absent when there is no API client.
+   */
+  transcribe?: ((path: string) => Promise<{ text: string; duration: string } | undefined>) | undefined;
+  /** An old office file by Zhipu's file parser (price agreed first); undefined when declined. */
+  parse?: ((path: string) => Promise<string | undefined>) | undefined;
   /** An image as a content part for a vision model; undefined when not available. */
   imagePart?: ((path: string) => Promise<ContentPart>) | undefined;
   /** The vision model that will look at images (for the note). */
@@ -133,19 +142,11 @@ export async function attachFromMessage(
       size = 0;
     }
     if (IMAGE_EXT.has(ext)) {
-      if (!env.imagePart) {
-        env.note(t('repl.attach.imageNoVision', { name, reason: 'vision is not available' }));
-        continue;
-      }
-      try {
-        into.images.push(await env.imagePart(m.path));
-        into.names.push(name);
-        env.note(
-          t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }),
-        );
-      } catch (err) {
-        env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
-      }
+      await attachImage(m.path, name, size, env, into);
+      continue;
+    }
+    if (isAudioPath(m.path) && env.transcribe) {
+      await attachRecording(m.path, name, env.transcribe, env, into);
       continue;
     }
     try {
@@ -157,6 +158,10 @@ export async function attachFromMessage(
       );
       if (doc.truncated) env.note(t('repl.attach.cut', { name, size: formatBytes(MAX_ATTACH_BYTES) }));
     } catch (err) {
+      if (env.errorCode(err) === 'unsupported' && env.parse && parserAccepts(m.path)) {
+        await attachParsed(m.path, name, env.parse, env, into);
+        continue;
+      }
       if (env.errorCode(err) === 'no_text_layer' && env.ocr) {
         if (await env.confirm(t('repl.attach.ocrOffer', { name }))) {
           try {
@@ -180,6 +185,70 @@ export async function attachFromMessage(
     onlyFiles: matches.length > 0 && remainder(text, matches) === '',
     found: matches.length,
   };
+}
+
+/** A recording, transcribed once the person agreed to the price. */
+async function attachRecording(
+  path: string,
+  name: string,
+  transcribe: NonNullable<AttachEnv['transcribe']>,
+  env: AttachEnv,
+  into: Attachments,
+): Promise<void> {
+  try {
+    const got = await transcribe(path);
+    if (!got) return env.note(t('repl.attach.asrNo', { name }));
+    into.documents.push(documentBlock(name, path, got.text));
+    into.names.push(name);
+    env.note(t('repl.attach.asrYes', { name, duration: got.duration }));
+  } catch (err) {
+    env.note(t('repl.attach.failed', { name, reason: reason(err) }));
+  }
+}
+
+/** An old office file nothing here reads, by Zhipu's file parser once the price is agreed. */
+async function attachParsed(
+  path: string,
+  name: string,
+  parse: NonNullable<AttachEnv['parse']>,
+  env: AttachEnv,
+  into: Attachments,
+): Promise<void> {
+  try {
+    const parsed = await parse(path);
+    if (parsed === undefined) return env.note(t('repl.attach.ocrNo', { name }));
+    into.documents.push(documentBlock(name, path, parsed));
+    into.names.push(name);
+    env.note(t('repl.attach.parsed', { name }));
+  } catch (err) {
+    env.note(t('repl.attach.failed', { name, reason: reason(err) }));
+  }
+}
+
+/**
+ * Attach one image for the vision model (a file named in a message, or the clipboard's image
+ * saved to a file), announced in one line. False when it could not be attached (said why).
+ */
+export async function attachImage(
+  path: string,
+  name: string,
+  size: number,
+  env: Pick<AttachEnv, 'imagePart' | 'note' | 'visionModel'>,
+  into: Attachments,
+): Promise<boolean> {
+  if (!env.imagePart) {
+    env.note(t('repl.attach.imageNoVision', { name, reason: 'vision is not available' }));
+    return false;
+  }
+  try {
+    into.images.push(await env.imagePart(path));
+    into.names.push(name);
+    env.note(t('repl.attach.image', { name, size: formatBytes(size), model: env.visionModel ?? 'vision' }));
+    return true;
+  } catch (err) {
+    env.note(t('repl.attach.imageNoVision', { name, reason: reason(err) }));
+    return false;
+  }
 }
 
 /** The message to send: the user's words, then the attached documents, then any images. */

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename } from 'node:path';
+import type { Cost } from '../../../llm/models.js';
+import { ZERO_USAGE } from '../../../llm/types.js';
 import { visionModelFor } from '../../../llm/vision.js';
 import { ZhiError } from '../../../support/errors.js';
 import { truncateText } from '../../../support/text.js';
@@ -13,6 +15,11 @@ function explain(err: unknown): Error {
   if (err instanceof ZhiError)
     return new Error([err.whatText(), err.whyText(), ...err.tryTexts()].filter(Boolean).join(' '));
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** A call whose price zhi does not know: counted, marked as an estimate. */
+function unknownCost(ctx: AppContext): Cost {
+  return { amount: 0, currency: ctx.platform.currency, covered: ctx.platform.coveredByPlan, approx: true };
 }
 
 /**
@@ -56,6 +63,72 @@ export function makeAttachEnv(
             chat.consume({ type: 'usage', model: OCR_MODEL, usage: doc.usage, cost });
             return truncateText(doc.markdown, MAX_ATTACH_BYTES).text;
           } catch (err) {
+            throw explain(err);
+          }
+        }
+      : undefined,
+    transcribe: client
+      ? async (path) => {
+          const { transcribeFile, DeclinedError, formatDuration } = await import(
+            '../../../tools/asr/transcribe.js'
+          );
+          const { audioPriceLine } = await import('../../price-consent.js');
+          const { t } = await import('../../../support/i18n/index.js');
+          try {
+            const got = await transcribeFile(client, path, {
+              display: basename(path),
+              platform: ctx.platform,
+              ...(signal ? { signal } : {}),
+              // /auto agrees in advance (the price is still said); otherwise the person is asked.
+              consent: async (estimate) => {
+                const line = audioPriceLine(estimate);
+                if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
+                ui.note(`${line}${t('price.agreed')}`);
+                return true;
+              },
+            });
+            const cost = chat.deps.usage.addPriced(
+              got.model,
+              got.cost ?? {
+                amount: 0,
+                currency: ctx.platform.currency,
+                covered: ctx.platform.coveredByPlan,
+                approx: true,
+              },
+            );
+            chat.consume({ type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost });
+            return {
+              text: truncateText(got.text, MAX_ATTACH_BYTES).text,
+              duration: formatDuration(got.seconds),
+            };
+          } catch (err) {
+            if (err instanceof DeclinedError) return undefined;
+            throw explain(err);
+          }
+        }
+      : undefined,
+    parse: client
+      ? async (path) => {
+          const { parseOnPlatform, ParseDeclined } = await import('../../../tools/files/platform-parse.js');
+          const { parsePriceLine } = await import('../../price-consent.js');
+          const { t } = await import('../../../support/i18n/index.js');
+          try {
+            const got = await parseOnPlatform(client, path, {
+              display: basename(path),
+              platform: ctx.platform,
+              ...(signal ? { signal } : {}),
+              consent: async (estimate) => {
+                const line = parsePriceLine(estimate);
+                if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
+                ui.note(`${line}${t('price.agreed')}`);
+                return true;
+              },
+            });
+            const cost = chat.deps.usage.addPriced(got.model, got.cost ?? unknownCost(ctx));
+            chat.consume({ type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost });
+            return truncateText(got.text, MAX_ATTACH_BYTES).text;
+          } catch (err) {
+            if (err instanceof ParseDeclined) return undefined;
             throw explain(err);
           }
         }

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { t } from '../../../support/i18n/index.js';
+import { nearName } from '../../../support/near-file.js';
 import { visible } from '../../../support/sanitize.js';
-import { nearest } from '../../../support/suggest.js';
 import { detectPaths, looksLikePath, words } from './paths.js';
 
 export interface Mistyped {
@@ -49,15 +49,12 @@ export function findMistyped(text: string, o: MistypedOptions): Mistyped | undef
       : isAbsolute(unix)
         ? unix
         : resolve(o.cwd, unix);
-    const names = listDir(dirname(abs));
-    if (!names) continue;
-    const name = basename(abs);
-    const near = nearest(
-      name,
-      names.filter((n) => n !== name && FILE_NAME.test(n)),
-    );
-    if (!near || !o.isFile(resolve(dirname(abs), near))) continue;
-    return { typed, suggestion: typed.slice(0, typed.length - name.length) + near };
+    const near = nearName(abs, 'file', {
+      listDir: (dir) => listDir(dir)?.filter((n) => FILE_NAME.test(n)),
+      isKind: (p) => o.isFile(p),
+    });
+    if (!near) continue;
+    return { typed, suggestion: typed.slice(0, typed.length - basename(abs).length) + near };
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { maxBy, pushAll } from '../../../support/arrays.js';
 import { t } from '../../../support/i18n/index.js';
 import { textWidth } from '../../../support/width.js';
-import { stderrColumns, wrapText } from '../../render/width.js';
+import { columns, stderrColumns, wrapText } from '../../render/width.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 const HEAD_MAX = 22;
@@ -24,27 +24,30 @@ export function helpText(ctx: SlashContext): string {
   const width = Math.min(HEAD_MAX, maxBy(heads, textWidth, 0));
   const lines = [style.bold(t('repl.help.title'))];
   // Descriptions wrap to the window under their own column, never mid-word.
-  const columns = stderrColumns();
-  const wrapAt = columns && columns - 1;
+  const cols = stderrColumns();
+  const wrapAt = cols && cols - 1;
   const indent = ' '.repeat(width + 4);
   commands.forEach((c, i) => {
     const head = heads[i]!;
     const gap = width - textWidth(head) + 2;
     if (gap >= 2)
       pushAll(lines, wrapText(t(c.description), wrapAt, `  ${style.cyan(head)}${' '.repeat(gap)}`, indent));
-    else pushAll(lines, [`  ${style.cyan(head)}`, ...wrapText(t(c.description), wrapAt, indent, indent)]);
+    else
+      pushAll(lines, [
+        ...wrapText(style.cyan(head), wrapAt, '  ', '    '),
+        ...wrapText(t(c.description), wrapAt, indent, indent),
+      ]);
   });
-  pushAll(lines, [
-    '',
-    ...t('repl.help.keys', HELP_EXAMPLES[process.platform === 'win32' ? 'windows' : 'unix'])
-      .split('\n')
-      .flatMap((l, i) => {
-        const lead = /^\s*/.exec(l)![0];
-        return wrapText(l.slice(lead.length), wrapAt, i === 0 ? style.bold(lead) : lead, `${lead}  `).map(
-          (x, k) => (i === 0 && k === 0 ? style.bold(x) : x),
-        );
-      }),
-  ]);
+  const [title, ...rest] = t(
+    'repl.help.keys',
+    HELP_EXAMPLES[process.platform === 'win32' ? 'windows' : 'unix'],
+  ).split('\n');
+  // Indented lines are `key  what it does`: two columns, the second wrapping under itself.
+  const keys = rest
+    .filter((l) => l.startsWith('  '))
+    .map((l) => /^( +\S.*?) {2,}(\S.*)$/.exec(l)!.slice(1, 3));
+  pushAll(lines, ['', style.bold(title!), ...columns(keys, new Set(), wrapAt && wrapAt + 1)]);
+  for (const l of rest.filter((x) => !x.startsWith('  '))) pushAll(lines, wrapText(l, wrapAt, '', '  '));
   return lines.join('\n');
 }
 

@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
+import { readStandingKey, showWords } from '../../../tools/standing.js';
 import { formatTokens } from '../../render/summary.js';
-import { columns } from '../../render/width.js';
+import { columns, stderrColumns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
-import { usageSummary, usageTable } from '../usage-text.js';
+import { priceStepNow, usageSummary, usageTable } from '../usage-text.js';
 import type { SlashCommand } from './types.js';
 
 const usage: SlashCommand = {
@@ -13,6 +14,8 @@ const usage: SlashCommand = {
   async run(_args, ctx) {
     const lines = usageTable(ctx.chat.deps.usage);
     ctx.print([ctx.app.err.bold(lines[0]!), ...lines.slice(1)].join('\n'));
+    const step = priceStepNow(ctx.chat);
+    if (step) ctx.print(step);
     if (ctx.chat.deps.usage.total().calls) ctx.print(ctx.app.err.dim(t('repl.usage.estimate')));
   },
 };
@@ -48,10 +51,30 @@ const status: SlashCommand = {
         }),
       ],
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
+      [t('repl.status.allowed'), allowedText(ctx.chat.deps.webGrants?.standing)],
     ];
-    ctx.print(columns(rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!])).join('\n'));
+    ctx.print(
+      columns(
+        rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!]),
+        new Set(),
+        stderrColumns(),
+      ).join('\n'),
+    );
   },
 };
+
+/** The standing approvals of the session ("a" answered): shell prefixes and commands, MCP tools. */
+function allowedText(standing: ReadonlySet<string> | undefined): string {
+  const shown: string[] = [];
+  for (const key of standing ?? []) {
+    const grant = readStandingKey(key);
+    if (grant?.kind === 'tool') shown.push(t('repl.status.allowedTool', { tool: grant.tool }));
+    else if (grant?.kind === 'prefix')
+      shown.push(t('repl.status.allowedPrefix', { prefix: showWords(grant.words) }));
+    else if (grant?.kind === 'exact') shown.push(showWords(grant.words));
+  }
+  return shown.length ? shown.join(', ') : t('repl.status.noneAllowed');
+}
 
 /** A starting ZHI.md: headings the person fills in. Never replaces one that exists. */
 const init: SlashCommand = {

@@ -45,6 +45,14 @@ const editor: SlashCommand = {
   },
 };
 
+const paste: SlashCommand = {
+  name: 'paste',
+  description: 'input.cmd.paste',
+  async run(_args, ctx) {
+    await ctx.pasteImage?.();
+  },
+};
+
 const statusline: SlashCommand = {
   name: 'statusline',
   usage: '[on|off]',
@@ -58,4 +66,4 @@ const statusline: SlashCommand = {
   },
 };
 
-export const commands: SlashCommand[] = [copy, editor, statusline];
+export const commands: SlashCommand[] = [copy, editor, paste, statusline];

@@ -2,18 +2,16 @@ import { chatModelIds } from '../../../llm/models.js';
 import { t } from '../../../support/i18n/index.js';
 import { nearest } from '../../../support/suggest.js';
 import { modelRows } from '../../render/model-rows.js';
-import { columns } from '../../render/width.js';
+import { columns, stderrColumns } from '../../render/width.js';
 import { chatModel } from '../../settings.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 function modelTable(ctx: SlashContext): string {
   const style = ctx.app.err;
-  const rows = modelRows(ctx.app.platform, ctx.chat.settings.model);
-  const lines = columns(rows);
-  return [
-    style.bold(t('repl.model.list')),
-    ...lines.map((l, i) => (rows[i]![0]!.startsWith('▸') ? style.cyan(l) : l)),
-  ].join('\n');
+  const rows = modelRows(ctx.app.platform, ctx.chat.settings.model).map((r) =>
+    r[0]!.startsWith('▸') ? r.map((c) => style.cyan(c)) : r,
+  );
+  return [style.bold(t('repl.model.list')), ...columns(rows, new Set(), stderrColumns())].join('\n');
 }
 
 const model: SlashCommand = {
@@ -64,8 +62,9 @@ const model: SlashCommand = {
     ctx.print(t('repl.model.switched', { model: info.id }));
     if (!info.tools) ctx.warn(t('repl.model.noTools', { model: info.id }));
     else if (info.kind === 'vision') ctx.print(t('repl.model.vision', { model: info.id }));
-    if (!ctx.chat.settings.thinking && info.thinkingForced)
-      ctx.warn(t('repl.fast.forced', { model: info.id }));
+    // What the client learned counts too (a model outside the registry that refused "off").
+    const forced = (ctx.client?.modelInfo(info.id) ?? info).thinkingForced;
+    if (!ctx.chat.settings.thinking && forced) ctx.warn(t('repl.fast.forced', { model: info.id }));
   },
 };
 

@@ -1,6 +1,7 @@
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { formatError } from '../../render/error.js';
+import { priceStepNow } from '../usage-text.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
 // The listing, resuming and usage code is loaded on first use, not when the REPL starts.
@@ -83,7 +84,7 @@ const resume: SlashCommand = {
       ctx.print(resumeLines(loaded, ctx.app.err, true, ctx.app.cwd).join('').trimEnd());
       if (previous) ctx.print(ctx.app.err.dim(t('sessions.previousSaved', { id: previous })));
     } catch (err) {
-      if (err instanceof ZhiError) ctx.print(formatError(err, ctx.app.err).trimEnd());
+      if (err instanceof ZhiError) ctx.print(formatError(err, ctx.app.err, { inRepl: true }).trimEnd());
       else throw err;
     }
   },
@@ -122,13 +123,15 @@ const usage: SlashCommand = {
 export async function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): Promise<string[]> {
   const { formatUsage } = await import('../../sessions/usage-view.js');
   const wiring = ctx.chat.session;
-  return formatUsage(ctx.chat.deps.usage, {
+  const step = priceStepNow(ctx.chat);
+  const lines = formatUsage(ctx.chat.deps.usage, {
     style: ctx.app.err,
     context: wiring?.compactor.status(ctx.chat.messages),
     compactions: wiring?.compactor.count ?? 0,
     sessionId: wiring && (wiring.recorder.started || wiring.earlier) ? wiring.recorder.id : undefined,
     earlier: wiring?.earlier,
   });
+  return step ? [...lines, step] : lines;
 }
 
 export const commands: SlashCommand[] = [sessions, resume, compact, usage];

@@ -40,6 +40,8 @@ export interface SlashContext {
   terminal?: { isTTY?: boolean; write(s: string): void };
   /** Open the text (or the next message) in the person's editor; the result waits on the prompt. */
   composeInEditor?(text: string): Promise<void>;
+  /** Attach the clipboard's image to the next message (/paste, Ctrl+V). */
+  pasteImage?(): Promise<void>;
 }
 
 /** The per-REPL state of the slash commands. */

@@ -23,6 +23,12 @@ export const agent = defineMessages(
     'agent.tool.threw': 'The tool {name} failed: {message}',
     'agent.tool.cutOff':
       'Not run: your reply reached the output limit while you were writing the tool calls, so their arguments may be incomplete. None of the calls in that reply ran. Call again with shorter arguments (write a long file in several parts, or ask for less at a time).',
+    'agent.priceStep':
+      'This request is about {tokens} tokens, past the {step}-token price step of {model}: input now costs {price} per million tokens instead of {base}. /compact shrinks the conversation; /reset starts a new one.',
+    'agent.priceStep.now':
+      'Price step: {model} with this conversation (≈ {tokens} tokens): input {price} per million tokens, {where}.',
+    'agent.priceStep.next': '{price} once a request passes {step} tokens',
+    'agent.priceStep.above': 'the price above {step} tokens',
     'agent.cutOffCalls':
       'The model reached its output limit while writing {n} tool call(s); they were not run, and the model was asked to try again with less at a time.',
   },
@@ -41,6 +47,11 @@ export const agent = defineMessages(
     'agent.tool.interrupted': '工具完成前被用户中断。',
     'agent.tool.threw': '工具 {name} 出错：{message}',
     'agent.tool.cutOff': '未运行：回复达到输出上限，工具调用的参数可能不完整。',
+    'agent.priceStep':
+      '本次请求约 {tokens} token，已超过 {model} 的 {step} token 计价档：输入价格由每百万 token {base} 变为 {price}。/compact 可压缩对话，/reset 可开始新对话。',
+    'agent.priceStep.now': '计价档：{model}，当前对话约 {tokens} token：输入每百万 token {price}，{where}。',
+    'agent.priceStep.next': '单次请求超过 {step} token 后为 {price}',
+    'agent.priceStep.above': '这是超过 {step} token 的价格',
     'agent.cutOffCalls':
       '模型在写 {n} 个工具调用时达到了输出上限；这些调用没有运行，已请模型分几次、每次少写一些重试。',
   },

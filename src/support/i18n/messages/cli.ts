@@ -55,7 +55,7 @@ Usage:
 
 Options:
   --model <id>            model for this run (default: glm-5 for chat)
-  --auto                  let file_write create new files without asking
+  --auto                  create new files without asking (commands still ask)
   --output-dir <dir>      where files are written (default: zhi-output)
   --output-format <f>     text | json | stream-json
   --language <l>          auto | en | zh
@@ -137,7 +137,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
 
 选项：
   --model <id>            本次使用的模型（对话默认 glm-5）
-  --auto                  允许 file_write 直接创建新文件而不询问
+  --auto                  直接创建新文件而不询问（命令仍会询问）
   --output-dir <目录>      文件写入位置（默认 zhi-output）
   --output-format <格式>   text | json | stream-json
   --language <语言>        auto | en | zh

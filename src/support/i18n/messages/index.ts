@@ -12,6 +12,8 @@ import { llm } from './llm.js';
 import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
+import { office } from './office.js';
+import { policy } from './policy.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
 import { repl } from './repl.js';
@@ -46,7 +48,9 @@ type En = typeof cli.en &
   typeof batch.en &
   typeof runs.en &
   typeof install.en &
-  typeof windows.en;
+  typeof windows.en &
+  typeof office.en &
+  typeof policy.en;
 
 const groups = [
   cli,
@@ -72,6 +76,8 @@ const groups = [
   runs,
   install,
   windows,
+  office,
+  policy,
 ];
 
 export const messages = {

@@ -18,11 +18,23 @@ export const input = defineMessages(
       'Sent the last answer ({chars} characters) to the clipboard through the terminal. If pasting gives nothing, your terminal does not allow that: select the text with the mouse instead.',
     'input.copy.failed':
       'Could not copy: no clipboard tool was found and the terminal cannot take it. Select the text with the mouse instead.',
+    'input.cmd.paste': 'Attach the image on the clipboard to your next message (also Ctrl+V)',
+    'input.paste.name': 'clipboard image',
+    'input.paste.noTool':
+      'Cannot read an image from the clipboard: no clipboard tool was found. Install {install}, or save the image and type its path in your message.',
+    'input.paste.noImage':
+      'The clipboard holds no image. Copy one (a screenshot, say) and press Ctrl+V or type /paste again, or type the path of an image file.',
     'input.cmd.editor': 'Write the next message in a text editor (also Ctrl+X Ctrl+E)',
     'input.editor.ready': 'Your text is on the prompt: edit it, or press Enter to send it.',
     'input.editor.unchanged': 'The editor was closed without changes.',
     'input.editor.failed': 'Could not open the editor {editor}: {reason}',
-    'input.editor.failedTry': 'Set the editor you like, for example: export EDITOR=nano',
+    'input.editor.none': 'No text editor was found to write your message in.',
+    'input.editor.tryFound': 'Use an editor installed here: {command}',
+    'input.editor.alsoHere': ' (also installed: {names})',
+    'input.editor.tryWindows':
+      'Use an editor installed here: set EDITOR={editor} (setx EDITOR {editor} keeps it for new windows)',
+    'input.editor.tryInstall':
+      'Install a text editor (zhi looked for {names}; nano is the easiest to start with), then set EDITOR to it.',
     'input.cmd.bang': 'Run a command yourself; its output joins the conversation (!ls, !dir)',
     'input.bang.empty': 'Type a command after !, for example: !ls',
     'input.bang.folded': '… {n} more lines (the model sees all of them)',
@@ -39,9 +51,14 @@ export const input = defineMessages(
     'input.missingTry':
       'Your message is back on the prompt: fix the name, or press Enter to send it as it is.',
     'input.mention.missing': 'There is no file {name} (in {folder}).',
+    'input.missingAsk': 'Send the message as it is? [y/N] ',
+    'input.missingNotSent': 'Nothing was sent: run the command again with the right name.',
+    'input.missingSent': 'Sent as it is (there is no terminal to ask).',
     'input.advice.authEnv':
       'This key comes from the environment variable ZHI_API_KEY, which wins over config.yaml: correct it, or remove it (`unset ZHI_API_KEY`; on Windows `set ZHI_API_KEY=`) to use the key saved by `zhi --setup`.',
     'input.advice.balanceRepl': 'Top up at {url}, or switch to a free model: /model glm-4-flash',
+    'input.advice.balanceReplCustom':
+      'Top up with your provider, or switch to a free model: /model glm-4-flash',
     'input.advice.overloadedRepl': 'Try again in a few minutes, or pick another model with /model.',
     'input.advice.badRequestRepl': 'Check the model with /model, and try again.',
     'input.retryNetwork':
@@ -51,7 +68,7 @@ export const input = defineMessages(
     'input.net.reset': 'the connection was closed',
     'input.net.timeout': 'no answer in time',
     'input.net.other': 'no connection',
-    'input.setup.doneChat': 'All set. The chat opens now; next time just type `zhi`.',
+    'input.setup.doneChat': 'All set. The chat opens now; next time start zhi with `{command}`.',
     'input.tool.interrupted': 'interrupted by you before it finished',
     'input.tool.timeout': 'it took too long and was stopped',
     'input.tool.notFound': 'the file or folder was not found',
@@ -92,11 +109,23 @@ export const input = defineMessages(
     'input.copy.osc':
       '已通过终端把上一条回答（{chars} 个字符）发到剪贴板。如果粘贴不出内容，说明你的终端不允许这样做：请改用鼠标选中文字复制。',
     'input.copy.failed': '无法复制：没有找到剪贴板工具，终端也不接受。请用鼠标选中文字复制。',
+    'input.cmd.paste': '把剪贴板里的图片附到下一条消息（也可以按 Ctrl+V）',
+    'input.paste.name': '剪贴板图片',
+    'input.paste.noTool':
+      '无法从剪贴板读取图片：没有找到剪贴板工具。请安装 {install}，或者把图片保存下来，在消息里输入它的路径。',
+    'input.paste.noImage':
+      '剪贴板里没有图片。请先复制一张（比如截图），再按 Ctrl+V 或输入 /paste；也可以输入图片文件的路径。',
     'input.cmd.editor': '在文本编辑器里写下一条消息（也可以按 Ctrl+X Ctrl+E）',
     'input.editor.ready': '你的文字已放回输入行：可以继续修改，或按 Enter 发送。',
     'input.editor.unchanged': '编辑器已关闭，内容没有改动。',
     'input.editor.failed': '无法打开编辑器 {editor}：{reason}',
-    'input.editor.failedTry': '请设置你常用的编辑器，例如：export EDITOR=nano',
+    'input.editor.none': '没有找到可以用来写消息的文本编辑器。',
+    'input.editor.tryFound': '请使用这台电脑上已安装的编辑器：{command}',
+    'input.editor.alsoHere': '（也已安装：{names}）',
+    'input.editor.tryWindows':
+      '请使用这台电脑上已安装的编辑器：set EDITOR={editor}（用 setx EDITOR {editor} 可在新窗口中一直生效）',
+    'input.editor.tryInstall':
+      '请先安装一个文本编辑器（zhi 找过 {names}；nano 最容易上手），然后把 EDITOR 设为它。',
     'input.cmd.bang': '自己运行一条命令，输出会加入对话（!ls、!dir）',
     'input.bang.empty': '请在 ! 后面输入命令，例如：!ls',
     'input.bang.folded': '……还有 {n} 行（模型能看到全部内容）',
@@ -111,9 +140,13 @@ export const input = defineMessages(
     'input.missing': '这里没有文件 {name}。你是不是想找 {suggestion}？',
     'input.missingTry': '你的消息已放回输入行：改好文件名，或直接按 Enter 照原样发送。',
     'input.mention.missing': '没有文件 {name}（在 {folder} 中）。',
+    'input.missingAsk': '仍然照原样发送这条消息吗？[y/N] ',
+    'input.missingNotSent': '没有发送任何内容：改好文件名后再运行一次命令。',
+    'input.missingSent': '已照原样发送（没有终端可以询问）。',
     'input.advice.authEnv':
       '这个密钥来自环境变量 ZHI_API_KEY，它优先于 config.yaml：请改正它，或删除它（`unset ZHI_API_KEY`；Windows 上 `set ZHI_API_KEY=`）以使用 `zhi --setup` 保存的密钥。',
     'input.advice.balanceRepl': '请到 {url} 充值，或换用免费模型：/model glm-4-flash',
+    'input.advice.balanceReplCustom': '请向你的服务商充值，或换用免费模型：/model glm-4-flash',
     'input.advice.overloadedRepl': '请几分钟后再试，或用 /model 换一个模型。',
     'input.advice.badRequestRepl': '用 /model 检查模型，然后重试。',
     'input.retryNetwork': '无法连接到智谱 API：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
@@ -122,7 +155,7 @@ export const input = defineMessages(
     'input.net.reset': '连接被关闭',
     'input.net.timeout': '没有及时响应',
     'input.net.other': '没有网络连接',
-    'input.setup.doneChat': '设置完成。现在打开对话；以后直接输入 `zhi` 即可。',
+    'input.setup.doneChat': '设置完成。现在打开对话；以后用 `{command}` 启动 zhi。',
     'input.tool.interrupted': '在完成前被你中断了',
     'input.tool.timeout': '耗时太长，已被停止',
     'input.tool.notFound': '没有找到这个文件或文件夹',

@@ -7,6 +7,8 @@ export const llm = defineMessages(
     'llm.auth.try2': 'Keys are per platform: a Z.ai key does not work on BigModel, and the reverse.',
     'llm.balance.what': 'Your Zhipu account has no balance or resource package left.',
     'llm.balance.try1': 'Top up at {url}, or switch to a free model (e.g. `--model glm-4-flash`).',
+    'llm.balance.try1Custom':
+      'Top up with your provider, or switch to a free model (e.g. `--model glm-4-flash`).',
     'llm.balance.try2':
       'A coding-plan key only works on the coding endpoint: check `platform` in the config.',
     'llm.rateLimit.what': 'The API is limiting how fast you can call it.',
@@ -57,6 +59,12 @@ export const llm = defineMessages(
     'llm.aborted.what': 'The request was cancelled.',
     'llm.cutMidway': 'The connection dropped in the middle of the answer.',
     'llm.cutMidway.try': 'What arrived before the drop is shown above; ask again to get the rest.',
+    'llm.tooLong.what':
+      'The answer grew far past any normal length, so zhi stopped it: the model seems stuck repeating itself.',
+    'llm.tooSlow.what':
+      'The answer kept arriving far longer than any normal answer takes, so zhi stopped it: the model seems stuck.',
+    'llm.endless.try':
+      'What arrived is kept above. Ask again, perhaps for a shorter answer, or try another model.',
     'llm.baseUrl.what': 'There is no Zhipu API at the configured address.',
     'llm.baseUrl.why': 'The server at {url} answered "404 Not Found" for the chat endpoint.',
     'llm.baseUrl.try1':
@@ -89,6 +97,7 @@ export const llm = defineMessages(
     'llm.auth.try2': '密钥按平台区分：Z.ai 的密钥不能用于 BigModel（智谱开放平台），反之亦然。',
     'llm.balance.what': '你的智谱账户余额不足，或没有可用的资源包。',
     'llm.balance.try1': '请到 {url} 充值，或换用免费模型（例如 `--model glm-4-flash`）。',
+    'llm.balance.try1Custom': '请向你的服务商充值，或换用免费模型（例如 `--model glm-4-flash`）。',
     'llm.balance.try2': '编程套餐（Coding Plan）密钥只能用于编程端点：请检查配置中的 `platform`。',
     'llm.rateLimit.what': 'API 正在限制你的调用频率。',
     'llm.rateLimit.try': '请等一分钟再试，或减少同时发出的请求。',
@@ -136,6 +145,9 @@ export const llm = defineMessages(
     'llm.aborted.what': '请求已取消。',
     'llm.cutMidway': '回答过程中连接中断了。',
     'llm.cutMidway.try': '中断前收到的内容已显示在上方；再问一次即可得到其余部分。',
+    'llm.tooLong.what': '回答远远超出了正常长度，zhi 已停止接收：模型似乎在不断重复。',
+    'llm.tooSlow.what': '回答持续输出的时间远远超出正常回答所需，zhi 已停止接收：模型似乎卡住了。',
+    'llm.endless.try': '已收到的内容保留在上方。请重新提问（可要求更简短的回答），或换一个模型。',
     'llm.baseUrl.what': '配置的地址上没有智谱 API。',
     'llm.baseUrl.why': '{url} 上的服务器对对话接口回复了“404 Not Found”。',
     'llm.baseUrl.try1': '检查接口地址：`zhi config get base_url`（环境变量 ZHI_BASE_URL 优先于配置文件）。',

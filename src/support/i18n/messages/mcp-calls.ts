@@ -8,6 +8,10 @@ export const mcpCalls = defineMessages(
     'mcp.cause.refused': 'nothing answers at {url} (connection refused): is the server running?',
     'mcp.cause.noHost': 'the host {host} was not found (check the url, or your network and proxy)',
     'mcp.cause.network': 'could not reach {url}: {detail}',
+    'mcp.cause.proxyRefused':
+      'the proxy {proxy} refused to connect to {url} (HTTP {status}): ask for that host to be allowed, or add it to NO_PROXY if it is reachable without the proxy',
+    'mcp.cause.proxyDown':
+      'the proxy {proxy} does not answer (connection refused), so {url} cannot be reached: check HTTPS_PROXY / HTTP_PROXY',
     'mcp.cause.timeout': 'it did not answer within {seconds} s',
     'mcp.cause.stoppedAtStart': 'it stopped as soon as it started',
     'mcp.cause.http': 'the server at {url} answered HTTP {status}',
@@ -36,6 +40,10 @@ export const mcpCalls = defineMessages(
     'mcp.cause.refused': '{url} 没有应答（连接被拒绝）：服务器在运行吗？',
     'mcp.cause.noHost': '找不到主机 {host}（请检查 url，或网络和代理设置）',
     'mcp.cause.network': '无法连接 {url}：{detail}',
+    'mcp.cause.proxyRefused':
+      '代理 {proxy} 拒绝连接 {url}（HTTP {status}）：请让管理员放行这个主机；如果不经代理也能访问，可以把它加进 NO_PROXY',
+    'mcp.cause.proxyDown':
+      '代理 {proxy} 没有应答（连接被拒绝），因此无法访问 {url}：请检查 HTTPS_PROXY / HTTP_PROXY',
     'mcp.cause.timeout': '它在 {seconds} 秒内没有应答',
     'mcp.cause.stoppedAtStart': '它刚启动就退出了',
     'mcp.cause.http': '{url} 上的服务器返回了 HTTP {status}',

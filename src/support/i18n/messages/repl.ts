@@ -37,7 +37,7 @@ export const repl = defineMessages(
     // Command descriptions (/help).
     'repl.cmd.help': 'Show the commands and keys',
     'repl.cmd.exit': 'Leave zhi (shows the session usage)',
-    'repl.cmd.auto': 'Auto mode: create new files without asking (shell still asks)',
+    'repl.cmd.auto': 'Auto mode: create new files without asking (commands still ask)',
     'repl.cmd.approve': 'Approve mode: ask before writing files or running commands (default)',
     'repl.cmd.think': 'Let the model think before answering (default)',
     'repl.cmd.fast': 'Turn thinking off for faster answers',
@@ -49,8 +49,7 @@ export const repl = defineMessages(
     'repl.cmd.verbose': 'Show the model’s thinking in full, or collapse it',
     'repl.cmd.clear': 'Clear the screen (the conversation is kept)',
     // Command output.
-    'repl.mode.auto':
-      'Auto mode: file_write creates new files without asking. Shell commands still ask every time.',
+    'repl.mode.auto': 'Auto mode: new files are created without asking. Commands still ask every time.',
     'repl.mode.approve': 'Approve mode: zhi asks before writing files or running commands.',
     'repl.think.on': 'Thinking on: the model reasons before it answers (slower, better for hard tasks).',
     'repl.think.unsupported': '{model} cannot think; thinking applies when you switch to a model that can.',
@@ -105,6 +104,10 @@ export const repl = defineMessages(
     'repl.status.cwd': 'Folder',
     'repl.status.instructions': 'Instructions',
     'repl.status.noInstructions': 'none (ZHI.md or AGENTS.md here or above; /init writes one)',
+    'repl.status.allowed': 'Allowed this session',
+    'repl.status.noneAllowed': 'nothing yet (answer "a" when asked)',
+    'repl.status.allowedPrefix': '{prefix} …',
+    'repl.status.allowedTool': '{tool} (MCP)',
     'repl.cmd.init': 'Write a starting ZHI.md (instructions for this folder) here',
     'repl.init.template':
       '# Instructions for zhi\n\nzhi reads this file (and AGENTS.md) in this folder and the folders below it, and puts it\nin front of the model at the start of every chat. Keep it short.\n\n## About this folder\n\n- What is here, and what it is for.\n\n## How I like things done\n\n- Language and tone of answers.\n- File formats and names for what zhi writes.\n\n## Never\n\n- Things zhi should not do here.\n',
@@ -121,15 +124,17 @@ export const repl = defineMessages(
     'repl.verbose.off': 'Verbose off: thinking is shown as a short live preview, then collapsed.',
     'repl.help.title': 'Commands',
     'repl.help.keys': `Keys
-  Enter            send            Alt+Enter or \\ at the end   a new line
-  Up / Down        lines, history  Ctrl+R                      search the history
+  Enter            send
+  Alt+Enter        a new line (or \\ at the end of the line)
+  Up / Down        lines, history
+  Ctrl+R           search the history
   Tab              complete commands, model names and file paths
   Ctrl+X Ctrl+E    write the message in your editor (also /editor)
-  Ctrl+C           stop the answer (the conversation is kept); on an empty line twice: exit
+  Ctrl+V           attach the image on the clipboard (also /paste)
+  Ctrl+C or Esc    stop the answer (the conversation is kept); Ctrl+C twice on an empty line: exit
   Ctrl+D           exit
 !command: run a command yourself ({bang}); its output joins the conversation.
-Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx')
-and zhi attaches it: text and documents are read, images go to a vision model, scans to OCR.`,
+Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx') and zhi attaches it: text and documents are read, images go to a vision model, scans to OCR.`,
   },
   {
     'repl.welcome': 'zhi {version} · {model} · {mode}模式 — 输入 /help 查看命令，Ctrl+D 退出',
@@ -163,7 +168,7 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.attach.kind.slides': '幻灯片',
     'repl.cmd.help': '显示命令和快捷键',
     'repl.cmd.exit': '退出 zhi（显示本次会话的用量）',
-    'repl.cmd.auto': '自动模式：创建新文件不再询问（shell 仍会询问）',
+    'repl.cmd.auto': '自动模式：创建新文件不再询问（运行命令仍会询问）',
     'repl.cmd.approve': '确认模式：写文件或运行命令前先询问（默认）',
     'repl.cmd.think': '让模型先思考再回答（默认）',
     'repl.cmd.fast': '关闭思考，回答更快',
@@ -174,7 +179,7 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.cmd.status': '模型、模式、文件夹和对话长度',
     'repl.cmd.verbose': '完整显示模型的思考过程，或折叠起来',
     'repl.cmd.clear': '清屏（对话保留）',
-    'repl.mode.auto': '自动模式：file_write 创建新文件时不再询问。shell 命令每次仍会询问。',
+    'repl.mode.auto': '自动模式：创建新文件时不再询问。每条命令仍会询问。',
     'repl.mode.approve': '确认模式：写文件或运行命令前，zhi 会先询问你。',
     'repl.think.on': '思考已开启：模型先推理再回答（较慢，适合复杂任务）。',
     'repl.think.unsupported': '{model} 不支持思考；切换到支持思考的模型后生效。',
@@ -226,6 +231,10 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.status.cwd': '当前文件夹',
     'repl.status.instructions': '说明文件',
     'repl.status.noInstructions': '无（此处或上级文件夹中的 ZHI.md 或 AGENTS.md；/init 可写一个）',
+    'repl.status.allowed': '本次会话已允许',
+    'repl.status.noneAllowed': '暂无（询问时回答 a）',
+    'repl.status.allowedPrefix': '{prefix} …',
+    'repl.status.allowedTool': '{tool}（MCP）',
     'repl.cmd.init': '在此处写一个起步用的 ZHI.md（本文件夹的说明）',
     'repl.init.template':
       '# 给 zhi 的说明\n\nzhi 会读取本文件夹中的这个文件（以及 AGENTS.md），在子文件夹中也适用，并在每次对话开始时交给模型。请保持简短。\n\n## 关于这个文件夹\n\n- 这里有什么，用来做什么。\n\n## 我希望的做法\n\n- 回答的语言和语气。\n- zhi 写出文件的格式和名称。\n\n## 不要做的事\n\n- zhi 在这里不应该做的事。\n',
@@ -242,14 +251,16 @@ and zhi attaches it: text and documents are read, images go to a vision model, s
     'repl.verbose.off': '详细输出已关闭：思考过程只短暂预览，然后折叠。',
     'repl.help.title': '命令',
     'repl.help.keys': `快捷键
-  Enter            发送            Alt+Enter 或行尾输入 \\       换行继续输入
-  上 / 下          换行、历史记录  Ctrl+R                      搜索历史记录
+  Enter            发送
+  Alt+Enter        换行继续输入（或在行尾输入 \\）
+  上 / 下          换行、历史记录
+  Ctrl+R           搜索历史记录
   Tab              补全命令、模型名和文件路径
   Ctrl+X Ctrl+E    在编辑器里写消息（也可以用 /editor）
-  Ctrl+C           停止回答（对话保留）；空行时连按两次：退出
+  Ctrl+V           附上剪贴板里的图片（也可以用 /paste）
+  Ctrl+C 或 Esc    停止回答（对话保留）；空行时连按两次 Ctrl+C：退出
   Ctrl+D           退出
 !命令：自己运行一条命令（{bang}），输出会加入对话。
-文件：在消息中输入或拖入路径（report.docx、{scan}、'My File.xlsx'），
-zhi 会自动附上：文本和文档直接读取，图片交给视觉模型，扫描件用 OCR 识别。`,
+文件：在消息中输入或拖入路径（report.docx、{scan}、'My File.xlsx'），zhi 会自动附上：文本和文档直接读取，图片交给视觉模型，扫描件用 OCR 识别。`,
   },
 );

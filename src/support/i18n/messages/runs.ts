@@ -23,6 +23,15 @@ export const runs = defineMessages(
       '{count} files changed since the earlier run (or --force): their earlier outputs are replaced.',
     'runs.batchKept':
       'The batch job {id} is kept: {count} of its files are not written yet. Run the same command again (with --auto to let it write) to write them from its answers without paying again.',
+    'runs.skipped.start': 'Skipped, not sent to the model ({count}):',
+    'runs.skipped.startMany':
+      'Skipped {count} files, not sent to the model ({empty} empty, {other} of other kinds), among them:',
+    'runs.skipped.end': 'Skipped: {count} (not sent to the model; {empty} empty, {other} of other kinds)',
+    'runs.skipped.empty': 'empty',
+    'runs.skipped.type': 'not a kind of file this skill reads',
+    'runs.skipped.more': '… and {count} more',
+    'runs.skipped.sep': ', ',
+    'runs.skipped.why': 'Skipped: {files}.',
   },
   {
     'runs.notWritten.needsAuto':
@@ -43,5 +52,14 @@ export const runs = defineMessages(
     'runs.replacing': '{count} 个文件自上次运行后有改动（或用了 --force）：它们之前的输出将被替换。',
     'runs.batchKept':
       '批处理任务 {id} 已保留：其中 {count} 个文件尚未写入。再次运行同一命令（加 --auto 以允许写入），即可用它的结果写入，无需再付费。',
+    'runs.skipped.start': '已跳过，未发送给模型（{count} 个）：',
+    'runs.skipped.startMany':
+      '已跳过 {count} 个文件，未发送给模型（{empty} 个空文件，{other} 个其他类型），其中：',
+    'runs.skipped.end': '已跳过：{count} 个（未发送给模型；{empty} 个空文件，{other} 个其他类型）',
+    'runs.skipped.empty': '空文件',
+    'runs.skipped.type': '不是这个技能能读取的文件类型',
+    'runs.skipped.more': '……还有 {count} 个',
+    'runs.skipped.sep': '、',
+    'runs.skipped.why': '已跳过：{files}。',
   },
 );

@@ -24,7 +24,7 @@ export const safety = defineMessages(
     'safety.search.once':
       'web_search sends these words to the search service of your platform. Allowing it covers every search for the rest of this session.',
     'safety.fetch.noTerminal':
-      '{name} was not run: zhi may only fetch addresses you typed when there is no terminal to ask, and you did not type {url}. Put the address in your message, or use --auto to let zhi fetch pages on its own.',
+      'Not run (open a web page): zhi may only fetch addresses you typed when there is no terminal to ask, and you did not type {url}. Put the address in your message, or use --auto to let zhi fetch pages on its own.',
     'safety.fetch.always': 'always for {host}',
     'safety.fetch.question': 'Allow? [y = this once / a = {always} / N]',
     'safety.fetch.address': 'Address: {url}',
@@ -72,7 +72,7 @@ export const safety = defineMessages(
     'safety.search.once':
       'web_search 会把这些词发送到你所用平台的搜索服务。允许后，本次会话之后的搜索都不再询问。',
     'safety.fetch.noTerminal':
-      '{name} 未运行：没有终端可以询问时，zhi 只会获取你亲自输入的网址，而 {url} 不是你输入的。请把网址写进你的消息，或使用 --auto 允许 zhi 自行获取网页。',
+      '未运行（打开网页）：没有终端可以询问时，zhi 只会获取你亲自输入的网址，而 {url} 不是你输入的。请把网址写进你的消息，或使用 --auto 允许 zhi 自行获取网页。',
     'safety.fetch.always': '对 {host} 始终允许',
     'safety.fetch.question': '允许吗？[y = 仅这一次 / a = {always} / N]',
     'safety.fetch.address': '网址：{url}',

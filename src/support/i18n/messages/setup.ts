@@ -16,6 +16,7 @@ export const setup = defineMessages(
     'setup.baseUrl': 'Base URL (e.g. https://example.com/v4)',
     'setup.baseUrlBad': 'Enter an http(s) URL.',
     'setup.keyWhere': 'Get an API key at {url}',
+    'setup.keyWhereCustom': "Use the API key your provider gave you (from your provider's key page).",
     'setup.key': 'API key',
     'setup.keyEmpty': 'Paste your API key.',
     'setup.checking': 'Checking the key…',
@@ -36,7 +37,7 @@ export const setup = defineMessages(
     'setup.demo': 'Try a quick demo now?',
     'setup.demoPrompt': 'Introduce yourself in two sentences: what can you help me with?',
     'setup.demoFailed': 'The demo did not work, but your settings are saved.',
-    'setup.done': 'All set. Type `zhi` to chat, or `zhi --help` for more.',
+    'setup.done': 'All set. Type `{command}` to chat, or `{command} --help` for more.',
     'setup.cancelled': 'Setup cancelled; nothing was saved.',
   },
   {
@@ -54,6 +55,7 @@ export const setup = defineMessages(
     'setup.baseUrl': '接口地址（例如 https://example.com/v4）',
     'setup.baseUrlBad': '请输入 http(s) 地址。',
     'setup.keyWhere': '在 {url} 获取 API 密钥',
+    'setup.keyWhereCustom': '请使用你的服务商提供的 API 密钥（在服务商的密钥页面获取）。',
     'setup.key': 'API 密钥',
     'setup.keyEmpty': '请粘贴你的 API 密钥。',
     'setup.checking': '正在验证密钥…',
@@ -74,7 +76,7 @@ export const setup = defineMessages(
     'setup.demo': '现在试一个简单的演示吗？',
     'setup.demoPrompt': '用两句话介绍你自己：你能帮我做什么？',
     'setup.demoFailed': '演示没有成功，但你的设置已保存。',
-    'setup.done': '设置完成。输入 `zhi` 开始对话，或 `zhi --help` 查看更多。',
+    'setup.done': '设置完成。输入 `{command}` 开始对话，或 `{command} --help` 查看更多。',
     'setup.cancelled': '已取消设置，未保存任何内容。',
   },
 );

@@ -5,8 +5,6 @@ import { defineMessages } from '../define.js';
 export const windows = defineMessages(
   {
     'input.tool.absolute': 'it takes paths relative to the current folder, not absolute ones',
-    'input.editor.failedTryWindows':
-      'Set the editor you like, for example: set EDITOR=notepad (setx EDITOR notepad keeps it for new windows)',
     'skills.edit.tryEditorWindows':
       'Set the EDITOR environment variable to your editor, e.g. setx EDITOR notepad, then open a new window.',
     'doctor.win.key': 'API key: set.',
@@ -54,8 +52,6 @@ export const windows = defineMessages(
   },
   {
     'input.tool.absolute': '只能使用相对于当前文件夹的路径，不能使用绝对路径',
-    'input.editor.failedTryWindows':
-      '请设置你常用的编辑器，例如：set EDITOR=notepad（用 setx EDITOR notepad 可在新窗口中一直生效）',
     'skills.edit.tryEditorWindows':
       '把环境变量 EDITOR 设为你的编辑器，例如 setx EDITOR notepad，然后打开一个新窗口。',
     'doctor.win.key': 'API 密钥：已设置。',

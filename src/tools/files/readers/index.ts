@@ -113,7 +113,7 @@ function binaryMessage(kind: BinaryKind, ext: string): string {
     case 'executable':
       return 'This is a program (executable), not a text file; it cannot be read.';
     case 'media':
-      return 'This is an audio or video file, not a text file; it cannot be read.';
+      return 'This is an audio or video file, not a text file; file_read cannot read it. zhi transcribes recordings (GLM-ASR, priced per minute) when the user attaches one in the chat (@file) or runs `zhi run meeting-notes <file>`: tell the user so.';
     default:
       return 'This is a binary file, not text (it contains NUL bytes or control characters); it cannot be read.';
   }

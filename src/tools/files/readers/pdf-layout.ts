@@ -22,6 +22,8 @@ interface Run {
   end: number;
   str: string;
   size: number;
+  /** A space character was drawn just before this run (in an item of its own). */
+  spaced?: boolean;
 }
 
 interface Line {
@@ -38,6 +40,7 @@ function drawingOrder(items: PositionedItem[]): string {
 function toLines(items: PositionedItem[]): Line[] | undefined {
   const lines: Line[] = [];
   let line: Line | undefined;
+  let spaced = false;
   for (const item of items) {
     const t = item.transform;
     if (!t || t.length < 6) return undefined;
@@ -46,15 +49,19 @@ function toLines(items: PositionedItem[]): Line[] | undefined {
     const str = item.str ?? '';
     const size = Math.abs(t[3]!) || item.height || 10;
     // pdf.js fills a wide gap with a whitespace item as wide as the gap; the gap itself is what
-    // tells a word space from a column break, so such items are left out.
+    // tells a word space from a column break, so such items are left out — but remembered: a
+    // space drawn on its own (another font or size between two words) can be narrower than a
+    // word gap, and without it the words would be glued ("powerfulagents").
     if (str.trim()) {
       const y = t[5]!;
       if (!line || Math.abs(y - line.y) > Math.max(size, line.size) * 0.5) {
         line = { y, size, runs: [] };
         lines.push(line);
+        spaced = false;
       }
-      line.runs.push({ x: t[4]!, end: t[4]! + (item.width ?? 0), str, size });
-    }
+      line.runs.push({ x: t[4]!, end: t[4]! + (item.width ?? 0), str, size, ...(spaced ? { spaced } : {}) });
+      spaced = false;
+    } else if (str) spaced = true;
     if (item.hasEOL) line = undefined;
   }
   return lines;
@@ -71,7 +78,7 @@ function cells(line: Line): { x: number; text: string }[] {
     if (!prev || gap > em * 2) out.push({ x: r.x, text: r.str });
     else {
       const cell = out[out.length - 1]!;
-      const space = gap > em * 0.2 && !cell.text.endsWith(' ') && !r.str.startsWith(' ');
+      const space = (gap > em * 0.2 || r.spaced) && !cell.text.endsWith(' ') && !r.str.startsWith(' ');
       cell.text += (space ? ' ' : '') + r.str;
     }
     prev = r;

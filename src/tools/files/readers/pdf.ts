@@ -51,26 +51,33 @@ interface Annotation {
   exportValue?: string;
   buttonValue?: string;
   alternativeText?: string;
+  /** Text drawn by the widget's appearance stream (pdf.js extracts it). */
+  textContent?: string[];
 }
 
-/** The form fields on a page as `- name: value` lines (checkboxes as [x] / [ ]). */
+/**
+ * The form fields on a page as `- name: value` lines (checkboxes as [x] / [ ]). A field shown by
+ * several widgets is listed once; a text field without a value (/V, inherited from its parent
+ * by pdf.js) shows what its appearance draws — some form fillers write only that.
+ */
 export function formLines(annotations: Annotation[]): string[] {
   const lines: string[] = [];
-  const radios = new Set<string>();
+  const seen = new Set<string>();
   for (const a of annotations) {
     if (a.subtype !== 'Widget' || !a.fieldName || a.fieldType === 'Sig') continue;
     const name = a.alternativeText?.trim() || a.fieldName;
     const value = a.fieldValue;
+    if (!a.checkBox && seen.has(a.fieldName)) continue;
+    seen.add(a.fieldName);
     if (a.checkBox) {
       const on = value !== undefined && value !== null && value !== 'Off' && value !== '';
       lines.push(`- ${name}: ${on ? '[x]' : '[ ]'}`);
     } else if (a.radioButton) {
-      if (radios.has(a.fieldName)) continue;
-      radios.add(a.fieldName);
       lines.push(`- ${name}: ${value && value !== 'Off' ? String(value) : '(none chosen)'}`);
     } else if (a.fieldType === 'Tx' || a.fieldType === 'Ch') {
       const text = Array.isArray(value) ? value.join(', ') : value == null ? '' : String(value);
-      lines.push(`- ${name}: ${text.trim() || '(empty)'}`);
+      const drawn = a.textContent?.join('').trim() ?? '';
+      lines.push(`- ${name}: ${text.trim() || drawn || '(empty)'}`);
     }
   }
   return lines;

@@ -69,165 +69,189 @@ interface Group {
   font: number;
 }
 
-export function readRtf(data: Buffer): Extracted {
-  const src = data.toString('latin1');
-  let docCp = 1252;
-  const fontCp = new Map<number, number>();
-  const stack: Group[] = [];
-  let g: Group = { skip: false, uc: 1, font: -1 };
-  const lines: (string | string[])[] = [];
-  let line = '';
-  let row: string[] = [];
-  let bytes: number[] = [];
-  let skipChars = 0;
-  let inFontTable = 0;
-  let fontNo = -1;
+/** Control words that stand for one character. */
+const SYMBOLS: Record<string, string> = {
+  line: '\n',
+  tab: '\t',
+  emdash: '—',
+  endash: '–',
+  lquote: '‘',
+  rquote: '’',
+  ldblquote: '“',
+  rdblquote: '”',
+  bullet: '•',
+};
 
-  const flushBytes = () => {
-    if (!bytes.length) return;
-    const cp = fontCp.get(g.font) ?? docCp;
+const CONTROL = /^\\(?:([a-zA-Z]+)(-?\d+)? ?|'([0-9a-fA-F]{2})|(.))/s;
+
+export function readRtf(data: Buffer): Extracted {
+  const reader = new RtfReader(data.toString('latin1'));
+  return { text: toMarkdown(reader.read()) || '(This document is empty.)' };
+}
+
+/**
+ * One pass over the RTF source: groups (a stack of skip / Unicode-skip / font states), control
+ * words, escaped bytes (decoded in the code page of the current font, else the document's) and
+ * text, into paragraphs and table rows.
+ */
+class RtfReader {
+  private docCp = 1252;
+  private readonly fontCp = new Map<number, number>();
+  private readonly stack: Group[] = [];
+  private g: Group = { skip: false, uc: 1, font: -1 };
+  private readonly lines: (string | string[])[] = [];
+  private line = '';
+  private row: string[] = [];
+  private bytes: number[] = [];
+  private skipChars = 0;
+  private inFontTable = 0;
+  private fontNo = -1;
+  private i = 0;
+
+  constructor(private readonly src: string) {}
+
+  read(): (string | string[])[] {
+    const src = this.src;
+    while (this.i < src.length) {
+      const c = src[this.i]!;
+      if (c === '{') this.open();
+      else if (c === '}') this.close();
+      else if (c === '\r' || c === '\n') this.i++;
+      else if (c !== '\\') this.plain(c);
+      else this.control();
+    }
+    this.flushBytes();
+    if (this.line) this.lines.push(this.line);
+    return this.lines;
+  }
+
+  private flushBytes(): void {
+    if (!this.bytes.length) return;
+    const cp = this.fontCp.get(this.g.font) ?? this.docCp;
     const enc = iconv.encodingExists(`cp${cp}`) ? `cp${cp}` : 'cp1252';
-    line += iconv.decode(Buffer.from(bytes), cp === 936 ? 'gb18030' : enc);
-    bytes = [];
-  };
-  const emit = (s: string) => {
-    if (g.skip) return;
-    if (skipChars > 0) {
-      skipChars--;
+    this.line += iconv.decode(Buffer.from(this.bytes), cp === 936 ? 'gb18030' : enc);
+    this.bytes = [];
+  }
+
+  private emit(s: string): void {
+    if (this.g.skip) return;
+    if (this.skipChars > 0) {
+      this.skipChars--;
       return;
     }
-    flushBytes();
-    line += s;
-  };
+    this.flushBytes();
+    this.line += s;
+  }
 
-  for (let i = 0; i < src.length; ) {
-    const c = src[i]!;
-    if (c === '{') {
-      flushBytes();
-      stack.push(g);
-      g = { ...g };
-      i++;
-    } else if (c === '}') {
-      flushBytes();
-      if (inFontTable && stack.length < inFontTable) inFontTable = 0;
-      g = stack.pop() ?? g;
-      if (inFontTable && stack.length < inFontTable) inFontTable = 0;
-      i++;
-    } else if (c === '\r' || c === '\n') i++;
-    else if (c !== '\\') {
-      if (skipChars > 0 && !g.skip) skipChars--;
-      else if (!g.skip) {
-        flushBytes();
-        line += c;
-      }
-      i++;
-    } else {
-      const m = /^\\(?:([a-zA-Z]+)(-?\d+)? ?|'([0-9a-fA-F]{2})|(.))/s.exec(src.slice(i, i + 40));
-      if (!m) {
-        i++;
-        continue;
-      }
-      i += m[0].length;
-      if (m[3] !== undefined) {
-        if (g.skip) continue;
-        if (skipChars > 0) skipChars--;
-        else bytes.push(Number.parseInt(m[3], 16));
-        continue;
-      }
-      if (m[4] !== undefined) {
-        const sym = m[4];
-        if (sym === '*') g.skip = true;
-        else if (sym === '~') emit('\u00a0');
-        else if (sym === '_') emit('‑');
-        else if (sym === '\\' || sym === '{' || sym === '}') emit(sym);
-        continue;
-      }
-      const word = m[1]!;
-      const arg = m[2] === undefined ? undefined : Number(m[2]);
-      if (SKIP.has(word)) {
-        if (word === 'fonttbl') inFontTable = stack.length;
-        g.skip = true;
-        continue;
-      }
-      if (inFontTable) {
-        if (word === 'f' && arg !== undefined) fontNo = arg;
-        else if (word === 'fcharset' && arg !== undefined && CHARSET_CP[arg])
-          fontCp.set(fontNo, CHARSET_CP[arg]!);
-        continue;
-      }
-      switch (word) {
-        case 'ansicpg':
-          if (arg) docCp = arg;
-          break;
-        case 'f':
-          flushBytes();
-          g.font = arg ?? -1;
-          break;
-        case 'uc':
-          g.uc = arg ?? 1;
-          break;
-        case 'u':
-          if (arg !== undefined && !g.skip) {
-            emit(String.fromCharCode(arg < 0 ? arg + 65536 : arg));
-            skipChars = g.uc;
-          }
-          break;
-        case 'bin':
-          i += arg ?? 0;
-          break;
-        case 'par':
-        case 'sect':
-        case 'page':
-          if (g.skip) break;
-          flushBytes();
-          lines.push(line);
-          line = '';
-          break;
-        case 'line':
-          emit('\n');
-          break;
-        case 'tab':
-          emit('\t');
-          break;
-        case 'cell':
-          if (g.skip) break;
-          flushBytes();
-          row.push(line.trim());
-          line = '';
-          break;
-        case 'row':
-          if (g.skip) break;
-          lines.push(row);
-          row = [];
-          line = '';
-          break;
-        case 'emdash':
-          emit('—');
-          break;
-        case 'endash':
-          emit('–');
-          break;
-        case 'lquote':
-          emit('‘');
-          break;
-        case 'rquote':
-          emit('’');
-          break;
-        case 'ldblquote':
-          emit('“');
-          break;
-        case 'rdblquote':
-          emit('”');
-          break;
-        case 'bullet':
-          emit('•');
-          break;
-      }
+  private open(): void {
+    this.flushBytes();
+    this.stack.push(this.g);
+    this.g = { ...this.g };
+    this.i++;
+  }
+
+  private close(): void {
+    this.flushBytes();
+    if (this.inFontTable && this.stack.length < this.inFontTable) this.inFontTable = 0;
+    this.g = this.stack.pop() ?? this.g;
+    if (this.inFontTable && this.stack.length < this.inFontTable) this.inFontTable = 0;
+    this.i++;
+  }
+
+  private plain(c: string): void {
+    if (this.skipChars > 0 && !this.g.skip) this.skipChars--;
+    else if (!this.g.skip) {
+      this.flushBytes();
+      this.line += c;
+    }
+    this.i++;
+  }
+
+  private control(): void {
+    const m = CONTROL.exec(this.src.slice(this.i, this.i + 40));
+    if (!m) {
+      this.i++;
+      return;
+    }
+    this.i += m[0].length;
+    if (m[3] !== undefined) {
+      if (this.g.skip) return;
+      if (this.skipChars > 0) this.skipChars--;
+      else this.bytes.push(Number.parseInt(m[3], 16));
+      return;
+    }
+    if (m[4] !== undefined) {
+      this.symbol(m[4]);
+      return;
+    }
+    const word = m[1]!;
+    const arg = m[2] === undefined ? undefined : Number(m[2]);
+    if (SKIP.has(word)) {
+      if (word === 'fonttbl') this.inFontTable = this.stack.length;
+      this.g.skip = true;
+      return;
+    }
+    if (this.inFontTable) {
+      if (word === 'f' && arg !== undefined) this.fontNo = arg;
+      else if (word === 'fcharset' && arg !== undefined && CHARSET_CP[arg])
+        this.fontCp.set(this.fontNo, CHARSET_CP[arg]!);
+      return;
+    }
+    this.word(word, arg);
+  }
+
+  private symbol(sym: string): void {
+    if (sym === '*') this.g.skip = true;
+    else if (sym === '~') this.emit('\u00a0');
+    else if (sym === '_') this.emit('‑');
+    else if (sym === '\\' || sym === '{' || sym === '}') this.emit(sym);
+  }
+
+  private word(word: string, arg: number | undefined): void {
+    switch (word) {
+      case 'ansicpg':
+        if (arg) this.docCp = arg;
+        return;
+      case 'f':
+        this.flushBytes();
+        this.g.font = arg ?? -1;
+        return;
+      case 'uc':
+        this.g.uc = arg ?? 1;
+        return;
+      case 'u':
+        if (arg !== undefined && !this.g.skip) {
+          this.emit(String.fromCharCode(arg < 0 ? arg + 65536 : arg));
+          this.skipChars = this.g.uc;
+        }
+        return;
+      case 'bin':
+        this.i += arg ?? 0;
+        return;
+      case 'par':
+      case 'sect':
+      case 'page':
+        if (this.g.skip) return;
+        this.flushBytes();
+        this.lines.push(this.line);
+        this.line = '';
+        return;
+      case 'cell':
+        if (this.g.skip) return;
+        this.flushBytes();
+        this.row.push(this.line.trim());
+        this.line = '';
+        return;
+      case 'row':
+        if (this.g.skip) return;
+        this.lines.push(this.row);
+        this.row = [];
+        this.line = '';
+        return;
+      default:
+        if (SYMBOLS[word] !== undefined) this.emit(SYMBOLS[word]!);
     }
   }
-  flushBytes();
-  if (line) lines.push(line);
-  return { text: toMarkdown(lines) || '(This document is empty.)' };
 }
 
 /** Paragraphs apart, consecutive table rows as one Markdown table. */

@@ -5,16 +5,16 @@
  * conversions never share a lock), a time limit, and everything removed afterwards.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { findProgram } from '../../find-program.js';
 
 const TIMEOUT_MS = 120_000;
 
 /** Where LibreOffice usually lives when it is not on PATH. */
-const KNOWN_PLACES: Record<string, string[]> = {
+const KNOWN_PLACES: Partial<Record<NodeJS.Platform, string[]>> = {
   win32: [
     'C:\\Program Files\\LibreOffice\\program\\soffice.exe',
     'C:\\Program Files (x86)\\LibreOffice\\program\\soffice.exe',
@@ -22,34 +22,16 @@ const KNOWN_PLACES: Record<string, string[]> = {
   darwin: ['/Applications/LibreOffice.app/Contents/MacOS/soffice'],
 };
 
-let found: { key: string; path: string | null } | undefined;
-
 /**
  * The LibreOffice program, or undefined when it is not installed (looked up once per PATH).
  * `ZHI_SOFFICE` names the program, or `off` to read without it.
  */
 export function findSoffice(): string | undefined {
-  const pick = process.env.ZHI_SOFFICE ?? '';
-  if (pick === 'off') return undefined;
-  const key = `${pick}\0${process.env.PATH ?? ''}`;
-  if (found?.key === key) return found.path ?? undefined;
-  const names = process.platform === 'win32' ? ['soffice.exe', 'soffice.com'] : ['soffice', 'libreoffice'];
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
-  const candidates = [
-    ...(process.env.ZHI_SOFFICE ? [process.env.ZHI_SOFFICE] : []),
-    ...dirs.flatMap((d) => names.map((n) => join(d, n))),
-    ...(KNOWN_PLACES[process.platform] ?? []),
-  ];
-  const path = candidates.find((c) => {
-    try {
-      accessSync(c, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
+  return findProgram({
+    env: 'ZHI_SOFFICE',
+    names: process.platform === 'win32' ? ['soffice.exe', 'soffice.com'] : ['soffice', 'libreoffice'],
+    places: KNOWN_PLACES,
   });
-  found = { key, path: path ?? null };
-  return path;
 }
 
 export class ConversionError extends Error {}

@@ -1,0 +1,81 @@
+import type { AgentResult, RunEvent } from '../../../agent/events.js';
+import type { UsageTracker } from '../../../llm/usage.js';
+import { exhaustive } from '../../../support/exhaustive.js';
+import { errorJson } from '../error.js';
+import { type ConsumerOptions, type RunConsumer, RunFacts } from './consumer.js';
+import { finalDocument, reportFailure } from './json.js';
+
+/**
+ * `--output-format stream-json`: every event as one JSON line on stdout as it happens (nested
+ * text deltas left out: the nested run's message carries its text), then a `result` line.
+ */
+export class StreamJsonPrinter implements RunConsumer {
+  private readonly stdout: NodeJS.WritableStream;
+  private readonly stderr: NodeJS.WritableStream;
+  private readonly facts = new RunFacts();
+
+  constructor(private readonly o: ConsumerOptions) {
+    this.stdout = o.stdout ?? process.stdout;
+    this.stderr = o.stderr ?? process.stderr;
+  }
+
+  get skillModel(): string | undefined {
+    return this.facts.skillModel;
+  }
+
+  handle(ev: RunEvent): void {
+    this.facts.note(ev);
+    if (isDelta(ev) && ev.type === 'nested') return;
+    this.stdout.write(`${JSON.stringify(serialise(ev))}\n`);
+  }
+
+  finish(result: AgentResult, usage: UsageTracker, model: string, durationMs: number): void {
+    const doc = finalDocument(this.facts, result, usage, model, durationMs);
+    this.stdout.write(`${JSON.stringify({ type: 'result', ...doc })}\n`);
+    reportFailure(this.facts, result, this.stderr, this.o);
+  }
+}
+
+function isDelta(ev: RunEvent): boolean {
+  const inner = ev.type === 'nested' ? ev.event : ev;
+  return inner.type === 'text_delta' || inner.type === 'thinking_delta';
+}
+
+/** One stream-json line: errors as their JSON shape, nested events with their chain. */
+function serialise(ev: RunEvent): unknown {
+  switch (ev.type) {
+    case 'nested':
+      return { type: 'nested', chain: ev.chain, event: serialise(ev.event) };
+    case 'error':
+      return { type: 'error', ...errorJson(ev.error) };
+    case 'done': {
+      const { error, ...rest } = ev.result;
+      return { type: 'done', result: { ...rest, ...(error ? errorJson(error) : {}) } };
+    }
+    case 'turn_start':
+    case 'text_delta':
+    case 'thinking_delta':
+    case 'retry':
+    case 'message':
+    case 'tool_start':
+    case 'permission':
+    case 'tool_end':
+    case 'progress':
+    case 'usage':
+    case 'warning':
+    case 'user':
+    case 'skill_start':
+    case 'skill_step':
+    case 'skill_ocr':
+    case 'skill_asr':
+    case 'long_document':
+    case 'folder_start':
+    case 'folder_file':
+    case 'folder_batch':
+    case 'folder_wait':
+    case 'folder_end':
+      return ev;
+    default:
+      return exhaustive(ev);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * MP3 read frame by frame from the frame headers (MPEG-1/2/2.5, layers I–III), without decoding
+ * audio: each frame's length and sample count give the duration, and a piece is a run of whole
+ * frames — a valid MP3 on its own. ID3 tags, a Xing/Info frame and junk between frames are
+ * skipped by looking for the next frame that is followed by another one.
+ */
+
+export interface Mp3Frame {
+  offset: number;
+  length: number;
+  seconds: number;
+}
+
+const BITRATES: Record<string, number[]> = {
+  '1-1': [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+  '1-2': [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+  '1-3': [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+  '2-1': [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+  '2-2': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+  '2-3': [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+};
+const RATES: Record<number, number[]> = {
+  3: [44100, 48000, 32000], // MPEG-1
+  2: [22050, 24000, 16000], // MPEG-2
+  0: [11025, 12000, 8000], // MPEG-2.5
+};
+
+/** The frame starting at `at`, or undefined when there is no valid frame header there. */
+export function frameAt(buf: Buffer, at: number): Mp3Frame | undefined {
+  if (at + 4 > buf.length || buf[at] !== 0xff || (buf[at + 1]! & 0xe0) !== 0xe0) return undefined;
+  const b1 = buf[at + 1]!;
+  const b2 = buf[at + 2]!;
+  const version = (b1 >> 3) & 3;
+  const layer = 4 - ((b1 >> 1) & 3);
+  if (version === 1 || layer === 4) return undefined;
+  const kbps = BITRATES[`${version === 3 ? 1 : 2}-${layer}`]![b2 >> 4];
+  const rate = RATES[version]![(b2 >> 2) & 3];
+  if (!kbps || !rate) return undefined; // free-format or a reserved value
+  const pad = (b2 >> 1) & 1;
+  const bitrate = kbps * 1000;
+  let length: number;
+  let samples: number;
+  if (layer === 1) {
+    length = (Math.floor((12 * bitrate) / rate) + pad) * 4;
+    samples = 384;
+  } else {
+    const long = layer === 2 || version === 3;
+    samples = long ? 1152 : 576;
+    length = Math.floor(((long ? 144 : 72) * bitrate) / rate) + pad;
+  }
+  return { offset: at, length, seconds: samples / rate };
+}
+
+/** Where the audio starts: after an ID3v2 tag, if there is one. */
+function audioStart(buf: Buffer): number {
+  if (buf.length < 10 || buf.toString('latin1', 0, 3) !== 'ID3') return 0;
+  const size =
+    ((buf[6]! & 0x7f) << 21) | ((buf[7]! & 0x7f) << 14) | ((buf[8]! & 0x7f) << 7) | (buf[9]! & 0x7f);
+  return 10 + size + (buf[5]! & 0x10 ? 10 : 0);
+}
+
+/** Every frame of the file, in order (empty when it is not an MP3). */
+export function mp3Frames(buf: Buffer): Mp3Frame[] {
+  const frames: Mp3Frame[] = [];
+  let at = audioStart(buf);
+  while (at + 4 <= buf.length) {
+    const f = frameAt(buf, at);
+    // A frame counts when the next one follows it (or the file ends there): false syncs inside
+    // tags or junk are passed over one byte at a time.
+    const end = f ? f.offset + f.length : 0;
+    if (f && end <= buf.length && (end + 4 > buf.length || frameAt(buf, end) || frames.length > 0)) {
+      frames.push(f);
+      at = end;
+      continue;
+    }
+    at += 1;
+  }
+  return frames;
+}
+
+/** The frames cut into pieces of at most `seconds` (and `maxBytes`), each a valid MP3. */
+export function splitMp3(buf: Buffer, frames: Mp3Frame[], seconds: number, maxBytes: number): Buffer[] {
+  const out: Buffer[] = [];
+  let first = 0;
+  let time = 0;
+  let bytes = 0;
+  const flush = (upTo: number) => {
+    if (upTo > first)
+      out.push(
+        Buffer.concat(frames.slice(first, upTo).map((f) => buf.subarray(f.offset, f.offset + f.length))),
+      );
+    first = upTo;
+    time = 0;
+    bytes = 0;
+  };
+  for (const [i, f] of frames.entries()) {
+    if (i > first && (time + f.seconds > seconds || bytes + f.length > maxBytes)) flush(i);
+    time += f.seconds;
+    bytes += f.length;
+  }
+  flush(frames.length);
+  return out;
+}

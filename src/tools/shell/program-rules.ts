@@ -1,0 +1,426 @@
+/**
+ * More shell rules as data (issue 23 point 8): programs that run a command later or elsewhere,
+ * programs with a command language of their own, files that run at log-in, and the long options
+ * of the programs the rules read. program-checks.ts applies them; each has a test in
+ * test/unit/shell-programs.test.ts.
+ */
+
+/**
+ * GNU long options of the programs the rules read. getopt_long accepts any unambiguous prefix
+ * (`rm --rec --for ~` is `rm --recursive --force ~`), so a prefix is read as the option it names.
+ */
+export const LONG_OPTIONS: Record<string, string[]> = {
+  rm: [
+    '--force',
+    '--interactive',
+    '--one-file-system',
+    '--no-preserve-root',
+    '--preserve-root',
+    '--recursive',
+    '--dir',
+    '--verbose',
+    '--help',
+    '--version',
+  ],
+  chmod: [
+    '--changes',
+    '--silent',
+    '--quiet',
+    '--verbose',
+    '--no-preserve-root',
+    '--preserve-root',
+    '--reference',
+    '--recursive',
+    '--help',
+    '--version',
+  ],
+  chown: [
+    '--changes',
+    '--dereference',
+    '--no-dereference',
+    '--from',
+    '--silent',
+    '--quiet',
+    '--verbose',
+    '--no-preserve-root',
+    '--preserve-root',
+    '--reference',
+    '--recursive',
+    '--help',
+    '--version',
+  ],
+  shred: [
+    '--force',
+    '--iterations',
+    '--random-source',
+    '--size',
+    '--remove',
+    '--verbose',
+    '--exact',
+    '--zero',
+  ],
+  truncate: ['--no-create', '--io-blocks', '--reference', '--size'],
+  mv: [
+    '--backup',
+    '--debug',
+    '--exchange',
+    '--force',
+    '--interactive',
+    '--no-clobber',
+    '--no-copy',
+    '--strip-trailing-slashes',
+    '--suffix',
+    '--target-directory',
+    '--no-target-directory',
+    '--update',
+    '--verbose',
+    '--context',
+  ],
+  cp: [
+    '--archive',
+    '--attributes-only',
+    '--backup',
+    '--copy-contents',
+    '--debug',
+    '--dereference',
+    '--force',
+    '--interactive',
+    '--link',
+    '--no-clobber',
+    '--no-dereference',
+    '--preserve',
+    '--no-preserve',
+    '--parents',
+    '--recursive',
+    '--reflink',
+    '--remove-destination',
+    '--sparse',
+    '--strip-trailing-slashes',
+    '--symbolic-link',
+    '--suffix',
+    '--target-directory',
+    '--no-target-directory',
+    '--update',
+    '--verbose',
+    '--one-file-system',
+    '--context',
+  ],
+  ln: [
+    '--backup',
+    '--directory',
+    '--force',
+    '--interactive',
+    '--logical',
+    '--no-dereference',
+    '--physical',
+    '--relative',
+    '--symbolic',
+    '--suffix',
+    '--target-directory',
+    '--no-target-directory',
+    '--verbose',
+  ],
+  tee: ['--append', '--ignore-interrupts', '--output-error'],
+  sed: [
+    '--in-place',
+    '--expression',
+    '--file',
+    '--quiet',
+    '--silent',
+    '--debug',
+    '--follow-symlinks',
+    '--line-length',
+    '--null-data',
+    '--zero-terminated',
+    '--posix',
+    '--regexp-extended',
+    '--separate',
+    '--sandbox',
+    '--unbuffered',
+  ],
+  wipefs: [
+    '--all',
+    '--backup',
+    '--force',
+    '--noheadings',
+    '--json',
+    '--lock',
+    '--no-act',
+    '--offset',
+    '--types',
+  ],
+  env: [
+    '--ignore-environment',
+    '--null',
+    '--unset',
+    '--chdir',
+    '--split-string',
+    '--block-signal',
+    '--default-signal',
+    '--ignore-signal',
+    '--list-signal-handling',
+    '--debug',
+    '--argv0',
+  ],
+  kill: ['--signal', '--list', '--table', '--queue', '--timeout', '--pid', '--verbose'],
+  pkill: [
+    '--signal',
+    '--euid',
+    '--uid',
+    '--group',
+    '--parent',
+    '--session',
+    '--terminal',
+    '--full',
+    '--exact',
+  ],
+  killall: ['--exact', '--ignore-case', '--interactive', '--process-group', '--quiet', '--signal', '--user'],
+};
+
+/** tmux commands that start a shell command (in a detached session it outlives the run). */
+export const TMUX_RUNS = new Set([
+  'new',
+  'new-session',
+  'new-window',
+  'neww',
+  'split-window',
+  'splitw',
+  'respawn-pane',
+  'respawnp',
+  'respawn-window',
+  'respawnw',
+  'run-shell',
+  'run',
+  'if-shell',
+  'if',
+  'send-keys',
+  'send',
+  'pipe-pane',
+  'pipep',
+  'display-popup',
+  'popup',
+  'source-file',
+  'source',
+]);
+
+/** tmux options that take a value (before its command). */
+export const TMUX_VALUE_OPTIONS = ['-L', '-S', '-f', '-T'];
+
+/** sqlite3 dot-commands that run programs or read commands from elsewhere (`.sh` is `.shell`). */
+export const SQLITE_RUNS =
+  /(^|[\n;])\s*\.(sh\w*|system|load|read|excel|edit|cd|(output|once|import|log|trace)\s+['"]?\|)/i;
+
+/** sqlite3 options whose value is a command or a file of commands. */
+export const SQLITE_CODE_OPTIONS = ['-cmd', '--cmd', '-init', '--init'];
+
+/** Python modules that read code from their input (`curl … | python3 -m code`). */
+export const PYTHON_REPL_MODULES = new Set([
+  'code',
+  'pdb',
+  'asyncio',
+  'idlelib',
+  'IPython',
+  'ptpython',
+  'bpython',
+]);
+
+/**
+ * Options whose value is a file of commands the program runs; given `-` or `/dev/stdin` (code
+ * arriving on the input) or a value known only at run time, the command is refused.
+ */
+export const COMMAND_FILE_OPTIONS: Record<string, string[]> = {
+  make: ['-f', '--file', '--makefile'],
+  gmake: ['-f', '--file', '--makefile'],
+};
+
+/**
+ * Programs whose input is a command language with a way to run programs (`!cmd`, `shell`,
+ * `\\!`): fed by a pipe, a redirect or a here-string, they run what cannot be checked.
+ */
+export const INPUT_RUNNERS = new Set([
+  'gdb',
+  'ed',
+  'ex',
+  'vim',
+  'vi',
+  'nvim',
+  'mysql',
+  'mariadb',
+  'psql',
+  'ftp',
+  'lftp',
+  'sftp',
+  'script',
+  'expect',
+  'su',
+]);
+
+/** Arguments of SQL clients that run a program (`mysql -e '\\! rm …'`, `psql -c '\\! …'`). */
+export const SQL_CLIENT_SHELL = /\\!|^\s*system\s/m;
+
+/** Programs that run a command later, outside this conversation, whatever their arguments. */
+export const SCHEDULERS = new Set(['batch']);
+
+/** `at` options that only list, show or remove jobs. */
+export const AT_READ_ONLY = /^-[lcdrV]+$/;
+
+/** Programs that stop every process at once. */
+export const KILL_EVERYTHING = new Set(['killall5']);
+
+/** Programs that change how the running system works (kernel modules, swap, kernel settings). */
+export const SYSTEM_CHANGERS: Record<string, RegExp> = {
+  swapoff: /./,
+  rmmod: /./,
+  insmod: /./,
+  modprobe: /^(-r|--remove)$/,
+  kexec: /./,
+  sysctl: /^(-w|--write|-p|--load|[a-z_.]+=.*)$/,
+  mount: /remount|^--(move|bind|rbind)$|^-[a-zA-Z]*[BM]$/,
+  umount: /./,
+  userdel: /./,
+  deluser: /./,
+  usermod: /^-([a-zA-Z]*[LesU]|-lock|-expiredate|-shell)/,
+  passwd: /^-([a-zA-Z]*[dle]|-delete|-lock|-expire)/,
+  chpasswd: /./,
+};
+
+/**
+ * Environment variables whose value is a command or code some program runs (`BASH_ENV` for every
+ * script, `LD_PRELOAD` for every program, `PAGER` for man and git): setting one is indirect execution.
+ */
+export const CODE_VARIABLES = new Set([
+  'BASH_ENV',
+  'ENV',
+  'PROMPT_COMMAND',
+  'LD_PRELOAD',
+  'LD_AUDIT',
+  'LD_LIBRARY_PATH',
+  'DYLD_INSERT_LIBRARIES',
+  'PERL5OPT',
+  'PERL5LIB',
+  'RUBYOPT',
+  'NODE_OPTIONS',
+  'PYTHONSTARTUP',
+  'PYTHONPATH',
+  'PAGER',
+  'MANPAGER',
+  'GIT_PAGER',
+  'EDITOR',
+  'VISUAL',
+  'GIT_EDITOR',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'SUDO_ASKPASS',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_GLOBAL',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'BROWSER',
+]);
+
+/** git subcommands and the options with which they run a command line. */
+export const GIT_RUNS: Record<string, RegExp> = {
+  rebase: /^(-x|--exec)(=|$)|^-[a-zA-Z]*x/,
+  bisect: /^run$/,
+  submodule: /^foreach$/,
+  'filter-branch': /^--[a-z-]*filter$/,
+  difftool: /^(-x|--extcmd)(=|$)/,
+  mergetool: /^--tool-cmd/,
+  'for-each-repo': /./,
+};
+
+/** Archivers' options that delete the files they archive (`tar --remove-files`, `zip -m`). */
+export const ARCHIVE_DELETES: Record<string, RegExp> = {
+  tar: /^--remove-files$/,
+  zip: /^(-[a-zA-Z]*m[a-zA-Z]*|--move)$/,
+  '7z': /^-sdel$/,
+  rsync: /^--remove-source-files$/,
+};
+
+/** Options naming the folder a program unpacks or copies into (`tar -x -C ~`, `unzip -d ~`). */
+export const INTO_OPTIONS: Record<string, string[]> = {
+  tar: ['-C', '--directory'],
+  unzip: ['-d'],
+  bsdtar: ['-C', '--directory'],
+};
+
+/** Write targets that change the running kernel (`echo c > /proc/sysrq-trigger`). */
+export const KERNEL_FILES = /^\/(proc\/sys(rq-trigger)?|sys)(\/|$)/;
+
+/**
+ * Files in the home folder that run code when a shell, a session or a program starts, or that
+ * grant access to the computer: changing or deleting one plants a command for later. Paths are
+ * relative to the home folder; a trailing `/` means everything inside that folder.
+ */
+export const STARTUP_FILES = [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  '.cshrc',
+  '.tcshrc',
+  '.login',
+  '.kshrc',
+  '.mkshrc',
+  '.inputrc',
+  '.xinitrc',
+  '.xprofile',
+  '.xsession',
+  '.xsessionrc',
+  '.Xresources',
+  '.pam_environment',
+  '.gitconfig',
+  '.config/git/config',
+  '.vimrc',
+  '.exrc',
+  '.emacs',
+  '.emacs.d/init.el',
+  '.npmrc',
+  '.pythonrc',
+  '.curlrc',
+  '.wgetrc',
+  '.ssh/',
+  '.config/autostart/',
+  '.config/systemd/',
+  '.config/environment.d/',
+  '.config/fish/',
+  '.config/nvim/',
+  '.local/share/applications/',
+  '.local/bin/',
+  'bin/',
+  'Library/LaunchAgents/',
+];
+
+/** Programs that change or delete the files named as their operands. */
+export const FILE_CHANGERS = new Set([
+  'rm',
+  'unlink',
+  'mv',
+  'shred',
+  'truncate',
+  'tee',
+  'srm',
+  'wipe',
+  'chmod',
+  'chown',
+  'chattr',
+]);
+
+/** Programs whose last operand (or `-t dir`) is the file they write. */
+export const FILE_WRITERS = new Set(['cp', 'install', 'ln', 'rsync', 'scp']);
+
+/** Options naming the file a program writes its output to. */
+export const OUTPUT_OPTIONS: Record<string, string[]> = {
+  curl: ['-o', '--output'],
+  wget: ['-O', '--output-document'],
+  sort: ['-o', '--output'],
+};

@@ -1,0 +1,98 @@
+/**
+ * Script files a command runs (`bash run.sh`, `source ./x.sh`, `./zhi-output/run.sh`): what they
+ * do is not on the command line. A file in the output folder was written by the model, so running
+ * it is refused; a shell script elsewhere is read and its lines checked like the command's own; a
+ * shell script that cannot be read, or that the same line writes first, is refused.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { posix } from 'node:path';
+import { optionValues } from './code-options.js';
+import { refuse } from './findings.js';
+import { isDynamic, programName, showWord } from './parse.js';
+import type { Finding } from './policy.js';
+import { runsShellScript, scriptOperand } from './programs.js';
+import { absolutePaths, type PathContext } from './targets.js';
+
+/** Larger scripts are not read (and so refused when a shell is asked to run them). */
+const MAX_SCRIPT_BYTES = 256 * 1024;
+
+export interface ScriptVerdict {
+  finding?: Finding;
+  /** The script's text, to be checked as command lines of their own. */
+  content?: string;
+}
+
+/** What running the program word `program` with `args` means for the script files it runs. */
+export function checkScript(program: string, args: string[], ctx: PathContext): ScriptVerdict {
+  const name = programName(program);
+  if (name === 'make' || name === 'gmake') return checkMakefile(args, ctx);
+  const operand = scriptOperand(name, args);
+  // `./run.sh`, `zhi-output/x`: the program itself is a file given by its path.
+  const direct = operand === undefined && program.includes('/') && !isDynamic(program);
+  const file = direct ? program : operand;
+  if (file === undefined || isDynamic(file)) return {};
+  const path = absolutePaths(file, ctx)[0];
+  const placed = whereWritten(file, path, ctx, 1);
+  if (placed.finding) return placed;
+  if (!direct && !runsShellScript(name)) return {};
+  if (path === undefined) return direct ? {} : unseen(file);
+  const text = readScript(path);
+  if (text === undefined) return direct ? {} : unseen(file);
+  // A file run directly is a shell script when its first line names a shell (or names nothing).
+  const first = text.slice(0, text.indexOf('\n') >>> 0);
+  if (direct && first.startsWith('#!') && !/\b(ba|da|z|k|mk|a)?sh\b/.test(first)) return {};
+  return { content: text };
+}
+
+function unseen(file: string): ScriptVerdict {
+  return { finding: refuse('script-file', 'shell.refuse.scriptUnseen', { file: showWord(file) }) };
+}
+
+/**
+ * A file in the output folder (written during this work), or one the same line names elsewhere
+ * (`curl … > x.sh && sh x.sh`: written first): its content is not what can be read now.
+ * `uses` is how often the command itself names the file.
+ */
+function whereWritten(file: string, path: string | undefined, ctx: PathContext, uses: number): ScriptVerdict {
+  if (path === undefined) return {};
+  const output = posix.normalize(ctx.output ?? posix.join(ctx.cwd, 'zhi-output'));
+  if (path === output || path.startsWith(`${output}/`))
+    return { finding: refuse('output-script', 'shell.refuse.outputScript', { file: showWord(file) }) };
+  const base = posix.basename(path);
+  const named = (ctx.lineWords ?? []).filter((w) => posix.basename(w.replace(/\\/g, '/')) === base).length;
+  return named > uses ? unseen(file) : {};
+}
+
+/** `make -f zhi-output/Makefile`, `make -C zhi-output`, `echo … > Makefile && make`. */
+function checkMakefile(args: string[], ctx: PathContext): ScriptVerdict {
+  const dir =
+    optionValues(args, ['-C', '--directory'])
+      .map((o) => o.value)
+      .pop() ?? '.';
+  const given = optionValues(args, ['-f', '--file', '--makefile']).map((o) => o.value);
+  for (const file of given.length ? given : ['Makefile', 'makefile', 'GNUmakefile']) {
+    const inDir = posix.isAbsolute(file) || file.startsWith('~') ? file : posix.join(dir, file);
+    const path = isDynamic(inDir) ? undefined : absolutePaths(inDir, ctx)[0];
+    const placed = whereWritten(inDir, path, ctx, given.length ? 1 : 0);
+    if (placed.finding) return placed;
+  }
+  return {};
+}
+
+function readScript(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    if (!st.isFile() || st.size > MAX_SCRIPT_BYTES) return undefined;
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(st.size);
+      const n = readSync(fd, buf, 0, st.size, 0);
+      const text = buf.subarray(0, n).toString('utf8');
+      return text.includes('\0') ? undefined : text;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { frameAt, mp3Frames, splitMp3 } from '../../src/tools/asr/mp3.js';
+import { formatDuration } from '../../src/tools/asr/transcribe.js';
+import { parseWav, splitWav } from '../../src/tools/asr/wav.js';
+import { makeWav } from '../helpers/media.js';
+
+/** MPEG-1 layer III, 128 kbit/s, 44.1 kHz, no padding: 417 bytes and 1152 samples a frame. */
+function mp3(frames: number, id3 = true): Buffer {
+  const frame = Buffer.alloc(417, 0x55);
+  frame.set([0xff, 0xfb, 0x90, 0x00]);
+  const tag = Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 20, ...Buffer.alloc(20, 0xff)]);
+  return Buffer.concat([...(id3 ? [tag] : []), ...Array.from({ length: frames }, () => frame)]);
+}
+
+describe('WAV', () => {
+  it('reads the duration from the header and cuts whole samples into complete WAVs', () => {
+    const wav = makeWav(70, 8000, 2);
+    const info = parseWav(wav)!;
+    expect(info.seconds).toBeCloseTo(70, 5);
+    const pieces = splitWav(wav, info, 28, 25 * 1024 * 1024);
+    expect(pieces).toHaveLength(3);
+    const back = pieces.map((p) => parseWav(p)!);
+    expect(back.map((b) => b.seconds)).toEqual([28, 28, 14]);
+    for (const b of back) expect(b.dataLength % 4).toBe(0); // stereo 16-bit frames stay whole
+    // The samples are the original ones, in order.
+    const joined = Buffer.concat(pieces.map((p, i) => p.subarray(back[i]!.dataStart)));
+    expect(joined.equals(wav.subarray(44))).toBe(true);
+  });
+
+  it('a recorder stopped early (data size 0) is read to the end; not a WAV is undefined', () => {
+    const wav = makeWav(3);
+    wav.writeUInt32LE(0, 40);
+    expect(parseWav(wav)!.seconds).toBeCloseTo(3, 5);
+    expect(parseWav(Buffer.from('ID3 not a wav'))).toBeUndefined();
+  });
+
+  it('a piece also stays under the byte limit', () => {
+    const wav = makeWav(10, 8000);
+    const pieces = splitWav(wav, parseWav(wav)!, 28, 64 * 1024);
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(64 * 1024);
+  });
+});
+
+describe('MP3', () => {
+  it('reads frame headers after an ID3 tag and sums their durations', () => {
+    const f = frameAt(mp3(1, false), 0)!;
+    expect(f.length).toBe(417);
+    expect(f.seconds).toBeCloseTo(1152 / 44100, 8);
+    const frames = mp3Frames(mp3(2000));
+    expect(frames).toHaveLength(2000);
+    expect(frames[0]!.offset).toBe(30);
+  });
+
+  it('cuts at frame boundaries into pieces of at most 28 s, each starting with a frame', () => {
+    const buf = mp3(2000); // 52.2 s
+    const pieces = splitMp3(buf, mp3Frames(buf), 28, 25 * 1024 * 1024);
+    expect(pieces).toHaveLength(2);
+    for (const p of pieces) {
+      expect([p[0], p[1]]).toEqual([0xff, 0xfb]);
+      expect(p.length % 417).toBe(0);
+      expect((p.length / 417) * (1152 / 44100)).toBeLessThanOrEqual(28);
+    }
+    expect(pieces[0]!.length + pieces[1]!.length).toBe(2000 * 417);
+  });
+
+  it('junk is skipped and text is not taken for audio', () => {
+    expect(mp3Frames(Buffer.from('hello, this is plain text and not audio at all'))).toHaveLength(0);
+    const withJunk = Buffer.concat([Buffer.from([0xff, 0xfb, 0x00, 0x12, 0x34]), mp3(10, false)]);
+    expect(mp3Frames(withJunk)).toHaveLength(10);
+  });
+});
+
+it('durations read as m:ss or h:mm:ss', () => {
+  expect(formatDuration(70)).toBe('1:10');
+  expect(formatDuration(3725)).toBe('1:02:05');
+});
