@@ -1,5 +1,5 @@
 /** Zhipu platforms and their endpoints (reference §1.1). */
-export type PlatformId = 'bigmodel' | 'zai' | 'bigmodel-coding' | 'zai-coding' | 'custom';
+export type PlatformId = 'bigmodel' | 'zai' | 'bigmodel-coding' | 'zai-coding' | 'openrouter' | 'custom';
 export type Currency = 'CNY' | 'USD';
 
 export interface Platform {
@@ -70,6 +70,21 @@ export const PLATFORMS: Record<PlatformId, Platform> = {
     probeModel: 'glm-4.7',
     skillModel: 'glm-4.7',
     keyUrl: 'https://z.ai/manage-apikey/apikey-list',
+  },
+  // OpenRouter: one key for many vendors, GLM models among them as `z-ai/<id>` (the same chat
+  // API; thinking and request_id are ignored there). Chat only: OCR, the Batch API and web search
+  // are Zhipu's own endpoints and answer 404. Priced at Z.ai's list prices (OpenRouter passes
+  // the provider's price on; another host of the same model may differ).
+  openrouter: {
+    id: 'openrouter',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    currency: 'USD',
+    pricing: 'zai',
+    coveredByPlan: false,
+    probeModel: 'glm-4.5-air',
+    skillModel: 'glm-4.5-air',
+    keyUrl: 'https://openrouter.ai/settings/keys',
+    modelPrefix: 'z-ai/',
   },
   // Another address serving the same API (a proxy, a private deployment): priced as BigModel.
   custom: { ...BIGMODEL, id: 'custom', baseUrl: '', keyUrl: undefined },

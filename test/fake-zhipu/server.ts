@@ -334,7 +334,8 @@ export class FakeZhipu {
     };
     this.requests.push(record);
 
-    const base = url.pathname.replace(/^\/api\/(coding\/)?paas\/v4/, '');
+    // OpenRouter-shaped addresses (`/api/v1`) too: zhi sends the same chat API there.
+    const base = url.pathname.replace(/^\/api\/((coding\/)?paas\/v4|v1)/, '');
     const known = url.pathname !== base;
     if (!known) return this.notFound(res, url.pathname);
 

@@ -14,7 +14,7 @@ import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
-import { drawRun, runRenderer } from '../render/draw-run.js';
+import { drawRun, richTerminal, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
 import { OUTPUT_FORMATS, runConsumer } from '../render/formats/index.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
@@ -69,11 +69,6 @@ async function typosChecked(ctx: AppContext, typed: string): Promise<boolean> {
   if (await terminalAsker(ctx.interrupt).yesNo(t('input.missingAsk'))) return true;
   process.stderr.write(`${t('input.missingNotSent')}\n`);
   return false;
-}
-
-/** Both streams are a colour terminal that can move the cursor: draw as the REPL does. */
-function richTerminal(ctx: AppContext): boolean {
-  return ctx.stdoutIsTTY && ctx.stderrIsTTY && ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb';
 }
 
 /**
