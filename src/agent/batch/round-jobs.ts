@@ -3,7 +3,7 @@
  * to date), then their answers read and each kept on disk at once.
  */
 import type { BatchApi, BatchJob } from '../../llm/batch.js';
-import { FINAL_STATUSES, jobCounts } from '../../llm/batch.js';
+import { batchStatusText, FINAL_STATUSES, jobCounts } from '../../llm/batch.js';
 import type { ChunkJson } from '../../llm/response.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -103,7 +103,7 @@ export async function collectAnswers(
       const rest = Math.max(0, jobCounts(job).total - answered);
       emit({
         type: 'warning',
-        message: t('runs.batchPartial', { id: job.id, status: job.status, answered, rest }),
+        message: t('runs.batchPartial', { id: job.id, status: batchStatusText(job.status), answered, rest }),
       });
     }
   }
