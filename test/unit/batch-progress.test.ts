@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderEvent } from '../../src/agent/batch/events.js';
-import { FolderProgress, formatLeft, longDocumentLines } from '../../src/cli/render/progress.js';
+import { FolderProgress, formatLeft, longDocumentLines, skippedParts } from '../../src/cli/render/progress.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { cutToWidth } from '../../src/support/width.js';
@@ -145,5 +145,16 @@ describe('the long-document line', () => {
     expect(longDocumentLines(ev(false), st)[0]).toContain('then combined.');
     setLanguage('zh');
     expect(longDocumentLines(ev(true), st)[0]).toBe('长文档 long.md：分为 5 部分分别处理，再按顺序拼接。');
+  });
+});
+
+describe('skipped files', () => {
+  it('names only the kinds there are (no "0 of other kinds")', () => {
+    expect(skippedParts(3, 3)).toBe('3 empty');
+    expect(skippedParts(2, 0)).toBe('2 of other kinds');
+    expect(skippedParts(5, 2)).toBe('2 empty, 3 of other kinds');
+    setLanguage('zh');
+    expect(skippedParts(3, 3)).toBe('3 个空文件');
+    expect(skippedParts(5, 2)).toBe('2 个空文件，3 个其他类型');
   });
 });

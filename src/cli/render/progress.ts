@@ -128,7 +128,7 @@ export class FolderProgress {
   private skipped(s: SkippedFiles): void {
     const st = this.o.err;
     const few = s.count <= s.shown.length;
-    const counts = { count: s.count, empty: s.empty, other: s.count - s.empty };
+    const counts = { count: s.count, parts: skippedParts(s.count, s.empty) };
     this.say(st.yellow(t(few ? 'runs.skipped.start' : 'runs.skipped.startMany', counts)));
     const w = Math.min(40, maxOf(s.shown.map((f) => textWidth(visible(f.file)))));
     for (const f of s.shown) {
@@ -225,7 +225,7 @@ export class FolderProgress {
     if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));
     if (ev.skipped) {
       const { count, empty } = ev.skipped;
-      this.o.line(st.yellow(t('runs.skipped.end', { count, empty, other: count - empty })));
+      this.o.line(st.yellow(t('runs.skipped.end', { count, parts: skippedParts(count, empty) })));
     }
     this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
   }
@@ -247,4 +247,12 @@ export function longDocumentLines(ev: Extract<FolderEvent, { type: 'long_documen
     );
   }
   return lines;
+}
+
+/** "3 empty, 2 of other kinds", leaving out a kind there is none of. */
+export function skippedParts(count: number, empty: number): string {
+  const parts: string[] = [];
+  if (empty) parts.push(t('runs.skipped.partEmpty', { count: empty }));
+  if (count - empty) parts.push(t('runs.skipped.partOther', { count: count - empty }));
+  return parts.join(t('runs.skipped.partSep'));
 }
