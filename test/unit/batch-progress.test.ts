@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderEvent } from '../../src/agent/batch/events.js';
-import { FolderProgress, formatLeft, longDocumentLines, skippedParts } from '../../src/cli/render/progress.js';
+import {
+  FolderProgress,
+  formatLeft,
+  longDocumentLines,
+  skippedParts,
+} from '../../src/cli/render/progress.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { cutToWidth } from '../../src/support/width.js';

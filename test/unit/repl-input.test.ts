@@ -237,6 +237,17 @@ describe('attachments', () => {
     );
   });
 
+  it('an empty file is named and not attached (no paid call about nothing)', async () => {
+    writeFileSync(join(dir, 'empty.md'), '');
+    writeFileSync(join(dir, 'blank.txt'), ' \n\n');
+    const r = await attachFromMessage('总结 empty.md blank.txt', env());
+    expect(r.attachments.documents).toEqual([]);
+    expect(notes).toEqual([
+      'empty.md is empty: it was not attached.',
+      'blank.txt is empty: it was not attached.',
+    ]);
+  });
+
   it('knows when the message is only file references (kept for the next message)', async () => {
     writeFileSync(join(dir, 'a.txt'), 'A');
     writeFileSync(join(dir, 'b c.txt'), 'B');

@@ -151,6 +151,11 @@ export async function attachFromMessage(
     }
     try {
       const doc = await env.readDocument(m.path);
+      // An empty file would cost a call in which the model invents content: say so, send nothing.
+      if (doc.text.trim() === '') {
+        env.note(t('repl.attach.empty', { name }));
+        continue;
+      }
       into.documents.push(documentBlock(name, m.path, doc.text));
       into.names.push(name);
       env.note(

@@ -27,6 +27,7 @@ export const repl = defineMessages(
     'repl.attach.ocrYes': '{name}: zhi will read it with OCR.',
     'repl.attach.ocrNo': '{name} not attached.',
     'repl.attach.failed': 'Could not attach {name}: {reason}',
+    'repl.attach.empty': '{name} is empty: it was not attached.',
     'repl.attach.folder':
       '{name} is a folder: zhi can list it with file_list if it is inside the current folder.',
     'repl.attach.kind.text': 'text',
@@ -160,6 +161,7 @@ Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx'
     'repl.attach.ocrYes': '{name}：将用 OCR 识别。',
     'repl.attach.ocrNo': '未附上 {name}。',
     'repl.attach.failed': '无法附上 {name}：{reason}',
+    'repl.attach.empty': '{name} 是空文件，没有附上。',
     'repl.attach.folder': '{name} 是一个文件夹：如果它在当前文件夹内，zhi 可以用 file_list 查看。',
     'repl.attach.kind.text': '文本',
     'repl.attach.kind.docx': 'Word',

@@ -24,8 +24,7 @@ export const runs = defineMessages(
     'runs.batchKept':
       'The batch job {id} is kept: {count} of its files are not written yet. Run the same command again (with --auto to let it write) to write them from its answers without paying again.',
     'runs.skipped.start': 'Skipped, not sent to the model ({count}):',
-    'runs.skipped.startMany':
-      'Skipped {count} files, not sent to the model ({parts}), among them:',
+    'runs.skipped.startMany': 'Skipped {count} files, not sent to the model ({parts}), among them:',
     'runs.skipped.end': 'Skipped: {count} (not sent to the model; {parts})',
     'runs.skipped.partEmpty': '{count} empty',
     'runs.skipped.partOther': '{count} of other kinds',
@@ -56,8 +55,7 @@ export const runs = defineMessages(
     'runs.batchKept':
       '批处理任务 {id} 已保留：其中 {count} 个文件尚未写入。再次运行同一命令（加 --auto 以允许写入），即可用它的结果写入，无需再付费。',
     'runs.skipped.start': '已跳过，未发送给模型（{count} 个）：',
-    'runs.skipped.startMany':
-      '已跳过 {count} 个文件，未发送给模型（{parts}），其中：',
+    'runs.skipped.startMany': '已跳过 {count} 个文件，未发送给模型（{parts}），其中：',
     'runs.skipped.end': '已跳过：{count} 个（未发送给模型；{parts}）',
     'runs.skipped.partEmpty': '{count} 个空文件',
     'runs.skipped.partOther': '{count} 个其他类型',
