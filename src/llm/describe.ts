@@ -1,7 +1,21 @@
 import { type ErrorText, ZhiError } from '../support/errors.js';
+import { t } from '../support/i18n/index.js';
 import { describeNetworkFailure } from './describe-network.js';
 import type { Platform } from './platforms.js';
 import type { ApiErrorInfo } from './types.js';
+
+/**
+ * The platform's own words, labelled as such: they are often Chinese whatever the person's language,
+ * so an English reader sees whose words they are.
+ */
+function platformSaid(err: ApiErrorInfo, status: number | undefined = err.status): ErrorText {
+  const detail = err.code
+    ? status
+      ? t('llm.platformSaid.detail', { status, code: err.code })
+      : t('llm.platformSaid.code', { code: err.code })
+    : '';
+  return { key: 'llm.platformSaid', params: { message: err.message, detail } };
+}
 
 /** Turn an API failure into what/why/try for a person. The server's own words are the "why". */
 export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiError {
@@ -48,7 +62,7 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
     return new ZhiError({
       kind: 'bad_request',
       what: { key: 'llm.noModel.what' },
-      why: `${err.message} (HTTP ${err.status ?? 400}, code 1211)`,
+      why: platformSaid(err, err.status ?? 400),
       tries: [{ key: 'llm.noModel.try1' }, { key: 'llm.noModel.try2' }],
     });
   }
@@ -57,7 +71,7 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
     return new ZhiError({
       kind: 'bad_request',
       what: { key: 'llm.tooManyTools.what' },
-      why: `${err.message} (HTTP ${err.status ?? 400}, code 1214)`,
+      why: platformSaid(err, err.status ?? 400),
       tries: [{ key: 'llm.tooManyTools.try' }],
     });
   }
@@ -65,7 +79,7 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
     return new ZhiError({
       kind: 'rate_limit',
       what: { key: 'llm.planLimit.what' },
-      why: `${err.message} (HTTP ${err.status ?? 429}, code ${err.code})`,
+      why: platformSaid(err, err.status ?? 429),
       tries: [{ key: 'llm.planLimit.try1', params: { time: err.resetAt } }, { key: 'llm.planLimit.try2' }],
     });
   }
@@ -74,9 +88,8 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
 
 /** Every other failure, by its kind; the server's message (and code) is the "why". */
 function describeByKind(err: ApiErrorInfo, platform: Platform): ZhiError {
-  const why = err.code
-    ? `${err.message} (${err.status ? `HTTP ${err.status}, ` : ''}code ${err.code})`
-    : err.message;
+  // Without a code the message is the transport's (or zhi's own), not the platform's answer.
+  const why = err.code ? platformSaid(err) : err.message;
   const make = (what: ErrorText['key'], tries: ErrorText[]) =>
     new ZhiError({ kind: err.kind, what: { key: what }, why, tries });
   switch (err.kind) {

@@ -138,3 +138,18 @@ describe('a request that got no answer says what happened, why, and what to try'
     expect(other.why).toBe('something odd');
   });
 });
+
+describe("the platform's own words", () => {
+  it('are labelled as the platform’s answer, in the person’s language, with status and code', () => {
+    const err = { kind: 'auth' as const, status: 401, code: '401', message: '令牌已过期或验证不正确！' };
+    setLanguage('en');
+    expect(describeApiError(err, PLATFORMS.bigmodel).whyText()).toBe(
+      'the platform answered “令牌已过期或验证不正确！” (HTTP 401, code 401)',
+    );
+    setLanguage('zh');
+    expect(describeApiError(err, PLATFORMS.bigmodel).whyText()).toBe(
+      '平台的回复：“令牌已过期或验证不正确！”（HTTP 401，错误码 401）',
+    );
+    setLanguage('en');
+  });
+});

@@ -3,6 +3,9 @@ import { defineMessages } from '../define.js';
 export const llm = defineMessages(
   {
     'llm.auth.what': 'The API key was rejected.',
+    'llm.platformSaid': 'the platform answered “{message}”{detail}',
+    'llm.platformSaid.detail': ' (HTTP {status}, code {code})',
+    'llm.platformSaid.code': ' (code {code})',
     'llm.auth.try1': 'Check the key with `zhi config show`, or set a new one with `zhi --setup`.',
     'llm.auth.try2': 'Keys are per platform: a Z.ai key does not work on BigModel, and the reverse.',
     'llm.balance.what': 'Your Zhipu account has no balance or resource package left.',
@@ -93,6 +96,9 @@ export const llm = defineMessages(
   },
   {
     'llm.auth.what': 'API 密钥被拒绝。',
+    'llm.platformSaid': '平台的回复：“{message}”{detail}',
+    'llm.platformSaid.detail': '（HTTP {status}，错误码 {code}）',
+    'llm.platformSaid.code': '（错误码 {code}）',
     'llm.auth.try1': '用 `zhi config show` 检查密钥，或运行 `zhi --setup` 设置新密钥。',
     'llm.auth.try2': '密钥按平台区分：Z.ai 的密钥不能用于 BigModel（智谱开放平台），反之亦然。',
     'llm.balance.what': '你的智谱账户余额不足，或没有可用的资源包。',
