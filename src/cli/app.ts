@@ -41,9 +41,26 @@ export async function main(argv: string[]): Promise<void> {
     parsed = parseArgs(argv);
     code = await dispatch(parsed, interrupt);
   } catch (err) {
+    if (!languageSettled) await settleLanguage(argv);
     code = report(err, parsed, argv);
   }
   exit(code);
+}
+
+/** Set once the language of this run is decided (by buildContext, or for --help/--version). */
+let languageSettled = false;
+
+/**
+ * An error before the context was built (an unknown option, a config file that cannot be read)
+ * is still said in the person's language: `--language`, then config.yaml's `language` if it can
+ * be read, then the environment.
+ */
+async function settleLanguage(argv: string[]): Promise<void> {
+  const at = argv.findIndex((a) => a === '--language' || a.startsWith('--language='));
+  const flag = at < 0 ? undefined : argv[at]!.includes('=') ? argv[at]!.split('=')[1] : argv[at + 1];
+  const file = await loadConfigFile(appPaths(process.env).configFile).catch(() => undefined);
+  const config = typeof file?.file.language === 'string' ? file.file.language : undefined;
+  setLanguage(resolveLanguage({ flag, config }));
 }
 
 async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCodeValue> {
@@ -59,6 +76,7 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
     return ExitCode.ok;
   }
   const ctx = await buildContext(args, interrupt);
+  languageSettled = true;
   if (args.flags.setup) {
     const { runSetup } = await import('./setup.js');
     return runSetup(ctx);

@@ -7,8 +7,10 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import { isYes } from '../support/answers.js';
+import { type MessageKey, t } from '../support/i18n/index.js';
 import type { Interrupt } from './interrupt.js';
 import { Spinner } from './render/spinner.js';
+import { colorEnabled, makeStyle } from './render/style.js';
 
 export interface Choice<T> {
   value: T;
@@ -149,6 +151,18 @@ async function checkedLine(question: string, o: TextOptions): Promise<string | n
   }
 }
 
+/** @inquirer's key help (`↑↓ navigate • ⏎ select`) in the person's language. */
+const KEY_ACTIONS: Record<string, MessageKey> = {
+  navigate: 'ask.keys.navigate',
+  select: 'ask.keys.select',
+};
+
+function keysHelpTip(keys: [string, string][]): string {
+  const st = makeStyle(colorEnabled(process.stderr, false));
+  const said = (action: string) => (KEY_ACTIONS[action] ? t(KEY_ACTIONS[action]) : action);
+  return keys.map(([key, action]) => `${st.bold(key)} ${st.dim(said(action))}`).join(st.dim(' • '));
+}
+
 async function pick<T>(
   question: string,
   choices: Choice<T>[],
@@ -162,6 +176,7 @@ async function pick<T>(
         choices: choices.map((c) => ({ name: c.label, value: c.value })),
         ...(o.default !== undefined ? { default: o.default } : {}),
         ...(o.pageSize ? { pageSize: o.pageSize } : {}),
+        theme: { style: { keysHelpTip } },
       },
       { output: process.stderr },
     );

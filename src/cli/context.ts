@@ -102,7 +102,7 @@ export async function buildContext(
 function reportWarnings(warnings: ConfigWarning[], style: Style): void {
   for (const w of warnings) {
     if (w.kind === 'unknown_key')
-      process.stderr.write(formatWarning(t('config.warn.unknownKey', { key: w.key }), style));
+      process.stderr.write(formatWarning(t('config.warn.unknownKey', { key: w.key, file: w.file }), style));
     else if (w.kind === 'mcp_server') {
       const { name } = w.problem;
       const text = t('mcp.warn.badEntry', { name, file: w.file, problem: mcpProblemText(w.problem) });
@@ -110,7 +110,9 @@ function reportWarnings(warnings: ConfigWarning[], style: Style): void {
       process.stderr.write(formatWarning(`${text}${gap}${t('mcp.warn.badEntryTry', { name })}`, style));
     } else {
       const parts = [
-        ...(w.line ? [t('config.warn.corruptLine', { line: w.line })] : []),
+        w.line
+          ? t('config.warn.corruptLine', { file: w.file, line: w.line })
+          : t('config.warn.corruptFile', { file: w.file }),
         t('config.warn.corrupt', { backup: w.backup }),
         w.keyRecovered ? t('config.warn.corruptKept') : t('config.warn.corruptLost'),
         w.recovered.length

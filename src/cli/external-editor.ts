@@ -92,8 +92,20 @@ export async function editText(text: string, env: NodeJS.ProcessEnv): Promise<Ed
   try {
     writeFileSync(file, text, { encoding: 'utf8', mode: 0o600 });
     const res = spawnSync(cmd[0]!, [...cmd.slice(1), file], { stdio: 'inherit', env });
-    if (res.error) return { kind: 'failed', editor: cmd.join(' '), reason: res.error.message };
-    if (res.status !== 0) return { kind: 'failed', editor: cmd.join(' '), reason: `exit code ${res.status}` };
+    if (res.error) {
+      const missing = (res.error as NodeJS.ErrnoException).code === 'ENOENT';
+      return {
+        kind: 'failed',
+        editor: cmd.join(' '),
+        reason: missing ? t('input.editor.missing') : res.error.message,
+      };
+    }
+    if (res.status !== 0)
+      return {
+        kind: 'failed',
+        editor: cmd.join(' '),
+        reason: t('input.editor.exit', { code: String(res.status) }),
+      };
     const after = readFileSync(file, 'utf8').replace(/\r\n/g, '\n').replace(/\n+$/, '');
     return after === text.replace(/\n+$/, '') ? { kind: 'unchanged' } : { kind: 'edited', text: after };
   } finally {

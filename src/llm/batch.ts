@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ZhiError } from '../support/errors.js';
+import { type MessageKey, t } from '../support/i18n/index.js';
 import { describeApiError } from './describe.js';
 import type { PlatformHttp, PlatformRequest } from './platform-http.js';
 import type { Platform } from './platforms.js';
@@ -183,4 +184,22 @@ export class BatchApi {
     );
     return parseResults(...files);
   }
+}
+
+/** The statuses the Batch API reports, said in the person's language. */
+const STATUS_KEYS: Record<string, MessageKey> = {
+  validating: 'batch.status.validating',
+  in_progress: 'batch.status.in_progress',
+  finalizing: 'batch.status.finalizing',
+  completed: 'batch.status.completed',
+  failed: 'batch.status.failed',
+  expired: 'batch.status.expired',
+  cancelling: 'batch.status.cancelling',
+  cancelled: 'batch.status.cancelled',
+};
+
+/** A job's status for the person (`in_progress` → "in progress" / 处理中); an unknown one as it is. */
+export function batchStatusText(status: string): string {
+  const key = STATUS_KEYS[status];
+  return key ? t(key) : status;
 }

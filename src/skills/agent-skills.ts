@@ -52,6 +52,7 @@ const TOOL_ALIASES: Record<string, string> = {
   ls: 'file_list',
   bash: 'shell',
   webfetch: 'web_fetch',
+  websearch: 'web_search',
 };
 
 export interface MappedTools {

@@ -100,6 +100,16 @@ export async function readBundled(
   return { path, text: doc.text };
 }
 
+const SCRIPT_EXT = /\.(py|sh|bash|zsh|js|mjs|cjs|ts|rb|pl|php|lua|r|ps1|bat|cmd)$/i;
+
+/**
+ * A bundled file a skill runs rather than reads: anything in a `scripts/` folder at any depth,
+ * or a program by its extension (`tools/make_gif.py`, `find-polluter.sh` beside SKILL.md).
+ */
+export function isScript(resource: string): boolean {
+  return /(^|\/)scripts\//i.test(resource) || SCRIPT_EXT.test(resource);
+}
+
 /** What any tool reading bundled files promises the loop: a whole page plus its marker. */
 export const BUNDLED_RESULT_BYTES = DEFAULT_MAX_BYTES + 2048;
 
@@ -121,8 +131,8 @@ export function skillFolderLines(
       `Its bundled files (read-only; read one with ${o.tool} by its path relative to the folder): ${resourceSummary(skill.resources)}.`,
     );
   }
-  if (o.shell && skill.resources.some((r) => r.startsWith('scripts/'))) {
-    const ex = skill.resources.find((r) => r.startsWith('scripts/'))!;
+  const ex = skill.resources.find((r) => r.startsWith('scripts/')) ?? skill.resources.find(isScript);
+  if (o.shell && ex) {
     lines.push(
       `Run its scripts with the shell tool by their full path, e.g. ${JSON.stringify(`${skill.folder}/${ex}`)} after the program (python3, node, bash…); the command runs in the person's current folder, where their files are.`,
     );

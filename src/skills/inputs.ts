@@ -1,6 +1,6 @@
 import { maxBy } from '../support/arrays.js';
 import { type ErrorText, ZhiError } from '../support/errors.js';
-import { t } from '../support/i18n/index.js';
+import { getLanguage, t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
 import { padToWidth, textWidth } from '../support/width.js';
 import type { Skill, SkillArg } from './schema.js';
@@ -31,7 +31,8 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
     ]
       .filter(Boolean)
       .join(', ');
-    lines.push(`  ${padToWidth(argLabel(a), width)}  ${a.description ? `${a.description} ` : ''}(${facts})`);
+    const said = getLanguage() === 'zh' && a.descriptionZh ? a.descriptionZh : a.description;
+    lines.push(`  ${padToWidth(argLabel(a), width)}  ${said ? `${said} ` : ''}(${facts})`);
   }
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@ import { basename, dirname, extname } from 'node:path';
 import { isMap, isSeq, LineCounter, type Node } from 'yaml';
 import { parseYamlSafe } from '../support/yaml.js';
 import { MAX_DESCRIPTION, mapAllowedTools, quoteColonValues, specNameProblem } from './agent-skills.js';
-import { listResources } from './bundled.js';
+import { isScript, listResources } from './bundled.js';
 import {
   fail,
   firstLine,
@@ -212,8 +212,8 @@ function skillMdData(
     const line = keyLine(root, 'allowed-tools', lineAt);
     warnings.push(issue(o.file, 'skills.warn.toolIgnored', { tool: ignored }, line, 'allowed-tools'));
   }
-  // A skill that ships scripts needs the shell to run them (each command still asks).
-  const scripts = (o.resources ?? []).some((r) => /^scripts\//i.test(r));
+  // A skill that ships scripts (in any folder) needs the shell to run them (each command still asks).
+  const scripts = (o.resources ?? []).some(isScript);
   data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
   const limits = {
     ...(mapped.shellScopes ? { shellScopes: mapped.shellScopes } : {}),

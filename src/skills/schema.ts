@@ -21,6 +21,8 @@ export interface SkillArg {
   required: boolean;
   default?: string | number | boolean;
   description?: string;
+  /** The description in Chinese, shown when zhi speaks Chinese (the built-ins have one). */
+  descriptionZh?: string;
   /** Directory args only: run this skill on every supported file first and hand over the results. */
   each?: string;
   /** Directory args only: which file extensions count (without the dot, lower case). */
@@ -115,6 +117,7 @@ const argSchema = z
     required: z.boolean({ error: 'skills.err.notBool' }).optional(),
     default: z.union([z.string(), z.number(), z.boolean()], { error: 'skills.err.default' }).optional(),
     description: z.string({ error: 'skills.err.notText' }).optional(),
+    description_zh: z.string({ error: 'skills.err.notText' }).optional(),
     each: nameSchema.optional(),
     extensions: z
       .array(
@@ -234,7 +237,17 @@ export const KNOWN_KEYS = {
     'output',
   ],
   input: ['description', 'args'],
-  arg: ['name', 'type', 'required', 'default', 'description', 'each', 'extensions', 'choices'],
+  arg: [
+    'name',
+    'type',
+    'required',
+    'default',
+    'description',
+    'description_zh',
+    'each',
+    'extensions',
+    'choices',
+  ],
   output: ['description', 'directory', 'answer'],
   /** Agent Skills front matter keys zhi accepts besides its own. */
   skillMd: ['allowed-tools', 'license', 'compatibility', 'metadata'],
@@ -271,6 +284,7 @@ export function toSkill(
       const arg: SkillArg = { name: a.name, type: a.type, required: a.required ?? false };
       if (a.default !== undefined) arg.default = a.default;
       if (a.description) arg.description = a.description.trim();
+      if (a.description_zh?.trim()) arg.descriptionZh = a.description_zh.trim();
       if (a.each) arg.each = a.each;
       if (a.extensions) arg.extensions = a.extensions.map((e) => e.replace(/^\./, '').toLowerCase());
       if (a.choices) arg.choices = a.choices.map((c) => c.trim());

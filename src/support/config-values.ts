@@ -2,7 +2,8 @@
  * The keys of config.yaml and what a valid value of each is: one plain check per key, the text
  * that names what was expected, and the model check against the catalogue handed in.
  */
-import { ZhiError } from './errors.js';
+import { type ErrorText, ZhiError } from './errors.js';
+import type { MessageKey } from './i18n/index.js';
 import { isServerMap } from './mcp-config.js';
 import { nearest } from './suggest.js';
 
@@ -85,24 +86,33 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   mcp_servers: isServerMap,
 };
 
-const expected: Record<ConfigKey, string> = {
-  api_key: 'text',
-  platform: 'a platform id',
-  base_url: 'an http(s) URL',
-  default_model: 'a model id',
-  skill_model: 'a model id',
-  output_dir: 'a folder path',
-  max_turns: 'a whole number from 1 to 200',
+/** What a valid value is, said in the person's language (a list of words is the same in both). */
+const expected: Record<ConfigKey, MessageKey | string> = {
+  api_key: 'config.expected.text',
+  platform: 'bigmodel | zai | bigmodel-coding | zai-coding | custom',
+  base_url: 'config.expected.url',
+  default_model: 'config.expected.model',
+  skill_model: 'config.expected.model',
+  output_dir: 'config.expected.folder',
+  max_turns: 'config.expected.maxTurns',
   language: 'auto | en | zh',
   log_level: 'debug | info | warn | error',
-  max_cost_per_run: 'a number ≥ 0',
-  compact_threshold: 'a number from 0.3 to 0.98',
+  max_cost_per_run: 'config.expected.cost',
+  compact_threshold: 'config.expected.threshold',
   status_line: 'on | off',
   thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
-  shell_env: 'names of environment variables, separated by commas (for example GITHUB_TOKEN, PGHOST)',
-  mcp_servers: 'MCP servers by name, each with a command or a url (add one with `zhi mcp add`)',
+  shell_env: 'config.expected.envNames',
+  mcp_servers: 'config.expected.mcp',
 };
+
+/** The "it must be …" of an error: a catalogue sentence, or the list of words it can be. */
+function expectedText(key: ConfigKey, catalog?: ModelCatalog): ErrorText {
+  const e = key === 'platform' && catalog ? catalog.platformIds.join(' | ') : expected[key];
+  return e.startsWith('config.expected.')
+    ? { key: e as MessageKey }
+    : { key: 'config.err.expected', params: { expected: e } };
+}
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -154,10 +164,7 @@ export function validateValue(
     throw new ZhiError({
       kind: errorKindOf(source),
       what: { key: 'config.err.badValue', params: { key, value: String(value), source } },
-      why: {
-        key: 'config.err.expected',
-        params: { expected: key === 'platform' && catalog ? catalog.platformIds.join(' | ') : expected[key] },
-      },
+      why: expectedText(key, catalog),
       tries: [{ key: 'config.try.set', params: { key } }],
     });
   }

@@ -85,13 +85,16 @@ export interface ResolvedConfig {
 export interface LoadResult {
   file: ConfigFile;
   exists: boolean;
+  /** The file read, named in full in every error and warning about it. */
+  path?: string;
   warnings: ConfigWarning[];
 }
 
 export type ConfigWarning =
-  | { kind: 'unknown_key'; key: string }
+  | { kind: 'unknown_key'; key: string; file: string }
   | {
       kind: 'corrupt';
+      file: string;
       backup: string;
       keyRecovered: boolean;
       /** The settings read back from the broken file (each a `key: value` line that is valid). */
@@ -108,7 +111,8 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file: {}, exists: false, warnings: [] };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { file: {}, exists: false, path, warnings: [] };
     throw err;
   }
   const data = await parseConfigText(text);
@@ -123,7 +127,7 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
   const file: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
-      warnings.push({ kind: 'unknown_key', key });
+      warnings.push({ kind: 'unknown_key', key, file: path });
       continue;
     }
     if (value === null || value === undefined) continue;
@@ -134,7 +138,7 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
         warnings.push({ kind: 'mcp_server', problem, file: path });
     }
   }
-  return { file: file as ConfigFile, exists: true, warnings };
+  return { file: file as ConfigFile, exists: true, path, warnings };
 }
 
 const CORRUPT = Symbol('corrupt');
@@ -195,8 +199,16 @@ async function recoverCorrupt(path: string, text: string): Promise<LoadResult> {
   return {
     file,
     exists: true,
+    path,
     warnings: [
-      { kind: 'corrupt', backup, keyRecovered: Boolean(file.api_key), recovered, ...(line ? { line } : {}) },
+      {
+        kind: 'corrupt',
+        file: path,
+        backup,
+        keyRecovered: Boolean(file.api_key),
+        recovered,
+        ...(line ? { line } : {}),
+      },
     ],
   };
 }
@@ -252,12 +264,13 @@ export function resolveConfig(
   if (flags.language) merged.language = validateValue('language', flags.language, '--language');
   const file = merged as ConfigFile;
   const platform = file.platform ?? DEFAULTS.platform;
-  validateValue('platform', platform, 'config.yaml', catalog);
+  const fromFile = loaded.path ?? 'config.yaml';
+  validateValue('platform', platform, fromFile, catalog);
   const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
   const defaultModel = file.default_model ?? catalog.defaultChatModel;
   const skillModel = file.skill_model ?? catalog.defaultSkillModel(platform);
-  checkModel('default_model', defaultModel, platform, sourceOf('default_model', env), catalog);
-  checkModel('skill_model', skillModel, platform, sourceOf('skill_model', env), catalog);
+  checkModel('default_model', defaultModel, platform, sourceOf('default_model', env, fromFile), catalog);
+  checkModel('skill_model', skillModel, platform, sourceOf('skill_model', env, fromFile), catalog);
   if (platform === 'custom' && !file.base_url) {
     throw new ZhiError({
       kind: 'config',
@@ -309,9 +322,9 @@ function sourcesOf(file: ConfigFile, env: NodeJS.ProcessEnv, flags: Overrides): 
   return out;
 }
 
-function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv): string {
+function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv, file: string): string {
   const name = ENV[key];
-  return name && env[name] ? `$${name}` : 'config.yaml';
+  return name && env[name] ? `$${name}` : file;
 }
 
 /**

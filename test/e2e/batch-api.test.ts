@@ -119,7 +119,7 @@ describe('zhi run … --batch: the Batch API', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
-        if (stderr.includes('in_progress')) {
+        if (stderr.includes('in progress')) {
           clearInterval(timer);
           resolve();
         }
@@ -133,7 +133,7 @@ describe('zhi run … --batch: the Batch API', () => {
 
     const status = await zhi(['batch', 'status', id]);
     expect(status.code).toBe(0);
-    expect(status.stdout).toContain(`${id}  in_progress  0/2 answered`);
+    expect(status.stdout).toContain(`${id}  in progress  0/2 answered`);
     expect(status.stdout).toContain('zhi run summarize docs --batch');
 
     const list = await zhi(['batch', 'list']);
@@ -167,7 +167,7 @@ describe('zhi run … --batch: the Batch API', () => {
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
-        if (stderr.includes('in_progress')) {
+        if (stderr.includes('in progress')) {
           clearInterval(timer);
           resolve();
         }

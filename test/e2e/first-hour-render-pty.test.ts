@@ -208,3 +208,30 @@ describe.each([
     expect(lang === 'zh' ? status : '').not.toMatch(/权限:\s+approve/);
   });
 });
+
+describe.each([
+  [60, 'en'],
+  [100, 'zh'],
+] as const)('zhi run at %i columns (%s)', (cols, lang) => {
+  const MD =
+    '## Three file formats\n\n| Format | Good for |\n|:--|--:|\n| Word | **long** text |\n| PDF | printing |\n\nKeep the original.';
+
+  it('renders the answer as chat does in a terminal, and keeps the Markdown when piped', async () => {
+    writeFileSync(join(e.cwd, 'notes.md'), '# Notes\nSome text about formats.\n');
+    fake.fallback = () => ({ kind: 'text', text: MD });
+    const s = e.pty({
+      cols,
+      rows: 40,
+      args: ['run', 'analyze', 'notes.md', '--auto'],
+      env: { ZHI_LANGUAGE: lang },
+    });
+    await s.exited(30_000);
+    const view = screen(s, cols);
+    expect(view).toMatch(/│ Word +│ long text +│/);
+    expect(view).toContain('Three file formats');
+    expect(view).not.toMatch(/##|\*\*|\|:--/);
+    const piped = await e.zhi(['run', 'analyze', 'notes.md', '--auto'], { env: { ZHI_LANGUAGE: lang } });
+    expect(piped.stdout).toContain('| Word | **long** text |');
+    expect(piped.stdout).toContain('## Three file formats');
+  });
+});

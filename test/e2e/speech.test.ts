@@ -4,15 +4,18 @@
  * piece after the first with the transcript so far as context — after the price is shown and
  * agreed; the transcript reaches the skill's model call. Without consent nothing is sent.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { findFfmpeg } from '../../src/tools/asr/ffmpeg.js';
 import { digest } from '../fake-zhipu/platform-readers.js';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { makeWav } from '../helpers/media.js';
 
 const e = useE2E();
+const FFMPEG = findFfmpeg();
 const { fake } = e;
 
 const asrRequests = () => fake.requests.filter((r) => r.path.endsWith('/audio/transcriptions'));
@@ -71,6 +74,33 @@ describe('speech (GLM-ASR)', () => {
     expect(asrRequests()).toHaveLength(1);
     expect(r.stderr).toContain('音频时长 0:05');
   });
+
+  it.skipIf(!FFMPEG)(
+    'an .m4a goes through ffmpeg into 16 kHz mono WAV pieces (skipped: ffmpeg not installed)',
+    async () => {
+      writeFileSync(join(e.cwd, 'tone.wav'), makeWav(40));
+      execFileSync(FFMPEG!, [
+        '-loglevel',
+        'error',
+        '-i',
+        join(e.cwd, 'tone.wav'),
+        '-c:a',
+        'aac',
+        join(e.cwd, 'rec.m4a'),
+      ]);
+      fake.fallback = () => ({ kind: 'text', text: '# Meeting minutes' });
+      const r = await e.zhi(['run', 'meeting-notes', 'rec.m4a', '--yes']);
+      expect(r.code, r.stderr).toBe(0);
+      const sent = asrRequests();
+      expect(sent).toHaveLength(2);
+      for (const req of sent) {
+        const bytes = Buffer.from(await ((await form(req)).get('file') as File).arrayBuffer());
+        expect(bytes.toString('latin1', 8, 12)).toBe('WAVE');
+        expect(bytes.readUInt32LE(24)).toBe(16000);
+        expect(bytes.readUInt16LE(22)).toBe(1);
+      }
+    },
+  );
 
   it('an .m4a without ffmpeg is refused before anything is sent, naming ffmpeg', async () => {
     writeFileSync(join(e.cwd, 'rec.m4a'), Buffer.from('\0\0\0\x20ftypM4A \0\0\0\0M4A mp42isom', 'latin1'));

@@ -87,7 +87,9 @@ describe('config', () => {
 
   it('warns about unknown keys but keeps the rest', async () => {
     const loaded = await loadConfigFile(file('colour: blue\nmax_turns: 5\n'));
-    expect(loaded.warnings).toEqual([{ kind: 'unknown_key', key: 'colour' }]);
+    expect(loaded.warnings).toEqual([
+      { kind: 'unknown_key', key: 'colour', file: expect.stringMatching(/config\.yaml$/) },
+    ]);
     expect(resolveConfig(loaded, MODEL_CATALOG, {}).maxTurns).toBe(5);
   });
 

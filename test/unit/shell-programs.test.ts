@@ -310,7 +310,9 @@ describe('data tables: every entry is enforced', () => {
   });
   it.each(Object.keys(SYSTEM_CHANGERS))('%s is refused with its dangerous argument', (program) => {
     const arg =
-      { modprobe: '-r', sysctl: '-w', mount: '--bind', usermod: '-L', passwd: '-d' }[program] ?? 'x';
+      { modprobe: '-r', sysctl: '-w', mount: '--bind', usermod: '-L', passwd: '-d', net: '/delete' }[
+        program
+      ] ?? 'x';
     expect(verdict(`${program} ${arg} /`).rules).toContain('system');
   });
 });

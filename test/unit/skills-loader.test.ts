@@ -173,13 +173,16 @@ describe('skill loader: Agent Skills SKILL.md', () => {
 
   it('takes the body as the prompt and maps allowed-tools', () => {
     const r = parseSkillText(
-      md('name: pdf-notes\ndescription: Notes from PDFs\nallowed-tools: Read Write Bash(git:*) WebSearch'),
+      md(
+        'name: pdf-notes\ndescription: Notes from PDFs\nallowed-tools: Read Write Bash(git:*) WebSearch Grep',
+      ),
       o,
     );
     expect(r.errors).toEqual([]);
     expect(r.skill!.systemPrompt).toBe('Do the thing.\n\nStep by step.');
-    expect(r.skill!.tools).toEqual(['file_read', 'file_write', 'shell']);
-    expect(r.warnings.map((w) => w.message.params?.tool)).toEqual(['WebSearch']);
+    // WebSearch is zhi's web_search; Grep has no zhi tool and is named in a warning.
+    expect(r.skill!.tools).toEqual(['file_read', 'file_write', 'shell', 'web_search']);
+    expect(r.warnings.map((w) => w.message.params?.tool)).toEqual(['Grep']);
     expect(r.skill!.format).toBe('skill-md');
   });
 

@@ -6,6 +6,7 @@ import {
   BatchApi,
   type BatchJob,
   batchLine,
+  batchStatusText,
   FINAL_STATUSES,
   jobCounts,
 } from '../../llm/batch.js';
@@ -149,7 +150,7 @@ export async function* batchPhase(
       const total = jobCounts(job).total;
       const message = t('runs.batchPartial', {
         id: job.id,
-        status: job.status,
+        status: batchStatusText(job.status),
         answered,
         rest: Math.max(0, total - answered),
       });

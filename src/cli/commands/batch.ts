@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findJob, type JobPlace } from '../../agent/batch/job-index.js';
 import { type ManifestData, readManifest } from '../../agent/batch/manifest.js';
-import { BatchApi, type BatchJob, jobCounts } from '../../llm/batch.js';
+import { BatchApi, type BatchJob, batchStatusText, jobCounts } from '../../llm/batch.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
@@ -100,7 +100,7 @@ function jobLine(job: BatchJob): string {
   const skill = job.metadata?.zhi_skill ?? '';
   return [
     visible(job.id),
-    visible(job.status),
+    visible(batchStatusText(job.status)),
     t('batch.cmd.counts', { completed: c.completed, total: c.total, failed: c.failed }),
     visible(skill),
     when,

@@ -49,7 +49,13 @@ export function configCheck(ctx: AppContext): Check {
  */
 export async function keyCheck(ctx: AppContext): Promise<Check> {
   const source = ctx.config.sources.api_key;
-  if (!ctx.config.apiKey) return { ok: false, lines: [t('doctor.key.missing'), t('doctor.key.missingTry')] };
+  // Windows advice names `setx`, which keeps a variable for new windows.
+  const windows = process.platform === 'win32';
+  if (!ctx.config.apiKey)
+    return {
+      ok: false,
+      lines: [t('doctor.key.missing'), t(windows ? 'doctor.win.noKeyTry' : 'doctor.key.missingTry')],
+    };
   const baseUrl = ctx.config.baseUrl;
   const client = makeClient(ctx);
   const r = await client.complete({
@@ -68,7 +74,9 @@ export async function keyCheck(ctx: AppContext): Promise<Check> {
         ? t('doctor.net.unreachable', { baseUrl })
         : t('doctor.key.failed', { baseUrl });
   const why = err.whyText();
-  return { ok: false, lines: [head, err.whatText(), ...(why ? [why] : []), ...err.tryTexts()] };
+  const proxy = windows && (r.error.kind === 'network' || r.error.kind === 'timeout');
+  const tries = [...err.tryTexts(), ...(proxy ? [t('doctor.win.noNetworkTry')] : [])];
+  return { ok: false, lines: [head, err.whatText(), ...(why ? [why] : []), ...tries] };
 }
 
 /** Each MCP server of the config, started and asked for its tools, then stopped again. */

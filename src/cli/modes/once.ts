@@ -14,10 +14,11 @@ import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
-import { drawRun, runRenderer } from '../render/draw-run.js';
+import { drawRun, richTerminal, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
 import { OUTPUT_FORMATS, runConsumer } from '../render/formats/index.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
+import { Spinner } from '../render/spinner.js';
 import { findMistyped } from '../repl/attach/mistyped.js';
 
 /**
@@ -27,6 +28,24 @@ import { findMistyped } from '../repl/attach/mistyped.js';
 export async function runOnce(ctx: AppContext, userText: string, typed = userText): Promise<ExitCodeValue> {
   if (!(await typosChecked(ctx, typed))) return ExitCode.usage;
   const format = ctx.args.flags.outputFormat;
+  // The first message loads the agent, the renderer and the tools: the same "thinking" line the
+  // answer starts with turns meanwhile (a terminal only), so the wait is never a blank screen.
+  const loading = new Spinner(process.stderr, ctx.stderrIsTTY && format === 'text', ctx.err.dim);
+  loading.start(t('cli.thinking'));
+  try {
+    return await prepareAndSend(ctx, userText, typed, format, () => loading.stop());
+  } finally {
+    loading.stop();
+  }
+}
+
+async function prepareAndSend(
+  ctx: AppContext,
+  userText: string,
+  typed: string,
+  format: OutputFormat,
+  loaded: () => void,
+): Promise<ExitCodeValue> {
   // Drawn like the REPL: the renderer exists before the chat, so a question can stop its live
   // area (otherwise the spinner line is drawn over the question and the person never sees it).
   const renderer =
@@ -36,6 +55,8 @@ export async function runOnce(ctx: AppContext, userText: string, typed = userTex
     : nobodyPrompter;
   const { chat } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
+  // Loaded: what follows may write notes on stderr, and the answer draws its own line.
+  loaded();
   const content = await withMentionedImages(userText, {
     cwd: ctx.cwd,
     home: ctx.env.HOME || homedir(),
@@ -69,11 +90,6 @@ async function typosChecked(ctx: AppContext, typed: string): Promise<boolean> {
   if (await terminalAsker(ctx.interrupt).yesNo(t('input.missingAsk'))) return true;
   process.stderr.write(`${t('input.missingNotSent')}\n`);
   return false;
-}
-
-/** Both streams are a colour terminal that can move the cursor: draw as the REPL does. */
-function richTerminal(ctx: AppContext): boolean {
-  return ctx.stdoutIsTTY && ctx.stderrIsTTY && ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb';
 }
 
 /**

@@ -15,6 +15,11 @@ export interface RunStreams {
   stderr: (s: string) => void;
 }
 
+/** Both streams are a colour terminal that can move the cursor: a run is drawn as the REPL draws it. */
+export function richTerminal(ctx: AppContext): boolean {
+  return ctx.stdoutIsTTY && ctx.stderrIsTTY && ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb';
+}
+
 /**
  * The renderer for these streams: rich on a colour terminal that can move the cursor, plain on
  * one that cannot (blocks printed once, as without colour), pipe when stdout is not a terminal.

@@ -1,5 +1,6 @@
 import type { FolderEvent, SkippedFiles } from '../../agent/batch/events.js';
 import { skipReason } from '../../agent/batch/skipped.js';
+import { batchStatusText } from '../../llm/batch.js';
 import { formatCost } from '../../llm/models.js';
 import type { Currency } from '../../llm/platforms.js';
 import { maxOf } from '../../support/arrays.js';
@@ -95,7 +96,12 @@ export class FolderProgress {
       this.say(t('batch.submitted', { id, total: ev.total ?? 0 }));
       this.say(this.o.err.dim(t('batch.submitted.hint', { id })));
     } else if (ev.phase === 'waiting') {
-      const params = { id, status: visible(ev.status), completed: ev.completed ?? 0, total: ev.total ?? 0 };
+      const params = {
+        id,
+        status: visible(batchStatusText(ev.status)),
+        completed: ev.completed ?? 0,
+        total: ev.total ?? 0,
+      };
       this.say(this.o.err.dim(t('batch.waiting', params)));
     } else {
       this.say(t('batch.results', { id, answered: ev.answered ?? 0 }));

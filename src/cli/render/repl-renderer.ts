@@ -358,12 +358,12 @@ export class ReplRenderer {
   private draw(): void {
     const width = this.width();
     const maxLive = this.rich ? Math.max(1, this.screen.maxLive() - this.tools.size - 1) : 0;
+    // Finished blocks of the answer, printed with the new live area under them (one write).
+    let done: string[] = [];
     if (this.md) {
       const { commit, live } = this.md.update(false, maxLive);
-      if (commit.length) {
-        if (this.rich) this.screen.print(commit);
-        else this.printAnswer(commit);
-      }
+      if (this.rich) done = commit;
+      else this.printAnswer(commit);
       this.mdLive = this.rich ? live : [];
     }
     if (this.thinking) {
@@ -375,8 +375,12 @@ export class ReplRenderer {
         this.thinkingLive = this.rich ? this.thinking.tail(width - 2, THINKING_WINDOW) : [];
       }
     }
-    if (!this.rich || this.suspended) return;
-    this.screen.setLive(this.liveLines());
+    if (!this.rich) return;
+    if (this.suspended) {
+      this.screen.print(done);
+      return;
+    }
+    this.screen.print(done, this.liveLines());
     this.clock.spin(
       this.waiting !== undefined || this.tools.size > 0 || (this.thinking !== undefined && !this.o.verbose()),
     );

@@ -15,7 +15,9 @@ import { type AppContext, newUsage } from '../context.js';
 import { defaultJobs, type FolderFlags } from '../folder-flags.js';
 import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
-import { runConsumer } from '../render/formats/index.js';
+import { drawRun, richTerminal, runRenderer } from '../render/draw-run.js';
+import { OUTPUT_FORMATS, runConsumer } from '../render/formats/index.js';
+import type { ReplRenderer } from '../render/repl-renderer.js';
 import type { Style } from '../render/style.js';
 import { sessionPlace } from '../sessions/attach.js';
 import { createSkillRuntime } from './runtime.js';
@@ -47,6 +49,8 @@ export interface ExecuteOptions {
   folder?: FolderFlags;
   /** The chat's web approvals (REPL `/run`): a site allowed "always" stays allowed. */
   webGrants?: WebGrants | undefined;
+  /** Draw the run like chat (a colour terminal): the answer as rendered Markdown, streamed. */
+  renderer?: ReplRenderer | undefined;
 }
 
 /**
@@ -54,22 +58,36 @@ export interface ExecuteOptions {
  * model of --model, this invocation's permission mode, a person asked only when there is a
  * terminal, the output format of --output-format unless given; Ctrl+C stops it.
  */
-export function runFromCommandLine(
+export async function runFromCommandLine(
   ctx: AppContext,
   o: Pick<ExecuteOptions, 'catalog' | 'skill' | 'values' | 'extraDocuments' | 'task' | 'files' | 'folder'> & {
     format?: OutputFormat;
   },
 ): Promise<AgentResult> {
+  const format = o.format ?? ctx.args.flags.outputFormat;
+  // In a terminal the answer is drawn as chat draws it; piped, it stays the plain text it is. The
+  // renderer exists before the run, so a question can stop its live area.
+  const renderer =
+    OUTPUT_FORMATS[format].drawnLikeChat && richTerminal(ctx)
+      ? await runRenderer(
+          ctx,
+          { stdout: process.stdout, stderr: (s) => process.stderr.write(s) },
+          { verbose: () => ctx.args.flags.verbose > 0, oneShot: true },
+        )
+      : undefined;
   return ctx.interrupt.run((signal) =>
     executeSkill({
       ...o,
       ctx,
+      renderer,
       model: ctx.args.flags.model,
-      prompter: ctx.stdinIsTTY ? terminalPrompter(ctx.err, ctx.interrupt) : nobodyPrompter,
+      prompter: ctx.stdinIsTTY
+        ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
+        : nobodyPrompter,
       mode: ctx.mode,
       signal,
       usage: newUsage(ctx),
-      format: o.format ?? ctx.args.flags.outputFormat,
+      format,
       out: ctx.out,
       err: ctx.err,
       stdoutIsTTY: ctx.stdoutIsTTY,
@@ -83,6 +101,7 @@ export function runFromCommandLine(
  * only (or the JSON document); progress, steps, nested skills and the done line go to stderr.
  */
 export async function executeSkill(o: ExecuteOptions): Promise<AgentResult> {
+  if (o.renderer) return drawRun(o.renderer, recordedSkillRun(o), () => o.usage);
   const printer = await runConsumer(o.ctx, o.format, {
     out: o.out,
     err: o.err,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatBytes } from '../../support/text.js';
 import { resolveReadPath } from '../paths.js';
-import type { Tool } from '../types.js';
+import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { documentFacts } from './readers/facts.js';
 import { readDocument } from './readers/index.js';
 
@@ -32,7 +32,7 @@ const fileRead: Tool<typeof schema> = {
   repeatable: true,
   label: (args) => args.path,
   async execute(args, ctx) {
-    const file = await resolveReadPath(ctx.cwd, args.path);
+    const file = await readPath(args.path, ctx);
     const doc = await readDocument(file.abs, {
       maxBytes: PAGE_BYTES,
       ...(args.offset ? { offset: args.offset } : {}),
@@ -52,6 +52,23 @@ const fileRead: Tool<typeof schema> = {
 };
 
 export default fileRead;
+
+/**
+ * The file to read: in the current folder, else in the folder of an active skill (a SKILL.md
+ * names its bundled files by relative path). Not found anywhere: the error says how a skill's
+ * files are read.
+ */
+async function readPath(path: string, ctx: ToolContext) {
+  const skills = ctx.extraReadable ?? [];
+  try {
+    return await resolveReadPath(ctx.cwd, path, skills.length ? { extraRoots: [...skills] } : {});
+  } catch (err) {
+    if (!(err instanceof ToolError) || !skills.length || !err.message.startsWith('File not found')) throw err;
+    throw new ToolError(
+      `${err.message} Looked in the current folder and in the skill folders (${skills.join(', ')}). A file bundled with a skill is read by its path in the skill folder with the skill tool ("path") in chat, or read_reference in zhi run.`,
+    );
+  }
+}
 
 /** "text 310 KB, 13 pages of 24 KB, this is page 1" (a lower bound while extraction stopped early). */
 function pagesDigest(textBytes: number, complete: boolean, offset: number): string {

@@ -171,7 +171,7 @@ const permissions: Rule = ({ name, args, lower, ctx }) => {
   if (!PERMS.has(name)) return undefined;
   const recursive =
     name === 'icacls' || name === 'takeown' || name === 'cacls' || name === 'attrib'
-      ? lower.some((a) => a === '/t' || a === '/s')
+      ? lower.some((a) => a === '/t' || a === '/s' || (name === 'takeown' && a === '/r'))
       : args.some((a) => a === '-R' || a === '--recursive' || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(a));
   const target = recursive ? operands(args).find((a) => classifyTarget(a, ctx) === 'critical') : undefined;
   if (target) return refuse('recursive-perms', 'shell.refuse.recursivePerms', { target: showWord(target) });

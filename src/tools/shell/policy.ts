@@ -286,6 +286,10 @@ function checkSimple(
   const windows = checkWindowsRules(name, words.slice(1), ctx);
   if (windows) {
     out.push(windows);
+    // A warning (`xcopy` overwrites) may hide a refusal of what it writes (a system file).
+    const written =
+      windows.level === 'warn' ? checkPrograms(name, words.slice(1), cmd, ctx, 'writes') : undefined;
+    if (written) out.push(written);
     return;
   }
   const indirect = checkIndirect(name, words.slice(1), cmd) ?? checkPrograms(name, words.slice(1), cmd, ctx);

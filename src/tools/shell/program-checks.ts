@@ -197,6 +197,21 @@ const PKILL_VALUES = [
 const killEverything: Check = ({ name, args }) => {
   if (KILL_EVERYTHING.has(name)) return refuse('kill-all', 'shell.refuse.killAll');
   if (name === 'kill' && args.some((a) => a === '1')) return refuse('kill-all', 'shell.refuse.killAll');
+  // Windows: `wmic process delete` (no `where`), `taskkill /fi "USERNAME eq ann"` (no image or pid).
+  const lower = args.map((a) => a.toLowerCase());
+  if (
+    name === 'wmic' &&
+    lower.includes('process') &&
+    !lower.includes('where') &&
+    lower.some((a) => /^(delete|call)$/.test(a))
+  )
+    return refuse('kill-all', 'shell.refuse.killAll');
+  if (
+    name === 'taskkill' &&
+    lower.some((a) => /username|session/.test(a)) &&
+    !lower.some((a) => a === '/im' || a === '/pid')
+  )
+    return refuse('kill-all', 'shell.refuse.killAll');
   if (name !== 'pkill' && name !== 'killall') return undefined;
   // `pkill -u ann` with no name: every process of the user (and this session with it).
   const byUser = args.some((a) => /^(-u|--user|--euid|--uid|-U)(=|$)/.test(a) || /^-u./.test(a));
@@ -216,7 +231,9 @@ const systemChange: Check = ({ name, args }) => {
 
 /** The files a command changes: every operand, or the last one (`cp a b`), or an output option. */
 function changedFiles(name: string, args: string[]): string[] {
-  const operands = args.filter((a) => !a.startsWith('-'));
+  // `copy a b /y`: Windows options start with `/`.
+  const windows = name === 'copy' || name === 'xcopy';
+  const operands = args.filter((a) => !a.startsWith('-') && !(windows && /^\/[a-z0-9:-]+$/i.test(a)));
   if (FILE_CHANGERS.has(name)) return operands;
   if (FILE_WRITERS.has(name)) {
     const target = optionValues(args, ['-t', '--target-directory']).map((o) => o.value);

@@ -282,6 +282,8 @@ export const SYSTEM_CHANGERS: Record<string, RegExp> = {
   usermod: /^-([a-zA-Z]*[LesU]|-lock|-expiredate|-shell)/,
   passwd: /^-([a-zA-Z]*[dle]|-delete|-lock|-expire)/,
   chpasswd: /./,
+  // Windows: `net user ann /delete`, `net user ann /active:no`.
+  net: /^\/(delete|del|active:no)$/i,
 };
 
 /**
@@ -416,7 +418,7 @@ export const FILE_CHANGERS = new Set([
 ]);
 
 /** Programs whose last operand (or `-t dir`) is the file they write. */
-export const FILE_WRITERS = new Set(['cp', 'install', 'ln', 'rsync', 'scp']);
+export const FILE_WRITERS = new Set(['cp', 'install', 'ln', 'rsync', 'scp', 'copy', 'xcopy']);
 
 /** Options naming the file a program writes its output to. */
 export const OUTPUT_OPTIONS: Record<string, string[]> = {

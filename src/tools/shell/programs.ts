@@ -230,12 +230,14 @@ function checkPowerShell(prog: string, args: string[], fedByInput: boolean): Fin
       if (p && ('command'.startsWith(p) || 'encodedcommand'.startsWith(p) || p === 'ec' || p === 'enc')) {
         return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: a });
       }
-      if (p && 'file'.startsWith(p)) return undefined;
+      // A script file: no PowerShell grammar reads it here, so what it does cannot be checked.
+      if (p && 'file'.startsWith(p))
+        return refuse('script-file', 'shell.refuse.scriptUnseen', { file: args[i + 1] ?? '' });
       if (withValue.includes(p)) i++;
       continue;
     }
     // A bare argument is a command (Windows PowerShell) or a script file (pwsh).
-    if (/\.ps1$/i.test(a)) return undefined;
+    if (/\.ps1$/i.test(a)) return refuse('script-file', 'shell.refuse.scriptUnseen', { file: a });
     return refuse('inline-code', 'shell.refuse.inline', { program: prog, flag: a });
   }
   return fedByInput ? piped(prog) : undefined;

@@ -27,8 +27,10 @@ export function checkScript(program: string, args: string[], ctx: PathContext): 
   const name = programName(program);
   if (name === 'make' || name === 'gmake') return checkMakefile(args, ctx);
   const operand = scriptOperand(name, args);
-  // `./run.sh`, `zhi-output/x`: the program itself is a file given by its path.
-  const direct = operand === undefined && program.includes('/') && !isDynamic(program);
+  // `./run.sh`, `zhi-output/x`, `run.bat`: the program itself is a file given by its path (cmd.exe
+  // runs a batch file of the current folder by its name alone).
+  const batch = /\.(bat|cmd)$/i.test(program);
+  const direct = operand === undefined && (/[/\\]/.test(program) || batch) && !isDynamic(program);
   const file = direct ? program : operand;
   if (file === undefined || isDynamic(file)) return {};
   const path = absolutePaths(file, ctx)[0];
@@ -40,7 +42,7 @@ export function checkScript(program: string, args: string[], ctx: PathContext): 
   if (text === undefined) return direct ? {} : unseen(file);
   // A file run directly is a shell script when its first line names a shell (or names nothing).
   const first = text.slice(0, text.indexOf('\n') >>> 0);
-  if (direct && first.startsWith('#!') && !/\b(ba|da|z|k|mk|a)?sh\b/.test(first)) return {};
+  if (direct && !batch && first.startsWith('#!') && !/\b(ba|da|z|k|mk|a)?sh\b/.test(first)) return {};
   return { content: text };
 }
 

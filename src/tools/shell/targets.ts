@@ -135,7 +135,7 @@ export function absolutePaths(word: string, ctx: PathContext): string[] {
     let p = value.replace(/\\/g, '/').trim();
     if (p === '') return [];
     if (p === '~' || p.startsWith('~/')) p = ctx.home + p.slice(1);
-    if (posix.isAbsolute(p)) return [posix.normalize(p)];
+    if (posix.isAbsolute(p) || /^[a-zA-Z]:\//.test(p)) return [posix.normalize(p)];
     return ctx.cwd === '' ? [] : [posix.join(ctx.cwd, p)];
   });
 }
@@ -248,9 +248,21 @@ function protectedFolder(dir: string, home: string): boolean {
   if (home === dir || home.startsWith(`${dir}/`)) return true;
   if (dir.startsWith(`${home}/`)) {
     const inside = dir.slice(home.length + 1).split('/');
-    return inside.length === 1 && HOME_FOLDERS.has(inside[0]!.toLowerCase());
+    return inside.length === 1 && HOME_FOLDERS.has(longName(inside[0]!, HOME_FOLDERS).toLowerCase());
   }
   return false;
+}
+
+/**
+ * An 8.3 short name (`PROGRA~1`, `DOCUME~1`) stands for a long name starting with its first
+ * characters (spaces and dots left out): it is read as the protected name it may stand for.
+ */
+function longName(segment: string, names: Iterable<string>): string {
+  const m = /^([^~]{1,6})~\d+(\.[^.]{0,3})?$/.exec(segment);
+  if (!m) return segment;
+  const prefix = m[1]!.toLowerCase();
+  for (const name of names) if (name.replace(/[\s.]/g, '').toLowerCase().startsWith(prefix)) return name;
+  return segment;
 }
 
 function isCriticalWindows(rest: string): boolean {
@@ -263,6 +275,8 @@ function isCriticalWindows(rest: string): boolean {
   }
   if (parts.length === 0) return true;
   if (globAt >= 0 && parts.length <= 1) return true;
+  parts[0] = longName(parts[0]!, WINDOWS_SYSTEM);
+  if (parts.length >= 3) parts[2] = longName(parts[2]!, HOME_FOLDERS);
   if (parts.length === 1) return WINDOWS_SYSTEM.has(parts[0]!);
   if (parts[0] === 'users' || parts[0] === 'documents and settings') {
     if (parts.length === 2) return true;
@@ -302,7 +316,8 @@ export function isSystemTarget(word: string, ctx: PathContext): boolean {
 /** A path inside a system folder (`/etc/passwd`, `/usr/bin/ls`, `C:\\Windows\\…`). */
 export function isSystemFile(word: string): boolean {
   const p = word.replace(/\\/g, '/');
+  if (/^[a-z]:\/windows\//i.test(p)) return true;
   if (!posix.isAbsolute(p)) return false;
   const first = posix.normalize(p).split('/')[1]?.toLowerCase() ?? '';
-  return SYSTEM_FILES.has(first) || /^[a-z]:\/windows\//i.test(p);
+  return SYSTEM_FILES.has(first);
 }

@@ -2,6 +2,8 @@ import { defineMessages } from '../define.js';
 
 export const setup = defineMessages(
   {
+    'ask.keys.navigate': 'navigate',
+    'ask.keys.select': 'select',
     'setup.noTty.what': 'The setup wizard needs a terminal to ask questions.',
     'setup.noTty.try': 'run `zhi --setup` in a terminal.',
     'setup.welcome': 'Welcome to zhi {version}',
@@ -42,6 +44,8 @@ export const setup = defineMessages(
     'setup.cancelled': 'Setup cancelled; nothing was saved.',
   },
   {
+    'ask.keys.navigate': '移动',
+    'ask.keys.select': '选定',
     'setup.noTty.what': '设置向导需要在终端中提问。',
     'setup.noTty.try': '在终端中运行 `zhi --setup`。',
     'setup.welcome': '欢迎使用 zhi {version}',

@@ -7,16 +7,10 @@ export const windows = defineMessages(
     'input.tool.absolute': 'it takes paths relative to the current folder, not absolute ones',
     'skills.edit.tryEditorWindows':
       'Set the EDITOR environment variable to your editor, e.g. setx EDITOR notepad, then open a new window.',
-    'doctor.win.key': 'API key: set.',
-    'doctor.win.noKey': 'API key: not set, so zhi cannot ask the model anything.',
     'doctor.win.noKeyTry':
       'Run zhi --setup, or set ZHI_API_KEY (setx ZHI_API_KEY your-key, then open a new window).',
-    'doctor.win.network': 'Network: {host} answers.',
-    'doctor.win.noNetwork': 'Network: {host} cannot be reached.',
     'doctor.win.noNetworkTry':
       'Check the connection; behind a proxy, set HTTPS_PROXY (setx HTTPS_PROXY http://proxy:port).',
-    'doctor.win.config': 'Config: {file} reads fine.',
-    'doctor.win.noConfig': 'Config: none yet ({file}); zhi --setup writes one.',
     'doctor.win.acl': 'Config privacy: only your account can read {file} (icacls applied).',
     'doctor.win.noAcl':
       'Config privacy: icacls could not limit {file} to your account; others on this computer may read your key.',
@@ -54,16 +48,10 @@ export const windows = defineMessages(
     'input.tool.absolute': '只能使用相对于当前文件夹的路径，不能使用绝对路径',
     'skills.edit.tryEditorWindows':
       '把环境变量 EDITOR 设为你的编辑器，例如 setx EDITOR notepad，然后打开一个新窗口。',
-    'doctor.win.key': 'API 密钥：已设置。',
-    'doctor.win.noKey': 'API 密钥：未设置，zhi 无法向模型提问。',
     'doctor.win.noKeyTry':
       '运行 zhi --setup，或设置 ZHI_API_KEY（setx ZHI_API_KEY 你的密钥，然后打开新窗口）。',
-    'doctor.win.network': '网络：{host} 可以连接。',
-    'doctor.win.noNetwork': '网络：无法连接 {host}。',
     'doctor.win.noNetworkTry':
       '检查网络连接；如果使用代理，设置 HTTPS_PROXY（setx HTTPS_PROXY http://代理:端口）。',
-    'doctor.win.config': '配置：{file} 读取正常。',
-    'doctor.win.noConfig': '配置：还没有（{file}）；zhi --setup 会创建它。',
     'doctor.win.acl': '配置隐私：只有你的账户能读取 {file}（已应用 icacls）。',
     'doctor.win.noAcl':
       '配置隐私：icacls 无法把 {file} 限制为只有你的账户可读；这台电脑上的其他人可能读到你的密钥。',

@@ -20,6 +20,10 @@ const BY_EXTENSION: Record<string, OutputFormat> = {
   '.md': 'md',
   '.markdown': 'md',
   '.txt': 'txt',
+  // Web pages and vector images are text too (a skill's report.html, an SVG drawing).
+  '.html': 'txt',
+  '.htm': 'txt',
+  '.svg': 'txt',
   '.json': 'json',
   '.csv': 'csv',
   '.xlsx': 'xlsx',
