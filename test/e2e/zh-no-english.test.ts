@@ -4,13 +4,23 @@
  * (code, paths, flags, quoted values and product names excepted: test/helpers/english-runs.ts).
  */
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { englishRuns } from '../helpers/english-runs.js';
 
 const e = useE2E();
 const zh = { ZHI_LANGUAGE: 'zh' };
+
+/** A port nothing listens on (a server was there a moment ago): "connection refused". */
+let closedPort = 0;
+beforeAll(async () => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closedPort = (server.address() as AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve));
+});
 
 describe('the scan itself', () => {
   it('finds the fragments of issue 30 and lets names, code and paths through', () => {
@@ -26,7 +36,8 @@ describe('the scan itself', () => {
 });
 
 describe('error paths in Chinese have no English fragments', () => {
-  const cases: [string, string[], (() => void)?, Record<string, string | undefined>?][] = [
+  type Env = Record<string, string | undefined>;
+  const cases: [string, string[], (() => void)?, (Env | (() => Env))?][] = [
     ['unknown option', ['--max-turns', '0', '-c', 'hi']],
     ['a number out of range', ['config', 'set', 'max_turns', '0']],
     ['a setting that cannot be used', ['config', 'set', 'compact_threshold', '2']],
@@ -57,7 +68,13 @@ describe('error paths in Chinese have no English fragments', () => {
     ],
     ['a rejected key', ['-c', 'hi'], undefined, { ZHI_API_KEY: 'bad.key' }],
     ['no key at all', ['-c', 'hi'], undefined, { ZHI_API_KEY: undefined }],
-    ['the server is down', ['-c', 'hi'], undefined, { ZHI_BASE_URL: 'http://127.0.0.1:9/api/paas/v4' }],
+    ['a blocked port', ['-c', 'hi'], undefined, { ZHI_BASE_URL: 'http://127.0.0.1:9/api/paas/v4' }],
+    [
+      'the server is down',
+      ['-c', 'hi'],
+      undefined,
+      () => ({ ZHI_BASE_URL: `http://127.0.0.1:${closedPort}/api/paas/v4` }),
+    ],
     [
       'a missing MCP server',
       ['-c', 'hi'],
@@ -72,7 +89,8 @@ describe('error paths in Chinese have no English fragments', () => {
   it.each(cases)('%s', async (_name, args, setUp, env = {}) => {
     setUp?.();
     e.fake.script({ kind: 'text', text: '好的。' });
-    const r = await e.zhi(args, { env: { ...zh, ...env }, timeoutMs: 30_000 });
+    const more = typeof env === 'function' ? env() : env;
+    const r = await e.zhi(args, { env: { ...zh, ...more }, timeoutMs: 30_000 });
     expect(r.stderr.length + r.stdout.length).toBeGreaterThan(0);
     expect(englishRuns(r.stderr)).toEqual([]);
   });
