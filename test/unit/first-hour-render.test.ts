@@ -162,3 +162,19 @@ describe('the editor advice names what is installed', () => {
     expect(win).not.toContain('export');
   });
 });
+
+it('a narrow table whose words do not fit becomes cards rather than cutting words (Editabl/e)', () => {
+  const cells = [
+    ['Format', 'Word', 'Excel'],
+    ['Good for', 'contracts, reports', 'tables, figures'],
+    ['Editable', 'yes', 'hardly'],
+    ['Extension', '.docx', '.xlsx'],
+  ];
+  const measures = cells.map((col) => {
+    const m = emptyMeasure();
+    for (const c of col) measureCell(c, m);
+    return m;
+  });
+  expect(allocate(measures, 27)).toBeUndefined();
+  expect(allocate(measures, 60)).toBeDefined();
+});

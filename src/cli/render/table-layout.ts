@@ -5,7 +5,7 @@ import { textWidth } from '../../support/width.js';
  * How wide each column of a table may be. Widths follow the content: a column gets its natural
  * width when everything fits; otherwise the widest columns give way first, but never below the
  * widest number, date or amount in them (those are never split) nor, when there is room, below
- * their longest word. When even the unsplittable minimums do not fit, there is no good grid:
+ * their longest word. When the columns' words (up to WORD_CAP) do not fit, there is no good grid:
  * the caller draws each row as a card instead.
  */
 export interface ColumnMeasure {
@@ -72,7 +72,8 @@ export function allocate(cols: ColumnMeasure[], avail: number): number[] | undef
   const hard = cols.map((c, i) => Math.min(natural[i]!, Math.max(c.need, MIN_TEXT)));
   if (sum(hard) > avail) return undefined;
   const soft = cols.map((c, i) => Math.max(hard[i]!, Math.min(natural[i]!, c.word, WORD_CAP)));
-  if (sum(soft) > avail) return shrink(natural, hard, avail);
+  // Words cut into syllables read worse than one card per row.
+  if (sum(soft) > avail) return undefined;
   return shrink(natural, withHeads(cols, soft, avail), avail);
 }
 
