@@ -5,9 +5,10 @@
  * - refused writes (no --auto, no terminal) leave every file not done; a later --auto run writes
  *   them all: files still unwritten after it (budget 0);
  * - 5 % of answers dropped mid-stream and a 5 s outage: files failed (budget 0, one run);
- * - --batch on summarize against the online run: cost ratio (budget 0.55; two calls per file, only
- *   the first is batched today, so this row says how far that is);
- * - 1,100 files of 95 KB with --batch: split into jobs within the 100 MB limit (files failed).
+ * - --batch on a two-call skill (extract-table: write, then answer) against the online run: cost
+ *   ratio (budget 0.55; every call goes through the Batch API, in two rounds);
+ * - 1,100 files of 95 KB with --batch: split into jobs within the 100 MB limit (files failed), and
+ *   zhi's peak memory (RSS, from /usr/bin/time; budget 300 MB).
  * ZHI_BENCH_SCALE=0.1 runs every row at a tenth of its size (a quick look on a busy machine).
  */
 import { spawn } from 'node:child_process';
@@ -47,7 +48,8 @@ async function run(
   work: string,
   args: string[],
   during?: () => Promise<void>,
-): Promise<{ ms: number; code: number | null; stderr: string }> {
+  o: { skill?: string; timed?: boolean } = {},
+): Promise<{ ms: number; code: number | null; stderr: string; rssMb?: number }> {
   const env = {
     PATH: process.env.PATH,
     HOME: work,
@@ -58,17 +60,22 @@ async function run(
     ZHI_RETRY_BASE_MS: '100',
   };
   const t = performance.now();
-  const child = spawn(process.execPath, [zhi, 'run', 'summarize', 'docs', ...args], {
-    cwd: work,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const argv = [zhi, 'run', o.skill ?? 'summarize', 'docs', ...args];
+  // /usr/bin/time -f %M: the child's peak resident memory in KB, as the last line of stderr.
+  const child = o.timed
+    ? spawn('/usr/bin/time', ['-f', 'ZHI_MAX_RSS_KB=%M', process.execPath, ...argv], {
+        cwd: work,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+    : spawn(process.execPath, argv, { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
   await during?.();
   const code = await closed;
-  return { ms: performance.now() - t, code, stderr };
+  const kb = /ZHI_MAX_RSS_KB=(\d+)/.exec(stderr)?.[1];
+  return { ms: performance.now() - t, code, stderr, ...(kb ? { rssMb: Number(kb) / 1024 } : {}) };
 }
 
 function notDone(work: string): number {
@@ -158,15 +165,23 @@ async function batchCost(fake: FakeZhipu): Promise<Row> {
   try {
     fake.reset();
     fake.latencyMs = 0;
-    await run(fake, online, ['--auto', '--jobs', '8', '--model', 'glm-4-plus']);
-    await run(fake, batch, ['--auto', '--jobs', '8', '--model', 'glm-4-plus', '--batch']);
+    const skill = { skill: 'extract-table' };
+    await run(fake, online, ['--auto', '--jobs', '8', '--model', 'glm-4-plus'], undefined, skill);
+    const calls = fake.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    fake.reset();
+    await run(fake, batch, ['--auto', '--jobs', '8', '--model', 'glm-4-plus', '--batch'], undefined, skill);
+    const live = fake.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    if (live || fake.batchBodies.length !== calls)
+      throw new Error(
+        `folder-scale: ${live} calls online and ${fake.batchBodies.length} batched of ${calls}`,
+      );
     const ratio = spent(batch) / spent(online);
     return {
-      name: `--batch on summarize, ${files} files: cost against online`,
+      name: `--batch on a two-call skill (extract-table), ${files} files: cost against online`,
       value: ratio,
       unit: '×',
       budget: 0.55,
-      note: `¥${spent(batch).toFixed(2)} against ¥${spent(online).toFixed(2)} on glm-4-plus`,
+      note: `¥${spent(batch).toFixed(2)} against ¥${spent(online).toFixed(2)} on glm-4-plus; ${calls} calls, all batched`,
     };
   } finally {
     rmSync(online, { recursive: true, force: true });
@@ -174,20 +189,29 @@ async function batchCost(fake: FakeZhipu): Promise<Row> {
   }
 }
 
-async function bigBatch(fake: FakeZhipu): Promise<Row> {
+async function bigBatch(fake: FakeZhipu): Promise<Row[]> {
   const files = size(1100);
   fake.reset();
   fake.batchMaxBytes = 100 * 1024 * 1024;
   const work = folder(files, 95 * 1024);
   try {
-    const r = await run(fake, work, ['--auto', '--jobs', '8', '--batch']);
-    return {
-      name: `${files} files of 95 KB with --batch: files not done`,
-      value: r.code === 0 ? notDone(work) : files,
-      unit: 'files',
-      budget: 0,
-      note: `${fake.batches.size} jobs (100 MB each at most); exit ${r.code}`,
-    };
+    const r = await run(fake, work, ['--auto', '--jobs', '8', '--batch'], undefined, { timed: true });
+    return [
+      {
+        name: `${files} files of 95 KB with --batch: files not done`,
+        value: r.code === 0 ? notDone(work) : files,
+        unit: 'files',
+        budget: 0,
+        note: `${fake.batches.size} jobs (100 MB each at most); exit ${r.code}`,
+      },
+      {
+        name: `${files} files of 95 KB with --batch: peak memory`,
+        value: r.rssMb ?? Number.NaN,
+        unit: 'MB',
+        budget: 300,
+        note: 'RSS of the zhi process (/usr/bin/time)',
+      },
+    ];
   } finally {
     fake.batchMaxBytes = 0;
     rmSync(work, { recursive: true, force: true });
@@ -206,7 +230,7 @@ export async function measure(): Promise<Row[]> {
       await refusedThenAuto(fake),
       await faults(fake),
       await batchCost(fake),
-      await bigBatch(fake),
+      ...(await bigBatch(fake)),
     ];
   } finally {
     await fake.stop();

@@ -87,6 +87,24 @@ export function parseResults(...files: string[]): Map<string, BatchResult> {
   return out;
 }
 
+/** A multipart boundary for one upload. */
+export function uploadBoundary(): string {
+  return `zhi${randomBytes(12).toString('hex')}`;
+}
+
+/** What comes before the JSONL lines in an upload (purpose `batch`, then the file part). */
+export function multipartHead(boundary: string, filename: string): string {
+  return (
+    `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
+    'Content-Type: application/jsonl\r\n\r\n'
+  );
+}
+
+export function multipartTail(boundary: string): string {
+  return `\r\n--${boundary}--\r\n`;
+}
+
 export class BatchApi {
   constructor(
     private readonly http: PlatformHttp,
@@ -128,16 +146,17 @@ export class BatchApi {
 
   /** Upload the JSONL input (multipart, purpose `batch`). */
   async upload(jsonl: string, filename: string, signal?: AbortSignal): Promise<{ id: string }> {
-    const boundary = `zhi${randomBytes(12).toString('hex')}`;
+    const boundary = uploadBoundary();
     const body = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n` +
-          'Content-Type: application/jsonl\r\n\r\n',
-      ),
+      Buffer.from(multipartHead(boundary, filename)),
       Buffer.from(jsonl, 'utf8'),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
+      Buffer.from(multipartTail(boundary)),
     ]);
+    return this.uploadPrepared(body, boundary, signal);
+  }
+
+  /** Upload a multipart body already framed with multipartHead / multipartTail (kept on disk until now). */
+  uploadPrepared(body: Uint8Array, boundary: string, signal?: AbortSignal): Promise<{ id: string }> {
     return this.json({
       path: '/files',
       method: 'POST',

@@ -17,7 +17,7 @@ describe.each(['en', 'zh'] as const)('the wizard (%s)', (lang) => {
     const s = e.pty({ args: ['--setup'], env: { ...env, npm_lifecycle_event: 'start' } });
     await s.waitFor(lang === 'zh' ? '❯ 中文' : '❯ English');
     s.write(KEY.enter);
-    await s.waitFor(lang === 'zh' ? '智谱' : 'Which Zhipu platform');
+    await s.waitFor(lang === 'zh' ? '哪个平台' : 'Which platform');
     s.write(KEY.enter);
     await s.waitFor('API');
     s.write(TEST_KEY + KEY.enter);
@@ -37,8 +37,8 @@ describe.each(['en', 'zh'] as const)('the wizard (%s)', (lang) => {
     const s = e.pty({ args: ['--setup'], env });
     await s.waitFor(lang === 'zh' ? '❯ 中文' : '❯ English');
     s.write(KEY.enter);
-    await s.waitFor(lang === 'zh' ? '智谱' : 'Which Zhipu platform');
-    s.write(KEY.down.repeat(4) + KEY.enter);
+    await s.waitFor(lang === 'zh' ? '哪个平台' : 'Which platform');
+    s.write(KEY.up + KEY.enter); // the last one: Custom (the list wraps around)
     await s.waitFor(lang === 'zh' ? '接口地址' : 'Base URL');
     s.write(`${e.fake.baseUrl}${KEY.enter}`);
     const m = s.mark();

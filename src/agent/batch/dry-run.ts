@@ -8,7 +8,7 @@ import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
-import { captureFirst } from './batch-run.js';
+import { batchBlocker, captureFirst } from './batch-run.js';
 
 type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
@@ -39,8 +39,6 @@ interface FileEstimate {
   model?: string;
   prompt: number;
   completion: number;
-  /** Of those, the first call's: the only one `--batch` sends through the Batch API. */
-  first: { prompt: number; completion: number };
 }
 
 /**
@@ -61,18 +59,14 @@ async function estimateFile(o: DryRunInput, file: string, calls: number): Promis
   const model = first?.request?.model;
   if (first?.long) {
     const { input, output } = first.long.tokens;
-    const n = Math.max(1, first.long.parts);
     return {
       row: { name, tokens: input, parts: first.long.parts },
       model,
       prompt: input,
       completion: output,
-      // A long document's first call is its first part's.
-      first: { prompt: Math.round(input / (n + 1)), completion: Math.round(output / (n + 1)) },
     };
   }
-  if (!first?.request)
-    return { row: { name, tokens: 0 }, prompt: 0, completion: 0, first: { prompt: 0, completion: 0 } };
+  if (!first?.request) return { row: { name, tokens: 0 }, prompt: 0, completion: 0 };
   const p = estimateMessagesTokens(first.request.messages) + estimateToolsTokens(first.request.tools ?? []);
   const c = Math.min(4000, Math.max(200, Math.round(p / 4)));
   return {
@@ -80,7 +74,6 @@ async function estimateFile(o: DryRunInput, file: string, calls: number): Promis
     model,
     prompt: p * calls + c * (calls - 1),
     completion: c * calls,
-    first: { prompt: p, completion: c },
   };
 }
 
@@ -96,7 +89,6 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   let model = '';
   let prompt = 0;
   let completion = 0;
-  const batched = { prompt: 0, completion: 0 };
   const calls = callsPerFile(req);
   for (const i of o.todo) {
     if (rt.signal.aborted) break;
@@ -105,8 +97,6 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
     model ||= e.model ?? '';
     prompt += e.prompt;
     completion += e.completion;
-    batched.prompt += e.first.prompt;
-    batched.completion += e.first.completion;
     rows.push(e.row);
   }
   model ||= req.model ?? req.skill.model ?? rt.skillModel;
@@ -115,15 +105,8 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
     const cost: Cost = costOf(m, tokens, req.usage.platform);
     if (cost.covered) return t('batch.dry.covered');
     if (!batch) return formatCost(cost);
-    // --batch: each file's first call at the batch price, its later calls online (the real figure).
-    const first = { promptTokens: batched.prompt, completionTokens: batched.completion, cachedTokens: 0 };
-    const rest = {
-      promptTokens: prompt - batched.prompt,
-      completionTokens: completion - batched.completion,
-      cachedTokens: 0,
-    };
-    const p = req.usage.platform;
-    const amount = costOf(m, { ...first, batch: true }, p).amount + costOf(m, rest, p).amount;
+    // --batch: every call of every file goes through the Batch API in rounds, at its price.
+    const amount = costOf(m, { ...tokens, batch: true }, req.usage.platform).amount;
     const shown = formatCost({ amount, currency: cost.currency });
     if (cost.amount <= 0) return shown;
     return `${shown}  ${t('runs.dry.saving', { percent: Math.round((1 - amount / cost.amount) * 100) })}`;
@@ -131,7 +114,9 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   const prices: [string, string][] = [[t('batch.dry.on', { model }), price(model)]];
   if (model !== DEFAULT_CHAT_MODEL)
     prices.push([t('batch.dry.on', { model: DEFAULT_CHAT_MODEL }), price(DEFAULT_CHAT_MODEL)]);
-  prices.push([t('batch.dry.batch'), price(model, true)]);
+  // A skill that must ask a person mid-run cannot be batched: said before anything is sent.
+  const blocked = batchBlocker(req.skill);
+  prices.push([t('batch.dry.batch'), blocked ? blocked.whatText() : price(model, true)]);
   const labelWidth = maxOf(prices.map(([label]) => textWidth(label)));
   const priceLines = prices.map(
     ([label, p]) => `  ${label}${' '.repeat(labelWidth - textWidth(label) + 2)}${p}`,

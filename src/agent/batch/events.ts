@@ -63,8 +63,10 @@ export type FolderEvent =
       total?: number;
       completed?: number;
       failed?: number;
-      /** Files whose first answer came from the job. */
+      /** Calls the job answered. */
       answered?: number;
+      /** Which round of the run the job belongs to (1: every file's first call, 2: the next…). */
+      round?: number;
     }
   | {
       /** A document too long for one message is processed in parts (map), then combined. */
@@ -98,6 +100,8 @@ export type FolderEvent =
       spent: number;
       currency: string;
       failures: { file: string; reason: string }[];
+      /** --batch: what the batch price saved against the online price of the same calls. */
+      saved?: number;
       /** Every output of the folder, this run's and earlier ones', in folder order. */
       outputs: { file: string; outputs: string[] }[];
       /** Files never started (the run was stopped or interrupted). */

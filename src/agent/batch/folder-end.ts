@@ -39,6 +39,7 @@ export interface FolderEnd {
   manifest: RunManifest;
   counts: FolderCounts;
   spent: number;
+  saved?: number;
   show: (abs: string) => string;
   relOf: (abs: string) => string;
   skipped?: SkippedFiles;
@@ -89,6 +90,7 @@ export function finishFolder(o: FolderEnd): { result: AgentResult; event: Folder
     skill: o.skill,
     counts: { ...o.counts },
     spent: o.spent,
+    ...(o.saved ? { saved: o.saved } : {}),
     currency: o.currency,
     failures: tally.failures,
     outputs: tally.outputs,

@@ -1,22 +1,20 @@
-import { relative, resolve, sep } from 'node:path';
-import type { ChunkJson } from '../../llm/response.js';
-import { UsageTracker } from '../../llm/usage.js';
+import { relative, sep } from 'node:path';
 import { skillModel } from '../../skills/resolve.js';
-import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import { batchPhase, type FolderInputs, type RunFn } from './batch-run.js';
+import { type FolderInputs, type RunFn, startRounds } from './batch-run.js';
 import { CallGate } from './call-gate.js';
-import { PrimedClient } from './clients.js';
 import { dryRunFolder } from './dry-run.js';
 import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './events.js';
-import { type FileResult, finishFolder, reasonOf, STOP_KINDS } from './folder-end.js';
+import { classify, runOne, withFinally } from './file-run.js';
+import { type FileResult, finishFolder, reasonOf } from './folder-end.js';
 import { outputWrite, removeLeftovers } from './leftovers.js';
 import { fingerprint, manifestPath, type OutputWrite, RunManifest } from './manifest.js';
-import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from './pool.js';
+import { DEFAULT_JOBS, type PoolControl, poolEvents } from './pool.js';
+import type { BatchRounds } from './rounds.js';
 import { RunLock } from './run-lock.js';
 import { allWritten, checkWrites, WriteLog } from './written.js';
 
@@ -28,7 +26,7 @@ export interface FolderOptions {
   force: boolean;
   /** First pause after a 1305 overload (tests make it short). */
   pauseMs: number;
-  /** Send every file's first model call through the Batch API (`--batch`). */
+  /** Send every model call of every file through the Batch API, in rounds (`--batch`). */
   batch: boolean;
   /** How often a batch job's status is asked for. */
   pollMs: number;
@@ -45,20 +43,8 @@ export function runOutputDir(req: SkillRunRequest, rt: SkillRuntime): string {
   return req.outputDir ?? rt.outputFolder(req.skill.output.directory);
 }
 
-function classify(r: FileResult): Attempt<FileResult> {
-  const err = r.error ?? r.result?.error;
-  if (r.result?.stopReason === 'answer') return { kind: 'done', value: r };
-  if (err?.kind === 'rate_limit') return { kind: 'retry', reason: 'rate_limit', value: r };
-  if (err?.kind === 'overloaded') return { kind: 'retry', reason: 'overloaded', value: r };
-  // Faults wait, not fail: a connection refused or dropped mid-answer, a timeout, a 5xx.
-  if (err && NETWORK_KINDS.has(err.kind)) return { kind: 'retry', reason: 'network', value: r };
-  if (err && STOP_KINDS.has(err.kind)) return { kind: 'stop', value: r };
-  if (r.result?.stopReason === 'budget') return { kind: 'stop', value: r };
-  return { kind: 'failed', value: r };
-}
-
-/** Errors that mean the API was not reached (or not for long enough): the run waits for it. */
-const NETWORK_KINDS = new Set(['network', 'timeout', 'server']);
+/** Pieces of one file (a long document's parts, a composite's steps) at once in a batch round. */
+const ROUND_JOBS = 10_000;
 
 function folderOptions(rt: SkillRuntime): FolderOptions {
   return {
@@ -118,20 +104,21 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
     yield { type: 'warning', message: t('batch.notNeeded', { id: stale.id }) };
     await folder.manifest.setBatch(undefined);
   }
-  // --batch: every file's first answer comes from one Batch API job (or the one already submitted).
-  let primed: Map<number, ChunkJson> | undefined;
+  // --batch: every model call of every file is answered by Batch API jobs, in rounds (or by the
+  // job an earlier run submitted).
+  let rounds: BatchRounds | undefined;
   if ((o.batch || folder.manifest.data.batch) && folder.todo.length) {
     const { manifest, todo } = folder;
-    primed = yield* batchPhase({
+    rounds = yield* startRounds({
       ...{ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs },
       ...(o.batchLimits ? { limits: o.batchLimits } : {}),
     });
-    if (!primed) {
+    if (!rounds) {
       yield { type: 'warning', message: t('batch.interrupted', { id: manifest.data.batch?.id ?? '' }) };
       return emptyResult('aborted');
     }
   }
-  return yield* folder.process(primed);
+  return yield* folder.process(rounds);
 }
 
 interface FolderSetup extends FolderInputs {
@@ -147,6 +134,8 @@ class FolderRun {
   private readonly base: number;
   /** The runtime whose model calls pass through the run's one budget (set when the pool starts). */
   private gated: SkillRuntime | undefined;
+  /** --batch: the rounds that answer every model call. */
+  private rounds: BatchRounds | undefined;
   /** Inputs redone whose earlier outputs are replaced (said once up front, not per file). */
   readonly replacing = new Set<string>();
 
@@ -223,33 +212,36 @@ class FolderRun {
   }
 
   /** Run the files still to do in the pool, then say how the folder ended. */
-  async *process(primed: Map<number, ChunkJson> | undefined): AsyncGenerator<RunEvent, AgentResult> {
+  async *process(rounds: BatchRounds | undefined): AsyncGenerator<RunEvent, AgentResult> {
     const { req, o, files } = this.s;
+    this.rounds = rounds;
     // One budget of calls at once for the whole run, shared with nested runs (parts, steps).
     const own = this.s.rt.calls ? undefined : new CallGate(o.jobs, this.s.rt.signal);
     const rt: SkillRuntime = own ? { ...this.s.rt, calls: own, llm: own.wrap(this.s.rt.llm) } : this.s.rt;
     this.gated = rt;
     const pool = poolEvents(
       this.todo,
-      (emit: Emit) => ({
-        work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit, primed?.get(i)),
-        onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
-        onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
-        onLimit: (n: number) => own?.setLimit(n),
-        onResume: () => emit(this.waitEvent('resumed')),
-      }),
-      { jobs: o.jobs, signal: rt.signal, pauseMs: o.pauseMs, maxPauseMs: Math.max(o.pauseMs, 60_000) },
+      (emit: Emit) => {
+        if (rounds) rounds.emit = emit;
+        return {
+          work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit),
+          onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
+          onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
+          // Waiting for a batch job takes no place in the API's concurrency: only online calls do.
+          onLimit: (n: number) => (rounds ? undefined : own?.setLimit(n)),
+          onResume: () => emit(this.waitEvent('resumed')),
+        };
+      },
+      {
+        // A batch run starts every file at once: each round holds every file's next call.
+        jobs: rounds ? Math.max(1, this.todo.length) : o.jobs,
+        signal: rt.signal,
+        pauseMs: o.pauseMs,
+        maxPauseMs: Math.max(o.pauseMs, 60_000),
+      },
     );
     const { outcomes, stats } = yield* withFinally(pool, () => this.manifest.close().catch(() => undefined));
-    // The job's answers are used up once every file of it is written; until then it is kept, so
-    // a later run (with --auto, say) writes the rest from them without paying again.
-    const open = this.manifest.batchOpen().length;
-    if (primed && !rt.signal.aborted && !open) await this.manifest.setBatch(undefined);
-    else if (primed && open)
-      yield {
-        type: 'warning',
-        message: t('runs.batchKept', { id: this.manifest.data.batch!.id, count: open }),
-      };
+    if (rounds) yield* this.endRounds(rounds, rt.signal.aborted);
     const end = finishFolder({
       skill: req.skill.name,
       currency: req.usage.platform.currency,
@@ -261,12 +253,32 @@ class FolderRun {
       manifest: this.manifest,
       counts: this.counts,
       spent: this.spent(),
+      ...(rounds?.saved ? { saved: rounds.saved } : {}),
       show: (abs) => this.show(abs),
       relOf: (abs) => this.relOf(abs),
       ...(this.s.skipped ? { skipped: this.s.skipped } : {}),
     });
     yield end.event;
     return end.result;
+  }
+
+  /**
+   * The jobs' answers are used up once every file of the run is written; until then they are
+   * kept (with the last job in the run record), so a later run — with --auto, say — writes the
+   * rest from them without paying again.
+   */
+  private async *endRounds(rounds: BatchRounds, aborted: boolean): AsyncGenerator<RunEvent> {
+    const open = this.todo.filter(
+      (i) => this.manifest.entry(this.relOf(this.s.files[i]!))?.status !== 'done',
+    );
+    if (!aborted && !open.length) {
+      await this.manifest.setBatch(undefined);
+      await rounds.store.discard().catch(() => undefined);
+    } else if (!aborted && this.manifest.data.batch)
+      yield {
+        type: 'warning',
+        message: t('runs.batchKept', { id: this.manifest.data.batch.id, count: open.length }),
+      };
   }
 
   private waitEvent(phase: 'paused' | 'resumed', ms?: number): FolderEvent {
@@ -294,9 +306,10 @@ class FolderRun {
 
   /**
    * The runtime of one file's run: every file it is about to write goes into the manifest first
-   * (so a kill at any point leaves a record of it), and its first answer may come from a batch job.
+   * (so a kill at any point leaves a record of it), and with --batch its model calls are answered
+   * by the rounds (a long document's parts and a composite's steps all at once, one round each).
    */
-  private fileRuntime(rel: string, first: ChunkJson | undefined, log: WriteLog): SkillRuntime {
+  private fileRuntime(rel: string, log: WriteLog): SkillRuntime {
     const rt = this.gated ?? this.s.rt;
     const outputDir = runOutputDir(this.s.req, rt);
     const beforeWrite = async (w: PlannedWrite) => {
@@ -307,7 +320,9 @@ class FolderRun {
     };
     return {
       ...rt,
-      ...(first ? { llm: new PrimedClient(rt.llm, first) } : {}),
+      ...(this.rounds
+        ? { llm: this.rounds.client(rel, rt.llm), folder: { ...rt.folder, jobs: ROUND_JOBS } }
+        : {}),
       hooks: { ...rt.hooks, beforeWrite },
     };
   }
@@ -345,7 +360,17 @@ class FolderRun {
   }
 
   /** One file, start to end: run it, count it, record it in the manifest, report it. */
-  private async file(i: number, ctl: PoolControl, emit: Emit, first: ChunkJson | undefined) {
+  private async file(i: number, ctl: PoolControl, emit: Emit) {
+    const rel = this.relOf(this.s.files[i]!);
+    await this.rounds?.enter(rel);
+    try {
+      return await this.fileRun(i, ctl, emit);
+    } finally {
+      this.rounds?.leave(rel);
+    }
+  }
+
+  private async fileRun(i: number, ctl: PoolControl, emit: Emit) {
     const { run, req, rt, argName } = this.s;
     const file = this.s.files[i]!;
     const fp = await fingerprint(file).catch(() => undefined);
@@ -355,7 +380,7 @@ class FolderRun {
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
     const request = { ...req, values: { ...req.values, [argName]: value }, trusted: true };
     const log = new WriteLog();
-    const r = await runOne(run, request, this.fileRuntime(rel, first, log), { ctl, forward: emit, log });
+    const r = await runOne(run, request, this.fileRuntime(rel, log), { ctl, forward: emit, log });
     const written = await this.checkWritten(r, log);
     const attempt = classify(r);
     if (attempt.kind === 'retry') {
@@ -377,61 +402,12 @@ class FolderRun {
         written,
         text: r.result?.text ?? '',
         cost: r.cost,
-        ...(first ? { batch: true } : {}),
+        ...(this.rounds?.batched.has(rel) ? { batch: true } : {}),
         ...(done ? {} : { error: reasonOf(r) }),
       });
     }
     const ended = { cost: r.cost, outputs: r.outputs, ...(done ? {} : { reason: reasonOf(r) }) };
     this.fileEvent(emit, i, done ? 'done' : 'failed', ended, snapshot);
     return attempt;
-  }
-}
-
-/** Yield everything of `gen`, then run `after` however it ended; its return value is passed on. */
-async function* withFinally<E, R>(
-  gen: AsyncGenerator<E, R>,
-  after: () => Promise<unknown>,
-): AsyncGenerator<E, R> {
-  try {
-    return yield* gen;
-  } finally {
-    await after();
-  }
-}
-
-/** Run the skill on one file; never throws for a problem of that file (it becomes the result). */
-async function runOne(
-  run: RunFn,
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-  o: { ctl: PoolControl; forward: (ev: RunEvent) => void; log: WriteLog },
-): Promise<FileResult> {
-  // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
-  const mine = new UsageTracker(req.usage.platform);
-  const outputs = (r: AgentResult | undefined) =>
-    (r?.filesWritten ?? []).map((f) => displayPath(rt.cwd, resolve(rt.cwd, f.path)));
-  try {
-    const gen = run({ ...req, usage: mine }, rt);
-    let step = await gen.next();
-    while (!step.done) {
-      const ev = step.value;
-      if (ev.type === 'usage') {
-        // The session file, the ledger and the run budget learn every call from these.
-        o.forward(ev);
-      } else if (ev.type === 'retry') {
-        if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
-        else if (NETWORK_KINDS.has(ev.error.kind)) o.ctl.pressure('network');
-      } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
-        if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });
-        o.forward(ev);
-      }
-      step = await gen.next();
-    }
-    return { result: step.value, cost: mine.cost().amount, outputs: outputs(step.value) };
-  } catch (err) {
-    if (!(err instanceof ZhiError)) throw err;
-    return { error: err, cost: mine.cost().amount, outputs: [] };
-  } finally {
-    req.usage.merge(mine);
   }
 }

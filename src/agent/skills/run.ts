@@ -219,6 +219,9 @@ async function* runPlanned(
     { role: 'system', content: skillPrompt(req, rt, plan, registry) },
     { role: 'user', content: firstMessage(req, inputs) },
   ];
+  // The documents are in the first message now: their texts are let go (a --batch round holds
+  // thousands of runs waiting at once).
+  inputs.blocks.clear();
   const result = yield* runAgentThenStop(own.stop, () =>
     runAgent(
       messages,

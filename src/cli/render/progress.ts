@@ -93,7 +93,7 @@ export class FolderProgress {
   private batch(ev: Extract<FolderEvent, { type: 'folder_batch' }>): void {
     const id = visible(ev.id);
     if (ev.phase === 'submitted') {
-      this.say(t('batch.submitted', { id, total: ev.total ?? 0 }));
+      this.say(t('batch.submitted', { id, total: ev.total ?? 0, round: ev.round ?? 1 }));
       this.say(this.o.err.dim(t('batch.submitted.hint', { id })));
     } else if (ev.phase === 'waiting') {
       const params = {
@@ -215,6 +215,11 @@ export class FolderProgress {
         this.o.line(
           `  ${t('batch.end.more', { count: written.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
         );
+    }
+    if (ev.saved) {
+      const saved = formatCost({ amount: ev.saved, currency: this.currency });
+      const percent = Math.round((ev.saved / Math.max(1e-12, ev.spent + ev.saved)) * 100);
+      this.o.line(st.green(t('batch.end.saved', { saved, percent })));
     }
     if (ev.interrupted) this.o.line(st.yellow(t('batch.end.interrupted', { count: ev.interrupted })));
     if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));

@@ -47,7 +47,7 @@ export const batch = defineMessages(
     'batch.try.noBatch': 'Run the same command without --batch to process the files now at the normal price.',
     'batch.try.again': 'Run the same command again to submit a new job.',
     'batch.submitted':
-      'Batch job {id} submitted: {total} files (results within 24 hours at about half price).',
+      'Batch job {id} submitted (round {round}): {total} model calls, results within 24 hours at half price.',
     'batch.submitted.hint':
       'You can close this terminal: the same command, or `zhi batch results {id}`, collects the results later.',
     'batch.waiting': 'Batch job {id}: {status} · {completed}/{total} answered',
@@ -59,7 +59,9 @@ export const batch = defineMessages(
     'batch.status.expired': 'expired',
     'batch.status.cancelling': 'cancelling',
     'batch.status.cancelled': 'cancelled',
-    'batch.results': 'Batch job {id} finished: {answered} answers; the remaining tool turns run here now.',
+    'batch.results': 'Batch job {id} finished: {answered} answers; the files go on here now.',
+    'batch.err.round': 'A batch round could not be submitted or collected.',
+    'batch.end.saved': 'Batch API: {saved} saved ({percent} % less than the same calls online).',
     'batch.results.failed': '{failed} requests of the job failed; those files run now at the normal price.',
     'batch.interrupted':
       'Stopped waiting. The job {id} goes on; run the same command (or `zhi batch results {id}`) to collect it.',
@@ -129,7 +131,8 @@ export const batch = defineMessages(
     'batch.err.jobEnded': '批处理任务 {id} 以状态 "{status}" 结束，没有产生结果。',
     'batch.try.noBatch': '去掉 --batch 重新运行同一命令，即可按正常价格立即处理这些文件。',
     'batch.try.again': '再次运行同一命令以提交新的任务。',
-    'batch.submitted': '已提交批处理任务 {id}：{total} 个文件（24 小时内返回结果，价格约为一半）。',
+    'batch.submitted':
+      '已提交批处理任务 {id}（第 {round} 轮）：{total} 次模型调用，24 小时内返回结果，价格为一半。',
     'batch.submitted.hint': '可以关闭终端：稍后运行同一命令或 `zhi batch results {id}` 即可取回结果。',
     'batch.waiting': '批处理任务 {id}：{status} · 已完成 {completed}/{total}',
     'batch.status.validating': '正在检查输入',
@@ -140,7 +143,9 @@ export const batch = defineMessages(
     'batch.status.expired': '已过期',
     'batch.status.cancelling': '正在取消',
     'batch.status.cancelled': '已取消',
-    'batch.results': '批处理任务 {id} 已完成：{answered} 个结果；剩余的工具调用现在在本地完成。',
+    'batch.results': '批处理任务 {id} 已完成：{answered} 个结果；文件现在在本地继续处理。',
+    'batch.err.round': '批处理的一轮无法提交或取回。',
+    'batch.end.saved': '批处理 API：节省了 {saved}（比同样的在线调用便宜 {percent}%）。',
     'batch.results.failed': '任务中有 {failed} 个请求失败；这些文件现在按正常价格处理。',
     'batch.interrupted':
       '已停止等待。任务 {id} 仍在进行；运行同一命令（或 `zhi batch results {id}`）即可取回结果。',

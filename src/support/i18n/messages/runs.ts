@@ -18,7 +18,7 @@ export const runs = defineMessages(
     'runs.resumed': 'The API answers again: the run goes on.',
     'runs.batchPartial':
       'The batch job {id} ended "{status}" with {answered} answered: those answers are used; its other {rest} files are done now at the normal price.',
-    'runs.dry.saving': "({percent} % less: only each file's first call goes through the Batch API)",
+    'runs.dry.saving': '({percent} % less: every model call goes through the Batch API, in rounds)',
     'runs.replacing':
       '{count} files changed since the earlier run (or --force): their earlier outputs are replaced.',
     'runs.batchKept':
@@ -48,7 +48,7 @@ export const runs = defineMessages(
     'runs.resumed': 'API 已恢复响应：继续运行。',
     'runs.batchPartial':
       '批处理任务 {id} 以"{status}"结束，已完成 {answered} 个：这些结果会被使用；其余 {rest} 个文件现在按正常价格处理。',
-    'runs.dry.saving': '（便宜 {percent}%：只有每个文件的第一次调用走批处理 API）',
+    'runs.dry.saving': '（便宜 {percent}%：每次模型调用都分轮走批处理 API）',
     'runs.replacing': '{count} 个文件自上次运行后有改动（或用了 --force）：它们之前的输出将被替换。',
     'runs.batchKept':
       '批处理任务 {id} 已保留：其中 {count} 个文件尚未写入。再次运行同一命令（加 --auto 以允许写入），即可用它的结果写入，无需再付费。',

@@ -1,0 +1,79 @@
+/**
+ * One file of a folder run as the pool sees it: the skill run on it (never throwing for a problem
+ * of that file: it becomes the result), and how its end counts — done, failed, tried again
+ * (rate limits, overloads, the API not reached), or a stop for every file (no balance, bad key).
+ */
+import { resolve } from 'node:path';
+import { UsageTracker } from '../../llm/usage.js';
+import { ZhiError } from '../../support/errors.js';
+import { displayPath } from '../../tools/paths.js';
+import type { AgentResult, RunEvent } from '../events.js';
+import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import type { RunFn } from './batch-run.js';
+import { type FileResult, STOP_KINDS } from './folder-end.js';
+import type { Attempt, PoolControl } from './pool.js';
+import type { WriteLog } from './written.js';
+
+export function classify(r: FileResult): Attempt<FileResult> {
+  const err = r.error ?? r.result?.error;
+  if (r.result?.stopReason === 'answer') return { kind: 'done', value: r };
+  if (err?.kind === 'rate_limit') return { kind: 'retry', reason: 'rate_limit', value: r };
+  if (err?.kind === 'overloaded') return { kind: 'retry', reason: 'overloaded', value: r };
+  // Faults wait, not fail: a connection refused or dropped mid-answer, a timeout, a 5xx.
+  if (err && NETWORK_KINDS.has(err.kind)) return { kind: 'retry', reason: 'network', value: r };
+  if (err && STOP_KINDS.has(err.kind)) return { kind: 'stop', value: r };
+  if (r.result?.stopReason === 'budget') return { kind: 'stop', value: r };
+  return { kind: 'failed', value: r };
+}
+
+/** Errors that mean the API was not reached (or not for long enough): the run waits for it. */
+export const NETWORK_KINDS = new Set(['network', 'timeout', 'server']);
+
+/** Yield everything of `gen`, then run `after` however it ended; its return value is passed on. */
+export async function* withFinally<E, R>(
+  gen: AsyncGenerator<E, R>,
+  after: () => Promise<unknown>,
+): AsyncGenerator<E, R> {
+  try {
+    return yield* gen;
+  } finally {
+    await after();
+  }
+}
+
+/** Run the skill on one file; never throws for a problem of that file (it becomes the result). */
+export async function runOne(
+  run: RunFn,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  o: { ctl: PoolControl; forward: (ev: RunEvent) => void; log: WriteLog },
+): Promise<FileResult> {
+  // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
+  const mine = new UsageTracker(req.usage.platform);
+  const outputs = (r: AgentResult | undefined) =>
+    (r?.filesWritten ?? []).map((f) => displayPath(rt.cwd, resolve(rt.cwd, f.path)));
+  try {
+    const gen = run({ ...req, usage: mine }, rt);
+    let step = await gen.next();
+    while (!step.done) {
+      const ev = step.value;
+      if (ev.type === 'usage') {
+        // The session file, the ledger and the run budget learn every call from these.
+        o.forward(ev);
+      } else if (ev.type === 'retry') {
+        if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
+        else if (NETWORK_KINDS.has(ev.error.kind)) o.ctl.pressure('network');
+      } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
+        if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });
+        o.forward(ev);
+      }
+      step = await gen.next();
+    }
+    return { result: step.value, cost: mine.cost().amount, outputs: outputs(step.value) };
+  } catch (err) {
+    if (!(err instanceof ZhiError)) throw err;
+    return { error: err, cost: mine.cost().amount, outputs: [] };
+  } finally {
+    req.usage.merge(mine);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The Batch API jobs of a round: waited for (one event per status change, the run record kept up
+ * to date), then their answers read and each kept on disk at once.
+ */
+import type { BatchApi, BatchJob } from '../../llm/batch.js';
+import { batchStatusText, FINAL_STATUSES, jobCounts } from '../../llm/batch.js';
+import type { ChunkJson } from '../../llm/response.js';
+import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
+import type { RunEvent } from '../events.js';
+import type { AnswerStore } from './answer-store.js';
+import type { FolderEvent } from './events.js';
+import type { BatchRecord, RunManifest } from './manifest.js';
+import { wait } from './pool.js';
+
+/** A call's answer from a job, or why there is none (no error: the call is made online). */
+export type Answer = { ok: true; body: ChunkJson } | { ok: false; error?: ZhiError };
+
+type PollSetup = {
+  api: BatchApi;
+  manifest: RunManifest;
+  skill: string;
+  pollMs: number;
+  signal: AbortSignal;
+};
+
+/** Wait for every job of a record (one event per status change); undefined when interrupted. */
+export async function pollJobs(
+  o: PollSetup,
+  rec: BatchRecord,
+  emit: (ev: RunEvent) => void,
+): Promise<BatchJob[] | undefined> {
+  const ids = [rec.id, ...(rec.more ?? []).map((m) => m.id)];
+  const seen = new Map<string, string>();
+  for (;;) {
+    const jobs: BatchJob[] = [];
+    for (const id of ids) {
+      const job = await o.api.get(id, o.signal);
+      const counts = jobCounts(job);
+      const line = `${job.status} ${counts.completed} ${counts.failed}`;
+      if (seen.get(id) !== line) {
+        emit(batchEvent(o.skill, 'waiting', id, { status: job.status, ...counts }));
+        seen.set(id, line);
+      }
+      jobs.push(job);
+    }
+    const statuses = jobs.map((j) => j.status);
+    const known = o.manifest.data.batch;
+    if (
+      known?.id === rec.id &&
+      statuses.join(' ') !== [known.status, ...(known.more ?? []).map((m) => m.status)].join(' ')
+    ) {
+      const more = known.more?.map((m, k) => ({ ...m, status: statuses[k + 1]! }));
+      await o.manifest.setBatch({ ...known, status: statuses[0]!, ...(more ? { more } : {}) });
+    }
+    if (jobs.every((j) => FINAL_STATUSES.has(j.status))) return jobs;
+    await wait(o.pollMs, o.signal);
+    if (o.signal.aborted) return undefined;
+  }
+}
+
+/** Statuses of a job that ended early, having answered some of its lines. */
+const PARTIAL_STATUSES = new Set(['expired', 'cancelled']);
+
+/**
+ * The answers of finished jobs, each kept in the store at once, by the key its custom_id carries.
+ * An expired or cancelled job still gives what it answered (its other calls are made online); a
+ * failed one is an error that names it.
+ */
+export async function collectAnswers(
+  o: PollSetup & { store: AnswerStore },
+  rec: BatchRecord,
+  jobs: BatchJob[],
+  emit: (ev: RunEvent) => void,
+): Promise<Map<string, Answer>> {
+  const answers = new Map<string, Answer>();
+  for (const job of jobs) {
+    const partial = PARTIAL_STATUSES.has(job.status) && Boolean(job.output_file_id || job.error_file_id);
+    if (job.status !== 'completed' && !partial) {
+      await o.manifest.setBatch(undefined);
+      throw new ZhiError({
+        kind: 'server',
+        what: { key: 'batch.err.jobEnded', params: { id: job.id, status: job.status } },
+        tries: [{ key: 'batch.try.again' }, { key: 'batch.try.noBatch' }],
+      });
+    }
+    let answered = 0;
+    let failed = 0;
+    for (const [cid, r] of await o.api.results(job, o.signal)) {
+      if (!(cid in rec.requests)) continue;
+      const key = cid.replace(/^zhi-/, '');
+      if (r.ok) {
+        await o.store.put(key, r.body);
+        answers.set(key, { ok: true, body: r.body });
+        answered += 1;
+      } else {
+        answers.set(key, { ok: false });
+        failed += 1;
+      }
+    }
+    emit(batchEvent(o.skill, 'results', job.id, { status: job.status, ...jobCounts(job), answered, failed }));
+    if (partial) {
+      const rest = Math.max(0, jobCounts(job).total - answered);
+      emit({
+        type: 'warning',
+        message: t('runs.batchPartial', { id: job.id, status: batchStatusText(job.status), answered, rest }),
+      });
+    }
+  }
+  return answers;
+}
+
+export function batchEvent(
+  skill: string,
+  phase: 'submitted' | 'waiting' | 'results',
+  id: string,
+  info: {
+    status: string;
+    total?: number;
+    completed?: number;
+    failed?: number;
+    answered?: number;
+    round?: number;
+  },
+): FolderEvent {
+  return { type: 'folder_batch', skill, phase, id, ...info };
+}

@@ -1,0 +1,365 @@
+/**
+ * `--batch`: every model call of every file goes through the Batch API, in rounds. All the files
+ * of the run go at once; each model call a file makes is queued — its JSONL line written to disk
+ * at once, never kept in memory — and when every running file waits for an answer, the queued
+ * calls are submitted as one round (split into jobs within the API's limits for one input file),
+ * waited for, and answered. The files go on (their tools run here) to their next call: the next
+ * round. So a two-call skill is two rounds, a long document's parts one round and its combining
+ * the next, and every call is at the batch price. Each answer is kept on disk as it comes
+ * (answer-store.ts): a run stopped while a job waits is finished by the same command (or
+ * `zhi batch results`), which collects the job and replays the answers it has without paying
+ * again. A call a job could not answer (a failed line, an expired job) is made online.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MessageAccumulator } from '../../llm/accumulate.js';
+import {
+  BATCH_ENDPOINT,
+  BATCH_MAX_BYTES,
+  BATCH_MAX_REQUESTS,
+  type BatchApi,
+  type BatchJob,
+  multipartHead,
+  multipartTail,
+  uploadBoundary,
+} from '../../llm/batch.js';
+import { abortedError } from '../../llm/errors.js';
+import { costOf } from '../../llm/models.js';
+import type { Platform } from '../../llm/platforms.js';
+import { readWhole } from '../../llm/response.js';
+import type { ChatRequest, LlmClient, PlatformClient, StreamEvent } from '../../llm/types.js';
+import { ZhiError } from '../../support/errors.js';
+import type { RunEvent } from '../events.js';
+import { AnswerStore } from './answer-store.js';
+import { rememberJob } from './job-index.js';
+import type { BatchRecord, RunManifest } from './manifest.js';
+import { type Answer, batchEvent, collectAnswers, pollJobs } from './round-jobs.js';
+
+/** Once every running file waits, a moment for calls made at the same time to join the round. */
+const SETTLE_MS = 50;
+/** Some files neither wait nor end (a long tool, a pool paused): the round goes without them. */
+const IDLE_MS = 10_000;
+/** Files that work at once between rounds (read, build requests, run tools, write). */
+const WORKING = 8;
+/** One upload at most this big (below the API's 100 MB): the run never holds more in memory. */
+const UPLOAD_BYTES = 8 * 1024 * 1024;
+
+export interface RoundsOptions {
+  api: BatchApi;
+  /** Builds each request's body exactly as an online call would send it. */
+  client: PlatformClient;
+  store: AnswerStore;
+  manifest: RunManifest;
+  skill: string;
+  /** Where the run was started and writes (for `zhi batch results` from anywhere). */
+  place: { cwd: string; outputDir: string };
+  mode: 'auto' | 'approve';
+  limits?: { bytes?: number; lines?: number };
+  pollMs: number;
+  signal: AbortSignal;
+  platform: Platform;
+  /** Files this run will start: a round waits until each has started (or a while has passed). */
+  expected: number;
+}
+
+type Waiter = (a: Answer | undefined) => void;
+
+interface Chunk {
+  path: string;
+  fd: number;
+  boundary: string;
+  bytes: number;
+  lines: number;
+  /** custom_id → input file. */
+  requests: Record<string, string>;
+}
+
+export class BatchRounds {
+  /** Where events go while the files run (the pool's stream). */
+  emit: (ev: RunEvent) => void = () => undefined;
+  /** What the batch price saved against the online price of the same calls. */
+  saved = 0;
+  /** Input files at least one of whose calls was answered by a job. */
+  readonly batched = new Set<string>();
+  /** Calls waiting per running file. */
+  private readonly pending = new Map<string, number>();
+  /** Running files with no call waiting. */
+  private idle = 0;
+  private entered = 0;
+  private waiters = new Map<string, Waiter[]>();
+  /** Input lines made and not yet written (only while the store is asked for an earlier answer). */
+  private readonly lines = new Map<string, string>();
+  /** Files working now (not waiting for a round); callbacks of files waiting for a place. */
+  private readonly working = new Set<string>();
+  private readonly room: (() => void)[] = [];
+  private chunks: Chunk[] = [];
+  private inFlight = false;
+  private round = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private broken: ZhiError | undefined;
+  private readonly limits: { bytes: number; lines: number };
+
+  constructor(private readonly o: RoundsOptions) {
+    this.limits = {
+      bytes: o.limits?.bytes ?? BATCH_MAX_BYTES,
+      lines: o.limits?.lines ?? BATCH_MAX_REQUESTS,
+    };
+    // Ctrl+C: the waiting calls end as interrupted; a submitted job stays in the run record.
+    o.signal.addEventListener('abort', () => this.abandon(), { once: true });
+  }
+
+  get store(): AnswerStore {
+    return this.o.store;
+  }
+
+  /**
+   * A file of the run starts (again). Files work a few at a time: a file reads its document and
+   * builds its request, or goes on from an answer, and makes room for the next once its next call
+   * waits in a round (so what a step needs for a moment is needed by a few files at once, not by
+   * thousands), and the waiting files hold only their conversations.
+   */
+  async enter(rel: string): Promise<void> {
+    await this.acquire(rel);
+    this.pending.set(rel, 0);
+    this.idle += 1;
+    this.entered += 1;
+    this.schedule();
+  }
+
+  /** A file of the run ended (however). */
+  leave(rel: string): void {
+    const n = this.pending.get(rel);
+    if (n === 0) this.idle -= 1;
+    this.pending.delete(rel);
+    this.release(rel);
+    this.schedule();
+  }
+
+  /** A place among the files working now (a file already working keeps its own). */
+  private async acquire(rel: string): Promise<void> {
+    while (!this.working.has(rel) && this.working.size >= WORKING && !this.o.signal.aborted)
+      await new Promise<void>((resolve) => this.room.push(resolve));
+    this.working.add(rel);
+  }
+
+  /** A file waits for an answer, or ended: the next one may work. */
+  private release(rel: string): void {
+    if (this.working.delete(rel)) this.room.shift()?.();
+  }
+
+  /** The model as one file's run sees it: answers from the rounds, `online` for what they cannot answer. */
+  client(rel: string, online: LlmClient): LlmClient {
+    return { stream: (req) => this.answer(rel, req, online) };
+  }
+
+  private async *answer(rel: string, req: ChatRequest, online: LlmClient): AsyncGenerator<StreamEvent> {
+    // The request's JSON is not kept while the call waits (thousands wait at once): only its key.
+    const key = this.prepare(req);
+    const kept = await this.o.store.get(key);
+    if (kept) this.lines.delete(key);
+    const a = kept ? ({ ok: true, body: kept } as const) : await this.ask(rel, key);
+    if (!a) {
+      yield { type: 'error', error: abortedError(), partial: { role: 'assistant', content: '' } };
+      return;
+    }
+    await this.acquire(rel);
+    if (!a.ok) {
+      if (a.error) throw a.error;
+      // The job could not answer this call (a failed line, an expired job): it is made online.
+      yield* online.stream(req);
+      return;
+    }
+    this.batched.add(rel);
+    for (const ev of readWhole(a.body, new MessageAccumulator(), req.model)) {
+      if ((ev.type === 'done' || ev.type === 'error') && ev.usage) {
+        const usage = { ...ev.usage, batch: true };
+        const full = costOf(req.model, ev.usage, this.o.platform).amount;
+        this.saved += full - costOf(req.model, usage, this.o.platform).amount;
+        yield { ...ev, usage };
+      } else yield ev;
+    }
+  }
+
+  /** The request's input line, held until it is written or answered from the store; its key. */
+  private prepare(req: ChatRequest): string {
+    const { stream: _stream, request_id: _id, ...body } = this.o.client.body(req, false);
+    const json = JSON.stringify(body);
+    // The same call made again (a later run) is known by its content, not by its random id.
+    const key = AnswerStore.keyOf(json);
+    this.lines.set(
+      key,
+      `{"custom_id":"zhi-${key}","method":"POST","url":"${BATCH_ENDPOINT}","body":${json}}\n`,
+    );
+    return key;
+  }
+
+  /** Queue one call for the next round; its answer when the round has it (undefined: interrupted). */
+  private ask(rel: string, key: string): Promise<Answer | undefined> {
+    const line = this.lines.get(key);
+    this.lines.delete(key);
+    if (this.o.signal.aborted) return Promise.resolve(undefined);
+    if (this.broken) return Promise.resolve({ ok: false, error: this.broken });
+    const list = this.waiters.get(key);
+    if (!list) {
+      // Larger than any input file may be: this call is made online.
+      if (!line || !this.append(line, key, rel)) return Promise.resolve({ ok: false });
+    }
+    const answer = new Promise<Answer | undefined>((resolve) => {
+      if (list) list.push(resolve);
+      else this.waiters.set(key, [resolve]);
+    });
+    this.bump(rel, 1);
+    this.release(rel);
+    return answer.finally(() => this.bump(rel, -1));
+  }
+
+  private bump(rel: string, by: number): void {
+    const n = this.pending.get(rel);
+    if (n !== undefined) {
+      const next = n + by;
+      if (n === 0 && next > 0) this.idle -= 1;
+      if (n > 0 && next === 0) this.idle += 1;
+      this.pending.set(rel, next);
+    }
+    this.schedule();
+  }
+
+  /** The line goes to the current upload file on disk (a new one when it would not fit). */
+  private append(line: string, key: string, rel: string): boolean {
+    const bytes = Buffer.byteLength(line, 'utf8');
+    if (bytes > this.limits.bytes) return false;
+    const cap = Math.min(this.limits.bytes, UPLOAD_BYTES);
+    let c = this.chunks.at(-1);
+    if (!c || (c.lines > 0 && (c.bytes + bytes > cap || c.lines >= this.limits.lines))) c = this.open();
+    writeSync(c.fd, line);
+    c.bytes += bytes;
+    c.lines += 1;
+    c.requests[`zhi-${key}`] = rel;
+    return true;
+  }
+
+  private open(): Chunk {
+    mkdirSync(this.o.store.dir, { recursive: true });
+    const n = this.chunks.length + 1;
+    const path = join(this.o.store.dir, `upload-${process.pid}-${this.round + 1}-${n}.part`);
+    const fd = openSync(path, 'w', 0o600);
+    const boundary = uploadBoundary();
+    writeSync(fd, multipartHead(boundary, `zhi-${this.o.skill}-${this.round + 1}-${n}.jsonl`));
+    const c: Chunk = { path, fd, boundary, bytes: 0, lines: 0, requests: {} };
+    this.chunks.push(c);
+    return c;
+  }
+
+  /** When every running file waits (after a moment), or nothing has moved for a while: submit. */
+  private schedule(): void {
+    if (this.inFlight || !this.waiters.size || this.o.signal.aborted) return;
+    clearTimeout(this.timer);
+    const ready = this.entered >= this.o.expected && this.idle === 0;
+    this.timer = setTimeout(
+      () => {
+        if (!this.inFlight && this.waiters.size && !this.o.signal.aborted) void this.flush();
+      },
+      ready ? SETTLE_MS : IDLE_MS,
+    );
+  }
+
+  /** One round: submit the queued calls, wait for their jobs, hand every waiting call its answer. */
+  private async flush(): Promise<void> {
+    this.inFlight = true;
+    this.round += 1;
+    const chunks = this.chunks;
+    const waiters = this.waiters;
+    this.chunks = [];
+    this.waiters = new Map();
+    let answers = new Map<string, Answer>();
+    try {
+      const rec = await this.submit(chunks);
+      const jobs = await pollJobs(this.o, rec, this.emit);
+      if (jobs) answers = await collectAnswers(this.o, rec, jobs, this.emit);
+    } catch (err) {
+      this.broken =
+        err instanceof ZhiError
+          ? err
+          : new ZhiError({ kind: 'internal', what: { key: 'batch.err.round' }, why: String(err) });
+    } finally {
+      for (const c of chunks) await rm(c.path, { force: true }).catch(() => undefined);
+      const aborted = this.o.signal.aborted;
+      for (const [key, list] of waiters) {
+        const a = aborted
+          ? undefined
+          : (answers.get(key) ?? { ok: false, ...(this.broken ? { error: this.broken } : {}) });
+        for (const resolve of list) resolve(a);
+      }
+      this.inFlight = false;
+      this.schedule();
+    }
+  }
+
+  /** Upload each input file and create its job, each recorded in the run record as soon as it exists. */
+  private async submit(chunks: Chunk[]): Promise<BatchRecord> {
+    let rec: BatchRecord | undefined;
+    for (const c of chunks) {
+      writeSync(c.fd, multipartTail(c.boundary));
+      closeSync(c.fd);
+      c.fd = -1;
+      const upload = await this.o.api.uploadPrepared(await readFile(c.path), c.boundary, this.o.signal);
+      await rm(c.path, { force: true });
+      const meta = { zhi_skill: this.o.skill, zhi_folder: this.o.manifest.data.folder };
+      const job = await this.o.api.create(upload.id, meta, this.o.signal);
+      rec = await this.record(rec, job, c.requests);
+      this.emit(
+        batchEvent(this.o.skill, 'submitted', job.id, {
+          status: job.status,
+          total: c.lines,
+          round: this.round,
+        }),
+      );
+    }
+    return rec!;
+  }
+
+  private async record(
+    rec: BatchRecord | undefined,
+    job: BatchJob,
+    requests: Record<string, string>,
+  ): Promise<BatchRecord> {
+    const { manifest } = this.o;
+    const createdAt = new Date().toISOString();
+    const next: BatchRecord = rec
+      ? {
+          ...rec,
+          requests: { ...rec.requests, ...requests },
+          more: [...(rec.more ?? []), { id: job.id, status: job.status }],
+        }
+      : {
+          id: job.id,
+          model: manifest.data.model,
+          createdAt,
+          requests,
+          status: job.status,
+          mode: this.o.mode,
+          round: this.round,
+        };
+    await manifest.setBatch(next);
+    await rememberJob(job.id, {
+      ...this.o.place,
+      manifest: manifest.path,
+      skill: this.o.skill,
+      folder: manifest.data.folder,
+      mode: this.o.mode,
+      submittedAt: createdAt,
+    });
+    return next;
+  }
+
+  /** Interrupted: nothing more is submitted, the queued calls end as interrupted. */
+  private abandon(): void {
+    clearTimeout(this.timer);
+    for (const c of this.chunks) if (c.fd >= 0) closeSync(c.fd);
+    for (const resolve of this.room.splice(0)) resolve();
+    if (this.inFlight) return; // the round in flight answers its calls itself
+    for (const list of this.waiters.values()) for (const resolve of list) resolve(undefined);
+    this.waiters.clear();
+  }
+}
