@@ -136,3 +136,25 @@ if (problems.length > 0) {
 console.log(
   `imports: ${files.length} files, no upward import, no value-import cycle, event switches exhaustive`,
 );
+
+// Warnings (not failures): files past the ~400-line budget, and lists of built-in tool names
+// outside src/tools/ (a trait belongs on the tool: traitsOf(name), docs/architecture.md).
+const MAX_LINES = 400;
+const long = files
+  .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+  .filter((f) => f.lines > MAX_LINES)
+  .sort((a, b) => b.lines - a.lines);
+for (const f of long)
+  console.warn(`warning: ${relative(root, f.file)} has ${f.lines} lines (budget ${MAX_LINES})`);
+const TOOL_NAMES = ['file_read', 'file_write', 'file_list', 'shell', 'web_fetch', 'web_search', 'ocr'];
+const NAME_LIST = new RegExp(`\\[\\s*'(${TOOL_NAMES.join('|')})'\\s*,\\s*'(${TOOL_NAMES.join('|')})'`, 'g');
+for (const file of files) {
+  if (file.startsWith(join(src, 'tools'))) continue;
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(NAME_LIST)) {
+    const line = text.slice(0, m.index).split('\n').length;
+    console.warn(
+      `warning: ${relative(root, file)}:${line} lists tool names (${m[0]}…): use traitsOf / the tool table`,
+    );
+  }
+}

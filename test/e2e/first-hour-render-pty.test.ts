@@ -161,6 +161,9 @@ describe.each([
     const line = view.split('\n').find((l) => /list_directory.*[✓✗]/.test(l))!;
     expect(line).toMatch(/\[1\/1\] files: list_directory \S.* … ✓/);
     expect(line.match(/list_directory/g)).toHaveLength(1);
+    // The closing line wraps at its words too: its cost is whole on one line.
+    expect(cutWords(view, cols)).toEqual([]);
+    expect(view).toMatch(/¥0\.\d{4}/);
   });
 
   it("/editor without nano offers the editor that is installed, in the person's words", async () => {

@@ -92,10 +92,11 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
       status: 'done',
       outputs: ['zhi-output/f001-summary.md'],
     });
-    // Piped stderr: one plain line per file, then the index of outputs.
+    // Piped stderr: one plain line per file, then a summary of the outputs (not 100 index lines).
     expect(r.stderr).toContain('100 of 100 files to process, 8 at a time');
     expect(r.stderr).toMatch(/\[100\/100\] ✓ docs\/f\d+\.txt/);
-    expect(r.stderr).toContain('docs/f001.txt → zhi-output/f001-summary.md');
+    expect(r.stderr).toContain('Written: 100 files, in zhi-output/');
+    expect(r.stderr).not.toContain('docs/f001.txt → zhi-output/f001-summary.md');
   }, 120_000);
 
   it('a second run skips finished files and says so; --force redoes them; a changed file is redone', async () => {

@@ -110,6 +110,67 @@ describe('FolderProgress', () => {
     ]);
   });
 
+  it('a long run ends with counts, where the outputs are and the failures grouped by reason (a few files each), en + zh', () => {
+    const end = (): FolderEvent => ({
+      type: 'folder_end',
+      skill: 'summarize',
+      counts: counts(40, 14, 54),
+      spent: 1,
+      currency: 'CNY',
+      failures: [
+        ...Array.from({ length: 12 }, (_, i) => ({
+          file: `docs/r${i}.txt`,
+          reason: 'not written: file_write was refused',
+        })),
+        { file: 'docs/x.pdf', reason: 'unreadable' },
+        { file: 'docs/y.pdf', reason: 'unreadable' },
+      ],
+      outputs: Array.from({ length: 40 }, (_, i) => ({
+        file: `docs/d${i}.txt`,
+        outputs: [`zhi-output/d${i}-summary.md`],
+      })),
+      notStarted: 0,
+      interrupted: 0,
+      manifest: 'zhi-output/.zhi-runs/x.json',
+      saved: 1,
+    });
+    const h = harness(false);
+    h.p.handle(end());
+    expect(h.lines).toEqual([
+      'Files that failed (14):',
+      '  12 × not written: file_write was refused',
+      '    docs/r0.txt, docs/r1.txt, docs/r2.txt and 9 more',
+      '  2 × unreadable',
+      '    docs/x.pdf, docs/y.pdf',
+      'Written: 40 files, in zhi-output/',
+      'Batch API: ¥1.00 saved (50 % less than the same calls online).',
+      'Run record: zhi-output/.zhi-runs/x.json',
+    ]);
+    setLanguage('zh');
+    const zh = harness(false);
+    zh.p.handle(end());
+    expect(zh.lines).toContain('已写入 40 个文件，位于 zhi-output/');
+    expect(zh.lines).toContain('    docs/r0.txt, docs/r1.txt, docs/r2.txt 等另外 9 个');
+  });
+
+  it('a run without failures says nothing about failing', () => {
+    const h = harness(false);
+    h.p.handle({
+      type: 'folder_end',
+      skill: 'summarize',
+      counts: counts(30, 0, 30),
+      spent: 0,
+      currency: 'CNY',
+      failures: [],
+      outputs: Array.from({ length: 30 }, (_, i) => ({ file: `d${i}.txt`, outputs: [`out/d${i}.md`] })),
+      notStarted: 0,
+      interrupted: 0,
+      manifest: 'out/.zhi-runs/x.json',
+    });
+    expect(h.lines.join('\n')).not.toMatch(/fail/i);
+    expect(h.lines[0]).toBe('Written: 30 files, in out/');
+  });
+
   it('speaks Chinese', () => {
     setLanguage('zh');
     const h = harness(false);

@@ -11,6 +11,11 @@ import type { Style } from './style.js';
 
 /** Index lines shown at the end before "… and N more". */
 const MAX_INDEX_LINES = 20;
+/** Up to this many written files (or failures) the end lists each; past it, it sums them up. */
+const SMALL_RUN = 10;
+/** Reasons of failure shown, and files named under each. */
+const MAX_GROUPS = 5;
+const GROUP_EXAMPLES = 3;
 
 export interface ProgressOptions {
   err: Style;
@@ -194,20 +199,22 @@ export class FolderProgress {
     if (this.shown) this.o.raw('\r\x1b[2K');
     this.shown = false;
     const st = this.o.err;
-    if (ev.failures.length) {
+    if (ev.failures.length > SMALL_RUN) this.failureGroups(ev);
+    else if (ev.failures.length) {
       this.o.line(st.bold(t('batch.end.failures', { count: ev.failures.length })));
       const w = Math.min(40, maxOf(ev.failures.map((f) => textWidth(visible(f.file)))));
-      for (const f of ev.failures.slice(0, MAX_INDEX_LINES)) {
+      for (const f of ev.failures) {
         const name = visible(f.file);
         this.o.line(`  ${name}${' '.repeat(Math.max(1, w - textWidth(name) + 2))}${visible(f.reason)}`);
       }
-      if (ev.failures.length > MAX_INDEX_LINES)
-        this.o.line(
-          `  ${t('batch.end.more', { count: ev.failures.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
-        );
     }
     const written = ev.outputs.flatMap((o) => o.outputs.map((out) => ({ file: o.file, out })));
-    if (written.length) {
+    if (written.length > SMALL_RUN) {
+      // A long run is summed up: how many were written, and where (every one is in the run record).
+      const folders = [...new Set(written.map((w) => dirOf(w.out)))];
+      const where = folders.length === 1 ? folders[0]! : t('batch.end.folders', { count: folders.length });
+      this.o.line(st.bold(t('batch.end.written', { count: written.length, where: visible(where) })));
+    } else if (written.length) {
       this.o.line(st.bold(t('batch.end.outputs', { count: written.length })));
       for (const w of written.slice(0, MAX_INDEX_LINES))
         this.o.line(`  ${visible(w.file)} → ${visible(w.out)}`);
@@ -229,6 +236,33 @@ export class FolderProgress {
     }
     this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
   }
+
+  /** Many failures: grouped by reason, the largest group first, a few files named in each. */
+  private failureGroups(ev: Extract<FolderEvent, { type: 'folder_end' }>): void {
+    const st = this.o.err;
+    const groups = new Map<string, string[]>();
+    for (const f of ev.failures) groups.set(f.reason, [...(groups.get(f.reason) ?? []), f.file]);
+    this.o.line(st.bold(t('batch.end.failures', { count: ev.failures.length })));
+    const sorted = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
+    for (const [reason, files] of sorted.slice(0, MAX_GROUPS)) {
+      this.o.line(`  ${t('batch.end.group', { count: files.length, reason: visible(reason) })}`);
+      const shown = files.slice(0, GROUP_EXAMPLES).map((f) => visible(f));
+      const more = files.length - shown.length;
+      this.o.line(
+        st.dim(`    ${shown.join(', ')}${more > 0 ? ` ${t('batch.end.andMore', { count: more })}` : ''}`),
+      );
+    }
+    if (sorted.length > MAX_GROUPS)
+      this.o.line(
+        `  ${t('batch.end.more', { count: sorted.slice(MAX_GROUPS).reduce((n, g) => n + g[1].length, 0), manifest: ev.manifest })}`,
+      );
+  }
+}
+
+/** The folder part of an output path as shown (`zhi-output/a.md` → `zhi-output/`). */
+function dirOf(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i < 0 ? './' : path.slice(0, i + 1);
 }
 
 /**

@@ -20,6 +20,7 @@ import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
 import { ThinkingText } from './thinking.js';
+import { wrapText } from './width.js';
 
 /**
  * How the REPL shows a run:
@@ -290,7 +291,10 @@ export class ReplRenderer {
     }
     const line = doneLine(result, usage, durationMs);
     const files = fileLines(result, this.o.cwd);
-    this.printUi(['', this.ui.enabled ? this.ui.dim(line) : `[DONE] ${line}`, ...files].join('\n'));
+    const shown = this.ui.enabled ? this.ui.dim(line) : `[DONE] ${line}`;
+    // On a terminal the closing line wraps at its words (`≈¥0.0033` stays whole).
+    const done = this.o.mode === 'pipe' ? [shown] : wrapText(shown, this.width(), '', '  ');
+    this.printUi(['', ...done, ...files].join('\n'));
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { BuiltChat } from '../chat.js';
+import type { AppContext } from '../context.js';
 import type { SlashCommand } from './commands/types.js';
 
 /** A value, or how to load it when first needed. */
@@ -25,4 +27,34 @@ export function dedupeCommands(all: SlashCommand[]): SlashCommand[] {
   const byName = new Map<string, SlashCommand>();
   for (const c of all) byName.set(c.name, c);
   return [...byName.values()];
+}
+
+/**
+ * After `delayMs`, while the prompt waits: build the conversation and load the renderer, the
+ * slash commands and Node's fetch (warm.ts). Never keeps the process alive; a failure shows when
+ * the chat is first used.
+ */
+export function warmUpLater(
+  delayMs: number,
+  o: {
+    ctx: AppContext;
+    loadCommands: () => Promise<unknown>;
+    loadChat: () => Promise<BuiltChat>;
+    redraw: () => void;
+  },
+): void {
+  const quiet = () => undefined;
+  const timer = setTimeout(() => {
+    void o.loadCommands().catch(quiet);
+    void import('./warm.js')
+      .then(async (w) => {
+        const { chat } = await o.loadChat();
+        o.redraw();
+        w.warmChat(chat);
+        await Promise.all([w.warmFetch(), w.warmMarkdown()]);
+        await w.warmRenderer(o.ctx);
+      })
+      .catch(quiet);
+  }, delayMs);
+  timer.unref();
 }

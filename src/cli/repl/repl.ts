@@ -1,10 +1,9 @@
-import { statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ChatSession } from '../../agent/chat.js';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
-import { grantTyped } from '../../agent/permissions.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import { ExitCode, type ExitCodeValue, toZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
@@ -16,13 +15,9 @@ import type { AppContext } from '../context.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
-import { attachMark } from '../render/symbols.js';
 import { fitLines } from '../render/width.js';
 import { chatModel } from '../settings.js';
 import { editorAsker } from './ask.js';
-import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
-import { makeAttachEnv } from './attach/env.js';
-import { findMistyped, mistypedWarning } from './attach/mistyped.js';
 import { bangCommand, runBang } from './bang.js';
 import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
@@ -30,12 +25,12 @@ import { editInEditor } from './edit-external.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { classify, slashForm } from './input.js';
-import { dedupeCommands, type Lazy, loadRenderer, once } from './lazy.js';
+import { dedupeCommands, type Lazy, loadRenderer, once, warmUpLater } from './lazy.js';
+import { MessageSender } from './message.js';
 import { modeName } from './mode-name.js';
 import { replPrompter } from './prompter.js';
 import { statusText } from './status.js';
-import { snapshot, usageSince } from './usage-delta.js';
-import { sessionUsageLine } from './usage-text.js';
+import { goodbyeLines } from './usage-text.js';
 
 /** The streams of a REPL: keys in, the prompt and progress (stderr), the answers (stdout). */
 export interface ReplStreams extends EditorStreams {
@@ -70,8 +65,7 @@ export class Repl {
   private renderer: ReplRenderer | undefined;
   private exiting = false;
   private typeahead = '';
-  private heldTypo: string | undefined;
-  private pending: Attachments = emptyAttachments();
+  private readonly messages: MessageSender;
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
   private readonly state: ReplState = {};
@@ -102,6 +96,16 @@ export class Repl {
       this.commands = dedupeCommands(await getCommands());
       this.commandNames = new Set(this.commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
       return this.commands;
+    });
+    this.messages = new MessageSender({
+      ctx,
+      write: (text) => io.output.write(text),
+      loadChat: () => this.loadChat(),
+      asker: () => this.asker,
+      stoppable: (fn) => this.stoppable(fn),
+      renderRun: (run, usage, started) => this.renderRun(run, usage, started),
+      prefill: (text) => this.editor.prefill(text),
+      afterTurn: () => this.state.afterTurn?.(),
     });
     this.editor = new LineEditor(io, {
       history,
@@ -143,20 +147,12 @@ export class Repl {
    * process alive, and a failure shows when the chat is first used.
    */
   warmUp(delayMs = 50): void {
-    const quiet = () => undefined;
-    const timer = setTimeout(() => {
-      void this.loadCommands().catch(quiet);
-      void import('./warm.js')
-        .then(async (w) => {
-          const { chat } = await this.loadChat();
-          this.editor.redraw();
-          w.warmChat(chat);
-          await Promise.all([w.warmFetch(), w.warmMarkdown()]);
-          await w.warmRenderer(this.ctx);
-        })
-        .catch(quiet);
-    }, delayMs);
-    timer.unref();
+    warmUpLater(delayMs, {
+      ctx: this.ctx,
+      loadCommands: () => this.loadCommands(),
+      loadChat: () => this.loadChat(),
+      redraw: () => this.editor.redraw(),
+    });
   }
 
   /** Make the conversation now (with --resume its notes must come before the first prompt). */
@@ -189,22 +185,6 @@ export class Repl {
       composeInEditor: (text) => this.compose(text),
       pasteImage: () => this.pasteImage(),
     };
-  }
-
-  /** Ctrl+V, /paste: the clipboard's image waits for the next message. */
-  private async pasteImage(): Promise<void> {
-    const built = await this.loadChat();
-    const style = this.ctx.err;
-    const { pasteClipboardImage } = await import('./attach/paste.js');
-    const attached = await pasteClipboardImage(this.ctx, built, this.pending, {
-      note: (line) =>
-        this.io.output.write(
-          style.enabled ? `${style.dim(`${attachMark()} ${line}`)}\n` : `[FILE] ${line}\n`,
-        ),
-      confirm: (question) => this.asker.yesNo(question, { defaultYes: true }),
-      warn: (line) => this.io.output.write(formatWarning(line, style)),
-    });
-    if (attached) this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
   }
 
   private get mode(): string {
@@ -245,24 +225,6 @@ export class Repl {
     this.io.output.write(`${this.ctx.err.dim(t('input.editor.ready'))}\n`);
   }
 
-  /**
-   * A message naming a file that is one typo away from a real one goes back on the prompt with a
-   * suggestion instead of being sent without the file. Sent as it is when Enter is pressed again.
-   */
-  private heldBack(text: string): boolean {
-    if (text === this.heldTypo) {
-      this.heldTypo = undefined;
-      return false;
-    }
-    const home = this.ctx.env.HOME || homedir();
-    const typo = findMistyped(text, { cwd: this.ctx.cwd, home, isFile: (p) => statSync(p).isFile() });
-    if (!typo) return false;
-    this.heldTypo = text;
-    this.io.output.write(formatWarning(mistypedWarning(typo), this.ctx.err));
-    this.editor.prefill(text);
-    return true;
-  }
-
   /** `!command`: run by the shell tool for the person, its output added to the conversation. */
   private async bang(command: string): Promise<void> {
     if (!command) {
@@ -290,13 +252,23 @@ export class Repl {
    * Run something Ctrl+C stops, through the process's one interrupt: in raw mode the key reaches
    * the line editor, which passes it on as a press.
    */
-  private async stoppable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private stoppable<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.busy(() => this.ctx.interrupt.run(fn));
+  }
+
+  /** The terminal is in raw mode: Ctrl+C (and Esc) while this runs are passed on to the interrupt. */
+  private async busy<T>(fn: () => Promise<T>): Promise<T> {
     this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
     try {
-      return await this.ctx.interrupt.run(fn);
+      return await fn();
     } finally {
       this.editor.idle();
     }
+  }
+
+  private showError(err: unknown): void {
+    const view = { debug: this.ctx.args.flags.debug, inRepl: true };
+    this.io.output.write(formatError(toZhiError(err), this.ctx.err, view));
   }
 
   /** The window's width when output goes to a terminal. */
@@ -339,19 +311,11 @@ export class Repl {
         await this.handle(r.text);
       } catch (err) {
         log().error('repl: line failed', err);
-        this.io.output.write(
-          formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
-        );
+        this.showError(err);
       }
     }
     this.editor.close();
-    const usage = this.chat ? sessionUsageLine(this.chat.deps.usage) : t('repl.sessionNoUsage');
-    this.io.output.write(`${this.ctx.err.dim(usage)}\n`);
-    // A saved conversation: say how to come back to it.
-    const wiring = this.chat?.session;
-    if (wiring && (wiring.recorder.started || wiring.earlier)) {
-      this.io.output.write(`${this.ctx.err.dim(t('sessions.resumeHint', { id: wiring.recorder.id }))}\n`);
-    }
+    for (const line of goodbyeLines(this.chat)) this.io.output.write(`${this.ctx.err.dim(line)}\n`);
     return ExitCode.ok;
   }
 
@@ -363,7 +327,7 @@ export class Repl {
       return;
     }
     if (slashForm(text).trimStart().startsWith('/')) await this.loadCommands();
-    const parsed = classify(text, this.commandNames, (p) => exists(resolve(this.ctx.cwd, p)));
+    const parsed = classify(text, this.commandNames, (p) => existsSync(resolve(this.ctx.cwd, p)));
     if (parsed.kind === 'empty') return;
     if (parsed.kind === 'command') {
       await this.command(parsed.name, parsed.args);
@@ -384,19 +348,13 @@ export class Repl {
       slash.warn(lines.join(getLanguage() === 'zh' ? '' : ' '));
       return;
     }
-    // The terminal is in raw mode: Ctrl+C is a key, not a signal. Commands that can be stopped
-    // (/run, /compact) run inside the interrupt, so the key is passed on to it as a press.
-    this.editor.busy((key) => (key === 'esc' ? this.ctx.interrupt.stop() : this.ctx.interrupt.press()));
-    try {
-      await cmd.run(args, slash);
-    } catch (err) {
-      log().error(`command /${name} failed`, err);
-      this.io.output.write(
-        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
-      );
-    } finally {
-      this.editor.idle();
-    }
+    // Commands that can be stopped (/run, /compact) run inside the interrupt: Ctrl+C is a key here.
+    await this.busy(() =>
+      cmd.run(args, slash).catch((err: unknown) => {
+        log().error(`command /${name} failed`, err);
+        this.showError(err);
+      }),
+    );
   }
 
   /** Send a message as if the person had typed it at the prompt. */
@@ -406,52 +364,13 @@ export class Repl {
   }
 
   /** Send a message (with the files it names) and render the run. */
-  async send(text: string): Promise<void> {
-    if (this.heldBack(text)) return;
-    const rendererReady = loadRenderer();
-    const built = await this.loadChat();
-    const { chat } = built;
-    const before = snapshot(chat.deps.usage);
-    const started = Date.now();
-    try {
-      await this.stoppable(async (signal) => {
-        const style = this.ctx.err;
-        const env = makeAttachEnv(
-          this.ctx,
-          built,
-          {
-            note: (line) =>
-              this.io.output.write(
-                style.enabled ? `${style.dim(`${attachMark()} ${line}`)}\n` : `[FILE] ${line}\n`,
-              ),
-            confirm: (question) => this.asker.yesNo(question, { signal, defaultYes: true }),
-          },
-          signal,
-        );
-        const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
-        if (signal.aborted) {
-          this.io.output.write(formatWarning(t('repl.interrupted'), style));
-          return;
-        }
-        if (onlyFiles) {
-          this.pending = attachments;
-          this.io.output.write(`${style.dim(t('repl.attach.pending'))}\n`);
-          return;
-        }
-        this.pending = emptyAttachments();
-        // The addresses the person typed may be fetched without a question (not those in files).
-        if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
-        await rendererReady;
-        const run = chat.send(buildContent(text, attachments), signal);
-        await this.renderRun(run, () => usageSince(before, chat.deps.usage), started);
-        this.state.afterTurn?.();
-      });
-    } catch (err) {
-      log().error('message failed', err);
-      this.io.output.write(
-        formatError(toZhiError(err), this.ctx.err, { debug: this.ctx.args.flags.debug, inRepl: true }),
-      );
-    }
+  send(text: string): Promise<void> {
+    return this.messages.send(text);
+  }
+
+  /** Ctrl+V, /paste: the clipboard's image waits for the next message. */
+  private pasteImage(): Promise<void> {
+    return this.messages.pasteImage();
   }
 
   /**
@@ -475,14 +394,5 @@ export class Repl {
     } finally {
       this.renderer = undefined;
     }
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -26,6 +26,15 @@ export function sessionUsageLine(usage: UsageTracker): string {
   return summary ? t('repl.sessionUsage', { summary }) : t('repl.sessionNoUsage');
 }
 
+/** The lines printed when the REPL ends: the session's usage, and how to come back to a saved one. */
+export function goodbyeLines(chat: ChatSession | undefined): string[] {
+  const lines = [chat ? sessionUsageLine(chat.deps.usage) : t('repl.sessionNoUsage')];
+  const wiring = chat?.session;
+  if (wiring && (wiring.recorder.started || wiring.earlier))
+    lines.push(t('sessions.resumeHint', { id: wiring.recorder.id }));
+  return lines;
+}
+
 /** /usage: one row per model (calls, input, cached, output tokens, cost) and the total. */
 export function usageTable(usage: UsageTracker): string[] {
   const models = usage.models();
