@@ -141,7 +141,13 @@ describe('a request that got no answer says what happened, why, and what to try'
 
 describe("the platform's own words", () => {
   it('are labelled as the platform’s answer, in the person’s language, with status and code', () => {
-    const err = { kind: 'auth' as const, status: 401, code: '401', message: '令牌已过期或验证不正确！' };
+    const err = {
+      kind: 'auth' as const,
+      status: 401,
+      code: '401',
+      message: '令牌已过期或验证不正确！',
+      retryable: false,
+    };
     setLanguage('en');
     expect(describeApiError(err, PLATFORMS.bigmodel).whyText()).toBe(
       'the platform answered “令牌已过期或验证不正确！” (HTTP 401, code 401)',
