@@ -19,7 +19,7 @@ import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { scopedShell } from '../../tools/shell/scope.js';
 import type { CallGate } from '../batch/call-gate.js';
-import type { FolderOptions } from '../batch/folder-run.js';
+import type { FolderOptions } from '../batch/folder-options.js';
 import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
