@@ -403,6 +403,17 @@ describe('zhi run … --dry-run', () => {
     expect(r.stdout).toMatch(/on glm-4-flash:\s+≈?¥0\.00/);
     expect(r.stdout).toMatch(/on glm-5:\s+≈?¥0\.\d+/);
     expect(r.stdout).toMatch(/with --batch \(results within 24 h\):\s+≈?¥/);
+    // summarize's written file is its answer: one model call per file, so the input in all is
+    // the four files' first requests, once each.
+    const num = (x: string) => Number(x.replace(/,/g, ''));
+    const rowTokens = [...r.stdout.matchAll(/f00\d\.txt\s+about ([\d,]+) tokens in/g)].map((m) => num(m[1]!));
+    expect(rowTokens).toHaveLength(4);
+    const total = /Estimated in all: ([\d,]+) input and [\d,]+ output tokens in about (\d+) model calls/.exec(
+      r.stdout,
+    );
+    expect(total, r.stdout).not.toBeNull();
+    expect(num(total![1]!)).toBe(rowTokens.reduce((a, b) => a + b, 0));
+    expect(total![2]).toBe('4');
     // The real saving: every call of every file goes through the Batch API, in rounds.
     const air = await zhi(['run', 'summarize', 'docs', '--dry-run', '--model', 'glm-4-air']);
     const saving = Number(
@@ -418,6 +429,7 @@ describe('zhi run … --dry-run', () => {
     });
     expect(zh.stdout).toContain('将用 summarize（glm-4-air）处理 4 个文件中的 2 个（2 个已完成）');
     expect(zh.stdout).toContain('未发送任何请求');
+    expect(zh.stdout).toMatch(/预计总计：约 2 次模型调用/);
   });
 });
 

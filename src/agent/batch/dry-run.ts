@@ -22,9 +22,14 @@ export interface DryRunInput {
   todo: number[];
 }
 
-/** A skill that writes a file takes about two calls per file: the write, then the answer. */
-function callsPerFile(req: SkillRunRequest): number {
-  return req.skill.tools.some((name) => traitsOf(name).writesOutput) ? 2 : 1;
+/**
+ * Model calls of one file's run, counted from the skill: one when the file it writes is its
+ * answer (`output.answer: file`: the run ends when the file is saved); a skill that writes a
+ * file and then answers takes two (the write, then the answer); a skill that only answers, one.
+ */
+export function callsPerFile(skill: SkillRunRequest['skill']): number {
+  if (skill.answerIsFile) return 1;
+  return skill.tools.some((name) => traitsOf(name).writesOutput) ? 2 : 1;
 }
 
 interface Row {
@@ -39,6 +44,8 @@ interface FileEstimate {
   model?: string;
   prompt: number;
   completion: number;
+  /** Model calls the file's run would make. */
+  calls: number;
 }
 
 /**
@@ -64,9 +71,11 @@ async function estimateFile(o: DryRunInput, file: string, calls: number): Promis
       model,
       prompt: input,
       completion: output,
+      // Every part on its own, then the skill's own run over the parts' results.
+      calls: first.long.parts + calls,
     };
   }
-  if (!first?.request) return { row: { name, tokens: 0 }, prompt: 0, completion: 0 };
+  if (!first?.request) return { row: { name, tokens: 0 }, prompt: 0, completion: 0, calls: 0 };
   const p = estimateMessagesTokens(first.request.messages) + estimateToolsTokens(first.request.tools ?? []);
   const c = Math.min(4000, Math.max(200, Math.round(p / 4)));
   return {
@@ -74,6 +83,7 @@ async function estimateFile(o: DryRunInput, file: string, calls: number): Promis
     model,
     prompt: p * calls + c * (calls - 1),
     completion: c * calls,
+    calls,
   };
 }
 
@@ -89,7 +99,8 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   let model = '';
   let prompt = 0;
   let completion = 0;
-  const calls = callsPerFile(req);
+  let allCalls = 0;
+  const calls = callsPerFile(req.skill);
   for (const i of o.todo) {
     if (rt.signal.aborted) break;
     const file = o.files[i]!;
@@ -97,6 +108,7 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
     model ||= e.model ?? '';
     prompt += e.prompt;
     completion += e.completion;
+    allCalls += e.calls;
     rows.push(e.row);
   }
   model ||= req.model ?? req.skill.model ?? rt.skillModel;
@@ -142,7 +154,7 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
     t('batch.dry.total', {
       input: prompt.toLocaleString('en-US'),
       output: completion.toLocaleString('en-US'),
-      calls,
+      calls: allCalls.toLocaleString('en-US'),
     }),
     ...priceLines,
     '',

@@ -11,53 +11,16 @@ import { dryRunFolder } from './dry-run.js';
 import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './events.js';
 import { classify, runOne, withFinally } from './file-run.js';
 import { type FileResult, finishFolder, reasonOf } from './folder-end.js';
+import { type FolderOptions, folderOptions, manifestPathOf, runOutputDir } from './folder-options.js';
 import { outputWrite, removeLeftovers } from './leftovers.js';
-import { fingerprint, manifestPath, type OutputWrite, RunManifest } from './manifest.js';
-import { DEFAULT_JOBS, type PoolControl, poolEvents } from './pool.js';
+import { fingerprint, type OutputWrite, RunManifest } from './manifest.js';
+import { type PoolControl, poolEvents } from './pool.js';
 import type { BatchRounds } from './rounds.js';
 import { RunLock } from './run-lock.js';
 import { allWritten, checkWrites, WriteLog } from './written.js';
 
-/** How a folder run goes; every field has a default (`zhi run` sets them from its flags). */
-export interface FolderOptions {
-  /** Files at once (`--jobs`). */
-  jobs: number;
-  /** Redo files an earlier run finished (`--force`). */
-  force: boolean;
-  /** First pause after a 1305 overload (tests make it short). */
-  pauseMs: number;
-  /** Send every model call of every file through the Batch API, in rounds (`--batch`). */
-  batch: boolean;
-  /** How often a batch job's status is asked for. */
-  pollMs: number;
-  /** Say what would be processed and what it would cost; send nothing (`--dry-run`). */
-  dryRun: boolean;
-  /** Another run holds the folder's lock: wait for it (`--wait`) instead of stopping. */
-  wait: boolean;
-  /** The Batch API's limits for one input file (the declared ones unless tests make them small). */
-  batchLimits?: { bytes?: number; lines?: number };
-}
-
-/** The output folder of a run, decided as runSkill decides it. */
-export function runOutputDir(req: SkillRunRequest, rt: SkillRuntime): string {
-  return req.outputDir ?? rt.outputFolder(req.skill.output.directory);
-}
-
 /** Pieces of one file (a long document's parts, a composite's steps) at once in a batch round. */
 const ROUND_JOBS = 10_000;
-
-function folderOptions(rt: SkillRuntime): FolderOptions {
-  return {
-    jobs: DEFAULT_JOBS,
-    force: false,
-    pauseMs: 2000,
-    batch: false,
-    pollMs: 30_000,
-    dryRun: false,
-    wait: false,
-    ...rt.folder,
-  };
-}
 
 /**
  * A folder given where the skill takes one file: run the whole skill on every file, `jobs` at
@@ -87,10 +50,6 @@ export async function* runFolder(
   } finally {
     await lock?.release();
   }
-}
-
-function manifestPathOf(req: SkillRunRequest, rt: SkillRuntime, dir: string): string {
-  return manifestPath(runOutputDir(req, rt), req.skill.name, dir);
 }
 
 async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult> {

@@ -35,7 +35,7 @@ export const batch = defineMessages(
     'batch.dry.tokens': 'about {n} tokens in',
     'batch.dry.long': 'long document: {parts} parts, each sent on its own, then combined',
     'batch.dry.total':
-      'Estimated in all: {input} input and {output} output tokens (about {calls} calls per file; the answers are a guess).',
+      'Estimated in all: {input} input and {output} output tokens in about {calls} model calls (the answers are a guess).',
     'batch.dry.on': 'on {model}:',
     'batch.dry.batch': 'with --batch (results within 24 h):',
     'batch.dry.covered': 'covered by your plan',
@@ -124,7 +124,7 @@ export const batch = defineMessages(
     'batch.dry.tokens': '输入约 {n} 个 token',
     'batch.dry.long': '长文档：分 {parts} 部分分别发送，再合并',
     'batch.dry.total':
-      '预计总计：输入 {input} 个、输出 {output} 个 token（每个文件约 {calls} 次调用；输出量为估计值）。',
+      '预计总计：约 {calls} 次模型调用，输入 {input} 个、输出 {output} 个 token（输出量为估计值）。',
     'batch.dry.on': '使用 {model}：',
     'batch.dry.batch': '使用 --batch（24 小时内出结果）：',
     'batch.dry.covered': '由套餐覆盖',
