@@ -7,6 +7,7 @@
  */
 import { findModel, formatCost, priceFor, tierFor } from '../llm/models.js';
 import type { Platform } from '../llm/platforms.js';
+import { maxOf } from '../support/arrays.js';
 import { t } from '../support/i18n/index.js';
 
 export interface InputStep {
@@ -27,7 +28,10 @@ export function inputStep(model: string, platform: Platform, tokens: number): In
   const steps = (price?.tiers ?? []).filter((s) => s.minInput && !s.minOutput);
   if (!price || !steps.length) return undefined;
   const at = (n: number) => tierFor(price, { promptTokens: n, completionTokens: 0, cachedTokens: 0 });
-  const from = Math.max(0, ...steps.filter((s) => s.minInput! <= tokens).map((s) => s.minInput!));
+  const from = maxOf(
+    steps.filter((s) => s.minInput! <= tokens).map((s) => s.minInput!),
+    0,
+  );
   const next = steps.filter((s) => s.minInput! > tokens).sort((a, b) => a.minInput! - b.minInput!)[0];
   return {
     input: at(tokens).input,

@@ -20,6 +20,10 @@ export function formatApproval(req: ToolApproval, style: Style): string {
     : style.bold(t('tools.approve.title', { name: visible(mcpToolTitle(req.name) ?? req.name) }));
   const lines: string[] = [title];
   for (const line of req.preview.split('\n')) lines.push(`  ${visible(line, { keepTabs: true })}`);
+  // The extra answers come before the warning and the summary, which stay the last lines above
+  // the question (a command cannot push them out of view).
+  const choices = approvalChoices(req);
+  if (choices) lines.push(style.dim(choices));
   if (req.warning) {
     const text = visible(req.warning);
     lines.push(style.enabled ? style.red(style.bold(`⚠ ${text}`)) : `[WARNING] ${text}`);
@@ -32,11 +36,19 @@ export function formatApproval(req: ToolApproval, style: Style): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The question itself, naming the extra answers when there are any. */
-export function approvalQuestion(req: ToolApproval): string {
-  if (!req.choices?.length) return `${t('tools.approve.question')} `;
+/**
+ * The extra answers (w, i, a…), as a line of their own above the question: inside the question they
+ * made it wider than the window, and readline redrew a wrapped question twice on every key.
+ */
+export function approvalChoices(req: ToolApproval): string {
+  if (!req.choices?.length) return '';
   const extra = req.choices.map((c) => `${c.key} = ${c.label}`).join(t('tools.approve.sep'));
-  return `${t('tools.approve.questionWith', { extra })} `;
+  return t('tools.approve.others', { extra });
+}
+
+/** The question itself: short, so it never wraps. */
+export function approvalQuestion(): string {
+  return `${t('tools.approve.question')} `;
 }
 
 export type ParsedAnswer = ApprovalAnswer | 'view';
@@ -72,7 +84,7 @@ export async function askApproval(
 ): Promise<ApprovalAnswer> {
   write(formatApproval(req, style));
   for (let round = 0; round < 10; round++) {
-    const answer = parseApprovalAnswer(await ask(approvalQuestion(req)), req);
+    const answer = parseApprovalAnswer(await ask(approvalQuestion()), req);
     if (answer !== 'view') return answer;
     write(formatApproval({ ...req, preview: req.full ?? req.preview }, style));
   }

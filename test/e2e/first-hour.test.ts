@@ -57,7 +57,8 @@ describe('a site that cannot be found', () => {
       env: { ZHI_LANGUAGE: 'zh' },
     });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('web_fetch');
+    // The tool line names the action in words (打开 = open a web page), not the internal name.
+    expect(r.stderr).toContain('打开 nosuch-site.invalid');
     expect(r.stderr).not.toContain('没有找到这个文件');
     expect(r.stderr).toMatch(/网站 nosuch-site\.invalid (不存在|无法连接)|无法连接网站 nosuch-site\.invalid/);
   });

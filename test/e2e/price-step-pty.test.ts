@@ -8,7 +8,8 @@ const e = useE2E();
 describe('/usage and price steps', () => {
   it('shows the input price now and where the dearer step starts', async () => {
     e.fake.script({ kind: 'text', text: 'Hello there.' });
-    const repl = e.pty({ args: ['--model', 'glm-5'] });
+    // Wide enough that the line is not wrapped at words (the REPL wraps every line it prints).
+    const repl = e.pty({ args: ['--model', 'glm-5'], cols: 200 });
     await repl.waitFor('>');
     repl.write(`hello${KEY.enter}`);
     await repl.waitFor('Hello there.');
@@ -24,7 +25,7 @@ describe('/usage and price steps', () => {
   });
 
   it('says it in Chinese', async () => {
-    const repl = e.pty({ args: ['--model', 'glm-5'], env: { ZHI_LANGUAGE: 'zh' } });
+    const repl = e.pty({ args: ['--model', 'glm-5'], env: { ZHI_LANGUAGE: 'zh' }, cols: 200 });
     await repl.waitFor('>');
     repl.write(`/usage${KEY.enter}`);
     await repl.waitFor(

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { makePng } from '../helpers/media.js';
 import { KEY, type PtySession } from '../helpers/pty.js';
+import { VirtualTerminal } from '../helpers/vt.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -41,6 +42,25 @@ const toolResults = () =>
     .map((m: { content: string }) => m.content);
 
 describe.each(['en', 'zh'] as const)('always allow a shell command prefix (%s)', (lang) => {
+  it('in a narrow window the question stays one short line, drawn once while the answer is typed', async () => {
+    fake.script(shellCall('ls -a'), { kind: 'text', text: 'Listed.' });
+    const s = e.pty({ cols: 60, rows: 30, env: { ZHI_LANGUAGE: lang } });
+    await s.waitFor(promptFor(lang), 15_000);
+    const from = await send(s, 'list the folder');
+    const question = lang === 'en' ? 'Allow? [y/N]' : '允许吗？[y/N]';
+    await s.waitFor(question, 15_000, from);
+    s.write('a');
+    await s.until(() => s.raw().endsWith('a') || s.raw().trimEnd().endsWith('a'), 'the typed answer');
+    const vt = new VirtualTerminal(60);
+    vt.write(s.raw());
+    const screen = vt.text();
+    // The extra answers are on their own lines above; the question is drawn once, not per key.
+    expect(screen.split(question)).toHaveLength(2);
+    expect(screen).toContain(lang === 'en' ? 'Other answers:' : '也可以回答：');
+    s.write('\r');
+    await s.waitFor('Listed.', 20_000, from);
+  });
+
   it('"a" allows `ls` for the session: the next ls runs unasked, a different program is asked', async () => {
     writeFileSync(join(work, 'marker-one.txt'), 'x');
     fake.script(shellCall('ls -a'), shellCall('ls -l marker-one.txt'), shellCall('wc -c marker-one.txt'), {

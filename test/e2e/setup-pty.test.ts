@@ -14,7 +14,7 @@ describe('setup wizard in a terminal', () => {
     try {
       await s.waitFor('Language');
       s.write(KEY.enter); // English
-      await s.waitFor('Which Zhipu platform');
+      await s.waitFor('Which platform is your key from');
       s.write(KEY.enter); // BigModel
       await s.waitFor('API key');
       s.write('wrong.key');
@@ -64,7 +64,7 @@ describe('setup wizard in a terminal', () => {
     try {
       await s.waitFor('Welcome to zhi');
       s.write(KEY.enter);
-      await s.waitFor('Which Zhipu platform');
+      await s.waitFor('Which platform is your key from');
       s.write(KEY.enter);
       await s.waitFor('API key');
       s.write(TEST_KEY + KEY.enter);
@@ -82,7 +82,7 @@ describe('setup wizard in a terminal', () => {
     try {
       await s2.waitFor('Language');
       s2.write(KEY.enter);
-      await s2.waitFor('Which Zhipu platform');
+      await s2.waitFor('Which platform is your key from');
       s2.write(KEY.enter);
       await s2.waitFor('API key');
       s2.write(TEST_KEY + KEY.enter);

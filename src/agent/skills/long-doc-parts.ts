@@ -13,6 +13,7 @@ import type { AgentResult, RunEvent } from '../events.js';
 import { runAgent } from '../loop.js';
 import type { PartStore } from './part-store.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import { skillSystemPrompt } from './skill-prompt.js';
 
 /** One piece of work: a text, what it is called in the message, and the instruction for it. */
 export interface Piece {
@@ -42,7 +43,6 @@ export async function* runPieces(
   stage: { round: number },
 ): AsyncGenerator<RunEvent, string[] | undefined> {
   const { req, rt, plan } = o;
-  const { skillSystemPrompt } = await import('./run.js');
   const system = skillSystemPrompt(req.skill, {
     outputDir: '',
     today: rt.today ?? new Date().toISOString().slice(0, 10),

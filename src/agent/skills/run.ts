@@ -2,20 +2,17 @@ import { type Cost, findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { LlmClient, Message, PlatformClient, Usage } from '../../llm/types.js';
 import type { UsageTracker } from '../../llm/usage.js';
-import { skillFolderLines } from '../../skills/bundled.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
-import { checkPath, composeMessage, type ReadDocumentFn } from '../../skills/documents.js';
+import { checkPath, type ReadDocumentFn } from '../../skills/documents.js';
 import type { FolderSelection } from '../../skills/folder.js';
 import type { InputValues } from '../../skills/inputs.js';
 import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, type SkillTools, skillClosure, skillModel } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
-import { insertAll, pushAll } from '../../support/arrays.js';
+import { insertAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
-import { traitsOf } from '../../tools/index.js';
-import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { scopedShell } from '../../tools/shell/scope.js';
 import type { CallGate } from '../batch/call-gate.js';
@@ -24,10 +21,10 @@ import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
 import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
-import { languagePreamble } from '../prompt.js';
 import { chainProblem } from './chain.js';
-import { type GatheredInputs, gatherInputs } from './gather.js';
+import { gatherInputs } from './gather.js';
 import { mapLongDocument, RESULT_PLACEHOLDER, withWholeResult } from './long-doc.js';
+import { firstMessage, skillPrompt } from './skill-prompt.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
 
@@ -343,61 +340,6 @@ async function* runAgentThenStop(
   } finally {
     await stop();
   }
-}
-
-function skillPrompt(
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-  plan: SkillPlan,
-  registry: ToolRegistry,
-): string {
-  return skillSystemPrompt(req.skill, {
-    outputDir: displayPath(rt.cwd, plan.outputDir),
-    today: rt.today ?? new Date().toISOString().slice(0, 10),
-    writes: registry.names().some((name) => traitsOf(name).writesOutput),
-    shell: registry.has('shell'),
-  });
-}
-
-function firstMessage(req: SkillRunRequest, inputs: GatheredInputs): string {
-  const chain = req.chain ?? [];
-  return composeMessage({
-    skill: req.skill,
-    values: req.values,
-    blocks: inputs.blocks,
-    results: inputs.results,
-    ...(chain.length ? { caller: chain[chain.length - 1]! } : {}),
-    ...(req.instructions ? { instructions: req.instructions } : {}),
-    ...(req.extraDocuments ? { extraDocuments: req.extraDocuments } : {}),
-    ...(req.task?.trim() ? { task: req.task } : {}),
-    ...(inputs.files.length ? { files: inputs.files } : {}),
-  });
-}
-
-/** The system prompt of a skill run: the skill's own prompt, the language rule, the date, where files go. */
-export function skillSystemPrompt(
-  skill: Skill,
-  o: { outputDir: string; today: string; writes: boolean; shell?: boolean },
-): string {
-  const lines = [
-    skill.systemPrompt,
-    '',
-    languagePreamble(),
-    "The labels in the user's message (Inputs, file names) are written by zhi in English: what counts is the language of the document and of the inputs' text (a Chinese document gets a Chinese answer), unless an input names the language to use.",
-    `Today is ${o.today}.`,
-  ];
-  if (o.writes) {
-    lines.push(
-      `file_write saves new files in the output folder "${o.outputDir}": give it a plain file name such as "summary.md", never a folder or an absolute path. It never replaces an existing file; if a name is taken, pick another.`,
-    );
-    if (skill.answerIsFile)
-      lines.push(
-        'When file_write saves your result, the run ends there: what you wrote is your final answer and is shown as it is. Do not repeat it afterwards.',
-      );
-  }
-  if (skill.folder)
-    pushAll(lines, skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
-  return lines.join('\n');
 }
 
 async function settleTrust(skill: Skill, rt: SkillRuntime): Promise<void> {

@@ -6,51 +6,23 @@ import type { ZhiError } from '../../support/errors.js';
 import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import { formatError, formatWarning } from './error.js';
+import { formatWarning } from './error.js';
 import { FrameClock } from './frame-clock.js';
-import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from './lines.js';
+import { nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { liveLines, type RunningTool } from './live-lines.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
 import { FolderProgress, longDocumentLines, partText } from './progress.js';
+import type { ReplRendererOptions } from './repl-options.js';
 import { safeEvent } from './safe-event.js';
-import { Screen, type Terminal } from './screen.js';
+import { Screen } from './screen.js';
 import { commandRan, shownOutput } from './shell-output.js';
 import type { Style } from './style.js';
-import { formatDuration } from './summary.js';
+import { endText, formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
 import { ThinkingText } from './thinking.js';
-import { wrapText } from './width.js';
 
-/**
- * How the REPL shows a run:
- * - rich: a terminal with colour — Markdown rendered as it streams (finished blocks printed once,
- *   only the unfinished block redrawn), a spinner with elapsed time, live tool lines;
- * - plain: a terminal without colour (NO_COLOR, --no-color) — no escape codes at all: each block
- *   printed once when finished, `[TOOL]`/`[DONE]`/`[ERROR]` prefixes;
- * - pipe: stdout is not a terminal — the answer is written to stdout as plain text when complete,
- *   progress goes to stderr.
- */
-export type RenderMode = 'rich' | 'plain' | 'pipe';
-
-export interface ReplRendererOptions {
-  mode: RenderMode;
-  /** The terminal the answer goes to (stdout). In rich mode everything is drawn there. */
-  term: Terminal;
-  /** Styles of stdout and stderr (colour only where enabled). */
-  out: Style;
-  err: Style;
-  stderr: (s: string) => void;
-  /** Show the whole reasoning (true) or a collapsing three-line window (false). */
-  verbose: () => boolean;
-  debug: boolean;
-  cwd: string;
-  now?: () => number;
-  /** Animate the spinner (off in tests). */
-  animate?: boolean;
-  /** One question and done (`zhi -c`): an interruption ends the run, there is no next message. */
-  oneShot?: boolean;
-}
+export type { RenderMode, ReplRendererOptions } from './repl-options.js';
 
 const REDRAW_MS = 50;
 const THINKING_WINDOW = 3;
@@ -298,20 +270,17 @@ export class ReplRenderer {
       if (text.trim()) this.o.term.write(text.endsWith('\n') ? text : `${text}\n`);
     }
     const error = result.error ?? this.lastError;
-    if (error && result.stopReason !== 'answer') {
-      this.printUi(formatError(error, this.ui, { debug: this.o.debug, inRepl: !this.o.oneShot }));
-      return;
-    }
-    if (result.stopReason === 'aborted') {
-      this.printUi(formatWarning(t(this.o.oneShot ? 'cli.interrupted' : 'repl.interrupted'), this.ui));
-      return;
-    }
-    const line = doneLine(result, usage, durationMs);
-    const files = fileLines(result, this.o.cwd);
-    const shown = this.ui.enabled ? this.ui.dim(line) : `[DONE] ${line}`;
-    // On a terminal the closing line wraps at its words (`≈¥0.0033` stays whole).
-    const done = this.o.mode === 'pipe' ? [shown] : wrapText(shown, this.width(), '', '  ');
-    this.printUi(['', ...done, ...files].join('\n'));
+    this.printUi(
+      endText(result, usage, durationMs, {
+        ui: this.ui,
+        ...(error ? { error } : {}),
+        debug: this.o.debug,
+        oneShot: Boolean(this.o.oneShot),
+        cwd: this.o.cwd,
+        // On a terminal the closing line wraps at its words; piped, it stays one line.
+        ...(this.o.mode === 'pipe' ? {} : { width: this.width() }),
+      }),
+    );
   }
 
   /**

@@ -2,8 +2,12 @@ import { relative } from 'node:path';
 import type { AgentResult } from '../../agent/events.js';
 import { formatCost } from '../../llm/models.js';
 import type { UsageTracker } from '../../llm/usage.js';
+import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
+import { formatError, formatWarning } from './error.js';
+import type { Style } from './style.js';
+import { wrapText } from './width.js';
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
@@ -35,4 +39,25 @@ export function doneLine(result: AgentResult, usage: UsageTracker, durationMs: n
 
 export function fileLines(result: AgentResult, cwd: string): string[] {
   return result.filesWritten.map((f) => `  → ${relative(cwd, f.path) || f.path} (${formatBytes(f.bytes)})`);
+}
+
+/**
+ * What closes a run in the REPL or `zhi -c`: the error panel (the run did not answer), "Interrupted."
+ * or the closing line with the files written. `width` wraps the closing line at its words
+ * (`≈¥0.0033` stays whole); without it the line is left as it is (piped output).
+ */
+export function endText(
+  result: AgentResult,
+  usage: UsageTracker,
+  durationMs: number,
+  o: { ui: Style; error?: ZhiError; debug: boolean; oneShot: boolean; cwd: string; width?: number },
+): string {
+  if (o.error && result.stopReason !== 'answer')
+    return formatError(o.error, o.ui, { debug: o.debug, inRepl: !o.oneShot });
+  if (result.stopReason === 'aborted')
+    return formatWarning(t(o.oneShot ? 'cli.interrupted' : 'repl.interrupted'), o.ui);
+  const line = doneLine(result, usage, durationMs);
+  const shown = o.ui.enabled ? o.ui.dim(line) : `[DONE] ${line}`;
+  const done = o.width === undefined ? [shown] : wrapText(shown, o.width, '', '  ');
+  return ['', ...done, ...fileLines(result, o.cwd)].join('\n');
 }

@@ -1,10 +1,12 @@
 /**
  * Small pieces of state the line editor (editor.ts) keeps about its input: where the person is
- * in the history, a bracketed paste being collected, and Enters that arrive in one burst.
+ * in the history, a bracketed paste being collected, and Enters that arrive in one burst (and what
+ * Enter at the prompt does with them).
  */
 import type { Key } from 'node:readline';
 import { pushAll } from '../../support/arrays.js';
 import type { TextBuffer } from './buffer.js';
+import { continues } from './input.js';
 
 /** History browsing: index -1 is the draft being typed; the draft is kept while browsing. */
 export class HistoryBrowser {
@@ -95,6 +97,42 @@ export class EnterBurst {
       settle(count);
     });
   }
+}
+
+/**
+ * Enter at the prompt sends — unless the line ends with `\` (it becomes a new line, still
+ * editable), or more keys follow in the same read (lines pasted into a terminal without bracketed
+ * paste). `to.reading()` is asked when the burst settles: the prompt may be gone by then.
+ */
+export function enterAtPrompt(
+  b: TextBuffer,
+  k: Key,
+  enters: EnterBurst,
+  to: { reading(): boolean; submit(): void; draw(): void },
+): void {
+  const before = b.text.slice(0, b.cursor);
+  const cont = b.cursor === b.text.length ? continues(before) : undefined;
+  if (cont !== undefined) {
+    b.set(`${cont}\n`);
+    to.draw();
+    return;
+  }
+  // `\r\n` from a paste: the `\n` after a `\r` is the same line end.
+  if (k.name === 'enter' && k.sequence === '\n' && enters.count > 0 && before.endsWith('\n')) return;
+  const at = b.cursor;
+  b.insert('\n');
+  const textAtEnter = b.text;
+  enters.add((count) => {
+    if (!to.reading()) return;
+    if (count === 1 && b.text === textAtEnter) {
+      b.set(b.text.slice(0, at) + b.text.slice(at + 1));
+      to.submit();
+      return;
+    }
+    // Several lines at once: a paste. Keep them for editing, never send by their newlines.
+    if (b.text.endsWith('\n') && b.cursor === b.text.length) b.set(b.text.slice(0, -1));
+    to.draw();
+  });
 }
 
 type QueuedKey = [string | undefined, Key | undefined];

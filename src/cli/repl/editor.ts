@@ -5,6 +5,7 @@ import { completeAtCursor } from './editor-complete.js';
 import {
   BusyInterrupt,
   EnterBurst,
+  enterAtPrompt,
   HistoryBrowser,
   PASTING,
   PasteCollector,
@@ -14,7 +15,6 @@ import {
 import { applyKey } from './editor-keys.js';
 import type { EditorOptions, EditorStreams, ReadResult } from './editor-types.js';
 import { EditorView } from './editor-view.js';
-import { continues } from './input.js';
 import { ReverseSearch, searchAction, searchPrompt } from './search.js';
 
 export type { EditorOptions, EditorStreams, ReadResult } from './editor-types.js';
@@ -294,38 +294,16 @@ export class LineEditor {
     this.draw();
   }
 
-  /**
-   * Enter sends — unless the line ends with `\` (it becomes a new line, still editable), or more
-   * keys follow in the same read (lines pasted into a terminal without bracketed paste).
-   */
+  /** Enter answers a question; at the prompt it sends, or starts a new line (enterAtPrompt). */
   private enter(k: Key): void {
     if (this.mode === 'ask') {
       this.endAsk(this.buf.text);
       return;
     }
-    const b = this.buf;
-    const before = b.text.slice(0, b.cursor);
-    const cont = b.cursor === b.text.length ? continues(before) : undefined;
-    if (cont !== undefined) {
-      b.set(`${cont}\n`);
-      this.draw();
-      return;
-    }
-    // `\r\n` from a paste: the `\n` after a `\r` is the same line end.
-    if (k.name === 'enter' && k.sequence === '\n' && this.enters.count > 0 && before.endsWith('\n')) return;
-    const at = b.cursor;
-    b.insert('\n');
-    const textAtEnter = b.text;
-    this.enters.add((count) => {
-      if (this.mode !== 'read') return;
-      if (count === 1 && b.text === textAtEnter) {
-        b.set(b.text.slice(0, at) + b.text.slice(at + 1));
-        this.submit();
-        return;
-      }
-      // Several lines at once: a paste. Keep them for editing, never send by their newlines.
-      if (b.text.endsWith('\n') && b.cursor === b.text.length) b.set(b.text.slice(0, -1));
-      this.draw();
+    enterAtPrompt(this.buf, k, this.enters, {
+      reading: () => this.mode === 'read',
+      submit: () => this.submit(),
+      draw: () => this.draw(),
     });
   }
 

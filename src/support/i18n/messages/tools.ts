@@ -4,7 +4,7 @@ export const tools = defineMessages(
   {
     'tools.approve.title': 'zhi wants to run {name}:',
     'tools.approve.question': 'Allow? [y/N]',
-    'tools.approve.questionWith': 'Allow? [y/N] ({extra})',
+    'tools.approve.others': 'Other answers: {extra}',
     'tools.approve.sep': ', ',
     'tools.approve.action': 'zhi wants to {action}',
     'tools.approve.colon': ':',
@@ -30,7 +30,7 @@ export const tools = defineMessages(
   {
     'tools.approve.title': 'zhi 想要运行 {name}：',
     'tools.approve.question': '允许吗？[y/N]',
-    'tools.approve.questionWith': '允许吗？[y/N]（{extra}）',
+    'tools.approve.others': '也可以回答：{extra}',
     'tools.approve.sep': '，',
     'tools.approve.action': 'zhi 想要{action}',
     'tools.approve.colon': '：',
