@@ -70,7 +70,13 @@ export type AgentEvent =
       /** Lines the tool wants the person to see (a search's sources); from outside: sanitize. */
       display?: string[];
     }
-  | { type: 'progress'; id: string; note: string }
+  | {
+      type: 'progress';
+      id: string;
+      note: string;
+      /** A long document's pieces: how many of them are done (round 0: the parts, then combining rounds). */
+      part?: { done: number; total: number; round: number };
+    }
   | { type: 'usage'; model: string; usage: Usage; cost: Cost; purpose?: UsagePurposeTag }
   | { type: 'warning'; message: string }
   | { type: 'error'; error: ZhiError }

@@ -125,6 +125,29 @@ describe('documents longer than one message: map, then combine', () => {
     expect(readdirSync(join(work, 'zhi-output'))).toEqual(['contract-summary.md']);
   });
 
+  it('a long document in a folder run says how far its parts are (piped: a line every few parts)', async () => {
+    const pages = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
+    );
+    mkdirSync(join(work, 'docs'));
+    writeFileSync(join(work, 'docs', 'contract.txt'), pages.join('\n'));
+    writeFileSync(join(work, 'docs', 'note.txt'), 'A short note.');
+    fake.fallback = (req): Reply =>
+      req.body.messages.at(-1).role === 'user' && !isMap(req)
+        ? { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 's.md', content: 'S' } }] }
+        : { kind: 'text', text: 'PARTSUM' };
+    const r = await zhi(['run', 'summarize', 'docs', '--auto']);
+    expect(r.code).toBe(0);
+    const total = chats().filter(isMap).length;
+    expect(total).toBeGreaterThanOrEqual(5);
+    const said = [...r.stderr.matchAll(/docs\/contract\.txt: part (\d+)\/(\d+)/g)];
+    expect(said.length, r.stderr).toBeGreaterThan(0);
+    expect(said.length).toBeLessThan(total);
+    expect(said.at(-1)?.slice(1)).toEqual([String(total), String(total)]);
+  });
+
   it('--dry-run says a long document is split into parts and estimates the parts and the combining run', async () => {
     const pages = Array.from(
       { length: 400 },

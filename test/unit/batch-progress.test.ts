@@ -29,7 +29,7 @@ function harness(live: boolean, columns = 100) {
 
 const counts = (done: number, failed: number, total = 500, earlier = 0) => ({ total, done, failed, earlier });
 const file = (
-  status: 'started' | 'done' | 'failed',
+  status: 'started' | 'done' | 'failed' | 'part',
   name: string,
   c: ReturnType<typeof counts>,
   extra = {},
@@ -70,6 +70,38 @@ describe('FolderProgress', () => {
       '495 of 500 files to process, 4 at a time',
       '5 already done by an earlier run (skipped; --force redoes them)',
     ]);
+  });
+
+  it("shows a long document's parts on the live line, in place; piped, a line every few parts", () => {
+    const live = harness(true);
+    live.p.handle(start);
+    live.p.handle(file('started', 'docs/big.txt', counts(0, 0, 3)));
+    live.p.handle(file('started', 'docs/small.txt', counts(0, 0, 3)));
+    const part = (done: number, round = 0) =>
+      file('part', 'docs/big.txt', counts(0, 0, 3), { part: { done, total: 12, round } });
+    for (let i = 1; i <= 3; i++) live.p.handle(part(i));
+    // The long document is shown (not the file started after it), redrawn in place: no new lines.
+    expect(live.raw.at(-1)).toMatch(/^\r\x1b\[2K\[0\/3\] 0%.* · docs\/big\.txt part 3\/12$/);
+    expect(live.lines).toHaveLength(2); // the two start lines only
+    live.p.handle(part(1, 1));
+    expect(live.raw.at(-1)).toMatch(/docs\/big\.txt combining 1\/12$/);
+    live.p.handle(file('done', 'docs/big.txt', counts(1, 0, 3)));
+    expect(live.raw.at(-1)).toMatch(/ · docs\/small\.txt$/);
+
+    const piped = harness(false);
+    piped.p.handle(start);
+    piped.p.handle(file('started', 'docs/big.txt', counts(0, 0, 3)));
+    for (let i = 1; i <= 12; i++) piped.p.handle(part(i));
+    expect(piped.lines.slice(2)).toEqual([
+      '  docs/big.txt: part 5/12',
+      '  docs/big.txt: part 10/12',
+      '  docs/big.txt: part 12/12',
+    ]);
+    expect(piped.raw).toEqual([]);
+
+    setLanguage('zh');
+    piped.p.handle(part(5));
+    expect(piped.lines.at(-1)).toBe('  docs/big.txt: 第 5/12 部分');
   });
 
   it('never lets the live line wrap on a narrow terminal', () => {

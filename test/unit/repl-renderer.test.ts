@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent, AgentResult } from '../../src/agent/events.js';
+import type { AgentEvent, AgentResult, RunEvent } from '../../src/agent/events.js';
 import { type RenderMode, ReplRenderer } from '../../src/cli/render/repl-renderer.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
@@ -135,6 +135,36 @@ describe('ReplRenderer (rich)', () => {
     expect(text).toContain('[1/2] Read text in report.pdf … ✓ 1.2s');
     expect(text).toContain('[2/2] Write out.xlsx … ✗ 0.1s disk full');
     expect(text).toContain('Done: 1 file read, 0 written · 2 tools · 8.2k tokens');
+  });
+
+  it("shows a long document's parts on the waiting line, alone or in a folder run, in place", () => {
+    const t = make('rich');
+    const progress = (done: number): AgentEvent => ({
+      type: 'progress',
+      id: 'long-document',
+      note: `Long document: part ${done} of 12 done`,
+      part: { done, total: 12, round: 0 },
+    });
+    for (let i = 1; i <= 3; i++) t.r.handle(progress(i));
+    expect(t.screen()).toContain('Long document: part 3 of 12 done');
+    expect(t.screen()).not.toContain('part 2 of 12');
+    const c = { total: 2, done: 0, failed: 0, earlier: 0 };
+    const file = (status: 'started' | 'part' | 'done', extra = {}): RunEvent => ({
+      type: 'folder_file',
+      skill: 'summarize',
+      file: 'docs/big.txt',
+      index: 0,
+      status,
+      counts: c,
+      spent: 0,
+      ...extra,
+    });
+    t.r.handle(file('started'));
+    for (let i = 1; i <= 7; i++) t.r.handle(file('part', { part: { done: i, total: 12, round: 0 } }));
+    expect(t.screen()).toContain('docs/big.txt part 7/12');
+    expect(t.screen()).not.toContain('part 6/12');
+    t.r.handle(file('done', { counts: { ...c, done: 1 } }));
+    expect(t.screen()).not.toContain('part 7/12');
   });
 
   it('shows the whole reasoning, dimmed and indented, when verbose', () => {

@@ -7,9 +7,10 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STARTUP_FILES } from '../../src/tools/shell/file-rules.js';
 import { assessCommand, type PolicyOptions } from '../../src/tools/shell/policy.js';
 import { expandLongOptions } from '../../src/tools/shell/program-checks.js';
-import { STARTUP_FILES, SYSTEM_CHANGERS, TMUX_RUNS } from '../../src/tools/shell/program-rules.js';
+import { SYSTEM_CHANGERS, TMUX_RUNS } from '../../src/tools/shell/program-rules.js';
 import { loadBashParser } from '../../src/tools/shell/tree.js';
 
 beforeAll(async () => {

@@ -17,8 +17,8 @@ export interface SkippedFiles {
   shown: { file: string; why: 'empty' | 'type' }[];
 }
 
-/** A file starts, ends, is put back after a 1302, or had an unfinished attempt's outputs removed. */
-export type FileStatus = 'started' | 'done' | 'failed' | 'retry' | 'cleaned';
+/** A file starts, ends, has one more part of a long document done, is put back after a 1302, or had an unfinished attempt's outputs removed. */
+export type FileStatus = 'started' | 'done' | 'failed' | 'retry' | 'cleaned' | 'part';
 
 export type FolderEvent =
   | {
@@ -52,6 +52,8 @@ export type FolderEvent =
       outputs?: string[];
       /** Why it failed or is tried again (already in the person's language). */
       reason?: string;
+      /** `part`: a long document's pieces done (round 0: its parts, then combining rounds). */
+      part?: { done: number; total: number; round: number };
     }
   | {
       type: 'folder_batch';

@@ -46,7 +46,13 @@ export async function runOne(
   run: RunFn,
   req: SkillRunRequest,
   rt: SkillRuntime,
-  o: { ctl: PoolControl; forward: (ev: RunEvent) => void; log: WriteLog },
+  o: {
+    ctl: PoolControl;
+    forward: (ev: RunEvent) => void;
+    log: WriteLog;
+    /** A long document's parts as they are done, for the file's progress. */
+    part?: (part: { done: number; total: number; round: number }) => void;
+  },
 ): Promise<FileResult> {
   // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
   const mine = new UsageTracker(req.usage.platform);
@@ -66,6 +72,8 @@ export async function runOne(
       } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
         if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });
         o.forward(ev);
+      } else if (ev.type === 'progress' && ev.part) {
+        o.part?.(ev.part);
       }
       step = await gen.next();
     }

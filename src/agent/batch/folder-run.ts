@@ -339,7 +339,12 @@ class FolderRun {
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
     const request = { ...req, values: { ...req.values, [argName]: value }, trusted: true };
     const log = new WriteLog();
-    const r = await runOne(run, request, this.fileRuntime(rel, log), { ctl, forward: emit, log });
+    const r = await runOne(run, request, this.fileRuntime(rel, log), {
+      ctl,
+      forward: emit,
+      log,
+      part: (part) => this.fileEvent(emit, i, 'part', { part }),
+    });
     const written = await this.checkWritten(r, log);
     const attempt = classify(r);
     if (attempt.kind === 'retry') {

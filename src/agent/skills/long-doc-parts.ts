@@ -95,6 +95,7 @@ export async function* runPieces(
         type: 'progress',
         id: 'long-document',
         note: t(key, { done, total: pieces.length, round: stage.round }),
+        part: { done, total: pieces.length, round: stage.round },
       });
       return { kind: 'done', value: r };
     }

@@ -38,6 +38,9 @@ export function formatLeft(ms: number): string {
   return `${(m / 60).toFixed(1)} h`;
 }
 
+/** Piped, a long document's progress is said every this many parts (and at its last). */
+const PIPED_PART_EVERY = 5;
+
 /**
  * The progress of a folder run on stderr: `[137/500] 27%  ✓ 130  ✗ 2  · ¥0.41 so far · about
  * 6 min left · report.pdf` redrawn in place on a terminal, one plain line per finished file when
@@ -48,6 +51,8 @@ export class FolderProgress {
   private finishedThisRun = 0;
   private currency: Currency = 'CNY';
   private running = new Set<string>();
+  /** Long documents running: how far their parts are (`part 3/12`). */
+  private parts = new Map<string, string>();
   private last: Extract<FolderEvent, { type: 'folder_file' }> | undefined;
   private shown = false;
   private readonly now: () => number;
@@ -81,7 +86,12 @@ export class FolderProgress {
       this.say(this.o.err.dim(t('batch.file.cleaned', { file: visible(ev.file), outputs })));
       return;
     }
+    if (ev.status === 'part') {
+      this.part(ev);
+      return;
+    }
     this.last = ev;
+    if (ev.status !== 'started') this.parts.delete(ev.file);
     if (ev.status === 'started') this.running.add(ev.file);
     else if (ev.status !== 'retry') this.running.delete(ev.file);
     if (ev.status === 'done' || ev.status === 'failed') this.finishedThisRun += 1;
@@ -93,6 +103,22 @@ export class FolderProgress {
       this.say(`${this.counter(ev)} ${this.o.err.green('✓')} ${visible(ev.file)}`);
     }
     if (this.o.live) this.draw();
+  }
+
+  /**
+   * A long document's parts: on a terminal the live line shows `part 3/12` after its name; piped,
+   * a line every few parts (and the last), so a log is not one line per part.
+   */
+  private part(ev: Extract<FolderEvent, { type: 'folder_file' }>): void {
+    const p = ev.part;
+    if (!p) return;
+    const text = partText(p);
+    this.parts.set(ev.file, text);
+    if (this.o.live) {
+      if (this.last) this.draw();
+    } else if (p.done === p.total || p.done % PIPED_PART_EVERY === 0) {
+      this.say(this.o.err.dim(`  ${visible(ev.file)}: ${text}`));
+    }
   }
 
   private batch(ev: Extract<FolderEvent, { type: 'folder_batch' }>): void {
@@ -173,9 +199,17 @@ export class FolderProgress {
     const cols = (columns > 0 ? columns : 80) - 1;
     let text = this.lineText();
     // The file in progress gets what room is left; the line never wraps (it could not be redrawn).
-    const current = [...this.running].pop();
+    // A long document under way is shown before other files: its parts are the news.
+    const running = [...this.running];
+    const current = running.findLast((f) => this.parts.has(f)) ?? running.pop();
     const room = cols - textWidth(text) - 3;
-    if (current && room >= 8) text += ` · ${cutToWidth(visible(current), room)}`;
+    if (current && room >= 8) {
+      const part = this.parts.get(current);
+      const name = visible(current);
+      text += part
+        ? ` · ${cutToWidth(name, Math.max(4, room - textWidth(part) - 1))} ${part}`
+        : ` · ${cutToWidth(name, room)}`;
+    }
     if (textWidth(text) > cols) {
       const ev = this.last!;
       text = cutToWidth(
@@ -257,6 +291,11 @@ export class FolderProgress {
         `  ${t('batch.end.more', { count: sorted.slice(MAX_GROUPS).reduce((n, g) => n + g[1].length, 0), manifest: ev.manifest })}`,
       );
   }
+}
+
+/** `part 3/12`, or `combining 2/4` in a combining round. */
+export function partText(p: { done: number; total: number; round: number }): string {
+  return t(p.round ? 'batch.progress.combining' : 'batch.progress.part', { done: p.done, total: p.total });
 }
 
 /** The folder part of an output path as shown (`zhi-output/a.md` → `zhi-output/`). */

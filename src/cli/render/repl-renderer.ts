@@ -12,7 +12,7 @@ import { nestedLines, permissionText, retryText, toolLine } from './lines.js';
 import { liveLines, type RunningTool } from './live-lines.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
-import { FolderProgress, longDocumentLines } from './progress.js';
+import { FolderProgress, longDocumentLines, partText } from './progress.js';
 import type { ReplRendererOptions } from './repl-options.js';
 import { safeEvent } from './safe-event.js';
 import { Screen } from './screen.js';
@@ -44,6 +44,8 @@ export class ReplRenderer {
   private lastError: ZhiError | undefined;
   /** The progress of a `/run` on a folder (one per run). */
   private folder: FolderProgress | undefined;
+  /** The long document whose parts the waiting line shows (a folder run on a terminal). */
+  private partsOf: string | undefined;
   /** Tool calls that were not run (denied or refused): their line says so, not the model's note. */
   private readonly notRun = new Set<string>();
   private answer = '';
@@ -109,6 +111,8 @@ export class ReplRenderer {
       case 'progress': {
         const tool = this.tools.get(ev.id);
         if (tool) tool.note = ev.note;
+        // A long document's parts (no tool of their own): the waiting line says how far they are.
+        else if (ev.part) this.waiting = { text: visible(ev.note), since: this.waiting?.since ?? this.now() };
         this.clock.redraw();
         break;
       }
@@ -171,6 +175,19 @@ export class ReplRenderer {
     if (ev.type === 'long_document') {
       for (const line of longDocumentLines(ev, this.ui)) this.printUi(line);
       return;
+    }
+    // On a terminal a long document's parts update the waiting line, not one line every few parts.
+    if (ev.type === 'folder_file' && ev.part && this.rich) {
+      const text = `${visible(ev.file)} ${partText(ev.part)}`;
+      this.waiting = { text, since: this.waiting?.since ?? this.now() };
+      this.partsOf = ev.file;
+      this.clock.redraw();
+      return;
+    }
+    if (ev.type === 'folder_file' && ev.file === this.partsOf && ev.status !== 'started') {
+      this.waiting = undefined;
+      this.partsOf = undefined;
+      this.clock.redraw();
     }
     this.folder ??= new FolderProgress({
       err: this.ui,

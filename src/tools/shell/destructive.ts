@@ -1,94 +1,11 @@
+import { CONTENT, DELETE, FORMAT, KILL, MOVE, PARTITION, PERMS, POWER } from './destructive-programs.js';
 import { refuse, warn } from './findings.js';
 import { checkGit, checkOverwrites, operands } from './overwrite.js';
 import type { Dialect } from './parse.js';
 import { programName, showWord } from './parse.js';
 import type { Finding } from './policy.js';
-import { isRunner } from './programs.js';
-import { DELETING_SUBCOMMANDS, DEVICE_READERS, DISK_DESTROYERS } from './rules.js';
+import { DEVICE_READERS, DISK_DESTROYERS } from './rules.js';
 import { classifyTarget, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
-
-const DELETE = new Set(['rm', 'unlink', 'rmdir', 'del', 'erase', 'rd', 'remove-item', 'ri', 'srm', 'trash']);
-const MOVE = new Set(['mv', 'move', 'ren', 'rename', 'move-item', 'mi', 'rename-item', 'rni']);
-const PERMS = new Set([
-  'chmod',
-  'chown',
-  'chgrp',
-  'chattr',
-  'setfacl',
-  'icacls',
-  'takeown',
-  'cacls',
-  'attrib',
-]);
-const FORMAT = new Set([
-  'mkfs',
-  'mke2fs',
-  'mkswap',
-  'mkdosfs',
-  'mkntfs',
-  'mkfs.ext4',
-  'newfs',
-  'wipefs',
-  'diskpart',
-  'format-volume',
-  'clear-disk',
-  'initialize-disk',
-]);
-const PARTITION = new Set(['fdisk', 'sfdisk', 'cfdisk', 'parted', 'gdisk', 'sgdisk', 'gparted']);
-const POWER = new Set(['shutdown', 'reboot', 'halt', 'poweroff', 'stop-computer', 'restart-computer']);
-const CONTENT = new Set([
-  'truncate',
-  'shred',
-  'wipe',
-  'set-content',
-  'clear-content',
-  'out-file',
-  'clear-item',
-]);
-
-const KILL = new Set(['kill', 'killall', 'pkill', 'taskkill', 'stop-process']);
-
-const OTHER_WATCHED = new Set([
-  'dd',
-  'find',
-  'cp',
-  'copy',
-  'xcopy',
-  'ln',
-  'install',
-  'tee',
-  'rsync',
-  'crontab',
-  'git',
-  'sed',
-  'gsed',
-  'curl',
-  'wget',
-  'unzip',
-  'systemctl',
-  'init',
-  'diskutil',
-  'format',
-]);
-
-/** A program some rule here or in shell-programs.ts looks at. */
-export function isWatched(name: string): boolean {
-  return (
-    DELETE.has(name) ||
-    MOVE.has(name) ||
-    PERMS.has(name) ||
-    FORMAT.has(name) ||
-    name.startsWith('mkfs.') ||
-    PARTITION.has(name) ||
-    POWER.has(name) ||
-    CONTENT.has(name) ||
-    KILL.has(name) ||
-    OTHER_WATCHED.has(name) ||
-    name in DISK_DESTROYERS ||
-    name in DELETING_SUBCOMMANDS ||
-    isRunner(name)
-  );
-}
 
 /** One simple command as the rules below see it. */
 interface Call {

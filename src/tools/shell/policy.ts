@@ -10,7 +10,8 @@ import type { MessageKey, Params } from '../../support/i18n/index.js';
 import { t } from '../../support/i18n/index.js';
 import { assignedThenUsed, CmdExpansionError, cmdEnv, windowsEnvFor } from './cmd-expand.js';
 import { type CmdParsed, CmdParseError, parseCmdLine } from './cmd-parse.js';
-import { checkDestructive, isWatched } from './destructive.js';
+import { checkDestructive } from './destructive.js';
+import { isWatched } from './destructive-programs.js';
 import { refuse, warn } from './findings.js';
 import {
   type Dialect,

@@ -2,32 +2,35 @@
  * Refusals for programs that run a command later or elsewhere (`at`, `crontab`, `tmux new -d`,
  * `ssh host …`), that have a command language of their own (`sqlite3 .shell`, `gdb -ex`), that
  * stop everything (`killall5`) or change the running system, and for writes to the files that
- * run at log-in (`> ~/.bashrc`). The data lives in program-rules.ts.
+ * run at log-in (`> ~/.bashrc`). The data lives in program-rules.ts, file-rules.ts and
+ * long-options.ts.
  */
 import { optionValues } from './code-options.js';
+import {
+  ARCHIVE_DELETES,
+  FILE_CHANGERS,
+  FILE_WRITERS,
+  INTO_OPTIONS,
+  KERNEL_FILES,
+  OUTPUT_OPTIONS,
+  STARTUP_FILES,
+} from './file-rules.js';
 import { isStdinScript, refuse } from './findings.js';
+import { LONG_OPTIONS } from './long-options.js';
 import { isDynamic, type SimpleCommand, showWord } from './parse.js';
 import type { Finding } from './policy.js';
 import {
-  ARCHIVE_DELETES,
   AT_READ_ONLY,
   CODE_VARIABLES,
   COMMAND_FILE_OPTIONS,
-  FILE_CHANGERS,
-  FILE_WRITERS,
   GIT_RUNS,
   INPUT_RUNNERS,
-  INTO_OPTIONS,
-  KERNEL_FILES,
   KILL_EVERYTHING,
-  LONG_OPTIONS,
-  OUTPUT_OPTIONS,
   PYTHON_REPL_MODULES,
   SCHEDULERS,
   SQL_CLIENT_SHELL,
   SQLITE_CODE_OPTIONS,
   SQLITE_RUNS,
-  STARTUP_FILES,
   SYSTEM_CHANGERS,
   TMUX_RUNS,
   TMUX_VALUE_OPTIONS,

@@ -102,7 +102,10 @@ export class TextPrinter implements RunConsumer {
         this.spinner.start(`${callText(ev.name, visible(ev.label))} …`);
         break;
       case 'progress':
-        this.spinner.update(ev.note);
+        // A line printed since (the long-document notice) stopped the spinner: it turns again
+        // with the note, so a long document's parts show on the live line (never piped).
+        if (this.spinner.active) this.spinner.update(ev.note);
+        else this.spinner.start(visible(ev.note));
         break;
       case 'tool_end':
         this.line(toolLine(ev, err));
