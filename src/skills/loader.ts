@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { isMap, isSeq, LineCounter, type Node } from 'yaml';
 import { parseYamlSafe } from '../support/yaml.js';
+import { SKILL_DEFAULT_TOOL_NAMES } from '../tools/index.js';
 import { MAX_DESCRIPTION, mapAllowedTools, quoteColonValues, specNameProblem } from './agent-skills.js';
 import { isScript, listResources } from './bundled.js';
 import {
@@ -26,8 +27,8 @@ import {
 } from './schema.js';
 
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
-/** Tools a SKILL.md gets when it names none. */
-export const SKILL_MD_DEFAULT_TOOLS = ['file_read', 'file_list', 'file_write'];
+/** Tools a SKILL.md gets when it names none: those whose traits say so (tools/index.ts). */
+export const SKILL_MD_DEFAULT_TOOLS = SKILL_DEFAULT_TOOL_NAMES;
 
 export interface LoadOutcome {
   skill?: Skill;

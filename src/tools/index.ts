@@ -24,6 +24,11 @@ const ENTRIES: readonly ToolEntry[] = [
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = ENTRIES.map((e) => e.name);
 
+/** The tools an Agent Skill (SKILL.md) gets when it names none (trait `skillDefault`). */
+export const SKILL_DEFAULT_TOOL_NAMES: readonly string[] = ENTRIES.filter((e) => e.traits.skillDefault).map(
+  (e) => e.name,
+);
+
 /** The registry of the named tools (unknown names are left out: a skill, an MCP tool). */
 export async function loadTools(
   deps: ToolDeps,

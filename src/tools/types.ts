@@ -32,6 +32,8 @@ export interface ToolTraits {
    * (for the model, English). Skill runs that list it get it like any other tool.
    */
   deferredAs?: string;
+  /** An Agent Skill (SKILL.md) that names no tools gets it: the safe file work every skill needs. */
+  skillDefault?: boolean;
 }
 
 /** `shell_sandbox`: `off` runs commands without the OS sandbox even where there is one. */

@@ -39,7 +39,7 @@ describe('zhi skill export / import', () => {
 
     const noYes = await as(bob, ['skill', 'import', 'internal-comms.zip']);
     expect(noYes.code).toBe(2);
-    expect(noYes.stderr).toContain('tools it uses: file_read, file_list, file_write');
+    expect(noYes.stderr).toContain('tools it uses: file_read, file_write, file_list');
     expect(noYes.stderr).toContain('6 files: SKILL.md, examples/3p-updates.md');
     expect(noYes.stderr).toContain('needs a confirmation');
     expect(noYes.stderr).toMatch(

@@ -2,11 +2,19 @@
 import type { ToolEntry } from '../types.js';
 
 export const FILE_TOOLS: readonly ToolEntry[] = [
-  { name: 'file_read', traits: {}, load: async () => (await import('./read.js')).default },
+  {
+    name: 'file_read',
+    traits: { skillDefault: true },
+    load: async () => (await import('./read.js')).default,
+  },
   {
     name: 'file_write',
-    traits: { trust: 'skills.trust.write', writesOutput: true },
+    traits: { trust: 'skills.trust.write', writesOutput: true, skillDefault: true },
     load: async () => (await import('./write.js')).default,
   },
-  { name: 'file_list', traits: {}, load: async () => (await import('./list.js')).default },
+  {
+    name: 'file_list',
+    traits: { skillDefault: true },
+    load: async () => (await import('./list.js')).default,
+  },
 ];
