@@ -76,7 +76,7 @@ describe('speech (GLM-ASR)', () => {
   });
 
   it.skipIf(!FFMPEG)(
-    'an .m4a goes through ffmpeg into 16 kHz mono WAV pieces (skipped: ffmpeg not installed)',
+    `an .m4a goes through ffmpeg into 16 kHz mono WAV pieces${FFMPEG ? '' : ' (skipped: ffmpeg not installed)'}`,
     async () => {
       writeFileSync(join(e.cwd, 'tone.wav'), makeWav(40));
       execFileSync(FFMPEG!, [
