@@ -35,4 +35,26 @@ describe('the screen', () => {
     screen.setLive(['', '这是一段说明文字 \x1b[1mbold\x1b[22m!']);
     expect(t.out.at(-1)).toContain('\x1b[J');
   });
+
+  it('keeps live lines that become output unchanged, and writes only the tail of one that grew', () => {
+    const t = term();
+    const screen = new Screen(t);
+    screen.setLive(['# Title', '', '- first point', '- second po']);
+    t.out.length = 0;
+    screen.print(['# Title', '', '- first point', '- second point'], ['next']);
+    const written = t.out.join('');
+    // Nothing above the grown line is erased or written again; the grown line gets its tail.
+    expect(written).not.toContain('Title');
+    expect(written).not.toContain('first point');
+    expect(written).toContain('\x1b[1A\x1b[12Gint\r\n');
+    expect(written).toContain('\r\x1b[Jnext\n');
+    expect(screen.liveLines).toEqual(['next']);
+    // print() without a new live area draws the old one again under the output, as it was.
+    screen.setLive(['a', 'grow']);
+    t.out.length = 0;
+    screen.print(['a', 'growing']);
+    expect(t.out.join('')).toContain('\x1b[1A\x1b[5Ging\r\n');
+    expect(t.out.join('')).toContain('\x1b[Ja\ngrow\n');
+    expect(screen.liveLines).toEqual(['a', 'grow']);
+  });
 });

@@ -47,12 +47,30 @@ export class Screen {
       return;
     }
     const body = lines.map((l) => `${l}\n`).join('');
-    const next = live ? this.fit(live) : this.live;
+    const next = live ? this.fit(live) : [...this.live];
     if (!this.live.length && !next.length) {
       this.term.write(body);
       return;
     }
-    this.term.write(SYNC_START + this.erase(0) + body + this.draw(next) + SYNC_END);
+    // Live lines that become permanent unchanged are already on the screen: keep them rather than
+    // erase and write them again (a finished paragraph or list moved up into the output).
+    // The last live line, when it only grew, gets just its new text.
+    const cols = this.term.columns();
+    let kept = cols === this.drawnColumns ? this.samePrefix(lines) : 0;
+    let grown = '';
+    if (cols === this.drawnColumns && kept === this.live.length - 1 && kept < lines.length) {
+      grown = this.growLast(lines[kept]!, cols) ?? '';
+      if (grown) kept++;
+    }
+    const rest = kept ? lines.slice(kept).map((l) => `${l}\n`).join('') : body;
+    this.term.write(SYNC_START + grown + this.erase(kept) + rest + this.draw(next) + SYNC_END);
+  }
+
+  /** How many of `lines` are, from the top, the live lines exactly as drawn. */
+  private samePrefix(lines: string[]): number {
+    let n = 0;
+    while (n < lines.length && n < this.live.length && lines[n] === this.live[n]) n++;
+    return n;
   }
 
   /** Live lines clipped to the width, so each takes exactly one row. */
@@ -83,18 +101,29 @@ export class Screen {
    * line still fits its row.
    */
   private appendLast(next: string[], same: number, cols: number): boolean {
+    if (same !== this.live.length - 1 || next.length !== this.live.length) return false;
+    const grown = this.growLast(next[same]!, cols);
+    if (grown) this.term.write(grown);
+    return grown !== undefined;
+  }
+
+  /**
+   * When `now` is the last live line with text appended (the old line ending in plain text, so
+   * the new text cannot follow an open escape sequence, and still fitting its row): the bytes that
+   * write only that text, from the row below the live area and back to it. The live line is
+   * updated as if drawn.
+   */
+  private growLast(now: string, cols: number): string | undefined {
     const last = this.live.length - 1;
-    if (same !== last || next.length !== this.live.length) return false;
-    const old = this.live[last]!;
-    const now = next[last]!;
-    if (!old || !now.startsWith(old) || /\x1b\[[0-9;]*m$/.test(old)) return false;
+    const old = this.live[last];
+    if (!old || !now.startsWith(old) || /\x1b\[[0-9;]*m$/.test(old)) return undefined;
     const width = textWidth(now);
-    if (width >= cols || this.widths[last]! >= cols) return false;
+    if (width >= cols || this.widths[last]! >= cols) return undefined;
     const added = now.slice(old.length);
-    this.term.write(`\x1b[1A\x1b[${this.widths[last]! + 1}G${added}\r\n`);
+    const bytes = `\x1b[1A\x1b[${this.widths[last]! + 1}G${added}\r\n`;
     this.live[last] = now;
     this.widths[last] = width;
-    return true;
+    return bytes;
   }
 
   clear(): void {
