@@ -4,7 +4,8 @@ import { type ErrorText, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
 import type { SkillCatalog } from './discovery.js';
-import { SKILL_TOOL_PREFIX, type Skill, type SkillIssue } from './schema.js';
+import { SKILL_TOOL_PREFIX } from './names.js';
+import type { Skill, SkillIssue } from './schema.js';
 
 /** A skill's `tools`, split into built-in tools and the other skills it calls (composite). */
 export interface SkillTools {

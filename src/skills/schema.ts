@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorText } from '../support/errors.js';
+import { SKILL_TOOL_PREFIX } from './names.js';
 import { CHUNKINGS, type Chunking } from './split.js';
 
 /** Skill names: safe as file names and as the suffix of a tool name (`skill_<name>`). */
@@ -10,7 +11,7 @@ export const MAX_TURNS_LIMIT = 50;
 /** Composite skills may nest this deep (the skill the user ran counts as level 1). */
 export const MAX_SKILL_DEPTH = 3;
 /** Prefix of the tool that runs another skill inside a composite skill. */
-export const SKILL_TOOL_PREFIX = 'skill_';
+export { SKILL_TOOL_PREFIX };
 
 export const ARG_TYPES = ['file', 'directory', 'string', 'number', 'boolean'] as const;
 export type ArgType = (typeof ARG_TYPES)[number];

@@ -1,23 +1,21 @@
 import type { SkillCatalog } from '../../skills/discovery.js';
 import type { Skill } from '../../skills/schema.js';
-import { TrustStore } from '../../skills/trust.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { nearest } from '../../support/suggest.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
 import { dataAsJson } from '../render/formats/index.js';
-import { findSkill } from '../skills/execute.js';
 import {
-  builtinDeleteError,
-  deleteSkill,
+  allWarnings,
   describeSkill,
-  editSkill,
-  skillSource,
+  findSkill,
+  loadCatalog,
   skillTable,
-  sourceLabel,
-} from '../skills/manage.js';
-import { allWarnings, loadCatalog, skillWarnings } from '../skills/runtime.js';
+  skillWarnings,
+} from '../skills/catalog.js';
+
+type Manage = typeof import('../skills/manage.js');
 
 const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust', 'export', 'import'];
 
@@ -55,9 +53,11 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       : share.importSkill(ctx, catalog, name);
   }
   const skill = findSkill(catalog, name);
-  if (action === 'show') return show(ctx, catalog, skill);
-  if (action === 'edit') return edit(ctx, skill);
-  return remove(ctx, catalog, skill);
+  // Editing, deleting and trusting load the YAML parser and the tool table: not on `list`'s path.
+  const manage = await import('../skills/manage.js');
+  if (action === 'show') return show(ctx, catalog, skill, manage);
+  if (action === 'edit') return edit(ctx, skill, manage);
+  return remove(ctx, catalog, skill, manage);
 }
 
 function unknownAction(action: string): ZhiError {
@@ -83,17 +83,17 @@ function list(ctx: AppContext, catalog: SkillCatalog): ExitCodeValue {
   return ExitCode.ok;
 }
 
-async function show(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Promise<ExitCodeValue> {
+async function show(ctx: AppContext, catalog: SkillCatalog, skill: Skill, m: Manage): Promise<ExitCodeValue> {
   for (const w of skillWarnings(ctx, catalog, skill)) err(w);
-  err(ctx.err.dim(`# ${skill.file} (${sourceLabel(catalog, skill)})`));
-  const text = await skillSource(skill, ctx.out.enabled);
+  err(ctx.err.dim(`# ${skill.file} (${m.sourceLabel(catalog, skill)})`));
+  const text = await m.skillSource(skill, ctx.out.enabled);
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   if (skill.resources.length)
     err(ctx.err.dim(`# ${t('skills.show.resources')}: ${skill.resources.join(', ')}`));
   return ExitCode.ok;
 }
 
-async function edit(ctx: AppContext, skill: Skill): Promise<ExitCodeValue> {
+async function edit(ctx: AppContext, skill: Skill, m: Manage): Promise<ExitCodeValue> {
   if (!ctx.stdinIsTTY) {
     throw new ZhiError({
       kind: 'usage',
@@ -101,7 +101,7 @@ async function edit(ctx: AppContext, skill: Skill): Promise<ExitCodeValue> {
       tries: [{ key: 'skills.try.fix', params: { file: skill.file } }],
     });
   }
-  const result = await editSkill(ctx, skill);
+  const result = await m.editSkill(ctx, skill);
   if (result.copied) err(t('skills.edit.copied', { name: skill.name, file: result.file }));
   if (result.problems.length) {
     for (const p of result.problems) err(ctx.err.yellow(p));
@@ -112,8 +112,13 @@ async function edit(ctx: AppContext, skill: Skill): Promise<ExitCodeValue> {
   return ExitCode.ok;
 }
 
-async function remove(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Promise<ExitCodeValue> {
-  if (skill.source !== 'user') throw builtinDeleteError(skill.name);
+async function remove(
+  ctx: AppContext,
+  catalog: SkillCatalog,
+  skill: Skill,
+  m: Manage,
+): Promise<ExitCodeValue> {
+  if (skill.source !== 'user') throw m.builtinDeleteError(skill.name);
   const yes =
     ctx.args.flags.yes ||
     (ctx.stdinIsTTY &&
@@ -131,7 +136,7 @@ async function remove(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Pro
     err(t('skills.delete.kept'));
     return ExitCode.ok;
   }
-  await deleteSkill(ctx, skill);
+  await m.deleteSkill(ctx, skill);
   err(t('skills.delete.done', { name: skill.name }));
   if (catalog.builtins.has(skill.name)) err(t('skills.delete.builtinBack', { name: skill.name }));
   return ExitCode.ok;
@@ -139,6 +144,7 @@ async function remove(ctx: AppContext, catalog: SkillCatalog, skill: Skill): Pro
 
 async function trust(ctx: AppContext, catalog: SkillCatalog, names: string[]): Promise<ExitCodeValue> {
   const skills = names.map((n) => findSkill(catalog, n));
+  const { TrustStore } = await import('../../skills/trust.js');
   const store = await TrustStore.open(ctx.paths.trustFile);
   const user = skills.filter((s) => s.source !== 'builtin');
   for (const s of skills) if (s.source === 'builtin') err(t('skills.trust.builtin', { name: s.name }));

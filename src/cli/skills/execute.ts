@@ -8,8 +8,6 @@ import type { UsageTracker } from '../../llm/usage.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import type { InputValues } from '../../skills/inputs.js';
 import type { Skill } from '../../skills/schema.js';
-import { ZhiError } from '../../support/errors.js';
-import { nearest } from '../../support/suggest.js';
 import type { OutputFormat } from '../args.js';
 import { type AppContext, newUsage } from '../context.js';
 import { defaultJobs, type FolderFlags } from '../folder-flags.js';
@@ -21,6 +19,9 @@ import type { ReplRenderer } from '../render/repl-renderer.js';
 import type { Style } from '../render/style.js';
 import { sessionPlace } from '../sessions/attach.js';
 import { createSkillRuntime } from './runtime.js';
+
+// Moved to catalog.ts (light enough for `zhi skill list`); re-exported for the other callers.
+export { findSkill } from './catalog.js';
 
 export interface ExecuteOptions {
   ctx: AppContext;
@@ -192,19 +193,4 @@ function applyFolderFlags(rt: SkillRuntime, f: FolderFlags, ctx: AppContext): vo
     ...(maxBytes || maxLines ? { batchLimits: { bytes: maxBytes, lines: maxLines } } : {}),
   };
   rt.selection = { recursive: f.recursive, include: f.include, exclude: f.exclude };
-}
-
-/** The skill of that name, or a usage error (exit 2) with a "did you mean". */
-export function findSkill(catalog: SkillCatalog, name: string): Skill {
-  const skill = catalog.skills.get(name);
-  if (skill) return skill;
-  const suggestion = nearest(name, catalog.skills.keys());
-  throw new ZhiError({
-    kind: 'usage',
-    what: { key: 'skills.err.unknownSkill', params: { name } },
-    tries: [
-      ...(suggestion ? [{ key: 'cli.try.didYouMean' as const, params: { suggestion } }] : []),
-      { key: 'skills.try.list' },
-    ],
-  });
 }

@@ -1,65 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { cp, lstat, mkdir, readFile, realpath, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { overridesBuiltin, type SkillCatalog } from '../../skills/discovery.js';
 import { loadSkillFile, splitFrontMatter } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore } from '../../skills/trust.js';
-import { maxBy } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
-import { getLanguage, t } from '../../support/i18n/index.js';
-import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import type { AppContext } from '../context.js';
 import { editorCommand } from '../external-editor.js';
 import { highlight } from '../render/highlight.js';
-import type { Style } from '../render/style.js';
 import { makeTheme } from '../render/theme.js';
 
-export function sourceLabel(catalog: SkillCatalog, s: Skill): string {
-  if (s.source === 'builtin') return t('skills.source.builtin');
-  if (s.source === 'project') return t('skills.source.project');
-  return overridesBuiltin(catalog, s) ? t('skills.source.override') : t('skills.source.user');
-}
-
-export function describeSkill(s: Skill): string {
-  return getLanguage() === 'zh' && s.descriptionZh ? s.descriptionZh : s.description;
-}
-
-/** The skills as a table: name, description, model, source (CJK-aware widths, fitted to `width`). */
-export function skillTable(
-  catalog: SkillCatalog,
-  o: { style: Style; width: number; defaultModel: string },
-): string[] {
-  const skills = [...catalog.skills.values()].sort((a, b) => a.name.localeCompare(b.name));
-  if (!skills.length) return [t('skills.list.none')];
-  const rows = skills.map((s) => [
-    s.name,
-    describeSkill(s),
-    s.model ?? o.defaultModel,
-    sourceLabel(catalog, s),
-  ]);
-  const head = [
-    t('skills.list.name'),
-    t('skills.list.description'),
-    t('skills.list.model'),
-    t('skills.list.source'),
-  ];
-  const widths = head.map((h, i) => maxBy(rows, (r) => textWidth(r[i]!), textWidth(h)));
-  const fixed = widths[0]! + widths[2]! + widths[3]! + 6;
-  widths[1] = Math.max(12, Math.min(widths[1]!, o.width - fixed));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => padToWidth(cutToWidth(c, widths[i]!), widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [
-    o.style.bold(line(head)),
-    ...rows.map((r, i) =>
-      skills[i]!.model ? line(r) : line(r.slice(0, 2).concat(o.style.dim(r[2]!), r[3]!)),
-    ),
-  ];
-}
+// Moved to catalog.ts (light enough for `zhi skill list`); re-exported for the other callers.
+export { describeSkill, skillTable, sourceLabel } from './catalog.js';
 
 /** The skill file's text, highlighted as YAML (front matter for SKILL.md) when colour is on. */
 export async function skillSource(s: Skill, color: boolean): Promise<string> {

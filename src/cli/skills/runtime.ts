@@ -1,11 +1,9 @@
-import { homedir } from 'node:os';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
 import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { LlmClient, PlatformClient } from '../../llm/types.js';
-import { discoverSkills, type SkillCatalog, skillCacheFile, skillDirsFor } from '../../skills/discovery.js';
-import { describeIssue } from '../../skills/resolve.js';
+import type { SkillCatalog } from '../../skills/discovery.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
@@ -13,32 +11,12 @@ import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
 import { type AppContext, makeClient } from '../context.js';
 import { agreeToPrice, audioPriceLine, parsePriceLine } from '../price-consent.js';
-import { formatWarning } from '../render/error.js';
 import { toolNamesShown } from '../render/tool-names.js';
 import { outputDirOf } from '../settings.js';
 import { ALL_TOOL_NAMES, CLI_TOOLS, toolDeps } from '../tools.js';
 
-/** Find the skills, reporting each broken file (skipped) as a warning that names it. */
-export async function loadCatalog(ctx: AppContext, warn: (text: string) => void): Promise<SkillCatalog> {
-  const dirs = await skillDirsFor(ctx.paths, ctx.cwd, ctx.env.HOME || homedir());
-  const catalog = await discoverSkills(dirs, { cacheFile: skillCacheFile(ctx.paths) });
-  for (const issues of catalog.broken) {
-    warn(formatWarning(t('skills.warn.skipped', { problem: describeIssue(issues[0]!) }), ctx.err).trimEnd());
-  }
-  return catalog;
-}
-
-/** Warnings about every skill file (for `skill list`). */
-export function allWarnings(ctx: AppContext, catalog: SkillCatalog): string[] {
-  return [...catalog.skills.values()].flatMap((s) => skillWarnings(ctx, catalog, s));
-}
-
-/** Warnings about one skill's file (unknown fields, ignored tools). */
-export function skillWarnings(ctx: AppContext, catalog: SkillCatalog, skill: Skill): string[] {
-  return (catalog.warnings.get(skill.file) ?? []).map((w) =>
-    formatWarning(t('skills.warn.inSkill', { problem: describeIssue(w) }), ctx.err).trimEnd(),
-  );
-}
+// Moved to catalog.ts (light enough for `zhi skill list`); re-exported for the other callers.
+export { allWarnings, loadCatalog, skillWarnings } from './catalog.js';
 
 export interface RuntimeOptions {
   catalog: SkillCatalog;
