@@ -62,7 +62,12 @@ export class Screen {
       grown = this.growLast(lines[kept]!, cols) ?? '';
       if (grown) kept++;
     }
-    const rest = kept ? lines.slice(kept).map((l) => `${l}\n`).join('') : body;
+    const rest = kept
+      ? lines
+          .slice(kept)
+          .map((l) => `${l}\n`)
+          .join('')
+      : body;
     this.term.write(SYNC_START + grown + this.erase(kept) + rest + this.draw(next) + SYNC_END);
   }
 
