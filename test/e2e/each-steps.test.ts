@@ -3,12 +3,13 @@
  * in the same bounded pool as folder runs: several at once with --jobs, results in the folder's
  * order, slower after a 1302 storm without failing a step, and stopped cleanly by a 1113.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir } from '../helpers/zhi.js';
+import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 let home: string;
 let work: string;
@@ -97,5 +98,73 @@ describe('each: steps run in the folder pool', () => {
     // Nothing more started once the balance ran out, and the digest itself was never asked for.
     expect(summarizeCalls().length).toBeLessThanOrEqual(6);
     expect(digestCalls()).toHaveLength(0);
+  });
+
+  it('a run killed after 3 of 6 steps is redone for the other 3 only; --force redoes all', async () => {
+    makeFolder(6);
+    const markerOf = (req: RecordedRequest) => /MARKER-(\w+)/.exec(userOf(req))?.[1] ?? '';
+    let release = () => {};
+    let answered = 0;
+    fake.fallback = (req) => {
+      // Once 3 steps are answered every later call waits: the kill catches the 4th in flight.
+      if (!isDigest(req) && ++answered === 3) fake.hold = new Promise((r) => (release = r));
+      return digestResponder(req);
+    };
+    const child = spawn(
+      process.execPath,
+      [ZHI_BIN, 'run', 'daily-digest', 'today', '--auto', '--jobs', '1'],
+      {
+        cwd: work,
+        env: testEnv({ baseUrl: fake.baseUrl, home }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    // The run record (its manifest and journal) says 3 steps are done: kill it, no chance to clean up.
+    const recorded = () => {
+      const done = new Set<string>();
+      for (const f of readdirSync(work, { recursive: true }).map(String)) {
+        if (!/\.each-today-\w+\.json(\.journal)?$/.test(f)) continue;
+        const text = readFileSync(join(work, f), 'utf8');
+        if (f.endsWith('.json')) {
+          const files = JSON.parse(text).files as Record<string, { status: string }>;
+          for (const [rel, e] of Object.entries(files)) if (e.status === 'done') done.add(rel);
+        } else
+          for (const l of text.split('\n'))
+            if (l.includes('"status":"done"')) done.add(JSON.parse(l).rel as string);
+      }
+      return done.size;
+    };
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (recorded() >= 3) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+    release();
+    const first = summarizeCalls().map(markerOf);
+    expect(first.slice(0, 3).sort()).toEqual(['d01', 'd02', 'd03']);
+    expect(digestCalls()).toHaveLength(0);
+
+    fake.reset();
+    fake.fallback = digestResponder;
+    const again = await zhi(['run', 'daily-digest', 'today']);
+    expect(again.code).toBe(0);
+    // Only the steps not done were asked again; the digest got all 6 results, in folder order.
+    expect(summarizeCalls().map(markerOf).sort()).toEqual(['d04', 'd05', 'd06']);
+    const digest = userOf(digestCalls()[0]!);
+    const order = [...digest.matchAll(/<result file="today\/(d\d+)\.md">\n- Point of (d\d+)/g)];
+    expect(order.map((m) => [m[1], m[2]])).toEqual(
+      ['d01', 'd02', 'd03', 'd04', 'd05', 'd06'].map((id) => [id, id]),
+    );
+
+    fake.reset();
+    fake.fallback = digestResponder;
+    const forced = await zhi(['run', 'daily-digest', 'today', '--force']);
+    expect(forced.code).toBe(0);
+    expect(summarizeCalls().map(markerOf).sort()).toEqual(['d01', 'd02', 'd03', 'd04', 'd05', 'd06']);
   });
 });

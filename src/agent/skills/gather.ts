@@ -105,7 +105,10 @@ export async function* gatherInputs(
     }
     if (eachSkill) {
       const list: StepResult[] = [];
-      for (const { file, outcome: r } of yield* runSteps(run, eachSkill, files, req, rt, plan.outputDir)) {
+      for (const { file, outcome: r } of yield* runSteps(run, eachSkill, files, req, rt, {
+        outputDir: plan.outputDir,
+        folder: where.abs,
+      })) {
         out.filesRead += r.filesRead;
         pushAll(out.filesWritten, r.filesWritten);
         list.push({ file: show(file), text: r.text, ok: r.ok });

@@ -14,6 +14,7 @@ import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../bat
 import { skippedFiles, skippedList } from '../batch/skipped.js';
 import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from './run.js';
+import { StepRecord } from './step-record.js';
 
 /** runSkill, passed in (these steps run skills themselves, and run.ts uses them). */
 export type StepFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
@@ -26,6 +27,8 @@ export interface StepOutcome {
   filesWritten: WrittenFile[];
   /** Why the step failed, when it did (a 1302 is tried again, a 1113 stops the other steps). */
   error?: ZhiError;
+  /** What its model calls cost (for the run record). */
+  cost?: number;
 }
 
 /**
@@ -78,6 +81,7 @@ export async function* runStep(
       ok,
       filesRead: r.filesRead,
       filesWritten: r.filesWritten,
+      cost: child.total().cost,
       ...(r.error ? { error: r.error } : {}),
     };
   } catch (err) {
@@ -103,16 +107,45 @@ function stepAttempt(r: StepOutcome): Attempt<StepOutcome> {
 /**
  * The per-file step (`each`) on every file of a folder, in the same bounded pool as folder runs
  * (`--jobs` at once, slower after a 1302/1303, a pause after a 1305, nothing more after a
- * 1113). Results come back in the folder's order; steps never started (interrupted) are left
- * out; a step that stopped the pool (no balance, bad key) fails the whole run with its error.
+ * 1113), under the folder's lock and run record (step-record.ts): files done by an earlier run
+ * give their kept results without a call (`--force` redoes them). Results come back in the
+ * folder's order; steps never started (interrupted) are left out; a step that stopped the pool
+ * (no balance, bad key) fails the whole run with its error.
  */
 export async function* runSteps(
+  run: StepFn,
+  target: Skill,
+  all: string[],
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  o: { outputDir: string; folder: string },
+): AsyncGenerator<RunEvent, { file: string; outcome: StepOutcome }[]> {
+  const record = await StepRecord.open(req, rt, target, o.folder);
+  try {
+    const { kept, todo } = await record.plan(all, Boolean(rt.folder?.force));
+    const ran = new Map<string, StepOutcome>();
+    for (const r of yield* poolSteps(run, target, todo, req, rt, o.outputDir, all, record))
+      ran.set(r.file, r.outcome);
+    const out: { file: string; outcome: StepOutcome }[] = [];
+    for (const file of all) {
+      const outcome = kept.get(file) ?? ran.get(file);
+      if (outcome) out.push({ file, outcome });
+    }
+    return out;
+  } finally {
+    await record.close();
+  }
+}
+
+async function* poolSteps(
   run: StepFn,
   target: Skill,
   files: string[],
   req: SkillRunRequest,
   rt: SkillRuntime,
   outputDir: string,
+  all: string[],
+  record: StepRecord,
 ): AsyncGenerator<RunEvent, { file: string; outcome: StepOutcome }[]> {
   const jobs = rt.folder?.jobs ?? DEFAULT_JOBS;
   // The steps (and their long documents' parts) share one budget of calls at once.
@@ -129,13 +162,14 @@ export async function* runSteps(
       emit(next.value);
       next = await gen.next();
     }
+    await record.keep(file, next.value, next.value.cost ?? 0);
     return stepAttempt(next.value);
   };
   const { outcomes, stats } = yield* poolEvents(
     files,
     (emit: (ev: RunEvent) => void) => ({
       work: (file: string, _i: number, ctl: PoolControl) => step(file, ctl, emit),
-      onStart: (i: number) => emit(stepEvent(req, i, files.length, files[i]!)),
+      onStart: (i: number) => emit(stepEvent(req, all.indexOf(files[i]!), all.length, files[i]!)),
       onLimit: (n: number) => own?.setLimit(n),
     }),
     {
