@@ -20,7 +20,8 @@ describe('tool traits come from the tool table', () => {
     ]);
     expect(traitsOf('file_write')).toMatchObject({ trust: 'skills.trust.write', writesOutput: true });
     expect(traitsOf('shell')).toMatchObject({ trust: 'skills.trust.shell', needsPerson: true });
-    expect(traitsOf('file_read')).toEqual({});
+    expect(traitsOf('file_read')).toEqual({ skillDefault: true });
+    expect(traitsOf('shell').skillDefault).toBeUndefined();
     expect(traitsOf('summarize')).toEqual({});
     expect(traitsOf('files__write_file')).toEqual({});
   });
