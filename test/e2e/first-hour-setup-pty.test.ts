@@ -19,7 +19,7 @@ describe.each(['en', 'zh'] as const)('the wizard (%s)', (lang) => {
     s.write(KEY.enter);
     await s.waitFor(lang === 'zh' ? '哪个平台' : 'Which platform');
     s.write(KEY.enter);
-    await s.waitFor('API');
+    await s.waitFor('? API'); // the prompt itself, not the "Get an API key" line before it
     s.write(TEST_KEY + KEY.enter);
     await s.waitFor('✓');
     for (const step of lang === 'zh' ? ['对话', '技能', '文件夹'] : ['chat', 'skills', 'Folder']) {

@@ -16,14 +16,14 @@ describe('setup wizard in a terminal', () => {
       s.write(KEY.enter); // English
       await s.waitFor('Which platform is your key from');
       s.write(KEY.enter); // BigModel
-      await s.waitFor('API key');
+      await s.waitFor('? API key');
       s.write('wrong.key');
       s.write(KEY.enter);
       await s.waitFor('The key was rejected');
       expect(s.text()).not.toContain('wrong.key');
       s.write(KEY.enter); // Enter the key again
       let m = s.mark();
-      await s.waitFor('API key', 10_000, m);
+      await s.waitFor('? API key', 10_000, m);
       s.write(TEST_KEY);
       s.write(KEY.enter);
       await s.waitFor('The key works.');
@@ -66,7 +66,7 @@ describe('setup wizard in a terminal', () => {
       s.write(KEY.enter);
       await s.waitFor('Which platform is your key from');
       s.write(KEY.enter);
-      await s.waitFor('API key');
+      await s.waitFor('? API key');
       s.write(TEST_KEY + KEY.enter);
       await s.waitFor('the account has no balance');
       s.write(KEY.down + KEY.down + KEY.enter); // Quit setup
@@ -84,7 +84,7 @@ describe('setup wizard in a terminal', () => {
       s2.write(KEY.enter);
       await s2.waitFor('Which platform is your key from');
       s2.write(KEY.enter);
-      await s2.waitFor('API key');
+      await s2.waitFor('? API key');
       s2.write(TEST_KEY + KEY.enter);
       await s2.waitFor('Could not reach the API');
       // Ctrl+C once the question is up (before it, the terminal is not in raw mode yet).
@@ -110,7 +110,7 @@ describe('setup wizard in a terminal', () => {
       s.write(KEY.enter);
       await s.waitFor('智谱');
       s.write(KEY.enter);
-      await s.waitFor('API');
+      await s.waitFor('? API');
       s.write(TEST_KEY + KEY.enter);
       await s.waitFor('✓');
       for (const step of ['对话', '技能', '文件夹']) {
