@@ -47,7 +47,7 @@ export class Screen {
       return;
     }
     const body = lines.map((l) => `${l}\n`).join('');
-    const next = live ? this.fit(live) : [...this.live];
+    const next = live ? this.fitToWidth(live) : [...this.live];
     if (!this.live.length && !next.length) {
       this.term.write(body);
       return;
@@ -79,14 +79,14 @@ export class Screen {
   }
 
   /** Live lines clipped to the width, so each takes exactly one row. */
-  private fit(lines: string[]): string[] {
+  private fitToWidth(lines: string[]): string[] {
     const cols = this.term.columns();
     return lines.map((l) => cutToWidth(l, Math.max(1, cols - 1)));
   }
 
   setLive(lines: string[]): void {
     const cols = this.term.columns();
-    const next = this.fit(lines);
+    const next = this.fitToWidth(lines);
     let same = 0;
     if (cols === this.drawnColumns) {
       while (same < next.length && same < this.live.length && next[same] === this.live[same]) same++;

@@ -25,7 +25,7 @@ import { editInEditor } from './edit-external.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { classify, slashForm } from './input.js';
-import { dedupeCommands, type Lazy, loadRenderer, once, warmUpLater } from './lazy.js';
+import { dedupeCommands, type Lazy, once, warmUpLater } from './lazy.js';
 import { MessageSender } from './message.js';
 import { modeName } from './mode-name.js';
 import { replPrompter } from './prompter.js';
