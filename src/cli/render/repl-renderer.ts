@@ -18,10 +18,9 @@ import { safeEvent } from './safe-event.js';
 import { Screen } from './screen.js';
 import { commandRan, shownOutput } from './shell-output.js';
 import type { Style } from './style.js';
-import { endText, formatDuration } from './summary.js';
+import { endText, formatDuration, tableCutNote } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
 import { ThinkingText } from './thinking.js';
-import { wrapText } from './width.js';
 
 export type { RenderMode, ReplRendererOptions } from './repl-options.js';
 
@@ -350,11 +349,7 @@ export class ReplRenderer {
     this.md = undefined;
     this.screen.clear();
     this.printAnswer(commit);
-    if (cut?.hidden) {
-      const key = this.o.oneShot ? 'render.tableCutOneShot' : 'render.tableCut';
-      const note = this.ui.dim(t(key, { shown: cut.shown, total: cut.hidden + cut.shown }));
-      this.printUi(wrapText(note, this.width(), '', '').join('\n'));
-    }
+    if (cut?.hidden) this.printUi(tableCutNote(cut, this.ui, this.width(), Boolean(this.o.oneShot)));
   }
 
   private draw(): void {
