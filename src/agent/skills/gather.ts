@@ -22,9 +22,10 @@ import { isBlank } from '../../skills/folder.js';
 import type { SkillArg } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
-import { type MessageKey, t } from '../../support/i18n/index.js';
+import { t } from '../../support/i18n/index.js';
 import { truncateText } from '../../support/text.js';
 import { AudioError } from '../../tools/asr/audio.js';
+import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
 import { ParseDeclined } from '../../tools/files/platform-parse.js';
 import { displayPath } from '../../tools/paths.js';
@@ -245,11 +246,6 @@ function parseError(err: ToolError, name: string): ZhiError {
 function unknownCost(req: SkillRunRequest): Cost {
   const p = req.usage.platform;
   return { amount: 0, currency: p.currency, covered: p.coveredByPlan, approx: true };
-}
-
-function ffmpegAdvice(): MessageKey {
-  if (process.platform === 'win32') return 'asr.try.ffmpegWindows';
-  return process.platform === 'darwin' ? 'asr.try.ffmpegMac' : 'asr.try.ffmpegLinux';
 }
 
 /** One input file's block: its text, OCR'd up front when it is an image or a scan. */
