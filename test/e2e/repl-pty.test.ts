@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { makePdf, makePng } from '../helpers/media.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
-import { VirtualTerminal } from '../helpers/vt.js';
+import { KEY, type PtySession, screen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -19,13 +18,6 @@ const PROMPT = /zhi \[(?:approve|确认)\]> $/;
 function open(env: Record<string, string> = {}, cols = 100): PtySession {
   const s = e.pty({ cols, rows: 40, env });
   return s;
-}
-
-/** What the terminal shows now (redraws applied), as lines of text. */
-function screen(s: PtySession, cols = 100): string {
-  const vt = new VirtualTerminal(cols);
-  vt.write(s.raw());
-  return vt.text();
 }
 
 /** Type like a person: one key at a time (a CJK input method commits a word at once). */
@@ -102,6 +94,36 @@ describe('zhi REPL in a terminal', () => {
     expect(tail[1].content).toMatch(/^第一段很长的回答/);
     expect(tail[1].content.length).toBeLessThan('第一段很长的回答，'.length * 40);
     expect(tail[2]).toEqual({ role: 'user', content: '继续' });
+    await type(s, KEY.ctrlD);
+    expect((await s.exited()).exitCode).toBe(0);
+  });
+
+  it('Ctrl+C in a long streaming table keeps the rows on screen, says how many are left out, and the whole part that arrived stays in the conversation', async () => {
+    let table = '| 序号 | 客户 |\n|--:|---|\n';
+    for (let i = 0; i < 3000; i++) table += `| ${i} | 客户${i}有限公司 |\n`;
+    fake.script({ kind: 'text', text: table, chunk: 200, delayMs: 20 });
+    fake.script({ kind: 'text', text: '好的。' });
+    const s = open();
+    await waitPrompt(s);
+    await type(s, '列出客户');
+    await type(s, KEY.enter);
+    await s.waitFor('客户300有限公司', 30_000);
+    const mark = s.mark();
+    await type(s, KEY.ctrlC);
+    await s.waitFor('Interrupted.', 5_000, mark);
+    await waitPrompt(s, mark);
+    const after = s.text().slice(mark);
+    expect(after).toMatch(/Only the last \d+ of the table’s \d+ rows are shown here\.\s+\/copy copies/);
+    // Only a screenful of rows was drawn again, closed with the table's bottom border.
+    expect(after.split('有限公司').length - 1).toBeLessThan(40);
+    expect(after).toMatch(/└─+┴─+┘/);
+    await type(s, '继续');
+    await type(s, KEY.enter);
+    await s.waitFor('好的。', 10_000, mark);
+    const kept = fake.chatBodies()[1].messages.at(-2);
+    expect(kept.role).toBe('assistant');
+    expect(kept.content).toContain('| 0 | 客户0有限公司 |');
+    expect(kept.content).toContain('| 300 | 客户300有限公司 |');
     await type(s, KEY.ctrlD);
     expect((await s.exited()).exitCode).toBe(0);
   });

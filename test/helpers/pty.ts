@@ -1,5 +1,6 @@
 /** Drive the built `zhi` in a real pseudo-terminal (node-pty), as a person at a keyboard would. */
 import { type IPty, spawn as ptySpawn } from 'node-pty';
+import { VirtualTerminal } from './vt.js';
 import { testEnv, ZHI_BIN } from './zhi.js';
 
 export interface PtyOptions {
@@ -11,6 +12,13 @@ export interface PtyOptions {
   cols?: number;
   rows?: number;
 }
+
+/**
+ * Every wait is a ceiling, never a pace: a test goes on as soon as what it waits for is on the
+ * screen. On a machine shared with other test runs and a bench (load 20 on 2 cores) one zhi start
+ * can take seconds, so no wait gives up before this (a shorter ceiling a test passes is raised to it).
+ */
+const MIN_CEILING_MS = 30_000;
 
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]/g;
 
@@ -51,7 +59,7 @@ export class PtySession {
    * so a long stream is not re-scanned per chunk) and fails at once when zhi exits without it;
    * `timeoutMs` is only a ceiling.
    */
-  waitFor(pattern: string | RegExp, timeoutMs = 10_000, from = 0): Promise<void> {
+  waitFor(pattern: string | RegExp, timeoutMs = MIN_CEILING_MS, from = 0): Promise<void> {
     const matches = () => {
       const t = this.text().slice(from);
       return typeof pattern === 'string' ? t.includes(pattern) : pattern.test(t);
@@ -63,8 +71,9 @@ export class PtySession {
    * Wait until `ok()` holds; it is checked as output arrives, so it must depend on the output.
    * Fails when zhi exits without it, or at the ceiling.
    */
-  until(ok: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  until(ok: () => boolean, what: string, timeoutMs = MIN_CEILING_MS): Promise<void> {
     if (ok()) return Promise.resolve();
+    timeoutMs = Math.max(timeoutMs, MIN_CEILING_MS);
     return new Promise((resolve, reject) => {
       let pending: NodeJS.Timeout | undefined;
       let settled = false;
@@ -108,7 +117,8 @@ export class PtySession {
     this.pty.write(data);
   }
 
-  async exited(timeoutMs = 10_000): Promise<{ exitCode: number; signal?: number }> {
+  async exited(timeoutMs = MIN_CEILING_MS): Promise<{ exitCode: number; signal?: number }> {
+    timeoutMs = Math.max(timeoutMs, MIN_CEILING_MS);
     return Promise.race([
       this.exit,
       new Promise<never>((_, reject) =>
@@ -135,3 +145,30 @@ export const KEY = {
   ctrlR: '\x12',
   tab: '\t',
 };
+
+/** The REPL's prompt in approve mode (the default), in the person's language. */
+export const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
+
+/** What a terminal `cols` wide shows now: every byte so far with its redraws applied. */
+export function screen(s: PtySession, cols = 100): string {
+  const vt = new VirtualTerminal(cols);
+  vt.write(s.raw());
+  return vt.text();
+}
+
+/** Wait until the screen as drawn (redraws applied) satisfies `ok`; fail with it at the ceiling. */
+export async function waitScreen(
+  s: PtySession,
+  cols: number,
+  ok: (view: string) => boolean,
+  what: string,
+): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const view = screen(s, cols);
+    if (ok(view)) return view;
+    if (Date.now() - start > MIN_CEILING_MS)
+      throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

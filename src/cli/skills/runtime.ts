@@ -9,7 +9,8 @@ import { TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
 import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
-import { type AppContext, makeClient } from '../context.js';
+import { makeClient } from '../client.js';
+import type { AppContext } from '../context.js';
 import { agreeToPrice, audioPriceLine, parsePriceLine } from '../price-consent.js';
 import { toolNamesShown } from '../render/tool-names.js';
 import { outputDirOf } from '../settings.js';
@@ -39,6 +40,9 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
   const trust = await TrustStore.open(ctx.paths.trustFile);
   const prompter = serialPrompter(o.prompter);
   const write = o.write ?? ((text: string) => process.stderr.write(`${text}\n`));
+  /** A paid platform read (speech recognition, the file parser) says its price and asks first. */
+  const agree = (line: string, signal: AbortSignal) =>
+    agreeToPrice(line, { prompter, write, signal, agreed: o.mode === 'auto' || ctx.args.flags.yes });
   return {
     llm: o.llm ?? client,
     client,
@@ -69,13 +73,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
         display: x.display,
         platform: ctx.platform,
         signal: x.signal,
-        consent: (estimate) =>
-          agreeToPrice(audioPriceLine(estimate), {
-            prompter,
-            write,
-            signal: x.signal,
-            agreed: o.mode === 'auto' || ctx.args.flags.yes,
-          }),
+        consent: (estimate) => agree(audioPriceLine(estimate), x.signal),
       });
     },
     async parseFile(abs, x) {
@@ -84,13 +82,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
         display: x.display,
         platform: ctx.platform,
         signal: x.signal,
-        consent: (estimate) =>
-          agreeToPrice(parsePriceLine(estimate), {
-            prompter,
-            write,
-            signal: x.signal,
-            agreed: o.mode === 'auto' || ctx.args.flags.yes,
-          }),
+        consent: (estimate) => agree(parsePriceLine(estimate), x.signal),
       });
     },
     ...(o.hooks ? { hooks: o.hooks } : {}),
