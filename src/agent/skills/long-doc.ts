@@ -9,7 +9,7 @@
  */
 import { extname } from 'node:path';
 import { estimateTextTokens } from '../../agent/tokens.js';
-import { type Cost, costOf, findModel, formatCost } from '../../llm/models.js';
+import { type Cost, costOf, formatCost } from '../../llm/models.js';
 import { OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
 import { splitDocument } from '../../skills/split.js';
 import { ZhiError } from '../../support/errors.js';
@@ -20,12 +20,11 @@ import type { AnyTool } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import { type PieceRun, runPieces } from './long-doc-parts.js';
 import { PartStore } from './part-store.js';
+import { combineInRounds, partBytes, type RoundItem, roundKey } from './rounds.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
 export const RESULT_PLACEHOLDER = '{{ZHI_WHOLE_RESULT}}';
-/** A part's size: well inside any model's window, leaving room for the prompt and the answer. */
-const PART_BYTES = 60 * 1024;
 /** The longest document read for map/reduce. */
 const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
@@ -95,8 +94,7 @@ export async function* mapLongDocument(
   if (!input) return undefined;
   const concat = req.skill.mapReduce === 'concat';
   const name = displayPath(rt.cwd, input.abs);
-  const info = findModel(plan.model);
-  const size = Math.min(PART_BYTES, Math.floor((info?.contextWindow ?? 128_000) * 1.2));
+  const size = partBytes(plan.model);
   const parts = splitDocument(input.text, size, req.skill.chunking ?? 'headings');
   const tokens = longDocumentTokens(input.text, parts.length, concat);
   const cost = costOf(plan.model, tokens, req.usage.platform);
@@ -149,7 +147,7 @@ export async function* mapLongDocument(
       whole,
     };
   }
-  const results = yield* combineInRounds(run, mapped, size);
+  const results = yield* combineParts(run, mapped, size);
   if (!results) return undefined;
   return {
     store,
@@ -162,60 +160,36 @@ export async function* mapLongDocument(
 
 /**
  * The parts' results, combined a group at a time until all of them fit in one message of at most
- * `max` bytes: every combining request is as bounded as a part. Each round's results are kept
- * like the parts'.
+ * `max` bytes (rounds.ts): every combining request is as bounded as a part. Each round's results
+ * are kept like the parts'.
  */
-async function* combineInRounds(
+async function* combineParts(
   run: PieceRun,
   mapped: string[],
   max: number,
 ): AsyncGenerator<RunEvent, { text: string } | undefined> {
-  // Results with the part numbers they cover, so later rounds still say where things came from.
-  let items = mapped.map((r, i) => ({ from: i + 1, to: i + 1, text: r.trim() }));
   const total = mapped.length;
-  const heading = (x: { from: number; to: number }) =>
+  // Results with the part numbers they cover, so later rounds still say where things came from.
+  const heading = (x: RoundItem) =>
     x.from === x.to ? `### Part ${x.from} of ${total}` : `### Parts ${x.from}–${x.to} of ${total}`;
-  const joined = () => items.map((x) => `${heading(x)}\n\n${x.text}`).join('\n\n');
-  for (let round = 1; Buffer.byteLength(joined(), 'utf8') > max; round++) {
-    const groups = groupBySize(
-      items,
-      (x) => Buffer.byteLength(`${heading(x)}\n\n${x.text}\n\n`, 'utf8'),
-      max,
-    );
-    // A group of one cannot shrink by combining: stop rather than loop (the skill's run then takes it).
-    if (groups.length === items.length) break;
-    const next = yield* runPieces(
-      run,
-      groups.map((g, i) => ({
-        key: `r${round}-${String(i + 1).padStart(4, '0')}`,
+  const render = (x: RoundItem) => `${heading(x)}\n\n${x.text}`;
+  const items = yield* combineInRounds(
+    mapped.map((r, i) => ({ from: i + 1, to: i + 1, text: r })),
+    {
+      fit: max,
+      group: max,
+      render,
+      piece: (g, round, i) => ({
+        key: roundKey(round, i),
         label: `${run.file} (results of parts ${g[0]!.from}–${g.at(-1)!.to} of ${total})`,
-        text: g.map((x) => `${heading(x)}\n\n${x.text}`).join('\n\n'),
+        text: g.map(render).join('\n\n'),
         instruction: combinePrompt(g[0]!.from, g.at(-1)!.to, total),
-      })),
-      { round },
-    );
-    if (!next) return undefined;
-    items = groups.map((g, i) => ({ from: g[0]!.from, to: g.at(-1)!.to, text: next[i]!.trim() }));
-  }
-  return { text: joined() };
-}
-
-/** Consecutive items packed into groups of at most `max` bytes (an item bigger than that alone). */
-export function groupBySize<T>(items: T[], size: (x: T) => number, max: number): T[][] {
-  const groups: T[][] = [];
-  let used = 0;
-  for (const x of items) {
-    const n = size(x);
-    const last = groups.at(-1);
-    if (last && used + n <= max) {
-      last.push(x);
-      used += n;
-    } else {
-      groups.push([x]);
-      used = n;
-    }
-  }
-  return groups;
+      }),
+    },
+    (pieces, round) => runPieces(run, pieces, { round }),
+  );
+  // A group of one cannot shrink by combining: what is left goes to the skill's run as it is.
+  return items && { text: items.map(render).join('\n\n') };
 }
 
 function combinePrompt(from: number, to: number, total: number): string {

@@ -252,8 +252,10 @@ async function* runPlanned(
   insertAll(result.filesWritten, 0, before.filesWritten);
   // A long document joined in parts: the answer is the whole result, as a short document's would be.
   if (long?.whole !== undefined && result.stopReason === 'answer') result.text = long.whole;
-  // Its part results were kept for a run that fails; this one answered.
-  if (long && result.stopReason === 'answer') await long.store.discard().catch(() => undefined);
+  // Its part results (and combined per-file results) were kept for a run that fails; this one answered.
+  if (result.stopReason === 'answer')
+    for (const store of [...(long ? [long.store] : []), ...inputs.stores])
+      await store.discard().catch(() => undefined);
   return result;
 }
 
