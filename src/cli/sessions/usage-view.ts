@@ -1,10 +1,11 @@
+import { stripVTControlCharacters } from 'node:util';
 import type { ContextStatus } from '../../agent/compact.js';
 import { findModel, formatCost, priceFor } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { ModelUsage, UsageTracker } from '../../llm/usage.js';
 import { maxBy } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
-import { padToWidth } from '../../support/width.js';
+import { padToWidth, textWidth } from '../../support/width.js';
 import type { Style } from '../render/style.js';
 import { formatTokens } from '../render/summary.js';
 
@@ -17,6 +18,8 @@ export interface UsageViewOptions {
   earlier?: { tokens: number; cost: number } | undefined;
   /** Width of the bars. */
   barWidth?: number;
+  /** The terminal's width: a model's token kinds go on a line of their own when its line would wrap. */
+  columns?: number | undefined;
 }
 
 /** A bar of `width` cells, `share` (0..1) of them filled. */
@@ -57,10 +60,14 @@ export function formatUsage(usage: UsageTracker, o: UsageViewOptions): string[] 
     if (u.cachedTokens) detail.push(t('sessions.usage.cached', { n: formatTokens(u.cachedTokens) }));
     detail.push(t('sessions.usage.out', { n: formatTokens(u.completionTokens) }));
     if (u.reasoningTokens) detail.push(t('sessions.usage.reasoning', { n: formatTokens(u.reasoningTokens) }));
-    out.push(
+    const head =
       `  ${padToWidth(model, nameWidth)}  ${bar(total.totalTokens ? u.totalTokens / total.totalTokens : 0, width, s)}  ` +
-        `${padToWidth(formatTokens(u.totalTokens), 6, 'right')}  ${padToWidth(costText(model, u, usage.platform), 9, 'right')}  ${s.dim(detail.join(' · '))}`,
-    );
+      `${padToWidth(formatTokens(u.totalTokens), 6, 'right')}  ${padToWidth(costText(model, u, usage.platform), 9, 'right')}`;
+    const kinds = detail.join(' · ');
+    // On a narrow terminal the kinds would wrap mid-phrase under the bar: give them their own line.
+    const fits = !o.columns || textWidth(stripVTControlCharacters(head)) + 2 + textWidth(kinds) <= o.columns;
+    if (fits) out.push(`${head}  ${s.dim(kinds)}`);
+    else out.push(head, s.dim(`    ${kinds}`));
   }
   const cost = usage.cost();
   out.push(

@@ -1,6 +1,7 @@
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { formatError } from '../../render/error.js';
+import { stderrColumns } from '../../render/width.js';
 import { priceStepNow } from '../usage-text.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
@@ -130,6 +131,7 @@ export async function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): Prom
     compactions: wiring?.compactor.count ?? 0,
     sessionId: wiring && (wiring.recorder.started || wiring.earlier) ? wiring.recorder.id : undefined,
     earlier: wiring?.earlier,
+    columns: stderrColumns(),
   });
   return step ? [...lines, step] : lines;
 }
