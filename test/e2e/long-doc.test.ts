@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -226,6 +228,79 @@ describe('documents longer than one message: map, then combine', () => {
     // The combining run never carried the document again.
     const combine = chats().find((q) => !isMap(q))!;
     expect(user(combine)).not.toContain('SECTION-1 ');
+  });
+});
+
+describe('a translation longer than can be shown', () => {
+  it('killed part-way, the same command pays only for the parts not kept; the joined result is written whole and not printed', async () => {
+    // About 1.3 MB: its translation (the fake echoes each part) is too long to be the answer shown.
+    const sections = Array.from(
+      { length: 700 },
+      (_, i) => `# 第${i + 1}节\n\nSECTION-${i + 1} ${'合同条款的具体内容如下所述。'.repeat(45)}`,
+    );
+    writeFileSync(join(work, 'long.md'), sections.join('\n\n'));
+    let release = () => {};
+    let answered = 0;
+    const replies = (req: RecordedRequest): Reply => {
+      if (isMap(req)) {
+        if (++answered === 3) fake.hold = new Promise((r) => (release = r));
+        const en = numbers(user(req), 'SECTION').map(
+          (n) => `## Section ${n}\n\nEN-${n} ${'translated '.repeat(180)}`,
+        );
+        return { kind: 'text', text: en.join('\n\n'), chunk: 4000 };
+      }
+      const placeholder = /exactly (\{\{[A-Z_]+\}\})/.exec(user(req))?.[1] ?? 'missing';
+      return req.body.messages.at(-1).role === 'user'
+        ? {
+            kind: 'tools',
+            calls: [
+              { name: 'file_write', arguments: { path: 'long.en.md', content: `# Long\n\n${placeholder}` } },
+            ],
+          }
+        : { kind: 'text', text: 'Saved.' };
+    };
+    fake.fallback = replies;
+    const args = ['run', 'translate', 'long.md', '--to', 'English', '--auto', '--jobs', '1'];
+    const child = spawn(process.execPath, [ZHI_BIN, ...args], {
+      cwd: work,
+      env: testEnv({ baseUrl: fake.baseUrl, home }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Three parts answered and kept, the fourth held in flight: kill it, no chance to clean up.
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (chats().filter(isMap).length >= 4) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 10);
+    });
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('close', r));
+    release();
+    const parts = join(work, 'zhi-output', '.zhi-parts');
+    const [store] = readdirSync(parts);
+    const kept = readdirSync(join(parts, store!)).filter((f) => f.endsWith('.md')).length;
+    expect(kept).toBe(3);
+
+    fake.requests.length = 0;
+    fake.hold = undefined;
+    answered = -1_000_000;
+    const again = await zhi(args);
+    expect(again.code, again.stderr).toBe(0);
+    const n = Number(/Long document long\.md: (\d+) parts/.exec(again.stderr)?.[1]);
+    expect(n).toBeGreaterThan(10);
+    // Only the parts not kept were sent again.
+    expect(chats().filter(isMap)).toHaveLength(n - 3);
+    const file = readFileSync(join(work, 'zhi-output', 'long.en.md'), 'utf8');
+    expect(file.startsWith('# Long\n\n## Section 1\n')).toBe(true);
+    expect(numbers(file, 'EN')).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
+    expect(file).not.toContain('{{');
+    expect(file.length).toBeGreaterThan(1024 * 1024);
+    // Too long to print: the answer says where it is; the kept results are gone.
+    expect(again.stdout).not.toContain('EN-1 ');
+    expect(again.stdout).toMatch(/too long to show here; it was written to zhi-output[\\/]long\.en\.md/);
+    expect(readdirSync(join(work, 'zhi-output'))).toEqual(['long.en.md']);
   });
 });
 

@@ -7,6 +7,7 @@
  * kill pays only for what is missing. Nothing is cut without saying so.
  */
 
+import { createHash } from 'node:crypto';
 import type { StepResult } from '../../skills/documents.js';
 import { resultBlock } from '../../skills/documents.js';
 import { ZhiError } from '../../support/errors.js';
@@ -15,7 +16,7 @@ import { formatBytes, truncateText } from '../../support/text.js';
 import type { RunEvent } from '../events.js';
 import { type PieceRun, runPieces } from './long-doc-parts.js';
 import { PartStore } from './part-store.js';
-import { combineInRounds, partBytes, type RoundItem, renderedBytes, roundKey } from './rounds.js';
+import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './rounds.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 
 /** Room left in the message for the skill's prompt, its tools and the input labels. */
@@ -51,19 +52,18 @@ export async function* fitResults(
   run: { req: SkillRunRequest; rt: SkillRuntime; plan: SkillPlan },
 ): AsyncGenerator<RunEvent, FittedResults | undefined> {
   const fit = Math.max(MIN_FIT_BYTES, budget.left - RESERVE_BYTES);
-  const items = list.map((r, i) => ({ from: i + 1, to: i + 1, text: r.text }));
-  const render = renderResult(list);
-  const total = renderedBytes(items, render);
+  const total = list.reduce((n, r) => n + Buffer.byteLength(`${resultBlock(r, r.text)}\n\n`, 'utf8'), 0);
   if (total <= fit) {
     budget.left -= total;
     return { results: list };
   }
   // One result larger than a whole message is cut (said, with the file's name): it could not be
   // sent even alone.
+  const texts = list.map((r) => r.text);
   for (const [i, r] of list.entries()) {
     const cut = truncateText(r.text, fit - MARKER_BYTES - Buffer.byteLength(resultBlock(r, ''), 'utf8'));
     if (!cut.truncated) continue;
-    items[i]!.text = cut.text;
+    texts[i] = cut.text;
     yield {
       type: 'warning',
       message: t('skills.warn.resultCut', {
@@ -86,7 +86,7 @@ export async function* fitResults(
   const group = Math.min(fit, partBytes(plan.model));
   const store = PartStore.for(plan.outputDir, {
     // The results themselves (with their files and whether they failed) key the store.
-    text: list.map((r, i) => `${r.file}\0${r.ok}\0${items[i]!.text}`).join('\0'),
+    parts: hashOf(list, texts),
     other: [
       'each-results',
       req.skill.name,
@@ -97,6 +97,13 @@ export async function* fitResults(
       otherValues(req, input),
     ],
   });
+  // A file's own result is in memory; a round's is read from the store.
+  const text = async (x: Span) =>
+    x.key.startsWith('r') ? ((await store.get(x.key)) ?? '').trim() : texts[x.from - 1]!;
+  const block = async (x: Span) => resultBlock(asResult(list, x), await text(x));
+  const items: RoundItem[] = [];
+  for (const [i] of list.entries())
+    items.push(await measured({ from: i + 1, to: i + 1, key: `f${i + 1}` }, block));
   const pieces: PieceRun = {
     req,
     rt,
@@ -111,11 +118,11 @@ export async function* fitResults(
     {
       fit,
       group,
-      render,
-      piece: (g, round, i) => ({
-        key: roundKey(round, i),
+      block,
+      piece: (g, key) => ({
+        key,
         label: `${input.folder} (results of files ${g[0]!.from}–${g.at(-1)!.to} of ${list.length})`,
-        text: g.map(render).join('\n\n'),
+        text: () => joinedText(g, block),
         instruction: combinePrompt(input.each, g[0]!.from, g.at(-1)!.to, list.length),
       }),
     },
@@ -132,27 +139,32 @@ export async function* fitResults(
       tries: [{ key: 'batch.try.longAgain' }],
     });
   }
-  const results = combined.map((x) => asResult(list, x));
+  const results: StepResult[] = [];
+  for (const x of combined) results.push({ ...asResult(list, x), text: await text(x) });
   budget.left -= yield* shareOut(results, fit, input.folder);
   return { results, store };
 }
 
-/** How a result is written in the message (as composeMessage writes it). */
-function renderResult(list: StepResult[]): (x: RoundItem) => string {
-  return (x) => resultBlock(asResult(list, x), x.text);
-}
+type Span = Omit<RoundItem, 'bytes'>;
 
 /** An item as a result: one file's, or a group's (the files it covers, combined). */
-function asResult(list: StepResult[], x: RoundItem): StepResult {
-  if (x.from === x.to) return { ...list[x.from - 1]!, text: x.text };
+function asResult(list: StepResult[], x: Span): StepResult {
+  if (x.from === x.to) return list[x.from - 1]!;
   const first = list[x.from - 1]!.file;
   const last = list[x.to - 1]!.file;
   return {
     file: `${first} … ${last}`,
-    text: x.text,
+    text: '',
     ok: true,
     files: { from: x.from, to: x.to, total: list.length },
   };
+}
+
+/** The hash of the results (their files, whether they failed, their texts as sent). */
+function hashOf(list: StepResult[], texts: string[]): string {
+  const hash = createHash('sha256');
+  for (const [i, r] of list.entries()) hash.update(`${r.file}\0${r.ok}\0${texts[i]}\0`);
+  return hash.digest('hex');
 }
 
 /**

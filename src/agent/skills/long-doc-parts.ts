@@ -21,7 +21,8 @@ export interface Piece {
   key: string;
   /** What the document block is called ("notes.txt (part 3 of 12)"). */
   label: string;
-  text: string;
+  /** Its text, read when its call is made (a part from the file, a round from the kept results). */
+  text: () => Promise<string>;
   /** Added to the skill's prompt for this call. */
   instruction: string;
 }
@@ -38,20 +39,23 @@ export interface PieceRun {
   what?: 'document' | 'results';
 }
 
-/** Run every piece (kept results first); their results in order, or undefined when interrupted. */
+/**
+ * Run every piece that has no kept result. Results go to the store only (read back from there):
+ * true when every piece has one, undefined when interrupted.
+ */
 export async function* runPieces(
   o: PieceRun,
   pieces: Piece[],
   stage: { round: number },
-): AsyncGenerator<RunEvent, string[] | undefined> {
+): AsyncGenerator<RunEvent, true | undefined> {
   const { req, rt, plan } = o;
   const system = skillSystemPrompt(req.skill, {
     outputDir: '',
     today: rt.today ?? new Date().toISOString().slice(0, 10),
     writes: false,
   });
-  const results: (string | undefined)[] = await Promise.all(pieces.map((p) => o.store.get(p.key)));
-  const todo = pieces.map((_, i) => i).filter((i) => results[i] === undefined);
+  const kept = await Promise.all(pieces.map((p) => o.store.has(p.key)));
+  const todo = pieces.map((_, i) => i).filter((i) => !kept[i]);
   let done = pieces.length - todo.length;
   const none = new ToolRegistry();
   const work = async (i: number, emit: (ev: RunEvent) => void): Promise<Attempt<AgentResult>> => {
@@ -62,7 +66,10 @@ export async function* runPieces(
       blocks: new Map([
         [
           o.argName,
-          { summary: piece.label, docs: [{ name: piece.label, text: piece.text, note: piece.label }] },
+          {
+            summary: piece.label,
+            docs: [{ name: piece.label, text: await piece.text(), note: piece.label }],
+          },
         ],
       ]),
     });
@@ -89,8 +96,8 @@ export async function* runPieces(
     }
     const r = step.value;
     if (r.stopReason === 'answer') {
-      results[i] = r.text;
       await o.store.put(piece.key, r.text);
+      kept[i] = true;
       done += 1;
       const key =
         o.what === 'results'
@@ -104,7 +111,8 @@ export async function* runPieces(
         note: t(key, { done, total: pieces.length, round: stage.round }),
         part: { done, total: pieces.length, round: stage.round },
       });
-      return { kind: 'done', value: r };
+      // The result is in the store: the pool's outcomes need not hold it too.
+      return { kind: 'done', value: { ...r, text: '' } };
     }
     const kind = r.error?.kind;
     if (kind === 'rate_limit' || kind === 'overloaded') return { kind: 'retry', reason: kind, value: r };
@@ -119,11 +127,10 @@ export async function* runPieces(
   const failed = outcomes.findIndex((x) => x.status !== 'done');
   if (failed >= 0) {
     const err = outcomes[failed]!.value?.error;
-    if (err)
-      throw partError(err, o, pieces.length - results.filter((r) => r === undefined).length, pieces.length);
+    if (err) throw partError(err, o, kept.filter(Boolean).length, pieces.length);
     return undefined;
   }
-  return results.map((r) => r ?? '');
+  return true;
 }
 
 /**

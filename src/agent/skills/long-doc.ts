@@ -8,19 +8,21 @@
  * (part-store.ts): the same command after a failure or Ctrl+C pays only for what is missing.
  */
 import { extname } from 'node:path';
-import { estimateTextTokens } from '../../agent/tokens.js';
 import { type Cost, costOf, formatCost } from '../../llm/models.js';
 import { OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
-import { splitDocument } from '../../skills/split.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { formatBytes } from '../../support/text.js';
+import { StreamedText } from '../../tools/files/streamed-text.js';
+import { formatOf } from '../../tools/files/writers/index.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import { type PieceRun, runPieces } from './long-doc-parts.js';
+import { type LongSource, openLongSource } from './long-source.js';
 import { PartStore } from './part-store.js';
-import { combineInRounds, partBytes, type RoundItem, roundKey } from './rounds.js';
+import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './rounds.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
@@ -37,14 +39,15 @@ export interface LongDocument {
   text: string;
   note: string;
   /** `concat`: the whole result, put into the file_write call in place of the placeholder. */
-  whole?: string;
+  whole?: WholeResult;
 }
 
-/** The one file input of a map/reduce skill that is too long for one message, read whole. */
+/** The one file input of a map/reduce skill, when it is too long for one message: its parts. */
 async function longInput(
   req: SkillRunRequest,
   rt: SkillRuntime,
-): Promise<{ argName: string; abs: string; text: string } | undefined> {
+  o: { partBytes: number; name: (abs: string) => string },
+): Promise<{ argName: string; abs: string; source: LongSource } | undefined> {
   if (!req.skill.mapReduce) return undefined;
   const files = req.skill.args.filter((a) => a.type === 'file' && typeof req.values[a.name] === 'string');
   if (files.length !== 1) return undefined;
@@ -53,13 +56,21 @@ async function longInput(
   if (OCR_EXT.includes(extname(value).slice(1).toLowerCase())) return undefined;
   const { resolve } = await import('node:path');
   const abs = resolve(rt.cwd, value);
+  let source: LongSource | undefined;
   try {
-    const doc = await rt.readDocument(abs, { maxBytes: MAX_DOCUMENT_BYTES, signal: rt.signal });
-    if (Buffer.byteLength(doc.text, 'utf8') <= PER_FILE_BYTES) return undefined;
-    return { argName: arg.name, abs, text: doc.text };
+    source = await openLongSource(abs, {
+      read: rt.readDocument,
+      short: PER_FILE_BYTES,
+      max: MAX_DOCUMENT_BYTES,
+      partBytes: o.partBytes,
+      how: req.skill.chunking ?? 'headings',
+      signal: rt.signal,
+      name: o.name(abs),
+    });
   } catch {
     return undefined; // the normal path reports what is wrong with the file
   }
+  return source && { argName: arg.name, abs, source };
 }
 
 /** The map step's instruction, added to the skill's own prompt. */
@@ -74,8 +85,7 @@ function mapPrompt(concat: boolean, i: number, n: number): string {
  * prompt, each part's result, then the combining run reading those results. `--dry-run` uses
  * the same figures.
  */
-export function longDocumentTokens(text: string, parts: number, concat: boolean) {
-  const tokens = estimateTextTokens(text);
+export function longDocumentTokens(tokens: number, parts: number, concat: boolean) {
   const prompt = tokens + parts * 800;
   const completion = concat ? tokens : Math.min(tokens, parts * 1200);
   return { promptTokens: prompt + completion, completionTokens: completion + 1500, cachedTokens: 0 };
@@ -90,13 +100,13 @@ export async function* mapLongDocument(
   rt: SkillRuntime,
   plan: SkillPlan,
 ): AsyncGenerator<RunEvent, LongDocument | undefined> {
-  const input = await longInput(req, rt);
+  const size = partBytes(plan.model);
+  const input = await longInput(req, rt, { partBytes: size, name: (abs) => displayPath(rt.cwd, abs) });
   if (!input) return undefined;
+  const { source } = input;
   const concat = req.skill.mapReduce === 'concat';
   const name = displayPath(rt.cwd, input.abs);
-  const size = partBytes(plan.model);
-  const parts = splitDocument(input.text, size, req.skill.chunking ?? 'headings');
-  const tokens = longDocumentTokens(input.text, parts.length, concat);
+  const tokens = longDocumentTokens(source.tokens, source.count, concat);
   const cost = costOf(plan.model, tokens, req.usage.platform);
   // The estimate is said (and asked about) only when it is more than max_cost_per_run leaves.
   const over = overBudget(rt, cost.amount);
@@ -104,7 +114,7 @@ export async function* mapLongDocument(
     type: 'long_document',
     skill: req.skill.name,
     file: name,
-    parts: parts.length,
+    parts: source.count,
     ...(concat ? { joined: true as const } : {}),
     estimate: cost.amount,
     tokens: { input: tokens.promptTokens, output: tokens.completionTokens },
@@ -113,7 +123,7 @@ export async function* mapLongDocument(
   };
   if (over) await settleCost(rt, { file: name, cost, limit: over.limit });
   const store = PartStore.for(plan.outputDir, {
-    text: input.text,
+    parts: source.hash,
     other: [
       req.skill.name,
       req.skill.hash,
@@ -124,30 +134,31 @@ export async function* mapLongDocument(
     ],
   });
   const run: PieceRun = { req, rt, plan, argName: input.argName, file: name, store };
-  const n = parts.length;
+  const n = source.count;
+  const keys = Array.from({ length: n }, (_, i) => `p${String(i + 1).padStart(4, '0')}`);
   const mapped = yield* runPieces(
     run,
-    parts.map((text, i) => ({
-      key: `p${String(i + 1).padStart(4, '0')}`,
+    keys.map((key, i) => ({
+      key,
       label: `${name} (part ${i + 1} of ${n})`,
-      text,
+      text: () => source.part(i),
       instruction: mapPrompt(concat, i + 1, n),
     })),
     { round: 0 },
   );
   if (!mapped) return undefined;
   if (concat) {
-    const whole = mapped.join('\n\n');
+    const whole = await wholeResult(store, keys);
     return {
       store,
       argName: input.argName,
       name,
-      note: `a long document, already processed in ${parts.length} parts; the whole result is ready`,
-      text: `[zhi processed this long document in ${parts.length} parts; the complete result (${Buffer.byteLength(whole, 'utf8')} bytes) is ready and must not be redone. Follow your steps, but wherever you would write the result itself, write exactly ${RESULT_PLACEHOLDER} instead: zhi puts the complete result there. Your final answer is one short line saying where it was saved.]`,
+      note: `a long document, already processed in ${n} parts; the whole result is ready`,
+      text: `[zhi processed this long document in ${n} parts; the complete result (${whole.bytes} bytes) is ready and must not be redone. Follow your steps, but wherever you would write the result itself, write exactly ${RESULT_PLACEHOLDER} instead: zhi puts the complete result there. Your final answer is one short line saying where it was saved.]`,
       whole,
     };
   }
-  const results = yield* combineParts(run, mapped, size);
+  const results = yield* combineParts(run, keys, size);
   if (!results) return undefined;
   return {
     store,
@@ -161,35 +172,38 @@ export async function* mapLongDocument(
 /**
  * The parts' results, combined a group at a time until all of them fit in one message of at most
  * `max` bytes (rounds.ts): every combining request is as bounded as a part. Each round's results
- * are kept like the parts'.
+ * are kept like the parts', and read from the store when a request is built.
  */
 async function* combineParts(
   run: PieceRun,
-  mapped: string[],
+  keys: string[],
   max: number,
 ): AsyncGenerator<RunEvent, { text: string } | undefined> {
-  const total = mapped.length;
+  const total = keys.length;
   // Results with the part numbers they cover, so later rounds still say where things came from.
-  const heading = (x: RoundItem) =>
+  const heading = (x: { from: number; to: number }) =>
     x.from === x.to ? `### Part ${x.from} of ${total}` : `### Parts ${x.from}–${x.to} of ${total}`;
-  const render = (x: RoundItem) => `${heading(x)}\n\n${x.text}`;
-  const items = yield* combineInRounds(
-    mapped.map((r, i) => ({ from: i + 1, to: i + 1, text: r })),
+  const block = async (x: { from: number; to: number; key: string }) =>
+    `${heading(x)}\n\n${((await run.store.get(x.key)) ?? '').trim()}`;
+  const items: RoundItem[] = [];
+  for (const [i, key] of keys.entries()) items.push(await measured({ from: i + 1, to: i + 1, key }, block));
+  const combined = yield* combineInRounds(
+    items,
     {
       fit: max,
       group: max,
-      render,
-      piece: (g, round, i) => ({
-        key: roundKey(round, i),
+      block,
+      piece: (g, key, round) => ({
+        key,
         label: `${run.file} (results of parts ${g[0]!.from}–${g.at(-1)!.to} of ${total})`,
-        text: g.map(render).join('\n\n'),
+        text: () => joinedText(g, block),
         instruction: combinePrompt(g[0]!.from, g.at(-1)!.to, total),
       }),
     },
     (pieces, round) => runPieces(run, pieces, { round }),
   );
   // A group of one cannot shrink by combining: what is left goes to the skill's run as it is.
-  return items && { text: items.map(render).join('\n\n') };
+  return combined && { text: await joinedText(combined, block) };
 }
 
 function combinePrompt(from: number, to: number, total: number): string {
@@ -232,22 +246,90 @@ async function settleCost(rt: SkillRuntime, o: { file: string; cost: Cost; limit
   });
 }
 
-/** The run's tools with file_write filling in the whole result where the model wrote the placeholder. */
-export function withWholeResult(registry: ToolRegistry, whole: string): ToolRegistry {
-  const fill = (v: unknown): unknown => {
+/** A `concat` result: the parts' results joined in order, read from the part store. */
+export interface WholeResult {
+  /** UTF-8 bytes of the joined result. */
+  bytes: number;
+  /** The whole text, only when it is small enough to be the answer shown (SHOWN_WHOLE_BYTES). */
+  text?: string;
+  /** The joined result for file_write, read a part at a time. */
+  content: StreamedText;
+}
+
+/** A joined result up to this size is the run's answer, as a short document's is; a larger one is only written. */
+const SHOWN_WHOLE_BYTES = 1024 * 1024;
+
+async function wholeResult(store: PartStore, keys: string[]): Promise<WholeResult> {
+  const content = new StreamedText(async function* () {
+    for (const [i, key] of keys.entries()) {
+      if (i) yield '\n\n';
+      yield (await store.get(key)) ?? '';
+    }
+  });
+  let bytes = 2 * Math.max(0, keys.length - 1);
+  for (const key of keys) bytes += await store.bytes(key);
+  return { bytes, content, ...(bytes <= SHOWN_WHOLE_BYTES ? { text: await content.text() } : {}) };
+}
+
+/**
+ * The answer of a run whose joined result was written: the result itself when it is small enough
+ * to show, otherwise a line saying where it was written and how large it is.
+ */
+export function wholeAnswer(whole: WholeResult, written: string[]): string {
+  if (whole.text !== undefined) return whole.text;
+  return t('batch.longWritten', { size: formatBytes(whole.bytes), path: written.join(', ') || '?' });
+}
+
+/**
+ * The run's tools with file_write filling in the whole result where the model wrote the
+ * placeholder: a text file's content is streamed from the part store, never held whole; any
+ * other place (a Word file's content) gets the whole text.
+ */
+export function withWholeResult(registry: ToolRegistry, whole: WholeResult): ToolRegistry {
+  const fill = async (v: unknown, text: () => Promise<string>): Promise<unknown> => {
+    if (v instanceof StreamedText) return v;
     if (typeof v === 'string')
-      return v.includes(RESULT_PLACEHOLDER) ? v.split(RESULT_PLACEHOLDER).join(whole) : v;
-    if (Array.isArray(v)) return v.map(fill);
-    if (v && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]));
+      return v.includes(RESULT_PLACEHOLDER) ? v.split(RESULT_PLACEHOLDER).join(await text()) : v;
+    if (Array.isArray(v)) return Promise.all(v.map((x) => fill(x, text)));
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = await fill(x, text);
+      return out;
+    }
     return v;
   };
+  const streamed = (args: Record<string, unknown>): Record<string, unknown> | undefined => {
+    const { path, content } = args;
+    const format = typeof path === 'string' ? formatOf(path) : undefined;
+    if ((format !== 'md' && format !== 'txt') || typeof content !== 'string') return undefined;
+    if (!content.includes(RESULT_PLACEHOLDER)) return undefined;
+    const around = content.split(RESULT_PLACEHOLDER);
+    const filled = new StreamedText(async function* () {
+      for (const [i, piece] of around.entries()) {
+        if (i) yield* whole.content.pieces();
+        yield piece;
+      }
+    });
+    return { ...args, content: filled };
+  };
+  let cached: string | undefined;
+  const text = async () => {
+    cached ??= whole.text ?? (await whole.content.text());
+    return cached;
+  };
   return new ToolRegistry(
-    registry
-      .list()
-      .map(
-        (t): AnyTool =>
-          t.name === 'file_write' ? { ...t, execute: (args, ctx) => t.execute(fill(args), ctx) } : t,
-      ),
+    registry.list().map(
+      (t): AnyTool =>
+        t.name === 'file_write'
+          ? {
+              ...t,
+              execute: async (args, ctx) => {
+                const direct = streamed(args as Record<string, unknown>);
+                const rest = direct ?? (args as Record<string, unknown>);
+                return t.execute((await fill(rest, text)) as typeof args, ctx);
+              },
+            }
+          : t,
+    ),
   );
 }

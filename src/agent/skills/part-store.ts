@@ -1,23 +1,23 @@
 /**
  * A long document's part results, kept on disk as they come (`<output folder>/.zhi-parts/<key>/`),
  * so a run that is interrupted or fails part-way is started again without paying for the parts
- * already done. The key covers everything a result depends on: the document's text, the skill
+ * already done. The key covers everything a result depends on: the document's parts, the skill
  * (its file's hash), the model, the part size and the other inputs. The folder is removed when
  * the skill's run has finished with an answer.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 export class PartStore {
   private constructor(readonly dir: string) {}
 
-  /** The store for these inputs (made on first write). */
-  static for(outputDir: string, inputs: { text: string; other: unknown }): PartStore {
+  /** The store for these inputs (made on first write); `parts` is the hash of the parts' texts. */
+  static for(outputDir: string, inputs: { parts: string; other: unknown }): PartStore {
     const hash = createHash('sha256');
     hash.update(JSON.stringify(inputs.other));
     hash.update('\0');
-    hash.update(inputs.text);
+    hash.update(inputs.parts);
     return new PartStore(join(outputDir, '.zhi-parts', hash.digest('hex').slice(0, 24)));
   }
 
@@ -32,6 +32,22 @@ export class PartStore {
     } catch {
       return undefined;
     }
+  }
+
+  /** Whether a result is kept (without reading it). */
+  async has(name: string): Promise<boolean> {
+    return access(this.file(name)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** A kept result's size in bytes (0 when there is none). */
+  async bytes(name: string): Promise<number> {
+    return stat(this.file(name)).then(
+      (s) => s.size,
+      () => 0,
+    );
   }
 
   /** Keep a result (written whole, then renamed: a kill never leaves half a result). */

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type Cost, findModel } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { LlmClient, Message, PlatformClient, Usage } from '../../llm/types.js';
@@ -13,6 +14,7 @@ import { insertAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { scopedShell } from '../../tools/shell/scope.js';
 import type { CallGate } from '../batch/call-gate.js';
@@ -23,7 +25,13 @@ import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
 import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
 import { chainProblem } from './chain.js';
 import { gatherInputs } from './gather.js';
-import { mapLongDocument, RESULT_PLACEHOLDER, withWholeResult } from './long-doc.js';
+import {
+  mapLongDocument,
+  RESULT_PLACEHOLDER,
+  type WholeResult,
+  wholeAnswer,
+  withWholeResult,
+} from './long-doc.js';
 import { firstMessage, skillPrompt } from './skill-prompt.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
@@ -243,7 +251,10 @@ async function* runPlanned(
         mode: rt.mode,
         signal: rt.signal,
         ...(req.skill.answerIsFile && registry.has('file_write')
-          ? { answerFromWrite: (args) => writtenAnswer(args, long?.whole) }
+          ? {
+              answerFromWrite: (args) =>
+                writtenAnswer(args, long?.whole, (p) => displayPath(rt.cwd, resolve(plan.outputDir, p))),
+            }
           : {}),
       },
     ),
@@ -251,7 +262,11 @@ async function* runPlanned(
   result.filesRead += before.filesRead;
   insertAll(result.filesWritten, 0, before.filesWritten);
   // A long document joined in parts: the answer is the whole result, as a short document's would be.
-  if (long?.whole !== undefined && result.stopReason === 'answer') result.text = long.whole;
+  if (long?.whole !== undefined && result.stopReason === 'answer')
+    result.text = wholeAnswer(
+      long.whole,
+      result.filesWritten.map((f) => displayPath(rt.cwd, f.path)),
+    );
   // Its part results (and combined per-file results) were kept for a run that fails; this one answered.
   if (result.stopReason === 'answer')
     for (const store of [...(long ? [long.store] : []), ...inputs.stores])
@@ -264,11 +279,21 @@ async function* runPlanned(
  * whole result where the model wrote the placeholder). Undefined when nothing written was text
  * (an .xlsx's sheets): the model then answers itself.
  */
-function writtenAnswer(args: Record<string, unknown>[], whole: string | undefined): string | undefined {
+function writtenAnswer(
+  args: Record<string, unknown>[],
+  whole: WholeResult | undefined,
+  shown: (path: string) => string,
+): string | undefined {
   const texts = args.map((a) => a.content).filter((c): c is string => typeof c === 'string');
   if (!texts.length) return undefined;
   const text = texts.join('\n\n');
-  return whole === undefined ? text : text.split(RESULT_PLACEHOLDER).join(whole);
+  if (whole === undefined || !text.includes(RESULT_PLACEHOLDER)) return text;
+  if (whole.text === undefined)
+    return wholeAnswer(
+      whole,
+      args.map((a) => shown(String(a.path))),
+    );
+  return text.split(RESULT_PLACEHOLDER).join(whole.text);
 }
 
 function without(values: InputValues, name: string): InputValues {

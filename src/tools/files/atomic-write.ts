@@ -17,6 +17,9 @@ export interface WriteIo {
 }
 export const nodeIo: WriteIo = { open, link, rename };
 
+/** What goes into the file: its bytes, or a function that writes them into the open file (streamed). */
+export type FileData = Buffer | ((handle: FileHandle) => Promise<void>);
+
 /** A folder as it was when checked (device and inode), to notice it being swapped. */
 export interface FolderId {
   path: string;
@@ -44,16 +47,17 @@ async function stillSame(id: FolderId): Promise<void> {
 }
 
 /** Write `data` to a new temporary file beside `abs` (exclusive, so nothing is ever followed). */
-async function writeTemp(abs: string, data: Buffer, io: WriteIo): Promise<string> {
+async function writeTemp(abs: string, data: FileData, io: WriteIo): Promise<string> {
   const tmp = join(dirname(abs), `.${basename(abs)}.${randomBytes(4).toString('hex')}.zhi-tmp`);
   await fill(await io.open(tmp, 'wx', 0o644), tmp, data);
   return tmp;
 }
 
 /** Write, sync and close a file just created; on failure the partial file is removed. */
-async function fill(handle: FileHandle, path: string, data: Buffer): Promise<void> {
+async function fill(handle: FileHandle, path: string, data: FileData): Promise<void> {
   try {
-    await handle.writeFile(data);
+    if (typeof data === 'function') await data(handle);
+    else await handle.writeFile(data);
     await handle.sync();
     await handle.close();
   } catch (err) {
@@ -73,7 +77,7 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', '
  */
 export async function createNew(
   abs: string,
-  data: Buffer,
+  data: FileData,
   folder: FolderId,
   io: WriteIo = nodeIo,
 ): Promise<boolean> {
@@ -95,7 +99,7 @@ export async function createNew(
 }
 
 /** Create `abs` exclusively and write it; a failed write removes the partial file. False when it exists. */
-async function createExclusive(abs: string, data: Buffer, io: WriteIo): Promise<boolean> {
+async function createExclusive(abs: string, data: FileData, io: WriteIo): Promise<boolean> {
   let handle: FileHandle;
   try {
     handle = await io.open(abs, 'wx', 0o644);
@@ -110,7 +114,7 @@ async function createExclusive(abs: string, data: Buffer, io: WriteIo): Promise<
 /** Replace `abs` (after a person said yes): a temporary file in the checked folder, then rename over. */
 export async function replaceExisting(
   abs: string,
-  data: Buffer,
+  data: FileData,
   folder: FolderId,
   io: WriteIo = nodeIo,
 ): Promise<void> {

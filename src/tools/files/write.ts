@@ -13,8 +13,17 @@ import {
   resolveWritePath,
 } from '../paths.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
-import { createNew, FolderChanged, folderId, nodeIo, replaceExisting, type WriteIo } from './atomic-write.js';
+import {
+  createNew,
+  type FileData,
+  FolderChanged,
+  folderId,
+  nodeIo,
+  replaceExisting,
+  type WriteIo,
+} from './atomic-write.js';
 import { checkPortable } from './names.js';
+import { StreamedText } from './streamed-text.js';
 import {
   encodeContent,
   formatOf,
@@ -135,13 +144,9 @@ const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<
       );
     }
     const target = await resolveWritePath(ctx.outputDir, args.path, { cwd: ctx.cwd });
-    const encoded = await encodeContent(format, args.content, { loadImage: (p) => readOutputImage(ctx, p) });
+    const encoded = await bodyOf(format, args.content, ctx);
     let replaced = false;
-    await ctx.beforeWrite?.({
-      abs: target.abs,
-      sha256: createHash('sha256').update(encoded.data).digest('hex'),
-      bytes: encoded.data.length,
-    });
+    await ctx.beforeWrite?.({ abs: target.abs, sha256: encoded.sha256, bytes: encoded.bytes });
     try {
       const folder = await folderId(dirname(target.abs));
       if (!(await createNew(target.abs, encoded.data, folder, io))) {
@@ -157,11 +162,35 @@ const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<
       if (err instanceof ToolError) throw err;
       throw writeError(err, target.display, replaced || (await isFile(target.abs)));
     }
-    ctx.recordFile({ path: target.abs, bytes: encoded.data.length });
+    ctx.recordFile({ path: target.abs, bytes: encoded.bytes });
     const notes = encoded.notes.length ? ` Note: ${encoded.notes.join('; ')}.` : '';
-    return `${replaced ? 'Replaced' : 'Wrote'} ${target.display} (${formatBytes(encoded.data.length)}; ${describe(format)}: ${encoded.summary}).${notes}`;
+    return `${replaced ? 'Replaced' : 'Wrote'} ${target.display} (${formatBytes(encoded.bytes)}; ${describe(format)}: ${encoded.summary}).${notes}`;
   }
 };
+
+interface Body {
+  data: FileData;
+  bytes: number;
+  sha256: string;
+  summary: string;
+  notes: string[];
+}
+
+/** The file's bytes: encoded from the content, or streamed (a long document's whole result, .md/.txt only). */
+async function bodyOf(format: OutputFormat, content: unknown, ctx: ToolContext): Promise<Body> {
+  if (content instanceof StreamedText && (format === 'md' || format === 'txt')) {
+    const m = await content.measure();
+    const summary = `${m.lines} line${m.lines === 1 ? '' : 's'}`;
+    return { data: (fh) => content.writeTo(fh), bytes: m.bytes, sha256: m.sha256, summary, notes: [] };
+  }
+  const encoded = await encodeContent(
+    format,
+    content instanceof StreamedText ? await content.text() : content,
+    { loadImage: (p) => readOutputImage(ctx, p) },
+  );
+  const sha256 = createHash('sha256').update(encoded.data).digest('hex');
+  return { ...encoded, bytes: encoded.data.length, sha256 };
+}
 
 /** Largest image a presentation may embed. */
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;

@@ -26,6 +26,9 @@ export const batch = defineMessages(
     'batch.try.longSmaller':
       'Use a model with a larger context window than {model} (--model), or split the document.',
     'batch.try.longAgain': 'Run the same command again: it goes on from the kept results.',
+    'batch.err.longChanged':
+      'The long document {file} changed while its parts were being processed, so its parts no longer match it.',
+    'batch.longWritten': 'The whole result ({size}) is too long to show here; it was written to {path}.',
     'batch.err.longCost':
       'Did not process the long document {file}: it would cost about {cost}, more than max_cost_per_run ({limit}) allows.',
     'batch.err.longDeclined': 'You answered no; nothing was sent.',
@@ -118,6 +121,8 @@ export const batch = defineMessages(
     'batch.err.longKept': '{total} 个结果中已有 {kept} 个保存在磁盘上，不会重复付费。',
     'batch.try.longSmaller': '换用上下文窗口比 {model} 更大的模型（--model），或拆分文档。',
     'batch.try.longAgain': '再次运行同一命令：会从已保存的结果继续。',
+    'batch.err.longChanged': '长文档 {file} 在分部分处理期间被修改了，已拆分的部分与它不再一致。',
+    'batch.longWritten': '完整结果（{size}）太长，不在此显示；已写入 {path}。',
     'batch.err.longCost': '未处理长文档 {file}：费用约 {cost}，超过 max_cost_per_run（{limit}）允许的上限。',
     'batch.err.longDeclined': '你选择了否，没有发送任何内容。',
     'batch.err.longNoTerminal': '没有可以询问你的终端，因此没有发送任何内容。',
