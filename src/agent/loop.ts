@@ -18,7 +18,7 @@ import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tool
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
 import { refuseCutOffCalls, takeMessage } from './take-message.js';
-import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens } from './tokens.js';
+import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens, TextTally } from './tokens.js';
 import { runToolCalls } from './tool-calls.js';
 
 export { MAX_RESULT_BYTES } from './tool-calls.js';
@@ -249,6 +249,8 @@ async function* streamTurn(
 ): AsyncGenerator<RunEvent, TurnEnd> {
   const { deps, opts } = run;
   let end: TurnEnd | undefined;
+  // What has arrived, weighed as it comes: a stopped answer's estimate costs nothing at Ctrl+C.
+  const arrived: Arrived = { content: new TextTally(), reasoning: new TextTally() };
   for await (const ev of deps.llm.stream({
     model: opts.model,
     messages: run.messages,
@@ -260,7 +262,13 @@ async function* streamTurn(
   })) {
     switch (ev.type) {
       case 'text_delta':
+        arrived.content.add(ev.text);
+        yield ev;
+        break;
       case 'thinking_delta':
+        arrived.reasoning.add(ev.text);
+        yield ev;
+        break;
       case 'retry':
         yield ev;
         break;
@@ -276,7 +284,7 @@ async function* streamTurn(
         break;
       }
       case 'error': {
-        const failed = yield* streamError(run, ev, tools);
+        const failed = yield* streamError(run, ev, tools, arrived);
         // A retry lets the stream run out; any other failure ends the turn at once.
         if (failed.kind !== 'retry') return failed;
         end = failed;
@@ -296,18 +304,22 @@ async function* streamTurn(
 }
 
 type StreamErrorEvent = Extract<StreamEvent, { type: 'error' }>;
+/** The answer and reasoning of the current call, weighed as they streamed. */
+type Arrived = { content: TextTally; reasoning: TextTally };
 
 /** A failed model call: counted, shrunk and retried once on a context overflow, else the run ends. */
 async function* streamError(
   run: Run,
   ev: StreamErrorEvent,
   tools: ReturnType<ToolRegistry['schemas']>,
+  arrived: Arrived,
 ): AsyncGenerator<RunEvent, TurnEnd> {
   const { deps, opts, messages, result } = run;
   // An answer stopped with Ctrl+C never gets the usage of its last chunk, but was billed:
   // count it by estimate, so `zhi usage` and the session see what it cost.
   const usage =
-    ev.usage ?? (ev.error.kind === 'aborted' ? abortedUsage(messages, tools, ev.partial) : undefined);
+    ev.usage ??
+    (ev.error.kind === 'aborted' ? abortedUsage(messages, tools, ev.partial, arrived) : undefined);
   if (usage) {
     const cost = deps.usage.add(opts.model, usage);
     yield { type: 'usage', model: opts.model, usage, cost };
@@ -366,12 +378,17 @@ function abortedUsage(
   messages: readonly Message[],
   tools: ReturnType<ToolRegistry['schemas']>,
   partial: AssistantMessage,
+  arrived: Arrived,
 ): Usage | undefined {
+  const content = partial.content ?? '';
   const reasoning = partial.reasoning_content ?? '';
-  if (!partial.content && !reasoning) return undefined;
+  if (!content && !reasoning) return undefined;
   const promptTokens = estimateMessagesTokens(messages) + estimateToolsTokens(tools);
-  const reasoningTokens = estimateTextTokens(reasoning);
-  const completionTokens = estimateTextTokens(partial.content ?? '') + reasoningTokens;
+  // The tallies are of the deltas; the partial message is their sum (read again if it is not).
+  const weigh = (text: string, tally: TextTally) =>
+    tally.length === text.length ? tally.tokens : estimateTextTokens(text);
+  const reasoningTokens = weigh(reasoning, arrived.reasoning);
+  const completionTokens = weigh(content, arrived.content) + reasoningTokens;
   return {
     promptTokens,
     completionTokens,

@@ -13,16 +13,47 @@ import type { Message, ToolSchema } from '../llm/types.js';
  * The server's reported prompt_tokens, when known, is preferred to this estimate (see compact.ts).
  */
 export function estimateTextTokens(text: string): number {
-  let ascii = 0;
-  let cjk = 0;
-  let other = 0;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x80) ascii += 1;
-    else if (isCjk(cp)) cjk += 1;
-    else other += 1;
+  const tally = new TextTally();
+  tally.add(text);
+  return tally.tokens;
+}
+
+/**
+ * The estimate of a text that arrives in pieces (a streamed answer), kept as it grows: what it
+ * comes to is known at any moment without reading the whole text again (Ctrl+C at 100k tokens
+ * costs what it costs at 1k). A character split between two pieces counts a little high.
+ */
+export class TextTally {
+  private ascii = 0;
+  private cjk = 0;
+  private other = 0;
+  /** UTF-16 code units added (to check the tally is of the text it is taken for). */
+  length = 0;
+
+  add(text: string): void {
+    const n = text.length;
+    this.length += n;
+    for (let i = 0; i < n; i++) {
+      let cp = text.charCodeAt(i);
+      if (cp < 0x80) {
+        this.ascii += 1;
+        continue;
+      }
+      if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+        const low = text.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          i += 1;
+        }
+      }
+      if (isCjk(cp)) this.cjk += 1;
+      else this.other += 1;
+    }
   }
-  return Math.ceil(ascii / 4 + cjk + other / 2);
+
+  get tokens(): number {
+    return Math.ceil(this.ascii / 4 + this.cjk + this.other / 2);
+  }
 }
 
 function isCjk(cp: number): boolean {

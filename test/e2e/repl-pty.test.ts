@@ -106,6 +106,36 @@ describe('zhi REPL in a terminal', () => {
     expect((await s.exited()).exitCode).toBe(0);
   });
 
+  it('Ctrl+C in a long streaming table keeps the rows on screen, says how many are left out, and the whole part that arrived stays in the conversation', async () => {
+    let table = '| 序号 | 客户 |\n|--:|---|\n';
+    for (let i = 0; i < 3000; i++) table += `| ${i} | 客户${i}有限公司 |\n`;
+    fake.script({ kind: 'text', text: table, chunk: 200, delayMs: 20 });
+    fake.script({ kind: 'text', text: '好的。' });
+    const s = open();
+    await waitPrompt(s);
+    await type(s, '列出客户');
+    await type(s, KEY.enter);
+    await s.waitFor('客户300有限公司', 30_000);
+    const mark = s.mark();
+    await type(s, KEY.ctrlC);
+    await s.waitFor('Interrupted.', 5_000, mark);
+    await waitPrompt(s, mark);
+    const after = s.text().slice(mark);
+    expect(after).toMatch(/Only the last \d+ of the table’s \d+ rows are shown here\.\s+\/copy copies/);
+    // Only a screenful of rows was drawn again, closed with the table's bottom border.
+    expect(after.split('有限公司').length - 1).toBeLessThan(40);
+    expect(after).toMatch(/└─+┴─+┘/);
+    await type(s, '继续');
+    await type(s, KEY.enter);
+    await s.waitFor('好的。', 10_000, mark);
+    const kept = fake.chatBodies()[1].messages.at(-2);
+    expect(kept.role).toBe('assistant');
+    expect(kept.content).toContain('| 0 | 客户0有限公司 |');
+    expect(kept.content).toContain('| 300 | 客户300有限公司 |');
+    await type(s, KEY.ctrlD);
+    expect((await s.exited()).exitCode).toBe(0);
+  });
+
   it('Ctrl+C on an empty prompt shows a hint; a second one exits with the usage line', async () => {
     const s = open();
     await waitPrompt(s);

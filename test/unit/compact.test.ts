@@ -13,7 +13,7 @@ import {
 } from '../../src/agent/compact-split.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import type { AgentDeps } from '../../src/agent/loop.js';
-import { estimateMessageTokens, estimateTextTokens } from '../../src/agent/tokens.js';
+import { estimateMessageTokens, estimateTextTokens, TextTally } from '../../src/agent/tokens.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ChatRequest, Message, ToolCall } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
@@ -60,6 +60,26 @@ describe('token estimate', () => {
     const mixed = estimateTextTokens('Please 翻译 this 合同 into English');
     expect(mixed).toBeGreaterThan(7);
     expect(mixed).toBeLessThan(15);
+  });
+
+  it('counts a character beyond the BMP once (extension B Han as CJK, an emoji as other)', () => {
+    expect(estimateTextTokens('𠀀𠀁')).toBe(2);
+    expect(estimateTextTokens('😀😀')).toBe(1);
+    // A lone surrogate is one other character, as before.
+    expect(estimateTextTokens('\ud83d\ud83d')).toBe(1);
+  });
+
+  it('weighs a text that arrives in pieces as it would the whole text', () => {
+    const text = 'Please 翻译 this 合同 into English, héllo 😀 𠀀 ＡＢＣ。'.repeat(40);
+    const tally = new TextTally();
+    for (let i = 0; i < text.length; i += 7) tally.add(text.slice(i, i + 7));
+    expect(tally.length).toBe(text.length);
+    // A character split between two pieces counts a little high, never low.
+    expect(tally.tokens).toBeGreaterThanOrEqual(estimateTextTokens(text));
+    expect(tally.tokens).toBeLessThanOrEqual(estimateTextTokens(text) + 40);
+    const whole = new TextTally();
+    whole.add(text);
+    expect(whole.tokens).toBe(estimateTextTokens(text));
   });
 
   it('counts tool calls, reasoning and images', () => {

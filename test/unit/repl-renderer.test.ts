@@ -199,6 +199,34 @@ describe('ReplRenderer (rich)', () => {
     t.r.dispose();
   });
 
+  it('stopped in a long table: keeps the rows it showed and says how many, the whole table only when it ends', () => {
+    let table = '| n | 名称 |\n|--:|---|\n';
+    for (let i = 0; i < 300; i++) table += `| ${i} | 第${i}行 |\n`;
+    const stopped = make('rich');
+    stopped.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    stopped.r.handle({ type: 'text_delta', text: table });
+    const before = stopped.out().length;
+    stopped.r.finish(result({ stopReason: 'aborted' }), usage(), 100);
+    const written = strip(stopped.out().slice(before));
+    expect(written.split('\n').filter((l) => /│ +\d+ │/.test(l)).length).toBeLessThan(20);
+    expect(written).toMatch(/│ +299 │ 第299行 +│\n└─+┴─+┘/);
+    expect(stopped.screen()).toMatch(
+      /Only the last \d+ of the table’s 300 rows are shown here\.\s+\/copy copies/,
+    );
+    expect(stopped.screen()).toMatch(/⚠ Interrupted\./);
+    const ended = make('rich');
+    ended.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    ended.r.handle({ type: 'text_delta', text: table });
+    const start = ended.out().length;
+    ended.r.finish(result({ stopReason: 'answer' }), usage(), 100);
+    expect(
+      strip(ended.out().slice(start))
+        .split('\n')
+        .filter((l) => /│ +\d+ │/.test(l)).length,
+    ).toBe(300);
+    expect(ended.screen()).not.toMatch(/Only the last/);
+  });
+
   it('ends an interrupted run with a note, an error with a what/why/try panel', () => {
     const a = make('rich');
     a.r.handle({ type: 'text_delta', text: '部分' });

@@ -133,6 +133,39 @@ describe('streaming tables and code', () => {
     expect(lexed.chars).toBeLessThan(src.length * 4);
   });
 
+  it('stopped inside a long table, commits what the live view showed (closed), not the whole table', () => {
+    const ctx = { width: 60, theme: color };
+    const s = stream(ctx);
+    let src = 'Intro.\n\n| n | 名称 |\n|--:|---|\n';
+    for (let i = 0; i < 500; i++) src += `| ${i} | 第${i}行 |\n`;
+    s.push(src);
+    expect(s.update(false, 10).commit).toEqual(['Intro.']);
+    s.push('| 500 | 第500');
+    const countRows = (lines: string[]) => lines.map(strip).filter((l) => /│ +\d+ │/.test(l)).length;
+    const cut = s.cut(10);
+    const lines = cut.commit.map(strip);
+    // The rows that fit in 10 lines (the newest, with the half-arrived last one), then the border.
+    expect(lines.length).toBeLessThanOrEqual(12);
+    expect(countRows(cut.commit)).toBe(cut.shown);
+    expect(cut.shown + cut.hidden).toBe(501);
+    expect(lines.at(-2)).toMatch(/│ +500 │ 第500/);
+    expect(lines.at(-1)).toMatch(/^└─+┴─+┘$/);
+    // Nothing is left to draw afterwards.
+    expect(s.update(true, 10)).toEqual({ commit: [], live: [] });
+  });
+
+  it('stopped outside a table, commits the rest as a final update would', () => {
+    const ctx = { width: 60, theme: color };
+    const src = `${LEDGER}\nThe end of **this**`;
+    const a = stream(ctx);
+    const b = stream(ctx);
+    a.push(src);
+    b.push(src);
+    a.update(false, 10);
+    b.update(false, 10);
+    expect(a.cut(10)).toEqual({ commit: b.update(true, 10).commit, shown: 0, hidden: 0 });
+  });
+
   it('commits a long code block line by line as it arrives', () => {
     const ctx = { width: 40, theme: plain };
     const s = stream(ctx);

@@ -22,6 +22,20 @@ export interface OpenBlock {
   feed(text: string, final: boolean, ctx: BlockContext): FeedStep;
   /** The live view of what is not committed, at most `maxLines` lines. */
   live(ctx: BlockContext, maxLines: number): string[];
+  /**
+   * The answer stopped (Ctrl+C) inside this block: take the rest of `text` as `feed` would when
+   * final, but commit only what fits in `maxLines` (what the live view showed), saying how many
+   * rows that leaves out. Absent when a final `feed` costs no more (code is committed as it comes).
+   */
+  cut?(text: string, ctx: BlockContext, maxLines: number): CutStep;
+}
+
+export interface CutStep {
+  commit: string[];
+  consumed: number;
+  /** Rows of the block in `commit`, and those left out. */
+  shown: number;
+  hidden: number;
 }
 
 export interface FeedStep {
@@ -77,16 +91,27 @@ class OpenTable implements OpenBlock {
   }
 
   feed(text: string, final: boolean, ctx: BlockContext): FeedStep {
+    const { consumed, ended } = this.take(text, final, ctx);
+    return { commit: ended ? this.table.full(ctx.width) : [], consumed, ended };
+  }
+
+  cut(text: string, ctx: BlockContext, maxLines: number): CutStep {
+    const { consumed } = this.take(text, true, ctx);
+    const { lines, shown, hidden } = this.table.cut(ctx.width, maxLines);
+    return { commit: lines, consumed, shown, hidden };
+  }
+
+  /** Add the rows at the start of `text`; `ended` once a line that is not a row (or `final`) ends the table. */
+  private take(text: string, final: boolean, ctx: BlockContext): { consumed: number; ended: boolean } {
     let at = this.headTaken ? 0 : this.head.length;
     this.headTaken = true;
     for (let next = nextLine(text, at, final); next; next = nextLine(text, at, final)) {
       const row = next.line.trim() === '' ? undefined : this.row(next.line);
-      if (!row) return { commit: this.table.full(ctx.width), consumed: at, ended: true };
+      if (!row) return { consumed: at, ended: true };
       this.table.add(rowCells(row, this.table.data.header.length, ctx.theme));
       at = next.next;
     }
-    if (final) return { commit: this.table.full(ctx.width), consumed: at, ended: true };
-    return { commit: [], consumed: at, ended: false };
+    return { consumed: at, ended: final };
   }
 
   /** The cells of `line` if, under this header, it continues the table (as marked would read it). */

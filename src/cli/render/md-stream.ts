@@ -73,6 +73,32 @@ export class MarkdownStream {
     }
   }
 
+  /**
+   * The answer was stopped (Ctrl+C): commit the rest as a final update does, except that an
+   * unfinished table keeps what its live view showed (`maxLive` lines, closed) instead of being
+   * laid out again whole, so stopping costs the same however long the table grew. `shown` and
+   * `hidden`: the table's rows kept and the earlier ones left out.
+   */
+  cut(maxLive: number): { commit: string[]; shown: number; hidden: number } {
+    const commit: string[] = [];
+    let shown = 0;
+    let hidden = 0;
+    const open = this.open;
+    if (open?.cut) {
+      const step = open.cut(this.pending, this.context!(), maxLive);
+      this.pending = this.pending.slice(step.consumed);
+      if (!open.started && this.blocks > 0) commit.push('');
+      pushAll(commit, step.commit);
+      shown = step.shown;
+      hidden = step.hidden;
+      this.open = undefined;
+      this.blocks += 1;
+      this.frozen = 0;
+    }
+    pushAll(commit, this.update(true, 0).commit);
+    return { commit, shown, hidden };
+  }
+
   /** Feed new complete lines to the open block; `undefined` once it has ended (and is committed). */
   private followOpen(final: boolean, maxLive: number, commit: string[]): string[] | undefined {
     const open = this.open!;

@@ -61,6 +61,23 @@ export class LiveTable {
   /** The header and the newest rows, at most `maxLines` lines. */
   live(width: number, maxLines: number): string[] {
     this.relayout(width);
+    return this.newest(maxLines).lines;
+  }
+
+  /**
+   * The table stopped before its end (Ctrl+C): its live view closed with the bottom border, and
+   * how many earlier rows that leaves out. Costs what a live view costs however long the table
+   * is: the rows are not all laid out again. `shown`: the rows in `lines`.
+   */
+  cut(width: number, maxLines: number): { lines: string[]; shown: number; hidden: number } {
+    this.relayout(width);
+    const foot = this.grid ? this.grid.foot() : [];
+    const { lines, rows } = this.newest(Math.max(1, maxLines - foot.length));
+    return { lines: [...lines, ...foot], shown: rows, hidden: this.data.rows.length - rows };
+  }
+
+  /** The header and as many of the newest rows as fit in `maxLines` lines (at least one row). */
+  private newest(maxLines: number): { lines: string[]; rows: number } {
     const rows: string[][] = [];
     let used = this.head.length;
     for (let r = this.data.rows.length - 1; r >= 0; r--) {
@@ -71,7 +88,7 @@ export class LiveTable {
     }
     const out = [...this.head];
     for (let k = rows.length - 1; k >= 0; k--) pushAll(out, rows[k]!);
-    return out.length > maxLines ? out.slice(out.length - maxLines) : out;
+    return { lines: out.length > maxLines ? out.slice(out.length - maxLines) : out, rows: rows.length };
   }
 
   /** The finished table, sized for all its rows. */
