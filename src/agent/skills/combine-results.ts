@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { StepResult } from '../../skills/documents.js';
 import { resultBlock } from '../../skills/documents.js';
+import { withoutInput } from '../../skills/inputs.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes, truncateText } from '../../support/text.js';
@@ -94,7 +95,7 @@ export async function* fitResults(
       plan.model,
       group,
       input.each,
-      otherValues(req, input),
+      withoutInput(req.values, input.argName),
     ],
   });
   // A file's own result is in memory; a round's is read from the store.
@@ -192,12 +193,6 @@ async function* shareOut(
       };
   }
   return size();
-}
-
-/** The other inputs of the run (a result depends on them too), without the folder's. */
-function otherValues(req: SkillRunRequest, input: ResultsInput): SkillRunRequest['values'] {
-  const { [input.argName]: _gone, ...rest } = req.values;
-  return rest;
 }
 
 function combinePrompt(each: string, from: number, to: number, total: number): string {

@@ -10,6 +10,7 @@
 import { extname } from 'node:path';
 import { type Cost, costOf, formatCost } from '../../llm/models.js';
 import { OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
+import { withoutInput } from '../../skills/inputs.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
@@ -130,7 +131,7 @@ export async function* mapLongDocument(
       plan.model,
       size,
       req.skill.chunking,
-      without(req.values, input.argName),
+      withoutInput(req.values, input.argName),
     ],
   });
   const run: PieceRun = { req, rt, plan, argName: input.argName, file: name, store };
@@ -193,7 +194,7 @@ async function* combineParts(
       fit: max,
       group: max,
       block,
-      piece: (g, key, round) => ({
+      piece: (g, key) => ({
         key,
         label: `${run.file} (results of parts ${g[0]!.from}–${g.at(-1)!.to} of ${total})`,
         text: () => joinedText(g, block),
@@ -208,11 +209,6 @@ async function* combineParts(
 
 function combinePrompt(from: number, to: number, total: number): string {
   return `This run combines the results of parts ${from} to ${to} of ${total} of a long document, given in order in the user's message. Do the task for these parts as one: merge what repeats, keep every figure, name, date and open question, and keep the part numbers where something comes from. Do not call tools and do not write files: answer with the combined result and nothing else, because it is combined with the other parts' afterwards.`;
-}
-
-function without(values: SkillRunRequest['values'], name: string): SkillRunRequest['values'] {
-  const { [name]: _gone, ...rest } = values;
-  return rest;
 }
 
 /** The run's limit when the estimate is more than is left of it (undefined: it fits, or no limit). */
