@@ -27,10 +27,7 @@ describe('/usage', () => {
     expect(lines[1]).toMatch(/glm-5 .*553.*·/);
   });
 
-  it.each([
-    'en',
-    'zh',
-  ] as const)('puts the token kinds on their own line on a 60-column terminal (%s)', (lang) => {
+  it.each(['en', 'zh'] as const)('gives the token kinds their own line at 60 columns (%s)', (lang) => {
     setLanguage(lang);
     const lines = formatUsage(tracker(), { style: makeStyle(false), columns: 60 });
     const at = lines.findIndex((l) => l.includes('glm-5'));
