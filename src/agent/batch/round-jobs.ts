@@ -110,18 +110,14 @@ export async function collectAnswers(
   return answers;
 }
 
+type BatchEvent = Extract<FolderEvent, { type: 'folder_batch' }>;
+
+/** A Batch API job's event: its status and counts as the event declares them. */
 export function batchEvent(
   skill: string,
-  phase: 'submitted' | 'waiting' | 'results',
+  phase: BatchEvent['phase'],
   id: string,
-  info: {
-    status: string;
-    total?: number;
-    completed?: number;
-    failed?: number;
-    answered?: number;
-    round?: number;
-  },
+  info: Omit<BatchEvent, 'type' | 'skill' | 'phase' | 'id'>,
 ): FolderEvent {
   return { type: 'folder_batch', skill, phase, id, ...info };
 }
