@@ -15,6 +15,7 @@ import {
   parsedBlock,
   type ReadOptions,
   readInput,
+  type StepResult,
   supportedExtensions,
   transcriptBlock,
 } from '../../skills/documents.js';
@@ -23,7 +24,6 @@ import type { SkillArg } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
-import { truncateText } from '../../support/text.js';
 import { AudioError } from '../../tools/asr/audio.js';
 import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
@@ -31,14 +31,12 @@ import { ParseDeclined } from '../../tools/files/platform-parse.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
+import { fitResults } from './combine-results.js';
+import type { PartStore } from './part-store.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { runSteps, type StepFn, stepEvent } from './steps.js';
 
-export interface StepResult {
-  file: string;
-  text: string;
-  ok: boolean;
-}
+export type { StepResult } from '../../skills/documents.js';
 
 /** What the inputs became: blocks for the first message, per-file results, and what was read and written. */
 export interface GatheredInputs {
@@ -48,6 +46,8 @@ export interface GatheredInputs {
   files: DocumentBlock[];
   filesRead: number;
   filesWritten: { path: string; bytes: number }[];
+  /** Where per-file results combined in rounds are kept: discarded once the run has answered. */
+  stores: PartStore[];
 }
 
 /** Read every file and folder input of the request (running `each` steps where the skill says so). */
@@ -72,6 +72,7 @@ export async function* gatherInputs(
     files: [],
     filesRead: 0,
     filesWritten: [],
+    stores: [],
   };
   const show = (abs: string) => displayPath(rt.cwd, abs);
   for (const arg of req.skill.args) {
@@ -114,7 +115,12 @@ export async function* gatherInputs(
         pushAll(out.filesWritten, r.filesWritten);
         list.push({ file: show(file), text: r.text, ok: r.ok });
       }
-      out.results.set(arg.name, fitResults(list, read.budget));
+      const input = { argName: arg.name, folder: `${show(where.abs)}/`, each: eachSkill.name };
+      const fitted = yield* fitResults(list, input, read.budget, { req, rt, plan });
+      // Interrupted while combining: the run stops before its own call (runPlanned checks).
+      if (!fitted) return out;
+      if (fitted.store) out.stores.push(fitted.store);
+      out.results.set(arg.name, fitted.results);
       continue;
     }
     out.blocks.set(arg.name, yield* readFolder(files, show(where.abs), read, req, rt, out));
@@ -130,14 +136,6 @@ export async function* gatherInputs(
 
 /** How a file named in a free-form task is checked (a file, not a folder). */
 const FREE_FILE: SkillArg = { name: 'file', type: 'file', required: false };
-
-/** Keep per-file results within the message budget: each gets an equal share when they are long. */
-function fitResults(list: StepResult[], budget: { left: number }): StepResult[] {
-  const share = Math.max(4096, Math.floor(budget.left / Math.max(1, list.length)));
-  for (const r of list) r.text = truncateText(r.text, share).text;
-  budget.left -= list.reduce((n, r) => n + Buffer.byteLength(r.text, 'utf8'), 0);
-  return list;
-}
 
 async function* readFolder(
   files: string[],
