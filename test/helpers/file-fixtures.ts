@@ -31,29 +31,29 @@ export interface TestContext extends ToolContext {
   questions: Question[];
 }
 
-/** A ToolContext for calling a tool directly. `answer` is what the person says to ctx.ask(). */
-export function toolContext(o: {
-  cwd: string;
-  outputDir: string;
-  interactive?: boolean;
-  answer?: boolean;
-}): TestContext {
+/**
+ * A ToolContext for calling a tool directly. `answer` is what the person says to ctx.ask(); any
+ * other field given replaces the default (a usage tracker, a progress or usage listener…).
+ */
+export function toolContext(
+  o: { cwd: string; outputDir: string; answer?: boolean } & Partial<ToolContext>,
+): TestContext {
+  const { answer, ...given } = o;
   const files: WrittenFile[] = [];
   const questions: Question[] = [];
   return {
-    cwd: o.cwd,
-    outputDir: o.outputDir,
     signal: new AbortController().signal,
-    interactive: o.interactive ?? false,
+    interactive: false,
     ask: async (q) => {
       questions.push(q);
-      return o.interactive ? (o.answer ?? false) : false;
+      return o.interactive ? (answer ?? false) : false;
     },
     recordFile: (f) => files.push(f),
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
     reportUsage: () => {},
     emit: () => {},
+    ...given,
     files,
     questions,
   };
