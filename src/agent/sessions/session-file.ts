@@ -11,6 +11,8 @@ export interface SessionFileHooks {
   append: boolean;
   /** The lines the file starts with when opened (a new file's header; a resumed one's `resume`). */
   head(): SessionLine[];
+  /** The file was just opened, before its first line is written. */
+  opened(): void;
   /** Opening or writing failed: nothing more is written to this file. */
   fail(err: unknown): void;
   /** The file was closed after something was written to it. */
@@ -20,6 +22,8 @@ export interface SessionFileHooks {
 export class SessionFile {
   private fd: number | undefined;
   private stopped = false;
+  /** The first lines, serialised ahead of the first write by `prepare`. */
+  private head: string | undefined;
 
   constructor(
     readonly path: string,
@@ -51,6 +55,20 @@ export class SessionFile {
     }
   }
 
+  /**
+   * Make the folder and serialise the first lines now, while nothing waits (the REPL's prompt):
+   * the first write then only opens the file and writes them. Nothing is written before it.
+   */
+  prepare(): void {
+    if (this.fd !== undefined || this.stopped || this.head !== undefined) return;
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.head = this.hooks.head().map(serialiseLine).join('');
+    } catch {
+      // The first write tries again and reports what fails.
+    }
+  }
+
   /** Close it for good (later writes are ignored). */
   close(): void {
     this.stopped = true;
@@ -70,8 +88,10 @@ export class SessionFile {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const fd = openSync(this.path, 'a+', 0o600);
       this.fd = fd;
+      this.hooks.opened();
       if (this.hooks.append && !endsWithNewline(fd)) writeSync(fd, '\n');
-      for (const line of this.hooks.head()) writeSync(fd, serialiseLine(line));
+      writeSync(fd, this.head ?? this.hooks.head().map(serialiseLine).join(''));
+      this.head = undefined;
       return fd;
     } catch (err) {
       this.hooks.fail(err);

@@ -52,7 +52,7 @@ export function warmUpLater(
         o.redraw();
         w.warmChat(chat);
         await Promise.all([w.warmFetch(), w.warmMarkdown()]);
-        await w.warmRenderer(o.ctx);
+        await w.warmTurn(o.ctx, chat);
       })
       .catch(quiet);
   }, delayMs);
