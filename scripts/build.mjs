@@ -5,7 +5,7 @@
 // tested (its lockfile and overrides), no native addon, no engine warning.
 // The data files that code reads go to dist/assets/ (support/install.ts reads them there, or from
 // inside a standalone executable); the licences of the bundled packages to dist/THIRD-PARTY-LICENSES.txt.
-import { chmod, cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +58,7 @@ async function main() {
       __filename: '__zhiFilename',
       __dirname: '__zhiDirname',
     },
-    plugins: [cjsNamedExports],
+    plugins: [cjsNamedExports, catalogueFromFile],
     metafile: true,
     absWorkingDir: root,
     logLevel: 'warning',
@@ -67,8 +67,42 @@ async function main() {
   for (const [name, source] of ASSETS) {
     await cp(join(modules, source), join(dist, 'assets', name), { recursive: true });
   }
+  await writeCatalogues();
   await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await licences(result.metafile));
 }
+
+/**
+ * The messages of each language as dist/assets/i18n/<language>.json, for catalogue-file.ts: a
+ * start parses one language's strings instead of compiling the code of both.
+ */
+async function writeCatalogues() {
+  const bundled = await build({
+    entryPoints: [join(root, 'src/support/i18n/messages/index.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+  });
+  const code = Buffer.from(bundled.outputFiles[0].contents).toString('base64');
+  const { messages } = await import(`data:text/javascript;base64,${code}`);
+  await mkdir(join(dist, 'assets', 'i18n'), { recursive: true });
+  for (const [lang, strings] of Object.entries(messages)) {
+    await writeFile(join(dist, 'assets', 'i18n', `${lang}.json`), JSON.stringify(strings));
+  }
+}
+
+/** In the bundle, src/support/i18n/index.ts gets its strings from those files (catalogue-file.ts). */
+const catalogueFromFile = {
+  name: 'catalogue-from-file',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/catalogue\.js$/ }, (args) =>
+      args.importer === join(root, 'src/support/i18n/index.ts')
+        ? { path: join(root, 'src/support/i18n/catalogue-file.ts') }
+        : undefined,
+    );
+  },
+};
 
 /**
  * `await import('yaml')` of a CommonJS package: Node gives the namespace its named exports, but

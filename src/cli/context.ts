@@ -1,10 +1,6 @@
 import type { PermissionMode } from '../agent/permissions.js';
-import { LearnedCapabilities } from '../llm/capabilities.js';
 import { MODEL_CATALOG } from '../llm/catalog.js';
-import { connectPlatform } from '../llm/connect.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
-import type { PlatformClient } from '../llm/types.js';
-import { UsageTracker } from '../llm/usage.js';
 import { type ConfigWarning, loadConfigFile, type ResolvedConfig, resolveConfig } from '../support/config.js';
 import { ZhiError } from '../support/errors.js';
 import { getLanguage, resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
@@ -133,34 +129,4 @@ export function requireKey(ctx: AppContext): string {
     why: ctx.stdinIsTTY ? undefined : { key: 'cli.notTty' },
     tries: [{ key: 'config.noKey.try1' }, { key: 'config.noKey.try2' }],
   });
-}
-
-function numberEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const v = env[name];
-  if (!v) return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
-}
-
-export function makeClient(ctx: AppContext, apiKey = requireKey(ctx)): PlatformClient {
-  const idle = numberEnv(ctx.env, 'ZHI_STREAM_IDLE_TIMEOUT');
-  const retryBase = numberEnv(ctx.env, 'ZHI_RETRY_BASE_MS');
-  const maxChars = numberEnv(ctx.env, 'ZHI_ANSWER_MAX_CHARS');
-  const maxSeconds = numberEnv(ctx.env, 'ZHI_ANSWER_MAX_SECONDS');
-  return connectPlatform({
-    baseUrl: ctx.config.baseUrl,
-    apiKey,
-    ...(idle !== undefined ? { idleTimeoutMs: idle * 1000 } : {}),
-    ...(maxChars ? { maxAnswerChars: maxChars } : {}),
-    ...(maxSeconds ? { maxAnswerMs: maxSeconds * 1000 } : {}),
-    ...(retryBase !== undefined ? { retryBaseMs: retryBase, retryCapMs: Math.max(retryBase * 8, 1) } : {}),
-    acceptLanguage: getLanguage() === 'zh' ? 'zh-CN,zh' : 'en-US,en',
-    userAgent: `zhi/${__ZHI_VERSION__}`,
-    capabilities: LearnedCapabilities.load(ctx.paths.capabilitiesFile),
-    modelPrefix: ctx.platform.modelPrefix,
-  });
-}
-
-export function newUsage(ctx: AppContext): UsageTracker {
-  return new UsageTracker(ctx.platform);
 }

@@ -4,13 +4,30 @@
  * `dist/assets/` and `skills/` beside the code; a standalone executable (Node's single-executable
  * applications) carries them inside itself and reads them with `node:sea`.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, promises, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { packageRoot } from './paths.js';
+import { fileURLToPath } from 'node:url';
 
 export type InstallKind = 'exe' | 'npm' | 'source';
+
+let cachedRoot: string | undefined;
+
+/**
+ * The installed package's root (holds package.json and the built-in skills). Here rather than in
+ * paths.ts, whose env-paths loads node:os: `zhi --version` needs this and nothing of that.
+ */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json'))) {
+      cachedRoot = dir;
+      return dir;
+    }
+    dir = dirname(dir);
+  }
+  throw new Error('zhi: cannot find the package root');
+}
 
 interface Sea {
   isSea(): boolean;
@@ -47,7 +64,14 @@ function seaAssetNames(sea: Sea): string[] {
 export async function readAsset(name: string): Promise<Uint8Array> {
   const sea = seaModule();
   if (sea) return new Uint8Array(sea.getAsset(`dist/assets/${name}`));
-  return new Uint8Array(await readFile(join(packageRoot(), 'dist', 'assets', name)));
+  return new Uint8Array(await promises.readFile(join(packageRoot(), 'dist', 'assets', name)));
+}
+
+/** readAsset, synchronously: for the few small files needed before anything else (the messages). */
+export function readAssetSync(name: string): Uint8Array {
+  const sea = seaModule();
+  if (sea) return new Uint8Array(sea.getAsset(`dist/assets/${name}`));
+  return new Uint8Array(readFileSync(join(packageRoot(), 'dist', 'assets', name)));
 }
 
 /**
@@ -59,7 +83,8 @@ export function builtinSkillsDir(dataDir: string): string {
   const sea = seaModule();
   if (!sea) return join(packageRoot(), 'skills');
   const files = seaAssetNames(sea).filter((n) => n.startsWith('skills/'));
-  const hash = createHash('sha256');
+  // Only an executable gets here: node:crypto is loaded then, not at every start (zhi --version).
+  const hash = process.getBuiltinModule('node:crypto').createHash('sha256');
   const bytes = files.map((name) => {
     const data = Buffer.from(sea.getAsset(name));
     hash.update(name).update('\0').update(data);

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import envPaths from 'env-paths';
 
 /** Where zhi keeps its files. `ZHI_HOME` puts everything under one root (used by tests). */
@@ -40,20 +38,4 @@ function build(configDir: string, dataDir: string, logDir: string): AppPaths {
     capabilitiesFile: join(dataDir, 'model-capabilities.json'),
     logDir,
   };
-}
-
-let cachedRoot: string | undefined;
-
-/** The installed package's root (holds package.json and the built-in skills). */
-export function packageRoot(): string {
-  if (cachedRoot) return cachedRoot;
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json'))) {
-      cachedRoot = dir;
-      return dir;
-    }
-    dir = dirname(dir);
-  }
-  throw new Error('zhi: cannot find the package root');
 }

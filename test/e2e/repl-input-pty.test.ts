@@ -39,7 +39,7 @@ async function waitScreen(
   for (;;) {
     const view = screen(s, cols);
     if (ok(view)) return view;
-    if (Date.now() - start > 10_000) throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
+    if (Date.now() - start > 30_000) throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

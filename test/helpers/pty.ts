@@ -12,6 +12,13 @@ export interface PtyOptions {
   rows?: number;
 }
 
+/**
+ * Every wait is a ceiling, never a pace: a test goes on as soon as what it waits for is on the
+ * screen. On a machine shared with other test runs and a bench (load 20 on 2 cores) one zhi start
+ * can take seconds, so no wait gives up before this (a shorter ceiling a test passes is raised to it).
+ */
+const MIN_CEILING_MS = 30_000;
+
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>]/g;
 
 export class PtySession {
@@ -51,7 +58,7 @@ export class PtySession {
    * so a long stream is not re-scanned per chunk) and fails at once when zhi exits without it;
    * `timeoutMs` is only a ceiling.
    */
-  waitFor(pattern: string | RegExp, timeoutMs = 10_000, from = 0): Promise<void> {
+  waitFor(pattern: string | RegExp, timeoutMs = MIN_CEILING_MS, from = 0): Promise<void> {
     const matches = () => {
       const t = this.text().slice(from);
       return typeof pattern === 'string' ? t.includes(pattern) : pattern.test(t);
@@ -63,8 +70,9 @@ export class PtySession {
    * Wait until `ok()` holds; it is checked as output arrives, so it must depend on the output.
    * Fails when zhi exits without it, or at the ceiling.
    */
-  until(ok: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  until(ok: () => boolean, what: string, timeoutMs = MIN_CEILING_MS): Promise<void> {
     if (ok()) return Promise.resolve();
+    timeoutMs = Math.max(timeoutMs, MIN_CEILING_MS);
     return new Promise((resolve, reject) => {
       let pending: NodeJS.Timeout | undefined;
       let settled = false;
@@ -108,7 +116,8 @@ export class PtySession {
     this.pty.write(data);
   }
 
-  async exited(timeoutMs = 10_000): Promise<{ exitCode: number; signal?: number }> {
+  async exited(timeoutMs = MIN_CEILING_MS): Promise<{ exitCode: number; signal?: number }> {
+    timeoutMs = Math.max(timeoutMs, MIN_CEILING_MS);
     return Promise.race([
       this.exit,
       new Promise<never>((_, reject) =>

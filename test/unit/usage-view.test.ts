@@ -8,7 +8,13 @@ import { textWidth } from '../../src/support/width.js';
 
 function tracker(): UsageTracker {
   const u = new UsageTracker(PLATFORMS.bigmodel);
-  u.add('glm-5', { promptTokens: 356, completionTokens: 197, totalTokens: 553, reasoningTokens: 16 });
+  u.add('glm-5', {
+    promptTokens: 356,
+    completionTokens: 197,
+    totalTokens: 553,
+    reasoningTokens: 16,
+    cachedTokens: 0,
+  });
   return u;
 }
 
@@ -21,7 +27,7 @@ describe('/usage', () => {
     expect(lines[1]).toMatch(/glm-5 .*553.*·/);
   });
 
-  it.each(['en', 'zh'] as const)('puts the token kinds on their own line on a 60-column terminal (%s)', (lang) => {
+  it.each(['en', 'zh'] as const)('gives the token kinds their own line at 60 columns (%s)', (lang) => {
     setLanguage(lang);
     const lines = formatUsage(tracker(), { style: makeStyle(false), columns: 60 });
     const at = lines.findIndex((l) => l.includes('glm-5'));

@@ -6,7 +6,8 @@ import { BatchApi, type BatchJob, batchStatusText, jobCounts } from '../../llm/b
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import { type AppContext, makeClient } from '../context.js';
+import { makeClient } from '../client.js';
+import type { AppContext } from '../context.js';
 import { dataAsJson } from '../render/formats/index.js';
 
 const ACTIONS = ['list', 'status', 'results', 'cancel'];

@@ -3,7 +3,8 @@ import { pushAll } from '../../support/arrays.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
-import { type AppContext, makeClient } from '../context.js';
+import { makeClient } from '../client.js';
+import type { AppContext } from '../context.js';
 import { modelRows } from '../render/model-rows.js';
 import { columns } from '../render/width.js';
 

@@ -1,4 +1,5 @@
-import { messages } from './messages/index.js';
+import { catalogue } from './catalogue.js';
+import type { messages } from './messages/index.js';
 
 export type Language = 'en' | 'zh';
 export type MessageKey = keyof typeof messages.en;
@@ -16,8 +17,7 @@ export function getLanguage(): Language {
 
 /** Translate a catalogue key into the current language, filling `{name}` placeholders. */
 export function t(key: MessageKey, params?: Params, lang: Language = current): string {
-  const table = messages[lang] as Record<string, string>;
-  const template = table[key] ?? (messages.en as Record<string, string>)[key] ?? key;
+  const template = catalogue(lang)[key] ?? (lang === 'en' ? undefined : catalogue('en')[key]) ?? key;
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? String(params[name]) : whole,

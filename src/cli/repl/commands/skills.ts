@@ -9,7 +9,7 @@ import { TrustStore } from '../../../skills/trust.js';
 import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { startModel } from '../../chat.js';
-import { newUsage } from '../../context.js';
+import { newUsage } from '../../client.js';
 import { takeFolderFlags } from '../../folder-flags.js';
 import { createdSkill, splitCommandLine } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
