@@ -5,7 +5,7 @@
  * nothing. Failures are ignored: the first message then pays, as it would have.
  */
 import { createServer } from 'node:http';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import type { ChatSession } from '../../agent/chat.js';
 import { runAgent } from '../../agent/loop.js';
 import { now, serialiseLine } from '../../agent/sessions/format.js';
@@ -16,6 +16,8 @@ import { UsageTracker } from '../../llm/usage.js';
 import type { AppContext } from '../context.js';
 import { pump } from '../interrupt.js';
 import { runRenderer } from '../render/draw-run.js';
+import { LineEditor } from './editor.js';
+import { History } from './history.js';
 import { looksSecret } from './secrets.js';
 
 export async function warmFetch(): Promise<void> {
@@ -104,7 +106,15 @@ export async function warmTurn(ctx: AppContext, chat: ChatSession): Promise<void
   };
   const run = runAgent(
     messages,
-    { llm, tools: deps.tools, prompter: deps.prompter, usage, cwd: deps.cwd, outputDir: deps.outputDir, beforeCall },
+    {
+      llm,
+      tools: deps.tools,
+      prompter: deps.prompter,
+      usage,
+      cwd: deps.cwd,
+      outputDir: deps.outputDir,
+      beforeCall,
+    },
     { model: settings.model, thinking: settings.thinking, maxTurns: 1, mode: settings.mode },
   );
   const result = await pump(run, (ev) => renderer.handle(ev));
@@ -117,6 +127,26 @@ export async function warmTurn(ctx: AppContext, chat: ChatSession): Promise<void
     looksSecret(text);
     serialiseLine({ type: 'message', role: 'user', t: now(), message: { role: 'user', content: text } });
   }
+}
+
+/**
+ * Type a message into a line editor of its own, on streams of its own (nothing reaches the
+ * terminal, the history or the conversation): the first keys the person types then run the key
+ * parser, the drawing of the prompt and its status line, and Enter, compiled already.
+ */
+export async function warmEditor(prompt: () => string, status: () => string | undefined): Promise<void> {
+  const input = Object.assign(new PassThrough(), { isTTY: true });
+  const output = Object.assign(new Writable({ write: (_c, _e, done) => done() }), {
+    isTTY: true,
+    columns: 80,
+  });
+  const history = new History(undefined);
+  const editor = new LineEditor({ input, output }, { history, prompt, status, continuation: '… ' });
+  const read = editor.read();
+  input.write('hello 你好\x7f\r');
+  const r = await read;
+  if (r.kind === 'line') await history.add(r.text);
+  editor.close();
 }
 
 /** The chat's tool schemas, converted from zod once and weighed before every call: do it now. */
