@@ -74,7 +74,7 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
       unit: 'ms',
       floor: { name: 'second message', value: second * 1000 },
       maxRatio: 1.3,
-      note: `zhi's CPU from Enter to the next prompt, once it has been idle (1.5 s at least, no CPU for 0.3 s); mean of ${n}`,
+      note: `zhi's CPU (schedstat, ns) from Enter to the next prompt, once it has been idle (1.5 s at least, no CPU for 0.3 s); mean of ${n}`,
     },
   ];
 }
