@@ -117,6 +117,14 @@ export class SessionRecorder {
     if (!this.closed && !this.failed) this.out.prepare();
   }
 
+  /**
+   * The run was stopped: what it still records (the partial answer, its usage, its end) is
+   * written on the next turn of the event loop, once the prompt is back (see SessionFile.defer).
+   */
+  deferWrites(): void {
+    this.out.defer();
+  }
+
   /** Whether anything was written (a session file exists). */
   get started(): boolean {
     return this.out.started;

@@ -24,6 +24,9 @@ export class SessionFile {
   private stopped = false;
   /** The first lines, serialised ahead of the first write by `prepare`. */
   private head: string | undefined;
+  /** Lines held until the next turn of the event loop (`defer`), and whether a sync was asked. */
+  private held: SessionLine[] | undefined;
+  private syncHeld = false;
 
   constructor(
     readonly path: string,
@@ -37,6 +40,41 @@ export class SessionFile {
   }
 
   write(line: SessionLine): void {
+    if (this.held) this.held.push(line);
+    else this.writeNow(line);
+  }
+
+  sync(): void {
+    if (this.held) this.syncHeld = true;
+    else this.syncNow();
+  }
+
+  /**
+   * Hold the lines written from now until the next turn of the event loop, then write them in
+   * order (and sync, if asked meanwhile); at once if the file is closed or the process exits
+   * first. A run stopped with Ctrl+C saves its partial answer this way, after the prompt is back:
+   * serialising and syncing a long answer must not make stopping slower.
+   */
+  defer(): void {
+    if (this.held || this.stopped) return;
+    this.held = [];
+    process.once('exit', this.release);
+    setImmediate(this.release);
+  }
+
+  private readonly release = (): void => {
+    const held = this.held;
+    if (!held) return;
+    this.held = undefined;
+    process.removeListener('exit', this.release);
+    for (const line of held) this.writeNow(line);
+    if (this.syncHeld) {
+      this.syncHeld = false;
+      this.syncNow();
+    }
+  };
+
+  private writeNow(line: SessionLine): void {
     const fd = this.open();
     if (fd === undefined) return;
     try {
@@ -46,7 +84,7 @@ export class SessionFile {
     }
   }
 
-  sync(): void {
+  private syncNow(): void {
     if (this.fd === undefined) return;
     try {
       fdatasyncSync(this.fd);
@@ -71,6 +109,7 @@ export class SessionFile {
 
   /** Close it for good (later writes are ignored). */
   close(): void {
+    this.release();
     this.stopped = true;
     if (this.fd === undefined) return;
     try {
