@@ -7,7 +7,7 @@
  * docs.z.ai audio-transcriptions). Price: 0.06 CNY per minute (docs.bigmodel.cn GLM-ASR).
  */
 import { classifyHttpError } from './errors.js';
-import type { Outcome, RetryNotice } from './platform-http.js';
+import { multipartBody, type Outcome, type RetryNotice } from './platform-http.js';
 import type { Platform } from './platforms.js';
 import type { PlatformClient } from './types.js';
 
@@ -44,13 +44,9 @@ export async function transcribe(client: PlatformClient, req: TranscribeRequest)
   form.append('stream', 'false');
   if (req.prompt) form.append('prompt', req.prompt.slice(-ASR_LIMITS.promptChars));
   form.append('file', new Blob([req.bytes], { type: req.mime }), req.filename);
-  // The body is made once, so a retry sends the same bytes under the same boundary.
-  const encoded = new Request('http://zhi.invalid/', { method: 'POST', body: form });
-  const body = new Uint8Array(await encoded.arrayBuffer());
   const answer = await client.http.json<TranscriptionJson>({
     path: '/audio/transcriptions',
-    body,
-    contentType: encoded.headers.get('content-type') ?? 'multipart/form-data',
+    ...(await multipartBody(form)),
     timeoutMs: ASR_TIMEOUT_MS,
     ...(req.signal ? { signal: req.signal } : {}),
     ...(req.onRetry ? { onRetry: req.onRetry } : {}),

@@ -6,7 +6,7 @@
  * read, and only after the person agreed to the price.
  */
 import { classifyHttpError } from './errors.js';
-import type { Outcome } from './platform-http.js';
+import { multipartBody, type Outcome } from './platform-http.js';
 import type { Platform } from './platforms.js';
 import type { PlatformClient } from './types.js';
 
@@ -51,12 +51,9 @@ export async function parseFileSync(
   form.append('file', new Blob([req.bytes]), req.filename);
   form.append('tool_type', 'prime-sync');
   form.append('file_type', req.fileType);
-  const encoded = new Request('http://zhi.invalid/', { method: 'POST', body: form });
-  const body = new Uint8Array(await encoded.arrayBuffer());
   const answer = await client.http.json<ParserJson>({
     path: '/files/parser/sync',
-    body,
-    contentType: encoded.headers.get('content-type') ?? 'multipart/form-data',
+    ...(await multipartBody(form)),
     timeoutMs: PARSER_TIMEOUT_MS,
     ...(req.signal ? { signal: req.signal } : {}),
   });

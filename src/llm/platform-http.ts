@@ -50,6 +50,18 @@ export interface PlatformRequest {
   onRetry?(notice: RetryNotice): void;
 }
 
+/**
+ * A multipart form (an upload) as a raw body: encoded once, so a retry sends the same bytes
+ * under the same boundary.
+ */
+export async function multipartBody(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
+  const encoded = new Request('http://zhi.invalid/', { method: 'POST', body: form });
+  return {
+    body: new Uint8Array(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? 'multipart/form-data',
+  };
+}
+
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();

@@ -311,6 +311,24 @@ function needsOcr(name: string): ZhiError {
   });
 }
 
+/** A per-file step's result (`each`), or several of them combined into one. */
+export interface StepResult {
+  /** The file it is for ("today/a.md"), or the first and last of the files it combines. */
+  file: string;
+  text: string;
+  ok: boolean;
+  /** A combined result: the files it covers (numbered from 1, in the folder's order). */
+  files?: { from: number; to: number; total: number };
+}
+
+/** How a result is written in a run's message (`text` in place of its own). */
+export function resultBlock(r: StepResult, text: string): string {
+  const tag = r.files
+    ? `<result files="${r.file}" note="files ${r.files.from} to ${r.files.to} of ${r.files.total}, their results combined">`
+    : `<result file="${r.file}"${r.ok ? '' : ' failed="true"'}>`;
+  return `${tag}\n${text}\n</result>`;
+}
+
 /** The user message of a run: what was asked, then each input and the documents' text. */
 export function composeMessage(o: {
   skill: Skill;
@@ -318,7 +336,7 @@ export function composeMessage(o: {
   /** Per path input: the blocks read for it (one for a file, several for a folder). */
   blocks: Map<string, { summary: string; docs: DocumentBlock[] }>;
   /** Results of a per-file step (`each`), keyed by input name. */
-  results?: Map<string, { file: string; text: string; ok: boolean }[]>;
+  results?: Map<string, StepResult[]>;
   caller?: string;
   instructions?: string;
   extraDocuments?: { name: string; text: string }[];
@@ -349,7 +367,12 @@ export function composeMessage(o: {
     }
     const results = o.results?.get(arg.name);
     if (results) {
-      lines.push(`- ${arg.name}: ${String(v)} (${results.length} files; the result for each is below)`);
+      const total = Math.max(results.length, ...results.map((r) => r.files?.total ?? 0));
+      const said =
+        results.length === total
+          ? 'the result for each is below'
+          : `their results, combined in ${results.length} groups in the folder's order, are below`;
+      lines.push(`- ${arg.name}: ${String(v)} (${total} files; ${said})`);
       continue;
     }
     lines.push(`- ${arg.name}: ${typeof v === 'string' && v.includes('\n') ? `\n${v}` : String(v)}`);
@@ -366,9 +389,7 @@ export function composeMessage(o: {
   for (const d of docs) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
   for (const d of o.extraDocuments ?? []) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
   for (const [, results] of o.results ?? []) {
-    for (const r of results) {
-      out.push(`<result file="${r.file}"${r.ok ? '' : ' failed="true"'}>\n${r.text}\n</result>`);
-    }
+    for (const r of results) out.push(resultBlock(r, r.text));
   }
   return out.join('\n\n');
 }

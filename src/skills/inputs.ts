@@ -8,6 +8,12 @@ import type { Skill, SkillArg } from './schema.js';
 export type InputValue = string | number | boolean;
 export type InputValues = Record<string, InputValue>;
 
+/** The values without one input (what else a result depends on). */
+export function withoutInput(values: InputValues, name: string): InputValues {
+  const { [name]: _gone, ...rest } = values;
+  return rest;
+}
+
 const PATH_TYPES = new Set(['file', 'directory']);
 
 /** `zhi run translate [file] [--text <text>] [--to <text>]` and one line per input. */

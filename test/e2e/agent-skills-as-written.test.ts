@@ -7,8 +7,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { toolNames, toolResults } from '../helpers/requests.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -17,14 +17,6 @@ let work: string;
 beforeEach(() => {
   ({ home, cwd: work } = e);
 });
-
-const chats = (): RecordedRequest[] => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const toolResults = (req: RecordedRequest): string[] =>
-  req.body.messages
-    .filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => m.content);
-const toolNames = (req: RecordedRequest): string[] =>
-  (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name).sort();
 
 /** A skill like file-organizer: its helper is not in scripts/, and it names shell and web tools. */
 function organizer(allowed?: string): string {
@@ -69,8 +61,8 @@ describe('Agent Skills as written, with zhi run', () => {
     );
     const r = await e.zhi(['run', 'organizer', '--auto', 'organize this folder']);
     expect(r.code, r.stderr).toBe(0);
-    const [first, , , last] = chats();
-    expect(toolNames(first!)).toEqual(
+    const [first, , , last] = fake.chatRequests();
+    expect(toolNames(first!).sort()).toEqual(
       expect.arrayContaining(['file_read', 'file_write', 'shell', 'web_fetch', 'web_search']),
     );
     const system: string = first!.body.messages[0].content;
@@ -89,7 +81,7 @@ describe('Agent Skills as written, with zhi run', () => {
     fake.script({ kind: 'text', text: 'Nothing to do.' });
     const r = await e.zhi(['run', 'organizer', 'organize']);
     expect(r.code, r.stderr).toBe(0);
-    expect(toolNames(chats()[0]!)).toContain('shell');
+    expect(toolNames(fake.chatRequests()[0]!)).toContain('shell');
     expect(existsSync(join(work, 'zhi-output', 'report.html'))).toBe(false);
   });
 });

@@ -9,7 +9,8 @@ import { join, resolve } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
-import { makePdf } from '../helpers/file-fixtures.js';
+import { makePdf } from '../helpers/media.js';
+import { toolNames } from '../helpers/requests.js';
 
 const REAL = resolve(import.meta.dirname, '../fixtures/skills/real');
 
@@ -34,12 +35,9 @@ async function trust(names: string[], cwd = work): Promise<void> {
   expect(r.code).toBe(0);
 }
 
-const chats = (): RecordedRequest[] => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const system = (req: RecordedRequest): string => req.body.messages[0].content;
 const lastTool = (req: RecordedRequest): string =>
   [...req.body.messages].reverse().find((m: { role: string }) => m.role === 'tool')?.content ?? '';
-const toolNames = (req: RecordedRequest): string[] =>
-  (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name).sort();
 
 describe('Agent Skills in chat', () => {
   it('lists three real skills by name and description only, loads one with the skill tool, and reads a bundled file by relative path', async () => {
@@ -57,7 +55,7 @@ describe('Agent Skills in chat', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Here is your 3P update.\n');
 
-    const [first, second, third] = chats();
+    const [first, second, third] = fake.chatRequests();
     const prompt = system(first!);
     expect(prompt).toContain(
       '- internal-comms: A set of resources to help me write all kinds of internal communications',
@@ -114,7 +112,7 @@ describe('Agent Skills in chat', () => {
     const r = await e.zhi(['-c', 'tidy a.csv'], { env: { ZHI_LANGUAGE: 'zh' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Done within the skill.\n');
-    const results = chats().slice(1).map(lastTool);
+    const results = fake.chatRequests().slice(1).map(lastTool);
     expect(results[0]).not.toContain('allows only');
     expect(results[1]).toContain(
       'zhi runs only these tools, as its allowed-tools says: shell (python3), file_read',
@@ -150,7 +148,7 @@ describe('Agent Skills in chat', () => {
     );
     const r = await zhi(['-c', 'hi']);
     expect(r.code).toBe(0);
-    const msgs = chats()[1]!.body.messages.filter((m: { role: string }) => m.role === 'tool');
+    const msgs = fake.chatRequests()[1]!.body.messages.filter((m: { role: string }) => m.role === 'tool');
     expect(msgs[0].content).toContain("is not one of this skill's files");
     expect(msgs[0].content).not.toContain('top secret');
     expect(msgs[1].content).toContain('There is no skill called "nope"');
@@ -170,7 +168,7 @@ describe('zhi run with a real SKILL.md', () => {
     expect(r.stderr).not.toContain('Too many inputs');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Filled.\n');
-    const [first, second] = chats();
+    const [first, second] = fake.chatRequests();
     const user = first!.body.messages[1].content as string;
     expect(user).toContain("The person's request, in their words:\nfill in my name as Li Lei");
     expect(user).toContain('<document name="f1040.pdf">');
@@ -188,7 +186,7 @@ describe('zhi run with a real SKILL.md', () => {
       stdin: 'Q3: revenue up 12%. New office in Shenzhen.',
     });
     expect(r.code).toBe(0);
-    const user = chats()[0]!.body.messages[1].content as string;
+    const user = fake.chatRequests()[0]!.body.messages[1].content as string;
     expect(user).toContain("The person's request, in their words:\nturn these notes into a newsletter");
     expect(user).toContain('<document name="stdin">\nQ3: revenue up 12%. New office in Shenzhen.');
   });
@@ -205,7 +203,7 @@ describe('zhi run with a real SKILL.md', () => {
     expect(r.stderr).toContain(
       'the skill claude-notes asks for the model "claude-sonnet-4-5", which zhi does not know; it runs on glm-4-flash instead',
     );
-    expect(chats()[0]!.body.model).toBe('glm-4-flash');
+    expect(fake.chatRequests()[0]!.body.model).toBe('glm-4-flash');
   });
 
   it('discovers a project-level .agents/skills skill, and loads one whose description has an unquoted colon', async () => {
@@ -224,7 +222,7 @@ describe('zhi run with a real SKILL.md', () => {
     await trust(['release-notes'], join(project, 'src'));
     const run = await e.zhi(['run', 'release-notes', 'for', 'v2'], { cwd: join(project, 'src') });
     expect(run.code).toBe(0);
-    expect(system(chats()[0]!)).toContain('Write release notes from the git log.');
+    expect(system(fake.chatRequests()[0]!)).toContain('Write release notes from the git log.');
   });
 
   it('refuses a SKILL.md whose name breaks the rules or differs from its folder, naming the rule', async () => {

@@ -6,6 +6,7 @@ import { costOf } from '../../src/llm/models.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { markerOf } from '../helpers/requests.js';
 import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
@@ -19,11 +20,6 @@ beforeEach(() => {
 
 const env = { ZHI_BATCH_POLL_MS: '20' };
 const zhi = (args: string[]) => e.zhi(args, { env, timeoutMs: 30_000 });
-
-function markerOf(body: RecordedRequest['body']): string {
-  const user = body.messages.find((m: { role: string }) => m.role === 'user');
-  return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
-}
 
 /** First call (in the batch job): write the summary; the call after the tool result: answer. */
 function responder(req: RecordedRequest): Reply {

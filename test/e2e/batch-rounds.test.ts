@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { markerOf } from '../helpers/requests.js';
 import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 // --batch sends every model call of every file through the Batch API, in rounds (issue 26).
@@ -21,11 +22,6 @@ const zhi = (args: string[], extra: Record<string, string> = {}) =>
   e.zhi(args, { env: { ...env, ...extra }, timeoutMs: 60_000 });
 const system = (body: RecordedRequest['body']): string => String(body.messages[0]?.content ?? '');
 const isPart = (body: RecordedRequest['body']) => /This run handles part \d+ of \d+/.test(system(body));
-
-function markerOf(body: RecordedRequest['body']): string {
-  const user = body.messages.find((m: { role: string }) => m.role === 'user');
-  return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
-}
 
 /** A part: its result; a file's first call: write the table; the call after the tool result: answer. */
 function responder(req: RecordedRequest): Reply {

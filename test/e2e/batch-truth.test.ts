@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { markerOf } from '../helpers/requests.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -15,11 +16,6 @@ beforeEach(() => {
 const env = { ZHI_BATCH_POLL_MS: '20' };
 const zhi = (args: string[], cwd?: string) =>
   e.zhi(args, { env, timeoutMs: 30_000, ...(cwd ? { cwd } : {}) });
-
-function markerOf(body: RecordedRequest['body']): string {
-  const user = body.messages.find((m: { role: string }) => m.role === 'user');
-  return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
-}
 
 /** The summary written says which version of the document it was made from. */
 function responder(req: RecordedRequest): Reply {

@@ -15,7 +15,7 @@ import {
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
-import { makePdf } from '../helpers/file-fixtures.js';
+import { makePdf } from '../helpers/media.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const e = useE2E();

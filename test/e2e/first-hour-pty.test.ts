@@ -8,37 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxState } from '../../src/tools/shell/sandbox.js';
 import { useE2E } from '../helpers/e2e.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
-import { VirtualTerminal } from '../helpers/vt.js';
+import { KEY, promptFor, screen, waitScreen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
 
-const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
 const sandboxed = process.platform === 'linux' && sandboxState().kind === 'bwrap';
 if (process.platform === 'linux' && !sandboxed)
   console.warn('[skip] sandbox parts of first-hour-pty: bubblewrap missing or unusable here');
-
-function screen(s: PtySession, cols: number): string {
-  const vt = new VirtualTerminal(cols);
-  vt.write(s.raw());
-  return vt.text();
-}
-
-async function waitScreen(
-  s: PtySession,
-  cols: number,
-  ok: (v: string) => boolean,
-  what: string,
-): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const view = screen(s, cols);
-    if (ok(view)) return view;
-    if (Date.now() - start > 15_000) throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe.each([
   [60, 'en'],

@@ -5,46 +5,15 @@
  * is installed, /undo after `!rm notes.txt` shows that command and /status says the mode in words.
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/support/width.js';
 import { useE2E } from '../helpers/e2e.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
-import { VirtualTerminal } from '../helpers/vt.js';
+import { FS_SERVER } from '../helpers/mcp.js';
+import { KEY, type PtySession, promptFor, screen, waitScreen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
-
-const FS_SERVER = join(
-  resolve(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/package.json'),
-    '..',
-  ),
-  'dist/index.js',
-);
-const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
-
-function screen(s: PtySession, cols: number): string {
-  const vt = new VirtualTerminal(cols);
-  vt.write(s.raw());
-  return vt.text();
-}
-
-async function waitScreen(
-  s: PtySession,
-  cols: number,
-  ok: (v: string) => boolean,
-  what: string,
-): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const view = screen(s, cols);
-    if (ok(view)) return view;
-    if (Date.now() - start > 20_000) throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** Send a command and wait until the prompt is back after it. */
 async function command(s: PtySession, lang: 'en' | 'zh', text: string): Promise<string> {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { markerOf } from '../helpers/requests.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -15,11 +16,6 @@ beforeEach(() => {
 const env = { ZHI_BATCH_POLL_MS: '20', ZHI_RETRY_BASE_MS: '50' };
 const zhi = (args: string[], more: Record<string, string> = {}) =>
   e.zhi(args, { env: { ...env, ...more }, timeoutMs: 60_000 });
-
-function markerOf(body: RecordedRequest['body']): string {
-  const user = body.messages.find((m: { role: string }) => m.role === 'user');
-  return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
-}
 
 function responder(req: RecordedRequest): Reply {
   const id = markerOf(req.body);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { markerOf } from '../helpers/requests.js';
 import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
@@ -14,11 +15,6 @@ beforeEach(() => {
   fake.fallback = responder;
   ({ cwd: work } = e);
 });
-
-function markerOf(body: RecordedRequest['body']): string {
-  const user = body.messages.find((m: { role: string }) => m.role === 'user');
-  return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
-}
 
 function responder(req: RecordedRequest): Reply {
   const id = markerOf(req.body);

@@ -6,6 +6,7 @@ import { RunManifest } from '../../src/agent/batch/manifest.js';
 import { textWidth } from '../../src/support/width.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { markerOf } from '../helpers/requests.js';
 import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
@@ -20,13 +21,8 @@ beforeEach(() => {
 const zhi = (args: string[], env: Record<string, string> = {}) => e.zhi(args, { env, timeoutMs: 60_000 });
 
 /** Each document says which file it is; the fake writes `<id>-summary.md` (the written file is the answer). */
-function markerOf(req: RecordedRequest): string {
-  const user = req.body.messages.find((m: { role: string }) => m.role === 'user');
-  return /MARKER-(\w+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
-}
-
 function folderResponder(req: RecordedRequest): Reply {
-  const id = markerOf(req);
+  const id = markerOf(req.body);
   const last = req.body.messages[req.body.messages.length - 1];
   if (last.role === 'user') {
     return {
@@ -51,7 +47,7 @@ function makeFolder(n: number, dir = 'docs', prefix = 'f'): string[] {
 const firstCalls = () =>
   fake.requests
     .filter((r) => r.path.endsWith('/chat/completions') && r.body.messages.at(-1).role === 'user')
-    .map(markerOf);
+    .map((r) => markerOf(r.body));
 
 describe('zhi run <skill> <folder>: concurrent, resumable', () => {
   it('runs 100 files with --jobs 8 in under a quarter of the serial time, in folder order, with a manifest', async () => {
@@ -113,7 +109,7 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     fake.reset();
     fake.fallback = (req) =>
       req.body.messages.at(-1).role === 'user'
-        ? { kind: 'text', text: `New summary of ${markerOf(req)}` }
+        ? { kind: 'text', text: `New summary of ${markerOf(req.body)}` }
         : folderResponder(req);
     const changed = await zhi(['run', 'summarize', 'docs', '--auto', '--resume']);
     expect(changed.code).toBe(0);
@@ -135,13 +131,15 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
       if (last.role === 'tool' && taken)
         return {
           kind: 'tools',
-          calls: [{ name: 'file_write', arguments: { path: taken, content: `Summary of ${markerOf(req)}` } }],
+          calls: [
+            { name: 'file_write', arguments: { path: taken, content: `Summary of ${markerOf(req.body)}` } },
+          ],
         };
       // After writing it asks for one more thing (a tool it lacks), so a file waits for a second
       // answer with its output on disk: the mid-way state a kill can catch. (A plain write ends
       // the run at once: the written file is summarize's answer.)
       if (last.role === 'user') {
-        const id = markerOf(req);
+        const id = markerOf(req.body);
         return {
           kind: 'tools',
           calls: [
@@ -357,7 +355,7 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
   it('ends with a table of the failed files and their reasons, and an index of what was written (in Chinese too)', async () => {
     makeFolder(4);
     fake.fallback = (req) =>
-      markerOf(req) === 'f003'
+      markerOf(req.body) === 'f003'
         ? { kind: 'error', status: 400, code: '1214', message: 'messages 参数非法。请检查文档。' }
         : folderResponder(req);
     const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '2']);

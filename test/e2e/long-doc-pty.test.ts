@@ -6,41 +6,27 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { useE2E } from '../helpers/e2e.js';
 
-let home: string;
-let work: string;
-
-const fake = useFakeZhipu();
+const e = useE2E();
+const { fake } = e;
 beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  work = tempDir('zhi-work-');
-  writeFileSync(join(home, 'config.yaml'), 'max_cost_per_run: 0.01\n');
+  writeFileSync(join(e.home, 'config.yaml'), 'max_cost_per_run: 0.01\n');
   const pages = Array.from(
     { length: 400 },
     (_, i) =>
       `--- page ${i + 1} ---\nPAGEMARK-${i + 1} ${'The contract clause text goes on here. '.repeat(16)}`,
   );
-  writeFileSync(join(work, 'contract.txt'), pages.join('\n'));
+  writeFileSync(join(e.cwd, 'contract.txt'), pages.join('\n'));
   fake.fallback = (req: RecordedRequest): Reply => ({
     kind: 'text',
     text: `part ${req.body.messages.length}`,
   });
-  return () => cleanup(home, work);
 });
 
 const isMap = (r: RecordedRequest) =>
   /This run handles part \d+ of \d+/.test(String(r.body.messages[0].content));
-const run = () =>
-  new PtySession({
-    args: ['run', 'summarize', 'contract.txt', '--model', 'glm-4-plus', '--auto'],
-    home,
-    cwd: work,
-    baseUrl: fake.baseUrl,
-  });
+const run = () => e.pty({ args: ['run', 'summarize', 'contract.txt', '--model', 'glm-4-plus', '--auto'] });
 
 describe('a long document over max_cost_per_run, in a terminal', () => {
   it('asks first; "no" sends nothing', async () => {

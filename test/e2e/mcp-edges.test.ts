@@ -6,12 +6,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
-
-const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
+import { CRASHY } from '../helpers/mcp.js';
+import { toolResults } from '../helpers/requests.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -23,11 +22,6 @@ beforeEach(() => {
 
 const zhi = (args: string[], env: Record<string, string> = {}, cwd?: string) =>
   e.zhi(args, { timeoutMs: 60_000, env, ...(cwd ? { cwd } : {}) });
-const chats = (): RecordedRequest[] => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const toolResults = (req: RecordedRequest): string[] =>
-  req.body.messages
-    .filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => m.content);
 const config = (lines: string[]) =>
   writeFileSync(join(home, 'config.yaml'), lines.join('\n'), { mode: 0o600 });
 const crashy = (trust: string) =>
@@ -48,13 +42,13 @@ describe('MCP at the edges', () => {
     );
     const r = await zhi(['-c', 'echo it', '--auto']);
     expect(r.code).toBe(0);
-    expect(toolResults(chats()[1]!)).toEqual(['echo: scripted']);
+    expect(toolResults(fake.chatRequests()[1]!)).toEqual(['echo: scripted']);
     fake.script(
       { kind: 'tools', calls: [{ name: 'crashy__echo', arguments: { text: 'again' } }] },
       { kind: 'text', text: 'Denied.' },
     );
     await zhi(['-c', 'echo it']);
-    expect(toolResults(chats()[3]!)[0]).toMatch(/^Error: /);
+    expect(toolResults(fake.chatRequests()[3]!)[0]).toMatch(/^Error: /);
   });
 
   it('50 MCP calls in one run: no MaxListenersExceededWarning', async () => {
@@ -69,8 +63,8 @@ describe('MCP at the edges', () => {
     fake.script(...Array.from({ length: 10 }, (_, n) => turn(n)), { kind: 'text', text: 'Fifty.' });
     const r = await zhi(['-c', 'echo fifty times']);
     expect(r.stdout).toBe('Fifty.\n');
-    expect(toolResults(chats()[10]!)).toHaveLength(50);
-    expect(toolResults(chats()[10]!).at(-1)).toBe('echo: 9-4');
+    expect(toolResults(fake.chatRequests()[10]!)).toHaveLength(50);
+    expect(toolResults(fake.chatRequests()[10]!).at(-1)).toBe('echo: 9-4');
     expect(r.stderr).not.toContain('MaxListeners');
   });
 
@@ -173,7 +167,7 @@ describe('project instructions', () => {
     writeFileSync(join(sub, 'AGENTS.md'), 'MARK-AGENTS: use British spelling.');
     writeFileSync(join(sub, 'ZHI.md'), `MARK-SUB-ZHI ${'x'.repeat(20_000)}`);
     await zhi(['-c', 'hello'], {}, sub);
-    const system: string = chats()[0]!.body.messages[0].content;
+    const system: string = fake.chatRequests()[0]!.body.messages[0].content;
     const at = (m: string) => system.indexOf(m);
     for (const m of ['MARK-OWN', 'MARK-PROJECT', 'MARK-SUB-ZHI', 'MARK-AGENTS'])
       expect(at(m)).toBeGreaterThan(0);

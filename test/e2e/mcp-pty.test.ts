@@ -3,20 +3,12 @@
  * `/mcp` lists the server, its state and its tools.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { CRASHY, FS_SERVER } from '../helpers/mcp.js';
 
-const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
-const FS_SERVER = join(
-  resolve(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/package.json'),
-    '..',
-  ),
-  'dist/index.js',
-);
 const PROMPT = /zhi \[(approve|auto|确认|自动)\]> $/;
 
 const e = useE2E();

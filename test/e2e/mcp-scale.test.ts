@@ -5,12 +5,12 @@
  * with nested arguments.
  */
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
-
-const MANY = resolve(import.meta.dirname, '../fixtures/mcp/many.mjs');
+import { MANY } from '../helpers/mcp.js';
+import { toolResults } from '../helpers/requests.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: schemas are inspected freely
 type J = any;
@@ -23,14 +23,9 @@ beforeEach(() => {
 });
 
 const zhi = (args: string[]) => e.zhi(args, { timeoutMs: 30_000 });
-const chats = (): RecordedRequest[] => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
 type ToolDef = { function: { name: string; description: string; parameters: J } };
 const tools = (req: RecordedRequest): ToolDef[] => req.body.tools ?? [];
 const names = (req: RecordedRequest): string[] => tools(req).map((t) => t.function.name);
-const toolResults = (req: RecordedRequest): string[] =>
-  req.body.messages
-    .filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => m.content);
 
 function manyServer(): void {
   writeFileSync(
@@ -61,7 +56,7 @@ describe('MCP with many tools', () => {
     const r = await zhi(['-c', 'Make an invoice for Li Lei: 2 of A-1']);
     expect(r.stderr).not.toMatch(/not available|Error/);
     expect(r.stdout).toBe('Invoice created.\n');
-    const [first, second, third] = chats();
+    const [first, second, third] = fake.chatRequests();
     // The first request: built-ins and tool_search, none of the server's 150 tools.
     expect(first!.raw.length).toBeLessThanOrEqual(24 * 1024);
     expect(names(first!).length).toBeLessThanOrEqual(40);
@@ -87,11 +82,11 @@ describe('MCP with many tools', () => {
   it('a chat that uses no MCP tool costs within 10 % of one with no server configured', async () => {
     fake.script({ kind: 'text', text: 'Hi.' });
     await zhi(['-c', 'hello']);
-    const without = chats()[0]!.raw.length;
+    const without = fake.chatRequests()[0]!.raw.length;
     manyServer();
     fake.script({ kind: 'text', text: 'Hi.' });
     await zhi(['-c', 'hello']);
-    const withServer = chats()[1]!.raw.length;
+    const withServer = fake.chatRequests()[1]!.raw.length;
     expect(withServer).toBeGreaterThan(without);
     expect(withServer).toBeLessThanOrEqual(without * 1.1);
   });
@@ -105,7 +100,7 @@ describe('MCP with many tools', () => {
     );
     const r = await zhi(['-c', 'weather']);
     expect(r.stdout).toBe('Done.\n');
-    const [, second, third] = chats();
+    const [, second, third] = fake.chatRequests();
     expect(toolResults(second!)[0]).toContain('No tool matches "zzzz". There are: ');
     expect(toolResults(second!)[0]).toContain('MCP servers many (150)');
     expect(toolResults(third!)[1]).toBe('weather_op_10 got {"id":"x"}');

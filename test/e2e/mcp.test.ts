@@ -4,20 +4,13 @@
  * by zhi from config.yaml, their tools called by the fake model, results in the next request.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { CRASHY, FS_SERVER } from '../helpers/mcp.js';
 import { makePng } from '../helpers/media.js';
+import { toolNames, toolResults } from '../helpers/requests.js';
 import { runZhi } from '../helpers/zhi.js';
-
-const require = createRequire(import.meta.url);
-const FS_SERVER = join(
-  resolve(require.resolve('@modelcontextprotocol/server-filesystem/package.json'), '..'),
-  'dist/index.js',
-);
-const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
 
 const e = useE2E();
 const { fake } = e;
@@ -28,13 +21,6 @@ beforeEach(() => {
 });
 
 const zhi = (args: string[]) => e.zhi(args, { timeoutMs: 30_000 });
-const chats = (): RecordedRequest[] => fake.requests.filter((r) => r.path.endsWith('/chat/completions'));
-const toolNames = (req: RecordedRequest): string[] =>
-  (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name);
-const toolResults = (req: RecordedRequest): string[] =>
-  req.body.messages
-    .filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => m.content);
 
 function config(yaml: string): void {
   writeFileSync(join(home, 'config.yaml'), yaml);
@@ -63,7 +49,7 @@ describe('MCP servers as tools', () => {
     expect(r.stderr).not.toContain('not available');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The file says hello.\n');
-    const [first, second] = chats();
+    const [first, second] = fake.chatRequests();
     // The server's tools wait for tool_search; one called by name is offered from then on.
     expect(toolNames(first!)).toContain('tool_search');
     expect(toolNames(first!).filter((n) => n.startsWith('files__'))).toEqual([]);
@@ -115,7 +101,7 @@ describe('MCP servers as tools', () => {
     expect(r.stderr).not.toContain('not available');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The chart shows sales of 42 in March.\n');
-    const [first, vision, second] = chats();
+    const [first, vision, second] = fake.chatRequests();
     expect(first!.body.model).toBe('glm-5');
     expect(vision!.body.model).toBe('glm-4.6v-flash');
     expect(vision!.body.stream).toBeFalsy();
@@ -138,7 +124,7 @@ describe('MCP servers as tools', () => {
     expect(described).not.toContain(png.toString('base64'));
     expect(gif).toContain('image/gif');
     expect(gif).toContain('not shown to a vision model: image/gif is not a type the vision model takes');
-    expect(chats()).toHaveLength(3);
+    expect(fake.chatRequests()).toHaveLength(3);
   });
 
   it('without a terminal, a server not trusted as read-only does not run: the call is denied and the chat goes on', async () => {
@@ -152,7 +138,7 @@ describe('MCP servers as tools', () => {
     const r = await zhi(['-c', 'echo hi']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Could not run it.\n');
-    const result = toolResults(chats()[1]!)[0]!;
+    const result = toolResults(fake.chatRequests()[1]!)[0]!;
     expect(result).toMatch(/^Error: /);
     expect(result).not.toContain('echo: hi');
   });
@@ -176,7 +162,7 @@ describe('MCP servers as tools', () => {
     const r = await zhi(['-c', 'try the server']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The server is gone; I carried on without it.\n');
-    const [, second, third, fourth] = chats();
+    const [, second, third, fourth] = fake.chatRequests();
     const firstCrash = toolResults(second!)[0]!;
     expect(firstCrash).toContain('The MCP server "crashy" stopped while running crash');
     expect(firstCrash).toContain('zhi restarted it');
@@ -216,7 +202,7 @@ describe('MCP servers as tools', () => {
     const r = await e.zhi(['-c', 'try the server'], { timeoutMs: 30_000, env: { ZHI_LANGUAGE: 'zh' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Carried on.\n');
-    const [, first, second, third] = chats();
+    const [, first, second, third] = fake.chatRequests();
     expect(toolResults(second!)[1]).toContain('did not answer hang within 2 s');
     expect(r.stderr).toContain('MCP 服务器“crashy”在 2 秒内没有回应 hang');
     expect(toolResults(third!)[2]).toMatch(/^Error: Refused: crashy__echo would send a secret/);
@@ -275,13 +261,13 @@ describe('MCP servers as tools', () => {
     const r = await zhi(['-c', 'echo']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Done.\n');
-    expect(toolResults(chats()[1]!)).toEqual(['echo: still works']);
+    expect(toolResults(fake.chatRequests()[1]!)).toEqual(['echo: still works']);
     expect(r.stderr).toContain('The MCP server "broken" in ');
     expect(r.stderr).toContain('is left out: the setting "args" must be a list of text');
     expect(r.stderr).toContain('remove it with `zhi mcp remove broken`');
     expect(r.stderr).not.toContain('[object Object]');
     expect(r.stderr).not.toContain('zhi config set');
-    expect(toolNames(chats()[0]!).some((n) => n.startsWith('broken__'))).toBe(false);
+    expect(toolNames(fake.chatRequests()[0]!).some((n) => n.startsWith('broken__'))).toBe(false);
 
     const zh = await runZhi({
       args: ['mcp', 'list'],
@@ -335,7 +321,7 @@ describe('MCP servers as tools', () => {
     const r = await zhi(['run', 'echoer']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Echoed.\n');
-    const [first, second] = chats();
+    const [first, second] = fake.chatRequests();
     // A skill run sends its servers' tools whole (up to 20 of them; more wait for tool_search).
     expect(toolNames(first!).sort()).toEqual([
       'crashy__crash',

@@ -3,23 +3,15 @@
  * must stop that live area: the approval and "Allow?" stay on screen, not drawn over by the
  * spinner line, and Ctrl+C at the question stops the run (exit 130) without REPL advice.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 import { VirtualTerminal } from '../helpers/vt.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let home: string;
-let cwd: string;
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
-  return () => cleanup(home, cwd);
-});
+const e = useE2E();
+const { fake } = e;
 
 function screen(s: PtySession): string[] {
   const vt = new VirtualTerminal(100);
@@ -49,13 +41,7 @@ describe('zhi -c in a colour terminal asks on a screen nothing draws over', () =
   ] as const) {
     it(`the question is the last thing on screen, and y writes the file (${lang})`, async () => {
       writeCall();
-      const s = new PtySession({
-        args: ['-c', 'write it'],
-        home,
-        cwd,
-        baseUrl: fake.baseUrl,
-        env: { FORCE_COLOR: '1', ZHI_LANGUAGE: lang },
-      });
+      const s = e.pty({ args: ['-c', 'write it'], env: { FORCE_COLOR: '1', ZHI_LANGUAGE: lang } });
       try {
         await s.waitFor(question);
         // Give a late spinner frame the chance to draw over it, as it did before the fix.
@@ -68,19 +54,13 @@ describe('zhi -c in a colour terminal asks on a screen nothing draws over', () =
       } finally {
         s.kill();
       }
-      expect(existsSync(join(cwd, 'zhi-output', 'notes.md'))).toBe(true);
+      expect(existsSync(join(e.cwd, 'zhi-output', 'notes.md'))).toBe(true);
     });
   }
 
   it('Ctrl+C at the question stops the run: exit 130, nothing written, no "type your next message"', async () => {
     writeCall();
-    const s = new PtySession({
-      args: ['-c', 'write it'],
-      home,
-      cwd,
-      baseUrl: fake.baseUrl,
-      env: { FORCE_COLOR: '1' },
-    });
+    const s = e.pty({ args: ['-c', 'write it'], env: { FORCE_COLOR: '1' } });
     try {
       await s.waitFor('Allow? [y/N]');
       s.write(KEY.ctrlC);
@@ -90,6 +70,6 @@ describe('zhi -c in a colour terminal asks on a screen nothing draws over', () =
     } finally {
       s.kill();
     }
-    expect(existsSync(join(cwd, 'zhi-output', 'notes.md'))).toBe(false);
+    expect(existsSync(join(e.cwd, 'zhi-output', 'notes.md'))).toBe(false);
   });
 });

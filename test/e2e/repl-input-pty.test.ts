@@ -6,42 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
-import { VirtualTerminal } from '../helpers/vt.js';
+import { KEY, type PtySession, promptFor, waitScreen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
 
-/** The prompt names the mode in the person's language. */
-const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
 const LEFT = '\x1b[D';
 const BACKSPACE = '\x7f';
 
 function open(cols: number, lang: 'en' | 'zh'): PtySession {
   const s = e.pty({ cols, rows: 30, env: { ZHI_LANGUAGE: lang, ZHI_STATUS_LINE: 'on' } });
   return s;
-}
-
-function screen(s: PtySession, cols: number): string {
-  const vt = new VirtualTerminal(cols);
-  vt.write(s.raw());
-  return vt.text();
-}
-
-/** Wait until the screen (as drawn) satisfies `ok`. */
-async function waitScreen(
-  s: PtySession,
-  cols: number,
-  ok: (view: string) => boolean,
-  what: string,
-): Promise<string> {
-  const start = Date.now();
-  for (;;) {
-    const view = screen(s, cols);
-    if (ok(view)) return view;
-    if (Date.now() - start > 30_000) throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** Keys one at a time, as a person types them. */

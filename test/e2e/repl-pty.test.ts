@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { makePdf, makePng } from '../helpers/media.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
-import { VirtualTerminal } from '../helpers/vt.js';
+import { KEY, type PtySession, screen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -19,13 +18,6 @@ const PROMPT = /zhi \[(?:approve|确认)\]> $/;
 function open(env: Record<string, string> = {}, cols = 100): PtySession {
   const s = e.pty({ cols, rows: 40, env });
   return s;
-}
-
-/** What the terminal shows now (redraws applied), as lines of text. */
-function screen(s: PtySession, cols = 100): string {
-  const vt = new VirtualTerminal(cols);
-  vt.write(s.raw());
-  return vt.text();
 }
 
 /** Type like a person: one key at a time (a CJK input method commits a word at once). */

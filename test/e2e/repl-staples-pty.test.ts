@@ -9,8 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
-import { VirtualTerminal } from '../helpers/vt.js';
+import { KEY, type PtySession, promptFor, screen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -21,9 +20,6 @@ beforeEach(() => {
   ({ home, cwd: work } = e);
 });
 
-/** The prompt names the mode in the person's language. */
-const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
-
 function open(
   o: { cols?: number; lang?: 'en' | 'zh'; env?: Record<string, string | undefined> } = {},
 ): PtySession {
@@ -33,12 +29,6 @@ function open(
     env: { ZHI_LANGUAGE: o.lang ?? 'en', ZHI_STATUS_LINE: 'on', ...(o.env ?? {}) },
   });
   return s;
-}
-
-function screen(s: PtySession, cols = 100): string {
-  const vt = new VirtualTerminal(cols);
-  vt.write(s.raw());
-  return vt.text();
 }
 
 /** A script that stands in for a program on PATH, recording how it was called. */

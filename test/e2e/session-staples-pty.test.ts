@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { makePng } from '../helpers/media.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
+import { KEY, type PtySession, promptFor } from '../helpers/pty.js';
 import { VirtualTerminal } from '../helpers/vt.js';
 
 const e = useE2E();
@@ -17,8 +17,6 @@ let work: string;
 beforeEach(() => {
   work = e.cwd;
 });
-
-const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
 
 function open(lang: 'en' | 'zh', env: Record<string, string | undefined> = {}): PtySession {
   return e.pty({ cols: 140, rows: 40, env: { ZHI_LANGUAGE: lang, ...env } });

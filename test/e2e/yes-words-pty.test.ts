@@ -3,22 +3,14 @@
  * `zhi -c` and `zhi run` as they do in the REPL — tool approvals, the overwrite question and the
  * trust question alike. A word that is not yes still keeps the file.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { useFakeZhipu } from '../helpers/fake.js';
-import { KEY, PtySession } from '../helpers/pty.js';
-import { cleanup, tempDir } from '../helpers/zhi.js';
+import { describe, expect, it } from 'vitest';
+import { useE2E } from '../helpers/e2e.js';
+import { KEY, type PtySession } from '../helpers/pty.js';
 
-let home: string;
-let cwd: string;
-const fake = useFakeZhipu();
-beforeEach(() => {
-  fake.reset();
-  home = tempDir('zhi-home-');
-  cwd = realpathSync(tempDir('zhi-work-'));
-  return () => cleanup(home, cwd);
-});
+const e = useE2E();
+const { fake } = e;
 
 const write = (path: string, content: string) => ({
   kind: 'tools' as const,
@@ -26,7 +18,7 @@ const write = (path: string, content: string) => ({
 });
 
 function open(args: string[], env: Record<string, string> = {}): PtySession {
-  return new PtySession({ args, home, cwd, baseUrl: fake.baseUrl, env: { NO_COLOR: '1', ...env } });
+  return e.pty({ args, env: { NO_COLOR: '1', ...env } });
 }
 
 describe('Chinese yes-words outside the REPL', () => {
@@ -40,7 +32,7 @@ describe('Chinese yes-words outside the REPL', () => {
     } finally {
       s.kill();
     }
-    expect(readFileSync(join(cwd, 'zhi-output', 'a.md'), 'utf8')).toBe('第一\n');
+    expect(readFileSync(join(e.cwd, 'zhi-output', 'a.md'), 'utf8')).toBe('第一\n');
 
     for (const [answer, expected] of [
       ['不', '第一\n'],
@@ -56,14 +48,14 @@ describe('Chinese yes-words outside the REPL', () => {
       } finally {
         again.kill();
       }
-      expect(readFileSync(join(cwd, 'zhi-output', 'a.md'), 'utf8')).toBe(expected);
+      expect(readFileSync(join(e.cwd, 'zhi-output', 'a.md'), 'utf8')).toBe(expected);
     }
   });
 
   it('zhi run: 可以 trusts a user skill and 是的 approves its write', async () => {
-    mkdirSync(join(home, 'skills'));
+    mkdirSync(join(e.home, 'skills'));
     writeFileSync(
-      join(home, 'skills', 'writer.yaml'),
+      join(e.home, 'skills', 'writer.yaml'),
       'name: writer\ndescription: Writes notes\nsystem_prompt: You write a note.\ntools: [file_write]\n',
     );
     fake.script(write('note.md', '笔记'), { kind: 'text', text: '写好了' });
@@ -79,6 +71,6 @@ describe('Chinese yes-words outside the REPL', () => {
     } finally {
       s.kill();
     }
-    expect(readFileSync(join(cwd, 'zhi-output', 'note.md'), 'utf8')).toBe('笔记\n');
+    expect(readFileSync(join(e.cwd, 'zhi-output', 'note.md'), 'utf8')).toBe('笔记\n');
   });
 });

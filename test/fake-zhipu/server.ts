@@ -306,10 +306,15 @@ export class FakeZhipu {
     this.batchPolls = 2;
   }
 
+  /** The chat completion requests received so far. */
+  chatRequests(): RecordedRequest[] {
+    return this.requests.filter((r) => r.path.endsWith('/chat/completions'));
+  }
+
   /** Bodies of the chat completion requests received so far. */
   // biome-ignore lint/suspicious/noExplicitAny: see RecordedRequest
   chatBodies(): any[] {
-    return this.requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body);
+    return this.chatRequests().map((r) => r.body);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,32 +1,9 @@
-/** Fixtures for the file tools, made in code: PDFs, GBK text, a ToolContext for direct calls. */
+/** Fixtures for the file tools, made in code: a CJK PDF, GBK text, a ToolContext for direct calls. */
 
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
 import type { Question, ToolContext, WrittenFile } from '../../src/tools/types.js';
-import { pdfFromObjects } from './media.js';
-
-/**
- * A minimal, valid PDF. Each page is a line of text (Latin-1, Helvetica) or `null` for a page
- * with only a drawn rectangle and no text layer (what a scan looks like to a text extractor).
- */
-export function makePdf(pages: (string | null)[]): Buffer {
-  const objs: string[] = [];
-  const kids = pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ');
-  objs.push('<< /Type /Catalog /Pages 2 0 R >>');
-  objs.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
-  objs.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
-  pages.forEach((text, i) => {
-    const stream =
-      text === null
-        ? '0 0 1 rg 10 10 100 100 re f'
-        : `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
-    objs.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
-    );
-    objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  });
-  return pdfFromObjects(objs);
-}
+import { onePagePdf } from './media.js';
 
 /**
  * A PDF whose text uses the non-embedded Chinese font STSong-Light with the predefined character
@@ -35,16 +12,14 @@ export function makePdf(pages: (string | null)[]): Buffer {
 export function makeCjkCMapPdf(text: string): Buffer {
   const hex = Buffer.from(text, 'utf16le').swap16().toString('hex');
   const stream = `BT /F1 18 Tf 72 720 Td <${hex}> Tj ET`;
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
-    '<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [6 0 R] >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 4 >> /FontDescriptor 7 0 R >>',
-    '<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>',
-  ];
-  return pdfFromObjects(objs);
+  return onePagePdf({
+    font: '<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H /DescendantFonts [6 0 R] >>',
+    stream,
+    extra: [
+      '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light /CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 4 >> /FontDescriptor 7 0 R >>',
+      '<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>',
+    ],
+  });
 }
 
 /** "季度报告：收入 1,234 元" encoded in GBK/GB18030 (the bytes a Chinese Windows editor saves). */
@@ -56,29 +31,29 @@ export interface TestContext extends ToolContext {
   questions: Question[];
 }
 
-/** A ToolContext for calling a tool directly. `answer` is what the person says to ctx.ask(). */
-export function toolContext(o: {
-  cwd: string;
-  outputDir: string;
-  interactive?: boolean;
-  answer?: boolean;
-}): TestContext {
+/**
+ * A ToolContext for calling a tool directly. `answer` is what the person says to ctx.ask(); any
+ * other field given replaces the default (a usage tracker, a progress or usage listener…).
+ */
+export function toolContext(
+  o: { cwd: string; outputDir: string; answer?: boolean } & Partial<ToolContext>,
+): TestContext {
+  const { answer, ...given } = o;
   const files: WrittenFile[] = [];
   const questions: Question[] = [];
   return {
-    cwd: o.cwd,
-    outputDir: o.outputDir,
     signal: new AbortController().signal,
-    interactive: o.interactive ?? false,
+    interactive: false,
     ask: async (q) => {
       questions.push(q);
-      return o.interactive ? (o.answer ?? false) : false;
+      return o.interactive ? (answer ?? false) : false;
     },
     recordFile: (f) => files.push(f),
     progress: () => {},
     usage: new UsageTracker(PLATFORMS.bigmodel),
     reportUsage: () => {},
     emit: () => {},
+    ...given,
     files,
     questions,
   };

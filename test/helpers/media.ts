@@ -1,21 +1,49 @@
 /** Real PDF and PNG files, generated in tests (no binary fixtures in the repository). */
 import { deflateSync } from 'node:zlib';
 
-/** A valid PDF with one page per text, readable by pdf.js (correct xref offsets). */
-export function makePdf(pages: string[]): Buffer {
+/**
+ * A valid PDF readable by pdf.js (correct xref offsets). Each page is a line of text (Latin-1,
+ * Helvetica) or `null` for a page with only a drawn rectangle and no text layer (what a scan looks
+ * like to a text extractor).
+ */
+export function makePdf(pages: (string | null)[]): Buffer {
   const objs: string[] = [];
-  objs.push('<< /Type /Catalog /Pages 2 0 R >>');
   const kids = pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ');
+  objs.push('<< /Type /Catalog /Pages 2 0 R >>');
   objs.push(`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`);
   objs.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   pages.forEach((text, i) => {
-    const stream = `BT /F1 24 Tf 72 720 Td (${text.replace(/[()\\]/g, '')}) Tj ET`;
+    const stream =
+      text === null
+        ? '0 0 1 rg 10 10 100 100 re f'
+        : `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
     objs.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
     );
     objs.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
   });
   return pdfFromObjects(objs);
+}
+
+/**
+ * One page drawing `stream` with the font /F1: catalog (object 1), pages (2), `font` (3), the
+ * page (4), the stream (5), then `extra` from 6 on. `catalog` and `page` add entries to theirs.
+ */
+export function onePagePdf(o: {
+  font: string;
+  stream: string;
+  catalog?: string;
+  page?: string;
+  extra?: string[];
+}): Buffer {
+  return pdfFromObjects([
+    `<< /Type /Catalog /Pages 2 0 R${o.catalog ? ` ${o.catalog}` : ''} >>`,
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    o.font,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R${o.page ? ` ${o.page}` : ''} >>`,
+    `<< /Length ${o.stream.length} >>\nstream\n${o.stream}\nendstream`,
+    ...(o.extra ?? []),
+  ]);
 }
 
 /** Number the objects, write them with a correct cross-reference table, and close the file. */

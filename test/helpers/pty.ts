@@ -1,5 +1,6 @@
 /** Drive the built `zhi` in a real pseudo-terminal (node-pty), as a person at a keyboard would. */
 import { type IPty, spawn as ptySpawn } from 'node-pty';
+import { VirtualTerminal } from './vt.js';
 import { testEnv, ZHI_BIN } from './zhi.js';
 
 export interface PtyOptions {
@@ -144,3 +145,30 @@ export const KEY = {
   ctrlR: '\x12',
   tab: '\t',
 };
+
+/** The REPL's prompt in approve mode (the default), in the person's language. */
+export const promptFor = (lang: 'en' | 'zh'): string => (lang === 'zh' ? 'zhi [确认]> ' : 'zhi [approve]> ');
+
+/** What a terminal `cols` wide shows now: every byte so far with its redraws applied. */
+export function screen(s: PtySession, cols = 100): string {
+  const vt = new VirtualTerminal(cols);
+  vt.write(s.raw());
+  return vt.text();
+}
+
+/** Wait until the screen as drawn (redraws applied) satisfies `ok`; fail with it at the ceiling. */
+export async function waitScreen(
+  s: PtySession,
+  cols: number,
+  ok: (view: string) => boolean,
+  what: string,
+): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const view = screen(s, cols);
+    if (ok(view)) return view;
+    if (Date.now() - start > MIN_CEILING_MS)
+      throw new Error(`Timed out waiting for ${what}. Screen:\n${view}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

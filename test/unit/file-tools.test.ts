@@ -19,7 +19,8 @@ import fileWrite, { createFileWriteTool, type WriteIo } from '../../src/tools/fi
 import { loadTools } from '../../src/tools/index.js';
 import { toSchema } from '../../src/tools/registry.js';
 import { ToolError } from '../../src/tools/types.js';
-import { GBK_BYTES, GBK_TEXT, makePdf, type TestContext, toolContext } from '../helpers/file-fixtures.js';
+import { GBK_BYTES, GBK_TEXT, type TestContext, toolContext } from '../helpers/file-fixtures.js';
+import { makePdf } from '../helpers/media.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let cwd: string;

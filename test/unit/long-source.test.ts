@@ -66,6 +66,13 @@ describe('openLongSource', () => {
     expect(await open('short.md')).toBeUndefined();
   });
 
+  it('a line longer than a window is read whole, and no text is lost or repeated around it', async () => {
+    const text = `${report(20)}\n\n${'一行很长的文字 long line '.repeat(3000)}\n\n${report(20)}`;
+    writeFileSync(join(dir, 'line.md'), text);
+    const parts = await all((await open('line.md'))!);
+    expect(parts.join('').replace(/\s+/g, '')).toBe(text.replace(/\s+/g, ''));
+  });
+
   it('the same parts give the same hash; a part read after the file changed is refused', async () => {
     const text = report(200);
     writeFileSync(join(dir, 'a.md'), text);

@@ -7,6 +7,7 @@ import { UsageTracker } from '../../src/llm/usage.js';
 import { createOcrTool } from '../../src/tools/ocr/ocr.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';
+import { toolContext } from '../helpers/file-fixtures.js';
 import { makeJpegHeader, makePdf, makePng } from '../helpers/media.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -30,20 +31,14 @@ beforeEach(() => {
   return () => cleanup(dir);
 });
 
-function ctx(): ToolContext {
-  return {
+const ctx = (): ToolContext =>
+  toolContext({
     cwd: dir,
     outputDir: join(dir, 'zhi-output'),
-    signal: new AbortController().signal,
-    ask: async () => false,
-    interactive: false,
-    recordFile: () => {},
     progress: (n) => notes.push(n),
     usage,
     reportUsage: (model, u) => void usage.add(model, u),
-    emit: () => {},
-  };
-}
+  });
 
 /** The client the tool is built with (pointing at the fake API). */
 const client = () =>

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { pageStarts } from '../../src/tools/files/readers/pdf-pages.js';
-import { makeCjkCMapPdf, makePdf } from '../helpers/file-fixtures.js';
+import { makeCjkCMapPdf } from '../helpers/file-fixtures.js';
+import { makePdf } from '../helpers/media.js';
 import {
   makeFormPdf,
   makeFourFieldPdf,

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DocumentError, readDocument } from '../../src/tools/files/readers/index.js';
 import { decodeText } from '../../src/tools/files/readers/text.js';
-import { GBK_BYTES, GBK_TEXT, makeCjkCMapPdf, makePdf } from '../helpers/file-fixtures.js';
+import { GBK_BYTES, GBK_TEXT, makeCjkCMapPdf } from '../helpers/file-fixtures.js';
+import { makePdf } from '../helpers/media.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let dir: string;

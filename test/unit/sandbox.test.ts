@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runSandboxed, sandboxState } from '../../src/tools/shell/sandbox.js';
 import {
   bwrapArgs,
@@ -181,6 +181,21 @@ describe('sandboxState', () => {
     expect(sandboxState({ platform: 'linux', run: () => ({ status: 0, stdout: zero }) })).toEqual({
       kind: 'bwrap',
     });
+  });
+});
+
+describe('sandboxSoon', () => {
+  it('probes in a child process without blocking, and finds what the blocking probe finds', async () => {
+    // A fresh module: no probe has run in it yet.
+    vi.resetModules();
+    const fresh = await import('../../src/tools/shell/sandbox.js');
+    expect(await fresh.sandboxSoon('off')).toEqual({ kind: 'none', reason: 'off' });
+    const soon = fresh.sandboxSoon('auto');
+    expect(fresh.sandboxSoon('auto')).toBe(soon); // one probe per process
+    const blocking = sandboxState({ platform: process.platform });
+    expect(await soon).toEqual(blocking);
+    // Later blocking callers (running a command, zhi doctor) get the same answer without a probe.
+    expect(fresh.sandboxState()).toEqual(blocking);
   });
 });
 

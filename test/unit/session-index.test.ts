@@ -178,3 +178,54 @@ describe('the latest session (--continue) from the index', () => {
     expect((await latestSession(dir, '/work/docs'))?.title).toMatch(/^copied|second/);
   });
 });
+
+describe('`zhi sessions` (the newest shown) from the index', () => {
+  const at = (file: string, iso: string) => utimesSync(file, new Date(iso), new Date(iso));
+  // The folder as it was before the index was last written: nothing added, removed or renamed.
+  const folderUnchanged = () => at(dir, '2026-01-01T00:00:00Z');
+  const three = async () => {
+    at(session('20260101-100000-aaaa', 'oldest'), '2026-03-01T00:00:00Z');
+    at(session('20260102-100000-bbbb', 'middle'), '2026-03-02T00:00:00Z');
+    at(session('20260103-100000-cccc', 'newest'), '2026-03-03T00:00:00Z');
+    await listSessions(dir);
+    folderUnchanged();
+  };
+  // Rewritten in place (same file, so the folder does not change), with a new time.
+  const rewrite = (id: string, title: string, iso: string) => {
+    const file = join(dir, `${id}.jsonl`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"content":"[^"]*"/, `"content":"${title}"`));
+    at(file, iso);
+  };
+
+  it('does not check the files of sessions it will not show while the folder is unchanged', async () => {
+    await three();
+    rewrite('20260101-100000-aaaa', 'oldest, edited', '2026-02-01T00:00:00Z');
+    const list = await listSessions(dir, { shown: 1 });
+    expect(list.map((s) => s.title)).toEqual(['newest', 'middle', 'oldest']);
+    // Without `shown` every file is checked, as before.
+    expect((await listSessions(dir)).map((s) => s.title)).toContain('oldest, edited');
+  });
+
+  it('checks the sessions it shows: one changed in place is re-read and placed again', async () => {
+    await three();
+    rewrite('20260103-100000-cccc', 'newest, now older', '2026-02-15T00:00:00Z');
+    const list = await listSessions(dir, { shown: 2 });
+    expect(list.map((s) => s.title)).toEqual(['middle', 'oldest', 'newest, now older']);
+    expect(list[0]!.file).toBe(join(dir, '20260102-100000-bbbb.jsonl'));
+  });
+
+  it('checks every file once the folder changed, then trusts the index again', async () => {
+    await three();
+    rewrite('20260101-100000-aaaa', 'oldest, edited', '2026-03-09T00:00:00Z');
+    at(session('20260104-100000-dddd', 'added'), '2026-03-04T00:00:00Z');
+    expect((await listSessions(dir, { shown: 1 })).map((s) => s.title)).toEqual([
+      'oldest, edited',
+      'added',
+      'newest',
+      'middle',
+    ]);
+    folderUnchanged();
+    rewrite('20260102-100000-bbbb', 'middle, edited', '2026-02-20T00:00:00Z');
+    expect((await listSessions(dir, { shown: 1 })).map((s) => s.title)).toContain('middle');
+  });
+});

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLATFORMS } from '../../src/llm/platforms.js';
-import { UsageTracker } from '../../src/llm/usage.js';
 import { loadTools } from '../../src/tools/index.js';
 import type { AnyTool, ToolContext, ToolResult } from '../../src/tools/types.js';
+import { toolContext } from '../helpers/file-fixtures.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 // shell_sandbox and shell_env reach the shell tool through the tool table's deps (decided once at
@@ -16,20 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(dir));
 
-function ctx(): ToolContext {
-  return {
-    cwd: dir,
-    outputDir: join(dir, 'zhi-output'),
-    signal: new AbortController().signal,
-    ask: async () => false,
-    interactive: false,
-    recordFile: () => {},
-    progress: () => {},
-    usage: new UsageTracker(PLATFORMS.bigmodel),
-    reportUsage: () => {},
-    emit: () => {},
-  };
-}
+const ctx = (): ToolContext => toolContext({ cwd: dir, outputDir: join(dir, 'zhi-output') });
 
 async function shellWith(settings: { sandbox: 'auto' | 'off'; envNames: string[] }): Promise<AnyTool> {
   const registry = await loadTools({ client: undefined as never, shell: settings }, ['shell']);

@@ -1,8 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLATFORMS } from '../../src/llm/platforms.js';
-import { UsageTracker } from '../../src/llm/usage.js';
 import {
   descendants,
   type ProcessTools,
@@ -12,6 +10,7 @@ import {
 import { runCommand } from '../../src/tools/shell/run.js';
 import shell, { visible } from '../../src/tools/shell/shell.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
+import { toolContext } from '../helpers/file-fixtures.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const unix = process.platform !== 'win32';
@@ -21,21 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(dir));
 
-function ctx(over: Partial<ToolContext> = {}): ToolContext {
-  return {
-    cwd: dir,
-    outputDir: join(dir, 'zhi-output'),
-    signal: new AbortController().signal,
-    ask: async () => false,
-    interactive: false,
-    recordFile: () => {},
-    progress: () => {},
-    usage: new UsageTracker(PLATFORMS.bigmodel),
-    reportUsage: () => {},
-    emit: () => {},
-    ...over,
-  };
-}
+const ctx = (over: Partial<ToolContext> = {}): ToolContext =>
+  toolContext({ cwd: dir, outputDir: join(dir, 'zhi-output'), ...over });
 
 /** Running (a killed process waiting to be reaped, a zombie, counts as gone). */
 function alive(pid: number): boolean {

@@ -12,6 +12,7 @@ import { UsageTracker } from '../../src/llm/usage.js';
 import { BUILTIN_TOOL_NAMES, loadTools } from '../../src/tools/index.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
 import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';
+import { toolContext } from '../helpers/file-fixtures.js';
 import { makePng } from '../helpers/media.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -28,20 +29,13 @@ beforeEach(() => {
   return () => cleanup(dir);
 });
 
-function context(usage: UsageTracker): ToolContext {
-  return {
+const context = (usage: UsageTracker): ToolContext =>
+  toolContext({
     cwd: dir,
     outputDir: join(dir, 'zhi-output'),
-    signal: new AbortController().signal,
-    ask: async () => false,
-    interactive: false,
-    recordFile: () => {},
-    progress: () => {},
     usage,
     reportUsage: (model, u) => void usage.add(model, u),
-    emit: () => {},
-  };
-}
+  });
 
 describe('loadTools', () => {
   it('builds every built-in tool once, by name', async () => {

@@ -1,11 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { PLATFORMS } from '../../src/llm/platforms.js';
-import { UsageTracker } from '../../src/llm/usage.js';
 import type { ToolContext, ToolResult } from '../../src/tools/types.js';
 import { createWebFetch, fetchChecked, type WebFetchDeps } from '../../src/tools/web/fetch.js';
 import type { Connector, HopRequest, HopResponse } from '../../src/tools/web/http-pinned.js';
 import type { Resolver } from '../../src/tools/web/ssrf.js';
+import { toolContext } from '../helpers/file-fixtures.js';
 
 const DNS: Record<string, string> = {
   'site.example': '93.184.216.34',
@@ -52,20 +51,7 @@ async function* one(data: string | Buffer): AsyncIterable<Uint8Array> {
   yield typeof data === 'string' ? Buffer.from(data) : data;
 }
 
-function ctx(): ToolContext {
-  return {
-    cwd: '/tmp',
-    outputDir: '/tmp/zhi-output',
-    signal: new AbortController().signal,
-    ask: async () => false,
-    interactive: false,
-    recordFile: () => {},
-    progress: () => {},
-    usage: new UsageTracker(PLATFORMS.bigmodel),
-    reportUsage: () => {},
-    emit: () => {},
-  };
-}
+const ctx = (): ToolContext => toolContext({ cwd: '/tmp', outputDir: '/tmp/zhi-output' });
 
 async function run(url: string, deps: WebFetchDeps): Promise<ToolResult> {
   return (await createWebFetch(deps).execute({ url }, ctx())) as ToolResult;

@@ -52,6 +52,8 @@ export async function runOne(
     log: WriteLog;
     /** A long document's parts as they are done, for the file's progress. */
     part?: (part: { done: number; total: number; round: number }) => void;
+    /** Every event of the run, as it comes. */
+    seen?: (ev: RunEvent) => void;
   },
 ): Promise<FileResult> {
   // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
@@ -63,6 +65,7 @@ export async function runOne(
     let step = await gen.next();
     while (!step.done) {
       const ev = step.value;
+      o.seen?.(ev);
       if (ev.type === 'usage') {
         // The session file, the ledger and the run budget learn every call from these.
         o.forward(ev);

@@ -268,7 +268,7 @@ class FolderRun {
    * (so a kill at any point leaves a record of it), and with --batch its model calls are answered
    * by the rounds (a long document's parts and a composite's steps all at once, one round each).
    */
-  private fileRuntime(rel: string, log: WriteLog): SkillRuntime {
+  private fileRuntime(rel: string, log: WriteLog, replayable: () => boolean): SkillRuntime {
     const rt = this.gated ?? this.s.rt;
     const outputDir = runOutputDir(this.s.req, rt);
     const beforeWrite = async (w: PlannedWrite) => {
@@ -280,7 +280,7 @@ class FolderRun {
     return {
       ...rt,
       ...(this.rounds
-        ? { llm: this.rounds.client(rel, rt.llm), folder: { ...rt.folder, jobs: ROUND_JOBS } }
+        ? { llm: this.rounds.client(rel, rt.llm, replayable), folder: { ...rt.folder, jobs: ROUND_JOBS } }
         : {}),
       hooks: { ...rt.hooks, beforeWrite },
     };
@@ -339,12 +339,29 @@ class FolderRun {
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
     const request = { ...req, values: { ...req.values, [argName]: value }, trusted: true };
     const log = new WriteLog();
-    const r = await runOne(run, request, this.fileRuntime(rel, log), {
-      ctl,
-      forward: emit,
-      log,
-      part: (part) => this.fileEvent(emit, i, 'part', { part }),
-    });
+    let r: FileResult | undefined;
+    // --batch: a run whose first call let go of it (nothing done yet that a new start repeats)
+    // holds nothing while the round runs, and starts again once its answer is in the store.
+    for (;;) {
+      let quiet = true;
+      r = await runOne(
+        run,
+        request,
+        this.fileRuntime(rel, log, () => quiet),
+        {
+          ctl,
+          forward: emit,
+          log,
+          part: (part) => this.fileEvent(emit, i, 'part', { part }),
+          seen: (ev) => {
+            if (ev.type !== 'skill_start' && ev.type !== 'turn_start') quiet = false;
+          },
+        },
+      );
+      if (!this.rounds?.letGo(rel)) break;
+      r = undefined; // its error's stack holds the conversation that was let go
+      await this.rounds.resume(rel);
+    }
     const written = await this.checkWritten(r, log);
     const attempt = classify(r);
     if (attempt.kind === 'retry') {

@@ -10,6 +10,7 @@ import { t } from '../../support/i18n/index.js';
 import type { RunEvent } from '../events.js';
 import type { AnswerStore } from './answer-store.js';
 import type { FolderEvent } from './events.js';
+import { rememberJob } from './job-index.js';
 import type { BatchRecord, RunManifest } from './manifest.js';
 import { wait } from './pool.js';
 
@@ -110,18 +111,55 @@ export async function collectAnswers(
   return answers;
 }
 
+type BatchEvent = Extract<FolderEvent, { type: 'folder_batch' }>;
+
+/** A Batch API job's event: its status and counts as the event declares them. */
 export function batchEvent(
   skill: string,
-  phase: 'submitted' | 'waiting' | 'results',
+  phase: BatchEvent['phase'],
   id: string,
-  info: {
-    status: string;
-    total?: number;
-    completed?: number;
-    failed?: number;
-    answered?: number;
-    round?: number;
-  },
+  info: Omit<BatchEvent, 'type' | 'skill' | 'phase' | 'id'>,
 ): FolderEvent {
   return { type: 'folder_batch', skill, phase, id, ...info };
+}
+
+/** A job just created, in the run record (with the ones before it in the round) and the job index. */
+export async function recordJob(
+  o: {
+    manifest: RunManifest;
+    skill: string;
+    mode: 'auto' | 'approve';
+    place: { cwd: string; outputDir: string };
+  },
+  round: number,
+  x: { rec: BatchRecord | undefined; job: BatchJob; requests: Record<string, string> },
+): Promise<BatchRecord> {
+  const { manifest } = o;
+  const { rec, job, requests } = x;
+  const createdAt = new Date().toISOString();
+  const next: BatchRecord = rec
+    ? {
+        ...rec,
+        requests: { ...rec.requests, ...requests },
+        more: [...(rec.more ?? []), { id: job.id, status: job.status }],
+      }
+    : {
+        id: job.id,
+        model: manifest.data.model,
+        createdAt,
+        requests,
+        status: job.status,
+        mode: o.mode,
+        round,
+      };
+  await manifest.setBatch(next);
+  await rememberJob(job.id, {
+    ...o.place,
+    manifest: manifest.path,
+    skill: o.skill,
+    folder: manifest.data.folder,
+    mode: o.mode,
+    submittedAt: createdAt,
+  });
+  return next;
 }

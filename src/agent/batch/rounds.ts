@@ -9,6 +9,9 @@
  * (answer-store.ts): a run stopped while a job waits is finished by the same command (or
  * `zhi batch results`), which collects the job and replays the answers it has without paying
  * again. A call a job could not answer (a failed line, an expired job) is made online.
+ * A file's first call, made before its run did anything a new start would repeat, lets the run
+ * go while the round waits (its conversation holds its whole document, and thousands of files
+ * wait at once): the run starts again when the answer is in the store, and replays it.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
@@ -19,7 +22,6 @@ import {
   BATCH_MAX_BYTES,
   BATCH_MAX_REQUESTS,
   type BatchApi,
-  type BatchJob,
   multipartHead,
   multipartTail,
   uploadBoundary,
@@ -32,9 +34,8 @@ import type { ChatRequest, LlmClient, PlatformClient, StreamEvent } from '../../
 import { ZhiError } from '../../support/errors.js';
 import type { RunEvent } from '../events.js';
 import { AnswerStore } from './answer-store.js';
-import { rememberJob } from './job-index.js';
 import type { BatchRecord, RunManifest } from './manifest.js';
-import { type Answer, batchEvent, collectAnswers, pollJobs } from './round-jobs.js';
+import { type Answer, batchEvent, collectAnswers, pollJobs, recordJob } from './round-jobs.js';
 
 /** Once every running file waits, a moment for calls made at the same time to join the round. */
 const SETTLE_MS = 50;
@@ -99,6 +100,12 @@ export class BatchRounds {
   private timer: NodeJS.Timeout | undefined;
   private broken: ZhiError | undefined;
   private readonly limits: { bytes: number; lines: number };
+  /** Files whose first call waits in a round without them (their run ended): its answer. */
+  private readonly deferred = new Map<string, Promise<Answer | undefined>>();
+  /** Files that already let go of a call once: a later call of theirs waits like any other. */
+  private readonly wentOnce = new Set<string>();
+  /** Answers a round gave for a let-go call that the store does not keep (made online instead). */
+  private readonly early = new Map<string, Answer>();
 
   constructor(private readonly o: RoundsOptions) {
     this.limits = {
@@ -117,7 +124,7 @@ export class BatchRounds {
    * A file of the run starts (again). Files work a few at a time: a file reads its document and
    * builds its request, or goes on from an answer, and makes room for the next once its next call
    * waits in a round (so what a step needs for a moment is needed by a few files at once, not by
-   * thousands), and the waiting files hold only their conversations.
+   * thousands), and the waiting files hold only their conversations (or nothing: `resume`).
    */
   async enter(rel: string): Promise<void> {
     await this.acquire(rel);
@@ -148,17 +155,58 @@ export class BatchRounds {
     if (this.working.delete(rel)) this.room.shift()?.();
   }
 
-  /** The model as one file's run sees it: answers from the rounds, `online` for what they cannot answer. */
-  client(rel: string, online: LlmClient): LlmClient {
-    return { stream: (req) => this.answer(rel, req, online) };
+  /**
+   * The model as one file's run sees it: answers from the rounds, `online` for what they cannot
+   * answer. `replayable` says the run has done nothing yet that a second start would repeat (no
+   * tool, no paid reading, nothing said): its first call then lets the run go (see `resume`).
+   */
+  client(rel: string, online: LlmClient, replayable?: () => boolean): LlmClient {
+    return { stream: (req) => this.answer(rel, req, online, replayable?.() ?? false) };
   }
 
-  private async *answer(rel: string, req: ChatRequest, online: LlmClient): AsyncGenerator<StreamEvent> {
+  /**
+   * A file whose run let go of its first call: wait (holding nothing) until the round has answered
+   * it, and take a working place again: the run is started again, and its first call is answered
+   * from the store.
+   */
+  async resume(rel: string): Promise<void> {
+    const answer = this.deferred.get(rel);
+    this.deferred.delete(rel);
+    await answer;
+    await this.acquire(rel);
+  }
+
+  /** Whether the file's run let go of its first call (and is to be started again after `resume`). */
+  letGo(rel: string): boolean {
+    return this.deferred.has(rel);
+  }
+
+  private async *answer(
+    rel: string,
+    req: ChatRequest,
+    online: LlmClient,
+    replayable: boolean,
+  ): AsyncGenerator<StreamEvent> {
     // The request's JSON is not kept while the call waits (thousands wait at once): only its key.
     const key = this.prepare(req);
     const kept = await this.o.store.get(key);
-    if (kept) this.lines.delete(key);
-    const a = kept ? ({ ok: true, body: kept } as const) : await this.ask(rel, key);
+    const early = this.early.get(key);
+    this.early.delete(key);
+    if (kept || early) this.lines.delete(key);
+    // A first call, before anything that a new start would repeat: the run itself need not wait
+    // (its conversation, with the whole document, would be held until the round answers).
+    if (!kept && !early && replayable && !this.wentOnce.has(rel) && firstCall(req)) {
+      this.wentOnce.add(rel);
+      const answer = this.ask(rel, key).then((a) => {
+        if (a && !a.ok) this.early.set(key, a);
+        return a;
+      });
+      this.deferred.set(rel, answer);
+      const error = { kind: 'server' as const, message: 'waits for its batch round', retryable: false };
+      yield { type: 'error', error, partial: { role: 'assistant', content: '' } };
+      return;
+    }
+    const a = kept ? ({ ok: true, body: kept } as const) : (early ?? (await this.ask(rel, key)));
     if (!a) {
       yield { type: 'error', error: abortedError(), partial: { role: 'assistant', content: '' } };
       return;
@@ -307,7 +355,7 @@ export class BatchRounds {
       await rm(c.path, { force: true });
       const meta = { zhi_skill: this.o.skill, zhi_folder: this.o.manifest.data.folder };
       const job = await this.o.api.create(upload.id, meta, this.o.signal);
-      rec = await this.record(rec, job, c.requests);
+      rec = await recordJob(this.o, this.round, { rec, job, requests: c.requests });
       this.emit(
         batchEvent(this.o.skill, 'submitted', job.id, {
           status: job.status,
@@ -319,40 +367,6 @@ export class BatchRounds {
     return rec!;
   }
 
-  private async record(
-    rec: BatchRecord | undefined,
-    job: BatchJob,
-    requests: Record<string, string>,
-  ): Promise<BatchRecord> {
-    const { manifest } = this.o;
-    const createdAt = new Date().toISOString();
-    const next: BatchRecord = rec
-      ? {
-          ...rec,
-          requests: { ...rec.requests, ...requests },
-          more: [...(rec.more ?? []), { id: job.id, status: job.status }],
-        }
-      : {
-          id: job.id,
-          model: manifest.data.model,
-          createdAt,
-          requests,
-          status: job.status,
-          mode: this.o.mode,
-          round: this.round,
-        };
-    await manifest.setBatch(next);
-    await rememberJob(job.id, {
-      ...this.o.place,
-      manifest: manifest.path,
-      skill: this.o.skill,
-      folder: manifest.data.folder,
-      mode: this.o.mode,
-      submittedAt: createdAt,
-    });
-    return next;
-  }
-
   /** Interrupted: nothing more is submitted, the queued calls end as interrupted. */
   private abandon(): void {
     clearTimeout(this.timer);
@@ -362,4 +376,9 @@ export class BatchRounds {
     for (const list of this.waiters.values()) for (const resolve of list) resolve(undefined);
     this.waiters.clear();
   }
+}
+
+/** The run's first call: nothing but its instructions and the person's message so far. */
+function firstCall(req: ChatRequest): boolean {
+  return req.messages.every((m) => m.role === 'system' || m.role === 'user');
 }

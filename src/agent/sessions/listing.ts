@@ -6,7 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { searchable } from '../../support/graphemes.js';
 import { messageText, type SessionKind } from './format.js';
-import { type IndexEntry, indexedSessions, newestIndexed } from './index-file.js';
+import { type IndexEntry, indexedSessions, newestIndexed, verifyEntry } from './index-file.js';
 import { summariseSession, tryParse } from './listing-summary.js';
 import { mtimeIso, type SessionSummary, sessionDataDir, sessionFile } from './store.js';
 
@@ -49,32 +49,60 @@ export interface ListOptions {
   /** Only sessions started in this folder. */
   cwd?: string;
   kinds?: SessionKind[];
+  /**
+   * Only the newest `shown` sessions will be shown: the others may come from the index without a
+   * check of their file (index-file.ts) — their number and order are still those of the folder.
+   */
+  shown?: number;
 }
 
 /** Sessions, most recently used first. Unreadable files are skipped. */
 export async function listSessions(dir: string, opts: ListOptions = {}): Promise<SessionSummary[]> {
   const q = searchable(opts.query?.trim() ?? '');
-  const out: SessionSummary[] = [];
-  for (const entry of indexedSessions(dir)) {
+  const out: IndexEntry[] = [];
+  // A search reads the files whose title does not match: their index lines are checked too.
+  for (const entry of indexedSessions(dir, { trust: opts.shown !== undefined && !q })) {
     if (opts.cwd && entry.cwd !== opts.cwd) continue;
     if (opts.kinds && !opts.kinds.includes(entry.kind)) continue;
-    const s = summaryOf(entry);
-    if (q && !summaryMatches(s, q)) {
+    if (q && !summaryMatches(entry, q)) {
       // Only sessions whose title does not match are searched, one file at a time.
-      const text = await readFile(s.file, 'utf8').catch(() => '');
+      const text = await readFile(entry.file, 'utf8').catch(() => '');
       if (!textMatches(text, q)) continue;
     }
-    out.push(s);
+    out.push(entry);
   }
-  // Plain comparison: ISO times and ids are ASCII, and localeCompare is slow over thousands.
-  return out.sort((a, b) => compare(b.updated, a.updated) || compare(b.id, a.id));
+  sortNewestFirst(out);
+  if (opts.shown !== undefined) checkNewest(dir, out, opts.shown);
+  return out.map(summaryOf);
 }
 
+// Plain comparison: ISO times and ids are ASCII, and localeCompare is slow over thousands.
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const sortNewestFirst = (list: IndexEntry[]) =>
+  list.sort((a, b) => compare(b.updated, a.updated) || compare(b.id, a.id));
+
+/**
+ * Check the files of the first `n` entries against their index lines; a changed one is re-read
+ * (it can only have moved up), a gone one dropped, until the first `n` are all checked.
+ */
+function checkNewest(dir: string, list: IndexEntry[], n: number): void {
+  for (let i = 0; i < Math.min(n, list.length); ) {
+    const entry = list[i]!;
+    const now = verifyEntry(dir, entry);
+    const same = now !== undefined && now.size === entry.size && now.mtimeMs === entry.mtimeMs;
+    if (now) list[i] = now;
+    else list.splice(i, 1);
+    if (same) i++;
+    else {
+      sortNewestFirst(list);
+      i = 0;
+    }
+  }
+}
 
 /** The summary without the index's own fields. */
 function summaryOf(entry: IndexEntry): SessionSummary {
-  const { size: _size, mtimeMs: _mtime, live: _live, ...s } = entry;
+  const { size: _size, mtimeMs: _mtime, live: _live, unchecked: _unchecked, ...s } = entry;
   return s;
 }
 

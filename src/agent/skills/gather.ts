@@ -15,6 +15,7 @@ import {
   parsedBlock,
   type ReadOptions,
   readInput,
+  type StepResult,
   supportedExtensions,
   transcriptBlock,
 } from '../../skills/documents.js';
@@ -22,22 +23,20 @@ import { isBlank } from '../../skills/folder.js';
 import type { SkillArg } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
-import { type MessageKey, t } from '../../support/i18n/index.js';
-import { truncateText } from '../../support/text.js';
+import { t } from '../../support/i18n/index.js';
 import { AudioError } from '../../tools/asr/audio.js';
+import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
 import { ParseDeclined } from '../../tools/files/platform-parse.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
+import { fitResults } from './combine-results.js';
+import type { PartStore } from './part-store.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { runSteps, type StepFn, stepEvent } from './steps.js';
 
-export interface StepResult {
-  file: string;
-  text: string;
-  ok: boolean;
-}
+export type { StepResult } from '../../skills/documents.js';
 
 /** What the inputs became: blocks for the first message, per-file results, and what was read and written. */
 export interface GatheredInputs {
@@ -47,6 +46,8 @@ export interface GatheredInputs {
   files: DocumentBlock[];
   filesRead: number;
   filesWritten: { path: string; bytes: number }[];
+  /** Where per-file results combined in rounds are kept: discarded once the run has answered. */
+  stores: PartStore[];
 }
 
 /** Read every file and folder input of the request (running `each` steps where the skill says so). */
@@ -71,6 +72,7 @@ export async function* gatherInputs(
     files: [],
     filesRead: 0,
     filesWritten: [],
+    stores: [],
   };
   const show = (abs: string) => displayPath(rt.cwd, abs);
   for (const arg of req.skill.args) {
@@ -113,7 +115,12 @@ export async function* gatherInputs(
         pushAll(out.filesWritten, r.filesWritten);
         list.push({ file: show(file), text: r.text, ok: r.ok });
       }
-      out.results.set(arg.name, fitResults(list, read.budget));
+      const input = { argName: arg.name, folder: `${show(where.abs)}/`, each: eachSkill.name };
+      const fitted = yield* fitResults(list, input, read.budget, { req, rt, plan });
+      // Interrupted while combining: the run stops before its own call (runPlanned checks).
+      if (!fitted) return out;
+      if (fitted.store) out.stores.push(fitted.store);
+      out.results.set(arg.name, fitted.results);
       continue;
     }
     out.blocks.set(arg.name, yield* readFolder(files, show(where.abs), read, req, rt, out));
@@ -129,14 +136,6 @@ export async function* gatherInputs(
 
 /** How a file named in a free-form task is checked (a file, not a folder). */
 const FREE_FILE: SkillArg = { name: 'file', type: 'file', required: false };
-
-/** Keep per-file results within the message budget: each gets an equal share when they are long. */
-function fitResults(list: StepResult[], budget: { left: number }): StepResult[] {
-  const share = Math.max(4096, Math.floor(budget.left / Math.max(1, list.length)));
-  for (const r of list) r.text = truncateText(r.text, share).text;
-  budget.left -= list.reduce((n, r) => n + Buffer.byteLength(r.text, 'utf8'), 0);
-  return list;
-}
 
 async function* readFolder(
   files: string[],
@@ -168,30 +167,12 @@ async function* transcribeOne(
     throw new ZhiError({ kind: 'usage', what: { key: 'asr.err.noClient', params: { path: name } } });
   }
   yield { type: 'skill_asr', skill: req.skill.name, file: name };
-  try {
-    const got = await rt.transcribe(abs, { display: name, signal: o.signal, skill: req.skill.name });
-    const cost = req.usage.addPriced(got.model, got.cost ?? unknownCost(req));
-    yield { type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost };
-    return transcriptBlock(name, got.text, formatDuration(got.seconds), o.budget);
-  } catch (err) {
-    if (err instanceof ZhiError || !(err instanceof ToolError)) throw err;
-    throw new ZhiError({
-      kind: err instanceof DeclinedError ? 'budget' : 'io',
-      what: {
-        key: err instanceof DeclinedError ? 'asr.err.declined' : 'asr.err.failed',
-        params: { path: name },
-      },
-      ...(err instanceof AudioError && err.code === 'needs_ffmpeg'
-        ? {
-            why: { key: 'asr.why.needsFfmpeg', params: { ext: extname(name).slice(1) } },
-            tries: [{ key: ffmpegAdvice() }],
-          }
-        : err instanceof DeclinedError
-          ? {}
-          : { why: err.message }),
-      cause: err,
-    });
-  }
+  const got = yield* paidRead(
+    req,
+    () => rt.transcribe!(abs, { display: name, signal: o.signal, skill: req.skill.name }),
+    (err) => asrError(err, name),
+  );
+  return transcriptBlock(name, got.text, formatDuration(got.seconds), o.budget);
 }
 
 /** A file nothing here can read, through Zhipu's file parser (the runtime gets consent first). */
@@ -202,31 +183,67 @@ async function* parseOne(
   req: SkillRunRequest,
   rt: SkillRuntime,
 ): AsyncGenerator<RunEvent, DocumentBlock> {
+  const got = yield* paidRead(
+    req,
+    () => rt.parseFile!(abs, { display: name, signal: o.signal }),
+    (err) => parseError(err, name),
+  );
+  return parsedBlock(name, got.text, o.budget);
+}
+
+/**
+ * A paid platform read of one input (speech recognition, the file parser): its priced cost is
+ * added to the run and reported as a usage event; a tool's failure becomes the caller's error.
+ */
+async function* paidRead<T extends { model: string; cost: Cost | undefined }>(
+  req: SkillRunRequest,
+  call: () => Promise<T>,
+  failure: (err: ToolError) => ZhiError,
+): AsyncGenerator<RunEvent, T> {
+  let got: T;
   try {
-    const got = await rt.parseFile!(abs, { display: name, signal: o.signal });
-    const cost = req.usage.addPriced(got.model, got.cost ?? unknownCost(req));
-    yield { type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost };
-    return parsedBlock(name, got.text, o.budget);
+    got = await call();
   } catch (err) {
     if (err instanceof ZhiError || !(err instanceof ToolError)) throw err;
-    const declined = err instanceof ParseDeclined;
-    throw new ZhiError({
-      kind: declined ? 'budget' : 'io',
-      what: { key: declined ? 'parser.err.declined' : 'skills.err.unreadableInput', params: { path: name } },
-      ...(declined ? {} : { why: err.message }),
-      cause: err,
-    });
+    throw failure(err);
   }
+  const cost = req.usage.addPriced(got.model, got.cost ?? unknownCost(req));
+  yield { type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost };
+  return got;
+}
+
+/** Speech recognition's failure, in the person's words (declined, no ffmpeg, or what went wrong). */
+function asrError(err: ToolError, name: string): ZhiError {
+  const declined = err instanceof DeclinedError;
+  return new ZhiError({
+    kind: declined ? 'budget' : 'io',
+    what: { key: declined ? 'asr.err.declined' : 'asr.err.failed', params: { path: name } },
+    ...(err instanceof AudioError && err.code === 'needs_ffmpeg'
+      ? {
+          why: { key: 'asr.why.needsFfmpeg', params: { ext: extname(name).slice(1) } },
+          tries: [{ key: ffmpegAdvice() }],
+        }
+      : declined
+        ? {}
+        : { why: err.message }),
+    cause: err,
+  });
+}
+
+/** The file parser's failure: declined, or the input could not be read (and why). */
+function parseError(err: ToolError, name: string): ZhiError {
+  const declined = err instanceof ParseDeclined;
+  return new ZhiError({
+    kind: declined ? 'budget' : 'io',
+    what: { key: declined ? 'parser.err.declined' : 'skills.err.unreadableInput', params: { path: name } },
+    ...(declined ? {} : { why: err.message }),
+    cause: err,
+  });
 }
 
 function unknownCost(req: SkillRunRequest): Cost {
   const p = req.usage.platform;
   return { amount: 0, currency: p.currency, covered: p.coveredByPlan, approx: true };
-}
-
-function ffmpegAdvice(): MessageKey {
-  if (process.platform === 'win32') return 'asr.try.ffmpegWindows';
-  return process.platform === 'darwin' ? 'asr.try.ffmpegMac' : 'asr.try.ffmpegLinux';
 }
 
 /** One input file's block: its text, OCR'd up front when it is an image or a scan. */

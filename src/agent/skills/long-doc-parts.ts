@@ -35,6 +35,8 @@ export interface PieceRun {
   /** The document as the person named it (for errors and progress). */
   file: string;
   store: PartStore;
+  /** What is being worked on: a long document (default), or a composite skill's per-file results. */
+  what?: 'document' | 'results';
 }
 
 /**
@@ -97,7 +99,12 @@ export async function* runPieces(
       await o.store.put(piece.key, r.text);
       kept[i] = true;
       done += 1;
-      const key = stage.round ? 'batch.longRoundProgress' : 'batch.longPartProgress';
+      const key =
+        o.what === 'results'
+          ? 'skills.combineProgress'
+          : stage.round
+            ? 'batch.longRoundProgress'
+            : 'batch.longPartProgress';
       emit({
         type: 'progress',
         id: 'long-document',
@@ -134,7 +141,10 @@ function partError(err: ZhiError, o: PieceRun, kept: number, total: number): Zhi
   const tooLong = err.kind === 'context_overflow';
   return new ZhiError({
     kind: err.kind,
-    what: { key: 'batch.err.longPart', params: { file: o.file, problem: err.whatText() } },
+    what: {
+      key: o.what === 'results' ? 'skills.err.combineFailed' : 'batch.err.longPart',
+      params: { file: o.file, problem: err.whatText() },
+    },
     why: { key: 'batch.err.longKept', params: { kept, total } },
     tries: [
       ...(tooLong ? [{ key: 'batch.try.longSmaller' as const, params: { model: o.plan.model } }] : err.tries),

@@ -8,8 +8,9 @@
  * (part-store.ts): the same command after a failure or Ctrl+C pays only for what is missing.
  */
 import { extname } from 'node:path';
-import { type Cost, costOf, findModel, formatCost } from '../../llm/models.js';
+import { type Cost, costOf, formatCost } from '../../llm/models.js';
 import { OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
+import { withoutInput } from '../../skills/inputs.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
@@ -22,12 +23,11 @@ import type { RunEvent } from '../events.js';
 import { type PieceRun, runPieces } from './long-doc-parts.js';
 import { type LongSource, openLongSource } from './long-source.js';
 import { PartStore } from './part-store.js';
+import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './rounds.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
 export const RESULT_PLACEHOLDER = '{{ZHI_WHOLE_RESULT}}';
-/** A part's size: well inside any model's window, leaving room for the prompt and the answer. */
-const PART_BYTES = 60 * 1024;
 /** The longest document read for map/reduce. */
 const MAX_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
@@ -101,8 +101,7 @@ export async function* mapLongDocument(
   rt: SkillRuntime,
   plan: SkillPlan,
 ): AsyncGenerator<RunEvent, LongDocument | undefined> {
-  const info = findModel(plan.model);
-  const size = Math.min(PART_BYTES, Math.floor((info?.contextWindow ?? 128_000) * 1.2));
+  const size = partBytes(plan.model);
   const input = await longInput(req, rt, { partBytes: size, name: (abs) => displayPath(rt.cwd, abs) });
   if (!input) return undefined;
   const { source } = input;
@@ -132,7 +131,7 @@ export async function* mapLongDocument(
       plan.model,
       size,
       req.skill.chunking,
-      without(req.values, input.argName),
+      withoutInput(req.values, input.argName),
     ],
   });
   const run: PieceRun = { req, rt, plan, argName: input.argName, file: name, store };
@@ -160,7 +159,7 @@ export async function* mapLongDocument(
       whole,
     };
   }
-  const results = yield* combineInRounds(run, keys, size);
+  const results = yield* combineParts(run, keys, size);
   if (!results) return undefined;
   return {
     store,
@@ -173,77 +172,43 @@ export async function* mapLongDocument(
 
 /**
  * The parts' results, combined a group at a time until all of them fit in one message of at most
- * `max` bytes: every combining request is as bounded as a part. Each round's results are kept
- * like the parts', and read from the store when a request is built.
+ * `max` bytes (rounds.ts): every combining request is as bounded as a part. Each round's results
+ * are kept like the parts', and read from the store when a request is built.
  */
-async function* combineInRounds(
+async function* combineParts(
   run: PieceRun,
   keys: string[],
   max: number,
 ): AsyncGenerator<RunEvent, { text: string } | undefined> {
   const total = keys.length;
   // Results with the part numbers they cover, so later rounds still say where things came from.
-  type Item = { from: number; to: number; key: string; bytes: number };
   const heading = (x: { from: number; to: number }) =>
     x.from === x.to ? `### Part ${x.from} of ${total}` : `### Parts ${x.from}–${x.to} of ${total}`;
-  const read = async (x: { key: string }) => ((await run.store.get(x.key)) ?? '').trim();
-  const block = async (x: Item) => `${heading(x)}\n\n${await read(x)}`;
-  const measured = async (x: Omit<Item, 'bytes'>): Promise<Item> => ({
-    ...x,
-    bytes: Buffer.byteLength(`${heading(x)}\n\n${await read(x)}\n\n`, 'utf8'),
-  });
-  let items: Item[] = [];
-  for (const [i, key] of keys.entries()) items.push(await measured({ from: i + 1, to: i + 1, key }));
-  const joinedBytes = () => items.reduce((n, x) => n + x.bytes, 0) - 2;
-  for (let round = 1; joinedBytes() > max; round++) {
-    const groups = groupBySize(items, (x) => x.bytes, max);
-    // A group of one cannot shrink by combining: stop rather than loop (the skill's run then takes it).
-    if (groups.length === items.length) break;
-    const roundKeys = groups.map((_, i) => `r${round}-${String(i + 1).padStart(4, '0')}`);
-    const done = yield* runPieces(
-      run,
-      groups.map((g, i) => ({
-        key: roundKeys[i]!,
+  const block = async (x: { from: number; to: number; key: string }) =>
+    `${heading(x)}\n\n${((await run.store.get(x.key)) ?? '').trim()}`;
+  const items: RoundItem[] = [];
+  for (const [i, key] of keys.entries()) items.push(await measured({ from: i + 1, to: i + 1, key }, block));
+  const combined = yield* combineInRounds(
+    items,
+    {
+      fit: max,
+      group: max,
+      block,
+      piece: (g, key) => ({
+        key,
         label: `${run.file} (results of parts ${g[0]!.from}–${g.at(-1)!.to} of ${total})`,
-        text: async () => (await Promise.all(g.map(block))).join('\n\n'),
+        text: () => joinedText(g, block),
         instruction: combinePrompt(g[0]!.from, g.at(-1)!.to, total),
-      })),
-      { round },
-    );
-    if (!done) return undefined;
-    const next: Item[] = [];
-    for (const [i, g] of groups.entries())
-      next.push(await measured({ from: g[0]!.from, to: g.at(-1)!.to, key: roundKeys[i]! }));
-    items = next;
-  }
-  return { text: (await Promise.all(items.map(block))).join('\n\n') };
-}
-
-/** Consecutive items packed into groups of at most `max` bytes (an item bigger than that alone). */
-export function groupBySize<T>(items: T[], size: (x: T) => number, max: number): T[][] {
-  const groups: T[][] = [];
-  let used = 0;
-  for (const x of items) {
-    const n = size(x);
-    const last = groups.at(-1);
-    if (last && used + n <= max) {
-      last.push(x);
-      used += n;
-    } else {
-      groups.push([x]);
-      used = n;
-    }
-  }
-  return groups;
+      }),
+    },
+    (pieces, round) => runPieces(run, pieces, { round }),
+  );
+  // A group of one cannot shrink by combining: what is left goes to the skill's run as it is.
+  return combined && { text: await joinedText(combined, block) };
 }
 
 function combinePrompt(from: number, to: number, total: number): string {
   return `This run combines the results of parts ${from} to ${to} of ${total} of a long document, given in order in the user's message. Do the task for these parts as one: merge what repeats, keep every figure, name, date and open question, and keep the part numbers where something comes from. Do not call tools and do not write files: answer with the combined result and nothing else, because it is combined with the other parts' afterwards.`;
-}
-
-function without(values: SkillRunRequest['values'], name: string): SkillRunRequest['values'] {
-  const { [name]: _gone, ...rest } = values;
-  return rest;
 }
 
 /** The run's limit when the estimate is more than is left of it (undefined: it fits, or no limit). */

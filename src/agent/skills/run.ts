@@ -6,7 +6,7 @@ import type { UsageTracker } from '../../llm/usage.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { checkPath, type ReadDocumentFn } from '../../skills/documents.js';
 import type { FolderSelection } from '../../skills/folder.js';
-import type { InputValues } from '../../skills/inputs.js';
+import { type InputValues, withoutInput } from '../../skills/inputs.js';
 import { referenceTool } from '../../skills/reference-tool.js';
 import { resolveTools, type SkillTools, skillClosure, skillModel } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
@@ -204,7 +204,7 @@ async function* runPlanned(
   // A document longer than one message: its parts first (map), the skill's run then combines them.
   const long = yield* mapLongDocument(req, rt, plan);
   const inputs = yield* gatherInputs(
-    long ? { ...req, values: without(req.values, long.argName) } : req,
+    long ? { ...req, values: withoutInput(req.values, long.argName) } : req,
     rt,
     plan,
     runSkill,
@@ -267,8 +267,10 @@ async function* runPlanned(
       long.whole,
       result.filesWritten.map((f) => displayPath(rt.cwd, f.path)),
     );
-  // Its part results were kept for a run that fails; this one answered.
-  if (long && result.stopReason === 'answer') await long.store.discard().catch(() => undefined);
+  // Part results (a long document's, per-file results combined) were kept for a run that fails.
+  if (result.stopReason === 'answer')
+    for (const store of [...(long ? [long.store] : []), ...inputs.stores])
+      await store.discard().catch(() => {});
   return result;
 }
 
@@ -292,11 +294,6 @@ function writtenAnswer(
       args.map((a) => shown(String(a.path))),
     );
   return text.split(RESULT_PLACEHOLDER).join(whole.text);
-}
-
-function without(values: InputValues, name: string): InputValues {
-  const { [name]: _gone, ...rest } = values;
-  return rest;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import type { SandboxState } from '../../tools/shell/sandbox.js';
 import type { Check } from './doctor-checks.js';
 
@@ -28,11 +29,5 @@ export function officeCheck(soffice: string | undefined): Check {
 /** Which recordings can be transcribed here: WAV and MP3 always, the rest with ffmpeg. */
 export function audioCheck(ffmpeg: string | undefined): Check {
   if (ffmpeg) return { ok: true, lines: [t('doctor.audio.ffmpeg', { path: visible(ffmpeg) })] };
-  const tryKey =
-    process.platform === 'win32'
-      ? 'asr.try.ffmpegWindows'
-      : process.platform === 'darwin'
-        ? 'asr.try.ffmpegMac'
-        : 'asr.try.ffmpegLinux';
-  return { ok: false, optional: true, lines: [t('doctor.audio.native'), t(tryKey)] };
+  return { ok: false, optional: true, lines: [t('doctor.audio.native'), t(ffmpegAdvice())] };
 }

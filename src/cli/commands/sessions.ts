@@ -41,6 +41,7 @@ async function list(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
   const found = await listSessions(ctx.paths.sessionsDir, {
     ...(query ? { query } : {}),
     ...(here ? { cwd: ctx.cwd } : {}),
+    ...(all ? {} : { shown: LIMIT }),
   });
   if (dataAsJson(ctx.args.flags.outputFormat)) {
     process.stdout.write(`${JSON.stringify(found.map(jsonOf), null, 2)}\n`);

@@ -40,6 +40,9 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
   const trust = await TrustStore.open(ctx.paths.trustFile);
   const prompter = serialPrompter(o.prompter);
   const write = o.write ?? ((text: string) => process.stderr.write(`${text}\n`));
+  /** A paid platform read (speech recognition, the file parser) says its price and asks first. */
+  const agree = (line: string, signal: AbortSignal) =>
+    agreeToPrice(line, { prompter, write, signal, agreed: o.mode === 'auto' || ctx.args.flags.yes });
   return {
     llm: o.llm ?? client,
     client,
@@ -70,13 +73,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
         display: x.display,
         platform: ctx.platform,
         signal: x.signal,
-        consent: (estimate) =>
-          agreeToPrice(audioPriceLine(estimate), {
-            prompter,
-            write,
-            signal: x.signal,
-            agreed: o.mode === 'auto' || ctx.args.flags.yes,
-          }),
+        consent: (estimate) => agree(audioPriceLine(estimate), x.signal),
       });
     },
     async parseFile(abs, x) {
@@ -85,13 +82,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
         display: x.display,
         platform: ctx.platform,
         signal: x.signal,
-        consent: (estimate) =>
-          agreeToPrice(parsePriceLine(estimate), {
-            prompter,
-            write,
-            signal: x.signal,
-            agreed: o.mode === 'auto' || ctx.args.flags.yes,
-          }),
+        consent: (estimate) => agree(parsePriceLine(estimate), x.signal),
       });
     },
     ...(o.hooks ? { hooks: o.hooks } : {}),

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MessageKey } from '../../support/i18n/index.js';
 import { findProgram } from '../find-program.js';
 
 const TIMEOUT_MS = 600_000;
@@ -21,6 +22,12 @@ export function findFfmpeg(): string | undefined {
       win32: ['C:\\ffmpeg\\bin\\ffmpeg.exe'],
     },
   });
+}
+
+/** How to install ffmpeg here (Windows, macOS or Linux words), for an error or `zhi doctor`. */
+export function ffmpegAdvice(): MessageKey {
+  if (process.platform === 'win32') return 'asr.try.ffmpegWindows';
+  return process.platform === 'darwin' ? 'asr.try.ffmpegMac' : 'asr.try.ffmpegLinux';
 }
 
 /** The audio of `abs` as 16 kHz mono 16-bit WAV bytes. Throws with ffmpeg's last line on failure. */

@@ -5,7 +5,7 @@
  * (Windows, Linux without a working `bwrap`, or `shell_sandbox: off`) the command runs plainly and
  * the result says so, so the approval prompt can say "not sandboxed".
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import {
   closeSync,
   type Dirent,
@@ -48,6 +48,16 @@ interface ProbeRun {
   stdout?: string;
 }
 
+/** runSync without blocking (sandboxSoon); never rejects. */
+function runAsync(file: string, args: string[]): Promise<ProbeRun> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: 5000, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const status = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      resolve({ status, ...(err && status === null ? { error: err.message } : {}), stderr, stdout });
+    });
+  });
+}
+
 function runSync(file: string, args: string[]): ProbeRun {
   const r = spawnSync(file, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 5000, encoding: 'utf8' });
   return {
@@ -74,41 +84,75 @@ export function sandboxFor(mode: SandboxMode): SandboxState {
   return mode === 'off' ? { kind: 'none', reason: 'off' } : sandboxState();
 }
 
+/**
+ * The sandbox a command gets, without blocking: the probe runs as a child process while the caller
+ * works (the first shell call loads its grammar meanwhile). Once per process, like sandboxState.
+ */
+export function sandboxSoon(mode: SandboxMode): Promise<SandboxState> {
+  if (mode === 'off') return Promise.resolve({ kind: 'none', reason: 'off' });
+  if (probed) return Promise.resolve(probed);
+  probing ??= (async () => {
+    const platform = process.platform;
+    const command = probeCommand(platform);
+    const state =
+      'kind' in command ? command : verdict(platform, await runAsync(command.file, command.args), true);
+    probed ??= state;
+    return probed;
+  })();
+  return probing;
+}
+
+let probing: Promise<SandboxState> | undefined;
+
 /** What the probe runs inside the sandbox: the capabilities it would have (all must be zero). */
 const CAP_CHECK = 'grep -E "^Cap(Eff|Prm|Bnd):" /proc/self/status';
 
+/** The program that tells whether the sandbox works here, or the answer when none can. */
+function probeCommand(platform: NodeJS.Platform): { file: string; args: string[] } | SandboxState {
+  if (platform === 'win32') return { kind: 'none', reason: 'windows' };
+  if (platform === 'darwin')
+    return { file: '/usr/bin/sandbox-exec', args: ['-p', '(version 1)(allow default)', '/usr/bin/true'] };
+  if (platform !== 'linux') return { kind: 'none', reason: 'unsupported' };
+  // The same isolation every command gets: a user namespace with every capability dropped.
+  return {
+    file: 'bwrap',
+    args: [
+      '--unshare-user',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/',
+      '/',
+      '--unshare-net',
+      '--unshare-pid',
+      '--proc',
+      '/proc',
+      '/bin/sh',
+      '-c',
+      CAP_CHECK,
+    ],
+  };
+}
+
 function probe(seams: ProbeSeams): SandboxState {
   const platform = seams.platform ?? process.platform;
-  const run = seams.run ?? runSync;
-  if (platform === 'win32') return { kind: 'none', reason: 'windows' };
+  const command = probeCommand(platform);
+  if ('kind' in command) return command;
+  return verdict(platform, (seams.run ?? runSync)(command.file, command.args), seams.run === undefined);
+}
+
+/** What the probe's run says. `real`: a real bwrap run, which must report its capabilities. */
+function verdict(platform: NodeJS.Platform, r: ProbeRun, real: boolean): SandboxState {
   if (platform === 'darwin') {
-    const r = run('/usr/bin/sandbox-exec', ['-p', '(version 1)(allow default)', '/usr/bin/true']);
     return r.status === 0
       ? { kind: 'seatbelt' }
       : { kind: 'none', reason: 'broken', detail: r.error ?? r.stderr };
   }
-  if (platform !== 'linux') return { kind: 'none', reason: 'unsupported' };
-  // The same isolation every command gets: a user namespace with every capability dropped.
-  const r = run('bwrap', [
-    '--unshare-user',
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--unshare-net',
-    '--unshare-pid',
-    '--proc',
-    '/proc',
-    '/bin/sh',
-    '-c',
-    CAP_CHECK,
-  ]);
   if (r.error && /ENOENT/.test(r.error)) return { kind: 'none', reason: 'missing' };
   if (r.status !== 0) return { kind: 'none', reason: 'broken', detail: (r.stderr || r.error || '').trim() };
   // A bwrap that keeps capabilities (an old setuid build ignoring --cap-drop) does not contain root.
   const caps = (r.stdout ?? '').match(/^Cap\w+:\s*([0-9a-f]+)/gm) ?? [];
-  if (seams.run === undefined && caps.length === 0)
+  if (real && caps.length === 0)
     return { kind: 'none', reason: 'privileged', detail: 'no capability report' };
   if (caps.some((line) => !/:\s*0+$/.test(line)))
     return { kind: 'none', reason: 'privileged', detail: caps.join('; ') };

@@ -20,7 +20,7 @@ import {
 } from '../types.js';
 import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
-import { runSandboxed, type SandboxedResult, type SandboxState, sandboxFor } from './sandbox.js';
+import { runSandboxed, type SandboxedResult, type SandboxState, sandboxSoon } from './sandbox.js';
 
 export { visible } from '../../support/sanitize.js';
 
@@ -44,13 +44,15 @@ export function createShellTool(settings: ShellSettings = DEFAULT_SETTINGS): Too
   return {
     ...shell,
     async assess(args, ctx) {
+      // The sandbox probe (a child process, once per process) runs while the grammar loads.
+      const sandbox = sandboxSoon(settings.sandbox);
       const verdict = await assessLine(args.command, ctx);
       if (verdict.refuse) return verdict;
       const full = commandPreview(args.command).full;
       const standing = verdict.warning ? undefined : await standingFor(args.command);
       return {
         ...verdict,
-        ...sandboxSummary(sandboxFor(settings.sandbox), ctx),
+        ...sandboxSummary(await sandbox, ctx),
         ...(full ? { full: full.join('\n') } : {}),
         ...(standing ? { standing } : {}),
       };

@@ -4,11 +4,11 @@ import { errorJson, formatError } from '../error.js';
 import { type ConsumerOptions, type RunConsumer, RunFacts } from './consumer.js';
 
 /**
- * `--output-format json`: nothing while the run goes, then one JSON document on stdout (the
- * answer, model, usage, cost, files), or the error's JSON shape (and its panel on stderr).
+ * What the two JSON formats share: the run's facts, the final document on stdout (each format
+ * writes it its own way) and, when the run failed, the error's panel on stderr as a person reads it.
  */
-export class JsonPrinter implements RunConsumer {
-  private readonly stdout: NodeJS.WritableStream;
+export abstract class JsonConsumer implements RunConsumer {
+  protected readonly stdout: NodeJS.WritableStream;
   private readonly stderr: NodeJS.WritableStream;
   private readonly facts = new RunFacts();
 
@@ -26,38 +26,30 @@ export class JsonPrinter implements RunConsumer {
   }
 
   finish(result: AgentResult, usage: UsageTracker, model: string, durationMs: number): void {
-    const doc = finalDocument(this.facts, result, usage, model, durationMs);
-    this.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-    reportFailure(this.facts, result, this.stderr, this.o);
+    const error = result.error ?? this.facts.lastError;
+    const failed = error !== undefined && result.stopReason !== 'answer';
+    const doc = failed
+      ? errorJson(error)
+      : resultJson(result, usage, this.facts.answeredBy ?? model, durationMs);
+    this.stdout.write(this.documentText(doc));
+    if (failed) this.stderr.write(formatError(error, this.o.err, { debug: this.o.debug }));
+  }
+
+  /** The final document (the result, or the error's JSON shape) as this format writes it on stdout. */
+  protected abstract documentText(doc: object): string;
+}
+
+/**
+ * `--output-format json`: nothing while the run goes, then one JSON document on stdout (the
+ * answer, model, usage, cost, files), or the error's JSON shape (and its panel on stderr).
+ */
+export class JsonPrinter extends JsonConsumer {
+  protected documentText(doc: object): string {
+    return `${JSON.stringify(doc, null, 2)}\n`;
   }
 }
 
-/** The run's result as JSON, or its error's JSON shape when it did not end with an answer. */
-export function finalDocument(
-  facts: RunFacts,
-  result: AgentResult,
-  usage: UsageTracker,
-  model: string,
-  durationMs: number,
-) {
-  const error = result.error ?? facts.lastError;
-  return error && result.stopReason !== 'answer'
-    ? errorJson(error)
-    : resultJson(result, usage, facts.answeredBy ?? model, durationMs);
-}
-
-/** A run that failed also says so on stderr, as a person reads it. */
-export function reportFailure(
-  facts: RunFacts,
-  result: AgentResult,
-  stderr: NodeJS.WritableStream,
-  o: ConsumerOptions,
-): void {
-  const error = result.error ?? facts.lastError;
-  if (error && result.stopReason !== 'answer') stderr.write(formatError(error, o.err, { debug: o.debug }));
-}
-
-export function resultJson(result: AgentResult, usage: UsageTracker, model: string, durationMs: number) {
+function resultJson(result: AgentResult, usage: UsageTracker, model: string, durationMs: number) {
   const total = usage.total();
   const cost = usage.cost();
   return {

@@ -1,38 +1,21 @@
-import type { AgentResult, RunEvent } from '../../../agent/events.js';
-import type { UsageTracker } from '../../../llm/usage.js';
+import type { RunEvent } from '../../../agent/events.js';
 import { exhaustive } from '../../../support/exhaustive.js';
 import { errorJson } from '../error.js';
-import { type ConsumerOptions, type RunConsumer, RunFacts } from './consumer.js';
-import { finalDocument, reportFailure } from './json.js';
+import { JsonConsumer } from './json.js';
 
 /**
  * `--output-format stream-json`: every event as one JSON line on stdout as it happens (nested
  * text deltas left out: the nested run's message carries its text), then a `result` line.
  */
-export class StreamJsonPrinter implements RunConsumer {
-  private readonly stdout: NodeJS.WritableStream;
-  private readonly stderr: NodeJS.WritableStream;
-  private readonly facts = new RunFacts();
-
-  constructor(private readonly o: ConsumerOptions) {
-    this.stdout = o.stdout ?? process.stdout;
-    this.stderr = o.stderr ?? process.stderr;
-  }
-
-  get skillModel(): string | undefined {
-    return this.facts.skillModel;
-  }
-
-  handle(ev: RunEvent): void {
-    this.facts.note(ev);
+export class StreamJsonPrinter extends JsonConsumer {
+  override handle(ev: RunEvent): void {
+    super.handle(ev);
     if (isDelta(ev) && ev.type === 'nested') return;
     this.stdout.write(`${JSON.stringify(serialise(ev))}\n`);
   }
 
-  finish(result: AgentResult, usage: UsageTracker, model: string, durationMs: number): void {
-    const doc = finalDocument(this.facts, result, usage, model, durationMs);
-    this.stdout.write(`${JSON.stringify({ type: 'result', ...doc })}\n`);
-    reportFailure(this.facts, result, this.stderr, this.o);
+  protected documentText(doc: object): string {
+    return `${JSON.stringify({ type: 'result', ...doc })}\n`;
   }
 }
 

@@ -22,6 +22,28 @@ function unknownCost(ctx: AppContext): Cost {
   return { amount: 0, currency: ctx.platform.currency, covered: ctx.platform.coveredByPlan, approx: true };
 }
 
+/** A paid read's price is said first: /auto agrees in advance, otherwise the person is asked. */
+async function agreeToPrice(
+  line: string,
+  chat: BuiltChat['chat'],
+  ui: Pick<AttachEnv, 'note' | 'confirm'>,
+): Promise<boolean> {
+  const { t } = await import('../../../support/i18n/index.js');
+  if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
+  ui.note(`${line}${t('price.agreed')}`);
+  return true;
+}
+
+/** A paid read's priced cost, counted in the session's usage and recorded by the chat's consumers. */
+function countPaid(
+  ctx: AppContext,
+  chat: BuiltChat['chat'],
+  got: { model: string; cost: Cost | undefined },
+): void {
+  const cost = chat.deps.usage.addPriced(got.model, got.cost ?? unknownCost(ctx));
+  chat.consume({ type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost });
+}
+
 /**
  * The real attachment environment: the file system, the document readers (text, Word, Excel,
  * PDF), GLM-OCR for scans and the vision helper for images. Files named by the user may be
@@ -73,30 +95,14 @@ export function makeAttachEnv(
             '../../../tools/asr/transcribe.js'
           );
           const { audioPriceLine } = await import('../../price-consent.js');
-          const { t } = await import('../../../support/i18n/index.js');
           try {
             const got = await transcribeFile(client, path, {
               display: basename(path),
               platform: ctx.platform,
               ...(signal ? { signal } : {}),
-              // /auto agrees in advance (the price is still said); otherwise the person is asked.
-              consent: async (estimate) => {
-                const line = audioPriceLine(estimate);
-                if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
-                ui.note(`${line}${t('price.agreed')}`);
-                return true;
-              },
+              consent: (estimate) => agreeToPrice(audioPriceLine(estimate), chat, ui),
             });
-            const cost = chat.deps.usage.addPriced(
-              got.model,
-              got.cost ?? {
-                amount: 0,
-                currency: ctx.platform.currency,
-                covered: ctx.platform.coveredByPlan,
-                approx: true,
-              },
-            );
-            chat.consume({ type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost });
+            countPaid(ctx, chat, got);
             return {
               text: truncateText(got.text, MAX_ATTACH_BYTES).text,
               duration: formatDuration(got.seconds),
@@ -111,21 +117,14 @@ export function makeAttachEnv(
       ? async (path) => {
           const { parseOnPlatform, ParseDeclined } = await import('../../../tools/files/platform-parse.js');
           const { parsePriceLine } = await import('../../price-consent.js');
-          const { t } = await import('../../../support/i18n/index.js');
           try {
             const got = await parseOnPlatform(client, path, {
               display: basename(path),
               platform: ctx.platform,
               ...(signal ? { signal } : {}),
-              consent: async (estimate) => {
-                const line = parsePriceLine(estimate);
-                if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
-                ui.note(`${line}${t('price.agreed')}`);
-                return true;
-              },
+              consent: (estimate) => agreeToPrice(parsePriceLine(estimate), chat, ui),
             });
-            const cost = chat.deps.usage.addPriced(got.model, got.cost ?? unknownCost(ctx));
-            chat.consume({ type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost });
+            countPaid(ctx, chat, got);
             return truncateText(got.text, MAX_ATTACH_BYTES).text;
           } catch (err) {
             if (err instanceof ParseDeclined) return undefined;

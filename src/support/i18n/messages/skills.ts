@@ -101,6 +101,15 @@ export const skills = defineMessages(
     'skills.err.eachNoFile':
       'The skill {name} takes no file input, so it cannot run on each file of a folder.',
     'skills.err.someFailed': '{failed} of {total} files could not be processed.',
+    'skills.warn.combineRounds':
+      "The results of the {files} files of {folder} ({size}) are more than one message takes ({budget}): they are combined in rounds, a group at a time, keeping each file's name.",
+    'skills.warn.resultCut':
+      'The result for {file} ({size}) is longer than one message takes ({budget}): only its first {budget} are used.',
+    'skills.warn.resultsCut':
+      'The results of {folder} still did not fit one message after combining: {count} were cut to {share} each.',
+    'skills.combineProgress': "Combining the files' results, round {round}: {done} of {total}",
+    'skills.err.combineFailed': 'The results of the files of {file} could not be combined: {problem}',
+    'skills.err.combineStopped': 'a combining call ended without an answer',
     'skills.running': 'Running {name} ({model})…',
     'skills.nested': '{chain} ({model})',
 
@@ -272,6 +281,13 @@ export const skills = defineMessages(
     'skills.err.depth': '技能最多嵌套 {max} 层（{chain}）。',
     'skills.err.eachNoFile': '技能 {name} 不接受文件输入，因此无法对文件夹中的每个文件运行。',
     'skills.err.someFailed': '{total} 个文件中有 {failed} 个未能处理。',
+    'skills.warn.combineRounds':
+      '{folder} 中 {files} 个文件的结果（{size}）超出一条消息的容量（{budget}）：将分组分轮合并，并保留每个文件的名称。',
+    'skills.warn.resultCut': '{file} 的结果（{size}）超出一条消息的容量（{budget}）：只使用其前 {budget}。',
+    'skills.warn.resultsCut': '{folder} 的结果合并后仍放不进一条消息：其中 {count} 个各截断为 {share}。',
+    'skills.combineProgress': '合并各文件的结果，第 {round} 轮：{done} / {total}',
+    'skills.err.combineFailed': '{file} 中各文件的结果未能合并：{problem}',
+    'skills.err.combineStopped': '有一次合并调用没有得到回答',
     'skills.running': '正在运行 {name}（{model}）…',
     'skills.nested': '{chain}（{model}）',
 

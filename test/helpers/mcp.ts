@@ -1,0 +1,16 @@
+/** The MCP servers the end-to-end tests start from config.yaml. */
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+
+/** The official filesystem server (the npm package @modelcontextprotocol/server-filesystem). */
+export const FS_SERVER = join(
+  resolve(
+    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/package.json'),
+    '..',
+  ),
+  'dist/index.js',
+);
+/** A small SDK server that crashes on demand. */
+export const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
+/** A small SDK server with 150 tools (MANY_TOOLS), one with a Pydantic-style schema. */
+export const MANY = resolve(import.meta.dirname, '../fixtures/mcp/many.mjs');
