@@ -72,8 +72,9 @@ async function main() {
 }
 
 /**
- * The messages of each language as dist/assets/i18n/<language>.json, for catalogue-file.ts: a
- * start parses one language's strings instead of compiling the code of both.
+ * The messages of each language and area (a key's part before its first dot) as
+ * dist/assets/i18n/<language>/<area>.json, for catalogue-file.ts: a start parses the strings it
+ * uses instead of compiling the code of both languages.
  */
 async function writeCatalogues() {
   const bundled = await build({
@@ -86,9 +87,17 @@ async function writeCatalogues() {
   });
   const code = Buffer.from(bundled.outputFiles[0].contents).toString('base64');
   const { messages } = await import(`data:text/javascript;base64,${code}`);
-  await mkdir(join(dist, 'assets', 'i18n'), { recursive: true });
   for (const [lang, strings] of Object.entries(messages)) {
-    await writeFile(join(dist, 'assets', 'i18n', `${lang}.json`), JSON.stringify(strings));
+    const areas = new Map();
+    for (const [key, text] of Object.entries(strings)) {
+      const area = key.split('.')[0];
+      if (!areas.has(area)) areas.set(area, {});
+      areas.get(area)[key] = text;
+    }
+    await mkdir(join(dist, 'assets', 'i18n', lang), { recursive: true });
+    for (const [area, part] of areas) {
+      await writeFile(join(dist, 'assets', 'i18n', lang, `${area}.json`), JSON.stringify(part));
+    }
   }
 }
 

@@ -20,16 +20,23 @@ export interface Cost {
 }
 
 const TIME = '/usr/bin/time';
+const BASH = '/bin/bash';
 
 /**
- * Run a command to the end and measure it: CPU and peak RSS from /usr/bin/time (GNU time), wall
- * time here. Without GNU time, CPU is reported as wall time (a coarser but honest upper bound).
+ * Run a command to the end and measure it: peak RSS from /usr/bin/time (GNU time), CPU from
+ * bash's `time` around it, wall time here. GNU time prints CPU in whole centiseconds, cut down:
+ * a 30 ms Node start read as about 20 ms, and every start-up ratio came out too high. Bash gives
+ * milliseconds (its `time` also counts GNU time's own ~1 ms, for the floor as for the row).
+ * Without them, CPU is reported as wall time (a coarser but honest upper bound).
  */
 export function measureCommand(args: string[], o: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Cost {
   const gnu = existsSync(TIME);
-  const argv = gnu
+  const inner = gnu
     ? [TIME, '-f', 'ZHI_BENCH_TIME %U %S %M', process.execPath, ...args]
     : [process.execPath, ...args];
+  const argv = existsSync(BASH)
+    ? [BASH, '-c', 'TIMEFORMAT="ZHI_BENCH_CPU %3U %3S"; time "$@"', 'bench', ...inner]
+    : inner;
   const t = performance.now();
   const out = spawnSync(argv[0]!, argv.slice(1), {
     encoding: 'utf8',
@@ -39,12 +46,16 @@ export function measureCommand(args: string[], o: { env?: NodeJS.ProcessEnv; cwd
   });
   const wallMs = performance.now() - t;
   if (out.status !== 0) throw new Error(`${args.join(' ')}: exit ${out.status}\n${out.stderr}`);
-  const m = /ZHI_BENCH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(out.stderr);
-  if (!m) return { wallMs, cpuS: wallMs / 1000, maxRssMb: 0 };
-  return { wallMs, cpuS: Number(m[1]) + Number(m[2]), maxRssMb: Number(m[3]) / 1024 };
+  const rss = /ZHI_BENCH_TIME ([\d.]+) ([\d.]+) (\d+)/.exec(out.stderr);
+  const cpu = /ZHI_BENCH_CPU ([\d.]+) ([\d.]+)/.exec(out.stderr) ?? rss;
+  return {
+    wallMs,
+    cpuS: cpu ? Number(cpu[1]) + Number(cpu[2]) : wallMs / 1000,
+    maxRssMb: rss ? Number(rss[3]) / 1024 : 0,
+  };
 }
 
-/** Mean CPU and median wall time of `n` runs (GNU time counts in 10 ms ticks: a mean smooths them). */
+/** Mean CPU and median wall time of `n` runs. */
 export function repeatCommand(args: string[], n: number, o: Parameters<typeof measureCommand>[1] = {}): Cost {
   const runs = Array.from({ length: n }, () => measureCommand(args, o));
   const wall = runs.map((r) => r.wallMs).sort((a, b) => a - b)[Math.floor(n / 2)]!;

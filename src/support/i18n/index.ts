@@ -1,4 +1,4 @@
-import { catalogue } from './catalogue.js';
+import { message } from './catalogue.js';
 import type { messages } from './messages/index.js';
 
 export type Language = 'en' | 'zh';
@@ -17,7 +17,7 @@ export function getLanguage(): Language {
 
 /** Translate a catalogue key into the current language, filling `{name}` placeholders. */
 export function t(key: MessageKey, params?: Params, lang: Language = current): string {
-  const template = catalogue(lang)[key] ?? (lang === 'en' ? undefined : catalogue('en')[key]) ?? key;
+  const template = message(lang, key) ?? (lang === 'en' ? undefined : message('en', key)) ?? key;
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? String(params[name]) : whole,
