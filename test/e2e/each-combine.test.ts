@@ -149,3 +149,47 @@ describe('each: results combined in rounds', () => {
     expect(digest()).toBe(`# Digest ${ids.join(' ')}`);
   });
 });
+
+describe('--dry-run of a composite skill', () => {
+  it('sends nothing, counts a call per file and the skill own, exactly when rounds cannot be needed', async () => {
+    makeFolder(3);
+    const r = await zhi(['run', 'daily-digest', 'today', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(chats()).toHaveLength(0);
+    expect(r.stdout).toContain('Would run summarize on 3 of 3 files of today/ (0 already done)');
+    expect(r.stdout).toContain('daily-digest, on the results');
+    expect(r.stdout).toMatch(/in about 4 model calls/);
+    expect(r.stdout).not.toContain('at least');
+    // Nothing is written: no output, no run record.
+    expect(existsSync(join(work, 'zhi-output'))).toBe(false);
+  });
+
+  it('says "at least" where the results could need combining rounds, and counts files already done out', async () => {
+    makeFolder(60);
+    const r = await zhi(['run', 'daily-digest', 'today', '--dry-run']);
+    expect(chats()).toHaveLength(0);
+    expect(r.stdout).toMatch(/in at least 61 model calls/);
+    // After a run every step's result is kept: only the skill's own call is left, and the kept
+    // results are more than one message takes (rounds again).
+    expect((await zhi(['run', 'daily-digest', 'today'])).code).toBe(0);
+    fake.reset();
+    const again = await zhi(['run', 'daily-digest', 'today', '--dry-run']);
+    expect(chats()).toHaveLength(0);
+    expect(again.stdout).toContain('(60 already done)');
+    expect(again.stdout).toMatch(/in at least 1 model calls/);
+  });
+
+  it('says it in Chinese', async () => {
+    makeFolder(60);
+    const r = await runZhi({
+      args: ['run', 'daily-digest', 'today', '--dry-run'],
+      baseUrl: fake.baseUrl,
+      home,
+      cwd: work,
+      env: { ZHI_LANGUAGE: 'zh' },
+    });
+    expect(chats()).toHaveLength(0);
+    expect(r.stdout).toContain('将先用 summarize 处理 today/ 中 60 个文件里的 60 个');
+    expect(r.stdout).toContain('至少 61 次模型调用');
+  });
+});

@@ -172,8 +172,9 @@ describe('documents longer than one message: map, then combine', () => {
     // Every part is sent (the whole document, not twice its first part), then the results combined.
     const docTokens = n(said![1]!);
     expect(n(total![1]!)).toBeGreaterThan(docTokens);
-    // Calls: every part, the skill's own run over their results, and one for the short note.
-    const calls = /in about (\d+) model calls/.exec(dry.stdout);
+    // Calls: every part, the skill's own run over their results, and one for the short note; at
+    // least, as the parts' results could need combining in rounds first.
+    const calls = /in at least (\d+) model calls/.exec(dry.stdout);
     expect(Number(calls?.[1])).toBe(Number(said![2]) + 2);
 
     // The run splits it the same way.

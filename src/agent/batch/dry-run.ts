@@ -6,6 +6,7 @@ import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
+import { PART_BYTES } from '../skills/rounds.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
 import { batchBlocker, captureFirst } from './batch-run.js';
@@ -32,12 +33,25 @@ export function callsPerFile(skill: SkillRunRequest['skill']): number {
   return skill.tools.some((name) => traitsOf(name).writesOutput) ? 2 : 1;
 }
 
-interface Row {
+export interface Row {
   name: string;
   tokens: number;
   /** A long document: the parts the run would split it into. */
   parts?: number;
 }
+
+/** What a dry run counted: a row per file, the tokens per model, the calls. */
+export interface DryTotals {
+  rows: Row[];
+  /** Tokens by the model that would be paid for them (in the order first met). */
+  tokens: Map<string, { prompt: number; completion: number }>;
+  calls: number;
+  /** Combining in rounds may add calls the count cannot know: it is a least. */
+  atLeast: boolean;
+}
+
+/** A result's largest likely size, in bytes: an answer's estimate tops out at 4,000 tokens. */
+export const MAX_RESULT_BYTES = 4000 * 4;
 
 interface FileEstimate {
   row: Row;
@@ -46,6 +60,7 @@ interface FileEstimate {
   completion: number;
   /** Model calls the file's run would make. */
   calls: number;
+  atLeast?: boolean;
 }
 
 /**
@@ -71,20 +86,49 @@ async function estimateFile(o: DryRunInput, file: string, calls: number): Promis
       model,
       prompt: input,
       completion: output,
-      // Every part on its own, then the skill's own run over the parts' results.
+      // Every part on its own, then the skill's own run over the parts' results; results that
+      // could be more than a part are combined in rounds first (not counted: more calls).
       calls: first.long.parts + calls,
+      atLeast: !first.long.joined && first.long.parts * MAX_RESULT_BYTES > PART_BYTES,
     };
   }
   if (!first?.request) return { row: { name, tokens: 0 }, prompt: 0, completion: 0, calls: 0 };
   const p = estimateMessagesTokens(first.request.messages) + estimateToolsTokens(first.request.tools ?? []);
-  const c = Math.min(4000, Math.max(200, Math.round(p / 4)));
-  return {
-    row: { name, tokens: p },
-    model,
-    prompt: p * calls + c * (calls - 1),
-    completion: c * calls,
-    calls,
-  };
+  return { row: { name, tokens: p }, model, ...callsOf(p, calls) };
+}
+
+/** Tokens of a run of `calls` calls whose first request is `prompt` tokens (answers guessed at a quarter). */
+export function callsOf(
+  prompt: number,
+  calls: number,
+): { prompt: number; completion: number; calls: number } {
+  const c = answerGuess(prompt);
+  return { prompt: prompt * calls + c * (calls - 1), completion: c * calls, calls };
+}
+
+/** An answer's tokens, guessed from its request's: a quarter, 200 to 4,000. */
+export function answerGuess(prompt: number): number {
+  return Math.min(4000, Math.max(200, Math.round(prompt / 4)));
+}
+
+/** Every file to do, estimated (`calls`: model calls of one file's run). */
+export async function estimateFiles(o: DryRunInput, calls: number, into?: DryTotals): Promise<DryTotals> {
+  const totals: DryTotals = into ?? { rows: [], tokens: new Map(), calls: 0, atLeast: false };
+  const fallback = o.req.model ?? o.req.skill.model ?? o.rt.skillModel;
+  for (const i of o.todo) {
+    if (o.rt.signal.aborted) break;
+    const e = await estimateFile(o, o.files[i]!, calls);
+    if (e.prompt || e.completion) addTokens(totals, e.model ?? fallback, e.prompt, e.completion);
+    totals.calls += e.calls;
+    totals.atLeast ||= Boolean(e.atLeast);
+    totals.rows.push(e.row);
+  }
+  return totals;
+}
+
+export function addTokens(totals: DryTotals, model: string, prompt: number, completion: number): void {
+  const now = totals.tokens.get(model) ?? { prompt: 0, completion: 0 };
+  totals.tokens.set(model, { prompt: now.prompt + prompt, completion: now.completion + completion });
 }
 
 /**
@@ -95,40 +139,63 @@ async function estimateFile(o: DryRunInput, file: string, calls: number): Promis
  */
 export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   const { req, rt } = o;
-  const rows: Row[] = [];
-  let model = '';
-  let prompt = 0;
-  let completion = 0;
-  let allCalls = 0;
-  const calls = callsPerFile(req.skill);
-  for (const i of o.todo) {
-    if (rt.signal.aborted) break;
-    const file = o.files[i]!;
-    const e = await estimateFile(o, file, calls);
-    model ||= e.model ?? '';
-    prompt += e.prompt;
-    completion += e.completion;
-    allCalls += e.calls;
-    rows.push(e.row);
-  }
-  model ||= req.model ?? req.skill.model ?? rt.skillModel;
-  const tokens = { promptTokens: prompt, completionTokens: completion, cachedTokens: 0 };
-  const price = (m: string, batch = false): string => {
-    const cost: Cost = costOf(m, tokens, req.usage.platform);
+  const totals = await estimateFiles(o, callsPerFile(req.skill));
+  const model = [...totals.tokens.keys()][0] ?? req.model ?? req.skill.model ?? rt.skillModel;
+  if (!totals.tokens.size) addTokens(totals, model, 0, 0);
+  const head = t('batch.dry.head', {
+    todo: o.todo.length,
+    total: o.files.length,
+    skill: req.skill.name,
+    model,
+    done: o.files.length - o.todo.length,
+  });
+  return dryRunReport(req, totals, { head, batch: true });
+}
+
+/** The dry run's report: a row per file, the totals, the prices (and the Batch API's when it applies). */
+export function dryRunReport(
+  req: SkillRunRequest,
+  totals: DryTotals,
+  o: { head: string; batch: boolean; notes?: string[] },
+): AgentResult {
+  const models = [...totals.tokens.keys()];
+  const all = [...totals.tokens.values()].reduce(
+    (n, x) => ({ prompt: n.prompt + x.prompt, completion: n.completion + x.completion }),
+    { prompt: 0, completion: 0 },
+  );
+  const tokensOf = (x: { prompt: number; completion: number }) => ({
+    promptTokens: x.prompt,
+    completionTokens: x.completion,
+    cachedTokens: 0,
+  });
+  // Each model's tokens at its own price (a composite's steps and its own run may differ).
+  const costs = (on: (m: string) => string, batch = false) => {
+    const list = [...totals.tokens.entries()].map(([m, x]) =>
+      costOf(on(m), { ...tokensOf(x), ...(batch ? { batch: true } : {}) }, req.usage.platform),
+    );
+    const amount = list.reduce((n, c) => n + c.amount, 0);
+    return { amount, covered: list.length > 0 && list.every((c) => c.covered), currency: list[0]?.currency };
+  };
+  const price = (on: (m: string) => string, batch = false): string => {
+    const cost = costs(on);
     if (cost.covered) return t('batch.dry.covered');
-    if (!batch) return formatCost(cost);
+    const currency = cost.currency ?? req.usage.platform.currency;
+    if (!batch) return formatCost({ amount: cost.amount, currency } as Cost);
     // --batch: every call of every file goes through the Batch API in rounds, at its price.
-    const amount = costOf(m, { ...tokens, batch: true }, req.usage.platform).amount;
-    const shown = formatCost({ amount, currency: cost.currency });
+    const amount = costs(on, true).amount;
+    const shown = formatCost({ amount, currency } as Cost);
     if (cost.amount <= 0) return shown;
     return `${shown}  ${t('runs.dry.saving', { percent: Math.round((1 - amount / cost.amount) * 100) })}`;
   };
-  const prices: [string, string][] = [[t('batch.dry.on', { model }), price(model)]];
-  if (model !== DEFAULT_CHAT_MODEL)
-    prices.push([t('batch.dry.on', { model: DEFAULT_CHAT_MODEL }), price(DEFAULT_CHAT_MODEL)]);
-  // A skill that must ask a person mid-run cannot be batched: said before anything is sent.
-  const blocked = batchBlocker(req.skill);
-  prices.push([t('batch.dry.batch'), blocked ? blocked.whatText() : price(model, true)]);
+  const own = (m: string) => m;
+  const prices: [string, string][] = [[t('batch.dry.on', { model: models.join(' + ') }), price(own)]];
+  if (models.some((m) => m !== DEFAULT_CHAT_MODEL))
+    prices.push([t('batch.dry.on', { model: DEFAULT_CHAT_MODEL }), price(() => DEFAULT_CHAT_MODEL)]);
+  if (o.batch) {
+    // A skill that must ask a person mid-run cannot be batched: said before anything is sent.
+    const blocked = batchBlocker(req.skill);
+    prices.push([t('batch.dry.batch'), blocked ? blocked.whatText() : price(own, true)]);
+  }
   const labelWidth = maxOf(prices.map(([label]) => textWidth(label)));
   const priceLines = prices.map(
     ([label, p]) => `  ${label}${' '.repeat(labelWidth - textWidth(label) + 2)}${p}`,
@@ -136,27 +203,22 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   // Names are padded by the columns they take on screen (a Chinese name is twice as wide).
   const width = Math.min(
     60,
-    maxBy(rows, (r) => textWidth(r.name), 4),
+    maxBy(totals.rows, (r) => textWidth(r.name), 4),
   );
   const lines = [
-    t('batch.dry.head', {
-      todo: o.todo.length,
-      total: o.files.length,
-      skill: req.skill.name,
-      model,
-      done: o.files.length - o.todo.length,
-    }),
-    ...rows.map((r) => {
+    o.head,
+    ...totals.rows.map((r) => {
       const tokens = t('batch.dry.tokens', { n: r.tokens.toLocaleString('en-US') });
       return `  ${padToWidth(cutToWidth(r.name, width), width)}  ${r.parts ? `${tokens} · ${t('batch.dry.long', { parts: r.parts })}` : tokens}`;
     }),
     '',
-    t('batch.dry.total', {
-      input: prompt.toLocaleString('en-US'),
-      output: completion.toLocaleString('en-US'),
-      calls: allCalls.toLocaleString('en-US'),
+    t(totals.atLeast ? 'batch.dry.totalAtLeast' : 'batch.dry.total', {
+      input: all.prompt.toLocaleString('en-US'),
+      output: all.completion.toLocaleString('en-US'),
+      calls: totals.calls.toLocaleString('en-US'),
     }),
     ...priceLines,
+    ...(o.notes ?? []),
     '',
     t('batch.dry.nothingSent'),
   ];

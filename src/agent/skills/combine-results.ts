@@ -9,7 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import type { StepResult } from '../../skills/documents.js';
-import { resultBlock } from '../../skills/documents.js';
+import { MESSAGE_BUDGET_BYTES, resultBlock } from '../../skills/documents.js';
 import { withoutInput } from '../../skills/inputs.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -26,6 +26,11 @@ const RESERVE_BYTES = 8 * 1024;
 const MIN_FIT_BYTES = 16 * 1024;
 /** The truncation marker's own bytes (a cut result still fits where it has to). */
 const MARKER_BYTES = 100;
+
+/** What the results may take of a message with `left` bytes left for inputs. */
+export function fitBytes(left = MESSAGE_BUDGET_BYTES): number {
+  return Math.max(MIN_FIT_BYTES, left - RESERVE_BYTES);
+}
 
 export interface FittedResults {
   results: StepResult[];
@@ -52,7 +57,7 @@ export async function* fitResults(
   budget: { left: number },
   run: { req: SkillRunRequest; rt: SkillRuntime; plan: SkillPlan },
 ): AsyncGenerator<RunEvent, FittedResults | undefined> {
-  const fit = Math.max(MIN_FIT_BYTES, budget.left - RESERVE_BYTES);
+  const fit = fitBytes(budget.left);
   const total = list.reduce((n, r) => n + Buffer.byteLength(`${resultBlock(r, r.text)}\n\n`, 'utf8'), 0);
   if (total <= fit) {
     budget.left -= total;

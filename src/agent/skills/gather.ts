@@ -86,14 +86,7 @@ export async function* gatherInputs(
       continue;
     }
     const eachSkill = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
-    const files: string[] = [];
-    const empty: string[] = [];
-    for (const f of await filesIn(
-      where.abs,
-      supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
-      req.inputsFrom === 'model' ? rt.cwd : undefined,
-    ))
-      ((await isBlank(f)) ? empty : files).push(f);
+    const { files, empty } = await folderInputs(where.abs, arg, canOcr, req, rt);
     // Empty files are left out (said, never sent): the model would make their contents up.
     if (empty.length) {
       const list = empty.map((f) => `${show(f)} (${t('runs.skipped.empty')})`).join(t('runs.skipped.sep'));
@@ -132,6 +125,26 @@ export async function* gatherInputs(
     out.files.push(doc);
   }
   return out;
+}
+
+/** The files of a folder input the skill (or its `each` step) processes, and the empty ones left out. */
+export async function folderInputs(
+  dir: string,
+  arg: SkillArg,
+  canOcr: boolean,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): Promise<{ files: string[]; empty: string[] }> {
+  const eachSkill = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
+  const files: string[] = [];
+  const empty: string[] = [];
+  for (const f of await filesIn(
+    dir,
+    supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
+    req.inputsFrom === 'model' ? rt.cwd : undefined,
+  ))
+    ((await isBlank(f)) ? empty : files).push(f);
+  return { files, empty };
 }
 
 /** How a file named in a free-form task is checked (a file, not a folder). */

@@ -18,6 +18,7 @@ import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { scopedShell } from '../../tools/shell/scope.js';
 import type { CallGate } from '../batch/call-gate.js';
+import { dryRunEach } from '../batch/dry-run-each.js';
 import type { FolderOptions } from '../batch/folder-options.js';
 import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
@@ -199,6 +200,8 @@ async function* runPlanned(
     if (where.kind === 'directory' || (rt.folder?.dryRun && !req.chain?.length))
       return yield* runPerFile(runSkill, req, rt, arg.name, where.abs, canOcr, where.kind);
   }
+  const dry = await dryRunEach(runSkill, req, rt, plan); // `--dry-run` of a composite: nothing is sent
+  if (dry) return dry;
   if (plan.warning) yield { type: 'warning', message: plan.warning };
   yield { type: 'skill_start', skill: req.skill.name, model: plan.model, depth: plan.chain.length };
   // A document longer than one message: its parts first (map), the skill's run then combines them.

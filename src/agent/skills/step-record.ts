@@ -23,6 +23,8 @@ export class StepRecord {
     private readonly lock: RunLock | undefined,
     private readonly folder: string,
     private readonly cwd: string,
+    /** A dry run reads the record and changes nothing. */
+    private readonly dry: boolean,
   ) {}
 
   /** Take the folder's lock and open its record (a dry run takes no lock). */
@@ -45,7 +47,7 @@ export class StepRecord {
         folder: displayPath(rt.cwd, folder),
         currency: req.usage.platform.currency,
       });
-      return new StepRecord(manifest, lock, folder, rt.cwd);
+      return new StepRecord(manifest, lock, folder, rt.cwd, o.dryRun);
     } catch (err) {
       await lock?.release();
       throw err;
@@ -79,7 +81,7 @@ export class StepRecord {
       else todo.push(file);
       if (force || fresh === 'changed') redo.push(rel);
     }
-    if (redo.length) await this.manifest.forget(redo);
+    if (redo.length && !this.dry) await this.manifest.forget(redo);
     return { kept, todo };
   }
 
@@ -108,7 +110,7 @@ export class StepRecord {
   /** The steps are over (or stopped): the record written whole, the lock given back. */
   async close(): Promise<void> {
     try {
-      await this.manifest.close();
+      if (!this.dry) await this.manifest.close();
     } finally {
       await this.lock?.release();
     }

@@ -39,6 +39,11 @@ export const batch = defineMessages(
     'batch.dry.long': 'long document: {parts} parts, each sent on its own, then combined',
     'batch.dry.total':
       'Estimated in all: {input} input and {output} output tokens in about {calls} model calls (the answers are a guess).',
+    'batch.dry.totalAtLeast':
+      'Estimated in all: {input} input and {output} output tokens in at least {calls} model calls (the answers are a guess; results too long for one message are combined in rounds first, which takes more calls).',
+    'batch.dry.eachHead':
+      'Would run {each} on {todo} of {total} files of {folder} ({done} already done), then {skill} on their results:',
+    'batch.dry.eachOwn': '{skill}, on the results',
     'batch.dry.on': 'on {model}:',
     'batch.dry.batch': 'with --batch (results within 24 h):',
     'batch.dry.covered': 'covered by your plan',
@@ -132,6 +137,11 @@ export const batch = defineMessages(
     'batch.dry.long': '长文档：分 {parts} 部分分别发送，再合并',
     'batch.dry.total':
       '预计总计：约 {calls} 次模型调用，输入 {input} 个、输出 {output} 个 token（输出量为估计值）。',
+    'batch.dry.totalAtLeast':
+      '预计总计：至少 {calls} 次模型调用，输入 {input} 个、输出 {output} 个 token（输出量为估计值；结果超出一条消息时会先分轮合并，需要更多调用）。',
+    'batch.dry.eachHead':
+      '将先用 {each} 处理 {folder} 中 {total} 个文件里的 {todo} 个（{done} 个已完成），再用 {skill} 汇总它们的结果：',
+    'batch.dry.eachOwn': '{skill}（汇总结果）',
     'batch.dry.on': '使用 {model}：',
     'batch.dry.batch': '使用 --batch（24 小时内出结果）：',
     'batch.dry.covered': '由套餐覆盖',
