@@ -65,8 +65,12 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
       name: 'idle REPL memory (RSS)',
       value: median(runs.map((r) => r.rss)),
       unit: 'MB',
-      budget: 90,
-      note: 'idle at the prompt, after the warm-up (memory does not depend on load: absolute)',
+      // 59 MB with no warm-up; 83–89 MB after a first message. The warm-up loads what that message
+      // needs while the prompt waits (first message ≤ 1.3× a later one wins over idle memory), so
+      // the budget is what a REPL holds after its first message, plus the 8.8 MB region undici's
+      // parser keeps on some runs: measured 86.9–94.4 MB.
+      budget: 100,
+      note: 'idle at the prompt, after the warm-up, which loads what the first message needs (59 MB without it; absolute)',
     },
     {
       name: 'first message CPU',
