@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { FakeZhipu } from '../../test/fake-zhipu/server.js';
-import { bareReadline, cpuOfPid } from './lib/floors.js';
+import { bareReadline, preciseCpuOfPid } from './lib/floors.js';
 import { type BenchOptions, median, type Row } from './lib/row.js';
 import { openTerm, sleep, untilQuiet } from './lib/term.js';
 
@@ -23,14 +23,14 @@ async function once(
   await sleep(1500); // idle: a person reads the banner and starts typing
   await untilQuiet(term.pty.pid);
   const rss = rssMb(term.pty.pid);
-  let cpu = cpuOfPid(term.pty.pid);
+  let cpu = preciseCpuOfPid(term.pty.pid);
   await term.turn('hello');
-  const first = cpuOfPid(term.pty.pid) - cpu;
+  const first = preciseCpuOfPid(term.pty.pid) - cpu;
   await sleep(1500);
   await untilQuiet(term.pty.pid);
-  cpu = cpuOfPid(term.pty.pid);
+  cpu = preciseCpuOfPid(term.pty.pid);
   await term.turn('hello again');
-  const second = cpuOfPid(term.pty.pid) - cpu;
+  const second = preciseCpuOfPid(term.pty.pid) - cpu;
   term.close();
   return { readyMs, rss, first, second };
 }
@@ -50,7 +50,6 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
   } finally {
     await fake.stop();
   }
-  // CPU ticks are 10 ms: the sums over the runs say more than one run's.
   const first = runs.reduce((s, r) => s + r.first, 0) / n;
   const second = runs.reduce((s, r) => s + r.second, 0) / n;
   return [
@@ -75,7 +74,7 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
       unit: 'ms',
       floor: { name: 'second message', value: second * 1000 },
       maxRatio: 1.3,
-      note: `zhi's CPU from Enter to the next prompt, once it has been idle (1.5 s at least, no CPU for 0.3 s); mean of ${n}`,
+      note: `zhi's CPU (schedstat, ns) from Enter to the next prompt, once it has been idle (1.5 s at least, no CPU for 0.3 s); mean of ${n}`,
     },
   ];
 }

@@ -105,6 +105,8 @@ export class ChatSession {
     });
     let step = await run.next();
     while (!step.done) {
+      // Stopped (Ctrl+C): the partial answer is saved just after the prompt is back, not before.
+      if (signal?.aborted) this.session?.recorder.deferWrites();
       yield this.consume(step.value);
       step = await run.next();
     }

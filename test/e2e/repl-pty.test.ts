@@ -107,7 +107,8 @@ describe('zhi REPL in a terminal', () => {
     await waitPrompt(s);
     await type(s, '列出客户');
     await type(s, KEY.enter);
-    await s.waitFor('客户300有限公司', 30_000);
+    // Some row from 300 on (under load a frame can skip rows that scrolled past between two).
+    await s.waitFor(/客户(?:[3-9]\d\d|\d{4})有限公司/, 30_000);
     const mark = s.mark();
     await type(s, KEY.ctrlC);
     await s.waitFor('Interrupted.', 5_000, mark);

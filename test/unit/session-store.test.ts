@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
-import type { RunConsumer } from '../../src/agent/events.js';
+import { emptyResult, type RunConsumer } from '../../src/agent/events.js';
 import { sessionMarkdown } from '../../src/agent/sessions/export.js';
 import { type SessionHeader, serialiseLine } from '../../src/agent/sessions/format.js';
 import {
@@ -480,5 +480,44 @@ describe('finding sessions', () => {
     // bbbb was written last (appended to): it is the latest conversation in /a; the skill run is not one.
     expect((await latestSession(dir, '/a'))?.id).toBe('20260301-110000-bbbb');
     expect(await latestSession(dir, '/nowhere')).toBeUndefined();
+  });
+});
+
+describe('a stopped run is saved just after, not before, the prompt comes back', () => {
+  const recorder = () =>
+    openSession({
+      kind: 'repl',
+      sessionsDir: dir,
+      cwd: '/work/docs',
+      model: 'glm-5',
+      platform: PLATFORMS.bigmodel,
+      systemPrompt: 'SYSTEM',
+    });
+  const types = (file: string) =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).type as string);
+  const partial: Message = { role: 'assistant', content: '半个回答' };
+
+  it('holds the lines until the next turn of the event loop, then writes them in order', async () => {
+    const rec = recorder();
+    rec.consume({ type: 'user', message: { role: 'user', content: '讲个故事' } });
+    rec.deferWrites();
+    rec.consume({ type: 'message', message: partial });
+    rec.consume({ type: 'done', result: emptyResult('aborted') });
+    expect(types(rec.file)).toEqual(['session', 'system', 'message', 'title']);
+    await new Promise((r) => setImmediate(r));
+    expect(types(rec.file)).toEqual(['session', 'system', 'message', 'title', 'message', 'end']);
+    rec.close();
+  });
+
+  it('writes what it holds at once when the session closes first', () => {
+    const rec = recorder();
+    rec.consume({ type: 'user', message: { role: 'user', content: '讲个故事' } });
+    rec.deferWrites();
+    rec.consume({ type: 'message', message: partial });
+    rec.close();
+    expect(types(rec.file)).toEqual(['session', 'system', 'message', 'title', 'message']);
   });
 });

@@ -4,7 +4,7 @@
  * next to its own measurement, so load on a shared machine weighs on both sides.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
@@ -82,6 +82,28 @@ export function bareNode(n: number): Cost {
 }
 
 /** CPU seconds a process has used so far (Linux /proc), for processes we cannot wrap (a pty's child). */
+/**
+ * CPU seconds a process has used, to the nanosecond where Linux keeps it (the sum of its threads'
+ * /proc/<pid>/task/<tid>/schedstat): a message's 10–30 ms are 1–3 clock ticks, too coarse to
+ * compare a first message with a second. Falls back to `cpuOfPid` (ticks) where it is missing.
+ */
+export function preciseCpuOfPid(pid: number): number {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+    if (ns > 0) return ns / 1e9;
+  } catch {
+    // no /proc/<pid>/task (not Linux)
+  }
+  return cpuOfPid(pid);
+}
+
 export function cpuOfPid(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

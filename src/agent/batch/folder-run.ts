@@ -361,6 +361,11 @@ class FolderRun {
       if (!this.rounds?.letGo(rel)) break;
       r = undefined; // its error's stack holds the conversation that was let go
       await this.rounds.resume(rel);
+      // Interrupted meanwhile: not started again only to stop.
+      if (rt.signal.aborted) {
+        r = { result: emptyResult('aborted'), cost: 0, outputs: [] };
+        break;
+      }
     }
     const written = await this.checkWritten(r, log);
     const attempt = classify(r);

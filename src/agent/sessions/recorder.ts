@@ -108,6 +108,23 @@ export class SessionRecorder {
     this.live = messages;
   }
 
+  /**
+   * Prepare the file's first lines while the prompt waits, so the first message only writes
+   * them (the header is dated then, as the session's id is). Still nothing is written until the
+   * first event.
+   */
+  prepare(): void {
+    if (!this.closed && !this.failed) this.out.prepare();
+  }
+
+  /**
+   * The run was stopped: what it still records (the partial answer, its usage, its end) is
+   * written on the next turn of the event loop, once the prompt is back (see SessionFile.defer).
+   */
+  deferWrites(): void {
+    this.out.defer();
+  }
+
   /** Whether anything was written (a session file exists). */
   get started(): boolean {
     return this.out.started;
@@ -302,12 +319,10 @@ export class SessionRecorder {
     const append = this.resumed;
     return new SessionFile(path, this.o.sessionsDir, {
       append,
-      // Called as the file opens: until close() notes its final state, the index must read this
-      // file rather than trust its line (--continue takes closed sessions from the index).
-      head: () => {
-        noteLive(this.o.sessionsDir, path);
-        return append ? this.resumeLines() : this.headerLines();
-      },
+      head: () => (append ? this.resumeLines() : this.headerLines()),
+      // Until close() notes its final state, the index must read this file rather than trust
+      // its line (--continue takes closed sessions from the index).
+      opened: () => noteLive(this.o.sessionsDir, path),
       fail: (err) => this.fail(err),
       closed: () => {
         if (!this.failed) noteSession(this.o.sessionsDir, path);

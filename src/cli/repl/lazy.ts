@@ -41,6 +41,9 @@ export function warmUpLater(
     loadCommands: () => Promise<unknown>;
     loadChat: () => Promise<BuiltChat>;
     redraw: () => void;
+    /** The prompt and its status line, as the REPL's editor draws them. */
+    prompt: () => string;
+    status: () => string | undefined;
   },
 ): void {
   const quiet = () => undefined;
@@ -52,7 +55,8 @@ export function warmUpLater(
         o.redraw();
         w.warmChat(chat);
         await Promise.all([w.warmFetch(), w.warmMarkdown()]);
-        await w.warmRenderer(o.ctx);
+        await w.warmTurn(o.ctx, chat);
+        await w.warmEditor(o.prompt, o.status);
       })
       .catch(quiet);
   }, delayMs);

@@ -152,6 +152,8 @@ export class Repl {
       loadCommands: () => this.loadCommands(),
       loadChat: () => this.loadChat(),
       redraw: () => this.editor.redraw(),
+      prompt: () => this.prompt(),
+      status: () => this.statusLine(),
     });
   }
 
