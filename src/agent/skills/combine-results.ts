@@ -73,7 +73,7 @@ export async function* fitResults(
       budget: formatBytes(fit),
     }),
   };
-  const { req, rt, plan } = run;
+  const { rt, plan } = run;
   const group = Math.min(fit, partBytes(plan.model));
   const store = resultsStore(list, texts, input, run, group);
   // A file's own result is in memory; a round's is read from the store.
