@@ -5,7 +5,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { DEFAULT_MAX_BYTES, readDocument } from '../tools/files/readers/index.js';
+import { DEFAULT_MAX_BYTES } from '../tools/files/readers/types.js';
 import { resolveReadPath } from '../tools/paths.js';
 import { ToolError } from '../tools/types.js';
 
@@ -85,6 +85,8 @@ export async function readBundled(
   }
   // The one containment rule, rooted at the skill's folder: links resolved, secrets refused.
   const { abs } = await resolveReadPath(folder, path);
+  // The readers (and their charset detection) load here, not when skills are discovered.
+  const { readDocument } = await import('../tools/files/readers/index.js');
   const doc = await readDocument(abs, {
     maxBytes: DEFAULT_MAX_BYTES,
     ...(o.offset ? { offset: o.offset } : {}),

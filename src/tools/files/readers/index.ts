@@ -16,11 +16,9 @@ import { displayEncoding, type TextEncodingName } from './charset.js';
 import { LEGACY_EXT, type LegacyFamily } from './legacy.js';
 import { type BinaryKind, sniffBinary } from './text.js';
 import { readTextWindow } from './text-window.js';
-import { DocumentError, type Extracted } from './types.js';
+import { DEFAULT_MAX_BYTES, DocumentError, type Extracted } from './types.js';
 
-export { DocumentError, type DocumentErrorCode } from './types.js';
-
-export const DEFAULT_MAX_BYTES = 100 * 1024;
+export { DEFAULT_MAX_BYTES, DocumentError, type DocumentErrorCode } from './types.js';
 
 export type DocumentKind = 'text' | 'docx' | 'xlsx' | 'pdf' | 'pptx' | 'odt' | 'ods' | 'odp' | LegacyFamily;
 

@@ -1,5 +1,8 @@
 import { ToolError } from '../../types.js';
 
+/** How much text one read returns by default (here, so callers need not load every reader). */
+export const DEFAULT_MAX_BYTES = 100 * 1024;
+
 /** Why a document could not be read; the message is written for the model (English). */
 export type DocumentErrorCode =
   | 'not_found'
