@@ -10,22 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/support/width.js';
 import { useE2E } from '../helpers/e2e.js';
 import { FS_SERVER } from '../helpers/mcp.js';
-import { KEY, type PtySession, promptFor, screen, waitScreen } from '../helpers/pty.js';
+import { KEY, type PtySession, promptFor, screen, submit, waitScreen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
 
 /** Send a command and wait until the prompt is back after it. */
-async function command(s: PtySession, lang: 'en' | 'zh', text: string): Promise<string> {
-  const from = s.mark();
-  s.write(text);
-  s.write(KEY.enter);
-  await s.until(
-    () => s.text().slice(from).split(promptFor(lang)).length > 1,
-    `the prompt after ${text}`,
-    20_000,
-  );
-  return s.text().slice(from);
+function command(s: PtySession, lang: 'en' | 'zh', text: string): Promise<string> {
+  return submit(s, text, promptFor(lang));
 }
 
 /**

@@ -172,3 +172,36 @@ export async function waitScreen(
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Type `line`, press Enter, and wait until zhi has handled it: the screen's last prompt line is a
+ * new one, below the line submitted, and empty again. Waiting for the prompt's text alone is not
+ * enough: typing a long line redraws the prompt with it before Enter is even read, and keys typed
+ * while zhi works wait for the next prompt (an Enter among them does not send them).
+ * Returns the output since the line was typed.
+ */
+export async function submit(s: PtySession, line: string, prompt: string): Promise<string> {
+  const bare = prompt.trimEnd();
+  const lastPrompt = (view: string) => {
+    const lines = view.split('\n');
+    for (let i = lines.length - 1; i >= 0; i--) {
+      if (lines[i]!.startsWith(bare)) return { at: i, empty: lines[i]!.trimEnd() === bare };
+    }
+    return { at: -1, empty: false };
+  };
+  const cols = s.pty.cols;
+  const before = lastPrompt(screen(s, cols)).at;
+  const from = s.mark();
+  s.write(line);
+  s.write(KEY.enter);
+  await waitScreen(
+    s,
+    cols,
+    (view) => {
+      const p = lastPrompt(view);
+      return p.at > before && p.empty;
+    },
+    `the prompt after ${line}`,
+  );
+  return s.text().slice(from);
+}
