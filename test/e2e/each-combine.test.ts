@@ -114,6 +114,19 @@ describe('each: results combined in rounds', () => {
     expect(existsSync(join(work, partsDir))).toBe(false);
   });
 
+  it('a single result larger than a message is cut, said with its file, and the requests stay bounded', async () => {
+    makeFolder(3);
+    const long = responder(200 * 1024);
+    fake.fallback = (req) =>
+      !isDigest(req) && userOf(req).includes('MARKER-d01') ? long(req) : responder(400)(req);
+    const r = await zhi(['run', 'daily-digest', 'today']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/The result for today\/d01\.md \(200 KB\) is longer than one message takes/);
+    for (const req of chats()) expect(req.bytes.length).toBeLessThanOrEqual(BUDGET);
+    expect(userOf(combineCalls().find((c) => userOf(c).includes('today/d01.md'))!)).toContain('[truncated');
+    expect(digest()).toBe('# Digest d01 d02 d03');
+  });
+
   it('a run killed after the rounds makes no combining call again', async () => {
     const ids = makeFolder(60);
     fake.fallback = (req) =>

@@ -63,22 +63,7 @@ export async function* fitResults(
     budget.left -= total;
     return { results: list };
   }
-  // One result larger than a whole message is cut (said, with the file's name): it could not be
-  // sent even alone.
-  const texts = list.map((r) => r.text);
-  for (const [i, r] of list.entries()) {
-    const cut = truncateText(r.text, fit - MARKER_BYTES - Buffer.byteLength(resultBlock(r, ''), 'utf8'));
-    if (!cut.truncated) continue;
-    texts[i] = cut.text;
-    yield {
-      type: 'warning',
-      message: t('skills.warn.resultCut', {
-        file: r.file,
-        size: formatBytes(cut.bytes),
-        budget: formatBytes(fit),
-      }),
-    };
-  }
+  const texts = yield* cutAlone(list, fit);
   yield {
     type: 'warning',
     message: t('skills.warn.combineRounds', {
@@ -88,21 +73,9 @@ export async function* fitResults(
       budget: formatBytes(fit),
     }),
   };
-  const { req, rt, plan } = run;
+  const { rt, plan } = run;
   const group = Math.min(fit, partBytes(plan.model));
-  const store = PartStore.for(plan.outputDir, {
-    // The results themselves (with their files and whether they failed) key the store.
-    parts: hashOf(list, texts),
-    other: [
-      'each-results',
-      req.skill.name,
-      req.skill.hash,
-      plan.model,
-      group,
-      input.each,
-      withoutInput(req.values, input.argName),
-    ],
-  });
+  const store = resultsStore(list, texts, input, run, group);
   // A file's own result is in memory; a round's is read from the store.
   const text = async (x: Span) =>
     x.key.startsWith('r') ? ((await store.get(x.key)) ?? '').trim() : texts[x.from - 1]!;
@@ -110,15 +83,7 @@ export async function* fitResults(
   const items: RoundItem[] = [];
   for (const [i] of list.entries())
     items.push(await measured({ from: i + 1, to: i + 1, key: `f${i + 1}` }, block));
-  const pieces: PieceRun = {
-    req,
-    rt,
-    plan,
-    argName: input.argName,
-    file: input.folder,
-    store,
-    what: 'results',
-  };
+  const pieces: PieceRun = { ...run, argName: input.argName, file: input.folder, store, what: 'results' };
   const combined = yield* combineInRounds(
     items,
     {
@@ -152,6 +117,45 @@ export async function* fitResults(
 }
 
 type Span = Omit<RoundItem, 'bytes'>;
+
+/**
+ * The results' texts, a result larger than a whole message cut (said, with the file's name): it
+ * could not be sent even alone.
+ */
+async function* cutAlone(list: StepResult[], fit: number): AsyncGenerator<RunEvent, string[]> {
+  const texts = list.map((r) => r.text);
+  for (const [i, r] of list.entries()) {
+    const cut = truncateText(r.text, fit - MARKER_BYTES - Buffer.byteLength(resultBlock(r, ''), 'utf8'));
+    if (!cut.truncated) continue;
+    texts[i] = cut.text;
+    const params = { file: r.file, size: formatBytes(cut.bytes), budget: formatBytes(fit) };
+    yield { type: 'warning', message: t('skills.warn.resultCut', params) };
+  }
+  return texts;
+}
+
+/** Where the rounds' results are kept, keyed by the results themselves, the skill and the model. */
+function resultsStore(
+  list: StepResult[],
+  texts: string[],
+  input: ResultsInput,
+  run: { req: SkillRunRequest; plan: SkillPlan },
+  group: number,
+): PartStore {
+  const { req, plan } = run;
+  return PartStore.for(plan.outputDir, {
+    parts: hashOf(list, texts),
+    other: [
+      'each-results',
+      req.skill.name,
+      req.skill.hash,
+      plan.model,
+      group,
+      input.each,
+      withoutInput(req.values, input.argName),
+    ],
+  });
+}
 
 /** An item as a result: one file's, or a group's (the files it covers, combined). */
 function asResult(list: StepResult[], x: Span): StepResult {
