@@ -206,3 +206,28 @@ describe('--dry-run of a composite skill', () => {
     expect(r.stdout).toContain('至少 61 次模型调用');
   });
 });
+
+describe('--batch with a composite skill', () => {
+  it.each([
+    'en',
+    'zh',
+  ] as const)('is refused before anything is read or sent, saying why (%s)', async (lang) => {
+    makeFolder(3);
+    const r = await runZhi({
+      args: ['run', 'daily-digest', 'today', '--batch', '--auto'],
+      baseUrl: fake.baseUrl,
+      home,
+      cwd: work,
+      env: { ZHI_LANGUAGE: lang },
+    });
+    expect(r.code).toBe(2);
+    expect(fake.requests).toHaveLength(0);
+    expect(r.stderr).toContain(
+      lang === 'zh'
+        ? '技能 daily-digest 不能作为批处理任务运行：它先对每个文件运行 summarize'
+        : 'The skill daily-digest cannot run as a batch job: it first runs summarize on every file',
+    );
+    expect(r.stderr).toContain(lang === 'zh' ? '去掉 --batch' : 'without --batch');
+    expect(existsSync(join(work, 'zhi-output'))).toBe(false);
+  });
+});

@@ -5,7 +5,7 @@ import { usesTrustTools } from '../../src/skills/trust.js';
 import { BUILTIN_TOOL_NAMES, loadTools, traitsOf } from '../../src/tools/index.js';
 import type { ToolEntry } from '../../src/tools/types.js';
 
-const skill = (tools: string[]) => ({ name: 's', tools }) as unknown as Skill;
+const skill = (tools: string[], args: unknown[] = []) => ({ name: 's', tools, args }) as unknown as Skill;
 
 describe('tool traits come from the tool table', () => {
   it('answers for every built-in, and nothing for a skill or an MCP tool', () => {
@@ -32,6 +32,9 @@ describe('tool traits come from the tool table', () => {
     expect(usesTrustTools(skill(['shell']))).toBe(true);
     expect(batchBlocker(skill(['file_read', 'file_write']))).toBeUndefined();
     expect(batchBlocker(skill(['file_read', 'shell']))?.kind).toBe('usage');
+    // A composite skill's combining step needs every file's result first: not a batch job either.
+    const composite = skill(['file_write'], [{ name: 'folder', type: 'directory', each: 'summarize' }]);
+    expect(batchBlocker(composite)?.whatText()).toContain('summarize');
   });
 
   it('loads extra entries of higher layers through the same loadTools', async () => {
