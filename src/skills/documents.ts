@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
+import { maxBy } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
 import { nearName, withName } from '../support/near-file.js';
@@ -367,7 +368,7 @@ export function composeMessage(o: {
     }
     const results = o.results?.get(arg.name);
     if (results) {
-      const total = Math.max(results.length, ...results.map((r) => r.files?.total ?? 0));
+      const total = maxBy(results, (r) => r.files?.total ?? 0, results.length);
       const said =
         results.length === total
           ? 'the result for each is below'
