@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
@@ -301,6 +301,53 @@ describe('a translation longer than can be shown', () => {
     // Too long to print: the answer says where it is; the kept results are gone.
     expect(again.stdout).not.toContain('EN-1 ');
     expect(again.stdout).toMatch(/too long to show here; it was written to zhi-output[\\/]long\.en\.md/);
+    expect(readdirSync(join(work, 'zhi-output'))).toEqual(['long.en.md']);
+  });
+});
+
+describe('a translation longer than can be shown, that the model does not save', () => {
+  it.each([
+    'en',
+    'zh',
+  ] as const)('says so, keeps the parts, and the same command saves it without paying for them again (%s)', async (lang) => {
+    const sections = Array.from(
+      { length: 700 },
+      (_, i) => `# 第${i + 1}节\n\nSECTION-${i + 1} ${'合同条款的具体内容如下所述。'.repeat(45)}`,
+    );
+    writeFileSync(join(work, 'long.md'), sections.join('\n\n'));
+    let writes = false;
+    fake.fallback = (req: RecordedRequest): Reply => {
+      if (isMap(req)) {
+        const en = numbers(user(req), 'SECTION').map(
+          (n) => `## Section ${n}\n\nEN-${n} ${'translated '.repeat(180)}`,
+        );
+        return { kind: 'text', text: en.join('\n\n'), chunk: 4000 };
+      }
+      const placeholder = /exactly (\{\{[A-Z_]+\}\})/.exec(user(req))?.[1] ?? 'missing';
+      if (writes && req.body.messages.at(-1).role === 'user')
+        return {
+          kind: 'tools',
+          calls: [{ name: 'file_write', arguments: { path: 'long.en.md', content: placeholder } }],
+        };
+      return { kind: 'text', text: 'Done.' };
+    };
+    const args = ['run', 'translate', 'long.md', '--to', 'English', '--auto'];
+    const env = { ZHI_LANGUAGE: lang };
+    const first = await e.zhi(args, { timeoutMs: 60_000, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain(lang === 'zh' ? '没有保存' : 'was not saved');
+    expect(first.stdout).not.toMatch(/written to|已写入/);
+    expect(existsSync(join(work, 'zhi-output', '.zhi-parts'))).toBe(true);
+    const paid = chats().filter(isMap).length;
+    expect(paid).toBeGreaterThan(10);
+
+    fake.requests.length = 0;
+    writes = true;
+    const again = await e.zhi(args, { timeoutMs: 60_000, env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(chats().filter(isMap)).toHaveLength(0);
+    const file = readFileSync(join(work, 'zhi-output', 'long.en.md'), 'utf8');
+    expect(numbers(file, 'EN')).toEqual(Array.from({ length: 700 }, (_, i) => i + 1));
     expect(readdirSync(join(work, 'zhi-output'))).toEqual(['long.en.md']);
   });
 });

@@ -273,7 +273,10 @@ async function wholeResult(store: PartStore, keys: string[]): Promise<WholeResul
  */
 export function wholeAnswer(whole: WholeResult, written: string[]): string {
   if (whole.text !== undefined) return whole.text;
-  return t('batch.longWritten', { size: formatBytes(whole.bytes), path: written.join(', ') || '?' });
+  const size = formatBytes(whole.bytes);
+  return written.length
+    ? t('batch.longWritten', { size, path: written.join(', ') })
+    : t('batch.longNotWritten', { size });
 }
 
 /**

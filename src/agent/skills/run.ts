@@ -265,13 +265,12 @@ async function* runPlanned(
   result.filesRead += before.filesRead;
   insertAll(result.filesWritten, 0, before.filesWritten);
   // A long document joined in parts: the answer is the whole result, as a short document's would be.
+  const written = result.filesWritten.map((f) => displayPath(rt.cwd, f.path));
   if (long?.whole !== undefined && result.stopReason === 'answer')
-    result.text = wholeAnswer(
-      long.whole,
-      result.filesWritten.map((f) => displayPath(rt.cwd, f.path)),
-    );
-  // Part results (a long document's, per-file results combined) were kept for a run that fails.
-  if (result.stopReason === 'answer')
+    result.text = wholeAnswer(long.whole, written);
+  // Part results are kept for a run that fails, or whose whole result, too long to be the answer, was not written.
+  const lost = long?.whole !== undefined && long.whole.text === undefined && !written.length;
+  if (result.stopReason === 'answer' && !lost)
     for (const store of [...(long ? [long.store] : []), ...inputs.stores])
       await store.discard().catch(() => {});
   return result;

@@ -29,6 +29,8 @@ export const batch = defineMessages(
     'batch.err.longChanged':
       'The long document {file} changed while its parts were being processed, so its parts no longer match it.',
     'batch.longWritten': 'The whole result ({size}) is too long to show here; it was written to {path}.',
+    'batch.longNotWritten':
+      'The whole result ({size}) was not saved: the model answered without writing its file, and it is too long to show here. The results of its parts are kept: run the same command again to save it without paying for the parts again.',
     'batch.err.longCost':
       'Did not process the long document {file}: it would cost about {cost}, more than max_cost_per_run ({limit}) allows.',
     'batch.err.longDeclined': 'You answered no; nothing was sent.',
@@ -130,6 +132,8 @@ export const batch = defineMessages(
     'batch.try.longAgain': '再次运行同一命令：会从已保存的结果继续。',
     'batch.err.longChanged': '长文档 {file} 在分部分处理期间被修改了，已拆分的部分与它不再一致。',
     'batch.longWritten': '完整结果（{size}）太长，不在此显示；已写入 {path}。',
+    'batch.longNotWritten':
+      '完整结果（{size}）没有保存：模型没有写入文件就给出了回答，而结果太长，无法在此显示。各部分的结果已保留：再次运行同一命令即可保存，不会再为这些部分付费。',
     'batch.err.longCost': '未处理长文档 {file}：费用约 {cost}，超过 max_cost_per_run（{limit}）允许的上限。',
     'batch.err.longDeclined': '你选择了否，没有发送任何内容。',
     'batch.err.longNoTerminal': '没有可以询问你的终端，因此没有发送任何内容。',
