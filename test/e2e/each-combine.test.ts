@@ -77,7 +77,8 @@ function makeFolder(n: number): string[] {
 const digest = () => readFileSync(join(work, 'zhi-output', 'digest.md'), 'utf8').trim();
 const partsDir = join('zhi-output', '.zhi-parts');
 
-describe('each: results combined in rounds', () => {
+// A run of 60 files and its rounds can take more than the default minute on a loaded machine.
+describe('each: results combined in rounds', { timeout: 180_000 }, () => {
   it('results that fit go to the skill as they are: one call per file and one for the skill', async () => {
     const ids = makeFolder(5);
     const r = await zhi(['run', 'daily-digest', 'today']);
@@ -163,7 +164,7 @@ describe('each: results combined in rounds', () => {
   });
 });
 
-describe('--dry-run of a composite skill', () => {
+describe('--dry-run of a composite skill', { timeout: 180_000 }, () => {
   it('sends nothing, counts a call per file and the skill own, exactly when rounds cannot be needed', async () => {
     makeFolder(3);
     const r = await zhi(['run', 'daily-digest', 'today', '--dry-run']);
