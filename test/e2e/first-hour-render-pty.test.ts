@@ -117,7 +117,13 @@ describe.each([
     s.write('y');
     s.write(KEY.enter);
     await s.waitFor('Listed.', 20_000);
-    const view = await waitScreen(s, cols, (v) => /list_directory.*[✓✗]/.test(v), 'the tool line');
+    // The tool line and the closing line with its cost (drawn after the answer's last words).
+    const view = await waitScreen(
+      s,
+      cols,
+      (v) => /list_directory.*[✓✗]/.test(v) && /¥0\.\d{4}/.test(v),
+      'the tool line and the closing line',
+    );
     expect(view).not.toContain('files__list_directory');
     const line = view.split('\n').find((l) => /list_directory.*[✓✗]/.test(l))!;
     expect(line).toMatch(/\[1\/1\] files: list_directory \S.* … ✓/);

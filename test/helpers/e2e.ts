@@ -38,7 +38,7 @@ export function useE2E(): E2E {
       for (const s of open.splice(0)) {
         if (s.text().includes('went wrong')) printLogs(home);
         s.kill();
-        await s.exited(5_000).catch(() => undefined);
+        await s.exited().catch(() => s.pty.kill('SIGKILL'));
       }
       cleanup(home, cwd);
     };
