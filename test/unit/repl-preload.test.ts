@@ -1,24 +1,14 @@
-/**
- * `zhi --continue` in the REPL: the prompt shows while the conversation (tools, skills, MCP) is
- * still being made, and the status line catches up once it is there.
- */
-import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
-import { parseArgs } from '../../src/cli/args.js';
 import type { AppContext } from '../../src/cli/context.js';
-import { Interrupt } from '../../src/cli/interrupt.js';
-import { makeStyle } from '../../src/cli/render/style.js';
 import { History } from '../../src/cli/repl/history.js';
 import { Repl } from '../../src/cli/repl/repl.js';
-import { MODEL_CATALOG } from '../../src/llm/catalog.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { resolveConfig } from '../../src/support/config.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
-import { appPaths } from '../../src/support/paths.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
+import { terminalContext } from '../helpers/app-context.js';
 import { ScriptedLlm } from '../helpers/fake-llm.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -50,22 +40,7 @@ it('shows the prompt before the chat is made, and the chat model in the status l
     { isTTY: true, columns: 100, rows: 24 },
   );
   const platform = PLATFORMS.bigmodel;
-  const ctx: AppContext = {
-    args: parseArgs(['--continue']),
-    paths: appPaths({ ZHI_HOME: dir }),
-    config: resolveConfig({ file: { status_line: 'on' }, exists: false, warnings: [] }, MODEL_CATALOG, {}),
-    platform,
-    err: makeStyle(false),
-    out: makeStyle(false),
-    stdinIsTTY: true,
-    stdoutIsTTY: true,
-    stderrIsTTY: true,
-    cwd: dir,
-    outputDir: join(dir, 'zhi-output'),
-    mode: 'approve',
-    env: { HOME: dir },
-    interrupt: new Interrupt({ exit: () => {} }),
-  };
+  const ctx: AppContext = terminalContext(dir, { args: ['--continue'], file: { status_line: 'on' } });
   let release: () => void = () => undefined;
   const made = new Promise<void>((r) => {
     release = r;

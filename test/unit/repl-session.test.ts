@@ -5,24 +5,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
 import type { Prompter } from '../../src/agent/loop.js';
-import { parseArgs } from '../../src/cli/args.js';
 import type { AppContext } from '../../src/cli/context.js';
-import { Interrupt } from '../../src/cli/interrupt.js';
-import { makeStyle } from '../../src/cli/render/style.js';
 import { loadSlashCommands } from '../../src/cli/repl/commands/index.js';
 import type { SlashContext } from '../../src/cli/repl/commands/types.js';
 import { History } from '../../src/cli/repl/history.js';
 import { Repl } from '../../src/cli/repl/repl.js';
 import { usageSince } from '../../src/cli/repl/usage-delta.js';
-import { MODEL_CATALOG } from '../../src/llm/catalog.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { StreamEvent } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { resolveConfig } from '../../src/support/config.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
-import { appPaths } from '../../src/support/paths.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/types.js';
+import { terminalContext } from '../helpers/app-context.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -78,22 +73,7 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
   const tools = new ToolRegistry();
   tools.register(noteTool);
   const platform = PLATFORMS.bigmodel;
-  const ctx: AppContext = {
-    args: parseArgs([]),
-    paths: appPaths({ ZHI_HOME: dir }),
-    config: resolveConfig({ file: { status_line: 'off' }, exists: false, warnings: [] }, MODEL_CATALOG, {}),
-    platform,
-    err: makeStyle(false),
-    out: makeStyle(false),
-    stdinIsTTY: true,
-    stdoutIsTTY: true,
-    stderrIsTTY: true,
-    cwd: dir,
-    outputDir: join(dir, 'zhi-output'),
-    mode: 'approve',
-    env: { HOME: dir },
-    interrupt: new Interrupt({ exit: () => {} }),
-  };
+  const ctx: AppContext = terminalContext(dir, { file: { status_line: 'off' } });
   // Made by the REPL when first needed, with the REPL's prompter (the questions asked in its editor).
   let chat: ChatSession | undefined;
   const makeChat = (prompter: Prompter) =>

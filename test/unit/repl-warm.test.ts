@@ -1,20 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
 import type { Prompter } from '../../src/agent/loop.js';
-import { parseArgs } from '../../src/cli/args.js';
 import type { AppContext } from '../../src/cli/context.js';
-import { Interrupt } from '../../src/cli/interrupt.js';
-import { makeStyle } from '../../src/cli/render/style.js';
 import { warmEditor, warmTurn } from '../../src/cli/repl/warm.js';
 import { sessionWiring } from '../../src/cli/sessions/attach.js';
-import { MODEL_CATALOG } from '../../src/llm/catalog.js';
-import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { resolveConfig } from '../../src/support/config.js';
-import { appPaths } from '../../src/support/paths.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
+import { terminalContext } from '../helpers/app-context.js';
 import { ScriptedLlm } from '../helpers/fake-llm.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -25,22 +18,7 @@ beforeEach(() => {
 afterEach(() => cleanup(dir));
 
 function context(): AppContext {
-  return {
-    args: parseArgs([]),
-    paths: appPaths({ ZHI_HOME: dir }),
-    config: resolveConfig({ file: {}, exists: false, warnings: [] }, MODEL_CATALOG, {}),
-    platform: PLATFORMS.bigmodel,
-    err: makeStyle(true),
-    out: makeStyle(true),
-    stdinIsTTY: true,
-    stdoutIsTTY: true,
-    stderrIsTTY: true,
-    cwd: dir,
-    outputDir: join(dir, 'zhi-output'),
-    mode: 'approve',
-    env: { HOME: dir, TERM: 'xterm-256color' },
-    interrupt: new Interrupt({ exit: () => {} }),
-  };
+  return terminalContext(dir, { color: true, env: { TERM: 'xterm-256color' } });
 }
 
 /** Everything written to process.stdout and stderr while `fn` runs. */
