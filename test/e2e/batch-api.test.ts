@@ -7,7 +7,7 @@ import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { markerOf } from '../helpers/requests.js';
-import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { pollUntil, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -113,14 +113,7 @@ describe('zhi run … --batch: the Batch API', () => {
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (stderr.includes('in progress')) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => stderr.includes('in progress'));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     const id = manifestOf().batch.id as string;
@@ -161,14 +154,7 @@ describe('zhi run … --batch: the Batch API', () => {
     );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (stderr.includes('in progress')) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => stderr.includes('in progress'));
     child.kill('SIGINT');
     await new Promise((r) => child.on('close', r));
     const id = manifestOf().batch.id as string;
@@ -221,14 +207,7 @@ describe('zhi run … --batch: the Batch API', () => {
       env: testEnv({ baseUrl: fake.baseUrl, home, env }),
       stdio: ['ignore', 'ignore', 'ignore'],
     });
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (fake.batches.size) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => fake.batches.size);
     child.kill('SIGKILL');
     const id = [...fake.batches.keys()][0]!;
     const r = await zhi(['batch', 'cancel', id]);

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { markerOf } from '../helpers/requests.js';
-import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { pollUntil, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 // --batch sends every model call of every file through the Batch API, in rounds (issue 26).
 const e = useE2E();
@@ -117,14 +117,7 @@ describe('zhi run … --batch: every call of every file, in rounds', () => {
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (stderr.includes('(round 2)')) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => stderr.includes('(round 2)'));
     child.kill('SIGKILL');
     await new Promise((res) => child.on('close', res));
     expect(fake.batches.size).toBe(2);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { cleanup, pollUntil, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 /** MESSAGE_BUDGET_BYTES (src/skills/documents.ts): no request may be larger. */
 const BUDGET = 150 * 1024;
@@ -138,14 +138,7 @@ describe('each: results combined in rounds', { timeout: 180_000 }, () => {
       env: testEnv({ baseUrl: fake.baseUrl, home }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (finalCalls().length) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => finalCalls().length);
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     const combined = combineCalls().length;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
-import { cleanup, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { cleanup, pollUntil, runZhi, tempDir, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 let home: string;
 let work: string;
@@ -134,14 +134,7 @@ describe('each: steps run in the folder pool', () => {
       }
       return done.size;
     };
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (recorded() >= 3) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => recorded() >= 3);
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     release();

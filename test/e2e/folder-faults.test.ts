@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { markerOf } from '../helpers/requests.js';
+import { pollUntil } from '../helpers/zhi.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -54,14 +55,7 @@ describe('faults wait, not fail', () => {
     fake.latencyMs = 100;
     const run = zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '2']);
     // Once the first file is written, the server goes away for 2.5 s (connections refused).
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (outputs().length) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => outputs().length);
     await fake.outage(2500);
     const r = await run;
     expect(fake.dropped).toBeGreaterThan(0);

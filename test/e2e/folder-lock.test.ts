@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { markerOf } from '../helpers/requests.js';
-import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { pollUntil, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -54,14 +54,7 @@ describe('one run per folder', () => {
     });
     const ended = new Promise((r) => first.on('close', r));
     const runs = join(work, 'zhi-output', '.zhi-runs');
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (existsSync(runs) && readdirSync(runs).some((n) => n.endsWith('.lock'))) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => existsSync(runs) && readdirSync(runs).some((n) => n.endsWith('.lock')));
     const second = await e.zhi(['run', 'summarize', 'docs', '--auto']);
     expect(second.code).toBe(2);
     expect(second.stderr).toContain('Another zhi is already running this skill on docs');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
-import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
+import { pollUntil, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -268,14 +268,7 @@ describe('a translation longer than can be shown', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // Three parts answered and kept, the fourth held in flight: kill it, no chance to clean up.
-    await new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (chats().filter(isMap).length >= 4) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 10);
-    });
+    await pollUntil(() => chats().filter(isMap).length >= 4);
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     release();

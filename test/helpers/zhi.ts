@@ -80,3 +80,15 @@ export function runZhi(o: RunOptions): Promise<RunResult> {
     });
   });
 }
+
+/** Resolve once `ready()` is truthy, checked every 10 ms (what a test waits for before it acts on a run). */
+export function pollUntil(ready: () => unknown): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (ready()) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 10);
+  });
+}
