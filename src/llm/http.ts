@@ -14,20 +14,29 @@ export function proxyInUse(env: NodeJS.ProcessEnv = process.env): string | undef
   return env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy || undefined;
 }
 
-let proxied: FetchLike | undefined;
+let proxied: Promise<FetchLike> | undefined;
 
-export async function apiFetch(url: string, init: RequestInit): Promise<Response> {
-  if (!proxyConfigured()) return fetch(url, init);
-  if (!proxied) {
-    const undici = await import('undici');
+/** undici's fetch through EnvHttpProxyAgent, made once (loading undici takes a while). */
+function proxiedFetch(): Promise<FetchLike> {
+  proxied ??= import('undici').then((undici) => {
     const dispatcher = quietly(() => new undici.EnvHttpProxyAgent());
-    proxied = (u, i) =>
+    return (u, i) =>
       undici.fetch(u, {
         ...(i as Record<string, unknown>),
         dispatcher,
       } as never) as unknown as Promise<Response>;
-  }
-  return proxied(url, init);
+  });
+  return proxied;
+}
+
+export async function apiFetch(url: string, init: RequestInit): Promise<Response> {
+  if (!proxyConfigured()) return fetch(url, init);
+  return (await proxiedFetch())(url, init);
+}
+
+/** With a proxy configured, load undici and make its agent now (it connects to nothing yet). */
+export async function prepareApiFetch(): Promise<void> {
+  if (proxyConfigured()) await proxiedFetch();
 }
 
 /**

@@ -1,9 +1,12 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
 import type { Prompter } from '../../src/agent/loop.js';
 import type { AppContext } from '../../src/cli/context.js';
-import { warmEditor, warmTurn } from '../../src/cli/repl/warm.js';
+import { warmTurn } from '../../src/cli/repl/warm.js';
+import { answerFrames, warmApi } from '../../src/cli/repl/warm-api.js';
+import { warmSend } from '../../src/cli/repl/warm-send.js';
 import { sessionWiring } from '../../src/cli/sessions/attach.js';
 import { UsageTracker } from '../../src/llm/usage.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -12,10 +15,20 @@ import { ScriptedLlm } from '../helpers/fake-llm.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let dir: string;
+/** The warm-up's temporary folders go here (os.tmpdir() reads TMPDIR): it must be empty after. */
+let tmp: string;
+const savedTmp = process.env.TMPDIR;
 beforeEach(() => {
   dir = tempDir();
+  tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  process.env.TMPDIR = tmp;
 });
-afterEach(() => cleanup(dir));
+afterEach(() => {
+  if (savedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmp;
+  cleanup(dir);
+});
 
 function context(): AppContext {
   return terminalContext(dir, { color: true, env: { TERM: 'xterm-256color' } });
@@ -47,34 +60,56 @@ const NO_QUESTIONS: Prompter = {
   ask: async () => false,
 };
 
+/** A REPL's chat in `ctx`, with its session wiring, talking through `llm`. */
+function replChat(ctx: AppContext, llm: ScriptedLlm): ChatSession {
+  const usage = new UsageTracker(ctx.platform);
+  const tools = new ToolRegistry();
+  const settings = {
+    model: 'glm-5',
+    thinking: true,
+    mode: 'approve' as const,
+    maxTurns: 8,
+    systemPrompt: 'system',
+  };
+  const session = sessionWiring(ctx, { kind: 'repl', llm, usage, tools, ...settings });
+  return new ChatSession(
+    { llm, tools, prompter: NO_QUESTIONS, usage, cwd: dir, outputDir: ctx.outputDir },
+    settings,
+    { session },
+  );
+}
+
+/** What is on disk of the person's own: session files, the ledger, the history; and the warm-up's leftovers. */
+function traces(ctx: AppContext): {
+  sessions: string[];
+  ledger: boolean;
+  history: boolean;
+  temporary: string[];
+} {
+  const sessions = ctx.paths.sessionsDir;
+  return {
+    sessions: existsSync(sessions) ? readdirSync(sessions).filter((f) => f.endsWith('.jsonl')) : [],
+    ledger: existsSync(ctx.paths.usageLedger),
+    history: existsSync(ctx.paths.historyFile),
+    temporary: readdirSync(tmp),
+  };
+}
+const NO_TRACES = { sessions: [], ledger: false, history: false, temporary: [] };
+
 describe('REPL idle warm-up', () => {
   it('runs a made-up turn that leaves the conversation, its usage, the model and the terminal alone', async () => {
     const ctx = context();
     const llm = new ScriptedLlm([]);
-    const usage = new UsageTracker(ctx.platform);
-    const tools = new ToolRegistry();
-    const settings = {
-      model: 'glm-5',
-      thinking: true,
-      mode: 'approve' as const,
-      maxTurns: 8,
-      systemPrompt: 'system',
-    };
-    const session = sessionWiring(ctx, { kind: 'repl', llm, usage, tools, ...settings });
-    const chat = new ChatSession(
-      { llm, tools, prompter: NO_QUESTIONS, usage, cwd: dir, outputDir: ctx.outputDir },
-      settings,
-      { session },
-    );
-    const written = await terminalDuring(() => warmTurn(ctx, chat));
+    const chat = replChat(ctx, llm);
+    const session = chat.session!;
+    const written = await terminalDuring(() => warmTurn(ctx, chat, () => false));
     expect(written).toBe('');
     expect(chat.messages).toEqual([{ role: 'system', content: 'system' }]);
-    expect(usage.total().totalTokens).toBe(0);
+    expect(chat.deps.usage.total().totalTokens).toBe(0);
     expect(llm.requests).toHaveLength(0);
-    // No session file, no ledger line: the file's first lines wait for the first message.
-    const sessions = ctx.paths.sessionsDir;
-    expect(existsSync(sessions) ? readdirSync(sessions).filter((f) => f.endsWith('.jsonl')) : []).toEqual([]);
-    expect(existsSync(ctx.paths.usageLedger)).toBe(false);
+    // No session file, ledger line or history line; its own temporary folder is gone. The file's
+    // first lines wait for the first message.
+    expect(traces(ctx)).toEqual(NO_TRACES);
     // The first event writes the prepared header, dated as the session's id is.
     chat.consume({ type: 'user', message: { role: 'user', content: 'hi' } });
     const lines = readFileSync(session.recorder.file, 'utf8')
@@ -86,18 +121,57 @@ describe('REPL idle warm-up', () => {
     session.recorder.close();
   });
 
-  it('types a message into an editor of its own and finishes, drawing nothing on the terminal', async () => {
-    let drawn = 0;
+  it('types made-up messages into REPLs of their own, each sent to a twin of the chat, leaving nothing behind', async () => {
+    const ctx = context();
+    const chat = replChat(ctx, new ScriptedLlm([]));
+    const twin = new ScriptedLlm([{ text: 'Hello!' }, { text: '你好！' }]);
     const written = await terminalDuring(() =>
-      warmEditor(
-        () => 'zhi> ',
-        () => {
-          drawn += 1;
-          return 'glm-5 · approve';
-        },
-      ),
+      warmSend(ctx, { chat, llm: twin, texts: ['Hi!', '你好'], stopped: () => false }),
     );
-    expect(drawn).toBeGreaterThan(0);
     expect(written).toBe('');
+    // Each was the first message of a conversation of its own.
+    expect(twin.requests.map((r) => r.messages.map((m) => m.role))).toEqual([
+      ['system', 'user'],
+      ['system', 'user'],
+    ]);
+    expect(twin.requests.map((r) => r.messages[1]?.content)).toEqual(['Hi!', '你好']);
+    expect(chat.messages).toEqual([{ role: 'system', content: 'system' }]);
+    expect(chat.deps.usage.total().totalTokens).toBe(0);
+    expect(chat.session?.recorder.started).toBe(false);
+    expect(traces(ctx)).toEqual(NO_TRACES);
+  });
+
+  it('sends no further made-up message once the person has sent something', async () => {
+    const ctx = context();
+    const chat = replChat(ctx, new ScriptedLlm([]));
+    const twin = new ScriptedLlm([{ text: 'Hello!' }, { text: 'again' }]);
+    let sent = false;
+    const llm = {
+      stream: (req: Parameters<ScriptedLlm['stream']>[0]) => {
+        sent = true; // the person presses Enter while the first made-up answer streams
+        return twin.stream(req);
+      },
+    };
+    await warmSend(ctx, { chat, llm, texts: ['Hi!', 'again'], stopped: () => sent });
+    expect(twin.requests).toHaveLength(1);
+    expect(traces(ctx)).toEqual(NO_TRACES);
+  });
+
+  it('answers the made-up messages from 127.0.0.1, or from memory when fetch may go through a proxy', async () => {
+    const frames = answerFrames();
+    const api = await warmApi(frames, {});
+    try {
+      expect(api.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v4$/);
+      expect(api.baseUrl).not.toBe('http://127.0.0.1:9/v4');
+      const res = await api.fetch(`${api.baseUrl}/chat/completions`, { method: 'POST', body: '{}' });
+      expect(await res.text()).toBe(frames);
+    } finally {
+      api.close();
+    }
+    for (const env of [{ NODE_USE_ENV_PROXY: '1' }, { NODE_OPTIONS: '--use-env-proxy' }]) {
+      const memory = await warmApi(frames, env);
+      expect(memory.baseUrl).toBe('http://127.0.0.1:9/v4');
+      expect(await (await memory.fetch(memory.baseUrl, {})).text()).toBe(frames);
+    }
   });
 });

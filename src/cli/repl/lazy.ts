@@ -31,7 +31,8 @@ export function dedupeCommands(all: SlashCommand[]): SlashCommand[] {
 
 /**
  * After `delayMs`, while the prompt waits: build the conversation and load the renderer, the
- * slash commands and Node's fetch (warm.ts). Never keeps the process alive; a failure shows when
+ * slash commands and Node's fetch, and send a made-up exchange to a twin of the chat (warm.ts).
+ * Never keeps the process alive and stops once the person sends something; a failure shows when
  * the chat is first used.
  */
 export function warmUpLater(
@@ -41,9 +42,8 @@ export function warmUpLater(
     loadCommands: () => Promise<unknown>;
     loadChat: () => Promise<BuiltChat>;
     redraw: () => void;
-    /** The prompt and its status line, as the REPL's editor draws them. */
-    prompt: () => string;
-    status: () => string | undefined;
+    /** True once the person has sent a message or a command: the warm-up stops at its next step. */
+    stopped: () => boolean;
   },
 ): void {
   const quiet = () => undefined;
@@ -54,9 +54,9 @@ export function warmUpLater(
         const { chat } = await o.loadChat();
         o.redraw();
         w.warmChat(chat);
-        await Promise.all([w.warmFetch(), w.warmMarkdown()]);
-        await w.warmTurn(o.ctx, chat);
-        await w.warmEditor(o.prompt, o.status);
+        await w.warmMarkdown();
+        if (o.stopped()) return;
+        await w.warmTurn(o.ctx, chat, o.stopped);
       })
       .catch(quiet);
   }, delayMs);

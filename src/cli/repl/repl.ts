@@ -65,6 +65,7 @@ export class Repl {
   private renderer: ReplRenderer | undefined;
   private exiting = false;
   private typeahead = '';
+  private sent = false;
   private readonly messages: MessageSender;
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
@@ -141,10 +142,8 @@ export class Repl {
   }
 
   /**
-   * While the prompt waits for the person's first message: build the conversation and load the
-   * renderer, the slash commands and Node's fetch, so the first Enter costs what a later one does
-   * (about 0.4 CPU-s otherwise). Started a moment after the prompt is drawn; never keeps the
-   * process alive, and a failure shows when the chat is first used.
+   * While the prompt waits for the person's first message, make the first Enter cost about what a
+   * later one does (lazy.ts, warm.ts). Stops once something is sent; never keeps zhi running.
    */
   warmUp(delayMs = 50): void {
     warmUpLater(delayMs, {
@@ -152,8 +151,7 @@ export class Repl {
       loadCommands: () => this.loadCommands(),
       loadChat: () => this.loadChat(),
       redraw: () => this.editor.redraw(),
-      prompt: () => this.prompt(),
-      status: () => this.statusLine(),
+      stopped: () => this.sent,
     });
   }
 
@@ -323,6 +321,7 @@ export class Repl {
 
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
+    this.sent = true;
     const command = bangCommand(text);
     if (command !== undefined) {
       await this.bang(command);
@@ -367,6 +366,7 @@ export class Repl {
 
   /** Send a message (with the files it names) and render the run. */
   send(text: string): Promise<void> {
+    this.sent = true;
     return this.messages.send(text);
   }
 
