@@ -29,6 +29,28 @@ if (unknown.length) {
 }
 const names = only.length ? only : all;
 
+/**
+ * Packages stay in node_modules, as the bench's own helpers need them, except those zhi's build
+ * bundles whose loading a row times: importing the grammar's CommonJS glue from node_modules runs
+ * Node's cjs-module-lexer over 168 KB (about 16 ms of a first shell call), which dist/ never does.
+ */
+const BUNDLED = ['@vscode/tree-sitter-wasm'];
+const packagesAsZhiLoadsThem = {
+  name: 'packages-as-zhi-loads-them',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      BUNDLED.some((p) => args.path === p || args.path.startsWith(`${p}/`)) ? undefined : { external: true },
+    );
+  },
+};
+// Bundled CommonJS code expects `require` and `__filename`: each bundle gets its own, as dist/ does.
+const BANNER = [
+  "import { createRequire as __benchCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __benchFileURLToPath } from 'node:url';",
+  'const require = __benchCreateRequire(import.meta.url);',
+  'const __benchFilename = __benchFileURLToPath(import.meta.url);',
+].join('\n');
+
 mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
 // Bundled inside node_modules/.cache so that bare imports resolve from the project's node_modules.
 const tmp = mkdtempSync(join(root, 'node_modules/.cache/zhi-bench-'));
@@ -42,8 +64,9 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
-    define: { __ZHI_VERSION__: '"bench"' },
+    plugins: [packagesAsZhiLoadsThem],
+    banner: { js: BANNER },
+    define: { __ZHI_VERSION__: '"bench"', __filename: '__benchFilename' },
     logLevel: 'error',
     outExtension: { '.js': '.mjs' },
   });

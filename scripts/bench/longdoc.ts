@@ -124,11 +124,12 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
           name: `${size / MB} MB text through ${skill}: memory per MB`,
           value: perMb,
           unit: 'MB/MB',
-          // Issue 31 asks for 2 MB per MB. No copy of the document or its results is held any
-          // more; what is left is V8's heap headroom over garbage per part (under
-          // --max-old-space-size=60 the same runs cost 0.4 and 0.7 MB/MB), which moves with the load.
-          budget: 3,
-          note: `peak RSS ${big.rss.toFixed(0)} MB; a ${small / MB} MB document: ${base.rss.toFixed(0)} MB (the floor); issue 31's target of 2 MB/MB ${perMb <= 2 ? 'met' : 'NOT met'}`,
+          // Issue 31 asks for 2 MB per MB. No copy of the document or its results is held, and
+          // during the parts zhi keeps V8's heap near what is live (support/heap.ts): measured
+          // 0.6–0.9 MB/MB on Node 20, 1.1–1.3 on Node 22 and 24 (1.6–2.0 once on 24). Without
+          // that, V8's headroom over each part's garbage made it 2.2–2.6 (6.5 on Node 24).
+          budget: 1.5,
+          note: `peak RSS ${big.rss.toFixed(0)} MB; a ${small / MB} MB document: ${base.rss.toFixed(0)} MB (the floor)`,
         },
       );
     }

@@ -12,6 +12,7 @@ import { type Cost, costOf, formatCost } from '../../llm/models.js';
 import { OCR_EXT, PER_FILE_BYTES } from '../../skills/documents.js';
 import { withoutInput } from '../../skills/inputs.js';
 import { ZhiError } from '../../support/errors.js';
+import { keepHeapTight } from '../../support/heap.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
 import { StreamedText } from '../../tools/files/streamed-text.js';
@@ -123,6 +124,8 @@ export async function* mapLongDocument(
     ...(over ? { limit: over.limit, left: over.left } : {}),
   };
   if (over) await settleCost(rt, { file: name, cost, limit: over.limit });
+  // Every part allocates its text, request and answer and keeps only the result (on disk).
+  keepHeapTight();
   const store = PartStore.for(plan.outputDir, {
     parts: source.hash,
     other: [
