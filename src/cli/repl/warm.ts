@@ -24,7 +24,7 @@ export async function warmMarkdown(): Promise<void> {
 }
 
 /**
- * Two made-up messages, each the first of a conversation of its own, sent as the person's will
+ * Three made-up messages, each the first of a conversation of its own, sent as the person's will
  * be (warm-send.ts) to a server of our own (warm-api.ts): the first real message then runs code
  * that ran, and was optimised, already — a message's code run once costs several times what it
  * costs the third time, and a chat's first message takes paths later ones do not (the session
@@ -56,8 +56,12 @@ export async function warmTurn(ctx: AppContext, chat: ChatSession, stopped: () =
   }
 }
 
-/** What the made-up messages say: Latin and Chinese text take different paths. */
-const WARM_MESSAGES = ['Hi! What can you do?', '你好，请介绍一下你自己。'];
+/**
+ * What the made-up messages say: Latin and Chinese text take different paths. Three, because the
+ * first real message measured 1.5× a later one after one made-up message, 1.3× after two and
+ * 1.2× after three (a fourth changed nothing).
+ */
+const WARM_MESSAGES = ['Hi! What can you do?', '你好，请介绍一下你自己。', 'Thanks!'];
 
 /** The chat's tool schemas, converted from zod once and weighed before every call: do it now. */
 export function warmChat(chat: ChatSession): void {
