@@ -39,6 +39,8 @@ export interface OpenSessionOptions {
   resume?: LoadedSession;
   /** Called once if saving fails (full disk, read-only folder); recording then stops quietly. */
   onError?: (err: unknown) => void;
+  /** False for a throw-away session (the REPL's warm-up): never synced to disk. */
+  sync?: boolean;
 }
 
 export interface UsageRecord {
@@ -362,7 +364,7 @@ export class SessionRecorder {
   }
 
   private sync(): void {
-    this.out.sync();
+    if (this.o.sync !== false) this.out.sync();
   }
 
   private fail(err: unknown): void {

@@ -64,6 +64,8 @@ function twinChat(ctx: AppContext, chat: ChatSession, llm: LlmClient, dir: strin
     platform: ctx.platform,
     maxCostPerRun: ctx.config.maxCostPerRun,
     onError: () => undefined,
+    // Throw-away files: a sync would hold the event loop (and the person's keys) for nothing.
+    sync: false,
     kind: 'repl',
     llm,
     usage,
