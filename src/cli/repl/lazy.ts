@@ -31,7 +31,7 @@ export function dedupeCommands(all: SlashCommand[]): SlashCommand[] {
 
 /**
  * After `delayMs`, while the prompt waits: build the conversation and load the renderer, the
- * slash commands and Node's fetch, and send a made-up exchange to a twin of the chat (warm.ts).
+ * slash commands and Node's fetch, and type made-up messages to twins of the chat (warm.ts).
  * Never keeps the process alive and stops once the person sends something; a failure shows when
  * the chat is first used.
  */

@@ -3,9 +3,9 @@
  * of its own (its line editor, its send path, the renderer), each to a twin of the chat (its own
  * session wiring) through the agent loop. Their session files, index, usage ledger and history
  * are written in a temporary folder that is removed at once (or when the process exits first);
- * everything is drawn into a sink. So the first real message runs code that ran — and opens,
- * writes and syncs files through code that ran — twice already, instead of paying for that on
- * the first Enter.
+ * everything is drawn into a sink. So the first real message runs code that ran already — and
+ * opens, writes and titles its session file through code that ran — instead of paying for that
+ * on the first Enter.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
