@@ -141,6 +141,24 @@ describe('REPL idle warm-up', () => {
     expect(traces(ctx)).toEqual(NO_TRACES);
   });
 
+  it("removes the folders of warm-ups whose zhi was killed, never a running one's", async () => {
+    const ctx = context();
+    const chat = replChat(ctx, new ScriptedLlm([]));
+    // A process that has ended (its folder is left over) and this one's parent (still running).
+    const { spawnSync } = await import('node:child_process');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const left = join(tmp, `zhi-warm-${gone}-abc123`);
+    const alive = join(tmp, `zhi-warm-${process.ppid}-def456`);
+    for (const d of [left, alive]) mkdirSync(join(d, 'data-0', 'sessions'), { recursive: true });
+    await warmSend(ctx, {
+      chat,
+      llm: new ScriptedLlm([{ text: 'Hello!' }]),
+      texts: ['Hi!'],
+      stopped: () => false,
+    });
+    expect(readdirSync(tmp)).toEqual([`zhi-warm-${process.ppid}-def456`]);
+  });
+
   it('sends no further made-up message once the person has sent something', async () => {
     const ctx = context();
     const chat = replChat(ctx, new ScriptedLlm([]));

@@ -8,6 +8,7 @@
  * on the first Enter.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -37,9 +38,35 @@ function sink(): Writable & { isTTY: true; columns: number; rows: number } {
   });
 }
 
+const PREFIX = 'zhi-warm-';
+
+/** Whether a process of this id is running (one of another user's counts as running). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The folders of warm-ups whose zhi was killed before it could remove them (`kill -9`, a closed
+ * terminal): named with their process id, removed once that process is gone. Best effort.
+ */
+async function removeLeftovers(): Promise<void> {
+  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(/^zhi-warm-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || running(pid)) continue;
+    await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** A temporary folder, removed when `fn` ends or the process exits, whichever comes first. */
 async function inTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'zhi-warm-'));
+  await removeLeftovers();
+  const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', remove);
   try {
