@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../src/agent/sessions/store.js';
 import { editorAdvice } from '../../src/cli/external-editor.js';
+import { toolLine } from '../../src/cli/render/lines.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { allocate, emptyMeasure, measureCell } from '../../src/cli/render/table-layout.js';
 import { callText, toolTitle } from '../../src/cli/render/tool-names.js';
@@ -136,6 +137,41 @@ describe('tools named in words', () => {
     );
     expect(toolTitle('files__list_directory')).toBe('files: list_directory');
     expect(callText('make_note', 'x')).toBe('make_note x');
+  });
+});
+
+describe('a tool line with a long label', () => {
+  const end = (label: string) => ({
+    type: 'tool_end' as const,
+    id: 'c1',
+    name: 'files__list_directory',
+    label,
+    ok: true,
+    result: '',
+    durationMs: 40,
+    index: 0,
+    total: 1,
+    filesRead: 0,
+    filesWritten: [],
+  });
+
+  it.each([40, 60, 100])('fits %i columns with its mark and duration whole (en, zh)', (width) => {
+    for (const lang of ['en', 'zh'] as const) {
+      setLanguage(lang);
+      for (const label of [
+        'files: list_directory /tmp/a-rather-long-temporary-folder/zhi-work-Abc123/and/deeper/than/any/window/is/wide',
+        'files: list_directory /tmp/文件夹/季度报告/二〇二六年/第三季度/明细/按部门/按月份/再按项目分开的清单',
+      ]) {
+        const line = strip(toolLine(end(label), makeStyle(true), { width }));
+        expect(textWidth(line)).toBeLessThan(width);
+        expect(line).toMatch(/^\[1\/1\] files: list_directory \S.*… … ✓ 0\.0s$/);
+      }
+      // A short label is not cut.
+      expect(strip(toolLine(end('files: list_directory a'), makeStyle(true), { width }))).toBe(
+        '[1/1] files: list_directory a … ✓ 0.0s',
+      );
+    }
+    setLanguage('en');
   });
 });
 

@@ -36,12 +36,16 @@ export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): strin
   const mark = ev.ok ? st.green('✓') : st.red('✗');
   const prefix = st.enabled || o.nested ? '' : '[TOOL] ';
   const counter = o.nested ? '' : `${st.dim(`[${ev.index + 1}/${ev.total}]`)} `;
-  const head = `${prefix}${counter}${callText(ev.name, visible(ev.label))} … ${mark}`;
-  if (o.notRun) return head;
-  const line = `${head} ${st.dim(formatDuration(ev.durationMs))}`;
-  const room = o.width === undefined ? 160 : o.width - 5;
+  const tail = o.notRun ? ` … ${mark}` : ` … ${mark} ${st.dim(formatDuration(ev.durationMs))}`;
+  // A long label (a path, a command) is cut to the window, so the terminal never breaks the line
+  // inside a word; one column is left, as consoles that wrap at the last column need.
+  const room =
+    o.width === undefined ? Number.POSITIVE_INFINITY : o.width - 1 - textWidth(prefix + counter + tail);
+  const line = `${prefix}${counter}${cutToWidth(callText(ev.name, visible(ev.label)), Math.max(room, 12))}${tail}`;
+  if (o.notRun) return line;
+  const below = o.width === undefined ? 160 : o.width - 5;
   // What the tool wants the person to see under its line (a search's sources), from outside: sanitized.
-  const extra = (ev.display ?? []).map((x) => `\n    ${st.dim(cutToWidth(visible(x), room))}`).join('');
+  const extra = (ev.display ?? []).map((x) => `\n    ${st.dim(cutToWidth(visible(x), below))}`).join('');
   return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - textWidth(line) - 1)}${extra}`;
 }
 
