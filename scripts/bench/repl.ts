@@ -31,7 +31,7 @@ async function once(
   cpu = preciseCpuOfPid(term.pty.pid);
   await term.turn('hello again');
   const second = preciseCpuOfPid(term.pty.pid) - cpu;
-  term.close();
+  await term.close();
   return { readyMs, rss, first, second };
 }
 

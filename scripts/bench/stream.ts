@@ -47,7 +47,7 @@ async function streamCpu(fake: FakeZhipu, text: string, pace: Pace): Promise<{ c
   await term.turn('show me', 300_000);
   const used = cpuOfPid(term.pty.pid) - before;
   const written = term.bytes - bytes;
-  term.close();
+  await term.close();
   return { cpu: used, bytes: written };
 }
 
@@ -75,7 +75,7 @@ export async function interruptMs(fake: FakeZhipu, tokens: number): Promise<numb
   term.pty.write('\x03');
   await term.until(() => term.seen() && term.prompts() >= 2, 'the interruption', 30_000);
   const ms = performance.now() - start;
-  term.close();
+  await term.close();
   return ms;
 }
 

@@ -59,6 +59,8 @@ export function testEnv(o: {
 }
 
 export function runZhi(o: RunOptions): Promise<RunResult> {
+  // A home made here for this one run is removed with it.
+  const own = o.home === undefined;
   const home = o.home ?? tempDir('zhi-home-');
   const child = spawn(process.execPath, [ZHI_BIN, ...o.args], {
     cwd: o.cwd ?? home,
@@ -76,6 +78,7 @@ export function runZhi(o: RunOptions): Promise<RunResult> {
   return new Promise((resolvePromise) => {
     child.on('close', (code, signal) => {
       clearTimeout(timeout);
+      if (own) cleanup(home);
       resolvePromise({ code, signal, stdout, stderr });
     });
   });

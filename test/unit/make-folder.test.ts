@@ -1,8 +1,19 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { folderProblem, makeFolder, makeFolderSync, removeIfEmpty } from '../../src/support/make-folder.js';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+});
+/** A temporary folder of this test, removed after it. */
+function newRoot(): string {
+  const root = mkdtempSync(join(tmpdir(), 'zhi-mk-'));
+  roots.push(root);
+  return root;
+}
 
 describe('makeFolder', () => {
   it.runIf(process.platform === 'linux')('fails under /proc instead of retrying forever', async () => {
@@ -12,7 +23,7 @@ describe('makeFolder', () => {
   });
 
   it('creates missing levels, says which was the first, and names a file in the way', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'zhi-mk-'));
+    const root = newRoot();
     expect(await makeFolder(join(root, 'a', 'b'))).toBe(join(root, 'a'));
     expect(existsSync(join(root, 'a', 'b'))).toBe(true);
     expect(await makeFolder(join(root, 'a', 'b'))).toBeUndefined();
@@ -25,7 +36,7 @@ describe('makeFolder', () => {
   });
 
   it('removes only the empty folders it made', () => {
-    const root = mkdtempSync(join(tmpdir(), 'zhi-mk-'));
+    const root = newRoot();
     const created = makeFolderSync(join(root, 'x', 'y'))!;
     removeIfEmpty(join(root, 'x', 'y'), created);
     expect(existsSync(join(root, 'x'))).toBe(false);

@@ -1,8 +1,8 @@
 /** MCP approvals in plain words: the action, the arguments folded, the file that exists. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { foldArgs, mcpAssess, mcpPreview, mcpWarning, verbOf } from '../../src/tools/mcp/approval.js';
 
@@ -12,6 +12,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'zhi-mcp-approval-'));
   writeFileSync(join(dir, 'notes.txt'), 'old');
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('MCP approvals', () => {
   it('says what a call will do, from the tool name and its arguments', () => {

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverSkills } from '../../src/skills/discovery.js';
 import { resolveTools } from '../../src/skills/resolve.js';
-import { tempDir } from '../helpers/zhi.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const BUILTIN_DIR = resolve(import.meta.dirname, '../../skills');
 const TOOLS = ['file_read', 'file_write', 'file_list', 'ocr', 'shell', 'web_fetch', 'skill_create'];
@@ -28,7 +28,9 @@ const COMPOSITE: Record<string, string[]> = {
 };
 
 describe('the 15 built-in skills', async () => {
-  const catalog = await discoverSkills({ builtinDir: BUILTIN_DIR, userDir: join(tempDir(), 'none') });
+  const noUserSkills = tempDir();
+  const catalog = await discoverSkills({ builtinDir: BUILTIN_DIR, userDir: join(noUserSkills, 'none') });
+  cleanup(noUserSkills);
 
   it('all load without problems or warnings', () => {
     expect(catalog.broken).toEqual([]);

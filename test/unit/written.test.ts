@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { allWritten, checkWrites, WriteLog } from '../../src/agent/batch/written.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhi-written-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const planned = (name: string, text: string) => ({
   abs: join(dir, name),
   sha256: createHash('sha256').update(text).digest('hex'),

@@ -89,9 +89,18 @@ export class Term {
     await this.until(() => this.prompts() > before, 'the answer to finish', timeoutMs);
   }
 
-  close(): void {
-    this.pty.kill();
-    rmSync(this.home, { recursive: true, force: true });
+  /** Stop zhi, and remove its home once it has exited (it saves its session as it goes). */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(ceiling);
+        rmSync(this.home, { recursive: true, force: true });
+        resolve();
+      };
+      const ceiling = setTimeout(done, 5000);
+      this.pty.onExit(done);
+      this.pty.kill();
+    });
   }
 }
 
