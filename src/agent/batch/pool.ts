@@ -1,7 +1,8 @@
 /**
  * A bounded, adaptive worker pool for folder runs. Items start in order and results come back in
  * that order whatever finishes first. The pool listens to the API: a rate limit (1302/1303)
- * halves how many run at once and puts the item back; an overload (1305) pauses new starts for a
+ * settles it at no more than the other calls in flight when it came (never probed above again)
+ * and puts the item back; an overload (1305) halves it and pauses new starts for a
  * growing while and puts the item back; a stop (1113 balance, bad key) starts nothing more and
  * lets what runs finish. After a run of successes the pool grows back by one, up to `jobs`.
  */
