@@ -40,7 +40,8 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
   await fake.start();
   fake.fallback = () => ({ kind: 'text', text: 'Hello! How can I help you today?' });
   // Fifteen runs: a message's 5–10 ms move with a collection or a busy neighbour. With five, the
-  // first message read 1.06–1.65× the second from run to run; with fifteen, 1.12–1.24×.
+  // first message read 1.06–1.65× the second from run to run. With fifteen it still moves with
+  // the machine's state: 1.12–1.30× alone on a quiet machine, 1.58× once after the heavy rows.
   const n = o.quick ? 1 : 15;
   const runs = [];
   const bare: number[] = [];
