@@ -11,6 +11,7 @@ import { link, mkdir, open, readFile, rename, rm, stat, utimes } from 'node:fs/p
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { ZhiError } from '../../support/errors.js';
+import { processAlive } from '../../support/process-alive.js';
 import { wait } from './pool.js';
 
 export interface LockHolder {
@@ -42,20 +43,11 @@ async function readHolder(
   return { text, mtimeMs: st.mtimeMs };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function isStale(found: { holder?: LockHolder; mtimeMs: number }, now = Date.now()): boolean {
   if (now - found.mtimeMs > STALE_MS) return true;
   const h = found.holder;
   if (!h) return now - found.mtimeMs > TOUCH_MS;
-  return h.host === hostname() && h.pid !== process.pid && !alive(h.pid);
+  return h.host === hostname() && h.pid !== process.pid && !processAlive(h.pid);
 }
 
 /** Rename a stale lock away, if it is still the one judged stale; true when it is gone. */

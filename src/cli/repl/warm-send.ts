@@ -18,6 +18,7 @@ import { newWebGrants } from '../../agent/permissions.js';
 import { SessionWiring } from '../../agent/sessions/wiring.js';
 import type { LlmClient } from '../../llm/types.js';
 import { UsageTracker } from '../../llm/usage.js';
+import { processAlive } from '../../support/process-alive.js';
 import type { AppContext } from '../context.js';
 import { Interrupt } from '../interrupt.js';
 import { History } from './history.js';
@@ -40,16 +41,6 @@ function sink(): Writable & { isTTY: true; columns: number; rows: number } {
 
 const PREFIX = 'zhi-warm-';
 
-/** Whether a process of this id is running (one of another user's counts as running). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The folders of warm-ups whose zhi was killed before it could remove them (`kill -9`, a closed
  * terminal): named with their process id, removed once that process is gone. Best effort.
@@ -58,7 +49,7 @@ async function removeLeftovers(): Promise<void> {
   const names = await readdir(tmpdir()).catch(() => [] as string[]);
   for (const name of names) {
     const pid = Number(/^zhi-warm-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || running(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
   }
 }
