@@ -26,6 +26,7 @@ import { UsageTracker } from '../../src/llm/usage.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
+import { openTestSession } from '../helpers/session.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let dir: string;
@@ -283,13 +284,7 @@ describe('recording a ChatSession', () => {
   it('takes the title from what the person typed, never from text worded for the model (/run, !command)', async () => {
     const titleOf = async (first: (chat: ChatSession) => void): Promise<string | undefined> => {
       const { chat, consumers } = chatWith([]);
-      const rec = openSession({
-        kind: 'repl',
-        sessionsDir: dir,
-        cwd: dir,
-        model: 'glm-5',
-        platform: PLATFORMS.bigmodel,
-      });
+      const rec = openTestSession(dir);
       consumers.push(rec.consume);
       rec.attach(chat.messages);
       first(chat);
@@ -313,13 +308,7 @@ describe('recording a ChatSession', () => {
 
   it('moves to a new session after /reset; the old one stays as it was', async () => {
     const { chat, consumers } = chatWith([{ text: 'a1' }, { text: 'a2' }]);
-    const rec = openSession({
-      kind: 'repl',
-      sessionsDir: dir,
-      cwd: dir,
-      model: 'glm-5',
-      platform: PLATFORMS.bigmodel,
-    });
+    const rec = openTestSession(dir);
     consumers.push(rec.consume);
     rec.attach(chat.messages);
     await drain(chat, 'first topic');
@@ -378,14 +367,7 @@ describe('recording a ChatSession', () => {
     expect(loaded.repaired).toBe(1);
     const { chat, consumers } = chatWith([{ text: 'a2' }, { text: 'a3' }]);
     chat.messages.push(...loaded.messages);
-    const rec = openSession({
-      kind: 'repl',
-      sessionsDir: dir,
-      cwd: dir,
-      model: 'glm-5',
-      platform: PLATFORMS.bigmodel,
-      resume: loaded,
-    });
+    const rec = openTestSession(dir, { resume: loaded });
     consumers.push(rec.consume);
     rec.attach(chat.messages);
     await drain(chat, 'u2');
@@ -402,12 +384,8 @@ describe('recording a ChatSession', () => {
     writeFileSync(blocker, 'x');
     const errors: unknown[] = [];
     const { chat, consumers } = chatWith([{ text: 'a' }, { text: 'b' }]);
-    const rec = openSession({
-      kind: 'repl',
+    const rec = openTestSession(dir, {
       sessionsDir: join(blocker, 'sessions'),
-      cwd: dir,
-      model: 'glm-5',
-      platform: PLATFORMS.bigmodel,
       onError: (e) => errors.push(e),
     });
     consumers.push(rec.consume);
@@ -418,13 +396,7 @@ describe('recording a ChatSession', () => {
   });
 
   it('spills a large tool result to the session folder and returns a pointer plus the head', async () => {
-    const rec = openSession({
-      kind: 'repl',
-      sessionsDir: dir,
-      cwd: dir,
-      model: 'glm-5',
-      platform: PLATFORMS.bigmodel,
-    });
+    const rec = openTestSession(dir);
     const big = `${'甲'.repeat(30_000)}END`;
     const out = (await rec.spill(
       { id: 'call_1', type: 'function', function: { name: 'file_read', arguments: '{}' } },

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { emptyResult } from '../../src/agent/events.js';
-import { openSession } from '../../src/agent/sessions/recorder.js';
-import { PLATFORMS } from '../../src/llm/platforms.js';
+import { openTestSession } from '../helpers/session.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 // Counts the syncs the session file asks for (the rest of node:fs is the real one).
@@ -27,14 +26,7 @@ afterEach(() => cleanup(dir));
 
 /** A session's first exchange, recorded; `sync` as OpenSessionOptions takes it. */
 function record(sync?: boolean): string {
-  const rec = openSession({
-    kind: 'repl',
-    sessionsDir: dir,
-    cwd: dir,
-    model: 'glm-5',
-    platform: PLATFORMS.bigmodel,
-    ...(sync === undefined ? {} : { sync }),
-  });
+  const rec = openTestSession(dir, sync === undefined ? {} : { sync });
   rec.consume({ type: 'user', message: { role: 'user', content: 'hello' } });
   rec.consume({ type: 'message', message: { role: 'assistant', content: 'hi' } });
   rec.consume({ type: 'done', result: emptyResult() });
