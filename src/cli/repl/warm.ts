@@ -6,12 +6,10 @@
  * would have.
  */
 import type { ChatSession } from '../../agent/chat.js';
-import { now, serialiseLine } from '../../agent/sessions/format.js';
 import { estimateToolsTokens } from '../../agent/tokens.js';
 import { connectPlatform } from '../../llm/connect.js';
 import { prepareApiFetch } from '../../llm/http.js';
 import type { AppContext } from '../context.js';
-import { looksSecret } from './secrets.js';
 import { answerFrames, warmApi } from './warm-api.js';
 import { warmSend } from './warm-send.js';
 
@@ -46,14 +44,9 @@ export async function warmTurn(ctx: AppContext, chat: ChatSession, stopped: () =
   // The first call weighs the whole context and the tool schemas (later ones start from the last
   // call's usage): the chat's own compactor weighs them now, and keeps the tools' weight.
   chat.session?.compactor.status(chat.messages);
-  // What every message passes: the history's and the session file's secret checks. A regular
-  // expression is compiled on first use, for Latin and for Chinese text apart, and again faster
-  // once used a few times.
+  // The person's session file: its header made now, written with the first message. (The
+  // history's and session file's secret checks ran already, in Latin and Chinese, for the twins.)
   chat.session?.recorder.prepare();
-  for (const text of ['hello', '你好 hello', 'hello again', '再来一次']) {
-    looksSecret(text);
-    serialiseLine({ type: 'message', role: 'user', t: now(), message: { role: 'user', content: text } });
-  }
 }
 
 /**
