@@ -1,8 +1,7 @@
 /**
  * A bounded, adaptive worker pool for folder runs. Items start in order and results come back in
  * that order whatever finishes first. The pool listens to the API: a rate limit (1302/1303)
- * settles it at no more than the other calls in flight when it came (never probed above again)
- * and puts the item back; an overload (1305) halves it and pauses new starts for a
+ * halves how many run at once and puts the item back; an overload (1305) pauses new starts for a
  * growing while and puts the item back; a stop (1113 balance, bad key) starts nothing more and
  * lets what runs finish. After a run of successes the pool grows back by one, up to `jobs`.
  */
@@ -135,10 +134,6 @@ class AdaptivePool<T, R> {
   private ceiling = Number.POSITIVE_INFINITY;
   /** How many ran (this one included) when each item last started. */
   private readonly startedWith: number[];
-  /** The most at once (`startedWith`) of a call the API took since the last refusal at that level. */
-  private highestOk = 0;
-  /** Items still running whose call was refused and waits to be sent again (the client's retry). */
-  private readonly backingOff = new Set<number>();
   private wake: (() => void) | undefined;
   private failure: { err: unknown } | undefined;
 
@@ -157,10 +152,7 @@ class AdaptivePool<T, R> {
   private control(index: number): PoolControl {
     const stats = this.stats;
     return {
-      pressure: (reason) => {
-        this.slow(reason, index);
-        this.backingOff.add(index);
-      },
+      pressure: (reason) => this.slow(reason, index),
       get limit() {
         return stats.limit;
       },
@@ -212,17 +204,9 @@ class AdaptivePool<T, R> {
       return;
     }
     const at = index >= 0 ? this.startedWith[index]! : 0;
-    if (reason === 'rate_limit' && at > 1 && at <= this.highestOk) {
-      // The API took this many at once before: its count lags behind calls that just ended, or a
-      // call the client retried later, when fewer ran, is counted as started. Forgiven once at
-      // this level; a second refusal with no success there in between lowers the ceiling.
-      this.highestOk = at - 1;
-    } else if (reason === 'rate_limit' && this.running > 1) {
-      // Refused while the others running had their calls in: the API's cap is at most that many.
-      // Counted now, not from the order items started in, which calls need not reach it in.
-      // Settle there, never above.
-      const waiting = this.backingOff.size - (this.backingOff.has(index) ? 1 : 0);
-      this.ceiling = Math.min(this.ceiling, Math.max(1, this.running - 1 - waiting));
+    if (reason === 'rate_limit' && at > 1) {
+      // Refused as the at-th at once: the API's cap is below that. Settle there, never above.
+      this.ceiling = Math.min(this.ceiling, at - 1);
       this.setLimit(Math.min(this.stats.limit, this.ceiling));
     } else this.setLimit(Math.floor(this.stats.limit / 2));
     if (reason === 'overloaded' && this.pauseUntil <= Date.now()) {
@@ -275,7 +259,6 @@ class AdaptivePool<T, R> {
   }
 
   private settle(index: number, attempt: Attempt<R>): void {
-    this.backingOff.delete(index);
     const { attempts } = this.outcomes[index]!;
     const stopping = this.stats.stopped || this.o.signal.aborted;
     // An outage once the API has answered is waited out, however long (only Ctrl+C stops it).
@@ -287,10 +270,7 @@ class AdaptivePool<T, R> {
       this.queue.unshift(index);
       return;
     }
-    if (attempt.kind === 'done') {
-      this.highestOk = Math.max(this.highestOk, this.startedWith[index]!);
-      this.grow();
-    }
+    if (attempt.kind === 'done') this.grow();
     if (attempt.kind === 'stop' && !this.stats.stopped) {
       this.stats.stopped = true;
       this.o.onStop?.(index);
