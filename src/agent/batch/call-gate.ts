@@ -5,12 +5,39 @@
  * queued), but calls in flight never exceed what the pool decided (which follows the API's cap).
  * A call holds its place only while it runs, never while it waits for another, so the gate cannot
  * deadlock.
+ *
+ * The gate sees every call and how it ended, so it is where the API's cap is learned (see
+ * cap-estimate.ts); the pools that share it listen and settle there.
  */
 import type { ChatRequest, LlmClient, StreamEvent } from '../../llm/types.js';
+import { CapEstimate, type SpanEnd } from './cap-estimate.js';
 
-export class CallGate {
+/** Where a pool hears the API's cap as the calls teach it. */
+export interface CapSource {
+  /** `learn` is called with each new upper bound on the cap; the returned function stops it. */
+  onCap(learn: (cap: number) => void): () => void;
+}
+
+/**
+ * How a call's last event says it ended, for the cap. Anything but a 1302 counts as taken: a call
+ * counted that the API never held only makes the bound looser, one left out could make it low.
+ */
+function ending(ev: StreamEvent | undefined): SpanEnd {
+  return (ev?.type === 'error' || ev?.type === 'retry') && ev.error.kind === 'rate_limit'
+    ? 'refused'
+    : 'accepted';
+}
+
+export class CallGate implements CapSource {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly listeners = new Set<(cap: number) => void>();
+  private cap = Number.POSITIVE_INFINITY;
+  private readonly estimate = new CapEstimate((n) => {
+    if (n >= this.cap) return;
+    this.cap = n;
+    for (const l of this.listeners) l(n);
+  });
 
   constructor(
     private limit: number,
@@ -24,6 +51,12 @@ export class CallGate {
   setLimit(n: number): void {
     this.limit = Math.max(1, n);
     this.pump();
+  }
+
+  onCap(learn: (cap: number) => void): () => void {
+    this.listeners.add(learn);
+    if (Number.isFinite(this.cap)) learn(this.cap);
+    return () => this.listeners.delete(learn);
   }
 
   private aborted = false;
@@ -60,12 +93,38 @@ export class CallGate {
     return {
       async *stream(req: ChatRequest): AsyncGenerator<StreamEvent> {
         await gate.acquire();
+        let span = gate.estimate.begin();
+        let last: StreamEvent | undefined;
         try {
-          yield* inner.stream(req);
+          for await (const ev of inner.stream(req)) {
+            last = ev;
+            // The client tries again after `delayMs`: this call ended, the next is sent then.
+            if (ev.type === 'retry') {
+              gate.estimate.end(span, ending(ev));
+              span = gate.estimate.begin(performance.now() + ev.delayMs);
+            }
+            yield ev;
+          }
         } finally {
+          // A retry announced last means the call was stopped during its backoff: never sent.
+          gate.estimate.end(span, last?.type === 'retry' ? 'turned-away' : ending(last));
           gate.release();
         }
       },
     };
   }
+}
+
+/**
+ * The run's gate, or a new one of `jobs` calls when the runtime has none yet (a run that is not
+ * inside a folder run): the runtime whose calls pass through it, and whether it is this caller's
+ * own (then the caller's pool sets its limit).
+ */
+export function gated<R extends { calls?: CallGate | undefined; llm: LlmClient; signal: AbortSignal }>(
+  rt: R,
+  jobs: number,
+): { rt: R; gate: CallGate; own: boolean } {
+  if (rt.calls) return { rt, gate: rt.calls, own: false };
+  const gate = new CallGate(jobs, rt.signal);
+  return { rt: { ...rt, calls: gate, llm: gate.wrap(rt.llm) }, gate, own: true };
 }

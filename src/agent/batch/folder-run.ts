@@ -6,7 +6,7 @@ import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { type FolderInputs, type RunFn, startRounds } from './batch-run.js';
-import { CallGate } from './call-gate.js';
+import { gated } from './call-gate.js';
 import { dryRunFolder } from './dry-run.js';
 import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './events.js';
 import { classify, runOne, withFinally } from './file-run.js';
@@ -175,8 +175,7 @@ class FolderRun {
     const { req, o, files } = this.s;
     this.rounds = rounds;
     // One budget of calls at once for the whole run, shared with nested runs (parts, steps).
-    const own = this.s.rt.calls ? undefined : new CallGate(o.jobs, this.s.rt.signal);
-    const rt: SkillRuntime = own ? { ...this.s.rt, calls: own, llm: own.wrap(this.s.rt.llm) } : this.s.rt;
+    const { rt, gate, own } = gated(this.s.rt, o.jobs);
     this.gated = rt;
     const pool = poolEvents(
       this.todo,
@@ -187,7 +186,7 @@ class FolderRun {
           onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
           onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
           // Waiting for a batch job takes no place in the API's concurrency: only online calls do.
-          onLimit: (n: number) => (rounds ? undefined : own?.setLimit(n)),
+          onLimit: (n: number) => (rounds || !own ? undefined : gate.setLimit(n)),
           onResume: () => emit(this.waitEvent('resumed')),
         };
       },
@@ -195,6 +194,8 @@ class FolderRun {
         // A batch run starts every file at once: each round holds every file's next call.
         jobs: rounds ? Math.max(1, this.todo.length) : o.jobs,
         signal: rt.signal,
+        // A batch run's calls wait for a job, not the API's cap.
+        caps: rounds ? undefined : gate,
         pauseMs: o.pauseMs,
         maxPauseMs: Math.max(o.pauseMs, 60_000),
       },

@@ -3,10 +3,12 @@
  * that order whatever finishes first. The pool listens to the API: a rate limit (1302/1303)
  * halves how many run at once and puts the item back; an overload (1305) pauses new starts for a
  * growing while and puts the item back; a stop (1113 balance, bad key) starts nothing more and
- * lets what runs finish. After a run of successes the pool grows back by one, up to `jobs`.
+ * lets what runs finish. After a run of successes the pool grows back by one, up to `jobs`, and
+ * never above the API's cap once the calls have taught it (`caps`, the run's call gate).
  */
 
 import { AsyncQueue } from '../queue.js';
+import type { CapSource } from './call-gate.js';
 
 /** Files at once when nothing else is said. */
 export const DEFAULT_JOBS = 4;
@@ -48,6 +50,8 @@ export interface PoolOptions<R> {
   maxPauseMs?: number;
   /** Successes in a row before the pool grows back by one. */
   growAfter?: number;
+  /** Where the API's cap is learned (the run's call gate): the pool settles there. */
+  caps?: CapSource | undefined;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Each item as it ends (in the order they end). */
   onSettled?(index: number, outcome: PoolOutcome<R>): void;
@@ -130,7 +134,7 @@ class AdaptivePool<T, R> {
   private outages = 0;
   private down = false;
   private succeeded = false;
-  /** The most at once the API accepted: known after a 1302, never probed above again. */
+  /** The API's cap as the calls taught it (`caps`): never probed above. */
   private ceiling = Number.POSITIVE_INFINITY;
   /** How many ran (this one included) when each item last started. */
   private readonly startedWith: number[];
@@ -160,6 +164,25 @@ class AdaptivePool<T, R> {
   }
 
   async run(): Promise<{ outcomes: PoolOutcome<R>[]; stats: PoolStats }> {
+    const stop = this.o.caps?.onCap((cap) => this.learn(cap));
+    try {
+      return await this.loop();
+    } finally {
+      stop?.();
+    }
+  }
+
+  /**
+   * The calls showed the API takes at most `cap` at once: settle there. This also undoes a cut
+   * made on a refusal's first guess, when that guess was too low.
+   */
+  private learn(cap: number): void {
+    this.ceiling = Math.min(this.ceiling, cap);
+    this.setLimit(Math.min(this.jobs, this.ceiling));
+    this.nudge();
+  }
+
+  private async loop(): Promise<{ outcomes: PoolOutcome<R>[]; stats: PoolStats }> {
     const sleep = this.o.sleep ?? wait;
     while (true) {
       const canStart = !this.stats.stopped && !this.o.signal.aborted && this.queue.length > 0;
@@ -204,11 +227,10 @@ class AdaptivePool<T, R> {
       return;
     }
     const at = index >= 0 ? this.startedWith[index]! : 0;
-    if (reason === 'rate_limit' && at > 1) {
-      // Refused as the at-th at once: the API's cap is below that. Settle there, never above.
-      this.ceiling = Math.min(this.ceiling, at - 1);
-      this.setLimit(Math.min(this.stats.limit, this.ceiling));
-    } else this.setLimit(Math.floor(this.stats.limit / 2));
+    // Refused as the at-th at once: a first guess, below that. Only a guess: the first calls can
+    // reach the API in another order than they started in. The call gate's bound corrects it.
+    if (reason === 'rate_limit' && at > 1) this.setLimit(Math.min(this.stats.limit, at - 1));
+    else this.setLimit(Math.floor(this.stats.limit / 2));
     if (reason === 'overloaded' && this.pauseUntil <= Date.now()) {
       const pause = Math.min(this.o.maxPauseMs ?? 60_000, (this.o.pauseMs ?? 2000) * 2 ** this.overloads);
       this.overloads += 1;

@@ -8,6 +8,7 @@ import { composeMessage } from '../../skills/documents.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import { gated } from '../batch/call-gate.js';
 import { type Attempt, DEFAULT_JOBS, poolEvents } from '../batch/pool.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import { runAgent } from '../loop.js';
@@ -48,7 +49,10 @@ export async function* runPieces(
   pieces: Piece[],
   stage: { round: number },
 ): AsyncGenerator<RunEvent, true | undefined> {
-  const { req, rt, plan } = o;
+  const { req, plan } = o;
+  const jobs = o.rt.folder?.jobs ?? DEFAULT_JOBS;
+  // Parts share the run's budget of calls at once; a document run on its own gets one.
+  const { rt, gate, own } = gated(o.rt, jobs);
   const system = skillSystemPrompt(req.skill, {
     outputDir: '',
     today: rt.today ?? new Date().toISOString().slice(0, 10),
@@ -120,8 +124,11 @@ export async function* runPieces(
   };
   const { outcomes } = yield* poolEvents(
     todo,
-    (emit: (ev: RunEvent) => void) => ({ work: (i) => work(i, emit) }),
-    { jobs: rt.folder?.jobs ?? DEFAULT_JOBS, signal: rt.signal },
+    (emit: (ev: RunEvent) => void) => ({
+      work: (i) => work(i, emit),
+      onLimit: (n: number) => (own ? gate.setLimit(n) : undefined),
+    }),
+    { jobs, signal: rt.signal, caps: gate },
   );
   if (rt.signal.aborted) return undefined;
   const failed = outcomes.findIndex((x) => x.status !== 'done');

@@ -7,7 +7,7 @@ import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
 import type { WrittenFile } from '../../tools/types.js';
-import { CallGate } from '../batch/call-gate.js';
+import { gated } from '../batch/call-gate.js';
 import { runOutputDir } from '../batch/folder-options.js';
 import { runFolder } from '../batch/folder-run.js';
 import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../batch/pool.js';
@@ -149,8 +149,7 @@ async function* poolSteps(
 ): AsyncGenerator<RunEvent, { file: string; outcome: StepOutcome }[]> {
   const jobs = rt.folder?.jobs ?? DEFAULT_JOBS;
   // The steps (and their long documents' parts) share one budget of calls at once.
-  const own = rt.calls ? undefined : new CallGate(jobs, rt.signal);
-  const stepRt: SkillRuntime = own ? { ...rt, calls: own, llm: own.wrap(rt.llm) } : rt;
+  const { rt: stepRt, gate, own } = gated(rt, jobs);
   const step = async (file: string, ctl: PoolControl, emit: (ev: RunEvent) => void) => {
     const gen = runStep(run, target, file, req, stepRt, outputDir);
     let next = await gen.next();
@@ -170,11 +169,12 @@ async function* poolSteps(
     (emit: (ev: RunEvent) => void) => ({
       work: (file: string, _i: number, ctl: PoolControl) => step(file, ctl, emit),
       onStart: (i: number) => emit(stepEvent(req, all.indexOf(files[i]!), all.length, files[i]!)),
-      onLimit: (n: number) => own?.setLimit(n),
+      onLimit: (n: number) => (own ? gate.setLimit(n) : undefined),
     }),
     {
       jobs,
       signal: rt.signal,
+      caps: gate,
       ...(rt.folder?.pauseMs !== undefined ? { pauseMs: rt.folder.pauseMs } : {}),
     },
   );
