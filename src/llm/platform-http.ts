@@ -99,6 +99,29 @@ export class PlatformHttp {
     return this.options.baseUrl;
   }
 
+  /**
+   * Open a connection to the API now, so the person's next request does not wait for the TCP and
+   * TLS handshakes (Claude Code and qwen-code do the same): an OPTIONS of the API's base address,
+   * with no key. Not a HEAD: Node's fetch closes the connection after one. The short answer is
+   * read to its end, which leaves the connection open for the next request. Resolves false when
+   * it failed (offline, a proxy refusing): the request then connects as it would have.
+   */
+  async preconnect(): Promise<boolean> {
+    try {
+      const res = await this.options.fetch(`${this.options.baseUrl}/`, {
+        method: 'OPTIONS',
+        headers: { 'User-Agent': this.options.userAgent },
+        signal: AbortSignal.timeout(5000),
+      });
+      const size = Number(res.headers.get('content-length') ?? Number.NaN);
+      if (size <= 64 * 1024) await res.arrayBuffer();
+      else await res.body?.cancel();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The delay before retry number `attempt + 1`, by the client's backoff policy. */
   backoff(attempt: number): number {
     const o = this.options;

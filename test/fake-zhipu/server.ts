@@ -91,6 +91,8 @@ export interface RecordedRequest {
   bytes: Buffer;
   // biome-ignore lint/suspicious/noExplicitAny: request bodies are inspected freely by tests
   body: any;
+  /** Which connection it came on (numbered as they are opened): kept-alive ones share it. */
+  connection: number;
 }
 
 export interface OcrReply {
@@ -208,6 +210,8 @@ export class FakeZhipu {
   /** Models this fake serves beyond the known list (a model newer than zhi's registry). */
   extraModels = new Map<string, { alwaysThinks?: boolean }>();
   private readonly searchQueue: SearchResult[][] = [];
+  private readonly connectionIds = new WeakMap<object, number>();
+  private connections = 0;
   port = 0;
 
   async start(port = 0): Promise<string> {
@@ -218,6 +222,8 @@ export class FakeZhipu {
       });
     });
     this.server.on('connection', (s) => {
+      this.connections += 1;
+      this.connectionIds.set(s, this.connections);
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
     });
@@ -336,6 +342,7 @@ export class FakeZhipu {
       raw,
       bytes,
       body,
+      connection: this.connectionIds.get(req.socket) ?? 0,
     };
     this.requests.push(record);
 
@@ -882,6 +889,8 @@ export class FakeZhipu {
         raw: JSON.stringify(row.body),
         bytes: Buffer.from(JSON.stringify(row.body)),
         body: row.body,
+        // A batch line comes on no connection of its own.
+        connection: 0,
       };
       this.batchBodies.push(row.body);
       const invalid = this.validate(row.body);

@@ -36,4 +36,6 @@ export interface EditorOptions {
   externalEdit?: (text: string) => Promise<string | undefined>;
   /** Text typed while zhi works, as it changes (shown by the REPL under the answer). */
   onTypeahead?: (text: string) => void;
+  /** A key pressed at the prompt (the person is typing a message). */
+  onTyping?: () => void;
 }

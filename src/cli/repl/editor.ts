@@ -194,6 +194,7 @@ export class LineEditor {
 
   private readonly onKeypress = (s: string | undefined, key: Key | undefined): void => {
     if (this.suspended || this.closed) return;
+    if (this.mode === 'read') this.o.onTyping?.();
     const pasted = this.pastes.feed(s, key ?? {});
     if (pasted === undefined) this.onKey(s, key);
     else if (pasted !== PASTING) this.paste(pasted);

@@ -25,6 +25,7 @@ import { editInEditor } from './edit-external.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { classify, slashForm } from './input.js';
+import { KeepWarm } from './keep-warm.js';
 import { dedupeCommands, type Lazy, once, warmUpLater } from './lazy.js';
 import { MessageSender } from './message.js';
 import { modeName } from './mode-name.js';
@@ -66,6 +67,7 @@ export class Repl {
   private exiting = false;
   private typeahead = '';
   private sent = false;
+  private readonly keepWarm = new KeepWarm(() => this.preconnect());
   private readonly messages: MessageSender;
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
@@ -120,6 +122,7 @@ export class Repl {
         this.typeahead = text;
         this.renderer?.setTypeahead(text);
       },
+      onTyping: () => this.keepWarm.typed(),
       completer: async (line) =>
         complete(line, {
           commands: await this.loadCommands(),
@@ -153,6 +156,14 @@ export class Repl {
       redraw: () => this.editor.redraw(),
       stopped: () => this.sent,
     });
+    // The prompt is up: a connection to the API, ready for the first message (keep-warm.ts).
+    this.keepWarm.typed();
+  }
+
+  /** A connection to the API opened now (keep-warm.ts); false when it could not be. */
+  private async preconnect(): Promise<boolean> {
+    const { client } = await this.loadChat();
+    return (await client?.http.preconnect()) ?? false;
   }
 
   /** Make the conversation now (with --resume its notes must come before the first prompt). */
@@ -322,6 +333,7 @@ export class Repl {
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
     this.sent = true;
+    this.keepWarm.used();
     const command = bangCommand(text);
     if (command !== undefined) {
       await this.bang(command);
@@ -367,7 +379,9 @@ export class Repl {
   /** Send a message (with the files it names) and render the run. */
   send(text: string): Promise<void> {
     this.sent = true;
-    return this.messages.send(text);
+    this.keepWarm.used();
+    // The answer just came over the connection: fresh for another 2 s.
+    return this.messages.send(text).finally(() => this.keepWarm.used());
   }
 
   /** Ctrl+V, /paste: the clipboard's image waits for the next message. */
