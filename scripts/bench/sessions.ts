@@ -56,15 +56,26 @@ function median(xs: number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 }
 
-/** Median wall time of `zhi args` (asynchronously: the fake server answers from this process). */
-async function timeRun(args: string[], env: NodeJS.ProcessEnv, cwd: string, n: number): Promise<number> {
-  const times: number[] = [];
+/**
+ * Median wall time of each `zhi args` (asynchronously: the fake server answers from this
+ * process), the commands taking turns: a machine that gets busier during the row slows them all
+ * alike, not the ones measured last.
+ */
+async function timeRuns(
+  cases: string[][],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  n: number,
+): Promise<number[]> {
+  const times = cases.map((): number[] => []);
   for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await run(args, env, cwd);
-    times.push(performance.now() - t);
+    for (const [k, args] of cases.entries()) {
+      const t = performance.now();
+      await run(args, env, cwd);
+      times[k]!.push(performance.now() - t);
+    }
   }
-  return median(times);
+  return times.map(median);
 }
 
 export async function measure(o: BenchOptions): Promise<Row[]> {
@@ -87,11 +98,13 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
       ZHI_LANGUAGE: 'en',
     };
     // The files were written behind zhi's back: the first listing builds the index (once).
-    const firstList = await timeRun(['sessions'], env, work, 1);
-    const list = await timeRun(['sessions'], env, work, n);
-    const fresh = await timeRun(['-c', 'hi'], env, work, n);
-    const cont = await timeRun(['--continue', '-c', 'hi'], env, work, n);
-    const start = await timeRun(['skill', 'list'], env, work, n);
+    const [firstList = 0] = await timeRuns([['sessions']], env, work, 1);
+    const [list = 0, start = 0, fresh = 0, cont = 0] = await timeRuns(
+      [['sessions'], ['skill', 'list'], ['-c', 'hi'], ['--continue', '-c', 'hi']],
+      env,
+      work,
+      n,
+    );
     return [
       {
         name: `\`zhi sessions\` with ${count.toLocaleString('en')} sessions`,
@@ -99,7 +112,7 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
         unit: 'ms',
         floor: { name: '`zhi skill list`', value: start },
         maxRatio: 1.5,
-        note: `~${Math.round(count / 50)} MB of sessions, index in place; first listing (builds the index): ${firstList.toFixed(0)} ms`,
+        note: `~${Math.round(count / 50)} MB of sessions, index in place; first listing (builds the index): ${firstList.toFixed(0)} ms; medians of ${n}, taking turns`,
       },
       {
         name: `\`--continue -c hi\` with ${count.toLocaleString('en')} sessions`,
