@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { type Cost, costOf, DEFAULT_CHAT_MODEL } from '../llm/models.js';
@@ -59,6 +59,19 @@ export function ledgerEntry(o: {
     covered: o.cost.covered,
     ...(o.usage.batch ? { batch: true as const } : {}),
   };
+}
+
+/**
+ * Make the ledger (empty) if it is not there yet, ahead of its first entry: creating a file costs
+ * several times an append. Best effort: the first entry makes it otherwise.
+ */
+export function prepareLedger(file: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    closeSync(openSync(file, 'a', 0o600));
+  } catch {
+    // appendLedger reports what fails
+  }
 }
 
 /** Append one entry. Throws on I/O errors (the caller decides whether to warn). */

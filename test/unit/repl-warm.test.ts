@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
 import type { Prompter } from '../../src/agent/loop.js';
@@ -89,7 +89,8 @@ function traces(ctx: AppContext): {
   const sessions = ctx.paths.sessionsDir;
   return {
     sessions: existsSync(sessions) ? readdirSync(sessions).filter((f) => f.endsWith('.jsonl')) : [],
-    ledger: existsSync(ctx.paths.usageLedger),
+    // Made ahead, empty, so the first entry only appends: a ledger with no line is no trace.
+    ledger: existsSync(ctx.paths.usageLedger) && readFileSync(ctx.paths.usageLedger, 'utf8') !== '',
     history: existsSync(ctx.paths.historyFile),
     temporary: readdirSync(tmp),
   };
@@ -110,8 +111,11 @@ describe('REPL idle warm-up', () => {
     // No session file, ledger line or history line; its own temporary folder is gone. The file's
     // first lines wait for the first message.
     expect(traces(ctx)).toEqual(NO_TRACES);
-    // The first event writes the prepared header, dated as the session's id is.
+    // The session file is made ahead, where no listing looks; the first event moves it into place.
+    const pending = join(ctx.paths.sessionsDir, '.pending');
+    expect(readdirSync(pending)).toEqual([`${process.pid}-${basename(session.recorder.file)}`]);
     chat.consume({ type: 'user', message: { role: 'user', content: 'hi' } });
+    expect(readdirSync(pending)).toEqual([]);
     const lines = readFileSync(session.recorder.file, 'utf8')
       .trim()
       .split('\n')

@@ -3,7 +3,7 @@ import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
 import { exhaustive } from '../../support/exhaustive.js';
 import type { RunEvent } from '../events.js';
-import { appendLedger, ledgerEntry } from '../ledger.js';
+import { appendLedger, ledgerEntry, prepareLedger } from '../ledger.js';
 import {
   type CompactionRecord,
   messageText,
@@ -111,12 +111,14 @@ export class SessionRecorder {
   }
 
   /**
-   * Prepare the file's first lines while the prompt waits, so the first message only writes
-   * them (the header is dated then, as the session's id is). Still nothing is written until the
-   * first event.
+   * Make the session file and the usage ledger while the prompt waits, so the first message only
+   * appends to them as a later one does (the header is dated then, as the session's id is). The
+   * session is listed from its first message, not before (SessionFile.prepare).
    */
   prepare(): void {
-    if (!this.closed && !this.failed) this.out.prepare();
+    if (this.closed || this.failed) return;
+    this.out.prepare();
+    if (this.o.ledgerFile) prepareLedger(this.o.ledgerFile);
   }
 
   /**

@@ -1,10 +1,22 @@
 /**
- * The session file on disk: opened on the first line written (so starting the REPL and leaving
- * leaves no empty file), one `write` per line on an append-only file (a killed process loses at
- * most the line being written), synced where a line matters.
+ * The session file on disk: under its name from the first line written (so starting the REPL and
+ * leaving leaves no session), one `write` per line on an append-only file (a killed process loses
+ * at most the line being written), synced where a line matters.
  */
-import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
 import { type SessionLine, serialiseLine } from './format.js';
+import { removeDeadPending } from './pending.js';
 
 export interface SessionFileHooks {
   /** Appending to a file that exists (a resumed session). */
@@ -24,6 +36,8 @@ export class SessionFile {
   private stopped = false;
   /** The first lines, serialised ahead of the first write by `prepare`. */
   private head: string | undefined;
+  /** A new file made ahead by `prepare`, under a name no listing reads, until the first line. */
+  private pending: { fd: number; path: string } | undefined;
   /** Lines held until the next turn of the event loop (`defer`), and whether a sync was asked. */
   private held: SessionLine[] | undefined;
   private syncHeld = false;
@@ -94,22 +108,69 @@ export class SessionFile {
   }
 
   /**
-   * Make the folder and serialise the first lines now, while nothing waits (the REPL's prompt):
-   * the first write then only opens the file and writes them. Nothing is written before it.
+   * While nothing waits (the REPL's prompt): make the folder, and a new session's file with its
+   * first lines, written and synced, in `.pending/` where no listing looks. The first line then
+   * only renames it into place and appends, as a later line does (creating and first syncing a
+   * file costs about four times an append). Leaving without a message removes it; one left by a
+   * killed zhi is removed by the next prepare.
    */
   prepare(): void {
-    if (this.fd !== undefined || this.stopped || this.head !== undefined) return;
+    if (this.fd !== undefined || this.stopped || this.head !== undefined || this.pending) return;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       this.head = this.hooks.head().map(serialiseLine).join('');
+      if (this.hooks.append) return;
+      const folder = join(this.dir, '.pending');
+      removeDeadPending(folder);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      const path = join(folder, `${process.pid}-${basename(this.path)}`);
+      const fd = openSync(path, 'ax+', 0o600);
+      this.pending = { fd, path };
+      process.once('exit', this.dropPending);
+      writeSync(fd, this.head);
+      fdatasyncSync(fd);
+      this.head = undefined;
     } catch {
-      // The first write tries again and reports what fails.
+      // The first write makes the file as it would have, and reports what fails.
+      this.dropPending();
     }
   }
+
+  /** The file made ahead, into place: true when it now is the session file. */
+  private adopt(): boolean {
+    const p = this.pending;
+    if (!p) return false;
+    try {
+      renameSync(p.path, this.path);
+    } catch {
+      this.dropPending();
+      return false;
+    }
+    this.pending = undefined;
+    process.removeListener('exit', this.dropPending);
+    this.fd = p.fd;
+    this.hooks.opened();
+    return true;
+  }
+
+  private readonly dropPending = (): void => {
+    const p = this.pending;
+    this.pending = undefined;
+    process.removeListener('exit', this.dropPending);
+    if (!p) return;
+    for (const undo of [() => closeSync(p.fd), () => unlinkSync(p.path)]) {
+      try {
+        undo();
+      } catch {
+        // gone already
+      }
+    }
+  };
 
   /** Close it for good (later writes are ignored). */
   close(): void {
     this.release();
+    this.dropPending();
     this.stopped = true;
     if (this.fd === undefined) return;
     try {
@@ -123,6 +184,7 @@ export class SessionFile {
 
   private open(): number | undefined {
     if (this.fd !== undefined || this.stopped) return this.fd;
+    if (this.adopt()) return this.fd;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const fd = openSync(this.path, 'a+', 0o600);
