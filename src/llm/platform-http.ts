@@ -107,11 +107,16 @@ export class PlatformHttp {
    * it failed (offline, a proxy refusing): the request then connects as it would have.
    */
   async preconnect(): Promise<boolean> {
+    // A timer of its own, cleared once answered: AbortSignal.timeout would still fire 5 s later,
+    // waking zhi (perhaps in the middle of the person's message) to abort nothing.
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), 5000);
+    timer.unref();
     try {
       const res = await this.options.fetch(`${this.options.baseUrl}/`, {
         method: 'OPTIONS',
         headers: { 'User-Agent': this.options.userAgent },
-        signal: AbortSignal.timeout(5000),
+        signal: stop.signal,
       });
       const size = Number(res.headers.get('content-length') ?? Number.NaN);
       if (size <= 64 * 1024) await res.arrayBuffer();
@@ -119,6 +124,8 @@ export class PlatformHttp {
       return true;
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { connectPlatform } from '../../src/llm/connect.js';
 import type { FetchLike } from '../../src/llm/http.js';
 import { PlatformHttp, type RetryNotice } from '../../src/llm/platform-http.js';
@@ -125,5 +125,42 @@ describe('web_search through the seam', () => {
     const failed = tool.execute({ query: 'q' }, ctx);
     await expect(failed).rejects.toBeInstanceOf(ToolError);
     await expect(failed).rejects.toThrow(/API key was not accepted/);
+  });
+});
+
+describe('PlatformHttp.preconnect', () => {
+  const make = (fetch: FetchLike) =>
+    new PlatformHttp({ baseUrl: 'https://api.example/v4/', apiKey: 'k.secret', fetch });
+
+  it('sends an OPTIONS of the base address with no key, reads the short answer, and says it worked', async () => {
+    const { fetch, calls } = scripted([new Response('{"error":"not found"}', { status: 404 })]);
+    expect(await make(fetch).preconnect()).toBe(true);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe('https://api.example/v4/');
+    expect(calls[0]!.init.method).toBe('OPTIONS');
+    expect(JSON.stringify(calls[0]!.init.headers)).not.toContain('secret');
+  });
+
+  it('says it failed, without throwing, when the API cannot be reached', async () => {
+    const { fetch } = scripted([refused()]);
+    expect(await make(fetch).preconnect()).toBe(false);
+  });
+
+  it('gives up after 5 s without an answer', async () => {
+    vi.useFakeTimers();
+    try {
+      let signal: AbortSignal | undefined;
+      const fetch: FetchLike = (_url, init) =>
+        new Promise((_resolve, reject) => {
+          signal = init.signal ?? undefined;
+          signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        });
+      const done = make(fetch).preconnect();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(signal?.aborted).toBe(true);
+      expect(await done).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
