@@ -1,6 +1,7 @@
 import type { BuiltChat } from '../chat.js';
 import type { AppContext } from '../context.js';
 import type { SlashCommand } from './commands/types.js';
+import { KeepWarm } from './keep-warm.js';
 
 /** A value, or how to load it when first needed. */
 export type Lazy<T> = T | (() => Promise<T>);
@@ -61,4 +62,34 @@ export function warmUpLater(
       .catch(quiet);
   }, delayMs);
   timer.unref();
+}
+
+/**
+ * What the REPL does while its prompt waits: the warm-up, once (above), and a connection to the
+ * API kept ready while the person types (keep-warm.ts). Both stand back once something is sent.
+ */
+export class IdleWork {
+  private sentOnce = false;
+  private readonly keepWarm: KeepWarm;
+
+  constructor(private readonly o: Omit<Parameters<typeof warmUpLater>[1], 'stopped'>) {
+    this.keepWarm = new KeepWarm(async () => (await (await o.loadChat()).client?.http.preconnect()) ?? false);
+  }
+
+  /** The prompt is up: warm up after `delayMs`, and open a connection for the first message. */
+  start(delayMs: number): void {
+    warmUpLater(delayMs, { ...this.o, stopped: () => this.sentOnce });
+    this.keepWarm.typed();
+  }
+
+  /** A key was pressed at the prompt. */
+  typed(): void {
+    this.keepWarm.typed();
+  }
+
+  /** A message or command was sent, or its answer just came: the connection is fresh. */
+  sent(): void {
+    this.sentOnce = true;
+    this.keepWarm.used();
+  }
 }

@@ -25,8 +25,7 @@ import { editInEditor } from './edit-external.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { classify, slashForm } from './input.js';
-import { KeepWarm } from './keep-warm.js';
-import { dedupeCommands, type Lazy, once, warmUpLater } from './lazy.js';
+import { dedupeCommands, IdleWork, type Lazy, once } from './lazy.js';
 import { MessageSender } from './message.js';
 import { modeName } from './mode-name.js';
 import { replPrompter } from './prompter.js';
@@ -66,8 +65,7 @@ export class Repl {
   private renderer: ReplRenderer | undefined;
   private exiting = false;
   private typeahead = '';
-  private sent = false;
-  private readonly keepWarm = new KeepWarm(() => this.preconnect());
+  private readonly idle: IdleWork;
   private readonly messages: MessageSender;
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
@@ -100,6 +98,12 @@ export class Repl {
       this.commandNames = new Set(this.commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
       return this.commands;
     });
+    this.idle = new IdleWork({
+      ctx,
+      loadCommands: () => this.loadCommands(),
+      loadChat: () => this.loadChat(),
+      redraw: () => this.editor.redraw(),
+    });
     this.messages = new MessageSender({
       ctx,
       write: (text) => io.output.write(text),
@@ -122,7 +126,7 @@ export class Repl {
         this.typeahead = text;
         this.renderer?.setTypeahead(text);
       },
-      onTyping: () => this.keepWarm.typed(),
+      onTyping: () => this.idle.typed(),
       completer: async (line) =>
         complete(line, {
           commands: await this.loadCommands(),
@@ -149,21 +153,7 @@ export class Repl {
    * later one does (lazy.ts, warm.ts). Stops once something is sent; never keeps zhi running.
    */
   warmUp(delayMs = 50): void {
-    warmUpLater(delayMs, {
-      ctx: this.ctx,
-      loadCommands: () => this.loadCommands(),
-      loadChat: () => this.loadChat(),
-      redraw: () => this.editor.redraw(),
-      stopped: () => this.sent,
-    });
-    // The prompt is up: a connection to the API, ready for the first message (keep-warm.ts).
-    this.keepWarm.typed();
-  }
-
-  /** A connection to the API opened now (keep-warm.ts); false when it could not be. */
-  private async preconnect(): Promise<boolean> {
-    const { client } = await this.loadChat();
-    return (await client?.http.preconnect()) ?? false;
+    this.idle.start(delayMs);
   }
 
   /** Make the conversation now (with --resume its notes must come before the first prompt). */
@@ -332,8 +322,7 @@ export class Repl {
 
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
-    this.sent = true;
-    this.keepWarm.used();
+    this.idle.sent();
     const command = bangCommand(text);
     if (command !== undefined) {
       await this.bang(command);
@@ -378,10 +367,9 @@ export class Repl {
 
   /** Send a message (with the files it names) and render the run. */
   send(text: string): Promise<void> {
-    this.sent = true;
-    this.keepWarm.used();
+    this.idle.sent();
     // The answer just came over the connection: fresh for another 2 s.
-    return this.messages.send(text).finally(() => this.keepWarm.used());
+    return this.messages.send(text).finally(() => this.idle.sent());
   }
 
   /** Ctrl+V, /paste: the clipboard's image waits for the next message. */
