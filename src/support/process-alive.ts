@@ -11,3 +11,12 @@ export function processAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/**
+ * Whether `name`, a leftover named with its zhi's process id (the first group of `pattern`),
+ * belongs to another zhi that is gone: then it may be removed.
+ */
+export function leftByGoneProcess(name: string, pattern: RegExp): boolean {
+  const pid = Number(pattern.exec(name)?.[1]);
+  return Boolean(pid) && pid !== process.pid && !processAlive(pid);
+}

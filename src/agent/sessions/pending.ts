@@ -6,7 +6,7 @@
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { processAlive } from '../../support/process-alive.js';
+import { leftByGoneProcess } from '../../support/process-alive.js';
 
 export function removeDeadPending(folder: string): void {
   let names: string[];
@@ -15,9 +15,6 @@ export function removeDeadPending(folder: string): void {
   } catch {
     return;
   }
-  for (const name of names) {
-    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || processAlive(pid)) continue;
-    rmSync(join(folder, name), { force: true });
-  }
+  for (const name of names)
+    if (leftByGoneProcess(name, /^(\d+)-/)) rmSync(join(folder, name), { force: true });
 }

@@ -18,7 +18,7 @@ import { newWebGrants } from '../../agent/permissions.js';
 import { SessionWiring } from '../../agent/sessions/wiring.js';
 import type { LlmClient } from '../../llm/types.js';
 import { UsageTracker } from '../../llm/usage.js';
-import { processAlive } from '../../support/process-alive.js';
+import { leftByGoneProcess } from '../../support/process-alive.js';
 import type { AppContext } from '../context.js';
 import { Interrupt } from '../interrupt.js';
 import { History } from './history.js';
@@ -48,8 +48,7 @@ const PREFIX = 'zhi-warm-';
 async function removeLeftovers(): Promise<void> {
   const names = await readdir(tmpdir()).catch(() => [] as string[]);
   for (const name of names) {
-    const pid = Number(/^zhi-warm-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || processAlive(pid)) continue;
+    if (!leftByGoneProcess(name, /^zhi-warm-(\d+)-/)) continue;
     await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
   }
 }
