@@ -52,27 +52,24 @@ const manifestOf = () => {
 };
 
 describe('done means written', () => {
-  it('refused writes leave files not done and the job kept; `zhi batch results` twice, then with --auto, writes them all', async () => {
+  it('a run that could never write says so before the first paid call; with --auto the job writes them all, then nothing is sent again', async () => {
     const ids = makeFolder(3);
     const first = await zhi(['run', 'summarize', 'docs', '--batch']);
-    expect(first.code).toBe(1);
-    expect(first.stderr).toContain('needs your yes');
-    const m = manifestOf();
-    const id = m.batch.id as string;
-    for (const k of ids) expect(m.files[`${k}.txt`].status).toBe('failed');
-    expect(first.stderr).toContain(`The batch job ${id} is kept: 3 of its files are not written yet`);
-    expect(first.stderr).not.toContain('Every file is already done');
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain(
+      'summarize writes files, and this run could not let it: nothing was sent.',
+    );
+    expect(first.stderr).toContain('there is no terminal to ask');
+    expect(first.stderr).toContain('--auto');
+    expect(fake.batches.size).toBe(0);
+    expect(fake.requests.filter((q) => q.path.endsWith('/chat/completions'))).toHaveLength(0);
 
-    // From another folder, with the mode of the run that submitted it: still refused, still kept.
-    mkdirSync(join(work, 'elsewhere'));
-    const again = await zhi(['batch', 'results', id], join(work, 'elsewhere'));
-    expect(again.code).toBe(1);
-    expect(manifestOf().batch.id).toBe(id);
+    const zh = await e.zhi(['run', 'summarize', 'docs'], { env: { ...env, ZHI_LANGUAGE: 'zh' } });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toContain('什么都没有发送');
 
-    const paid = fake.batches.size;
-    const auto = await zhi(['batch', 'results', id, '--auto'], join(work, 'elsewhere'));
+    const auto = await zhi(['run', 'summarize', 'docs', '--batch', '--auto']);
     expect(auto.code).toBe(0);
-    expect(fake.batches.size).toBe(paid); // no second job: the first one's answers were used
     for (const k of ids) expect(readFileSync(out(`${k}-summary.md`), 'utf8')).toBe(`Summary of ${k} v1\n`);
     const done = manifestOf();
     for (const k of ids) {
@@ -81,9 +78,9 @@ describe('done means written', () => {
     }
     expect(done.batch).toBeUndefined();
 
-    // Once more: the run is found, every file is done, nothing is sent.
+    // Once more: every file is done, nothing is sent.
     const before = fake.requests.length;
-    const once = await zhi(['batch', 'results', id]);
+    const once = await zhi(['run', 'summarize', 'docs', '--batch', '--auto']);
     expect(once.code).toBe(0);
     expect(once.stderr).toContain('Every file is already done');
     expect(fake.requests.slice(before).filter((q) => q.path.endsWith('/chat/completions'))).toHaveLength(0);

@@ -31,8 +31,11 @@ describe.each(['en', 'zh'] as const)('skipped and empty files (%s)', (lang) => {
     writeFileSync(join(docs, 'blank.md'), '\uFEFF  \n\n');
     copyFileSync(process.execPath, join(docs, 'program'));
     writeFileSync(join(docs, 'photos.zip'), Buffer.from([0x50, 0x4b, 3, 4, 0, 0]));
-    fake.script({ kind: 'text', text: 'A summary.' });
-    const r = await e.zhi(['run', 'summarize', 'docs'], { env, timeoutMs: 30_000 });
+    fake.script({
+      kind: 'tools',
+      calls: [{ name: 'file_write', arguments: { path: 'a-summary.md', content: 'A summary.' } }],
+    });
+    const r = await e.zhi(['run', 'summarize', 'docs', '--auto'], { env, timeoutMs: 30_000 });
     expect(r.code).toBe(0);
     for (const name of ['docs/empty.txt', 'docs/blank.md', 'docs/program', 'docs/photos.zip'])
       expect(r.stderr).toContain(name);

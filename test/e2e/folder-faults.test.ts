@@ -107,14 +107,15 @@ describe('one concurrency budget per run', () => {
       writeFileSync(join(work, 'long', `c${f}.txt`), pages.join('\n'));
     }
     fake.latencyMs = 60;
+    let written = 0;
     fake.fallback = (req): Reply => {
       if (/This run handles part \d+ of \d+/.test(req.body.messages[0].content))
         return { kind: 'text', text: 'part summary' };
-      const doc = /DOC-(\d)/.exec(JSON.stringify(req.body.messages))?.[1] ?? 'x';
+      // Each combining run writes a name of its own (a taken name would leave a file unwritten).
       if (req.body.messages.at(-1).role === 'user')
         return {
           kind: 'tools',
-          calls: [{ name: 'file_write', arguments: { path: `c${doc}.md`, content: 'S' } }],
+          calls: [{ name: 'file_write', arguments: { path: `c${++written}.md`, content: 'S' } }],
         };
       return { kind: 'text', text: 'done' };
     };

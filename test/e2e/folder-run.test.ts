@@ -46,7 +46,12 @@ function makeFolder(n: number, dir = 'docs', prefix = 'f'): string[] {
 
 const firstCalls = () =>
   fake.requests
-    .filter((r) => r.path.endsWith('/chat/completions') && r.body.messages.at(-1).role === 'user')
+    .filter(
+      (r) =>
+        r.path.endsWith('/chat/completions') &&
+        r.body.messages.filter((m: { role: string }) => m.role === 'user').length === 1 &&
+        r.body.messages.at(-1).role === 'user',
+    )
     .map((r) => markerOf(r.body));
 
 describe('zhi run <skill> <folder>: concurrent, resumable', () => {
@@ -107,13 +112,16 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
 
     writeFileSync(join(work, 'docs', 'f002.txt'), 'Document MARKER-f002\nNew text, longer than before.\n');
     fake.reset();
+    // The model answers in text first: summarize promises a file, so it is reminded, then writes.
     fake.fallback = (req) =>
-      req.body.messages.at(-1).role === 'user'
+      req.body.messages.length === 2
         ? { kind: 'text', text: `New summary of ${markerOf(req.body)}` }
         : folderResponder(req);
     const changed = await zhi(['run', 'summarize', 'docs', '--auto', '--resume']);
     expect(changed.code).toBe(0);
     expect(firstCalls()).toEqual(['f002']);
+    const reminded = fake.requests.find((r) => r.body.messages?.length === 4);
+    expect(String(reminded?.body.messages.at(-1).content)).toContain('Call file_write now');
     expect(changed.stderr).toContain('4 already done by an earlier run');
 
     fake.reset();
@@ -341,7 +349,8 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
   it('--recursive on the current folder never takes zhi-output (earlier outputs) or run records as inputs', async () => {
     makeFolder(2, 'docs');
     expect((await zhi(['run', 'summarize', '.', '--recursive', '--auto'])).code).toBe(0);
-    expect(existsSync(join(work, 'zhi-output', 'f001-summary.md'))).toBe(true);
+    // The outputs mirror the inputs' subfolders.
+    expect(existsSync(join(work, 'zhi-output', 'docs', 'f001-summary.md'))).toBe(true);
     writeFileSync(join(work, 'docs', 'f003.txt'), 'Document MARKER-f003\n');
     fake.reset();
     const r = await zhi(['run', 'summarize', '.', '--recursive', '--auto']);

@@ -136,9 +136,11 @@ describe('documents longer than one message: map, then combine', () => {
     mkdirSync(join(work, 'docs'));
     writeFileSync(join(work, 'docs', 'contract.txt'), pages.join('\n'));
     writeFileSync(join(work, 'docs', 'note.txt'), 'A short note.');
+    // Each file's summary gets a name of its own (a taken name would leave a file unwritten).
+    let n = 0;
     fake.fallback = (req): Reply =>
       req.body.messages.at(-1).role === 'user' && !isMap(req)
-        ? { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: 's.md', content: 'S' } }] }
+        ? { kind: 'tools', calls: [{ name: 'file_write', arguments: { path: `s${++n}.md`, content: 'S' } }] }
         : { kind: 'text', text: 'PARTSUM' };
     const r = await zhi(['run', 'summarize', 'docs', '--auto']);
     expect(r.code).toBe(0);

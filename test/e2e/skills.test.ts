@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
@@ -177,11 +177,20 @@ describe('zhi run: folders', () => {
     writeFileSync(join(work, 'docs', 'b-10.txt'), 'second');
     writeFileSync(join(work, 'docs', 'b-2.txt'), 'first');
     writeFileSync(join(work, 'docs', 'photo.gif'), 'GIF89a');
-    fake.fallback = (req) => ({
-      kind: 'text',
-      text: `summary of ${/<document name="([^"]+)"/.exec(userText(req))?.[1]}`,
-    });
-    const r = await zhi(['run', 'summarize', 'docs']);
+    // summarize's file is its answer: each file's summary is written, and shown as its answer.
+    fake.fallback = (req) => {
+      const name = /<document name="([^"]+)"/.exec(userText(req))?.[1] ?? '';
+      return {
+        kind: 'tools',
+        calls: [
+          {
+            name: 'file_write',
+            arguments: { path: `${basename(name)}-summary.md`, content: `summary of ${name}` },
+          },
+        ],
+      };
+    };
+    const r = await zhi(['run', 'summarize', 'docs', '--auto']);
     expect(r.code).toBe(0);
     // Files run concurrently: each ends with its own line; the answers keep the folder's order.
     expect(r.stderr).toContain('2 of 2 files to process');

@@ -35,6 +35,10 @@ export type FolderEvent =
       currency: string;
       /** Inputs redone (changed, or --force) whose own earlier outputs are replaced. */
       replacing?: number;
+      /** Inputs done by an earlier run whose outputs are no longer on disk: done again. */
+      lost?: number;
+      /** Inputs of one folder sharing a name but for the extension: their outputs are named apart. */
+      clashes?: { count: number; shown: { stem: string; files: string[] }[] };
       skipped?: SkippedFiles;
     }
   | {

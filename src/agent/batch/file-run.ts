@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { UsageTracker } from '../../llm/usage.js';
 import { ZhiError } from '../../support/errors.js';
+import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
@@ -75,6 +76,8 @@ export async function runOne(
       } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
         if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });
         o.forward(ev);
+      } else if (ev.type === 'tool_end' && !ev.ok && traitsOf(ev.name).writesOutput) {
+        o.log.failed.push(ev.name);
       } else if (ev.type === 'progress' && ev.part) {
         o.part?.(ev.part);
       }

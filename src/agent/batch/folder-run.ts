@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { relative } from 'node:path';
 import { skillModel } from '../../skills/resolve.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
@@ -12,12 +12,15 @@ import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './even
 import { classify, runOne, withFinally } from './file-run.js';
 import { type FileResult, finishFolder, reasonOf } from './folder-end.js';
 import { type FolderOptions, folderOptions, manifestPathOf, runOutputDir } from './folder-options.js';
+import { type FolderScan, relIn, scanFolder } from './folder-scan.js';
 import { outputWrite, removeLeftovers } from './leftovers.js';
-import { fingerprint, type OutputWrite, RunManifest } from './manifest.js';
+import { fingerprint, RunManifest } from './manifest.js';
+import { endOnDisk } from './on-disk.js';
 import { type PoolControl, poolEvents } from './pool.js';
+import { clashesShown, placed, planOutputs, writesRefused } from './preflight.js';
 import type { BatchRounds } from './rounds.js';
 import { RunLock } from './run-lock.js';
-import { allWritten, checkWrites, WriteLog } from './written.js';
+import { checkWritten, WriteLog } from './written.js';
 
 /** Pieces of one file (a long document's parts, a composite's steps) at once in a batch round. */
 const ROUND_JOBS = 10_000;
@@ -56,6 +59,9 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
   const { run, req, rt, argName, dir, files, o } = s;
   const folder = await FolderRun.open(s);
   if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo: folder.todo });
+  // Every write would be refused after its call was paid: said before the first one.
+  const refused = folder.todo.length ? writesRefused(req.skill, rt) : undefined;
+  if (refused) throw refused;
   yield* folder.announce();
   const stale = folder.manifest.data.batch;
   if (stale && !folder.todo.length) {
@@ -96,15 +102,21 @@ class FolderRun {
   /** --batch: the rounds that answer every model call. */
   private rounds: BatchRounds | undefined;
   /** Inputs redone whose earlier outputs are replaced (said once up front, not per file). */
-  readonly replacing = new Set<string>();
+  readonly replacing: Set<string>;
+  /** Files done by an earlier run whose outputs are no longer on disk: done again. */
+  private readonly lost: number;
+  readonly todo: number[];
+  private readonly counts: FolderCounts;
 
   private constructor(
     private readonly s: FolderSetup,
     readonly manifest: RunManifest,
-    readonly todo: number[],
-    private readonly counts: FolderCounts,
+    scan: FolderScan,
+    /** Where each file's outputs go (its subfolder mirrored), and the clashes found before any call. */
+    private readonly outputs: ReturnType<typeof planOutputs>,
   ) {
     this.base = s.req.usage.cost().amount;
+    ({ todo: this.todo, counts: this.counts, replacing: this.replacing, lost: this.lost } = scan);
   }
 
   /** Open (or start) the manifest and pick the files still to do. */
@@ -118,20 +130,11 @@ class FolderRun {
       folder: displayPath(rt.cwd, s.dir),
       currency: req.usage.platform.currency,
     });
-    const todo: number[] = [];
-    const counts: FolderCounts = { total: files.length, done: 0, failed: 0, earlier: 0 };
-    const f = new FolderRun(s, manifest, todo, counts);
-    const redo: string[] = [];
-    for (const [i, file] of files.entries()) {
-      const fresh = s.o.force ? 'new' : await manifest.check(f.relOf(file), file);
-      if (fresh === 'done') counts.earlier += 1;
-      else todo.push(i);
-      if (s.o.force || fresh === 'changed') redo.push(f.relOf(file));
-    }
-    // A dry run changes nothing; a real run un-does the files it redoes (--force, changed inputs)
-    // before it starts them: their own earlier outputs are replaced (said once, up front).
-    if (redo.length && !s.o.dryRun) for (const rel of await manifest.forget(redo)) f.replacing.add(rel);
-    return f;
+    const scan = await scanFolder({
+      ...{ dir: s.dir, files, manifest, force: s.o.force, dryRun: s.o.dryRun },
+      out: { dir: runOutputDir(req, rt), promised: skill.answerIsFile === true },
+    });
+    return new FolderRun(s, manifest, scan, planOutputs(s.dir, files));
   }
 
   private show(abs: string): string {
@@ -139,7 +142,7 @@ class FolderRun {
   }
 
   relOf(abs: string): string {
-    return relative(this.s.dir, abs).split(sep).join('/');
+    return relIn(this.s.dir, abs);
   }
 
   private spent(): number {
@@ -166,6 +169,8 @@ class FolderRun {
       skillChanged: this.manifest.skillChanged,
       currency: req.usage.platform.currency,
       ...(this.replacing.size ? { replacing: this.replacing.size } : {}),
+      ...(this.lost ? { lost: this.lost } : {}),
+      ...(this.outputs.clashes.length ? { clashes: clashesShown(this.outputs.clashes) } : {}),
       ...(this.s.skipped ? { skipped: this.s.skipped } : {}),
     } satisfies FolderEvent;
   }
@@ -200,7 +205,17 @@ class FolderRun {
         maxPauseMs: Math.max(o.pauseMs, 60_000),
       },
     );
-    const { outcomes, stats } = yield* withFinally(pool, () => this.manifest.close().catch(() => undefined));
+    const recheck = {
+      ...{ files, todo: this.todo, manifest: this.manifest, counts: this.counts },
+      ...{
+        outputDir: runOutputDir(req, rt),
+        relOf: (a: string) => this.relOf(a),
+        show: (a: string) => this.show(a),
+      },
+    };
+    const { outcomes, stats } = yield* withFinally(endOnDisk(pool, recheck), () =>
+      this.manifest.close().catch(() => undefined),
+    );
     if (rounds) yield* this.endRounds(rounds, rt.signal.aborted);
     const end = finishFolder({
       skill: req.skill.name,
@@ -298,27 +313,6 @@ class FolderRun {
       this.fileEvent(emit, i, 'cleaned', { outputs: removed.map((p) => this.show(p)) });
   }
 
-  /**
-   * Done means written: an answered file whose writes are not all on disk (refused, a full disk)
-   * is failed with the reason, and its writes that did land are what the manifest records.
-   */
-  private async checkWritten(r: FileResult, log: WriteLog): Promise<OutputWrite[]> {
-    const c = await checkWrites(log);
-    const outputDir = runOutputDir(this.s.req, this.s.rt);
-    const written: OutputWrite[] = [];
-    for (const w of c.written) {
-      const out = await outputWrite(outputDir, w);
-      if (out) written.push(out);
-    }
-    if (r.result?.stopReason !== 'answer' || allWritten(c)) return written;
-    r.result = { ...r.result, stopReason: 'error' };
-    const tools = [...new Set(c.refused.map((x) => x.tool))].join(', ');
-    r.notWritten = c.refused.length
-      ? t(this.s.rt.mode === 'auto' ? 'runs.notWritten.refused' : 'runs.notWritten.needsAuto', { tools })
-      : t('runs.notWritten.missing', { files: c.missing.map((p) => this.show(p)).join(', ') });
-    return written;
-  }
-
   /** One file, start to end: run it, count it, record it in the manifest, report it. */
   private async file(i: number, ctl: PoolControl, emit: Emit) {
     const rel = this.relOf(this.s.files[i]!);
@@ -338,7 +332,10 @@ class FolderRun {
     await this.clearLeftovers(i, emit);
     // A file the model's folder led to is passed on relative, so the nested run checks it again.
     const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
-    const request = { ...req, values: { ...req.values, [argName]: value }, trusted: true };
+    const request = placed(
+      { ...req, values: { ...req.values, [argName]: value }, trusted: true, mustWrite: true },
+      { place: this.outputs.places[i]!, file, outputDir: runOutputDir(req, rt) },
+    );
     const log = new WriteLog();
     let r: FileResult | undefined;
     // --batch: a run whose first call let go of it (nothing done yet that a new start repeats)
@@ -368,7 +365,12 @@ class FolderRun {
         break;
       }
     }
-    const written = await this.checkWritten(r, log);
+    const written = await checkWritten(r, log, {
+      outputDir: runOutputDir(this.s.req, this.s.rt),
+      mode: this.s.rt.mode,
+      promised: this.s.req.skill.answerIsFile === true,
+      show: (abs) => this.show(abs),
+    });
     const attempt = classify(r);
     if (attempt.kind === 'retry') {
       this.fileEvent(emit, i, 'retry', { reason: reasonOf(r) });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, realpathSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../support/atomic.js';
@@ -93,12 +93,22 @@ type JournalLine =
 
 /** Where the manifest of running `skill` over `folder` lives (one per skill and folder). */
 export function manifestPath(outputDir: string, skill: string, folderAbs: string): string {
-  const tag = createHash('sha256').update(folderAbs).digest('hex').slice(0, 8);
+  // The folder's real path: reached through a link, it is still the same run (one lock, one record).
+  const real = realOrSelf(folderAbs);
+  const tag = createHash('sha256').update(real).digest('hex').slice(0, 8);
   const slug =
-    basename(folderAbs)
+    basename(real)
       .replace(/[^\p{L}\p{N}_-]+/gu, '_')
       .slice(0, 40) || 'folder';
   return join(outputDir, '.zhi-runs', `${skill}-${slug}-${tag}.json`);
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 export async function sha256File(path: string): Promise<string> {
@@ -112,7 +122,19 @@ export async function fingerprint(path: string): Promise<Fingerprint> {
   return { size: st.size, mtimeMs: Math.round(st.mtimeMs), sha256: await sha256File(path) };
 }
 
-export type Freshness = 'done' | 'changed' | 'new' | 'failed';
+/** `lost`: done, but what it wrote is no longer on disk (moved, deleted), or it promised a file and wrote none. */
+export type Freshness = 'done' | 'changed' | 'new' | 'failed' | 'lost';
+
+/** Is every file recorded for this input still there (a stat each: cheap at any folder size)? */
+async function outputsThere(entry: ManifestEntry, outputDir: string, promised: boolean): Promise<boolean> {
+  const written = entry.written ?? [];
+  if (promised && !written.length) return false;
+  for (const w of written) {
+    const st = await stat(join(outputDir, w.path)).catch(() => undefined);
+    if (!st?.isFile()) return false;
+  }
+  return true;
+}
 
 export class RunManifest {
   private saving: Promise<void> = Promise.resolve();
@@ -152,16 +174,20 @@ export class RunManifest {
     return m;
   }
 
-  /** Is this input done with the same content? Size, then mtime, then the hash decide. */
-  async check(rel: string, abs: string): Promise<Freshness> {
+  /**
+   * Is this input done with the same content, and are its outputs still on disk? Size, then
+   * mtime, then the hash decide the input; a stat each the outputs (a person's edit of one keeps
+   * it done: only a missing one makes it `lost`).
+   */
+  async check(rel: string, abs: string, out?: { dir: string; promised: boolean }): Promise<Freshness> {
     const e = this.data.files[rel];
     if (!e) return 'new';
     if (e.status === 'failed') return 'failed';
     if (this.skillChanged) return 'changed';
     const st = await stat(abs).catch(() => undefined);
     if (!st || st.size !== e.size) return 'changed';
-    if (Math.round(st.mtimeMs) === e.mtimeMs) return 'done';
-    return (await sha256File(abs)) === e.sha256 ? 'done' : 'changed';
+    if (Math.round(st.mtimeMs) !== e.mtimeMs && (await sha256File(abs)) !== e.sha256) return 'changed';
+    return !out || (await outputsThere(e, out.dir, out.promised)) ? 'done' : 'lost';
   }
 
   entry(rel: string): ManifestEntry | undefined {

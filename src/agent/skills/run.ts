@@ -22,17 +22,12 @@ import { dryRunEach } from '../batch/dry-run-each.js';
 import type { FolderOptions } from '../batch/folder-options.js';
 import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
-import { type AgentDeps, type Prompter, runAgent } from '../loop.js';
+import { type AgentDeps, type AgentOptions, type Prompter, runAgent } from '../loop.js';
 import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
 import { chainProblem } from './chain.js';
 import { gatherInputs } from './gather.js';
-import {
-  mapLongDocument,
-  RESULT_PLACEHOLDER,
-  type WholeResult,
-  wholeAnswer,
-  withWholeResult,
-} from './long-doc.js';
+import { mapLongDocument, wholeAnswer, withWholeResult } from './long-doc.js';
+import { keepPromise, writtenAnswer } from './promised-file.js';
 import { firstMessage, skillPrompt } from './skill-prompt.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
@@ -125,6 +120,8 @@ export interface SkillRunRequest {
   files?: string[];
   /** Internal: trust was already settled by the run that started this one. */
   trusted?: boolean;
+  /** A folder run's file: its skill's promised file must be written (reminded once, else an error). */
+  mustWrite?: boolean;
   /**
    * Who chose the inputs: the person (command line, /run: any path they name) or the model
    * (a composite skill's nested call: paths must pass the one containment rule). Default person.
@@ -230,37 +227,41 @@ async function* runPlanned(
   // The documents are in the first message now: their texts are let go (a --batch round holds
   // thousands of runs waiting at once).
   inputs.blocks.clear();
+  const deps: AgentDeps = {
+    llm: rt.llm,
+    tools: registry,
+    prompter: rt.prompter,
+    usage: req.usage,
+    cwd: rt.cwd,
+    outputDir: plan.outputDir,
+    // The skill's scripts run through the sandboxed shell with its folder readable.
+    ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
+    ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
+    ...rt.hooks,
+  };
+  const fileAnswer = req.skill.answerIsFile === true && registry.has('file_write');
+  const opts: AgentOptions = {
+    model: plan.model,
+    thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
+    // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
+    effort: 'low',
+    maxTurns: req.skill.maxTurns,
+    mode: rt.mode,
+    signal: rt.signal,
+    ...(fileAnswer
+      ? {
+          answerFromWrite: (args) =>
+            writtenAnswer(args, long?.whole, (p) => displayPath(rt.cwd, resolve(plan.outputDir, p))),
+        }
+      : {}),
+  };
   const result = yield* runAgentThenStop(own.stop, () =>
-    runAgent(
-      messages,
-      {
-        llm: rt.llm,
-        tools: registry,
-        prompter: rt.prompter,
-        usage: req.usage,
-        cwd: rt.cwd,
-        outputDir: plan.outputDir,
-        // The skill's scripts run through the sandboxed shell with its folder readable.
-        ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
-        ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
-        ...rt.hooks,
-      },
-      {
-        model: plan.model,
-        thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
-        // Routine work: the lowest effort where the model takes one (GLM-5.3 defaults to max).
-        effort: 'low',
-        maxTurns: req.skill.maxTurns,
-        mode: rt.mode,
-        signal: rt.signal,
-        ...(req.skill.answerIsFile && registry.has('file_write')
-          ? {
-              answerFromWrite: (args) =>
-                writtenAnswer(args, long?.whole, (p) => displayPath(rt.cwd, resolve(plan.outputDir, p))),
-            }
-          : {}),
-      },
-    ),
+    // A folder run's file is done only when written: one reminder when the model answered without it.
+    fileAnswer && req.mustWrite
+      ? keepPromise(messages, (maxTurns) =>
+          runAgent(messages, deps, { ...opts, ...(maxTurns ? { maxTurns } : {}) }),
+        )
+      : runAgent(messages, deps, opts),
   );
   result.filesRead += before.filesRead;
   insertAll(result.filesWritten, 0, before.filesWritten);
@@ -274,28 +275,6 @@ async function* runPlanned(
     for (const store of [...(long ? [long.store] : []), ...inputs.stores])
       await store.discard().catch(() => {});
   return result;
-}
-
-/**
- * The answer of a skill whose file is its answer: the text content it wrote (a long document's
- * whole result where the model wrote the placeholder). Undefined when nothing written was text
- * (an .xlsx's sheets): the model then answers itself.
- */
-function writtenAnswer(
-  args: Record<string, unknown>[],
-  whole: WholeResult | undefined,
-  shown: (path: string) => string,
-): string | undefined {
-  const texts = args.map((a) => a.content).filter((c): c is string => typeof c === 'string');
-  if (!texts.length) return undefined;
-  const text = texts.join('\n\n');
-  if (whole === undefined || !text.includes(RESULT_PLACEHOLDER)) return text;
-  if (whole.text === undefined)
-    return wholeAnswer(
-      whole,
-      args.map((a) => shown(String(a.path))),
-    );
-  return text.split(RESULT_PLACEHOLDER).join(whole.text);
 }
 
 /**

@@ -153,6 +153,17 @@ export class FolderProgress {
     this.say(st.dim(t('batch.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
     if (ev.counts.earlier) this.say(st.dim(t('batch.start.earlier', { earlier: ev.counts.earlier })));
     if (ev.replacing) this.say(st.yellow(t('runs.replacing', { count: ev.replacing })));
+    if (ev.lost) this.say(st.yellow(t('runs.lost', { count: ev.lost })));
+    if (ev.clashes) this.clashes(ev.clashes);
+  }
+
+  /** Inputs that would name their outputs alike, found before any call: how they are told apart. */
+  private clashes(c: NonNullable<Extract<FolderEvent, { type: 'folder_start' }>['clashes']>): void {
+    this.say(this.o.err.yellow(t('runs.clashes', { count: c.count })));
+    for (const clash of c.shown)
+      this.say(`  ${clash.files.map((f) => visible(f)).join(t('runs.skipped.sep'))}`);
+    if (c.count > c.shown.length)
+      this.say(`  ${t('runs.skipped.more', { count: c.count - c.shown.length })}`);
   }
 
   /** The files left out, named when few (counts and the first few when many). */
