@@ -252,7 +252,7 @@ describe('zhi run <skill> <folder>: concurrent, resumable', () => {
     const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '4']);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('✗');
-    expect(r.stderr).toContain('the API is busy; trying docs/');
+    expect(r.stderr).toContain('the API is overloaded (1305); trying docs/');
     for (const id of ids) expect(existsSync(join(work, 'zhi-output', `${id}-summary.md`))).toBe(true);
     const manifest = readdirSync(join(work, 'zhi-output', '.zhi-runs')).find((f) => f.endsWith('.json'))!;
     const data = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', manifest), 'utf8'));

@@ -182,14 +182,15 @@ describe('runPool against a concurrency cap', () => {
   }
 
   /** A fake API that refuses (1302) a call beyond `cap` at once, behind the run's call gate. */
-  function cappedApi(cap: number, o: Api) {
+  function cappedApi(cap: number | (() => number), o: Api) {
+    const capNow = typeof cap === 'number' ? () => cap : cap;
     const api = { inFlight: 0, peak: 0, refusals: 0 };
     const error = { kind: 'rate_limit', message: '并发数过高 (1302)', retryable: true } as const;
     const client: LlmClient = {
       async *stream(): AsyncGenerator<StreamEvent> {
         for (let attempt = 1; ; attempt++) {
           await tick(o.travel?.() ?? 0);
-          if (api.inFlight >= cap) {
+          if (api.inFlight >= capNow()) {
             api.refusals += 1;
             await tick(o.refusalMs ?? 0);
             if (attempt > (o.clientRetries ?? 0))
@@ -209,9 +210,14 @@ describe('runPool against a concurrency cap', () => {
     return { api, client };
   }
 
-  async function capped(jobs: number, cap: number, o: Api = {}, items = 200) {
+  async function capped(
+    jobs: number,
+    cap: number | (() => number),
+    o: Api & { ageMs?: number } = {},
+    items = 200,
+  ) {
     const { api, client } = cappedApi(cap, o);
-    const gate = new CallGate(jobs, new AbortController().signal);
+    const gate = new CallGate(jobs, new AbortController().signal, o.ageMs);
     const llm = gate.wrap(client);
     const { outcomes, stats } = await runPool(
       Array.from({ length: items }, (_, i) => i),
@@ -244,6 +250,21 @@ describe('runPool against a concurrency cap', () => {
     expect(r.refusals).toBeLessThanOrEqual(16);
   });
 
+  it('a burst from another client on the same key costs a few probes, not the rest of the run', async () => {
+    // The other client holds 7 of the 8 places for the first 40 calls, then leaves.
+    let calls = 0;
+    const r = await capped(8, () => (calls++ < 40 ? 1 : 8), { ageMs: 5 }, 300);
+    expect(r.outcomes.every((o) => o.status === 'done')).toBe(true);
+    expect(r.stats.limit).toBe(8);
+    expect(r.peak).toBe(8);
+  });
+
+  it('without the cap ageing, the same burst pins the run at one at a time', async () => {
+    let calls = 0;
+    const r = await capped(8, () => (calls++ < 40 ? 1 : 8), { ageMs: Number.POSITIVE_INFINITY }, 300);
+    expect(r.stats.limit).toBe(1);
+  });
+
   // Seen in a real run: the first calls reached the API in another order than they started in,
   // one refusal taught a cap of 2–4 and the pool stayed there.
   it.each([
@@ -261,6 +282,47 @@ describe('runPool against a concurrency cap', () => {
     expect(r.peak).toBe(8);
     // Not probing above the cap all along: 200 files, a few bursts refused at most.
     expect(r.refusals).toBeLessThanOrEqual(48);
+  });
+
+  it('one failure alone is tried again without pausing anyone; only several in a row are an outage', async () => {
+    const pauses: [number, string][] = [];
+    let failed = 0;
+    const { outcomes } = await runPool(
+      Array.from({ length: 10 }, (_, i) => i),
+      async (n): Promise<Attempt<number>> => {
+        await tick();
+        // An isolated 500 for files 3 and 7 (each once), with successes between.
+        if ((n === 3 || n === 7) && failed < (n === 3 ? 1 : 2)) {
+          failed += 1;
+          return { kind: 'retry', reason: 'server', value: n };
+        }
+        return { kind: 'done', value: n };
+      },
+      {
+        jobs: 2,
+        signal: new AbortController().signal,
+        pauseMs: 1,
+        onPause: (ms, why) => pauses.push([ms, why]),
+      },
+    );
+    expect(outcomes.every((o) => o.status === 'done')).toBe(true);
+    expect(pauses).toEqual([]);
+
+    const { outcomes: again } = await runPool(
+      [0, 1, 2, 3],
+      async (n): Promise<Attempt<number>> => {
+        await tick();
+        return pauses.length ? { kind: 'done', value: n } : { kind: 'retry', reason: 'server', value: n };
+      },
+      {
+        jobs: 1,
+        signal: new AbortController().signal,
+        pauseMs: 1,
+        onPause: (ms, why) => pauses.push([ms, why]),
+      },
+    );
+    expect(again.every((o) => o.status === 'done')).toBe(true);
+    expect(pauses).toEqual([[1, 'server']]);
   });
 
   it('an unreachable API pauses the pool once per outage, then it goes on; the item is not failed', async () => {

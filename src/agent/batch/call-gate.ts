@@ -28,20 +28,32 @@ function ending(ev: StreamEvent | undefined): SpanEnd {
     : 'accepted';
 }
 
+/**
+ * A learned cap ages: after this long with no call refused, the pools may probe one above it. A
+ * refusal may have come from another client on the same key (a chat, a colleague's run) whose
+ * burst has passed; a cap kept for good would pin the rest of the run there. A probe that is
+ * refused costs one call tried again, and the bound it teaches is taken at once.
+ */
+export const CAP_AGE_MS = 5000;
+
 export class CallGate implements CapSource {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly listeners = new Set<(cap: number) => void>();
   private cap = Number.POSITIVE_INFINITY;
+  /** When the cap was last lowered, raised or confirmed by a refusal. */
+  private capSince = 0;
   private readonly estimate = new CapEstimate((n) => {
+    this.capSince = this.now();
     if (n >= this.cap) return;
-    this.cap = n;
-    for (const l of this.listeners) l(n);
+    this.tell(n);
   });
 
   constructor(
     private limit: number,
     signal: AbortSignal,
+    private readonly ageMs = CAP_AGE_MS,
+    private readonly now: () => number = () => performance.now(),
   ) {
     // Ctrl+C: the waiting calls go on at once (they end as interrupted).
     signal.addEventListener('abort', () => this.flush(), { once: true });
@@ -51,6 +63,18 @@ export class CallGate implements CapSource {
   setLimit(n: number): void {
     this.limit = Math.max(1, n);
     this.pump();
+  }
+
+  private tell(cap: number): void {
+    this.cap = cap;
+    for (const l of this.listeners) l(cap);
+  }
+
+  /** No refusal for `ageMs` since the cap was learned: one more at once may be tried. */
+  private age(): void {
+    if (!Number.isFinite(this.cap) || this.now() - this.capSince < this.ageMs) return;
+    this.capSince = this.now();
+    this.tell(this.cap + 1);
   }
 
   onCap(learn: (cap: number) => void): () => void {
@@ -84,6 +108,7 @@ export class CallGate implements CapSource {
 
   private release(): void {
     this.active = Math.max(0, this.active - 1);
+    this.age();
     this.pump();
   }
 
@@ -100,6 +125,7 @@ export class CallGate implements CapSource {
             last = ev;
             // The client tries again after `delayMs`: this call ended, the next is sent then.
             if (ev.type === 'retry') {
+              if (ending(ev) === 'refused') gate.capSince = gate.now();
               gate.estimate.end(span, ending(ev));
               span = gate.estimate.begin(performance.now() + ev.delayMs);
             }

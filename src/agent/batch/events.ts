@@ -1,3 +1,5 @@
+import type { PushBack } from './pool.js';
+
 /** Events of a folder run (one per file as it starts and ends), for the progress line and stream-json. */
 export interface FolderCounts {
   total: number;
@@ -56,6 +58,8 @@ export type FolderEvent =
       outputs?: string[];
       /** Why it failed or is tried again (already in the person's language). */
       reason?: string;
+      /** `retry`: what the API did (too many at once, overloaded, not reached, a server error). */
+      pushBack?: PushBack;
       /** `part`: a long document's pieces done (round 0: its parts, then combining rounds). */
       part?: { done: number; total: number; round: number };
     }
@@ -98,6 +102,8 @@ export type FolderEvent =
       phase: 'paused' | 'resumed';
       /** How long nothing new starts (paused). */
       ms?: number;
+      /** Paused: calls in a row could not reach the API, or it answered them all with errors. */
+      why?: 'network' | 'server';
     }
   | {
       type: 'folder_end';

@@ -21,6 +21,7 @@ export function classify(r: FileResult): Attempt<FileResult> {
   if (err?.kind === 'rate_limit') return { kind: 'retry', reason: 'rate_limit', value: r };
   if (err?.kind === 'overloaded') return { kind: 'retry', reason: 'overloaded', value: r };
   // Faults wait, not fail: a connection refused or dropped mid-answer, a timeout, a 5xx.
+  if (err?.kind === 'server') return { kind: 'retry', reason: 'server', value: r };
   if (err && NETWORK_KINDS.has(err.kind)) return { kind: 'retry', reason: 'network', value: r };
   if (err && STOP_KINDS.has(err.kind)) return { kind: 'stop', value: r };
   if (r.result?.stopReason === 'budget') return { kind: 'stop', value: r };
@@ -72,6 +73,7 @@ export async function runOne(
         o.forward(ev);
       } else if (ev.type === 'retry') {
         if (ev.error.kind === 'rate_limit' || ev.error.kind === 'overloaded') o.ctl.pressure(ev.error.kind);
+        else if (ev.error.kind === 'server') o.ctl.pressure('server');
         else if (NETWORK_KINDS.has(ev.error.kind)) o.ctl.pressure('network');
       } else if (ev.type === 'warning' || (ev.type === 'permission' && ev.decision !== 'allowed')) {
         if (ev.type === 'permission') o.log.refused.push({ tool: ev.name, notice: ev.notice });

@@ -189,7 +189,7 @@ class FolderRun {
         return {
           work: (i: number, _n: number, ctl: PoolControl) => this.file(i, ctl, emit),
           onStart: (n: number) => this.fileEvent(emit, this.todo[n]!, 'started'),
-          onPause: (ms: number) => emit(this.waitEvent('paused', ms)),
+          onPause: (ms: number, why: 'network' | 'server') => emit(this.waitEvent('paused', ms, why)),
           // Waiting for a batch job takes no place in the API's concurrency: only online calls do.
           onLimit: (n: number) => (rounds || !own ? undefined : gate.setLimit(n)),
           onResume: () => emit(this.waitEvent('resumed')),
@@ -256,8 +256,9 @@ class FolderRun {
       };
   }
 
-  private waitEvent(phase: 'paused' | 'resumed', ms?: number): FolderEvent {
-    return { type: 'folder_wait', skill: this.s.req.skill.name, phase, ...(ms ? { ms } : {}) };
+  private waitEvent(phase: 'paused' | 'resumed', ms?: number, why?: 'network' | 'server'): FolderEvent {
+    const { name } = this.s.req.skill;
+    return { type: 'folder_wait', skill: name, phase, ...(ms ? { ms } : {}), ...(why ? { why } : {}) };
   }
 
   private fileEvent(
@@ -373,7 +374,7 @@ class FolderRun {
     });
     const attempt = classify(r);
     if (attempt.kind === 'retry') {
-      this.fileEvent(emit, i, 'retry', { reason: reasonOf(r) });
+      this.fileEvent(emit, i, 'retry', { reason: reasonOf(r), pushBack: attempt.reason });
       return attempt;
     }
     // An interrupted file is not counted or recorded: the next run does it again.

@@ -28,10 +28,13 @@ export type PoolOutcome<R> =
   | { status: 'skipped'; value?: R | undefined; attempts: number };
 
 /**
- * Why an item is put back: too many at once (1302/1303), the API overloaded (1305), or the API
- * not reachable (connection refused or dropped mid-answer, a timeout, a 5xx).
+ * Why an item is put back: too many at once (1302/1303), the API overloaded (1305), the API not
+ * reachable (connection refused or dropped mid-answer, a timeout), or a server error (a 5xx).
  */
-export type PushBack = 'rate_limit' | 'overloaded' | 'network';
+export type PushBack = 'rate_limit' | 'overloaded' | 'network' | 'server';
+
+/** Network or server failures in a row, with no success between, that make an outage. */
+export const OUTAGE_AFTER = 3;
 
 export interface PoolControl {
   /** The API complained while the item ran (a retried 1302): slow down without failing it. */
@@ -59,8 +62,11 @@ export interface PoolOptions<R> {
   onStart?(index: number, attempt: number): void;
   /** Why the pool stopped starting items, when it did. */
   onStop?(index: number): void;
-  /** The API could not be reached: nothing starts for `ms` (said once per outage). */
-  onPause?(ms: number): void;
+  /**
+   * The API could not be reached, or answered only errors, several calls in a row: nothing
+   * starts for `ms` (said once per outage). One failure alone is only tried again.
+   */
+  onPause?(ms: number, why: 'network' | 'server'): void;
   /** The API answered again after an outage. */
   onResume?(): void;
   /** How many may run at once changed (a run's shared call budget follows it). */
@@ -132,6 +138,8 @@ class AdaptivePool<T, R> {
   private overloads = 0;
   /** Outages in a row (the pause grows with each), and whether one is going on. */
   private outages = 0;
+  /** Network or server failures since the last success: an outage past OUTAGE_AFTER. */
+  private failuresInRow = 0;
   private down = false;
   private succeeded = false;
   /** The API's cap as the calls taught it (`caps`): never probed above. */
@@ -174,10 +182,11 @@ class AdaptivePool<T, R> {
 
   /**
    * The calls showed the API takes at most `cap` at once: settle there. This also undoes a cut
-   * made on a refusal's first guess, when that guess was too low.
+   * made on a refusal's first guess, when that guess was too low; and when the gate lets a learned
+   * cap age (no refusal for a while: another client's burst has passed), the pool probes one above.
    */
   private learn(cap: number): void {
-    this.ceiling = Math.min(this.ceiling, cap);
+    this.ceiling = cap;
     this.setLimit(Math.min(this.jobs, this.ceiling));
     this.nudge();
   }
@@ -222,8 +231,10 @@ class AdaptivePool<T, R> {
    */
   private slow(reason: PushBack, index: number): void {
     this.streak = 0;
-    if (reason === 'network') {
-      this.outage();
+    if (reason === 'network' || reason === 'server') {
+      // One failure is tried again alone; several in a row, with no success between, are an outage.
+      this.failuresInRow += 1;
+      if (this.failuresInRow >= OUTAGE_AFTER) this.outage(reason);
       return;
     }
     const at = index >= 0 ? this.startedWith[index]! : 0;
@@ -249,13 +260,13 @@ class AdaptivePool<T, R> {
    * The API cannot be reached: nothing new starts for a pause that grows with each failure in a
    * row (up to `maxPauseMs`); the item is tried again. Said once per outage.
    */
-  private outage(): void {
+  private outage(why: 'network' | 'server'): void {
     if (this.pauseUntil > Date.now()) return;
     const pause = Math.min(this.o.maxPauseMs ?? 60_000, (this.o.pauseMs ?? 2000) * 2 ** this.outages);
     this.outages += 1;
     this.pauseUntil = Date.now() + pause;
     this.down = true;
-    this.o.onPause?.(pause);
+    this.o.onPause?.(pause, why);
   }
 
   private start(index: number): void {
@@ -284,7 +295,10 @@ class AdaptivePool<T, R> {
     const { attempts } = this.outcomes[index]!;
     const stopping = this.stats.stopped || this.o.signal.aborted;
     // An outage once the API has answered is waited out, however long (only Ctrl+C stops it).
-    const patient = attempt.kind === 'retry' && attempt.reason === 'network' && this.succeeded;
+    const patient =
+      attempt.kind === 'retry' &&
+      (attempt.reason === 'network' || attempt.reason === 'server') &&
+      this.succeeded;
     if (attempt.kind === 'retry' && (patient || attempts <= (this.o.maxRetries ?? 6)) && !stopping) {
       this.stats.retries += 1;
       this.slow(attempt.reason, index);
@@ -307,6 +321,7 @@ class AdaptivePool<T, R> {
     this.streak += 1;
     this.overloads = 0;
     this.outages = 0;
+    this.failuresInRow = 0;
     this.succeeded = true;
     if (this.down) {
       this.down = false;

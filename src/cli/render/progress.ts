@@ -55,6 +55,8 @@ export class FolderProgress {
   private parts = new Map<string, string>();
   private last: Extract<FolderEvent, { type: 'folder_file' }> | undefined;
   private shown = false;
+  /** An outage was said: the files put back meanwhile are not said one by one. */
+  private paused = false;
   private readonly now: () => number;
 
   constructor(private readonly o: ProgressOptions) {
@@ -76,7 +78,9 @@ export class FolderProgress {
     }
     if (ev.type === 'folder_wait') {
       const seconds = Math.max(1, Math.round((ev.ms ?? 0) / 1000));
-      if (ev.phase === 'paused') this.say(this.o.err.yellow(t('runs.paused', { seconds })));
+      this.paused = ev.phase === 'paused';
+      const said = ev.why === 'server' ? 'runs.pausedServer' : 'runs.paused';
+      if (ev.phase === 'paused') this.say(this.o.err.yellow(t(said, { seconds })));
       else this.say(this.o.err.dim(t('runs.resumed')));
       return;
     }
@@ -98,11 +102,25 @@ export class FolderProgress {
     if (ev.status === 'failed') {
       this.say(`${this.o.err.red('✗')} ${visible(ev.file)}: ${visible(ev.reason ?? '')}`);
     } else if (ev.status === 'retry') {
-      this.say(this.o.err.dim(t('batch.file.retry', { file: visible(ev.file) })));
+      this.retry(ev);
     } else if (ev.status === 'done' && !this.o.live) {
       this.say(`${this.counter(ev)} ${this.o.err.green('✓')} ${visible(ev.file)}`);
     }
     if (this.o.live) this.draw();
+  }
+
+  /** A file put back, with what the API did: too many at once, overloaded, or one failed call. */
+  private retry(ev: Extract<FolderEvent, { type: 'folder_file' }>): void {
+    const file = visible(ev.file);
+    const said =
+      ev.pushBack === 'overloaded'
+        ? t('batch.file.retryOverloaded', { file })
+        : ev.pushBack === 'network' || ev.pushBack === 'server'
+          ? this.paused
+            ? undefined
+            : t('batch.file.retryFailed', { file, reason: visible(ev.reason ?? '') })
+          : t('batch.file.retry', { file });
+    if (said) this.say(this.o.err.dim(said));
   }
 
   /**

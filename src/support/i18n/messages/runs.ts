@@ -24,7 +24,9 @@ export const runs = defineMessages(
       'It is process {pid} on {host}, started {since} (UTC); two runs would do the same files twice.',
     'runs.try.wait': 'Wait for it to finish, or run the same command with --wait to start when it does.',
     'runs.paused':
-      'The API cannot be reached (connection refused, dropped or timed out): the run waits and tries again in {seconds} s. Ctrl+C stops it; the same command later goes on.',
+      'The API could not be reached for several calls in a row (connection refused, dropped or timed out): the run waits and tries again in {seconds} s. Ctrl+C stops it; the same command later goes on.',
+    'runs.pausedServer':
+      'The API answered several calls in a row with an error of its own (HTTP 5xx): the run waits and tries again in {seconds} s. Ctrl+C stops it; the same command later goes on.',
     'runs.resumed': 'The API answers again: the run goes on.',
     'runs.batchPartial':
       'The batch job {id} ended "{status}" with {answered} answered: those answers are used; its other {rest} files are done now at the normal price.',
@@ -69,7 +71,9 @@ export const runs = defineMessages(
     'runs.lockedBy': '它是 {host} 上的进程 {pid}，开始于 {since}（UTC）；两个运行会把同样的文件处理两遍。',
     'runs.try.wait': '等它结束，或在同一命令后加 --wait，等它结束后自动开始。',
     'runs.paused':
-      '无法连接 API（连接被拒绝、中断或超时）：运行暂停，{seconds} 秒后重试。按 Ctrl+C 可停止；之后再运行同一命令会接着处理。',
+      '连续几次调用都无法连接 API（连接被拒绝、中断或超时）：运行暂停，{seconds} 秒后重试。按 Ctrl+C 可停止；之后再运行同一命令会接着处理。',
+    'runs.pausedServer':
+      'API 连续几次调用都返回了它自身的错误（HTTP 5xx）：运行暂停，{seconds} 秒后重试。按 Ctrl+C 可停止；之后再运行同一命令会接着处理。',
     'runs.resumed': 'API 已恢复响应：继续运行。',
     'runs.batchPartial':
       '批处理任务 {id} 以"{status}"结束，已完成 {answered} 个：这些结果会被使用；其余 {rest} 个文件现在按正常价格处理。',
