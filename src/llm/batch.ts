@@ -37,6 +37,24 @@ export interface BatchJob {
   completed?: number;
   failed?: number;
   metadata?: Record<string, string> | null;
+  /** Why a job failed validation (OpenAI's shape: a list object, or a bare array). */
+  errors?: { data?: BatchJobError[] } | BatchJobError[] | null;
+}
+
+export interface BatchJobError {
+  code?: string;
+  message?: string;
+  line?: number | null;
+}
+
+/** The API's own words on why a job failed, or undefined when it gave none. */
+export function jobErrorText(job: BatchJob): string | undefined {
+  const list = Array.isArray(job.errors) ? job.errors : (job.errors?.data ?? []);
+  const said = list
+    .filter((e) => typeof e?.message === 'string' && e.message)
+    .slice(0, 3)
+    .map((e) => `${e.message}${e.code ? ` (${e.code})` : ''}`);
+  return said.length ? said.join('; ') : undefined;
 }
 
 /** One result line: the chat completion body, or why that request failed. */

@@ -234,3 +234,26 @@ describe('outputs never compete for a name', () => {
     ).toHaveLength(1);
   });
 });
+
+describe('a batch job the API refuses', () => {
+  it('shows the API’s own error, fails its files with it in the run record, and stops asking', async () => {
+    makeFolder(5);
+    fake.batchInvalid = { code: '1214', message: 'input file line 1: model 参数非法' };
+    const r = await e.zhi(['run', 'summarize', 'docs', '--batch', '--auto'], {
+      env: { ZHI_BATCH_POLL_MS: '20' },
+      timeoutMs: 60_000,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The Batch API refused the job');
+    expect(r.stderr).toContain('input file line 1: model 参数非法 (1214)');
+    expect(r.stderr).not.toMatch(/busy|trying .* again/i);
+    expect(fake.batches.size).toBe(1);
+    expect(chats()).toHaveLength(0);
+    const m = manifest();
+    for (let k = 1; k <= 5; k++) {
+      const entry = m.files[`f00${k}.txt`];
+      expect(entry?.status).toBe('failed');
+      expect(entry?.error).toContain('refused the job');
+    }
+  });
+});

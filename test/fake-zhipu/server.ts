@@ -114,6 +114,8 @@ export interface FakeBatch {
   errorFileId?: string | undefined;
   completed?: number;
   failed?: number;
+  /** A job that failed validation: the API's own errors, as OpenAI-style batch objects carry them. */
+  errors?: { code: string; message: string; line?: number }[];
 }
 
 export const TEST_KEY = '0123456789abcdef0123456789abcdef.TestSecret1';
@@ -205,6 +207,8 @@ export class FakeZhipu {
   batchMaxLines = 0;
   /** How a batch job ends: answered whole, or expired / cancelled with only some lines answered. */
   batchEnd: 'completed' | 'expired' | 'cancelled' = 'completed';
+  /** Set: every job fails validation with this error (status "failed", nothing answered). */
+  batchInvalid: { code: string; message: string } | undefined;
   /** Of a job that expires or is cancelled, the lines answered before it ended. */
   batchAnswered = 0.5;
   /** Models this fake serves beyond the known list (a model newer than zhi's registry). */
@@ -304,6 +308,7 @@ export class FakeZhipu {
     this.dropped = 0;
     this.chatCount = 0;
     this.batchEnd = 'completed';
+    this.batchInvalid = undefined;
     this.batchAnswered = 0.5;
     this.batchMaxBytes = 0;
     this.batchMaxLines = 0;
@@ -870,6 +875,11 @@ export class FakeZhipu {
       b.status = 'cancelled';
       return;
     }
+    if (b.status === 'validating' && this.batchInvalid) {
+      b.status = 'failed';
+      b.errors = [{ ...this.batchInvalid, line: 1 }];
+      return;
+    }
     if (b.status === 'validating') b.status = 'in_progress';
     if (b.status === 'in_progress' && b.polls >= this.batchPolls) this.complete(b);
   }
@@ -949,6 +959,7 @@ export class FakeZhipu {
       created_at: b.createdAt,
       request_counts: { total: b.lines.length, completed: b.completed ?? 0, failed: b.failed ?? 0 },
       metadata: b.metadata,
+      ...(b.errors ? { errors: { object: 'list', data: b.errors } } : {}),
     };
   }
 

@@ -3,7 +3,7 @@
  * to date), then their answers read and each kept on disk at once.
  */
 import type { BatchApi, BatchJob } from '../../llm/batch.js';
-import { batchStatusText, FINAL_STATUSES, jobCounts } from '../../llm/batch.js';
+import { batchStatusText, FINAL_STATUSES, jobCounts, jobErrorText } from '../../llm/batch.js';
 import type { ChunkJson } from '../../llm/response.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -79,11 +79,7 @@ export async function collectAnswers(
     const partial = PARTIAL_STATUSES.has(job.status) && Boolean(job.output_file_id || job.error_file_id);
     if (job.status !== 'completed' && !partial) {
       await o.manifest.setBatch(undefined);
-      throw new ZhiError({
-        kind: 'server',
-        what: { key: 'batch.err.jobEnded', params: { id: job.id, status: job.status } },
-        tries: [{ key: 'batch.try.again' }, { key: 'batch.try.noBatch' }],
-      });
+      throw jobEndedError(job);
     }
     let answered = 0;
     let failed = 0;
@@ -162,4 +158,25 @@ export async function recordJob(
     submittedAt: createdAt,
   });
   return next;
+}
+
+/**
+ * A job that ended with nothing to give. One the API refused (failed validation) says the API's
+ * own words and fails its files (asking again would be refused the same way); another ending
+ * (cancelled elsewhere, expired unanswered) may be tried again.
+ */
+function jobEndedError(job: BatchJob): ZhiError {
+  const said = jobErrorText(job);
+  if (job.status === 'failed')
+    return new ZhiError({
+      kind: 'bad_request',
+      what: { key: 'batch.err.jobFailed', params: { id: job.id } },
+      why: said ? { key: 'llm.platformSaid', params: { message: said, detail: '' } } : undefined,
+      tries: [{ key: 'batch.try.noBatch' }],
+    });
+  return new ZhiError({
+    kind: 'server',
+    what: { key: 'batch.err.jobEnded', params: { id: job.id, status: job.status } },
+    tries: [{ key: 'batch.try.again' }, { key: 'batch.try.noBatch' }],
+  });
 }

@@ -56,6 +56,8 @@ export const batch = defineMessages(
     'batch.err.composite':
       'The skill {skill} cannot run as a batch job: it first runs {each} on every file and then combines their results, each step waiting for the one before, while a batch job answers everything at once, up to 24 hours later.',
     'batch.err.jobEnded': 'The batch job {id} ended with the status "{status}" and produced no results.',
+    'batch.err.jobFailed':
+      'The Batch API refused the job {id}: it failed its checks, and nothing in it was processed.',
     'batch.try.noBatch': 'Run the same command without --batch to process the files now at the normal price.',
     'batch.try.again': 'Run the same command again to submit a new job.',
     'batch.submitted':
@@ -160,6 +162,7 @@ export const batch = defineMessages(
     'batch.err.composite':
       '技能 {skill} 不能作为批处理任务运行：它先对每个文件运行 {each}，再汇总这些结果，每一步都要等上一步完成，而批处理任务要在最长 24 小时后才一次性返回全部结果。',
     'batch.err.jobEnded': '批处理任务 {id} 以状态 "{status}" 结束，没有产生结果。',
+    'batch.err.jobFailed': '批处理 API 拒绝了任务 {id}：它没有通过检查，其中的内容都没有处理。',
     'batch.try.noBatch': '去掉 --batch 重新运行同一命令，即可按正常价格立即处理这些文件。',
     'batch.try.again': '再次运行同一命令以提交新的任务。',
     'batch.submitted':
