@@ -58,7 +58,7 @@ async function main() {
       __filename: '__zhiFilename',
       __dirname: '__zhiDirname',
     },
-    plugins: [cjsNamedExports, catalogueFromFile],
+    plugins: [cjsNamedExports, catalogueFromFile, noDeprecatedBuffer],
     metafile: true,
     absWorkingDir: root,
     logLevel: 'warning',
@@ -110,6 +110,25 @@ const catalogueFromFile = {
         ? { path: join(root, 'src/support/i18n/catalogue-file.ts') }
         : undefined,
     );
+  },
+};
+
+/**
+ * archiver-utils (inside exceljs' zip writer) still calls `new Buffer(…)`, and Node prints its
+ * DEP0005 warning to the person's terminal every time zhi writes a workbook. The three calls are
+ * rewritten to what they mean (`Buffer.alloc(size)` for a size, `Buffer.from(source)` for a string).
+ */
+const noDeprecatedBuffer = {
+  name: 'no-deprecated-buffer',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]archiver-utils[\\/]index\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const contents = text
+        .replace(/new Buffer\((size|0)\)/g, 'Buffer.alloc($1)')
+        .replace(/new Buffer\(source\)/g, 'Buffer.from(source)');
+      if (contents.includes('new Buffer(')) throw new Error(`${args.path}: a new Buffer() call is left`);
+      return { contents, loader: 'js' };
+    });
   },
 };
 

@@ -340,7 +340,7 @@ async function* streamError(
     result.text = ev.partial.content;
   }
   if (ev.error.kind === 'aborted') return { kind: 'stop', stop: 'aborted' };
-  const error = describeApiError(ev.error, deps.usage.platform);
+  const error = describeApiError(ev.error, deps.usage.platform, run.opts.model);
   yield { type: 'error', error };
   return { kind: 'stop', stop: 'error', error };
 }

@@ -1,6 +1,7 @@
 import { type ErrorText, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { describeNetworkFailure } from './describe-network.js';
+import { findModel, isFree } from './models.js';
 import type { Platform } from './platforms.js';
 import type { ApiErrorInfo } from './types.js';
 
@@ -18,8 +19,8 @@ function platformSaid(err: ApiErrorInfo, status: number | undefined = err.status
 }
 
 /** Turn an API failure into what/why/try for a person. The server's own words are the "why". */
-export function describeApiError(err: ApiErrorInfo, platform: Platform): ZhiError {
-  return describeByCode(err, platform) ?? describeByKind(err, platform);
+export function describeApiError(err: ApiErrorInfo, platform: Platform, model?: string): ZhiError {
+  return describeByCode(err, platform) ?? describeByKind(err, platform, model);
 }
 
 /** Failures whose code says more than their kind: a cut stream, a wrong address, a plan limit. */
@@ -87,7 +88,7 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
 }
 
 /** Every other failure, by its kind; the server's message (and code) is the "why". */
-function describeByKind(err: ApiErrorInfo, platform: Platform): ZhiError {
+function describeByKind(err: ApiErrorInfo, platform: Platform, model?: string): ZhiError {
   // Without a code the message is the transport's (or zhi's own), not the platform's answer.
   const why = err.code ? platformSaid(err) : err.message;
   const make = (what: ErrorText['key'], tries: ErrorText[]) =>
@@ -96,15 +97,7 @@ function describeByKind(err: ApiErrorInfo, platform: Platform): ZhiError {
     case 'auth':
       return make('llm.auth.what', [{ key: 'llm.auth.try1' }, { key: 'llm.auth.try2' }]);
     case 'balance':
-      return make('llm.balance.what', [
-        platform.keyUrl
-          ? {
-              key: 'llm.balance.try1',
-              params: { url: platform.keyUrl.replace(/\/usercenter.*|\/manage-apikey.*/, '') },
-            }
-          : { key: 'llm.balance.try1Custom' },
-        { key: 'llm.balance.try2' },
-      ]);
+      return make('llm.balance.what', [balanceTry(platform, model), { key: 'llm.balance.try2' }]);
     case 'rate_limit':
       return make('llm.rateLimit.what', [{ key: 'llm.rateLimit.try' }]);
     case 'overloaded':
@@ -127,4 +120,15 @@ function describeByKind(err: ApiErrorInfo, platform: Platform): ZhiError {
         make('llm.network.what', [{ key: 'llm.network.try1' }, { key: 'llm.network.try2' }])
       );
   }
+}
+
+/** Top up, or a free model — unless the refused call already used a free one. */
+function balanceTry(platform: Platform, model: string | undefined): ErrorText {
+  const info = model ? findModel(model) : undefined;
+  const url = platform.keyUrl?.replace(/\/usercenter.*|\/manage-apikey.*/, '');
+  if (info && isFree(info, platform))
+    return url
+      ? { key: 'llm.balance.try1Free', params: { url, model: info.id } }
+      : { key: 'llm.balance.try1FreeCustom', params: { model: info.id } };
+  return url ? { key: 'llm.balance.try1', params: { url } } : { key: 'llm.balance.try1Custom' };
 }

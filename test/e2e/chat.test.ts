@@ -146,6 +146,14 @@ describe('errors', () => {
     expect(r.stderr).toContain('glm-4-flash');
   });
 
+  it('1113 on a free model does not advise the free model it already uses', async () => {
+    fake.script({ kind: 'error', status: 429, code: '1113', message: '余额不足或无可用资源包,请充值。' });
+    const r = await e.zhi(['-c', 'hi', '--model', 'glm-4-flash']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('glm-4-flash is already a free model');
+    expect(r.stderr).not.toContain('--model glm-4-flash');
+  });
+
   it('1302 is retried (announced on stderr), then succeeds', async () => {
     fake.script(
       { kind: 'error', status: 429, code: '1302', message: 'High concurrency' },

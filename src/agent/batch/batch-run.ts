@@ -3,6 +3,7 @@ import { BatchApi } from '../../llm/batch.js';
 import { UsageTracker } from '../../llm/usage.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
 import { traitsOf } from '../../tools/index.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import { AsyncQueue } from '../queue.js';
@@ -136,4 +137,28 @@ export async function* startRounds(p: BatchPhase): AsyncGenerator<RunEvent, Batc
     if (!(await picked)) return undefined;
   }
   return new BatchRounds(o);
+}
+
+/**
+ * The jobs' answers are used up once every file of the run is written; until then they are kept
+ * (with the last job in the run record), so a later run — with --auto, say — writes the rest from
+ * them without paying again.
+ */
+export async function* endRounds(
+  rounds: BatchRounds,
+  manifest: RunManifest,
+  /** The run's files (folder-relative names). */
+  rels: readonly string[],
+  aborted: boolean,
+): AsyncGenerator<RunEvent> {
+  if (aborted) return;
+  const open = rels.filter((rel) => manifest.entry(rel)?.status !== 'done');
+  if (!open.length) {
+    await manifest.setBatch(undefined);
+    await rounds.store.discard().catch(() => undefined);
+  } else if (manifest.data.batch)
+    yield {
+      type: 'warning',
+      message: t('runs.batchKept', { id: manifest.data.batch.id, count: open.length }),
+    };
 }

@@ -81,7 +81,7 @@ export function finishFolder(o: FolderEnd): { result: AgentResult; event: Folder
         key: 'skills.err.someFailed',
         params: { failed: tally.failures.length, total: o.files.length },
       },
-      why: tally.failures.map((f) => f.file).join(', '),
+      why: failedNames(tally.failures, o.show(o.manifest.path)),
       exitCode: 1,
     });
   }
@@ -100,6 +100,19 @@ export function finishFolder(o: FolderEnd): { result: AgentResult; event: Folder
     ...(o.skipped ? { skipped: o.skipped } : {}),
   };
   return { result: total, event };
+}
+
+/** Files named in the closing error; past them, how many more and where all are listed. */
+const NAMED_FAILURES = 5;
+
+function failedNames(failures: { file: string }[], manifest: string): string {
+  const named = failures.slice(0, NAMED_FAILURES).map((f) => f.file);
+  if (failures.length <= NAMED_FAILURES) return named.join(', ');
+  return t('batch.end.failedNames', {
+    files: named.join(', '),
+    count: failures.length - NAMED_FAILURES,
+    manifest,
+  });
 }
 
 function tallyFiles(o: FolderEnd): Tally {

@@ -5,7 +5,7 @@ import { displayPath } from '../../tools/paths.js';
 import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import { type FolderInputs, type RunFn, startRounds } from './batch-run.js';
+import { endRounds, type FolderInputs, type RunFn, startRounds } from './batch-run.js';
 import { gated } from './call-gate.js';
 import { dryRunFolder } from './dry-run.js';
 import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './events.js';
@@ -216,7 +216,10 @@ class FolderRun {
     const { outcomes, stats } = yield* withFinally(endOnDisk(pool, recheck), () =>
       this.manifest.close().catch(() => undefined),
     );
-    if (rounds) yield* this.endRounds(rounds, rt.signal.aborted);
+    if (rounds) {
+      const open = this.todo.map((i) => this.relOf(files[i]!));
+      yield* endRounds(rounds, this.manifest, open, rt.signal.aborted);
+    }
     const end = finishFolder({
       skill: req.skill.name,
       currency: req.usage.platform.currency,
@@ -235,25 +238,6 @@ class FolderRun {
     });
     yield end.event;
     return end.result;
-  }
-
-  /**
-   * The jobs' answers are used up once every file of the run is written; until then they are
-   * kept (with the last job in the run record), so a later run — with --auto, say — writes the
-   * rest from them without paying again.
-   */
-  private async *endRounds(rounds: BatchRounds, aborted: boolean): AsyncGenerator<RunEvent> {
-    const open = this.todo.filter(
-      (i) => this.manifest.entry(this.relOf(this.s.files[i]!))?.status !== 'done',
-    );
-    if (!aborted && !open.length) {
-      await this.manifest.setBatch(undefined);
-      await rounds.store.discard().catch(() => undefined);
-    } else if (!aborted && this.manifest.data.batch)
-      yield {
-        type: 'warning',
-        message: t('runs.batchKept', { id: this.manifest.data.batch.id, count: open.length }),
-      };
   }
 
   private waitEvent(phase: 'paused' | 'resumed', ms?: number, why?: 'network' | 'server'): FolderEvent {
@@ -366,6 +350,9 @@ class FolderRun {
         break;
       }
     }
+    // Stopped by Ctrl+C: whatever the file's run said as it was cut off (a reader's "damaged"), it was interrupted.
+    if (rt.signal.aborted && r.result?.stopReason !== 'answer')
+      r = { result: emptyResult('aborted'), cost: r.cost, outputs: [] };
     const written = await checkWritten(r, log, {
       outputDir: runOutputDir(this.s.req, this.s.rt),
       mode: this.s.rt.mode,

@@ -4,6 +4,7 @@ import { formatCost } from '../../llm/models.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
 import { formatError, formatWarning } from './error.js';
 import type { Style } from './style.js';
@@ -37,8 +38,17 @@ export function doneLine(result: AgentResult, usage: UsageTracker, durationMs: n
   return t('render.doneLine', { parts: parts.join(' · ') });
 }
 
+/** Files written, each on a line; past this many, the first few and how many more (a folder run of thousands). */
+const FILE_LINES = 10;
+const FILE_LINES_CUT = 3;
+
 export function fileLines(result: AgentResult, cwd: string): string[] {
-  return result.filesWritten.map((f) => `  → ${relative(cwd, f.path) || f.path} (${formatBytes(f.bytes)})`);
+  const all = result.filesWritten;
+  const shown = all.length > FILE_LINES ? all.slice(0, FILE_LINES_CUT) : all;
+  const lines = shown.map((f) => `  → ${visible(relative(cwd, f.path) || f.path)} (${formatBytes(f.bytes)})`);
+  if (all.length > shown.length)
+    lines.push(`  ${t('render.filesMore', { count: all.length - shown.length })}`);
+  return lines;
 }
 
 /** Under a table stopped by Ctrl+C: how many of its rows are shown (and, in the REPL, /copy). */

@@ -10,6 +10,10 @@ export const llm = defineMessages(
     'llm.auth.try2': 'Keys are per platform: a Z.ai key does not work on BigModel, and the reverse.',
     'llm.balance.what': 'Your Zhipu account has no balance or resource package left.',
     'llm.balance.try1': 'Top up at {url}, or switch to a free model (e.g. `--model glm-4-flash`).',
+    'llm.balance.try1Free':
+      'Top up at {url}: {model} is already a free model, and the API refuses even free models while the account has no balance.',
+    'llm.balance.try1FreeCustom':
+      'Top up with your provider: {model} is already a free model, and the API refuses even free models while the account has no balance.',
     'llm.balance.try1Custom':
       'Top up with your provider, or switch to a free model (e.g. `--model glm-4-flash`).',
     'llm.balance.try2':
@@ -104,6 +108,10 @@ export const llm = defineMessages(
     'llm.balance.what': '你的智谱账户余额不足，或没有可用的资源包。',
     'llm.balance.try1': '请到 {url} 充值，或换用免费模型（例如 `--model glm-4-flash`）。',
     'llm.balance.try1Custom': '请向你的服务商充值，或换用免费模型（例如 `--model glm-4-flash`）。',
+    'llm.balance.try1Free':
+      '请到 {url} 充值：{model} 已经是免费模型，账户没有余额时，API 连免费模型也会拒绝。',
+    'llm.balance.try1FreeCustom':
+      '请向你的服务商充值：{model} 已经是免费模型，账户没有余额时，API 连免费模型也会拒绝。',
     'llm.balance.try2': '编程套餐（Coding Plan）密钥只能用于编程端点：请检查配置中的 `platform`。',
     'llm.rateLimit.what': 'API 正在限制你的调用频率。',
     'llm.rateLimit.try': '请等一分钟再试，或减少同时发出的请求。',

@@ -3,6 +3,7 @@ import { defineMessages } from '../define.js';
 export const render = defineMessages(
   {
     'render.doneLine': 'Done: {parts}',
+    'render.filesMore': '… and {count} more files',
     'render.files': '{read} files read, {written} written',
     'render.tools': '{n} tools',
     'render.tool': '{n} tool',
@@ -21,6 +22,7 @@ export const render = defineMessages(
   },
   {
     'render.doneLine': '完成：{parts}',
+    'render.filesMore': '……还有 {count} 个文件',
     'render.files': '读取 {read} 个文件，写入 {written} 个',
     'render.tools': '{n} 次工具调用',
     'render.tool': '{n} 次工具调用',
