@@ -145,7 +145,7 @@ describe('zhi run … --batch: the Batch API', () => {
     fake.batchPolls = 1_000_000;
     const child = spawn(
       process.execPath,
-      [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--batch', '--force'],
+      [ZHI_BIN, 'run', 'summarize', 'docs', '--auto', '--batch', '--force', '--jobs', '7'],
       {
         cwd: work,
         env: testEnv({ baseUrl: fake.baseUrl, home, env }),
@@ -158,6 +158,8 @@ describe('zhi run … --batch: the Batch API', () => {
     child.kill('SIGINT');
     await new Promise((r) => child.on('close', r));
     const id = manifestOf().batch.id as string;
+    // Kept with the job: `zhi batch results` makes any online calls as many at once as this run.
+    expect(manifestOf().batch.jobs).toBe(7);
 
     fake.batchPolls = 0;
     const results = await zhi(['batch', 'results', id, '--auto']);

@@ -11,6 +11,7 @@ import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { AnswerStore } from './answer-store.js';
 import { CapturingClient } from './clients.js';
 import type { FolderEvent } from './events.js';
+import { folderOptions } from './folder-options.js';
 import type { RunManifest } from './manifest.js';
 import { collectAnswers, pollJobs } from './round-jobs.js';
 import { BatchRounds } from './rounds.js';
@@ -118,6 +119,7 @@ export async function* startRounds(p: BatchPhase): AsyncGenerator<RunEvent, Batc
     skill: req.skill.name,
     place: { cwd: rt.cwd, outputDir: dirname(dirname(manifest.path)) },
     mode: rt.mode === 'auto' ? ('auto' as const) : ('approve' as const),
+    jobs: folderOptions(rt).jobs,
     ...(p.limits ? { limits: p.limits } : {}),
     pollMs: p.pollMs,
     signal: rt.signal,

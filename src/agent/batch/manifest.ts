@@ -60,6 +60,8 @@ export interface BatchRecord {
   more?: { id: string; status: string }[];
   /** The permission mode of the run that submitted it: `zhi batch results` writes the same way. */
   mode?: 'auto' | 'approve';
+  /** The submitting run's `--jobs`: `zhi batch results` makes any online calls as many at once. */
+  jobs?: number;
   /** Which round of the run (1: every file's first call, 2: their next…). */
   round?: number;
 }

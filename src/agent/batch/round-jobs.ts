@@ -125,6 +125,7 @@ export async function recordJob(
     manifest: RunManifest;
     skill: string;
     mode: 'auto' | 'approve';
+    jobs?: number;
     place: { cwd: string; outputDir: string };
   },
   round: number,
@@ -146,6 +147,7 @@ export async function recordJob(
         requests,
         status: job.status,
         mode: o.mode,
+        ...(o.jobs ? { jobs: o.jobs } : {}),
         round,
       };
   await manifest.setBatch(next);

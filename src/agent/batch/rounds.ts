@@ -56,6 +56,8 @@ export interface RoundsOptions {
   /** Where the run was started and writes (for `zhi batch results` from anywhere). */
   place: { cwd: string; outputDir: string };
   mode: 'auto' | 'approve';
+  /** The run's `--jobs`, kept with its jobs for `zhi batch results`. */
+  jobs?: number;
   limits?: { bytes?: number; lines?: number };
   pollMs: number;
   signal: AbortSignal;

@@ -89,7 +89,11 @@ function where(ctx: AppContext, place: JobPlace | undefined): Partial<AppContext
 }
 
 function runArgs(ctx: AppContext, found: ManifestData): AppContext['args'] {
-  return { ...ctx.args, subcommand: 'run', positionals: [found.skill, found.folder], extra: { batch: true } };
+  // As many at once as the run that submitted it, unless --jobs is given now.
+  const extra: Record<string, string | true> = { batch: true };
+  const jobs = ctx.args.extra.jobs ?? found.batch?.jobs;
+  if (jobs !== undefined) extra.jobs = String(jobs);
+  return { ...ctx.args, subcommand: 'run', positionals: [found.skill, found.folder], extra };
 }
 
 /** `batch_abc  completed  40/40 answered · 0 failed  summarize  2026-03-14 10:02` */
