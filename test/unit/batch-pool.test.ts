@@ -217,7 +217,7 @@ describe('runPool against a concurrency cap', () => {
     items = 200,
   ) {
     const { api, client } = cappedApi(cap, o);
-    const gate = new CallGate(jobs, new AbortController().signal, o.ageMs);
+    const gate = new CallGate(jobs, new AbortController().signal, o.ageMs ?? Number.POSITIVE_INFINITY);
     const llm = gate.wrap(client);
     const { outcomes, stats } = await runPool(
       Array.from({ length: items }, (_, i) => i),

@@ -29,12 +29,15 @@ function ending(ev: StreamEvent | undefined): SpanEnd {
 }
 
 /**
- * A learned cap ages: after this long with no call refused, the pools may probe one above it. A
- * refusal may have come from another client on the same key (a chat, a colleague's run) whose
- * burst has passed; a cap kept for good would pin the rest of the run there. A probe that is
- * refused costs one call tried again, and the bound it teaches is taken at once.
+ * A learned cap ages: after this long with no call refused, the pools may try twice as many at
+ * once. A refusal may have come from another client on the same key (a chat, a colleague's run)
+ * whose burst has passed; a cap kept for good would pin the rest of the run there. A probe that is
+ * refused costs a call tried again, its bound is taken at once, and the wait before the next probe
+ * doubles (up to a minute): after a passing burst the run is back at full speed within seconds,
+ * while at the API's real cap probes soon become rare.
  */
-export const CAP_AGE_MS = 5000;
+export const CAP_AGE_MS = 1000;
+const MAX_AGE_MS = 60_000;
 
 export class CallGate implements CapSource {
   private active = 0;
@@ -43,8 +46,15 @@ export class CallGate implements CapSource {
   private cap = Number.POSITIVE_INFINITY;
   /** When the cap was last lowered, raised or confirmed by a refusal. */
   private capSince = 0;
+  /** How long without a refusal before the next probe; doubles after each probe refused. */
+  private ageMs: number;
+  /** The cap a probe started from, while its answer is awaited. */
+  private probedFrom: number | undefined;
   private readonly estimate = new CapEstimate((n) => {
     this.capSince = this.now();
+    if (this.probedFrom !== undefined && n <= this.probedFrom)
+      this.ageMs = Math.min(MAX_AGE_MS, this.ageMs * 2);
+    this.probedFrom = undefined;
     if (n >= this.cap) return;
     this.tell(n);
   });
@@ -52,9 +62,10 @@ export class CallGate implements CapSource {
   constructor(
     private limit: number,
     signal: AbortSignal,
-    private readonly ageMs = CAP_AGE_MS,
+    private readonly baseAgeMs = CAP_AGE_MS,
     private readonly now: () => number = () => performance.now(),
   ) {
+    this.ageMs = baseAgeMs;
     // Ctrl+C: the waiting calls go on at once (they end as interrupted).
     signal.addEventListener('abort', () => this.flush(), { once: true });
   }
@@ -70,11 +81,14 @@ export class CallGate implements CapSource {
     for (const l of this.listeners) l(cap);
   }
 
-  /** No refusal for `ageMs` since the cap was learned: one more at once may be tried. */
+  /** No refusal for `ageMs` since the cap was learned: twice as many at once may be tried. */
   private age(): void {
     if (!Number.isFinite(this.cap) || this.now() - this.capSince < this.ageMs) return;
     this.capSince = this.now();
-    this.tell(this.cap + 1);
+    // A probe nobody refused (the burst had passed): the next one comes as soon.
+    if (this.probedFrom !== undefined) this.ageMs = Math.max(this.baseAgeMs, this.ageMs / 2);
+    this.probedFrom = this.cap;
+    this.tell(this.cap * 2);
   }
 
   onCap(learn: (cap: number) => void): () => void {
