@@ -17,6 +17,8 @@ export interface AgentResult {
   error?: ZhiError;
   /** The answer was cut at the model's output limit. */
   truncated?: boolean;
+  /** A --dry-run: the text is the estimate, nothing was sent (no closing "Done" line). */
+  estimate?: boolean;
 }
 
 /** A result before anything happened: an answer, no turns, nothing read or written. */

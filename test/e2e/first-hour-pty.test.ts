@@ -3,6 +3,7 @@
  * a failed command is never shown with ✓, `!rm` kept from writing by the sandbox says so and
  * offers what the model's approval offers (w), and `!echo` leaves no empty output folder.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,43 @@ const { fake } = e;
 const sandboxed = process.platform === 'linux' && sandboxState().kind === 'bwrap';
 if (process.platform === 'linux' && !sandboxed)
   console.warn('[skip] sandbox parts of first-hour-pty: bubblewrap missing or unusable here');
+/** The system's own messages in Chinese (coreutils' and the C library's): a locale and its translations. */
+const chineseSystem =
+  sandboxed &&
+  /^zh_CN\.utf-?8$/im.test(spawnSync('locale', ['-a'], { encoding: 'utf8' }).stdout ?? '') &&
+  existsSync('/usr/share/locale/zh_CN/LC_MESSAGES/libc.mo');
+if (sandboxed && !chineseSystem)
+  console.warn(
+    '[skip] !rm with Chinese system messages: locale zh_CN.UTF-8 or its translations (libc-l10n) missing',
+  );
+
+describe('the system speaking Chinese', () => {
+  it.runIf(chineseSystem)(
+    '!rm blocked by the sandbox is explained and offered again, whatever language rm speaks',
+    async () => {
+      writeFileSync(join(e.cwd, 'notes.txt'), 'x');
+      const s = e.pty({
+        cols: 100,
+        rows: 40,
+        env: { ZHI_LANGUAGE: 'zh', LANG: 'zh_CN.UTF-8', LANGUAGE: 'zh_CN', LC_ALL: 'zh_CN.UTF-8' },
+      });
+      await s.waitFor(promptFor('zh'));
+      s.write('!rm notes.txt');
+      s.write(KEY.enter);
+      await s.waitFor('[y/N]');
+      s.write('y');
+      s.write(KEY.enter);
+      const offer = '允许它写入当前文件夹并再运行一次吗';
+      const view = await waitScreen(s, 100, (v) => v.replace(/\n/g, '').includes(offer), 'the offer');
+      // rm said it in Chinese; zhi recognised the cause, not the words.
+      expect(view).toContain('只读文件系统');
+      expect(view.replace(/\n/g, '')).toContain('命令在沙盒中运行');
+      s.write('y');
+      s.write(KEY.enter);
+      await s.until(() => !existsSync(join(e.cwd, 'notes.txt')), 'notes.txt removed');
+    },
+  );
+});
 
 describe.each([
   [60, 'en'],

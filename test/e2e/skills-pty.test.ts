@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
-import { KEY, type PtySession } from '../helpers/pty.js';
+import { KEY, type PtySession, screen } from '../helpers/pty.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -242,5 +242,24 @@ describe('skills from the command line in a terminal', () => {
     ]);
     expect(run.model).toBe('glm-4-flash');
     expect(run.messages[1].content).toContain('<document name="note.txt">');
+  });
+});
+
+describe('zhi run --dry-run in a terminal', () => {
+  it.each([
+    ['en', 'Would process 2 of 2 files', 'Nothing was sent'],
+    ['zh', '将用 summarize', '未发送任何请求'],
+  ])('shows the estimate on the screen, with no closing "Done" line (%s)', async (lang, head, tail) => {
+    mkdirSync(join(work, 'docs'));
+    writeFileSync(join(work, 'docs', 'a.txt'), 'First document.');
+    writeFileSync(join(work, 'docs', 'b.txt'), 'Second document.');
+    const s = open(['run', 'summarize', 'docs', '--dry-run'], { ZHI_LANGUAGE: lang });
+    expect((await s.exited()).exitCode).toBe(0);
+    const shown = screen(s, 120);
+    expect(shown).toContain(head);
+    expect(shown).toContain('docs/a.txt');
+    expect(shown).toContain(tail);
+    expect(shown).not.toMatch(/Done:|完成：/);
+    expect(fake.chatBodies()).toHaveLength(0);
   });
 });

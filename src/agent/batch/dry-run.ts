@@ -225,6 +225,7 @@ export function dryRunReport(
   return {
     text: lines.join('\n'),
     stopReason: 'answer',
+    estimate: true,
     turns: 0,
     toolCalls: 0,
     filesRead: 0,

@@ -256,8 +256,9 @@ export class ReplRenderer {
   /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
   finish(result: AgentResult, usage: UsageTracker, durationMs: number): void {
     this.waiting = undefined;
-    // A folder's answers are not streamed (its files run at once): they are shown whole at the end.
-    if (this.folder && this.o.mode !== 'pipe' && result.text.trim())
+    // A folder's answers are not streamed (its files run at once), nor is a dry run's estimate:
+    // they are shown whole at the end.
+    if ((this.folder || result.estimate) && this.o.mode !== 'pipe' && result.text.trim())
       this.handle({ type: 'text_delta', text: result.text });
     this.folder = undefined;
     this.tools.clear();
@@ -270,17 +271,16 @@ export class ReplRenderer {
       if (text.trim()) this.o.term.write(text.endsWith('\n') ? text : `${text}\n`);
     }
     const error = result.error ?? this.lastError;
-    this.printUi(
-      endText(result, usage, durationMs, {
-        ui: this.ui,
-        ...(error ? { error } : {}),
-        debug: this.o.debug,
-        oneShot: Boolean(this.o.oneShot),
-        cwd: this.o.cwd,
-        // On a terminal the closing line wraps at its words; piped, it stays one line.
-        ...(this.o.mode === 'pipe' ? {} : { width: this.width() }),
-      }),
-    );
+    const end = endText(result, usage, durationMs, {
+      ui: this.ui,
+      ...(error ? { error } : {}),
+      debug: this.o.debug,
+      oneShot: Boolean(this.o.oneShot),
+      cwd: this.o.cwd,
+      // On a terminal the closing line wraps at its words; piped, it stays one line.
+      ...(this.o.mode === 'pipe' ? {} : { width: this.width() }),
+    });
+    if (end) this.printUi(end);
   }
 
   /**

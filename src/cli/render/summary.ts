@@ -78,6 +78,8 @@ export function endText(
     return formatError(o.error, o.ui, { debug: o.debug, inRepl: !o.oneShot });
   if (result.stopReason === 'aborted')
     return formatWarning(t(o.oneShot ? 'cli.interrupted' : 'repl.interrupted'), o.ui);
+  // An estimate sent nothing and wrote nothing: no closing line to say so.
+  if (result.estimate) return '';
   const line = doneLine(result, usage, durationMs);
   const shown = o.ui.enabled ? o.ui.dim(line) : `[DONE] ${line}`;
   const done = o.width === undefined ? [shown] : wrapText(shown, o.width, '', '  ');

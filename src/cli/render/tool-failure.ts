@@ -1,4 +1,5 @@
 import { getLanguage, type MessageKey, type Params, t } from '../../support/i18n/index.js';
+import { blockedWriteDir } from '../../tools/shell/read-only.js';
 
 type Known = [RegExp, MessageKey, ((m: RegExpExecArray) => Params)?];
 
@@ -42,10 +43,6 @@ const KNOWN: Known[] = [
   [/already exists/i, 'input.tool.exists'],
 ];
 
-/** A command the sandbox kept from writing: said in every language, with the way to allow it. */
-const SANDBOXED =
-  /Read-only file system[\s\S]*It ran in a sandbox: it could (?:write|create new files) only under ((?:(?! and ).)+) \(and a private/;
-
 /**
  * The reason a tool failed, for the person. The tool's own words are written for the model in
  * English: an English reader gets them; anyone else gets the reason in their language when it is
@@ -53,8 +50,9 @@ const SANDBOXED =
  */
 export function toolFailureText(result: string): string {
   const body = result.replace(/^Error: /, '');
-  const sandboxed = SANDBOXED.exec(body);
-  if (sandboxed) return t('input.tool.sandboxReadOnly', { dir: sandboxed[1]! });
+  // A command the sandbox kept from writing (zhi's own line says so): with the way to allow it.
+  const dir = blockedWriteDir(body);
+  if (dir) return t('input.tool.sandboxReadOnly', { dir });
   const first = body.split('\n')[0] ?? '';
   if (getLanguage() === 'en') return first;
   for (const [re, key, params] of KNOWN) {

@@ -1,6 +1,7 @@
 import type { ChatSession } from '../../agent/chat.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { blockedWriteDir } from '../../tools/shell/read-only.js';
 import { GRANT_WRITE_CWD } from '../../tools/shell/shell.js';
 import type { AnyTool, ToolContext } from '../../tools/types.js';
 import { foldOutput, outputOf } from '../render/shell-output.js';
@@ -55,7 +56,7 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
   io.write(`${io.style.dim(`$ ${visible(command)}`)}\n`);
   let ran = await runOnce(tool, args, ctx, io);
   // The sandbox kept it from writing here: say so, and offer what the model's approval offers (w).
-  const sandboxDir = SANDBOX_READ_ONLY.exec(ran.content)?.[1];
+  const sandboxDir = blockedWriteDir(ran.content);
   if (ran.failed && sandboxDir) {
     io.warn(t('input.bang.sandboxed', { dir: sandboxDir }));
     if (await io.confirm(t('input.bang.retryWriteCwd'))) {
@@ -73,10 +74,6 @@ export async function runBang(command: string, chat: ChatSession, io: BangIo): P
   );
   io.write(`${io.style.dim(t('input.bang.added'))}\n`);
 }
-
-/** A command that failed because the sandbox let it write only in the output folder. */
-const SANDBOX_READ_ONLY =
-  /Read-only file system[\s\S]*It ran in a sandbox: it could (?:write|create new files) only under ((?:(?! and ).)+) \(and a private/;
 
 /** Run the command once and show what it printed, and its exit code when it failed. */
 async function runOnce(

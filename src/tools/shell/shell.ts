@@ -20,6 +20,7 @@ import {
 } from '../types.js';
 import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
+import { BLOCKED, PROBE, sandboxRefusedWrite } from './read-only.js';
 import { runSandboxed, type SandboxedResult, type SandboxState, sandboxSoon } from './sandbox.js';
 
 export { visible } from '../../support/sanitize.js';
@@ -126,7 +127,7 @@ type ShellArgs = z.infer<typeof schema>;
 async function execute(args: ShellArgs, ctx: ToolContext, settings: ShellSettings): Promise<ToolResult> {
   const granted = ctx.granted ?? [];
   // The renderers show the elapsed time while this runs.
-  const result = await runSandboxed(args.command, {
+  const options = {
     cwd: ctx.cwd,
     outputDir: ctx.outputDir,
     allowWriteCwd: granted.includes(GRANT_WRITE_CWD),
@@ -137,7 +138,8 @@ async function execute(args: ShellArgs, ctx: ToolContext, settings: ShellSetting
     maxBytes: MAX_OUTPUT_BYTES,
     env: commandEnv(process.env, settings.envNames),
     mode: settings.sandbox,
-  });
+  };
+  const result = await runSandboxed(args.command, options);
   if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
   if (result.aborted)
     throw new ToolError(
@@ -146,11 +148,20 @@ async function execute(args: ShellArgs, ctx: ToolContext, settings: ShellSetting
         : 'Interrupted by the user; the command and everything it started were stopped.',
     );
   // A command that failed is a failed call: the person sees ✗, never ✓ above its error.
-  return { content: resultText(result, args, ctx), isError: result.timedOut || result.exitCode !== 0 };
+  const failed = result.timedOut || result.exitCode !== 0;
+  // The sandbox's refusal, recognised by its cause in any language, is said in zhi's own words.
+  const blocked =
+    failed &&
+    result.sandbox.kind !== 'none' &&
+    (await sandboxRefusedWrite(`${result.stdout}\n${result.stderr}`, options.env, async () => {
+      const probe = await runSandboxed(PROBE, { ...options, timeoutMs: 5000, allowWriteCwd: false });
+      return `${probe.stdout}\n${probe.stderr}`;
+    }));
+  return { content: resultText(result, args, ctx, blocked), isError: failed };
 }
 
 /** For the model: how the command ended, its output, and what the sandbox allowed. */
-function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext): string {
+function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext, blocked: boolean): string {
   const granted = ctx.granted ?? [];
   const parts: string[] = [];
   const seconds = (result.durationMs / 1000).toFixed(1);
@@ -174,6 +185,7 @@ function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext):
   } else if (result.leftovers && !result.timedOut) {
     parts.push('Processes the command left running in the background were stopped when it ended.');
   }
+  if (blocked) parts.push(BLOCKED);
   parts.push(sandboxNote(result.sandbox, ctx, granted));
   if (result.droppedBytes > 0) {
     parts.push(
@@ -214,7 +226,7 @@ function sandboxNote(state: SandboxState, ctx: ToolContext, granted: readonly st
     `It ran in a sandbox: it could create new files only under ${dirs} (and a private /tmp)${net}; ` +
     'files already there cannot be changed or deleted, the home folder outside the current folder is hidden, ' +
     'secret files (keys, .env, histories) read as empty, and only a few environment variables are set. ' +
-    'Writing elsewhere fails with "Read-only file system". Write results as new files in the output folder, ' +
+    'Writing elsewhere fails (the system says the file system is read-only). Write results as new files in the output folder, ' +
     'or the person can allow writing in the current folder or the network when approving the command.'
   );
 }

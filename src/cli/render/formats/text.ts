@@ -203,6 +203,7 @@ export class TextPrinter implements RunConsumer {
       this.stderr.write(formatWarning(t('cli.interrupted'), this.o.err));
       return;
     }
+    if (result.estimate) return;
     const line = doneLine(result, usage, durationMs);
     this.stderr.write(this.o.err.enabled ? `${this.o.err.dim(line)}\n` : `[DONE] ${line}\n`);
     for (const f of fileLines(result, this.o.cwd)) this.stderr.write(`${f}\n`);
