@@ -88,6 +88,8 @@ export type AgentEvent =
 export type SkillOnlyEvent =
   | { type: 'skill_start'; skill: string; model: string; depth: number }
   | { type: 'skill_step'; skill: string; index: number; total: number; label: string }
+  /** A composite's per-file step: files an earlier run did, whose kept results are used (no call). */
+  | { type: 'skill_kept'; skill: string; count: number; total: number }
   | { type: 'skill_ocr'; skill: string; file: string }
   | { type: 'skill_asr'; skill: string; file: string };
 

@@ -69,6 +69,8 @@ describe('each: steps run in the folder pool', () => {
     // Each result is its own file's, whatever order the steps ended in.
     for (const m of order) expect(m[2]).toBe(m[1]);
     expect(r.stderr).toContain('[12/12]');
+    // One line per file: the step's skill and model are said once, not under every file.
+    expect(r.stderr.match(/› summarize/g)).toHaveLength(1);
   });
 
   it('a 1302 storm slows the steps down without failing one', async () => {
@@ -148,6 +150,7 @@ describe('each: steps run in the folder pool', () => {
     expect(again.code).toBe(0);
     // Only the steps not done were asked again; the digest got all 6 results, in folder order.
     expect(summarizeCalls().map(markerOf).sort()).toEqual(['d04', 'd05', 'd06']);
+    expect(again.stderr).toContain('3 of 6 files already done by an earlier run');
     const digest = userOf(digestCalls()[0]!);
     const order = [...digest.matchAll(/<result file="today\/(d\d+)\.md">\n- Point of (d\d+)/g)];
     expect(order.map((m) => [m[1], m[2]])).toEqual(

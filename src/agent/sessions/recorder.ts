@@ -200,6 +200,7 @@ export class SessionRecorder {
       case 'warning':
       case 'skill_start':
       case 'skill_step':
+      case 'skill_kept':
       case 'skill_ocr':
       case 'skill_asr':
       case 'folder_start':

@@ -123,6 +123,7 @@ export async function* runSteps(
   const record = await StepRecord.open(req, rt, target, o.folder);
   try {
     const { kept, todo } = await record.plan(all, Boolean(rt.folder?.force));
+    if (kept.size) yield { type: 'skill_kept', skill: target.name, count: kept.size, total: all.length };
     const ran = new Map<string, StepOutcome>();
     for (const r of yield* poolSteps(run, target, todo, req, rt, o.outputDir, all, record))
       ran.set(r.file, r.outcome);
@@ -150,11 +151,20 @@ async function* poolSteps(
   const jobs = rt.folder?.jobs ?? DEFAULT_JOBS;
   // The steps (and their long documents' parts) share one budget of calls at once.
   const { rt: stepRt, gate, own } = gated(rt, jobs);
+  // Which skill and model the steps run on is said once: each step's own line names its file.
+  let announced = false;
   const step = async (file: string, ctl: PoolControl, emit: (ev: RunEvent) => void) => {
     const gen = runStep(run, target, file, req, stepRt, outputDir);
     let next = await gen.next();
     while (!next.done) {
       const inner = next.value.type === 'nested' ? next.value.event : next.value;
+      if (inner.type === 'skill_start' && next.value.type === 'nested' && next.value.chain.length === 2) {
+        if (announced) {
+          next = await gen.next();
+          continue;
+        }
+        announced = true;
+      }
       // A call the client retried after a 1302: the pool slows down before the step fails.
       if (inner.type === 'retry' && (inner.error.kind === 'rate_limit' || inner.error.kind === 'overloaded'))
         ctl.pressure(inner.error.kind);

@@ -117,9 +117,10 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     case 'skill_step':
       return [`${indent}  [${ev.index + 1}/${ev.total}] ${visible(ev.label)}`];
     case 'skill_ocr':
-      return [st.dim(`${indent}  ${who}: ${t('skills.ocr', { file: visible(ev.file) })}`)];
     case 'skill_asr':
-      return [st.dim(`${indent}  ${who}: ${t('skills.asr', { file: visible(ev.file) })}`)];
+      return [st.dim(`${indent}  ${who}: ${skillNote(ev)}`)];
+    case 'skill_kept':
+      return [st.dim(`${indent}  ${skillNote(ev)}`)];
     case 'tool_end':
       return [`${indent}  ${st.dim(`${who}:`)} ${toolLine(ev, st, { nested: true })}`];
     case 'permission': {
@@ -152,4 +153,10 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
       exhaustive(ev);
       return [];
   }
+}
+
+/** What a skill run is doing besides its turns: reading a scan, transcribing, using kept results. */
+export function skillNote(ev: Extract<RunEvent, { type: 'skill_ocr' | 'skill_asr' | 'skill_kept' }>): string {
+  if (ev.type === 'skill_kept') return t('skills.kept', { count: ev.count, total: ev.total });
+  return t(ev.type === 'skill_ocr' ? 'skills.ocr' : 'skills.asr', { file: visible(ev.file) });
 }

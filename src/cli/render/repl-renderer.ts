@@ -8,7 +8,7 @@ import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { formatWarning } from './error.js';
 import { FrameClock } from './frame-clock.js';
-import { nestedLines, permissionText, retryText, toolLine } from './lines.js';
+import { nestedLines, permissionText, retryText, skillNote, toolLine } from './lines.js';
 import { liveLines, type RunningTool } from './live-lines.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
@@ -135,10 +135,9 @@ export class ReplRenderer {
         this.printUi(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
         break;
       case 'skill_ocr':
-        this.printUi(ui.dim(t('skills.ocr', { file: visible(ev.file) })));
-        break;
       case 'skill_asr':
-        this.printUi(ui.dim(t('skills.asr', { file: visible(ev.file) })));
+      case 'skill_kept':
+        this.printUi(ui.dim(skillNote(ev)));
         break;
       case 'long_document':
       case 'folder_start':

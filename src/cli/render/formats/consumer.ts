@@ -66,6 +66,7 @@ export class RunFacts {
       case 'done':
       case 'user':
       case 'skill_step':
+      case 'skill_kept':
       case 'skill_ocr':
       case 'skill_asr':
       case 'nested':

@@ -49,6 +49,7 @@ function serialise(ev: RunEvent): unknown {
     case 'user':
     case 'skill_start':
     case 'skill_step':
+    case 'skill_kept':
     case 'skill_ocr':
     case 'skill_asr':
     case 'long_document':

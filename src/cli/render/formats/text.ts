@@ -4,7 +4,15 @@ import { exhaustive } from '../../../support/exhaustive.js';
 import { t } from '../../../support/i18n/index.js';
 import { visible } from '../../../support/sanitize.js';
 import { formatError, formatWarning } from '../error.js';
-import { doneLine, fileLines, nestedLines, permissionText, retryText, toolLine } from '../lines.js';
+import {
+  doneLine,
+  fileLines,
+  nestedLines,
+  permissionText,
+  retryText,
+  skillNote,
+  toolLine,
+} from '../lines.js';
 import { FolderProgress, longDocumentLines } from '../progress.js';
 import { safeEvent } from '../safe-event.js';
 import { Spinner } from '../spinner.js';
@@ -69,10 +77,9 @@ export class TextPrinter implements RunConsumer {
         this.line(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
         break;
       case 'skill_ocr':
-        this.line(err.dim(t('skills.ocr', { file: visible(ev.file) })));
-        break;
       case 'skill_asr':
-        this.line(err.dim(t('skills.asr', { file: visible(ev.file) })));
+      case 'skill_kept':
+        this.line(err.dim(skillNote(ev)));
         break;
       case 'nested':
         for (const l of nestedLines(ev.chain, ev.event, err)) this.line(l);

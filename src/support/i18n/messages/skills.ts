@@ -111,6 +111,8 @@ export const skills = defineMessages(
     'skills.err.combineFailed': 'The results of the files of {file} could not be combined: {problem}',
     'skills.err.combineStopped': 'a combining call ended without an answer',
     'skills.running': 'Running {name} ({model})…',
+    'skills.kept':
+      '{count} of {total} files already done by an earlier run (their results are used; --force redoes them)',
     'skills.nested': '{chain} ({model})',
 
     // Trust.
@@ -289,6 +291,7 @@ export const skills = defineMessages(
     'skills.err.combineFailed': '{file} 中各文件的结果未能合并：{problem}',
     'skills.err.combineStopped': '有一次合并调用没有得到回答',
     'skills.running': '正在运行 {name}（{model}）…',
+    'skills.kept': '{total} 个文件中有 {count} 个已由之前的运行完成（沿用其结果；--force 可重新处理）',
     'skills.nested': '{chain}（{model}）',
 
     'skills.trust.tools': '工具：{tools}',
