@@ -6,6 +6,7 @@
  * chatty command never blocks or fills memory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeInheritedFds } from '../../support/inherited-fds.js';
 import { type ProcessTools, stopWindowsTree, windowsTools } from './kill-windows.js';
 import { consoleCodePage, decodeOutput, encodingOf } from './output-decode.js';
 
@@ -71,6 +72,8 @@ export async function runCommand(command: string, opts: RunOptions): Promise<Run
 
 function spawnShell(command: string, opts: RunOptions): ChildProcess {
   const windows = (opts.platform ?? process.platform) === 'win32';
+  // Node hands every descriptor without close-on-exec to the child: only stdio (and extraFds) may go.
+  closeInheritedFds();
   const file = opts.wrap ? opts.wrap.file : command;
   const args = opts.wrap ? opts.wrap.args : [];
   return spawn(file, args, {

@@ -18,12 +18,20 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
 import { secretPlaces } from '../secret-places.js';
 import type { SandboxMode } from '../types.js';
 import { type RunOptions, type RunResult, runCommand } from './run.js';
-import { bwrapArgs, HOME_PROGRAMS, type Place, type SandboxPolicy, seatbeltArgs } from './sandbox-args.js';
+import {
+  bwrapArgs,
+  HOME_PROGRAMS,
+  type Place,
+  type SandboxPolicy,
+  type SandboxRoot,
+  seatbeltArgs,
+} from './sandbox-args.js';
+import { programFolders, rootOnlyPlaces, systemEntries } from './sandbox-root.js';
 import { unixSocketFilter } from './seccomp.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
@@ -293,17 +301,24 @@ async function runSeatbelt(command: string, opts: SandboxedOptions, base: RunOpt
   }
 }
 
+/** The Linux root for a command (sandbox-root.ts): system folders, their masks, programs' folders. */
+function linuxRoot(env: NodeJS.ProcessEnv | undefined): SandboxRoot {
+  const home = real(homedir());
+  return {
+    system: systemEntries(),
+    masked: rootOnlyPlaces(),
+    programs: programFolders((env ?? process.env).PATH, home, [dirname(process.execPath)]),
+  };
+}
+
 /**
- * bubblewrap, with the unix-socket filter handed over on file descriptor 3 (written to a private
+ * bubblewrap, with the seccomp filter handed over on file descriptor 3 (written to a private
  * temporary file first: bwrap reads it before the command starts).
  */
 async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
   const filter = unixSocketFilter();
-  const policy = policyFor(opts, '/tmp');
+  const policy: SandboxPolicy = { ...policyFor(opts, '/tmp'), root: linuxRoot(opts.env) };
   if (!filter) {
-    // No filter for this processor: hide the usual places of host sockets instead.
-    const run = ['/run', '/var/run'].filter((p) => existsSync(p)).map(real);
-    policy.privateRoots = [...(policy.privateRoots ?? []), ...new Set(run)];
     const args = [...bwrapArgs(policy), '/bin/sh', '-c', command];
     return runCommand(command, { ...base, wrap: { file: 'bwrap', args } });
   }
