@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxState } from '../../src/tools/shell/sandbox.js';
 import { useE2E } from '../helpers/e2e.js';
+import { PROBE_REFUSED, syscallProbe } from '../helpers/syscall-probe.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const e = useE2E();
@@ -70,5 +71,11 @@ describe.runIf(sandboxed)('issue 37: what an approved command can reach', () => 
     } finally {
       cleanup(outside);
     }
+  });
+
+  it('io_uring, the session keyring, AF_VSOCK and AF_UNIX sockets are refused inside; socketpair works', async () => {
+    writeFileSync(join(e.cwd, 'probe.py'), syscallProbe());
+    const [probe] = await approved(['python3 probe.py']);
+    for (const line of PROBE_REFUSED) expect(probe).toMatch(line);
   });
 });

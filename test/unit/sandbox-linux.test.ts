@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSandboxed, sandboxState } from '../../src/tools/shell/sandbox.js';
 import { programFolders, rootOnlyPlaces } from '../../src/tools/shell/sandbox-root.js';
+import { PROBE_REFUSED, syscallProbe } from '../helpers/syscall-probe.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 describe('sandbox-root', () => {
@@ -117,5 +118,12 @@ describe.runIf(hasBwrap)('the sandbox root with a real bwrap', () => {
     const r = await run('ls /proc/self/fd');
     expect(r.stdout.trim().split('\n').sort()).toEqual(['0', '1', '2', '3']);
     expect(readFileSync(join(dir, 'in.txt'), 'utf8')).toBe('hello');
+  });
+
+  it('refuses io_uring (ENOSYS), the keyring, AF_VSOCK and AF_UNIX sockets (EPERM), and keeps socketpair', async () => {
+    writeFileSync(join(dir, 'probe.py'), syscallProbe());
+    const r = await run('python3 probe.py');
+    expect(r.stderr).toBe('');
+    for (const line of PROBE_REFUSED) expect(r.stdout).toMatch(line);
   });
 });

@@ -32,7 +32,7 @@ import {
   seatbeltArgs,
 } from './sandbox-args.js';
 import { programFolders, rootOnlyPlaces, systemEntries } from './sandbox-root.js';
-import { unixSocketFilter } from './seccomp.js';
+import { syscallFilter } from './seccomp.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
 
@@ -316,7 +316,7 @@ function linuxRoot(env: NodeJS.ProcessEnv | undefined): SandboxRoot {
  * temporary file first: bwrap reads it before the command starts).
  */
 async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
-  const filter = unixSocketFilter();
+  const filter = syscallFilter();
   const policy: SandboxPolicy = { ...policyFor(opts, '/tmp'), root: linuxRoot(opts.env) };
   if (!filter) {
     const args = [...bwrapArgs(policy), '/bin/sh', '-c', command];
