@@ -3,10 +3,12 @@
  * and installed programs; root-only files read as empty even for root; no descriptor zhi holds
  * beyond stdio reaches the command. Skipped with a reason where bwrap is missing or unusable.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSandboxed, sandboxState } from '../../src/tools/shell/sandbox.js';
+import { LIMITS } from '../../src/tools/shell/sandbox-args.js';
 import { programFolders, rootOnlyPlaces } from '../../src/tools/shell/sandbox-root.js';
 import { PROBE_REFUSED, syscallProbe } from '../helpers/syscall-probe.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -125,5 +127,23 @@ describe.runIf(hasBwrap)('the sandbox root with a real bwrap', () => {
     const r = await run('python3 probe.py');
     expect(r.stderr).toBe('');
     for (const line of PROBE_REFUSED) expect(r.stdout).toMatch(line);
+  });
+
+  it('caps /tmp, the size of a file written, and the number of processes', async () => {
+    const limits = await run('ulimit -f; df -k /tmp | tail -1');
+    const [blocks, df] = limits.stdout.trim().split('\n');
+    expect(Number(blocks) * 512).toBe(LIMITS.fileBytes);
+    if (/--size/.test(spawnSync('bwrap', ['--help'], { encoding: 'utf8' }).stdout)) {
+      expect(Number(df?.split(/\s+/)[1]) * 1024).toBe(LIMITS.tmpBytes);
+      const full = await run('head -c 600000000 /dev/zero > /tmp/big; echo rc=$?');
+      expect(full.stderr).toMatch(/No space left on device/);
+    }
+    // As a user the kernel refuses the fork past the limit; as root (which RLIMIT_NPROC spares)
+    // zhi stops the command once it counts more.
+    const bomb = await run('for i in $(seq 300); do sleep 5 & done; wait; echo all-ended');
+    expect(bomb.tooManyProcesses === true || /fork|Resource temporarily unavailable/i.test(bomb.stderr)).toBe(
+      true,
+    );
+    expect(bomb.stdout).not.toContain('all-ended');
   });
 });

@@ -59,6 +59,31 @@ export interface SandboxRoot {
   programs: string[];
 }
 
+/** The sandbox's limits (Linux): /tmp's size, the size of any file written, processes (tasks). */
+export interface SandboxLimits {
+  tmpBytes: number;
+  fileBytes: number;
+  processes: number;
+}
+
+export const LIMITS: SandboxLimits = {
+  tmpBytes: 512 * 1024 * 1024,
+  fileBytes: 1024 * 1024 * 1024,
+  processes: 256,
+};
+
+/**
+ * The command line bwrap runs: a shell that sets the limits (soft and hard, so the command cannot
+ * raise them again) and then runs the command in a shell of its own, read exactly as before.
+ * `ulimit -f` counts 512-byte blocks in sh; processes are `-u` in bash, `-p` in dash.
+ */
+export function limitedCommand(command: string, limits: SandboxLimits = LIMITS): string[] {
+  const blocks = Math.floor(limits.fileBytes / 512);
+  const n = limits.processes;
+  const prologue = `ulimit -f ${blocks}; ulimit -u ${n} 2>/dev/null || ulimit -p ${n} 2>/dev/null`;
+  return ['/bin/sh', '-c', `${prologue}\nexec /bin/sh -c "$1"`, 'sh', command];
+}
+
 /** What the person's approval can widen, for one command. */
 export interface Widening {
   writeCwd?: boolean;

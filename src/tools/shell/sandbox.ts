@@ -26,6 +26,8 @@ import { type RunOptions, type RunResult, runCommand } from './run.js';
 import {
   bwrapArgs,
   HOME_PROGRAMS,
+  LIMITS,
+  limitedCommand,
   type Place,
   type SandboxPolicy,
   type SandboxRoot,
@@ -317,20 +319,36 @@ function linuxRoot(env: NodeJS.ProcessEnv | undefined): SandboxRoot {
  */
 async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
   const filter = syscallFilter();
-  const policy: SandboxPolicy = { ...policyFor(opts, '/tmp'), root: linuxRoot(opts.env) };
-  if (!filter) {
-    const args = [...bwrapArgs(policy), '/bin/sh', '-c', command];
-    return runCommand(command, { ...base, wrap: { file: 'bwrap', args } });
-  }
+  const policy: SandboxPolicy = {
+    ...policyFor(opts, '/tmp'),
+    root: linuxRoot(opts.env),
+    ...(bwrapHasSize() ? { tmpBytes: LIMITS.tmpBytes } : {}),
+  };
+  // bwrap, the namespace's first process and the shell come before the command's own.
+  const limited = { ...base, maxProcesses: LIMITS.processes + 3 };
+  const line = limitedCommand(command);
+  if (!filter)
+    return runCommand(command, {
+      ...limited,
+      wrap: { file: 'bwrap', args: [...bwrapArgs(policy), ...line] },
+    });
   const dir = mkdtempSync(join(tmpdir(), 'zhi-seccomp-'));
   const file = join(dir, 'filter.bpf');
   writeFileSync(file, filter, { mode: 0o600 });
   const fd = openSync(file, 'r');
   try {
-    const args = [...bwrapArgs({ ...policy, seccompFd: 3 }), '/bin/sh', '-c', command];
-    return await runCommand(command, { ...base, wrap: { file: 'bwrap', args }, extraFds: [fd] });
+    const args = [...bwrapArgs({ ...policy, seccompFd: 3 }), ...line];
+    return await runCommand(command, { ...limited, wrap: { file: 'bwrap', args }, extraFds: [fd] });
   } finally {
     closeSync(fd);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+let hasSize: boolean | undefined;
+
+/** Whether this bwrap caps a tmpfs (`--size`, bubblewrap 0.5 on); without it /tmp is bounded by the file size limit only. */
+function bwrapHasSize(): boolean {
+  hasSize ??= /--size\b/.test(runSync('bwrap', ['--help']).stdout ?? '');
+  return hasSize;
 }

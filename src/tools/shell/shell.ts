@@ -21,6 +21,7 @@ import {
 import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
 import { runSandboxed, type SandboxedResult, type SandboxState, sandboxSoon } from './sandbox.js';
+import { LIMITS } from './sandbox-args.js';
 
 export { visible } from '../../support/sanitize.js';
 
@@ -158,6 +159,10 @@ function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext):
     parts.push(
       `The command did not finish within ${args.timeout} s and was stopped${result.stopFailed ? '' : ', with everything it started'}. ` +
         'Output until then is below. If it needs longer, run it again with a larger timeout (at most 300).',
+    );
+  } else if (result.tooManyProcesses) {
+    parts.push(
+      `The command was stopped, with everything it started: it ran more than ${LIMITS.processes} processes at once (the sandbox's limit).`,
     );
   } else if (result.exitCode !== null) {
     parts.push(`Exit code: ${result.exitCode} (${seconds} s)`);
