@@ -27,7 +27,10 @@ const toolResults = (): string[] =>
     .map((m: { content: string }) => m.content);
 
 /** Run these commands through the shell tool, each approved with `answer`; the results come back. */
-async function approved(commands: string[], o: { before?: string; answer?: string } = {}): Promise<string[]> {
+async function approved(
+  commands: string[],
+  o: { before?: string; answer?: string; onQuestion?: (screen: string) => void } = {},
+): Promise<string[]> {
   e.fake.script(
     ...commands.map((command) => ({
       kind: 'tools' as const,
@@ -40,6 +43,7 @@ async function approved(commands: string[], o: { before?: string; answer?: strin
     for (let i = 0; i < commands.length; i++) {
       const from = s.mark();
       await s.waitFor('Allow?', 30_000, from);
+      o.onQuestion?.(s.text().slice(from));
       s.write(o.answer ?? 'y\r');
     }
     expect((await s.exited()).exitCode).toBe(0);
@@ -77,5 +81,24 @@ describe.runIf(sandboxed)('issue 37: what an approved command can reach', () => 
     writeFileSync(join(e.cwd, 'probe.py'), syscallProbe());
     const [probe] = await approved(['python3 probe.py']);
     for (const line of PROBE_REFUSED) expect(probe).toMatch(line);
+  });
+
+  it('"also reach the internet" cannot reach this computer: the fake API on 127.0.0.1 gets nothing', async () => {
+    const url = `${e.fake.baseUrl.replace(/\/api.*$/, '')}/ping`;
+    const before = e.fake.chatBodies().length;
+    let question = '';
+    const [direct, around] = await approved(
+      [`curl -sS -m 10 -o /dev/null -w "%{http_code}" ${url}`, `curl -sS -m 10 --noproxy '*' ${url}`],
+      { answer: 'i\r', onQuestion: (q) => (question = q) },
+    );
+    expect(question).toContain(
+      'i = also reach the internet (through a filter: no local or private addresses)',
+    );
+    expect(direct).toMatch(/stdout:\n403/);
+    expect(around).toMatch(/Exit code: [1-9]/);
+    expect(direct).toContain('through a filtering proxy');
+    // Three model calls and nothing else: neither curl reached the server.
+    expect(e.fake.chatBodies().length - before).toBe(3);
+    expect(e.fake.requests.filter((r) => r.path.includes('/ping'))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  * chatty command never blocks or fills memory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 import { closeInheritedFds } from '../../support/inherited-fds.js';
 import { type ProcessTools, stopWindowsTree, windowsTools } from './kill-windows.js';
 import { consoleCodePage, decodeOutput, encodingOf } from './output-decode.js';
@@ -33,6 +34,8 @@ export interface RunOptions {
   maxProcesses?: number;
   /** Open file descriptors handed to the program as fd 3, 4… (the sandbox's seccomp filter). */
   extraFds?: number[];
+  /** A connected socket pair handed to the program after extraFds; zhi's end goes here (net-bridge.ts). */
+  channel?: (stream: Duplex) => void;
   /** How to find and end processes on Windows (a fake in tests). */
   processTools?: ProcessTools;
   /** Windows: the console code page output not in UTF-8 is decoded with (936 when unknown). */
@@ -70,6 +73,8 @@ export async function runCommand(command: string, opts: RunOptions): Promise<Run
     let child: ChildProcess;
     try {
       child = spawnShell(command, opts);
+      const end = child.stdio[3 + (opts.extraFds?.length ?? 0)];
+      if (opts.channel && end) opts.channel(end as Duplex);
     } catch (err) {
       resolve(failed(err, started));
       return;
@@ -91,7 +96,7 @@ function spawnShell(command: string, opts: RunOptions): ChildProcess {
     // A new process group (Unix): kill(-pid) then reaches every process the command started.
     detached: !windows,
     windowsHide: true,
-    stdio: ['ignore', 'pipe', 'pipe', ...(opts.extraFds ?? [])],
+    stdio: ['ignore', 'pipe', 'pipe', ...(opts.extraFds ?? []), ...(opts.channel ? ['pipe' as const] : [])],
   });
 }
 

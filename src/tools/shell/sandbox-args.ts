@@ -48,6 +48,8 @@ export interface SandboxPolicy {
   root?: SandboxRoot;
   /** Linux: the private /tmp's size cap in bytes. */
   tmpBytes?: number;
+  /** Linux: environment set inside (the filtering proxy's address when the network is allowed). */
+  setenv?: Record<string, string>;
 }
 
 /** The Linux sandbox's root: system folders, their root-only files masked, programs' folders. */
@@ -77,11 +79,13 @@ export const LIMITS: SandboxLimits = {
  * raise them again) and then runs the command in a shell of its own, read exactly as before.
  * `ulimit -f` counts 512-byte blocks in sh; processes are `-u` in bash, `-p` in dash.
  */
-export function limitedCommand(command: string, limits: SandboxLimits = LIMITS): string[] {
+export function limitedCommand(command: string, limits: SandboxLimits = LIMITS, runner?: string[]): string[] {
   const blocks = Math.floor(limits.fileBytes / 512);
   const n = limits.processes;
   const prologue = `ulimit -f ${blocks}; ulimit -u ${n} 2>/dev/null || ulimit -p ${n} 2>/dev/null`;
-  return ['/bin/sh', '-c', `${prologue}\nexec /bin/sh -c "$1"`, 'sh', command];
+  // `runner` (the network bridge) starts the command itself once it is ready.
+  const argv = runner ? [...runner, command] : ['/bin/sh', '-c', command];
+  return ['/bin/sh', '-c', `${prologue}\nexec "$@"`, 'sh', ...argv];
 }
 
 /** What the person's approval can widen, for one command. */
@@ -168,6 +172,7 @@ export function bwrapArgs(p: SandboxPolicy): string[] {
   for (const h of hidden) if (!holdsWritable(h)) hide(h);
   for (const m of root.masked) hide(m);
   for (const r of p.extraReadable) args.push('--ro-bind', r, r);
+  for (const [name, value] of Object.entries(p.setenv ?? {})) args.push('--setenv', name, value);
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', p.cwd, '--');
   return args;
 }

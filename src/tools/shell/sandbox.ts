@@ -19,9 +19,12 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { installKind } from '../../support/install.js';
 import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
 import { secretPlaces } from '../secret-places.js';
 import type { SandboxMode } from '../types.js';
+import { BRIDGE, proxyEnv, serveChannel } from './net-bridge.js';
+import { type ProxySeams, startEgressProxy } from './net-proxy.js';
 import { type RunOptions, type RunResult, runCommand } from './run.js';
 import {
   bwrapArgs,
@@ -34,7 +37,7 @@ import {
   seatbeltArgs,
 } from './sandbox-args.js';
 import { programFolders, rootOnlyPlaces, systemEntries } from './sandbox-root.js';
-import { syscallFilter } from './seccomp.js';
+import { allowedCount, syscallFilter } from './seccomp.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
 
@@ -185,6 +188,8 @@ export interface SandboxedOptions {
   env?: NodeJS.ProcessEnv;
   /** `shell_sandbox` (default `auto`: the sandbox where there is one). */
   mode?: SandboxMode;
+  /** How the filtering proxy resolves and connects (tests). */
+  egress?: ProxySeams;
 }
 
 export interface SandboxedResult extends RunResult {
@@ -319,29 +324,42 @@ function linuxRoot(env: NodeJS.ProcessEnv | undefined): SandboxRoot {
  */
 async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
   const filter = syscallFilter();
+  // The network, when allowed, is the filtering proxy's (net-bridge.ts): the namespace stays private.
+  const proxy =
+    opts.allowNetwork && installKind() !== 'exe' ? await startEgressProxy(opts.egress) : undefined;
   const policy: SandboxPolicy = {
     ...policyFor(opts, '/tmp'),
+    network: false,
     root: linuxRoot(opts.env),
     ...(bwrapHasSize() ? { tmpBytes: LIMITS.tmpBytes } : {}),
+    ...(proxy ? { setenv: proxyEnv() } : {}),
   };
-  // bwrap, the namespace's first process and the shell come before the command's own.
-  const limited = { ...base, maxProcesses: LIMITS.processes + 3 };
-  const line = limitedCommand(command);
-  if (!filter)
-    return runCommand(command, {
-      ...limited,
-      wrap: { file: 'bwrap', args: [...bwrapArgs(policy), ...line] },
-    });
+  // bwrap, the namespace's first process and the shell (and the bridge) come before the command's own.
+  const run: RunOptions = {
+    ...base,
+    maxProcesses: LIMITS.processes + 4,
+    ...(proxy ? { channel: (end) => serveChannel(end, proxy.port) } : {}),
+  };
+  const line = limitedCommand(command, LIMITS, proxy ? [process.execPath, '-e', BRIDGE] : undefined);
   const dir = mkdtempSync(join(tmpdir(), 'zhi-seccomp-'));
-  const file = join(dir, 'filter.bpf');
-  writeFileSync(file, filter, { mode: 0o600 });
-  const fd = openSync(file, 'r');
   try {
-    const args = [...bwrapArgs({ ...policy, seccompFd: 3 }), ...line];
-    return await runCommand(command, { ...limited, wrap: { file: 'bwrap', args }, extraFds: [fd] });
+    const extraFds: number[] = [];
+    if (filter) {
+      writeFileSync(join(dir, 'filter.bpf'), filter, { mode: 0o600 });
+      extraFds.push(openSync(join(dir, 'filter.bpf'), 'r'));
+    } else if (proxy) {
+      // The channel must arrive as fd 4 (CHANNEL_FD): something has to be fd 3.
+      extraFds.push(openSync('/dev/null', 'r'));
+    }
+    try {
+      const args = [...bwrapArgs({ ...policy, ...(filter ? { seccompFd: 3 } : {}) }), ...line];
+      return await runCommand(command, { ...run, wrap: { file: 'bwrap', args }, extraFds });
+    } finally {
+      for (const fd of extraFds) closeSync(fd);
+    }
   } finally {
-    closeSync(fd);
     rmSync(dir, { recursive: true, force: true });
+    await proxy?.close();
   }
 }
 
@@ -351,4 +369,29 @@ let hasSize: boolean | undefined;
 function bwrapHasSize(): boolean {
   hasSize ??= /--size\b/.test(runSync('bwrap', ['--help']).stdout ?? '');
   return hasSize;
+}
+
+/** What the Linux sandbox enforces here, for `zhi doctor`. */
+export interface SandboxFacts {
+  arch: string;
+  /** System calls the seccomp allow-list lets through, or undefined without a filter. */
+  syscalls: number | undefined;
+  tmpBytes: number | undefined;
+  fileBytes: number;
+  processes: number;
+}
+
+export function sandboxFacts(): SandboxFacts {
+  return {
+    arch: process.arch,
+    syscalls: allowedCount(),
+    tmpBytes: bwrapHasSize() ? LIMITS.tmpBytes : undefined,
+    fileBytes: LIMITS.fileBytes,
+    processes: LIMITS.processes,
+  };
+}
+
+/** Whether "also use the network" can be offered: the filtering bridge runs on Node, not in a standalone executable. */
+export function networkOffered(state: SandboxState): boolean {
+  return state.kind === 'seatbelt' || (state.kind === 'bwrap' && installKind() !== 'exe');
 }

@@ -158,3 +158,12 @@ export function syscallFilter(arch: NodeJS.Architecture = process.arch): Buffer 
   const a = ARCHES[arch];
   return a ? assemble(steps(a)) : undefined;
 }
+
+/** How many system calls the allow-list lets through on this architecture (for `zhi doctor`). */
+export function allowedCount(arch: NodeJS.Architecture = process.arch): number | undefined {
+  const a = ARCHES[arch];
+  if (!a) return undefined;
+  const skip = new Set<SyscallName>(NOT_THERE);
+  return (Object.keys(SYSCALLS) as SyscallName[]).filter((n) => !skip.has(n) && numberOf(n, a) !== null)
+    .length;
+}
