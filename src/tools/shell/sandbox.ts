@@ -228,6 +228,8 @@ function homeFolders(home: string, platform: NodeJS.Platform): { roots: string[]
     existsSync(r),
   );
   if (!roots.some((r) => home === r || home.startsWith(`${r}/`)) && home !== '/') roots.push(home);
+  // Other drives and the shared temp folder (the Linux root does not hold them at all, issue 37).
+  if (platform === 'darwin') roots.push('/Volumes', '/private/var/tmp');
   const shown = HOME_PROGRAMS.map((p) => join(home, p))
     .filter((p) => existsSync(p))
     .map(real);
