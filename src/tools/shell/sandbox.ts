@@ -327,8 +327,7 @@ function linuxRoot(env: NodeJS.ProcessEnv | undefined): SandboxRoot {
 async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
   const filter = syscallFilter();
   // The network, when allowed, is the filtering proxy's (net-bridge.ts): the namespace stays private.
-  const proxy =
-    opts.allowNetwork && installKind() !== 'exe' ? await startEgressProxy(opts.egress) : undefined;
+  const proxy = opts.allowNetwork && !standalone() ? await startEgressProxy(opts.egress) : undefined;
   const policy: SandboxPolicy = {
     ...policyFor(opts, '/tmp'),
     network: false,
@@ -395,5 +394,14 @@ export function sandboxFacts(): SandboxFacts {
 
 /** Whether "also use the network" can be offered: the filtering bridge runs on Node, not in a standalone executable. */
 export function networkOffered(state: SandboxState): boolean {
-  return state.kind === 'seatbelt' || (state.kind === 'bwrap' && installKind() !== 'exe');
+  return state.kind === 'seatbelt' || (state.kind === 'bwrap' && !standalone());
+}
+
+/** A standalone executable: no `node` to run the network bridge with. */
+function standalone(): boolean {
+  try {
+    return installKind() === 'exe';
+  } catch {
+    return false; // not an installed zhi (a library use): Node is what runs
+  }
 }
