@@ -28,6 +28,14 @@ export function syscallProbe(arch: NodeJS.Architecture = process.arch): string {
     'a, b = socket.socketpair()',
     'a.send(b"x")',
     'print("socketpair", b.recv(1).decode())',
+    // A datagram socket pair sending to the journal or syslog by path: no such path inside.
+    'd, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)',
+    'for path in ("/dev/log", "/run/systemd/journal/socket", "/var/run/dbus/system_bus_socket"):',
+    '    try:',
+    '        d.sendto(b"<13>zhi probe", path)',
+    '        print("sendto", path, "sent")',
+    '    except OSError as e:',
+    '        print("sendto", path, "refused", e.errno)',
   ].join('\n');
 }
 
