@@ -65,7 +65,7 @@ server.listen(${BRIDGE_PORT}, '127.0.0.1', () => {
 });
 `;
 
-/** The proxy settings every program inside reads (curl, wget, pip, git, npm, requests). */
+/** The proxy settings programs inside read (curl, wget, pip, git, npm, requests, Node's fetch). */
 export function proxyEnv(): Record<string, string> {
   const url = `http://127.0.0.1:${BRIDGE_PORT}`;
   const env: Record<string, string> = {};
@@ -75,6 +75,8 @@ export function proxyEnv(): Record<string, string> {
   }
   env.no_proxy = '';
   env.NO_PROXY = '';
+  // Node's own fetch follows these only when asked (Node 22.14+/24).
+  env.NODE_USE_ENV_PROXY = '1';
   return env;
 }
 
