@@ -97,6 +97,7 @@ describe.runIf(sandboxed)('issue 37: what an approved command can reach', () => 
     expect(direct).toMatch(/stdout:\n403/);
     expect(around).toMatch(/Exit code: [1-9]/);
     expect(direct).toContain('through a filtering proxy');
+    expect(direct).toMatch(/The network filter refused[^\n]*\n.*127\.0\.0\.1/);
     // Three model calls and nothing else: neither curl reached the server.
     expect(e.fake.chatBodies().length - before).toBe(3);
     expect(e.fake.requests.filter((r) => r.path.includes('/ping'))).toEqual([]);

@@ -33,7 +33,8 @@ export async function startEgressProxy(seams: ProxySeams = {}): Promise<EgressPr
     try {
       return await checkUrl(raw, resolve);
     } catch (err) {
-      refused.push(`${raw}: ${(err as Error).message}`);
+      // The SSRF check's reason, without its advice for web_fetch.
+      refused.push(`${raw}: ${(err as Error).message.replace(/ web_fetch only reaches.*$/s, '')}`);
       return undefined;
     }
   };

@@ -166,6 +166,8 @@ function verdict(platform: NodeJS.Platform, r: ProbeRun, real: boolean): Sandbox
 export interface SandboxedResult extends RunResult {
   /** The sandbox the command ran in, or none. */
   sandbox: SandboxState;
+  /** Destinations the network filter refused (Linux, network allowed), each with why. */
+  egressRefused?: string[];
 }
 
 /** Run one approved command line, in the sandbox when there is one. */
@@ -215,7 +217,11 @@ function linuxRoot(env: NodeJS.ProcessEnv | undefined): SandboxRoot {
  * bubblewrap, with the seccomp filter handed over on file descriptor 3 (written to a private
  * temporary file first: bwrap reads it before the command starts).
  */
-async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
+async function runBwrap(
+  command: string,
+  opts: SandboxedOptions,
+  base: RunOptions,
+): Promise<RunResult & Pick<SandboxedResult, 'egressRefused'>> {
   const filter = syscallFilter();
   // The network, when allowed, is the filtering proxy's (net-bridge.ts): the namespace stays private.
   const proxy = opts.allowNetwork && !standalone() ? await startEgressProxy(opts.egress) : undefined;
@@ -245,7 +251,8 @@ async function runBwrap(command: string, opts: SandboxedOptions, base: RunOption
     }
     try {
       const args = [...bwrapArgs({ ...policy, ...(filter ? { seccompFd: 3 } : {}) }), ...line];
-      return await runCommand(command, { ...run, wrap: { file: 'bwrap', args }, extraFds });
+      const result = await runCommand(command, { ...run, wrap: { file: 'bwrap', args }, extraFds });
+      return proxy?.refused.length ? { ...result, egressRefused: [...proxy.refused] } : result;
     } finally {
       for (const fd of extraFds) closeSync(fd);
     }

@@ -185,6 +185,10 @@ function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext):
   } else if (result.leftovers && !result.timedOut) {
     parts.push('Processes the command left running in the background were stopped when it ended.');
   }
+  if (result.egressRefused?.length) {
+    const shown = result.egressRefused.slice(0, 5).join('\n');
+    parts.push(`The network filter refused (only public internet addresses are reachable):\n${shown}`);
+  }
   parts.push(sandboxNote(result.sandbox, ctx, granted));
   if (result.droppedBytes > 0) {
     parts.push(
