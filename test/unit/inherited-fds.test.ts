@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inheritableFds } from '../../src/support/inherited-fds.js';
+import { pidsParent } from '../../src/tools/shell/cgroup-pids.js';
 import { descendantCount } from '../../src/tools/shell/process-count.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -51,5 +52,23 @@ describe.runIf(process.platform === 'linux')('descendantCount', () => {
     } finally {
       process.kill(-child.pid!, 'SIGKILL'); // the whole group: no sleep outlives the test
     }
+  });
+});
+
+describe('pidsParent: where root can cap a command’s processes', () => {
+  const v1 = [
+    '31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755',
+    '39 31 0:35 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids',
+  ].join('\n');
+  it('finds the v1 pids hierarchy at zhi’s own place in it', () => {
+    expect(pidsParent(v1, '9:name=systemd:/\n8:pids:/user.slice\n0::/')).toBe(
+      '/sys/fs/cgroup/pids/user.slice',
+    );
+  });
+
+  it('finds nothing without a pids controller, nor in cgroup v2 that does not delegate it', () => {
+    expect(pidsParent('31 23 0:28 / /sys/fs/cgroup rw - tmpfs tmpfs rw', '0::/')).toBeUndefined();
+    const v2 = '30 23 0:27 / /nonexistent-cgroup2 rw - cgroup2 cgroup2 rw';
+    expect(pidsParent(v2, '0::/user.slice/x.scope')).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { installKind } from '../../support/install.js';
 import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
 import type { SandboxMode } from '../types.js';
+import { pidsCgroup } from './cgroup-pids.js';
 import { BRIDGE, proxyEnv, serveChannel } from './net-bridge.js';
 import { startEgressProxy } from './net-proxy.js';
 import { type RunOptions, type RunResult, runCommand } from './run.js';
@@ -251,8 +252,15 @@ async function runBwrap(
     }
     try {
       const args = [...bwrapArgs({ ...policy, ...(filter ? { seccompFd: 3 } : {}) }), ...line];
-      const result = await runCommand(command, { ...run, wrap: { file: 'bwrap', args }, extraFds });
-      return proxy?.refused.length ? { ...result, egressRefused: [...proxy.refused] } : result;
+      // As root, a pids cgroup refuses the fork past the limit (cgroup-pids.ts).
+      const cgroup = pidsCgroup(LIMITS.processes + (proxy ? 20 : 4));
+      const wrap = cgroup ? cgroup.wrap('bwrap', args) : { file: 'bwrap', args };
+      try {
+        const result = await runCommand(command, { ...run, wrap, extraFds });
+        return proxy?.refused.length ? { ...result, egressRefused: [...proxy.refused] } : result;
+      } finally {
+        await cgroup?.remove();
+      }
     } finally {
       for (const fd of extraFds) closeSync(fd);
     }
