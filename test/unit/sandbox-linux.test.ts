@@ -138,8 +138,8 @@ describe.runIf(hasBwrap)('the sandbox root with a real bwrap', () => {
       const full = await run('head -c 600000000 /dev/zero > /tmp/big; echo rc=$?');
       expect(full.stderr).toMatch(/No space left on device/);
     }
-    // As a user the kernel refuses the fork past the limit; as root (which RLIMIT_NPROC spares)
-    // zhi stops the command once it counts more.
+    // As a user the kernel refuses the fork past the limit (RLIMIT_NPROC); as root, which that
+    // spares, a pids cgroup refuses it, or where none can be made zhi stops the command.
     const bomb = await run('for i in $(seq 300); do sleep 5 & done; wait; echo all-ended');
     expect(bomb.tooManyProcesses === true || /fork|Resource temporarily unavailable/i.test(bomb.stderr)).toBe(
       true,
