@@ -86,7 +86,8 @@ function removeDir(dir: string): boolean {
   }
 }
 
-/** The command's tasks may take a moment to be reaped after it ended: a few tries, then left (empty, harmless). */
+/** The command's tasks may take a moment to be reaped after it ended: tries for 2 s, then left (empty, harmless). */
 async function removeWhenEmpty(dir: string): Promise<void> {
-  for (let i = 0; i < 20 && !removeDir(dir); i++) await new Promise((r) => setTimeout(r, 50).unref());
+  // Not unref'd: with nothing else to do (`zhi -c`), the process must still wait for this.
+  for (let i = 0; i < 40 && !removeDir(dir); i++) await new Promise((r) => setTimeout(r, 50));
 }
