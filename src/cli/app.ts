@@ -1,6 +1,7 @@
 import { loadConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/errors.js';
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
+import { closeInheritedFds } from '../support/inherited-fds.js';
 import { log } from '../support/log.js';
 import { appPaths } from '../support/paths.js';
 import { installSecrets, SecretRegistry } from '../support/redact.js';
@@ -34,6 +35,8 @@ export async function main(argv: string[]): Promise<void> {
   // The one Ctrl+C of this process: every mode stops through it (see interrupt.ts).
   const interrupt = new Interrupt({ exit });
   interrupt.listen();
+  // A descriptor the calling shell left open (`exec 5>file`) must reach no child zhi starts.
+  closeInheritedFds();
   // The process's secret registry, first: a key typed on this command line is redacted in every
   // log line and error from the start (buildContext adds the configured key).
   installSecrets(new SecretRegistry()).addFromArgv(argv);

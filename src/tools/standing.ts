@@ -5,16 +5,24 @@
 
 export type StandingGrant =
   | { kind: 'tool'; tool: string }
-  | { kind: 'prefix'; words: string[] }
+  | { kind: 'prefix'; words: string[]; operands: string[] }
   | { kind: 'exact'; words: string[] };
 
 export function toolStandingKey(tool: string): string {
   return `tool:${tool}`;
 }
 
-/** A shell command prefix (`exact`: the whole command, word for word). */
-export function shellStandingKey(words: readonly string[], exact: boolean): string {
-  return `${exact ? 'shell=' : 'shell:'}${JSON.stringify(words)}`;
+/**
+ * A shell command: `exact`, the whole command word for word; otherwise a prefix (`git status`,
+ * `cat`) with the command's operands — every word after the prefix but bare options — so that
+ * options may change and files may not (issue 37: `cat README.md` never covers `cat /srv/x`).
+ */
+export function shellStandingKey(
+  words: readonly string[],
+  exact: boolean,
+  operands: readonly string[] = [],
+): string {
+  return exact ? `shell=${JSON.stringify(words)}` : `shell:${JSON.stringify({ words, operands })}`;
 }
 
 /** What a key allows, or undefined for a key of no known form. */
@@ -22,9 +30,12 @@ export function readStandingKey(key: string): StandingGrant | undefined {
   if (key.startsWith('tool:')) return { kind: 'tool', tool: key.slice(5) };
   const kind = key.startsWith('shell:') ? 'prefix' : key.startsWith('shell=') ? 'exact' : undefined;
   if (!kind) return undefined;
+  const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((w) => typeof w === 'string');
   try {
-    const words: unknown = JSON.parse(key.slice(6));
-    if (Array.isArray(words) && words.every((w) => typeof w === 'string')) return { kind, words };
+    const value: unknown = JSON.parse(key.slice(6));
+    if (kind === 'exact') return strings(value) ? { kind, words: value } : undefined;
+    const { words, operands } = (value ?? {}) as { words?: unknown; operands?: unknown };
+    if (strings(words) && strings(operands)) return { kind, words, operands };
   } catch {
     // not a key this module made
   }

@@ -69,7 +69,9 @@ describe.runIf(process.platform !== 'win32')('an approval that cannot lie', () =
       // The warning and the sandbox line are the last lines above the question.
       expect(rows[rows.length - 3]).toMatch(/This command can change or delete files/);
       expect(rows[rows.length - 2]).toMatch(
-        sandboxed ? /sandboxed: new files only in zhi-output\// : /not sandboxed/,
+        sandboxed
+          ? /sandboxed: reads this folder and system files, new files only in zhi-output\//
+          : /not sandboxed/,
       );
       const before = s.mark();
       s.write('v\r');
@@ -136,7 +138,7 @@ describe.runIf(sandboxed)('with the sandbox on, approved commands still cannot d
         const from = s.mark();
         await s.waitFor('Allow?', 10_000, from);
         expect(s.text().slice(from)).toContain(
-          'sandboxed: new files only in zhi-output/, reads this folder, no network',
+          'sandboxed: reads this folder and system files, new files only in zhi-output/, no network',
         );
         s.write('y\r');
       }

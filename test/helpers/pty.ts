@@ -11,6 +11,8 @@ export interface PtyOptions {
   env?: Record<string, string | undefined>;
   cols?: number;
   rows?: number;
+  /** Shell words run before zhi in the same process (`exec 5>file`: zhi inherits fd 5; bash, so any number). */
+  before?: string;
 }
 
 /**
@@ -28,7 +30,10 @@ export class PtySession {
   private exit: Promise<{ exitCode: number; signal?: number }>;
 
   constructor(o: PtyOptions) {
-    this.pty = ptySpawn(process.execPath, [ZHI_BIN, ...(o.args ?? [])], {
+    const [file, args] = o.before
+      ? ['/bin/bash', ['-c', `${o.before}\nexec "$@"`, 'sh', process.execPath, ZHI_BIN, ...(o.args ?? [])]]
+      : [process.execPath, [ZHI_BIN, ...(o.args ?? [])]];
+    this.pty = ptySpawn(file, args, {
       name: 'xterm-256color',
       cols: o.cols ?? 100,
       rows: o.rows ?? 30,

@@ -118,6 +118,8 @@ describe('the Seatbelt profile holds the Linux rules', () => {
     const { mac } = policies();
     const args = seatbeltArgs(mac);
     expect(mac.privateRoots!.map((_, i) => param(args, `X${i}`))).toContain(home);
+    // Other drives and the shared temp folder are not read (issue 37).
+    expect(mac.privateRoots).toEqual(expect.arrayContaining(['/Volumes', '/private/var/tmp']));
     expect(seatbeltProfile(mac)).toMatch(/\(allow file-read-data .*\(subpath \(param "CWD"\)\)/);
     expect(param(args, 'CWD')).toBe(join(home, 'work'));
   });

@@ -30,23 +30,60 @@ function at(args: string[], ...seq: string[]): number {
 }
 
 describe('bwrapArgs', () => {
-  it('makes everything read-only but the output folder, with no network and a private /tmp', () => {
-    const args = bwrapArgs(policy());
-    expect(at(args, '--ro-bind', '/', '/')).toBeGreaterThan(-1);
+  it('builds the root from an allow-list: system folders read-only, no host root, a private size-capped /tmp', () => {
+    const root = {
+      system: [{ path: '/usr' }, { path: '/bin', link: 'usr/bin' }, { path: '/etc' }],
+      masked: [
+        { path: '/etc/shadow', dir: false },
+        { path: '/etc/ssl/private', dir: true },
+      ],
+      programs: ['/opt/node'],
+    };
+    const args = bwrapArgs(policy({ root, tmpBytes: 1024 }));
+    expect(at(args, '--ro-bind', '/', '/')).toBe(-1);
+    expect(at(args, '--ro-bind', '/usr', '/usr')).toBeGreaterThan(-1);
+    expect(at(args, '--symlink', 'usr/bin', '/bin')).toBeGreaterThan(-1);
+    expect(at(args, '--ro-bind', '/opt/node', '/opt/node')).toBeGreaterThan(-1);
+    expect(at(args, '--ro-bind', '/dev/null', '/etc/shadow')).toBeGreaterThan(at(args, '--ro-bind', '/etc'));
+    expect(at(args, '--tmpfs', '/etc/ssl/private')).toBeGreaterThan(at(args, '--ro-bind', '/etc'));
+    expect(at(args, '--size', '1024', '--tmpfs', '/tmp')).toBeGreaterThan(-1);
+    expect(at(args, '--symlink', '../tmp', '/var/tmp')).toBeGreaterThan(-1);
     expect(args).toContain('--unshare-net');
-    expect(at(args, '--tmpfs', '/tmp')).toBeGreaterThan(-1);
+    expect(at(args, '--ro-bind', '/home/ann/work', '/home/ann/work')).toBeGreaterThan(-1);
     expect(at(args, '--bind', '/home/ann/work/zhi-output', '/home/ann/work/zhi-output')).toBeGreaterThan(-1);
     expect(args.filter((a) => a === '--bind')).toHaveLength(1);
     expect(at(args, '--chdir', '/home/ann/work')).toBeGreaterThan(-1);
     expect(args[args.length - 1]).toBe('--');
   });
 
-  it('hides secrets folders under an empty tmpfs and secret files under /dev/null', () => {
-    const args = bwrapArgs(policy());
-    const ssh = at(args, '--tmpfs', '/home/ann/.ssh');
-    const netrc = at(args, '--ro-bind', '/dev/null', '/home/ann/.netrc');
-    expect(ssh).toBeGreaterThan(at(args, '--ro-bind', '/', '/'));
-    expect(netrc).toBeGreaterThan(-1);
+  it('masks root-only files even when the current folder is a system folder', () => {
+    const root = { system: [{ path: '/etc' }], masked: [{ path: '/etc/shadow', dir: false }], programs: [] };
+    const args = bwrapArgs(policy({ root, cwd: '/etc', writable: [] }));
+    expect(at(args, '--ro-bind', '/dev/null', '/etc/shadow')).toBeGreaterThan(
+      at(args, '--ro-bind', '/etc', '/etc'),
+    );
+    const cwdBind = args.findLastIndex((a, i) => a === '--ro-bind' && args[i + 1] === '/etc');
+    expect(cwdBind).toBeGreaterThan(at(args, '--ro-bind', '/etc', '/etc'));
+    expect(at(args, '--ro-bind', '/dev/null', '/etc/shadow')).toBeGreaterThan(cwdBind);
+  });
+
+  it('hides secrets in a visible place (tmpfs over a folder, /dev/null over a file), and mounts nothing for one out of sight', () => {
+    const args = bwrapArgs(
+      policy({
+        hidden: [
+          { path: '/home/ann/.ssh', dir: true },
+          { path: '/home/ann/work/.env', dir: false },
+          { path: '/home/ann/work/.aws', dir: true },
+        ],
+      }),
+    );
+    expect(at(args, '--tmpfs', '/home/ann/.ssh')).toBe(-1);
+    expect(at(args, '--ro-bind', '/dev/null', '/home/ann/work/.env')).toBeGreaterThan(
+      at(args, '--ro-bind', '/home/ann/work'),
+    );
+    expect(at(args, '--tmpfs', '/home/ann/work/.aws')).toBeGreaterThan(
+      at(args, '--ro-bind', '/home/ann/work'),
+    );
   });
 
   it('hides a secret folder that holds the output folder before the writable bind, so the output stays usable', () => {
@@ -121,12 +158,11 @@ describe('bwrapArgs: containment that holds as root', () => {
     expect(ro).toBeGreaterThan(at(args, '--bind', '/home/ann/work/zhi-output'));
   });
 
-  it('hides the home folders, then shows installed programs and the current folder again', () => {
+  it('shows installed programs and the current folder, never the rest of a home folder', () => {
     const args = bwrapArgs(policy({ privateRoots: ['/home'], shown: ['/home/ann/.local/bin'] }));
-    const home = at(args, '--tmpfs', '/home');
-    expect(home).toBeGreaterThan(at(args, '--ro-bind', '/', '/'));
-    expect(at(args, '--ro-bind', '/home/ann/.local/bin', '/home/ann/.local/bin')).toBeGreaterThan(home);
-    expect(at(args, '--ro-bind', '/home/ann/work', '/home/ann/work')).toBeGreaterThan(home);
+    expect(at(args, '--ro-bind', '/home/ann/.local/bin', '/home/ann/.local/bin')).toBeGreaterThan(-1);
+    expect(at(args, '--ro-bind', '/home/ann/work', '/home/ann/work')).toBeGreaterThan(-1);
+    expect(args.filter((a) => a === '/home' || a === '/home/ann')).toEqual([]);
   });
 
   it('hides a secret inside the output folder after the writable bind', () => {

@@ -34,12 +34,22 @@ describe('the prefix of a plain command', () => {
     expect(shown('uv run pytest -q')).toBe('uv run pytest');
   });
 
-  it('is the program alone for other programs', () => {
+  it('is the program alone for other programs, with the same files (issue 37)', () => {
     expect(shown('ls')).toBe('ls');
-    expect(shown('ls -la src')).toBe('ls');
-    expect(key('ls -la src')).toBe(key('ls'));
-    expect(shown('wc -l "my notes.txt"')).toBe('wc');
+    expect(shown('ls -la src')).toBe('ls … src');
+    expect(key('ls -la')).toBe(key('ls'));
+    expect(key('ls -la src')).toBe(key('ls src'));
+    expect(key('ls src')).not.toBe(key('ls'));
+    expect(shown('wc -l "my notes.txt"')).toBe('wc … "my notes.txt"');
     expect(commandPrefix('ls', 'linux')!.exact).toBe(false);
+    // An "always" for one file never covers another, nor one outside the folder.
+    expect(key('cat /srv/other/settings.py')).not.toBe(key('cat README.md'));
+    expect(key('cat README.md /srv/other/settings.py')).not.toBe(key('cat README.md'));
+    expect(key('cat -A README.md')).toBe(key('cat README.md'));
+    // An option carrying a value is a file as far as the key goes.
+    expect(key('sort --output=/tmp/x README.md')).not.toBe(key('sort README.md'));
+    expect(key('git status ../other')).not.toBe(key('git status'));
+    expect(key('git diff --no-index /etc/a /srv/b')).not.toBe(key('git diff'));
   });
 
   it('is the whole command for programs that run code, and for programs given by a path', () => {
@@ -116,8 +126,21 @@ describe('the shell tool offers it only for plain verdicts', () => {
   const ctx = { cwd: process.cwd(), outputDir: `${process.cwd()}/zhi-output` } as ToolContext;
   it('offers "always" for a plain command, with the prefix in the label', async () => {
     const a = await shell.assess!({ command: 'git status', timeout: 30 }, ctx);
-    expect(a.standing?.label).toBe('always allow commands starting with `git status` this session');
-    expect(readStandingKey(a.standing!.key)).toEqual({ kind: 'prefix', words: ['git', 'status'] });
+    expect(a.standing?.label).toBe('always allow `git status` this session (other options, the same files)');
+    expect(readStandingKey(a.standing!.key)).toEqual({
+      kind: 'prefix',
+      words: ['git', 'status'],
+      operands: [],
+    });
+    const c = await shell.assess!({ command: 'cat README.md', timeout: 30 }, ctx);
+    expect(c.standing?.label).toBe(
+      'always allow `cat … README.md` this session (other options, the same files)',
+    );
+    expect(readStandingKey(c.standing!.key)).toEqual({
+      kind: 'prefix',
+      words: ['cat'],
+      operands: ['README.md'],
+    });
     const b = await shell.assess!({ command: 'python3 build.py', timeout: 30 }, ctx);
     expect(b.standing?.label).toBe('always allow `python3 build.py` this session');
   });
@@ -134,7 +157,7 @@ describe('the shell tool offers it only for plain verdicts', () => {
     setLanguage('zh');
     try {
       const a = await shell.assess!({ command: 'git status', timeout: 30 }, ctx);
-      expect(a.standing?.label).toBe('本次会话中总是允许以 `git status` 开头的命令');
+      expect(a.standing?.label).toBe('本次会话中总是允许 `git status`（选项可以不同，文件必须相同）');
     } finally {
       setLanguage('en');
     }

@@ -375,9 +375,22 @@ describe('script files', () => {
       'python3 zhi-output/x.py',
       `bash ${dir}/zhi-output/run.sh`,
       'cd zhi-output && bash run.sh',
+      // Model-written Python run as a module (issue 37).
+      'python3 -m zhi-output.tool',
+      'python3 -mzhi-output.tool',
+      'python3 -B -m zhi-output.tool --flag',
+      'python3 -Im zhi-output',
+      'cd zhi-output && python3 -m tool',
     ]) {
       expect(verdict(line, o).rules, line).toContain('output-script');
     }
+    for (const line of [
+      'python3 -m pytest',
+      'python3 -m http.server',
+      'python3 tool.py -m zhi-output.x',
+      'python3 -c "import sys" -m zhi-output.x',
+    ])
+      expect(verdict(line, o).rules, line).not.toContain('output-script');
   });
   it('checks make files and shell start-up files the same way', () => {
     expect(verdict('make -C zhi-output', o).rules).toContain('output-script');

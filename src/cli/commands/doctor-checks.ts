@@ -9,7 +9,7 @@ import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
 import { findFfmpeg } from '../../tools/asr/ffmpeg.js';
 import { findSoffice } from '../../tools/files/readers/soffice.js';
-import { sandboxFor } from '../../tools/shell/sandbox.js';
+import { sandboxFacts, sandboxFor } from '../../tools/shell/sandbox.js';
 import { makeClient } from '../client.js';
 import type { AppContext } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
@@ -113,5 +113,8 @@ export const CHECKS: DoctorCheck[] = [
   aclCheck,
   shellCheck,
   codePageCheck,
-  (ctx) => asWindowsNote(sandboxCheck(sandboxFor(ctx.config.shellSandbox))),
+  (ctx) => {
+    const state = sandboxFor(ctx.config.shellSandbox);
+    return asWindowsNote(sandboxCheck(state, state.kind === 'bwrap' ? sandboxFacts() : undefined));
+  },
 ];

@@ -1,17 +1,33 @@
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { formatBytes } from '../../support/text.js';
 import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
-import type { SandboxState } from '../../tools/shell/sandbox.js';
+import type { SandboxFacts, SandboxState } from '../../tools/shell/sandbox.js';
 import type { Check } from './doctor-checks.js';
 
 /** The sandbox check as text; exported for tests. */
-export function sandboxCheck(state: SandboxState): Check {
+export function sandboxCheck(state: SandboxState, facts?: SandboxFacts): Check {
+  if (state.kind === 'bwrap' && facts)
+    return { ok: true, lines: [t('doctor.sandbox.bwrap'), ...factLines(facts)] };
   if (state.kind !== 'none') return { ok: true, lines: [t(`doctor.sandbox.${state.kind}`)] };
   const base = `doctor.sandbox.${state.reason}` as MessageKey;
   const detail = visible(state.detail?.split('\n')[0]?.slice(0, 200) ?? '');
   const lines = [t(base, { detail })];
   if (state.reason !== 'unsupported') lines.push(t(`${base}Try` as MessageKey));
   return { ok: false, lines };
+}
+
+/** The seccomp allow-list and the limits, as `zhi doctor` says them. */
+function factLines(f: SandboxFacts): string[] {
+  const filter =
+    f.syscalls === undefined
+      ? t('doctor.sandbox.noSeccomp', { arch: f.arch })
+      : t('doctor.sandbox.seccomp', { count: f.syscalls, arch: f.arch });
+  const tmp = f.tmpBytes === undefined ? t('doctor.sandbox.tmpUncapped') : formatBytes(f.tmpBytes);
+  return [
+    filter,
+    t('doctor.sandbox.limits', { tmp, file: formatBytes(f.fileBytes), processes: f.processes }),
+  ];
 }
 
 /** Which reading paths office files have here: LibreOffice found or not. */

@@ -12,7 +12,10 @@
  * - a program that runs code or other programs (sh, python, node, env, xargs, sudo, find, sed,
  *   awk…) and a program given by a path (`./build.sh`) give the whole command: only that exact
  *   command runs again unasked;
- * - any other program gives the program alone (`ls`, `cat`, `wc`, `pytest`).
+ * - any other program gives the program alone (`ls`, `cat`, `wc`, `pytest`);
+ * - a prefix carries the command's operands (every later word but a bare option like `-la` or
+ *   `--short`): options may differ, files may not, so `cat README.md` never covers
+ *   `cat /srv/other/settings.py` and `git status` never covers `git status ../other`.
  *
  * A later command runs unasked only when its own key is the same and the policy again has no
  * warning about it, so `git status` never covers `git push`, and `ls` never covers `ls; rm -rf ~`.
@@ -150,17 +153,24 @@ export function commandPrefix(
   if (!first || words.some((w) => !w || /[\u0000-\u001f]/.test(w))) return undefined;
   const program = programName(first);
   if (/[/\\]/.test(first)) return exact(words);
-  if (!WITH_SUBCOMMANDS.has(program)) return EXACT_ONLY.has(program) ? exact(words) : prefix([first]);
+  if (!WITH_SUBCOMMANDS.has(program)) return EXACT_ONLY.has(program) ? exact(words) : prefix(words, 1);
   // `git -C dir status`: options before the subcommand could point it anywhere.
   if (second === undefined) return exact(words);
   if (!SUBCOMMAND.test(second)) return exact(words);
-  if (!RUNS_NEXT.has(second.toLowerCase())) return prefix([first, second]);
+  if (!RUNS_NEXT.has(second.toLowerCase())) return prefix(words, 2);
   if (third === undefined || !SUBCOMMAND.test(third)) return exact(words);
-  return prefix([first, second, third]);
+  return prefix(words, 3);
 }
 
-function prefix(words: string[]): CommandPrefix {
-  return { key: shellStandingKey(words, false), shown: showWords(words), exact: false };
+/** A bare option: no value attached, so it names no file (`-la`, `--short`, `-5`). */
+const BARE_OPTION = /^--?[A-Za-z0-9][A-Za-z0-9-]*$/;
+
+/** The first `length` words as the prefix, with the operands of the rest. */
+function prefix(words: string[], length: number): CommandPrefix {
+  const head = words.slice(0, length);
+  const operands = words.slice(length).filter((w) => !BARE_OPTION.test(w));
+  const shown = operands.length ? `${showWords(head)} … ${showWords(operands)}` : showWords(head);
+  return { key: shellStandingKey(head, false, operands), shown, exact: false };
 }
 
 function exact(words: string[]): CommandPrefix {

@@ -6,8 +6,11 @@
  * chatty command never blocks or fills memory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { Duplex } from 'node:stream';
+import { closeInheritedFds } from '../../support/inherited-fds.js';
 import { type ProcessTools, stopWindowsTree, windowsTools } from './kill-windows.js';
 import { consoleCodePage, decodeOutput, encodingOf } from './output-decode.js';
+import { descendantCount } from './process-count.js';
 
 export interface RunOptions {
   cwd: string;
@@ -24,8 +27,15 @@ export interface RunOptions {
    * `/bin/sh -c <command>` in bwrap or sandbox-exec). Unix only.
    */
   wrap?: { file: string; args: string[] };
+  /**
+   * Stop the command when it has more processes than this (Linux; the sandbox's process limit
+   * where the kernel's does not apply: zhi running as root, process-count.ts).
+   */
+  maxProcesses?: number;
   /** Open file descriptors handed to the program as fd 3, 4… (the sandbox's seccomp filter). */
   extraFds?: number[];
+  /** A connected socket pair handed to the program after extraFds; zhi's end goes here (net-bridge.ts). */
+  channel?: (stream: Duplex) => void;
   /** How to find and end processes on Windows (a fake in tests). */
   processTools?: ProcessTools;
   /** Windows: the console code page output not in UTF-8 is decoded with (936 when unknown). */
@@ -49,6 +59,8 @@ export interface RunResult {
   spawnError?: string;
   /** Windows: some process the command started could not be stopped and may still run. */
   stopFailed?: boolean;
+  /** Stopped for starting more processes than `maxProcesses`. */
+  tooManyProcesses?: boolean;
 }
 
 export async function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
@@ -61,6 +73,8 @@ export async function runCommand(command: string, opts: RunOptions): Promise<Run
     let child: ChildProcess;
     try {
       child = spawnShell(command, opts);
+      const end = child.stdio[3 + (opts.extraFds?.length ?? 0)];
+      if (opts.channel && end) opts.channel(end as Duplex);
     } catch (err) {
       resolve(failed(err, started));
       return;
@@ -71,6 +85,8 @@ export async function runCommand(command: string, opts: RunOptions): Promise<Run
 
 function spawnShell(command: string, opts: RunOptions): ChildProcess {
   const windows = (opts.platform ?? process.platform) === 'win32';
+  // Node hands every descriptor without close-on-exec to the child: only stdio (and extraFds) may go.
+  closeInheritedFds();
   const file = opts.wrap ? opts.wrap.file : command;
   const args = opts.wrap ? opts.wrap.args : [];
   return spawn(file, args, {
@@ -80,7 +96,7 @@ function spawnShell(command: string, opts: RunOptions): ChildProcess {
     // A new process group (Unix): kill(-pid) then reaches every process the command started.
     detached: !windows,
     windowsHide: true,
-    stdio: ['ignore', 'pipe', 'pipe', ...(opts.extraFds ?? [])],
+    stdio: ['ignore', 'pipe', 'pipe', ...(opts.extraFds ?? []), ...(opts.channel ? ['pipe' as const] : [])],
   });
 }
 
@@ -118,6 +134,8 @@ class RunningCommand {
   private killTimer: NodeJS.Timeout | undefined;
   private exitTimer: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private counter: NodeJS.Timeout | undefined;
+  private tooManyProcesses = false;
   /** Windows: ending the tree and checking it is gone. */
   private stopping: Promise<void> | undefined;
 
@@ -141,6 +159,7 @@ class RunningCommand {
       this.timedOut = true;
       this.stop();
     }, opts.timeoutMs);
+    this.countProcesses();
     if (opts.signal?.aborted) this.onAbort();
     else opts.signal?.addEventListener('abort', this.onAbort, { once: true });
     child.on('error', (e) =>
@@ -148,6 +167,20 @@ class RunningCommand {
     );
     child.on('exit', () => this.onExit());
     child.on('close', (code, signal) => this.finish(this.result(code, signal)));
+  }
+
+  /** Every 100 ms, the command's processes counted; past the limit it is stopped. */
+  private countProcesses(): void {
+    const { maxProcesses } = this.opts;
+    const pid = this.child.pid;
+    if (maxProcesses === undefined || pid === undefined) return;
+    this.counter = setInterval(() => {
+      if (descendantCount(pid, maxProcesses) <= maxProcesses) return;
+      this.tooManyProcesses = true;
+      clearInterval(this.counter);
+      killGroup(this.child, 'SIGKILL');
+    }, 100);
+    this.counter.unref();
   }
 
   private readonly onAbort = (): void => {
@@ -240,6 +273,7 @@ class RunningCommand {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    clearInterval(this.counter);
     if (this.exitTimer) clearTimeout(this.exitTimer);
     this.opts.signal?.removeEventListener('abort', this.onAbort);
     // The command is over: nothing it started in the background may outlive it.
@@ -250,7 +284,12 @@ class RunningCommand {
     if (this.killTimer) clearTimeout(this.killTimer);
     const leftovers = result.leftovers || this.leftovers;
     const done = () =>
-      this.resolve({ ...result, leftovers, ...(this.stopFailed ? { stopFailed: true } : {}) });
+      this.resolve({
+        ...result,
+        leftovers,
+        ...(this.stopFailed ? { stopFailed: true } : {}),
+        ...(this.tooManyProcesses ? { tooManyProcesses: true } : {}),
+      });
     // Windows: the result says whether the tree is gone only once that has been checked.
     if (this.stopping) void this.stopping.then(done);
     else done();

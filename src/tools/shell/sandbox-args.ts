@@ -4,13 +4,15 @@
  * out. Pure functions, no file system access, so every rule is unit-tested on every platform.
  *
  * The shape follows Codex CLI and Anthropic's sandbox-runtime: a user namespace with every
- * capability dropped (also when zhi runs as root), the system read-only, the home folders hidden
- * but for the current folder and installed programs, the person's secrets hidden (an empty tmpfs
- * over a folder, /dev/null over a file), writable binds only for the output folder (and the
+ * capability dropped (also when zhi runs as root); on Linux a root built from an allow-list
+ * (sandbox-root.ts: the system folders read-only, root-only files in /etc masked, the current
+ * folder and installed programs, nothing else of the host); the person's secrets hidden (an empty
+ * tmpfs over a folder, /dev/null over a file), writable binds only for the output folder (and the
  * current folder when the person widens it) with everything already in it bound read-only over
- * itself, a private temp folder, no network unless allowed, and no unix socket of the host (a
- * seccomp filter on socket(AF_UNIX), seccomp.ts).
+ * itself, a private size-capped temp folder, no network unless allowed, and a seccomp allow-list
+ * of system calls (seccomp.ts).
  */
+import type { RootEntry } from './sandbox-root.js';
 
 export interface Place {
   path: string;
@@ -40,8 +42,50 @@ export interface SandboxPolicy {
   network: boolean;
   /** The private temp folder on macOS (Linux gets a fresh tmpfs at /tmp). */
   tempDir: string;
-  /** The file descriptor bubblewrap reads the unix-socket seccomp filter from, when there is one. */
+  /** The file descriptor bubblewrap reads the seccomp filter from, when there is one. */
   seccompFd?: number;
+  /** Linux: what the root is built from (sandbox-root.ts). Without it the root holds only the policy's own places. */
+  root?: SandboxRoot;
+  /** Linux: the private /tmp's size cap in bytes. */
+  tmpBytes?: number;
+  /** Linux: environment set inside (the filtering proxy's address when the network is allowed). */
+  setenv?: Record<string, string>;
+}
+
+/** The Linux sandbox's root: system folders, their root-only files masked, programs' folders. */
+export interface SandboxRoot {
+  system: RootEntry[];
+  /** Under the system folders, what others may not read (masked even for root). */
+  masked: Place[];
+  /** Install folders of programs on PATH outside the system folders (`/opt/node`). */
+  programs: string[];
+}
+
+/** The sandbox's limits (Linux): /tmp's size, the size of any file written, processes (tasks). */
+export interface SandboxLimits {
+  tmpBytes: number;
+  fileBytes: number;
+  processes: number;
+}
+
+export const LIMITS: SandboxLimits = {
+  tmpBytes: 512 * 1024 * 1024,
+  fileBytes: 1024 * 1024 * 1024,
+  processes: 256,
+};
+
+/**
+ * The command line bwrap runs: a shell that sets the limits (soft and hard, so the command cannot
+ * raise them again) and then runs the command in a shell of its own, read exactly as before.
+ * `ulimit -f` counts 512-byte blocks in sh; processes are `-u` in bash, `-p` in dash.
+ */
+export function limitedCommand(command: string, limits: SandboxLimits = LIMITS, runner?: string[]): string[] {
+  const blocks = Math.floor(limits.fileBytes / 512);
+  const n = limits.processes;
+  const prologue = `ulimit -f ${blocks}; ulimit -u ${n} 2>/dev/null || ulimit -p ${n} 2>/dev/null`;
+  // `runner` (the network bridge) starts the command itself once it is ready.
+  const argv = runner ? [...runner, command] : ['/bin/sh', '-c', command];
+  return ['/bin/sh', '-c', `${prologue}\nexec "$@"`, 'sh', ...argv];
 }
 
 /** What the person's approval can widen, for one command. */
@@ -89,33 +133,46 @@ function inside(parent: string, child: string): boolean {
 }
 
 /**
- * bubblewrap arguments, ending with `--` so the command follows. Order matters: later mounts
- * cover earlier ones. Home folders go first (hidden whole), then what comes back (programs, the
- * current folder), secrets that hold a writable folder, the writable binds, what was already in
- * them (read-only), the other secrets (so a `.env` in the output folder stays hidden) and the
- * re-readable folders last.
+ * bubblewrap arguments, ending with `--` so the command follows. The root starts empty and gets
+ * only what is listed: the system folders (read-only, root-only files masked), /dev, /proc, a
+ * private /tmp, installed programs, the current folder. Order matters: later mounts cover earlier
+ * ones — secrets that hold a writable folder, the writable binds, what was already in them
+ * (read-only), the other secrets (so a `.env` in the output folder stays hidden), the masks (also
+ * when the current folder is a system folder) and the re-readable folders last.
  */
 export function bwrapArgs(p: SandboxPolicy): string[] {
   const args = ['--new-session', '--die-with-parent', '--unshare-user', '--cap-drop', 'ALL'];
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!p.network) args.push('--unshare-net');
   if (p.seccompFd !== undefined) args.push('--seccomp', String(p.seccompFd));
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
-  const roots = p.privateRoots ?? [];
-  for (const r of roots) args.push('--tmpfs', r);
-  for (const s of p.shown ?? []) args.push('--ro-bind', s, s);
-  // The fresh /tmp or a hidden home would hide the current folder: show it again, read-only.
-  if (inside('/tmp', p.cwd) || roots.some((r) => inside(r, p.cwd))) args.push('--ro-bind', p.cwd, p.cwd);
+  const root = p.root ?? { system: [], masked: [], programs: [] };
+  for (const e of root.system) {
+    if (e.link !== undefined) args.push('--symlink', e.link, e.path);
+    else args.push('--ro-bind', e.path, e.path);
+  }
+  args.push('--dev', '/dev', '--proc', '/proc');
+  if (p.tmpBytes !== undefined) args.push('--size', String(p.tmpBytes));
+  // /var/tmp is the private /tmp: programs that write there work, the host's is not seen.
+  args.push('--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');
+  const shown = [...root.programs, ...(p.shown ?? []), p.cwd];
+  for (const s of shown) args.push('--ro-bind', s, s);
+  const bound = [...root.system.filter((e) => e.link === undefined).map((e) => e.path), ...shown];
+  bound.push(...p.writable, ...p.extraReadable);
+  // A secret in a place the root does not hold needs no mount; one holding a bound place does.
+  const seen = (h: Place) => bound.some((b) => inside(b, h.path) || (h.dir && inside(h.path, b)));
+  const hidden = p.hidden.filter(seen);
   const holdsWritable = (h: Place) => h.dir && p.writable.some((w) => inside(h.path, w));
   const hide = (h: Place) => {
     if (h.dir) args.push('--tmpfs', h.path);
     else args.push('--ro-bind', '/dev/null', h.path);
   };
-  for (const h of p.hidden) if (holdsWritable(h)) hide(h);
+  for (const h of hidden) if (holdsWritable(h)) hide(h);
   for (const w of p.writable) args.push('--bind', w, w);
   for (const e of p.protected ?? []) args.push('--ro-bind', e.path, e.path);
-  for (const h of p.hidden) if (!holdsWritable(h)) hide(h);
+  for (const h of hidden) if (!holdsWritable(h)) hide(h);
+  for (const m of root.masked) hide(m);
   for (const r of p.extraReadable) args.push('--ro-bind', r, r);
+  for (const [name, value] of Object.entries(p.setenv ?? {})) args.push('--setenv', name, value);
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', p.cwd, '--');
   return args;
 }

@@ -6,25 +6,30 @@
  * the result says so, so the approval prompt can say "not sandboxed".
  */
 import { execFile, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  type Dirent,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { installKind } from '../../support/install.js';
 import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
-import { secretPlaces } from '../secret-places.js';
 import type { SandboxMode } from '../types.js';
+import { pidsCgroup } from './cgroup-pids.js';
+import { BRIDGE, proxyEnv, serveChannel } from './net-bridge.js';
+import { startEgressProxy } from './net-proxy.js';
 import { type RunOptions, type RunResult, runCommand } from './run.js';
-import { bwrapArgs, HOME_PROGRAMS, type Place, type SandboxPolicy, seatbeltArgs } from './sandbox-args.js';
-import { unixSocketFilter } from './seccomp.js';
+import { policyFor, real, type SandboxedOptions } from './sandbox-policy.js';
+
+export { policyFor, type SandboxedOptions } from './sandbox-policy.js';
+
+import {
+  bwrapArgs,
+  LIMITS,
+  limitedCommand,
+  type SandboxPolicy,
+  type SandboxRoot,
+  seatbeltArgs,
+} from './sandbox-args.js';
+import { programFolders, rootOnlyPlaces, systemEntries } from './sandbox-root.js';
+import { allowedCount, syscallFilter } from './seccomp.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
 
@@ -159,105 +164,11 @@ function verdict(platform: NodeJS.Platform, r: ProbeRun, real: boolean): Sandbox
   return { kind: 'bwrap' };
 }
 
-export interface SandboxedOptions {
-  cwd: string;
-  /** The one folder the command may write (created if missing). */
-  outputDir: string;
-  /** Widened for this one command by the person: write in the current folder too. */
-  allowWriteCwd?: boolean;
-  /** Widened for this one command by the person: reach the network. */
-  allowNetwork?: boolean;
-  /** Folders readable even inside a hidden one (a skill's own folder). */
-  extraReadable?: string[];
-  timeoutMs: number;
-  signal?: AbortSignal;
-  maxBytes: number;
-  env?: NodeJS.ProcessEnv;
-  /** `shell_sandbox` (default `auto`: the sandbox where there is one). */
-  mode?: SandboxMode;
-}
-
 export interface SandboxedResult extends RunResult {
   /** The sandbox the command ran in, or none. */
   sandbox: SandboxState;
-}
-
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
-/** More entries than this in the output folder: it is left read-only rather than bound entry by entry. */
-const MAX_PROTECTED = 4000;
-
-/** What already exists directly in a writable folder (not links), to be bound read-only over itself. */
-function existingEntries(dir: string): Place[] | undefined {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  if (entries.length > MAX_PROTECTED) return undefined;
-  return entries
-    .filter((e) => e.isFile() || e.isDirectory())
-    .map((e) => ({ path: join(dir, e.name), dir: e.isDirectory() }));
-}
-
-/** The home folders hidden whole (Linux, macOS), and the installed programs in one shown again. */
-function homeFolders(home: string, platform: NodeJS.Platform): { roots: string[]; shown: string[] } {
-  const roots = (platform === 'darwin' ? ['/Users', '/var/root'] : ['/home', '/root']).filter((r) =>
-    existsSync(r),
-  );
-  if (!roots.some((r) => home === r || home.startsWith(`${r}/`)) && home !== '/') roots.push(home);
-  const shown = HOME_PROGRAMS.map((p) => join(home, p))
-    .filter((p) => existsSync(p))
-    .map(real);
-  // On macOS, ~/Library holds every program's settings; its secret parts are hidden one by one.
-  if (platform === 'darwin' && existsSync(join(home, 'Library'))) shown.push(join(home, 'Library'));
-  return { roots, shown };
-}
-
-/** The policy for one command; exported for tests. */
-export function policyFor(
-  opts: SandboxedOptions,
-  tempDir: string,
-  env = process.env,
-  platform: NodeJS.Platform = process.platform,
-): SandboxPolicy {
-  const cwd = real(opts.cwd);
-  const output = real(opts.outputDir);
-  const home = real(homedir());
-  const entries = existingEntries(output);
-  // Too many earlier results to protect one by one: the output folder stays read-only this time.
-  const writable = entries ? [output] : [];
-  if (opts.allowWriteCwd) writable.push(cwd);
-  const { roots, shown } = homeFolders(home, platform);
-  const places = secretPlaces({ home, env, cwd });
-  const extraReadable = [...(opts.extraReadable ?? []).filter((p) => existsSync(p)).map(real)];
-  const visible = [cwd, ...shown, ...writable, ...extraReadable, ...places.readable];
-  // A secret inside a hidden home folder needs no mount of its own unless something shows it again.
-  const hidden = places.hidden.filter(
-    (h) => !roots.some((r) => under(r, h.path)) || visible.some((v) => under(v, h.path) || under(h.path, v)),
-  );
-  return {
-    cwd,
-    writable,
-    protected: entries ?? [],
-    hidden,
-    privateRoots: roots.filter((r) => !under(r, '/tmp')),
-    shown,
-    extraReadable: [...extraReadable, ...places.readable],
-    network: Boolean(opts.allowNetwork),
-    tempDir,
-  };
-}
-
-function under(parent: string, child: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+  /** Destinations the network filter refused (Linux, network allowed), each with why. */
+  egressRefused?: string[];
 }
 
 /** Run one approved command line, in the sandbox when there is one. */
@@ -293,29 +204,110 @@ async function runSeatbelt(command: string, opts: SandboxedOptions, base: RunOpt
   }
 }
 
+/** The Linux root for a command (sandbox-root.ts): system folders, their masks, programs' folders. */
+function linuxRoot(env: NodeJS.ProcessEnv | undefined): SandboxRoot {
+  const home = real(homedir());
+  return {
+    system: systemEntries(),
+    masked: rootOnlyPlaces(),
+    programs: programFolders((env ?? process.env).PATH, home, [dirname(process.execPath)]),
+  };
+}
+
 /**
- * bubblewrap, with the unix-socket filter handed over on file descriptor 3 (written to a private
+ * bubblewrap, with the seccomp filter handed over on file descriptor 3 (written to a private
  * temporary file first: bwrap reads it before the command starts).
  */
-async function runBwrap(command: string, opts: SandboxedOptions, base: RunOptions): Promise<RunResult> {
-  const filter = unixSocketFilter();
-  const policy = policyFor(opts, '/tmp');
-  if (!filter) {
-    // No filter for this processor: hide the usual places of host sockets instead.
-    const run = ['/run', '/var/run'].filter((p) => existsSync(p)).map(real);
-    policy.privateRoots = [...(policy.privateRoots ?? []), ...new Set(run)];
-    const args = [...bwrapArgs(policy), '/bin/sh', '-c', command];
-    return runCommand(command, { ...base, wrap: { file: 'bwrap', args } });
-  }
+async function runBwrap(
+  command: string,
+  opts: SandboxedOptions,
+  base: RunOptions,
+): Promise<RunResult & Pick<SandboxedResult, 'egressRefused'>> {
+  const filter = syscallFilter();
+  // The network, when allowed, is the filtering proxy's (net-bridge.ts): the namespace stays private.
+  const proxy = opts.allowNetwork && !standalone() ? await startEgressProxy(opts.egress) : undefined;
+  const policy: SandboxPolicy = {
+    ...policyFor(opts, '/tmp'),
+    network: false,
+    root: linuxRoot(opts.env),
+    ...(bwrapHasSize() ? { tmpBytes: LIMITS.tmpBytes } : {}),
+    ...(proxy ? { setenv: proxyEnv() } : {}),
+  };
+  // bwrap, the namespace's first process and the shell (and the bridge) come before the command's own.
+  const run: RunOptions = {
+    ...base,
+    maxProcesses: LIMITS.processes + 4,
+    ...(proxy ? { channel: (end) => serveChannel(end, proxy.port) } : {}),
+  };
+  const line = limitedCommand(command, LIMITS, proxy ? [process.execPath, '-e', BRIDGE] : undefined);
   const dir = mkdtempSync(join(tmpdir(), 'zhi-seccomp-'));
-  const file = join(dir, 'filter.bpf');
-  writeFileSync(file, filter, { mode: 0o600 });
-  const fd = openSync(file, 'r');
   try {
-    const args = [...bwrapArgs({ ...policy, seccompFd: 3 }), '/bin/sh', '-c', command];
-    return await runCommand(command, { ...base, wrap: { file: 'bwrap', args }, extraFds: [fd] });
+    const extraFds: number[] = [];
+    if (filter) {
+      writeFileSync(join(dir, 'filter.bpf'), filter, { mode: 0o600 });
+      extraFds.push(openSync(join(dir, 'filter.bpf'), 'r'));
+    } else if (proxy) {
+      // The channel must arrive as fd 4 (CHANNEL_FD): something has to be fd 3.
+      extraFds.push(openSync('/dev/null', 'r'));
+    }
+    try {
+      const args = [...bwrapArgs({ ...policy, ...(filter ? { seccompFd: 3 } : {}) }), ...line];
+      // As root, a pids cgroup refuses the fork past the limit (cgroup-pids.ts).
+      const cgroup = pidsCgroup(LIMITS.processes + (proxy ? 20 : 4));
+      const wrap = cgroup ? cgroup.wrap('bwrap', args) : { file: 'bwrap', args };
+      try {
+        const result = await runCommand(command, { ...run, wrap, extraFds });
+        return proxy?.refused.length ? { ...result, egressRefused: [...proxy.refused] } : result;
+      } finally {
+        await cgroup?.remove();
+      }
+    } finally {
+      for (const fd of extraFds) closeSync(fd);
+    }
   } finally {
-    closeSync(fd);
     rmSync(dir, { recursive: true, force: true });
+    await proxy?.close();
+  }
+}
+
+let hasSize: boolean | undefined;
+
+/** Whether this bwrap caps a tmpfs (`--size`, bubblewrap 0.5 on); without it /tmp is bounded by the file size limit only. */
+function bwrapHasSize(): boolean {
+  hasSize ??= /--size\b/.test(runSync('bwrap', ['--help']).stdout ?? '');
+  return hasSize;
+}
+
+/** What the Linux sandbox enforces here, for `zhi doctor`. */
+export interface SandboxFacts {
+  arch: string;
+  /** System calls the seccomp allow-list lets through, or undefined without a filter. */
+  syscalls: number | undefined;
+  tmpBytes: number | undefined;
+  fileBytes: number;
+  processes: number;
+}
+
+export function sandboxFacts(): SandboxFacts {
+  return {
+    arch: process.arch,
+    syscalls: allowedCount(),
+    tmpBytes: bwrapHasSize() ? LIMITS.tmpBytes : undefined,
+    fileBytes: LIMITS.fileBytes,
+    processes: LIMITS.processes,
+  };
+}
+
+/** Whether "also use the network" can be offered: the filtering bridge runs on Node, not in a standalone executable. */
+export function networkOffered(state: SandboxState): boolean {
+  return state.kind === 'seatbelt' || (state.kind === 'bwrap' && !standalone());
+}
+
+/** A standalone executable: no `node` to run the network bridge with. */
+function standalone(): boolean {
+  try {
+    return installKind() === 'exe';
+  } catch {
+    return false; // not an installed zhi (a library use): Node is what runs
   }
 }

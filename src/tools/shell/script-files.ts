@@ -26,6 +26,13 @@ export interface ScriptVerdict {
 export function checkScript(program: string, args: string[], ctx: PathContext): ScriptVerdict {
   const name = programName(program);
   if (name === 'make' || name === 'gmake') return checkMakefile(args, ctx);
+  const module = moduleOperand(name, args);
+  if (module !== undefined && !isDynamic(module)) {
+    // `python3 -m zhi-output.tool` runs zhi-output/tool.py (or the package's __main__.py).
+    const file = module.replace(/\./g, '/');
+    const placed = whereWritten(file, absolutePaths(file, ctx)[0], ctx, 1);
+    if (placed.finding) return placed;
+  }
   const operand = scriptOperand(name, args);
   // `./run.sh`, `zhi-output/x`, `run.bat`: the program itself is a file given by its path (cmd.exe
   // runs a batch file of the current folder by its name alone).
@@ -44,6 +51,23 @@ export function checkScript(program: string, args: string[], ctx: PathContext): 
   const first = text.slice(0, text.indexOf('\n') >>> 0);
   if (direct && !batch && first.startsWith('#!') && !/\b(ba|da|z|k|mk|a)?sh\b/.test(first)) return {};
   return { content: text };
+}
+
+/** The module `python -m` runs (`-m mod`, `-mmod`, `-Im mod`), or undefined: read as Python reads options. */
+export function moduleOperand(name: string, args: string[]): string | undefined {
+  if (!/^(python|pypy)[0-9.]*[mw]?$/.test(name)) return undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-W' || a === '-X') {
+      i++;
+      continue;
+    }
+    const m = /^-[A-Za-z]*?m(.*)$/.exec(a);
+    if (m && !a.startsWith('--')) return m[1] || args[i + 1];
+    // The first word that is not an option is the script (or `-c`'s code): no module.
+    if (!a.startsWith('-') || /^-[A-Za-z]*c/.test(a)) return undefined;
+  }
+  return undefined;
 }
 
 function unseen(file: string): ScriptVerdict {

@@ -21,7 +21,14 @@ import {
 import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
 import { BLOCKED, PROBE, sandboxRefusedWrite } from './read-only.js';
-import { runSandboxed, type SandboxedResult, type SandboxState, sandboxSoon } from './sandbox.js';
+import {
+  networkOffered,
+  runSandboxed,
+  type SandboxedResult,
+  type SandboxState,
+  sandboxSoon,
+} from './sandbox.js';
+import { LIMITS } from './sandbox-args.js';
 
 export { visible } from '../../support/sanitize.js';
 
@@ -154,7 +161,12 @@ async function execute(args: ShellArgs, ctx: ToolContext, settings: ShellSetting
     failed &&
     result.sandbox.kind !== 'none' &&
     (await sandboxRefusedWrite(`${result.stdout}\n${result.stderr}`, options.env, async () => {
-      const probe = await runSandboxed(PROBE, { ...options, timeoutMs: 5000, allowWriteCwd: false });
+      const probe = await runSandboxed(PROBE, {
+        ...options,
+        timeoutMs: 5000,
+        allowWriteCwd: false,
+        allowNetwork: false,
+      });
       return `${probe.stdout}\n${probe.stderr}`;
     }));
   return { content: resultText(result, args, ctx, blocked), isError: failed };
@@ -169,6 +181,10 @@ function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext, 
     parts.push(
       `The command did not finish within ${args.timeout} s and was stopped${result.stopFailed ? '' : ', with everything it started'}. ` +
         'Output until then is below. If it needs longer, run it again with a larger timeout (at most 300).',
+    );
+  } else if (result.tooManyProcesses) {
+    parts.push(
+      `The command was stopped, with everything it started: it ran more than ${LIMITS.processes} processes at once (the sandbox's limit).`,
     );
   } else if (result.exitCode !== null) {
     parts.push(`Exit code: ${result.exitCode} (${seconds} s)`);
@@ -186,6 +202,10 @@ function resultText(result: SandboxedResult, args: ShellArgs, ctx: ToolContext, 
     parts.push('Processes the command left running in the background were stopped when it ended.');
   }
   if (blocked) parts.push(BLOCKED);
+  if (result.egressRefused?.length) {
+    const shown = result.egressRefused.slice(0, 5).join('\n');
+    parts.push(`The network filter refused (only public internet addresses are reachable):\n${shown}`);
+  }
   parts.push(sandboxNote(result.sandbox, ctx, granted));
   if (result.droppedBytes > 0) {
     parts.push(
@@ -208,11 +228,14 @@ export function sandboxSummary(state: SandboxState, ctx: Pick<ToolContext, 'cwd'
     const key = state.reason === 'off' ? 'shell.sandbox.noneOff' : 'shell.sandbox.none';
     return { summary: { text: t(key), risky: true } };
   }
+  const on = state.kind === 'seatbelt' ? 'shell.sandbox.onMac' : 'shell.sandbox.on';
+  // On Linux the network is the filtering proxy's (net-bridge.ts); macOS can only allow it whole.
+  const network = state.kind === 'bwrap' ? 'shell.choice.networkFiltered' : 'shell.choice.network';
   return {
-    summary: { text: t('shell.sandbox.on', { dir: outputShown(ctx) }), risky: false },
+    summary: { text: t(on, { dir: outputShown(ctx) }), risky: false },
     choices: [
       { key: 'w', label: t('shell.choice.writeCwd'), grant: GRANT_WRITE_CWD },
-      { key: 'i', label: t('shell.choice.network'), grant: GRANT_NETWORK },
+      ...(networkOffered(state) ? [{ key: 'i', label: t(network), grant: GRANT_NETWORK }] : []),
     ],
   };
 }
@@ -221,11 +244,23 @@ export function sandboxSummary(state: SandboxState, ctx: Pick<ToolContext, 'cwd'
 function sandboxNote(state: SandboxState, ctx: ToolContext, granted: readonly string[]): string {
   if (state.kind === 'none') return 'It ran without a sandbox.';
   const dirs = [outputShown(ctx), ...(granted.includes(GRANT_WRITE_CWD) ? [ctx.cwd] : [])].join(' and ');
-  const net = granted.includes(GRANT_NETWORK) ? '' : ', with no network';
+  const allowed = granted.includes(GRANT_NETWORK) && networkOffered(state);
+  const linux = state.kind === 'bwrap';
+  const net = !allowed
+    ? 'no network'
+    : linux
+      ? 'the internet only through a filtering proxy (HTTP_PROXY/HTTPS_PROXY are set; local, private and metadata addresses are refused with 403)'
+      : 'the network';
+  const seen = linux
+    ? 'only the current folder, system folders and installed programs exist (no home folder, /var/tmp, /srv, /opt, /mnt or /run)'
+    : 'the home folder outside the current folder is hidden';
+  const limits = linux
+    ? `; limits: /tmp ${formatBytes(LIMITS.tmpBytes)}, files ${formatBytes(LIMITS.fileBytes)}, ${LIMITS.processes} processes`
+    : '';
   return (
-    `It ran in a sandbox: it could create new files only under ${dirs} (and a private /tmp)${net}; ` +
-    'files already there cannot be changed or deleted, the home folder outside the current folder is hidden, ' +
-    'secret files (keys, .env, histories) read as empty, and only a few environment variables are set. ' +
+    `It ran in a sandbox: it could create new files only under ${dirs} (and a private /tmp), with ${net}; ` +
+    `files already there cannot be changed or deleted, ${seen}, ` +
+    `secret files (keys, .env, histories) read as empty, and only a few environment variables are set${limits}. ` +
     'Writing elsewhere fails (the system says the file system is read-only). Write results as new files in the output folder, ' +
     'or the person can allow writing in the current folder or the network when approving the command.'
   );

@@ -70,7 +70,12 @@ function allowedText(standing: ReadonlySet<string> | undefined): string {
     const grant = readStandingKey(key);
     if (grant?.kind === 'tool') shown.push(t('repl.status.allowedTool', { tool: grant.tool }));
     else if (grant?.kind === 'prefix')
-      shown.push(t('repl.status.allowedPrefix', { prefix: showWords(grant.words) }));
+      shown.push(
+        t('repl.status.allowedPrefix', {
+          prefix: showWords(grant.words),
+          files: showWords(grant.operands),
+        }).trim(),
+      );
     else if (grant?.kind === 'exact') shown.push(showWords(grant.words));
   }
   return shown.length ? shown.join(', ') : t('repl.status.noneAllowed');

@@ -107,7 +107,7 @@ export const repl = defineMessages(
     'repl.status.noInstructions': 'none (ZHI.md or AGENTS.md here or above; /init writes one)',
     'repl.status.allowed': 'Allowed this session',
     'repl.status.noneAllowed': 'nothing yet (answer "a" when asked)',
-    'repl.status.allowedPrefix': '{prefix} …',
+    'repl.status.allowedPrefix': '{prefix} [options] {files}',
     'repl.status.allowedTool': '{tool} (MCP)',
     'repl.cmd.init': 'Write a starting ZHI.md (instructions for this folder) here',
     'repl.init.template':
@@ -235,7 +235,7 @@ Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx'
     'repl.status.noInstructions': '无（此处或上级文件夹中的 ZHI.md 或 AGENTS.md；/init 可写一个）',
     'repl.status.allowed': '本次会话已允许',
     'repl.status.noneAllowed': '暂无（询问时回答 a）',
-    'repl.status.allowedPrefix': '{prefix} …',
+    'repl.status.allowedPrefix': '{prefix} [选项] {files}',
     'repl.status.allowedTool': '{tool}（MCP）',
     'repl.cmd.init': '在此处写一个起步用的 ZHI.md（本文件夹的说明）',
     'repl.init.template':

@@ -3,14 +3,17 @@ import { defineMessages } from '../define.js';
 /** The shell tool's sandbox, approval layout and `zhi doctor`. */
 export const shell = defineMessages(
   {
-    'shell.sandbox.on': 'sandboxed: new files only in {dir}, reads this folder, no network',
+    'shell.sandbox.on': 'sandboxed: reads this folder and system files, new files only in {dir}, no network',
+    'shell.sandbox.onMac': 'sandboxed: reads this folder and the system, new files only in {dir}, no network',
     'shell.sandbox.onWidened': 'sandboxed: new files only in {dir}, reads this folder',
     'shell.sandbox.none': 'not sandboxed: this command can change any of your files and use the network',
     'shell.sandbox.noneOff':
       'not sandboxed (shell_sandbox is off): this command can change any of your files',
     'shell.choice.writeCwd': 'also write in this folder',
     'shell.choice.network': 'also use the network',
-    'shell.choice.alwaysPrefix': 'always allow commands starting with `{prefix}` this session',
+    'shell.choice.networkFiltered':
+      'also reach the internet (through a filter: no local or private addresses)',
+    'shell.choice.alwaysPrefix': 'always allow `{prefix}` this session (other options, the same files)',
     'shell.choice.alwaysExact': 'always allow `{command}` this session',
     'shell.preview.moreLines': '… {count} more lines — v to view all',
     'shell.preview.blankLines': '  ┆ … {count} empty lines …',
@@ -19,7 +22,14 @@ export const shell = defineMessages(
       'it contains control characters or escape sequences ({shown}), which could hide part of it on the screen',
     'doctor.title': 'zhi doctor — checks for this computer',
     'doctor.sandbox.bwrap':
-      'Shell sandbox: bubblewrap works. Commands read only the current folder and installed programs, add new files only in the output folder (earlier files there cannot be changed), and have no network, your secrets or the environment variables you did not name (shell_env), unless you allow more for one command.',
+      'Shell sandbox: bubblewrap works. Commands see only the current folder, system folders and installed programs (root-only files masked), add new files only in the output folder (earlier files there cannot be changed), and have no network, your secrets or the environment variables you did not name (shell_env), unless you allow more for one command; allowed network goes through zhi’s filter (public internet only).',
+    'doctor.sandbox.seccomp':
+      'System calls: an allow-list of {count} ({arch}); io_uring, the keyring, unix and vsock sockets and new namespaces are refused.',
+    'doctor.sandbox.noSeccomp':
+      'System calls: no filter for this processor ({arch}); unix sockets of the computer are still out of sight (no /run).',
+    'doctor.sandbox.limits':
+      'Limits: /tmp {tmp}, any file {file}, {processes} processes; time by each command’s timeout.',
+    'doctor.sandbox.tmpUncapped': 'not capped (this bubblewrap has no --size)',
     'doctor.sandbox.seatbelt':
       'Shell sandbox: macOS sandbox-exec works. Commands write only to the output folder, with no network, unless you allow more for one command.',
     'doctor.sandbox.off':
@@ -71,13 +81,15 @@ export const shell = defineMessages(
     'doctor.problems': 'Some checks need attention (see above).',
   },
   {
-    'shell.sandbox.on': '已放入沙盒：只能在 {dir} 中新建文件，只读本文件夹，不能联网',
+    'shell.sandbox.on': '已放入沙盒：只读本文件夹和系统文件，只能在 {dir} 中新建文件，不能联网',
+    'shell.sandbox.onMac': '已放入沙盒：只读本文件夹和系统，只能在 {dir} 中新建文件，不能联网',
     'shell.sandbox.onWidened': '已放入沙盒：只能在 {dir} 中新建文件，只读本文件夹',
     'shell.sandbox.none': '未放入沙盒：这条命令可以修改你的任何文件，也可以联网',
     'shell.sandbox.noneOff': '未放入沙盒（shell_sandbox 已关闭）：这条命令可以修改你的任何文件',
     'shell.choice.writeCwd': '也允许写入当前文件夹',
     'shell.choice.network': '也允许联网',
-    'shell.choice.alwaysPrefix': '本次会话中总是允许以 `{prefix}` 开头的命令',
+    'shell.choice.networkFiltered': '也允许访问互联网（经过过滤：不能访问本机和内网地址）',
+    'shell.choice.alwaysPrefix': '本次会话中总是允许 `{prefix}`（选项可以不同，文件必须相同）',
     'shell.choice.alwaysExact': '本次会话中总是允许 `{command}`',
     'shell.preview.moreLines': '… 还有 {count} 行 — 输入 v 查看全部',
     'shell.preview.blankLines': '  ┆ … {count} 个空行 …',
@@ -94,7 +106,14 @@ export const shell = defineMessages(
     'doctor.office.tryWindows':
       '如需读取，请安装 LibreOffice：winget install TheDocumentFoundation.LibreOffice',
     'doctor.sandbox.bwrap':
-      '命令沙盒：bubblewrap 可用。命令只能读取当前文件夹和已安装的程序，只能在输出文件夹中新建文件（其中已有的文件不能被修改），不能联网，也看不到你的机密文件和你没有列出（shell_env）的环境变量，除非你为某条命令放宽。',
+      '命令沙盒：bubblewrap 可用。命令只能看到当前文件夹、系统文件夹和已安装的程序（仅 root 可读的文件被屏蔽），只能在输出文件夹中新建文件（其中已有的文件不能被修改），不能联网，也看不到你的机密文件和你没有列出（shell_env）的环境变量，除非你为某条命令放宽；放宽后的网络经过 zhi 的过滤（只能访问公网）。',
+    'doctor.sandbox.seccomp':
+      '系统调用：允许清单共 {count} 个（{arch}）；io_uring、密钥环、unix 和 vsock 套接字以及新建命名空间都会被拒绝。',
+    'doctor.sandbox.noSeccomp':
+      '系统调用：这种处理器（{arch}）没有过滤器；本机的 unix 套接字仍然不可见（没有 /run）。',
+    'doctor.sandbox.limits':
+      '限制：/tmp {tmp}，单个文件 {file}，{processes} 个进程；时间由每条命令的超时限制。',
+    'doctor.sandbox.tmpUncapped': '不限大小（这个 bubblewrap 不支持 --size）',
     'doctor.sandbox.seatbelt':
       '命令沙盒：macOS sandbox-exec 可用。命令只能写入输出文件夹、不能联网，除非你为某条命令放宽。',
     'doctor.sandbox.off':
