@@ -179,14 +179,19 @@ describe('done means written', () => {
 
 describe('outputs never compete for a name', () => {
   it('--recursive mirrors subfolders; inputs sharing a stem are told apart before any call; a second run sends nothing', async () => {
-    for (const dir of ['a', 'b', 'c/d']) {
-      mkdirSync(join(work, 'in', dir), { recursive: true });
-      writeFileSync(join(work, 'in', dir, 'x.txt'), `Document MARKER-x${dir.replace('/', '')}\n`);
+    for (const [dir, id] of [
+      ['a', 'xa'],
+      ['b', 'xb'],
+      ['c/d', 'xcd'],
+      ['合同/二〇二六', 'xzh'],
+    ]) {
+      mkdirSync(join(work, 'in', dir!), { recursive: true });
+      writeFileSync(join(work, 'in', dir!, 'x.txt'), `Document MARKER-${id}\n`);
     }
     writeFileSync(join(work, 'in', 'dup.txt'), 'Document MARKER-duptxt\n');
     writeFileSync(join(work, 'in', 'dup.md'), 'Document MARKER-dupmd\n');
     fake.fallback = (req) => {
-      // A model names its output after the document: x, x, x, dup, dup.
+      // A model names its output after the document: x, x, x, x, dup, dup.
       const told = /use "([^"]+)" where you would use/.exec(String(req.body.messages[1]?.content))?.[1];
       const name = told ?? (markerOf(req.body).startsWith('x') ? 'x' : 'dup');
       const content = `Summary of ${markerOf(req.body)}`;
@@ -201,17 +206,18 @@ describe('outputs never compete for a name', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Files that share a name but for the extension (1 groups)');
     expect(r.stderr).toMatch(/dup\.md, dup\.txt|dup\.txt, dup\.md/);
-    expect(chats()).toHaveLength(5); // one call each: no name taken, nothing retried
+    expect(chats()).toHaveLength(6); // one call each: no name taken, nothing retried
     const out = (p: string) => existsSync(join(work, 'zhi-output', p));
     for (const p of [
       'a/x-summary.md',
       'b/x-summary.md',
       'c/d/x-summary.md',
+      '合同/二〇二六/x-summary.md',
       'dup-txt-summary.md',
       'dup-md-summary.md',
     ])
       expect(out(p), p).toBe(true);
-    expect(expectDoneOnDisk()).toBe(5);
+    expect(expectDoneOnDisk()).toBe(6);
 
     fake.reset();
     const again = await zhi(['run', 'summarize', 'in', '--recursive', '--auto']);
