@@ -74,22 +74,57 @@ for (const file of files) {
 }
 
 // Every switch over an event's type names every member: it ends in `exhaustive(…)`
-// (support/exhaustive.ts), so a new event type stops the build where it is not handled.
-const SWITCH = /switch \((ev|event)\.type\) \{/g;
+// (support/exhaustive.ts), so a new event type stops the build where it is not handled. Read from
+// the syntax tree, whatever the switched value is called: a switch over `X.type` whose cases
+// are mostly event types (two or more `type` members of the event unions) is an event switch.
+const ts = (await import('typescript')).default;
+const EVENT_FILES = ['agent/events.ts', 'agent/batch/events.ts'].map((f) => join(src, f));
+const eventTypes = new Set();
+for (const file of EVENT_FILES) {
+  const tree = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const visit = (node) => {
+    if (ts.isPropertySignature(node) && node.name.getText(tree) === 'type' && node.type) {
+      const t = node.type;
+      if (ts.isLiteralTypeNode(t) && ts.isStringLiteral(t.literal)) eventTypes.add(t.literal.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+}
+function callsExhaustive(node) {
+  let found = false;
+  const visit = (n) => {
+    if (ts.isCallExpression(n) && n.expression.getText() === 'exhaustive') found = true;
+    else ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return found;
+}
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
-  for (const m of text.matchAll(SWITCH)) {
-    let depth = 0;
-    let end = m.index + m[0].length - 1;
-    for (; end < text.length; end++) {
-      if (text[end] === '{') depth++;
-      else if (text[end] === '}' && --depth === 0) break;
+  if (!text.includes('switch')) continue;
+  const tree = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const visit = (node) => {
+    if (
+      ts.isSwitchStatement(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      node.expression.name.text === 'type'
+    ) {
+      const labels = node.caseBlock.clauses
+        .filter((c) => ts.isCaseClause(c) && ts.isStringLiteral(c.expression))
+        .map((c) => c.expression.text);
+      const named = labels.filter((l) => eventTypes.has(l));
+      // Mostly event types (a session file's lines share a few names, such as 'message').
+      const overEvents = named.length >= 2 && named.length * 2 >= labels.length;
+      const fallback = node.caseBlock.clauses.find((c) => ts.isDefaultClause(c));
+      if (overEvents && !(fallback && callsExhaustive(fallback))) {
+        const line = tree.getLineAndCharacterOfPosition(node.getStart(tree)).line + 1;
+        problems.push(`event switch without exhaustive() in its default: ${relative(root, file)}:${line}`);
+      }
     }
-    if (!text.slice(m.index, end).includes('exhaustive(')) {
-      const line = text.slice(0, m.index).split('\n').length;
-      problems.push(`switch without exhaustive(): ${relative(root, file)}:${line}`);
-    }
-  }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
 }
 
 // Tarjan's strongly connected components over the value-import graph: any component of more
@@ -157,4 +192,30 @@ for (const file of files) {
       `warning: ${relative(root, file)}:${line} lists tool names (${m[0]}…): use traitsOf / the tool table`,
     );
   }
+}
+
+// Functions past the ~80-line budget (docs/architecture.md): named so they are split by concept.
+const MAX_FUNCTION_LINES = 80;
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  const tree = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const visit = (node) => {
+    const isFunction =
+      ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isFunctionExpression(node) ||
+      ts.isArrowFunction(node);
+    if (isFunction && node.body && ts.isBlock(node.body)) {
+      const from = tree.getLineAndCharacterOfPosition(node.getStart(tree)).line;
+      const to = tree.getLineAndCharacterOfPosition(node.getEnd()).line;
+      if (to - from + 1 > MAX_FUNCTION_LINES) {
+        const name = node.name?.getText(tree) ?? '(anonymous)';
+        console.warn(
+          `warning: ${relative(root, file)}:${from + 1} ${name} has ${to - from + 1} lines (budget ${MAX_FUNCTION_LINES})`,
+        );
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
 }

@@ -26,7 +26,7 @@ import { type AgentDeps, type AgentOptions, type Prompter, runAgent } from '../l
 import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
 import { chainProblem } from './chain.js';
 import { gatherInputs } from './gather.js';
-import { mapLongDocument, wholeAnswer, withWholeResult } from './long-doc.js';
+import { mapLongDocument, type WholeResult, wholeAnswer, withWholeResult } from './long-doc.js';
 import { keepPromise, writtenAnswer } from './promised-file.js';
 import { firstMessage, skillPrompt } from './skill-prompt.js';
 import { makeSkillTool } from './skill-tool.js';
@@ -227,6 +227,37 @@ async function* runPlanned(
   // The documents are in the first message now: their texts are let go (a --batch round holds
   // thousands of runs waiting at once).
   inputs.blocks.clear();
+  const { deps, opts, fileAnswer } = loopOf(req, rt, plan, registry, long?.whole);
+  const result = yield* runAgentThenStop(own.stop, () =>
+    // A folder run's file is done only when written: one reminder when the model answered without it.
+    fileAnswer && req.mustWrite
+      ? keepPromise(messages, (maxTurns) =>
+          runAgent(messages, deps, { ...opts, ...(maxTurns ? { maxTurns } : {}) }),
+        )
+      : runAgent(messages, deps, opts),
+  );
+  result.filesRead += before.filesRead;
+  insertAll(result.filesWritten, 0, before.filesWritten);
+  // A long document joined in parts: the answer is the whole result, as a short document's would be.
+  const written = result.filesWritten.map((f) => displayPath(rt.cwd, f.path));
+  if (long?.whole !== undefined && result.stopReason === 'answer')
+    result.text = wholeAnswer(long.whole, written);
+  // Part results are kept for a run that fails, or whose whole result, too long to be the answer, was not written.
+  const lost = long?.whole !== undefined && long.whole.text === undefined && !written.length;
+  if (result.stopReason === 'answer' && !lost)
+    for (const store of [...(long ? [long.store] : []), ...inputs.stores])
+      await store.discard().catch(() => {});
+  return result;
+}
+
+/** The loop of a skill run: its dependencies, its options, and whether its file is its answer. */
+function loopOf(
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+  plan: SkillPlan,
+  registry: ToolRegistry,
+  whole: WholeResult | undefined,
+): { deps: AgentDeps; opts: AgentOptions; fileAnswer: boolean } {
   const deps: AgentDeps = {
     llm: rt.llm,
     tools: registry,
@@ -251,30 +282,11 @@ async function* runPlanned(
     ...(fileAnswer
       ? {
           answerFromWrite: (args) =>
-            writtenAnswer(args, long?.whole, (p) => displayPath(rt.cwd, resolve(plan.outputDir, p))),
+            writtenAnswer(args, whole, (p) => displayPath(rt.cwd, resolve(plan.outputDir, p))),
         }
       : {}),
   };
-  const result = yield* runAgentThenStop(own.stop, () =>
-    // A folder run's file is done only when written: one reminder when the model answered without it.
-    fileAnswer && req.mustWrite
-      ? keepPromise(messages, (maxTurns) =>
-          runAgent(messages, deps, { ...opts, ...(maxTurns ? { maxTurns } : {}) }),
-        )
-      : runAgent(messages, deps, opts),
-  );
-  result.filesRead += before.filesRead;
-  insertAll(result.filesWritten, 0, before.filesWritten);
-  // A long document joined in parts: the answer is the whole result, as a short document's would be.
-  const written = result.filesWritten.map((f) => displayPath(rt.cwd, f.path));
-  if (long?.whole !== undefined && result.stopReason === 'answer')
-    result.text = wholeAnswer(long.whole, written);
-  // Part results are kept for a run that fails, or whose whole result, too long to be the answer, was not written.
-  const lost = long?.whole !== undefined && long.whole.text === undefined && !written.length;
-  if (result.stopReason === 'answer' && !lost)
-    for (const store of [...(long ? [long.store] : []), ...inputs.stores])
-      await store.discard().catch(() => {});
-  return result;
+  return { deps, opts, fileAnswer };
 }
 
 /**
