@@ -121,17 +121,23 @@ async function chatSkills(
   ctx: AppContext,
   tools: ToolRegistry,
 ): Promise<{ listing: string; folders: string[]; limits: SkillLimits } | undefined> {
-  const [{ loadCatalog }, { chatSkillTool, skillListing }, { SkillLimits }] = await Promise.all([
-    import('./skills/runtime.js'),
-    import('../skills/chat-skill-tool.js'),
-    import('../skills/skill-limits.js'),
-  ]);
+  const [{ loadCatalog }, { chatSkillTool, skillListing }, { SkillLimits }, { chatSkillsOf, TrustStore }] =
+    await Promise.all([
+      import('./skills/runtime.js'),
+      import('../skills/chat-skill-tool.js'),
+      import('../skills/skill-limits.js'),
+      import('../skills/trust.js'),
+    ]);
   const catalog = await loadCatalog(ctx, () => undefined);
   if (!catalog.skills.size) return undefined;
+  // An untrusted project skill never stands in for a built-in or personal one of the same name.
+  const skills = catalog.shadows.size
+    ? await chatSkillsOf(await TrustStore.open(ctx.paths.trustFile), catalog)
+    : catalog.skills;
   const limits = new SkillLimits();
-  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell'), limits }));
-  const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
-  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders, limits };
+  tools.register(chatSkillTool(skills, { shell: tools.has('shell'), limits }));
+  const folders = [...skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
+  return { listing: skillListing(skills.values(), getLanguage()), folders, limits };
 }
 
 /** Before each message: the limits of skills loaded for the last one end; MCP servers start. */

@@ -69,7 +69,7 @@ function summary(ctx: AppContext, m: Manifest, description: string): string {
         .map((f) => visible(f))
         .join(', '),
     })}${files.length > 20 ? ', …' : ''}`,
-    `  sha256: ${m.hash}`,
+    `  sha256: ${visible(m.hash) || '-'}`,
   ].join('\n');
 }
 
