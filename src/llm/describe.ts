@@ -39,6 +39,14 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
       tries: [{ key: 'llm.endless.try' }],
     });
   }
+  if (err.code === 'frame_too_long') {
+    return new ZhiError({
+      kind: 'server',
+      what: { key: 'llm.frameTooLong.what' },
+      why: err.message,
+      tries: [{ key: 'llm.frameTooLong.try' }],
+    });
+  }
   if (err.code === 'wrong_base_url') {
     return new ZhiError({
       kind: 'config',
