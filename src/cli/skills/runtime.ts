@@ -7,6 +7,7 @@ import type { SkillCatalog } from '../../skills/discovery.js';
 import type { Skill } from '../../skills/schema.js';
 import { shadowedBy, TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
 import { makeClient } from '../client.js';
@@ -115,7 +116,8 @@ function trustPhrases(s: Skill, replaced: Skill | undefined): string[] {
 /** What a person should see before trusting a skill: where it is, what it may do, its instructions. */
 export function trustSummary(ctx: AppContext, s: Skill, replaced?: Skill): string {
   const st = ctx.err;
-  const prompt = s.systemPrompt.split('\n');
+  // The skill's own words (a cloned project's too) are shown, never run.
+  const prompt = visible(s.systemPrompt, { keepNewlines: true, keepTabs: true }).split('\n');
   const shown = prompt.slice(0, 20).map((l) => `  ${st.dim('│')} ${l}`);
   if (prompt.length > 20) shown.push(`  ${st.dim(`│ … (+${prompt.length - 20})`)}`);
   return [
@@ -123,7 +125,7 @@ export function trustSummary(ctx: AppContext, s: Skill, replaced?: Skill): strin
     ...(replaced
       ? [`  ${st.yellow(t('skills.trust.shadowNote', { name: s.name, file: replaced.file }))}`]
       : []),
-    `  ${s.description}`,
+    `  ${visible(s.description)}`,
     `  ${t('skills.trust.tools', { tools: toolNamesShown(s.tools) })}${s.model ? ` · ${t('skills.trust.model', { model: s.model })}` : ''}`,
     ...shown,
   ].join('\n');
