@@ -5,11 +5,12 @@
  * Data, kept in one place so it is easy to read and extend. `secretReason()` is called by the
  * one containment function in paths.ts; nothing else decides.
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { appPaths } from '../support/paths.js';
 import { containsKnownSecret } from '../support/redact.js';
+import { ToolError } from './types.js';
 
 /** Why a path is secret: shown to the model (English) and, localised, to the person. */
 export type SecretKind = 'zhi' | 'credentials' | 'history' | 'env' | 'private_key' | 'browser' | 'api_key';
@@ -262,4 +263,24 @@ export function secretMessage(shown: string, kind: SecretKind): string {
     api_key: "contains zhi's API key",
   };
   return `"${shown}" ${what[kind]}, so no tool may read it: secrets never leave this computer. Do not try another way to read it. If the user really wants it used, they can attach the file themselves.`;
+}
+
+/** The deny-list by name and place: the path as given and where it really leads. */
+export function refuseSecretPath(lexical: string, real: string, display: string): void {
+  const kind = secretByPath(real) ?? secretByPath(lexical);
+  if (kind) throw secretRefusal(display, kind);
+}
+
+/** The deny-list by content: a private key or zhi's key anywhere in the file. */
+export async function refuseSecretContent(real: string, display: string): Promise<void> {
+  const st = await stat(real).catch(() => undefined);
+  const kind = st?.isFile() ? await secretByContent(real) : undefined;
+  if (kind) throw secretRefusal(display, kind);
+}
+
+function secretRefusal(display: string, kind: SecretKind): ToolError {
+  return new ToolError(secretMessage(display, kind), {
+    key: `safety.secret.${kind}`,
+    params: { path: display },
+  });
 }
