@@ -105,4 +105,27 @@ describe('resolveReadPath with the scope rule', () => {
     const err = await resolveReadPath(dir, '.env', { named }).catch((e) => e);
     expect(err.notice?.key).toBe('safety.secret.env');
   });
+
+  it("started in the home folder: its dot-files stay closed even when named; a parent's .env is outside", async () => {
+    put('home/.config/aliyun/config.json', '{"ak":"x"}');
+    put('home/.bashrc', 'alias x=y');
+    put('home/Documents/a.md', 'doc');
+    put('.env', 'PASSWORD=x');
+    mkdirSync(join(dir, 'project'));
+    const old = process.env.HOME;
+    process.env.HOME = join(dir, 'home');
+    try {
+      const named = new NamedPaths();
+      named.addText('read .bashrc and .config/aliyun/config.json');
+      for (const path of ['.bashrc', '.config/aliyun/config.json']) {
+        const err = await resolveReadPath(join(dir, 'home'), path, { named }).catch((e) => e);
+        expect(err.notice?.key, path).toBe('safety.scope.home_dot');
+      }
+      await expect(resolveReadPath(join(dir, 'home'), 'Documents/a.md')).resolves.toBeDefined();
+    } finally {
+      process.env.HOME = old;
+    }
+    const parent = await resolveReadPath(join(dir, 'project'), '../.env').catch((e) => e);
+    expect(parent.notice?.key).toMatch(/^safety\.(secret\.env|outside)$/);
+  });
 });

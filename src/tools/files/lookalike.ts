@@ -8,6 +8,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { revealed } from '../../support/sanitize.js';
 import { ToolError } from '../types.js';
 
 /** Characters that draw nothing or only overlay the one before (removed from the skeleton). */
@@ -102,6 +103,7 @@ export async function checkLookAlike(abs: string, shown: string): Promise<void> 
   if (!twin) return;
   throw new ToolError(
     `Not written: "${shown}" looks the same as the existing "${twin}" but is a different name (${differences(name, twin)}), so a person could not tell the two files apart. Write to "${twin}" itself, or choose a clearly different name.`,
+    { key: 'safety.name.lookalike', params: { name: revealed(name), existing: twin } },
   );
 }
 

@@ -43,6 +43,8 @@ export const safety = defineMessages(
       'Not written: the file name "{name}" contains a control character (a line break or similar). Use a name such as "{instead}".',
     'safety.name.invisible':
       'Not written: the file name "{name}" contains invisible or direction-changing characters, which can make a name look like another ("a\\u202Egpj.md" shows as "adm.jpg"). Use a name such as "{instead}".',
+    'safety.name.lookalike':
+      'Not written: "{name}" looks like the file "{existing}" that is already there, but is another name (a look-alike letter, another Unicode form, or an invisible character). Two files you could not tell apart would be confusing, or a trap.',
     'safety.name.char':
       'Not written: the file name "{name}" contains a character Windows does not allow (: * ? " < > |). Use a name such as "{instead}".',
     'safety.name.reserved':
@@ -98,6 +100,8 @@ export const safety = defineMessages(
     'safety.name.control': '未写入：文件名“{name}”包含控制字符（换行等）。请改用“{instead}”这样的名字。',
     'safety.name.invisible':
       '未写入：文件名“{name}”包含不可见字符或改变文字方向的字符，会让名字看起来像另一个名字（“a\\u202Egpj.md”显示为“adm.jpg”）。请改用“{instead}”这样的名字。',
+    'safety.name.lookalike':
+      '未写入：“{name}”看起来和已有的文件“{existing}”一样，实际上却是另一个名字（形似的字母、不同的 Unicode 形式或不可见字符）。两个无法分辨的文件会让人混淆，甚至是陷阱。',
     'safety.name.char':
       '未写入：文件名“{name}”包含 Windows 不允许的字符（: * ? " < > |）。请改用“{instead}”这样的名字。',
     'safety.name.reserved':
