@@ -175,7 +175,13 @@ export function readManifest(parsed: unknown, paths: string[]): Manifest {
     format: 'zhi-skill/1',
     name,
     version: version ?? (hash ? `sha-${hash.slice(0, 8)}` : '-'),
-    version_source: !version && hash ? 'content' : 'skill',
+    version_source: version
+      ? parsed.version_source === 'content'
+        ? 'content'
+        : 'skill'
+      : hash
+        ? 'content'
+        : 'skill',
     skill_format: format,
     tools,
     hash,

@@ -98,6 +98,12 @@ describe('readManifest', () => {
       { version: '2.1', version_source: 'skill', tools: ['file_read'] },
     ],
   ];
+  ok.push([
+    'an export of a skill without a version of its own',
+    { ...base, version: 'sha-1234abcd', version_source: 'content', hash: 'x' },
+    [],
+    { version: 'sha-1234abcd', version_source: 'content' },
+  ]);
   it.each(ok)('reads %s', (_name, json, paths, expected) => {
     expect(readManifest(json, paths)).toMatchObject(expected);
   });
