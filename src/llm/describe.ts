@@ -2,6 +2,7 @@ import { type ErrorText, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { describeNetworkFailure } from './describe-network.js';
 import type { Platform } from './platforms.js';
+import { MAX_FRAME_BYTES } from './response.js';
 import type { ApiErrorInfo } from './types.js';
 
 /**
@@ -43,7 +44,7 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
     return new ZhiError({
       kind: 'server',
       what: { key: 'llm.frameTooLong.what' },
-      why: err.message,
+      why: { key: 'llm.frameTooLong.why', params: { mb: MAX_FRAME_BYTES / 1024 / 1024 } },
       tries: [{ key: 'llm.frameTooLong.try' }],
     });
   }

@@ -57,10 +57,11 @@ describe('an answer that never ends', () => {
     const r = await e.zhi(['-c', 'hello']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('The API sent one piece of the stream that never ended');
-    expect(r.stderr).toContain('8388608 bytes');
+    expect(r.stderr).toContain('One event of the stream passed 8 MB without ending.');
     fake.script({ kind: 'endless', text: 'x', oneLine: true });
     const zh = await e.zhi(['-c', '你好'], { env: { ZHI_LANGUAGE: 'zh' } });
     expect(zh.code).toBe(1);
     expect(zh.stderr).toContain('API 发来的一段流数据始终没有结束');
+    expect(zh.stderr).toContain('流中的一个事件超过了 8 MB 仍未结束');
   });
 });
