@@ -106,7 +106,7 @@ export function decodeAscii85(data: Uint8Array): Uint8Array {
     let v = 0;
     for (const d of group) v = v * 85 + d;
     const bytes = [(v >>> 24) & 255, (v >>> 16) & 255, (v >>> 8) & 255, v & 255];
-    out.push(...bytes.slice(0, n));
+    for (let i = 0; i < n; i++) out.push(bytes[i]!);
     group = [];
   };
   for (const ch of text) {
