@@ -56,3 +56,16 @@ describe('no escape byte reaches a pipe', () => {
     expect(repl.stderr).not.toMatch(CONTROL);
   });
 });
+
+describe('the REPL in a terminal', () => {
+  it('shows tag characters and escape sequences of an answer instead of passing them to the terminal', async () => {
+    e.fake.script({ kind: 'text', text: `see\u{E0041}\u{E0042} ${ESC}]52;c;ZXZpbA==\u0007 done` });
+    const s = e.pty({ cols: 100, rows: 30 });
+    await s.waitFor(/zhi \[(?:approve|确认)\]> $/, 10_000);
+    s.write('hello\r');
+    await s.waitFor(/done/, 10_000);
+    expect(s.raw()).not.toMatch(/[\u{E0000}-\u{E007F}]/u);
+    expect(s.raw()).not.toContain(`${ESC}]52`);
+    expect(s.text()).toContain('see\\u{e0041}\\u{e0042}');
+  });
+});
