@@ -58,6 +58,7 @@ export interface AgentDeps {
   clock?: () => number;
   /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
   extraReadable?: readonly string[];
+  named?: ToolContext['named'];
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
   webGrants?: WebGrants;
   /**

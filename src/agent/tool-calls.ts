@@ -203,6 +203,7 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
     },
     emit: (event) => emit(event as RunEvent),
     ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
+    ...(deps.named ? { named: deps.named } : {}),
   };
 }
 

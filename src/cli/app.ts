@@ -9,6 +9,7 @@ import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
 import { Interrupt } from './interrupt.js';
+import { guardOutput } from './output-guard.js';
 import { errorJson, formatError } from './render/error.js';
 import { dataAsJson } from './render/formats/index.js';
 import { colorEnabled, makeStyle } from './render/style.js';
@@ -40,6 +41,9 @@ export async function main(argv: string[]): Promise<void> {
   // The process's secret registry, first: a key typed on this command line is redacted in every
   // log line and error from the start (buildContext adds the configured key).
   installSecrets(new SecretRegistry()).addFromArgv(argv);
+  // Output that is not a terminal gets no escape sequence from anywhere (see output-guard.ts).
+  guardOutput(process.stdout);
+  guardOutput(process.stderr);
   try {
     parsed = parseArgs(argv);
     code = await dispatch(parsed, interrupt);

@@ -7,7 +7,7 @@
 import type { ApprovalAnswer, ToolApproval } from '../agent/loop.js';
 import { isYes, normalizeAnswer } from '../support/answers.js';
 import { t } from '../support/i18n/index.js';
-import { visible } from '../support/sanitize.js';
+import { revealed } from '../support/sanitize.js';
 import type { Style } from './render/style.js';
 import { mcpToolTitle, toolAction } from './render/tool-names.js';
 
@@ -17,19 +17,21 @@ export function formatApproval(req: ToolApproval, style: Style): string {
   // A built-in tool is named by what it does; its internal name follows, dimmed (MCP tools keep theirs).
   const title = action
     ? `${style.bold(t('tools.approve.action', { action }))} ${style.dim(`(${req.name})`)}${t('tools.approve.colon')}`
-    : style.bold(t('tools.approve.title', { name: visible(mcpToolTitle(req.name) ?? req.name) }));
+    : style.bold(t('tools.approve.title', { name: revealed(mcpToolTitle(req.name) ?? req.name) }));
   const lines: string[] = [title];
-  for (const line of req.preview.split('\n')) lines.push(`  ${visible(line, { keepTabs: true })}`);
+  // Every invisible or look-alike-making character is named (`⟨U+200B⟩`): two calls that look
+  // the same on this screen are the same call.
+  for (const line of req.preview.split('\n')) lines.push(`  ${revealed(line, { keepTabs: true })}`);
   // The extra answers come before the warning and the summary, which stay the last lines above
   // the question (a command cannot push them out of view).
   const choices = approvalChoices(req);
   if (choices) lines.push(style.dim(choices));
   if (req.warning) {
-    const text = visible(req.warning);
+    const text = revealed(req.warning);
     lines.push(style.enabled ? style.red(style.bold(`⚠ ${text}`)) : `[WARNING] ${text}`);
   }
   if (req.summary) {
-    const text = visible(req.summary.text);
+    const text = revealed(req.summary.text);
     if (!req.summary.risky) lines.push(style.dim(text));
     else lines.push(style.enabled ? style.yellow(style.bold(`⚠ ${text}`)) : `[WARNING] ${text}`);
   }

@@ -3,6 +3,7 @@
  * and pipe mode, and `zhi skill new`. Everything the chat depends on is built first and handed to
  * its constructor (client, tools, prompter, session wiring); nothing is reassigned afterwards.
  */
+
 import { homedir } from 'node:os';
 import { ChatSession } from '../agent/chat.js';
 import { instructionsPrompt, loadInstructions } from '../agent/instructions.js';
@@ -15,6 +16,7 @@ import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
 import { deferRarelyNeeded, loadTools } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { NamedPaths } from '../tools/scope.js';
 import { makeClient, newUsage } from './client.js';
 import type { AppContext } from './context.js';
 import { type ChatMcp, chatMcp } from './mcp/chat.js';
@@ -103,6 +105,8 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       // A loaded skill's allowed-tools: only those tools run until the next message.
       ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
       webGrants: newWebGrants(),
+      // The paths the person types: hidden files among them may be read (tools/scope.ts).
+      named: new NamedPaths(),
     },
     settings,
     { session, ...(prepare ? { prepare } : {}) },
@@ -121,17 +125,23 @@ async function chatSkills(
   ctx: AppContext,
   tools: ToolRegistry,
 ): Promise<{ listing: string; folders: string[]; limits: SkillLimits } | undefined> {
-  const [{ loadCatalog }, { chatSkillTool, skillListing }, { SkillLimits }] = await Promise.all([
-    import('./skills/runtime.js'),
-    import('../skills/chat-skill-tool.js'),
-    import('../skills/skill-limits.js'),
-  ]);
+  const [{ loadCatalog }, { chatSkillTool, skillListing }, { SkillLimits }, { chatSkillsOf, TrustStore }] =
+    await Promise.all([
+      import('./skills/runtime.js'),
+      import('../skills/chat-skill-tool.js'),
+      import('../skills/skill-limits.js'),
+      import('../skills/trust.js'),
+    ]);
   const catalog = await loadCatalog(ctx, () => undefined);
   if (!catalog.skills.size) return undefined;
+  // An untrusted project skill never stands in for a built-in or personal one of the same name.
+  const skills = catalog.shadows.size
+    ? await chatSkillsOf(await TrustStore.open(ctx.paths.trustFile), catalog)
+    : catalog.skills;
   const limits = new SkillLimits();
-  tools.register(chatSkillTool(catalog.skills, { shell: tools.has('shell'), limits }));
-  const folders = [...catalog.skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
-  return { listing: skillListing(catalog.skills.values(), getLanguage()), folders, limits };
+  tools.register(chatSkillTool(skills, { shell: tools.has('shell'), limits }));
+  const folders = [...skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
+  return { listing: skillListing(skills.values(), getLanguage()), folders, limits };
 }
 
 /** Before each message: the limits of skills loaded for the last one end; MCP servers start. */

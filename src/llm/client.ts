@@ -1,5 +1,6 @@
 import { log } from '../support/log.js';
 import { MessageAccumulator } from './accumulate.js';
+import { MAX_ANSWER_BODY, readTextCapped, tooLargeFailure } from './body.js';
 import { LearnedCapabilities } from './capabilities.js';
 import { abortedError, networkError, timeoutError } from './errors.js';
 import { proxyInUse } from './http.js';
@@ -209,9 +210,9 @@ export class ZhipuClient implements PlatformClient {
       if (!stream || !contentType.includes('text/event-stream') || !res.body) {
         let json: ChunkJson;
         try {
-          json = (await res.json()) as ChunkJson;
+          json = JSON.parse(await readTextCapped(res, MAX_ANSWER_BODY)) as ChunkJson;
         } catch (err) {
-          yield failed(interrupted(err));
+          yield failed(tooLargeFailure(err) ?? interrupted(err));
           return;
         }
         yield* readWhole(json, acc, req.model);

@@ -3,6 +3,7 @@ import { t } from '../support/i18n/index.js';
 import { describeNetworkFailure } from './describe-network.js';
 import { findModel, isFree } from './models.js';
 import type { Platform } from './platforms.js';
+import { MAX_FRAME_BYTES } from './response.js';
 import type { ApiErrorInfo } from './types.js';
 
 /**
@@ -38,6 +39,14 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
       kind: 'server',
       what: { key: err.code === 'answer_too_long' ? 'llm.tooLong.what' : 'llm.tooSlow.what' },
       tries: [{ key: 'llm.endless.try' }],
+    });
+  }
+  if (err.code === 'frame_too_long') {
+    return new ZhiError({
+      kind: 'server',
+      what: { key: 'llm.frameTooLong.what' },
+      why: { key: 'llm.frameTooLong.why', params: { mb: MAX_FRAME_BYTES / 1024 / 1024 } },
+      tries: [{ key: 'llm.frameTooLong.try' }],
     });
   }
   if (err.code === 'wrong_base_url') {

@@ -5,6 +5,7 @@
  * retryable with backoff, and turns every failure into data (`ApiErrorInfo`) that
  * `describeApiError` can explain — so a new endpoint gets retries and clear errors for free.
  */
+import { MAX_ANSWER_BODY, MAX_ERROR_BODY, readTextCapped, tooLargeFailure } from './body.js';
 import { abortedError, backoffDelay, classifyHttpError, timeoutError } from './errors.js';
 import { apiFetch, type FetchLike, proxyInUse } from './http.js';
 import { fetchFailure } from './network.js';
@@ -163,7 +164,7 @@ export class PlatformHttp {
       return failed(err);
     }
     if (res.ok) return { ok: true, value: res };
-    const text = await res.text().catch(() => '');
+    const text = await readTextCapped(res, MAX_ERROR_BODY, { truncate: true }).catch(() => '');
     const error = classifyHttpError(res.status, text);
     if (error.code === 'wrong_base_url') error.url = o.baseUrl;
     return { ok: false, error };
@@ -192,9 +193,9 @@ export class PlatformHttp {
     const sent = await this.send(req);
     if (!sent.ok) return sent;
     try {
-      return { ok: true, value: await sent.value.text() };
+      return { ok: true, value: await readTextCapped(sent.value, MAX_ANSWER_BODY) };
     } catch (err) {
-      return { ok: false, error: fetchFailure(err, this.baseUrl, proxyInUse()) };
+      return { ok: false, error: tooLargeFailure(err) ?? fetchFailure(err, this.baseUrl, proxyInUse()) };
     }
   }
 

@@ -106,12 +106,29 @@ export function* finishEvents(
   }
 }
 
+/**
+ * Bytes of one SSE event (its lines up to the blank line that ends it). A chat frame is a few
+ * hundred bytes; a line that never ends would otherwise grow the parser's buffer without bound.
+ */
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+
 /** Caps on one streamed answer: a model that streams forever is stopped (issue 23 point 6). */
 export interface StreamLimits {
   /** Characters of content, reasoning and tool arguments together. */
   maxChars: number;
   /** Time from the first byte of the answer to its end. */
   maxMs: number;
+  /** Bytes of one event (MAX_FRAME_BYTES unless a test says less). */
+  maxFrameBytes?: number;
+}
+
+function frameTooLong(limit: number): ApiErrorInfo {
+  return {
+    kind: 'server',
+    code: 'frame_too_long',
+    message: `one event of the stream passed ${limit} bytes without ending`,
+    retryable: false,
+  };
 }
 
 /** The answer went past a cap: what arrived is kept, the rest is not waited for. */
@@ -143,7 +160,15 @@ export async function* readStream(
 ): AsyncGenerator<StreamEvent> {
   const started = Date.now();
   const frames = new StreamFrames(acc, model);
-  const parser = createParser({ onEvent: (event) => frames.onData(event.data) });
+  // Bytes since the last complete event: the parser holds them until the event ends.
+  let sinceEvent = 0;
+  const maxFrame = limits.maxFrameBytes ?? MAX_FRAME_BYTES;
+  const parser = createParser({
+    onEvent: (event) => {
+      sinceEvent = 0;
+      frames.onData(event.data);
+    },
+  });
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
   try {
@@ -161,10 +186,11 @@ export async function* readStream(
       }
       if (chunk.done) break;
       arm();
+      sinceEvent += chunk.value?.length ?? 0;
       // stream: true keeps a multi-byte character split across reads until its last byte comes.
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       yield* frames.pending.splice(0);
-      const over = overLimit(acc, limits, started);
+      const over = sinceEvent > maxFrame ? frameTooLong(maxFrame) : overLimit(acc, limits, started);
       if (over) {
         yield { type: 'error', error: over, partial: acc.message(), ...usageOf(frames) };
         return;

@@ -20,6 +20,12 @@ export interface SkillCatalog {
   skills: Map<string, Skill>;
   /** Built-ins, including those a user skill overrides (for `skill list` and `skill edit`). */
   builtins: Map<string, Skill>;
+  /**
+   * Project skills that stand in for a built-in or personal skill of the same name, with the one
+   * they replace: a cloned repository's `summarize` must not quietly become zhi's `summarize`,
+   * so such a skill needs the person's trust before it runs (skills/trust.ts).
+   */
+  shadows: Map<string, Skill>;
   /** Files that could not be loaded (skipped). */
   broken: SkillIssue[][];
   /** Warnings per skill file (unknown keys…), keyed by file path. */
@@ -91,6 +97,7 @@ export async function discoverSkills(
   const catalog: SkillCatalog = {
     skills: new Map(),
     builtins: new Map(),
+    shadows: new Map(),
     broken: [],
     warnings: new Map(),
     dirs,
@@ -116,6 +123,8 @@ export async function discoverSkills(
       seen.set(o.skill.name, o.skill);
       if (o.warnings.length) catalog.warnings.set(o.skill.file, o.warnings);
       if (source === 'builtin') catalog.builtins.set(o.skill.name, o.skill);
+      const replaced = catalog.skills.get(o.skill.name);
+      if (source === 'project' && replaced) catalog.shadows.set(o.skill.name, replaced);
       catalog.skills.set(o.skill.name, o.skill);
     }
   };

@@ -11,6 +11,7 @@ import { parserAccepts } from '../tools/files/platform-parse.js';
 import { documentFacts } from '../tools/files/readers/facts.js';
 import type { DocumentText, ReadDocumentOptions } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
+import { scopeOfName } from '../tools/scope.js';
 import type { InputValues } from './inputs.js';
 import type { Skill, SkillArg } from './schema.js';
 
@@ -79,7 +80,7 @@ export async function filesIn(
 ): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries
-    .filter((e) => (e.isFile() || e.isSymbolicLink()) && !e.name.startsWith('.') && !e.name.startsWith('~$'))
+    .filter((e) => (e.isFile() || e.isSymbolicLink()) && !scopeOfName(e.name) && !e.name.startsWith('~$'))
     .map((e) => e.name)
     .filter((n) => extensions.includes(extname(n).slice(1).toLowerCase()))
     .sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' }));

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { resolveReadPath } from '../tools/paths.js';
+import { scopeOfName } from '../tools/scope.js';
 
 /** Which files of a folder a run takes: its extensions, optionally subfolders, and globs. */
 export interface FolderSelection {
@@ -65,7 +66,8 @@ export async function listFolder(dir: string, sel: FolderSelection): Promise<Fol
     entries.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }));
     const subdirs: string[] = [];
     for (const e of entries) {
-      if (e.name.startsWith('.') || e.name.startsWith('~$')) continue;
+      // Hidden files, VCS internals and state files (tools/scope.ts) are never a run's input.
+      if (scopeOfName(e.name) || e.name.startsWith('~$')) continue;
       const abs = join(at, e.name);
       const st = e.isSymbolicLink() ? await stat(abs).catch(() => undefined) : undefined;
       const isDir = e.isDirectory() || Boolean(st?.isDirectory());

@@ -116,19 +116,13 @@ export async function unpackSkill(zip: Uint8Array): Promise<Unpacked> {
     throw new ShareError('its files unpack to more than zhi accepts (a zip bomb?)');
   const raw = files[MANIFEST];
   if (!raw) throw new ShareError(`it has no ${MANIFEST}: it was not made by \`zhi skill export\``);
-  let manifest: Manifest;
+  let parsed: unknown;
   try {
-    manifest = JSON.parse(strFromU8(raw)) as Manifest;
+    parsed = JSON.parse(strFromU8(raw));
   } catch {
     throw new ShareError(`its ${MANIFEST} is not valid JSON`);
   }
-  if (
-    manifest?.format !== 'zhi-skill/1' ||
-    !Array.isArray(manifest.files) ||
-    typeof manifest.name !== 'string'
-  )
-    throw new ShareError(`its ${MANIFEST} is not a zhi skill manifest`);
-  if (!isValidSkillName(manifest.name)) throw new ShareError(`"${manifest.name}" is not a valid skill name`);
+  const manifest = readManifest(parsed, Object.keys(files));
   delete files[MANIFEST];
   const out = new Map<string, Uint8Array>();
   const prefix = manifest.skill_format === 'skill-md' ? `${manifest.name}/` : undefined;
@@ -143,6 +137,56 @@ export async function unpackSkill(zip: Uint8Array): Promise<Unpacked> {
   const missing = manifest.files.find((f) => !out.has(f.path));
   if (missing) throw new ShareError(`"${missing.path}" is listed in the manifest but missing`);
   return { manifest, files: out };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined;
+
+/**
+ * The manifest as zhi uses it, from JSON someone else may have written by hand: the fields zhi
+ * needs are checked, the optional ones get their defaults (no tools, a version from the hash, the
+ * format from the files), so a minimal package imports and a malformed one is refused with a reason.
+ */
+export function readManifest(parsed: unknown, paths: string[]): Manifest {
+  if (!isRecord(parsed) || parsed.format !== 'zhi-skill/1' || typeof parsed.name !== 'string')
+    throw new ShareError(`its ${MANIFEST} is not a zhi skill manifest`);
+  const name = parsed.name;
+  if (!isValidSkillName(name)) throw new ShareError(`"${name}" is not a valid skill name`);
+  const listed = Array.isArray(parsed.files) ? parsed.files : undefined;
+  const files = listed?.map((f) =>
+    isRecord(f) && typeof f.path === 'string' && typeof f.sha256 === 'string'
+      ? { path: f.path, sha256: f.sha256, bytes: typeof f.bytes === 'number' ? f.bytes : 0 }
+      : undefined,
+  );
+  if (!files || files.some((f) => f === undefined))
+    throw new ShareError(`its ${MANIFEST} does not list its files (path and sha256 of each)`);
+  const tools = parsed.tools === undefined ? [] : strings(parsed.tools);
+  if (!tools) throw new ShareError(`its ${MANIFEST} lists tools that are not names`);
+  const format =
+    parsed.skill_format === 'yaml' || parsed.skill_format === 'skill-md'
+      ? parsed.skill_format
+      : paths.some((p) => p === `${name}/SKILL.md`)
+        ? 'skill-md'
+        : 'yaml';
+  const hash = typeof parsed.hash === 'string' ? parsed.hash : '';
+  const version = typeof parsed.version === 'string' && parsed.version ? parsed.version : undefined;
+  return {
+    format: 'zhi-skill/1',
+    name,
+    version: version ?? (hash ? `sha-${hash.slice(0, 8)}` : '-'),
+    version_source: version
+      ? parsed.version_source === 'content'
+        ? 'content'
+        : 'skill'
+      : hash
+        ? 'content'
+        : 'skill',
+    skill_format: format,
+    tools,
+    hash,
+    files: files as Manifest['files'],
+  };
 }
 
 /** The default file name of an export. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../support/atomic.js';
 import { traitsOf } from '../tools/index.js';
 import { listResources } from './bundled.js';
+import type { SkillCatalog } from './discovery.js';
 import type { Skill } from './schema.js';
 
 interface TrustFile {
@@ -75,11 +76,49 @@ export function usesTrustTools(skill: Skill): boolean {
   return skill.tools.some((name) => traitsOf(name).trust !== undefined);
 }
 
-/** The skills of a run that need the user's trust and do not have it yet. */
-export async function untrustedOf(store: TrustStore, skills: Skill[]): Promise<Skill[]> {
+/**
+ * The skill a project skill stands in for (a built-in or a personal skill of the same name), if
+ * any: running it under that name needs the person's trust even when it uses no trusted tool.
+ */
+export function shadowedBy(
+  skill: Skill,
+  catalog: Pick<SkillCatalog, 'shadows'> | undefined,
+): Skill | undefined {
+  if (skill.source !== 'project') return undefined;
+  return catalog?.shadows.get(skill.name);
+}
+
+/**
+ * The skills of a run that need the user's trust and do not have it yet: those that can write
+ * files or run commands, and project skills that replace a built-in or personal skill.
+ */
+export async function untrustedOf(
+  store: TrustStore,
+  skills: Skill[],
+  catalog?: Pick<SkillCatalog, 'shadows'>,
+): Promise<Skill[]> {
   const out: Skill[] = [];
   for (const s of skills) {
-    if (s.source !== 'builtin' && usesTrustTools(s) && !(await store.isTrusted(s))) out.push(s);
+    if (s.source === 'builtin') continue;
+    if (!usesTrustTools(s) && !shadowedBy(s, catalog)) continue;
+    if (!(await store.isTrusted(s))) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * The skills a chat offers the model: a project skill that stands in for a built-in or personal
+ * one and is not trusted gives way to the one it replaces (the chat has no place to ask; `zhi
+ * run` asks, and `zhi skill trust` makes it count here too).
+ */
+export async function chatSkillsOf(
+  store: TrustStore,
+  catalog: Pick<SkillCatalog, 'skills' | 'shadows'>,
+): Promise<Map<string, Skill>> {
+  const out = new Map(catalog.skills);
+  for (const [name, replaced] of catalog.shadows) {
+    const project = catalog.skills.get(name);
+    if (project && !(await store.isTrusted(project))) out.set(name, replaced);
   }
   return out;
 }

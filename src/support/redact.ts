@@ -62,6 +62,11 @@ export class SecretRegistry {
     });
   }
 
+  /** The secrets themselves (for checks that look for them encoded: tools/secret-content.ts). */
+  list(): string[] {
+    return [...this.values];
+  }
+
   /** True when the text contains one of these secrets. */
   foundIn(text: string): boolean {
     for (const s of this.values) if (text.includes(s)) return true;

@@ -4,13 +4,14 @@
  * segments, and every existing parent checked after resolving links. Every refusal is a
  * ToolError whose message tells the model what to do instead.
  */
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { makeFolder } from '../support/make-folder.js';
 import { nearest } from '../support/suggest.js';
 import { checkPortable } from './files/names.js';
-import { secretByContent, secretByPath, secretMessage } from './secrets.js';
+import { type NamedPaths, refuseOutOfScope } from './scope.js';
+import { refuseSecretContent, refuseSecretPath, secretByPath, secretMessage } from './secrets.js';
 import { ToolError } from './types.js';
 
 export interface ResolvedPath {
@@ -105,6 +106,11 @@ export interface ReadPathOptions {
    * paths only, links resolved and kept inside, and the secrets deny-list.
    */
   extraRoots?: readonly string[];
+  /**
+   * The paths the person named (scope.ts): a hidden file, VCS internals or a state file is read
+   * only when it is one of them. Without it, none is.
+   */
+  named?: Pick<NamedPaths, 'has'>;
 }
 
 /**
@@ -121,10 +127,16 @@ export async function resolveReadPath(
 ): Promise<ResolvedPath> {
   const p = checkCommon(input, 'read');
   const roots = [cwd, ...(opts.extraRoots ?? [])];
+  // A loaded skill's own folder (`.agents/skills/x/…` by its path from here) is open as a whole.
+  const open = await Promise.all((opts.extraRoots ?? []).map(realOrSelf));
+  const named = {
+    has: (display: string, abs?: string) =>
+      Boolean(opts.named?.has(display, abs)) || (abs !== undefined && open.some((r) => isInside(r, abs))),
+  };
   let firstError: ToolError | undefined;
   for (const root of roots) {
     try {
-      return await containedIn(root, p, cwd);
+      return await containedIn(root, p, cwd, named);
     } catch (err) {
       if (!(err instanceof MissingPath)) throw err;
       firstError ??= err.error;
@@ -140,7 +152,12 @@ class MissingPath extends Error {
   }
 }
 
-async function containedIn(rootDir: string, p: string, cwd: string): Promise<ResolvedPath> {
+async function containedIn(
+  rootDir: string,
+  p: string,
+  cwd: string,
+  named: ReadPathOptions['named'],
+): Promise<ResolvedPath> {
   const root = await realOrSelf(rootDir);
   const lexical = resolve(rootDir, p);
   if (!isInside(resolve(rootDir), lexical)) {
@@ -178,23 +195,11 @@ async function containedIn(rootDir: string, p: string, cwd: string): Promise<Res
     );
   }
   const display = root === (await realOrSelf(cwd)) ? displayPath(root, real) : p.split(sep).join('/');
-  await refuseSecret(lexical, real, display);
+  // The secrets list first (its reason is the more precise one, and naming does not lift it).
+  refuseSecretPath(lexical, real, display);
+  refuseOutOfScope(root, real, resolve(rootDir), lexical, { display, typed: p, named });
+  await refuseSecretContent(real, display);
   return { abs: real, display };
-}
-
-/** The deny-list, by name and place (the path as given and where it really leads), then by content. */
-async function refuseSecret(lexical: string, real: string, display: string): Promise<void> {
-  let kind = secretByPath(real) ?? secretByPath(lexical);
-  if (!kind) {
-    const st = await stat(real).catch(() => undefined);
-    if (st?.isFile()) kind = await secretByContent(real);
-  }
-  if (kind) {
-    throw new ToolError(secretMessage(display, kind), {
-      key: `safety.secret.${kind}`,
-      params: { path: display },
-    });
-  }
 }
 
 /** True when a path (absolute, links resolved) is on the secrets deny-list by name or place. */

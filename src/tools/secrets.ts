@@ -5,11 +5,12 @@
  * Data, kept in one place so it is easy to read and extend. `secretReason()` is called by the
  * one containment function in paths.ts; nothing else decides.
  */
-import { open } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { appPaths } from '../support/paths.js';
-import { containsKnownSecret } from '../support/redact.js';
+import { secretInFile, secretInText } from './secret-content.js';
+import { ToolError } from './types.js';
 
 /** Why a path is secret: shown to the model (English) and, localised, to the person. */
 export type SecretKind = 'zhi' | 'credentials' | 'history' | 'env' | 'private_key' | 'browser' | 'api_key';
@@ -173,11 +174,6 @@ export function secretByName(name: string): SecretKind | undefined {
   return undefined;
 }
 
-/** How much of a file is looked at for a private key or the API key. */
-export const SNIFF_BYTES = 64 * 1024;
-const KEY_CONTENT =
-  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d|-----BEGIN PGP PRIVATE KEY BLOCK-----/;
-
 export interface SecretOptions {
   home?: string;
   env?: NodeJS.ProcessEnv;
@@ -229,25 +225,9 @@ export function secretByPath(abs: string, opts: SecretOptions = {}): SecretKind 
   return secretByName(basename(abs));
 }
 
-/** A regular file whose first bytes hold a private key or zhi's configured API key. */
+/** A regular file holding a private key or zhi's configured API key, in any form (secret-content.ts). */
 export async function secretByContent(abs: string): Promise<SecretKind | undefined> {
-  let head: Buffer;
-  try {
-    const fh = await open(abs, 'r');
-    try {
-      const buf = Buffer.alloc(SNIFF_BYTES);
-      const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-      head = buf.subarray(0, bytesRead);
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    return undefined;
-  }
-  const text = head.toString('latin1');
-  if (KEY_CONTENT.test(text)) return 'private_key';
-  if (containsKnownSecret(head.toString('utf8'))) return 'api_key';
-  return undefined;
+  return secretInFile(abs);
 }
 
 /** English, for the model: why the file is refused and that it should not try another way. */
@@ -262,4 +242,30 @@ export function secretMessage(shown: string, kind: SecretKind): string {
     api_key: "contains zhi's API key",
   };
   return `"${shown}" ${what[kind]}, so no tool may read it: secrets never leave this computer. Do not try another way to read it. If the user really wants it used, they can attach the file themselves.`;
+}
+
+/** The deny-list by name and place: the path as given and where it really leads. */
+export function refuseSecretPath(lexical: string, real: string, display: string): void {
+  const kind = secretByPath(real) ?? secretByPath(lexical);
+  if (kind) throw secretRefusal(display, kind);
+}
+
+/** The deny-list by content: a private key or zhi's key anywhere in the file. */
+export async function refuseSecretContent(real: string, display: string): Promise<void> {
+  const st = await stat(real).catch(() => undefined);
+  const kind = st?.isFile() ? await secretByContent(real) : undefined;
+  if (kind) throw secretRefusal(display, kind);
+}
+
+function secretRefusal(display: string, kind: SecretKind): ToolError {
+  return new ToolError(secretMessage(display, kind), {
+    key: `safety.secret.${kind}`,
+    params: { path: display },
+  });
+}
+
+/** Refuse a reader's text that holds a private key or zhi's key (docx, PDF, UTF-16, any page). */
+export function refuseSecretText(text: string, shown: string): void {
+  const kind = secretInText(text);
+  if (kind) throw secretRefusal(shown, kind);
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { PlatformClient, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
+import type { NamedPaths } from './scope.js';
 
 /**
  * read: never changes anything · risky: creates something (asks in approve mode) · shell: always
@@ -114,6 +115,11 @@ export interface ToolContext {
    * run through the shell); they stay read-only.
    */
   extraReadable?: readonly string[];
+  /**
+   * The paths the person named (in a message, as a skill input): hidden files, VCS internals and
+   * state files among them may be read (tools/scope.ts). Absent: none may.
+   */
+  named?: NamedPaths;
 }
 
 export interface ToolResult {

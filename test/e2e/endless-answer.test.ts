@@ -51,4 +51,17 @@ describe('an answer that never ends', () => {
     expect(r.stderr).toContain('回答持续输出的时间远远超出正常回答所需，zhi 已停止接收');
     expect(r.stderr).toContain('已收到的内容保留在上方');
   });
+
+  it('one line that never ends is stopped at the frame cap with a clear error (en and zh)', async () => {
+    fake.script({ kind: 'endless', text: 'x', oneLine: true });
+    const r = await e.zhi(['-c', 'hello']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The API sent one piece of the stream that never ended');
+    expect(r.stderr).toContain('One event of the stream passed 8 MB without ending.');
+    fake.script({ kind: 'endless', text: 'x', oneLine: true });
+    const zh = await e.zhi(['-c', '你好'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(zh.code).toBe(1);
+    expect(zh.stderr).toContain('API 发来的一段流数据始终没有结束');
+    expect(zh.stderr).toContain('流中的一个事件超过了 8 MB 仍未结束');
+  });
 });

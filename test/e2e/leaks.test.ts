@@ -135,7 +135,7 @@ describe('the exfiltration chain is stopped at the read', () => {
     });
   }
 
-  it('a URL the person typed is fetched without a terminal; file_list shows secrets but never opens them', async () => {
+  it('a URL the person typed is fetched without a terminal; file_list leaves the hidden folders out (counted only)', async () => {
     homeWithSecrets();
     e.fake.script(
       {
@@ -153,10 +153,12 @@ describe('the exfiltration chain is stopped at the read', () => {
     });
     expect(r.code).toBe(0);
     const [listing, fetched] = toolResults(1);
-    expect(listing).toMatch(/\[d\] \.ssh\/ .*private: holds secrets/);
+    // Hidden folders are out of scope: not listed at all, only counted.
+    expect(listing).not.toContain('.ssh');
     expect(listing).not.toContain('id_ed25519');
-    expect(listing).toMatch(/\[d\] \.config\/zhi\/ .*private: holds secrets/);
+    expect(listing).not.toContain('.config');
     expect(listing).not.toContain('config.yaml');
+    expect(listing).toMatch(/\[\d+ hidden entr(y|ies) not shown/);
     // Typed, so not denied for want of a terminal — and still refused as a local address.
     expect(fetched).toMatch(/^Error: Refused: fetching http:\/\/127\.0\.0\.1:9\/typed/);
   });

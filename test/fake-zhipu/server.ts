@@ -65,8 +65,11 @@ export type Reply =
   | { kind: 'cut'; text: string }
   /** Send some text, then send nothing more (for idle timeouts). */
   | { kind: 'hang'; text?: string }
-  /** Stream `text` (reasoning first when `reasoning`) again and again until the client goes away. */
-  | { kind: 'endless'; text?: string; reasoning?: boolean; delayMs?: number }
+  /**
+   * Stream `text` (reasoning first when `reasoning`) again and again until the client goes away;
+   * with `oneLine`, all of it inside one `data:` line that never ends.
+   */
+  | { kind: 'endless'; text?: string; reasoning?: boolean; delayMs?: number; oneLine?: boolean }
   /** An `error` object inside the SSE stream (anticipated by the official SDK). */
   | { kind: 'stream-error'; code: string; message: string }
   /** Bytes written as they are (a recorded stream replayed). */
@@ -573,6 +576,16 @@ export class FakeZhipu {
       const piece = reply.text ?? 'and so on, ';
       const field = reply.reasoning ? 'reasoning_content' : 'content';
       // Never finishes: only the client's caps end it (it closes the connection).
+      if (reply.oneLine) {
+        // One `data:` line that never gets its newline.
+        res.write(`data: {"choices":[{"index":0,"delta":{"${field}":"`);
+        const block = piece.repeat(Math.max(1, Math.floor(65536 / piece.length)));
+        while (!res.destroyed && !res.socket?.destroyed) {
+          if (!res.write(block)) await drained(res);
+          await sleep(reply.delayMs ?? 0);
+        }
+        return;
+      }
       while (!res.destroyed && !res.socket?.destroyed) {
         await send({ ...head(), choices: [{ index: 0, delta: { role: 'assistant', [field]: piece } }] });
         await sleep(reply.delayMs ?? 1);
@@ -1032,4 +1045,17 @@ function pieces(text: string, size: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
   return out;
+}
+
+/** Until the socket takes more (or is gone). */
+function drained(res: import('node:http').ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }

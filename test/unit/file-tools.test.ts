@@ -288,7 +288,12 @@ describe('file_list', () => {
     tree();
     const text = (await fileList.execute(fileList.schema.parse({}), ctx())) as string;
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^Contents of the current directory \(max_depth 2; 4 folders, 3 files\):$/);
+    // .git is out of scope: counted as hidden, not listed.
+    expect(lines[0]).toMatch(/^Contents of the current directory \(max_depth 2; 3 folders, 3 files\):$/);
+    expect(text).not.toMatch(/\.git/);
+    expect(text).toContain(
+      '[1 hidden entry not shown: hidden files, version-control internals and state files are read only when the user names them]',
+    );
     expect(text).toMatch(/^\[f\] a\.txt\s+1\.5 KB {2}2026-02-20 14:30$/m);
     expect(text).toMatch(/^\[d\] docs\/\s+- {2}\d{4}-\d\d-\d\d \d\d:\d\d$/m);
     expect(text).toMatch(/^\[f\] docs\/b\.md /m);

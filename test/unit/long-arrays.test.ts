@@ -89,6 +89,7 @@ describe('tables sized from data', () => {
     const catalog = {
       skills,
       builtins: new Map(),
+      shadows: new Map(),
       broken: [],
       warnings: new Map(),
     } as unknown as SkillCatalog;

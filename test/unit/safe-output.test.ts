@@ -106,7 +106,7 @@ describe('no raw escape from the model or a file reaches the terminal', () => {
     expect(err.text()).toContain('plan␛[?7l');
   });
 
-  it('one-shot printer into a file keeps the answer byte for byte', () => {
+  it('one-shot printer into a pipe or a file: the answer keeps its tabs, its escapes are shown (less -R would run them)', () => {
     const out = sink();
     const p = new TextPrinter({
       out: makeStyle(false),
@@ -120,7 +120,7 @@ describe('no raw escape from the model or a file reaches the terminal', () => {
       stderr: sink().stream,
     });
     p.finish(result('a\tb\x1b[1mc'), new UsageTracker(PLATFORMS.bigmodel), 'glm-5', 10);
-    expect(out.text()).toBe('a\tb\x1b[1mc\n');
+    expect(out.text()).toBe('a\tb␛[1mc\n');
   });
 
   it('REPL renderer (plain terminal): no escape but its own', () => {

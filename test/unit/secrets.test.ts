@@ -51,9 +51,10 @@ describe('the secrets deny-list in the one containment function', () => {
     expect(err.notice?.key).toBe('safety.secret.zhi');
   });
 
-  it("lets the skills folder inside zhi's config folder be read (skills are not secrets)", async () => {
-    const r = await resolveReadPath(home, '.config/zhi/skills/mine.yaml');
-    expect(r.display).toBe('.config/zhi/skills/mine.yaml');
+  it("lets the skills folder inside zhi's config folder be read (skills are not secrets); from the home folder it is a dot-folder like any other", async () => {
+    const r = await resolveReadPath(join(home, '.config', 'zhi'), 'skills/mine.yaml');
+    expect(r.display).toBe('skills/mine.yaml');
+    expect((await refusal(home, '.config/zhi/skills/mine.yaml')).notice?.key).toBe('safety.scope.home_dot');
   });
 
   it('refuses everything in ~/.ssh, not only keys', async () => {

@@ -287,6 +287,7 @@ function catalogOf(...skills: Skill[]): SkillCatalog {
   return {
     skills: new Map(skills.map((s) => [s.name, s])),
     builtins: new Map(skills.filter((s) => s.source === 'builtin').map((s) => [s.name, s])),
+    shadows: new Map(),
     broken: [],
     warnings: new Map(),
     dirs: { builtinDir: '/b', userDir: '/u' },

@@ -16,6 +16,7 @@ import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
+import { namedFrom } from '../../tools/scope.js';
 import { scopedShell } from '../../tools/shell/scope.js';
 import type { CallGate } from '../batch/call-gate.js';
 import { dryRunEach } from '../batch/dry-run-each.js';
@@ -268,6 +269,7 @@ function loopOf(
     // The skill's scripts run through the sandboxed shell with its folder readable.
     ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
     ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
+    named: namedFrom(req.inputsFrom === 'model' ? [] : [...Object.values(req.values), req.task]),
     ...rt.hooks,
   };
   const fileAnswer = req.skill.answerIsFile === true && registry.has('file_write');

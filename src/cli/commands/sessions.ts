@@ -3,6 +3,7 @@ import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
 import type { SessionSummary } from '../../agent/sessions/store.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
 import { dataAsJson } from '../render/formats/index.js';
@@ -103,7 +104,8 @@ async function exportOne(ctx: AppContext, ids: string[]): Promise<ExitCodeValue>
   if (ids.length !== 1) throw needId('export');
   const found = await resolveSessionArg(ctx.paths.sessionsDir, ids[0]!);
   const loaded = await load(found.file);
-  process.stdout.write(sessionMarkdown(loaded));
+  // Saved answers are the model's text: shown, never run, on a terminal as in a file.
+  process.stdout.write(visible(sessionMarkdown(loaded), { keepNewlines: true, keepTabs: true }));
   return ExitCode.ok;
 }
 

@@ -55,6 +55,7 @@ async function prepareAndSend(
     : nobodyPrompter;
   const { chat } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
+  chat.deps.named?.addText(typed);
   // Loaded: what follows may write notes on stderr, and the answer draws its own line.
   loaded();
   const content = await withMentionedImages(userText, {

@@ -91,8 +91,8 @@ export class ReplRenderer {
   }
 
   handle(event: RunEvent): void {
-    // In pipe mode the answer goes to a file or a program, not a terminal: it stays as it was.
-    const ev = this.o.mode === 'pipe' && event.type === 'text_delta' ? event : safeEvent(event);
+    // Every mode, pipe included: `less -R` would run an escape, and an answer never needs one.
+    const ev = safeEvent(event);
     const ui = this.ui;
     switch (ev.type) {
       case 'turn_start':
@@ -266,7 +266,7 @@ export class ReplRenderer {
     this.clock.stop();
     this.screen.clear();
     if (this.o.mode === 'pipe') {
-      const text = result.text || this.answer;
+      const text = visible(result.text, { keepNewlines: true, keepTabs: true }) || this.answer;
       if (text.trim()) this.o.term.write(text.endsWith('\n') ? text : `${text}\n`);
     }
     const error = result.error ?? this.lastError;

@@ -3,6 +3,7 @@ import { messageText, turnsText } from '../../agent/sessions/format.js';
 import type { LoadedSession, SessionSummary } from '../../agent/sessions/store.js';
 import { oneLine } from '../../support/graphemes.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { markdownAsPlain } from '../../support/text.js';
 import { cutToWidth } from '../../support/width.js';
 import type { AppContext } from '../context.js';
@@ -53,6 +54,7 @@ export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean,
 
 /** The title as listed: a skill run shows its skill; an untitled session says so. */
 export function displayTitle(s: SessionSummary): string {
-  const title = s.title ? oneLine(markdownAsPlain(s.title)) || s.title : t('sessions.list.untitled');
+  // A title may come from a pasted document or the model: shown, never run.
+  const title = s.title ? visible(oneLine(markdownAsPlain(s.title)) || s.title) : t('sessions.list.untitled');
   return s.kind === 'run' && s.skill ? `[${s.skill}] ${title}` : title;
 }

@@ -11,6 +11,7 @@ import type { Skill } from '../../skills/schema.js';
 import { maxBy } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { nearest } from '../../support/suggest.js';
 import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import type { AppContext } from '../context.js';
@@ -75,10 +76,11 @@ export function skillTable(
 ): string[] {
   const skills = [...catalog.skills.values()].sort((a, b) => a.name.localeCompare(b.name));
   if (!skills.length) return [t('skills.list.none')];
+  // Names and descriptions come from skill files (a cloned project's too): shown, never run.
   const rows = skills.map((s) => [
-    s.name,
-    describeSkill(s),
-    s.model ?? o.defaultModel,
+    visible(s.name),
+    visible(describeSkill(s)),
+    visible(s.model ?? o.defaultModel),
     sourceLabel(catalog, s),
   ]);
   const head = [

@@ -6,6 +6,7 @@ import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore } from '../../skills/trust.js';
 import { ZhiError } from '../../support/errors.js';
+import { visible } from '../../support/sanitize.js';
 import type { AppContext } from '../context.js';
 import { editorCommand } from '../external-editor.js';
 import { highlight } from '../render/highlight.js';
@@ -16,7 +17,11 @@ export { describeSkill, skillTable, sourceLabel } from './catalog.js';
 
 /** The skill file's text, highlighted as YAML (front matter for SKILL.md) when colour is on. */
 export async function skillSource(s: Skill, color: boolean): Promise<string> {
-  const text = (await readFile(s.file, 'utf8')).replace(/^\uFEFF/, '');
+  // A skill file is someone else's text: its escape sequences are shown, never run.
+  const text = visible((await readFile(s.file, 'utf8')).replace(/^\uFEFF/, ''), {
+    keepNewlines: true,
+    keepTabs: true,
+  });
   if (!color) return text;
   const theme = makeTheme(true);
   const paint = (code: string) =>

@@ -5,8 +5,9 @@ import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { LlmClient, PlatformClient } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import type { Skill } from '../../skills/schema.js';
-import { TrustStore, untrustedOf } from '../../skills/trust.js';
+import { shadowedBy, TrustStore, untrustedOf } from '../../skills/trust.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
 import { makeClient } from '../client.js';
@@ -86,13 +87,12 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
       });
     },
     ...(o.hooks ? { hooks: o.hooks } : {}),
-    untrusted: (skills) => untrustedOf(trust, skills),
+    untrusted: (skills) => untrustedOf(trust, skills, o.catalog),
     async confirmTrust(pending) {
       if (!prompter.interactive) return false;
       for (const s of pending) {
-        write(trustSummary(ctx, s));
-        const phrases = new Set(s.tools.map((name) => traitsOf(name).trust).filter((k) => k !== undefined));
-        const what = [...phrases].map((key) => t(key)).join(t('skills.trust.and'));
+        write(trustSummary(ctx, s, shadowedBy(s, o.catalog)));
+        const what = trustPhrases(s, shadowedBy(s, o.catalog)).join(t('skills.trust.and'));
         const yes = await prompter.ask({ message: t('skills.trust.question', { what }) }, o.signal);
         if (!yes) return false;
       }
@@ -102,15 +102,30 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
   };
 }
 
+/** What trusting this skill lets it do, in the person's words. */
+function trustPhrases(s: Skill, replaced: Skill | undefined): string[] {
+  const keys = new Set(s.tools.map((name) => traitsOf(name).trust).filter((k) => k !== undefined));
+  const phrases = [...keys].map((key) => t(key));
+  if (replaced) {
+    const key = replaced.source === 'builtin' ? 'skills.trust.replaceBuiltin' : 'skills.trust.replaceUser';
+    phrases.unshift(t(key, { name: replaced.name }));
+  }
+  return phrases;
+}
+
 /** What a person should see before trusting a skill: where it is, what it may do, its instructions. */
-export function trustSummary(ctx: AppContext, s: Skill): string {
+export function trustSummary(ctx: AppContext, s: Skill, replaced?: Skill): string {
   const st = ctx.err;
-  const prompt = s.systemPrompt.split('\n');
+  // The skill's own words (a cloned project's too) are shown, never run.
+  const prompt = visible(s.systemPrompt, { keepNewlines: true, keepTabs: true }).split('\n');
   const shown = prompt.slice(0, 20).map((l) => `  ${st.dim('│')} ${l}`);
   if (prompt.length > 20) shown.push(`  ${st.dim(`│ … (+${prompt.length - 20})`)}`);
   return [
     st.bold(t('skills.trust.header', { name: s.name, file: s.file })),
-    `  ${s.description}`,
+    ...(replaced
+      ? [`  ${st.yellow(t('skills.trust.shadowNote', { name: s.name, file: replaced.file }))}`]
+      : []),
+    `  ${visible(s.description)}`,
     `  ${t('skills.trust.tools', { tools: toolNamesShown(s.tools) })}${s.model ? ` · ${t('skills.trust.model', { model: s.model })}` : ''}`,
     ...shown,
   ].join('\n');

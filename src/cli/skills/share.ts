@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { BodyTooLarge, readBytesCapped } from '../../llm/body.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { loadSkillFile } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
@@ -49,9 +50,10 @@ async function fetchZip(source: string): Promise<Uint8Array> {
   if (!res.ok) throw new ShareError(`the download failed (HTTP ${res.status})`);
   const declared = Number(res.headers.get('content-length') ?? 0);
   if (declared > LIMITS.zipBytes) throw new ShareError('the download is too large');
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  if (bytes.length > LIMITS.zipBytes) throw new ShareError('the download is too large');
-  return bytes;
+  // Read with the cap: a server that declares nothing and sends without end stops here.
+  return readBytesCapped(res, LIMITS.zipBytes).catch((err: unknown) => {
+    throw err instanceof BodyTooLarge ? new ShareError('the download is too large') : err;
+  });
 }
 
 function summary(ctx: AppContext, m: Manifest, description: string): string {
@@ -69,7 +71,7 @@ function summary(ctx: AppContext, m: Manifest, description: string): string {
         .map((f) => visible(f))
         .join(', '),
     })}${files.length > 20 ? ', …' : ''}`,
-    `  sha256: ${m.hash}`,
+    `  sha256: ${visible(m.hash) || '-'}`,
   ].join('\n');
 }
 

@@ -6,6 +6,7 @@ import { maxOf } from '../../support/arrays.js';
 import { formatBytes } from '../../support/text.js';
 import { textWidth } from '../../support/width.js';
 import { displayPath, isInside, isSecretPath, resolveReadPath } from '../paths.js';
+import { scopeOfName } from '../scope.js';
 import { type Tool, ToolError } from '../types.js';
 
 /** Folders whose contents are noise for a document worker: shown, never descended into. */
@@ -80,6 +81,8 @@ interface Walk {
   seen: number;
   dirs: number;
   files: number;
+  /** Entries out of scope (hidden, VCS internals, state files: tools/scope.ts), not shown. */
+  hidden: number;
   stopped: boolean;
 }
 
@@ -93,7 +96,7 @@ const fileList: Tool<typeof schema> = {
   kind: 'read',
   label: (args) => args.path || '.',
   async execute(args, ctx) {
-    const start = await resolveReadPath(ctx.cwd, args.path || '.');
+    const start = await resolveReadPath(ctx.cwd, args.path || '.', ctx.named ? { named: ctx.named } : {});
     const st = await stat(start.abs);
     if (!st.isDirectory()) {
       throw new ToolError(
@@ -109,6 +112,7 @@ const fileList: Tool<typeof schema> = {
       seen: 0,
       dirs: 0,
       files: 0,
+      hidden: 0,
       stopped: false,
     };
     await walkFolder(walk, start.abs, 1);
@@ -131,6 +135,10 @@ async function walkFolder(walk: Walk, dir: string, depth: number): Promise<void>
     return;
   }
   items = items.filter((d) => !(SKIPPED_FILES.test(d.name) && !d.isDirectory()));
+  // Out of scope at any depth, however many entries came before: counted, never shown.
+  const inScope = items.filter((d) => !scopeOfName(d.name));
+  walk.hidden += items.length - inScope.length;
+  items = inScope;
   items.sort((a, b) => a.name.localeCompare(b.name, 'zh-Hans-CN', { numeric: true, sensitivity: 'base' }));
   const infos = await Promise.all(items.map((d) => describe(walk.root, join(dir, d.name), d)));
   for (let i = 0; i < items.length; i++) {
@@ -203,7 +211,10 @@ async function describeLink(root: string, abs: string, rel: string, ls: Stats): 
 function formatListing(walk: Walk): string {
   const { entries } = walk;
   const where = walk.display === '.' ? 'the current directory' : `${walk.display}/`;
-  if (!entries.length) return `${where} is empty.`;
+  if (!entries.length)
+    return walk.hidden
+      ? `${where} holds only ${walk.hidden} hidden entr${walk.hidden === 1 ? 'y' : 'ies'} (not shown: read only when the user names them).`
+      : `${where} is empty.`;
   const shown = entries.slice(0, MAX_ENTRIES);
   const names = shown.map((e) => `${e.rel}${e.dir ? '/' : ''}`);
   const col = Math.min(60, maxOf(names.map((n) => textWidth(n))));
@@ -215,6 +226,10 @@ function formatListing(walk: Walk): string {
   });
   const total = `${walk.dirs} folder${walk.dirs === 1 ? '' : 's'}, ${walk.files} file${walk.files === 1 ? '' : 's'}`;
   const head = `Contents of ${where} (max_depth ${walk.maxDepth}; ${total}${walk.stopped ? ' or more' : ''}):`;
+  if (walk.hidden)
+    lines.push(
+      `[${walk.hidden} hidden entr${walk.hidden === 1 ? 'y' : 'ies'} not shown: hidden files, version-control internals and state files are read only when the user names them]`,
+    );
   if (entries.length > MAX_ENTRIES || walk.stopped) {
     const hidden = Math.max(0, entries.length - MAX_ENTRIES);
     lines.push(

@@ -15,6 +15,19 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const CONTROL_ALL = /[\u0000-\u001f\u007f]/g;
 const INVISIBLE_ALL =
   /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u061c\u200b\u200e\u200f\u2060-\u2064\ufeff\u180e]/g;
+/**
+ * Characters with no place in a file name: they draw nothing, or only a blank, or change the
+ * letter before them (soft hyphen, grapheme joiner, Hangul fillers, Khmer inherent vowels, braille
+ * blank, combining overlays, spaces other than U+0020). Joiners and variation selectors stay
+ * (emoji, Persian, CJK variants); a name that only differs from another by them is a look-alike
+ * (lookalike.ts).
+ */
+// Built from a string: the class holds combining overlays on purpose.
+const BLANKS_ALL_CLASS =
+  '\\u00a0\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u2000-\\u200a\\u202f\\u205f\\u2800\\u3164\\uffa0\\u0334-\\u0338\\u20d2\\u20d3\\u20d8-\\u20da\\u20e5\\u20e6\\u20ea\\u20eb';
+const BLANKS_ALL = new RegExp(`[${BLANKS_ALL_CLASS}]`, 'g');
+const BLANKS = new RegExp(BLANKS_ALL.source);
+const codeOf = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 /** Device names, with any extension (`con.md`, `NUL.tar.gz`, `com1.txt`). */
 const RESERVED = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(\..*)?$/i;
 export const MAX_NAME_BYTES = 255;
@@ -36,6 +49,14 @@ export function nameProblem(
       key: 'invisible',
       why: `contains invisible or direction-changing characters (${controlsIn(segment).join(' ')}), which make a name look like another`,
       instead: segment.replace(INVISIBLE_ALL, '') || 'file',
+    };
+  }
+  if (BLANKS.test(segment)) {
+    const found = [...new Set(segment.match(BLANKS_ALL) ?? [])].map(codeOf);
+    return {
+      key: 'invisible',
+      why: `contains characters that show as nothing or change the letter before them (${found.join(' ')}), which make a name look like another`,
+      instead: segment.replace(BLANKS_ALL, (c) => (/\s/.test(c) ? ' ' : '')) || 'file',
     };
   }
   const bad = FORBIDDEN.exec(segment);

@@ -61,7 +61,10 @@ export default fileRead;
 async function readPath(path: string, ctx: ToolContext) {
   const skills = ctx.extraReadable ?? [];
   try {
-    return await resolveReadPath(ctx.cwd, path, skills.length ? { extraRoots: [...skills] } : {});
+    return await resolveReadPath(ctx.cwd, path, {
+      ...(skills.length ? { extraRoots: [...skills] } : {}),
+      ...(ctx.named ? { named: ctx.named } : {}),
+    });
   } catch (err) {
     if (!(err instanceof ToolError) || !skills.length || !err.message.startsWith('File not found')) throw err;
     throw new ToolError(

@@ -22,6 +22,7 @@ import {
   replaceExisting,
   type WriteIo,
 } from './atomic-write.js';
+import { checkLookAlike } from './lookalike.js';
 import { checkPortable } from './names.js';
 import { StreamedText } from './streamed-text.js';
 import {
@@ -144,6 +145,7 @@ const writeThrough = async (io: WriteIo, args: Args, ctx: ToolContext): Promise<
       );
     }
     const target = await resolveWritePath(ctx.outputDir, args.path, { cwd: ctx.cwd });
+    await checkLookAlike(target.abs, target.display);
     const encoded = await bodyOf(format, args.content, ctx);
     let replaced = false;
     await ctx.beforeWrite?.({ abs: target.abs, sha256: encoded.sha256, bytes: encoded.bytes });

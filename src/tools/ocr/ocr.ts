@@ -215,7 +215,7 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
     readsFile: true,
     label: (args) => args.path,
     async execute(args, ctx) {
-      const file = await resolveReadPath(ctx.cwd, args.path);
+      const file = await resolveReadPath(ctx.cwd, args.path, ctx.named ? { named: ctx.named } : {});
       // The renderers show the elapsed time; the note says what is being waited for.
       const doc = await ocrFile(client, file.abs, {
         ...options,

@@ -13,8 +13,6 @@ const ALLOWED = new Set([
   'USER',
   'LOGNAME',
   'SHELL',
-  'LANG',
-  'LANGUAGE',
   'TERM',
   'COLORTERM',
   'NO_COLOR',
@@ -47,8 +45,32 @@ const ALLOWED = new Set([
   'PROCESSOR_ARCHITECTURE',
   'OS',
 ]);
-/** Families allowed by prefix: locale settings. */
-const ALLOWED_PREFIX = /^LC_[A-Z_]+$/;
+/** The locale settings (POSIX and glibc categories): allowed only with a value shaped like a locale. */
+const LOCALE_NAMES = new Set([
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_COLLATE',
+  'LC_MESSAGES',
+  'LC_MONETARY',
+  'LC_NUMERIC',
+  'LC_TIME',
+  'LC_ADDRESS',
+  'LC_IDENTIFICATION',
+  'LC_MEASUREMENT',
+  'LC_NAME',
+  'LC_PAPER',
+  'LC_TELEPHONE',
+]);
+/** `C`, `POSIX`, `zh_CN.UTF-8`, `sr_RS@latin`, `C.UTF-8`: what a locale name looks like. */
+const LOCALE_VALUE =
+  /^(?:C|POSIX|[a-z]{2,3}(?:_[A-Z]{2}|_[0-9]{3})?)(?:\.[A-Za-z0-9-]{1,20})?(?:@[A-Za-z0-9]{1,20})?$/;
+
+/** A locale setting that may pass: a real category with a locale's value (`LANGUAGE`: a list). */
+function isLocale(name: string, value: string): boolean {
+  if (name === 'LANGUAGE') return value.split(':').every((part) => part === '' || LOCALE_VALUE.test(part));
+  return LOCALE_NAMES.has(name) && (value === '' || LOCALE_VALUE.test(value));
+}
 
 /** A name that may be listed in `shell_env`. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -64,7 +86,7 @@ export function commandEnv(env: NodeJS.ProcessEnv, names: readonly string[]): No
     if (value === undefined) continue;
     const upper = name.toUpperCase();
     if (upper === 'ZHI_API_KEY') continue;
-    if (ALLOWED.has(upper) || ALLOWED_PREFIX.test(upper) || wanted.has(upper)) out[name] = value;
+    if (ALLOWED.has(upper) || isLocale(upper, value) || wanted.has(upper)) out[name] = value;
   }
   return out;
 }

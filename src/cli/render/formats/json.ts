@@ -1,5 +1,6 @@
 import type { AgentResult, RunEvent } from '../../../agent/events.js';
 import type { UsageTracker } from '../../../llm/usage.js';
+import { screenSafe } from '../../../support/sanitize.js';
 import { errorJson, formatError } from '../error.js';
 import { type ConsumerOptions, type RunConsumer, RunFacts } from './consumer.js';
 
@@ -45,7 +46,7 @@ export abstract class JsonConsumer implements RunConsumer {
  */
 export class JsonPrinter extends JsonConsumer {
   protected documentText(doc: object): string {
-    return `${JSON.stringify(doc, null, 2)}\n`;
+    return `${screenSafe(JSON.stringify(doc, null, 2))}\n`;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../../agent/events.js';
 import { exhaustive } from '../../../support/exhaustive.js';
+import { screenSafe } from '../../../support/sanitize.js';
 import { errorJson } from '../error.js';
 import { JsonConsumer } from './json.js';
 
@@ -11,11 +12,11 @@ export class StreamJsonPrinter extends JsonConsumer {
   override handle(ev: RunEvent): void {
     super.handle(ev);
     if (isDelta(ev) && ev.type === 'nested') return;
-    this.stdout.write(`${JSON.stringify(serialise(ev))}\n`);
+    this.stdout.write(`${screenSafe(JSON.stringify(serialise(ev)))}\n`);
   }
 
   protected documentText(doc: object): string {
-    return `${JSON.stringify({ type: 'result', ...doc })}\n`;
+    return `${screenSafe(JSON.stringify({ type: 'result', ...doc }))}\n`;
   }
 }
 

@@ -200,7 +200,10 @@ export class TextPrinter implements RunConsumer {
       if (this.textOpen || result.text) this.stdout.write('\n');
       this.textOpen = false;
     } else if (result.text) {
-      this.stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+      // A pipe (`| cat`, `| less -R`) shows escape sequences as a terminal would: an answer never
+      // needs one, so it is shown like the streamed one.
+      const text = visible(result.text, { keepNewlines: true, keepTabs: true });
+      this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
     if (error && result.stopReason !== 'answer') {
       this.stderr.write(formatError(error, this.o.err, { debug: this.o.debug }));

@@ -65,7 +65,12 @@ export function makeAttachEnv(
     confirm: ui.confirm,
     async readDocument(path) {
       const { readDocument } = await import('../../../tools/files/readers/index.js');
-      return readDocument(path, { maxBytes: MAX_ATTACH_BYTES, ...(signal ? { signal } : {}) });
+      // The person attached it themselves: what it holds is theirs to send.
+      return readDocument(path, {
+        maxBytes: MAX_ATTACH_BYTES,
+        allowSecrets: true,
+        ...(signal ? { signal } : {}),
+      });
     },
     errorCode: (err) =>
       err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string'

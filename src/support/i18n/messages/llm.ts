@@ -72,6 +72,11 @@ export const llm = defineMessages(
       'The answer kept arriving far longer than any normal answer takes, so zhi stopped it: the model seems stuck.',
     'llm.endless.try':
       'What arrived is kept above. Ask again, perhaps for a shorter answer, or try another model.',
+    'llm.frameTooLong.what':
+      'The API sent one piece of the stream that never ended, so zhi stopped reading it before it used up the memory.',
+    'llm.frameTooLong.why': 'One event of the stream passed {mb} MB without ending.',
+    'llm.frameTooLong.try':
+      'What arrived before it is kept above. Ask again; if it happens again, check the API address (`zhi config get base_url`) and any proxy in between.',
     'llm.baseUrl.what': 'There is no Zhipu API at the configured address.',
     'llm.baseUrl.why': 'The server at {url} answered "404 Not Found" for the chat endpoint.',
     'llm.baseUrl.try1':
@@ -162,6 +167,10 @@ export const llm = defineMessages(
     'llm.tooLong.what': '回答远远超出了正常长度，zhi 已停止接收：模型似乎在不断重复。',
     'llm.tooSlow.what': '回答持续输出的时间远远超出正常回答所需，zhi 已停止接收：模型似乎卡住了。',
     'llm.endless.try': '已收到的内容保留在上方。请重新提问（可要求更简短的回答），或换一个模型。',
+    'llm.frameTooLong.what': 'API 发来的一段流数据始终没有结束，zhi 在它耗尽内存之前停止了读取。',
+    'llm.frameTooLong.why': '流中的一个事件超过了 {mb} MB 仍未结束。',
+    'llm.frameTooLong.try':
+      '之前收到的内容保留在上方。请重新提问；如果再次出现，请检查接口地址（`zhi config get base_url`）以及中间的代理。',
     'llm.baseUrl.what': '配置的地址上没有智谱 API。',
     'llm.baseUrl.why': '{url} 上的服务器对对话接口回复了“404 Not Found”。',
     'llm.baseUrl.try1': '检查接口地址：`zhi config get base_url`（环境变量 ZHI_BASE_URL 优先于配置文件）。',

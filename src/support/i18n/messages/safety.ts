@@ -5,6 +5,14 @@ export const safety = defineMessages(
   {
     'safety.outside':
       'Refused to read "{path}": it is outside the current folder, and files the model names must stay inside it. To use that file, give it to zhi yourself (for example on the command line), or start zhi in its folder.',
+    'safety.scope.hidden':
+      'Not read: "{path}" is a hidden file — its name, or a folder above it, starts with a dot. Name it yourself to let zhi read it: put this exact path in your message.',
+    'safety.scope.vcs':
+      'Not read: "{path}" is inside version-control internals (.git, .hg, .svn…), where tokens and remote addresses are kept. Name it yourself to let zhi read it: put this exact path in your message.',
+    'safety.scope.state':
+      'Not read: "{path}" is a state or credentials file (terraform state, master.key, credentials.*, secrets.*). Name it yourself to let zhi read it: put this exact path in your message.',
+    'safety.scope.home_dot':
+      'Not read: "{path}" is one of your home folder\'s hidden files, and zhi was started in the home folder, where they hold your keys and settings. To use it, attach it yourself with @ and its path, or start zhi in a project folder.',
     'safety.secret.zhi':
       'Refused to read "{path}": it is one of zhi\'s own files (settings, API key, history, sessions or logs). Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.secret.credentials':
@@ -35,6 +43,8 @@ export const safety = defineMessages(
       'Not written: the file name "{name}" contains a control character (a line break or similar). Use a name such as "{instead}".',
     'safety.name.invisible':
       'Not written: the file name "{name}" contains invisible or direction-changing characters, which can make a name look like another ("a\\u202Egpj.md" shows as "adm.jpg"). Use a name such as "{instead}".',
+    'safety.name.lookalike':
+      'Not written: "{name}" looks like the file "{existing}" that is already there, but is another name (a look-alike letter, another Unicode form, or an invisible character). Two files you could not tell apart would be confusing, or a trap.',
     'safety.name.char':
       'Not written: the file name "{name}" contains a character Windows does not allow (: * ? " < > |). Use a name such as "{instead}".',
     'safety.name.reserved':
@@ -53,6 +63,14 @@ export const safety = defineMessages(
   {
     'safety.outside':
       '已拒绝读取“{path}”：它在当前文件夹之外，模型指定的文件必须位于当前文件夹内。如需使用该文件，请自己把它交给 zhi（例如写在命令行上），或在它所在的文件夹里启动 zhi。',
+    'safety.scope.hidden':
+      '未读取：“{path}”是隐藏文件（它的名字或上层某个文件夹以点开头）。如需让 zhi 读取，请自己点名：在消息里写出这个确切的路径。',
+    'safety.scope.vcs':
+      '未读取：“{path}”位于版本控制的内部文件夹（.git、.hg、.svn 等）中，那里保存着令牌和远程地址。如需让 zhi 读取，请自己点名：在消息里写出这个确切的路径。',
+    'safety.scope.state':
+      '未读取：“{path}”是状态或凭据文件（terraform 状态、master.key、credentials.*、secrets.*）。如需让 zhi 读取，请自己点名：在消息里写出这个确切的路径。',
+    'safety.scope.home_dot':
+      '未读取：“{path}”是你主文件夹里的隐藏文件，而 zhi 是在主文件夹中启动的，那里的隐藏文件保存着你的密钥和设置。如需使用，请自己用 @ 加路径附加它，或在项目文件夹中启动 zhi。',
     'safety.secret.zhi':
       '已拒绝读取“{path}”：这是 zhi 自己的文件（设置、API 密钥、历史、会话或日志）。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.secret.credentials':
@@ -82,6 +100,8 @@ export const safety = defineMessages(
     'safety.name.control': '未写入：文件名“{name}”包含控制字符（换行等）。请改用“{instead}”这样的名字。',
     'safety.name.invisible':
       '未写入：文件名“{name}”包含不可见字符或改变文字方向的字符，会让名字看起来像另一个名字（“a\\u202Egpj.md”显示为“adm.jpg”）。请改用“{instead}”这样的名字。',
+    'safety.name.lookalike':
+      '未写入：“{name}”看起来和已有的文件“{existing}”一样，实际上却是另一个名字（形似的字母、不同的 Unicode 形式或不可见字符）。两个无法分辨的文件会让人混淆，甚至是陷阱。',
     'safety.name.char':
       '未写入：文件名“{name}”包含 Windows 不允许的字符（: * ? " < > |）。请改用“{instead}”这样的名字。',
     'safety.name.reserved':

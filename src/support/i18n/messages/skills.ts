@@ -121,7 +121,7 @@ export const skills = defineMessages(
     'skills.trust.refused': 'Not run: your skill {names} has not been trusted yet.',
     'skills.trust.declined': 'You did not trust it.',
     'skills.trust.noTerminal':
-      'A skill of yours that can write files or run commands must be trusted once before it runs, and no one can be asked here (stdin is not a terminal).',
+      'A skill of yours that can write files or run commands, or a project skill that replaces a built-in or personal skill, must be trusted once before it runs, and no one can be asked here (stdin is not a terminal).',
     'skills.trust.tryTerminal': 'Run `zhi run {name}` once in a terminal, read the skill, and answer yes.',
     'skills.trust.tryCommand':
       'Or trust it from a script: `zhi skill show {name}`, then `zhi skill trust {name}`.',
@@ -131,6 +131,10 @@ export const skills = defineMessages(
     'skills.trust.shell': 'run commands (each one is still shown and asked)',
     'skills.trust.write': 'write files to the output folder',
     'skills.trust.and': ' and ',
+    'skills.trust.replaceBuiltin': 'stand in for the built-in skill {name}',
+    'skills.trust.replaceUser': 'stand in for your own skill {name}',
+    'skills.trust.shadowNote':
+      'This skill comes from the project folder and replaces the {name} you had ({file}) — a cloned repository can carry one.',
     'skills.trust.saved': 'Trusted: {names}.',
     'skills.trust.builtin': '{name} is a built-in skill; built-ins are always trusted.',
     // `zhi skill …` and `/skill …`.
@@ -299,7 +303,7 @@ export const skills = defineMessages(
     'skills.trust.refused': '未运行：你的技能 {names} 尚未被信任。',
     'skills.trust.declined': '你没有信任它。',
     'skills.trust.noTerminal':
-      '能写文件或运行命令的自定义技能，首次运行前必须确认信任一次，而这里无法询问（标准输入不是终端）。',
+      '能写文件或运行命令的自定义技能，以及替代内置技能或你自己技能的项目技能，首次运行前必须确认信任一次，而这里无法询问（标准输入不是终端）。',
     'skills.trust.tryTerminal': '在终端中运行一次 `zhi run {name}`，阅读技能内容后回答 yes。',
     'skills.trust.tryCommand': '或在脚本中信任它：先 `zhi skill show {name}`，再 `zhi skill trust {name}`。',
     'skills.trust.question': '信任并运行这个技能吗？它可以{what}。文件改动后 zhi 会再次询问。',
@@ -307,6 +311,10 @@ export const skills = defineMessages(
     'skills.trust.shell': '运行命令（每条命令仍会显示并询问）',
     'skills.trust.write': '在输出文件夹中写入文件',
     'skills.trust.and': '，并',
+    'skills.trust.replaceBuiltin': '替代内置技能 {name}',
+    'skills.trust.replaceUser': '替代你自己的技能 {name}',
+    'skills.trust.shadowNote':
+      '这个技能来自项目文件夹，会替换你原有的 {name}（{file}）——克隆来的仓库可能带有这样的技能。',
     'skills.trust.saved': '已信任：{names}。',
     'skills.trust.builtin': '{name} 是内置技能；内置技能始终受信任。',
     'skills.source.builtin': '内置',

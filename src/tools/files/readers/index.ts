@@ -9,9 +9,11 @@
  *   doc.text      // Markdown, ends with a "[truncated: …]" marker when cut
  *   doc.kind      // 'text' | 'docx' | 'xlsx' | 'pdf'
  */
+
 import { open, readFile, stat } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import { formatBytes } from '../../../support/text.js';
+import { refuseSecretText } from '../../secrets.js';
 import { displayEncoding, type TextEncodingName } from './charset.js';
 import { LEGACY_EXT, type LegacyFamily } from './legacy.js';
 import { type BinaryKind, sniffBinary } from './text.js';
@@ -30,6 +32,11 @@ export interface ReadDocumentOptions {
   /** Appended to the truncation marker, e.g. how to ask for the next part. */
   continueHint?: (nextOffset: number) => string;
   signal?: AbortSignal;
+  /**
+   * Let text holding a private key or zhi's key through: only for a file the person attached
+   * themselves (`@file`). Otherwise such text is refused, whatever the reader (docx, PDF, UTF-16).
+   */
+  allowSecrets?: boolean;
 }
 
 export interface DocumentText {
@@ -117,8 +124,17 @@ function binaryMessage(kind: BinaryKind, ext: string): string {
   }
 }
 
-/** Read a document as text. `absPath` must already be checked (see tools/paths.ts). */
+/**
+ * Read a document as text. `absPath` must already be checked (see tools/paths.ts). The text every
+ * reader extracted is checked for secrets (tools/secret-content.ts) before anyone gets it.
+ */
 export async function readDocument(absPath: string, opts: ReadDocumentOptions = {}): Promise<DocumentText> {
+  const doc = await readUnchecked(absPath, opts);
+  if (!opts.allowSecrets) refuseSecretText(doc.text, basename(absPath));
+  return doc;
+}
+
+async function readUnchecked(absPath: string, opts: ReadDocumentOptions): Promise<DocumentText> {
   const ext = extname(absPath).toLowerCase();
   const { fileBytes, mtimeMs } = await fileFacts(absPath);
   if (IMAGE_EXT.has(ext)) throw new DocumentError('binary', binaryMessage('image', ext));

@@ -10,6 +10,7 @@
  * the pages before it (pdf-pages.ts), so page N of a long PDF is not re-parsed from page 1.
  */
 import { readAsset } from '../../../support/install.js';
+import { checkPdfStreams, PDF_BOUNDS, PdfTooLarge } from './pdf-bounds.js';
 import { type PositionedItem, pageLayoutText } from './pdf-layout.js';
 import { repairGbkMojibake } from './pdf-mojibake.js';
 import { type PageStarts, pageStarts } from './pdf-pages.js';
@@ -93,7 +94,30 @@ export interface ReadPdfOptions {
   signal?: AbortSignal;
 }
 
+/** Files whose streams were measured already (by cacheKey): a later page need not decode them again. */
+const measured = new Set<string>();
+
+/** Refuse a PDF whose streams decode past the bounds, before pdf.js inflates them in-process. */
+function checkBounds(data: Buffer, cacheKey: string | undefined): void {
+  if (cacheKey && measured.has(cacheKey)) return;
+  try {
+    checkPdfStreams(data);
+  } catch (err) {
+    if (!(err instanceof PdfTooLarge)) throw err;
+    const mb = (n: number) => Math.round(n / 1024 / 1024);
+    throw new DocumentError(
+      'too_large',
+      `This PDF holds a compressed stream that expands past ${mb(PDF_BOUNDS.streamBytes)} MB (or ${mb(PDF_BOUNDS.totalBytes)} MB in all), far more than any page of text needs; it was not read (it may be a decompression bomb). The ocr tool can read its pages as images.`,
+    );
+  }
+  if (cacheKey) {
+    if (measured.size >= 64) measured.clear();
+    measured.add(cacheKey);
+  }
+}
+
 export async function readPdf(data: Buffer, opts: ReadPdfOptions): Promise<Extracted> {
+  checkBounds(data, opts.cacheKey);
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -103,6 +127,8 @@ export async function readPdf(data: Buffer, opts: ReadPdfOptions): Promise<Extra
       cMapPacked: true,
       CMapReaderFactory: CMapFiles,
       StandardFontDataFactory: StandardFontFiles,
+      // Images are decoded no larger than this many pixels (an image bomb is skipped, not drawn).
+      maxImageSize: 50_000_000,
     });
   } catch (err) {
     const name = (err as Error).name;
