@@ -12,6 +12,7 @@
  * itself, a private size-capped temp folder, no network unless allowed, and a seccomp allow-list
  * of system calls (seccomp.ts).
  */
+import { pushAll } from '../../support/arrays.js';
 import type { RootEntry } from './sandbox-root.js';
 
 export interface Place {
@@ -157,7 +158,7 @@ export function bwrapArgs(p: SandboxPolicy): string[] {
   const shown = [...root.programs, ...(p.shown ?? []), p.cwd];
   for (const s of shown) args.push('--ro-bind', s, s);
   const bound = [...root.system.filter((e) => e.link === undefined).map((e) => e.path), ...shown];
-  bound.push(...p.writable, ...p.extraReadable);
+  pushAll(bound, [...p.writable, ...p.extraReadable]);
   // A secret in a place the root does not hold needs no mount; one holding a bound place does.
   const seen = (h: Place) => bound.some((b) => inside(b, h.path) || (h.dir && inside(h.path, b)));
   const hidden = p.hidden.filter(seen);

@@ -17,6 +17,7 @@
  * - A call of another ABI (x32 on x86-64) answers EPERM; a process of another architecture
  *   (32-bit code, with its own numbers) is killed rather than judged by the wrong table.
  */
+import { pushAll } from '../../support/arrays.js';
 import { HIGHEST_KNOWN, SYSCALLS, type SyscallName } from './seccomp-syscalls.js';
 
 // Classic BPF opcodes and seccomp return values (linux/filter.h, linux/seccomp.h).
@@ -94,7 +95,7 @@ let nextLabel = 0;
 function steps(a: Arch): Step[] {
   const s: Step[] = [load(ARCH), { code: JEQ_K, k: a.audit, jt: 'native' }, ret(RET_KILL_PROCESS)];
   s.push({ label: 'native' }, load(NR));
-  if (a.x32) s.push(...returnIf(JGE_K, X32_SYSCALL_BIT, RET_ERRNO | EPERM));
+  if (a.x32) pushAll(s, returnIf(JGE_K, X32_SYSCALL_BIT, RET_ERRNO | EPERM));
   // socket(family, …): only the internet families and netlink.
   s.push({ code: JEQ_K, k: numberOf('socket', a) ?? -1, jf: 'not-socket' }, load(ARG0_LOW));
   for (const family of Object.values(SOCKET_FAMILIES)) s.push({ code: JEQ_K, k: family, jt: 'socket-ok' });
@@ -105,14 +106,14 @@ function steps(a: Arch): Step[] {
   s.push({ label: 'clone-ok' }, ret(RET_ALLOW), { label: 'not-clone' });
   for (const name of NOT_THERE) {
     const nr = numberOf(name, a);
-    if (nr !== null) s.push(...returnIf(JEQ_K, nr, RET_ERRNO | ENOSYS));
+    if (nr !== null) pushAll(s, returnIf(JEQ_K, nr, RET_ERRNO | ENOSYS));
   }
   const skip = new Set<SyscallName>([...NOT_THERE, ...BY_ARGUMENT]);
   const allowed = (Object.keys(SYSCALLS) as SyscallName[])
     .filter((name) => !skip.has(name))
     .flatMap((name) => numberOf(name, a) ?? []);
   for (const [first, last] of ranges(allowed)) {
-    if (first === last) s.push(...returnIf(JEQ_K, first, RET_ALLOW));
+    if (first === last) pushAll(s, returnIf(JEQ_K, first, RET_ALLOW));
     else {
       const label = `after-${nextLabel++}`;
       s.push({ code: JGE_K, k: first, jf: label }, { code: JGT_K, k: last, jt: label }, ret(RET_ALLOW), {
@@ -120,7 +121,7 @@ function steps(a: Arch): Step[] {
       });
     }
   }
-  s.push(...returnIf(JGT_K, HIGHEST_KNOWN, RET_ERRNO | ENOSYS));
+  pushAll(s, returnIf(JGT_K, HIGHEST_KNOWN, RET_ERRNO | ENOSYS));
   s.push(ret(RET_ERRNO | EPERM));
   return s;
 }
