@@ -107,6 +107,12 @@ export interface ToolContext {
    * stream as is. Its type is the agent's RunEvent, which this layer does not know.
    */
   emit(event: { readonly type: string }): void;
+  /**
+   * May this address be reached with no question (the egress rule: the person typed it, or
+   * allowed its site, and it carries no data the model composed)? web_fetch asks it before
+   * following a redirect to another site. Absent: no.
+   */
+  mayReach?(url: string): boolean;
   /** What the person granted beyond a plain yes (the keys of the choices they picked). */
   granted?: readonly string[];
   /**

@@ -175,9 +175,11 @@ describe('redirects', () => {
       'https://other.example/c': { status: 307, headers: { location: '/final' } },
       'https://other.example/final': { headers: { 'content-type': 'text/plain' }, body: 'arrived' },
     });
+    // Another site is followed only when the egress rule says so (here: always).
     const page = await fetchChecked('http://site.example/a', AbortSignal.timeout(5000), {
       resolve,
       connect: net.connect,
+      mayFollow: () => true,
     });
     expect(page.url.href).toBe('https://other.example/final');
     expect(page.redirects).toHaveLength(3);

@@ -6,7 +6,7 @@
  */
 
 import { isIP } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
@@ -30,6 +30,11 @@ export interface WebFetchDeps {
   timeoutMs?: number;
   maxDownloadBytes?: number;
   onRedirect?(to: URL): void;
+  /**
+   * May a redirect to another site be followed without asking? (The egress rule: an address the
+   * person typed or a site they allowed, carrying no data.) Absent: never.
+   */
+  mayFollow?(url: string): boolean;
 }
 
 const schema = z.object({
@@ -54,9 +59,11 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
   const connect = deps.connect ?? pinnedConnector;
   const cap = deps.maxDownloadBytes ?? MAX_DOWNLOAD_BYTES;
   let current = parseTarget(raw).url;
+  let previous: URL | undefined;
   const redirects: string[] = [];
-  for (let hop = 0; ; hop++) {
+  for (;;) {
     const target = await checkUrl(current, resolve);
+    if (previous) followable(previous, current, deps);
     let res: HopResponse;
     try {
       res = await connect({
@@ -75,20 +82,10 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
     const location = header(res, 'location');
     if ([301, 302, 303, 307, 308].includes(res.status) && location) {
       res.close();
-      if (hop >= MAX_REDIRECTS) {
-        throw new ToolError(
-          `Stopped after ${MAX_REDIRECTS} redirects (last: ${current.href}). The page keeps redirecting.`,
-        );
-      }
-      let next: URL;
-      try {
-        next = new URL(location, current);
-      } catch {
-        throw new ToolError(`${current.href} redirects to an invalid address (${location.slice(0, 200)}).`);
-      }
-      redirects.push(next.href);
-      deps.onRedirect?.(next);
-      current = next;
+      previous = current;
+      current = nextHop(current, location, [raw, ...redirects]);
+      redirects.push(current.href);
+      deps.onRedirect?.(current);
       continue;
     }
     const contentType = header(res, 'content-type');
@@ -102,6 +99,66 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
       res.close();
     }
   }
+}
+
+/**
+ * Where a redirect leads, or why it is not followed: past MAX_REDIRECTS, or back to an address
+ * already visited (a loop). The caller's loop checks the hop against SSRF like the first request.
+ */
+function nextHop(current: URL, location: string, visited: string[]): URL {
+  if (visited.length > MAX_REDIRECTS) {
+    throw new ToolError(
+      `Stopped after ${MAX_REDIRECTS} redirects (last: ${current.href}). The page keeps redirecting.`,
+    );
+  }
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    throw new ToolError(`${current.href} redirects to an invalid address (${location.slice(0, 200)}).`);
+  }
+  next.hash = '';
+  const seen = visited.map((v) => normalHref(v));
+  if (next.href === normalHref(current.href) || seen.includes(next.href)) {
+    throw new ToolError(
+      `${current.href} redirects in a loop (back to ${next.href}); the page cannot be read.`,
+    );
+  }
+  return next;
+}
+
+function normalHref(raw: string): string {
+  try {
+    const u = new URL(raw.trim());
+    u.hash = '';
+    return u.href;
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * A redirect to another site is a new site: followed only when the egress rule lets zhi reach it
+ * unasked (an address the person typed, or a site they allowed, carrying no data). Otherwise the
+ * model is told the address, and fetching it is a new call, decided like any other.
+ */
+function followable(from: URL, to: URL, deps: WebFetchDeps): void {
+  if (sameSite(from, to) || deps.mayFollow?.(to.href)) return;
+  throw new ToolError(
+    `${from.href} redirects to another site: ${to.href}. It was not followed, because zhi sends ` +
+      'no request to a new site unasked. If that page is still needed, call web_fetch with that ' +
+      'address (the user may be asked).',
+  );
+}
+
+/** The same host, `www.` or not: a redirect there needs no new decision. */
+function sameSite(a: URL, b: URL): boolean {
+  const host = (u: URL) =>
+    u.hostname
+      .toLowerCase()
+      .replace(/^www\./, '')
+      .replace(/\.$/, '');
+  return host(a) === host(b);
 }
 
 function header(res: HopResponse, name: string): string | undefined {
@@ -131,9 +188,17 @@ async function readCapped(
 ): Promise<{ bytes: Buffer; cut: boolean }> {
   const encoding = (header(res, 'content-encoding') ?? '').trim().toLowerCase();
   let stream: AsyncIterable<Uint8Array> = res.body;
-  if (encoding === 'gzip' || encoding === 'x-gzip') stream = Readable.from(res.body).pipe(createGunzip());
-  else if (encoding === 'deflate') stream = Readable.from(res.body).pipe(createInflate());
-  else if (encoding === 'br') stream = Readable.from(res.body).pipe(createBrotliDecompress());
+  // pipeline, not pipe: a body that fails mid-way (a reset connection) ends the loop below with
+  // its error instead of an unhandled 'error' event.
+  const inflate =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (inflate) stream = pipeline(res.body, inflate, () => {});
   const chunks: Buffer[] = [];
   let size = 0;
   let cut = false;
@@ -162,7 +227,7 @@ async function readCapped(
     chunks.push(buf);
     size += buf.length;
   }
-  if (stream !== res.body) (stream as Readable).destroy();
+  inflate?.destroy();
   return { bytes: Buffer.concat(chunks), cut };
 }
 
@@ -244,6 +309,7 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
         ...deps,
         timeoutMs,
         onRedirect: (to) => ctx.progress(t('web.redirect', { host: to.host })),
+        mayFollow: (url) => ctx.mayReach?.(url) ?? false,
       });
       const { text, isError } = await renderPage(page);
       return { content: text, isError };
