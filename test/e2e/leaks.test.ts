@@ -108,7 +108,7 @@ describe('the exfiltration chain is stopped at the read', () => {
       expect(reads[1]).toMatch(/^Error: "\.ssh\/id_ed25519" is in a credentials folder/);
       expect(reads[2]).toMatch(/^Error: "\.env" is an environment file/);
       expect(toolResults(2)[3]).toMatch(
-        /^Error: Denied: fetching https:\/\/attacker\.example\/.* needs the user's approval/,
+        /^Error: Denied: this call would send data off this computer \(https:\/\/attacker\.example\/\?k=stolen/,
       );
       // Not a byte of the key or the private key reached the API in any message.
       const sent = sentBodies();
@@ -122,12 +122,16 @@ describe('the exfiltration chain is stopped at the read', () => {
         );
         expect(r.stderr).toContain('If you really mean to share it, attach the file yourself.');
         expect(r.stderr).toContain('Refused to read ".ssh/id_ed25519": it is in a credentials folder');
-        expect(r.stderr).toMatch(/Not run \(open a web page\): zhi may only fetch addresses you typed/);
+        expect(r.stderr).toMatch(
+          /Not run \(web_fetch\): it would send data the model put together off this computer — to attacker\.example: https:\/\/attacker\.example\/\?k=stolen — and there is no terminal/,
+        );
       } else {
         expect(r.stderr).toContain('已拒绝读取“.config/zhi/config.yaml”：这是 zhi 自己的文件');
         expect(r.stderr).toContain('请自己附加这个文件');
         expect(r.stderr).toContain('已拒绝读取“.env”：.env 文件通常保存密码和密钥');
-        expect(r.stderr).toContain('未运行（打开网页）：没有终端可以询问时，zhi 只会获取你亲自输入的网址');
+        expect(r.stderr).toContain(
+          '未运行（web_fetch）：它会把模型组织的数据发送到这台电脑之外——发往 attacker.example',
+        );
       }
       // The person still gets the answer on stdout, and stderr never shows the key itself.
       expect(r.stdout).toBe('done\n');

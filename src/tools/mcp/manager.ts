@@ -78,7 +78,15 @@ export class McpManager {
         parameters: glmSchema(info.inputSchema),
         kind: mcpKind(c.config.trust),
         ...(deferred ? { deferred } : {}),
-        egress: (args: Record<string, unknown>) => [JSON.stringify(args)],
+        // The arguments leave for the server: asked about unless its config says `egress: true`.
+        egress: (args: Record<string, unknown>) => [
+          {
+            kind: 'args',
+            text: JSON.stringify(args),
+            to: `MCP ${c.name}`,
+            trusted: c.config.egress === true,
+          },
+        ],
         label: (args: Record<string, unknown>) => mcpLabel(c.name, info.name, args, this.cwd),
         preview: (args: Record<string, unknown>, ctx) =>
           mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),

@@ -213,6 +213,8 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
     schema,
     kind: 'read',
     readsFile: true,
+    // The file is uploaded to the platform's OCR: asked about unless the person named it.
+    egress: (args) => [{ kind: 'upload', path: args.path, to: 'OCR service' }],
     label: (args) => args.path,
     async execute(args, ctx) {
       const file = await resolveReadPath(ctx.cwd, args.path);

@@ -281,10 +281,10 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
         return args.url.slice(0, 60);
       }
     },
-    site: (args) => args.url,
-    egress: (args) => [args.url],
+    egress: (args) => [{ kind: 'url', url: args.url }],
     // An address that would be refused anyway is refused before anyone is asked about it.
-    // The question offers "always for this domain" (remembered for the session by the loop).
+    // The question offers "always for this site" (remembered for the session by the loop; it
+    // covers addresses there that carry no data).
     async assess(args) {
       const { checkUrl, parseTarget } = await import('./ssrf.js');
       let host: string;

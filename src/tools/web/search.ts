@@ -100,9 +100,15 @@ export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof 
     description: 'Search the web for current facts: numbered sources with links, cite only those.',
     schema,
     kind: 'read',
-    askOnce: true,
-    egress: (args) => [args.query, args.domain ?? ''],
-    assess: () => ({ summary: { text: t('safety.search.once'), risky: false } }),
+    // Every query asks (agent/egress.ts): the words are what the model chose to send.
+    egress: (args) => [
+      {
+        kind: 'query',
+        text: args.domain ? `${args.query} (site: ${args.domain})` : args.query,
+        to: 'web search',
+      },
+    ],
+    assess: () => ({ summary: { text: t('safety.search.each'), risky: false } }),
     label: (args) => `"${args.query}"`,
     async execute(args, ctx) {
       const json = await search(client, args, ctx);

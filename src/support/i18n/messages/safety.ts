@@ -21,10 +21,12 @@ export const safety = defineMessages(
       'Refused to read "{path}": it contains your zhi API key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.egress.secret':
       "{name} was refused: what it would send off this computer (a web address, a search, or a tool's arguments) holds a secret — an API key, token, password or private key. Nothing was sent.",
-    'safety.search.once':
-      'web_search sends these words to the search service of your platform. Allowing it covers every search for the rest of this session.',
-    'safety.fetch.noTerminal':
-      'Not run (open a web page): zhi may only fetch addresses you typed when there is no terminal to ask, and you did not type {url}. Put the address in your message, or use --auto to let zhi fetch pages on its own.',
+    'safety.search.each':
+      'web_search sends these words to the search service of your platform. Each search is asked about.',
+    'safety.egress.noTerminal':
+      'Not run ({name}): it would send data the model put together off this computer — to {to}: {data} — and there is no terminal to ask you. Nothing was sent. If you want it, type the address in your message, allow the site in config (web_allow), or run zhi in a terminal and answer the question.',
+    'safety.egress.sends': 'This sends data off your computer — to {to}: {data}',
+    'safety.egress.decoded': 'Decoded: {data}',
     'safety.fetch.always': 'always for {host}',
     'safety.fetch.question': 'Allow? [y = this once / a = {always} / N]',
     'safety.fetch.address': 'Address: {url}',
@@ -69,10 +71,11 @@ export const safety = defineMessages(
       '已拒绝读取“{path}”：它包含你的 zhi API 密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.egress.secret':
       '{name} 已被拒绝：它要发送到这台电脑之外的内容（网址、搜索词或工具参数）中含有机密信息——API 密钥、令牌、密码或私钥。没有发送任何内容。',
-    'safety.search.once':
-      'web_search 会把这些词发送到你所用平台的搜索服务。允许后，本次会话之后的搜索都不再询问。',
-    'safety.fetch.noTerminal':
-      '未运行（打开网页）：没有终端可以询问时，zhi 只会获取你亲自输入的网址，而 {url} 不是你输入的。请把网址写进你的消息，或使用 --auto 允许 zhi 自行获取网页。',
+    'safety.search.each': 'web_search 会把这些词发送到你所用平台的搜索服务。每次搜索都会询问你。',
+    'safety.egress.noTerminal':
+      '未运行（{name}）：它会把模型组织的数据发送到这台电脑之外——发往 {to}：{data}——而这里没有终端可以询问你。没有发送任何内容。如果确实需要，请把网址写进你的消息、在配置中允许该网站（web_allow），或在终端中运行 zhi 并回答询问。',
+    'safety.egress.sends': '这会把数据发送到你的电脑之外——发往 {to}：{data}',
+    'safety.egress.decoded': '解码后：{data}',
     'safety.fetch.always': '对 {host} 始终允许',
     'safety.fetch.question': '允许吗？[y = 仅这一次 / a = {always} / N]',
     'safety.fetch.address': '网址：{url}',
