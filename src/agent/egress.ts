@@ -8,7 +8,8 @@
  *   query, no user name, no long or opaque path segment); MCP arguments of a server trusted for
  *   egress (`egress: true`) or empty; a file upload of a file the person named.
  * - Everything else the model composed asks, in every mode: `--auto` covers writing files, not
- *   sending data out; with no terminal it is refused with the reason. Every web_search query asks.
+ *   sending data out; with no terminal it is refused with the reason. Every web_search query asks,
+ *   unless the person's config says `web_search: allow`.
  * - Second line, whatever the answer or rule: a request carrying a secret in any spelling, alone
  *   or joined to the session's earlier requests (`carriesSecret`), is refused before anyone is asked.
  *
@@ -31,6 +32,8 @@ export interface EgressFacts {
   said: readonly string[];
   /** What this session's earlier requests sent, most recent last (`recordSent`). */
   sent: readonly string[];
+  /** The person's rule in config (`web_search: allow`): queries go without a question. */
+  searchAllowed?: boolean;
 }
 
 /** One line of the question: where it goes and what it carries (decoded when it was encoded). */
@@ -75,7 +78,7 @@ function needsAsking(o: Outbound, facts: EgressFacts): Sending | undefined {
       return shown(siteHost(o.url) ?? o.url, o.url);
     }
     case 'query':
-      return o.text.trim() ? shown(o.to, o.text) : undefined;
+      return o.text.trim() && !facts.searchAllowed ? shown(o.to, o.text) : undefined;
     case 'args':
       return o.trusted || isEmptyArgs(o.text) ? undefined : shown(o.to, o.text);
     case 'upload':
@@ -163,6 +166,7 @@ export function egressFacts(grants: WebGrants | undefined): EgressFacts {
     hosts: grants?.hosts ?? new Set(),
     said: grants?.said ?? [],
     sent: grants?.sent ?? [],
+    ...(grants?.searchAllowed ? { searchAllowed: true } : {}),
   };
 }
 

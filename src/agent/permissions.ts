@@ -42,6 +42,8 @@ export interface WebGrants {
   said?: string[];
   /** What this session's requests sent off the computer, newest last (agent/egress.ts). */
   sent?: string[];
+  /** The person's rule `web_search: allow`: queries go without a question. */
+  searchAllowed?: boolean;
   /**
    * Standing approvals given this session ("always" for an MCP tool, a shell command prefix):
    * the keys of Assessment.standing. Kept here, with the sites, as the session's grants.
@@ -49,10 +51,15 @@ export interface WebGrants {
   standing?: Set<string>;
 }
 
-/** A session's grants; `allowed` are the sites of `web_allow` in config. */
-export function newWebGrants(allowed: readonly string[] = []): WebGrants {
-  const hosts = new Set(allowed.map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean));
-  return { typed: new Set(), hosts, said: [], sent: [], standing: new Set() };
+/** A session's grants, seeded by the person's rules in config (`web_allow`, `web_search`). */
+export function newWebGrants(
+  rules: { webAllow?: readonly string[]; webSearch?: 'ask' | 'allow' } = {},
+): WebGrants {
+  const sites = rules.webAllow ?? [];
+  const hosts = new Set(sites.map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean));
+  const grants: WebGrants = { typed: new Set(), hosts, said: [], sent: [], standing: new Set() };
+  if (rules.webSearch === 'allow') grants.searchAllowed = true;
+  return grants;
 }
 
 /** Texts the person typed kept for naming files: the newest, and each cut to this length. */

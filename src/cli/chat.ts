@@ -102,7 +102,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
       // A loaded skill's allowed-tools: only those tools run until the next message.
       ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
-      webGrants: newWebGrants(ctx.config.webAllow),
+      webGrants: newWebGrants(ctx.config),
     },
     settings,
     { session, ...(prepare ? { prepare } : {}) },

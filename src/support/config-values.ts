@@ -40,6 +40,7 @@ export const CONFIG_KEYS = [
   'shell_sandbox',
   'shell_env',
   'web_allow',
+  'web_search',
   'mcp_servers',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -84,6 +85,7 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   shell_sandbox: oneOf('auto', 'off'),
   shell_env: (v) => envNames(v) !== undefined,
   web_allow: (v) => siteNames(v) !== undefined,
+  web_search: oneOf('ask', 'allow'),
   // Each server is checked on its own (a bad one is left out with a warning): see loadConfigFile.
   mcp_servers: isServerMap,
 };
@@ -106,6 +108,7 @@ const expected: Record<ConfigKey, MessageKey | string> = {
   shell_sandbox: 'auto | off',
   shell_env: 'config.expected.envNames',
   web_allow: 'config.expected.sites',
+  web_search: 'ask | allow',
   mcp_servers: 'config.expected.mcp',
 };
 

@@ -43,6 +43,8 @@ export interface ConfigFile {
   shell_env?: string | string[];
   /** Sites web_fetch reaches with no question when the address carries no composed data. */
   web_allow?: string | string[];
+  /** `allow`: web_search queries go without a question (the secret check still applies). */
+  web_search?: 'ask' | 'allow';
   mcp_servers?: Record<string, Record<string, unknown>>;
 }
 
@@ -79,6 +81,8 @@ export interface ResolvedConfig {
   shellEnv: string[];
   /** Sites web_fetch may reach unasked with an address that carries no data (`web_allow`). */
   webAllow: string[];
+  /** Every web_search query asks (`ask`, the default), or none does (`allow`, the person's rule). */
+  webSearch: 'ask' | 'allow';
   /** MCP servers from `mcp_servers:`, checked, defaults applied. */
   mcpServers: Record<string, McpServerConfig>;
   /** Whether the config file exists. */
@@ -300,6 +304,7 @@ export function resolveConfig(
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     shellEnv: envNames(file.shell_env) ?? [],
     webAllow: siteNames(file.web_allow) ?? [],
+    webSearch: file.web_search ?? 'ask',
     mcpServers: Object.fromEntries(
       Object.entries(file.mcp_servers ?? {})
         .filter(([name, v]) => mcpServerProblem(name, v) === undefined)

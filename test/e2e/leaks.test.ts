@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { BILLION_LAUGHS } from '../helpers/attacks.js';
 import { useE2E } from '../helpers/e2e.js';
+import { unwrap } from '../helpers/untrusted.js';
 
 const e = useE2E();
 
@@ -21,7 +22,7 @@ function toolResults(requestIndex: number): string[] {
   return e.fake
     .chatBodies()
     [requestIndex].messages.filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => m.content);
+    .map((m: { content: string }) => unwrap(m.content));
 }
 
 /** Everything sent to the API, as one string (headers excluded: the key belongs in Authorization). */

@@ -104,6 +104,7 @@ const ASKED: Row[] = [
   ],
   ['every search query', [query('天气 北京')], 'ask'],
   ['a later query after a yes to another', [query('汇率')], 'ask', { sent: ['天气 北京'] }],
+  ['an encoded query even with web_search: allow', [query(b64(KEY))], 'secret', { searchAllowed: true }],
   [
     'MCP arguments of a read-trusted server',
     [
@@ -153,6 +154,7 @@ const FREE: Row[] = [
     [{ kind: 'args', text: '{"path":"a.txt"}', to: 'MCP files', trusted: true }],
     'free',
   ],
+  ['a query with the rule web_search: allow', [query('天气 北京')], 'free', { searchAllowed: true }],
   ['MCP call with no arguments', [{ kind: 'args', text: '{}', to: 'MCP files', trusted: false }], 'free'],
   [
     'OCR upload of a file the person named',
@@ -226,7 +228,7 @@ describe('carriesData', () => {
 
 describe('grants', () => {
   it("web_allow seeds the session's sites; what the person typed names files", () => {
-    const g = newWebGrants(['Docs.Example.']);
+    const g = newWebGrants({ webAllow: ['Docs.Example.'] });
     expect([...g.hosts]).toEqual(['docs.example']);
     grantTyped(g, 'ocr @invoices/march.pdf');
     expect(

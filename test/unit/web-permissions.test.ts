@@ -222,7 +222,7 @@ describe('web_fetch in the loop', () => {
       answers: [],
       interactive: false,
       mode: 'auto',
-      grants: newWebGrants(['docs.example']),
+      grants: newWebGrants({ webAllow: ['docs.example'] }),
     });
     expect(r.fetched).toEqual(['https://docs.example/guide']);
     expect(r.results[1]).toMatch(/^Error: Denied/);

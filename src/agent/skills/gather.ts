@@ -28,6 +28,7 @@ import { AudioError } from '../../tools/asr/audio.js';
 import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
 import { ParseDeclined } from '../../tools/files/platform-parse.js';
+import { hiddenWarning } from '../../tools/files/readers/hidden.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
@@ -268,7 +269,12 @@ async function* readOne(
   rt: SkillRuntime,
 ): AsyncGenerator<RunEvent, DocumentBlock> {
   const outcome = await readInput(abs, name, o);
-  if ('block' in outcome) return outcome.block;
+  if ('block' in outcome) {
+    // Hidden text that reads like an instruction: the person is told before the model reads it.
+    const warning = outcome.block.hidden && hiddenWarning(name, outcome.block.hidden);
+    if (warning) yield { type: 'warning', message: warning };
+    return outcome.block;
+  }
   if ('audio' in outcome) return yield* transcribeOne(abs, name, o, req, rt);
   if ('parse' in outcome) return yield* parseOne(abs, name, o, req, rt);
   if (!rt.ocr) return ocrBlock(name, outcome.ocr, undefined, o.budget);

@@ -67,6 +67,7 @@ function show(ctx: AppContext): ExitCodeValue {
     ['shell_sandbox', c.shellSandbox],
     ['shell_env', c.shellEnv.join(', ') || '-'],
     ['web_allow', c.webAllow.join(', ') || '-'],
+    ['web_search', c.webSearch],
     ['status_line', c.statusLine ? 'on' : 'off'],
     ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
   ];

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { formatBytes, truncateText } from '../../support/text.js';
+import { untrusted } from '../../support/untrusted.js';
 import { ALWAYS_SITE, type Tool, type ToolContext, ToolError } from '../types.js';
 import { contentKind, decodeBody, htmlTitle, htmlToMarkdown, mimeOf } from './content.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
@@ -261,8 +262,9 @@ export async function renderPage(
         ? '(the page has no readable text; it may need JavaScript to show its content)'
         : '(empty)';
   const head = `${lines.join('\n')}\n\n`;
-  const capped = truncateText(text, Math.max(1024, maxBytes - Buffer.byteLength(head)));
-  return { text: head + capped.text, isError };
+  // Room for the boundary around the page (support/untrusted.ts).
+  const capped = truncateText(text, Math.max(1024, maxBytes - Buffer.byteLength(head) - 512));
+  return { text: head + untrusted(capped.text, `web page ${page.url.href}`), isError };
 }
 
 export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {

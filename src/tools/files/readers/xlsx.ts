@@ -7,7 +7,7 @@
  * top-left cell; formulas show their cached value, or say plainly that they were not calculated.
  */
 import { mdTable } from './markdown.js';
-import { DocumentError, type Extracted } from './types.js';
+import { DocumentError, type Extracted, type HiddenPart } from './types.js';
 import { NumberFormatter, plainNumber } from './xlsx-format.js';
 import { readWorkbookParts, unescapeOoxml, type WorkbookParts } from './xlsx-parts.js';
 import { XmlStream } from './xml-events.js';
@@ -247,6 +247,7 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
   const fmt = new NumberFormatter(numfmt, parts.date1904);
   const sections: string[] = [];
   const notes: string[] = [];
+  const hiddenParts: HiddenPart[] = [];
   let size = 0;
   let partial = false;
   for (const sheet of parts.sheets) {
@@ -262,9 +263,11 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
       throw unreadable(err);
     }
     if (!read.complete) partial = true;
-    const hidden = sheet.hidden ? ' (hidden sheet)' : '';
+    const hidden = sheet.hidden ? ' (hidden sheet, not shown in Excel)' : '';
     const rows = trimColumns(read.rows);
     const body = rows.length ? mdTable(rows) : '(empty sheet)';
+    if (sheet.hidden && rows.length)
+      hiddenParts.push({ kind: 'sheet', sheet: sheet.name, text: rows.map((r) => r.join(' ')).join('\n') });
     const section = `## ${sheet.name}${hidden}\n\n${body}`;
     sections.push(section);
     size += Buffer.byteLength(section, 'utf8') + 2;
@@ -280,5 +283,11 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
   await parts.strings.close();
   const sheets = parts.sheets.map((s) => s.name);
   if (!sheets.length) return { text: '(This workbook has no sheets.)', sheets, partial };
-  return { text: sections.join('\n\n'), sheets, partial, notes };
+  return {
+    text: sections.join('\n\n'),
+    sheets,
+    partial,
+    notes,
+    ...(hiddenParts.length ? { hidden: hiddenParts } : {}),
+  };
 }
