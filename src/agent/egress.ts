@@ -38,6 +38,7 @@ export interface EgressFacts {
 
 /** One line of the question: where it goes and what it carries (decoded when it was encoded). */
 export interface Sending {
+  kind: Outbound['kind'];
   to: string;
   data: string;
   /** The data with percent-encoding and invisible characters undone, when that differs. */
@@ -75,14 +76,14 @@ function needsAsking(o: Outbound, facts: EgressFacts): Sending | undefined {
   switch (o.kind) {
     case 'url': {
       if (urlIsFree(o.url, facts)) return undefined;
-      return shown(siteHost(o.url) ?? o.url, o.url);
+      return shown(o.kind, siteHost(o.url) ?? o.url, o.url);
     }
     case 'query':
-      return o.text.trim() && !facts.searchAllowed ? shown(o.to, o.text) : undefined;
+      return o.text.trim() && !facts.searchAllowed ? shown(o.kind, o.to, o.text) : undefined;
     case 'args':
-      return o.trusted || isEmptyArgs(o.text) ? undefined : shown(o.to, o.text);
+      return o.trusted || isEmptyArgs(o.text) ? undefined : shown(o.kind, o.to, o.text);
     case 'upload':
-      return fileNamed(o.path, facts.said) ? undefined : shown(o.to, o.path);
+      return fileNamed(o.path, facts.said) ? undefined : shown(o.kind, o.to, o.path);
   }
 }
 
@@ -151,9 +152,9 @@ export function fileNamed(path: string, said: readonly string[]): boolean {
   });
 }
 
-function shown(to: string, data: string): Sending {
+function shown(kind: Outbound['kind'], to: string, data: string): Sending {
   const decoded = percentDecoded(withoutInvisible(data));
-  return decoded !== data ? { to, data, decoded } : { to, data };
+  return decoded !== data ? { kind, to, data, decoded } : { kind, to, data };
 }
 
 /** How many earlier requests the secret check joins with the next one. */
@@ -184,14 +185,17 @@ export function mayReach(url: string, grants: WebGrants | undefined): boolean {
   return urlIsFree(url, facts) && !carriesSecret(url, facts.sent);
 }
 
-/** The lines of the question that say what would leave, and where (for the person). */
-export function egressWarning(sending: readonly Sending[]): string {
-  const lines: string[] = [];
-  for (const s of sending) {
-    lines.push(t('safety.egress.sends', { to: visible(s.to), data: visible(cut(s.data)) }));
-    if (s.decoded) lines.push(t('safety.egress.decoded', { data: visible(cut(s.decoded)) }));
-  }
-  return lines.join('\n');
+/**
+ * What the question says would leave, and where (for the person): one warning line naming where
+ * each request goes (what it carries is in the preview above it), and the lines to add to the
+ * preview with what was encoded, decoded.
+ */
+export function egressQuestion(sending: readonly Sending[]): { warning: string; decoded: string[] } {
+  const to = [...new Set(sending.map((s) => visible(s.to)))].join(', ');
+  const decoded = sending
+    .filter((s) => s.decoded)
+    .map((s) => t('safety.egress.decoded', { data: visible(cut(s.decoded!)) }));
+  return { warning: t('safety.egress.sends', { to }), decoded };
 }
 
 /** What the question shows of the data: all of it up to a screenful, then the length. */

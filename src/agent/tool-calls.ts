@@ -24,7 +24,7 @@ import {
   decideEgress,
   type EgressVerdict,
   egressFacts,
-  egressWarning,
+  egressQuestion,
   mayReach,
   recordSent,
 } from './egress.js';
@@ -272,15 +272,15 @@ async function decideCall(
       ? [{ key: 'a', label: standing.label, grant: ALWAYS_STANDING }]
       : []),
   ];
-  const warning = [egress?.kind === 'ask' ? egressWarning(egress.sending) : '', assessment.warning ?? '']
-    .filter(Boolean)
-    .join('\n');
+  const question = egress?.kind === 'ask' ? egressQuestion(egress.sending) : undefined;
+  const warning = [question?.warning, assessment.warning].filter(Boolean).join(' ');
+  const preview = [tool.preview?.(args, ctx) ?? defaultPreview(args), ...(question?.decoded ?? [])];
   const answer = await deps.prompter.confirmTool(
     {
       name,
       kind: tool.kind,
       args,
-      preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
+      preview: preview.join('\n'),
       ...(warning ? { warning } : {}),
       ...(assessment.summary ? { summary: assessment.summary } : {}),
       ...(choices.length ? { choices } : {}),
@@ -313,9 +313,10 @@ function denied(slot: CallSlot, name: string, egress: EgressVerdict | undefined)
     const first = egress.sending[0]!;
     const what = `${first.decoded ?? first.data} (to ${first.to})`;
     const reason = t('agent.tool.egressNoTerminal', { what }, 'en');
+    const hint = t(`safety.egress.hint.${first.kind}`);
     const notice = noticeText({
       key: 'safety.egress.noTerminal',
-      params: { name, to: first.to, data: first.decoded ?? first.data },
+      params: { name, to: first.to, data: first.decoded ?? first.data, hint },
     });
     slot.emit({ type: 'permission', id, name, decision: 'denied', reason, notice });
     return failure(reason);

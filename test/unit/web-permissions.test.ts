@@ -163,7 +163,7 @@ describe('web_fetch in the loop', () => {
     expect(r.asked[0]!.choices).toEqual([{ key: 'a', label: 'always for a.example', grant: ALWAYS_SITE }]);
     // The question says what leaves, and where.
     expect(r.asked[1]!.warning).toMatch(
-      /sends data off your computer — to a\.example: https:\/\/a\.example\/3\?x=1/,
+      /^This sends data the model put together off your computer, to a\.example \(shown above\)\.$/,
     );
     expect(r.fetched).toEqual(['https://a.example/1', 'https://a.example/2', 'https://a.example/3?x=1']);
     expect(r.results[3]).toMatch(/^Error: The user declined/);
@@ -240,7 +240,8 @@ describe('web_search asks for every query', () => {
     const r = await run({ turns: searches('天气 北京', '汇率'), answers: [true, true], grants });
     expect(r.asked).toHaveLength(2);
     expect(r.asked[0]!.summary?.text).toMatch(/Each search is asked about/);
-    expect(r.asked[1]!.warning).toContain('to web search: 汇率');
+    expect(r.asked[1]!.warning).toContain('to web search (shown above)');
+    expect(r.asked[1]!.preview).toContain('汇率');
     expect(r.fetched).toEqual(['search:天气 北京', 'search:汇率']);
     const again = await run({ turns: searches('again'), answers: [false], grants });
     expect(again.asked).toHaveLength(1);

@@ -24,8 +24,16 @@ export const safety = defineMessages(
     'safety.search.each':
       'web_search sends these words to the search service of your platform. Each search is asked about.',
     'safety.egress.noTerminal':
-      'Not run ({name}): it would send data the model put together off this computer — to {to}: {data} — and there is no terminal to ask you. Nothing was sent. If you want it, type the address in your message, allow the site in config (web_allow), or run zhi in a terminal and answer the question.',
-    'safety.egress.sends': 'This sends data off your computer — to {to}: {data}',
+      'Not run ({name}): it would send data the model put together off this computer — to {to}: {data} — and there is no terminal to ask you. Nothing was sent. {hint}',
+    'safety.egress.hint.url':
+      'If you want it, type the address in your message, allow the site in config (web_allow), or run zhi in a terminal and answer the question.',
+    'safety.egress.hint.query':
+      'If you want it, run zhi in a terminal and answer the question, or let every search go unasked with web_search: allow in config.',
+    'safety.egress.hint.args':
+      'If this server may receive data unasked, add egress: true to its entry in config.yaml; or run zhi in a terminal and answer the question.',
+    'safety.egress.hint.upload':
+      'If you want it, name the file in your message, or run zhi in a terminal and answer the question.',
+    'safety.egress.sends': 'This sends data the model put together off your computer, to {to} (shown above).',
     'safety.egress.decoded': 'Decoded: {data}',
     'safety.hidden.vanish': 'hidden text',
     'safety.hidden.white': 'white text',
@@ -80,8 +88,15 @@ export const safety = defineMessages(
       '{name} 已被拒绝：它要发送到这台电脑之外的内容（网址、搜索词或工具参数）中含有机密信息——API 密钥、令牌、密码或私钥。没有发送任何内容。',
     'safety.search.each': 'web_search 会把这些词发送到你所用平台的搜索服务。每次搜索都会询问你。',
     'safety.egress.noTerminal':
-      '未运行（{name}）：它会把模型组织的数据发送到这台电脑之外——发往 {to}：{data}——而这里没有终端可以询问你。没有发送任何内容。如果确实需要，请把网址写进你的消息、在配置中允许该网站（web_allow），或在终端中运行 zhi 并回答询问。',
-    'safety.egress.sends': '这会把数据发送到你的电脑之外——发往 {to}：{data}',
+      '未运行（{name}）：它会把模型组织的数据发送到这台电脑之外——发往 {to}：{data}——而这里没有终端可以询问你。没有发送任何内容。{hint}',
+    'safety.egress.hint.url':
+      '如果确实需要，请把网址写进你的消息、在配置中允许该网站（web_allow），或在终端中运行 zhi 并回答询问。',
+    'safety.egress.hint.query':
+      '如果确实需要，请在终端中运行 zhi 并回答询问，或在配置中设置 web_search: allow，让每次搜索都不再询问。',
+    'safety.egress.hint.args':
+      '如果这个服务器可以不经询问接收数据，请在 config.yaml 中它的条目里加上 egress: true；或在终端中运行 zhi 并回答询问。',
+    'safety.egress.hint.upload': '如果确实需要，请在消息中写出这个文件名，或在终端中运行 zhi 并回答询问。',
+    'safety.egress.sends': '这会把模型组织的数据发送到你的电脑之外，发往 {to}（内容见上）。',
     'safety.egress.decoded': '解码后：{data}',
     'safety.hidden.vanish': '隐藏文字',
     'safety.hidden.white': '白色文字',
