@@ -5,11 +5,12 @@
  * tried, the person is told about the hidden text and the refusal, and the model saw the
  * document as data, its hidden text labelled.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDocx, p } from '../helpers/docx-build.js';
 import { useE2E } from '../helpers/e2e.js';
+import { makePng } from '../helpers/media.js';
 import { rawToolResults, toolResults } from '../helpers/requests.js';
 
 const e = useE2E();
@@ -103,5 +104,28 @@ describe('the same document with a person at the terminal', () => {
     s.write('n\r');
     expect((await s.exited()).exitCode).toBe(0);
     expect(toolResults(e.fake.chatRequests()[3]!)[2]).toMatch(/^Error: The user declined/);
+  });
+});
+
+describe('an upload the person did not ask for', () => {
+  it('a composite skill step the model points at id_rsa.png does not upload it to OCR', async () => {
+    mkdirSync(join(e.home, 'skills'), { recursive: true });
+    writeFileSync(
+      join(e.home, 'skills', 'outer.yaml'),
+      'name: outer\ndescription: o\nsystem_prompt: You are OUTER.\ntools: [extract-text]\n',
+    );
+    writeFileSync(join(e.cwd, 'id_rsa.png'), makePng(20, 20));
+    expect((await e.zhi(['skill', 'trust', 'outer'])).code).toBe(0);
+    e.fake.script(
+      { kind: 'tools', calls: [{ name: 'skill_extract-text', arguments: { file: 'id_rsa.png' } }] },
+      { kind: 'text', text: 'Could not read it.' },
+    );
+    const r = await e.zhi(['run', 'outer', '--auto']);
+    expect(r.code).toBe(0);
+    expect(e.fake.requests.some((q) => q.path.endsWith('/layout_parsing'))).toBe(false);
+    expect(toolResults(e.fake.chatRequests()[1]!)[0]).toMatch(
+      /id_rsa\.png would be uploaded to the platform to be read, and the user did not name it; nothing was sent/,
+    );
+    expect(r.stderr).toContain('Not sent: a skill step chosen by the model would upload id_rsa.png');
   });
 });

@@ -35,6 +35,8 @@ export const safety = defineMessages(
       'If you want it, name the file in your message, or run zhi in a terminal and answer the question.',
     'safety.egress.sends': 'This sends data the model put together off your computer, to {to} (shown above).',
     'safety.egress.decoded': 'Decoded: {data}',
+    'safety.upload.unnamed':
+      'Not sent: a skill step chosen by the model would upload {file} to the platform to be read (OCR, speech or the file parser), and you did not name that file. Nothing was sent. Name the file in your message if you want it read.',
     'safety.hidden.vanish': 'hidden text',
     'safety.hidden.white': 'white text',
     'safety.hidden.tiny': 'text too small to see',
@@ -98,6 +100,8 @@ export const safety = defineMessages(
     'safety.egress.hint.upload': '如果确实需要，请在消息中写出这个文件名，或在终端中运行 zhi 并回答询问。',
     'safety.egress.sends': '这会把模型组织的数据发送到你的电脑之外，发往 {to}（内容见上）。',
     'safety.egress.decoded': '解码后：{data}',
+    'safety.upload.unnamed':
+      '未发送：模型选择的技能步骤会把 {file} 上传到平台进行读取（OCR、语音识别或文件解析），而你没有指定这个文件。没有发送任何内容。如果需要读取它，请在消息中写出这个文件名。',
     'safety.hidden.vanish': '隐藏文字',
     'safety.hidden.white': '白色文字',
     'safety.hidden.tiny': '小到看不见的文字',
