@@ -262,9 +262,9 @@ async function decideCall(
   };
   if (decision === 'allow') return sent();
   if (decision === 'deny') return { outcome: denied(slot, name, egress) };
-  // "Always" was answered for this tool or command prefix earlier in the session; it never
-  // covers data sent out, which is asked about each time.
-  const standing = sendsOut ? undefined : assessment.standing;
+  // "Always" was answered for this tool or command prefix earlier in the session: the person's
+  // own rule for it (an MCP tool's arguments included; web addresses and searches offer none).
+  const standing = assessment.standing;
   if (standing && deps.webGrants?.standing?.has(standing.key)) return sent();
   const choices = [
     ...(assessment.choices ?? []),

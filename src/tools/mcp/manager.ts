@@ -107,7 +107,7 @@ export class McpManager {
                 this.options.client,
               )
             : [];
-          const source = `MCP server "${c.name}", tool ${info.name}`;
+          const source = `MCP server ${c.name}, tool ${info.name}`;
           return { content: untrusted(resultText(r, notes), source), isError: Boolean(r.isError) };
         },
       };
