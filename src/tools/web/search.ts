@@ -69,7 +69,7 @@ export function formatSources(query: string, sources: SearchSource[]): string {
     return `[${i + 1}] ${s.title || '(untitled)'}\n${meta}\n${s.content.slice(0, 1500)}`;
   });
   // The sources' words come from the web: data inside a boundary (support/untrusted.ts).
-  return `${untrusted(blocks.join('\n\n'), `web search results for "${query}"`)}\n\nCite only these sources, by number and link. Do not cite anything these results do not contain.`;
+  return `${untrusted(blocks.join('\n\n'), `web search results for: ${query}`)}\n\nCite only these sources, by number and link. Do not cite anything these results do not contain.`;
 }
 
 async function search(
