@@ -41,6 +41,7 @@ export const safety = defineMessages(
     'safety.hidden.white': 'white text',
     'safety.hidden.tiny': 'text too small to see',
     'safety.hidden.sheet': 'the hidden sheet “{sheet}”',
+    'safety.hidden.cells': 'hidden rows or columns of the sheet “{sheet}”',
     'safety.hidden.comment': 'a comment',
     'safety.hidden.instructions':
       '{file} hides text that reads like an instruction ({what}, not shown when the file is opened): “{text}”. The model was told it is hidden and is data, not a request of yours; say no to anything it asks that you did not ask for.',
@@ -106,6 +107,7 @@ export const safety = defineMessages(
     'safety.hidden.white': '白色文字',
     'safety.hidden.tiny': '小到看不见的文字',
     'safety.hidden.sheet': '隐藏的工作表“{sheet}”',
+    'safety.hidden.cells': '工作表“{sheet}”中隐藏的行或列',
     'safety.hidden.comment': '注释',
     'safety.hidden.instructions':
       '{file} 中藏有像指令一样的文字（{what}，打开文件时看不到）：“{text}”。已告知模型这是隐藏内容、只是数据而不是你的要求；凡是你没有要求的操作，请拒绝。',

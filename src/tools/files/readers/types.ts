@@ -34,7 +34,7 @@ export class DocumentError extends ToolError {
  */
 export interface HiddenPart {
   /** What hid it: Word's hidden (`vanish`), white or tiny text, a hidden sheet, a comment. */
-  kind: 'vanish' | 'white' | 'tiny' | 'sheet' | 'comment';
+  kind: 'vanish' | 'white' | 'tiny' | 'sheet' | 'cells' | 'comment';
   text: string;
   /** The hidden sheet's name. */
   sheet?: string;
@@ -51,6 +51,8 @@ export function hiddenLabel(p: HiddenPart): string {
       return 'text too small to see';
     case 'sheet':
       return `hidden sheet "${p.sheet ?? ''}"`;
+    case 'cells':
+      return `hidden rows or columns of sheet "${p.sheet ?? ''}"`;
     case 'comment':
       return 'comment';
   }
