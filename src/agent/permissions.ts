@@ -3,16 +3,11 @@ import type { ToolKind } from '../tools/types.js';
 export type PermissionMode = 'approve' | 'auto';
 export type Decision = 'allow' | 'ask' | 'deny';
 
-/** What the policy knows about a call that reaches a web site (web_fetch). */
-export interface SiteFacts {
-  /** The person typed this URL, or allowed its domain for the session. */
-  preapproved: boolean;
-}
-
 /**
  * The one permission policy, used by every mode (design §3):
- * - read tools run — except reads that leave the computer (web_fetch, `site` given): in approve
- *   mode they ask unless the person typed the URL or allowed its domain; auto mode runs them;
+ * - a call that sends data the model composed off the computer (`sendsOut`: the egress rule of
+ *   agent/egress.ts said ask) asks in every mode — `--auto` covers writing files, not sending;
+ * - read tools run;
  * - risky tools ask in approve mode and run in auto mode;
  * - shell asks every time, in every mode; so do MCP tools (`mcp`), except those of a server
  *   trusted `auto` (`mcp-auto`), which run in auto mode (with or without a terminal) — in
@@ -23,10 +18,10 @@ export function decide(
   kind: ToolKind,
   mode: PermissionMode,
   interactive: boolean,
-  site?: SiteFacts,
+  sendsOut = false,
 ): Decision {
-  if (kind === 'read' && !site) return 'allow';
-  if (kind === 'read' && (mode === 'auto' || site?.preapproved)) return 'allow';
+  if (sendsOut) return interactive ? 'ask' : 'deny';
+  if (kind === 'read') return 'allow';
   if (kind === 'risky' && mode === 'auto') return 'allow';
   // `trust: auto` is the person's word that the server may run in auto mode, as documented, also
   // without a terminal (`zhi -c … --auto` in a script).
@@ -37,13 +32,18 @@ export function decide(
 /**
  * Web addresses the person vouched for during a session: URLs they typed (their messages, `-c`
  * text, skill inputs) and domains they allowed "always" when asked. Plain data, kept by the
- * mode (one per REPL session or command) and read by the policy through `sitePreapproved`.
+ * mode (one per REPL session or command) and read by the egress rule (agent/egress.ts).
  */
 export interface WebGrants {
   typed: Set<string>;
+  /** Sites allowed for the session ("always for this site") or in config (`web_allow`). */
   hosts: Set<string>;
-  /** Tools asked once per session (web_search) the person allowed. */
-  tools?: Set<string>;
+  /** What the person typed this session (bounded): the files they named may be uploaded. */
+  said?: string[];
+  /** What this session's requests sent off the computer, newest last (agent/egress.ts). */
+  sent?: string[];
+  /** The person's rule `web_search: allow`: queries go without a question. */
+  searchAllowed?: boolean;
   /**
    * Standing approvals given this session ("always" for an MCP tool, a shell command prefix):
    * the keys of Assessment.standing. Kept here, with the sites, as the session's grants.
@@ -51,9 +51,20 @@ export interface WebGrants {
   standing?: Set<string>;
 }
 
-export function newWebGrants(): WebGrants {
-  return { typed: new Set(), hosts: new Set(), tools: new Set(), standing: new Set() };
+/** A session's grants, seeded by the person's rules in config (`web_allow`, `web_search`). */
+export function newWebGrants(
+  rules: { webAllow?: readonly string[]; webSearch?: 'ask' | 'allow' } = {},
+): WebGrants {
+  const sites = rules.webAllow ?? [];
+  const hosts = new Set(sites.map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean));
+  const grants: WebGrants = { typed: new Set(), hosts, said: [], sent: [], standing: new Set() };
+  if (rules.webSearch === 'allow') grants.searchAllowed = true;
+  return grants;
 }
+
+/** Texts the person typed kept for naming files: the newest, and each cut to this length. */
+const SAID_TEXTS = 50;
+const SAID_CHARS = 20_000;
 
 /** `https://Example.com/a?b#c` → `https://example.com/a?b` (no fragment), or undefined when not http(s). */
 export function normaliseUrl(raw: string): string | undefined {
@@ -92,16 +103,10 @@ export function urlsInText(text: string): string[] {
   return out;
 }
 
-/** Remember the URLs in something the person typed. */
+/** Remember something the person typed: the URLs in it, and the text (the files it names). */
 export function grantTyped(grants: WebGrants, text: string): void {
   for (const url of urlsInText(text)) grants.typed.add(url);
-}
-
-/** Did the person type exactly this URL, or allow its domain for the session? */
-export function sitePreapproved(url: string, grants: WebGrants | undefined): boolean {
-  if (!grants) return false;
-  const norm = normaliseUrl(url);
-  if (norm && grants.typed.has(norm)) return true;
-  const host = siteHost(url);
-  return host !== undefined && grants.hosts.has(host);
+  grants.said ??= [];
+  grants.said.push(text.slice(0, SAID_CHARS));
+  if (grants.said.length > SAID_TEXTS) grants.said.splice(0, grants.said.length - SAID_TEXTS);
 }

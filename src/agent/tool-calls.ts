@@ -8,7 +8,6 @@ import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
 import { type Params, t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
-import { carriesSecret } from '../support/redact.js';
 import { visible } from '../support/sanitize.js';
 import { truncateText } from '../support/text.js';
 import {
@@ -21,9 +20,17 @@ import {
   ToolError,
   type WrittenFile,
 } from '../tools/types.js';
+import {
+  decideEgress,
+  type EgressVerdict,
+  egressFacts,
+  egressQuestion,
+  mayReach,
+  recordSent,
+} from './egress.js';
 import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
-import { decide, siteHost, sitePreapproved } from './permissions.js';
+import { decide, siteHost } from './permissions.js';
 import { AsyncQueue } from './queue.js';
 
 /** The default cap on what the model gets back from one tool call. */
@@ -95,10 +102,10 @@ function count(result: AgentResult, ev: Extract<RunEvent, { type: 'tool_end' }>)
 
 /** Indexes of the calls, grouped: a run of read-only (or unknown) calls together, every other alone. */
 function parallelGroups(calls: ToolCall[], deps: AgentDeps): number[][] {
-  // Reads that may ask (web_fetch) run one at a time, like everything that asks.
+  // Reads that send something out (web_fetch, web_search) may ask: one at a time, like everything that asks.
   const readOnly = (i: number) => {
     const tool = deps.tools.get(calls[i]!.function.name);
-    return !tool || (tool.kind === 'read' && !tool.site && !tool.askOnce);
+    return !tool || (tool.kind === 'read' && !tool.egress);
   };
   const groups: number[][] = [];
   calls.forEach((_, i) => {
@@ -202,6 +209,7 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
       emit({ type: 'usage', model, usage, cost });
     },
     emit: (event) => emit(event as RunEvent),
+    mayReach: (url) => mayReach(url, deps.webGrants),
     ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
     ...(deps.named ? { named: deps.named } : {}),
   };
@@ -226,8 +234,9 @@ async function decideCall(
     slot.emit({ type: 'permission', id, name, decision: 'refused', reason: limited.reason, notice });
     return { outcome: failure(t('agent.tool.refused', { reason: limited.reason }, 'en')) };
   }
-  const leak = tool.egress?.(args).some((text) => carriesSecret(text));
-  if (leak) {
+  const outbound = tool.egress?.(args) ?? [];
+  const egress = outbound.length ? decideEgress(outbound, egressFacts(deps.webGrants)) : undefined;
+  if (egress?.kind === 'secret') {
     const reason = t('agent.tool.egressSecret', { name }, 'en');
     const notice = noticeText({ key: 'safety.egress.secret', params: { name } });
     slot.emit({ type: 'permission', id, name, decision: 'refused', reason, notice });
@@ -246,29 +255,34 @@ async function decideCall(
     slot.emit({ type: 'permission', id, name, decision: 'refused', reason: assessment.refuse });
     return { outcome: failure(t('agent.tool.refused', { reason: assessment.refuse }, 'en')) };
   }
-  const siteUrl = tool.site?.(args);
-  const host = siteUrl === undefined ? undefined : siteHost(siteUrl);
-  const once = tool.askOnce ? { preapproved: deps.webGrants?.tools?.has(name) ?? false } : undefined;
-  const site = siteUrl === undefined ? once : { preapproved: sitePreapproved(siteUrl, deps.webGrants) };
-  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, site);
-  if (decision === 'allow') return {};
-  if (decision === 'deny') return { outcome: denied(slot, name, siteUrl) };
-  // "Always" was answered for this tool or command prefix earlier in the session.
+  const sendsOut = egress?.kind === 'ask';
+  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, sendsOut);
+  const sent = () => {
+    recordSent(deps.webGrants, egress);
+    return {};
+  };
+  if (decision === 'allow') return sent();
+  if (decision === 'deny') return { outcome: denied(slot, name, egress) };
+  // "Always" was answered for this tool or command prefix earlier in the session: the person's
+  // own rule for it (an MCP tool's arguments included; web addresses and searches offer none).
   const standing = assessment.standing;
-  if (standing && deps.webGrants?.standing?.has(standing.key)) return {};
+  if (standing && deps.webGrants?.standing?.has(standing.key)) return sent();
   const choices = [
     ...(assessment.choices ?? []),
     ...(standing && deps.webGrants?.standing
       ? [{ key: 'a', label: standing.label, grant: ALWAYS_STANDING }]
       : []),
   ];
+  const question = egress?.kind === 'ask' ? egressQuestion(egress.sending) : undefined;
+  const warning = [question?.warning, assessment.warning].filter(Boolean).join(' ');
+  const preview = [tool.preview?.(args, ctx) ?? defaultPreview(args), ...(question?.decoded ?? [])];
   const answer = await deps.prompter.confirmTool(
     {
       name,
       kind: tool.kind,
       args,
-      preview: tool.preview?.(args, ctx) ?? defaultPreview(args),
-      warning: assessment.warning,
+      preview: preview.join('\n'),
+      ...(warning ? { warning } : {}),
       ...(assessment.summary ? { summary: assessment.summary } : {}),
       ...(choices.length ? { choices } : {}),
       ...(assessment.full ? { full: assessment.full } : {}),
@@ -284,23 +298,27 @@ async function decideCall(
   if (signal.aborted) return { outcome: { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') } };
   slot.emit({ type: 'permission', id, name, decision: yes ? 'allowed' : 'denied' });
   if (!yes) return { outcome: failure(t('agent.tool.denied', {}, 'en')) };
-  // "Always for this domain": later fetches from the same host run without a question.
-  if (host && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(host);
+  // "Always for this site": later fetches from the same host that carry no data run unasked.
+  const host = outbound.find((o) => o.kind === 'url');
+  const hostName = host?.kind === 'url' ? siteHost(host.url) : undefined;
+  if (hostName && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(hostName);
   if (standing && ctx.granted?.includes(ALWAYS_STANDING)) deps.webGrants?.standing?.add(standing.key);
-  // Asked once per session (web_search): a yes covers the rest of it.
-  if (tool.askOnce && deps.webGrants) {
-    deps.webGrants.tools ??= new Set();
-    deps.webGrants.tools.add(name);
-  }
+  sent();
   return { asked: true };
 }
 
 /** Nobody can be asked: the call is denied, the model told in English, the person in their language. */
-function denied(slot: CallSlot, name: string, siteUrl: string | undefined): CallOutcome {
+function denied(slot: CallSlot, name: string, egress: EgressVerdict | undefined): CallOutcome {
   const id = slot.call.id;
-  if (siteUrl !== undefined) {
-    const reason = t('agent.tool.siteNoTerminal', { url: siteUrl }, 'en');
-    const notice = noticeText({ key: 'safety.fetch.noTerminal', params: { name, url: siteUrl } });
+  if (egress?.kind === 'ask') {
+    const first = egress.sending[0]!;
+    const what = `${first.decoded ?? first.data} (to ${first.to})`;
+    const reason = t('agent.tool.egressNoTerminal', { what }, 'en');
+    const hint = t(`safety.egress.hint.${first.kind}`);
+    const notice = noticeText({
+      key: 'safety.egress.noTerminal',
+      params: { name, to: first.to, data: first.decoded ?? first.data, hint },
+    });
     slot.emit({ type: 'permission', id, name, decision: 'denied', reason, notice });
     return failure(reason);
   }

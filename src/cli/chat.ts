@@ -104,7 +104,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
       // A loaded skill's allowed-tools: only those tools run until the next message.
       ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
-      webGrants: newWebGrants(),
+      webGrants: newWebGrants(ctx.config),
       // The paths the person types: hidden files among them may be read (tools/scope.ts).
       named: new NamedPaths(),
     },

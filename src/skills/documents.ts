@@ -6,10 +6,11 @@ import { ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
 import { nearName, withName } from '../support/near-file.js';
 import { truncateText } from '../support/text.js';
+import { untrusted } from '../support/untrusted.js';
 import { isAudioPath } from '../tools/asr/audio.js';
 import { parserAccepts } from '../tools/files/platform-parse.js';
 import { documentFacts } from '../tools/files/readers/facts.js';
-import type { DocumentText, ReadDocumentOptions } from '../tools/files/readers/index.js';
+import type { DocumentText, HiddenPart, ReadDocumentOptions } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
 import { scopeOfName } from '../tools/scope.js';
 import type { InputValues } from './inputs.js';
@@ -151,6 +152,8 @@ export interface DocumentBlock {
   text?: string;
   /** One line saying what the file is / what to do with it. */
   note: string;
+  /** Content the document hides from a person reading it (warned about when it reads like an instruction); its words are data, wrapped by `untrusted`. */
+  hidden?: HiddenPart[];
 }
 
 export interface ReadOptions {
@@ -165,7 +168,6 @@ export interface ReadOptions {
   budget: { left: number };
 }
 
-/** Either the document's text, or: this file needs OCR first. */
 /** Why a document could not be read, for the person (the error's own message is for the model). */
 const DOC_REASONS: Record<string, MessageKey> = {
   not_found: 'files.doc.not_found',
@@ -252,10 +254,9 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     });
   }
   o.budget.left -= Buffer.byteLength(doc.text, 'utf8');
-  const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''].filter(
-    Boolean,
-  );
-  return { block: { name, text: doc.text, note: `${facts.join('; ')}; its text is below` } };
+  const facts = [...documentFacts(doc), doc.truncated ? 'only the first part is included' : ''];
+  const note = `${facts.filter(Boolean).join('; ')}; its text is below`;
+  return { block: { name, text: doc.text, note, hidden: doc.hidden } };
 }
 
 /** The block for a file read by Zhipu's file parser. */
@@ -388,8 +389,10 @@ export function composeMessage(o: {
   if (o.task?.trim()) out.push(`The person's request, in their words:\n${o.task.trim()}`);
   if (lines.length) out.push(`Inputs:\n${lines.join('\n')}`);
   else if (!o.task?.trim()) out.push('Run the skill (it was given no inputs).');
-  for (const d of docs) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
-  for (const d of o.extraDocuments ?? []) out.push(`<document name="${d.name}">\n${d.text}\n</document>`);
+  const doc = (name: string, text: string, from: string) =>
+    `<document name="${name}">\n${untrusted(text, from)}\n</document>`;
+  for (const d of docs) out.push(doc(d.name, d.text ?? '', `file ${d.name}`));
+  for (const d of o.extraDocuments ?? []) out.push(doc(d.name, d.text, 'standard input'));
   for (const [, results] of o.results ?? []) {
     for (const r of results) out.push(resultBlock(r, r.text));
   }

@@ -39,6 +39,8 @@ export const CONFIG_KEYS = [
   'thinking_effort',
   'shell_sandbox',
   'shell_env',
+  'web_allow',
+  'web_search',
   'mcp_servers',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
@@ -82,6 +84,8 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   thinking_effort: oneOf('low', 'medium', 'high', 'max'),
   shell_sandbox: oneOf('auto', 'off'),
   shell_env: (v) => envNames(v) !== undefined,
+  web_allow: (v) => siteNames(v) !== undefined,
+  web_search: oneOf('ask', 'allow'),
   // Each server is checked on its own (a bad one is left out with a warning): see loadConfigFile.
   mcp_servers: isServerMap,
 };
@@ -103,6 +107,8 @@ const expected: Record<ConfigKey, MessageKey | string> = {
   thinking_effort: 'low | medium | high | max',
   shell_sandbox: 'auto | off',
   shell_env: 'config.expected.envNames',
+  web_allow: 'config.expected.sites',
+  web_search: 'ask | allow',
   mcp_servers: 'config.expected.mcp',
 };
 
@@ -125,6 +131,20 @@ export function envNames(v: unknown): string[] | undefined {
   if (!items) return undefined;
   const names = items.map((n) => (isText(n) ? n.trim() : '')).filter((n) => n !== '');
   return names.every((n) => ENV_NAME.test(n)) ? names : undefined;
+}
+
+const SITE_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
+/**
+ * `web_allow`: sites web_fetch may reach with no question when the address carries no data the
+ * model composed (host names, exact: `docs.python.org`), as a YAML list or as text. Undefined
+ * when one is not a host name.
+ */
+export function siteNames(v: unknown): string[] | undefined {
+  const items = Array.isArray(v) ? v : isText(v) ? v.split(/[\s,]+/) : undefined;
+  if (!items) return undefined;
+  const names = items.map((n) => (isText(n) ? n.trim().toLowerCase() : '')).filter((n) => n !== '');
+  return names.every((n) => SITE_NAME.test(n)) ? names : undefined;
 }
 
 /** Parse and validate a value given as text (from `zhi config set` or the environment). */

@@ -7,6 +7,7 @@ import {
   coerce,
   envNames,
   type ModelCatalog,
+  siteNames,
   validateValue,
 } from './config-values.js';
 import { ZhiError } from './errors.js';
@@ -40,6 +41,10 @@ export interface ConfigFile {
   shell_sandbox?: 'auto' | 'off';
   /** Environment variables shell commands may see besides the safe few (names). */
   shell_env?: string | string[];
+  /** Sites web_fetch reaches with no question when the address carries no composed data. */
+  web_allow?: string | string[];
+  /** `allow`: web_search queries go without a question (the secret check still applies). */
+  web_search?: 'ask' | 'allow';
   mcp_servers?: Record<string, Record<string, unknown>>;
 }
 
@@ -74,6 +79,10 @@ export interface ResolvedConfig {
   shellSandbox: 'auto' | 'off';
   /** Environment variable names a shell command gets besides PATH, HOME, LANG… (`shell_env`). */
   shellEnv: string[];
+  /** Sites web_fetch may reach unasked with an address that carries no data (`web_allow`). */
+  webAllow: string[];
+  /** Every web_search query asks (`ask`, the default), or none does (`allow`, the person's rule). */
+  webSearch: 'ask' | 'allow';
   /** MCP servers from `mcp_servers:`, checked, defaults applied. */
   mcpServers: Record<string, McpServerConfig>;
   /** Whether the config file exists. */
@@ -294,6 +303,8 @@ export function resolveConfig(
     thinkingEffort: file.thinking_effort,
     shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
     shellEnv: envNames(file.shell_env) ?? [],
+    webAllow: siteNames(file.web_allow) ?? [],
+    webSearch: file.web_search ?? 'ask',
     mcpServers: Object.fromEntries(
       Object.entries(file.mcp_servers ?? {})
         .filter(([name, v]) => mcpServerProblem(name, v) === undefined)

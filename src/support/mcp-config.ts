@@ -7,6 +7,7 @@
  *       args: [-y, "@modelcontextprotocol/server-filesystem", "."]
  *       env: { LOG_LEVEL: warn }
  *       trust: read            # ask (default) | read | auto
+ *       egress: true           # its arguments may reach it unasked (default false)
  *       include: [read_text_file, list_directory]
  *     github:
  *       url: https://api.example.com/mcp
@@ -32,6 +33,12 @@ export interface McpServerConfig {
   url?: string;
   headers?: Record<string, string>;
   trust: McpTrust;
+  /**
+   * The person's word that the model's arguments may go to this server with no question (it
+   * keeps them on this computer, or it is a service they trust with their data). Without it,
+   * every call with arguments asks, in every mode and whatever `trust` says (agent/egress.ts).
+   */
+  egress?: boolean;
   /** Only these tools (names as the server gives them). */
   include?: string[];
   exclude?: string[];
@@ -50,6 +57,7 @@ const KEYS = [
   'url',
   'headers',
   'trust',
+  'egress',
   'include',
   'exclude',
   'timeout',
@@ -104,6 +112,8 @@ export function mcpServerProblem(name: string, v: unknown): McpProblem | undefin
   }
   if (o.trust !== undefined && !MCP_TRUST.includes(o.trust as McpTrust))
     return problem('mcp.bad.trust', 'trust', { value: String(o.trust), known: MCP_TRUST.join(', ') });
+  if (o.egress !== undefined && typeof o.egress !== 'boolean')
+    return problem('mcp.bad.egress', 'egress', { value: String(o.egress) });
   if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout > 0 && o.timeout <= 600))
     return problem('mcp.bad.timeout', 'timeout');
   const call = o.call_timeout;
@@ -138,6 +148,7 @@ export function normalizeServer(v: Record<string, unknown>): McpServerConfig {
       ? Object.fromEntries(Object.entries(m as Record<string, unknown>).map(([k, x]) => [k, String(x)]))
       : undefined;
   const out: McpServerConfig = { trust: (v.trust as McpTrust | undefined) ?? 'ask' };
+  if (v.egress === true) out.egress = true;
   if (isText(v.command)) out.command = v.command;
   if (isTextList(v.args)) out.args = v.args;
   const env = text(v.env);

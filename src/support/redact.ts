@@ -5,6 +5,8 @@
  * in URLs (`https://user:pass@host`, `?api_key=…`) become `[redacted]`.
  */
 
+import { decodedForms, joinedData } from './secret-decode.js';
+
 export const REDACTED = '[redacted]';
 
 /** Key- and token-shaped strings, whoever issued them. */
@@ -73,6 +75,22 @@ export class SecretRegistry {
     return false;
   }
 
+  /**
+   * True when the text holds a piece of one of these secrets: FRAGMENT characters in a row of a
+   * secret at least twice that long, in any letter case (host names are lower-cased on the way).
+   * A key sent in halves, or with its id and secret apart, is caught by either half.
+   */
+  pieceIn(text: string): boolean {
+    const lower = text.toLowerCase();
+    for (const s of this.values) {
+      if (s.length < FRAGMENT * 2) continue;
+      const key = s.toLowerCase();
+      for (let i = 0; i + FRAGMENT <= key.length; i++)
+        if (lower.includes(key.slice(i, i + FRAGMENT))) return true;
+    }
+    return false;
+  }
+
   /** The text with each of these secrets replaced. */
   hide(text: string): string {
     let out = text;
@@ -80,6 +98,9 @@ export class SecretRegistry {
     return out;
   }
 }
+
+/** The shortest piece of a registered secret that counts as the secret leaving. */
+const FRAGMENT = 8;
 
 /** Names of settings and variables whose value is a secret. */
 const SECRET_NAME = /(?:^|_|-)(?:api_?key|apikey|key|token|secret|password|passwd|pass|auth|credentials?)$/i;
@@ -122,24 +143,22 @@ export function redact(text: string): string {
 
 /**
  * True when text about to leave the computer (a URL to fetch, a search query, an MCP tool's
- * arguments) carries a registered secret or anything `redact` would hide: a key- or token-shaped
- * string, a private key, credentials in a URL, `password=…`. Such a call is refused, not cleaned:
- * a cleaned query would silently do something else.
+ * arguments, a file's name) carries a registered secret or a piece of one, or anything `redact`
+ * would hide: a key- or token-shaped string, a private key, credentials in a URL, `password=…`.
+ * Checked in every spelling `decodedForms` undoes (base64, hex, base32, percent-encoding applied
+ * any number of times, reversed, invisible characters inside), and — given the texts this
+ * session sent before — over their data parts joined up, so a key sent in pieces is whole again.
+ * Such a call is refused, not cleaned: a cleaned query would silently do something else.
  */
-export function carriesSecret(text: string): boolean {
+export function carriesSecret(text: string, earlier: readonly string[] = []): boolean {
   if (!text) return false;
-  if (containsKnownSecret(text)) return true;
-  // Percent-encoded secrets (`?q=sk%2Dabc…`) count too.
-  let decoded = text;
-  try {
-    decoded = decodeURIComponent(text);
-  } catch {
-    // Not valid percent-encoding: judge the text as it is.
-  }
-  return (
-    redact(text) !== text ||
-    (decoded !== text && (containsKnownSecret(decoded) || redact(decoded) !== decoded))
-  );
+  if (decodedForms(text).some(formCarries)) return true;
+  if (!earlier.length) return false;
+  return joinedData([...earlier, text]).some((joined) => decodedForms(joined).some(formCarries));
+}
+
+function formCarries(form: string): boolean {
+  return containsKnownSecret(form) || installed.pieceIn(form) || redact(form) !== form;
 }
 
 /** `redact` for any value on its way to JSON (log data, session records): strings anywhere inside. */

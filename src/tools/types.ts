@@ -108,6 +108,12 @@ export interface ToolContext {
    * stream as is. Its type is the agent's RunEvent, which this layer does not know.
    */
   emit(event: { readonly type: string }): void;
+  /**
+   * May this address be reached with no question (the egress rule: the person typed it, or
+   * allowed its site, and it carries no data the model composed)? web_fetch asks it before
+   * following a redirect to another site. Absent: no.
+   */
+  mayReach?(url: string): boolean;
   /** What the person granted beyond a plain yes (the keys of the choices they picked). */
   granted?: readonly string[];
   /**
@@ -178,21 +184,11 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   label?(args: z.infer<S>): string;
   assess?(args: z.infer<S>, ctx: ToolContext): Assessment | Promise<Assessment>;
   /**
-   * For reads that leave the computer (web_fetch): the address this call reaches. The policy
-   * then asks per domain in approve mode unless the person typed the URL (design §3).
+   * What a call sends off this computer (web_fetch's address, web_search's query, an MCP tool's
+   * arguments, a file OCR uploads). The egress rule (agent/egress.ts) decides from these whether
+   * the person must say yes, in every mode, and refuses any that carries a secret.
    */
-  site?(args: z.infer<S>): string | undefined;
-  /**
-   * For calls that send something off this computer (web_fetch's URL, web_search's query, an
-   * MCP tool's arguments): the texts that leave. A call whose text carries a secret is refused
-   * before anyone is asked (support/redact.ts `carriesSecret`).
-   */
-  egress?(args: z.infer<S>): string[];
-  /**
-   * A read that leaves the computer without naming a site (web_search): in approve mode the
-   * person is asked once per session, and a yes covers the rest of it.
-   */
-  askOnce?: boolean;
+  egress?(args: z.infer<S>): Outbound[];
   /** How the argument should be shown in a permission prompt (long contents summarised). */
   preview?(args: z.infer<S>, ctx?: ToolContext): string;
   /**
@@ -222,6 +218,19 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape
 export type AnyTool = Tool<any>;
+
+/**
+ * One thing a call sends off this computer:
+ * - `url`: a web address requested (what is in it is what leaves);
+ * - `query`: words sent to a service (web_search);
+ * - `args`: a tool's arguments sent to an MCP server (`trusted`: its config says `egress: true`);
+ * - `upload`: a file sent to a service (OCR), by its path as the call gives it.
+ */
+export type Outbound =
+  | { kind: 'url'; url: string }
+  | { kind: 'query'; text: string; to: string }
+  | { kind: 'args'; text: string; to: string; trusted: boolean }
+  | { kind: 'upload'; path: string; to: string };
 
 /** A failure the model should read and can recover from. Its message is the tool result. */
 export class ToolError extends Error {

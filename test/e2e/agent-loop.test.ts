@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
+import { unwrap } from '../helpers/untrusted.js';
 
 const t = useE2E();
 const fake = t.fake;
@@ -13,7 +14,8 @@ const fake = t.fake;
 /** The tool results the model received in request `n` (0-based), by tool call id. */
 function resultsIn(n: number): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of fake.chatBodies()[n].messages) if (m.role === 'tool') out[m.tool_call_id] = m.content;
+  for (const m of fake.chatBodies()[n].messages)
+    if (m.role === 'tool') out[m.tool_call_id] = unwrap(m.content);
   return out;
 }
 

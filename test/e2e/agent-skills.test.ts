@@ -11,6 +11,7 @@ import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { makePdf } from '../helpers/media.js';
 import { toolNames } from '../helpers/requests.js';
+import { unwrap } from '../helpers/untrusted.js';
 
 const REAL = resolve(import.meta.dirname, '../fixtures/skills/real');
 
@@ -112,7 +113,7 @@ describe('Agent Skills in chat', () => {
     const r = await e.zhi(['-c', 'tidy a.csv'], { env: { ZHI_LANGUAGE: 'zh' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Done within the skill.\n');
-    const results = fake.chatRequests().slice(1).map(lastTool);
+    const results = fake.chatRequests().slice(1).map(lastTool).map(unwrap);
     expect(results[0]).not.toContain('allows only');
     expect(results[1]).toContain(
       'zhi runs only these tools, as its allowed-tools says: shell (python3), file_read',
@@ -188,7 +189,8 @@ describe('zhi run with a real SKILL.md', () => {
     expect(r.code).toBe(0);
     const user = fake.chatRequests()[0]!.body.messages[1].content as string;
     expect(user).toContain("The person's request, in their words:\nturn these notes into a newsletter");
-    expect(user).toContain('<document name="stdin">\nQ3: revenue up 12%. New office in Shenzhen.');
+    expect(unwrap(user)).toContain('<document name="stdin">\nQ3: revenue up 12%. New office in Shenzhen.');
+    expect(user).toMatch(/<document name="stdin">\n<untrusted-data id="[0-9a-f]+" source="standard input">/);
   });
 
   it('runs a skill that asks for a Claude model on the skill model, with a warning', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { estimateTextTokens } from '../../src/agent/tokens.js';
 import { useE2E } from '../helpers/e2e.js';
+import { unwrap } from '../helpers/untrusted.js';
 import { buildXlsx, type RawCell } from '../helpers/xlsx-build.js';
 
 const e = useE2E();
@@ -20,7 +21,7 @@ function* orders(n: number): Generator<RawCell[]> {
 }
 
 const toolContents = (body: { messages: { role: string; content: string }[] }): string[] =>
-  body.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  body.messages.filter((m) => m.role === 'tool').map((m) => unwrap(m.content));
 
 describe('a big spreadsheet in a conversation', () => {
   it('enters as one bounded page with a digest, page 2 is reachable, and the next message leaves both out', async () => {

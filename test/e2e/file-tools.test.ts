@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { makePdf } from '../helpers/media.js';
+import { unwrap } from '../helpers/untrusted.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const e = useE2E();
@@ -32,7 +33,7 @@ beforeEach(() => {
 function toolResults(requestIndex: number): Record<string, string> {
   const body = fake.chatBodies()[requestIndex];
   const out: Record<string, string> = {};
-  for (const m of body.messages) if (m.role === 'tool') out[m.tool_call_id] = m.content;
+  for (const m of body.messages) if (m.role === 'tool') out[m.tool_call_id] = unwrap(m.content);
   return out;
 }
 

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { BILLION_LAUGHS } from '../helpers/attacks.js';
 import { useE2E } from '../helpers/e2e.js';
+import { unwrap } from '../helpers/untrusted.js';
 
 const e = useE2E();
 
@@ -21,7 +22,7 @@ function toolResults(requestIndex: number): string[] {
   return e.fake
     .chatBodies()
     [requestIndex].messages.filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => m.content);
+    .map((m: { content: string }) => unwrap(m.content));
 }
 
 /** Everything sent to the API, as one string (headers excluded: the key belongs in Authorization). */
@@ -108,7 +109,7 @@ describe('the exfiltration chain is stopped at the read', () => {
       expect(reads[1]).toMatch(/^Error: "\.ssh\/id_ed25519" is in a credentials folder/);
       expect(reads[2]).toMatch(/^Error: "\.env" is an environment file/);
       expect(toolResults(2)[3]).toMatch(
-        /^Error: Denied: fetching https:\/\/attacker\.example\/.* needs the user's approval/,
+        /^Error: Denied: this call would send data off this computer \(https:\/\/attacker\.example\/\?k=stolen/,
       );
       // Not a byte of the key or the private key reached the API in any message.
       const sent = sentBodies();
@@ -122,12 +123,16 @@ describe('the exfiltration chain is stopped at the read', () => {
         );
         expect(r.stderr).toContain('If you really mean to share it, attach the file yourself.');
         expect(r.stderr).toContain('Refused to read ".ssh/id_ed25519": it is in a credentials folder');
-        expect(r.stderr).toMatch(/Not run \(open a web page\): zhi may only fetch addresses you typed/);
+        expect(r.stderr).toMatch(
+          /Not run \(web_fetch\): it would send data the model put together off this computer — to attacker\.example: https:\/\/attacker\.example\/\?k=stolen — and there is no terminal/,
+        );
       } else {
         expect(r.stderr).toContain('已拒绝读取“.config/zhi/config.yaml”：这是 zhi 自己的文件');
         expect(r.stderr).toContain('请自己附加这个文件');
         expect(r.stderr).toContain('已拒绝读取“.env”：.env 文件通常保存密码和密钥');
-        expect(r.stderr).toContain('未运行（打开网页）：没有终端可以询问时，zhi 只会获取你亲自输入的网址');
+        expect(r.stderr).toContain(
+          '未运行（web_fetch）：它会把模型组织的数据发送到这台电脑之外——发往 attacker.example',
+        );
       }
       // The person still gets the answer on stdout, and stderr never shows the key itself.
       expect(r.stdout).toBe('done\n');

@@ -24,13 +24,14 @@ const zhi = (args: string[], env: Record<string, string> = {}, cwd?: string) =>
   e.zhi(args, { timeoutMs: 60_000, env, ...(cwd ? { cwd } : {}) });
 const config = (lines: string[]) =>
   writeFileSync(join(home, 'config.yaml'), lines.join('\n'), { mode: 0o600 });
-const crashy = (trust: string) =>
+const crashy = (trust: string, egress = true) =>
   config([
     'mcp_servers:',
     '  crashy:',
     '    command: node',
     `    args: [${JSON.stringify(CRASHY)}]`,
     `    trust: ${trust}`,
+    ...(egress ? ['    egress: true'] : []),
   ]);
 
 describe('MCP at the edges', () => {
@@ -49,6 +50,21 @@ describe('MCP at the edges', () => {
     );
     await zhi(['-c', 'echo it']);
     expect(toolResults(fake.chatRequests()[3]!)[0]).toMatch(/^Error: /);
+  });
+
+  it('trust: auto without egress: true — the arguments still leave for the server, so --auto with no terminal refuses with the reason', async () => {
+    crashy('auto', false);
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'crashy__echo', arguments: { text: 'my salary' } }] },
+      { kind: 'text', text: 'Refused.' },
+    );
+    const r = await zhi(['-c', 'echo it', '--auto']);
+    expect(r.code).toBe(0);
+    expect(toolResults(fake.chatRequests()[1]!)[0]).toMatch(
+      /^Error: Denied: this call would send data off this computer/,
+    );
+    expect(r.stderr).toContain('to MCP crashy: {"text":"my salary"}');
+    expect(r.stderr).toContain('there is no terminal to ask you');
   });
 
   it('50 MCP calls in one run: no MaxListenersExceededWarning', async () => {

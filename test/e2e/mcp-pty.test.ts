@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { CRASHY, FS_SERVER } from '../helpers/mcp.js';
+import { unwrap } from '../helpers/untrusted.js';
 
 const PROMPT = /zhi \[(approve|auto|确认|自动)\]> $/;
 
@@ -41,7 +42,7 @@ describe('MCP in the REPL', () => {
     await s.waitFor('The server echoed.', 15_000, from);
     await s.waitFor(PROMPT, 10_000, from);
     const second = fake.requests.filter((r: RecordedRequest) => r.path.endsWith('/chat/completions'))[1]!;
-    expect(second.body.messages.at(-1).content).toBe('echo: hello');
+    expect(unwrap(second.body.messages.at(-1).content)).toBe('echo: hello');
 
     from = s.mark();
     s.write('/mcp');

@@ -36,6 +36,7 @@ function manyServer(): void {
       '    command: node',
       `    args: [${JSON.stringify(MANY)}]`,
       '    trust: read',
+      '    egress: true',
     ].join('\n'),
     { mode: 0o600 },
   );

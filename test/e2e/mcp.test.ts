@@ -38,6 +38,7 @@ describe('MCP servers as tools', () => {
         '    command: node',
         `    args: [${JSON.stringify(FS_SERVER)}, ${JSON.stringify(data)}]`,
         '    trust: read',
+        '    egress: true',
         '    include: [read_text_file, list_directory]',
       ].join('\n'),
     );
@@ -83,6 +84,7 @@ describe('MCP servers as tools', () => {
         '    command: node',
         `    args: [${JSON.stringify(FS_SERVER)}, ${JSON.stringify(data)}]`,
         '    trust: read',
+        '    egress: true',
         '    include: [read_media_file]',
       ].join('\n'),
     );
@@ -151,6 +153,7 @@ describe('MCP servers as tools', () => {
         '    command: node',
         `    args: [${JSON.stringify(CRASHY)}]`,
         '    trust: read',
+        '    egress: true',
       ].join('\n'),
     );
     fake.script(
@@ -186,6 +189,7 @@ describe('MCP servers as tools', () => {
         '    command: node',
         `    args: [${JSON.stringify(CRASHY)}]`,
         '    trust: read',
+        '    egress: true',
         '    call_timeout: 2',
       ].join('\n'),
     );
@@ -249,6 +253,7 @@ describe('MCP servers as tools', () => {
       '    command: node',
       `    args: [${JSON.stringify(CRASHY)}]`,
       '    trust: read',
+      '    egress: true',
       '  broken:',
       '    command: node',
       '    args: server.js',
@@ -303,6 +308,7 @@ describe('MCP servers as tools', () => {
         '    command: node',
         `    args: [${JSON.stringify(CRASHY)}]`,
         '    trust: read',
+        '    egress: true',
       ].join('\n'),
     );
     mkdirSync(join(home, 'skills'));

@@ -183,8 +183,10 @@ describe('web_search', () => {
       },
       { kind: 'text', text: '根据 [1] https://example.gov.cn/tax ，扣除提高了。' },
     );
-    // A search sends the model's words out: without a terminal it runs only with --auto (issue 23).
-    const r = await zhi(['-c', '个税新规有什么变化？', '--auto']);
+    // A search sends the model's words out: it asks each time, in every mode (issue 37), unless
+    // the person's config says web_search: allow.
+    writeFileSync(join(e.home, 'config.yaml'), 'web_search: allow\n');
+    const r = await zhi(['-c', '个税新规有什么变化？']);
     expect(r.code).toBe(0);
     const search = fake.requests.find((q) => q.path.endsWith('/web_search'))!;
     expect(search.body).toMatchObject({
@@ -207,22 +209,27 @@ describe('web_search', () => {
     expect(usage.stdout).toMatch(/web-search\s+1\s.*¥0\.01/);
   });
 
-  it('is not sent without a person to ask or --auto', async () => {
+  it('is not sent without a person to ask, --auto or not, and the person is told what it would have sent', async () => {
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'web_search', arguments: { query: 'GLM-5.3 release' } }] },
+      { kind: 'text', text: 'ok' },
+      { kind: 'tools', calls: [{ name: 'web_search', arguments: { query: 'GLM-5.3 release' } }] },
+      { kind: 'text', text: 'ok' },
+    );
+    expect((await zhi(['-c', 'news?'])).code).toBe(0);
+    const auto = await zhi(['-c', 'news?', '--auto']);
+    expect(auto.code).toBe(0);
+    expect(auto.stderr).toContain('to web search: GLM-5.3 release');
+    expect(fake.requests.some((q) => q.path.endsWith('/web_search'))).toBe(false);
+  });
+
+  it('uses search-prime on Z.ai', async () => {
+    writeFileSync(join(e.home, 'config.yaml'), 'platform: zai\nweb_search: allow\n');
     fake.script(
       { kind: 'tools', calls: [{ name: 'web_search', arguments: { query: 'GLM-5.3 release' } }] },
       { kind: 'text', text: 'ok' },
     );
     expect((await zhi(['-c', 'news?'])).code).toBe(0);
-    expect(fake.requests.some((q) => q.path.endsWith('/web_search'))).toBe(false);
-  });
-
-  it('uses search-prime on Z.ai', async () => {
-    writeFileSync(join(e.home, 'config.yaml'), 'platform: zai\n');
-    fake.script(
-      { kind: 'tools', calls: [{ name: 'web_search', arguments: { query: 'GLM-5.3 release' } }] },
-      { kind: 'text', text: 'ok' },
-    );
-    expect((await zhi(['-c', 'news?', '--auto'])).code).toBe(0);
     expect(fake.requests.find((q) => q.path.endsWith('/web_search'))!.body.search_engine).toBe(
       'search-prime',
     );

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { makePdf, makePng } from '../helpers/media.js';
+import { unwrap } from '../helpers/untrusted.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -23,7 +24,7 @@ function toolResults(requestIndex: number): string[] {
   return fake
     .chatBodies()
     [requestIndex].messages.filter((m: { role: string }) => m.role === 'tool')
-    .map((m: { content: string }) => m.content);
+    .map((m: { content: string }) => unwrap(m.content));
 }
 
 describe('web_fetch never reaches a local address', () => {

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
+import { unwrap } from '../helpers/untrusted.js';
 
 const e = useE2E();
 const { fake } = e;
@@ -27,7 +28,7 @@ const userText = (req: RecordedRequest): string => req.body.messages[1].content;
 const toolNames = (body: { tools?: { function: { name: string } }[] }) =>
   (body.tools ?? []).map((t) => t.function.name).sort();
 const lastTool = (body: { messages: { role: string; content: string }[] }) =>
-  [...body.messages].reverse().find((m) => m.role === 'tool')?.content ?? '';
+  unwrap([...body.messages].reverse().find((m) => m.role === 'tool')?.content ?? '');
 
 describe('zhi run: one skill', () => {
   it('runs summarize on glm-4-flash with thinking off, only its own tools, writes the file, and prints it as the answer: one model call', async () => {
@@ -59,7 +60,7 @@ describe('zhi run: one skill', () => {
     expect(system(first!)).toMatch(/^You summarize documents for busy readers/);
     expect(system(first!)).toContain('Answer in the language');
     expect(system(first!)).toContain('the run ends there');
-    expect(userText(first!)).toContain('<document name="notes.txt">\nBudget meeting.');
+    expect(unwrap(userText(first!))).toContain('<document name="notes.txt">\nBudget meeting.');
     expect(userText(first!)).toContain('- length: medium');
   });
 

@@ -3,13 +3,20 @@
  * back, which file it is about.
  */
 import type { RecordedRequest } from '../fake-zhipu/server.js';
+import { unwrap } from './untrusted.js';
 
 /** The names of the tools offered to the model, in the order they were sent. */
 export const toolNames = (req: RecordedRequest): string[] =>
   (req.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name);
 
-/** The tool results in the request's messages, in order. */
-export const toolResults = (req: RecordedRequest): string[] =>
+/**
+ * The tool results in the request's messages, in order, with the untrusted-data boundaries
+ * around documents, pages and MCP results taken off (`rawToolResults` keeps them).
+ */
+export const toolResults = (req: RecordedRequest): string[] => rawToolResults(req).map(unwrap);
+
+/** The tool results exactly as sent, boundaries included. */
+export const rawToolResults = (req: RecordedRequest): string[] =>
   req.body.messages
     .filter((m: { role: string }) => m.role === 'tool')
     .map((m: { content: string }) => m.content);

@@ -17,6 +17,9 @@ export interface RawSheet {
   rows: Iterable<RawCell[]>;
   merges?: string[];
   hidden?: boolean;
+  /** Rows (1-based) and columns (1-based, inclusive ranges) Excel hides. */
+  hiddenRows?: number[];
+  hiddenCols?: [number, number][];
 }
 
 export interface RawWorkbook {
@@ -59,12 +62,20 @@ function cellXml(ref: string, cell: RawCell, strings: Map<string, number>): stri
 
 function sheetXml(sheet: RawSheet, strings: Map<string, number>): string {
   const parts: string[] = [
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">',
   ];
+  if (sheet.hiddenCols?.length)
+    parts.push(
+      `<cols>${sheet.hiddenCols.map(([a, b]) => `<col min="${a}" max="${b}" hidden="1"/>`).join('')}</cols>`,
+    );
+  parts.push('<sheetData>');
   let r = 0;
   for (const row of sheet.rows) {
     r++;
-    parts.push(`<row r="${r}">${row.map((c, i) => cellXml(`${colName(i)}${r}`, c, strings)).join('')}</row>`);
+    const hidden = sheet.hiddenRows?.includes(r) ? ' hidden="1"' : '';
+    parts.push(
+      `<row r="${r}"${hidden}>${row.map((c, i) => cellXml(`${colName(i)}${r}`, c, strings)).join('')}</row>`,
+    );
   }
   parts.push('</sheetData>');
   if (sheet.merges?.length)

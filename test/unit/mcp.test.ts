@@ -52,7 +52,7 @@ describe('mcp_servers in config.yaml', () => {
     setLanguage('zh');
     try {
       expect(one({ a: { command: 'x', trus: 'read' } })?.text).toBe(
-        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, include, exclude, timeout, call_timeout）',
+        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, egress, include, exclude, timeout, call_timeout）',
       );
     } finally {
       setLanguage('en');

@@ -9,6 +9,7 @@ import type { ToolContext } from '../../src/tools/types.js';
 import { FakeZhipu, TEST_KEY } from '../fake-zhipu/server.js';
 import { toolContext } from '../helpers/file-fixtures.js';
 import { makeJpegHeader, makePdf, makePng } from '../helpers/media.js';
+import { unwrap } from '../helpers/untrusted.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let fake: FakeZhipu;
@@ -53,7 +54,7 @@ describe('ocr tool against the fake API', () => {
     fake.scriptOcr({
       md: '# Invoice\n\n| Item | Amount |\n| --- | --- |\n| Total | 100.00 |\n![](page=1,bbox=[1, 2, 3, 4])',
     });
-    const out = await ocr.execute({ path: 'scan.pdf' }, ctx());
+    const out = unwrap((await ocr.execute({ path: 'scan.pdf' }, ctx())) as string);
     expect(out).toBe(
       'OCR of scan.pdf (3 pages):\n\n# Invoice\n\n| Item | Amount |\n| --- | --- |\n| Total | 100.00 |\n[image on page 2]',
     );
@@ -128,7 +129,7 @@ describe('ocr tool against the fake API', () => {
     fake.scriptOcr({ md: '长'.repeat(40_000) });
     const out = (await ocr.execute({ path: 'long.pdf' }, ctx())) as string;
     expect(Buffer.byteLength(out)).toBeLessThanOrEqual(50 * 1024 + 200);
-    expect(out).toMatch(
+    expect(unwrap(out)).toMatch(
       /\[truncated: showing the first \d+ KB of 117 KB\]\n\[To read a later part, call ocr again with start_page and end_page\.\]$/,
     );
   });

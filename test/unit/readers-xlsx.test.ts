@@ -123,7 +123,7 @@ describe('spreadsheet values as a person sees them', () => {
     });
     const doc = await readDocument(p);
     expect(doc.text).toContain('| 2024-03-15 | TRUE | #DIV/0! | in\rline |'.replace('\r', '<br>'));
-    expect(doc.text).toContain('## Secret (hidden sheet)');
+    expect(doc.text).toContain('## Secret (hidden sheet, not shown in Excel)');
     expect(doc.sheets).toEqual(['Visible', 'Secret']);
   });
 });

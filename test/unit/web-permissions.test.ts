@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { egressFacts, urlIsFree } from '../../src/agent/egress.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import { type ApprovalAnswer, type Prompter, runAgent, type ToolApproval } from '../../src/agent/loop.js';
-import {
-  decide,
-  grantTyped,
-  newWebGrants,
-  sitePreapproved,
-  urlsInText,
-  type WebGrants,
-} from '../../src/agent/permissions.js';
+import { decide, grantTyped, newWebGrants, urlsInText, type WebGrants } from '../../src/agent/permissions.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message, ToolMessage } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
@@ -21,14 +15,14 @@ import { createWebFetch, fetchPreview } from '../../src/tools/web/fetch.js';
 import { createWebSearchTool } from '../../src/tools/web/search.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
 
-describe('decide: reads that leave the computer', () => {
-  it('asks per site in approve mode unless pre-approved; auto keeps running them; no terminal denies', () => {
+describe('decide: calls that send data out', () => {
+  it('ask in every mode, auto included; with no terminal they are denied', () => {
     expect(decide('read', 'approve', true)).toBe('allow');
-    expect(decide('read', 'approve', true, { preapproved: false })).toBe('ask');
-    expect(decide('read', 'approve', true, { preapproved: true })).toBe('allow');
-    expect(decide('read', 'approve', false, { preapproved: false })).toBe('deny');
-    expect(decide('read', 'approve', false, { preapproved: true })).toBe('allow');
-    expect(decide('read', 'auto', false, { preapproved: false })).toBe('allow');
+    expect(decide('read', 'approve', true, true)).toBe('ask');
+    expect(decide('read', 'auto', true, true)).toBe('ask');
+    expect(decide('read', 'auto', false, true)).toBe('deny');
+    expect(decide('mcp-auto', 'auto', false, true)).toBe('deny');
+    expect(decide('read', 'auto', false, false)).toBe('allow');
     expect(decide('shell', 'auto', true)).toBe('ask');
   });
 });
@@ -43,16 +37,18 @@ describe('typed URLs', () => {
     expect(urlsInText('no links, ftp://x.example/')).toEqual([]);
   });
 
-  it('pre-approves exactly the typed URL (not the same site with added data), or a domain allowed always', () => {
+  it('frees exactly the typed URL (not the same site with added data), or a data-free address on an allowed site', () => {
     const g = newWebGrants();
+    const free = (url: string) => urlIsFree(url, egressFacts(g));
     grantTyped(g, 'read https://news.example/story#top');
-    expect(sitePreapproved('https://news.example/story', g)).toBe(true);
-    expect(sitePreapproved('https://NEWS.example/story#other', g)).toBe(true);
-    expect(sitePreapproved('https://news.example/story?k=0123456789abcdef', g)).toBe(false);
-    expect(sitePreapproved('https://attacker.example/?k=1', g)).toBe(false);
+    expect(free('https://news.example/story')).toBe(true);
+    expect(free('https://NEWS.example/story#other')).toBe(true);
+    expect(free('https://news.example/story?k=0123456789abcdef')).toBe(false);
+    expect(free('https://attacker.example/?k=1')).toBe(false);
     g.hosts.add('docs.example');
-    expect(sitePreapproved('https://docs.example/any/page?x=1', g)).toBe(true);
-    expect(sitePreapproved('https://docs.example.evil.example/', g)).toBe(false);
+    expect(free('https://docs.example/any/page')).toBe(true);
+    expect(free('https://docs.example/any/page?x=1')).toBe(false);
+    expect(free('https://docs.example.evil.example/')).toBe(false);
   });
 });
 
@@ -77,7 +73,6 @@ const fetcher = (fetched: string[]): AnyTool => ({
   description: 'fetch',
   kind: 'read',
   schema: z.object({ url: z.string() }),
-  site: (a: { url: string }) => a.url,
   preview: (a: { url: string }) => fetchPreview(a.url),
   // The real tool's assessment: it offers "always for this domain".
   assess: createWebFetch().assess!,
@@ -150,18 +145,28 @@ const calls = (...urls: string[]): Turn[] => [
 ];
 
 describe('web_fetch in the loop', () => {
-  it('asks for the first fetch of a domain; "always" covers the rest of that domain only', async () => {
+  it('asks for the first fetch of a site; "always" covers that site\'s addresses that carry no data', async () => {
     const r = await run({
-      turns: calls('https://a.example/1', 'https://a.example/2?x=1', 'https://b.example/'),
-      answers: [{ grants: [ALWAYS_SITE] }, false],
+      turns: calls(
+        'https://a.example/1',
+        'https://a.example/2',
+        'https://a.example/3?x=1',
+        'https://b.example/',
+      ),
+      answers: [{ grants: [ALWAYS_SITE] }, true, false],
     });
     expect(r.asked.map((q) => q.preview.split('\n')[0])).toEqual([
       'Address: https://a.example/1',
+      'Address: https://a.example/3?x=1',
       'Address: https://b.example/',
     ]);
     expect(r.asked[0]!.choices).toEqual([{ key: 'a', label: 'always for a.example', grant: ALWAYS_SITE }]);
-    expect(r.fetched).toEqual(['https://a.example/1', 'https://a.example/2?x=1']);
-    expect(r.results[2]).toMatch(/^Error: The user declined/);
+    // The question says what leaves, and where.
+    expect(r.asked[1]!.warning).toMatch(
+      /^This sends data the model put together off your computer, to a\.example \(shown above\)\.$/,
+    );
+    expect(r.fetched).toEqual(['https://a.example/1', 'https://a.example/2', 'https://a.example/3?x=1']);
+    expect(r.results[3]).toMatch(/^Error: The user declined/);
   });
 
   it('"yes" allows one fetch only', async () => {
@@ -191,19 +196,36 @@ describe('web_fetch in the loop', () => {
       grants,
     });
     expect(r.fetched).toEqual(['https://news.example/a']);
-    expect(r.results[1]).toMatch(/^Error: Denied: fetching https:\/\/attacker\.example\/\?k=secret needs/);
+    expect(r.results[1]).toMatch(
+      /^Error: Denied: this call would send data off this computer \(https:\/\/attacker\.example\/\?k=secret \(to attacker\.example\)\)/,
+    );
     const denied = r.events.find((e) => e.type === 'permission' && e.decision === 'denied');
-    expect(denied && 'notice' in denied ? denied.notice : '').toMatch(/only fetch addresses you typed/);
+    expect(denied && 'notice' in denied ? denied.notice : '').toMatch(
+      /to attacker\.example: https:\/\/attacker\.example\/\?k=secret — and there is no terminal/,
+    );
   });
 
-  it('auto mode fetches without asking, as before', async () => {
+  it('auto mode does not send data out unasked: with no terminal a composed address is denied', async () => {
     const r = await run({
       turns: calls('https://x.example/'),
       answers: [],
       interactive: false,
       mode: 'auto',
     });
-    expect(r.fetched).toEqual(['https://x.example/']);
+    expect(r.fetched).toEqual([]);
+    expect(r.results[0]).toMatch(/^Error: Denied: this call would send data off/);
+  });
+
+  it('a site in web_allow is fetched unasked in auto mode, but not with a query', async () => {
+    const r = await run({
+      turns: calls('https://docs.example/guide', 'https://docs.example/search?q=notes'),
+      answers: [],
+      interactive: false,
+      mode: 'auto',
+      grants: newWebGrants({ webAllow: ['docs.example'] }),
+    });
+    expect(r.fetched).toEqual(['https://docs.example/guide']);
+    expect(r.results[1]).toMatch(/^Error: Denied/);
   });
 });
 
@@ -212,24 +234,27 @@ const searches = (...queries: string[]): Turn[] => [
   { text: 'done' },
 ];
 
-describe('web_search asks like web_fetch', () => {
-  it('asks once in approve mode; a yes covers the rest of the session', async () => {
+describe('web_search asks for every query', () => {
+  it('a yes covers that query only; the question shows the words', async () => {
     const grants = newWebGrants();
-    const r = await run({ turns: searches('天气 北京', '汇率'), answers: [true], grants });
-    expect(r.asked).toHaveLength(1);
-    expect(r.asked[0]!.summary?.text).toMatch(/every search for the rest of this session/);
+    const r = await run({ turns: searches('天气 北京', '汇率'), answers: [true, true], grants });
+    expect(r.asked).toHaveLength(2);
+    expect(r.asked[0]!.summary?.text).toMatch(/Each search is asked about/);
+    expect(r.asked[1]!.warning).toContain('to web search (shown above)');
+    expect(r.asked[1]!.preview).toContain('汇率');
     expect(r.fetched).toEqual(['search:天气 北京', 'search:汇率']);
-    const again = await run({ turns: searches('again'), answers: [], grants });
-    expect(again.asked).toHaveLength(0);
+    const again = await run({ turns: searches('again'), answers: [false], grants });
+    expect(again.asked).toHaveLength(1);
+    expect(again.fetched).toEqual([]);
   });
 
-  it('a no is a no; without a terminal it is denied; auto mode searches', async () => {
+  it('a no is a no; without a terminal it is denied, in auto mode too', async () => {
     const no = await run({ turns: searches('x'), answers: [false] });
     expect(no.fetched).toEqual([]);
     const none = await run({ turns: searches('x'), answers: [], interactive: false });
     expect(none.fetched).toEqual([]);
     const auto = await run({ turns: searches('x'), answers: [], interactive: false, mode: 'auto' });
-    expect(auto.fetched).toEqual(['search:x']);
+    expect(auto.fetched).toEqual([]);
   });
 });
 
@@ -253,7 +278,8 @@ describe('egress: nothing secret leaves in a URL, a query or arguments', () => {
           },
           { text: 'done' },
         ],
-        answers: [],
+        // Only the last is asked about: the others are refused before anyone is asked.
+        answers: [true],
         mode: 'auto',
       });
       expect(r.fetched).toEqual(['https://x.example/page']);

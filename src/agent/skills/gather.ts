@@ -28,8 +28,10 @@ import { AudioError } from '../../tools/asr/audio.js';
 import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
 import { ParseDeclined } from '../../tools/files/platform-parse.js';
+import { hiddenWarning } from '../../tools/files/readers/hidden.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolError } from '../../tools/types.js';
+import { fileNamed } from '../egress.js';
 import type { RunEvent } from '../events.js';
 import { fitResults } from './combine-results.js';
 import type { PartStore } from './part-store.js';
@@ -268,7 +270,20 @@ async function* readOne(
   rt: SkillRuntime,
 ): AsyncGenerator<RunEvent, DocumentBlock> {
   const outcome = await readInput(abs, name, o);
-  if ('block' in outcome) return outcome.block;
+  if ('block' in outcome) {
+    // Hidden text that reads like an instruction: the person is told before the model reads it.
+    const warning = outcome.block.hidden && hiddenWarning(name, outcome.block.hidden);
+    if (warning) yield { type: 'warning', message: warning };
+    return outcome.block;
+  }
+  // Read by a platform service (OCR, speech, the file parser): the file leaves the computer. A
+  // file the model chose (a composite skill's step) goes only when the person named it.
+  if (req.inputsFrom === 'model' && !fileNamed(name, rt.webGrants?.said ?? [])) {
+    throw new ToolError(
+      `${name} would be uploaded to the platform to be read, and the user did not name it; nothing was sent. Ask the user to name the file if it should be read.`,
+      { key: 'safety.upload.unnamed', params: { file: name } },
+    );
+  }
   if ('audio' in outcome) return yield* transcribeOne(abs, name, o, req, rt);
   if ('parse' in outcome) return yield* parseOne(abs, name, o, req, rt);
   if (!rt.ocr) return ocrBlock(name, outcome.ocr, undefined, o.budget);

@@ -66,6 +66,8 @@ function show(ctx: AppContext): ExitCodeValue {
     ['compact_threshold', String(c.compactThreshold)],
     ['shell_sandbox', c.shellSandbox],
     ['shell_env', c.shellEnv.join(', ') || '-'],
+    ['web_allow', c.webAllow.join(', ') || '-'],
+    ['web_search', c.webSearch],
     ['status_line', c.statusLine ? 'on' : 'off'],
     ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
   ];

@@ -52,7 +52,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     prompter,
     mode: o.mode,
     signal: o.signal,
-    webGrants: o.webGrants ?? newWebGrants(),
+    webGrants: o.webGrants ?? newWebGrants(ctx.config),
     cwd: ctx.cwd,
     outputFolder: (skillDir) => outputDirOf(ctx, skillDir),
     skillModel: ctx.config.skillModel,

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { formatBytes } from '../../support/text.js';
+import { untrusted } from '../../support/untrusted.js';
 import { resolveReadPath } from '../paths.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { documentFacts } from './readers/facts.js';
+import { hiddenWarning } from './readers/hidden.js';
 import { readDocument } from './readers/index.js';
 
 /**
@@ -43,11 +45,19 @@ const fileRead: Tool<typeof schema> = {
     if (args.offset && doc.offset >= doc.textBytes) {
       return `[offset ${args.offset} is at or past the end of ${file.display}: its text is ${doc.textBytes} bytes long]`;
     }
-    if (doc.kind === 'text' && !doc.notes.length && !doc.truncated) return doc.text;
+    // Hidden text that reads like an instruction: the person is told, whatever the model does.
+    const warning = hiddenWarning(file.display, doc.hidden);
+    if (warning) {
+      const event: { type: 'warning'; message: string } = { type: 'warning', message: warning };
+      ctx.emit(event);
+    }
+    // The file's text is data, inside a boundary the file cannot forge (support/untrusted.ts).
+    const source = `file ${file.display}`;
+    if (doc.kind === 'text' && !doc.notes.length && !doc.truncated) return untrusted(doc.text, source);
     const facts = documentFacts(doc);
     // A file longer than a page: how much there is, so the model can plan its reading.
     if (doc.truncated) facts.push(pagesDigest(doc.textBytes, doc.complete, doc.offset));
-    return `[${file.display}: ${facts.join('; ')}]\n\n${doc.text}`;
+    return `[${file.display}: ${facts.join('; ')}]\n\n${untrusted(doc.text, source)}`;
   },
 };
 

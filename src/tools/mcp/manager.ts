@@ -6,6 +6,7 @@
 import type { PlatformClient } from '../../llm/types.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { visible } from '../../support/sanitize.js';
+import { untrusted, untrustedLine } from '../../support/untrusted.js';
 import type { ToolRegistry } from '../registry.js';
 import { offerToolSearch } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
@@ -70,7 +71,11 @@ export class McpManager {
     return c.tools.map((info) => {
       const name = mcpToolName(c.name, info.name);
       // A server's text reaches the model and the screen: control, bidi and invisible characters shown, not kept.
-      const description = `[MCP server "${c.name}"] ${visible(cutAtWord(info.description ?? info.name, MAX_TOOL_DESCRIPTION), { keepNewlines: true })}`;
+      // Marked as the server's own words: data, not instructions (support/untrusted.ts).
+      const description = untrustedLine(
+        visible(cutAtWord(info.description ?? info.name, MAX_TOOL_DESCRIPTION), { keepNewlines: true }),
+        `MCP server "${c.name}"`,
+      );
       const tool: AnyTool = {
         name,
         description,
@@ -78,7 +83,15 @@ export class McpManager {
         parameters: glmSchema(info.inputSchema),
         kind: mcpKind(c.config.trust),
         ...(deferred ? { deferred } : {}),
-        egress: (args: Record<string, unknown>) => [JSON.stringify(args)],
+        // The arguments leave for the server: asked about unless its config says `egress: true`.
+        egress: (args: Record<string, unknown>) => [
+          {
+            kind: 'args',
+            text: JSON.stringify(args),
+            to: `MCP ${c.name}`,
+            trusted: c.config.egress === true,
+          },
+        ],
         label: (args: Record<string, unknown>) => mcpLabel(c.name, info.name, args, this.cwd),
         preview: (args: Record<string, unknown>, ctx) =>
           mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
@@ -94,7 +107,8 @@ export class McpManager {
                 this.options.client,
               )
             : [];
-          return { content: resultText(r, notes), isError: Boolean(r.isError) };
+          const source = `MCP server ${c.name}, tool ${info.name}`;
+          return { content: untrusted(resultText(r, notes), source), isError: Boolean(r.isError) };
         },
       };
       return tool;

@@ -12,6 +12,7 @@ import type { ApiErrorInfo, PlatformClient } from '../../llm/types.js';
 import { type FileKind, kindName, MIME, SNIFF_BYTES, sniffFile } from '../../support/filetype.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes, truncateText } from '../../support/text.js';
+import { untrusted } from '../../support/untrusted.js';
 import { resolveReadPath } from '../paths.js';
 import { type Tool, ToolError } from '../types.js';
 
@@ -213,6 +214,8 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
     schema,
     kind: 'read',
     readsFile: true,
+    // The file is uploaded to the platform's OCR: asked about unless the person named it.
+    egress: (args) => [{ kind: 'upload', path: args.path, to: 'OCR service' }],
     label: (args) => args.path,
     async execute(args, ctx) {
       const file = await resolveReadPath(ctx.cwd, args.path, ctx.named ? { named: ctx.named } : {});
@@ -239,12 +242,14 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
       const text = tidy(doc.markdown).trim();
       if (!text)
         return `${head}(no text found: the ${doc.pages === 1 ? 'page is' : 'pages are'} blank or contain only pictures)`;
-      const capped = truncateText(text, MAX_RESULT_BYTES - Buffer.byteLength(head));
+      // Room for the boundary around the text.
+      const capped = truncateText(text, MAX_RESULT_BYTES - Buffer.byteLength(head) - 512);
       const more =
         capped.truncated && doc.totalPages && doc.totalPages > 1
           ? '\n[To read a later part, call ocr again with start_page and end_page.]'
           : '';
-      return head + capped.text + more;
+      // The page's words are data, inside a boundary (support/untrusted.ts).
+      return head + untrusted(capped.text, `scan ${file.display}`) + more;
     },
   };
 }

@@ -6,12 +6,13 @@
  */
 
 import { isIP } from 'node:net';
-import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { formatBytes, truncateText } from '../../support/text.js';
+import { untrusted } from '../../support/untrusted.js';
 import { ALWAYS_SITE, type Tool, type ToolContext, ToolError } from '../types.js';
 import { contentKind, decodeBody, htmlTitle, htmlToMarkdown, mimeOf } from './content.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
@@ -30,6 +31,11 @@ export interface WebFetchDeps {
   timeoutMs?: number;
   maxDownloadBytes?: number;
   onRedirect?(to: URL): void;
+  /**
+   * May a redirect to another site be followed without asking? (The egress rule: an address the
+   * person typed or a site they allowed, carrying no data.) Absent: never.
+   */
+  mayFollow?(url: string): boolean;
 }
 
 const schema = z.object({
@@ -54,9 +60,11 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
   const connect = deps.connect ?? pinnedConnector;
   const cap = deps.maxDownloadBytes ?? MAX_DOWNLOAD_BYTES;
   let current = parseTarget(raw).url;
+  let previous: URL | undefined;
   const redirects: string[] = [];
-  for (let hop = 0; ; hop++) {
+  for (;;) {
     const target = await checkUrl(current, resolve);
+    if (previous) followable(previous, current, deps);
     let res: HopResponse;
     try {
       res = await connect({
@@ -75,20 +83,10 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
     const location = header(res, 'location');
     if ([301, 302, 303, 307, 308].includes(res.status) && location) {
       res.close();
-      if (hop >= MAX_REDIRECTS) {
-        throw new ToolError(
-          `Stopped after ${MAX_REDIRECTS} redirects (last: ${current.href}). The page keeps redirecting.`,
-        );
-      }
-      let next: URL;
-      try {
-        next = new URL(location, current);
-      } catch {
-        throw new ToolError(`${current.href} redirects to an invalid address (${location.slice(0, 200)}).`);
-      }
-      redirects.push(next.href);
-      deps.onRedirect?.(next);
-      current = next;
+      previous = current;
+      current = nextHop(current, location, [raw, ...redirects]);
+      redirects.push(current.href);
+      deps.onRedirect?.(current);
       continue;
     }
     const contentType = header(res, 'content-type');
@@ -102,6 +100,66 @@ export async function fetchChecked(raw: string, signal: AbortSignal, deps: WebFe
       res.close();
     }
   }
+}
+
+/**
+ * Where a redirect leads, or why it is not followed: past MAX_REDIRECTS, or back to an address
+ * already visited (a loop). The caller's loop checks the hop against SSRF like the first request.
+ */
+function nextHop(current: URL, location: string, visited: string[]): URL {
+  if (visited.length > MAX_REDIRECTS) {
+    throw new ToolError(
+      `Stopped after ${MAX_REDIRECTS} redirects (last: ${current.href}). The page keeps redirecting.`,
+    );
+  }
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    throw new ToolError(`${current.href} redirects to an invalid address (${location.slice(0, 200)}).`);
+  }
+  next.hash = '';
+  const seen = visited.map((v) => normalHref(v));
+  if (next.href === normalHref(current.href) || seen.includes(next.href)) {
+    throw new ToolError(
+      `${current.href} redirects in a loop (back to ${next.href}); the page cannot be read.`,
+    );
+  }
+  return next;
+}
+
+function normalHref(raw: string): string {
+  try {
+    const u = new URL(raw.trim());
+    u.hash = '';
+    return u.href;
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * A redirect to another site is a new site: followed only when the egress rule lets zhi reach it
+ * unasked (an address the person typed, or a site they allowed, carrying no data). Otherwise the
+ * model is told the address, and fetching it is a new call, decided like any other.
+ */
+function followable(from: URL, to: URL, deps: WebFetchDeps): void {
+  if (sameSite(from, to) || deps.mayFollow?.(to.href)) return;
+  throw new ToolError(
+    `${from.href} redirects to another site: ${to.href}. It was not followed, because zhi sends ` +
+      'no request to a new site unasked. If that page is still needed, call web_fetch with that ' +
+      'address (the user may be asked).',
+  );
+}
+
+/** The same host, `www.` or not: a redirect there needs no new decision. */
+function sameSite(a: URL, b: URL): boolean {
+  const host = (u: URL) =>
+    u.hostname
+      .toLowerCase()
+      .replace(/^www\./, '')
+      .replace(/\.$/, '');
+  return host(a) === host(b);
 }
 
 function header(res: HopResponse, name: string): string | undefined {
@@ -131,9 +189,17 @@ async function readCapped(
 ): Promise<{ bytes: Buffer; cut: boolean }> {
   const encoding = (header(res, 'content-encoding') ?? '').trim().toLowerCase();
   let stream: AsyncIterable<Uint8Array> = res.body;
-  if (encoding === 'gzip' || encoding === 'x-gzip') stream = Readable.from(res.body).pipe(createGunzip());
-  else if (encoding === 'deflate') stream = Readable.from(res.body).pipe(createInflate());
-  else if (encoding === 'br') stream = Readable.from(res.body).pipe(createBrotliDecompress());
+  // pipeline, not pipe: a body that fails mid-way (a reset connection) ends the loop below with
+  // its error instead of an unhandled 'error' event.
+  const inflate =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (inflate) stream = pipeline(res.body, inflate, () => {});
   const chunks: Buffer[] = [];
   let size = 0;
   let cut = false;
@@ -162,7 +228,7 @@ async function readCapped(
     chunks.push(buf);
     size += buf.length;
   }
-  if (stream !== res.body) (stream as Readable).destroy();
+  inflate?.destroy();
   return { bytes: Buffer.concat(chunks), cut };
 }
 
@@ -196,8 +262,9 @@ export async function renderPage(
         ? '(the page has no readable text; it may need JavaScript to show its content)'
         : '(empty)';
   const head = `${lines.join('\n')}\n\n`;
-  const capped = truncateText(text, Math.max(1024, maxBytes - Buffer.byteLength(head)));
-  return { text: head + capped.text, isError };
+  // Room for the boundary around the page (support/untrusted.ts).
+  const capped = truncateText(text, Math.max(1024, maxBytes - Buffer.byteLength(head) - 512));
+  return { text: head + untrusted(capped.text, `web page ${page.url.href}`), isError };
 }
 
 export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
@@ -216,10 +283,10 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
         return args.url.slice(0, 60);
       }
     },
-    site: (args) => args.url,
-    egress: (args) => [args.url],
+    egress: (args) => [{ kind: 'url', url: args.url }],
     // An address that would be refused anyway is refused before anyone is asked about it.
-    // The question offers "always for this domain" (remembered for the session by the loop).
+    // The question offers "always for this site" (remembered for the session by the loop; it
+    // covers addresses there that carry no data).
     async assess(args) {
       const { checkUrl, parseTarget } = await import('./ssrf.js');
       let host: string;
@@ -244,6 +311,7 @@ export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
         ...deps,
         timeoutMs,
         onRedirect: (to) => ctx.progress(t('web.redirect', { host: to.host })),
+        mayFollow: (url) => ctx.mayReach?.(url) ?? false,
       });
       const { text, isError } = await renderPage(page);
       return { content: text, isError };

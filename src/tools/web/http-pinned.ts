@@ -61,6 +61,9 @@ export const pinnedConnector: Connector = async ({ target, headers, signal }) =>
       headers: res.headers,
       body: res.body,
       close: () => {
+        // undici's body, destroyed unread, emits RequestAbortedError: with no listener that
+        // error would end the process (every redirect closes a body it never read).
+        res.body.on('error', () => {});
         res.body.destroy();
         void agent.close().catch(() => {});
       },

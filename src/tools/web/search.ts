@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { failureForModel } from '../../llm/failure-for-model.js';
 import type { PlatformClient } from '../../llm/types.js';
 import { t } from '../../support/i18n/index.js';
+import { untrusted } from '../../support/untrusted.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
 
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
@@ -67,7 +68,8 @@ export function formatSources(query: string, sources: SearchSource[]): string {
     const meta = [s.link, s.media, s.publishDate].filter(Boolean).join(' · ');
     return `[${i + 1}] ${s.title || '(untitled)'}\n${meta}\n${s.content.slice(0, 1500)}`;
   });
-  return `${blocks.join('\n\n')}\n\nCite only these sources, by number and link. Do not cite anything these results do not contain.`;
+  // The sources' words come from the web: data inside a boundary (support/untrusted.ts).
+  return `${untrusted(blocks.join('\n\n'), `web search results for: ${query}`)}\n\nCite only these sources, by number and link. Do not cite anything these results do not contain.`;
 }
 
 async function search(
@@ -100,9 +102,15 @@ export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof 
     description: 'Search the web for current facts: numbered sources with links, cite only those.',
     schema,
     kind: 'read',
-    askOnce: true,
-    egress: (args) => [args.query, args.domain ?? ''],
-    assess: () => ({ summary: { text: t('safety.search.once'), risky: false } }),
+    // Every query asks (agent/egress.ts): the words are what the model chose to send.
+    egress: (args) => [
+      {
+        kind: 'query',
+        text: args.domain ? `${args.query} (site: ${args.domain})` : args.query,
+        to: 'web search',
+      },
+    ],
+    assess: () => ({ summary: { text: t('safety.search.each'), risky: false } }),
     label: (args) => `"${args.query}"`,
     async execute(args, ctx) {
       const json = await search(client, args, ctx);

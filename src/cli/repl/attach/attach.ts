@@ -3,8 +3,11 @@ import type { ContentPart } from '../../../llm/types.js';
 import { type MessageKey, t } from '../../../support/i18n/index.js';
 import { visible } from '../../../support/sanitize.js';
 import { formatBytes } from '../../../support/text.js';
+import { untrusted } from '../../../support/untrusted.js';
 import { isAudioPath } from '../../../tools/asr/audio.js';
 import { parserAccepts } from '../../../tools/files/platform-parse.js';
+import { hiddenWarning } from '../../../tools/files/readers/hidden.js';
+import type { HiddenPart } from '../../../tools/files/readers/index.js';
 import { detectPaths, type PathMatch } from './paths.js';
 
 /** Attached text per file, at most (the rest is cut with a visible marker). */
@@ -19,6 +22,8 @@ export interface DocText {
   fileBytes: number;
   truncated: boolean;
   pages?: number;
+  /** Content the document hides from a person reading it. */
+  hidden?: HiddenPart[];
 }
 
 /** Everything attaching needs from outside, injected so it is testable without files or an API. */
@@ -60,9 +65,9 @@ export function emptyAttachments(): Attachments {
   return { documents: [], images: [], names: [] };
 }
 
-/** A document for the model, clearly delimited (same shape as piped stdin). */
+/** A document for the model, clearly delimited, its words marked as data (support/untrusted.ts). */
 export function documentBlock(name: string, path: string, text: string): string {
-  return `<document name="${name}" path="${path}">\n${text}\n</document>`;
+  return `<document name="${name}" path="${path}">\n${untrusted(text, `file ${name}`)}\n</document>`;
 }
 
 /** The message text with the file references removed: what the user actually asked. */
@@ -158,6 +163,8 @@ export async function attachFromMessage(
       }
       into.documents.push(documentBlock(name, m.path, doc.text));
       into.names.push(name);
+      const hidden = doc.hidden && hiddenWarning(name, doc.hidden);
+      if (hidden) env.note(hidden);
       env.note(
         t('repl.attach.text', { name, kind: kindName(doc.kind), size: formatBytes(doc.fileBytes || size) }),
       );

@@ -16,8 +16,8 @@ export const agent = defineMessages(
       'Denied: this needs a person to confirm, and no one can be asked here (stdin is not a terminal). Tell the user what you wanted to do.',
     'agent.tool.egressSecret':
       '{name} would send a secret (an API key, token, password or private key) off this computer; secrets never leave it',
-    'agent.tool.siteNoTerminal':
-      "Denied: fetching {url} needs the user's approval, and no one can be asked here (stdin is not a terminal). Without a terminal only addresses the user typed are fetched. Do not try another address; tell the user which page you wanted, so they can give it themselves or run with --auto.",
+    'agent.tool.egressNoTerminal':
+      "Denied: this call would send data off this computer ({what}), which needs the user's yes in every mode, and no one can be asked here (stdin is not a terminal). Nothing was sent. Do not try another address, encoding or tool to send it; tell the user what you wanted to send, and where, so they can do it themselves.",
     'agent.tool.denied': 'The user declined this tool call. Ask them how to continue, or do without it.',
     'agent.tool.interrupted': 'Interrupted by the user before this tool finished.',
     'agent.tool.threw': 'The tool {name} failed: {message}',
@@ -42,7 +42,8 @@ export const agent = defineMessages(
     'agent.tool.noTerminal': '已拒绝：此操作需要人工确认，但这里无法询问（标准输入不是终端）。',
     'agent.tool.egressSecret':
       '{name} 会把机密信息（API 密钥、令牌、密码或私钥）发送到这台电脑之外；机密信息绝不离开这台电脑',
-    'agent.tool.siteNoTerminal': '已拒绝：获取 {url} 需要用户批准，但这里无法询问（标准输入不是终端）。',
+    'agent.tool.egressNoTerminal':
+      '已拒绝：这次调用会把数据（{what}）发送到这台电脑之外，这在任何模式下都需要用户同意，但这里无法询问（标准输入不是终端）。没有发送任何内容。',
     'agent.tool.denied': '用户拒绝了这次工具调用。',
     'agent.tool.interrupted': '工具完成前被用户中断。',
     'agent.tool.threw': '工具 {name} 出错：{message}',

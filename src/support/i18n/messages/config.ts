@@ -13,6 +13,8 @@ export const config = defineMessages(
     'config.expected.threshold': 'It must be a number from 0.3 to 0.98.',
     'config.expected.envNames':
       'It must be names of environment variables, separated by commas (for example GITHUB_TOKEN, PGHOST).',
+    'config.expected.sites':
+      'It must be site names, separated by commas (for example docs.python.org, www.gov.cn).',
     'config.expected.mcp':
       'It must be MCP servers by name, each with a command or a url (add one with `zhi mcp add`).',
     'config.try.set': 'Fix it with `zhi config set {key} <value>`, or remove it from the config file.',
@@ -51,6 +53,7 @@ export const config = defineMessages(
     'config.expected.cost': '它必须是 ≥ 0 的数字。',
     'config.expected.threshold': '它必须是 0.3 到 0.98 之间的数字。',
     'config.expected.envNames': '它必须是环境变量名，用逗号分隔（例如 GITHUB_TOKEN, PGHOST）。',
+    'config.expected.sites': '它必须是网站名，用逗号分隔（例如 docs.python.org, www.gov.cn）。',
     'config.expected.mcp':
       '它必须是按名称列出的 MCP 服务器，每个带 command 或 url（用 `zhi mcp add` 添加）。',
     'config.try.set': '用 `zhi config set {key} <值>` 修正，或从配置文件中删除它。',

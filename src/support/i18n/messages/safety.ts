@@ -29,10 +29,30 @@ export const safety = defineMessages(
       'Refused to read "{path}": it contains your zhi API key. Secrets never leave this computer. If you really mean to share it, attach the file yourself.',
     'safety.egress.secret':
       "{name} was refused: what it would send off this computer (a web address, a search, or a tool's arguments) holds a secret — an API key, token, password or private key. Nothing was sent.",
-    'safety.search.once':
-      'web_search sends these words to the search service of your platform. Allowing it covers every search for the rest of this session.',
-    'safety.fetch.noTerminal':
-      'Not run (open a web page): zhi may only fetch addresses you typed when there is no terminal to ask, and you did not type {url}. Put the address in your message, or use --auto to let zhi fetch pages on its own.',
+    'safety.search.each':
+      'web_search sends these words to the search service of your platform. Each search is asked about.',
+    'safety.egress.noTerminal':
+      'Not run ({name}): it would send data the model put together off this computer — to {to}: {data} — and there is no terminal to ask you. Nothing was sent. {hint}',
+    'safety.egress.hint.url':
+      'If you want it, type the address in your message, allow the site in config (web_allow), or run zhi in a terminal and answer the question.',
+    'safety.egress.hint.query':
+      'If you want it, run zhi in a terminal and answer the question, or let every search go unasked with web_search: allow in config.',
+    'safety.egress.hint.args':
+      'If this server may receive data unasked, add egress: true to its entry in config.yaml; or run zhi in a terminal and answer the question.',
+    'safety.egress.hint.upload':
+      'If you want it, name the file in your message, or run zhi in a terminal and answer the question.',
+    'safety.egress.sends': 'This sends data the model put together off your computer, to {to} (shown above).',
+    'safety.egress.decoded': 'Decoded: {data}',
+    'safety.upload.unnamed':
+      'Not sent: a skill step chosen by the model would upload {file} to the platform to be read (OCR, speech or the file parser), and you did not name that file. Nothing was sent. Name the file in your message if you want it read.',
+    'safety.hidden.vanish': 'hidden text',
+    'safety.hidden.white': 'white text',
+    'safety.hidden.tiny': 'text too small to see',
+    'safety.hidden.sheet': 'the hidden sheet “{sheet}”',
+    'safety.hidden.cells': 'hidden rows or columns of the sheet “{sheet}”',
+    'safety.hidden.comment': 'a comment',
+    'safety.hidden.instructions':
+      '{file} hides text that reads like an instruction ({what}, not shown when the file is opened): “{text}”. The model was told it is hidden and is data, not a request of yours; say no to anything it asks that you did not ask for.',
     'safety.fetch.always': 'always for {host}',
     'safety.fetch.question': 'Allow? [y = this once / a = {always} / N]',
     'safety.fetch.address': 'Address: {url}',
@@ -87,10 +107,28 @@ export const safety = defineMessages(
       '已拒绝读取“{path}”：它包含你的 zhi API 密钥。机密信息绝不离开这台电脑。如果你确实要分享它，请自己附加这个文件。',
     'safety.egress.secret':
       '{name} 已被拒绝：它要发送到这台电脑之外的内容（网址、搜索词或工具参数）中含有机密信息——API 密钥、令牌、密码或私钥。没有发送任何内容。',
-    'safety.search.once':
-      'web_search 会把这些词发送到你所用平台的搜索服务。允许后，本次会话之后的搜索都不再询问。',
-    'safety.fetch.noTerminal':
-      '未运行（打开网页）：没有终端可以询问时，zhi 只会获取你亲自输入的网址，而 {url} 不是你输入的。请把网址写进你的消息，或使用 --auto 允许 zhi 自行获取网页。',
+    'safety.search.each': 'web_search 会把这些词发送到你所用平台的搜索服务。每次搜索都会询问你。',
+    'safety.egress.noTerminal':
+      '未运行（{name}）：它会把模型组织的数据发送到这台电脑之外——发往 {to}：{data}——而这里没有终端可以询问你。没有发送任何内容。{hint}',
+    'safety.egress.hint.url':
+      '如果确实需要，请把网址写进你的消息、在配置中允许该网站（web_allow），或在终端中运行 zhi 并回答询问。',
+    'safety.egress.hint.query':
+      '如果确实需要，请在终端中运行 zhi 并回答询问，或在配置中设置 web_search: allow，让每次搜索都不再询问。',
+    'safety.egress.hint.args':
+      '如果这个服务器可以不经询问接收数据，请在 config.yaml 中它的条目里加上 egress: true；或在终端中运行 zhi 并回答询问。',
+    'safety.egress.hint.upload': '如果确实需要，请在消息中写出这个文件名，或在终端中运行 zhi 并回答询问。',
+    'safety.egress.sends': '这会把模型组织的数据发送到你的电脑之外，发往 {to}（内容见上）。',
+    'safety.egress.decoded': '解码后：{data}',
+    'safety.upload.unnamed':
+      '未发送：模型选择的技能步骤会把 {file} 上传到平台进行读取（OCR、语音识别或文件解析），而你没有指定这个文件。没有发送任何内容。如果需要读取它，请在消息中写出这个文件名。',
+    'safety.hidden.vanish': '隐藏文字',
+    'safety.hidden.white': '白色文字',
+    'safety.hidden.tiny': '小到看不见的文字',
+    'safety.hidden.sheet': '隐藏的工作表“{sheet}”',
+    'safety.hidden.cells': '工作表“{sheet}”中隐藏的行或列',
+    'safety.hidden.comment': '注释',
+    'safety.hidden.instructions':
+      '{file} 中藏有像指令一样的文字（{what}，打开文件时看不到）：“{text}”。已告知模型这是隐藏内容、只是数据而不是你的要求；凡是你没有要求的操作，请拒绝。',
     'safety.fetch.always': '对 {host} 始终允许',
     'safety.fetch.question': '允许吗？[y = 仅这一次 / a = {always} / N]',
     'safety.fetch.address': '网址：{url}',

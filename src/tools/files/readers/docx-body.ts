@@ -11,6 +11,7 @@ import { pushAll } from '../../../support/arrays.js';
 import { math } from './docx-math.js';
 import type { DocxParts } from './docx-parts.js';
 import { mdTable } from './markdown.js';
+import { type HiddenPart, hiddenLabel } from './types.js';
 import { attr, isElement, kid, kids, type XmlElement } from './xml-tree.js';
 
 export interface BodyState {
@@ -24,6 +25,8 @@ export interface BodyState {
   tables: number;
   /** The current number of each list (numId) at each level, as Word counts them. */
   counters: Map<string, number[]>;
+  /** Runs Word does not show (hidden, white, tiny), in order: labelled in the text too. */
+  hidden: HiddenPart[];
 }
 
 function on(el: XmlElement | undefined): boolean {
@@ -36,6 +39,8 @@ interface Segment {
   text: string;
   bold: boolean;
   italic: boolean;
+  /** Why a person reading the document does not see it (a hidden run). */
+  hidden?: HiddenPart['kind'];
 }
 
 /** Markdown emphasis around runs of the same style (adjacent bold runs form one **…**). */
@@ -44,10 +49,15 @@ function emphasize(segments: Segment[]): string {
   let i = 0;
   while (i < segments.length) {
     const s = segments[i]!;
+    if (s.hidden) {
+      out += `[${hiddenLabel({ kind: s.hidden, text: '' })}, not shown in the document: ${s.text}]`;
+      i++;
+      continue;
+    }
     let text = s.text;
     let j = i + 1;
-    while (j < segments.length && segments[j]!.bold === s.bold && segments[j]!.italic === s.italic)
-      text += segments[j++]!.text;
+    const same = (t: Segment) => !t.hidden && t.bold === s.bold && t.italic === s.italic;
+    while (j < segments.length && same(segments[j]!)) text += segments[j++]!.text;
     const mark = (s.bold ? '**' : '') + (s.italic ? '*' : '');
     const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
     out += mark && m[2] ? `${m[1]}${mark}${m[2]}${[...mark].reverse().join('')}${m[3]}` : text;
@@ -69,11 +79,45 @@ const literal =
     out.push({ text, ...(keepStyle ? style : PLAIN) });
   };
 
-/** A run: its own bold and italic on top of the style around it. */
+/** A run: its own bold and italic on top of the style around it; a run Word hides, labelled. */
 const run: InlineRule = (c, st, out, style) => {
   const pr = kid(c, 'rPr');
-  inline(c, st, out, { bold: on(kid(pr, 'b')) || style.bold, italic: on(kid(pr, 'i')) || style.italic });
+  const why = hiddenWhy(pr);
+  if (!why) {
+    inline(c, st, out, { bold: on(kid(pr, 'b')) || style.bold, italic: on(kid(pr, 'i')) || style.italic });
+    return;
+  }
+  const inner: Segment[] = [];
+  inline(c, st, inner, PLAIN);
+  const text = inner.map((x) => x.text).join('');
+  if (!text.trim()) return;
+  const last = out[out.length - 1];
+  // Adjacent hidden runs (Word splits text into many) are one hidden passage.
+  if (last?.hidden === why) {
+    last.text += text;
+    st.hidden[st.hidden.length - 1]!.text += text;
+  } else {
+    out.push({ text, ...PLAIN, hidden: why });
+    st.hidden.push({ kind: why, text });
+  }
 };
+
+/**
+ * Why Word would not show a run to a person reading the page: hidden (`w:vanish`, `w:specVanish`),
+ * white text with no highlight or shading behind it, or a font of 2 points or less.
+ */
+function hiddenWhy(pr: XmlElement | undefined): HiddenPart['kind'] | undefined {
+  if (!pr) return undefined;
+  if (on(kid(pr, 'vanish')) || on(kid(pr, 'specVanish'))) return 'vanish';
+  const color = attr(kid(pr, 'color'), 'val')?.toLowerCase();
+  const highlight = attr(kid(pr, 'highlight'), 'val');
+  const fill = attr(kid(pr, 'shd'), 'fill')?.toLowerCase();
+  const behind = (highlight && highlight !== 'none') || (fill && fill !== 'auto' && fill !== 'ffffff');
+  if ((color === 'ffffff' || color === 'white') && !behind) return 'white';
+  const size = Number(attr(kid(pr, 'sz'), 'val'));
+  if (Number.isFinite(size) && size > 0 && size <= 4) return 'tiny';
+  return undefined;
+}
 
 /** A drawing's text boxes, or a placeholder with its description for an image. */
 const drawing: InlineRule = (c, st, out) => {

@@ -71,6 +71,7 @@ export async function readDocx(data: Buffer): Promise<Extracted> {
     footnotes: [],
     nested: [],
     tables: 0,
+    hidden: [],
   };
   let body: string;
   const sections: string[] = [];
@@ -93,12 +94,18 @@ export async function readDocx(data: Buffer): Promise<Extracted> {
     throw unreadable((err as Error).message);
   }
   const notesOut = st.images ? [`${st.images} image(s) not shown`] : [];
+  if (st.hidden.length)
+    notesOut.push(
+      `${st.hidden.length} passage(s) Word does not show (hidden or white text), labelled in the text`,
+    );
+  const hidden = st.hidden.length ? { hidden: st.hidden } : {};
   if (!body)
     return {
       text: st.images
         ? '(This document contains only images and no text. The ocr tool can read text in images.)'
         : '(This document is empty.)',
       notes: notesOut,
+      ...hidden,
     };
-  return { text: sections.join('\n\n'), notes: notesOut };
+  return { text: sections.join('\n\n'), notes: notesOut, ...hidden };
 }

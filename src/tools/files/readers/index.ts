@@ -15,12 +15,13 @@ import { basename, extname } from 'node:path';
 import { formatBytes } from '../../../support/text.js';
 import { refuseSecretText } from '../../secrets.js';
 import { displayEncoding, type TextEncodingName } from './charset.js';
+import { commentsIn } from './hidden.js';
 import { LEGACY_EXT, type LegacyFamily } from './legacy.js';
 import { type BinaryKind, sniffBinary } from './text.js';
 import { readTextWindow } from './text-window.js';
-import { DEFAULT_MAX_BYTES, DocumentError, type Extracted } from './types.js';
+import { DEFAULT_MAX_BYTES, DocumentError, type Extracted, type HiddenPart } from './types.js';
 
-export { DEFAULT_MAX_BYTES, DocumentError, type DocumentErrorCode } from './types.js';
+export { DEFAULT_MAX_BYTES, DocumentError, type DocumentErrorCode, type HiddenPart } from './types.js';
 
 export type DocumentKind = 'text' | 'docx' | 'xlsx' | 'pdf' | 'pptx' | 'odt' | 'ods' | 'odp' | LegacyFamily;
 
@@ -59,6 +60,8 @@ export interface DocumentText {
   sheets?: string[];
   /** Things worth telling the reader (pages without text, images not shown…). */
   notes: string[];
+  /** Content the document hides from a person reading it (labelled as hidden in `text`). */
+  hidden: HiddenPart[];
 }
 
 /** Largest file each kind will load into memory. */
@@ -290,6 +293,7 @@ function pageOf(
     ...(extracted.pages !== undefined ? { pages: extracted.pages } : {}),
     ...(extracted.sheets ? { sheets: extracted.sheets } : {}),
     notes: extracted.notes ?? [],
+    hidden: extracted.hidden ?? [],
   };
 }
 
@@ -341,7 +345,13 @@ async function readTextPage(
     const from = page.start > enc.bom ? `bytes ${page.start}–${page.end}` : `the first ${formatBytes(shown)}`;
     text = `${text}\n\n[truncated: showing ${from} of ${formatBytes(fileBytes)} of text.${opts.continueHint ? opts.continueHint(page.end) : ''}]`;
   }
+  const hidden = commentsIn(page.text, ext);
+  if (hidden.length)
+    notes.push(
+      `${hidden.length} comment(s) hidden when the file is shown (HTML/Markdown comments): they are not part of what a reader sees`,
+    );
   return {
+    hidden,
     text,
     kind: 'text',
     encoding: enc.name,

@@ -27,6 +27,37 @@ export class DocumentError extends ToolError {
   }
 }
 
+/**
+ * Content the document hides from a person reading it (Word's hidden or white text, a hidden
+ * sheet, an HTML or Markdown comment): the model is shown it labelled as hidden, and the person
+ * is warned when it reads like an instruction.
+ */
+export interface HiddenPart {
+  /** What hid it: Word's hidden (`vanish`), white or tiny text, a hidden sheet, a comment. */
+  kind: 'vanish' | 'white' | 'tiny' | 'sheet' | 'cells' | 'comment';
+  text: string;
+  /** The hidden sheet's name. */
+  sheet?: string;
+}
+
+/** How the model is told what hid a passage (English). */
+export function hiddenLabel(p: HiddenPart): string {
+  switch (p.kind) {
+    case 'vanish':
+      return 'hidden text';
+    case 'white':
+      return 'white text';
+    case 'tiny':
+      return 'text too small to see';
+    case 'sheet':
+      return `hidden sheet "${p.sheet ?? ''}"`;
+    case 'cells':
+      return `hidden rows or columns of sheet "${p.sheet ?? ''}"`;
+    case 'comment':
+      return 'comment';
+  }
+}
+
 /** What a format extractor returns before the size cap is applied. */
 export interface Extracted {
   text: string;
@@ -37,4 +68,6 @@ export interface Extracted {
   notes?: string[];
   /** Where `text` starts in the whole extracted text, when the extractor skipped what came before. */
   base?: number;
+  /** Hidden content found (also labelled where it stands in `text`). */
+  hidden?: HiddenPart[];
 }

@@ -7,7 +7,7 @@
  * top-left cell; formulas show their cached value, or say plainly that they were not calculated.
  */
 import { mdTable } from './markdown.js';
-import { DocumentError, type Extracted } from './types.js';
+import { DocumentError, type Extracted, type HiddenPart } from './types.js';
 import { NumberFormatter, plainNumber } from './xlsx-format.js';
 import { readWorkbookParts, unescapeOoxml, type WorkbookParts } from './xlsx-parts.js';
 import { XmlStream } from './xml-events.js';
@@ -22,6 +22,8 @@ interface SheetRows {
   complete: boolean;
   merged: string[];
   notCalculated: number;
+  /** The text of rows and columns Excel hides (`hidden="1"`), one line per row. */
+  hidden: string[];
 }
 
 /** `BC12` → column index 54 (0-based), or undefined for a malformed reference. */
@@ -94,7 +96,7 @@ async function streamSheet(
   budget: number,
 ): Promise<SheetRows> {
   const stream = await zip.stream(path);
-  if (!stream) return { rows: [], complete: true, merged: [], notCalculated: 0 };
+  if (!stream) return { rows: [], complete: true, merged: [], notCalculated: 0, hidden: [] };
   const sheet = new SheetCollector(parts, fmt, budget);
   const xml = new XmlStream({
     open: (name, a) => sheet.open(name, a),
@@ -132,6 +134,9 @@ class SheetCollector {
   private size = 0;
   private notCalculated = 0;
   private pending: { row: string[]; col: number; index: number }[] = [];
+  private readonly hiddenRows = new Set<number>();
+  /** Hidden column ranges, 0-based and inclusive. */
+  private readonly hiddenCols: [number, number][] = [];
 
   constructor(
     private readonly parts: WorkbookParts,
@@ -143,6 +148,9 @@ class SheetCollector {
     if (name === 'row') {
       this.rowNumber = a.r ? Number(a.r) : this.rowNumber + 1;
       this.row = [];
+      if (a.hidden === '1' || a.hidden === 'true') this.hiddenRows.add(this.rowNumber);
+    } else if (name === 'col' && (a.hidden === '1' || a.hidden === 'true')) {
+      this.hiddenCols.push([Number(a.min ?? 1) - 1, Number(a.max ?? a.min ?? 1) - 1]);
     } else if (name === 'c' && this.row) {
       const col = a.r ? (columnIndex(a.r) ?? this.row.length) : this.row.length;
       this.cell = {
@@ -216,7 +224,12 @@ class SheetCollector {
   result(): SheetRows {
     if (!this.full) blankMerged(this.rows, this.merged);
     const kept = [...this.rows.values()].filter((r) => r.some((c) => c.trim() !== ''));
-    return { rows: kept, complete: !this.full, merged: this.merged, notCalculated: this.notCalculated };
+    const hiddenCol = (i: number) => this.hiddenCols.some(([lo, hi]) => i >= lo && i <= hi);
+    const hidden = [...this.rows]
+      .map(([n, r]) => (this.hiddenRows.has(n) ? r : r.filter((_, i) => hiddenCol(i))).join(' ').trim())
+      .filter(Boolean);
+    const notCalculated = this.notCalculated;
+    return { rows: kept, complete: !this.full, merged: this.merged, notCalculated, hidden };
   }
 }
 
@@ -247,6 +260,7 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
   const fmt = new NumberFormatter(numfmt, parts.date1904);
   const sections: string[] = [];
   const notes: string[] = [];
+  const hiddenParts: HiddenPart[] = [];
   let size = 0;
   let partial = false;
   for (const sheet of parts.sheets) {
@@ -262,9 +276,17 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
       throw unreadable(err);
     }
     if (!read.complete) partial = true;
-    const hidden = sheet.hidden ? ' (hidden sheet)' : '';
+    const hidden = sheet.hidden ? ' (hidden sheet, not shown in Excel)' : '';
     const rows = trimColumns(read.rows);
     const body = rows.length ? mdTable(rows) : '(empty sheet)';
+    if (sheet.hidden && rows.length)
+      hiddenParts.push({ kind: 'sheet', sheet: sheet.name, text: rows.map((r) => r.join(' ')).join('\n') });
+    else if (read.hidden.length) {
+      hiddenParts.push({ kind: 'cells', sheet: sheet.name, text: read.hidden.join('\n') });
+      notes.push(
+        `${sheet.name}: ${read.hidden.length} row(s) with hidden rows or columns, not shown in Excel`,
+      );
+    }
     const section = `## ${sheet.name}${hidden}\n\n${body}`;
     sections.push(section);
     size += Buffer.byteLength(section, 'utf8') + 2;
@@ -280,5 +302,11 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
   await parts.strings.close();
   const sheets = parts.sheets.map((s) => s.name);
   if (!sheets.length) return { text: '(This workbook has no sheets.)', sheets, partial };
-  return { text: sections.join('\n\n'), sheets, partial, notes };
+  return {
+    text: sections.join('\n\n'),
+    sheets,
+    partial,
+    notes,
+    ...(hiddenParts.length ? { hidden: hiddenParts } : {}),
+  };
 }
