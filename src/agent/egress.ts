@@ -15,6 +15,8 @@
  *
  * Pure: the caller (agent/tool-calls.ts) gives the session's facts and acts on the verdict.
  */
+
+import { pushAll } from '../support/arrays.js';
 import { t } from '../support/i18n/index.js';
 import { carriesSecret } from '../support/redact.js';
 import { visible } from '../support/sanitize.js';
@@ -178,7 +180,10 @@ export function recordSent(grants: WebGrants | undefined, verdict: EgressVerdict
   if (!grants || !verdict?.texts.length) return;
   grants.sent ??= [];
   // Pieces of a key are short: the start of each text is enough, and keeps the check quick.
-  grants.sent.push(...verdict.texts.map((text) => text.slice(0, SENT_CHARS)));
+  pushAll(
+    grants.sent,
+    verdict.texts.map((text) => text.slice(0, SENT_CHARS)),
+  );
   if (grants.sent.length > SENT_WINDOW) grants.sent.splice(0, grants.sent.length - SENT_WINDOW);
 }
 

@@ -7,6 +7,8 @@
  * This is the second line: what the model composes to send out is asked about first.
  */
 
+import { pushAll } from './arrays.js';
+
 /** Characters that show as nothing (or as a blank) and can be slipped inside a key. */
 const INVISIBLE = /\p{Cf}|\u00AD|\u034F|\u115F|\u1160|\u3164|\uFFA0|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/gu;
 
@@ -48,7 +50,7 @@ function base64Forms(token: string): string[] {
   const std = token.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
   // A half of an encoded key starts anywhere: every alignment is tried.
   for (let offset = 0; offset < 4 && offset < std.length; offset++)
-    out.push(...printableRuns(Buffer.from(std.slice(offset), 'base64')));
+    pushAll(out, printableRuns(Buffer.from(std.slice(offset), 'base64')));
   return out;
 }
 
@@ -56,7 +58,7 @@ function hexForms(token: string): string[] {
   const out: string[] = [];
   for (let offset = 0; offset < 2; offset++) {
     const part = token.slice(offset);
-    out.push(...printableRuns(Buffer.from(part.slice(0, part.length - (part.length % 2)), 'hex')));
+    pushAll(out, printableRuns(Buffer.from(part.slice(0, part.length - (part.length % 2)), 'hex')));
   }
   return out;
 }
@@ -92,9 +94,9 @@ function decodings(text: string): string[] {
   if (joined.length >= 11) tokens.add(joined);
   const out: string[] = [];
   for (const token of tokens) {
-    out.push(...base64Forms(token));
-    if (/^[0-9a-f]+$/i.test(token)) out.push(...hexForms(token));
-    out.push(...base32Form(token));
+    pushAll(out, base64Forms(token));
+    if (/^[0-9a-f]+$/i.test(token)) pushAll(out, hexForms(token));
+    pushAll(out, base32Form(token));
   }
   return out;
 }

@@ -14,6 +14,7 @@ import { classify, continues } from '../../src/cli/repl/input.js';
 import { ReverseSearch } from '../../src/cli/repl/search.js';
 import { looksSecret } from '../../src/cli/repl/secrets.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
+import { unwrap } from '../helpers/untrusted.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const commands = new Set(['help', 'model', 'run', 'exit', 'quit']);
@@ -232,7 +233,8 @@ describe('attachments', () => {
       documentBlock('notes.md', join(dir, 'notes.md'), '# 会议记录\n- 事项一'),
     ]);
     expect(notes).toEqual([expect.stringMatching(/^Attached notes\.md \(text, \d+ B\)$/)]);
-    expect(buildContent('总结一下 notes.md 的要点', r.attachments)).toBe(
+    // The document reaches the model marked as data from outside (support/untrusted.ts).
+    expect(unwrap(String(buildContent('总结一下 notes.md 的要点', r.attachments)))).toBe(
       `总结一下 notes.md 的要点\n\n<document name="notes.md" path="${join(dir, 'notes.md')}">\n# 会议记录\n- 事项一\n</document>`,
     );
   });

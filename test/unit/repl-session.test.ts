@@ -19,6 +19,7 @@ import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/types.js';
 import { terminalContext } from '../helpers/app-context.js';
 import { ScriptedLlm, type Turn } from '../helpers/fake-llm.js';
+import { unwrap } from '../helpers/untrusted.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 function stream(isTTY: boolean) {
@@ -341,7 +342,7 @@ describe('REPL messages', () => {
     expect(r.err()).toMatch(/\[FILE\] Attached notes\.txt \(text, \d+ B\)/);
     const content = r.llm.requests[0]!.messages.at(-1)!.content as string;
     expect(content).toContain('notes.txt 说了什么？');
-    expect(content).toContain(
+    expect(unwrap(content)).toContain(
       `<document name="notes.txt" path="${join(dir, 'notes.txt')}">\n会议纪要：下周交付。\n</document>`,
     );
     await r.type('\x04');
