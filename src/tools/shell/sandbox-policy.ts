@@ -6,6 +6,7 @@
 import { type Dirent, existsSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { pushAll } from '../../support/arrays.js';
 import { secretPlaces } from '../secret-places.js';
 import type { SandboxMode } from '../types.js';
 import type { ProxySeams } from './net-proxy.js';
@@ -94,6 +95,16 @@ export function policyFor(
   const hidden = places.hidden.filter(
     (h) => !roots.some((r) => under(r, h.path)) || visible.some((v) => under(v, h.path) || under(h.path, v)),
   );
+  // Started in the home folder (or above it), the current folder shows the home folder: its
+  // dot-files and dot-folders (every program's settings and credentials, named or not) stay
+  // hidden, as they do for the model's reads (tools/scope.ts). Installed programs stay shown.
+  if (under(cwd, home) && cwd !== '/')
+    pushAll(
+      hidden,
+      homeDotEntries(home).filter(
+        (e) => !visible.some((v) => v !== cwd && under(e.path, v)) && !hidden.some((h) => h.path === e.path),
+      ),
+    );
   return {
     cwd,
     writable,
@@ -105,6 +116,17 @@ export function policyFor(
     network: Boolean(opts.allowNetwork),
     tempDir,
   };
+}
+
+/** Every dot-file and dot-folder directly in the home folder (not links: a link shows nothing itself). */
+function homeDotEntries(home: string): Place[] {
+  try {
+    return readdirSync(home, { withFileTypes: true })
+      .filter((e) => e.name.startsWith('.') && (e.isFile() || e.isDirectory()))
+      .map((e) => ({ path: join(home, e.name), dir: e.isDirectory() }));
+  } catch {
+    return [];
+  }
 }
 
 function under(parent: string, child: string): boolean {
