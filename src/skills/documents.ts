@@ -182,6 +182,16 @@ const DOC_REASONS: Record<string, MessageKey> = {
   no_text_layer: 'files.doc.no_text_layer',
 };
 
+/** Reasons that are about which file the person gave, not about reading it. */
+const INPUT_CODES = new Set([
+  'not_found',
+  'is_directory',
+  'not_regular',
+  'binary',
+  'too_large',
+  'unsupported',
+]);
+
 export type ReadOutcome =
   | { block: DocumentBlock }
   | { ocr: 'image' | 'scan' }
@@ -235,7 +245,9 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
     // The reader's message is written for the model (English); the person gets the reason in
     // their language, by the error's code.
     throw new ZhiError({
-      kind: 'io',
+      // A file that is not a document (binary, too large, a folder…) is the person's input, as an
+      // empty one is (exit 2); a read that failed (permissions, a damaged file) is not.
+      kind: code && INPUT_CODES.has(code) ? 'usage' : 'io',
       what: { key: 'skills.err.unreadableInput', params: { path: name } },
       why: code && DOC_REASONS[code] ? { key: DOC_REASONS[code] } : (err as Error).message,
       cause: err,

@@ -63,6 +63,14 @@ describe.each(['en', 'zh'] as const)('skipped and empty files (%s)', (lang) => {
     expect(r.stderr).toMatch(lang === 'zh' ? /没有发送给模型/ : /Nothing was sent to the model/);
     expect(fake.chatBodies()).toHaveLength(0);
   });
+
+  it('zhi run on a binary file: the same kind of mistake, the same exit code (2), no model call', async () => {
+    writeFileSync(join(e.cwd, 'photos.dat'), Buffer.from([0, 1, 2, 3, 0, 0xff, 0xfe, 0]));
+    const r = await e.zhi(['run', 'summarize', 'photos.dat'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('photos.dat');
+    expect(fake.chatBodies()).toHaveLength(0);
+  });
 });
 
 describe.each(['en', 'zh'] as const)('did you mean, outside the REPL (%s)', (lang) => {
