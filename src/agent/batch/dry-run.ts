@@ -142,7 +142,9 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   const totals = await estimateFiles(o, callsPerFile(req.skill));
   const model = [...totals.tokens.keys()][0] ?? req.model ?? req.skill.model ?? rt.skillModel;
   if (!totals.tokens.size) addTokens(totals, model, 0, 0);
-  const head = t('batch.dry.head', {
+  // One file (`zhi run skill file.pdf --dry-run`): "Would process report.pdf", not "1 of 1 files".
+  const head = t(o.files.length === 1 && o.todo.length === 1 ? 'batch.dry.headOne' : 'batch.dry.head', {
+    file: displayPath(rt.cwd, o.files[0] ?? ''),
     todo: o.todo.length,
     total: o.files.length,
     skill: req.skill.name,

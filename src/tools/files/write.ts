@@ -116,9 +116,13 @@ const fileWrite: Tool<typeof schema> = {
     });
     if (!format) return head;
     const all = previewLines(format, args.content, 200);
-    const shown = all.slice(0, PREVIEW_LINES).map((l) => (l.length > 120 ? `${l.slice(0, 119)}…` : l));
-    const more =
-      all.length > PREVIEW_LINES ? [t('files.preview.more', { n: all.length - PREVIEW_LINES })] : [];
+    while (all.length && !all[all.length - 1]!.trim()) all.pop();
+    // "1 more line" would take the line it hides: a fold hides two or more.
+    const fold = all.length > PREVIEW_LINES + 1;
+    const shown = (fold ? all.slice(0, PREVIEW_LINES) : all).map((l) =>
+      l.length > 120 ? `${l.slice(0, 119)}…` : l,
+    );
+    const more = fold ? [t('files.preview.more', { n: all.length - PREVIEW_LINES })] : [];
     return [head, ...shown.map((l) => `  ${l}`), ...more.map((l) => `  ${l}`)].join('\n');
   },
   execute: (args: Args, ctx) => writeThrough(nodeIo, args, ctx),

@@ -85,13 +85,14 @@ export function foldArgs(args: Record<string, unknown>): string[] {
   for (const [key, value] of Object.entries(args)) {
     const raw = typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
     const lines = raw.replace(/\n$/, '').split('\n');
-    const head = lines
-      .slice(0, SHOWN_LINES)
-      .map((l) => (l.length > SHOWN_CHARS ? `${l.slice(0, SHOWN_CHARS)}…` : l));
+    // "1 more line" would take the line it hides: a fold hides two or more.
+    const fold = lines.length > SHOWN_LINES + 1;
+    const head = (fold ? lines.slice(0, SHOWN_LINES) : lines).map((l) =>
+      l.length > SHOWN_CHARS ? `${l.slice(0, SHOWN_CHARS)}…` : l,
+    );
     if (head.length === 1) out.push(`${key}: ${head[0]}`);
     else pushAll(out, [`${key}:`, ...head.map((l) => `  ${l}`)]);
-    if (lines.length > SHOWN_LINES)
-      out.push(`  ${t('mcp.approve.more', { count: lines.length - SHOWN_LINES })}`);
+    if (fold) out.push(`  ${t('mcp.approve.more', { count: lines.length - SHOWN_LINES })}`);
   }
   return out;
 }

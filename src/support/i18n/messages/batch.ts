@@ -37,6 +37,7 @@ export const batch = defineMessages(
     'batch.err.longNoTerminal': 'There is no terminal to ask you, so nothing was sent.',
     'batch.try.yes': 'Run the same command with --yes to allow it for this run.',
     'batch.dry.head': 'Would process {todo} of {total} files with {skill} on {model} ({done} already done):',
+    'batch.dry.headOne': 'Would process {file} with {skill} on {model}:',
     'batch.dry.tokens': 'about {n} tokens in',
     'batch.dry.long': 'long document: {parts} parts, each sent on its own, then combined',
     'batch.dry.total':
@@ -144,6 +145,7 @@ export const batch = defineMessages(
     'batch.err.longNoTerminal': '没有可以询问你的终端，因此没有发送任何内容。',
     'batch.try.yes': '加上 --yes 再运行同一命令，即可在本次运行中允许这笔费用。',
     'batch.dry.head': '将用 {skill}（{model}）处理 {total} 个文件中的 {todo} 个（{done} 个已完成）：',
+    'batch.dry.headOne': '将用 {skill}（{model}）处理 {file}：',
     'batch.dry.tokens': '输入约 {n} 个 token',
     'batch.dry.long': '长文档：分 {parts} 部分分别发送，再合并',
     'batch.dry.total':
