@@ -34,11 +34,6 @@ export async function apiFetch(url: string, init: RequestInit): Promise<Response
   return (await proxiedFetch())(url, init);
 }
 
-/** With a proxy configured, load undici and make its agent now (it connects to nothing yet). */
-export async function prepareApiFetch(): Promise<void> {
-  if (proxyConfigured()) await proxiedFetch();
-}
-
 /**
  * Make the agent without undici's "EnvHttpProxyAgent is experimental" warning (UNDICI-EHPA):
  * printed on the person's terminal, it says nothing they can act on. Other warnings pass.

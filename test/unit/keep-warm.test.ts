@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BuiltChat } from '../../src/cli/chat.js';
 import { KeepWarm } from '../../src/cli/repl/keep-warm.js';
+import { TypingWork } from '../../src/cli/repl/lazy.js';
 
 describe('KeepWarm', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -65,5 +67,67 @@ describe('KeepWarm', () => {
     k.typed();
     await vi.advanceTimersByTimeAsync(100);
     expect(connects()).toBe(2);
+  });
+});
+
+describe('TypingWork: what the first message needs, made while it is typed', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function work() {
+    const calls: string[] = [];
+    const chat = {
+      messages: [],
+      deps: { tools: { schemas: () => [] } },
+      session: {
+        compactor: { status: () => calls.push('weigh') },
+        recorder: { prepare: () => calls.push('session file') },
+      },
+    };
+    const built = {
+      chat,
+      client: { http: { preconnect: async () => calls.push('connect') > 0 } },
+    } as unknown as BuiltChat;
+    const w = new TypingWork({
+      loadChat: async () => {
+        calls.push('chat');
+        return built;
+      },
+      loadMore: async () => calls.push('send path'),
+      redraw: () => calls.push('redraw'),
+    });
+    return { w, calls };
+  }
+
+  it('does nothing while nobody types', async () => {
+    const { calls } = work();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(calls).toEqual([]);
+  });
+
+  it('on the first keys: the chat, its session file, the send path and a connection, prepared once', async () => {
+    const { w, calls } = work();
+    w.typed();
+    await vi.advanceTimersByTimeAsync(60);
+    expect(calls.sort()).toEqual(['chat', 'connect', 'redraw', 'send path', 'session file', 'weigh']);
+    for (let i = 0; i < 10; i++) {
+      w.typed();
+      await vi.advanceTimersByTimeAsync(300);
+    }
+    // Typing on only keeps the connection fresh.
+    expect(calls.filter((c) => c !== 'connect' && c !== 'chat').sort()).toEqual([
+      'redraw',
+      'send path',
+      'session file',
+      'weigh',
+    ]);
+  });
+
+  it('a message arriving with its keys (a paste) is sent before anything starts', async () => {
+    const { w, calls } = work();
+    w.typed();
+    w.sent();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(calls).toEqual([]);
   });
 });

@@ -24,9 +24,9 @@ beforeEach(() => {
 });
 afterEach(() => cleanup(dir));
 
-/** A session's first exchange, recorded; `sync` as OpenSessionOptions takes it. */
-function record(sync?: boolean): string {
-  const rec = openTestSession(dir, sync === undefined ? {} : { sync });
+/** A session's first exchange, recorded. */
+function record(): string {
+  const rec = openTestSession(dir);
   rec.consume({ type: 'user', message: { role: 'user', content: 'hello' } });
   rec.consume({ type: 'message', message: { role: 'assistant', content: 'hi' } });
   rec.consume({ type: 'done', result: emptyResult() });
@@ -38,16 +38,5 @@ describe('session file syncing', () => {
   it('syncs the question and the end of each run to disk', () => {
     record();
     expect(synced.count).toBe(2);
-  });
-
-  it('never syncs a throw-away session (the REPL warm-up), which is written all the same', () => {
-    const text = record(false);
-    expect(synced.count).toBe(0);
-    expect(
-      text
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l).type),
-    ).toEqual(['session', 'message', 'title', 'message', 'end']);
   });
 });

@@ -39,8 +39,6 @@ export interface OpenSessionOptions {
   resume?: LoadedSession;
   /** Called once if saving fails (full disk, read-only folder); recording then stops quietly. */
   onError?: (err: unknown) => void;
-  /** False for a throw-away session (the REPL's warm-up): never synced to disk. */
-  sync?: boolean;
 }
 
 export interface UsageRecord {
@@ -367,7 +365,7 @@ export class SessionRecorder {
   }
 
   private sync(): void {
-    if (this.o.sync !== false) this.out.sync();
+    this.out.sync();
   }
 
   private fail(err: unknown): void {

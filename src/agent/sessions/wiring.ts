@@ -33,8 +33,6 @@ export interface SessionPlace {
   maxCostPerRun: number | undefined;
   /** The session file or ledger could not be written (warn once; the run goes on). */
   onError(err: unknown): void;
-  /** False for throw-away sessions (the REPL's warm-up): never synced to disk. */
-  sync?: boolean;
 }
 
 /** The recorder of one session in `place`: a chat's, a skill run's, a resumed one's. */
@@ -48,7 +46,6 @@ export function recorderIn(
     cwd: place.cwd,
     platform: place.platform,
     onError: place.onError,
-    ...(place.sync === false ? { sync: false } : {}),
     ...o,
   });
 }

@@ -7,12 +7,6 @@ import type { AnyTool, ToolContext } from '../../tools/types.js';
 import { foldOutput, outputOf } from '../render/shell-output.js';
 import type { Style } from '../render/style.js';
 
-/** `!ls` or `！ls` (a Chinese input method types the full-width one): a command the person runs. */
-export function bangCommand(text: string): string | undefined {
-  const m = /^\s*[!！]([\s\S]*)$/.exec(text);
-  return m ? m[1]!.trim() : undefined;
-}
-
 export interface BangIo {
   write(text: string): void;
   warn(text: string): void;

@@ -7,7 +7,8 @@ import { Repl } from './repl.js';
 
 /**
  * `zhi` in a terminal: the interactive conversation. The prompt comes first; the conversation
- * (tools, session file) and the slash commands load when first needed, so start-up stays fast.
+ * (tools, session file) and the slash commands load when first needed, or while the first message
+ * is typed (lazy.ts TypingWork), so start-up stays fast and an idle prompt uses no CPU.
  * With --resume/--continue the saved conversation is found and announced before the prompt (one
  * session file read), and the chat is built behind the prompt.
  */
@@ -26,7 +27,7 @@ export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Prom
   if (ctx.args.flags.resume !== undefined || ctx.args.flags.continue) {
     resumed = await (await import('../sessions/resume.js')).findResumed(ctx);
     repl.preload();
-  } else repl.warmUp();
+  }
   // A first message (the setup wizard's demo) is shown as if typed, answered, and the chat goes on.
   if (o.first) await repl.sendShown(o.first);
   return repl.run();

@@ -4,6 +4,12 @@ export type Parsed =
   | { kind: 'command'; name: string; args: string }
   | { kind: 'message'; text: string };
 
+/** `!ls` or `！ls` (a Chinese input method types the full-width one): a command the person runs. */
+export function bangCommand(text: string): string | undefined {
+  const m = /^\s*[!！]([\s\S]*)$/.exec(text);
+  return m ? m[1]!.trim() : undefined;
+}
+
 const COMMAND_WORD = /^\/([A-Za-z][\w-]*)?$/;
 /** What a Chinese input method types for the `/` key: 、 in Chinese punctuation mode, ／ full width. */
 const IME_SLASH = /^(\s*)[、／](?=[A-Za-z?]|\s*$)/;

@@ -1,5 +1,6 @@
+import type { ChatSession } from '../../agent/chat.js';
+import { estimateToolsTokens } from '../../agent/tokens.js';
 import type { BuiltChat } from '../chat.js';
-import type { AppContext } from '../context.js';
 import type { SlashCommand } from './commands/types.js';
 import { KeepWarm } from './keep-warm.js';
 
@@ -31,55 +32,26 @@ export function dedupeCommands(all: SlashCommand[]): SlashCommand[] {
 }
 
 /**
- * After `delayMs`, while the prompt waits: build the conversation and load the renderer, the
- * slash commands and Node's fetch, and type made-up messages to twins of the chat (warm.ts).
- * Never keeps the process alive and stops once the person sends something; a failure shows when
- * the chat is first used.
+ * What the REPL does ahead of the person's first message, and only while they type it (never while
+ * nobody types: an idle prompt uses no CPU). Once a key has been pressed for a moment, the
+ * conversation (tools, session wiring) and the Markdown renderer load, the tools are weighed, the
+ * session file is made in `.pending/` (session-file.ts `prepare`), and a connection to the API is
+ * kept ready while keys are pressed (keep-warm.ts). A whole message arriving at once (a paste, a
+ * script) is sent before any of it starts: it then loads what it needs itself.
  */
-export function warmUpLater(
-  delayMs: number,
-  o: {
-    ctx: AppContext;
-    loadCommands: () => Promise<unknown>;
-    loadChat: () => Promise<BuiltChat>;
-    redraw: () => void;
-    /** True once the person has sent a message or a command: the warm-up stops at its next step. */
-    stopped: () => boolean;
-  },
-): void {
-  const quiet = () => undefined;
-  const timer = setTimeout(() => {
-    void o.loadCommands().catch(quiet);
-    void import('./warm.js')
-      .then(async (w) => {
-        const { chat } = await o.loadChat();
-        o.redraw();
-        w.warmChat(chat);
-        await w.warmMarkdown();
-        if (o.stopped()) return;
-        await w.warmTurn(o.ctx, chat, o.stopped);
-      })
-      .catch(quiet);
-  }, delayMs);
-  timer.unref();
-}
-
-/**
- * What the REPL does while its prompt waits: the warm-up, once (above), and a connection to the
- * API kept ready while the person types (keep-warm.ts). Both stand back once something is sent.
- */
-export class IdleWork {
-  private sentOnce = false;
+export class TypingWork {
+  private prepared = false;
   private readonly keepWarm: KeepWarm;
 
-  constructor(private readonly o: Omit<Parameters<typeof warmUpLater>[1], 'stopped'>) {
-    this.keepWarm = new KeepWarm(async () => (await (await o.loadChat()).client?.http.preconnect()) ?? false);
-  }
-
-  /** The prompt is up: warm up after `delayMs`, and open a connection for the first message. */
-  start(delayMs: number): void {
-    warmUpLater(delayMs, { ...this.o, stopped: () => this.sentOnce });
-    this.keepWarm.typed();
+  constructor(
+    private readonly o: {
+      loadChat: () => Promise<BuiltChat>;
+      /** The REPL's own modules the first message needs (its send path). */
+      loadMore: () => Promise<unknown>;
+      redraw: () => void;
+    },
+  ) {
+    this.keepWarm = new KeepWarm(() => this.connect());
   }
 
   /** A key was pressed at the prompt. */
@@ -89,7 +61,32 @@ export class IdleWork {
 
   /** A message or command was sent, or its answer just came: the connection is fresh. */
   sent(): void {
-    this.sentOnce = true;
     this.keepWarm.used();
+  }
+
+  private async connect(): Promise<boolean> {
+    const built = await this.o.loadChat();
+    const connected = built.client?.http.preconnect();
+    if (!this.prepared) {
+      this.prepared = true;
+      this.prepare(built.chat);
+    }
+    return (await connected) ?? false;
+  }
+
+  /** What the first message would otherwise do on Enter; each is kept for the messages after it. */
+  private prepare(chat: ChatSession): void {
+    // The status line shows the chat's model and context from now on.
+    this.o.redraw();
+    // The tool schemas are converted from zod once and their weight kept; the context is weighed.
+    estimateToolsTokens(chat.deps.tools.schemas());
+    chat.session?.compactor.status(chat.messages);
+    chat.session?.recorder.prepare();
+    void loadRenderer()
+      .then(() => import('marked'))
+      // marked builds its rules the first time it reads text: the first answer would pay for it.
+      .then(({ lexer }) => lexer('# a\n\n**b** `c` [d](e)\n\n- f\n\n| g |\n|---|\n| h |\n\n```js\nx\n```\n'))
+      .catch(() => undefined);
+    void this.o.loadMore().catch(() => undefined);
   }
 }

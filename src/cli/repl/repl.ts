@@ -18,15 +18,14 @@ import type { ReplRenderer } from '../render/repl-renderer.js';
 import { fitLines } from '../render/width.js';
 import { chatModel } from '../settings.js';
 import { editorAsker } from './ask.js';
-import { bangCommand, runBang } from './bang.js';
 import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
 import { complete } from './complete.js';
 import { editInEditor } from './edit-external.js';
 import { type EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
-import { classify, slashForm } from './input.js';
-import { dedupeCommands, IdleWork, type Lazy, once } from './lazy.js';
-import { MessageSender } from './message.js';
+import { bangCommand, classify, slashForm } from './input.js';
+import { dedupeCommands, type Lazy, once, TypingWork } from './lazy.js';
+import type { MessageSender } from './message.js';
 import { modeName } from './mode-name.js';
 import { replPrompter } from './prompter.js';
 import { statusText } from './status.js';
@@ -65,8 +64,9 @@ export class Repl {
   private renderer: ReplRenderer | undefined;
   private exiting = false;
   private typeahead = '';
-  private readonly idle: IdleWork;
-  private readonly messages: MessageSender;
+  private readonly typing: TypingWork;
+  /** The message path (attachments, send, draw): loaded with the first message, or while it is typed. */
+  private readonly messages: () => Promise<MessageSender>;
   private readonly ctx: AppContext;
   private readonly io: ReplStreams;
   private readonly state: ReplState = {};
@@ -98,21 +98,23 @@ export class Repl {
       this.commandNames = new Set(this.commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
       return this.commands;
     });
-    this.idle = new IdleWork({
-      ctx,
-      loadCommands: () => this.loadCommands(),
-      loadChat: () => this.loadChat(),
-      redraw: () => this.editor.redraw(),
+    this.messages = once(async () => {
+      const { MessageSender } = await import('./message.js');
+      return new MessageSender({
+        ctx,
+        write: (text) => io.output.write(text),
+        loadChat: () => this.loadChat(),
+        asker: () => this.asker,
+        stoppable: (fn) => this.stoppable(fn),
+        renderRun: (run, usage, started) => this.renderRun(run, usage, started),
+        prefill: (text) => this.editor.prefill(text),
+        afterTurn: () => this.state.afterTurn?.(),
+      });
     });
-    this.messages = new MessageSender({
-      ctx,
-      write: (text) => io.output.write(text),
+    this.typing = new TypingWork({
       loadChat: () => this.loadChat(),
-      asker: () => this.asker,
-      stoppable: (fn) => this.stoppable(fn),
-      renderRun: (run, usage, started) => this.renderRun(run, usage, started),
-      prefill: (text) => this.editor.prefill(text),
-      afterTurn: () => this.state.afterTurn?.(),
+      loadMore: () => this.messages(),
+      redraw: () => this.editor.redraw(),
     });
     this.editor = new LineEditor(io, {
       history,
@@ -126,7 +128,7 @@ export class Repl {
         this.typeahead = text;
         this.renderer?.setTypeahead(text);
       },
-      onTyping: () => this.idle.typed(),
+      onTyping: () => this.typing.typed(),
       completer: async (line) =>
         complete(line, {
           commands: await this.loadCommands(),
@@ -146,14 +148,6 @@ export class Repl {
       () => this.editor.redraw(),
       () => undefined,
     );
-  }
-
-  /**
-   * While the prompt waits for the person's first message, make the first Enter cost about what a
-   * later one does (lazy.ts, warm.ts). Stops once something is sent; never keeps zhi running.
-   */
-  warmUp(delayMs = 50): void {
-    this.idle.start(delayMs);
   }
 
   /** Make the conversation now (with --resume its notes must come before the first prompt). */
@@ -233,6 +227,8 @@ export class Repl {
       return;
     }
     const { chat } = await this.loadChat();
+    // The shell tool (and the schemas it brings) loads on the first `!`, not before the prompt.
+    const { runBang } = await import('./bang.js');
     await this.stoppable((signal) =>
       runBang(command, chat, {
         write: (text) => this.io.output.write(text),
@@ -322,7 +318,7 @@ export class Repl {
 
   /** One submitted line: a command or a message. */
   async handle(text: string): Promise<void> {
-    this.idle.sent();
+    this.typing.sent();
     const command = bangCommand(text);
     if (command !== undefined) {
       await this.bang(command);
@@ -367,14 +363,16 @@ export class Repl {
 
   /** Send a message (with the files it names) and render the run. */
   send(text: string): Promise<void> {
-    this.idle.sent();
+    this.typing.sent();
     // The answer just came over the connection: fresh for another 2 s.
-    return this.messages.send(text).finally(() => this.idle.sent());
+    return this.messages()
+      .then((m) => m.send(text))
+      .finally(() => this.typing.sent());
   }
 
   /** Ctrl+V, /paste: the clipboard's image waits for the next message. */
   private pasteImage(): Promise<void> {
-    return this.messages.pasteImage();
+    return this.messages().then((m) => m.pasteImage());
   }
 
   /**
