@@ -128,10 +128,32 @@ describe('formulas zhi can compute', () => {
     ['Sheet9!A1', /no sheet named "Sheet9"/],
     ['{1,2}', /cannot read/],
     ['SUM(A1:B2', /expected/],
+    [`${'('.repeat(100)}1${')'.repeat(100)}`, /nested more than 64/],
   ];
   it.each(UNSUPPORTED)('=%s is not computed, with a reason', (f, why) => {
     const out = value(f);
     expect('unsupported' in out && out.unsupported).toMatch(why);
+  });
+
+  it('a long chain of formulas and a whole-column SUM in every row stay bounded', () => {
+    const n = 2000;
+    const chain = new FormulaEvaluator([
+      {
+        name: 'C',
+        rows: n,
+        cell: (col, row) => (col === 1 ? (row < n ? { formula: `A${row + 1}+1` } : 1) : null),
+      },
+    ]);
+    expect(chain.evaluate('C', 'A2+1', '1,1')).toEqual({
+      unsupported: 'formulas that refer to formulas more than 400 deep',
+    });
+    const rows = 100_000;
+    const wide = new FormulaEvaluator([
+      { name: 'W', rows, cell: (col, row) => (col === 1 ? row : col === 2 ? { formula: 'SUM(A:A)' } : null) },
+    ]);
+    const outcomes = Array.from({ length: 60 }, (_, r) => wide.evaluate('W', 'SUM(A:A)', `2,${r + 1}`));
+    expect(outcomes[0]).toEqual({ value: (rows * (rows + 1)) / 2 });
+    expect(outcomes[59]).toMatchObject({ unsupported: expect.stringMatching(/too many formula cells/) });
   });
 
   it('decimals go into every section of a format', () => {
@@ -153,7 +175,7 @@ describe('a workbook written with formulas', () => {
     expect(ws.getCell('D4').value).toEqual({ formula: 'SUM(D2:D3)', result: 1300 });
     expect(ws.getCell('C5').value).toEqual({ formula: 'VLOOKUP("钢笔",A1:B3,2,FALSE)', result: 8 });
     expect(ws.getCell('D5').value).toEqual({ formula: 'AVERAGE(B2:B3)', result: 10.25 });
-    expect(ws.getCell('D5').numFmt).toBe('0.00'); // the format of B2:B3, with two decimals
+    expect(ws.getCell('D5').numFmt).toBe('#,##0.00');
     expect(notes).toEqual([]);
     const workbookXml = new TextDecoder().decode(unzipSync(data)['xl/workbook.xml']);
     expect(workbookXml).toMatch(/<calcPr fullCalcOnLoad="1"/);
@@ -213,6 +235,35 @@ describe('a workbook written with formulas', () => {
       expect(lines[1]).toBe('笔记本,12.5,40,500');
       expect(lines[3]).toBe('合计,,140,1300');
       expect(lines[4]).toBe('说明,,8,10.25');
+    },
+    120_000,
+  );
+
+  it.skipIf(!findSoffice())(
+    'LibreOffice recalculates the summary sheet to the values zhi cached, cell by cell',
+    async () => {
+      // the summary first: LibreOffice converts the first sheet to CSV
+      const [data1, target, summary] = SUMMARY.sheets;
+      const { data } = await encodeXlsx({ sheets: [summary, data1, target] });
+      const path = join(dir, 'summary-first.xlsx');
+      writeFileSync(path, data);
+      const csv = (
+        await convertWithSoffice(path, '.xlsx', 'csv:Text - txt - csv (StarCalc):44,34,76')
+      ).toString('utf8');
+      const ours = (await readDocument(path)).text.split('## Sheet 1')[0]!;
+      const theirs = csv
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/)
+        .slice(1);
+      expect(theirs).toHaveLength(9);
+      // LibreOffice computed what zhi left (NETWORKDAYS of two labels): it did recalculate
+      expect(theirs[7]).toBe('未知,#VALUE!');
+      for (const line of theirs) {
+        const [label, value] = line.replace(/"/g, '').split(/,(.*)/s) as [string, string];
+        if (label === '未知') continue; // NETWORKDAYS: LibreOffice's own, zhi left it
+        expect(ours).toContain(`| ${label} | ${value} |`);
+      }
     },
     120_000,
   );

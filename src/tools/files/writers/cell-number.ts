@@ -36,6 +36,8 @@ const GROUPED = /^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/;
 const MAX_DIGITS = 15;
 /** Text made only of what numbers, units and hedges are written with: worth a warning when unread. */
 const NUMERIC_LOOKING = /^[\d\s.,+\-()%¥$€£万亿千百元约近超逾左右多余以上下至~]+$/;
+/** `$1.2M`, `3.5k`, `2bn`: an amount, but which one is the reader's guess. */
+const ENGLISH_MAGNITUDE = /^[-+(]?\s*(?:[¥$€£]\s*)?\d[\d,]*(?:\.\d+)?\s*(?:k|K|M|B|bn|mn)\)?$/;
 const HEDGES = /约|近|超|逾|左右|多|余|以上|以下|至|~/;
 
 /**
@@ -154,6 +156,8 @@ export function readNumber(raw: string): NumberReading {
 }
 
 function ambiguity(s: string, p: Parts | undefined): NumberReading {
+  if (ENGLISH_MAGNITUDE.test(s))
+    return { kind: 'ambiguous', why: 'k/M/B are not read as thousands, millions or billions' };
   if (!NUMERIC_LOOKING.test(s) || !/\d/.test(s)) return { kind: 'text' };
   if (p) return { kind: 'ambiguous', why: `more than ${MAX_DIGITS} significant digits` };
   if (HEDGES.test(s)) return { kind: 'ambiguous', why: 'an approximate amount or a range' };

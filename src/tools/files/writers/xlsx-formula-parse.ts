@@ -75,8 +75,12 @@ function reference(text: string, sheet: string | undefined): FormulaNode {
       };
 }
 
+/** Parentheses nested deeper than this are not followed (the parser recurses). */
+const MAX_NESTING = 64;
+
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
+  let depth = 0;
   LEX.lastIndex = 0;
   while (LEX.lastIndex < src.length) {
     const at = LEX.lastIndex;
@@ -90,6 +94,10 @@ function tokenize(src: string): Token[] {
     else if (m[6] !== undefined) out.push({ t: 'bool', v: m[6].toUpperCase() === 'TRUE' });
     else if (m[7] !== undefined) out.push({ t: 'fn', v: m[7].toUpperCase() });
     else if (m[8] !== undefined) out.push({ t: 'op', v: m[8] });
+    const last = out[out.length - 1];
+    if (last?.t === 'fn' || (last?.t === 'op' && last.v === '(')) depth++;
+    if (last?.t === 'op' && last.v === ')') depth--;
+    if (depth > MAX_NESTING) throw new Unsupported(`parentheses nested more than ${MAX_NESTING} deep`);
   }
   return out;
 }

@@ -30,12 +30,18 @@ export type Outcome = { value: Scalar } | { error: string } | { unsupported: str
 
 /** Most cells a range may cover (a million-row column would stall the write). */
 const MAX_RANGE = 200_000;
+/** Range cells one workbook may read in all (SUM(B:B) in each of 100,000 rows would be 10^10). */
+const MAX_VISITS = 5_000_000;
+/** A chain of formulas each referring to the next is followed this deep (the stack is finite). */
+const MAX_DEPTH = 400;
 
 /** Evaluates formulas against a workbook, following references to other formulas. */
 export class FormulaEvaluator {
   private readonly done = new Map<string, Outcome>();
   private readonly active = new Set<string>();
   private readonly byName = new Map<string, SheetGrid>();
+  /** Cells read through ranges so far: the work of one write is bounded. */
+  private visited = 0;
 
   constructor(private readonly sheets: SheetGrid[]) {
     for (const s of sheets) this.byName.set(s.name.toLowerCase(), s);
@@ -48,6 +54,8 @@ export class FormulaEvaluator {
       const known = this.done.get(id);
       if (known) return known;
       if (this.active.has(id)) return { unsupported: 'a circular reference' };
+      if (this.active.size >= MAX_DEPTH)
+        return { unsupported: `formulas that refer to formulas more than ${MAX_DEPTH} deep` };
       this.active.add(id);
     }
     let out: Outcome;
@@ -57,6 +65,7 @@ export class FormulaEvaluator {
     } catch (err) {
       if (err instanceof ExcelError) out = { error: err.code };
       else if (err instanceof Unsupported) out = { unsupported: err.message };
+      else if (err instanceof RangeError) out = { unsupported: 'a formula nested too deeply' };
       else throw err;
     }
     if (id) {
@@ -118,8 +127,13 @@ export class FormulaEvaluator {
   private range(n: Extract<FormulaNode, { k: 'range' }>, from: SheetGrid): (Scalar | null)[][] {
     const g = this.grid(n.sheet, from);
     const r2 = n.r2 === 0 ? Math.max(1, g.rows) : n.r2;
-    if ((n.c2 - n.c1 + 1) * (r2 - n.r1 + 1) > MAX_RANGE)
-      throw new Unsupported('a range of more than 200,000 cells');
+    const size = (n.c2 - n.c1 + 1) * (r2 - n.r1 + 1);
+    if (size > MAX_RANGE) throw new Unsupported('a range of more than 200,000 cells');
+    this.visited += size;
+    if (this.visited > MAX_VISITS)
+      throw new Unsupported(
+        'the workbook has too many formula cells over large ranges for zhi to compute them all',
+      );
     const rows: (Scalar | null)[][] = [];
     for (let r = n.r1; r <= r2; r++) {
       const row: (Scalar | null)[] = [];

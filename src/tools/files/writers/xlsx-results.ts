@@ -105,6 +105,8 @@ export function withDecimals(fmt: string, digits: number): string {
 class ResultFormats {
   private readonly memo = new Map<string, string | undefined>();
   private readonly byName = new Map<string, LaidSheet>();
+  /** How deep formulas referring to formulas are followed (the stack is finite). */
+  private depth = 0;
 
   constructor(sheets: LaidSheet[]) {
     for (const s of sheets) this.byName.set(s.name.toLowerCase(), s);
@@ -116,12 +118,14 @@ class ResultFormats {
     this.memo.set(key, undefined); // a cycle has no format
     const v = slot(sheet, col, row);
     let fmt = v?.numFmt;
-    if (!fmt && v && isFormula(v.value)) {
+    if (!fmt && v && isFormula(v.value) && this.depth < 400) {
+      this.depth++;
       try {
         fmt = this.node(parseFormula(v.value.formula), sheet);
       } catch {
         fmt = undefined;
       }
+      this.depth--;
     }
     if (fmt && /[ymdhs]/.test(fmt.replace(/"[^"]*"/g, ''))) fmt = undefined; // dates are not amounts
     this.memo.set(key, fmt);
@@ -140,7 +144,8 @@ class ResultFormats {
     for (let r = n.r1; r <= last; r++)
       for (let c = col ?? n.c1; c <= (col ?? n.c2); c++) {
         const f = this.of(s, c, r);
-        if (f) return f;
+        // "0.0" only repeats how one cell was written (12.5 beside 8): not a column's format
+        if (f && !/^0(\.0+)?$/.test(f)) return f;
       }
     return undefined;
   }
@@ -168,7 +173,8 @@ class ResultFormats {
     const [a, b] = [this.node(n.a, from), this.node(n.b, from)];
     const pct = (f: string | undefined): boolean => !!f?.includes('%');
     if (n.op === '+' || n.op === '-') return a ?? b;
-    if (n.op === '*') return pct(a) ? b : pct(b) ? a : (a ?? b);
+    // price × quantity takes the price's money format; a plain "0.0" (as a factor was written) is dropped
+    if (n.op === '*') return pct(a) ? b : pct(b) ? a : [a, b].find((f) => f && /[#"¥$€£]/.test(f));
     // amount / count is an amount; amount / amount is a ratio, shown plain
     if (n.op === '/') return a && b ? undefined : a;
     return undefined;
