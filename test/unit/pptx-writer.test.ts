@@ -77,7 +77,7 @@ describe('.pptx written by file_write', () => {
     expect(slide(2)).toContain('要点');
   });
 
-  it('15 bullets fit: a smaller size, or a second slide titled "(cont.)"; the summary counts real slides', async () => {
+  it('15 bullets fit: a smaller size, or a second slide titled "（续）" / "(cont.)"; the summary counts real slides', async () => {
     const bullets = Array.from(
       { length: 15 },
       (_, i) => `第${i + 1}项：本季度重点工作之一，需要跟进负责人和完成时间`,
@@ -91,6 +91,7 @@ describe('.pptx written by file_write', () => {
     ]);
     expect(pages[0]!.bullets.length + pages[1]!.bullets.length).toBe(15);
     expect(pages[0]!.fontSize).toBe(14);
+    expect(pages.map((p) => p.bullets.length)).toEqual([8, 7]); // even, not 12 + 3
     // eight short bullets stay on one slide at the largest size
     const short = fitSlides([
       {
@@ -103,8 +104,20 @@ describe('.pptx written by file_write', () => {
     expect(short).toHaveLength(1);
     expect(short[0]!.fontSize).toBe(18);
     const { summary } = await encodePptx({ slides: [{ title: '工作清单', bullets }] }, async () => CHART);
+    const english = await encodePptx(
+      {
+        slides: [
+          {
+            title: 'Tasks',
+            bullets: bullets.map((_, i) => `Task ${i + 1}: follow up with the owner and the date`),
+          },
+        ],
+      },
+      async () => CHART,
+    );
+    expect(english.summary).toMatch(/^2 slides \(1 in the content; 1 more slide\(s\) titled "… \(cont\.\)"/);
     expect(summary).toBe(
-      '2 slides (1 in the content; 1 more slide(s) titled "… (cont.)" carry the lists and tables that did not fit one slide)',
+      '2 slides (1 in the content; 1 more slide(s) titled "…（续）" carry the lists and tables that did not fit one slide)',
     );
   });
 
@@ -120,8 +133,8 @@ describe('.pptx written by file_write', () => {
     expect(summary).toMatch(/^3 slides \(1 in the content; 2 more slide\(s\) titled/);
     expect(doc.pages).toBe(3);
     expect(doc.text).toContain('## Slide 1: 门店数据\n\n| 门店 | 销售额 | 日期 |');
-    expect(doc.text).toContain('## Slide 2: 门店数据 (cont.)\n\n| 门店 | 销售额 | 日期 |');
-    expect(doc.text).toContain('## Slide 3: 门店数据 (cont.)\n\n| 门店 | 销售额 | 日期 |');
+    expect(doc.text).toContain('## Slide 2: 门店数据（续）\n\n| 门店 | 销售额 | 日期 |');
+    expect(doc.text).toContain('## Slide 3: 门店数据（续）\n\n| 门店 | 销售额 | 日期 |');
     for (const r of rows) expect(doc.text).toContain(`| ${r[0]} | ${r[1]} |`);
   });
 

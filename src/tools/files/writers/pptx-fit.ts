@@ -52,9 +52,18 @@ function fitText(runs: Run[], width: number, height: number): { size: number; gr
     if (total <= height) return { size, groups: [runs] };
   }
   const size = SIZES[SIZES.length - 1]!;
+  const greedy = group(runs, width, size, height);
+  // Even pages (8 + 7, not 12 + 3): fill each to the average, if that needs no extra page.
+  const total = runs.reduce((h, r) => h + runHeight(r, width, size), 0);
+  const even = group(runs, width, size, height, total / greedy.length);
+  return { size, groups: even.length === greedy.length ? even : greedy };
+}
+
+/** Runs into pages of at most `height`; with `enough`, a page also ends once it holds that much. */
+function group(runs: Run[], width: number, size: number, height: number, enough = Infinity): Run[][] {
   const groups: Run[][] = [[]];
   let used = 0;
-  for (const r of runs) {
+  runs.forEach((r, i) => {
     const h = runHeight(r, width, size);
     if (used + h > height && groups[groups.length - 1]!.length) {
       groups.push([]);
@@ -62,8 +71,12 @@ function fitText(runs: Run[], width: number, height: number): { size: number; gr
     }
     groups[groups.length - 1]!.push(r);
     used += h;
-  }
-  return { size, groups };
+    if (used >= enough - 1e-9 && i < runs.length - 1) {
+      groups.push([]);
+      used = 0;
+    }
+  });
+  return groups;
 }
 
 /** Height of a table row at 12 pt, with columns of equal width. */

@@ -124,13 +124,18 @@ function markdownSlide(chunk: string): SlideSpec {
   return slide;
 }
 
+/** What a continued slide's title ends with, in the deck's language. */
+function continuedMark(chinese: boolean): string {
+  return chinese ? '（续）' : ' (cont.)';
+}
+
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/;
 
 /** The .pptx bytes. `loadImage` reads an image the payload names (from the output folder). */
 export async function buildPptx(
   deck: { title?: string; slides: SlideSpec[] },
   loadImage: ImageLoader,
-): Promise<{ data: Buffer; notes: string[]; pages: number }> {
+): Promise<{ data: Buffer; notes: string[]; pages: number; mark: string }> {
   const pages = fitSlides(deck.slides);
   // The ESM build's default export is the class; the package's types describe the CJS one.
   const PptxGenJS = (await import('pptxgenjs')).default as unknown as new () => Deck;
@@ -148,7 +153,7 @@ export async function buildPptx(
   for (const page of pages) {
     const titleOnly = !page.bullets.length && !page.text.length && !page.table && !page.image;
     const slide = pptx.addSlide({ masterName: titleOnly ? COVER : CONTENT });
-    const title = page.continued ? `${page.title} (cont.)` : page.title;
+    const title = page.continued ? `${page.title}${continuedMark(chinese)}` : page.title;
     if (title) slide.addText(title, { ...font, placeholder: 'title' });
     if (titleOnly) {
       if (page.subtitle) slide.addText(page.subtitle, { ...font, placeholder: 'body' });
@@ -158,7 +163,7 @@ export async function buildPptx(
     if (page.notes) slide.addNotes(page.notes);
   }
   const out = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
-  return { data: Buffer.from(out), notes, pages: pages.length };
+  return { data: Buffer.from(out), notes, pages: pages.length, mark: continuedMark(chinese) };
 }
 
 type Font = { fontFace: string; lang: string };
@@ -326,12 +331,12 @@ export async function encodePptx(
 ): Promise<{ data: Buffer; summary: string; notes: string[] }> {
   const deck = toSlides(content);
   if (!deck.slides.length) throw new PayloadError('pptx', 'no slides were found in the text');
-  const { data, notes, pages } = await buildPptx(deck, loadImage);
+  const { data, notes, pages, mark } = await buildPptx(deck, loadImage);
   const n = deck.slides.length;
   const withNotes = deck.slides.filter((s) => s.notes).length;
   const continued =
     pages > n
-      ? ` (${n} in the content; ${pages - n} more slide(s) titled "… (cont.)" carry the lists and tables that did not fit one slide)`
+      ? ` (${n} in the content; ${pages - n} more slide(s) titled "…${mark}" carry the lists and tables that did not fit one slide)`
       : '';
   return {
     data,
