@@ -20,6 +20,10 @@ export interface FormulaReport {
   count: number;
   /** `'Summary'!B4 =FOO(A1): FOO is not among …`: formulas left without a cached result. */
   notComputed: string[];
+  /** The cells of `notComputed`, in the same order, for a recalculation by LibreOffice. */
+  pending: { sheet: string; col: number; row: number; cell: XlsxValue }[];
+  /** Formulas whose value LibreOffice's recalculation supplied. */
+  byLibreOffice: string[];
   /** `'Summary'!B5 =A1/0 gives #DIV/0!`. */
   errors: string[];
 }
@@ -60,7 +64,7 @@ function gridOf(sheet: LaidSheet): SheetGrid {
 export function computeFormulas(sheets: LaidSheet[]): FormulaReport {
   const ev = new FormulaEvaluator(sheets.map(gridOf));
   const formats = new ResultFormats(sheets);
-  const report: FormulaReport = { count: 0, notComputed: [], errors: [] };
+  const report: FormulaReport = { count: 0, notComputed: [], pending: [], byLibreOffice: [], errors: [] };
   for (const sheet of sheets) {
     const first = sheet.headers.length ? 2 : 1;
     sheet.values.forEach((row, r) => {
@@ -71,6 +75,7 @@ export function computeFormulas(sheets: LaidSheet[]): FormulaReport {
         const out = ev.evaluate(sheet.name, cell.value.formula, `${c + 1},${r + first}`);
         if ('unsupported' in out) {
           report.notComputed.push(`${where} (${out.unsupported})`);
+          report.pending.push({ sheet: sheet.name, col: c + 1, row: r + first, cell });
           return;
         }
         if ('error' in out) {
@@ -231,6 +236,10 @@ export function cellNotes(report: FormulaReport, textCells: string[]): string[] 
   if (report.notComputed.length)
     notes.push(
       `${report.notComputed.length} of ${report.count} formula(s) were not computed by zhi and have no saved value until the file is opened in Excel or LibreOffice (which recalculate on open): ${listed(report.notComputed)}`,
+    );
+  if (report.byLibreOffice.length)
+    notes.push(
+      `${report.byLibreOffice.length} formula(s) zhi does not compute were given their values by LibreOffice's recalculation: ${listed(report.byLibreOffice)}`,
     );
   if (report.errors.length) notes.push(`formula(s) whose result is an error: ${listed(report.errors)}`);
   return notes;

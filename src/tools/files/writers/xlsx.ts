@@ -10,6 +10,7 @@
 import { textWidth } from '../../../support/width.js';
 import { PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
 import { isFormula, type XlsxValue, xlsxValue } from './xlsx-cells.js';
+import { recalculateWithLibreOffice } from './xlsx-recalc.js';
 import { cellName, cellNotes, computeFormulas, type FormulaReport, type LaidSheet } from './xlsx-results.js';
 
 export { isFormula, type XlsxValue, xlsxValue } from './xlsx-cells.js';
@@ -169,6 +170,12 @@ const HEADER_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8E
 export async function buildXlsx(
   sheets: SheetSpec[],
 ): Promise<{ data: Buffer; report: FormulaReport; textCells: string[] }> {
+  const { laid, report } = layout(sheets);
+  return { data: await writeXlsx(sheets, laid, report.count), report, textCells: textCells(laid) };
+}
+
+/** The bytes of the workbook for these sheets as laid out (values, formats, cached results). */
+async function writeXlsx(sheets: SheetSpec[], laid: LaidSheet[], formulas: number): Promise<Buffer> {
   const [{ default: ExcelJS }, { PassThrough }] = await Promise.all([
     import('exceljs'),
     import('node:stream'),
@@ -180,8 +187,6 @@ export async function buildXlsx(
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   wb.creator = 'zhi';
   wb.created = new Date();
-  const { laid, report } = layout(sheets);
-  const formulas = report.count;
   // The streaming writer always writes an empty <calcPr/>: ask for a full recalculation on open
   // when there are formulas, so Excel and LibreOffice compute what zhi left without a result.
   const zip = (wb as unknown as { zip: { append(data: unknown, opts: { name: string }): unknown } }).zip;
@@ -229,7 +234,7 @@ export async function buildXlsx(
     ws.commit();
   });
   await wb.commit();
-  return { data: Buffer.concat(chunks), report, textCells: textCells(laid) };
+  return Buffer.concat(chunks);
 }
 
 /**
@@ -238,13 +243,18 @@ export async function buildXlsx(
  */
 export async function encodeXlsx(
   content: unknown,
+  opts: { libreOffice?: boolean } = {},
 ): Promise<{ data: Buffer; summary: string; notes: string[] }> {
   const sheets = toSheets(content);
-  const { data, report, textCells } = await buildXlsx(sheets);
+  const { laid, report } = layout(sheets);
+  let data = await writeXlsx(sheets, laid, report.count);
+  // What zhi could not compute, LibreOffice may (where installed): then the workbook is written again.
+  if (opts.libreOffice !== false && (await recalculateWithLibreOffice(data, report)))
+    data = await writeXlsx(sheets, laid, report.count);
   const notes = sheets
     .filter((s) => s.requestedName !== undefined)
     .map((s) => `sheet name "${s.requestedName}" was changed to "${s.name}" (Excel's rules for sheet names)`);
-  notes.push(...cellNotes(report, textCells));
+  notes.push(...cellNotes(report, textCells(laid)));
   const summary = sheets
     .map((s) => `sheet "${s.name}" ${s.rows.length} row${s.rows.length === 1 ? '' : 's'}`)
     .join(', ');
