@@ -10,6 +10,7 @@ import {
   FormulaEvaluator,
   type Outcome,
 } from '../../src/tools/files/writers/xlsx-formula.js';
+import { reachesOut } from '../../src/tools/files/writers/xlsx-recalc.js';
 import { withDecimals } from '../../src/tools/files/writers/xlsx-results.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -272,6 +273,26 @@ describe('a workbook written with formulas', () => {
     },
     120_000,
   );
+
+  it('a workbook with a formula that reaches outside it is never given to LibreOffice', () => {
+    expect(reachesOut(['SUM(A1:A2)', 'SQRT(16)', 'NETWORKDAYS(A1,A2)', "'Sheet 1'!B2"])).toBe(false);
+    for (const f of [
+      'WEBSERVICE("http://169.254.169.254/")',
+      'webservice(A1)',
+      'FILTERXML(A1,"//a")',
+      "'file:///etc/passwd'#$Sheet1.A1",
+      '[other.xlsx]Sheet1!A1',
+      'DDE("soffice";"x";"y")',
+      'HYPERLINK("https://x")',
+      "'/etc/other.ods'#$Sheet1.A1",
+    ])
+      expect(reachesOut(['1+1', f]), f).toBe(true);
+  });
+
+  it('…and its formulas stay reported as not computed', async () => {
+    const { notes } = await encodeXlsx({ rows: [['=SQRT(16)', '=WEBSERVICE("http://127.0.0.1:9/")']] });
+    expect(notes).toEqual([expect.stringMatching(/^2 of 2 formula\(s\) were not computed by zhi/)]);
+  });
 
   it.skipIf(!findSoffice())(
     'LibreOffice recalculates the summary sheet to the values zhi cached, cell by cell',

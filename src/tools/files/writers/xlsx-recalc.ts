@@ -11,6 +11,19 @@ import { cellName, type FormulaReport } from './xlsx-results.js';
 
 type Result = number | string | boolean | { error: string };
 
+/**
+ * Formulas that reach outside the workbook when computed (a URL, another file, DDE, a add-in):
+ * LibreOffice is never run on a workbook holding one, so writing a file cannot fetch or read
+ * anything — the model's text is not a way around web_fetch's checks.
+ */
+const REACHES_OUT =
+  /\b(?:WEBSERVICE|FILTERXML|DDE|INFO|CALL|REGISTER(?:\.ID)?|RTD|IMAGE|STOCKHISTORY|HYPERLINK|ENCODEURL|CELL)\s*\(|\[|file:|https?:|\.(?:xlsx?|ods|csv)\b|#\$/i;
+
+/** True when any formula of the workbook could reach outside it. */
+export function reachesOut(formulas: string[]): boolean {
+  return formulas.some((f) => REACHES_OUT.test(f));
+}
+
 function resultOf(v: unknown): Result | undefined {
   if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
   if (v && typeof v === 'object' && 'error' in v && typeof v.error === 'string') return { error: v.error };
@@ -21,8 +34,12 @@ function resultOf(v: unknown): Result | undefined {
  * Fill the pending formulas of `report` from LibreOffice's recalculation of `data`; true when at
  * least one was filled (the workbook must then be written again).
  */
-export async function recalculateWithLibreOffice(data: Buffer, report: FormulaReport): Promise<boolean> {
-  if (!report.pending.length || !findSoffice()) return false;
+export async function recalculateWithLibreOffice(
+  data: Buffer,
+  report: FormulaReport,
+  formulas: string[],
+): Promise<boolean> {
+  if (!report.pending.length || reachesOut(formulas) || !findSoffice()) return false;
   let converted: Buffer;
   try {
     converted = await convertWithSoffice(data, '.xlsx', 'xlsx');

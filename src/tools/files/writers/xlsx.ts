@@ -145,6 +145,13 @@ function widthsOf(sheet: SheetSpec, values: XlsxValue[][], width: WidthFn): numb
   return widths.map((w) => Math.min(60, Math.max(8, w + 2)));
 }
 
+function formulasOf(laid: LaidSheet[]): string[] {
+  const out: string[] = [];
+  for (const s of laid)
+    for (const row of s.values) for (const v of row) if (isFormula(v.value)) out.push(v.value.formula);
+  return out;
+}
+
 /** Numeric-looking text kept as text, named for the model: 'Sales'!B3 "约3万" (an approximate amount…). */
 function textCells(laid: LaidSheet[]): string[] {
   const out: string[] = [];
@@ -249,7 +256,7 @@ export async function encodeXlsx(
   const { laid, report } = layout(sheets);
   let data = await writeXlsx(sheets, laid, report.count);
   // What zhi could not compute, LibreOffice may (where installed): then the workbook is written again.
-  if (opts.libreOffice !== false && (await recalculateWithLibreOffice(data, report)))
+  if (opts.libreOffice !== false && (await recalculateWithLibreOffice(data, report, formulasOf(laid))))
     data = await writeXlsx(sheets, laid, report.count);
   const notes = sheets
     .filter((s) => s.requestedName !== undefined)
