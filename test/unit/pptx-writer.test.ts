@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { convertWithSoffice, findSoffice } from '../../src/tools/files/readers/soffice.js';
 import { encodePptx, markdownSlides } from '../../src/tools/files/writers/pptx.js';
-import { fitSlides } from '../../src/tools/files/writers/pptx-fit.js';
+import { fitSlides, titleSize } from '../../src/tools/files/writers/pptx-fit.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const CHART = readFileSync(join(import.meta.dirname, '../fixtures/office/chart.png'));
@@ -119,6 +119,12 @@ describe('.pptx written by file_write', () => {
     expect(summary).toBe(
       '2 slides (1 in the content; 1 more slide(s) titled "…（续）" carry the lists and tables that did not fit one slide)',
     );
+  });
+
+  it('a long title is set smaller so it stays in its box', () => {
+    expect(titleSize('要点', false)).toBe(28);
+    expect(titleSize('二〇二四年第三季度华东区域销售业绩与重点客户回款情况汇报', false)).toBe(20);
+    expect(titleSize('Quarterly results', true)).toBe(36);
   });
 
   it('a 28-row table is split with its title and header repeated, and the real count is reported', async () => {

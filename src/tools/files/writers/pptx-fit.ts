@@ -162,3 +162,11 @@ function paginate(s: SlideSpec): Page[] {
 export function fitSlides(slides: SlideSpec[]): Page[] {
   return slides.flatMap(paginate);
 }
+
+/** The largest title size whose lines fit the title box (one line on a content slide, two on a cover). */
+export function titleSize(title: string, cover: boolean): number {
+  const sizes = cover ? [36, 32, 28, 24] : [28, 24, 20];
+  const box = (cover ? 1.2 : 0.8) - 0.1; // less the box's own insets
+  for (const pt of sizes) if ((lines(title, 0, 9, pt) * pt * 1.2) / 72 <= box) return pt;
+  return sizes[sizes.length - 1]!;
+}

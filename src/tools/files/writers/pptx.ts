@@ -7,7 +7,7 @@
  * Microsoft YaHei and the zh-CN language.
  */
 import { type Cell, PayloadError, parseIfJson, type Table, toTable } from './payload.js';
-import { fitSlides, PAGE, type Page } from './pptx-fit.js';
+import { fitSlides, PAGE, type Page, titleSize } from './pptx-fit.js';
 
 export interface SlideSpec {
   title: string;
@@ -154,7 +154,13 @@ export async function buildPptx(
     const titleOnly = !page.bullets.length && !page.text.length && !page.table && !page.image;
     const slide = pptx.addSlide({ masterName: titleOnly ? COVER : CONTENT });
     const title = page.continued ? `${page.title}${continuedMark(chinese)}` : page.title;
-    if (title) slide.addText(title, { ...font, placeholder: 'title' });
+    if (title)
+      slide.addText(title, {
+        ...font,
+        placeholder: 'title',
+        fontSize: titleSize(title, titleOnly),
+        fit: 'shrink',
+      });
     if (titleOnly) {
       if (page.subtitle) slide.addText(page.subtitle, { ...font, placeholder: 'body' });
     } else {
@@ -280,6 +286,7 @@ async function addBody(
       h,
       fontSize: spec.fontSize,
       valign: 'top',
+      fit: 'shrink', // a second guard: the size was chosen to fit (pptx-fit.ts)
       paraSpaceAfter: 6,
     });
     y += h + 0.1;
