@@ -1,7 +1,8 @@
 /**
  * Issue 45 end to end: the model writes a workbook with Chinese amounts ("1.2万") and a SUM, the
  * built zhi stores the numbers they say and the formula's value, and zhi's own read-back shows
- * them. The tool results the model got back are checked as well as the file on disk.
+ * them; a deck with a 28-row table is told as the slides it really has. The tool results the
+ * model got back are checked as well as the files on disk.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,5 +87,40 @@ describe('a workbook with 1.2万 and a SUM, written and read back', () => {
       formula: 'AVERAGE(门店!B2:B3)',
       result: 12_500,
     });
+  });
+});
+
+describe('a deck with a 28-row table', () => {
+  it('is split with its title repeated, and the model is told the real slide count', async () => {
+    const rows = Array.from({ length: 28 }, (_, i) => [`门店${i + 1}`, `${1000 + i}`]);
+    fake.script(
+      {
+        kind: 'tools',
+        calls: [
+          {
+            id: 'call_deck',
+            name: 'file_write',
+            arguments: {
+              path: 'deck.pptx',
+              content: { slides: [{ title: '门店数据', table: { headers: ['门店', '销售额'], rows } }] },
+            },
+          },
+        ],
+      },
+      {
+        kind: 'tools',
+        calls: [{ id: 'call_read', name: 'file_read', arguments: { path: 'zhi-output/deck.pptx' } }],
+      },
+      { kind: 'text', text: '做好了，共 3 页。' },
+    );
+    const r = await e.zhi(['-c', '把门店数据做成幻灯片', '--auto', '--language', 'zh']);
+    expect(r.code).toBe(0);
+    expect(toolResults(1).call_deck).toContain(
+      '3 slides (1 in the content; 2 more slide(s) titled "…（续）" carry the lists and tables that did not fit one slide)',
+    );
+    const read = toolResults(2).call_read!;
+    expect(read).toContain('## Slide 1: 门店数据');
+    expect(read).toContain('## Slide 3: 门店数据（续）');
+    expect(read).not.toContain('## Slide 4');
   });
 });
