@@ -117,7 +117,7 @@ describe('.xlsx values', () => {
     expect(xlsxValue('6222021234567890123')).toEqual({ value: '6222021234567890123' }); // an account
     expect(xlsxValue('12345', '工号')).toEqual({ value: '12345' }); // the header names an identifier
     expect(xlsxValue('12345', '数量')).toEqual({ value: 12345 });
-    expect(xlsxValue('1,23')).toEqual({ value: '1,23' });
+    expect(xlsxValue('1,23')).toEqual({ value: '1,23', warning: 'not one number as written' });
     expect(xlsxValue('2024-02-30')).toEqual({ value: '2024-02-30' });
     expect(xlsxValue('2024年2月30日')).toEqual({ value: '2024年2月30日' });
   });
@@ -128,9 +128,9 @@ describe('.xlsx values', () => {
     expect(xlsxValue('2024年3月17日')).toEqual({ value: day(2024, 3, 17), numFmt: 'yyyy"年"m"月"d"日"' });
     expect(xlsxValue('2024-3-5')).toEqual({ value: day(2024, 3, 5), numFmt: 'yyyy-m-d' });
     expect(xlsxValue('2024-03-16')).toEqual({ value: day(2024, 3, 16), numFmt: 'yyyy-mm-dd' });
-    expect(xlsxValue('15000元')).toEqual({ value: 15000, numFmt: '0"元"' });
+    expect(xlsxValue('15000元')).toEqual({ value: 15000, numFmt: '#,##0"元"' });
     expect(xlsxValue('1,500.50元')).toEqual({ value: 1500.5, numFmt: '#,##0.00"元"' });
-    expect(xlsxValue('1.2万')).toEqual({ value: 1.2, numFmt: '0.0"万"' });
+    expect(xlsxValue('1.2万')).toEqual({ value: 12_000, numFmt: '#,##0' }); // issue 45: never 1.2
     expect(xlsxValue('(1,500.00)')).toEqual({ value: -1500, numFmt: '#,##0.00;(#,##0.00)' });
     expect(xlsxValue('(¥200)')).toEqual({ value: -200, numFmt: '"¥"#,##0;("¥"#,##0)' });
   });

@@ -7,6 +7,7 @@
  * Microsoft YaHei and the zh-CN language.
  */
 import { type Cell, PayloadError, parseIfJson, type Table, toTable } from './payload.js';
+import { fitSlides, PAGE, type Page, titleSize } from './pptx-fit.js';
 
 export interface SlideSpec {
   title: string;
@@ -123,13 +124,19 @@ function markdownSlide(chunk: string): SlideSpec {
   return slide;
 }
 
+/** What a continued slide's title ends with, in the deck's language. */
+function continuedMark(chinese: boolean): string {
+  return chinese ? '（续）' : ' (cont.)';
+}
+
 const CJK = /[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]/;
 
 /** The .pptx bytes. `loadImage` reads an image the payload names (from the output folder). */
 export async function buildPptx(
   deck: { title?: string; slides: SlideSpec[] },
   loadImage: ImageLoader,
-): Promise<{ data: Buffer; notes: string[] }> {
+): Promise<{ data: Buffer; notes: string[]; pages: number; mark: string }> {
+  const pages = fitSlides(deck.slides);
   // The ESM build's default export is the class; the package's types describe the CJS one.
   const PptxGenJS = (await import('pptxgenjs')).default as unknown as new () => Deck;
   const pptx = new PptxGenJS();
@@ -142,50 +149,119 @@ export async function buildPptx(
     ? { fontFace: 'Microsoft YaHei', lang: 'zh-CN' }
     : { fontFace: 'Calibri', lang: 'en-US' };
   const notes: string[] = [];
-  for (const spec of deck.slides) {
-    const slide = pptx.addSlide();
-    const titleOnly = !spec.bullets.length && !spec.text.length && !spec.table && !spec.image;
-    if (titleOnly) {
-      slide.addText(spec.title, {
+  defineMasters(pptx, font);
+  for (const page of pages) {
+    const titleOnly = !page.bullets.length && !page.text.length && !page.table && !page.image;
+    const slide = pptx.addSlide({ masterName: titleOnly ? COVER : CONTENT });
+    const title = page.continued ? `${page.title}${continuedMark(chinese)}` : page.title;
+    if (title)
+      slide.addText(title, {
         ...font,
-        x: 0.5,
-        y: 1.8,
-        w: 9,
-        h: 1.2,
-        fontSize: 36,
-        bold: true,
-        align: 'center',
+        placeholder: 'title',
+        fontSize: titleSize(title, titleOnly),
+        fit: 'shrink',
       });
-      if (spec.subtitle)
-        slide.addText(spec.subtitle, {
-          ...font,
-          x: 0.5,
-          y: 3.1,
-          w: 9,
-          h: 0.8,
-          fontSize: 20,
-          align: 'center',
-          color: '555555',
-        });
+    if (titleOnly) {
+      if (page.subtitle) slide.addText(page.subtitle, { ...font, placeholder: 'body' });
     } else {
-      if (spec.title)
-        slide.addText(spec.title, { ...font, x: 0.5, y: 0.25, w: 9, h: 0.8, fontSize: 28, bold: true });
-      await addBody(slide, spec, font, loadImage, notes);
+      await addBody(slide, page, font, loadImage, notes);
     }
-    if (spec.notes) slide.addNotes(spec.notes);
+    if (page.notes) slide.addNotes(page.notes);
   }
   const out = (await pptx.write({ outputType: 'nodebuffer' })) as Buffer;
-  return { data: Buffer.from(out), notes };
+  return { data: Buffer.from(out), notes, pages: pages.length, mark: continuedMark(chinese) };
 }
 
 type Font = { fontFace: string; lang: string };
+
+const COVER = 'ZHI_COVER';
+const CONTENT = 'ZHI_CONTENT';
+const ACCENT = '2F5597';
+const TITLE_COLOR = '1F3864';
+
+/**
+ * A plain readable theme: white, a thin accent band on top, dark blue titles, slide numbers.
+ * Titles are real title placeholders, so outlines, accessibility checkers and "Reset slide" know them.
+ */
+function defineMasters(pptx: Deck, font: Font): void {
+  const band = { rect: { x: 0, y: 0, w: PAGE.w, h: 0.12, fill: { color: ACCENT } } };
+  pptx.defineSlideMaster({
+    title: COVER,
+    background: { color: 'FFFFFF' },
+    objects: [
+      band,
+      {
+        placeholder: {
+          options: {
+            name: 'title',
+            type: 'title',
+            x: 0.5,
+            y: 1.8,
+            w: 9,
+            h: 1.2,
+            ...font,
+            fontSize: 36,
+            bold: true,
+            align: 'center',
+            color: TITLE_COLOR,
+          },
+          text: '',
+        },
+      },
+      {
+        placeholder: {
+          options: {
+            name: 'body',
+            type: 'body',
+            x: 0.5,
+            y: 3.1,
+            w: 9,
+            h: 0.8,
+            ...font,
+            fontSize: 20,
+            align: 'center',
+            color: '555555',
+          },
+          text: '',
+        },
+      },
+    ],
+  });
+  pptx.defineSlideMaster({
+    title: CONTENT,
+    background: { color: 'FFFFFF' },
+    objects: [
+      band,
+      {
+        placeholder: {
+          options: {
+            name: 'title',
+            type: 'title',
+            x: 0.5,
+            y: 0.25,
+            w: 9,
+            h: 0.8,
+            ...font,
+            fontSize: 28,
+            bold: true,
+            color: TITLE_COLOR,
+            valign: 'middle',
+          },
+          text: '',
+        },
+      },
+      { line: { x: 0.5, y: 1.08, w: 9, h: 0, line: { color: ACCENT, width: 1 } } },
+    ],
+    slideNumber: { x: 9.2, y: 5.2, w: 0.5, h: 0.3, fontSize: 10, color: '888888' },
+  });
+}
 type Deck = import('pptxgenjs').default;
 type Slide = ReturnType<Deck['addSlide']>;
 
 /** Text and bullets on the left (the whole width without an image), then a table or an image. */
 async function addBody(
   slide: Slide,
-  spec: SlideSpec,
+  spec: Page,
   font: Font,
   loadImage: ImageLoader,
   notes: string[],
@@ -208,8 +284,9 @@ async function addBody(
       y,
       w: width,
       h,
-      fontSize: runs.length > 8 ? 14 : 18,
+      fontSize: spec.fontSize,
       valign: 'top',
+      fit: 'shrink', // a second guard: the size was chosen to fit (pptx-fit.ts)
       paraSpaceAfter: 6,
     });
     y += h + 0.1;
@@ -227,8 +304,6 @@ async function addBody(
       w: width,
       fontSize: 12,
       border: { type: 'solid', pt: 0.5, color: '999999' },
-      autoPage: true,
-      autoPageRepeatHeader: true,
     });
   }
   if (spec.image) {
@@ -263,12 +338,16 @@ export async function encodePptx(
 ): Promise<{ data: Buffer; summary: string; notes: string[] }> {
   const deck = toSlides(content);
   if (!deck.slides.length) throw new PayloadError('pptx', 'no slides were found in the text');
-  const { data, notes } = await buildPptx(deck, loadImage);
+  const { data, notes, pages, mark } = await buildPptx(deck, loadImage);
   const n = deck.slides.length;
   const withNotes = deck.slides.filter((s) => s.notes).length;
+  const continued =
+    pages > n
+      ? ` (${n} in the content; ${pages - n} more slide(s) titled "…${mark}" carry the lists and tables that did not fit one slide)`
+      : '';
   return {
     data,
-    summary: `${n} slide${n === 1 ? '' : 's'}${withNotes ? `, ${withNotes} with speaker notes` : ''}`,
+    summary: `${pages} slide${pages === 1 ? '' : 's'}${continued}${withNotes ? `, ${withNotes} with speaker notes` : ''}`,
     notes,
   };
 }

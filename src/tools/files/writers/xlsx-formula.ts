@@ -1,203 +1,184 @@
 /**
- * Cached results for the formulas zhi writes, so every reader (a preview, a phone, zhi itself)
- * shows a number and not an empty cell. The subset computed: numbers, cell references (A1,
- * $A$1) to this sheet, + - * / ^ and parentheses, unary minus, and SUM, AVERAGE, MIN, MAX and
- * COUNT over ranges and lists. Anything else (other functions, other sheets, text, dates) gets
- * no cached result; the workbook asks Excel and LibreOffice to recalculate on open.
+ * Cached results for the formulas zhi writes, so every reader (a preview, a phone, Protected
+ * View, zhi itself) shows a value and not an empty cell. Computed: arithmetic and comparison
+ * with Excel's precedence, & on text, references to this sheet and to others ('Sheet 1'!B2:B9),
+ * whole columns, and SUM, AVERAGE, MIN, MAX, COUNT, COUNTA, ROUND(UP/DOWN), ABS, IF, IFERROR and
+ * VLOOKUP with an exact match. An Excel error (#DIV/0!, #N/A) is a result too. Anything else
+ * (other functions, dates, approximate lookups) gets no cached result and a reason that is told
+ * to the model; the workbook asks Excel and LibreOffice to recalculate on open.
  */
 
-import { maxOf } from '../../../support/arrays.js';
+import { type FormulaNode, parseFormula, Unsupported } from './xlsx-formula-parse.js';
+import { type Arg, callFunction, compare, ExcelError, type Scalar, toNumber } from './xlsx-functions.js';
 
-/** A sheet's cells by Excel address ("B2"): a number, a formula (without "="), or anything else. */
-export type CellLookup = (col: number, row: number) => number | { formula: string } | undefined | 'other';
+export { Unsupported } from './xlsx-formula-parse.js';
+export { ExcelError, type Scalar } from './xlsx-functions.js';
 
-const FUNCS: Record<string, (xs: number[]) => number | undefined> = {
-  SUM: (xs) => xs.reduce((a, b) => a + b, 0),
-  AVERAGE: (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined),
-  MIN: (xs) => (xs.length ? -maxOf(xs.map((x) => -x)) : 0),
-  MAX: (xs) => (xs.length ? maxOf(xs) : 0),
-  COUNT: (xs) => xs.length,
-};
+/** A cell's content: a value, empty (null), a formula (without "="), or something zhi does not compute with (a date). */
+export type CellContent = number | string | boolean | null | { formula: string } | 'other';
 
-/** Most cells a range may cover (a whole column would be a million). */
-const MAX_RANGE = 100_000;
-
-class Unsupported extends Error {}
-
-function columnNumber(letters: string): number {
-  let n = 0;
-  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n;
+/** One sheet of the workbook, as the evaluator sees it. */
+export interface SheetGrid {
+  name: string;
+  /** The last row with content (for whole-column ranges). */
+  rows: number;
+  cell(col: number, row: number): CellContent;
 }
 
-/** Evaluates formulas against one sheet, following references to other formulas once. */
+/** What zhi knows of a formula: its value, an Excel error, or why it was not computed. */
+export type Outcome = { value: Scalar } | { error: string } | { unsupported: string };
+
+/** Most cells a range may cover (a million-row column would stall the write). */
+const MAX_RANGE = 200_000;
+/** Range cells one workbook may read in all (SUM(B:B) in each of 100,000 rows would be 10^10). */
+const MAX_VISITS = 5_000_000;
+/** A chain of formulas each referring to the next is followed this deep (the stack is finite). */
+const MAX_DEPTH = 400;
+
+/** Evaluates formulas against a workbook, following references to other formulas. */
 export class FormulaEvaluator {
-  private readonly done = new Map<string, number | undefined>();
+  private readonly done = new Map<string, Outcome>();
   private readonly active = new Set<string>();
+  private readonly byName = new Map<string, SheetGrid>();
+  /** Cells read through ranges so far: the work of one write is bounded. */
+  private visited = 0;
 
-  constructor(private readonly cell: CellLookup) {}
+  constructor(private readonly sheets: SheetGrid[]) {
+    for (const s of sheets) this.byName.set(s.name.toLowerCase(), s);
+  }
 
-  /** The value of `formula` (without "="), or undefined when it is outside the subset. */
-  evaluate(formula: string, key?: string): number | undefined {
-    if (key && this.done.has(key)) return this.done.get(key);
-    if (key && this.active.has(key)) return undefined; // a cycle
-    if (key) this.active.add(key);
-    let out: number | undefined;
-    try {
-      const p = new Parser(formula, this);
-      out = p.parse();
-      if (!Number.isFinite(out)) out = undefined;
-    } catch {
-      out = undefined;
+  /** The outcome of `formula` (without "=") written in `sheet`; `key` names its cell, for reuse and cycles. */
+  evaluate(sheet: string, formula: string, key?: string): Outcome {
+    const id = key && `${sheet.toLowerCase()}!${key}`;
+    if (id) {
+      const known = this.done.get(id);
+      if (known) return known;
+      if (this.active.has(id)) return { unsupported: 'a circular reference' };
+      if (this.active.size >= MAX_DEPTH)
+        return { unsupported: `formulas that refer to formulas more than ${MAX_DEPTH} deep` };
+      this.active.add(id);
     }
-    if (key) {
-      this.active.delete(key);
-      this.done.set(key, out);
+    let out: Outcome;
+    try {
+      const value = this.eval(parseFormula(formula), this.grid(sheet));
+      out = typeof value === 'number' && !Number.isFinite(value) ? { error: '#NUM!' } : { value };
+    } catch (err) {
+      if (err instanceof ExcelError) out = { error: err.code };
+      else if (err instanceof Unsupported) out = { unsupported: err.message };
+      else if (err instanceof RangeError) out = { unsupported: 'a formula nested too deeply' };
+      else throw err;
+    }
+    if (id) {
+      this.active.delete(id);
+      this.done.set(id, out);
     }
     return out;
   }
 
-  /** A referenced cell as a number: empty is 0; text, dates and errors are outside the subset. */
-  value(col: number, row: number, inRange: boolean): number | undefined {
-    const c = this.cell(col, row);
-    if (c === undefined) return inRange ? undefined : 0;
-    if (c === 'other') {
-      if (inRange) return undefined;
-      throw new Unsupported();
+  grid(name: string | undefined, from?: SheetGrid): SheetGrid {
+    if (name === undefined) return from ?? this.sheets[0]!;
+    const g = this.byName.get(name.toLowerCase());
+    if (!g) throw new Unsupported(`no sheet named "${name}" in this workbook`);
+    return g;
+  }
+
+  /** A cell's value: empty is null; a formula is evaluated; an error is thrown on. */
+  cellValue(g: SheetGrid, col: number, row: number): Scalar | null {
+    const c = g.cell(col, row);
+    if (c === 'other')
+      throw new Unsupported(`it uses a date (${g.name} row ${row}), which zhi does not compute with`);
+    if (c === null || typeof c !== 'object') return c === '' ? null : c;
+    const o = this.evaluate(g.name, c.formula, `${col},${row}`);
+    if ('value' in o) return o.value;
+    if ('error' in o) throw new ExcelError(o.error);
+    throw new Unsupported(o.unsupported);
+  }
+
+  eval(n: FormulaNode, g: SheetGrid): Scalar {
+    switch (n.k) {
+      case 'num':
+      case 'str':
+      case 'bool':
+        return n.v;
+      case 'ref':
+        return this.cellValue(this.grid(n.sheet, g), n.col, n.row) ?? 0;
+      case 'range':
+        throw new Unsupported('a range used as a single value');
+      case 'neg':
+        return -toNumber(this.eval(n.a, g));
+      case 'pct':
+        return toNumber(this.eval(n.a, g)) / 100;
+      case 'bin':
+        return binary(n.op, this.eval(n.a, g), this.eval(n.b, g));
+      case 'call':
+        return callFunction(n.name, n.args, this.argsOf(g));
     }
-    if (typeof c === 'number') return c;
-    const v = this.evaluate(c.formula, `${col},${row}`);
-    if (v === undefined) throw new Unsupported();
-    return v;
+  }
+
+  /** How functions see their arguments: a range as cells, anything else evaluated when asked. */
+  private argsOf(g: SheetGrid): (n: FormulaNode) => Arg {
+    return (n) => {
+      if (n.k === 'range') return { range: this.range(n, g) };
+      if (n.k === 'ref') return { ref: () => this.cellValue(this.grid(n.sheet, g), n.col, n.row) };
+      return { value: () => this.eval(n, g) };
+    };
+  }
+
+  private range(n: Extract<FormulaNode, { k: 'range' }>, from: SheetGrid): (Scalar | null)[][] {
+    const g = this.grid(n.sheet, from);
+    const r2 = n.r2 === 0 ? Math.max(1, g.rows) : n.r2;
+    const size = (n.c2 - n.c1 + 1) * (r2 - n.r1 + 1);
+    if (size > MAX_RANGE) throw new Unsupported('a range of more than 200,000 cells');
+    this.visited += size;
+    if (this.visited > MAX_VISITS)
+      throw new Unsupported(
+        'the workbook has too many formula cells over large ranges for zhi to compute them all',
+      );
+    const rows: (Scalar | null)[][] = [];
+    for (let r = n.r1; r <= r2; r++) {
+      const row: (Scalar | null)[] = [];
+      for (let c = n.c1; c <= n.c2; c++) row.push(this.cellValue(g, c, r));
+      rows.push(row);
+    }
+    return rows;
   }
 }
 
-const TOKEN =
-  /\s*(?:(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)|(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?%?)|([A-Za-z]+)\s*\(|([-+*/^(),]))/y;
-
-/** Recursive descent over the formula text. */
-class Parser {
-  private at = 0;
-  private tokens: string[][] = [];
-
-  constructor(
-    src: string,
-    private readonly ev: FormulaEvaluator,
-  ) {
-    TOKEN.lastIndex = 0;
-    while (TOKEN.lastIndex < src.trimEnd().length) {
-      const m = TOKEN.exec(src);
-      if (!m) throw new Unsupported();
-      this.tokens.push(
-        m[1] ? ['ref', m[1]] : m[2] ? ['num', m[2]] : m[3] ? ['fn', m[3].toUpperCase()] : ['op', m[4]!],
-      );
+function binary(op: string, a: Scalar, b: Scalar): Scalar {
+  switch (op) {
+    case '+':
+      return toNumber(a) + toNumber(b);
+    case '-':
+      return toNumber(a) - toNumber(b);
+    case '*':
+      return toNumber(a) * toNumber(b);
+    case '/': {
+      const d = toNumber(b);
+      if (d === 0) throw new ExcelError('#DIV/0!');
+      return toNumber(a) / d;
+    }
+    case '^':
+      return toNumber(a) ** toNumber(b);
+    case '&':
+      return `${text(a)}${text(b)}`;
+    default: {
+      const c = compare(a, b);
+      return op === '='
+        ? c === 0
+        : op === '<>'
+          ? c !== 0
+          : op === '<'
+            ? c < 0
+            : op === '>'
+              ? c > 0
+              : op === '<='
+                ? c <= 0
+                : c >= 0;
     }
   }
+}
 
-  parse(): number {
-    const v = this.sum();
-    if (this.at !== this.tokens.length) throw new Unsupported();
-    return v;
-  }
-
-  private peek(): string[] | undefined {
-    return this.tokens[this.at];
-  }
-  private isOp(op: string): boolean {
-    const t = this.peek();
-    return t?.[0] === 'op' && t[1] === op;
-  }
-
-  private sum(): number {
-    let v = this.product();
-    while (this.isOp('+') || this.isOp('-'))
-      v = this.tokens[this.at++]![1] === '+' ? v + this.product() : v - this.product();
-    return v;
-  }
-  private product(): number {
-    let v = this.power();
-    while (this.isOp('*') || this.isOp('/')) {
-      const op = this.tokens[this.at++]![1];
-      const r = this.power();
-      if (op === '/' && r === 0) throw new Unsupported(); // #DIV/0! is Excel's to show
-      v = op === '*' ? v * r : v / r;
-    }
-    return v;
-  }
-  private power(): number {
-    const v = this.unary();
-    if (this.isOp('^')) {
-      this.at++;
-      return v ** this.power();
-    }
-    return v;
-  }
-  private unary(): number {
-    if (this.isOp('-')) {
-      this.at++;
-      return -this.unary();
-    }
-    if (this.isOp('+')) {
-      this.at++;
-      return this.unary();
-    }
-    return this.atom();
-  }
-  private atom(): number {
-    const t = this.tokens[this.at++];
-    if (!t) throw new Unsupported();
-    if (t[0] === 'num') return t[1]!.endsWith('%') ? Number(t[1]!.slice(0, -1)) / 100 : Number(t[1]);
-    if (t[0] === 'ref') {
-      if (t[1]!.includes(':')) throw new Unsupported();
-      const [col, row] = this.address(t[1]!);
-      return this.ev.value(col, row, false)!;
-    }
-    if (t[0] === 'fn') return this.call(t[1]!);
-    if (t[1] === '(') {
-      const v = this.sum();
-      if (!this.isOp(')')) throw new Unsupported();
-      this.at++;
-      return v;
-    }
-    throw new Unsupported();
-  }
-
-  private call(name: string): number {
-    const fn = FUNCS[name];
-    if (!fn) throw new Unsupported();
-    const xs: number[] = [];
-    while (!this.isOp(')')) {
-      const t = this.peek();
-      if (t?.[0] === 'ref' && t[1]!.includes(':')) {
-        this.at++;
-        this.range(t[1]!, xs);
-      } else xs.push(this.sum());
-      if (this.isOp(',')) this.at++;
-      else if (!this.isOp(')')) throw new Unsupported();
-    }
-    this.at++;
-    const v = fn(xs);
-    if (v === undefined) throw new Unsupported();
-    return v;
-  }
-
-  /** Numbers of a range; empty and text cells are skipped, as Excel's SUM skips them. */
-  private range(ref: string, xs: number[]): void {
-    const [a, b] = ref.split(':') as [string, string];
-    const [c1, r1] = this.address(a);
-    const [c2, r2] = this.address(b);
-    const [cl, ch, rl, rh] = [Math.min(c1, c2), Math.max(c1, c2), Math.min(r1, r2), Math.max(r1, r2)];
-    if ((ch - cl + 1) * (rh - rl + 1) > MAX_RANGE) throw new Unsupported();
-    for (let r = rl; r <= rh; r++)
-      for (let c = cl; c <= ch; c++) {
-        const v = this.ev.value(c, r, true);
-        if (v !== undefined) xs.push(v);
-      }
-  }
-
-  private address(ref: string): [number, number] {
-    const m = /^\$?([A-Za-z]+)\$?(\d+)$/.exec(ref);
-    if (!m) throw new Unsupported();
-    return [columnNumber(m[1]!), Number(m[2])];
-  }
+function text(v: Scalar): string {
+  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+  return String(v);
 }

@@ -8,8 +8,12 @@
  */
 
 import { textWidth } from '../../../support/width.js';
-import { type Cell, PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
-import { FormulaEvaluator } from './xlsx-formula.js';
+import { PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
+import { isFormula, type XlsxValue, xlsxValue } from './xlsx-cells.js';
+import { recalculateWithLibreOffice } from './xlsx-recalc.js';
+import { cellName, cellNotes, computeFormulas, type FormulaReport, type LaidSheet } from './xlsx-results.js';
+
+export { isFormula, type XlsxValue, xlsxValue } from './xlsx-cells.js';
 
 export interface SheetSpec extends Table {
   name: string;
@@ -18,144 +22,10 @@ export interface SheetSpec extends Table {
 }
 
 /** Excel's limits. */
-const MAX_CELL_CHARS = 32_767;
 const MAX_ROWS = 1_048_575;
 const MAX_COLS = 16_384;
 /** Widths are measured on this many rows (enough to be right, cheap for big sheets). */
 const WIDTH_SAMPLE = 1000;
-
-/** A cell value for exceljs, with the number format that shows it as it was written. */
-export interface XlsxValue {
-  value: string | number | boolean | Date | null | XlsxFormula;
-  numFmt?: string;
-}
-
-/** A formula (text without "="), with its cached result when zhi could compute it. */
-export interface XlsxFormula {
-  formula: string;
-  result?: number;
-}
-
-export function isFormula(v: XlsxValue['value']): v is XlsxFormula {
-  return typeof v === 'object' && v !== null && !(v instanceof Date);
-}
-
-const PLAIN = /^[+-]?(0|[1-9]\d*)(\.\d+)?$/;
-const GROUPED = /^[+-]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?$/;
-const PERCENT = /^([+-]?(?:0|[1-9]\d*)(?:\.\d+)?)%$/;
-const CURRENCY = /^([+-]?)([¥￥$€£])\s?([\d,]+(?:\.\d+)?)$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
-/** `2024/3/16`, `2024-3-16`, `2024.3.16`, `2024年3月17日`: the forms Chinese offices write. */
-const CN_DATE = /^(\d{4})(?:([/.-])(\d{1,2})\2(\d{1,2})|年(\d{1,2})月(\d{1,2})日)$/;
-/** `15000元`, `1,500.00元`, `1.2万`, `3亿元`, `(1,500.00)`: amounts with a unit or in brackets. */
-const AMOUNT = /^([+-]?)([\d,]+(?:\.\d+)?)(万|亿)?(元)?$/;
-const BRACKETED = /^\(([¥￥$]?)([\d,]+(?:\.\d+)?)\)$/;
-/** Headers of columns whose digits are identifiers, never amounts. */
-const ID_HEADER =
-  /电话|手机|号码|身份证|证件|账号|帐号|卡号|编号|编码|代码|邮编|工号|学号|单号|phone|mobile|\bid\b|code|account|zip/i;
-
-function decimalsFormat(digits: string | undefined, grouped: boolean): string | undefined {
-  const d = digits ? digits.length - 1 : 0;
-  if (!grouped && !d) return undefined;
-  return `${grouped ? '#,##0' : '0'}${d ? `.${'0'.repeat(d)}` : ''}`;
-}
-
-function significant(s: string): number {
-  return s.replace(/[^\d]/g, '').replace(/^0+/, '').length;
-}
-
-function decimals(s: string): number {
-  return /\.(\d+)$/.exec(s)?.[1]?.length ?? 0;
-}
-
-/** `2024/3/16` and `2024年3月17日` as dates, shown the way they were written. */
-function chineseDate(s: string): XlsxValue | undefined {
-  const m = CN_DATE.exec(s);
-  if (!m) return undefined;
-  const [y, mo, d] = [Number(m[1]), Number(m[3] ?? m[5]), Number(m[4] ?? m[6])];
-  const when = new Date(Date.UTC(y, mo - 1, d));
-  if (when.getUTCMonth() !== mo - 1 || when.getUTCDate() !== d) return undefined;
-  const numFmt = m[5]
-    ? 'yyyy"年"m"月"d"日"'
-    : m[2] === '/'
-      ? 'yyyy/m/d'
-      : m[2] === '.'
-        ? 'yyyy.m.d'
-        : 'yyyy-m-d';
-  return { value: when, numFmt };
-}
-
-/** `15000元`, `1.2万`, `(1,500.00)` as numbers, with a format that shows them the same way. */
-function amount(s: string): XlsxValue | undefined {
-  const br = BRACKETED.exec(s);
-  if (br && (PLAIN.test(br[2]!) || GROUPED.test(br[2]!)) && significant(br[2]!) <= 15) {
-    const d = decimals(br[2]!);
-    const sym = br[1] ? `"${br[1] === '￥' ? '¥' : br[1]}"` : '';
-    const body = `${sym}#,##0${d ? `.${'0'.repeat(d)}` : ''}`;
-    return { value: -Number(br[2]!.replace(/,/g, '')), numFmt: `${body};(${body})` };
-  }
-  const m = AMOUNT.exec(s);
-  if (!m || (!m[3] && !m[4])) return undefined;
-  const digits = m[2]!;
-  if (!(PLAIN.test(digits) || GROUPED.test(digits)) || significant(digits) > 15) return undefined;
-  const n = Number(`${m[1]}${digits.replace(/,/g, '')}`);
-  const d = decimals(digits);
-  const unit = `${m[3] ?? ''}${m[4] ?? ''}`;
-  // 万 and 亿 keep the number as written (1.2万 is 1.2 in a cell shown "1.2万"): scaling it
-  // would need a format code that not every spreadsheet reads the same way.
-  return {
-    value: n,
-    numFmt: `${GROUPED.test(digits) ? '#,##0' : '0'}${d ? `.${'0'.repeat(d)}` : ''}"${unit}"`,
-  };
-}
-
-/**
- * How a cell is stored: numbers stay numbers; numeric text becomes a number when that is safe;
- * `=…` is a formula. Digits that are identifiers stay text: a leading zero, 11 digits or more
- * (phones, ID and account numbers), or any digits in a column whose header names an identifier.
- */
-export function xlsxValue(cell: Cell, header?: string): XlsxValue {
-  if (cell === null) return { value: null };
-  if (typeof cell !== 'string') return { value: cell };
-  const s = cell.trim();
-  if (s.length > 1 && s[0] === '=' && s.length <= 8192) return { value: { formula: s.slice(1) } };
-  if (header && ID_HEADER.test(header) && /^[\d\s-]+$/.test(s)) return { value: cell };
-  if (/^\d{11,}$/.test(s)) return { value: cell };
-  if (s.length > 0 && s.length <= 24) {
-    const special = (ISO_DATE.test(s) ? undefined : chineseDate(s)) ?? amount(s);
-    if (special) return special;
-    if (PLAIN.test(s) && significant(s) <= 15) {
-      const fmt = decimalsFormat(/\.\d+$/.exec(s)?.[0], false);
-      return fmt ? { value: Number(s), numFmt: fmt } : { value: Number(s) };
-    }
-    if (GROUPED.test(s) && significant(s) <= 15) {
-      return { value: Number(s.replace(/,/g, '')), numFmt: decimalsFormat(/\.\d+$/.exec(s)?.[0], true)! };
-    }
-    const pct = PERCENT.exec(s);
-    if (pct && significant(pct[1]!) <= 15) {
-      const d = /\.(\d+)$/.exec(pct[1]!)?.[1]?.length ?? 0;
-      return { value: Number(pct[1]) / 100, numFmt: `0${d ? `.${'0'.repeat(d)}` : ''}%` };
-    }
-    const cur = CURRENCY.exec(s);
-    if (cur && (PLAIN.test(cur[3]!) || GROUPED.test(cur[3]!)) && significant(cur[3]!) <= 15) {
-      const d = /\.(\d+)$/.exec(cur[3]!)?.[1]?.length ?? 0;
-      const symbol = cur[2] === '￥' ? '¥' : cur[2]!;
-      return {
-        value: Number(`${cur[1]}${cur[3]!.replace(/,/g, '')}`),
-        numFmt: `"${symbol}"#,##0${d ? `.${'0'.repeat(d)}` : ''}`,
-      };
-    }
-    const date = ISO_DATE.exec(s);
-    if (date) {
-      const [, y, mo, d, h, mi, sec] = date;
-      const when = new Date(Date.UTC(+y!, +mo! - 1, +d!, +(h ?? 0), +(mi ?? 0), +(sec ?? 0)));
-      if (when.getUTCMonth() === +mo! - 1 && when.getUTCDate() === +d! && +(h ?? 0) < 24 && +(mi ?? 0) < 60) {
-        return { value: when, numFmt: h ? (sec ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd hh:mm') : 'yyyy-mm-dd' };
-      }
-    }
-  }
-  return { value: cell.length > MAX_CELL_CHARS ? `${cell.slice(0, MAX_CELL_CHARS - 1)}…` : cell };
-}
 
 /** Sheet names as Excel allows them: ≤31 characters, none of []:*?/\, not blank, unique. */
 export function sanitizeSheetNames(names: (string | undefined)[]): string[] {
@@ -252,46 +122,49 @@ function displayWidth(width: WidthFn, v: XlsxValue): number {
   return longest;
 }
 
-/** Cell values and column widths of a sheet, computed before anything is written. */
-function layout(
-  sheet: SheetSpec,
-  width: WidthFn,
-): { values: XlsxValue[][]; widths: number[]; formulas: number } {
-  const cols = Math.max(1, tableWidth(sheet));
-  const widths = new Array<number>(cols).fill(0);
+/** Cell values of every sheet, with formula results computed across the workbook, before anything is written. */
+function layout(sheets: SheetSpec[]): { laid: LaidSheet[]; report: FormulaReport } {
+  const laid = sheets.map((sheet) => ({
+    name: sheet.name,
+    headers: sheet.headers,
+    values: sheet.rows.map((cells) => cells.map((c, i) => xlsxValue(c, sheet.headers[i]))),
+  }));
+  return { laid, report: computeFormulas(laid) };
+}
+
+/** Column widths from the header and the first rows. */
+function widthsOf(sheet: SheetSpec, values: XlsxValue[][], width: WidthFn): number[] {
+  const widths = new Array<number>(Math.max(1, tableWidth(sheet))).fill(0);
   sheet.headers.forEach((h, i) => {
     widths[i] = Math.max(widths[i]!, width(h) + 2);
   });
-  const values = sheet.rows.map((cells) => cells.map((c, i) => xlsxValue(c, sheet.headers[i])));
-  const formulas = computeFormulas(values, sheet.headers.length > 0);
   for (let r = 0; r < Math.min(values.length, WIDTH_SAMPLE); r++) {
     const row = values[r]!;
     for (let c = 0; c < row.length; c++) widths[c] = Math.max(widths[c]!, displayWidth(width, row[c]!));
   }
-  return { values, widths: widths.map((w) => Math.min(60, Math.max(8, w + 2))), formulas };
+  return widths.map((w) => Math.min(60, Math.max(8, w + 2)));
 }
 
-/** Fill in the cached result of each formula zhi can compute (xlsx-formula.ts); count them all. */
-function computeFormulas(values: XlsxValue[][], hasHeader: boolean): number {
-  const first = hasHeader ? 2 : 1;
-  const ev = new FormulaEvaluator((col, row) => {
-    if (row < first) return row >= 1 ? 'other' : undefined;
-    const v = values[row - first]?.[col - 1]?.value;
-    if (v === null || v === undefined || v === '') return undefined;
-    if (typeof v === 'number') return v;
-    if (isFormula(v)) return { formula: v.formula };
-    return 'other';
-  });
-  let count = 0;
-  values.forEach((row, r) => {
-    row.forEach((cell, c) => {
-      if (!isFormula(cell.value)) return;
-      count++;
-      const result = ev.evaluate(cell.value.formula, `${c + 1},${r + first}`);
-      if (result !== undefined) cell.value.result = result;
+function formulasOf(laid: LaidSheet[]): string[] {
+  const out: string[] = [];
+  for (const s of laid)
+    for (const row of s.values) for (const v of row) if (isFormula(v.value)) out.push(v.value.formula);
+  return out;
+}
+
+/** Numeric-looking text kept as text, named for the model: 'Sales'!B3 "约3万" (an approximate amount…). */
+function textCells(laid: LaidSheet[]): string[] {
+  const out: string[] = [];
+  for (const sheet of laid) {
+    const first = sheet.headers.length ? 2 : 1;
+    sheet.values.forEach((row, r) => {
+      row.forEach((v, c) => {
+        if (v.warning)
+          out.push(`${cellName(sheet.name, c + 1, r + first)} ${JSON.stringify(v.value)} (${v.warning})`);
+      });
     });
-  });
-  return count;
+  }
+  return out;
 }
 
 const HEADER_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8EEF7' } } as const;
@@ -301,7 +174,15 @@ const HEADER_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFE8E
  * compresses with Node's zlib rather than a JavaScript deflate, which makes a 1,000-row sheet
  * several times faster to produce.
  */
-export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
+export async function buildXlsx(
+  sheets: SheetSpec[],
+): Promise<{ data: Buffer; report: FormulaReport; textCells: string[] }> {
+  const { laid, report } = layout(sheets);
+  return { data: await writeXlsx(sheets, laid, report.count), report, textCells: textCells(laid) };
+}
+
+/** The bytes of the workbook for these sheets as laid out (values, formats, cached results). */
+async function writeXlsx(sheets: SheetSpec[], laid: LaidSheet[], formulas: number): Promise<Buffer> {
   const [{ default: ExcelJS }, { PassThrough }] = await Promise.all([
     import('exceljs'),
     import('node:stream'),
@@ -313,7 +194,6 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
   wb.creator = 'zhi';
   wb.created = new Date();
-  let formulas = 0;
   // The streaming writer always writes an empty <calcPr/>: ask for a full recalculation on open
   // when there are formulas, so Excel and LibreOffice compute what zhi left without a result.
   const zip = (wb as unknown as { zip: { append(data: unknown, opts: { name: string }): unknown } }).zip;
@@ -325,10 +205,9 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
         : data,
       opts,
     );
-  for (const sheet of sheets) {
-    const laid = layout(sheet, width);
-    const { values, widths } = laid;
-    formulas += laid.formulas;
+  sheets.forEach((sheet, i) => {
+    const values = laid[i]!.values;
+    const widths = widthsOf(sheet, values, width);
     const hasHeader = sheet.headers.length > 0;
     const ws = wb.addWorksheet(
       sheet.name,
@@ -360,7 +239,7 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
       row.commit();
     }
     ws.commit();
-  }
+  });
   await wb.commit();
   return Buffer.concat(chunks);
 }
@@ -371,12 +250,18 @@ export async function buildXlsx(sheets: SheetSpec[]): Promise<Buffer> {
  */
 export async function encodeXlsx(
   content: unknown,
+  opts: { libreOffice?: boolean } = {},
 ): Promise<{ data: Buffer; summary: string; notes: string[] }> {
   const sheets = toSheets(content);
-  const data = await buildXlsx(sheets);
+  const { laid, report } = layout(sheets);
+  let data = await writeXlsx(sheets, laid, report.count);
+  // What zhi could not compute, LibreOffice may (where installed): then the workbook is written again.
+  if (opts.libreOffice !== false && (await recalculateWithLibreOffice(data, report, formulasOf(laid))))
+    data = await writeXlsx(sheets, laid, report.count);
   const notes = sheets
     .filter((s) => s.requestedName !== undefined)
     .map((s) => `sheet name "${s.requestedName}" was changed to "${s.name}" (Excel's rules for sheet names)`);
+  notes.push(...cellNotes(report, textCells(laid)));
   const summary = sheets
     .map((s) => `sheet "${s.name}" ${s.rows.length} row${s.rows.length === 1 ? '' : 's'}`)
     .join(', ');
