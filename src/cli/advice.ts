@@ -7,6 +7,9 @@ const IN_REPL: Partial<Record<MessageKey, MessageKey>> = {
   'llm.balance.try1Custom': 'input.advice.balanceReplCustom',
   'llm.overloaded.try': 'input.advice.overloadedRepl',
   'llm.badRequest.try': 'input.advice.badRequestRepl',
+  'llm.noModel.try1': 'input.advice.noModelRepl1',
+  'llm.noModel.try2': 'input.advice.noModelRepl2',
+  'llm.balance.try1Free': 'input.advice.balanceFreeRepl',
 };
 
 /**

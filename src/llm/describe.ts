@@ -26,12 +26,14 @@ export function describeApiError(err: ApiErrorInfo, platform: Platform, model?: 
 
 /** Failures whose code says more than their kind: a cut stream, a wrong address, a plan limit. */
 function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undefined {
-  if (err.code === 'stream_cut') {
+  if (err.code === 'stream_cut' || err.code === 'stream_cut_empty') {
+    const some = err.code === 'stream_cut';
+    // The transport's own words (`UND_ERR_SOCKET: other side closed`) are for the log, not the person.
     return new ZhiError({
       kind: 'network',
-      what: { key: 'llm.cutMidway' },
-      why: err.message,
-      tries: [{ key: 'llm.cutMidway.try' }, { key: 'llm.network.try1' }],
+      what: { key: some ? 'llm.cutMidway' : 'llm.cutBefore' },
+      why: { key: 'llm.cutWhy' },
+      tries: [{ key: some ? 'llm.cutMidway.try' : 'llm.cutBefore.try' }, { key: 'llm.network.try1' }],
     });
   }
   if (err.code === 'answer_too_long' || err.code === 'answer_too_slow') {

@@ -179,8 +179,9 @@ export async function* readStream(
       } catch (err) {
         yield* frames.pending.splice(0);
         const error = interrupted(err);
-        // A drop after the answer began is not "could not connect": say it was cut.
-        if (error.kind === 'network') error.code = 'stream_cut';
+        // A drop after the answer began is not "could not connect": say it was cut, and whether
+        // anything had arrived (then it is shown above; else there is nothing to point to).
+        if (error.kind === 'network') error.code = arrived(acc) ? 'stream_cut' : 'stream_cut_empty';
         yield { type: 'error', error, partial: acc.message(), ...usageOf(frames) };
         return;
       }
@@ -211,7 +212,10 @@ export async function* readStream(
   if (!frames.finishReason) {
     yield {
       type: 'error',
-      error: { ...networkError('the stream ended before the answer was complete'), code: 'stream_cut' },
+      error: {
+        ...networkError('the stream ended before the answer was complete'),
+        code: arrived(acc) ? 'stream_cut' : 'stream_cut_empty',
+      },
       partial: acc.message(),
       ...usageOf(frames),
     };
@@ -222,4 +226,10 @@ export async function* readStream(
 
 function usageOf(frames: StreamFrames): { usage?: Usage } {
   return frames.usage ? { usage: frames.usage } : {};
+}
+
+/** Did any of the answer arrive (text, thinking or a tool call)? */
+function arrived(acc: MessageAccumulator): boolean {
+  const m = acc.message();
+  return Boolean(m.content || m.reasoning_content || m.tool_calls?.length);
 }

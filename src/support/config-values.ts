@@ -68,13 +68,22 @@ const httpUrl = (v: unknown) => {
   }
 };
 
+/**
+ * A folder files can be written to: not one of the kernel's virtual folders (/proc, /sys, /dev),
+ * where nothing is a file, nor a name with control characters.
+ */
+const folderValue = (v: unknown) =>
+  nonEmpty(v) &&
+  !/[\u0000-\u001f\u007f]/.test(v as string) &&
+  !/^\/+(proc|sys|dev)(\/|$)/.test((v as string).trim());
+
 const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   api_key: isText,
   platform: nonEmpty,
   base_url: httpUrl,
   default_model: nonEmpty,
   skill_model: nonEmpty,
-  output_dir: nonEmpty,
+  output_dir: folderValue,
   max_turns: numberIn(1, 200, true),
   language: oneOf('auto', 'en', 'zh'),
   log_level: oneOf('debug', 'info', 'warn', 'error'),

@@ -169,7 +169,10 @@ async function brokenLine(text: string): Promise<number | undefined> {
   const { parseYamlSafe } = await import('./yaml.js');
   const parsed = parseYamlSafe(text, { limits: { maxBytes: 64 * 1024 } });
   const offset = parsed.ok ? undefined : parsed.problems.find((p) => p.offset !== undefined)?.offset;
-  return offset === undefined ? undefined : text.slice(0, offset).split('\n').length;
+  if (offset === undefined) return undefined;
+  // A problem found at the end of the file (an unclosed bracket) is on its last written line, not
+  // on the empty one after the final newline.
+  return text.slice(0, offset).replace(/\s+$/, '').split('\n').length;
 }
 
 /**

@@ -181,6 +181,17 @@ describe('errors', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('Partial answer that was\n');
     expect(r.stderr).toContain('The connection dropped in the middle of the answer.');
+    expect(r.stderr).not.toMatch(/UND_ERR|other side closed/);
+  });
+
+  it('a stream cut before anything arrived says so, and points to nothing "above"', async () => {
+    fake.script({ kind: 'cut', text: '' });
+    const r = await e.zhi(['-c', 'hi'], { timeoutMs: 15_000 });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('The connection dropped before any of the answer arrived.');
+    expect(r.stderr).not.toContain('shown above');
+    expect(r.stderr).not.toMatch(/UND_ERR|other side closed/);
   });
 
   it('a stalled stream times out instead of hanging', async () => {

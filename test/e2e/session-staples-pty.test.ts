@@ -170,17 +170,16 @@ describe.each(['en', 'zh'] as const)('the exit line says how to resume (%s)', (l
     await s.waitFor(promptFor(lang), 10_000, from);
     s.write(KEY.ctrlD);
     await s.exited();
-    const said =
-      lang === 'en'
-        ? 'To continue this conversation later: zhi --resume '
-        : '之后要继续这段对话：zhi --resume ';
+    // As this zhi was started (no `zhi` on the test's PATH: `node …/dist/zhi.js`).
+    const said = lang === 'en' ? 'To continue this conversation later: ' : '之后要继续这段对话：';
     const line = s
       .text()
       .split('\n')
       .find((l) => l.includes(said));
     expect(line, s.text().slice(-500)).toBeDefined();
-    const id = line!.slice(line!.indexOf(said) + said.length).trim();
-    expect(id).toMatch(/^\S+$/);
+    const command = line!.slice(line!.indexOf(said) + said.length).trim();
+    expect(command).toMatch(/^node \S*zhi\.js --resume \S+$/);
+    const id = command.split(' --resume ')[1]!;
 
     fake.script({ kind: 'text', text: 'Second answer.' });
     const r = await e.zhi(['--resume', id, '-c', 'and a second one']);

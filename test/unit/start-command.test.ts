@@ -58,3 +58,12 @@ describe('the command that starts zhi next time (issue 30 #20)', () => {
     expect(startCommand(facts({ entry, env: { PATH: bin }, cwd: bin }))).toBe(`node ${entry}`);
   });
 });
+
+describe('resumeCommand', () => {
+  it('says how to come back as zhi was started', async () => {
+    const { resumeCommand } = await import('../../src/cli/repl/usage-text.js');
+    expect(resumeCommand('abc', 'zhi')).toBe('zhi --resume abc');
+    expect(resumeCommand('abc', 'npm start')).toBe('npm start -- --resume abc');
+    expect(resumeCommand('abc', './zhi-linux-x64')).toBe('./zhi-linux-x64 --resume abc');
+  });
+});

@@ -51,26 +51,29 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
 
 function show(ctx: AppContext): ExitCodeValue {
   const c = ctx.config;
-  const rows: [string, string][] = [
-    ['api_key', maskKey(c.apiKey)],
-    ['platform', c.platform],
+  // Every key, in CONFIG_KEYS' order: the type makes a forgotten one a build error.
+  const values: Record<ConfigKey, string> = {
+    api_key: maskKey(c.apiKey),
+    platform: c.platform,
     // A proxy or gateway URL may carry a password: shown without it.
-    ['base_url', redact(c.baseUrl)],
-    ['default_model', c.defaultModel],
-    ['skill_model', c.skillModel],
-    ['output_dir', c.outputDir],
-    ['max_turns', String(c.maxTurns)],
-    ['language', c.language],
-    ['log_level', c.logLevel],
-    ['max_cost_per_run', c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun)],
-    ['compact_threshold', String(c.compactThreshold)],
-    ['shell_sandbox', c.shellSandbox],
-    ['shell_env', c.shellEnv.join(', ') || '-'],
-    ['web_allow', c.webAllow.join(', ') || '-'],
-    ['web_search', c.webSearch],
-    ['status_line', c.statusLine ? 'on' : 'off'],
-    ['mcp_servers', Object.keys(c.mcpServers).join(', ') || '-'],
-  ];
+    base_url: redact(c.baseUrl),
+    default_model: c.defaultModel,
+    skill_model: c.skillModel,
+    output_dir: c.outputDir,
+    max_turns: String(c.maxTurns),
+    language: c.language,
+    log_level: c.logLevel,
+    max_cost_per_run: c.maxCostPerRun === undefined ? '-' : String(c.maxCostPerRun),
+    compact_threshold: String(c.compactThreshold),
+    status_line: c.statusLine ? 'on' : 'off',
+    thinking_effort: c.thinkingEffort ?? '-',
+    shell_sandbox: c.shellSandbox,
+    shell_env: c.shellEnv.join(', ') || '-',
+    web_allow: c.webAllow.join(', ') || '-',
+    web_search: c.webSearch,
+    mcp_servers: Object.keys(c.mcpServers).join(', ') || '-',
+  };
+  const rows = CONFIG_KEYS.map((k): [string, string] => [k, values[k]]);
   const width = maxOf(rows.map((r) => r[0].length));
   out(`# ${ctx.paths.configFile}`);
   // A value set in the environment wins over the file: say so, or a rejected key looks right.

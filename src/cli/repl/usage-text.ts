@@ -6,6 +6,7 @@ import type { UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
 import { formatTokens } from '../render/summary.js';
 import { columns } from '../render/width.js';
+import { thisStartCommand } from '../start-command.js';
 
 /** `12.3k tokens (9.1k in, 3.2k out) · ¥0.04`, or undefined when nothing was used. */
 export function usageSummary(usage: UsageTracker): string | undefined {
@@ -31,8 +32,17 @@ export function goodbyeLines(chat: ChatSession | undefined): string[] {
   const lines = [chat ? sessionUsageLine(chat.deps.usage) : t('repl.sessionNoUsage')];
   const wiring = chat?.session;
   if (wiring && (wiring.recorder.started || wiring.earlier))
-    lines.push(t('sessions.resumeHint', { id: wiring.recorder.id }));
+    lines.push(t('sessions.resumeHint', { command: resumeCommand(wiring.recorder.id) }));
   return lines;
+}
+
+/**
+ * How to come back, as this zhi was started: `zhi --resume <id>` when a `zhi` on the PATH is this
+ * one; `npm start -- --resume <id>` from the checkout (no `zhi` on the PATH there); the
+ * executable's path; `node …/dist/zhi.js`.
+ */
+export function resumeCommand(id: string, start = thisStartCommand(process.env, process.cwd())): string {
+  return start === 'npm start' ? `npm start -- --resume ${id}` : `${start} --resume ${id}`;
 }
 
 /** /usage: one row per model (calls, input, cached, output tokens, cost) and the total. */

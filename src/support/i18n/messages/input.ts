@@ -63,6 +63,10 @@ export const input = defineMessages(
       'Top up with your provider, or switch to a free model: /model glm-4-flash',
     'input.advice.overloadedRepl': 'Try again in a few minutes, or pick another model with /model.',
     'input.advice.badRequestRepl': 'Check the model with /model, and try again.',
+    'input.advice.noModelRepl1': '/model lists the models zhi knows and those your account offers.',
+    'input.advice.noModelRepl2': 'Pick one with /model; the one you typed is not offered to your account.',
+    'input.advice.balanceFreeRepl':
+      'Top up at {url}: {model} is already a free model, and the API refuses even free models while the account has no balance.',
     'input.retryNetwork':
       'Could not reach the Zhipu API: {reason}. Trying again in {seconds}s ({attempt}/{max})…',
     'input.net.refused': 'nothing answered at that address',
@@ -153,6 +157,9 @@ export const input = defineMessages(
     'input.advice.balanceReplCustom': '请向你的服务商充值，或换用免费模型：/model glm-4-flash',
     'input.advice.overloadedRepl': '请几分钟后再试，或用 /model 换一个模型。',
     'input.advice.badRequestRepl': '用 /model 检查模型，然后重试。',
+    'input.advice.noModelRepl1': '/model 会列出 zhi 认识的模型和你的账户可用的模型。',
+    'input.advice.noModelRepl2': '用 /model 选一个；你输入的模型你的账户用不了。',
+    'input.advice.balanceFreeRepl': '请到 {url} 充值：{model} 已经是免费模型，账户没有余额时，API 连免费模型也会拒绝。',
     'input.retryNetwork': '无法连接到智谱 API：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
     'input.net.refused': '该地址没有响应',
     'input.net.notFound': '找不到服务器名称（请检查地址和网络）',

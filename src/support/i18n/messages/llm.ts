@@ -66,6 +66,9 @@ export const llm = defineMessages(
     'llm.aborted.what': 'The request was cancelled.',
     'llm.cutMidway': 'The connection dropped in the middle of the answer.',
     'llm.cutMidway.try': 'What arrived before the drop is shown above; ask again to get the rest.',
+    'llm.cutBefore': 'The connection dropped before any of the answer arrived.',
+    'llm.cutBefore.try': 'Ask again: nothing of this answer was lost.',
+    'llm.cutWhy': 'the connection to the API was closed (by the network, a proxy or the server) while the answer streamed',
     'llm.tooLong.what':
       'The answer grew far past any normal length, so zhi stopped it: the model seems stuck repeating itself.',
     'llm.tooSlow.what':
@@ -164,6 +167,9 @@ export const llm = defineMessages(
     'llm.aborted.what': '请求已取消。',
     'llm.cutMidway': '回答过程中连接中断了。',
     'llm.cutMidway.try': '中断前收到的内容已显示在上方；再问一次即可得到其余部分。',
+    'llm.cutBefore': '回答还没开始传回，连接就中断了。',
+    'llm.cutBefore.try': '再问一次即可：这次回答没有丢失任何内容。',
+    'llm.cutWhy': '回答传输过程中，与 API 的连接被关闭了（网络、代理或服务器所致）',
     'llm.tooLong.what': '回答远远超出了正常长度，zhi 已停止接收：模型似乎在不断重复。',
     'llm.tooSlow.what': '回答持续输出的时间远远超出正常回答所需，zhi 已停止接收：模型似乎卡住了。',
     'llm.endless.try': '已收到的内容保留在上方。请重新提问（可要求更简短的回答），或换一个模型。',
