@@ -159,7 +159,8 @@ export const input = defineMessages(
     'input.advice.badRequestRepl': '用 /model 检查模型，然后重试。',
     'input.advice.noModelRepl1': '/model 会列出 zhi 认识的模型和你的账户可用的模型。',
     'input.advice.noModelRepl2': '用 /model 选一个；你输入的模型你的账户用不了。',
-    'input.advice.balanceFreeRepl': '请到 {url} 充值：{model} 已经是免费模型，账户没有余额时，API 连免费模型也会拒绝。',
+    'input.advice.balanceFreeRepl':
+      '请到 {url} 充值：{model} 已经是免费模型，账户没有余额时，API 连免费模型也会拒绝。',
     'input.retryNetwork': '无法连接到智谱 API：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
     'input.net.refused': '该地址没有响应',
     'input.net.notFound': '找不到服务器名称（请检查地址和网络）',

@@ -68,7 +68,8 @@ export const llm = defineMessages(
     'llm.cutMidway.try': 'What arrived before the drop is shown above; ask again to get the rest.',
     'llm.cutBefore': 'The connection dropped before any of the answer arrived.',
     'llm.cutBefore.try': 'Ask again: nothing of this answer was lost.',
-    'llm.cutWhy': 'the connection to the API was closed (by the network, a proxy or the server) while the answer streamed',
+    'llm.cutWhy':
+      'the connection to the API was closed (by the network, a proxy or the server) while the answer streamed',
     'llm.tooLong.what':
       'The answer grew far past any normal length, so zhi stopped it: the model seems stuck repeating itself.',
     'llm.tooSlow.what':
