@@ -78,3 +78,31 @@ describe('a whole body past its cap', () => {
     expect(await readTextCapped(res(['你', '好']), 100)).toBe('你好');
   });
 });
+
+describe('a stream cut off', () => {
+  /** The pieces, then the connection drops. */
+  function dropped(pieces: string[]): ReadableStream<Uint8Array> {
+    const enc = new TextEncoder();
+    let i = 0;
+    return new ReadableStream({
+      pull(c) {
+        if (i < pieces.length) c.enqueue(enc.encode(pieces[i++]!));
+        else c.error(new Error('other side closed'));
+      },
+    });
+  }
+
+  it.each([
+    ['after some of the answer: it was cut mid-way', [frame('Partial answer')], 'stream_cut'],
+    [
+      'before any of it (the role only)',
+      ['data: {"choices":[{"delta":{"role":"assistant"}}]}\n\n'],
+      'stream_cut_empty',
+    ],
+    ['before anything at all', [], 'stream_cut_empty'],
+  ])('%s', async (_name, pieces, code) => {
+    const end = last(await events(dropped(pieces as string[]), 64 * 1024));
+    expect(end.type).toBe('error');
+    if (end.type === 'error') expect(end.error.code).toBe(code);
+  });
+});
