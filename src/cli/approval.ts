@@ -6,13 +6,19 @@
  */
 import type { ApprovalAnswer, ToolApproval } from '../agent/loop.js';
 import { isYes, normalizeAnswer } from '../support/answers.js';
+import { pushAll } from '../support/arrays.js';
 import { t } from '../support/i18n/index.js';
 import { revealed } from '../support/sanitize.js';
 import type { Style } from './render/style.js';
 import { mcpToolTitle, toolAction } from './render/tool-names.js';
+import { stderrColumns, wrapText } from './render/width.js';
 
 /** The text above the question. */
-export function formatApproval(req: ToolApproval, style: Style): string {
+export function formatApproval(
+  req: ToolApproval,
+  style: Style,
+  width: number | undefined = stderrColumns(),
+): string {
   const action = toolAction(req.name);
   // A built-in tool is named by what it does; its internal name follows, dimmed (MCP tools keep theirs).
   const title = action
@@ -24,16 +30,24 @@ export function formatApproval(req: ToolApproval, style: Style): string {
   for (const line of req.preview.split('\n')) lines.push(`  ${revealed(line, { keepTabs: true })}`);
   // The extra answers come before the warning and the summary, which stay the last lines above
   // the question (a command cannot push them out of view).
+  // Wrapped at words to the window (a line the terminal breaks mid-word is hard to read).
+  const addWrapped = (text: string, paint: (s: string) => string) =>
+    pushAll(
+      lines,
+      wrapText(text, width ? width - 1 : undefined).map((l) => paint(l)),
+    );
   const choices = approvalChoices(req);
-  if (choices) lines.push(style.dim(choices));
+  if (choices) addWrapped(choices, style.dim);
   if (req.warning) {
     const text = revealed(req.warning);
-    lines.push(style.enabled ? style.red(style.bold(`⚠ ${text}`)) : `[WARNING] ${text}`);
+    if (style.enabled) addWrapped(`⚠ ${text}`, (l) => style.red(style.bold(l)));
+    else addWrapped(`[WARNING] ${text}`, (l) => l);
   }
   if (req.summary) {
     const text = revealed(req.summary.text);
-    if (!req.summary.risky) lines.push(style.dim(text));
-    else lines.push(style.enabled ? style.yellow(style.bold(`⚠ ${text}`)) : `[WARNING] ${text}`);
+    if (!req.summary.risky) addWrapped(text, style.dim);
+    else if (style.enabled) addWrapped(`⚠ ${text}`, (l) => style.yellow(style.bold(l)));
+    else addWrapped(`[WARNING] ${text}`, (l) => l);
   }
   return `${lines.join('\n')}\n`;
 }
