@@ -144,15 +144,16 @@ async function refusedThenAuto(fake: FakeZhipu): Promise<Row> {
   fake.concurrencyLimit = 0;
   const work = folder(files);
   try {
-    await run(fake, work, ['--jobs', '8']);
-    const refused = notDone(work);
+    // Without a terminal and without --auto no write could be allowed: nothing is sent (exit 2).
+    const refused = await run(fake, work, ['--jobs', '8']);
+    const sent = fake.requests.filter((q) => q.path.endsWith('/chat/completions')).length;
     await run(fake, work, ['--auto', '--jobs', '8']);
     return {
-      name: `${files} files: writes refused, then --auto: files not written`,
+      name: `${files} files: a run that cannot write, then --auto: files not written`,
       value: notDone(work),
       unit: 'files',
       budget: 0,
-      note: `after the refused run ${refused} of ${files} were not done (should be all)`,
+      note: `the run that could not write exited ${refused.code} after ${sent} paid calls (should be 2 and 0)`,
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
