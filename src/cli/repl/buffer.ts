@@ -50,6 +50,9 @@ export class TextBuffer {
 
   /** Start of the line the cursor is on (a multi-line message has several). */
   lineStart(at = this.cursor): number {
+    // lastIndexOf takes a negative start as 0: at 0, a draft whose first line is empty would
+    // find its own first newline and put the line start after it.
+    if (at <= 0) return 0;
     return this.text.lastIndexOf('\n', at - 1) + 1;
   }
 
