@@ -128,7 +128,7 @@ export class ChatSession {
   note(message: Message, typed?: string): void {
     this.messages.push(message);
     if (typed) this.typed.set(message, typed);
-    this.consume({ type: 'user', message, ...(typed ? { typed } : {}) });
+    this.consume({ type: 'user', message, note: true, ...(typed ? { typed } : {}) });
   }
 
   /** What the person typed for a message noted with `note` (`!rm notes.txt`), not the model's wording. */

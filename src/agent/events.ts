@@ -113,6 +113,8 @@ export type RunEvent =
        * `!command`): a session's title comes from this, never from model-facing text.
        */
       typed?: string;
+      /** Something the person did themselves (a `!command`'s output): it expects no answer. */
+      note?: true;
     }
   | { type: 'nested'; chain: readonly string[]; event: RunEvent };
 

@@ -94,6 +94,28 @@ async function drain(chat: ChatSession, text: string) {
 }
 
 describe('replaySession', () => {
+  it('a !command as the last thing done is no unfinished answer, and is previewed as typed', () => {
+    const note =
+      '{"type":"message","role":"user","t":"2026-03-14T07:32:00.000Z","typed":"!ls nosuch","note":true,' +
+      '"message":{"role":"user","content":"I ran this command in my shell myself (no tool call was involved):\\n$ ls nosuch"}}\n';
+    const s = replaySession(
+      serialiseLine(header()) +
+        msg({ role: 'user', content: 'hi' }) +
+        msg({ role: 'assistant', content: 'Hello.' }) +
+        note,
+    )!;
+    expect(s.unfinished).toBe(false);
+    expect(s.lastTyped).toBe('!ls nosuch');
+    expect(s.turns).toBe(1);
+    // A message after it is an ordinary turn again.
+    const after = replaySession(
+      serialiseLine(header()) + note + msg({ role: 'user', content: 'why did it fail?' }),
+    )!;
+    expect(after.unfinished).toBe(true);
+    expect(after.lastTyped).toBeUndefined();
+    expect(after.title).toBe('!ls nosuch');
+  });
+
   it('skips a half-written last line with a warning and keeps everything before it', () => {
     const text =
       serialiseLine(header()) +

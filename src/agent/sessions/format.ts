@@ -52,7 +52,16 @@ export type UsagePurpose = 'chat' | 'skill' | 'compact';
 export type SessionEvent =
   | { type: 'title'; title: string }
   | { type: 'system'; t: string; content: string }
-  | { type: 'message'; role: Message['role']; t: string; message: Message }
+  | {
+      type: 'message';
+      role: Message['role'];
+      t: string;
+      message: Message;
+      /** A user message written for the model from what the person typed (`!ls`, `/run …`). */
+      typed?: string;
+      /** Something the person did themselves (a `!command`'s output): no answer is due. */
+      note?: true;
+    }
   | { type: 'model'; t: string; model: string }
   | {
       type: 'usage';

@@ -138,7 +138,15 @@ export class SessionRecorder {
       case 'user':
         this.syncContext();
         this.recorded.push(ev.message);
-        this.write({ type: 'message', role: 'user', t: now(), message: ev.message });
+        this.write({
+          type: 'message',
+          role: 'user',
+          t: now(),
+          message: ev.message,
+          // What the person typed, and whether an answer is due: a `!command`'s note expects none.
+          ...(ev.typed ? { typed: ev.typed } : {}),
+          ...(ev.note ? { note: true } : {}),
+        });
         if (!this.titled) {
           this.titled = true;
           const title = titleFrom(this.o.title || ev.typed || messageText(ev.message));

@@ -40,6 +40,8 @@ export interface LoadedSession extends SessionSummary {
   byModel: [string, ModelUsage][];
   /** The last user message never got its answer (zhi was stopped mid-run). */
   unfinished: boolean;
+  /** What the person typed for the last user message (`!ls nosuch`), when the model got other words. */
+  lastTyped?: string;
   /** Tool calls whose result was never recorded; a placeholder result was added for each. */
   repaired: number;
   /** Damaged lines skipped (a half-written last line after a crash). Never fatal. */
@@ -137,6 +139,8 @@ interface Replay {
   context: Message[];
   byModel: Map<string, ModelUsage>;
   unfinished: boolean;
+  /** What the person typed for the last user message, when it was written for the model from it. */
+  lastTyped?: string | undefined;
 }
 
 /**
@@ -171,6 +175,7 @@ export function replaySession(text: string, file = ''): LoadedSession | undefine
     events,
     byModel: [...r.byModel.entries()],
     unfinished: r.unfinished,
+    ...(r.lastTyped !== undefined ? { lastTyped: r.lastTyped } : {}),
     repaired,
     warnings,
   };
@@ -187,10 +192,12 @@ function replayLine(r: Replay, line: SessionEvent): void {
       if (!line.message || typeof line.message !== 'object') break;
       r.context.push(line.message);
       if (line.message.role === 'user') {
-        r.s.turns += 1;
-        r.unfinished = true;
+        // A `!command`'s note is complete in itself: no answer is due, and it is no turn.
+        if (!line.note) r.s.turns += 1;
+        r.unfinished = !line.note;
+        r.lastTyped = typeof line.typed === 'string' ? line.typed : undefined;
         if (!r.titled) {
-          r.s.title = titleFrom(messageText(line.message));
+          r.s.title = titleFrom(r.lastTyped ?? messageText(line.message));
           r.titled = true;
         }
       }

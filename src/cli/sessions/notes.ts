@@ -44,7 +44,8 @@ export function resumeLines(loaded: LoadedSession, style: Style, recap: boolean,
     const room = (stderrColumns() ?? 122) - 2;
     const show = (label: string, text: string) =>
       out.push(style.dim(cutToWidth(`  ${label}: ${oneLine(markdownAsPlain(text))}`, room)) + '\n');
-    if (lastUser) show(t('sessions.you'), messageText(lastUser));
+    // What the person typed (`!ls nosuch`), not the words zhi wrote for the model from it.
+    if (lastUser) show(t('sessions.you'), loaded.lastTyped ?? messageText(lastUser));
     if (lastAnswer && loaded.messages.indexOf(lastAnswer) > loaded.messages.indexOf(lastUser!)) {
       show('zhi', messageText(lastAnswer));
     }
