@@ -28,6 +28,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   doctor: () => import('./commands/doctor.js'),
   mcp: () => import('./commands/mcp.js'),
   batch: () => import('./commands/batch.js'),
+  schedule: () => import('./commands/schedule.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -34,6 +34,8 @@ export interface AppContext {
   env: NodeJS.ProcessEnv;
   /** Ctrl+C for the whole process (one per process, made in app.ts): every mode stops through it. */
   interrupt: Interrupt;
+  /** A scheduled run (`zhi schedule run`): nobody is asked, nothing is read from stdin. */
+  unattended?: boolean;
 }
 
 export async function buildContext(
