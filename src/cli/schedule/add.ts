@@ -50,10 +50,11 @@ function takeOwn(extra: Record<string, string | true>): {
 }
 
 /** What a run that nobody watches cannot do, said now rather than at 3 in the morning. */
-async function refuseUnattended(
+export async function refuseUnattended(
   ctx: AppContext,
   skill: Skill,
   catalog: Parameters<typeof untrustedOf>[2],
+  auto: boolean,
 ): Promise<void> {
   const store = await TrustStore.open(ctx.paths.trustFile);
   if ((await untrustedOf(store, [skill], catalog)).length) {
@@ -65,7 +66,7 @@ async function refuseUnattended(
     });
   }
   const writes = skill.tools.some((tool) => traitsOf(tool).writesOutput);
-  if (writes && !ctx.args.flags.auto) {
+  if (writes && !auto) {
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'schedule.err.writesNeedAuto', params: { skill: skill.name } },
@@ -82,7 +83,7 @@ export async function add(ctx: AppContext, words: string[]): Promise<ExitCodeVal
   const own = takeOwn(ctx.args.extra);
   const prepared = await prepareRun(ctx, skillName, inputs, own.rest);
   const { skill, catalog } = prepared;
-  await refuseUnattended(ctx, skill, catalog);
+  await refuseUnattended(ctx, skill, catalog, ctx.args.flags.auto);
   const taken = new Set((await listJobs(ctx.paths.dataDir)).map((j) => j.name));
   const existing = own.name ? await readJob(ctx.paths.dataDir, own.name) : undefined;
   const job: Job = {

@@ -10,7 +10,7 @@ import { visible } from '../../support/sanitize.js';
 import type { AppContext } from '../context.js';
 import { dataAsJson } from '../render/formats/index.js';
 import { loadCatalog } from '../skills/catalog.js';
-import { confirmAndSave } from './add.js';
+import { confirmAndSave, refuseUnattended } from './add.js';
 import { jobSummary, nextThree } from './show.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -126,5 +126,7 @@ export async function confirm(ctx: AppContext, job: Job): Promise<ExitCodeValue>
     return ExitCode.ok;
   }
   process.stderr.write(`${t('schedule.confirm.changed', { skill: job.skill, file: visible(skill.file) })}\n`);
+  // Trust is tied to the file's contents too: an edited skill that needs it is trusted again first.
+  await refuseUnattended(ctx, skill, catalog, job.auto);
   return confirmAndSave(ctx, { ...job, skillHash: hash, skillFile: skill.file }, scheduleOf(job), undefined);
 }
