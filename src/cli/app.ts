@@ -85,6 +85,9 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   }
   const ctx = await buildContext(args, interrupt);
   languageSettled = true;
+  // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
+  if (ctx.stderrIsTTY && !(args.subcommand === 'schedule' && args.positionals[0] === 'run'))
+    await (await import('./schedule/tell.js')).tellScheduled(ctx);
   if (args.flags.setup) {
     const { runSetup } = await import('./setup.js');
     return runSetup(ctx);

@@ -37,6 +37,8 @@ export interface Job {
   createdAt: string;
   /** Where the operating system's scheduler holds it (os.ts). */
   installed?: { kind: string; id: string } | undefined;
+  /** When a missed run was last reported (notice.ts), so each is said once. */
+  missedToldAt?: string | undefined;
 }
 
 export const NAME_RULE = /^[a-z0-9][a-z0-9._-]{0,47}$/i;

@@ -141,6 +141,10 @@ async function runLocked(
     const cost = await costSince(ctx.paths.usageLedger, job.skill, startedAt);
     if (status === 'ok' && files && files.done === 0 && files.failed.length === 0) status = 'empty';
     if (status === 'ok' && files?.failed.length) status = 'failed';
+    if (!reason && files?.failed.length) {
+      const total = files.done + files.failed.length;
+      reason = t('schedule.run.filesFailed', { failed: files.failed.length, total });
+    }
     await saveRun(ctx.paths.dataDir, {
       ...record,
       endedAt: new Date().toISOString(),

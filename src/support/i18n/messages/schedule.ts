@@ -91,6 +91,7 @@ export const schedule = defineMessages(
       'The skill {skill} ({file}) changed after the job was scheduled, so it was not run.',
     'schedule.err.skillChangedWhy': 'A scheduled run does only what you saw when you scheduled it.',
     'schedule.try.confirm': 'Look at the change, then accept it with `zhi schedule confirm {name}`.',
+    'schedule.run.filesFailed': '{failed} of {total} files failed.',
     'schedule.run.stopped':
       'The scheduled run {name} did not finish; it is recorded (`zhi schedule logs {name}`).',
     'schedule.err.needName': '`zhi schedule {action}` needs the name of one job.',
@@ -113,6 +114,10 @@ export const schedule = defineMessages(
     'schedule.logs.cost': '  cost: {amount} {currency}',
     'schedule.logs.reason': '  why: {reason}',
     'schedule.logs.output': '  outputs: {dir}',
+    'schedule.notice.run':
+      'The scheduled job {name} ran at {at}: {status}. {reason} See `zhi schedule logs {name}`.',
+    'schedule.notice.missed':
+      'The scheduled job {name} did not run at {at} (the computer was off or asleep); it runs again at its next time. Run it now with `zhi schedule run {name}`.',
     'schedule.paused': 'Paused {name}: the scheduler will not start it until `zhi schedule resume {name}`.',
     'schedule.resumed': 'Resumed {name}.',
     'schedule.removed': 'Removed {name} and its entry in {scheduler}.',
@@ -202,6 +207,7 @@ export const schedule = defineMessages(
     'schedule.err.skillChanged': '技能 {skill}（{file}）在添加定时任务之后被修改过，所以这次没有运行。',
     'schedule.err.skillChangedWhy': '定时运行只做你添加任务时看到的那些事。',
     'schedule.try.confirm': '看过修改之后，用 `zhi schedule confirm {name}` 确认。',
+    'schedule.run.filesFailed': '{total} 个文件中有 {failed} 个失败。',
     'schedule.run.stopped': '定时运行 {name} 没有完成，已记录下来（`zhi schedule logs {name}`）。',
     'schedule.err.needName': '`zhi schedule {action}` 需要一个任务的名称。',
     'schedule.try.list': '用 `zhi schedule list` 查看你的任务和它们的名称。',
@@ -222,6 +228,9 @@ export const schedule = defineMessages(
     'schedule.logs.cost': '  费用：{amount} {currency}',
     'schedule.logs.reason': '  原因：{reason}',
     'schedule.logs.output': '  输出：{dir}',
+    'schedule.notice.run': '定时任务 {name} 在 {at}运行：{status}。{reason}详见 `zhi schedule logs {name}`。',
+    'schedule.notice.missed':
+      '定时任务 {name} 没有在 {at}运行（当时电脑关机或休眠）；它会在下一个时间照常运行。现在运行：`zhi schedule run {name}`。',
     'schedule.paused': '已暂停 {name}：在 `zhi schedule resume {name}` 之前，调度程序不会启动它。',
     'schedule.resumed': '已恢复 {name}。',
     'schedule.removed': '已删除 {name} 以及它在 {scheduler} 里的条目。',
