@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
@@ -155,6 +155,27 @@ describe('the systemd user timer', () => {
     );
     expect(unit).toContain(`WorkingDirectory=/home/李 雷/my "docs"/it's 100%%/$HOME`);
     expect(unit).toContain('Environment="ZHI_HOME=/home/李 雷/.zhi"');
+  });
+});
+
+describe('the systemd units as systemd reads them', () => {
+  it('pass `systemd-analyze verify` where it is installed (paths with spaces and Chinese)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zhi-units-'));
+    try {
+      const l = launch({ program: process.execPath, cwd: dir });
+      writeFileSync(join(dir, 'zhi-x.service'), serviceUnit('x', l, join(dir, '输出 1.log')));
+      writeFileSync(join(dir, 'zhi-x.timer'), timerUnit('x', parseWhen('每周一、三 8:00')));
+      try {
+        execFileSync('systemd-analyze', ['verify', join(dir, 'zhi-x.service'), join(dir, 'zhi-x.timer')], {
+          stdio: 'pipe',
+        });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw new Error(String((err as { stderr?: Buffer }).stderr));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
