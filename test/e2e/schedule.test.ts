@@ -257,6 +257,9 @@ describe('an unattended run', () => {
     expect(run.stderr).toContain('Not run (web_fetch)');
     expect(run.stderr).toContain('there is no terminal to ask you. Nothing was sent.');
     expect(run.stdout).toContain('saw: Error: Denied');
-    expect(runsOf('l')).toMatchObject([{ job: 'l', exitCode: 0 }]);
+    const [record] = runsOf('l');
+    expect(record).toMatchObject({ job: 'l', exitCode: 0, refused: [{ tool: 'web_fetch' }] });
+    expect(record.refused[0].reason).toContain('there is no terminal to ask you');
+    expect((await zhi(['schedule', 'logs', 'l'])).stdout).toContain('not run (web_fetch):');
   });
 });

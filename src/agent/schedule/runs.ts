@@ -26,6 +26,8 @@ export interface RunRecord {
   /** A folder run's files finished by this run. */
   files?: { done: number; failed: { file: string; reason: string }[] };
   cost?: { amount: number; currency: string };
+  /** Tool calls refused because nobody could be asked (or refused outright), with the reason. */
+  refused?: { tool: string; reason: string }[];
   outputDir: string;
   /** Said to the person at a later start (notice.ts): once only. */
   told?: boolean;

@@ -85,6 +85,8 @@ export async function logs(ctx: AppContext, job: Job): Promise<ExitCodeValue> {
     if (r.files) out(t('schedule.logs.files', { done: r.files.done, failed: r.files.failed.length }));
     for (const f of r.files?.failed ?? [])
       out(t('schedule.logs.failed', { file: visible(f.file), reason: visible(f.reason) }));
+    for (const x of r.refused ?? [])
+      out(t('schedule.logs.refused', { tool: x.tool, reason: visible(x.reason) }));
     if (r.cost) out(t('schedule.logs.cost', { amount: r.cost.amount.toFixed(4), currency: r.cost.currency }));
     if (r.reason) out(t('schedule.logs.reason', { reason: visible(r.reason) }));
     out(t('schedule.logs.output', { dir: visible(r.outputDir) }));

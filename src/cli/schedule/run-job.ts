@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { manifestPath } from '../../agent/batch/manifest.js';
 import { RunLock } from '../../agent/batch/run-lock.js';
+import type { RunEvent } from '../../agent/events.js';
 import { type Job, schedulesDir } from '../../agent/schedule/job.js';
 import { costSince, filesSince, type RunRecord, type RunStatus, saveRun } from '../../agent/schedule/runs.js';
 import { contentHash } from '../../skills/trust.js';
@@ -109,12 +110,14 @@ async function runLocked(
   let status: RunStatus = 'ok';
   let reason: string | undefined;
   let runCtx: AppContext | undefined;
+  const refused: { tool: string; reason: string }[] = [];
   try {
     process.chdir(job.cwd);
     runCtx = await buildContext(runArgs(job, ctx.args), ctx.interrupt, ctx.env);
     runCtx.stdinIsTTY = false;
     runCtx.unattended = true;
     runCtx.config = { ...runCtx.config, maxCostPerRun: job.maxCost };
+    runCtx.watchRun = (ev) => noteRefusal(ev, refused);
     await checkSkill(runCtx, job);
     const { run } = await import('../commands/run.js');
     code = await run(runCtx);
@@ -153,6 +156,14 @@ async function runLocked(
       ...(reason ? { reason } : {}),
       ...(files ? { files } : {}),
       ...(cost ? { cost } : {}),
+      ...(refused.length ? { refused: refused.slice(0, 50) } : {}),
     });
   }
+}
+
+/** A call that was not allowed (nobody to ask, or refused outright), kept for the run record. */
+function noteRefusal(ev: RunEvent, into: { tool: string; reason: string }[]): void {
+  const inner = ev.type === 'nested' ? ev.event : ev;
+  if (inner.type !== 'permission' || inner.decision === 'allowed') return;
+  into.push({ tool: inner.name, reason: inner.notice ?? inner.reason ?? inner.decision });
 }
