@@ -19,6 +19,7 @@ import { traitsOf } from '../../tools/index.js';
 import { terminalAsker } from '../ask.js';
 import { prepareRun } from '../commands/run.js';
 import type { AppContext } from '../context.js';
+import { outputDirOf } from '../settings.js';
 import { installJob, jobSummary } from './show.js';
 
 /** Options of `schedule add` itself; the rest go to the run. */
@@ -103,7 +104,8 @@ export async function add(ctx: AppContext, words: string[]): Promise<ExitCodeVal
     cwd: ctx.cwd,
     inputs,
     options: own.rest,
-    outputDir: resolve(ctx.cwd, ctx.outputDir),
+    // Where `zhi run` would write now (the skill's own output.directory counted), fixed for every run.
+    outputDir: resolve(ctx.cwd, outputDirOf(ctx, skill.output.directory)),
     auto: ctx.args.flags.auto,
     batch: prepared.folder.batch,
     maxCost: own.maxCost ?? ctx.config.maxCostPerRun,
