@@ -28,6 +28,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   doctor: () => import('./commands/doctor.js'),
   mcp: () => import('./commands/mcp.js'),
   batch: () => import('./commands/batch.js'),
+  schedule: () => import('./commands/schedule.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {
@@ -84,6 +85,9 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   }
   const ctx = await buildContext(args, interrupt);
   languageSettled = true;
+  // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
+  if (ctx.stderrIsTTY && !(args.subcommand === 'schedule' && args.positionals[0] === 'run'))
+    await (await import('./schedule/tell.js')).tellScheduled(ctx);
   if (args.flags.setup) {
     const { runSetup } = await import('./setup.js');
     return runSetup(ctx);

@@ -44,10 +44,11 @@ export const SUBCOMMANDS = [
   'models',
   'mcp',
   'batch',
+  'schedule',
 ] as const;
 /** Flags a subcommand takes more than once (folder runs' lists, `zhi mcp add --env/--header`). */
 const REPEATED = new Set([...FOLDER_LISTS, 'env', 'header']);
-const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp']);
+const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
   '--model': 'model',

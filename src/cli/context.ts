@@ -1,3 +1,4 @@
+import type { RunEvent } from '../agent/events.js';
 import type { PermissionMode } from '../agent/permissions.js';
 import { MODEL_CATALOG } from '../llm/catalog.js';
 import { PLATFORMS, type Platform, type PlatformId } from '../llm/platforms.js';
@@ -34,6 +35,10 @@ export interface AppContext {
   env: NodeJS.ProcessEnv;
   /** Ctrl+C for the whole process (one per process, made in app.ts): every mode stops through it. */
   interrupt: Interrupt;
+  /** A scheduled run (`zhi schedule run`): nobody is asked, nothing is read from stdin. */
+  unattended?: boolean;
+  /** Sees every event of a skill run as it passes (a scheduled run records what was refused). */
+  watchRun?: (ev: RunEvent) => void;
 }
 
 export async function buildContext(

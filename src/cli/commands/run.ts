@@ -1,9 +1,11 @@
 import { batchBlocker } from '../../agent/batch/batch-run.js';
+import type { SkillCatalog } from '../../skills/discovery.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
-import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
+import { type InputValues, inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
+import type { Skill } from '../../skills/schema.js';
 import { type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { type AppContext, requireKey } from '../context.js';
-import { takeFolderFlags } from '../folder-flags.js';
+import { type FolderFlags, takeFolderFlags } from '../folder-flags.js';
 import { findSkill, runFromCommandLine } from '../skills/execute.js';
 import { loadCatalog, skillWarnings } from '../skills/runtime.js';
 import { readStdin } from '../stdin.js';
@@ -16,33 +18,15 @@ import { readStdin } from '../stdin.js';
  */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [name, ...inputs] = ctx.args.positionals;
-  const warn = (text: string) => process.stderr.write(`${text}\n`);
-  if (!name) {
-    throw new ZhiError({
-      kind: 'usage',
-      what: { key: 'skills.err.noSkillName' },
-      tries: [{ key: 'skills.try.list' }],
-    });
-  }
-  const catalog = await loadCatalog(ctx, warn);
-  const skill = findSkill(catalog, name);
-  for (const w of skillWarnings(ctx, catalog, skill)) warn(w);
-  const { flags: folder, rest } = takeFolderFlags(ctx.args.extra, skill);
-  if (folder.force && ctx.args.flags.resume === true) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'batch.err.forceResume' } });
-  }
-  const free = isFreeForm(skill) ? await splitFreeForm(ctx.cwd, inputs, rest) : undefined;
-  const values = free ? {} : mapCliInputs(skill, inputs, rest);
-  // Said before anything is read or sent: a skill that must ask a person cannot wait in a batch job.
-  const blocker = folder.batch ? batchBlocker(skill) : undefined;
-  if (blocker) throw blocker;
-
+  const { catalog, skill, folder, free, values } = await prepareRun(ctx, name, inputs, ctx.args.extra);
+  // An unattended run (`zhi schedule run`) reads nothing from stdin: its inputs were fixed.
+  const canRead = !ctx.stdinIsTTY && !ctx.unattended;
   let extraDocuments: { name: string; text: string }[] | undefined;
-  if (free && !ctx.stdinIsTTY) {
+  if (free && canRead) {
     // A skill without declared inputs takes piped text as one more document.
     const piped = await readStdin();
     if (piped.trim()) extraDocuments = [{ name: 'stdin', text: piped }];
-  } else if (lacksContent(skill, values) && !ctx.stdinIsTTY) {
+  } else if (lacksContent(skill, values) && canRead) {
     const piped = await readStdin();
     if (piped.trim()) {
       if (skill.args.some((a) => a.name === 'text' && a.type === 'string')) values.text = piped;
@@ -63,4 +47,46 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     folder,
   });
   return exitCodeOf(result);
+}
+
+export interface PreparedRun {
+  catalog: SkillCatalog;
+  skill: Skill;
+  folder: FolderFlags;
+  /** A skill without declared inputs: the task and the files named. */
+  free: { task: string; files: string[] } | undefined;
+  values: InputValues;
+}
+
+/**
+ * The skill and its inputs read from a run's words, checked before anything is read or sent:
+ * `zhi run` and `zhi schedule add` (which fixes them for later) read them the same way.
+ */
+export async function prepareRun(
+  ctx: AppContext,
+  name: string | undefined,
+  inputs: string[],
+  named: Readonly<Record<string, string | true>>,
+): Promise<PreparedRun> {
+  const warn = (text: string) => process.stderr.write(`${text}\n`);
+  if (!name) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'skills.err.noSkillName' },
+      tries: [{ key: 'skills.try.list' }],
+    });
+  }
+  const catalog = await loadCatalog(ctx, warn);
+  const skill = findSkill(catalog, name);
+  for (const w of skillWarnings(ctx, catalog, skill)) warn(w);
+  const { flags: folder, rest } = takeFolderFlags(named, skill);
+  if (folder.force && ctx.args.flags.resume === true) {
+    throw new ZhiError({ kind: 'usage', what: { key: 'batch.err.forceResume' } });
+  }
+  const free = isFreeForm(skill) ? await splitFreeForm(ctx.cwd, inputs, rest) : undefined;
+  const values = free ? {} : mapCliInputs(skill, inputs, rest);
+  // Said before anything is read or sent: a skill that must ask a person cannot wait in a batch job.
+  const blocker = folder.batch ? batchBlocker(skill) : undefined;
+  if (blocker) throw blocker;
+  return { catalog, skill, folder, free, values };
 }

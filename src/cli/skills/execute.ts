@@ -162,6 +162,7 @@ export async function* recordedSkillRun(
     let step = await run.next();
     while (!step.done) {
       recording.consume(step.value);
+      o.ctx.watchRun?.(step.value);
       yield step.value;
       step = await run.next();
     }

@@ -19,6 +19,7 @@ import { render } from './render.js';
 import { repl } from './repl.js';
 import { runs } from './runs.js';
 import { safety } from './safety.js';
+import { schedule } from './schedule.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
 import { shell } from './shell.js';
@@ -50,7 +51,8 @@ type En = typeof cli.en &
   typeof install.en &
   typeof windows.en &
   typeof office.en &
-  typeof policy.en;
+  typeof policy.en &
+  typeof schedule.en;
 
 const groups = [
   cli,
@@ -78,6 +80,7 @@ const groups = [
   windows,
   office,
   policy,
+  schedule,
 ];
 
 export const messages = {
