@@ -6,6 +6,7 @@
  * counts double), deliberately on the safe side.
  */
 
+import { maxOf } from '../../../support/arrays.js';
 import { textWidth } from '../../../support/width.js';
 import type { Cell } from './payload.js';
 import type { SlideSpec } from './pptx.js';
@@ -89,7 +90,10 @@ function rowHeight(cells: Cell[], cols: number, width: number): number {
 
 /** Table rows split into pages: the first page has `firstHeight` for the table, the rest a whole body. */
 function fitTable(table: NonNullable<SlideSpec['table']>, width: number, firstHeight: number): Cell[][][] {
-  const cols = Math.max(table.headers.length, ...table.rows.slice(0, 200).map((r) => r.length));
+  const cols = maxOf(
+    table.rows.slice(0, 200).map((r) => r.length),
+    table.headers.length,
+  );
   const head = table.headers.length ? rowHeight(table.headers, cols, width) : 0;
   const full = PAGE.h - PAGE.bodyTop - PAGE.bottom;
   const pages: Cell[][][] = [[]];

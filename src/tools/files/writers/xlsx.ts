@@ -7,6 +7,7 @@
  * first use.
  */
 
+import { pushAll } from '../../../support/arrays.js';
 import { textWidth } from '../../../support/width.js';
 import { PayloadError, parseIfJson, type Table, tableWidth, toTable } from './payload.js';
 import { isFormula, type XlsxValue, xlsxValue } from './xlsx-cells.js';
@@ -261,7 +262,7 @@ export async function encodeXlsx(
   const notes = sheets
     .filter((s) => s.requestedName !== undefined)
     .map((s) => `sheet name "${s.requestedName}" was changed to "${s.name}" (Excel's rules for sheet names)`);
-  notes.push(...cellNotes(report, textCells(laid)));
+  pushAll(notes, cellNotes(report, textCells(laid)));
   const summary = sheets
     .map((s) => `sheet "${s.name}" ${s.rows.length} row${s.rows.length === 1 ? '' : 's'}`)
     .join(', ');
