@@ -100,12 +100,14 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
     return (await load()).run(ctx);
   }
   if (args.flags.command !== undefined) {
-    let message = args.flags.command;
+    const { expandOneShot } = await import('./custom-commands.js');
+    const expanded = await expandOneShot(ctx, args.flags.command);
+    let message = expanded.text;
     if (!ctx.stdinIsTTY) {
       const piped = await readStdin();
       if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
     }
-    return chatOnce(ctx, message, 'command', args.flags.command);
+    return chatOnce(expanded.ctx, message, 'command', args.flags.command);
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;
