@@ -8,9 +8,10 @@ import { installSecrets, SecretRegistry } from '../support/redact.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
+import { endSessions } from './hooks.js';
 import { Interrupt } from './interrupt.js';
 import { guardOutput } from './output-guard.js';
-import { errorJson, formatError } from './render/error.js';
+import { errorJson, formatError, formatWarning } from './render/error.js';
 import { dataAsJson } from './render/formats/index.js';
 import { colorEnabled, makeStyle } from './render/style.js';
 import { attachDocument, readStdin } from './stdin.js';
@@ -51,6 +52,8 @@ export async function main(argv: string[]): Promise<void> {
     if (!languageSettled) await settleLanguage(argv);
     code = report(err, parsed, argv);
   }
+  const style = makeStyle(colorEnabled(process.stderr, parsed?.flags.noColor ?? argv.includes('--no-color')));
+  await endSessions((line) => process.stderr.write(formatWarning(line, style)));
   exit(code);
 }
 

@@ -46,8 +46,7 @@ export interface ReplParts {
   chat: (prompter: Prompter) => Promise<BuiltChat>;
   /** The slash commands, or how to load them (then on the first command or Tab). */
   commands: Lazy<SlashCommand[]>;
-  /** What /help says about command files left out (known once the commands are loaded). */
-  commandNotes?: () => readonly string[];
+  /** What /help says about command files left out. */ commandNotes?: () => readonly string[];
   history: History;
   io: ReplStreams;
   /** Animate spinners (off in unit tests). */

@@ -31,6 +31,24 @@ export const commands = defineMessages(
     'commands.model': 'model: {model}',
     'commands.fromFile': 'A command from a file.',
     'commands.fromFileAt': 'Sends the prompt in {file}.',
+    'hooks.bad': 'A hook in {file} was left out ({where}): {problem}. The other hooks run.',
+    'hooks.bad.not_map':
+      'hooks: must list events (before_tool, after_tool, after_turn, session_start, session_end), each with its commands',
+    'hooks.bad.unknown_event':
+      'there is no event of that name; the events are before_tool, after_tool, after_turn, session_start and session_end',
+    'hooks.bad.not_list': 'an event takes a list of hooks (- command: …)',
+    'hooks.bad.no_command': 'a hook needs command: (the command to run)',
+    'hooks.bad.bad_match': 'match: is a tool name or a list of tool names',
+    'hooks.bad.bad_timeout': 'timeout: is a number of seconds, above 0 and at most 600',
+    'hooks.where': 'hooks',
+    'hooks.blocked': 'Your {event} hook stopped {name}. The hook said: {reason}',
+    'hooks.noReason': '(it gave no reason)',
+    'hooks.failed':
+      'Your {event} hook `{command}` failed (exit {code}){detail}; zhi went on as if it were not there.',
+    'hooks.timedOut':
+      'Your {event} hook `{command}` took longer than {seconds} s and was stopped; zhi went on as if it were not there. Give it longer with timeout: in config.yaml.',
+    'hooks.notStarted':
+      'Your {event} hook `{command}` could not start ({reason}); zhi went on as if it were not there.',
   },
   {
     'commands.unknown': '没有 /{name} 这个命令。',
@@ -59,5 +77,21 @@ export const commands = defineMessages(
     'commands.model': '模型：{model}',
     'commands.fromFile': '来自文件的命令。',
     'commands.fromFileAt': '发送 {file} 中的提示。',
+    'hooks.bad': '{file} 中的一个钩子（{where}）未被使用：{problem}。其他钩子照常运行。',
+    'hooks.bad.not_map':
+      'hooks: 下应按事件（before_tool、after_tool、after_turn、session_start、session_end）列出各自的命令',
+    'hooks.bad.unknown_event':
+      '没有这个事件；可用的事件是 before_tool、after_tool、after_turn、session_start 和 session_end',
+    'hooks.bad.not_list': '每个事件下应是钩子列表（- command: …）',
+    'hooks.bad.no_command': '钩子需要 command:（要运行的命令）',
+    'hooks.bad.bad_match': 'match: 应是一个工具名或工具名列表',
+    'hooks.bad.bad_timeout': 'timeout: 应是秒数，大于 0 且不超过 600',
+    'hooks.where': '钩子',
+    'hooks.blocked': '你的 {event} 钩子阻止了 {name}。钩子的原话：{reason}',
+    'hooks.noReason': '（它没有给出原因）',
+    'hooks.failed': '你的 {event} 钩子 `{command}` 运行失败（退出码 {code}）{detail}；zhi 已当它不存在继续。',
+    'hooks.timedOut':
+      '你的 {event} 钩子 `{command}` 超过 {seconds} 秒未结束，已被停止；zhi 已当它不存在继续。可在 config.yaml 中用 timeout: 给它更长时间。',
+    'hooks.notStarted': '你的 {event} 钩子 `{command}` 无法启动（{reason}）；zhi 已当它不存在继续。',
   },
 );
