@@ -116,6 +116,13 @@ export class ChatSession {
       this.messages.pop();
       this.session?.recorder.recordCut();
     }
+    // The person's after_turn hooks hear how the turn ended (what they print for the person is shown).
+    const heard = await this.deps.runHook?.({
+      event: 'after_turn',
+      stop_reason: step.value.stopReason,
+      answer: step.value.text,
+    });
+    for (const message of heard?.notes ?? []) yield this.consume({ type: 'warning', message });
     yield this.consume({ type: 'done', result: step.value });
     return step.value;
   }

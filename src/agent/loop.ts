@@ -16,6 +16,7 @@ import { t } from '../support/i18n/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
+import type { HookRunner } from './hook-events.js';
 import type { PermissionMode, WebGrants } from './permissions.js';
 import { refuseCutOffCalls, takeMessage } from './take-message.js';
 import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens, TextTally } from './tokens.js';
@@ -76,6 +77,8 @@ export interface AgentDeps {
   beforeCall?: (messages: Message[], signal: AbortSignal) => Promise<BeforeCallOutcome | undefined>;
   /** Before a tool writes a file (see ToolContext.beforeWrite): a folder run records it first. */
   beforeWrite?: ToolContext['beforeWrite'];
+  /** The person's hooks (config.yaml `hooks:`, run by the CLI): a before_tool one may stop a call. */
+  runHook?: HookRunner;
   /** A context-window overflow: shrink the messages in place and return true to retry once. */
   onContextOverflow?: (messages: Message[], signal: AbortSignal) => Promise<boolean>;
 }

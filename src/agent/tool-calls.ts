@@ -32,6 +32,7 @@ import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide, siteHost } from './permissions.js';
 import { AsyncQueue } from './queue.js';
+import { hookBlocked, tellHook } from './tool-hooks.js';
 
 /** The default cap on what the model gets back from one tool call. */
 export const MAX_RESULT_BYTES = 50 * 1024;
@@ -137,10 +138,19 @@ async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
   if (run.deps.tools.isDeferred(prep.name)) run.deps.tools.load([prep.name]);
   const files: WrittenFile[] = [];
   const ctx = toolContext(slot, run, files);
+  const blocked = await hookBlocked(run.deps.runHook, slot, { tool: prep.name, arguments: prep.args });
+  if (blocked !== undefined) return finalize(failure(t('agent.tool.refused', { reason: blocked }, 'en')));
   const verdict = await decideCall(prep, ctx, slot, run);
   if (verdict.outcome) return finalize(verdict.outcome);
   if (verdict.asked) started = run.clock();
   const outcome = await execute(prep, ctx, slot, run);
+  await tellHook(run.deps.runHook, slot.emit, {
+    event: 'after_tool',
+    tool: prep.name,
+    arguments: prep.args,
+    ok: outcome.ok,
+    result: outcome.content,
+  });
   return finalize({ ...outcome, filesWritten: files });
 }
 

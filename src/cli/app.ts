@@ -8,9 +8,10 @@ import { installSecrets, SecretRegistry } from '../support/redact.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
 import { type AppContext, buildContext } from './context.js';
+import { endSessions } from './hooks.js';
 import { Interrupt } from './interrupt.js';
 import { guardOutput } from './output-guard.js';
-import { errorJson, formatError } from './render/error.js';
+import { errorJson, formatError, formatWarning } from './render/error.js';
 import { dataAsJson } from './render/formats/index.js';
 import { colorEnabled, makeStyle } from './render/style.js';
 import { attachDocument, readStdin } from './stdin.js';
@@ -52,6 +53,8 @@ export async function main(argv: string[]): Promise<void> {
     if (!languageSettled) await settleLanguage(argv);
     code = report(err, parsed, argv);
   }
+  const style = makeStyle(colorEnabled(process.stderr, parsed?.flags.noColor ?? argv.includes('--no-color')));
+  await endSessions((line) => process.stderr.write(formatWarning(line, style)));
   exit(code);
 }
 
@@ -104,12 +107,14 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
     return (await load()).run(ctx);
   }
   if (args.flags.command !== undefined) {
-    let message = args.flags.command;
+    const { expandOneShot } = await import('./custom-commands.js');
+    const expanded = await expandOneShot(ctx, args.flags.command);
+    let message = expanded.text;
     if (!ctx.stdinIsTTY) {
       const piped = await readStdin();
       if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
     }
-    return chatOnce(ctx, message, 'command', args.flags.command);
+    return chatOnce(expanded.ctx, message, 'command', args.flags.command);
   }
   if (args.positionals.length) {
     const word = args.positionals[0]!;

@@ -19,7 +19,9 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { NamedPaths } from '../tools/scope.js';
 import { makeClient, newUsage } from './client.js';
 import type { AppContext } from './context.js';
+import { hookRunner, startSession } from './hooks.js';
 import { type ChatMcp, chatMcp } from './mcp/chat.js';
+import { formatWarning } from './render/error.js';
 import { type Resumed, resumeFromFlags, sessionWiring } from './sessions/attach.js';
 import { chatModel } from './settings.js';
 import { ALL_TOOL_NAMES, CLI_TOOLS, toolDeps } from './tools.js';
@@ -92,6 +94,12 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   };
   // Saved as it happens, kept inside the context window, budgeted.
   const session = sessionWiring(ctx, { kind: order.kind, llm: client, usage, tools, ...settings });
+  // The person's hooks (config.yaml): their own commands, told about tool calls, turns and the session.
+  const runHook = hookRunner(ctx.config.hooks, {
+    cwd: ctx.cwd,
+    sessionId: () => session.recorder.id,
+    env: ctx.env,
+  });
   const chat = new ChatSession(
     {
       llm: client,
@@ -107,12 +115,14 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       webGrants: newWebGrants(ctx.config),
       // The paths the person types: hidden files among them may be read (tools/scope.ts).
       named: new NamedPaths(),
+      ...(runHook ? { runHook } : {}),
     },
     settings,
     { session, ...(prepare ? { prepare } : {}) },
   );
   // --continue / --resume load the saved conversation first.
   await resumeFromFlags(ctx, chat, order.resumed);
+  if (runHook) await startSession(runHook, (line) => process.stderr.write(formatWarning(line, ctx.err)));
   return { chat, client, mcp };
 }
 

@@ -11,6 +11,7 @@ import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { processSecrets } from '../support/redact.js';
 import type { ParsedArgs } from './args.js';
+import { hookProblemText } from './hooks.js';
 import type { Interrupt } from './interrupt.js';
 import { formatWarning } from './render/error.js';
 import { colorEnabled, makeStyle, type Style } from './render/style.js';
@@ -109,7 +110,9 @@ function reportWarnings(warnings: ConfigWarning[], style: Style): void {
       const text = t('mcp.warn.badEntry', { name, file: w.file, problem: mcpProblemText(w.problem) });
       const gap = getLanguage() === 'zh' ? '' : ' ';
       process.stderr.write(formatWarning(`${text}${gap}${t('mcp.warn.badEntryTry', { name })}`, style));
-    } else {
+    } else if (w.kind === 'hook')
+      process.stderr.write(formatWarning(hookProblemText(w.problem, w.file), style));
+    else {
       const parts = [
         w.line
           ? t('config.warn.corruptLine', { file: w.file, line: w.line })

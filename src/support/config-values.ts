@@ -42,6 +42,7 @@ export const CONFIG_KEYS = [
   'web_allow',
   'web_search',
   'mcp_servers',
+  'hooks',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -97,6 +98,8 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   web_search: oneOf('ask', 'allow'),
   // Each server is checked on its own (a bad one is left out with a warning): see loadConfigFile.
   mcp_servers: isServerMap,
+  // Each hook is checked on its own (a bad one is left out with a warning): see loadConfigFile.
+  hooks: () => true,
 };
 
 /** What a valid value is, said in the person's language (a list of words is the same in both). */
@@ -119,6 +122,7 @@ const expected: Record<ConfigKey, MessageKey | string> = {
   web_allow: 'config.expected.sites',
   web_search: 'ask | allow',
   mcp_servers: 'config.expected.mcp',
+  hooks: 'config.expected.mcp',
 };
 
 /** The "it must be …" of an error: a catalogue sentence, or the list of words it can be. */

@@ -12,6 +12,7 @@ import {
 } from './config-values.js';
 import { ZhiError } from './errors.js';
 import { parseFlatYaml } from './flat-yaml.js';
+import { type HookProblem, type HookSpec, readHooks } from './hooks-config.js';
 import {
   type McpProblem,
   type McpServerConfig,
@@ -46,6 +47,8 @@ export interface ConfigFile {
   /** `allow`: web_search queries go without a question (the secret check still applies). */
   web_search?: 'ask' | 'allow';
   mcp_servers?: Record<string, Record<string, unknown>>;
+  /** The person's hook commands by event (support/hooks-config.ts). */
+  hooks?: unknown;
 }
 
 export const DEFAULTS = {
@@ -85,6 +88,8 @@ export interface ResolvedConfig {
   webSearch: 'ask' | 'allow';
   /** MCP servers from `mcp_servers:`, checked, defaults applied. */
   mcpServers: Record<string, McpServerConfig>;
+  /** The usable hooks of `hooks:` (bad entries are left out with a warning). */
+  hooks: HookSpec[];
   /** Whether the config file exists. */
   fileExists: boolean;
   /** Where each value came from: `--model`, `$ZHI_DEFAULT_MODEL`, `config.yaml` or `default`. */
@@ -112,7 +117,9 @@ export type ConfigWarning =
       line?: number;
     }
   /** An `mcp_servers` entry that cannot be used: that server is left out, the others work. */
-  | { kind: 'mcp_server'; problem: McpProblem; file: string };
+  | { kind: 'mcp_server'; problem: McpProblem; file: string }
+  /** A `hooks` entry that cannot be used: that hook is left out, the others run. */
+  | { kind: 'hook'; problem: HookProblem; file: string };
 
 /** Read config.yaml. A file that is not valid YAML is backed up and replaced by defaults, keeping the key. */
 export async function loadConfigFile(path: string): Promise<LoadResult> {
@@ -145,6 +152,9 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     if (key === 'mcp_servers') {
       for (const problem of mcpServersProblems(value as Record<string, unknown>))
         warnings.push({ kind: 'mcp_server', problem, file: path });
+    }
+    if (key === 'hooks') {
+      for (const problem of readHooks(value).problems) warnings.push({ kind: 'hook', problem, file: path });
     }
   }
   return { file: file as ConfigFile, exists: true, path, warnings };
@@ -183,7 +193,8 @@ function readableSettings(text: string, path: string): ConfigFile {
   const file: Record<string, unknown> = {};
   for (const line of text.split(/\r?\n/)) {
     const key = /^([a-z_]+)\s*:/.exec(line)?.[1];
-    if (!key || key === 'mcp_servers' || !(CONFIG_KEYS as readonly string[]).includes(key)) continue;
+    if (!key || key === 'mcp_servers' || key === 'hooks' || !(CONFIG_KEYS as readonly string[]).includes(key))
+      continue;
     const value = parseFlatYaml(line)?.[key];
     if (value === undefined || value === null) continue;
     try {
@@ -313,6 +324,7 @@ export function resolveConfig(
         .filter(([name, v]) => mcpServerProblem(name, v) === undefined)
         .map(([name, v]) => [name, normalizeServer(v)]),
     ),
+    hooks: readHooks(file.hooks).hooks,
     fileExists: loaded.exists,
     sources: sourcesOf(loaded.file, env, flags),
   };

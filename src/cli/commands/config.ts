@@ -72,6 +72,7 @@ function show(ctx: AppContext): ExitCodeValue {
     web_allow: c.webAllow.join(', ') || '-',
     web_search: c.webSearch,
     mcp_servers: Object.keys(c.mcpServers).join(', ') || '-',
+    hooks: c.hooks.map((h) => `${h.event}: ${h.command}`).join('; ') || '-',
   };
   const rows = CONFIG_KEYS.map((k): [string, string] => [k, values[k]]);
   const width = maxOf(rows.map((r) => r[0].length));

@@ -15,11 +15,20 @@ import { Repl } from './repl.js';
 export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Promise<ExitCodeValue> {
   const history = await History.load(ctx.paths.historyFile);
   let resumed: Resumed | undefined;
+  const notes: string[] = [];
   const repl = new Repl({
     ctx,
     chat: async (prompter) =>
       (await import('../chat.js')).createChat(ctx, { kind: 'repl', prompter, resumed }),
-    commands: loadSlashCommands,
+    // Built-ins, then the command files of this folder and of the person (built-ins win).
+    commands: async () => {
+      const builtins = await loadSlashCommands();
+      const { customSlashCommands } = await import('./commands/custom.js');
+      const custom = await customSlashCommands(ctx, builtins);
+      notes.push(...custom.notes);
+      return [...builtins, ...custom.commands];
+    },
+    commandNotes: () => notes,
     history,
     io: { input: process.stdin, output: process.stderr, stdout: process.stdout },
   });

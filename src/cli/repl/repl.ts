@@ -46,6 +46,7 @@ export interface ReplParts {
   chat: (prompter: Prompter) => Promise<BuiltChat>;
   /** The slash commands, or how to load them (then on the first command or Tab). */
   commands: Lazy<SlashCommand[]>;
+  /** What /help says about command files left out. */ commandNotes?: () => readonly string[];
   history: History;
   io: ReplStreams;
   /** Animate spinners (off in unit tests). */
@@ -175,6 +176,7 @@ export class Repl {
       },
       state: this.state,
       commands: await this.loadCommands(),
+      ...(this.parts.commandNotes ? { commandNotes: this.parts.commandNotes() } : {}),
       display: this.display,
       terminal: this.io.output,
       composeInEditor: (text) => this.compose(text),

@@ -15,29 +15,16 @@ const HELP_EXAMPLES = {
 };
 export function helpText(ctx: SlashContext): string {
   const style = ctx.app.err;
-  const commands = [...(ctx.commands ?? [])].sort((a, b) => a.name.localeCompare(b.name));
-  const heads = commands.map((c) => {
-    const aliases = c.aliases?.length ? ` (${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
-    return `/${c.name}${c.usage ? ` ${c.usage}` : ''}${aliases}`;
-  });
-  // A long synopsis (/skill …) gets its description on the next line, so the column stays narrow.
-  const width = Math.min(HEAD_MAX, maxBy(heads, textWidth, 0));
-  const lines = [style.bold(t('repl.help.title'))];
-  // Descriptions wrap to the window under their own column, never mid-word.
+  const all = [...(ctx.commands ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const builtins = all.filter((c) => !c.custom);
+  const custom = all.filter((c) => c.custom);
+  const lines = [style.bold(t('repl.help.title')), ...commandLines(builtins, style)];
+  if (custom.length || ctx.commandNotes?.length) lines.push('', style.bold(t('commands.help')));
+  pushAll(lines, commandLines(custom, style));
   const cols = stderrColumns();
   const wrapAt = cols && cols - 1;
-  const indent = ' '.repeat(width + 4);
-  commands.forEach((c, i) => {
-    const head = heads[i]!;
-    const gap = width - textWidth(head) + 2;
-    if (gap >= 2)
-      pushAll(lines, wrapText(t(c.description), wrapAt, `  ${style.cyan(head)}${' '.repeat(gap)}`, indent));
-    else
-      pushAll(lines, [
-        ...wrapText(style.cyan(head), wrapAt, '  ', '    '),
-        ...wrapText(t(c.description), wrapAt, indent, indent),
-      ]);
-  });
+  for (const note of ctx.commandNotes ?? [])
+    pushAll(lines, wrapText(style.yellow(note), wrapAt, '  ', '    '));
   const [title, ...rest] = t(
     'repl.help.keys',
     HELP_EXAMPLES[process.platform === 'win32' ? 'windows' : 'unix'],
@@ -49,6 +36,33 @@ export function helpText(ctx: SlashContext): string {
   pushAll(lines, ['', style.bold(title!), ...columns(keys, new Set(), wrapAt && wrapAt + 1)]);
   for (const l of rest.filter((x) => !x.startsWith('  '))) pushAll(lines, wrapText(l, wrapAt, '', '  '));
   return lines.join('\n');
+}
+
+/** Commands as two columns: the synopsis, and the description wrapped under its own column. */
+function commandLines(commands: readonly SlashCommand[], style: SlashContext['app']['err']): string[] {
+  const heads = commands.map((c) => {
+    const aliases = c.aliases?.length ? ` (${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
+    return `/${c.name}${c.usage ? ` ${c.usage}` : ''}${aliases}`;
+  });
+  // A long synopsis (/skill …) gets its description on the next line, so the column stays narrow.
+  const width = Math.min(HEAD_MAX, maxBy(heads, textWidth, 0));
+  const lines: string[] = [];
+  // Descriptions wrap to the window under their own column, never mid-word.
+  const cols = stderrColumns();
+  const wrapAt = cols && cols - 1;
+  const indent = ' '.repeat(width + 4);
+  commands.forEach((c, i) => {
+    const head = heads[i]!;
+    const gap = width - textWidth(head) + 2;
+    const said = c.summary ?? t(c.description);
+    if (gap >= 2) pushAll(lines, wrapText(said, wrapAt, `  ${style.cyan(head)}${' '.repeat(gap)}`, indent));
+    else
+      pushAll(lines, [
+        ...wrapText(style.cyan(head), wrapAt, '  ', '    '),
+        ...wrapText(said, wrapAt, indent, indent),
+      ]);
+  });
+  return lines;
 }
 
 const help: SlashCommand = {

@@ -34,6 +34,8 @@ export interface SlashContext {
   state: ReplState;
   /** Every command of this REPL (for /help and suggestions); set by the REPL. */
   commands?: readonly SlashCommand[];
+  /** What /help says about command files that were left out (a bad file, a built-in's name). */
+  commandNotes?: readonly string[];
   /** The REPL's display settings; set by the REPL. */
   display?: ReplDisplay;
   /** The terminal the REPL draws on (/copy sends the clipboard sequence to it). */
@@ -70,6 +72,10 @@ export interface SlashCommand {
   aliases?: string[];
   /** One-line description shown by /help (an i18n key). */
   description: MessageKey;
+  /** The description in the file's own words (commands from files); shown instead of `description`. */
+  summary?: string;
+  /** A command from a Markdown file (listed apart in /help). */
+  custom?: boolean;
   /** Argument synopsis for /help, e.g. "<skill> [inputs…]". */
   usage?: string;
   /**

@@ -4,6 +4,7 @@ import { agent } from './agent.js';
 import { agentskills } from './agentskills.js';
 import { batch } from './batch.js';
 import { cli } from './cli.js';
+import { commands } from './commands.js';
 import { config } from './config.js';
 import { files } from './files.js';
 import { input } from './input.js';
@@ -28,6 +29,7 @@ import { tools } from './tools.js';
 import { windows } from './windows.js';
 
 type En = typeof cli.en &
+  typeof commands.en &
   typeof config.en &
   typeof llm.en &
   typeof agent.en &
@@ -56,6 +58,7 @@ type En = typeof cli.en &
 
 const groups = [
   cli,
+  commands,
   config,
   llm,
   agent,
