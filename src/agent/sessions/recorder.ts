@@ -132,27 +132,32 @@ export class SessionRecorder {
     return this.out.started;
   }
 
+  /** A message of the person's: written at once (with what they typed), and the title from the first. */
+  private user(ev: Extract<RunEvent, { type: 'user' }>): void {
+    this.syncContext();
+    this.recorded.push(ev.message);
+    this.write({
+      type: 'message',
+      role: 'user',
+      t: now(),
+      message: ev.message,
+      // What the person typed, and whether an answer is due: a `!command`'s note expects none.
+      ...(ev.typed ? { typed: ev.typed } : {}),
+      ...(ev.note ? { note: true } : {}),
+    });
+    if (!this.titled) {
+      this.titled = true;
+      const title = titleFrom(this.o.title || ev.typed || messageText(ev.message));
+      if (title) this.write({ type: 'title', title });
+    }
+    this.sync();
+  }
+
   /** The consumer of a run's events: messages, model changes, errors, ends and every call's usage. */
   readonly consume = (ev: RunEvent): void => {
     switch (ev.type) {
       case 'user':
-        this.syncContext();
-        this.recorded.push(ev.message);
-        this.write({
-          type: 'message',
-          role: 'user',
-          t: now(),
-          message: ev.message,
-          // What the person typed, and whether an answer is due: a `!command`'s note expects none.
-          ...(ev.typed ? { typed: ev.typed } : {}),
-          ...(ev.note ? { note: true } : {}),
-        });
-        if (!this.titled) {
-          this.titled = true;
-          const title = titleFrom(this.o.title || ev.typed || messageText(ev.message));
-          if (title) this.write({ type: 'title', title });
-        }
-        this.sync();
+        this.user(ev);
         break;
       case 'turn_start':
         if (ev.model !== this.lastModel) {
