@@ -32,6 +32,7 @@ import { checkScript } from './script-files.js';
 import { secretWordIn } from './secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
+import { longName } from './windows-families.js';
 import { checkWindowsRules, WINDOWS_NON_RUNNERS } from './windows-rules.js';
 import { unwrap } from './wrappers.js';
 
@@ -273,7 +274,7 @@ function checkSimple(
     out.push(refuse('dynamic', 'shell.refuse.dynamic', { word: showWord(program) }));
     return;
   }
-  const name = programName(program);
+  const name = ctx.cmd ? longName(programName(program)) : programName(program); // POWERS~1.EXE
   // `alias x='…'` and `trap '…' EXIT` hold command lines of their own.
   if (name === 'alias') {
     for (const w of words.slice(1))
