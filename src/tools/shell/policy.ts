@@ -32,6 +32,7 @@ import { checkScript } from './script-files.js';
 import { secretWordIn } from './secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
+import { windowsSecretIn } from './windows-egress.js';
 import { longName } from './windows-families.js';
 import { checkWindowsRules, WINDOWS_NON_RUNNERS } from './windows-rules.js';
 import { unwrap } from './wrappers.js';
@@ -313,10 +314,16 @@ function checkSimple(
   }
   checkRunsArguments(name, words, cmd, ctx, out, depth, dialect);
   // A command that names a secret is refused; the more specific refusal (`rm -rf ~/`) wins.
-  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
-  const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
+  const secret = secretIn(name, words, cmd, ctx);
   if (secret !== undefined && !out.slice(before).some((f) => f.level === 'refuse'))
     out.push(refuse('secret', 'shell.refuse.secret', { target: showWord(secret) }));
+}
+
+/** A word of the command (or a file it reads with `<`) that names a secret. */
+function secretIn(name: string, words: string[], cmd: SimpleCommand, ctx: PathContext): string | undefined {
+  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  const all = [...words.slice(1), ...inputs];
+  return secretWordIn(all, ctx) ?? windowsSecretIn(name, all, ctx);
 }
 
 /**

@@ -180,7 +180,7 @@ const PERSISTENCE: FamilyRule[] = [
 const SYSTEM: FamilyRule[] = [
   {
     rule: 'system-config',
-    programs: ['bcdedit', 'bcdboot', 'diskshadow', 'diskpart', 'format'],
+    programs: ['bcdedit', 'bcdboot', 'diskshadow'],
     test: (args, sw, _c, p) =>
       p === 'bcdedit' && (args.length === 0 || sw.every((a) => a === '/enum' || a === '/v' || a === 'all'))
         ? undefined

@@ -8,6 +8,7 @@ import { refuse } from './findings.js';
 import { showWord } from './parse.js';
 import type { Finding } from './policy.js';
 import { classifyTarget, type PathContext } from './targets.js';
+import { checkWindowsEgress } from './windows-egress.js';
 import { normalSwitches, WINDOWS_FAMILIES } from './windows-families.js';
 
 interface WindowsRule {
@@ -182,5 +183,5 @@ export function checkWindowsRules(name: string, args: string[], ctx: PathContext
     const found = r.test(args, sw, ctx, name);
     if (found) return found;
   }
-  return undefined;
+  return ctx.cmd ? checkWindowsEgress(name, args, ctx) : undefined;
 }

@@ -33,6 +33,13 @@ export const windows = defineMessages(
       'it sets {name} and uses it on the same line, where cmd.exe may use the old or the new value; run the set first, then the command that uses it',
     'shell.refuse.registry':
       'it deletes registry keys or values under {key}, where Windows and your programs keep their settings',
+    'shell.refuse.egress':
+      'it sends {file} to another computer ({program}), and that file is outside the folder zhi works in; copy what should be sent into this folder first, or send it yourself',
+    'shell.refuse.netUse':
+      'it connects a network drive (net use), which can send files or your Windows password to another computer; connect it yourself if you mean it',
+    'shell.refuse.scriptedTransfer':
+      'it runs a transfer script ({program}) that zhi cannot read before it sends or fetches files',
+    'shell.warn.egress': 'sends {file} off this computer ({program}) — the file leaves it',
     'shell.refuse.persistence':
       'it makes something start by itself later, outside this conversation ({what}: a start-up entry, a scheduled task, a service, a registry hook or the Startup folder); do this yourself if you mean it',
     'shell.refuse.systemConfig':
@@ -78,6 +85,13 @@ export const windows = defineMessages(
     'shell.refuse.setThenUse':
       '它在同一行里设置并使用 {name}，cmd.exe 可能使用旧值也可能使用新值；请先单独运行 set，再运行使用它的命令',
     'shell.refuse.registry': '它会删除 {key} 下的注册表项或值，Windows 和你的程序把设置保存在那里',
+    'shell.refuse.egress':
+      '它会把 {file} 发送到另一台电脑（{program}），而这个文件不在 zhi 工作的文件夹内；请先把要发送的内容复制到这个文件夹，或自己发送',
+    'shell.refuse.netUse':
+      '它会连接网络驱动器（net use），可能把文件或你的 Windows 密码发送到另一台电脑；如确有需要，请自己连接',
+    'shell.refuse.scriptedTransfer':
+      '它会运行一个传输脚本（{program}），zhi 无法在它发送或下载文件之前读取该脚本',
+    'shell.warn.egress': '把 {file} 发送出这台电脑（{program}）——文件会离开这台电脑',
     'shell.refuse.persistence':
       '它会让某个程序以后自动运行，而且在本次对话之外（{what}：开机启动项、计划任务、服务、注册表挂钩或“启动”文件夹）；如确有需要，请自己操作',
     'shell.refuse.systemConfig':
