@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { windowsEnvFor } from '../../src/tools/shell/cmd-expand.js';
-import { assessCommand } from '../../src/tools/shell/policy.js';
+import { assessCommand, describeVerdict } from '../../src/tools/shell/policy.js';
+import { loadBashParser } from '../../src/tools/shell/tree.js';
 import { longName, normalSwitches, WINDOWS_FAMILIES } from '../../src/tools/shell/windows-families.js';
 
 const home = 'C:\\Users\\ann';
@@ -156,5 +157,32 @@ const BENIGN = [
 describe('ordinary lines near the families', () => {
   it.each(BENIGN)('%s', (line) => {
     expect(verdict(line).level).not.toBe('refuse');
+  });
+});
+
+describe('an administrator console (the elevation fact injected)', () => {
+  const as = (line: string, elevated: boolean) => assessCommand(line, { ...opts, elevated });
+  it('refuses the system families in both consoles', () => {
+    for (const family of ['system-config', 'persistence', 'hive-dump'])
+      for (const line of FAMILIES[family]!) {
+        expect(as(line, true).level).toBe('refuse');
+        expect(as(line, false).level).toBe('refuse');
+      }
+  });
+  it('says it in every question, and only there', () => {
+    for (const line of ['dir', 'rd /s /q build', 'copy report.xlsx \\\\host\\drop\\']) {
+      const v = as(line, true);
+      expect(v.level).toBe('warn');
+      expect(v.findings[0]?.rule).toBe('elevated');
+      expect(describeVerdict(v).warning).toMatch(/^zhi runs as an administrator/);
+      expect(as(line, false).findings.map((f) => f.rule)).not.toContain('elevated');
+    }
+    expect(describeVerdict(as('rd /s /q build', true)).warning).toMatch(/administrator.*delete/s);
+  });
+  it('is not said on other systems', async () => {
+    await loadBashParser();
+    expect(
+      assessCommand('ls', { home: '/home/ann', cwd: '/home/ann/w', platform: 'linux', elevated: true }).level,
+    ).toBe('allow');
   });
 });

@@ -59,6 +59,8 @@ export interface PolicyOptions {
   env?: Record<string, string | undefined>;
   /** The output folder: files in it were written by the model, and are not run. */
   outputDir?: string;
+  /** zhi runs as an administrator on Windows (elevation.ts): said in every question. */
+  elevated?: boolean;
 }
 
 const MAX_DEPTH = 8;
@@ -77,6 +79,9 @@ export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerd
   const findings: Finding[] = [];
   check(line, ctx, findings, 0);
   const unique = dedupe(findings);
+  // Refusals stand as they are; anything asked in an administrator's console says so first.
+  if (ctx.cmd && opts.elevated && !unique.some((f) => f.level === 'refuse'))
+    unique.unshift(warn('elevated', 'shell.warn.elevated'));
   const level = unique.some((f) => f.level === 'refuse') ? 'refuse' : unique.length ? 'warn' : 'allow';
   return { level, findings: unique };
 }
@@ -88,8 +93,11 @@ export function describeVerdict(v: ShellVerdict): { refuse?: string; warning?: s
   const refusal = refusals.find((f) => f.rule !== 'unparsable') ?? refusals[0];
   if (refusal) return { refuse: t(refusal.key, refusal.params) };
   if (!v.findings.length) return {};
-  const list = v.findings.map((f) => t(f.key, f.params)).join('; ');
-  return { warning: t('shell.warn.header', { list }) };
+  const elevated = v.findings.some((f) => f.rule === 'elevated') ? t('shell.warn.elevated') : '';
+  const rest = v.findings.filter((f) => f.rule !== 'elevated');
+  const list = rest.map((f) => t(f.key, f.params)).join('; ');
+  const header = rest.length ? t('shell.warn.header', { list }) : '';
+  return { warning: [elevated, header].filter(Boolean).join(' ') };
 }
 
 function slash(p: string): string {

@@ -33,6 +33,11 @@ export const windows = defineMessages(
       'it sets {name} and uses it on the same line, where cmd.exe may use the old or the new value; run the set first, then the command that uses it',
     'shell.refuse.registry':
       'it deletes registry keys or values under {key}, where Windows and your programs keep their settings',
+    'doctor.win.elevated':
+      'Console: zhi runs as an administrator. Every command it asks about could change all of Windows; system changes are refused, and each question says this. Start zhi from an ordinary console unless you need it.',
+    'doctor.win.notElevated': 'Console: zhi runs without administrator rights.',
+    'shell.warn.elevated':
+      'zhi runs as an administrator here: this command would run with full rights over Windows, and there is no sandbox.',
     'shell.refuse.egress':
       'it sends {file} to another computer ({program}), and that file is outside the folder zhi works in; copy what should be sent into this folder first, or send it yourself',
     'shell.refuse.netUse':
@@ -85,6 +90,10 @@ export const windows = defineMessages(
     'shell.refuse.setThenUse':
       '它在同一行里设置并使用 {name}，cmd.exe 可能使用旧值也可能使用新值；请先单独运行 set，再运行使用它的命令',
     'shell.refuse.registry': '它会删除 {key} 下的注册表项或值，Windows 和你的程序把设置保存在那里',
+    'doctor.win.elevated':
+      '控制台：zhi 正以管理员身份运行。它请求运行的每条命令都可能改动整个 Windows；系统更改会被拒绝，每次询问也都会说明这一点。如非必要，请在普通控制台中启动 zhi。',
+    'doctor.win.notElevated': '控制台：zhi 以普通权限（非管理员）运行。',
+    'shell.warn.elevated': 'zhi 此时以管理员身份运行：这条命令会以对 Windows 的完全权限运行，而且没有沙盒。',
     'shell.refuse.egress':
       '它会把 {file} 发送到另一台电脑（{program}），而这个文件不在 zhi 工作的文件夹内；请先把要发送的内容复制到这个文件夹，或自己发送',
     'shell.refuse.netUse':
