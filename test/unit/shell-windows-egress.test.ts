@@ -91,3 +91,25 @@ describe('ordinary lines', () => {
     expect(rules(line, 'warn')).not.toContain('egress');
   });
 });
+
+describe('the Windows UI leftovers of issue 38', () => {
+  it('shows a command after cmd.exe’s prompt sign, and an environment variable as cmd writes it', async () => {
+    const { commandPreview } = await import('../../src/tools/shell/preview.js');
+    const { envRef, maskKey } = await import('../../src/support/config.js');
+    const { setLanguage } = await import('../../src/support/i18n/index.js');
+    expect(commandPreview('dir', undefined, 'win32').shown).toEqual(['> dir']);
+    expect(commandPreview('ls', undefined, 'linux').shown).toEqual(['$ ls']);
+    expect(envRef('ZHI_API_KEY', 'win32')).toBe('%ZHI_API_KEY%');
+    expect(envRef('ZHI_API_KEY', 'linux')).toBe('$ZHI_API_KEY');
+    setLanguage('zh');
+    try {
+      expect(maskKey(undefined)).toBe('（未设置）');
+      const { toolFailureText } = await import('../../src/cli/render/tool-failure.js');
+      expect(
+        toolFailureText('Error: Refused: 它会……。 This cannot be confirmed; do not try it another way.'),
+      ).toBe('已拒绝（原因见上）；已告诉模型不要换个方法再试');
+    } finally {
+      setLanguage('en');
+    }
+  });
+});
