@@ -66,7 +66,7 @@ const system = (program: string) => refuse('system-config', 'shell.refuse.system
 
 /** Registry keys where a value starts a program later (sign-in, every cmd, every program start). */
 const AUTOSTART =
-  /\\(run|runonce|runonceex|runservices|runservicesonce|winlogon|command processor|image file execution options|silentprocessexit|shell folders|user shell folders|appcertdlls|boot execute|active setup|explorer\\shell|policies\\system)(\\|$)|\\software\\classes\\|\\environment(\\|$)|^(hkcr|hkey_classes_root)(\\|$)|\\windows nt\\currentversion\\windows(\\|$)|\\services\\/i;
+  /\\(run|runonce|runonceex|runservices|runservicesonce|winlogon|command processor|image file execution options|silentprocessexit|shell folders|user shell folders|appcertdlls|boot execute|active setup|explorer\\shell|policies\\system)(\\|$)|\\software\\classes\\|^(hkcr|hkey_classes_root)(\\|$)|\\windows nt\\currentversion\\windows(\\|$)|\\services\\/i;
 const AUTOSTART_VALUE = /^(autorun|userinitmprlogonscript|userinit|shell|appinit_dlls|load|debugger)$/i;
 
 /** The registry hives that hold password hashes and the machine's secrets. */
@@ -132,7 +132,9 @@ const PERSISTENCE: FamilyRule[] = [
       if (verb !== 'add' && verb !== 'copy') return undefined;
       const at = sw.indexOf('/v');
       const value = at >= 0 ? (args[at + 1] ?? '') : '';
-      return AUTOSTART.test(key) || AUTOSTART_VALUE.test(value) || STARTUP.test(key)
+      // `HKCU\Environment` is where setx writes: a PATH-like value there is a hijack at sign-in.
+      const environment = /\\environment$/i.test(key) && PATH_LIKE.has(value.toLowerCase());
+      return AUTOSTART.test(key) || AUTOSTART_VALUE.test(value) || STARTUP.test(key) || environment
         ? persist(`reg ${verb} ${key}`)
         : undefined;
     },
