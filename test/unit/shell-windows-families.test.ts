@@ -71,6 +71,8 @@ const FAMILIES: Record<string, string[]> = {
     'vssadmin create shadow /for=C:',
     'wbadmin start backup -backupTarget:\\\\host\\x',
     'diskshadow /s x.txt',
+    "wmic useraccount where name='ann' set disabled=true",
+    'wmic service where name="WinDefend" call StopService',
   ],
   'path-hijack': [
     'set PATH=zhi-output;%PATH%& whoami',
@@ -155,6 +157,7 @@ const BENIGN = [
   'set X=1',
   'mklink /j lnk sub\\folder',
   'cipher /c a.txt',
+  'wmic os get caption',
 ];
 
 describe('ordinary lines near the families', () => {

@@ -274,6 +274,16 @@ const SYSTEM: FamilyRule[] = [
   },
   {
     rule: 'system-config',
+    programs: ['wmic'],
+    // `wmic useraccount … set disabled=true`, `wmic service … call delete`: accounts, services, shares.
+    test: (_a, sw) =>
+      sw.some((a) => /^(useraccount|group|share|service|startup|nicconfig|os|computersystem|qfe)$/.test(a)) &&
+      sw.some((a) => ['set', 'call', 'create', 'delete'].includes(a))
+        ? system('wmic')
+        : undefined,
+  },
+  {
+    rule: 'system-config',
     programs: ['vssadmin'],
     test: (_a, sw) => (sw[0] === 'list' ? undefined : system('vssadmin')),
   },
