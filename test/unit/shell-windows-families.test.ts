@@ -115,6 +115,8 @@ const SPELLINGS: [line: string, rule: string][] = [
   ['POWERS~1.EXE -c "rm x"', 'inline-code'],
   ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -c "rm x"', 'inline-code'],
   ['C:\\Windows\\System32\\cmd.exe /c rd /s /q C:\\', 'delete-critical'],
+  ['start /d C:\\ rd /s /q .', 'delete-critical'],
+  ['start "" /dC:\\Users\\ann rd /s /q .', 'delete-critical'],
 ];
 
 describe('other spellings', () => {

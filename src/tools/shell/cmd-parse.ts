@@ -298,11 +298,16 @@ function nestedLine(name: string, values: string[], raws: string[]): string | un
   }
   if (name === 'start') {
     let i = 1;
+    let dir: string | undefined;
     if (raws[i]?.startsWith('"')) i++;
     while (i < values.length && /^\//.test(values[i]!)) {
+      // `start /d C:\ rd /s /q .` runs in C:\: checked as `cd /d C:\ & rd /s /q .`.
+      if (/^\/d$/i.test(values[i]!)) dir = raws[i + 1];
+      else if (/^\/d./i.test(values[i]!)) dir = raws[i]!.slice(2);
       i += /^\/(d|node|affinity)$/i.test(values[i]!) ? 2 : 1;
     }
-    return raws.slice(i).join(' ');
+    const line = raws.slice(i).join(' ');
+    return dir === undefined ? line : `cd /d ${dir} & ${line}`;
   }
   if (name === 'forfiles') {
     // `forfiles /c "cmd /c …"` runs its command for each file found.
