@@ -116,6 +116,8 @@ const SPELLINGS: [line: string, rule: string][] = [
   ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -c "rm x"', 'inline-code'],
   ['C:\\Windows\\System32\\cmd.exe /c rd /s /q C:\\', 'delete-critical'],
   ['start /d C:\\ rd /s /q .', 'delete-critical'],
+  ['pushd C:\\ & cmd /c del /s /q *', 'delete-critical'],
+  ['cd /d C:\\ & cmd /c rd /s /q .', 'delete-critical'],
   ['start "" /dC:\\Users\\ann rd /s /q .', 'delete-critical'],
 ];
 

@@ -175,7 +175,12 @@ function checkCmdLine(line: string, ctx: PathContext, out: Finding[], depth: num
     return;
   }
   for (const parsed of readings) {
-    for (const nested of parsed.nested) check(nested, ctx, out, depth + 1);
+    // `pushd C:\ & cmd /c del /s /q *`: a line run later may run in any folder the line moved to.
+    const moves = parsed.commands.filter((c) => CHDIR.has(c.words[0]?.toLowerCase() ?? '') && c.words[1]);
+    for (const nested of parsed.nested) {
+      check(nested, ctx, out, depth + 1);
+      for (const c of moves) check(`cd /d "${c.words[1]}" & ${nested}`, ctx, out, depth + 1);
+    }
     checkCommands(parsed.commands, ctx, out, depth, 'windows');
   }
 }
