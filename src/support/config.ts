@@ -13,6 +13,7 @@ import {
 import { ZhiError } from './errors.js';
 import { parseFlatYaml } from './flat-yaml.js';
 import { type HookProblem, type HookSpec, readHooks } from './hooks-config.js';
+import { t } from './i18n/index.js';
 import {
   type McpProblem,
   type McpServerConfig,
@@ -282,7 +283,7 @@ export function resolveConfig(
   const merged: Record<string, unknown> = { ...loaded.file };
   for (const [key, name] of Object.entries(ENV) as [ConfigKey, string][]) {
     const v = env[name];
-    if (v !== undefined && v !== '') merged[key] = validateValue(key, coerce(key, v), `$${name}`, catalog);
+    if (v !== undefined && v !== '') merged[key] = validateValue(key, coerce(key, v), envRef(name), catalog);
   }
   if (flags.language) merged.language = validateValue('language', flags.language, '--language');
   const file = merged as ConfigFile;
@@ -341,7 +342,7 @@ function sourcesOf(file: ConfigFile, env: NodeJS.ProcessEnv, flags: Overrides): 
     const flag = FLAG_NAMES[key];
     const name = ENV[key];
     if (flag && flags[flag]) out[key] = `--${flag}`;
-    else if (name && env[name]) out[key] = `$${name}`;
+    else if (name && env[name]) out[key] = envRef(name);
     else if (file[key as keyof ConfigFile] !== undefined) out[key] = 'config.yaml';
     else out[key] = 'default';
   }
@@ -350,7 +351,12 @@ function sourcesOf(file: ConfigFile, env: NodeJS.ProcessEnv, flags: Overrides): 
 
 function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv, file: string): string {
   const name = ENV[key];
-  return name && env[name] ? `$${name}` : file;
+  return name && env[name] ? envRef(name) : file;
+}
+
+/** An environment variable as the person's shell writes it: `%ZHI_API_KEY%` on Windows. */
+export function envRef(name: string, platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? `%${name}%` : `$${name}`;
 }
 
 /**
@@ -358,7 +364,7 @@ function sourceOf(key: ConfigKey, env: NodeJS.ProcessEnv, file: string): string 
  * enough to use it. A short key shows only its last 2.
  */
 export function maskKey(key: string | undefined): string {
-  if (!key) return '(not set)';
+  if (!key) return t('config.notSet');
   if (key.length < 8) return '****';
   if (key.length < 16) return `…${key.slice(-2)}`;
   return `${key.slice(0, 4)}…${key.slice(-2)}`;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   aclCheck,
   codePageCheck,
+  elevationCheck,
   shellCheck,
   type WindowsProbe,
 } from '../../src/cli/commands/doctor-windows.js';
@@ -30,6 +31,7 @@ const probe = (o: Partial<WindowsProbe> = {}): WindowsProbe => ({
   acl: async () => true,
   codePage: async () => 936,
   shell: () => 'C:\\Windows\\System32\\cmd.exe',
+  elevated: async () => false,
   ...o,
 });
 
@@ -49,5 +51,20 @@ describe('zhi doctor on Windows', () => {
     expect(acl?.lines.join('\n')).toMatch(/icacls "[^"]+config\.yaml" \/inheritance:r/);
     expect(await aclCheck(ctx, probe({ platform: 'linux' }))).toBeUndefined();
     expect(shellCheck(ctx, probe({ shell: () => undefined }))?.ok).toBe(false);
+  });
+});
+
+describe('an administrator console in zhi doctor', () => {
+  it('is said as a note in both languages, and an ordinary console plainly', async () => {
+    const ctx = context();
+    const admin = await elevationCheck(ctx, probe({ elevated: async () => true }));
+    expect(admin).toMatchObject({ ok: true, note: true });
+    expect(admin?.lines[0]).toMatch(/administrator/);
+    expect((await elevationCheck(ctx, probe()))?.lines[0]).toMatch(/without administrator/);
+    setLanguage('zh');
+    expect((await elevationCheck(ctx, probe({ elevated: async () => true })))?.lines[0]).toMatch(
+      /管理员身份运行/,
+    );
+    expect(await elevationCheck(ctx, probe({ platform: 'linux' }))).toBeUndefined();
   });
 });

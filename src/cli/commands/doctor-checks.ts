@@ -14,7 +14,7 @@ import { makeClient } from '../client.js';
 import type { AppContext } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
 import { audioCheck, officeCheck, sandboxCheck } from './doctor-sandbox.js';
-import { aclCheck, asWindowsNote, codePageCheck, shellCheck } from './doctor-windows.js';
+import { aclCheck, asWindowsNote, codePageCheck, elevationCheck, shellCheck } from './doctor-windows.js';
 
 export interface Check {
   /** False: something is wrong, and `zhi doctor` exits 1. */
@@ -112,6 +112,7 @@ export const CHECKS: DoctorCheck[] = [
   () => audioCheck(findFfmpeg()),
   aclCheck,
   shellCheck,
+  elevationCheck,
   codePageCheck,
   (ctx) => {
     const state = sandboxFor(ctx.config.shellSandbox);

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { restrictAcl } from '../../support/private-files.js';
+import { isElevated } from '../../tools/shell/elevation.js';
 import { consoleCodePage, encodingOf } from '../../tools/shell/output-decode.js';
 import type { AppContext } from '../context.js';
 import type { Check } from './doctor-checks.js';
@@ -15,6 +16,7 @@ export interface WindowsProbe {
   acl(file: string): Promise<boolean>;
   codePage(): Promise<number | undefined>;
   shell(): string | undefined;
+  elevated(): Promise<boolean>;
 }
 
 const line = (
@@ -31,6 +33,7 @@ export const realProbe = (env: NodeJS.ProcessEnv): WindowsProbe => ({
   platform: process.platform,
   acl: (file) => restrictAcl(file),
   codePage: consoleCodePage,
+  elevated: () => isElevated(),
   shell: () => {
     const comspec = env.ComSpec ?? env.COMSPEC ?? 'C:\\Windows\\System32\\cmd.exe';
     return existsSync(comspec) ? comspec : undefined;
@@ -62,6 +65,16 @@ export async function codePageCheck(ctx: AppContext, probe = realProbe(ctx.env))
   return cp === undefined || cp === 0
     ? line(true, 'doctor.win.codePageUnknown', {})
     : line(true, 'doctor.win.codePage', { cp, encoding: encodingOf(cp) });
+}
+
+/** An administrator's console is said: a note, since nothing is wrong, but every question says it too. */
+export async function elevationCheck(
+  ctx: AppContext,
+  probe = realProbe(ctx.env),
+): Promise<Check | undefined> {
+  if (probe.platform !== 'win32') return undefined;
+  const elevated = await probe.elevated();
+  return { ...line(true, elevated ? 'doctor.win.elevated' : 'doctor.win.notElevated', {}), note: elevated };
 }
 
 /** On Windows the missing sandbox is a fact to know, not something to fix: a note. */

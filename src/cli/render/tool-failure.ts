@@ -18,6 +18,8 @@ const KNOWN: Known[] = [
   [/^The MCP server "[^"]*" stopped while running .*; it could not be restarted/, 'input.tool.mcpGone'],
   [/^The MCP server "[^"]*" is not running/, 'input.tool.mcpNotRunning'],
   [/^Interrupted by the user/i, 'input.tool.interrupted'],
+  // A refusal's reason was shown already, in the person's language (the permission line).
+  [/^Refused: /, 'input.tool.refused'],
   // A site that is not there or not reachable is no missing file (web_fetch's own words).
   [/^Cannot fetch (\S+): the name (?:does not exist|has no addresses)/, 'input.tool.noSuchSite', hostOf],
   [/^(?:Cannot|Could not) fetch (\S+?):? /, 'input.tool.unreachable', hostOf],

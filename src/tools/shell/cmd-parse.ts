@@ -8,7 +8,8 @@
  * What this reader cannot follow is reported as a problem and the line is refused.
  */
 import { type CmdEnv, expandDelayed, expandPercent, runtimeValue } from './cmd-expand.js';
-import type { Redirect, SimpleCommand } from './parse.js';
+import { programName, type Redirect, type SimpleCommand } from './parse.js';
+import { longName } from './windows-families.js';
 
 type Token =
   | { kind: 'word'; value: string; raw: string; quoted: boolean }
@@ -213,10 +214,14 @@ function emit(g: Group, piped: boolean, out: CmdParsed): void {
     if (g.redirects.length) out.commands.push({ words: [], redirects: g.redirects, piped, assignments: [] });
     return;
   }
-  const head = splitFirst(words[0]!.value);
-  const values = normalize([...head, ...words.slice(1).map((w) => windowsPath(w.value))]);
-  const raws = [...head, ...words.slice(1).map((w) => w.raw)];
-  const name = values[0]!.toLowerCase().replace(/\.exe$/, '');
+  const [first, ...glued] = splitFirst(words[0]!.value);
+  const head = [first!, ...glued.flatMap(switchWords)];
+  const values = normalize([...head, ...words.slice(1).flatMap((w) => switchWords(windowsPath(w.value)))]);
+  const raws = [
+    ...head,
+    ...words.slice(1).flatMap((w) => (switchWords(w.value).length > 1 ? switchWords(w.value) : [w.raw])),
+  ];
+  const name = longName(programName(values[0]!));
   const nested = nestedLine(name, values, raws);
   if (nested !== undefined) {
     out.nested.push(nested);
@@ -224,6 +229,17 @@ function emit(g: Group, piped: boolean, out: CmdParsed): void {
     if (!(name === 'cmd' && piped)) return;
   }
   out.commands.push({ words: values, redirects: g.redirects, piped, assignments: [] });
+}
+
+/**
+ * Switches as cmd's own commands read them: `/s=/q=` is `/s /q` (`=` separates words), and
+ * `^"/s^"` (a quote escaped into the word) is `/s`.
+ */
+export function switchWords(word: string): string[] {
+  const bare = /^"[/-][a-z?]+"$/i.test(word) ? word.slice(1, -1) : word;
+  if (!bare.includes('=') || !/^=?[/-]/.test(bare)) return [bare];
+  const parts = bare.split('=');
+  return parts.every((p) => p === '' || /^[/-][a-z?]+$/i.test(p)) ? parts.filter((p) => p !== '') : [bare];
 }
 
 /** `cd /d X` is `cd X`; `cd` alone stays; `D:` moves to a folder not known here. */
@@ -282,11 +298,22 @@ function nestedLine(name: string, values: string[], raws: string[]): string | un
   }
   if (name === 'start') {
     let i = 1;
+    let dir: string | undefined;
     if (raws[i]?.startsWith('"')) i++;
     while (i < values.length && /^\//.test(values[i]!)) {
+      // `start /d C:\ rd /s /q .` runs in C:\: checked as `cd /d C:\ & rd /s /q .`.
+      if (/^\/d$/i.test(values[i]!)) dir = raws[i + 1];
+      else if (/^\/d./i.test(values[i]!)) dir = raws[i]!.slice(2);
       i += /^\/(d|node|affinity)$/i.test(values[i]!) ? 2 : 1;
     }
-    return raws.slice(i).join(' ');
+    const line = raws.slice(i).join(' ');
+    return dir === undefined ? line : `cd /d ${dir} & ${line}`;
+  }
+  if (name === 'forfiles') {
+    // `forfiles /c "cmd /c …"` runs its command for each file found.
+    const at = values.findIndex((v, i) => i > 0 && /^[/-]c$/i.test(v));
+    const raw = at > 0 ? raws[at + 1] : undefined;
+    return raw === undefined ? undefined : raw.replace(/^"(.*)"$/s, '$1').replace(/0x22/gi, '"');
   }
   return undefined;
 }

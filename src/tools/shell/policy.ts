@@ -32,6 +32,8 @@ import { checkScript } from './script-files.js';
 import { secretWordIn } from './secrets.js';
 import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
+import { windowsSecretIn } from './windows-egress.js';
+import { longName } from './windows-families.js';
 import { checkWindowsRules, WINDOWS_NON_RUNNERS } from './windows-rules.js';
 import { unwrap } from './wrappers.js';
 
@@ -57,6 +59,8 @@ export interface PolicyOptions {
   env?: Record<string, string | undefined>;
   /** The output folder: files in it were written by the model, and are not run. */
   outputDir?: string;
+  /** zhi runs as an administrator on Windows (elevation.ts): said in every question. */
+  elevated?: boolean;
 }
 
 const MAX_DEPTH = 8;
@@ -75,6 +79,9 @@ export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerd
   const findings: Finding[] = [];
   check(line, ctx, findings, 0);
   const unique = dedupe(findings);
+  // Refusals stand as they are; anything asked in an administrator's console says so first.
+  if (ctx.cmd && opts.elevated && !unique.some((f) => f.level === 'refuse'))
+    unique.unshift(warn('elevated', 'shell.warn.elevated'));
   const level = unique.some((f) => f.level === 'refuse') ? 'refuse' : unique.length ? 'warn' : 'allow';
   return { level, findings: unique };
 }
@@ -86,8 +93,11 @@ export function describeVerdict(v: ShellVerdict): { refuse?: string; warning?: s
   const refusal = refusals.find((f) => f.rule !== 'unparsable') ?? refusals[0];
   if (refusal) return { refuse: t(refusal.key, refusal.params) };
   if (!v.findings.length) return {};
-  const list = v.findings.map((f) => t(f.key, f.params)).join('; ');
-  return { warning: t('shell.warn.header', { list }) };
+  const elevated = v.findings.some((f) => f.rule === 'elevated') ? t('shell.warn.elevated') : '';
+  const rest = v.findings.filter((f) => f.rule !== 'elevated');
+  const list = rest.map((f) => t(f.key, f.params)).join('; ');
+  const header = rest.length ? t('shell.warn.header', { list }) : '';
+  return { warning: [elevated, header].filter(Boolean).join(' ') };
 }
 
 function slash(p: string): string {
@@ -165,7 +175,12 @@ function checkCmdLine(line: string, ctx: PathContext, out: Finding[], depth: num
     return;
   }
   for (const parsed of readings) {
-    for (const nested of parsed.nested) check(nested, ctx, out, depth + 1);
+    // `pushd C:\ & cmd /c del /s /q *`: a line run later may run in any folder the line moved to.
+    const moves = parsed.commands.filter((c) => CHDIR.has(c.words[0]?.toLowerCase() ?? '') && c.words[1]);
+    for (const nested of parsed.nested) {
+      check(nested, ctx, out, depth + 1);
+      for (const c of moves) check(`cd /d "${c.words[1]}" & ${nested}`, ctx, out, depth + 1);
+    }
     checkCommands(parsed.commands, ctx, out, depth, 'windows');
   }
 }
@@ -273,7 +288,7 @@ function checkSimple(
     out.push(refuse('dynamic', 'shell.refuse.dynamic', { word: showWord(program) }));
     return;
   }
-  const name = programName(program);
+  const name = ctx.cmd ? longName(programName(program)) : programName(program); // POWERS~1.EXE
   // `alias x='…'` and `trap '…' EXIT` hold command lines of their own.
   if (name === 'alias') {
     for (const w of words.slice(1))
@@ -312,10 +327,16 @@ function checkSimple(
   }
   checkRunsArguments(name, words, cmd, ctx, out, depth, dialect);
   // A command that names a secret is refused; the more specific refusal (`rm -rf ~/`) wins.
-  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
-  const secret = secretWordIn([...words.slice(1), ...inputs], ctx);
+  const secret = secretIn(name, words, cmd, ctx);
   if (secret !== undefined && !out.slice(before).some((f) => f.level === 'refuse'))
     out.push(refuse('secret', 'shell.refuse.secret', { target: showWord(secret) }));
+}
+
+/** A word of the command (or a file it reads with `<`) that names a secret. */
+function secretIn(name: string, words: string[], cmd: SimpleCommand, ctx: PathContext): string | undefined {
+  const inputs = cmd.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  const all = [...words.slice(1), ...inputs];
+  return secretWordIn(all, ctx) ?? windowsSecretIn(name, all, ctx);
 }
 
 /**

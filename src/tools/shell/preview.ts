@@ -29,10 +29,15 @@ function cut(line: string, limit: number): string {
 }
 
 /** The command as the approval shows it. */
-export function commandPreview(command: string, limits: FoldLimits = DEFAULT_FOLD): CommandPreview {
+export function commandPreview(
+  command: string,
+  limits: FoldLimits = DEFAULT_FOLD,
+  platform: NodeJS.Platform = process.platform,
+): CommandPreview {
   const lines = command.split('\n').map((l) => visible(l, { keepTabs: true }));
   if (lines.length === 1) {
-    const line = `$ ${lines[0]}`;
+    // cmd.exe's prompt ends in `>`; `$` is a Unix shell's.
+    const line = `${platform === 'win32' ? '>' : '$'} ${lines[0]}`;
     const shown = cut(line, limits.chars);
     return shown === line ? { shown: [line] } : { shown: [shown], full: [line] };
   }

@@ -347,6 +347,9 @@ export function writeTarget(word: string, ctx: PathContext): Finding | undefined
     if (KERNEL_FILES.test(path)) return refuse('system', 'shell.refuse.system', { program: showWord(word) });
     if (isStartupFile(path, ctx.home))
       return refuse('startup-file', 'shell.refuse.startup', { target: showWord(word) });
+    // A Windows Startup folder (the person's or everyone's): what is put there runs at sign-in.
+    if (/\/start menu\/programs\/startup(\/|$)/i.test(path))
+      return refuse('persistence', 'shell.refuse.persistence', { what: showWord(word) });
   }
   return undefined;
 }

@@ -100,9 +100,10 @@ async function assessLine(command: string, ctx: ToolContext): Promise<Assessment
     return { refuse: t('shell.refuse.control', { shown }) };
   }
   // Loaded on first use: the parser is not needed to start a chat.
-  const [{ assessCommand, describeVerdict }, { loadBashParser }] = await Promise.all([
+  const [{ assessCommand, describeVerdict }, { loadBashParser }, { isElevated }] = await Promise.all([
     import('./policy.js'),
     import('./tree.js'),
+    import('./elevation.js'),
   ]);
   try {
     await loadBashParser();
@@ -112,7 +113,8 @@ async function assessLine(command: string, ctx: ToolContext): Promise<Assessment
       { key: 'install.assetMissing', params: { name: 'tree-sitter-bash' } },
     );
   }
-  return describeVerdict(assessCommand(command, { cwd: ctx.cwd, outputDir: ctx.outputDir }));
+  const elevated = await isElevated();
+  return describeVerdict(assessCommand(command, { cwd: ctx.cwd, outputDir: ctx.outputDir, elevated }));
 }
 
 /**

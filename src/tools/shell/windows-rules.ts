@@ -8,6 +8,8 @@ import { refuse } from './findings.js';
 import { showWord } from './parse.js';
 import type { Finding } from './policy.js';
 import { classifyTarget, type PathContext } from './targets.js';
+import { checkWindowsEgress } from './windows-egress.js';
+import { normalSwitches, WINDOWS_FAMILIES } from './windows-families.js';
 
 interface WindowsRule {
   /** Stable name, for tests and logs. */
@@ -21,7 +23,6 @@ const URL = /^(https?|ftp|file):\/\/|^\\\\[^\\]+\\|^(javascript|vbscript|about):
 const HIVE = /^(\\\\[^\\]+\\)?(hkcu|hklm|hku|hkcr|hkcc|hkey_[a-z_]+)(\\|$)/i;
 
 const remote = (program: string) => refuse('remote-code', 'shell.refuse.remoteCode', { program });
-const later = (program: string) => refuse('run-later', 'shell.refuse.runLater', { program });
 const shadows = (program: string) => refuse('shadow-copies', 'shell.refuse.shadowCopies', { program });
 
 /** Arguments that are not options (`/x`, `-x`). */
@@ -66,17 +67,6 @@ export const WINDOWS_RULES: readonly WindowsRule[] = [
     test: (args, lower) =>
       lower[0] === 'delete' && HIVE.test(args[1] ?? '')
         ? refuse('registry-delete', 'shell.refuse.registry', { key: args[1]! })
-        : undefined,
-  },
-  {
-    // `reg add HKCU\…\Run /v x /d cmd…`: a program started at every sign-in.
-    rule: 'run-later',
-    programs: ['reg'],
-    test: (args, lower) =>
-      ['add', 'import', 'restore', 'load'].includes(lower[0] ?? '') &&
-      (lower[0] !== 'add' ||
-        /\\(run|runonce|winlogon|image file execution options)(\\|$)/i.test(args[1] ?? ''))
-        ? later(`reg ${lower[0]}`)
         : undefined,
   },
   {
@@ -138,23 +128,6 @@ export const WINDOWS_RULES: readonly WindowsRule[] = [
         : undefined,
   },
   {
-    rule: 'run-later',
-    programs: ['schtasks'],
-    test: (_a, lower) =>
-      lower.some((a) => a === '/create' || a === '/change') ? later('schtasks') : undefined,
-  },
-  {
-    rule: 'run-later',
-    programs: ['sc', 'sc.exe'],
-    test: (_a, lower) =>
-      lower.some((a) => a === 'create' || a === 'config' || a === 'failure') ? later('sc') : undefined,
-  },
-  {
-    rule: 'run-later',
-    programs: ['at'],
-    test: (args) => (args.some((a) => /^\d{1,2}:\d{2}/.test(a)) ? later('at') : undefined),
-  },
-  {
     // `robocopy empty %USERPROFILE% /MIR`: the destination loses everything not in the source.
     rule: 'mirror-critical',
     programs: ['robocopy'],
@@ -204,5 +177,11 @@ export function checkWindowsRules(name: string, args: string[], ctx: PathContext
     const found = r.test(args, lower, ctx, name);
     if (found) return found;
   }
-  return undefined;
+  const sw = normalSwitches(args);
+  for (const r of WINDOWS_FAMILIES) {
+    if (!r.programs.includes(name)) continue;
+    const found = r.test(args, sw, ctx, name);
+    if (found) return found;
+  }
+  return ctx.cmd ? checkWindowsEgress(name, args, ctx) : undefined;
 }

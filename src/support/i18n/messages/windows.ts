@@ -33,10 +33,30 @@ export const windows = defineMessages(
       'it sets {name} and uses it on the same line, where cmd.exe may use the old or the new value; run the set first, then the command that uses it',
     'shell.refuse.registry':
       'it deletes registry keys or values under {key}, where Windows and your programs keep their settings',
+    'doctor.win.elevated':
+      'Console: zhi runs as an administrator. Every command it asks about could change all of Windows; system changes are refused, and each question says this. Start zhi from an ordinary console unless you need it.',
+    'doctor.win.notElevated': 'Console: zhi runs without administrator rights.',
+    'shell.warn.elevated':
+      'zhi runs as an administrator here: this command would run with full rights over Windows, and there is no sandbox.',
+    'shell.refuse.egress':
+      'it sends {file} to another computer ({program}), and that file is outside the folder zhi works in; copy what should be sent into this folder first, or send it yourself',
+    'shell.refuse.netUse':
+      'it connects a network drive (net use), which can send files or your Windows password to another computer; connect it yourself if you mean it',
+    'shell.refuse.scriptedTransfer':
+      'it runs a transfer script ({program}) that zhi cannot read before it sends or fetches files',
+    'shell.warn.egress': 'sends {file} off this computer ({program}) — the file leaves it',
+    'shell.refuse.persistence':
+      'it makes something start by itself later, outside this conversation ({what}: a start-up entry, a scheduled task, a service, a registry hook or the Startup folder); do this yourself if you mean it',
+    'shell.refuse.systemConfig':
+      'it changes how Windows itself works ({program}: boot, disks, event logs, accounts, shares, the firewall or system variables); on Windows there is no sandbox, so zhi does not run it — run it yourself if you mean it',
+    'shell.refuse.pathHijack':
+      'it changes {name} so that a program from this folder, a share or a relative place would run instead of the real one',
+    'shell.refuse.hiveDump':
+      "it copies the registry hive {key}, which holds password hashes and the computer's secrets; secrets never leave this computer",
+    'shell.refuse.junction':
+      'it makes a link to {target}, outside the folder zhi works in; a delete through the link would delete the files there',
     'shell.refuse.remoteCode':
       'it downloads or runs code from elsewhere ({program}), which cannot be checked',
-    'shell.refuse.runLater':
-      'it sets up a command to run later, outside this conversation ({program}: a scheduled task, a service or a start-up entry)',
     'shell.refuse.shadowCopies':
       'it deletes or disables Windows backups, shadow copies or recovery ({program})',
     'shell.refuse.deleteOutside':
@@ -70,9 +90,28 @@ export const windows = defineMessages(
     'shell.refuse.setThenUse':
       '它在同一行里设置并使用 {name}，cmd.exe 可能使用旧值也可能使用新值；请先单独运行 set，再运行使用它的命令',
     'shell.refuse.registry': '它会删除 {key} 下的注册表项或值，Windows 和你的程序把设置保存在那里',
+    'doctor.win.elevated':
+      '控制台：zhi 正以管理员身份运行。它请求运行的每条命令都可能改动整个 Windows；系统更改会被拒绝，每次询问也都会说明这一点。如非必要，请在普通控制台中启动 zhi。',
+    'doctor.win.notElevated': '控制台：zhi 以普通权限（非管理员）运行。',
+    'shell.warn.elevated': 'zhi 此时以管理员身份运行：这条命令会以对 Windows 的完全权限运行，而且没有沙盒。',
+    'shell.refuse.egress':
+      '它会把 {file} 发送到另一台电脑（{program}），而这个文件不在 zhi 工作的文件夹内；请先把要发送的内容复制到这个文件夹，或自己发送',
+    'shell.refuse.netUse':
+      '它会连接网络驱动器（net use），可能把文件或你的 Windows 密码发送到另一台电脑；如确有需要，请自己连接',
+    'shell.refuse.scriptedTransfer':
+      '它会运行一个传输脚本（{program}），zhi 无法在它发送或下载文件之前读取该脚本',
+    'shell.warn.egress': '把 {file} 发送出这台电脑（{program}）——文件会离开这台电脑',
+    'shell.refuse.persistence':
+      '它会让某个程序以后自动运行，而且在本次对话之外（{what}：开机启动项、计划任务、服务、注册表挂钩或“启动”文件夹）；如确有需要，请自己操作',
+    'shell.refuse.systemConfig':
+      '它会更改 Windows 本身的工作方式（{program}：启动、磁盘、事件日志、账户、共享、防火墙或系统变量）；Windows 上没有沙盒，所以 zhi 不运行它——如确有需要，请自己运行',
+    'shell.refuse.pathHijack':
+      '它会更改 {name}，使当前文件夹、共享文件夹或相对位置中的程序代替真正的程序运行',
+    'shell.refuse.hiveDump':
+      '它会复制注册表配置单元 {key}，其中保存着密码哈希和这台电脑的机密；机密信息绝不离开这台电脑',
+    'shell.refuse.junction':
+      '它会创建指向 {target} 的链接，而那里不在 zhi 工作的文件夹内；通过这个链接删除，会删掉那里的文件',
     'shell.refuse.remoteCode': '它会下载或运行来自别处的代码（{program}），运行前无法检查',
-    'shell.refuse.runLater':
-      '它会设置一条命令在以后、在本次对话之外运行（{program}：计划任务、服务或开机启动项）',
     'shell.refuse.shadowCopies': '它会删除或停用 Windows 的备份、卷影副本或系统恢复（{program}）',
     'shell.refuse.deleteOutside':
       '它会删除 {target} 下的所有内容，而那里不在 zhi 工作的文件夹内；Windows 上没有沙盒，所以 zhi 只删除当前文件夹内的整个文件夹（请自己删除它，或在包含它的文件夹中启动 zhi）',
