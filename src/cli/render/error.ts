@@ -36,17 +36,17 @@ export function formatError(err: ZhiError, style: Style, view: ErrorView = {}): 
   const why = visible(err.whyText() ?? '', KEEP);
   const tries = adviceFor(err, process.env, inRepl).map((x) => visible(x, KEEP));
   if (style.enabled) {
-    push(style.red(style.bold(`✖ ${t('cli.error')}: `)), style.bold(what), '  ');
-    if (why) push(`  ${style.dim(`${t('cli.reason')}:`)} `, why, '    ');
+    push(style.red(style.bold(`✖ ${t('cli.errorLabel')}`)), style.bold(what), '  ');
+    if (why) push(`  ${style.dim(t('cli.reasonLabel'))}`, why, '    ');
     if (tries.length) {
-      lines.push(`  ${style.dim(`${t('cli.try')}:`)}`);
+      lines.push(`  ${style.dim(t('cli.tryLabel'))}`);
       for (const [i, x] of tries.entries()) push(`    ${i + 1}. `, x, '       ');
     }
   } else {
     push('[ERROR] ', what, '  ');
-    if (why) push(`  ${t('cli.reason')}: `, why, '    ');
+    if (why) push(`  ${t('cli.reasonLabel')}`, why, '    ');
     if (tries.length) {
-      lines.push(`  ${t('cli.try')}:`);
+      lines.push(`  ${t('cli.tryLabel')}`);
       for (const [i, x] of tries.entries()) push(`    ${i + 1}. `, x, '       ');
     }
   }

@@ -1,3 +1,4 @@
+import { pushAll } from '../../support/arrays.js';
 import type { ExitCodeValue } from '../../support/errors.js';
 import type { AppContext } from '../context.js';
 import type { Resumed } from '../sessions/attach.js';
@@ -25,7 +26,7 @@ export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Prom
       const builtins = await loadSlashCommands();
       const { customSlashCommands } = await import('./commands/custom.js');
       const custom = await customSlashCommands(ctx, builtins);
-      notes.push(...custom.notes);
+      pushAll(notes, custom.notes);
       return [...builtins, ...custom.commands];
     },
     commandNotes: () => notes,
