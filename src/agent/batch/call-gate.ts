@@ -36,7 +36,7 @@ function ending(ev: StreamEvent | undefined): SpanEnd {
  * doubles (up to a minute): after a passing burst the run is back at full speed within seconds,
  * while at the API's real cap probes soon become rare.
  */
-export const CAP_AGE_MS = 1000;
+export const CAP_AGE_MS = 500;
 const MAX_AGE_MS = 60_000;
 
 export class CallGate implements CapSource {
