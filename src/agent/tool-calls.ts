@@ -2,7 +2,6 @@
  * Running the tool calls of one model response: argument validation against each tool's schema,
  * the permission policy, execution with a context, result caps, and the events around them.
  */
-import type { z } from 'zod';
 import type { ToolCall, ToolMessage } from '../llm/types.js';
 import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
@@ -32,6 +31,7 @@ import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
 import { decide, siteHost } from './permissions.js';
 import { AsyncQueue } from './queue.js';
+import { defaultPreview, parseArgs } from './tool-args.js';
 import { hookBlocked, tellHook } from './tool-hooks.js';
 
 /** The default cap on what the model gets back from one tool call. */
@@ -383,29 +383,4 @@ export function noticeText(notice: Notice): string {
   for (const [k, v] of Object.entries(notice.params ?? {}))
     params[k] = typeof v === 'string' ? visible(v) : v;
   return t(notice.key, params);
-}
-
-function parseArgs(tool: AnyTool, raw: string): { value: unknown } | { error: string } {
-  let json: unknown;
-  const text = raw.trim() === '' ? '{}' : raw;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    return {
-      error: t('agent.tool.badJson', { name: tool.name, detail: (err as Error).message }, 'en'),
-    };
-  }
-  const parsed = (tool.schema as z.ZodType).safeParse(json);
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
-      .join('; ');
-    return { error: t('agent.tool.badArgs', { name: tool.name, problems }, 'en') };
-  }
-  return { value: parsed.data };
-}
-
-function defaultPreview(args: unknown): string {
-  const text = JSON.stringify(args, null, 2) ?? '';
-  return text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
 }

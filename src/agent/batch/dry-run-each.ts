@@ -5,8 +5,9 @@
  * they exist: when they could be more than one message takes, they are combined in rounds
  * first, and the count of calls is said as a least.
  */
-import { checkPath, resultBlock } from '../../skills/documents.js';
+import { checkPath } from '../../skills/documents.js';
 import { completeInputs } from '../../skills/inputs.js';
+import { resultBlock } from '../../skills/message.js';
 import type { Skill, SkillArg } from '../../skills/schema.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';

@@ -8,9 +8,9 @@
  */
 
 import { createHash } from 'node:crypto';
-import type { StepResult } from '../../skills/documents.js';
-import { MESSAGE_BUDGET_BYTES, resultBlock } from '../../skills/documents.js';
+import { MESSAGE_BUDGET_BYTES } from '../../skills/documents.js';
 import { withoutInput } from '../../skills/inputs.js';
+import { resultBlock, type StepResult } from '../../skills/message.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes, truncateText } from '../../support/text.js';

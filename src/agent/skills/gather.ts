@@ -15,11 +15,11 @@ import {
   parsedBlock,
   type ReadOptions,
   readInput,
-  type StepResult,
   supportedExtensions,
   transcriptBlock,
 } from '../../skills/documents.js';
 import { isBlank } from '../../skills/folder.js';
+import type { StepResult } from '../../skills/message.js';
 import type { SkillArg } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
@@ -38,7 +38,7 @@ import type { PartStore } from './part-store.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { runSteps, type StepFn, stepEvent } from './steps.js';
 
-export type { StepResult } from '../../skills/documents.js';
+export type { StepResult } from '../../skills/message.js';
 
 /** What the inputs became: blocks for the first message, per-file results, and what was read and written. */
 export interface GatheredInputs {

@@ -4,7 +4,7 @@
  * results a group at a time, so no request is ever larger than a part. Every result is kept in
  * the PartStore as it comes; a result kept by an earlier run is used without a call.
  */
-import { composeMessage } from '../../skills/documents.js';
+import { composeMessage } from '../../skills/message.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { ToolRegistry } from '../../tools/registry.js';

@@ -1,6 +1,6 @@
 /** The words of a skill run: its system prompt and its first message (the inputs, composed). */
 import { skillFolderLines } from '../../skills/bundled.js';
-import { composeMessage } from '../../skills/documents.js';
+import { composeMessage } from '../../skills/message.js';
 import type { Skill } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { traitsOf } from '../../tools/index.js';

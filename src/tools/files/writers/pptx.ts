@@ -179,6 +179,28 @@ const CONTENT = 'ZHI_CONTENT';
 const ACCENT = '2F5597';
 const TITLE_COLOR = '1F3864';
 
+/** The slide title's placeholder: the whole width, bold, in the title colour. */
+function titlePlaceholder(
+  font: Font,
+  at: { y: number; h: number; fontSize: number; align?: 'center'; valign?: 'middle' },
+) {
+  return {
+    placeholder: {
+      options: {
+        name: 'title',
+        type: 'title' as const,
+        x: 0.5,
+        w: 9,
+        ...font,
+        bold: true,
+        color: TITLE_COLOR,
+        ...at,
+      },
+      text: '',
+    },
+  };
+}
+
 /**
  * A plain readable theme: white, a thin accent band on top, dark blue titles, slide numbers.
  * Titles are real title placeholders, so outlines, accessibility checkers and "Reset slide" know them.
@@ -190,24 +212,7 @@ function defineMasters(pptx: Deck, font: Font): void {
     background: { color: 'FFFFFF' },
     objects: [
       band,
-      {
-        placeholder: {
-          options: {
-            name: 'title',
-            type: 'title',
-            x: 0.5,
-            y: 1.8,
-            w: 9,
-            h: 1.2,
-            ...font,
-            fontSize: 36,
-            bold: true,
-            align: 'center',
-            color: TITLE_COLOR,
-          },
-          text: '',
-        },
-      },
+      titlePlaceholder(font, { y: 1.8, h: 1.2, fontSize: 36, align: 'center' }),
       {
         placeholder: {
           options: {
@@ -232,24 +237,7 @@ function defineMasters(pptx: Deck, font: Font): void {
     background: { color: 'FFFFFF' },
     objects: [
       band,
-      {
-        placeholder: {
-          options: {
-            name: 'title',
-            type: 'title',
-            x: 0.5,
-            y: 0.25,
-            w: 9,
-            h: 0.8,
-            ...font,
-            fontSize: 28,
-            bold: true,
-            color: TITLE_COLOR,
-            valign: 'middle',
-          },
-          text: '',
-        },
-      },
+      titlePlaceholder(font, { y: 0.25, h: 0.8, fontSize: 28, valign: 'middle' }),
       { line: { x: 0.5, y: 1.08, w: 9, h: 0, line: { color: ACCENT, width: 1 } } },
     ],
     slideNumber: { x: 9.2, y: 5.2, w: 0.5, h: 0.3, fontSize: 10, color: '888888' },
