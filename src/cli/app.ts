@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { loadConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/errors.js';
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { closeInheritedFds } from '../support/inherited-fds.js';
 import { log } from '../support/log.js';
-import { appPaths } from '../support/paths.js';
+import { appPaths, schedulesDir } from '../support/paths.js';
 import { installSecrets, SecretRegistry } from '../support/redact.js';
 import { nearest } from '../support/suggest.js';
 import { type ParsedArgs, parseArgs, SUBCOMMANDS } from './args.js';
@@ -89,7 +90,9 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   const ctx = await buildContext(args, interrupt);
   languageSettled = true;
   // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
-  if (ctx.stderrIsTTY && !(args.subcommand === 'schedule' && args.positionals[0] === 'run'))
+  // Its code is loaded only where a job exists: every other start (the REPL's first) pays nothing.
+  const scheduleRun = args.subcommand === 'schedule' && args.positionals[0] === 'run';
+  if (ctx.stderrIsTTY && !scheduleRun && existsSync(schedulesDir(ctx.paths.dataDir)))
     await (await import('./schedule/tell.js')).tellScheduled(ctx);
   if (args.flags.setup) {
     const { runSetup } = await import('./setup.js');

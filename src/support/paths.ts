@@ -16,6 +16,11 @@ export interface AppPaths {
   logDir: string;
 }
 
+/** Where scheduled jobs and their run records live (`zhi schedule`). */
+export function schedulesDir(dataDir: string): string {
+  return join(dataDir, 'schedules');
+}
+
 export function appPaths(env: NodeJS.ProcessEnv = process.env): AppPaths {
   const home = env.ZHI_HOME?.trim();
   if (home) {

@@ -7,6 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../support/atomic.js';
 import { makeFolder } from '../../support/make-folder.js';
+import { schedulesDir } from '../../support/paths.js';
 import { parseCron, type Schedule } from './cron.js';
 
 export interface Job {
@@ -42,10 +43,6 @@ export interface Job {
 }
 
 export const NAME_RULE = /^[a-z0-9][a-z0-9._-]{0,47}$/i;
-
-export function schedulesDir(dataDir: string): string {
-  return join(dataDir, 'schedules');
-}
 
 function jobFile(dataDir: string, name: string): string {
   return join(schedulesDir(dataDir), `${name}.json`);
@@ -116,3 +113,5 @@ export function madeUpName(skill: string, s: Schedule, taken: Set<string>): stri
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   return name;
 }
+
+export { schedulesDir };
