@@ -47,6 +47,9 @@ function interpret(prog: Buffer, call: Call): number {
       case 0x35: // JGE K
         pc += acc >= k ? jt : jf;
         break;
+      case 0x54: // ALU AND K
+        acc = (acc & k) >>> 0;
+        break;
       case 0x45: // JSET K
         pc += (acc & k) !== 0 ? jt : jf;
         break;
@@ -106,15 +109,8 @@ for (const arch of ARCHES) {
         'rseq',
       ] as const)
         expect(run(nr(name)), name).toBe(RET_ALLOW);
-      for (const name of [
-        'socketpair',
-        'connect',
-        'sendto',
-        'epoll_pwait',
-        'getrandom',
-        'statx',
-        'prlimit64',
-      ] as const)
+      expect(run(nr('socketpair'), [AF.UNIX, 1, 0]), 'socketpair').toBe(RET_ALLOW);
+      for (const name of ['connect', 'sendto', 'epoll_pwait', 'getrandom', 'statx', 'prlimit64'] as const)
         expect(run(nr(name)), name).toBe(RET_ALLOW);
       expect(run(451)).toBe(RET_ALLOW); // cachestat, newer than the headers
     });
@@ -131,6 +127,14 @@ for (const arch of ARCHES) {
       expect(run(nr('socket'), [family, 1, 0])).toBe(expected);
       // The high half of the family argument is not part of it: AF_UNIX with junk above is still refused.
       if (family === AF.UNIX) expect(run(nr('socket'), [2 ** 32 + AF.UNIX, 1, 0])).toBe(errno(EPERM));
+    });
+
+    it('lets socketpair make streams (with CLOEXEC/NONBLOCK) but no datagram or packet pair', () => {
+      const SOCK = { STREAM: 1, DGRAM: 2, SEQPACKET: 5, CLOEXEC: 0o2000000, NONBLOCK: 0o4000 };
+      expect(run(nr('socketpair'), [AF.UNIX, SOCK.STREAM | SOCK.CLOEXEC | SOCK.NONBLOCK, 0])).toBe(RET_ALLOW);
+      expect(run(nr('socketpair'), [AF.UNIX, SOCK.DGRAM, 0])).toBe(errno(EPERM));
+      expect(run(nr('socketpair'), [AF.UNIX, SOCK.DGRAM | SOCK.CLOEXEC, 0])).toBe(errno(EPERM));
+      expect(run(nr('socketpair'), [AF.UNIX, SOCK.SEQPACKET, 0])).toBe(errno(EPERM));
     });
 
     it('lets clone make threads and processes but no namespace; clone3 and io_uring say "not here"', () => {

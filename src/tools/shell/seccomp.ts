@@ -5,13 +5,14 @@
  * classic BPF, so nothing native ships, for x86-64 and arm64. Other architectures get no filter.
  *
  * - Allowed: files, memory, processes, signals, time, pipes, polling, IPv4/IPv6/netlink sockets,
- *   `socketpair` (Node and Python talk to their children over one; no host socket path is visible
- *   in the sandbox for it to reach), `clone` without namespace flags.
+ *   `socketpair` of streams (Node and Python talk to their children over one; a connected stream
+ *   reaches no path), `clone` without namespace flags.
  * - `io_uring_*` (it does what the filter would refuse, unseen) and `clone3` (its flags hide in
  *   memory) answer ENOSYS, so libuv, Python and glibc fall back as on an older kernel; a call newer
  *   than the table answers ENOSYS too, as runc does.
  * - Everything else answers EPERM: `socket` of any family but AF_INET, AF_INET6 and AF_NETLINK
- *   (so AF_UNIX, AF_VSOCK, AF_PACKET…), the keyring (`keyctl`, `add_key`, `request_key`), new
+ *   (so AF_UNIX, AF_VSOCK, AF_PACKET…), `socketpair` of datagrams or packets (they could `sendto` a
+ *   socket bound in the working folder), the keyring (`keyctl`, `add_key`, `request_key`), new
  *   namespaces (`unshare`, `setns`, `clone` with CLONE_NEW*), `mount`, `ptrace`, `bpf`,
  *   `perf_event_open`, `userfaultfd`, kernel modules, clocks, reboot…
  * - A call of another ABI (x32 on x86-64) answers EPERM; a process of another architecture
@@ -27,6 +28,7 @@ const JGT_K = 0x25;
 const JGE_K = 0x35;
 const JSET_K = 0x45;
 const RET_K = 0x06;
+const ALU_AND_K = 0x54;
 export const RET_ALLOW = 0x7fff0000;
 export const RET_KILL_PROCESS = 0x80000000;
 const RET_ERRNO = 0x00050000;
@@ -43,7 +45,10 @@ export const CLONE_NEW_ANY =
 /** Calls that answer ENOSYS: their callers probe and fall back. */
 const NOT_THERE: readonly SyscallName[] = ['io_uring_setup', 'io_uring_enter', 'io_uring_register', 'clone3'];
 /** Calls with a rule of their own (their arguments decide). */
-const BY_ARGUMENT: readonly SyscallName[] = ['socket', 'clone'];
+const BY_ARGUMENT: readonly SyscallName[] = ['socket', 'socketpair', 'clone'];
+/** socketpair's one allowed type (the low bits; SOCK_CLOEXEC and SOCK_NONBLOCK may be or-ed in). */
+const SOCK_STREAM = 1;
+const SOCK_TYPE_MASK = 0xf;
 
 interface Arch {
   audit: number;
@@ -64,6 +69,7 @@ type Step = { code: number; k: number; jt?: string; jf?: string } | { label: str
 const NR = 0;
 const ARCH = 4;
 const ARG0_LOW = 16;
+const ARG1_LOW = 24;
 
 const ret = (k: number): Step => ({ code: RET_K, k });
 const load = (offset: number): Step => ({ code: LD_W_ABS, k: offset });
@@ -100,6 +106,11 @@ function steps(a: Arch): Step[] {
   s.push({ code: JEQ_K, k: numberOf('socket', a) ?? -1, jf: 'not-socket' }, load(ARG0_LOW));
   for (const family of Object.values(SOCKET_FAMILIES)) s.push({ code: JEQ_K, k: family, jt: 'socket-ok' });
   s.push(ret(RET_ERRNO | EPERM), { label: 'socket-ok' }, ret(RET_ALLOW), { label: 'not-socket' });
+  // socketpair(AF_UNIX, type, …): streams only. A datagram pair could sendto() any socket path it
+  // sees — one a program bound inside the working folder — and a connected stream cannot.
+  s.push({ code: JEQ_K, k: numberOf('socketpair', a) ?? -1, jf: 'not-pair' }, load(ARG1_LOW));
+  s.push({ code: ALU_AND_K, k: SOCK_TYPE_MASK }, { code: JEQ_K, k: SOCK_STREAM, jt: 'pair-ok' });
+  s.push(ret(RET_ERRNO | EPERM), { label: 'pair-ok' }, ret(RET_ALLOW), { label: 'not-pair' });
   // clone(flags, …): no new namespace.
   s.push({ code: JEQ_K, k: numberOf('clone', a) ?? -1, jf: 'not-clone' }, load(ARG0_LOW));
   s.push({ code: JSET_K, k: CLONE_NEW_ANY, jf: 'clone-ok' }, ret(RET_ERRNO | EPERM));
