@@ -16,11 +16,14 @@ export interface SecretPlace {
   dir: boolean;
 }
 
-/** How deep and how many entries of the current folder are looked through for secret names. */
-const SCAN_DEPTH = 4;
-const SCAN_ENTRIES = 5000;
-/** Folders not worth looking through (large, and not where people keep keys). */
-const SKIP = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', '.cache', 'dist', 'build']);
+/**
+ * How many entries of the current folder are looked through for secret names, at any depth. A
+ * folder the walk does not reach within them is hidden whole: what was not checked is not shown
+ * (issue 37: a `.env` five levels down, inside node_modules or after 5,000 entries was readable).
+ */
+const SCAN_ENTRIES = 200_000;
+/** Git's own folder: its objects are many and none is named like a secret. */
+const SKIP = new Set(['.git']);
 
 function real(p: string): string {
   try {
@@ -39,32 +42,34 @@ function placeOf(path: string): SecretPlace | undefined {
   }
 }
 
-/** Secret-named entries under `root`, breadth-first, bounded. */
-function scan(root: string): SecretPlace[] {
+/** Secret-named entries under `root`, breadth-first; folders beyond the bound are hidden whole. */
+export function scanFolder(root: string, limit = SCAN_ENTRIES): { found: SecretPlace[]; unchecked: number } {
   const found: SecretPlace[] = [];
-  let queue = [root];
+  const queue = [root];
   let seen = 0;
-  for (let depth = 0; depth < SCAN_DEPTH && queue.length > 0; depth++) {
-    const next: string[] = [];
-    for (const dir of queue) {
-      let entries: Dirent[];
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const e of entries) {
-        if (++seen > SCAN_ENTRIES) return found;
-        const path = join(dir, e.name);
-        if (secretByName(e.name)) {
-          const place = placeOf(path);
-          if (place) found.push(place);
-        } else if (e.isDirectory() && !SKIP.has(e.name)) next.push(path);
-      }
+  for (let i = 0; i < queue.length; i++) {
+    const dir = queue[i] as string;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
     }
-    queue = next;
+    seen += entries.length;
+    if (seen > limit && dir !== root) {
+      // Too many to check: this folder and every one still waiting are hidden, not trusted.
+      for (const rest of queue.slice(i)) found.push({ path: real(rest), dir: true });
+      return { found, unchecked: queue.length - i };
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (secretByName(e.name)) {
+        const place = placeOf(path);
+        if (place) found.push(place);
+      } else if (e.isDirectory() && !SKIP.has(e.name)) queue.push(path);
+    }
   }
-  return found;
+  return { found, unchecked: 0 };
 }
 
 export interface SecretPlaces {
@@ -85,7 +90,7 @@ export function secretPlaces(opts: { home: string; env: NodeJS.ProcessEnv; cwd: 
     const place = placeOf(dir);
     if (place) hidden.push(place);
   }
-  pushAll(hidden, scan(opts.cwd));
+  pushAll(hidden, scanFolder(opts.cwd).found);
   const unique = new Map(hidden.map((h) => [h.path, h]));
   return { hidden: [...unique.values()], readable: zhi.readable.filter((p) => existsSync(p)).map(real) };
 }

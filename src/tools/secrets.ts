@@ -141,8 +141,14 @@ const SECRET_FOLDER_NAMES = new Set([
 
 /** Private keys and key stores by file name. */
 const KEY_FILE = /^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(ppk|p12|pfx|jks|keystore|kdbx))$/i;
-/** `.env`, `.env.local`, `.env.production`, `prod.env`, direnv's `.envrc`… */
-export const ENV_FILE = /^(\.env(\..+)?|\.envrc|.+\.env)$/i;
+/**
+ * `.env`, `.env.local`, `.env_local`, `.env-prod`, `.env.`, `prod.env`, `env.production`, direnv's
+ * `.envrc`… (`env.ts` or `environment.md` are not: only a stage name follows a bare `env.`).
+ */
+export const ENV_FILE =
+  /^(\.env.*|.+\.env|env\.(prod|production|local|dev|development|stage|staging|test)(\..*)?)$/i;
+/** Terraform's state (every secret of the infrastructure in clear) and its backup. */
+const STATE_FILE = /\.tfstate(\.backup)?$/i;
 /** Credential and history files by name wherever they are (a copied home folder, a project). */
 const SECRET_FILE_NAMES: ReadonlyMap<string, SecretKind> = new Map([
   ...[
@@ -157,6 +163,8 @@ const SECRET_FILE_NAMES: ReadonlyMap<string, SecretKind> = new Map([
     '.my.cnf',
     '.s3cfg',
     'credentials.tfrc.json',
+    // Rails' key to its encrypted credentials.
+    'master.key',
   ].map((n) => [n, 'credentials'] as const),
   ...['.bash_history', '.zsh_history', '.psql_history', '.mysql_history', '.python_history'].map(
     (n) => [n, 'history'] as const,
@@ -170,6 +178,7 @@ export function secretByName(name: string): SecretKind | undefined {
   const known = SECRET_FILE_NAMES.get(l);
   if (known) return known;
   if (ENV_FILE.test(name)) return 'env';
+  if (STATE_FILE.test(name)) return 'credentials';
   if (KEY_FILE.test(name)) return 'private_key';
   return undefined;
 }

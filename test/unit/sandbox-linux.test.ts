@@ -4,8 +4,8 @@
  * beyond stdio reaches the command. Skipped with a reason where bwrap is missing or unusable.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSandboxed, sandboxState } from '../../src/tools/shell/sandbox.js';
 import { LIMITS } from '../../src/tools/shell/sandbox-args.js';
@@ -114,6 +114,16 @@ describe.runIf(hasBwrap)('the sandbox root with a real bwrap', () => {
       "python3 -c \"import subprocess; print(subprocess.run(['echo', 'py-child'], capture_output=True, text=True).stdout)\"",
     );
     if (py.exitCode !== 127) expect(py.stdout).toContain('py-child');
+  });
+
+  it('shows a secret-named file at any depth as empty (a .env seven folders down, one inside node_modules)', async () => {
+    for (const f of ['a/b/c/d/e/f/g/.env', 'node_modules/pkg/.env.production']) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      writeFileSync(join(dir, f), 'TOKEN=hunter2');
+    }
+    const r = await run('cat a/b/c/d/e/f/g/.env node_modules/pkg/.env.production; cat in.txt');
+    expect(r.stdout).not.toContain('hunter2');
+    expect(r.stdout).toContain('hello');
   });
 
   it('hands the command no descriptor beyond stdio', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { secretPlaces } from '../../src/tools/secret-places.js';
+import { scanFolder, secretPlaces } from '../../src/tools/secret-places.js';
 import { HOME_SECRETS, secretByName, secretByPath } from '../../src/tools/secrets.js';
 import { commandEnv } from '../../src/tools/shell/env.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -46,6 +46,13 @@ describe('the one secrets list: every entry is refused by file_read and hidden b
     ['.env.production', 'env'],
     ['.envrc', 'env'],
     ['prod.env', 'env'],
+    ['.env.', 'env'],
+    ['.env_local', 'env'],
+    ['.env-prod', 'env'],
+    ['env.production', 'env'],
+    ['master.key', 'credentials'],
+    ['terraform.tfstate', 'credentials'],
+    ['terraform.tfstate.backup', 'credentials'],
     ['id_rsa', 'private_key'],
     ['id_ed25519', 'private_key'],
     ['cert.p12', 'private_key'],
@@ -68,7 +75,16 @@ describe('the one secrets list: every entry is refused by file_read and hidden b
   }
 
   it('leaves ordinary files alone', () => {
-    for (const name of ['report.md', 'environment.md', 'env.ts', 'history.txt', 'id.txt']) {
+    for (const name of [
+      'report.md',
+      'environment.md',
+      'env.ts',
+      'env.d.ts',
+      'envelope.txt',
+      'history.txt',
+      'id.txt',
+      'keys.md',
+    ]) {
       expect(secretByName(name)).toBeUndefined();
     }
   });
@@ -100,6 +116,33 @@ describe('secretPlaces: the list as places on this computer', () => {
     expect(places.hidden.find((p) => p.path === join(h, '.config/gh'))?.dir).toBe(true);
     expect(places.readable).toContain(join(root, 'zhi', 'skills'));
     expect(paths).not.toContain(join(h, 'work'));
+  });
+
+  it('looks at any depth, inside node_modules and dist too (a .env seven folders down is hidden)', () => {
+    const work = join(root, 'work');
+    const deep = ['a/b/c/d/e/f/g/.env', 'node_modules/pkg/.env.production', 'dist/config/master.key'];
+    for (const f of deep) {
+      mkdirSync(dirname(join(work, f)), { recursive: true });
+      writeFileSync(join(work, f), 'x');
+    }
+    const paths = secretPlaces({ home: join(root, 'home'), env: {}, cwd: work }).hidden.map((p) => p.path);
+    for (const f of deep) expect(paths).toContain(join(work, f));
+  });
+
+  it('hides whole every folder it had no time to look through (past the bound)', () => {
+    const work = join(root, 'work');
+    for (const d of ['one', 'two', 'three']) {
+      mkdirSync(join(work, d, 'inner'), { recursive: true });
+      writeFileSync(join(work, d, 'inner', 'notes.txt'), 'x');
+    }
+    const { found, unchecked } = scanFolder(work, 4);
+    expect(unchecked).toBeGreaterThan(0);
+    const hidden = found.map((p) => p.path);
+    // Breadth-first: the top folders were listed; what lies below the bound is hidden, not trusted.
+    expect(hidden).not.toContain(work);
+    expect(hidden.some((p) => p.endsWith('inner'))).toBe(true);
+    expect(found.every((p) => p.dir)).toBe(true);
+    expect(scanFolder(work).unchecked).toBe(0);
   });
 });
 
