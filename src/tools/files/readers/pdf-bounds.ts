@@ -74,11 +74,30 @@ function decodeStep(name: string, data: Uint8Array, max: number): Uint8Array | u
   }
 }
 
+/** What the measuring pass saw on its way (the streams are decoded once, for both). */
+export interface PdfStreamFacts {
+  /**
+   * A content stream sets a state that can hide text — invisible render mode, white fill, a font
+   * under a point, zero fill alpha — so the pages' drawing is worth walking (pdf-hidden.ts).
+   */
+  mayHide: boolean;
+}
+
+const WHITE = String.raw`(?:1(?:\.0*)?|0?\.9[5-9]\d*)`;
+/** Operators that may hide text: `3 Tr`, `7 Tr`, `1 g`, `1 1 1 rg`, `0 0 0 0 k`, `1 1 1 scn`, `0.5 Tf`, `0 Tf`. */
+const HIDING = new RegExp(
+  String.raw`(?:^|[\s\]])(?:[37]\s+Tr|${WHITE}\s+(?:g|sc|scn)|(?:${WHITE}\s+){3}(?:rg|sc|scn)|(?:0(?:\.0*)?\s+){4}(?:k|sc|scn)|(?:0?\.\d+|0)\s+Tf)\b`,
+);
+/** A text or drawing matrix that shrinks both ways below 1 (`0.3 0 0 0.3 72 700 Tm`): text may become tiny. */
+const SHRINK = /(?:^|\s)-?(?:0?\.\d+|0)\s+\S+\s+\S+\s+-?(?:0?\.\d+|0)\s+\S+\s+\S+\s+(?:Tm|cm)\b/;
+/** A graphics-state dictionary that makes fills transparent. */
+const ZERO_ALPHA = /\/ca\s+0?\.?0*(?![\d.])/;
+
 /**
  * Throws PdfTooLarge when a stream of `data` that is not an image decodes past the bounds.
  * Cost: one decode of each such stream (a few milliseconds per MB), before pdf.js's own.
  */
-export function checkPdfStreams(data: Uint8Array, bounds: PdfBounds = PDF_BOUNDS): void {
+export function checkPdfStreams(data: Uint8Array, bounds: PdfBounds = PDF_BOUNDS): PdfStreamFacts {
   const text = latin1(data);
   const keyword = /stream(\r\n|\n|\r)/g;
   let total = 0;
@@ -88,9 +107,10 @@ export function checkPdfStreams(data: Uint8Array, bounds: PdfBounds = PDF_BOUNDS
     return numbers;
   };
   let m: RegExpExecArray | null;
+  let mayHide = ZERO_ALPHA.test(text);
   for (;;) {
     m = keyword.exec(text);
-    if (!m) return;
+    if (!m) return { mayHide };
     if (text.slice(Math.max(0, m.index - 3), m.index) === 'end') continue;
     const dictStart = text.lastIndexOf('<<', m.index);
     const objStart = text.lastIndexOf(' obj', m.index);
@@ -113,5 +133,9 @@ export function checkPdfStreams(data: Uint8Array, bounds: PdfBounds = PDF_BOUNDS
     }
     total += bytes?.length ?? 0;
     if (total > bounds.totalBytes) throw new PdfTooLarge();
+    if (!mayHide && bytes) {
+      const content = latin1(bytes);
+      mayHide = HIDING.test(content) || SHRINK.test(content);
+    }
   }
 }

@@ -9,12 +9,14 @@
  * Reading starts at the page that holds the requested offset when an earlier call has measured
  * the pages before it (pdf-pages.ts), so page N of a long PDF is not re-parsed from page 1.
  */
+import { pushAll } from '../../../support/arrays.js';
 import { readAsset } from '../../../support/install.js';
-import { checkPdfStreams, PDF_BOUNDS, PdfTooLarge } from './pdf-bounds.js';
+import { checkPdfStreams, PDF_BOUNDS, type PdfStreamFacts, PdfTooLarge } from './pdf-bounds.js';
+import { hiddenPassages, labelHidden } from './pdf-hidden.js';
 import { type PositionedItem, pageLayoutText } from './pdf-layout.js';
 import { repairGbkMojibake } from './pdf-mojibake.js';
 import { type PageStarts, pageStarts } from './pdf-pages.js';
-import { DocumentError, type Extracted } from './types.js';
+import { DocumentError, type Extracted, type HiddenPart } from './types.js';
 
 /** pdf.js log levels: 0 = errors only. Its warnings would otherwise land on the user's terminal. */
 const QUIET = 0;
@@ -95,13 +97,15 @@ export interface ReadPdfOptions {
 }
 
 /** Files whose streams were measured already (by cacheKey): a later page need not decode them again. */
-const measured = new Set<string>();
+const measured = new Map<string, PdfStreamFacts>();
 
 /** Refuse a PDF whose streams decode past the bounds, before pdf.js inflates them in-process. */
-function checkBounds(data: Buffer, cacheKey: string | undefined): void {
-  if (cacheKey && measured.has(cacheKey)) return;
+function checkBounds(data: Buffer, cacheKey: string | undefined): PdfStreamFacts {
+  const known = cacheKey ? measured.get(cacheKey) : undefined;
+  if (known) return known;
+  let facts: PdfStreamFacts;
   try {
-    checkPdfStreams(data);
+    facts = checkPdfStreams(data);
   } catch (err) {
     if (!(err instanceof PdfTooLarge)) throw err;
     const mb = (n: number) => Math.round(n / 1024 / 1024);
@@ -112,12 +116,13 @@ function checkBounds(data: Buffer, cacheKey: string | undefined): void {
   }
   if (cacheKey) {
     if (measured.size >= 64) measured.clear();
-    measured.add(cacheKey);
+    measured.set(cacheKey, facts);
   }
+  return facts;
 }
 
 export async function readPdf(data: Buffer, opts: ReadPdfOptions): Promise<Extracted> {
-  checkBounds(data, opts.cacheKey);
+  const facts = checkBounds(data, opts.cacheKey);
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -144,7 +149,7 @@ export async function readPdf(data: Buffer, opts: ReadPdfOptions): Promise<Extra
     );
   }
   try {
-    return await readPages(pdf, opts, pageStarts(opts.cacheKey));
+    return await readPages(pdf, opts, pageStarts(opts.cacheKey), facts.mayHide);
   } finally {
     await pdf.destroy().catch(() => {});
   }
@@ -152,10 +157,14 @@ export async function readPdf(data: Buffer, opts: ReadPdfOptions): Promise<Extra
 
 type Doc = Awaited<ReturnType<typeof import('unpdf').getDocumentProxy>>;
 
-async function pageText(
-  pdf: Doc,
-  n: number,
-): Promise<{ text: string; undecodable: boolean; fields: string[] }> {
+interface PageText {
+  text: string;
+  undecodable: boolean;
+  fields: string[];
+  hidden: HiddenPart[];
+}
+
+async function pageText(pdf: Doc, n: number, mayHide: boolean): Promise<PageText> {
   const page = await pdf.getPage(n);
   try {
     // Raw characters (pdf.js would otherwise fold µ into μ and break GBK repair); ligatures are
@@ -167,22 +176,34 @@ async function pageText(
       item.str =
         repairGbkMojibake(item.str) ?? item.str.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize('NFKC'));
     }
-    const text = pageLayoutText(items).replace(/\uffff/g, '');
+    let text = pageLayoutText(items).replace(/\uffff/g, '');
     const fields = formLines((await page.getAnnotations().catch(() => [])) as Annotation[]);
     let undecodable = false;
+    let hidden: HiddenPart[] = [];
     if (!text) {
       const ops = await page.getOperatorList().catch(() => undefined);
       undecodable = !!ops?.fnArray.some((op: number) => TEXT_OPS.has(op));
+    } else if (mayHide) {
+      // Only where a stream sets a hiding state: walking the drawing costs a second parse.
+      const ops = await page.getOperatorList().catch(() => undefined);
+      hidden = ops ? hiddenPassages(ops) : [];
+      if (hidden.length) text = labelHidden(text, hidden);
     }
-    return { text, undecodable, fields };
+    return { text, undecodable, fields, hidden };
   } finally {
     page.cleanup();
   }
 }
 
-async function readPages(pdf: Doc, opts: ReadPdfOptions, starts: PageStarts): Promise<Extracted> {
+async function readPages(
+  pdf: Doc,
+  opts: ReadPdfOptions,
+  starts: PageStarts,
+  mayHide: boolean,
+): Promise<Extracted> {
   const pages = pdf.numPages;
   const parts: string[] = [];
+  const hidden: HiddenPart[] = [];
   const empty: number[] = [];
   /** Pages that draw text pdf.js cannot decode (a font without a usable character map). */
   const undecodable: number[] = [];
@@ -197,7 +218,8 @@ async function readPages(pdf: Doc, opts: ReadPdfOptions, starts: PageStarts): Pr
       break;
     }
     starts.record(n, size);
-    const page = await pageText(pdf, n);
+    const page = await pageText(pdf, n, mayHide);
+    pushAll(hidden, page.hidden);
     let why = '[no text on this page: probably a scanned image; the ocr tool can read it]';
     if (!page.text && !page.fields.length) {
       empty.push(n);
@@ -230,5 +252,9 @@ async function readPages(pdf: Doc, opts: ReadPdfOptions, starts: PageStarts): Pr
         `page${empty.length === 1 ? '' : 's'} ${empty.join(', ')} without readable text (the ocr tool can read them)`,
       ]
     : [];
-  return { text: parts.join('\n\n'), pages, partial, notes, base };
+  if (hidden.length)
+    notes.push(
+      `${hidden.length} passage(s) a reader of the PDF does not see (white, invisible or tiny text), labelled in the text`,
+    );
+  return { text: parts.join('\n\n'), pages, partial, notes, base, ...(hidden.length ? { hidden } : {}) };
 }
