@@ -31,6 +31,7 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   mcp: () => import('./commands/mcp.js'),
   batch: () => import('./commands/batch.js'),
   schedule: () => import('./commands/schedule.js'),
+  watch: () => import('./commands/watch.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

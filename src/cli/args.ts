@@ -45,10 +45,11 @@ export const SUBCOMMANDS = [
   'mcp',
   'batch',
   'schedule',
+  'watch',
 ] as const;
 /** Flags a subcommand takes more than once (folder runs' lists, `zhi mcp add --env/--header`). */
 const REPEATED = new Set([...FOLDER_LISTS, 'env', 'header']);
-const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule']);
+const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule', 'watch']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
   '--model': 'model',

@@ -49,6 +49,8 @@ Usage:
   zhi schedule add "<when>" <skill> <inputs…> [--name n] [--auto] [--max-cost x]
                                     run a skill on a schedule ("weekdays 18:30", "每天 9:00")
   zhi schedule list | show | run | logs | pause | resume | remove | confirm <name>
+  zhi watch <folder> <skill> [folder options]
+                                    run a skill on each file that arrives in a folder
   zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>
             | export <name> | import <file|url>
   zhi config show | path | get <key> | set <key> <value> | reset
@@ -137,6 +139,8 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi schedule add "<时间>" <技能> <输入…> [--name 名称] [--auto] [--max-cost 金额]
                                     定时运行技能（"每天 9:00"、"工作日 18:30"）
   zhi schedule list | show | run | logs | pause | resume | remove | confirm <名称>
+  zhi watch <文件夹> <技能> [文件夹选项]
+                                    每有文件送达文件夹就用技能处理它
   zhi skill list | show <名称> | new | edit <名称> | delete <名称> | trust <名称>
             | export <名称> | import <文件|网址>
   zhi config show | path | get <键> | set <键> <值> | reset

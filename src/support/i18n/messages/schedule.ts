@@ -125,6 +125,19 @@ export const schedule = defineMessages(
     'schedule.confirm.same': 'The skill {skill} has not changed since it was scheduled.',
     'schedule.confirm.changed':
       'The skill {skill} ({file}) changed since it was scheduled. This is what its runs will do from now on:',
+    'watch.usage':
+      'Usage: zhi watch <folder> <skill> [inputs…] [folder-run options such as --recursive, --auto, --include]',
+    'watch.err.notFolder': '“{path}” is not a folder zhi can watch.',
+    'watch.try.folder': 'Give the folder the documents arrive in, e.g. zhi watch ./inbox summarize',
+    'watch.err.flag': 'zhi watch does not take {flag}.',
+    'watch.why.flag':
+      'A watch runs again each time files arrive; an estimate or a Batch API job (results within a day) is a one-off.',
+    'watch.try.run': 'For that, run once: zhi run {skill} {folder} …',
+    'watch.start':
+      'Watching {folder} with {skill}: the files there now first, then each file that arrives or changes, once it has stopped growing. Ctrl+C stops.',
+    'watch.waiting': 'Waiting for new or changed files in {folder}… (Ctrl+C stops)',
+    'watch.stopped':
+      'Stopped watching {folder} after {rounds} round(s). What was done is kept; the next watch or run goes on from there.',
   },
   {
     'schedule.when.notUnderstood': 'zhi 没有看懂时间“{when}”。',
@@ -239,5 +252,17 @@ export const schedule = defineMessages(
     'schedule.confirm.same': '技能 {skill} 在添加定时任务之后没有修改过。',
     'schedule.confirm.changed':
       '技能 {skill}（{file}）在添加定时任务之后被修改过。从现在起它的每次运行会这样做：',
+    'watch.usage':
+      '用法：zhi watch <文件夹> <技能> [输入…] [文件夹运行的选项，如 --recursive、--auto、--include]',
+    'watch.err.notFolder': '“{path}”不是 zhi 能监视的文件夹。',
+    'watch.try.folder': '请给出文档送达的文件夹，例如 zhi watch ./inbox summarize',
+    'watch.err.flag': 'zhi watch 不接受 {flag}。',
+    'watch.why.flag': '监视会在每次有文件送达时再运行一次；估算或批量 API 任务（一天内出结果）只做一次。',
+    'watch.try.run': '如需这样做，请单独运行一次：zhi run {skill} {folder} …',
+    'watch.start':
+      '正在用 {skill} 监视 {folder}：先处理现有的文件，之后每有文件送达或改动、且不再变大时就处理它。按 Ctrl+C 停止。',
+    'watch.waiting': '正在等待 {folder} 中新的或改动过的文件……（按 Ctrl+C 停止）',
+    'watch.stopped':
+      '已停止监视 {folder}，共运行 {rounds} 轮。已完成的都保留着；下次监视或运行会从这里接着做。',
   },
 );
