@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { findProgram } from '../../find-program.js';
+import { SOFFICE_PREFIX, stopProcessesIn, sweepSofficeLeftovers } from './soffice-leftovers.js';
 
 const TIMEOUT_MS = 120_000;
 
@@ -48,7 +49,9 @@ export async function convertWithSoffice(
 ): Promise<Buffer> {
   const soffice = findSoffice();
   if (!soffice) throw new ConversionError('LibreOffice is not installed');
-  const dir = await mkdtemp(join(tmpdir(), 'zhi-soffice-'));
+  sweepSofficeLeftovers();
+  const dir = await mkdtemp(join(tmpdir(), SOFFICE_PREFIX));
+  let finished = false;
   try {
     const input = join(dir, `input${fromExt}`);
     if (typeof data === 'string') await copyFile(data, input);
@@ -92,8 +95,11 @@ export async function convertWithSoffice(
       throw new ConversionError(
         'LibreOffice could not open the file (it may be damaged or password-protected)',
       );
-    return await readFile(join(outDir, out));
+    const bytes = await readFile(join(outDir, out));
+    finished = true;
+    return bytes;
   } finally {
+    if (!finished) stopProcessesIn(dir);
     await rm(dir, { recursive: true, force: true }).catch(() => {});
   }
 }
