@@ -197,6 +197,47 @@ describe('zhi schedule', () => {
     );
   });
 
+  it('a --batch run leaves a slow Batch API job to the next run, which collects its results', async () => {
+    const add = [
+      'schedule',
+      'add',
+      'hourly',
+      'summarize',
+      '收件 箱',
+      '--auto',
+      '--batch',
+      '--name',
+      'b',
+      '--yes',
+    ];
+    expect((await zhi(add)).code).toBe(0);
+    e.fake.batchPolls = 1_000_000;
+    const slow = { ...env, ZHI_BATCH_POLL_MS: '20', ZHI_SCHEDULE_BATCH_WAIT_MS: '300' };
+    const first = await e.zhi(['schedule', 'run', 'b'], { env: slow });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(
+      /The Batch API job batch_\S+ is still working\. Its results are collected by the next run of b/,
+    );
+    expect(runsOf('b')[0]).toMatchObject({ status: 'waiting' });
+    expect((await zhi(['schedule', 'logs', 'b'])).stdout).toContain(
+      'Batch API job submitted; the next run collects its results',
+    );
+    expect(existsSync(join(e.cwd, 'zhi-output', 'd1-summary.md'))).toBe(false);
+    const submitted = e.fake.requests.filter(
+      (q) => q.method === 'POST' && q.path.endsWith('/batches'),
+    ).length;
+
+    // The job finishes; the next run submits nothing new and writes every file from its answers.
+    e.fake.batchPolls = 0;
+    const next = await e.zhi(['schedule', 'run', 'b'], { env: slow });
+    expect(next.code).toBe(0);
+    expect(e.fake.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/batches'))).toHaveLength(
+      submitted,
+    );
+    expect(readFileSync(join(e.cwd, 'zhi-output', 'd1-summary.md'), 'utf8')).toContain('S d1');
+    expect(runsOf('b').map((r) => r.status)).toEqual(['waiting', 'ok']);
+  });
+
   it('refuses, before saving, what an unattended run could not do', async () => {
     const noAuto = await zhi(['schedule', 'add', 'every day 9:00', 'summarize', '收件 箱', '--yes']);
     expect(noAuto.code).toBe(2);

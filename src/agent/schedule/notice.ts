@@ -22,7 +22,7 @@ export async function takeNotices(dataDir: string, now = new Date()): Promise<No
   for (const job of await listJobs(dataDir)) {
     const runs = await listRuns(dataDir, job.name);
     for (const r of runs) {
-      if (r.told || (r.status === 'ok' && !r.refused?.length)) continue;
+      if (r.told || ((r.status === 'ok' || r.status === 'waiting') && !r.refused?.length)) continue;
       const { file, ...record } = r;
       out.push({ kind: 'run', job: job.name, record });
       await writeFileAtomic(file, `${JSON.stringify({ ...record, told: true }, null, 2)}\n`, 0o600);

@@ -13,7 +13,8 @@ import { schedulesDir } from './job.js';
 
 export const KEEP_RUNS = 50;
 
-export type RunStatus = 'ok' | 'failed' | 'refused' | 'skipped' | 'empty';
+/** `waiting`: a Batch API job was submitted and left for the next run to collect. */
+export type RunStatus = 'ok' | 'failed' | 'refused' | 'skipped' | 'empty' | 'waiting';
 
 export interface RunRecord {
   job: string;

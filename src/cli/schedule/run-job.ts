@@ -18,6 +18,12 @@ import type { ParsedArgs } from '../args.js';
 import { type AppContext, buildContext } from '../context.js';
 import { loadCatalog } from '../skills/catalog.js';
 
+/**
+ * How long a scheduled run waits for a Batch API job before leaving it to the next run (jobs take
+ * minutes to a day; the scheduler's next start, or `zhi schedule run`, collects the results).
+ */
+const BATCH_WAIT_MS = Number(process.env.ZHI_SCHEDULE_BATCH_WAIT_MS) || 10 * 60_000;
+
 /** The command line of the run, as `zhi run` would have parsed it, with the job's fixed options. */
 function runArgs(job: Job, base: ParsedArgs): ParsedArgs {
   return {
@@ -111,18 +117,29 @@ async function runLocked(
   let reason: string | undefined;
   let runCtx: AppContext | undefined;
   const refused: { tool: string; reason: string }[] = [];
+  const handOff = new BatchHandOff(ctx, BATCH_WAIT_MS);
   try {
     process.chdir(job.cwd);
     runCtx = await buildContext(runArgs(job, ctx.args), ctx.interrupt, ctx.env);
     runCtx.stdinIsTTY = false;
     runCtx.unattended = true;
     runCtx.config = { ...runCtx.config, maxCostPerRun: job.maxCost };
-    runCtx.watchRun = (ev) => noteRefusal(ev, refused);
+    runCtx.watchRun = (ev) => {
+      noteRefusal(ev, refused);
+      handOff.see(ev);
+    };
     await checkSkill(runCtx, job);
     const { run } = await import('../commands/run.js');
     code = await run(runCtx);
-    if (code !== ExitCode.ok) status = 'failed';
+    if (handOff.left) {
+      // Not a failure: the job goes on at the platform, and its id is in the run record.
+      code = ExitCode.ok;
+      status = 'waiting';
+      reason = t('schedule.run.batchLeft', { id: handOff.left, name: job.name });
+      process.stderr.write(`${reason}\n`);
+    } else if (code !== ExitCode.ok) status = 'failed';
   } catch (err) {
+    handOff.done();
     const e = toZhiError(err);
     code = e.exitCode;
     status = e.kind === 'usage' ? 'refused' : 'failed';
@@ -131,6 +148,7 @@ async function runLocked(
     await save();
     throw e;
   }
+  handOff.done();
   await save();
   return code;
 
@@ -143,6 +161,7 @@ async function runLocked(
         : undefined;
     const cost = await costSince(ctx.paths.usageLedger, job.skill, startedAt);
     if (status === 'ok' && files && files.done === 0 && files.failed.length === 0) status = 'empty';
+    if (status === 'waiting' && files?.failed.length) status = 'failed';
     if (status === 'ok' && files?.failed.length) status = 'failed';
     if (!reason && files?.failed.length) {
       const total = files.done + files.failed.length;
@@ -166,4 +185,40 @@ function noteRefusal(ev: RunEvent, into: { tool: string; reason: string }[]): vo
   const inner = ev.type === 'nested' ? ev.event : ev;
   if (inner.type !== 'permission' || inner.decision === 'allowed') return;
   into.push({ tool: inner.name, reason: inner.notice ?? inner.reason ?? inner.decision });
+}
+
+/**
+ * A scheduled `--batch` run does not sit for hours on a job: once a Batch API job has been waited
+ * for BATCH_WAIT_MS, the run stops as Ctrl+C would (the job id stays in the folder's run record)
+ * and the next run picks the results up — without a person, and without overlapping the next.
+ */
+class BatchHandOff {
+  private timer: NodeJS.Timeout | undefined;
+  private job: string | undefined;
+  /** The job left for the next run, once the wait ran out. */
+  left: string | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly waitMs: number,
+  ) {}
+
+  see(ev: RunEvent): void {
+    const inner = ev.type === 'nested' ? ev.event : ev;
+    if (inner.type !== 'folder_batch') return;
+    if (inner.phase === 'results') {
+      this.done();
+      return;
+    }
+    this.job = inner.id;
+    this.timer ??= setTimeout(() => {
+      this.left = this.job;
+      this.ctx.interrupt.stop();
+    }, this.waitMs);
+  }
+
+  done(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }

@@ -107,6 +107,9 @@ export const schedule = defineMessages(
     'schedule.status.refused': 'refused',
     'schedule.status.skipped': 'skipped (the previous run was still going)',
     'schedule.status.empty': 'done, nothing to do',
+    'schedule.status.waiting': 'Batch API job submitted; the next run collects its results',
+    'schedule.run.batchLeft':
+      'The Batch API job {id} is still working. Its results are collected by the next run of {name} (or now: zhi schedule run {name}).',
     'schedule.logs.none': 'The job {name} has not run yet.',
     'schedule.logs.row': '{start} → {end}  {status} (exit {code})',
     'schedule.logs.files': '  files: {done} done, {failed} failed',
@@ -235,6 +238,9 @@ export const schedule = defineMessages(
     'schedule.status.refused': '被拒绝',
     'schedule.status.skipped': '跳过（上一次运行还没结束）',
     'schedule.status.empty': '完成，没有要处理的',
+    'schedule.status.waiting': '批量任务已提交，下一次运行会取回结果',
+    'schedule.run.batchLeft':
+      '批量任务 {id} 仍在处理中。结果会在 {name} 下一次运行时取回（也可以现在运行：zhi schedule run {name}）。',
     'schedule.logs.none': '任务 {name} 还没运行过。',
     'schedule.logs.row': '{start} → {end}  {status}（退出码 {code}）',
     'schedule.logs.files': '  文件：完成 {done} 个，失败 {failed} 个',
