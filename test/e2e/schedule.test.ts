@@ -4,7 +4,7 @@
  * as cron would run it, the run recorded; a changed skill, an overlapping run and a job that
  * could not be confirmed are refused and said.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { markerOf } from '../helpers/requests.js';
-import { testEnv } from '../helpers/zhi.js';
+import { pollUntil, testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
 let table: string;
@@ -236,6 +236,53 @@ describe('zhi schedule', () => {
     );
     expect(readFileSync(join(e.cwd, 'zhi-output', 'd1-summary.md'), 'utf8')).toContain('S d1');
     expect(runsOf('b').map((r) => r.status)).toEqual(['waiting', 'ok']);
+  });
+
+  it('keeps a watch running from login: @reboot for cron, the run is `zhi watch`, a timed watch refused', async () => {
+    const timed = await zhi([
+      'schedule',
+      'add',
+      'every day 9:00',
+      'watch',
+      '收件 箱',
+      'summarize',
+      '--auto',
+      '--yes',
+    ]);
+    expect(timed.code).toBe(2);
+    expect(timed.stderr).toContain('so it is scheduled “at-login”, not “every day 9:00”');
+    const add = [
+      'schedule',
+      'add',
+      'at-login',
+      'watch',
+      '收件 箱',
+      'summarize',
+      '--auto',
+      '--name',
+      'w',
+      '--yes',
+    ];
+    const saved = await zhi(add);
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain('each time you log in');
+    expect(saved.stderr).toContain("zhi watch '收件 箱' summarize");
+    expect(readFileSync(table, 'utf8')).toMatch(/^@reboot cd .* schedule run w .*# zhi-schedule:w\n$/);
+
+    const child = spawn(process.execPath, [ZHI_BIN, 'schedule', 'run', 'w'], {
+      cwd: e.cwd,
+      env: testEnv({ baseUrl: e.fake.baseUrl, home: e.home, env: { ...env, ZHI_WATCH_POLL_MS: '100' } }),
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    await pollUntil(() => err.includes('Waiting for new or changed files'));
+    writeFileSync(join(e.cwd, '收件 箱', 'd3.txt'), 'Report MARKER-d3\n');
+    await pollUntil(() => err.split('Waiting for new or changed files').length === 3);
+    expect(existsSync(join(e.cwd, 'zhi-output', 'd3-summary.md'))).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(runsOf('w')[0]).toMatchObject({ status: 'ok', files: { done: 3 } });
   });
 
   it('refuses, before saving, what an unattended run could not do', async () => {

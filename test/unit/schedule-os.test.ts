@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { parseCron } from '../../src/agent/schedule/cron.js';
+import { cronText, parseCron } from '../../src/agent/schedule/cron.js';
 import { madeUpName } from '../../src/agent/schedule/job.js';
+import { nextRuns } from '../../src/agent/schedule/next.js';
 import { cronLine, entryOf, withEntry, withPaused } from '../../src/agent/schedule/os/crontab.js';
 import { type Launch, launchOf, windowsWord } from '../../src/agent/schedule/os/launch.js';
 import { calendarIntervals, launchdPlist } from '../../src/agent/schedule/os/launchd.js';
@@ -257,6 +258,7 @@ describe('the Windows Task Scheduler definition', () => {
 function plistValue(n: Node): unknown {
   if (n.name === 'string') return n.text;
   if (n.name === 'integer') return Number(n.text);
+  if (n.name === 'true' || n.name === 'false') return n.name === 'true';
   if (n.name === 'array') return n.children.map(plistValue);
   if (n.name === 'dict') {
     const out: Record<string, unknown> = {};
@@ -313,5 +315,49 @@ describe('what is started', () => {
     expect(madeUpName('digest', parseWhen('每 2 小时'), new Set())).toBe('digest-every-2h');
     expect(madeUpName('digest', parseWhen('每周一、三 8:00'), new Set())).toBe('digest-mon-wed-0800');
     expect(madeUpName('digest', parseWhen('30 8 1 * *'), new Set())).toBe('digest-cron');
+  });
+});
+
+describe('at login (a watch kept running)', () => {
+  it.each([
+    'at-login',
+    'at login',
+    'on login',
+    '登录时',
+    '每次登录',
+    '开机时',
+  ])('“%s” is each login', (when) => {
+    const s = parseWhen(when);
+    expect(s.atLogin).toBe(true);
+    expect(nextRuns(s, { from: new Date(), timeZone: 'UTC' })).toEqual([]);
+    expect(parseCron(cronText(s))).toEqual(s);
+  });
+
+  it('is a LogonTrigger with no time limit on Windows, RunAtLoad on macOS, a startup timer, @reboot', () => {
+    const s = parseWhen('at-login');
+    const xml = taskXml({
+      name: 'w',
+      schedule: s,
+      launch: launch(),
+      user: 'PC\\李雷',
+      firstDay: '2026-11-30',
+    });
+    const task = parseTree(xml);
+    const triggers = task.children.find((c) => c.name === 'Triggers')!;
+    expect(triggers.children.map((c) => c.name)).toEqual(['LogonTrigger']);
+    expect(triggers.children[0]!.children.find((c) => c.name === 'UserId')?.text).toBe('PC\\李雷');
+    expect(xml).toContain('<ExecutionTimeLimit>PT0S</ExecutionTimeLimit>');
+    const plist = plistValue(parseTree(launchdPlist('w', s, launch(), '/tmp/out')).children[0]!) as Record<
+      string,
+      unknown
+    >;
+    expect(plist.RunAtLoad).toBe(true);
+    expect(plist.StartCalendarInterval).toBeUndefined();
+    const timer = timerUnit('w', s);
+    expect(timer).toContain('\nOnStartupSec=10\n');
+    expect(timer).not.toContain('OnCalendar');
+    expect(serviceUnit('w', launch(), '/tmp/out', true)).toContain('\nTimeoutStartSec=infinity\n');
+    expect(cronLine('w', s, launch(), '/tmp/out')).toMatch(/^@reboot cd /);
+    expect(madeUpName('inbox', s, new Set())).toBe('inbox-login');
   });
 });

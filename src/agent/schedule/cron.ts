@@ -17,7 +17,24 @@ export interface Schedule {
   /** Which fields were restricted (cron: a day matches by day OR weekday when both are). */
   anyDay: boolean;
   anyWeekday: boolean;
+  /** Not a time: each time the person logs in (no fields; cron writes it `@login`). */
+  atLogin?: true;
 }
+
+/** The text of an at-login schedule where a cron line would stand. */
+export const AT_LOGIN_TEXT = '@login';
+
+/** Each time the person logs in (a watch that should always run). */
+export const AT_LOGIN: Schedule = {
+  minute: [],
+  hour: [],
+  day: [],
+  month: [],
+  weekday: [],
+  anyDay: true,
+  anyWeekday: true,
+  atLogin: true,
+};
 
 export const FIELDS = [
   { name: 'minute', min: 0, max: 59 },
@@ -80,6 +97,7 @@ const MONTH_NAMES = ['', 'jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug',
 
 /** A five-field cron line, or undefined when the text is not one. */
 export function parseCron(text: string): Schedule | undefined {
+  if (text.trim() === AT_LOGIN_TEXT) return AT_LOGIN;
   const parts = text.trim().toLowerCase().split(/\s+/);
   if (parts.length !== 5) return undefined;
   const [mi, h, d, mo, wd] = parts as [string, string, string, string, string];
@@ -107,6 +125,7 @@ function fieldText(values: number[], min: number, max: number): string {
 
 /** The schedule as a cron line (for crontab and for people who read cron). */
 export function cronText(s: Schedule): string {
+  if (s.atLogin) return AT_LOGIN_TEXT;
   return [
     fieldText(s.minute, 0, 59),
     fieldText(s.hour, 0, 23),

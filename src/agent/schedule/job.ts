@@ -18,6 +18,8 @@ export interface Job {
   cron: string;
   timeZone: string;
   skill: string;
+  /** `watch`: the job is `zhi watch <inputs[0]> <skill>`, started at login and kept running. */
+  command?: 'run' | 'watch';
   /** The skill's file and the hash of its contents when scheduled: a changed skill stops the run. */
   skillFile: string;
   skillHash: string;
@@ -89,7 +91,7 @@ const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 /** A readable name from the skill and the schedule: `summarize-weekdays-1830`, `digest-every-2h`. */
 export function madeUpName(skill: string, s: Schedule, taken: Set<string>): string {
-  let when = 'cron';
+  let when = s.atLogin ? 'login' : 'cron';
   const hourly = s.hour.length === 24;
   if (s.anyDay && s.month.length === 12 && s.minute.length === 1) {
     const at = s.hour.length === 1 ? `${two(s.hour[0]!)}${two(s.minute[0]!)}` : '';

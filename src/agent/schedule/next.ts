@@ -73,6 +73,8 @@ export function localTimeZone(): string {
 export function nextRuns(s: Schedule, o: { from: Date; timeZone: string; count?: number }): Date[] {
   const count = o.count ?? 3;
   const out: Date[] = [];
+  // At login has no times: nothing is next, and nothing can be missed.
+  if (s.atLogin) return out;
   const start = wallTime(o.from, o.timeZone);
   // Walk calendar days as UTC dates (no zone changes there), starting on the local day of `from`.
   let day = Date.UTC(start.year, start.month - 1, start.day);

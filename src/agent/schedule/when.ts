@@ -4,7 +4,7 @@
  * examples — a schedule is never guessed. Pure: no clock, no I/O.
  */
 import { ZhiError } from '../../support/errors.js';
-import { parseCron, range, type Schedule } from './cron.js';
+import { AT_LOGIN, parseCron, range, type Schedule } from './cron.js';
 import { atTimes, clock, every, type Fail, normalise, WhenProblem } from './when-parts.js';
 import { parseWhenZh } from './when-zh.js';
 
@@ -81,12 +81,21 @@ function parseWhenEn(text: string): Schedule | undefined {
 const EXAMPLES =
   'every day 9:00 · weekdays 18:30 · every monday 9:00 · every 2 hours · 每天 9:00 · 每周一 9:00 · 0 9 * * 1-5';
 
+/** "at-login", "at login", "on login", "登录时", "每次登录", "开机时": each time the person logs in. */
+function atLogin(text: string): Schedule | undefined {
+  return /^(at[- ]?login|on[- ]?login|at[- ]?logon|@login|登录时|每次登录|登录后|开机时|开机后)$/i.test(
+    text.trim(),
+  )
+    ? AT_LOGIN
+    : undefined;
+}
+
 /** `<when>` into a schedule, or a ZhiError that says what was not understood, with examples. */
 export function parseWhen(input: string): Schedule {
   const text = normalise(input);
   let problem: Fail = 'notUnderstood';
   try {
-    const found = parseCron(text) ?? parseWhenEn(text) ?? parseWhenZh(text);
+    const found = atLogin(text) ?? parseCron(text) ?? parseWhenEn(text) ?? parseWhenZh(text);
     if (found) return found;
   } catch (err) {
     if (!(err instanceof WhenProblem)) throw err;

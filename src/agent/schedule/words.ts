@@ -31,6 +31,7 @@ function listOf(items: string[]): string {
 }
 
 export function describe(s: Schedule): string {
+  if (s.atLogin) return t('schedule.words.atLogin');
   const everyDay = s.anyDay && same(s.month, range(1, 12));
   if (!everyDay) return t('schedule.words.cron', { cron: cronText(s) });
   const allHours = s.hour.length === 24;

@@ -77,10 +77,34 @@ export async function refuseUnattended(
   }
 }
 
+/**
+ * The words after `<when>`: `<skill> <inputs…>`, or `watch <folder> <skill> <inputs…>` (a watch,
+ * which runs until stopped and so is scheduled at login only).
+ */
+function whatToRun(when: string, schedule: Schedule, words: string[]) {
+  if (words[0] !== 'watch') return { command: 'run' as const, skillName: words[0], inputs: words.slice(1) };
+  const [, folder, skillName, ...rest] = words;
+  if (!schedule.atLogin) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'schedule.err.watchAtLogin', params: { when } },
+      tries: [
+        {
+          key: 'schedule.try.watchAtLogin',
+          params: { folder: folder ?? '<folder>', skill: skillName ?? '<skill>' },
+        },
+      ],
+    });
+  }
+  return { command: 'watch' as const, skillName, inputs: folder ? [folder, ...rest] : rest };
+}
+
 export async function add(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
-  const [when, skillName, ...inputs] = words;
-  if (!when || !skillName) throw new ZhiError({ kind: 'usage', what: { key: 'schedule.usage.add' } });
+  const [when, ...what] = words;
+  if (!when || !what[0]) throw new ZhiError({ kind: 'usage', what: { key: 'schedule.usage.add' } });
   const schedule = parseWhen(when);
+  const { command, skillName, inputs } = whatToRun(when, schedule, what);
+  if (!skillName) throw new ZhiError({ kind: 'usage', what: { key: 'schedule.usage.add' } });
   const own = takeOwn(ctx.args.extra);
   const prepared = await prepareRun(ctx, skillName, inputs, own.rest);
   const { skill, catalog } = prepared;
@@ -94,6 +118,7 @@ export async function add(ctx: AppContext, words: string[]): Promise<ExitCodeVal
     cron: cronText(schedule),
     timeZone: localTimeZone(),
     skill: skill.name,
+    ...(command === 'watch' ? { command } : {}),
     skillFile: skill.file,
     skillHash: await contentHash(skill),
     model: skillModel(skill, {

@@ -38,8 +38,11 @@ function runArgs(job: Job, base: ParsedArgs): ParsedArgs {
       resume: undefined,
       command: undefined,
     },
-    subcommand: 'run',
-    positionals: [job.skill, ...job.inputs],
+    subcommand: job.command === 'watch' ? 'watch' : 'run',
+    positionals:
+      job.command === 'watch'
+        ? [job.inputs[0] ?? '.', job.skill, ...job.inputs.slice(1)]
+        : [job.skill, ...job.inputs],
     extra: { ...job.options },
   };
 }
@@ -129,7 +132,8 @@ async function runLocked(
       handOff.see(ev);
     };
     await checkSkill(runCtx, job);
-    const { run } = await import('../commands/run.js');
+    const { run } =
+      job.command === 'watch' ? await import('../commands/watch.js') : await import('../commands/run.js');
     code = await run(runCtx);
     if (handOff.left) {
       // Not a failure: the job goes on at the platform, and its id is in the run record.

@@ -19,10 +19,16 @@ export function runWords(job: Job): string {
     v === true ? `--${k}` : `--${k} ${shellWord(v)}`,
   );
   const flags = [...(job.auto ? ['--auto'] : []), ...(job.model ? ['--model', job.model] : [])];
-  return ['zhi run', shellWord(job.skill), ...job.inputs.map(shellWord), ...options, ...flags].join(' ');
+  const [first = '', ...rest] = job.inputs.map(shellWord);
+  const head =
+    job.command === 'watch'
+      ? ['zhi watch', first, shellWord(job.skill), ...rest]
+      : ['zhi run', shellWord(job.skill), first, ...rest].filter(Boolean);
+  return [...head, ...options, ...flags].join(' ');
 }
 
 export function nextThree(job: Job, s: Schedule, now = new Date()): string {
+  if (s.atLogin) return t('schedule.words.nextLogin');
   const sep = getLanguage() === 'zh' ? '；' : ' · ';
   return nextRuns(s, { from: now, timeZone: job.timeZone, count: 3 })
     .map((d) => runTime(d, job.timeZone))
@@ -82,5 +88,10 @@ export async function installJob(ctx: AppContext, job: Job, s: Schedule): Promis
   }
   await saveJob(ctx.paths.dataDir, { ...job, installed: { kind: os.kind, id: job.name } });
   process.stderr.write(`${t(`schedule.os.${os.kind}`, { name: job.name })}\n`);
+  if (s.atLogin) {
+    // cron knows no login: @reboot starts it with the computer.
+    if (os.kind === 'cron') process.stderr.write(`${t('schedule.os.cronAtBoot', { name: job.name })}\n`);
+    return;
+  }
   process.stderr.write(`${t(os.catchesUp ? 'schedule.os.catchesUp' : 'schedule.os.missedReported')}\n`);
 }

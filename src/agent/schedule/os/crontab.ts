@@ -21,7 +21,8 @@ export function cronLine(name: string, s: Schedule, l: Launch, outFile: string):
     ...l.args.map(shellWord),
     `>${shellWord(outFile)} 2>&1`,
   ].join(' ');
-  return `${cronText(s)} ${cronSafe(command)} ${MARK}${name}`;
+  // cron has no "at login": @reboot (the computer starting) is the nearest it knows.
+  return `${s.atLogin ? '@reboot' : cronText(s)} ${cronSafe(command)} ${MARK}${name}`;
 }
 
 function isOurs(line: string, name: string): boolean {

@@ -105,7 +105,10 @@ const systemd: OsScheduler = {
   async install(name, s, l, outFile) {
     const dir = systemdDir();
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, `${unitName(name)}.service`), serviceUnit(name, l, outFile));
+    await writeFile(
+      join(dir, `${unitName(name)}.service`),
+      serviceUnit(name, l, outFile, Boolean(s.atLogin)),
+    );
     await writeFile(join(dir, `${unitName(name)}.timer`), timerUnit(name, s));
     await must('systemctl', ['--user', 'daemon-reload']);
     await must('systemctl', ['--user', 'enable', '--now', `${unitName(name)}.timer`]);

@@ -59,10 +59,10 @@ export function launchdPlist(name: string, s: Schedule, l: Launch, outFile: stri
     '\t<dict>',
     ...env,
     '\t</dict>',
-    '\t<key>StartCalendarInterval</key>',
-    '\t<array>',
-    ...intervals,
-    '\t</array>',
+    // At login: a LaunchAgent's RunAtLoad starts it when the person's session begins.
+    ...(s.atLogin
+      ? ['\t<key>RunAtLoad</key>', '\t<true/>']
+      : ['\t<key>StartCalendarInterval</key>', '\t<array>', ...intervals, '\t</array>']),
     `\t<key>StandardOutPath</key>${str(outFile)}`,
     `\t<key>StandardErrorPath</key>${str(outFile)}`,
     '</dict>',

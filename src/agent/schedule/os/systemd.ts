@@ -35,7 +35,7 @@ export function unitName(job: string): string {
   return `zhi-${job}`;
 }
 
-export function serviceUnit(name: string, l: Launch, outFile: string): string {
+export function serviceUnit(name: string, l: Launch, outFile: string, atLogin = false): string {
   const env = Object.entries(l.env).map(([k, v]) => `Environment=${unitWord(`${k}=${v}`)}`);
   return [
     '[Unit]',
@@ -43,6 +43,8 @@ export function serviceUnit(name: string, l: Launch, outFile: string): string {
     '',
     '[Service]',
     'Type=oneshot',
+    // A watch started at login runs until stopped: no start timeout for it.
+    ...(atLogin ? ['TimeoutStartSec=infinity'] : []),
     `WorkingDirectory=${l.cwd.replace(/%/g, '%%')}`,
     ...env,
     `ExecStart=${[l.program, ...l.args].map(unitWord).join(' ')}`,
@@ -58,8 +60,10 @@ export function timerUnit(name: string, s: Schedule): string {
     `Description=zhi schedule ${name}`,
     '',
     '[Timer]',
-    ...onCalendar(s).map((c) => `OnCalendar=${c}`),
-    'Persistent=true',
+    // At login: a user manager starts with the person's first session.
+    ...(s.atLogin
+      ? ['OnStartupSec=10']
+      : [...onCalendar(s).map((c) => `OnCalendar=${c}`), 'Persistent=true']),
     '',
     '[Install]',
     'WantedBy=timers.target',

@@ -98,7 +98,9 @@ export function taskXml(o: {
     `    <URI>${xmlText(`\\zhi\\${o.name}`)}</URI>`,
     '  </RegistrationInfo>',
     '  <Triggers>',
-    ...triggers(o.schedule, o.firstDay),
+    ...(o.schedule.atLogin
+      ? [`    <LogonTrigger><Enabled>true</Enabled><UserId>${xmlText(o.user)}</UserId></LogonTrigger>`]
+      : triggers(o.schedule, o.firstDay)),
     '  </Triggers>',
     '  <Principals>',
     '    <Principal id="Author">',
@@ -112,7 +114,8 @@ export function taskXml(o: {
     '    <DisallowStartIfOnBatteries>false</DisallowStartIfOnBatteries>',
     '    <StopIfGoingOnBatteries>false</StopIfGoingOnBatteries>',
     '    <StartWhenAvailable>true</StartWhenAvailable>',
-    '    <ExecutionTimeLimit>PT12H</ExecutionTimeLimit>',
+    // A watch started at login runs until the person logs off: no time limit for it.
+    `    <ExecutionTimeLimit>${o.schedule.atLogin ? 'PT0S' : 'PT12H'}</ExecutionTimeLimit>`,
     `    <Enabled>${o.enabled === false ? 'false' : 'true'}</Enabled>`,
     '  </Settings>',
     '  <Actions Context="Author">',

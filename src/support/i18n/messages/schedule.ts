@@ -11,6 +11,13 @@ export const schedule = defineMessages(
     'schedule.when.examples':
       'Write it like one of these: {examples} (quote it: zhi schedule add "every day 9:00" …).',
     'schedule.words.cron': 'on the cron schedule “{cron}”',
+    'schedule.words.atLogin': 'each time you log in (kept running until you log off)',
+    'schedule.words.nextLogin': 'at your next login',
+    'schedule.os.cronAtBoot':
+      'cron has no “at login”: it starts this when the computer starts (@reboot). Run `zhi schedule run {name}` to start it now.',
+    'schedule.err.watchAtLogin':
+      'A watch runs until it is stopped, so it is scheduled “at-login”, not “{when}”.',
+    'schedule.try.watchAtLogin': 'zhi schedule add at-login watch {folder} {skill} …',
     'schedule.words.minutes': 'every {n} minutes',
     'schedule.words.hourly': 'every hour at :{minute}',
     'schedule.words.hours': 'every {n} hours at :{minute}, counted from midnight',
@@ -150,6 +157,12 @@ export const schedule = defineMessages(
       '“{when}”：间隔必须能整除一天（1、2、3、4、6、8 或 12 小时）或一小时（1、2、3、4、5、6、10、12、15、20 或 30 分钟）。',
     'schedule.when.examples': '请照这样写：{examples}（请加引号：zhi schedule add "每天 9:00" …）。',
     'schedule.words.cron': '按 cron 表达式“{cron}”',
+    'schedule.words.atLogin': '每次登录时（一直运行到注销）',
+    'schedule.words.nextLogin': '下次登录时',
+    'schedule.os.cronAtBoot':
+      'cron 没有“登录时”：它会在电脑启动时运行（@reboot）。现在就要开始，请运行 `zhi schedule run {name}`。',
+    'schedule.err.watchAtLogin': '监视会一直运行到被停止，所以要安排在“at-login”（登录时），而不是“{when}”。',
+    'schedule.try.watchAtLogin': 'zhi schedule add at-login watch {folder} {skill} …',
     'schedule.words.minutes': '每 {n} 分钟',
     'schedule.words.hourly': '每小时的第 {minute} 分',
     'schedule.words.hours': '从零点起每 {n} 小时，在第 {minute} 分',
