@@ -216,3 +216,71 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
     }
   }, 240_000);
 });
+
+/**
+ * Issue 41: the Task Scheduler definition zhi writes, registered with Wine's own Task Scheduler
+ * (`schtasks /create /xml`, the command zhi's installer runs on Windows). Wine parses the XML
+ * and refuses what it cannot read; it does not run triggers, so the stored definition is checked
+ * for what it keeps. Needs Wine only.
+ */
+describe.skipIf(!wine)('the Task Scheduler definition under Wine', () => {
+  const register = (name: string, file: string) =>
+    spawnSyncWine(['schtasks', '/create', '/xml', winPath(file), '/tn', `zhi\\${name}`]);
+
+  it('is accepted for a time of day and for at-login; a broken definition is refused', async () => {
+    const { taskXml } = await import('../../src/agent/schedule/os/windows.js');
+    const { parseWhen } = await import('../../src/agent/schedule/when.js');
+    const dir = tempDir('zhi-wine-task-');
+    try {
+      const launch = {
+        program: 'C:\\Program Files\\zhi\\zhi.exe',
+        args: ['schedule', 'run', '日报 1'],
+        cwd: 'C:\\Users\\李 雷\\文档',
+        env: {},
+      };
+      const utf16 = (xml: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]);
+      for (const [name, when] of [
+        ['daily', 'weekdays 18:30'],
+        ['login', 'at-login'],
+      ] as const) {
+        const file = join(dir, `${name}.xml`);
+        const xml = taskXml({
+          name,
+          schedule: parseWhen(when),
+          launch,
+          user: 'user',
+          firstDay: '2026-11-30',
+        });
+        writeFileSync(file, utf16(xml));
+        expect(register(`${name}-${process.pid}`, file).status, name).toBe(0);
+        const stored = readFileSync(
+          join(prefix(), 'drive_c/windows/system32/tasks/zhi', `${name}-${process.pid}`),
+          'utf8',
+        );
+        expect(stored).toContain(`<Description>zhi schedule ${name}</Description>`);
+        expect(stored).toContain(
+          `<ExecutionTimeLimit>${when === 'at-login' ? 'PT0S' : 'PT12H'}</ExecutionTimeLimit>`,
+        );
+        expect(stored).toContain('<MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>');
+      }
+      const bad = join(dir, 'bad.xml');
+      writeFileSync(bad, utf16('<Task><Triggers><Bogus/>'));
+      expect(register(`bad-${process.pid}`, bad).status).not.toBe(0);
+    } finally {
+      cleanup(dir);
+    }
+  }, 180_000);
+});
+
+function spawnSyncWine(args: string[]): { status: number | null } {
+  try {
+    execFileSync(wine!, args, {
+      env: { ...process.env, WINEPREFIX: prefix(), WINEDEBUG: '-all' },
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
+    return { status: 0 };
+  } catch (err) {
+    return { status: (err as { status?: number }).status ?? 1 };
+  }
+}
