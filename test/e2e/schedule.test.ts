@@ -44,6 +44,12 @@ beforeEach(() => {
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, 'crontab'), FAKE_CRONTAB);
   chmodSync(join(bin, 'crontab'), 0o755);
+  // The desktop's notifier, recording what it was asked to show.
+  writeFileSync(
+    join(bin, 'notify-send'),
+    `#!/bin/sh\nprintf '%s|' "$@" >> "${join(e.home, 'notified.txt')}"\n`,
+  );
+  chmodSync(join(bin, 'notify-send'), 0o755);
   table = join(e.home, 'crontab.txt');
   env = { PATH: `${bin}:${process.env.PATH}`, FAKE_CRONTAB: table, ZHI_SCHEDULER: 'cron' };
   // A folder whose name has a space and Chinese characters.
@@ -170,6 +176,10 @@ describe('zhi schedule', () => {
     expect(run.stderr).toContain('zhi schedule confirm b');
     expect(e.fake.chatBodies()).toHaveLength(0);
     expect(runsOf('b')[0]).toMatchObject({ status: 'refused', exitCode: 2 });
+    // Nobody watched it: the desktop says so too.
+    expect(readFileSync(join(e.home, 'notified.txt'), 'utf8')).toMatch(
+      /^--app-name=zhi\|zhi: scheduled run b\|refused — The skill brief .* changed after the job was scheduled/,
+    );
     const stillUntrusted = await zhi(['schedule', 'confirm', 'b', '--yes']);
     expect(stillUntrusted.code).toBe(2);
     expect(stillUntrusted.stderr).toContain('zhi skill trust brief');
@@ -236,6 +246,8 @@ describe('zhi schedule', () => {
     );
     expect(readFileSync(join(e.cwd, 'zhi-output', 'd1-summary.md'), 'utf8')).toContain('S d1');
     expect(runsOf('b').map((r) => r.status)).toEqual(['waiting', 'ok']);
+    // A job left to the next run is not a failure: no notification.
+    expect(existsSync(join(e.home, 'notified.txt'))).toBe(false);
   });
 
   it('keeps a watch running from login: @reboot for cron, the run is `zhi watch`, a timed watch refused', async () => {

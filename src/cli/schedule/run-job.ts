@@ -10,6 +10,7 @@ import { manifestPath } from '../../agent/batch/manifest.js';
 import { RunLock } from '../../agent/batch/run-lock.js';
 import type { RunEvent } from '../../agent/events.js';
 import { type Job, schedulesDir } from '../../agent/schedule/job.js';
+import { notifyDesktop } from '../../agent/schedule/os/notify.js';
 import { costSince, filesSince, type RunRecord, type RunStatus, saveRun } from '../../agent/schedule/runs.js';
 import { contentHash } from '../../skills/trust.js';
 import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../../support/errors.js';
@@ -181,6 +182,11 @@ async function runLocked(
       ...(cost ? { cost } : {}),
       ...(refused.length ? { refused: refused.slice(0, 50) } : {}),
     });
+    // Nobody watched this run: one that went wrong or did nothing is shown on the desktop too.
+    if (status === 'failed' || status === 'refused' || status === 'empty') {
+      const body = [t(`schedule.status.${status}`), reason].filter(Boolean).join(' — ');
+      await notifyDesktop({ title: t('schedule.notify.title', { name: job.name }), body });
+    }
   }
 }
 

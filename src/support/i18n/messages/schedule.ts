@@ -13,6 +13,7 @@ export const schedule = defineMessages(
     'schedule.words.cron': 'on the cron schedule “{cron}”',
     'schedule.words.atLogin': 'each time you log in (kept running until you log off)',
     'schedule.words.nextLogin': 'at your next login',
+    'schedule.notify.title': 'zhi: scheduled run {name}',
     'schedule.os.cronAtBoot':
       'cron has no “at login”: it starts this when the computer starts (@reboot). Run `zhi schedule run {name}` to start it now.',
     'schedule.err.watchAtLogin':
@@ -159,6 +160,7 @@ export const schedule = defineMessages(
     'schedule.words.cron': '按 cron 表达式“{cron}”',
     'schedule.words.atLogin': '每次登录时（一直运行到注销）',
     'schedule.words.nextLogin': '下次登录时',
+    'schedule.notify.title': 'zhi：定时运行 {name}',
     'schedule.os.cronAtBoot':
       'cron 没有“登录时”：它会在电脑启动时运行（@reboot）。现在就要开始，请运行 `zhi schedule run {name}`。',
     'schedule.err.watchAtLogin': '监视会一直运行到被停止，所以要安排在“at-login”（登录时），而不是“{when}”。',
