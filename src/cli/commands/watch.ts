@@ -49,6 +49,9 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     });
   }
   requireKey(ctx);
+  // Another run of the same folder (a `zhi run`, a watch killed a moment ago whose lock is not
+  // yet seen as stale): a round waits for it rather than failing and waiting for a change.
+  prepared.folder.wait = true;
   const arg = prepared.skill.args.find((a) => a.type === 'directory' || a.type === 'file');
   const options: WatchOptions = {
     recursive: prepared.folder.recursive,
@@ -83,8 +86,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
 }
 
 /**
- * One folder run. A round that cannot start (nothing this skill reads is there yet, another run
- * holds the folder) is said and the watch goes on; the next change tries again.
+ * One folder run. A round that cannot start (nothing this skill reads is there yet) is said and
+ * the watch goes on; the next change tries again.
  */
 async function round(ctx: AppContext, prepared: PreparedRun): Promise<AgentResult | undefined> {
   try {
