@@ -14,6 +14,7 @@ const KIND_NAMES = {
   xls: 'Excel 97–2003 workbook',
   ppt: 'PowerPoint 97–2003 presentation',
   rtf: 'RTF document',
+  html: 'HTML or Excel XML table',
 } as const;
 const SLIDES = new Set(['pptx', 'odp', 'ppt']);
 

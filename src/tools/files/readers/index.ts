@@ -15,15 +15,21 @@ import { basename, extname } from 'node:path';
 import { formatBytes } from '../../../support/text.js';
 import { refuseSecretText } from '../../secrets.js';
 import { displayEncoding, type TextEncodingName } from './charset.js';
+import { contentOf, needsContentCheck, readAsContent } from './disguised.js';
 import { commentsIn } from './hidden.js';
-import { LEGACY_EXT, type LegacyFamily } from './legacy.js';
+import { LEGACY_EXT } from './legacy.js';
 import { type BinaryKind, sniffBinary } from './text.js';
 import { readTextWindow } from './text-window.js';
-import { DEFAULT_MAX_BYTES, DocumentError, type Extracted, type HiddenPart } from './types.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DocumentError,
+  type DocumentKind,
+  type Extracted,
+  type HiddenPart,
+} from './types.js';
 
+export type { DocumentKind } from './types.js';
 export { DEFAULT_MAX_BYTES, DocumentError, type DocumentErrorCode, type HiddenPart } from './types.js';
-
-export type DocumentKind = 'text' | 'docx' | 'xlsx' | 'pdf' | 'pptx' | 'odt' | 'ods' | 'odp' | LegacyFamily;
 
 export interface ReadDocumentOptions {
   /** Most UTF-8 bytes of text to return (default 100 KB); the rest is cut with a visible marker. */
@@ -79,6 +85,7 @@ const MAX_FILE_BYTES: Record<DocumentKind, number> = {
   xls: 50 * 1024 * 1024,
   ppt: 200 * 1024 * 1024,
   rtf: 50 * 1024 * 1024,
+  html: 50 * 1024 * 1024,
 };
 
 const IMAGE_EXT = new Set([
@@ -143,15 +150,34 @@ async function readUnchecked(absPath: string, opts: ReadDocumentOptions): Promis
   if (IMAGE_EXT.has(ext)) throw new DocumentError('binary', binaryMessage('image', ext));
 
   const head = await readHead(absPath, opts.signal);
-  const kind = kindOf(ext, head);
+  const named = kindOf(ext, head);
+  // What the bytes are decides the reader (disguised.ts); the name only when they say nothing.
+  const load = async () => {
+    if (fileBytes > MAX_FILE_BYTES.pptx) throw tooLarge(fileBytes, MAX_FILE_BYTES.pptx);
+    return readFile(absPath, { signal: opts.signal }).catch((err) => {
+      throw fsError(err);
+    });
+  };
+  const disguised = needsContentCheck(named, head) ? await contentOf(named, ext, head, load) : undefined;
+  const kind = disguised?.kind ?? named;
   if (fileBytes > MAX_FILE_BYTES[kind]) throw tooLarge(fileBytes, MAX_FILE_BYTES[kind]);
-  if (kind === 'text') return readTextPage(absPath, fileBytes, ext, opts);
+  if (kind === 'text') {
+    const page = await readTextPage(absPath, fileBytes, ext, opts);
+    if (disguised?.note) page.notes.push(disguised.note);
+    return page;
+  }
 
   let data: Buffer;
   try {
-    data = await readFile(absPath, { signal: opts.signal });
+    data = disguised?.data ?? (await readFile(absPath, { signal: opts.signal }));
   } catch (err) {
     throw fsError(err);
+  }
+  if (disguised?.note) {
+    const limit = (opts.offset ?? 0) + (opts.maxBytes ?? DEFAULT_MAX_BYTES);
+    const extracted = await readAsContent(disguised.kind, data, limit, opts.signal);
+    extracted.notes = [disguised.note, ...(extracted.notes ?? [])];
+    return pageOf(extracted, kind, fileBytes, opts);
   }
   const limit = (opts.offset ?? 0) + (opts.maxBytes ?? DEFAULT_MAX_BYTES);
   if (kind === 'pdf')
@@ -303,8 +329,9 @@ async function readHead(absPath: string, signal?: AbortSignal): Promise<Buffer> 
   try {
     const fh = await open(absPath, 'r');
     try {
-      const buf = Buffer.alloc(16);
-      const { bytesRead } = await fh.read(buf, 0, 16, 0);
+      // Enough for a signature, and for markup to say what it is (content-kind.ts).
+      const buf = Buffer.alloc(4096);
+      const { bytesRead } = await fh.read(buf, 0, 4096, 0);
       return buf.subarray(0, bytesRead);
     } finally {
       await fh.close();

@@ -9,9 +9,9 @@
  * SheetJS's npm release is old and has open advisories, see README).
  */
 import { convertWithSoffice, findSoffice } from './soffice.js';
-import { DocumentError, type Extracted } from './types.js';
+import { DocumentError, type Extracted, type LegacyFamily } from './types.js';
 
-export type LegacyFamily = 'doc' | 'xls' | 'ppt' | 'rtf';
+export type { LegacyFamily } from './types.js';
 
 export const LEGACY_EXT: Record<string, LegacyFamily> = {
   '.doc': 'doc',

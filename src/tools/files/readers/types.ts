@@ -71,3 +71,19 @@ export interface Extracted {
   /** Hidden content found (also labelled where it stands in `text`). */
   hidden?: HiddenPart[];
 }
+
+/** The Office 97–2003 families and RTF, read by legacy.ts. */
+export type LegacyFamily = 'doc' | 'xls' | 'ppt' | 'rtf';
+
+/** What a document is, and so which reader reads it. */
+export type DocumentKind =
+  | 'text'
+  | 'docx'
+  | 'xlsx'
+  | 'pdf'
+  | 'pptx'
+  | 'odt'
+  | 'ods'
+  | 'odp'
+  | 'html'
+  | LegacyFamily;
