@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { DocumentError } from '../../src/tools/files/readers/types.js';
+import { MAX_STRING_XML, SharedStrings } from '../../src/tools/files/readers/xlsx-parts.js';
 import { MAX_PART_BYTES, MAX_TOTAL_BYTES, partProblem } from '../../src/tools/files/readers/zip.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -15,6 +16,29 @@ describe('zip parts: bounded inflation for every zip-based format', () => {
   it('refuses a part over the part cap and parts over the total cap', () => {
     expect(partProblem(MAX_PART_BYTES + 1, MAX_PART_BYTES, 0)).toMatch(/at most/);
     expect(partProblem(100 * 1024 * 1024, 20 * 1024 * 1024, MAX_TOTAL_BYTES - 1024)).toMatch(/together/);
+  });
+
+  it('a part only streamed (a million-row sheet) is bounded by the bomb ratio, not the part caps', () => {
+    expect(partProblem(700 * 1024 * 1024, 44 * 1024 * 1024, MAX_TOTAL_BYTES, true)).toBeUndefined();
+    expect(partProblem(700 * 1024 * 1024, 1024 * 1024, 0, true)).toMatch(/zip bomb/);
+  });
+
+  it('a shared string of 5 MB streams past in chunks: cut, its followers still read, no rescans', async () => {
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const xml = Buffer.from(
+      `<sst><si><t>first</t></si><si><t>${huge}</t></si><si><t>after &amp; all</t></si></sst>`,
+    );
+    async function* chunks() {
+      for (let at = 0; at < xml.length; at += 64 * 1024) yield xml.subarray(at, at + 64 * 1024);
+    }
+    const strings = new SharedStrings(chunks());
+    await strings.ensure(2);
+    expect(strings.get(0)).toBe('first');
+    expect(strings.get(1)!.length).toBeLessThan(MAX_STRING_XML + 200);
+    expect(strings.get(1)).toMatch(
+      /^x+ \[… cut: this cell holds far more text than Excel allows in a cell\]$/,
+    );
+    expect(strings.get(2)).toBe('after & all');
   });
 
   it('lets ordinary Office parts through (21 MB of shared strings compressed 8 times)', () => {

@@ -109,10 +109,20 @@ function decodeEntities(text: string): string {
  * `<si>` natively, and inside one the `<t>` runs are joined and `<rPh>` phonetic guides left out
  * (the part's XML is that regular).
  */
+/**
+ * The most XML of one shared string kept (Excel's own cells hold at most 32,767 characters; this
+ * leaves room for formatting runs). A longer one — a 245 MB string in a 1.6 MB file — is cut, and
+ * the rest of it skipped as it streams past: searched once, never held.
+ */
+export const MAX_STRING_XML = 1024 * 1024;
+const CUT_MARK = ' [… cut: this cell holds far more text than Excel allows in a cell]';
+
 export class SharedStrings {
   private readonly parsed: string[] = [];
   private buf: Buffer = Buffer.alloc(0);
   private done: boolean;
+  /** The kept start of a string too long to keep, while the rest of it streams past. */
+  private skipping: Buffer | undefined;
 
   constructor(private readonly source?: AsyncIterator<Buffer>) {
     this.done = !source;
@@ -132,6 +142,7 @@ export class SharedStrings {
         break;
       }
       this.buf = this.buf.length ? Buffer.concat([this.buf, next.value]) : next.value;
+      if (this.skipping && !this.skipPast()) continue;
       this.parseAvailable();
     }
   }
@@ -163,6 +174,12 @@ export class SharedStrings {
         continue;
       }
       const close = xml.indexOf('</si>', head);
+      if (close < 0 && xml.length - head > MAX_STRING_XML) {
+        // Too long to keep whole: keep its start, skip the rest as it arrives.
+        this.skipping = Buffer.from(xml.subarray(head + 1, head + 1 + MAX_STRING_XML));
+        this.buf = Buffer.alloc(0);
+        return;
+      }
       if (close < 0) {
         pos = open;
         break;
@@ -171,6 +188,23 @@ export class SharedStrings {
       pos = close + 5;
     }
     this.buf = xml.subarray(Math.min(pos, xml.length));
+  }
+
+  /**
+   * While skipping a string too long to keep: drop what arrived up to its `</si>` (true, the
+   * string is added cut, parsing goes on) or all of it but a possible split tag (false).
+   */
+  private skipPast(): boolean {
+    const close = this.buf.indexOf('</si>');
+    if (close < 0) {
+      this.buf = Buffer.from(this.buf.subarray(Math.max(0, this.buf.length - 4)));
+      return false;
+    }
+    const kept = this.skipping!.toString('utf8').replace(/<[^>]*$/, '');
+    this.parsed.push(`${SharedStrings.text(`${kept}</t>`)}${CUT_MARK}`);
+    this.skipping = undefined;
+    this.buf = this.buf.subarray(close + 5);
+    return true;
   }
 
   private static text(body: string): string {

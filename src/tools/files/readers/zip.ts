@@ -19,12 +19,21 @@ export const MAX_TOTAL_BYTES = 512 * 1024 * 1024;
 const BOMB_RATIO = 200;
 const BOMB_MIN_BYTES = 16 * 1024 * 1024;
 
-/** Why a part is not inflated, or undefined when it may be (declared sizes; yauzl checks them). */
+/**
+ * Why a part is not inflated, or undefined when it may be (declared sizes; yauzl checks them).
+ * A part only streamed (a sheet, shared strings) is read as far as needed and never held whole:
+ * only the bomb ratio applies to it, so a genuine million-row sheet is read (issue 45).
+ */
 export function partProblem(
   uncompressed: number,
   compressed: number,
   totalSoFar: number,
+  streamed = false,
 ): string | undefined {
+  if (streamed)
+    return uncompressed > BOMB_MIN_BYTES && uncompressed / Math.max(1, compressed) > BOMB_RATIO
+      ? `it would inflate ${Math.round(uncompressed / Math.max(1, compressed))} times (a zip bomb)`
+      : undefined;
   if (uncompressed > MAX_PART_BYTES)
     return `it would inflate to ${uncompressed} bytes (at most ${MAX_PART_BYTES})`;
   if (uncompressed > BOMB_MIN_BYTES && uncompressed / Math.max(1, compressed) > BOMB_RATIO)
@@ -63,10 +72,10 @@ export async function openZip(data: Buffer): Promise<ZipParts> {
   });
   const find = (path: string) => entries.get(path.replace(/^\//, '')) ?? entries.get(path);
   let inflated = 0;
-  const stream = (path: string): Promise<Readable | undefined> => {
+  const open = (path: string, whole: boolean): Promise<Readable | undefined> => {
     const entry = find(path);
     if (!entry) return Promise.resolve(undefined);
-    const problem = partProblem(entry.uncompressedSize, entry.compressedSize, inflated);
+    const problem = partProblem(entry.uncompressedSize, entry.compressedSize, inflated, !whole);
     if (problem)
       return Promise.reject(
         new DocumentError(
@@ -74,13 +83,14 @@ export async function openZip(data: Buffer): Promise<ZipParts> {
           `This file cannot be read: its part ${path} is too large — ${problem}.`,
         ),
       );
-    inflated += entry.uncompressedSize;
+    if (whole) inflated += entry.uncompressedSize;
     return new Promise((resolve, reject) =>
       zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
     );
   };
+  const stream = (path: string) => open(path, false);
   const bytes = async (path: string): Promise<Buffer | undefined> => {
-    const s = await stream(path);
+    const s = await open(path, true);
     if (!s) return undefined;
     const entry = find(path)!;
     // The declared size is checked against the real one by yauzl as it inflates; this cap keeps
