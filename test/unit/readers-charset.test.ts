@@ -98,4 +98,16 @@ describe('real files in legacy and wide encodings (chardet test suite)', () => {
     expect(doc.text).toBe('お疲れ様です');
     expect(doc.notes.join()).toMatch(/a guess/);
   });
+
+  it('a short GBK CSV the statistics take for Greek is read as Chinese, said to be a guess', async () => {
+    const csv = join(dir, 'short.csv');
+    writeFileSync(csv, iconv.encode('客户,金额\n华东,1200\n', 'gbk'));
+    const doc = await readDocument(csv);
+    expect(doc.text).toBe('客户,金额\n华东,1200\n');
+    expect(doc.notes.join()).toMatch(/read as GBK\/GB18030.*a guess/);
+    // A longer Shift-JIS CSV stays Japanese.
+    const sjis = join(dir, 'order.csv');
+    writeFileSync(sjis, iconv.encode('品名,数量,単価\nりんご,3,120\nみかん,5,80\n', 'shift_jis'));
+    expect((await readDocument(sjis)).text).toContain('りんご,3,120');
+  });
 });

@@ -181,6 +181,9 @@ function analyse(sample: Uint8Array): ChardetMatch[] {
  * The encoding of a file from samples of its bytes (the head first, which holds any BOM).
  * Samples are kept small by the caller (chardet costs ~0.3 ms per KB).
  */
+/** Single-byte encodings of other scripts, which short GBK text can be mistaken for. */
+const SINGLE_BYTE = /^(iso-8859-(5|6|7|8|9)|windows-125[1-7]|koi8-r)$/;
+
 export function detectEncoding(samples: Uint8Array[]): DetectedEncoding {
   const head = samples[0] ?? new Uint8Array();
   const bom = bomEncoding(head);
@@ -195,7 +198,16 @@ export function detectEncoding(samples: Uint8Array[]): DetectedEncoding {
   const sample = samples.length === 1 ? head : Buffer.concat(samples);
   const ranked = analyse(sample);
   const top = ranked.find((m) => m.name !== 'UTF-8' && canDecode(LABELS[m.name] ?? m.name.toLowerCase()));
-  if (top && top.confidence >= SURE) return detected(LABELS[top.name] ?? top.name.toLowerCase(), true);
+  if (top && top.confidence >= SURE) {
+    const name = LABELS[top.name] ?? top.name.toLowerCase();
+    // A short GBK line ("客户,金额") can look like Greek or Cyrillic to the statistics; a Chinese
+    // user's file that reads as Chinese in GB18030 is far likelier (and the choice is said).
+    if (SINGLE_BYTE.test(name)) {
+      const chinese = chineseShare(samples);
+      if (chinese && chinese.han >= 2 && chinese.share >= 0.9) return detected('gb18030', false);
+    }
+    return detected(name, true);
+  }
   // Too little text for statistics (a short note, a file name list): Chinese users' legacy
   // files are GBK far more often than anything else, so take GB18030 when it reads as Chinese.
   // Short Japanese text also decodes as GB18030 into Han characters; kana in its Shift-JIS
