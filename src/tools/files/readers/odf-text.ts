@@ -14,6 +14,12 @@ const MAX_COLUMNS = 512;
 export interface OdfContext {
   /** List styles whose first level is numbered (`text:list-level-style-number`). */
   numbered: Set<string>;
+  /**
+   * The next number of each numbered list (by style and depth), for a list that continues an
+   * earlier one: LibreOffice writes each numbered heading of a converted Word file as a list of
+   * its own with `text:continue-numbering` or `text:continue-list` (else every heading is "1.").
+   */
+  next?: Map<string, number>;
 }
 
 /** The list styles that number, from content.xml's automatic styles and styles.xml. */
@@ -135,7 +141,10 @@ export function odfBlocks(el: XmlElement, ctx: OdfContext, depth = 0): string[] 
 function listBlocks(list: XmlElement, ctx: OdfContext, depth: number, numbered: boolean): string[] {
   const lines: string[] = [];
   const indent = '  '.repeat(depth);
-  let n = Number(attr(list, 'start-value') ?? 1) || 1;
+  const key = `${attr(list, 'style-name') ?? ''}\0${depth}`;
+  ctx.next ??= new Map();
+  const continues = attr(list, 'continue-numbering') === 'true' || attr(list, 'continue-list') !== undefined;
+  let n = Number(attr(list, 'start-value')) || (continues ? (ctx.next.get(key) ?? 1) : 1);
   for (const item of kids(list)) {
     if (item.name !== 'list-item' && item.name !== 'list-header') continue;
     let first = true;
@@ -149,11 +158,15 @@ function listBlocks(list: XmlElement, ctx: OdfContext, depth: number, numbered: 
       }
       for (const block of odfBlocks({ ...item, children: [c] }, ctx, depth + 1)) {
         const mark = first ? (numbered ? `${n}. ` : '- ') : '  ';
-        lines.push(`${indent}${mark}${block.replace(/\n/g, `\n${indent}  `)}`);
+        const heading = /^(#{1,6}) (.*)$/s.exec(block);
+        // A numbered heading stays a heading: `## 2. Data`, not a list item holding one.
+        if (heading && first) lines.push(`${heading[1]} ${numbered ? `${n}. ` : ''}${heading[2]}`);
+        else lines.push(`${indent}${mark}${block.replace(/\n/g, `\n${indent}  `)}`);
         first = false;
       }
     }
     if (item.name === 'list-item') n++;
   }
+  ctx.next.set(key, n);
   return lines.length ? [lines.join('\n')] : [];
 }

@@ -22,7 +22,7 @@ const NAMES: Record<OdfKind, string> = {
 async function open(
   data: Buffer,
   kind: OdfKind,
-): Promise<{ zip: ZipParts; content: XmlElement; ctx: OdfContext }> {
+): Promise<{ zip: ZipParts; content: XmlElement; ctx: OdfContext; styles: XmlElement | undefined }> {
   let zip: ZipParts;
   try {
     zip = await openZip(data);
@@ -43,17 +43,24 @@ async function open(
     throw new DocumentError('unreadable', `This file is not a valid ${NAMES[kind]} (it has no content.xml).`);
   const content = parseTree(xml);
   const stylesXml = await zip.text('styles.xml');
-  const ctx = { numbered: numberedListStyles(content, stylesXml ? parseTree(stylesXml) : undefined) };
-  return { zip, content, ctx };
+  const styles = stylesXml ? parseTree(stylesXml) : undefined;
+  const ctx = { numbered: numberedListStyles(content, styles) };
+  return { zip, content, ctx, styles };
 }
 
 export async function readOdf(data: Buffer, kind: OdfKind, limit: number): Promise<Extracted> {
-  const { content, ctx } = await open(data, kind);
+  const { content, ctx, styles } = await open(data, kind);
   const body = find(content, 'body');
   if (kind === 'odt') {
     const text = find(body ?? content, 'text');
     const out = text ? odfBlocks(text, ctx).join('\n\n') : '';
-    return { text: out || '(This document is empty.)' };
+    const margins = styles ? pageMargins(styles, ctx) : { header: [], footer: [] };
+    const sections = [
+      ...margins.header.map((h) => `--- header ---\n${h}`),
+      out,
+      ...margins.footer.map((f) => `--- footer ---\n${f}`),
+    ].filter(Boolean);
+    return { text: sections.join('\n\n') || '(This document is empty.)' };
   }
   if (kind === 'ods') return spreadsheet(find(body ?? content, 'spreadsheet'), ctx, limit);
   const slides = odpSlides(find(body ?? content, 'presentation'), ctx);
@@ -102,4 +109,44 @@ function odpSlides(root: XmlElement | undefined, ctx: OdfContext): SlideText[] {
     }
     return slide;
   });
+}
+
+/** Fields a page header or footer shows differently on each page: left out of its text. */
+const PAGE_FIELDS = new Set(['page-number', 'page-count', 'date', 'time', 'chapter']);
+
+function withoutFields(el: XmlElement): XmlElement {
+  return {
+    ...el,
+    children: el.children
+      .filter((c) => !(typeof c !== 'string' && PAGE_FIELDS.has(c.name)))
+      .map((c) => (typeof c === 'string' ? c : withoutFields(c))),
+  };
+}
+
+/**
+ * The headers and footers of the master pages (styles.xml), each distinct text once, as the
+ * Word reader gives them (issue 45: OpenDocument footers were missing).
+ */
+function pageMargins(styles: XmlElement, ctx: OdfContext): { header: string[]; footer: string[] } {
+  const out = { header: new Set<string>(), footer: new Set<string>() };
+  const walk = (el: XmlElement) => {
+    for (const c of kids(el)) {
+      if (c.name === 'master-page') {
+        for (const part of kids(c)) {
+          const which = part.name.startsWith('header')
+            ? 'header'
+            : part.name.startsWith('footer')
+              ? 'footer'
+              : undefined;
+          if (!which) continue;
+          const text = odfBlocks(withoutFields(part), { ...ctx, next: new Map() })
+            .join('\n')
+            .trim();
+          if (text) out[which].add(text);
+        }
+      } else walk(c);
+    }
+  };
+  walk(styles);
+  return { header: [...out.header], footer: [...out.footer] };
 }
