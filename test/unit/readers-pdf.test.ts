@@ -79,6 +79,15 @@ describe('word gaps (compared with pdftotext on the same files)', () => {
     );
   });
 
+  it('no stray spaces inside brackets or before commas from runs set a little apart', async () => {
+    expect(
+      await line(
+        'br.pdf',
+        '[([) -250 (38) -250 (,) -250 (22) -250 (]) -250 (and) -300 (\\(a) -250 (\\))] TJ',
+      ),
+    ).toBe('[38, 22] and (a)');
+  });
+
   it('kerning inside a word does not split it; a TJ word gap does', async () => {
     expect(await line('kern.pdf', '[(W) 80 (aves) -150 (rise)] TJ')).toBe('Waves rise');
   });

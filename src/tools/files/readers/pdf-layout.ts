@@ -67,6 +67,15 @@ function toLines(items: PositionedItem[]): Line[] | undefined {
   return lines;
 }
 
+/**
+ * pdf.js writes a space into a run wherever a TJ kern is wide, also inside "[38, 22]" set a
+ * little apart: no space after an opening bracket or before `,` `.` `)` `]` `}` (French spacing
+ * before ; : ! ? is left alone).
+ */
+function untight(text: string): string {
+  return text.replace(/([([{]) +(?=\S)/g, '$1').replace(/(?<=\S) +([,.)\]}])(?=\s|$|[,.)\]}])/g, '$1');
+}
+
 /** A line's cells: runs joined with spaces at word gaps, split at gaps wider than two ems. */
 function cells(line: Line): { x: number; text: string }[] {
   const runs = [...line.runs].sort((a, b) => a.x - b.x);
@@ -78,12 +87,16 @@ function cells(line: Line): { x: number; text: string }[] {
     if (!prev || gap > em * 2) out.push({ x: r.x, text: r.str });
     else {
       const cell = out[out.length - 1]!;
-      const space = (gap > em * 0.2 || r.spaced) && !cell.text.endsWith(' ') && !r.str.startsWith(' ');
+      // Before closing punctuation and after an opening bracket, only a gap as wide as half an
+      // em is a space: "[38, 22]", not "[ 38 , 22 ]" from runs set a little apart.
+      const tight = /^[,.;:!?)\]}%，。；：！？）】」』]/.test(r.str) || /[([{（【「『]$/.test(cell.text);
+      const wide = gap > em * (tight ? 0.5 : 0.2) || (r.spaced && !tight);
+      const space = wide && !cell.text.endsWith(' ') && !r.str.startsWith(' ');
       cell.text += (space ? ' ' : '') + r.str;
     }
     prev = r;
   }
-  return out.map((c) => ({ x: c.x, text: c.text.trim() })).filter((c) => c.text);
+  return out.map((c) => ({ x: c.x, text: untight(c.text.trim()) })).filter((c) => c.text);
 }
 
 /** True when `row` has the same number of cells as `head`, each starting near the same x. */
