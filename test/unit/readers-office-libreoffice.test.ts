@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
@@ -55,4 +55,21 @@ describe.skipIf(!soffice)('with LibreOffice', () => {
     expect(dps.kind).toBe('ppt');
     expect(dps.text).toBe(pptx.text);
   }, 240_000);
+
+  it('an Excel 4.0 file (a bare BIFF4 stream, not a compound file) is read, not called damaged', async () => {
+    const bof = Buffer.from([0x09, 0x04, 0x06, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00]);
+    const number = Buffer.alloc(18);
+    number.writeUInt16LE(0x0203, 0); // NUMBER
+    number.writeUInt16LE(14, 2);
+    number.writeUInt16LE(0, 4); // row
+    number.writeUInt16LE(0, 6); // column
+    number.writeUInt16LE(0x0f, 8); // XF
+    number.writeDoubleLE(4242, 10);
+    const eof = Buffer.from([0x0a, 0x00, 0x00, 0x00]);
+    const path = join(dir, 'ledger.xls');
+    writeFileSync(path, Buffer.concat([bof, number, eof]));
+    const doc = await readDocument(path);
+    expect(doc.text).toContain('4242');
+    expect(doc.notes).toContain('converted with LibreOffice');
+  }, 120_000);
 });

@@ -3,7 +3,7 @@
  * kind (content-kind.ts) picks the reader, and the model is told about the disguise in a note.
  */
 import { type ContentKind, disguiseNote, markupKind, oleKind, zipKind } from './content-kind.js';
-import { sniffBinary } from './text.js';
+import { decodeText, sniffBinary } from './text.js';
 import type { DocumentKind, Extracted } from './types.js';
 
 const ZIP_KINDS = new Set<DocumentKind>(['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp']);
@@ -44,6 +44,8 @@ export async function contentOf(
   }
   const markup = markupKind(head);
   if (markup) return { kind: 'html', note: disguiseNote(ext, markup) };
+  // Binary that is neither (an Excel 4 stream, a damaged file): the name's reader says what it is.
+  if ('binary' in decodeText(head)) return undefined;
   return {
     kind: 'text',
     note: `the name ends in ${ext} but the file is plain text (CSV or similar), not an Office file; it was read as text`,

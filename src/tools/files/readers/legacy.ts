@@ -43,6 +43,10 @@ function isOle(data: Uint8Array): boolean {
 function isZip(data: Uint8Array): boolean {
   return data[0] === 0x50 && data[1] === 0x4b && data[2] === 0x03 && data[3] === 0x04;
 }
+/** Excel 2.1–4.0 saved as a bare BIFF stream, not in a compound file (a BOF record first). */
+function isOldBiff(data: Uint8Array): boolean {
+  return data[0] === 0x09 && [0x00, 0x02, 0x04].includes(data[1]!) && data[3] === 0x00;
+}
 function isRtf(data: Uint8Array): boolean {
   return Buffer.from(data.subarray(0, 5)).toString('latin1') === '{\\rtf';
 }
@@ -65,6 +69,7 @@ export async function readLegacy(
   if (isZip(data) && family !== 'rtf')
     return { extracted: await readTwin(TWIN[family] as 'docx' | 'xlsx' | 'pptx', data, limit), family };
   if (isRtf(data)) family = 'rtf';
+  else if (family === 'xls' && isOldBiff(data)) return readOldExcel(data, limit, signal);
   else if (family === 'rtf' || !isOle(data))
     throw new DocumentError(
       'unreadable',
@@ -95,16 +100,44 @@ export async function readLegacy(
   );
 }
 
+/** Excel 2.1–4.0: LibreOffice reads it; without it, the person is told what to do, plainly. */
+async function readOldExcel(
+  data: Buffer,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<{ extracted: Extracted; family: LegacyFamily }> {
+  if (!findSoffice())
+    throw new DocumentError(
+      'unsupported',
+      'This is an old Excel file (Excel 4.0 or earlier); reading it needs LibreOffice, which is not installed here. Ask the user to install LibreOffice (free) or to save the file as .xlsx.',
+    );
+  let converted: Buffer;
+  try {
+    converted = await convertWithSoffice(data, '.xls', 'xlsx', signal);
+  } catch (err) {
+    throw new DocumentError(
+      'unreadable',
+      `LibreOffice could not convert this old Excel file (${(err as Error).message}).`,
+    );
+  }
+  const extracted = await readTwin('xlsx', converted, limit);
+  return {
+    extracted: { ...extracted, notes: [...(extracted.notes ?? []), 'converted with LibreOffice'] },
+    family: 'xls',
+  };
+}
+
 /** Word 97 text by word-extractor: body, then headers, footnotes, endnotes and comments. */
 async function readWord97(data: Buffer): Promise<Extracted> {
   const { default: WordExtractor } = await import('word-extractor');
   let doc: Awaited<ReturnType<InstanceType<typeof WordExtractor>['extract']>>;
   try {
     doc = await new WordExtractor().extract(data);
-  } catch (err) {
+  } catch {
+    // word-extractor's own message names its internals (a stream, an offset): not for a person.
     throw new DocumentError(
-      'unreadable',
-      `This file cannot be read as a Word 97–2003 document (${(err as Error).message}).`,
+      'unsupported',
+      'This Word file cannot be read without LibreOffice: it is probably older than Word 97 (Word 6/95) or a Microsoft Works document, or damaged. Ask the user to install LibreOffice (free) or to save it as .docx.',
     );
   }
   const clean = (s: string) =>
