@@ -8,6 +8,7 @@
 import type * as Docx from 'docx';
 import type { Token, Tokens } from 'marked';
 import { pushAll } from '../../../support/arrays.js';
+import { columnWidths } from './docx-columns.js';
 import { PayloadError, parseIfJson } from './payload.js';
 
 type D = typeof Docx;
@@ -69,7 +70,9 @@ class DocxBuilder {
           d.HeadingLevel.HEADING_5,
           d.HeadingLevel.HEADING_6,
         ][Math.min(6, Math.max(1, t.depth)) - 1];
-        return [new d.Paragraph({ heading: level!, children: this.inlines(t.tokens) })];
+        // Room above a heading and a little below, so sections stand apart (Word's own look).
+        const spacing = { before: t.depth <= 1 ? 360 : t.depth === 2 ? 280 : 200, after: 120 };
+        return [new d.Paragraph({ heading: level!, spacing, children: this.inlines(t.tokens) })];
       }
       case 'paragraph':
         return [
@@ -176,12 +179,16 @@ class DocxBuilder {
     let cols = Math.max(t.header.length, 1);
     for (const r of t.rows) if (r.length > cols) cols = r.length;
     const total = 9000;
-    const colWidth = Math.floor(total / cols);
+    const texts = Array.from({ length: cols }, (_, i) => [
+      t.header[i]?.text ?? '',
+      ...t.rows.map((r) => r[i]?.text ?? ''),
+    ]);
+    const widths = columnWidths(texts, total);
     const align = (a: string | null | undefined) =>
       a === 'right' ? d.AlignmentType.RIGHT : a === 'center' ? d.AlignmentType.CENTER : d.AlignmentType.LEFT;
     const cell = (c: Tokens.TableCell | undefined, header: boolean, i: number) =>
       new d.TableCell({
-        width: { size: colWidth, type: d.WidthType.DXA },
+        width: { size: widths[i]!, type: d.WidthType.DXA },
         ...(header ? { shading: { type: d.ShadingType.CLEAR, color: 'auto', fill: 'E8EEF7' } } : {}),
         margins: { top: 40, bottom: 40, left: 80, right: 80 },
         children: [
@@ -202,8 +209,8 @@ class DocxBuilder {
     ];
     return new d.Table({
       rows,
-      width: { size: colWidth * cols, type: d.WidthType.DXA },
-      columnWidths: new Array(cols).fill(colWidth),
+      width: { size: total, type: d.WidthType.DXA },
+      columnWidths: widths,
     });
   }
 
