@@ -1,8 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { prepareAudio } from '../../src/tools/asr/audio.js';
 import { frameAt, mp3Frames, splitMp3 } from '../../src/tools/asr/mp3.js';
 import { formatDuration } from '../../src/tools/asr/transcribe.js';
 import { parseWav, splitWav } from '../../src/tools/asr/wav.js';
 import { makeWav } from '../helpers/media.js';
+import { cleanup, tempDir } from '../helpers/zhi.js';
 
 /** MPEG-1 layer III, 128 kbit/s, 44.1 kHz, no padding: 417 bytes and 1152 samples a frame. */
 function mp3(frames: number, id3 = true): Buffer {
@@ -74,4 +78,29 @@ describe('MP3', () => {
 it('durations read as m:ss or h:mm:ss', () => {
   expect(formatDuration(70)).toBe('1:10');
   expect(formatDuration(3725)).toBe('1:02:05');
+});
+
+describe('a recording with nothing to hear (issue 45)', () => {
+  it('a silent or sample-less WAV is refused as empty, not sent and not "needs ffmpeg"; a tone passes', async () => {
+    const dir = tempDir('zhi-wav-');
+    try {
+      const tone = makeWav(1);
+      const silent = Buffer.concat([tone.subarray(0, 44), Buffer.alloc(tone.length - 44)]);
+      const headerOnly = Buffer.from(tone.subarray(0, 44));
+      headerOnly.writeUInt32LE(0, 40);
+      for (const [name, bytes] of [
+        ['silent.wav', silent],
+        ['header.wav', headerOnly],
+      ] as const) {
+        writeFileSync(join(dir, name), bytes);
+        const err = await prepareAudio(join(dir, name), name).catch((e) => e);
+        expect(err.code, name).toBe('empty');
+        expect(err.message).toContain('holds no sound');
+      }
+      writeFileSync(join(dir, 'tone.wav'), tone);
+      expect((await prepareAudio(join(dir, 'tone.wav'), 'tone.wav')).pieces.length).toBe(1);
+    } finally {
+      cleanup(dir);
+    }
+  });
 });

@@ -240,7 +240,9 @@ function asrError(err: ToolError, name: string): ZhiError {
         }
       : declined
         ? {}
-        : { why: err.message }),
+        : err instanceof AudioError
+          ? { why: { key: err.code === 'empty' ? 'asr.why.silent' : 'asr.why.unreadable' } }
+          : { why: err.message }),
     cause: err,
   });
 }

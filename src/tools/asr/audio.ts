@@ -60,6 +60,7 @@ export async function prepareAudio(abs: string, name: string, signal?: AbortSign
   if (!info.isFile() || info.size === 0)
     throw new AudioError(`"${name}" is empty; there is nothing to transcribe.`, 'empty');
   const data = await readFile(abs);
+  refuseSilence(data, name);
   const native = cutNative(data);
   if (native) return { ...native, via: 'native' };
   const ffmpeg = findFfmpeg();
@@ -78,6 +79,28 @@ export async function prepareAudio(abs: string, name: string, signal?: AbortSign
   const converted = cutNative(wav);
   if (!converted) throw new AudioError(`"${name}" has no sound track ffmpeg could read.`, 'unreadable');
   return { ...converted, via: 'ffmpeg' };
+}
+
+/**
+ * A WAV with no samples, or only digital silence (16-bit PCM within ±8 of zero, 8-bit at its
+ * midpoint), has nothing to transcribe: said plainly and nothing paid, not "needs ffmpeg".
+ */
+function refuseSilence(data: Buffer, name: string): void {
+  const wav = parseWav(data);
+  if (!wav) return;
+  const format = wav.fmt.readUInt16LE(0);
+  const bits = wav.fmt.readUInt16LE(14);
+  const samples = data.subarray(wav.dataStart, wav.dataStart + wav.dataLength);
+  let silent = samples.length < wav.blockAlign;
+  if (!silent && format === 1 && bits === 16) {
+    silent = true;
+    for (let i = 0; i + 1 < samples.length && silent; i += 2) silent = Math.abs(samples.readInt16LE(i)) <= 8;
+  } else if (!silent && format === 1 && bits === 8) silent = samples.every((b) => Math.abs(b - 128) <= 1);
+  if (silent)
+    throw new AudioError(
+      `"${name}" holds no sound (it is silent or has no samples); there is nothing to transcribe.`,
+      'empty',
+    );
 }
 
 function cutNative(data: Buffer): Omit<PreparedAudio, 'via'> | undefined {

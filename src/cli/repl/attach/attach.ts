@@ -111,6 +111,9 @@ const BY_CODE: Record<string, MessageKey> = {
   not_found: 'input.reason.notFound',
   permission: 'input.reason.permission',
   unreadable: 'input.reason.unreadable',
+  // A recording's own failures (tools/asr/audio.ts).
+  empty: 'asr.why.silent',
+  needs_ffmpeg: 'asr.why.needsFfmpegShort',
 };
 
 /**

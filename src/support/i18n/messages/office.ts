@@ -16,6 +16,10 @@ export const office = defineMessages(
     'asr.err.failed': 'Could not transcribe {path}.',
     'asr.err.noClient': '{path} is a recording, and speech recognition needs an API key.',
     'asr.why.needsFfmpeg': 'zhi cuts WAV and MP3 itself; .{ext} audio needs ffmpeg, which is not installed.',
+    'asr.why.needsFfmpegShort':
+      'this audio format needs ffmpeg, which is not installed; save the recording as MP3 or WAV, or install ffmpeg',
+    'asr.why.silent': 'the recording holds no sound (silent, or no samples): there is nothing to transcribe',
+    'asr.why.unreadable': 'the file could not be read as audio (it may be damaged, or not a recording)',
     'asr.try.ffmpegLinux': 'Install ffmpeg (sudo apt install ffmpeg), or save the recording as MP3 or WAV.',
     'asr.try.ffmpegMac': 'Install ffmpeg (brew install ffmpeg), or save the recording as MP3 or WAV.',
     'asr.try.ffmpegWindows': 'Install ffmpeg (winget install ffmpeg), or save the recording as MP3 or WAV.',
@@ -47,6 +51,10 @@ export const office = defineMessages(
     'asr.err.failed': '无法转写 {path}。',
     'asr.err.noClient': '{path} 是录音，语音识别需要 API 密钥。',
     'asr.why.needsFfmpeg': 'zhi 可以自行切分 WAV 和 MP3；.{ext} 格式的音频需要 ffmpeg，但本机没有安装。',
+    'asr.why.needsFfmpegShort':
+      '这种音频格式需要 ffmpeg，但本机没有安装；请把录音另存为 MP3 或 WAV，或安装 ffmpeg',
+    'asr.why.silent': '录音里没有声音（静音或没有采样），没有可转写的内容',
+    'asr.why.unreadable': '无法把这个文件当作音频读取（可能已损坏，或不是录音）',
     'asr.try.ffmpegLinux': '请安装 ffmpeg（sudo apt install ffmpeg），或把录音另存为 MP3 或 WAV。',
     'asr.try.ffmpegMac': '请安装 ffmpeg（brew install ffmpeg），或把录音另存为 MP3 或 WAV。',
     'asr.try.ffmpegWindows': '请安装 ffmpeg（winget install ffmpeg），或把录音另存为 MP3 或 WAV。',
