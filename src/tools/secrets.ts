@@ -147,8 +147,7 @@ const KEY_FILE = /^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?|.*\.(ppk|p12|pfx|jks|keysto
  */
 export const ENV_FILE =
   /^(\.env.*|.+\.env|env\.(prod|production|local|dev|development|stage|staging|test)(\..*)?)$/i;
-/** Terraform's state (every secret of the infrastructure in clear) and its backup. */
-const STATE_FILE = /\.tfstate(\.backup)?$/i;
+
 /** Credential and history files by name wherever they are (a copied home folder, a project). */
 const SECRET_FILE_NAMES: ReadonlyMap<string, SecretKind> = new Map([
   ...[
@@ -163,8 +162,6 @@ const SECRET_FILE_NAMES: ReadonlyMap<string, SecretKind> = new Map([
     '.my.cnf',
     '.s3cfg',
     'credentials.tfrc.json',
-    // Rails' key to its encrypted credentials.
-    'master.key',
   ].map((n) => [n, 'credentials'] as const),
   ...['.bash_history', '.zsh_history', '.psql_history', '.mysql_history', '.python_history'].map(
     (n) => [n, 'history'] as const,
@@ -178,7 +175,6 @@ export function secretByName(name: string): SecretKind | undefined {
   const known = SECRET_FILE_NAMES.get(l);
   if (known) return known;
   if (ENV_FILE.test(name)) return 'env';
-  if (STATE_FILE.test(name)) return 'credentials';
   if (KEY_FILE.test(name)) return 'private_key';
   return undefined;
 }

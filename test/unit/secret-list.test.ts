@@ -50,9 +50,6 @@ describe('the one secrets list: every entry is refused by file_read and hidden b
     ['.env_local', 'env'],
     ['.env-prod', 'env'],
     ['env.production', 'env'],
-    ['master.key', 'credentials'],
-    ['terraform.tfstate', 'credentials'],
-    ['terraform.tfstate.backup', 'credentials'],
     ['id_rsa', 'private_key'],
     ['id_ed25519', 'private_key'],
     ['cert.p12', 'private_key'],
@@ -120,7 +117,7 @@ describe('secretPlaces: the list as places on this computer', () => {
 
   it('looks at any depth, inside node_modules and dist too (a .env seven folders down is hidden)', () => {
     const work = join(root, 'work');
-    const deep = ['a/b/c/d/e/f/g/.env', 'node_modules/pkg/.env.production', 'dist/config/master.key'];
+    const deep = ['a/b/c/d/e/f/g/.env', 'node_modules/pkg/.env.production', 'dist/config/.envrc'];
     for (const f of deep) {
       mkdirSync(dirname(join(work, f)), { recursive: true });
       writeFileSync(join(work, f), 'x');
