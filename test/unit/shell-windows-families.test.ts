@@ -112,6 +112,9 @@ const SPELLINGS: [line: string, rule: string][] = [
   ['rd ^"/s^" /q C:\\', 'delete-critical'],
   ['forfiles -c "cmd /c rd /s /q C:\\"', 'delete-critical'],
   ['forfiles /p . /c "cmd /c rd /s /q %USERPROFILE%"', 'delete-critical'],
+  // Each file found is @file: a delete in the searched folder, the whole tree with /s.
+  ['forfiles /p C:\\ /s /c "cmd /c del @file"', 'delete-critical'],
+  ['forfiles /p %USERPROFILE% /s /m *.docx /c "cmd /c del @path"', 'delete-critical'],
   ['POWERS~1.EXE -c "rm x"', 'inline-code'],
   ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe -c "rm x"', 'inline-code'],
   ['C:\\Windows\\System32\\cmd.exe /c rd /s /q C:\\', 'delete-critical'],

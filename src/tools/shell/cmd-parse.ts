@@ -309,13 +309,29 @@ function nestedLine(name: string, values: string[], raws: string[]): string | un
     const line = raws.slice(i).join(' ');
     return dir === undefined ? line : `cd /d ${dir} & ${line}`;
   }
-  if (name === 'forfiles') {
-    // `forfiles /c "cmd /c …"` runs its command for each file found.
-    const at = values.findIndex((v, i) => i > 0 && /^[/-]c$/i.test(v));
-    const raw = at > 0 ? raws[at + 1] : undefined;
-    return raw === undefined ? undefined : raw.replace(/^"(.*)"$/s, '$1').replace(/0x22/gi, '"');
-  }
+  if (name === 'forfiles') return forfilesLine(values, raws);
   return undefined;
+}
+
+/**
+ * `forfiles [/p dir] [/s] /c "cmd /c …"` runs its command for each file found: checked as that
+ * command in the folder searched, each file (`@file`, `@path`) a wildcard, and with `/s` a
+ * delete reaching the whole tree — `forfiles /p C:\ /s /c "cmd /c del @file"` is `del /s *` in C:\.
+ */
+function forfilesLine(values: string[], raws: string[]): string | undefined {
+  const option = (name: string) =>
+    values.findIndex((v, i) => i > 0 && new RegExp(`^[/-]${name}$`, 'i').test(v));
+  const at = option('c');
+  const raw = at > 0 ? raws[at + 1] : undefined;
+  if (raw === undefined) return undefined;
+  let inner = raw
+    .replace(/^"(.*)"$/s, '$1')
+    .replace(/0x22/gi, '"')
+    .replace(/@(file|path|fname|relpath)\b/gi, '*');
+  if (option('s') > 0) inner = inner.replace(/\b(del|erase|rd|rmdir)\b/i, '$1 /s');
+  const p = option('p');
+  const dir = p > 0 ? raws[p + 1] : undefined;
+  return dir === undefined ? inner : `cd /d ${dir} & ${inner}`;
 }
 
 /**
