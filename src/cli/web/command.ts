@@ -11,6 +11,7 @@ import { Approvals } from './approvals.js';
 import { Conversations } from './conversations.js';
 import { ROUTES } from './routes.js';
 import { startServer } from './server.js';
+import { SkillRuns } from './skill-runs.js';
 import type { WebState } from './state.js';
 import { Uploads } from './uploads.js';
 
@@ -48,6 +49,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     approvals,
     uploads,
     conversations: new Conversations(() => state.ctx, approvals, uploads),
+    skillRuns: new SkillRuns(() => state.ctx, approvals),
   };
   const server = await startServer(state, ROUTES, port).catch((err: NodeJS.ErrnoException) => {
     throw new ZhiError({

@@ -2,6 +2,7 @@
 import type { AppContext } from '../context.js';
 import type { Approvals } from './approvals.js';
 import type { Conversations } from './conversations.js';
+import type { SkillRuns } from './skill-runs.js';
 import type { Uploads } from './uploads.js';
 
 export interface WebState {
@@ -10,4 +11,5 @@ export interface WebState {
   readonly approvals: Approvals;
   readonly conversations: Conversations;
   readonly uploads: Uploads;
+  readonly skillRuns: SkillRuns;
 }
