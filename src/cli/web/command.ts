@@ -81,7 +81,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
 let inRepl: Promise<RunningServer> | undefined;
 
 /**
- * `/web` in the REPL: the page opened on this conversation (`#conversation=<id>`, once its
+ * `/web` in the REPL: the page opened on this conversation (`#/chat/<id>`, the page's route, once its
  * session file exists), served by this process. Returns the address, for the REPL to show.
  */
 export async function openFromRepl(
@@ -94,7 +94,7 @@ export async function openFromRepl(
     inRepl = undefined;
     throw err;
   });
-  const url = sessionId ? `${server.url}#conversation=${encodeURIComponent(sessionId)}` : server.url;
+  const url = sessionId ? `${server.url}#/chat/${encodeURIComponent(sessionId)}` : server.url;
   openBrowser(url, say);
   return url;
 }

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchBlocker } from '../../agent/batch/batch-run.js';
-import type { AgentResult } from '../../agent/events.js';
+import type { AgentResult, EstimateFigures } from '../../agent/events.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import type { Skill } from '../../skills/schema.js';
@@ -82,14 +82,19 @@ export class SkillRuns {
   }
 
   /** The dry run's estimate (files, tokens, the price on this model, on the chat model, with --batch). */
-  async estimate(name: string, order: SkillRunOrder): Promise<{ text: string; lines: string[] }> {
+  async estimate(
+    name: string,
+    order: SkillRunOrder,
+  ): Promise<EstimateFigures & { text: string; lines: string[] }> {
     const run = await this.start(name, { ...order, dryRun: true });
     const result = await run.done;
-    const text = result?.text ?? '';
-    if (run.state === 'failed')
-      throw httpError(400, { what: { key: 'web.err.internal', params: { detail: text } } });
     this.runs.delete(run.id);
-    return { text, lines: text.split('\n') };
+    const text = result?.text ?? '';
+    if (run.state === 'failed' || !result?.estimated) {
+      const error = (run.result as { error?: { message?: string } } | undefined)?.error?.message ?? text;
+      throw httpError(400, { what: { key: 'web.err.internal', params: { detail: error } } });
+    }
+    return { ...result.estimated, text, lines: text.split('\n') };
   }
 
   /** Start a run; its events go to its channel (`GET /api/runs/:id/events`). */
