@@ -206,6 +206,9 @@ describe('outputs', () => {
 describe('set-up and settings', () => {
   it('checks the key live as the wizard does, stores it, and never echoes it', async () => {
     const s = await serve(['serve'], { ZHI_API_KEY: '' });
+    const early = await s.api('/api/conversations', { method: 'POST' });
+    expect(early.status).toBe(400);
+    expect(await early.text()).toMatch(/no API key yet.*Do the set-up first/);
     const bad = await s.api('/api/setup', {
       method: 'POST',
       body: JSON.stringify({ apiKey: 'wrong.key-value-123' }),
@@ -226,6 +229,7 @@ describe('set-up and settings', () => {
     const status = await (await s.api('/api/status')).text();
     expect(status).not.toContain('TestSecret1');
     expect(JSON.parse(status)).toMatchObject({ configured: true, language: 'zh', model: 'glm-4.7' });
+    expect((await s.api('/api/conversations', { method: 'POST' })).status).toBe(201);
   });
 
   it('the connected folder must exist; new chats then work there', async () => {

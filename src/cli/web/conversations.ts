@@ -20,7 +20,7 @@ import type { Approvals } from './approvals.js';
 import { uploadPaths, withAttachments } from './attachments.js';
 import { EventChannel } from './channel.js';
 import { type HistoryItem, historyItems } from './history.js';
-import { httpError } from './http.js';
+import { httpError, needKey } from './http.js';
 import type { Uploads } from './uploads.js';
 
 interface Live {
@@ -54,6 +54,7 @@ export class Conversations {
 
   /** A new chat; its id is its session's (the file is written with the first message). */
   async create(): Promise<string> {
+    needKey(this.ctx().config);
     const channel = new EventChannel();
     const built = await createChat(this.ctx(), {
       kind: 'repl',
@@ -143,6 +144,7 @@ export class Conversations {
       }
       return live as Live & { built: BuiltChat };
     }
+    needKey(this.ctx().config);
     const loaded = await this.load(id);
     const channel = live?.channel ?? new EventChannel();
     const built = await createChat(this.ctx(), {

@@ -138,3 +138,9 @@ export function str(body: Record<string, unknown>, name: string): string | undef
 export function notFound(): HttpError {
   return httpError(404, { what: { key: 'web.err.notFound' } });
 }
+
+/** Before anything that calls the API: the page's words for a missing key (do the set-up). */
+export function needKey(config: { apiKey?: string | undefined }): void {
+  if (config.apiKey) return;
+  throw httpError(400, { kind: 'config', what: { key: 'web.err.noKey' }, tries: [{ key: 'web.err.noKeyTry' }] });
+}

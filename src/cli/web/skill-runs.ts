@@ -14,7 +14,7 @@ import type { Skill } from '../../skills/schema.js';
 import { toZhiError } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
 import { newUsage } from '../client.js';
-import { type AppContext, requireKey } from '../context.js';
+import type { AppContext } from '../context.js';
 import type { FolderFlags } from '../folder-flags.js';
 import { errorJson } from '../render/error.js';
 import { isDelta, streamJsonEvent } from '../render/formats/stream-json.js';
@@ -22,7 +22,7 @@ import { findSkill, recordedSkillRun } from '../skills/execute.js';
 import { loadCatalog } from '../skills/runtime.js';
 import type { Approvals } from './approvals.js';
 import { EventChannel } from './channel.js';
-import { httpError } from './http.js';
+import { httpError, needKey } from './http.js';
 
 export interface SkillRunOrder {
   inputs: string[];
@@ -118,7 +118,7 @@ export class SkillRuns {
     };
     const blocker = folder.batch ? batchBlocker(skill) : undefined;
     if (blocker) throw blocker;
-    if (!folder.dryRun) requireKey(ctx);
+    if (!folder.dryRun) needKey(ctx.config);
     const id = randomBytes(6).toString('hex');
     const channel = new EventChannel();
     const abort = new AbortController();
