@@ -3,7 +3,7 @@
  * site's fetch and form, and what its answers must never carry (the token after the first
  * answer, the API key) — against the built zhi and the fake API.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
@@ -156,4 +156,23 @@ describe('the CLI without the server', () => {
     expect((await s.api('/api/status')).status).toBe(200);
     expect(s.stderr()).not.toMatch(/opened|could not open/);
   });
+});
+
+describe('zhi web opens the browser without putting the secret on a command line', () => {
+  it.runIf(process.platform === 'linux')(
+    'hands xdg-open a private file that leads to the address',
+    async () => {
+      const bin = join(e.cwd, 'bin');
+      const said = join(e.cwd, 'xdg-open-args.txt');
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" > '${said}'\n`, { mode: 0o755 });
+      const s = await serve(['web'], { PATH: `${bin}:${process.env.PATH}` });
+      await pollUntil(() => existsSync(said) && readFileSync(said, 'utf8').includes('\n'));
+      const arg = readFileSync(said, 'utf8').trim();
+      expect(arg).not.toContain(s.secret);
+      expect(arg.startsWith(e.home)).toBe(true);
+      expect(statSync(arg).mode & 0o077).toBe(0);
+      expect(readFileSync(arg, 'utf8')).toContain(`url=${s.url}`);
+    },
+  );
 });

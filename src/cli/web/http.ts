@@ -142,5 +142,9 @@ export function notFound(): HttpError {
 /** Before anything that calls the API: the page's words for a missing key (do the set-up). */
 export function needKey(config: { apiKey?: string | undefined }): void {
   if (config.apiKey) return;
-  throw httpError(400, { kind: 'config', what: { key: 'web.err.noKey' }, tries: [{ key: 'web.err.noKeyTry' }] });
+  throw httpError(400, {
+    kind: 'config',
+    what: { key: 'web.err.noKey' },
+    tries: [{ key: 'web.err.noKeyTry' }],
+  });
 }
