@@ -100,6 +100,12 @@ async function openFresh(dir: string, name: string) {
   throw httpError(409, { what: { key: 'web.err.uploadName', params: { name } } });
 }
 
+/** The cap, smaller in tests (`ZHI_UPLOAD_MAX_BYTES`, as ZHI_BATCH_MAX_BYTES shrinks the Batch API's). */
+export function uploadLimit(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.ZHI_UPLOAD_MAX_BYTES);
+  return env.ZHI_UPLOAD_MAX_BYTES && Number.isInteger(n) && n > 0 && n < UPLOAD_LIMIT ? n : UPLOAD_LIMIT;
+}
+
 export function uploadRoutes(router: Router, state: WebState): void {
   router.add('POST', '/api/uploads', async ({ req }) => {
     const header = req.headers['x-file-name'];
@@ -107,6 +113,7 @@ export function uploadRoutes(router: Router, state: WebState): void {
       req,
       state.ctx.cwd,
       Array.isArray(header) ? header[0] : header,
+      uploadLimit(state.ctx.env),
     );
     return [
       201,
