@@ -42,6 +42,14 @@ describe('zhi serve lets nobody else in', () => {
     expect(cookie).toBe(`zhi_${s.port}=${s.secret}; HttpOnly; SameSite=Strict; Path=/`);
     const withCookie = await fetch(`${s.base}/api/status`, { headers: { Cookie: cookie.split(';')[0]! } });
     expect(withCookie.status).toBe(200);
+    // Opened from a file or another site: the page moves itself on (a redirect would lose the cookie).
+    const fromFile = await rawRequest(s.url, {
+      headers: { Host: `127.0.0.1:${s.port}`, 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' },
+    });
+    expect(fromFile.status).toBe(200);
+    expect(fromFile.headers['set-cookie']).toEqual([cookie]);
+    expect(fromFile.body).toContain('<meta http-equiv="refresh" content="0;url=/">');
+    expect(fromFile.body).not.toContain('<script');
     // Later answers never carry the token or the key.
     for (const path of ['/', '/api/status', '/api/conversations', '/openapi.json', '/api/strings']) {
       const body = await (
