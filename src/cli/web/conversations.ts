@@ -14,13 +14,12 @@ import { loadSession, type SessionSummary } from '../../agent/sessions/store.js'
 import { toZhiError } from '../../support/errors.js';
 import { type BuiltChat, createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
-import { errorJson } from '../render/error.js';
 import { isDelta, streamJsonEvent } from '../render/formats/stream-json.js';
 import type { Approvals } from './approvals.js';
 import { uploadPaths, withAttachments } from './attachments.js';
 import { EventChannel } from './channel.js';
 import { type HistoryItem, historyItems } from './history.js';
-import { httpError, needKey } from './http.js';
+import { errorBody, httpError, needKey } from './http.js';
 import type { Uploads } from './uploads.js';
 
 interface Live {
@@ -192,9 +191,9 @@ export class Conversations {
           step = await run.next();
         }
         const { error, ...rest } = step.value;
-        result = { ...rest, ...(error ? errorJson(error) : {}) };
+        result = { ...rest, ...(error ? errorBody(error) : {}) };
       } catch (err) {
-        result = { stopReason: 'error', ...errorJson(toZhiError(err)) };
+        result = { stopReason: 'error', ...errorBody(toZhiError(err)) };
       } finally {
         live.run = undefined;
         live.synced = await mtime(chat.session?.recorder.file);

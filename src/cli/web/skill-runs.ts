@@ -16,13 +16,12 @@ import { getLanguage } from '../../support/i18n/index.js';
 import { newUsage } from '../client.js';
 import type { AppContext } from '../context.js';
 import type { FolderFlags } from '../folder-flags.js';
-import { errorJson } from '../render/error.js';
 import { isDelta, streamJsonEvent } from '../render/formats/stream-json.js';
 import { findSkill, recordedSkillRun } from '../skills/execute.js';
 import { loadCatalog } from '../skills/runtime.js';
 import type { Approvals } from './approvals.js';
 import { EventChannel } from './channel.js';
-import { httpError, needKey } from './http.js';
+import { errorBody, httpError, needKey } from './http.js';
 
 export interface SkillRunOrder {
   inputs: string[];
@@ -176,11 +175,11 @@ export class SkillRuns {
       }
       result = step.value;
       const { error, ...rest } = result;
-      run.result = { ...rest, ...(error ? errorJson(error) : {}) };
+      run.result = { ...rest, ...(error ? errorBody(error) : {}) };
       run.state = run.abort.signal.aborted ? 'stopped' : result.stopReason === 'error' ? 'failed' : 'done';
     } catch (err) {
       run.state = 'failed';
-      run.result = { stopReason: 'error', ...errorJson(toZhiError(err)) };
+      run.result = { stopReason: 'error', ...errorBody(toZhiError(err)) };
     }
     run.channel.emit('run_end', { runId: run.id, result: run.result });
     return result;
