@@ -44,6 +44,8 @@ export const SUBCOMMANDS = [
   'models',
   'mcp',
   'batch',
+  'serve',
+  'web',
   'schedule',
   'watch',
 ] as const;
@@ -102,6 +104,9 @@ function usageError(
   });
 }
 
+/** `zhi web` and `zhi serve` take their own options (`--port`, `--no-open`, `--host`). */
+const WEB_SUBS = new Set(['serve', 'web']);
+
 /**
  * Parse the command line of design §2. Global flags may appear anywhere; `--` ends flags.
  * Unknown `--name value` pairs are kept for subcommands that take them (`zhi run translate a.md --to en`).
@@ -156,7 +161,8 @@ class ArgParser {
       if (!this.readFlag(a)) this.readWord(arg);
     }
     const { subcommand, unknown } = this;
-    if (unknown.length && !(subcommand && SUBS_WITH_EXTRA.has(subcommand))) {
+    const takesExtra = subcommand && (SUBS_WITH_EXTRA.has(subcommand) || WEB_SUBS.has(subcommand));
+    if (unknown.length && !takesExtra) {
       throw usageError('cli.err.unknownFlag', unknown[0]!);
     }
     return {

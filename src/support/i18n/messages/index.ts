@@ -26,6 +26,7 @@ import { setup } from './setup.js';
 import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
+import { web } from './web.js';
 import { windows } from './windows.js';
 
 type En = typeof cli.en &
@@ -54,7 +55,8 @@ type En = typeof cli.en &
   typeof windows.en &
   typeof office.en &
   typeof policy.en &
-  typeof schedule.en;
+  typeof schedule.en &
+  typeof web.en;
 
 const groups = [
   cli,
@@ -84,6 +86,7 @@ const groups = [
   office,
   policy,
   schedule,
+  web,
 ];
 
 export const messages = {
