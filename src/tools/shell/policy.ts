@@ -34,6 +34,7 @@ import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './tar
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
 import { windowsSecretIn } from './windows-egress.js';
 import { longName } from './windows-families.js';
+import { checkWindowsProgram, localBatchFile } from './windows-programs.js';
 import { checkWindowsRules, WINDOWS_NON_RUNNERS } from './windows-rules.js';
 import { unwrap } from './wrappers.js';
 
@@ -299,6 +300,11 @@ function checkSimple(
     out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
     return;
   }
+  const located = ctx.cmd ? checkWindowsProgram(program, name, words.slice(1), ctx) : undefined;
+  if (located) {
+    out.push(located);
+    return;
+  }
   const windows = checkWindowsRules(name, words.slice(1), ctx);
   if (windows) {
     out.push(windows);
@@ -313,7 +319,8 @@ function checkSimple(
     out.push(indirect);
     return;
   }
-  const script = checkScript(program, words.slice(1), ctx);
+  // `x` in cmd.exe runs x.bat of the working folder: read as the batch file it is.
+  const script = checkScript((ctx.cmd && localBatchFile(program, ctx)) || program, words.slice(1), ctx);
   if (script.finding) {
     out.push(script.finding);
     return;

@@ -57,6 +57,10 @@ export const windows = defineMessages(
       'it makes a link to {target}, outside the folder zhi works in; a delete through the link would delete the files there',
     'shell.refuse.remoteCode':
       'it downloads or runs code from elsewhere ({program}), which cannot be checked',
+    'shell.refuse.scriptUnread':
+      'it runs the script {file}, whose content zhi cannot check (a batch file zhi could not read, or VBScript, JScript or HTML code); run it yourself if you trust it',
+    'shell.refuse.localProgram':
+      'it runs {file}, a program in the folder zhi works in (cmd.exe looks there before the installed programs); zhi cannot read a program, so it does not run one from here — run it yourself if you trust it',
     'shell.refuse.shadowCopies':
       'it deletes or disables Windows backups, shadow copies or recovery ({program})',
     'shell.refuse.deleteOutside':
@@ -112,6 +116,10 @@ export const windows = defineMessages(
     'shell.refuse.junction':
       '它会创建指向 {target} 的链接，而那里不在 zhi 工作的文件夹内；通过这个链接删除，会删掉那里的文件',
     'shell.refuse.remoteCode': '它会下载或运行来自别处的代码（{program}），运行前无法检查',
+    'shell.refuse.scriptUnread':
+      '它会运行脚本 {file}，zhi 无法检查其内容（读不到的批处理文件，或 VBScript、JScript、HTML 代码）；如果你信任它，请自己运行',
+    'shell.refuse.localProgram':
+      '它会运行 {file}，这是 zhi 工作文件夹里的程序（cmd.exe 会先在这里找，再找已安装的程序）；zhi 无法读取程序的内容，所以不从这里运行程序——如果你信任它，请自己运行',
     'shell.refuse.shadowCopies': '它会删除或停用 Windows 的备份、卷影副本或系统恢复（{program}）',
     'shell.refuse.deleteOutside':
       '它会删除 {target} 下的所有内容，而那里不在 zhi 工作的文件夹内；Windows 上没有沙盒，所以 zhi 只删除当前文件夹内的整个文件夹（请自己删除它，或在包含它的文件夹中启动 zhi）',

@@ -1,0 +1,79 @@
+/**
+ * What a Windows command line runs, as cmd.exe finds it (issue 38 point 1): a program or script
+ * on a share or a web address is remote code; a program in the working folder (cmd.exe looks
+ * there before PATH, trying PATHEXT's extensions) is one zhi cannot read, and a script whose
+ * language zhi cannot check (VBScript, JScript, WSF, HTA) is run unread — both refused. A batch
+ * file of the working folder is found here and read by script-files.ts like any other.
+ * Explorer runs what it is given to open, so a program or script given to it is treated alike.
+ */
+import { existsSync } from 'node:fs';
+import { posix, win32 } from 'node:path';
+import { refuse } from './findings.js';
+import { showWord } from './parse.js';
+import type { Finding } from './policy.js';
+import type { PathContext } from './targets.js';
+
+/** cmd.exe's default PATHEXT, in its order. */
+const PATHEXT = ['.com', '.exe', '.bat', '.cmd', '.vbs', '.vbe', '.js', '.jse', '.wsf', '.wsh', '.msc'];
+/** What Windows runs when asked to open it, beyond .exe and .com. */
+const RUNNABLE =
+  /\.(exe|com|bat|cmd|ps1|vbs|vbe|js|jse|wsf|wsh|hta|lnk|reg|msi|msp|scr|pif|cpl|url|appref-ms|application)$/i;
+/** Scripts in a language zhi's checks do not read. */
+const UNCHECKED_SCRIPT = /\.(vbs|vbe|js|jse|wsf|wsh|hta)$/i;
+/** A share, a WebDAV path or a web address: `\\host\x`, `//host/x`, `\\?\UNC\…`, `http://…`. */
+const REMOTE = /^(\\\\|\/\/)[^\\/]+[\\/]|^(https?|ftp|file):\/\//i;
+
+const remote = (program: string) => refuse('remote-code', 'shell.refuse.remoteCode', { program });
+const unread = (file: string) =>
+  refuse('script-unread', 'shell.refuse.scriptUnread', { file: showWord(file) });
+const localProgram = (file: string) =>
+  refuse('local-program', 'shell.refuse.localProgram', { file: showWord(file) });
+
+/** Programs that run a script file given as an argument (the first operand). */
+const SCRIPT_HOSTS = new Set(['cscript', 'wscript', 'mshta', 'msbuild']);
+/** Programs that open what they are given, running it when it is a program or script. */
+const OPENERS = new Set(['explorer', 'rundll32']);
+
+function operand(args: string[]): string | undefined {
+  return args.find((a) => !/^[/-]/.test(a));
+}
+
+/** The file a bare program name resolves to in the working folder, as cmd.exe looks first. */
+function inWorkingFolder(program: string, ctx: PathContext): string | undefined {
+  if (ctx.cwd === '' || /[\\/:]/.test(program)) return undefined;
+  const join = /^[a-z]:/i.test(ctx.cwd) ? win32.join : posix.join;
+  const names = /\.[a-z0-9]+$/i.test(program) ? [program] : PATHEXT.map((ext) => `${program}${ext}`);
+  return names.find((n) => existsSync(join(ctx.cwd, n)));
+}
+
+/** The finding on the program a Windows line runs, or undefined when it is an ordinary one. */
+export function checkWindowsProgram(
+  program: string,
+  name: string,
+  args: string[],
+  ctx: PathContext,
+): Finding | undefined {
+  if (REMOTE.test(program)) return remote(showWord(program));
+  if (name === 'syncappvpublishingserver') return remote(name);
+  if (SCRIPT_HOSTS.has(name)) {
+    const file = operand(args);
+    if (file !== undefined && REMOTE.test(file)) return remote(name);
+    if (file !== undefined && name !== 'msbuild' && UNCHECKED_SCRIPT.test(file)) return unread(file);
+  }
+  if (OPENERS.has(name)) {
+    const file = operand(args);
+    if (file !== undefined && REMOTE.test(file)) return remote(name);
+    if (file !== undefined && RUNNABLE.test(file))
+      return /\.(bat|cmd)$/i.test(file) ? unread(file) : localProgram(file);
+  }
+  const local = inWorkingFolder(program, ctx);
+  if (local && /\.(exe|com|msc)$/i.test(local)) return localProgram(local);
+  if (local && UNCHECKED_SCRIPT.test(local)) return unread(local);
+  return undefined;
+}
+
+/** A bare name that is a batch file of the working folder (`x` → `x.bat`), to be read as one. */
+export function localBatchFile(program: string, ctx: PathContext): string | undefined {
+  const local = inWorkingFolder(program, ctx);
+  return local && /\.(bat|cmd)$/i.test(local) && local !== program ? local : undefined;
+}
