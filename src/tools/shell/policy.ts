@@ -34,8 +34,8 @@ import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './tar
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
 import { windowsSecretIn } from './windows-egress.js';
 import { longName } from './windows-families.js';
-import { checkWindowsProgram, localBatchFile } from './windows-programs.js';
-import { checkWindowsRules, WINDOWS_NON_RUNNERS } from './windows-rules.js';
+import { localBatchFile, windowsFindings } from './windows-programs.js';
+import { WINDOWS_NON_RUNNERS } from './windows-rules.js';
 import { unwrap } from './wrappers.js';
 
 export interface Finding {
@@ -300,20 +300,7 @@ function checkSimple(
     out.push({ level: 'refuse', rule: 'fork-bomb', key: 'shell.refuse.forkBomb' });
     return;
   }
-  const located = ctx.cmd ? checkWindowsProgram(program, name, words.slice(1), ctx) : undefined;
-  if (located) {
-    out.push(located);
-    return;
-  }
-  const windows = checkWindowsRules(name, words.slice(1), ctx);
-  if (windows) {
-    out.push(windows);
-    // A warning (`xcopy` overwrites) may hide a refusal of what it writes (a system file).
-    const written =
-      windows.level === 'warn' ? checkPrograms(name, words.slice(1), cmd, ctx, 'writes') : undefined;
-    if (written) out.push(written);
-    return;
-  }
+  if (windowsFindings(program, name, words.slice(1), cmd, ctx, out)) return;
   const indirect = checkIndirect(name, words.slice(1), cmd) ?? checkPrograms(name, words.slice(1), cmd, ctx);
   if (indirect) {
     out.push(indirect);

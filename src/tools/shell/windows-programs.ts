@@ -9,9 +9,11 @@
 import { existsSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
 import { refuse } from './findings.js';
-import { showWord } from './parse.js';
+import { type SimpleCommand, showWord } from './parse.js';
 import type { Finding } from './policy.js';
+import { checkPrograms } from './program-checks.js';
 import type { PathContext } from './targets.js';
+import { checkWindowsRules } from './windows-rules.js';
 
 /** cmd.exe's default PATHEXT, in its order. */
 const PATHEXT = ['.com', '.exe', '.bat', '.cmd', '.vbs', '.vbe', '.js', '.jse', '.wsf', '.wsh', '.msc'];
@@ -76,4 +78,30 @@ export function checkWindowsProgram(
 export function localBatchFile(program: string, ctx: PathContext): string | undefined {
   const local = inWorkingFolder(program, ctx);
   return local && /\.(bat|cmd)$/i.test(local) && local !== program ? local : undefined;
+}
+
+/**
+ * Windows' own findings on a command: what it runs as cmd.exe finds it (windows-programs.ts),
+ * then the Windows families. True when one was found (pushed to `out`).
+ */
+export function windowsFindings(
+  program: string,
+  name: string,
+  args: string[],
+  cmd: SimpleCommand,
+  ctx: PathContext,
+  out: Finding[],
+): boolean {
+  const located = ctx.cmd ? checkWindowsProgram(program, name, args, ctx) : undefined;
+  if (located) {
+    out.push(located);
+    return true;
+  }
+  const windows = checkWindowsRules(name, args, ctx);
+  if (!windows) return false;
+  out.push(windows);
+  // A warning (`xcopy` overwrites) may hide a refusal of what it writes (a system file).
+  const written = windows.level === 'warn' ? checkPrograms(name, args, cmd, ctx, 'writes') : undefined;
+  if (written) out.push(written);
+  return true;
 }
