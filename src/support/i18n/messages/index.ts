@@ -14,6 +14,7 @@ import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
 import { office } from './office.js';
+import { page } from './page.js';
 import { policy } from './policy.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
@@ -53,6 +54,7 @@ type En = typeof cli.en &
   typeof install.en &
   typeof windows.en &
   typeof office.en &
+  typeof page.en &
   typeof policy.en &
   typeof schedule.en;
 
@@ -82,6 +84,7 @@ const groups = [
   install,
   windows,
   office,
+  page,
   policy,
   schedule,
 ];

@@ -1,0 +1,200 @@
+// The chat: a conversation's history and live run, its approvals, the composer. Files dropped
+// anywhere on it are attached; Esc stops the run (as in the terminal).
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, enc } from './api.js';
+import { ApprovalDialog } from './approval.js';
+import { Composer } from './composer.js';
+import { t } from './i18n.js';
+import { ItemView } from './items.js';
+import { openStream } from './stream.js';
+import { Thread } from './thread.js';
+import type { Approval, ConversationDetail, Status, Upload } from './types.js';
+import { ErrorBox, frameThrottle } from './ui.js';
+import { droppedFiles, uploadAll } from './uploads.js';
+
+interface Props {
+  id: string | undefined;
+  status: Status;
+  navigate(path: string): void;
+  onChanged(): void;
+}
+
+export function ChatView({ id, status, navigate, onChanged }: Props) {
+  const thread = useMemo(() => new Thread(), [id]);
+  const [, setTick] = useState(0);
+  const redraw = useMemo(() => frameThrottle(() => setTick((n) => n + 1)), []);
+  const [title, setTitle] = useState('');
+  const [approvals, setApprovals] = useState<Approval[]>([]);
+  const [error, setError] = useState<unknown>();
+  const [attachments, setAttachments] = useState<Upload[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const [offline, setOffline] = useState(false);
+  const list = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+
+  useEffect(() => {
+    setApprovals([]);
+    setError(undefined);
+    setTitle('');
+    if (!id) return;
+    let closed = false;
+    let close = () => {};
+    api
+      .get<ConversationDetail>(`/api/conversations/${enc(id)}`)
+      .then((c) => {
+        if (closed) return;
+        thread.setHistory(c.items, !!c.running);
+        setTitle(c.title);
+        redraw();
+        close = openStream(`/api/conversations/${enc(id)}/events`, {
+          event: (ev) => {
+            thread.apply(ev);
+            redraw();
+          },
+          runStart: () => {
+            thread.start();
+            redraw();
+          },
+          runEnd: () => {
+            thread.end();
+            redraw();
+            onChanged();
+          },
+          approval: (a) => setApprovals((list) => [...list.filter((x) => x.id !== a.id), a]),
+          approvalDone: (aid) => setApprovals((list) => list.filter((x) => x.id !== aid)),
+          offline: setOffline,
+        });
+      })
+      .catch(setError);
+    return () => {
+      closed = true;
+      close();
+    };
+  }, [id]);
+
+  const stop = useCallback(() => {
+    if (id) api.post(`/api/conversations/${enc(id)}/stop`).catch(setError);
+  }, [id]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && thread.running && approvals.length === 0) stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [thread, approvals.length, stop]);
+
+  // Follow the answer while the person is at the bottom; leave them where they scrolled to.
+  useEffect(() => {
+    const el = list.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  });
+
+  const send = async (text: string): Promise<boolean> => {
+    setError(undefined);
+    try {
+      let target = id;
+      if (!target) {
+        target = (await api.post<{ id: string }>('/api/conversations')).id;
+      }
+      await api.post(`/api/conversations/${enc(target)}/messages`, {
+        text,
+        attachments: attachments.map((a) => a.id),
+      });
+      setAttachments([]);
+      pinned.current = true;
+      if (target !== id) navigate(`/chat/${target}`);
+      onChanged();
+      return true;
+    } catch (e) {
+      setError(e);
+      return false;
+    }
+  };
+
+  const attach = async (files: File[]) => {
+    if (files.length === 0) return;
+    setUploading(true);
+    setError(undefined);
+    try {
+      await uploadAll(files, (u) => setAttachments((list) => [...list, u]));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const items = thread.items;
+  return (
+    <section
+      class={`chat${dragging ? ' dragging' : ''}`}
+      aria-label={t('page.nav.chat')}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        if (e.dataTransfer) void droppedFiles(e.dataTransfer).then(attach);
+      }}
+    >
+      <header class="view-head">
+        <h1>{title || t('page.chat.new')}</h1>
+        <span class="muted">{status.model}</span>
+      </header>
+      {offline && <p class="banner">{t('page.chat.offline')}</p>}
+      <div
+        class="messages"
+        ref={list}
+        aria-live="polite"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
+        {items.length === 0 ? (
+          <Welcome status={status} />
+        ) : (
+          items.map((item, i) => <ItemView key={i} item={item} />)
+        )}
+      </div>
+      <ErrorBox error={error} />
+      <Composer
+        running={thread.running}
+        attachments={attachments}
+        setAttachments={setAttachments}
+        onSend={send}
+        onStop={stop}
+        onFiles={attach}
+        uploading={uploading}
+      />
+      {dragging && <div class="drop-veil">{t('page.attach.drop')}</div>}
+      {approvals[0] && (
+        <ApprovalDialog
+          approval={approvals[0]}
+          onAnswered={(aid) => setApprovals((list) => list.filter((x) => x.id !== aid))}
+        />
+      )}
+    </section>
+  );
+}
+
+function Welcome({ status }: { status: Status }) {
+  return (
+    <div class="welcome">
+      <h2>{t('page.chat.welcome')}</h2>
+      <p>{t('page.chat.welcomeFolder', { folder: status.cwd })}</p>
+      <ul>
+        <li>{t('page.chat.example1')}</li>
+        <li>{t('page.chat.example2')}</li>
+        <li>{t('page.chat.example3')}</li>
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+// Files the person drops, picks or pastes go to POST /api/uploads one by one (the server names
+// them safely inside the connected folder's zhi-uploads/ and caps their size).
+import { api } from './api.js';
+import type { Upload } from './types.js';
+
+export async function uploadAll(files: File[], onEach?: (u: Upload) => void): Promise<Upload[]> {
+  const done: Upload[] = [];
+  for (const file of files) {
+    const up = await api.upload<Upload>(file, file.name || pastedName(file));
+    done.push(up);
+    onEach?.(up);
+  }
+  return done;
+}
+
+/** A pasted image has no name: one from the time, with its type's extension. */
+function pastedName(file: File): string {
+  const ext = file.type.split('/')[1]?.replace('jpeg', 'jpg') ?? 'png';
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `pasted-${stamp}.${ext}`;
+}
+
+/** Every file of a drop, folders walked (a dropped folder's files keep their folder in the name). */
+export async function droppedFiles(data: DataTransfer): Promise<File[]> {
+  const entries = [...data.items]
+    .map((i) => (i.kind === 'file' ? i.webkitGetAsEntry?.() : null))
+    .filter((e): e is FileSystemEntry => !!e);
+  if (entries.length === 0) return [...data.files];
+  const out: File[] = [];
+  for (const entry of entries) await walk(entry, '', out);
+  return out;
+}
+
+async function walk(entry: FileSystemEntry, prefix: string, out: File[]): Promise<void> {
+  if (entry.isFile) {
+    const file = await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail));
+    out.push(prefix ? new File([file], `${prefix}${file.name}`, { type: file.type }) : file);
+    return;
+  }
+  const reader = (entry as FileSystemDirectoryEntry).createReader();
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((ok, fail) => reader.readEntries(ok, fail));
+    if (batch.length === 0) return;
+    for (const child of batch) await walk(child, `${prefix}${entry.name}/`, out);
+  }
+}
