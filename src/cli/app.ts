@@ -31,6 +31,9 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   mcp: () => import('./commands/mcp.js'),
   batch: () => import('./commands/batch.js'),
   schedule: () => import('./commands/schedule.js'),
+  // The local server and its page: loaded only by these two commands.
+  serve: () => import('./web/command.js'),
+  web: () => import('./web/command.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -45,10 +45,12 @@ export const SUBCOMMANDS = [
   'mcp',
   'batch',
   'schedule',
+  'serve',
+  'web',
 ] as const;
 /** Flags a subcommand takes more than once (folder runs' lists, `zhi mcp add --env/--header`). */
 const REPEATED = new Set([...FOLDER_LISTS, 'env', 'header']);
-const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule']);
+const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule', 'serve', 'web']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
   '--model': 'model',

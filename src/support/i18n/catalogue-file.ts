@@ -51,3 +51,10 @@ function canRead(name: string): boolean {
     return false;
   }
 }
+
+/** Every string of one area (`page`): the page gets its catalogue from the server (GET /api/strings). */
+export function areaMessages(lang: Language, area: string): Record<string, string> {
+  if (!/^[\w-]+$/.test(area)) return {};
+  message(lang, `${area}.`);
+  return { ...loaded.get(`${lang}/${area}`) };
+}

@@ -9,3 +9,9 @@ import { messages } from './messages/index.js';
 export function message(lang: Language, key: string): string | undefined {
   return (messages[lang] as Record<string, string>)[key];
 }
+
+/** Every string of one area (`page`): the page gets its catalogue from the server (GET /api/strings). */
+export function areaMessages(lang: Language, area: string): Record<string, string> {
+  const all = messages[lang] as Record<string, string>;
+  return Object.fromEntries(Object.entries(all).filter(([key]) => key.startsWith(`${area}.`)));
+}

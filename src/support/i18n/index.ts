@@ -1,4 +1,4 @@
-import { message } from './catalogue.js';
+import { areaMessages, message } from './catalogue.js';
 import type { messages } from './messages/index.js';
 
 export type Language = 'en' | 'zh';
@@ -63,4 +63,9 @@ function normalise(value: string | undefined): Language | undefined {
   if (v === 'zh' || v.startsWith('zh-') || v.startsWith('zh_') || v === 'chinese' || v === '中文')
     return 'zh';
   return undefined;
+}
+
+/** The strings of one area in a language, English filling any gap (the page's catalogue). */
+export function areaStrings(area: string, lang: Language = current): Record<string, string> {
+  return { ...areaMessages('en', area), ...(lang === 'en' ? {} : areaMessages(lang, area)) };
 }

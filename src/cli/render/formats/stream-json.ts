@@ -12,7 +12,7 @@ export class StreamJsonPrinter extends JsonConsumer {
   override handle(ev: RunEvent): void {
     super.handle(ev);
     if (isDelta(ev) && ev.type === 'nested') return;
-    this.stdout.write(`${screenSafe(JSON.stringify(serialise(ev)))}\n`);
+    this.stdout.write(`${screenSafe(JSON.stringify(streamJsonEvent(ev)))}\n`);
   }
 
   protected documentText(doc: object): string {
@@ -20,16 +20,19 @@ export class StreamJsonPrinter extends JsonConsumer {
   }
 }
 
-function isDelta(ev: RunEvent): boolean {
+export function isDelta(ev: RunEvent): boolean {
   const inner = ev.type === 'nested' ? ev.event : ev;
   return inner.type === 'text_delta' || inner.type === 'thinking_delta';
 }
 
-/** One stream-json line: errors as their JSON shape, nested events with their chain. */
-function serialise(ev: RunEvent): unknown {
+/**
+ * One stream-json line: errors as their JSON shape, nested events with their chain. The web
+ * server's event stream sends the same objects (cli/web/conversations.ts).
+ */
+export function streamJsonEvent(ev: RunEvent): unknown {
   switch (ev.type) {
     case 'nested':
-      return { type: 'nested', chain: ev.chain, event: serialise(ev.event) };
+      return { type: 'nested', chain: ev.chain, event: streamJsonEvent(ev.event) };
     case 'error':
       return { type: 'error', ...errorJson(ev.error) };
     case 'done': {

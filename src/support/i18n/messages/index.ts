@@ -27,6 +27,7 @@ import { setup } from './setup.js';
 import { shell } from './shell.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
+import { web } from './web.js';
 import { windows } from './windows.js';
 
 type En = typeof cli.en &
@@ -56,7 +57,8 @@ type En = typeof cli.en &
   typeof office.en &
   typeof page.en &
   typeof policy.en &
-  typeof schedule.en;
+  typeof schedule.en &
+  typeof web.en;
 
 const groups = [
   cli,
@@ -87,6 +89,7 @@ const groups = [
   page,
   policy,
   schedule,
+  web,
 ];
 
 export const messages = {

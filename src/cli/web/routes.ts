@@ -1,0 +1,12 @@
+/** Every route module of the server, in one list (server.ts adds them to its table). */
+
+import { chatRoutes } from './api-chat.js';
+import { statusRoutes } from './api-status.js';
+import { openApiDocument } from './openapi.js';
+import type { Routes } from './server.js';
+
+export const ROUTES: Routes[] = [
+  (router) => router.add('GET', '/openapi.json', () => [200, openApiDocument(__ZHI_VERSION__)]),
+  statusRoutes,
+  chatRoutes,
+];
