@@ -5,7 +5,7 @@ import { api, enc } from './api.js';
 import { ApprovalDialog } from './approval.js';
 import { Composer } from './composer.js';
 import { t } from './i18n.js';
-import { ItemView } from './items.js';
+import { ItemRow } from './items.js';
 import { openStream } from './stream.js';
 import { Thread } from './thread.js';
 import type { Approval, ConversationDetail, Status, Upload } from './types.js';
@@ -161,7 +161,7 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
         {items.length === 0 ? (
           <Welcome status={status} />
         ) : (
-          items.map((item, i) => <ItemView key={i} item={item} />)
+          items.map((item, i) => <ItemRow key={i} item={item} fixed={i < thread.base.length} />)
         )}
       </div>
       <ErrorBox error={error} />

@@ -1,7 +1,22 @@
 // The drawing of a conversation's items: messages, tool lines, notices with advice, the cost line.
+import { Component } from 'preact';
 import { money, num, t } from './i18n.js';
 import { Markdown } from './markdown-view.js';
 import type { Item } from './thread.js';
+
+/**
+ * One item, drawn again only while it can change: a saved item (`fixed`) keeps its drawing, so a
+ * streamed token costs the live run's items, not the whole conversation's.
+ */
+export class ItemRow extends Component<{ item: Item; fixed: boolean }> {
+  override shouldComponentUpdate(next: { item: Item; fixed: boolean }): boolean {
+    return !(next.fixed && this.props.fixed && next.item === this.props.item);
+  }
+
+  override render() {
+    return <ItemView item={this.props.item} />;
+  }
+}
 
 export function ItemView({ item }: { item: Item }) {
   switch (item.kind) {

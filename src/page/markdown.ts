@@ -34,20 +34,31 @@ const PURIFY = {
   FORBID_ATTR: ['style', 'class', 'id'],
 };
 
-/** Rendered blocks by their text: a streamed answer re-renders only its last, growing block. */
+/**
+ * Rendered blocks by their text, least recently used first: a streamed answer re-renders only its
+ * last, growing block (an answer has far fewer blocks than this; saved items are not redrawn).
+ */
 const cache = new Map<string, string>();
-const CACHE_MAX = 400;
+const CACHE_MAX = 4000;
 
-export function renderBlock(text: string): string {
-  const hit = cache.get(text);
-  if (hit !== undefined) return hit;
-  const html = DOMPurify.sanitize(marked.parse(text, { async: false }), PURIFY);
-  cache.set(text, html);
+function cached(key: string, make: () => string): string {
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const html = make();
+  cache.set(key, html);
   if (cache.size > CACHE_MAX) {
     const oldest = cache.keys().next().value;
     if (oldest !== undefined) cache.delete(oldest);
   }
   return html;
+}
+
+export function renderBlock(text: string): string {
+  return cached(text, () => DOMPurify.sanitize(marked.parse(text, { async: false }), PURIFY));
 }
 
 /**
@@ -75,4 +86,34 @@ export function splitBlocks(text: string): string[] {
   }
   blocks.push(lines.slice(start).join('\n'));
   return blocks.filter((b) => b.trim() !== '');
+}
+
+/** A table block's header (its first two lines) and rows, when the block is a table. */
+export function tableParts(block: string): { head: string; rows: string[] } | undefined {
+  const lines = block.split('\n');
+  if (
+    lines.length < 3 ||
+    !/^\s*\|/.test(lines[0] ?? '') ||
+    !/^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(lines[1] ?? '')
+  )
+    return undefined;
+  const rows = lines.slice(2);
+  // Anything after the table in the same block (a line without a pipe) is not a row.
+  if (rows.some((r) => r.trim() !== '' && !r.includes('|'))) return undefined;
+  return { head: lines.slice(0, 2).join('\n'), rows };
+}
+
+/** How many rows one part of a long table holds (a streamed table re-renders only its last part). */
+export const ROWS_PER_PART = 25;
+
+/** A part of a table, sanitized: the head's <thead> rows, or the <tbody> rows of `rows`. */
+export function renderTablePart(head: string, rows: string[], which: 'head' | 'body'): string {
+  const source = which === 'head' ? head : `${head}\n${rows.join('\n')}`;
+  return cached(`\u0000${which}\u0000${source}`, () => {
+    const frag = DOMPurify.sanitize(marked.parse(source, { async: false }), {
+      ...PURIFY,
+      RETURN_DOM_FRAGMENT: true,
+    });
+    return frag.querySelector(which === 'head' ? 'thead' : 'tbody')?.innerHTML ?? '';
+  });
 }
