@@ -52,8 +52,8 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
             thread.apply(ev);
             redraw();
           },
-          runStart: () => {
-            thread.start();
+          runStart: (runId) => {
+            thread.start(runId);
             redraw();
           },
           runEnd: () => {

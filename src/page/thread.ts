@@ -45,7 +45,15 @@ export class Thread {
       this.base = this.base.slice(0, at);
   }
 
-  start(): void {
+  private runId: string | undefined;
+
+  /**
+   * A run starts: the last run's items become saved ones. The same run announced again (the
+   * stream reconnected and the server replays it) is drawn again from its start instead.
+   */
+  start(runId?: string): void {
+    if (runId === undefined || runId !== this.runId) this.base = this.base.concat(this.live);
+    this.runId = runId;
     this.live = [];
     this.running = true;
     this.tokens = 0;

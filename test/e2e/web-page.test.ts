@@ -1,0 +1,120 @@
+/**
+ * The web page in a real browser (headless Chromium) against the built `zhi serve` and the fake
+ * API: set-up, a chat with a table, an approval refused then allowed (Enter answers nothing), a
+ * hostile answer that runs nothing, and the page in Chinese.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HAVE_CHROMIUM, useBrowser } from '../helpers/browser.js';
+import { useE2E } from '../helpers/e2e.js';
+import { useServe } from '../helpers/web.js';
+
+const e = useE2E();
+const serve = useServe(e);
+const browser = useBrowser();
+
+const TABLE =
+  '| City | Rain (mm) |\n|---|--:|\n| Beijing | 571 |\n| Shanghai | 1,164 |\n| Guangzhou | 1,736 |';
+
+async function send(page: import('playwright-core').Page, text: string): Promise<void> {
+  await page.fill('textarea', text);
+  await page.keyboard.press('Enter');
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
+  it('chat: a streamed answer with a table drawn as a real table, thinking folded, the cost line', async () => {
+    e.fake.script({
+      kind: 'text',
+      text: `Here are the figures:\n\n${TABLE}\n\nDone.`,
+      reasoning: 'Let me look.',
+      chunk: 6,
+    });
+    const s = await serve();
+    const { page, errors } = await browser.open(s.url);
+    await send(page, 'rain per city please');
+    await page.waitForSelector('.cost');
+    const cells = await page.$$eval('.msg.assistant table tbody tr', (rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(cells).toEqual([
+      ['Beijing', '571'],
+      ['Shanghai', '1,164'],
+      ['Guangzhou', '1,736'],
+    ]);
+    expect(await page.textContent('.msg.user')).toBe('rain per city please');
+    expect(await page.getAttribute('details.thinking', 'open')).toBeNull();
+    expect(await page.textContent('.cost')).toMatch(/tokens/);
+    // The conversation is listed, and reloading the page draws it once, from the session file.
+    await page.reload();
+    await page.waitForSelector('.msg.assistant table');
+    expect(await page.$$eval('.msg.assistant table', (t) => t.length)).toBe(1);
+    expect(await page.textContent('.recent')).toMatch(/rain per city/);
+    expect(errors).toEqual([]);
+  });
+
+  it('an approval is a dialog that waits: Enter answers nothing, No refuses, Yes allows', async () => {
+    const write = (path: string) => ({
+      kind: 'tools' as const,
+      calls: [{ name: 'file_write', arguments: { path, content: 'hi\n' } }],
+    });
+    e.fake.script(write('no.md'), { kind: 'text', text: 'Not written.' });
+    e.fake.script(write('yes.md'), { kind: 'text', text: 'Written.' });
+    const s = await serve();
+    const { page, errors } = await browser.open(s.url);
+    await send(page, 'write no.md');
+    const dialog = await page.waitForSelector('dialog[open] [data-testid=approval]');
+    expect(await dialog.textContent()).toMatch(/no\.md/);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    expect(await page.isVisible('dialog[open]')).toBe(true);
+    await page.click('dialog button:text-is("No")');
+    await page.waitForSelector('.cost');
+    expect(existsSync(join(e.cwd, 'zhi-output', 'no.md'))).toBe(false);
+
+    await send(page, 'write yes.md');
+    await page.waitForSelector('dialog[open] [data-testid=approval]');
+    await page.click('dialog button:text-is("Yes, this once")');
+    await page.waitForFunction("document.querySelectorAll('.cost').length === 2");
+    expect(readFileSync(join(e.cwd, 'zhi-output', 'yes.md'), 'utf8')).toBe('hi\n');
+    expect(errors).toEqual([]);
+  });
+
+  it('a hostile answer runs nothing: <script>, <img onerror>, a javascript: link', async () => {
+    const hostile = [
+      'Look: <script>window.__owned = 1; alert(1)</script>',
+      '<img src=x onerror="window.__owned = 2; alert(2)">',
+      '[click me](javascript:window.__owned=3;alert(3))',
+      '![pic](https://example.com/track.png) <a href="javascript:alert(4)" onclick="alert(5)">raw</a>',
+    ].join('\n\n');
+    e.fake.script({ kind: 'text', text: hostile });
+    const s = await serve();
+    const { page, errors, dialogs } = await browser.open(s.url);
+    await send(page, 'hello');
+    await page.waitForSelector('.cost');
+    const md = page.locator('.msg.assistant .md');
+    expect(await md.locator('script, img, [onerror], [onclick]').count()).toBe(0);
+    expect(await md.locator('a[href^="javascript"]').count()).toBe(0);
+    // Raw HTML is shown as the text it is.
+    expect(await md.textContent()).toContain('<script>window.__owned = 1; alert(1)</script>');
+    await md.getByText('click me').click();
+    await page.waitForTimeout(200);
+    expect(await page.evaluate('window.__owned')).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('the page in Chinese: its words come from the catalogue in the person’s language', async () => {
+    e.fake.script({ kind: 'text', text: `结果如下：\n\n| 城市 | 降雨 |\n|---|--:|\n| 北京 | 571 |` });
+    const s = await serve(['serve'], { ZHI_LANGUAGE: 'zh' });
+    const { page, errors } = await browser.open(s.url, { locale: 'zh-CN' });
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+    expect(await page.textContent('nav.side')).toContain('技能');
+    expect(await page.textContent('button[type=submit]')).toBe('发送');
+    await send(page, '各城市降雨量');
+    await page.waitForSelector('.cost');
+    expect(await page.textContent('.msg.assistant td')).toBe('北京');
+    expect(errors).toEqual([]);
+  });
+});
