@@ -76,7 +76,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
     await send(page, 'write yes.md');
     await page.waitForSelector('dialog[open] [data-testid=approval]');
     await page.click('dialog button:text-is("Yes, this once")');
-    await page.waitForFunction("document.querySelectorAll('.cost').length === 2");
+    await expect.poll(() => page.locator('.cost').count(), { timeout: 20_000 }).toBe(2);
     expect(readFileSync(join(e.cwd, 'zhi-output', 'yes.md'), 'utf8')).toBe('hi\n');
     expect(errors).toEqual([]);
   });
