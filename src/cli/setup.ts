@@ -225,7 +225,8 @@ async function offerDemo(
   return runRepl(chatCtx, demo ? { first: t('setup.demoPrompt') } : {});
 }
 
-async function checkKey(
+/** The wizard's live key check (a one-token call); also the page's set-up (cli/web/api-settings.ts). */
+export async function checkKey(
   baseUrl: string,
   apiKey: string,
   platform: Platform,
@@ -241,7 +242,7 @@ async function checkKey(
   return res.type === 'error' ? res.error : undefined;
 }
 
-function describeProblem(err: ApiErrorInfo): string {
+export function describeProblem(err: ApiErrorInfo): string {
   switch (err.kind) {
     case 'auth':
       return t('setup.badKey');

@@ -11,7 +11,9 @@ import { Approvals } from './approvals.js';
 import { Conversations } from './conversations.js';
 import { ROUTES } from './routes.js';
 import { startServer } from './server.js';
+import { SkillRuns } from './skill-runs.js';
 import type { WebState } from './state.js';
+import { Uploads } from './uploads.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -41,10 +43,13 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   checkHost(extra.host);
   const port = portOf(extra.port);
   const approvals = new Approvals();
+  const uploads = new Uploads();
   const state: WebState = {
     ctx,
     approvals,
-    conversations: new Conversations(() => state.ctx, approvals),
+    uploads,
+    conversations: new Conversations(() => state.ctx, approvals, uploads),
+    skillRuns: new SkillRuns(() => state.ctx, approvals),
   };
   const server = await startServer(state, ROUTES, port).catch((err: NodeJS.ErrnoException) => {
     throw new ZhiError({

@@ -11,16 +11,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { grantTyped } from '../../agent/permissions.js';
 import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
 import { loadSession, type SessionSummary } from '../../agent/sessions/store.js';
-import type { ContentPart } from '../../llm/types.js';
 import { toZhiError } from '../../support/errors.js';
 import { type BuiltChat, createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
 import { errorJson } from '../render/error.js';
 import { isDelta, streamJsonEvent } from '../render/formats/stream-json.js';
 import type { Approvals } from './approvals.js';
+import { uploadPaths, withAttachments } from './attachments.js';
 import { EventChannel } from './channel.js';
 import { type HistoryItem, historyItems } from './history.js';
 import { httpError } from './http.js';
+import type { Uploads } from './uploads.js';
 
 interface Live {
   id: string;
@@ -48,11 +49,7 @@ export class Conversations {
   constructor(
     private readonly ctx: () => AppContext,
     private readonly approvals: Approvals,
-    /** The message to send: the text, with the files attached to it (uploads). */
-    private readonly compose: (
-      text: string,
-      attachments: readonly string[],
-    ) => Promise<string | ContentPart[]> = async (text) => text,
+    private readonly uploads: Uploads,
   ) {}
 
   /** A new chat; its id is its session's (the file is written with the first message). */
@@ -163,7 +160,7 @@ export class Conversations {
     const live = await this.ensure(id);
     if (live.run) throw busy();
     const { chat } = live.built;
-    const content = await this.compose(text, attachments);
+    const paths = uploadPaths(this.uploads, attachments);
     if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
     chat.deps.named?.addText(text);
     const runId = randomBytes(6).toString('hex');
@@ -172,6 +169,17 @@ export class Conversations {
     const done = (async () => {
       let result: unknown;
       try {
+        const attaching = {
+          ctx: this.ctx(),
+          built: live.built,
+          channel: live.channel,
+          approvals: this.approvals,
+        };
+        const content = await withAttachments(text, paths, {
+          ...attaching,
+          uploads: this.uploads,
+          signal: abort.signal,
+        });
         const run = chat.send(content, abort.signal);
         let step = await run.next();
         while (!step.done) {

@@ -5,7 +5,7 @@ import { oneLine } from '../../support/graphemes.js';
 import { toolTitle } from '../render/tool-names.js';
 
 export type HistoryItem =
-  | { role: 'user'; text: string }
+  | { role: 'user'; text: string; attachments?: string[] }
   | { role: 'assistant'; text: string; thinking?: string }
   | { role: 'tool'; name: string; label: string; ok: boolean; summary: string };
 
@@ -17,7 +17,7 @@ export function historyItems(messages: readonly Message[]): HistoryItem[] {
   const names = new Map<string, string>();
   for (const m of messages) {
     if (m.role === 'system') continue;
-    if (m.role === 'user') items.push({ role: 'user', text: messageText(m) });
+    if (m.role === 'user') items.push(userItem(messageText(m)));
     else if (m.role === 'assistant') {
       for (const call of m.tool_calls ?? []) names.set(call.id, call.function.name);
       if (m.content || m.reasoning_content)
@@ -35,4 +35,14 @@ export function historyItems(messages: readonly Message[]): HistoryItem[] {
     }
   }
   return items;
+}
+
+/** Attached documents follow the person's words as `<document name="…">` blocks (attach.ts). */
+const DOCUMENT = /\n\n<document name="([^"]*)" path="[^"]*">/g;
+
+/** What the person typed, and the names of the files they attached (not the files' text). */
+function userItem(text: string): HistoryItem {
+  const names = [...text.matchAll(DOCUMENT)].map((m) => m[1]!);
+  if (!names.length) return { role: 'user', text };
+  return { role: 'user', text: text.slice(0, text.search(DOCUMENT)), attachments: names };
 }

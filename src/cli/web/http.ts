@@ -71,7 +71,8 @@ export function errorBody(err: ZhiError): {
 
 export function sendError(res: ServerResponse, err: unknown): void {
   if (err instanceof HttpError) {
-    if (err.status === 413) res.setHeader('Connection', 'close');
+    // The body may be left unread (a refused upload): the connection ends with the answer.
+    if (err.status >= 400 && err.status !== 404 && !res.headersSent) res.setHeader('Connection', 'close');
     sendJson(res, err.status, errorBody(err.error));
     return;
   }

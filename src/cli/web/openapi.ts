@@ -88,10 +88,15 @@ export const OPERATIONS: Op[] = [
     method: 'post',
     path: '/api/skills/{name}/runs',
     summary: 'Run a skill on files or a folder',
-    body: obj({ inputs: paths, batch: { type: 'boolean' }, resume: { type: 'boolean' } }, ['inputs']),
+    body: obj({ inputs: paths, batch: { type: 'boolean' }, force: { type: 'boolean' } }, ['inputs']),
     status: 202,
   },
-  { method: 'get', path: '/api/runs', summary: 'Folder runs and batch jobs with their state' },
+  {
+    method: 'get',
+    path: '/api/runs',
+    summary: "This server's skill runs and the output folder's run records",
+  },
+  { method: 'get', path: '/api/batch', summary: 'The Batch API jobs of this key with their state' },
   { method: 'get', path: '/api/runs/{id}', summary: 'One run' },
   {
     method: 'get',

@@ -49,7 +49,10 @@ export async function startServer(state: WebState, routes: Routes[], port: numbe
   server.requestTimeout = 0;
   await listen(server, port);
   bound = (server.address() as AddressInfo).port;
-  const ping = setInterval(() => state.conversations.ping(), PING_MS);
+  const ping = setInterval(() => {
+    state.conversations.ping();
+    state.skillRuns.ping();
+  }, PING_MS);
   ping.unref();
   return {
     port: bound,
@@ -57,7 +60,7 @@ export async function startServer(state: WebState, routes: Routes[], port: numbe
     url: `http://127.0.0.1:${bound}/?token=${secret}`,
     close: async () => {
       clearInterval(ping);
-      await state.conversations.close();
+      await Promise.all([state.conversations.close(), state.skillRuns.close()]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -57,6 +57,7 @@ export const web = defineMessages(
     'web.placeholder':
       'zhi is running, but its page was not built into this installation. The API works (see /openapi.json).',
     'web.tab.title': 'zhi',
+    'web.err.noAttachment': 'None of the attached files could be read; the message goes without them.',
   },
   {
     'web.started': 'zhi 正在上面的地址提供页面（仅限这台电脑）。',
@@ -109,5 +110,6 @@ export const web = defineMessages(
     'web.err.noInputs': '请为技能至少选择一个文件或文件夹。',
     'web.placeholder': 'zhi 正在运行，但这个安装中没有构建它的页面。API 可以使用（见 /openapi.json）。',
     'web.tab.title': 'zhi',
+    'web.err.noAttachment': '附加的文件都无法读取，消息将不带附件发送。',
   },
 );

@@ -310,3 +310,36 @@ export async function readXlsx(data: Buffer, limit: number): Promise<Extracted> 
     ...(hiddenParts.length ? { hidden: hiddenParts } : {}),
   };
 }
+
+/** Each sheet's rows as text (the web page's preview of a workbook zhi wrote), up to `limit` bytes. */
+export async function readXlsxSheets(
+  data: Buffer,
+  limit: number,
+): Promise<{ name: string; rows: string[][] }[]> {
+  const numfmt = await import('numfmt');
+  let zip: ZipParts;
+  let parts: WorkbookParts;
+  try {
+    zip = await openZip(data);
+    parts = await readWorkbookParts(zip);
+  } catch (err) {
+    throw unreadable(err);
+  }
+  const fmt = new NumberFormatter(numfmt, parts.date1904);
+  const sheets: { name: string; rows: string[][] }[] = [];
+  let size = 0;
+  try {
+    for (const sheet of parts.sheets) {
+      if (size > limit) break;
+      const read = await streamSheet(zip, sheet.path, parts, fmt, limit - size);
+      const rows = trimColumns(read.rows);
+      sheets.push({ name: sheet.name, rows });
+      size += rows.reduce((n, r) => n + r.join('').length, 0);
+    }
+  } catch (err) {
+    throw unreadable(err);
+  } finally {
+    await parts.strings.close();
+  }
+  return sheets;
+}
