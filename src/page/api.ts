@@ -57,10 +57,11 @@ export const api = {
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
   del: <T>(path: string) => request<T>('DELETE', path),
-  upload: <T>(file: Blob, name: string) =>
+  upload: <T>(file: Blob, name: string, folder?: string) =>
     request<T>('POST', '/api/uploads', file, {
       'X-File-Name': encodeURIComponent(name),
       'Content-Type': 'application/octet-stream',
+      ...(folder ? { 'X-Upload-Folder': encodeURIComponent(folder) } : {}),
     }),
 };
 

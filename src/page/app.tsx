@@ -5,7 +5,8 @@ import { api, enc } from './api.js';
 import { ChatView } from './chat.js';
 import { t } from './i18n.js';
 import { OutputsView } from './outputs.js';
-import { RunsView, RunView } from './runs.js';
+import { RunView } from './run-view.js';
+import { RunsView } from './runs.js';
 import { SessionsView } from './sessions.js';
 import { SettingsView, SetupView } from './setup.js';
 import { SkillsView } from './skills.js';
@@ -109,7 +110,7 @@ function View({ view, arg, status, navigate, refresh, reload }: ViewProps) {
     case 'skills':
       return <SkillsView name={arg} navigate={navigate} />;
     case 'runs':
-      return arg ? <RunView id={arg} navigate={navigate} /> : <RunsView navigate={navigate} />;
+      return arg ? <RunView id={arg} navigate={navigate} /> : <RunsView />;
     case 'outputs':
       return <OutputsView />;
     case 'sessions':

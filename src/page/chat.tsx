@@ -63,6 +63,10 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
           },
           approval: (a) => setApprovals((list) => [...list.filter((x) => x.id !== a.id), a]),
           approvalDone: (aid) => setApprovals((list) => list.filter((x) => x.id !== aid)),
+          note: (text) => {
+            thread.note(text);
+            redraw();
+          },
           offline: setOffline,
         });
       })

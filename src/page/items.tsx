@@ -24,6 +24,15 @@ export function ItemView({ item }: { item: Item }) {
       return (
         <div class="msg user">
           <div class="bubble">{item.text}</div>
+          {item.attachments && (
+            <ul class="chips sent">
+              {item.attachments.map((a) => (
+                <li key={a} class="chip">
+                  {a}
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       );
     case 'assistant':

@@ -1,7 +1,7 @@
 // First-run set-up (key, platform, language, model; the server checks the key live, as the
 // terminal's wizard does) and the settings (language, model, connected folder).
 import { useState } from 'preact/hooks';
-import { api } from './api.js';
+import { ApiError, api } from './api.js';
 import { t } from './i18n.js';
 import type { Status } from './types.js';
 import { ErrorBox } from './ui.js';
@@ -17,7 +17,7 @@ export function SetupView({ status, onDone }: { status: Status; onDone(): void }
   const [model, setModel] = useState(status.model ?? status.models[0]?.id ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
-  const submit = async (e: Event) => {
+  const submit = async (e: Event, save = false) => {
     e.preventDefault();
     setBusy(true);
     setError(undefined);
@@ -27,6 +27,7 @@ export function SetupView({ status, onDone }: { status: Status; onDone(): void }
         platform,
         language,
         ...(model ? { model } : {}),
+        ...(save ? { save } : {}),
       });
       onDone();
     } catch (err) {
@@ -80,6 +81,12 @@ export function SetupView({ status, onDone }: { status: Status; onDone(): void }
         <button type="submit" class="primary" disabled={busy || !apiKey.trim()}>
           {busy ? t('page.setup.checking') : t('page.setup.save')}
         </button>
+        {/* As the wizard offers: a key that could not be checked (no network, no balance) can be kept anyway; a rejected one cannot. */}
+        {error instanceof ApiError && error.status === 400 && error.body.code !== 'auth' && (
+          <button type="button" disabled={busy} onClick={(e) => submit(e, true)}>
+            {t('page.setup.saveAnyway')}
+          </button>
+        )}
       </form>
     </main>
   );

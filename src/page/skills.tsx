@@ -3,10 +3,10 @@
 // (online or as a cheaper batch job).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc } from './api.js';
-import { money, num, t } from './i18n.js';
+import { t } from './i18n.js';
 import type { Estimate, Skill, Upload } from './types.js';
 import { ErrorBox, Loading } from './ui.js';
-import { droppedFiles, uploadAll } from './uploads.js';
+import { droppedFiles, runFolderName, uploadAll } from './uploads.js';
 
 export function SkillsView({ name, navigate }: { name: string | undefined; navigate(p: string): void }) {
   const [skills, setSkills] = useState<Skill[]>();
@@ -45,59 +45,28 @@ export function SkillsView({ name, navigate }: { name: string | undefined; navig
 }
 
 function SkillRunForm({ skill, navigate }: { skill: Skill; navigate(p: string): void }) {
-  const [inputs, setInputs] = useState<string[]>([]);
+  const [uploadsDir] = useState(() => runFolderName(skill.name));
+  const [dropped, setDropped] = useState(false);
   const [folder, setFolder] = useState('');
-  const [uploaded, setUploaded] = useState<Upload[]>([]);
-  const [busy, setBusy] = useState<'upload' | 'estimate' | 'run' | undefined>();
+  const [busy, setBusy] = useState<'estimate' | 'run' | undefined>();
   const [estimate, setEstimate] = useState<Estimate>();
   const [error, setError] = useState<unknown>();
-  const [over, setOver] = useState(false);
-  const files = useRef<HTMLInputElement>(null);
-  const dir = useRef<HTMLInputElement>(null);
-
-  const add = async (list: File[]) => {
-    if (list.length === 0) return;
-    setBusy('upload');
+  // The files dropped or picked are uploaded into a folder of their own, and the skill runs on it.
+  // A skill takes one input: those files, or else the folder typed below.
+  const all = dropped ? [`zhi-uploads/${uploadsDir}/`] : folder.trim() ? [folder.trim()] : [];
+  const act = async (what: 'estimate' | 'run', batch = false) => {
+    setBusy(what);
     setError(undefined);
-    setEstimate(undefined);
     try {
-      const ups = await uploadAll(list);
-      setUploaded((u) => [...u, ...ups]);
-      setInputs((i) => [...i, ...ups.map((u) => u.path)]);
+      const path = `/api/skills/${enc(skill.name)}/${what === 'estimate' ? 'estimate' : 'runs'}`;
+      if (what === 'estimate') setEstimate(await api.post<Estimate>(path, { inputs: all }));
+      else navigate(`/runs/${(await api.post<{ runId: string }>(path, { inputs: all, batch })).runId}`);
     } catch (e) {
       setError(e);
     } finally {
       setBusy(undefined);
     }
   };
-  const all = folder.trim() ? [...inputs, folder.trim()] : inputs;
-  const doEstimate = async () => {
-    setBusy('estimate');
-    setError(undefined);
-    try {
-      setEstimate(await api.post<Estimate>(`/api/skills/${enc(skill.name)}/estimate`, { inputs: all }));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(undefined);
-    }
-  };
-  const run = async (batch: boolean) => {
-    setBusy('run');
-    setError(undefined);
-    try {
-      const { runId } = await api.post<{ runId: string }>(`/api/skills/${enc(skill.name)}/runs`, {
-        inputs: all,
-        batch,
-      });
-      navigate(`/runs/${runId}`);
-    } catch (e) {
-      setError(e);
-      setBusy(undefined);
-    }
-  };
-  const currency = estimate?.currency;
-  const price = (p: number | string | undefined) => (typeof p === 'number' ? money(p, currency) : (p ?? '—'));
   return (
     <div class="skill-run">
       <a href="#/skills" class="back">
@@ -105,6 +74,89 @@ function SkillRunForm({ skill, navigate }: { skill: Skill; navigate(p: string): 
       </a>
       <h2>{skill.name}</h2>
       <p>{skill.description}</p>
+      <InputPicker
+        folder={uploadsDir}
+        onAdded={() => {
+          setDropped(true);
+          setEstimate(undefined);
+        }}
+        onError={setError}
+      />
+      <label class="inline-field">
+        <span>{t('page.skills.folder')}</span>
+        <input
+          type="text"
+          value={folder}
+          disabled={dropped}
+          placeholder={t('page.skills.folderPlaceholder')}
+          onInput={(e) => {
+            setFolder(e.currentTarget.value);
+            setEstimate(undefined);
+          }}
+        />
+      </label>
+      <ErrorBox error={error} />
+      <div class="row">
+        <button
+          type="button"
+          class="primary"
+          disabled={all.length === 0 || !!busy}
+          onClick={() => act('estimate')}
+        >
+          {busy === 'estimate' ? t('page.skills.estimating') : t('page.skills.estimate')}
+        </button>
+      </div>
+      {estimate && (
+        <div class="card estimate" aria-live="polite">
+          <h3>{t('page.skills.estimateTitle')}</h3>
+          <pre class="estimate-lines">
+            {estimate.lines.length ? estimate.lines.join('\n') : estimate.text}
+          </pre>
+          <div class="row">
+            <button type="button" class="primary" disabled={!!busy} onClick={() => act('run')}>
+              {t('page.skills.run')}
+            </button>
+            <button type="button" disabled={!!busy} onClick={() => act('run', true)}>
+              {t('page.skills.runBatch')}
+            </button>
+          </div>
+          <p class="hint">{t('page.skills.batchHint')}</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Files for a skill: dropped (folders walked), or picked as files or as a folder; each is uploaded. */
+interface PickerProps {
+  folder: string;
+  onAdded(): void;
+  onError(e: unknown): void;
+}
+
+function InputPicker({ folder, onAdded, onError }: PickerProps) {
+  const [uploaded, setUploaded] = useState<Upload[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const [over, setOver] = useState(false);
+  const files = useRef<HTMLInputElement>(null);
+  const dir = useRef<HTMLInputElement>(null);
+  const add = async (list: File[]) => {
+    if (list.length === 0) return;
+    setUploading(true);
+    onError(undefined);
+    try {
+      const ups = await uploadAll(list, undefined, folder);
+      setUploaded((u) => [...u, ...ups]);
+      onAdded();
+    } catch (e) {
+      onError(e);
+    } finally {
+      setUploading(false);
+    }
+  };
+  const picked = (e: Event) => void add([...((e.currentTarget as HTMLInputElement).files ?? [])]);
+  return (
+    <>
       <section
         class={`dropzone${over ? ' over' : ''}`}
         aria-label={t('page.skills.drop')}
@@ -129,78 +181,19 @@ function SkillRunForm({ skill, navigate }: { skill: Skill; navigate(p: string): 
             {t('page.skills.pickFolder')}
           </button>
         </div>
-        <input
-          ref={files}
-          type="file"
-          multiple
-          hidden
-          onChange={(e) => void add([...(e.currentTarget.files ?? [])])}
-        />
-        <input
-          ref={dir}
-          type="file"
-          hidden
-          {...{ webkitdirectory: '' }}
-          onChange={(e) => void add([...(e.currentTarget.files ?? [])])}
-        />
-        {busy === 'upload' && <p class="muted">{t('page.attach.uploading')}</p>}
+        <input ref={files} type="file" multiple hidden data-testid="skill-files" onChange={picked} />
+        <input ref={dir} type="file" hidden {...{ webkitdirectory: '' }} onChange={picked} />
+        {uploading && <p class="muted">{t('page.attach.uploading')}</p>}
       </section>
       {uploaded.length > 0 && (
-        <ul class="chips">
+        <ul class="chips" aria-label={t('page.attach.list')}>
           {uploaded.map((u) => (
             <li class="chip" key={u.id}>
-              {u.name}
+              {u.name.split('/').pop()}
             </li>
           ))}
         </ul>
       )}
-      <label class="inline-field">
-        <span>{t('page.skills.folder')}</span>
-        <input
-          type="text"
-          value={folder}
-          placeholder={t('page.skills.folderPlaceholder')}
-          onInput={(e) => {
-            setFolder(e.currentTarget.value);
-            setEstimate(undefined);
-          }}
-        />
-      </label>
-      <ErrorBox error={error} />
-      <div class="row">
-        <button type="button" class="primary" disabled={all.length === 0 || !!busy} onClick={doEstimate}>
-          {busy === 'estimate' ? t('page.skills.estimating') : t('page.skills.estimate')}
-        </button>
-      </div>
-      {estimate && (
-        <div class="card estimate" aria-live="polite">
-          <h3>{t('page.skills.estimateTitle')}</h3>
-          <dl>
-            <dt>{t('page.skills.files')}</dt>
-            <dd>{num(estimate.files)}</dd>
-            <dt>{t('page.skills.tokens')}</dt>
-            <dd>{num(estimate.tokens)}</dd>
-            <dt>{t('page.skills.price')}</dt>
-            <dd>{price(estimate.price)}</dd>
-            {estimate.batchPrice !== undefined && (
-              <>
-                <dt>{t('page.skills.batchPrice')}</dt>
-                <dd>{price(estimate.batchPrice)}</dd>
-              </>
-            )}
-          </dl>
-          {estimate.lines.length > 0 && <pre class="estimate-lines">{estimate.lines.join('\n')}</pre>}
-          <div class="row">
-            <button type="button" class="primary" disabled={!!busy} onClick={() => run(false)}>
-              {t('page.skills.run')}
-            </button>
-            <button type="button" disabled={!!busy} onClick={() => run(true)}>
-              {t('page.skills.runBatch')}
-            </button>
-          </div>
-          <p class="hint">{t('page.skills.batchHint')}</p>
-        </div>
-      )}
-    </div>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 // A run's events as Server-Sent Events (docs/web-api.md): `run` (one RunEvent), `approval`,
-// `approval_done`, `run_start`, `run_end`. EventSource reconnects by itself and sends
+// `approval_done`, `run_start`, `run_end`, `note`. EventSource reconnects by itself and sends
 // Last-Event-ID; the server then replays the current run from its start, which `run_start`
 // announces, so a listener resets what it drew of that run and draws it again.
 import type { Approval, RunEvent } from './types.js';
@@ -10,6 +10,8 @@ export interface StreamHandlers {
   runEnd?(runId: string, result: unknown): void;
   approval?(a: Approval): void;
   approvalDone?(id: string, answer: string): void;
+  /** A line the server says about the run (an attachment read: "Attached notes.md (text, 31 B)"). */
+  note?(text: string): void;
   /** The connection dropped (true) or came back (false). */
   offline?(down: boolean): void;
 }
@@ -26,6 +28,7 @@ export function openStream(url: string, h: StreamHandlers): () => void {
   on('run_end', (d) => h.runEnd?.((d as { runId: string }).runId, (d as { result?: unknown }).result));
   on('approval', (d) => h.approval?.(d as Approval));
   on('approval_done', (d) => h.approvalDone?.((d as { id: string }).id, (d as { answer: string }).answer));
+  on('note', (d) => h.note?.((d as { text: string }).text));
   source.onerror = () => h.offline?.(true);
   source.onopen = () => h.offline?.(false);
   return () => source.close();

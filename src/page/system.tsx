@@ -5,6 +5,8 @@ import { t } from './i18n.js';
 import type { DoctorCheck, McpServer } from './types.js';
 import { Empty, ErrorBox, Loading } from './ui.js';
 
+const MARKS: Record<string, string> = { ok: '✓', note: '·', optional: '○', problem: '✗' };
+
 export function SystemView() {
   const [mcp, setMcp] = useState<McpServer[]>();
   const [checks, setChecks] = useState<DoctorCheck[]>();
@@ -28,6 +30,7 @@ export function SystemView() {
             <tr>
               <th>{t('page.system.name')}</th>
               <th>{t('page.system.state')}</th>
+              <th>{t('page.system.transport')}</th>
               <th>{t('page.system.tools')}</th>
             </tr>
           </thead>
@@ -39,6 +42,7 @@ export function SystemView() {
                   <span class={`state ${s.error ? 'failed' : 'done'}`}>{s.state}</span>
                   {s.error && <div class="reason">{s.error}</div>}
                 </td>
+                <td>{s.transport ?? ''}</td>
                 <td>{Array.isArray(s.tools) ? s.tools.length : (s.tools ?? '')}</td>
               </tr>
             ))}
@@ -50,12 +54,12 @@ export function SystemView() {
       {checks && (
         <ul class="checks">
           {checks.map((c, i) => (
-            <li key={i} class={c.ok ? 'ok' : (c.level ?? 'failed')}>
+            <li key={i} class={c.level}>
               <span class="check-mark" aria-hidden="true">
-                {c.ok ? '✓' : c.level === 'warn' || c.level === 'warning' ? '!' : '✗'}
+                {MARKS[c.level] ?? '·'}
               </span>
               <div>
-                <strong>{c.name}</strong> <span>{c.text}</span>
+                <span>{c.text}</span>
                 {c.advice && <p class="muted">{c.advice}</p>}
               </div>
             </li>

@@ -6,7 +6,7 @@ import { t } from './i18n.js';
 import type { Cost, HistoryItem, RunEvent } from './types.js';
 
 export type Item =
-  | { kind: 'user'; text: string }
+  | { kind: 'user'; text: string; attachments?: string[] }
   | { kind: 'assistant'; text: string; thinking: string; streaming: boolean }
   | { kind: 'tool'; id: string; label: string; ok?: boolean; summary?: string; lines?: string[] }
   | { kind: 'notice'; tone: 'error' | 'warning' | 'retry' | 'info'; text: string; advice?: string[] }
@@ -191,6 +191,11 @@ export class Thread {
     this.running = false;
   }
 
+  /** A line the server said about the run (an attachment read). */
+  note(text: string): void {
+    this.notice('info', text);
+  }
+
   private notice(tone: 'error' | 'warning' | 'retry' | 'info', text: string, advice?: string[]): void {
     if (!text) return;
     this.closeAnswer();
@@ -228,7 +233,8 @@ export function textOf(content: unknown): string {
 }
 
 function fromHistory(h: HistoryItem): Item {
-  if (h.role === 'user') return { kind: 'user', text: h.text };
+  if (h.role === 'user')
+    return { kind: 'user', text: h.text, ...(h.attachments?.length ? { attachments: h.attachments } : {}) };
   if (h.role === 'assistant')
     return { kind: 'assistant', text: h.text, thinking: h.thinking ?? '', streaming: false };
   return { kind: 'tool', id: '', label: h.label, ok: h.ok, ...(h.summary ? { summary: h.summary } : {}) };

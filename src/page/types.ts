@@ -37,7 +37,7 @@ export interface Conversation {
 }
 
 export type HistoryItem =
-  | { role: 'user'; text: string }
+  | { role: 'user'; text: string; attachments?: string[] }
   | { role: 'assistant'; text: string; thinking?: string }
   | { role: 'tool'; label: string; ok: boolean; summary?: string };
 
@@ -64,26 +64,44 @@ export interface Skill {
   inputs?: unknown;
 }
 
+/** The `--dry-run` estimate in the terminal's words (files, tokens, prices, the batch price). */
 export interface Estimate {
-  files: number;
-  tokens: number;
-  price: number | string;
-  batchPrice?: number | string;
-  currency?: string;
+  text: string;
   lines: string[];
 }
 
-export interface RunRecord {
+/** A skill run of this server (`live`) or a folder's run record (`record`, from any zhi). */
+export type RunRecord =
+  | {
+      id: string;
+      kind: 'live';
+      skill: string;
+      inputs: string[];
+      batch?: boolean;
+      state: 'running' | 'done' | 'stopped' | 'failed';
+      startedAt: string;
+      result?: { stopReason?: string; error?: ErrorBody };
+    }
+  | {
+      id: string;
+      kind: 'record';
+      skill: string;
+      folder: string;
+      model?: string;
+      startedAt: string;
+      updatedAt?: string;
+      done: number;
+      failed: { file: string; error: string }[];
+      batch?: { id: string; status: string; text: string };
+    };
+
+export interface BatchJob {
   id: string;
+  status: string;
+  text: string;
+  counts?: { total: number; completed: number; failed: number };
   skill?: string;
-  state?: string;
-  status?: string;
-  batch?: boolean;
-  startedAt?: string;
-  updatedAt?: string;
-  counts?: Counts;
-  inputs?: string[];
-  [more: string]: unknown;
+  createdAt?: string;
 }
 
 export interface OutputFile {
@@ -113,14 +131,15 @@ export interface Usage {
 export interface McpServer {
   name: string;
   state: string;
+  transport?: string;
+  trust?: string;
   tools?: number | string[];
   error?: string;
 }
 
 export interface DoctorCheck {
-  name: string;
   ok: boolean;
-  level?: string;
+  level: 'ok' | 'note' | 'optional' | 'problem';
   text: string;
   advice?: string;
 }

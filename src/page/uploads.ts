@@ -3,10 +3,15 @@
 import { api } from './api.js';
 import type { Upload } from './types.js';
 
-export async function uploadAll(files: File[], onEach?: (u: Upload) => void): Promise<Upload[]> {
+/** Upload files one by one (into `zhi-uploads/<folder>/` when a folder is named). */
+export async function uploadAll(
+  files: File[],
+  onEach?: (u: Upload) => void,
+  folder?: string,
+): Promise<Upload[]> {
   const done: Upload[] = [];
   for (const file of files) {
-    const up = await api.upload<Upload>(file, file.name || pastedName(file));
+    const up = await api.upload<Upload>(file, file.name || pastedName(file), folder);
     done.push(up);
     onEach?.(up);
   }
@@ -20,27 +25,33 @@ function pastedName(file: File): string {
   return `pasted-${stamp}.${ext}`;
 }
 
-/** Every file of a drop, folders walked (a dropped folder's files keep their folder in the name). */
+/** Every file of a drop, folders walked (their files side by side: an upload's name has no folder). */
 export async function droppedFiles(data: DataTransfer): Promise<File[]> {
   const entries = [...data.items]
     .map((i) => (i.kind === 'file' ? i.webkitGetAsEntry?.() : null))
     .filter((e): e is FileSystemEntry => !!e);
   if (entries.length === 0) return [...data.files];
   const out: File[] = [];
-  for (const entry of entries) await walk(entry, '', out);
+  for (const entry of entries) await walk(entry, out);
   return out;
 }
 
-async function walk(entry: FileSystemEntry, prefix: string, out: File[]): Promise<void> {
+async function walk(entry: FileSystemEntry, out: File[]): Promise<void> {
   if (entry.isFile) {
-    const file = await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail));
-    out.push(prefix ? new File([file], `${prefix}${file.name}`, { type: file.type }) : file);
+    out.push(await new Promise<File>((ok, fail) => (entry as FileSystemFileEntry).file(ok, fail)));
     return;
   }
   const reader = (entry as FileSystemDirectoryEntry).createReader();
   for (;;) {
     const batch = await new Promise<FileSystemEntry[]>((ok, fail) => reader.readEntries(ok, fail));
     if (batch.length === 0) return;
-    for (const child of batch) await walk(child, `${prefix}${entry.name}/`, out);
+    // Hidden files (.DS_Store, .git) are not the person's documents.
+    for (const child of batch) if (!child.name.startsWith('.')) await walk(child, out);
   }
+}
+
+/** A fresh folder name for the files of one skill run: the skill and the time. */
+export function runFolderName(skill: string): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${skill.replace(/[^\w-]/g, '_')}-${stamp}`;
 }

@@ -33,19 +33,26 @@ export class Uploads {
     return this.byId.get(id);
   }
 
-  /** Take one file from a request body into `folder`/zhi-uploads/. */
+  /**
+   * Take one file from a request body into `folder`/zhi-uploads/, or into a folder of its own
+   * there (`sub`, one safe name: the files dropped for one skill run, run on as a folder).
+   */
   async receive(
     req: IncomingMessage,
     folder: string,
     rawName: string | undefined,
     limit = UPLOAD_LIMIT,
+    rawSub?: string,
   ): Promise<Upload> {
     const name = decodeName(rawName);
-    const dir = join(folder, UPLOADS_DIR);
+    const sub = rawSub === undefined ? undefined : decodeName(rawSub);
+    const base = join(folder, UPLOADS_DIR);
+    const dir = sub === undefined ? base : join(base, sub);
     await mkdir(dir, { recursive: true });
-    // A zhi-uploads that is a link (planted by a document, a tool) would lead the file elsewhere.
-    if ((await lstat(dir)).isSymbolicLink())
-      throw httpError(409, { what: { key: 'web.err.uploadName', params: { name: UPLOADS_DIR } } });
+    // A zhi-uploads (or a folder in it) that is a link (planted by a document, a tool) would lead the file elsewhere.
+    for (const d of sub === undefined ? [base] : [base, dir])
+      if ((await lstat(d)).isSymbolicLink())
+        throw httpError(409, { what: { key: 'web.err.uploadName', params: { name: UPLOADS_DIR } } });
     const { path, out } = await openFresh(dir, name);
     let size = 0;
     try {
@@ -61,7 +68,12 @@ export class Uploads {
       await rm(path, { force: true });
       throw err;
     }
-    const upload = { id: randomBytes(9).toString('base64url'), name: path.slice(dir.length + 1), path, size };
+    const upload = {
+      id: randomBytes(9).toString('base64url'),
+      name: path.slice(base.length + 1),
+      path,
+      size,
+    };
     this.byId.set(upload.id, upload);
     return upload;
   }
@@ -103,10 +115,13 @@ async function openFresh(dir: string, name: string) {
 export function uploadRoutes(router: Router, state: WebState): void {
   router.add('POST', '/api/uploads', async ({ req }) => {
     const header = req.headers['x-file-name'];
+    const sub = req.headers['x-upload-folder'];
     const upload = await state.uploads.receive(
       req,
       state.ctx.cwd,
       Array.isArray(header) ? header[0] : header,
+      UPLOAD_LIMIT,
+      Array.isArray(sub) ? sub[0] : sub,
     );
     return [
       201,
