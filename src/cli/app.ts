@@ -3,6 +3,7 @@ import { loadConfigFile } from '../support/config.js';
 import { ExitCode, type ExitCodeValue, toZhiError, ZhiError } from '../support/errors.js';
 import { resolveLanguage, setLanguage, t } from '../support/i18n/index.js';
 import { closeInheritedFds } from '../support/inherited-fds.js';
+import { installKind } from '../support/install.js';
 import { log } from '../support/log.js';
 import { appPaths, schedulesDir } from '../support/paths.js';
 import { installSecrets, SecretRegistry } from '../support/redact.js';
@@ -139,6 +140,14 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   if (!ctx.stdinIsTTY) {
     const piped = await readStdin();
     return chatOnce(ctx, piped, 'stdin');
+  }
+  // The Windows executable double-clicked in Explorer: the page, where a newcomer can set up and chat.
+  if (process.argv.length <= 2 && process.platform === 'win32' && installKind() === 'exe') {
+    const { startedFromExplorer } = await import('./web/double-click.js');
+    if (startedFromExplorer()) {
+      const web = await import('./web/command.js');
+      return web.run({ ...ctx, args: { ...ctx.args, subcommand: 'web' } });
+    }
   }
   if (!ctx.config.apiKey) {
     // A first run: the wizard, then straight into the chat.

@@ -134,4 +134,27 @@ describe('a chat through the API', () => {
     expect(list.map((c) => c.id)).toContain(id);
     again.close();
   });
+
+  it('a stop withdraws a waiting approval (a no) and ends the run; a running chat cannot be deleted', async () => {
+    e.fake.script(writeCall('stopped.md'), { kind: 'text', text: 'Stopped.' });
+    const s = await serve();
+    const id = await newChat(s);
+    const tab = s.events(`/api/conversations/${id}/events`);
+    await send(s, id, 'write stopped.md');
+    const asked = await tab.until(isApproval);
+    expect((await s.api(`/api/conversations/${id}`, { method: 'DELETE' })).status).toBe(409);
+    expect(await (await s.api(`/api/conversations/${id}/stop`, { method: 'POST' })).json()).toEqual({
+      ok: true,
+    });
+    const done = await tab.until((ev) => ev.event === 'approval_done');
+    expect(done.data).toEqual({ id: (asked.data as { id: string }).id, answer: 'withdrawn' });
+    const end = await tab.until(isEnd);
+    expect((end.data as { result: { stopReason: string } }).result.stopReason).toBe('aborted');
+    expect(existsSync(join(e.cwd, 'zhi-output', 'stopped.md'))).toBe(false);
+    expect((await answer(s, asked, { answer: 'yes' })).status).toBe(404);
+    expect(await (await s.api(`/api/conversations/${id}/stop`, { method: 'POST' })).json()).toEqual({
+      ok: false,
+    });
+    tab.close();
+  });
 });

@@ -3,10 +3,13 @@
  * site's fetch and form, and what its answers must never carry (the token after the first
  * answer, the API key) — against the built zhi and the fake API.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { rawRequest, useServe } from '../helpers/web.js';
+import { pollUntil } from '../helpers/zhi.js';
 
 const e = useE2E();
 const serve = useServe(e);
@@ -123,5 +126,34 @@ describe('zhi serve lets nobody else in', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/this computer only \(127\.0\.0\.1\), not on 0\.0\.0\.0/);
+  });
+});
+
+describe('the CLI without the server', () => {
+  it('a start loads no server code: it is reached from app.ts only by a dynamic import', () => {
+    const dist = join(import.meta.dirname, '../../dist');
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^import\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm))
+        walk(join(dirname(file), (m[1] ?? m[2])!));
+    };
+    const entry = join(dist, 'zhi.js');
+    const app = /import\("(\.\/chunks\/app-[^"]+)"\)/.exec(readFileSync(entry, 'utf8'))![1]!;
+    walk(entry);
+    walk(join(dist, app));
+    expect(seen.size).toBeGreaterThan(3);
+    for (const file of seen)
+      expect(readFileSync(file, 'utf8'), file).not.toContain('Content-Security-Policy');
+  });
+
+  it('zhi web --no-open prints the address first and opens nothing', async () => {
+    const s = await serve(['web', '--no-open', '--port', '0']);
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    await pollUntil(() => /Press Ctrl\+C to stop it/.test(s.stderr()));
+    expect((await s.api('/api/status')).status).toBe(200);
+    expect(s.stderr()).not.toMatch(/opened|could not open/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parentName } from '../../src/cli/web/double-click.js';
 import { cookieSecret, judge, type RequestFacts } from '../../src/cli/web/guard.js';
 
 const PORT = 4567;
@@ -58,4 +59,13 @@ describe('cookieSecret', () => {
     expect(cookieSecret('zhi=abc', PORT)).toBeUndefined();
     expect(cookieSecret(undefined, PORT)).toBeUndefined();
   });
+});
+
+describe('parentName (the double-clicked Windows executable)', () => {
+  it.each([
+    ['"explorer.exe","4312","Console","1","120,344 K"\r\n', 'explorer.exe'],
+    ['"Explorer.EXE","4312","Console","1","120,344 K"', 'explorer.exe'],
+    ['"cmd.exe","9000","Console","1","4,000 K"', 'cmd.exe'],
+    ['INFO: No tasks are running which match the specified criteria.', undefined],
+  ])('%j', (csv, want) => expect(parentName(csv)).toBe(want));
 });

@@ -10,7 +10,7 @@ import type { ApprovalAnswer, Prompter, ToolApproval } from '../../agent/loop.js
 import { t } from '../../support/i18n/index.js';
 import { revealed, visible } from '../../support/sanitize.js';
 import { ALWAYS_SITE, ALWAYS_STANDING, type Question } from '../../tools/types.js';
-import { formatApproval } from '../approval.js';
+import { approvalChoices, formatApproval } from '../approval.js';
 import { makeStyle } from '../render/style.js';
 import type { EventChannel } from './channel.js';
 
@@ -52,7 +52,11 @@ export class Approvals {
     signal: AbortSignal,
   ): Promise<ApprovalAnswer> {
     const plain = makeStyle(false);
-    const [title = '', ...lines] = formatApproval(req, plain, undefined).trimEnd().split('\n');
+    const [title = '', ...all] = formatApproval(req, plain, undefined).trimEnd().split('\n');
+    // The extra answers are buttons on the page (`choices`), not a line to read keys from; the
+    // warning keeps the terminal's words with the page's mark instead of `[WARNING]`.
+    const extra = approvalChoices(req);
+    const lines = all.filter((l) => !extra || l !== extra).map((l) => l.replace(/^\[WARNING\] /, '⚠ '));
     const choices = req.choices ?? [];
     const offered = choices.filter((c) => !ALWAYS_GRANTS.has(c.grant));
     const always = choices.filter((c) => ALWAYS_GRANTS.has(c.grant));
@@ -67,7 +71,7 @@ export class Approvals {
       canAlways: always.length > 0,
       ...(always.length ? { alwaysLabel: always.map((c) => c.label).join(t('tools.approve.sep')) } : {}),
       choices: offered.map((c) => ({ key: c.key, label: c.label })),
-      question: t('tools.approve.question'),
+      question: questionText(),
     };
     const grantsOf = new Map(choices.map((c) => [c.key, c.grant]));
     return this.wait(channel, event, grantsOf, signal).then(({ answer, keys }) => {
@@ -89,7 +93,7 @@ export class Approvals {
       danger: Boolean(q.danger),
       canAlways: false,
       choices: [],
-      question: t('tools.approve.question'),
+      question: questionText(),
     };
     const { answer } = await this.wait(channel, event, new Map(), signal);
     return answer !== 'no';
@@ -120,4 +124,9 @@ export class Approvals {
       channel.emit('approval', { id, ...event });
     });
   }
+}
+
+/** The terminal's question without its keys (`Allow? [y/N]` → `Allow?`): the page has buttons. */
+function questionText(): string {
+  return t('tools.approve.question').replace(/\s*\[[yY]\/[nN]\]\s*$/, '');
 }

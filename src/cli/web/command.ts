@@ -10,7 +10,7 @@ import type { AppContext } from '../context.js';
 import { Approvals } from './approvals.js';
 import { Conversations } from './conversations.js';
 import { ROUTES } from './routes.js';
-import { startServer } from './server.js';
+import { type RunningServer, startServer } from './server.js';
 import { SkillRuns } from './skill-runs.js';
 import type { WebState } from './state.js';
 import { Uploads } from './uploads.js';
@@ -38,10 +38,8 @@ export function checkHost(value: string | true | undefined): void {
   });
 }
 
-export async function run(ctx: AppContext): Promise<ExitCodeValue> {
-  const { extra, subcommand } = ctx.args;
-  checkHost(extra.host);
-  const port = portOf(extra.port);
+/** The server with everything its routes share, started on 127.0.0.1. */
+async function startWeb(ctx: AppContext, port: number): Promise<RunningServer> {
   const approvals = new Approvals();
   const uploads = new Uploads();
   const state: WebState = {
@@ -51,13 +49,19 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
     conversations: new Conversations(() => state.ctx, approvals, uploads),
     skillRuns: new SkillRuns(() => state.ctx, approvals),
   };
-  const server = await startServer(state, ROUTES, port).catch((err: NodeJS.ErrnoException) => {
+  return startServer(state, ROUTES, port).catch((err: NodeJS.ErrnoException) => {
     throw new ZhiError({
       kind: 'io',
       what: { key: 'web.err.listen', params: { port, reason: err.code ?? err.message } },
       tries: [{ key: 'web.err.listenTry' }],
     });
   });
+}
+
+export async function run(ctx: AppContext): Promise<ExitCodeValue> {
+  const { extra, subcommand } = ctx.args;
+  checkHost(extra.host);
+  const server = await startWeb(ctx, portOf(extra.port));
   process.stdout.write(`${server.url}\n`);
   process.stderr.write(`${t('web.started')}\n${t('web.stopHint')}\n`);
   if (subcommand === 'web' && extra['no-open'] === undefined) openBrowser(server.url);
@@ -73,19 +77,44 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   return ExitCode.ok;
 }
 
+/** The REPL's server (`/web`): started once, in the REPL's process, until it ends. */
+let inRepl: Promise<RunningServer> | undefined;
+
+/**
+ * `/web` in the REPL: the page opened on this conversation (`#conversation=<id>`, once its
+ * session file exists), served by this process. Returns the address, for the REPL to show.
+ */
+export async function openFromRepl(
+  ctx: AppContext,
+  sessionId: string | undefined,
+  say: (line: string) => void,
+): Promise<string> {
+  inRepl ??= startWeb(ctx, 0);
+  const server = await inRepl.catch((err: unknown) => {
+    inRepl = undefined;
+    throw err;
+  });
+  const url = sessionId ? `${server.url}#conversation=${encodeURIComponent(sessionId)}` : server.url;
+  openBrowser(url, say);
+  return url;
+}
+
 /** The system's way to open an address in the default browser. */
-function openBrowser(url: string): void {
+function openBrowser(
+  url: string,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): void {
   const [cmd, args] =
     process.platform === 'win32'
       ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
       : process.platform === 'darwin'
         ? ['open', [url]]
         : ['xdg-open', [url]];
-  const say = (reason: string) => process.stderr.write(`${t('web.openFailed', { reason })}\n`);
+  const say = (reason: string) => write(t('web.openFailed', { reason }));
   try {
     const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
     child.once('error', (err) => say(err.message));
-    child.once('spawn', () => process.stderr.write(`${t('web.opened')}\n`));
+    child.once('spawn', () => write(t('web.opened')));
     child.unref();
   } catch (err) {
     say((err as Error).message);

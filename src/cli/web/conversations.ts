@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { grantTyped } from '../../agent/permissions.js';
-import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
+import { deleteSession, findSession, listSessions } from '../../agent/sessions/listing.js';
 import { loadSession, type SessionSummary } from '../../agent/sessions/store.js';
 import { toZhiError } from '../../support/errors.js';
 import { type BuiltChat, createChat } from '../chat.js';
@@ -114,13 +114,15 @@ export class Conversations {
     };
   }
 
+  /** The saved session of this exact id (the index finds it without reading every file). */
   private async summary(id: string): Promise<SessionSummary | undefined> {
-    const { sessionsDir } = this.ctx().paths;
-    return (await listSessions(sessionsDir)).find((s) => s.id === id);
+    if (!/^[\w.-]+$/.test(id)) return undefined;
+    const found = await findSession(this.ctx().paths.sessionsDir, id);
+    return 'found' in found && found.found.id === id ? found.found : undefined;
   }
 
   private async load(id: string) {
-    const summary = /^[\w.-]+$/.test(id) ? await this.summary(id) : undefined;
+    const summary = await this.summary(id);
     const loaded = summary ? await loadSession(summary.file) : undefined;
     if (!loaded) throw noConversation(id);
     return loaded;

@@ -15,6 +15,7 @@ const modules: (() => Promise<{ commands: SlashCommand[] }>)[] = [
   () => import('./skills.js'),
   () => import('./input.js'),
   () => import('./mcp.js'),
+  () => import('./web.js'),
 ];
 
 export async function loadSlashCommands(): Promise<SlashCommand[]> {

@@ -58,6 +58,8 @@ Usage:
   zhi models                        the GLM models, their prices, what your account offers
   zhi mcp list | add | remove | test   MCP servers whose tools zhi may use
   zhi doctor                        check Node, the key, network, config, MCP servers, readers, sandbox
+  zhi web [--no-open] [--port n]    zhi in your browser: a page on this computer only
+  zhi serve [--port n]              the same local server without opening a page (for scripts)
   zhi --setup                       run the setup wizard
 
 Options:
@@ -146,6 +148,8 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi models                        GLM 模型、价格，以及你的账户可用的模型
   zhi mcp list | add | remove | test   zhi 可以使用其工具的 MCP 服务器
   zhi doctor                        检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
+  zhi web [--no-open] [--port n]    在浏览器中使用 zhi：页面仅限这台电脑
+  zhi serve [--port n]              同一个本地服务，但不打开页面（供脚本使用）
   zhi --setup                       运行设置向导
 
 选项：

@@ -58,6 +58,9 @@ export const web = defineMessages(
       'zhi is running, but its page was not built into this installation. The API works (see /openapi.json).',
     'web.tab.title': 'zhi',
     'web.err.noAttachment': 'None of the attached files could be read; the message goes without them.',
+    'web.cmd': 'open this conversation in the browser (a page on this computer only)',
+    'web.replNote':
+      'The page is served by this zhi until you leave it. Turns you make in the page are saved in this session; to see them here, /resume it.',
   },
   {
     'web.started': 'zhi 正在上面的地址提供页面（仅限这台电脑）。',
@@ -111,5 +114,8 @@ export const web = defineMessages(
     'web.placeholder': 'zhi 正在运行，但这个安装中没有构建它的页面。API 可以使用（见 /openapi.json）。',
     'web.tab.title': 'zhi',
     'web.err.noAttachment': '附加的文件都无法读取，消息将不带附件发送。',
+    'web.cmd': '在浏览器中打开这个对话（页面仅限这台电脑）',
+    'web.replNote':
+      '在你退出之前，这个 zhi 会一直提供这个页面。你在页面中的对话会保存到这个会话；要在这里看到它们，请用 /resume 重新打开。',
   },
 );
