@@ -14,7 +14,10 @@ import { SystemView } from './system.js';
 import type { Conversation, Status } from './types.js';
 import { UsageView } from './usage.js';
 
+/** The view the address names: `#/skills`, `#/chat/<id>`; `#conversation=<id>` is the REPL's /web. */
 function currentRoute(): string[] {
+  const from = /^#conversation=(.+)$/.exec(location.hash);
+  if (from?.[1]) return ['chat', decodeURIComponent(from[1])];
   return location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
 }
 

@@ -1,11 +1,12 @@
 /**
  * The web page in a real browser (headless Chromium) against the built `zhi serve` and the fake
  * API: set-up, a chat with a table, an approval refused then allowed (Enter answers nothing), a
- * hostile answer that runs nothing, and the page in Chinese.
+ * hostile answer that runs nothing, attachments, and the page in Chinese.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TEST_KEY } from '../fake-zhipu/server.js';
 import { HAVE_CHROMIUM, useBrowser } from '../helpers/browser.js';
 import { useE2E } from '../helpers/e2e.js';
 import { useServe } from '../helpers/web.js';
@@ -23,6 +24,23 @@ async function send(page: import('playwright-core').Page, text: string): Promise
 }
 
 describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
+  it('set-up: without a key the page asks for one, checks it live, then opens the chat', async () => {
+    const s = await serve(['serve'], { ZHI_API_KEY: '' });
+    const { page, errors } = await browser.open(s.url);
+    await page.waitForSelector('form.setup-card');
+    await page.fill('input[type=password]', 'not-a-key');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.setup-card .error');
+    expect(await page.isVisible('.app')).toBe(false);
+    await page.fill('input[type=password]', TEST_KEY);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.app textarea');
+    expect(readFileSync(join(e.home, 'config.yaml'), 'utf8')).toContain(TEST_KEY);
+    // The key never reaches the page again.
+    expect(await page.content()).not.toContain(TEST_KEY);
+    expect(errors).toEqual([]);
+  });
+
   it('chat: a streamed answer with a table drawn as a real table, thinking folded, the cost line', async () => {
     e.fake.script({
       kind: 'text',
@@ -102,6 +120,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
     await page.waitForTimeout(200);
     expect(await page.evaluate('window.__owned')).toBeUndefined();
     expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('attachments: a picked file and a dropped file are uploaded and sent with the message', async () => {
+    e.fake.script({ kind: 'text', text: 'Read both.' });
+    const s = await serve();
+    const { page, errors } = await browser.open(s.url);
+    await page.setInputFiles('[data-testid=file-picker]', {
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('picked words\n'),
+    });
+    await page.waitForSelector('.chip:has-text("notes.txt")');
+    await send(page, 'summarise the notes');
+    await page.waitForSelector('.cost');
+    const asked = JSON.stringify(e.fake.chatBodies().at(-1) ?? {});
+    expect(asked).toContain('picked words');
     expect(errors).toEqual([]);
   });
 
