@@ -61,48 +61,6 @@ export function renderBlock(text: string): string {
   return cached(text, () => DOMPurify.sanitize(marked.parse(text, { async: false }), PURIFY));
 }
 
-/**
- * The text cut into top-level blocks: at a blank line outside a code fence whose next line starts
- * at the margin. Each block renders on its own, so a growing answer costs one block per frame.
- */
-export function splitBlocks(text: string): string[] {
-  const lines = text.split('\n');
-  const blocks: string[] = [];
-  let start = 0;
-  let fence: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const mark = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (mark) {
-      if (fence === undefined) fence = mark[0];
-      else if (mark[0] === fence) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined || line.trim() !== '') continue;
-    const next = lines[i + 1];
-    if (next === undefined || next === '' || /^\s/.test(next)) continue;
-    blocks.push(lines.slice(start, i).join('\n'));
-    start = i + 1;
-  }
-  blocks.push(lines.slice(start).join('\n'));
-  return blocks.filter((b) => b.trim() !== '');
-}
-
-/** A table block's header (its first two lines) and rows, when the block is a table. */
-export function tableParts(block: string): { head: string; rows: string[] } | undefined {
-  const lines = block.split('\n');
-  if (
-    lines.length < 3 ||
-    !/^\s*\|/.test(lines[0] ?? '') ||
-    !/^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(lines[1] ?? '')
-  )
-    return undefined;
-  const rows = lines.slice(2);
-  // Anything after the table in the same block (a line without a pipe) is not a row.
-  if (rows.some((r) => r.trim() !== '' && !r.includes('|'))) return undefined;
-  return { head: lines.slice(0, 2).join('\n'), rows };
-}
-
 /** How many rows one part of a long table holds (a streamed table re-renders only its last part). */
 export const ROWS_PER_PART = 25;
 
