@@ -132,9 +132,20 @@ function Summary({ progress }: { progress: RunProgress }) {
   );
 }
 
+/** The folder every file of the run is in ('' when they are not in one), so rows name only the file. */
+function commonFolder(files: string[]): string {
+  if (files.length === 0) return '';
+  let prefix = files[0] ?? '';
+  for (const f of files) while (!f.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix.slice(0, prefix.lastIndexOf('/') + 1);
+}
+
 function FileTable({ progress }: { progress: RunProgress }) {
+  const rows = [...progress.files.values()];
+  const folder = commonFolder(rows.map((r) => r.file));
   return (
     <table class="table files">
+      {folder && <caption>{t('page.runs.inFolder', { folder })}</caption>}
       <thead>
         <tr>
           <th>{t('page.runs.file')}</th>
@@ -143,9 +154,11 @@ function FileTable({ progress }: { progress: RunProgress }) {
         </tr>
       </thead>
       <tbody>
-        {[...progress.files.values()].map((r) => (
+        {rows.map((r) => (
           <tr key={r.file} class={`file-${r.status}`}>
-            <td class="path">{r.file}</td>
+            <td class="path" title={r.file}>
+              {r.file.slice(folder.length)}
+            </td>
             <td>
               <span class={`state ${r.status}`}>{fileState(r.status)}</span>
               {r.reason && <div class="reason">{r.reason}</div>}
@@ -215,13 +228,14 @@ function RecordSummary({ record }: { record: Extract<RunRecord, { kind: 'record'
 
 function Failures({ list }: { list: { file: string; error: string }[] }) {
   if (list.length === 0) return null;
+  const folder = commonFolder(list.map((f) => f.file));
   return (
     <>
       <h3>{t('page.runs.failures')}</h3>
       <ul class="failures">
         {list.map((f) => (
           <li key={f.file}>
-            <strong>{f.file}</strong>: {f.error}
+            <strong title={f.file}>{f.file.slice(folder.length)}</strong>: {f.error}
           </li>
         ))}
       </ul>
