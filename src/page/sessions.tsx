@@ -63,7 +63,7 @@ export function SessionsView({ onChanged }: { onChanged(): void }) {
                   {c.running && <span class="tag live">{t('page.sessions.running')}</span>}
                 </td>
                 <td>{when(c.updatedAt)}</td>
-                <td>{c.model ?? ''}</td>
+                <td class="nowrap">{c.model ?? ''}</td>
                 <td class="actions">
                   <a class="button" href={`#/chat/${enc(c.id)}`}>
                     {t('page.sessions.resume')}

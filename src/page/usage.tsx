@@ -13,7 +13,7 @@ export function UsageView() {
   const [usage, setUsage] = useState<Usage>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
-    api.get<Usage>(`/api/usage?days=${days}`).then(setUsage, setError);
+    api.get<Usage>(`/api/usage?days=${days}`).then((u) => setUsage(everyDay(u, days)), setError);
   }, [days]);
   const total = usage?.days.reduce((s, d) => s + d.cost, 0) ?? 0;
   const tokens = usage?.days.reduce((s, d) => s + d.tokens, 0) ?? 0;
@@ -50,7 +50,12 @@ export function UsageView() {
               <Chart usage={usage} />
               <div class="split">
                 <Totals title={t('page.usage.byModel')} usage={usage} pick={(d) => d.byModel} />
-                <Totals title={t('page.usage.bySkill')} usage={usage} pick={(d) => d.bySkill} />
+                <Totals
+                  title={t('page.usage.bySkill')}
+                  usage={usage}
+                  pick={(d) => d.bySkill}
+                  label={skillLabel}
+                />
               </div>
             </>
           )}
@@ -58,6 +63,19 @@ export function UsageView() {
       )}
     </section>
   );
+}
+
+/** The period's every day, oldest first, a day without use as zero (the ledger lists used days only). */
+function everyDay(usage: Usage, n: number): Usage {
+  const byDate = new Map(usage.days.map((d) => [d.date, d]));
+  const days: Usage['days'] = [];
+  const today = new Date();
+  for (let i = n - 1; i >= 0; i--) {
+    const d = new Date(today.getFullYear(), today.getMonth(), today.getDate() - i);
+    const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    days.push(byDate.get(date) ?? { date, cost: 0, tokens: 0, byModel: {}, bySkill: {} });
+  }
+  return { ...usage, days };
 }
 
 type Pick = (d: Usage['days'][number]) => Record<string, number>;
@@ -137,7 +155,17 @@ function Chart({ usage }: { usage: Usage }) {
   );
 }
 
-function Totals({ title, usage, pick }: { title: string; usage: Usage; pick: Pick }) {
+/** The ledger's `chat` is the conversations, not a skill of that name. */
+const skillLabel = (k: string) => (k === 'chat' ? t('page.usage.chat') : k);
+
+interface TotalsProps {
+  title: string;
+  usage: Usage;
+  pick: Pick;
+  label?: (key: string) => string;
+}
+
+function Totals({ title, usage, pick, label = (k) => k }: TotalsProps) {
   const rows = sumBy(usage, pick);
   return (
     <div class="card">
@@ -149,7 +177,7 @@ function Totals({ title, usage, pick }: { title: string; usage: Usage; pick: Pic
           <tbody>
             {rows.map(([k, v]) => (
               <tr key={k}>
-                <td>{k}</td>
+                <td>{label(k)}</td>
                 <td class="num">{money(v, usage.currency)}</td>
               </tr>
             ))}
