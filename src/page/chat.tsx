@@ -19,20 +19,20 @@ interface Props {
   onChanged(): void;
 }
 
-export function ChatView({ id, status, navigate, onChanged }: Props) {
+/** A conversation's history and live run from the server, its approvals, and whether the stream is down. */
+function useConversation(id: string | undefined, onChanged: () => void) {
   const thread = useMemo(() => new Thread(), [id]);
   const [, setTick] = useState(0);
   const redraw = useMemo(() => frameThrottle(() => setTick((n) => n + 1)), []);
   const [title, setTitle] = useState('');
   const [approvals, setApprovals] = useState<Approval[]>([]);
   const [error, setError] = useState<unknown>();
-  const [attachments, setAttachments] = useState<Upload[]>([]);
-  const [uploading, setUploading] = useState(false);
-  const [dragging, setDragging] = useState(false);
   const [offline, setOffline] = useState(false);
-  const list = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-
+  /** Change the thread, then draw it at the next frame. */
+  const then = (fn: () => void) => {
+    fn();
+    redraw();
+  };
   useEffect(() => {
     setApprovals([]);
     setError(undefined);
@@ -48,25 +48,16 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
         setTitle(c.title);
         redraw();
         close = openStream(`/api/conversations/${enc(id)}/events`, {
-          event: (ev) => {
-            thread.apply(ev);
-            redraw();
-          },
-          runStart: (runId) => {
-            thread.start(runId);
-            redraw();
-          },
-          runEnd: () => {
-            thread.end();
-            redraw();
-            onChanged();
-          },
+          event: (ev) => then(() => thread.apply(ev)),
+          runStart: (runId) => then(() => thread.start(runId)),
+          runEnd: () =>
+            then(() => {
+              thread.end();
+              onChanged();
+            }),
           approval: (a) => setApprovals((list) => [...list.filter((x) => x.id !== a.id), a]),
           approvalDone: (aid) => setApprovals((list) => list.filter((x) => x.id !== aid)),
-          note: (text) => {
-            thread.note(text);
-            redraw();
-          },
+          note: (text) => then(() => thread.note(text)),
           offline: setOffline,
         });
       })
@@ -76,6 +67,15 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
       close();
     };
   }, [id]);
+  const answered = (aid: string) => setApprovals((list) => list.filter((x) => x.id !== aid));
+  return { thread, title, approvals, answered, error, setError, offline };
+}
+
+export function ChatView({ id, status, navigate, onChanged }: Props) {
+  const { thread, title, approvals, answered, error, setError, offline } = useConversation(id, onChanged);
+  const { attachments, setAttachments, uploading, attach } = useAttachments(setError);
+  const [dragging, setDragging] = useState(false);
+  const [sent, setSent] = useState(0);
 
   const stop = useCallback(() => {
     if (id) api.post(`/api/conversations/${enc(id)}/stop`).catch(setError);
@@ -89,12 +89,6 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
     return () => document.removeEventListener('keydown', onKey);
   }, [thread, approvals.length, stop]);
 
-  // Follow the answer while the person is at the bottom; leave them where they scrolled to.
-  useEffect(() => {
-    const el = list.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  });
-
   const send = async (text: string): Promise<boolean> => {
     setError(undefined);
     try {
@@ -107,7 +101,7 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
         attachments: attachments.map((a) => a.id),
       });
       setAttachments([]);
-      pinned.current = true;
+      setSent((n) => n + 1);
       if (target !== id) navigate(`/chat/${target}`);
       onChanged();
       return true;
@@ -117,20 +111,6 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
     }
   };
 
-  const attach = async (files: File[]) => {
-    if (files.length === 0) return;
-    setUploading(true);
-    setError(undefined);
-    try {
-      await uploadAll(files, (u) => setAttachments((list) => [...list, u]));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setUploading(false);
-    }
-  };
-
-  const items = thread.items;
   return (
     <section
       class={`chat${dragging ? ' dragging' : ''}`}
@@ -153,21 +133,7 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
         <span class="muted">{status.model}</span>
       </header>
       {offline && <p class="banner">{t('page.chat.offline')}</p>}
-      <div
-        class="messages"
-        ref={list}
-        aria-live="polite"
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-        }}
-      >
-        {items.length === 0 ? (
-          <Welcome status={status} />
-        ) : (
-          items.map((item, i) => <ItemRow key={i} item={item} fixed={i < thread.base.length} />)
-        )}
-      </div>
+      <Messages thread={thread} status={status} sent={sent} />
       <ErrorBox error={error} />
       <Composer
         running={thread.running}
@@ -179,13 +145,58 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
         uploading={uploading}
       />
       {dragging && <div class="drop-veil">{t('page.attach.drop')}</div>}
-      {approvals[0] && (
-        <ApprovalDialog
-          approval={approvals[0]}
-          onAnswered={(aid) => setApprovals((list) => list.filter((x) => x.id !== aid))}
-        />
-      )}
+      {approvals[0] && <ApprovalDialog approval={approvals[0]} onAnswered={answered} />}
     </section>
+  );
+}
+
+/** Files attached to the next message: uploaded as they are picked, dropped or pasted. */
+function useAttachments(setError: (e: unknown) => void) {
+  const [attachments, setAttachments] = useState<Upload[]>([]);
+  const [uploading, setUploading] = useState(false);
+  const attach = async (files: File[]) => {
+    if (files.length === 0) return;
+    setUploading(true);
+    setError(undefined);
+    try {
+      await uploadAll(files, (u) => setAttachments((list) => [...list, u]));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setUploading(false);
+    }
+  };
+  return { attachments, setAttachments, uploading, attach };
+}
+
+/** The items, following the answer while the person is at the bottom (and after each message sent). */
+function Messages({ thread, status, sent }: { thread: Thread; status: Status; sent: number }) {
+  const list = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  useEffect(() => {
+    pinned.current = true;
+  }, [sent]);
+  useEffect(() => {
+    const el = list.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  });
+  const items = thread.items;
+  return (
+    <div
+      class="messages"
+      ref={list}
+      aria-live="polite"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+      }}
+    >
+      {items.length === 0 ? (
+        <Welcome status={status} />
+      ) : (
+        items.map((item, i) => <ItemRow key={i} item={item} fixed={i < thread.base.length} />)
+      )}
+    </div>
   );
 }
 

@@ -44,25 +44,7 @@ export function Composer(p: Props) {
         void send();
       }}
     >
-      {(p.attachments.length > 0 || p.uploading) && (
-        <ul class="chips" aria-label={t('page.attach.list')}>
-          {p.attachments.map((a) => (
-            <li key={a.id} class="chip">
-              <span>{a.name}</span>
-              <small>{bytes(a.size)}</small>
-              <button
-                type="button"
-                class="chip-x"
-                aria-label={t('page.attach.remove', { name: a.name })}
-                onClick={() => p.setAttachments(p.attachments.filter((x) => x.id !== a.id))}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-          {p.uploading && <li class="chip busy">{t('page.attach.uploading')}</li>}
-        </ul>
-      )}
+      <Chips attachments={p.attachments} uploading={p.uploading} setAttachments={p.setAttachments} />
       <div class="composer-row">
         <button
           type="button"
@@ -109,5 +91,35 @@ export function Composer(p: Props) {
       </div>
       <p class="hint">{p.running ? t('page.chat.stopHint') : t('page.chat.sendHint')}</p>
     </form>
+  );
+}
+
+interface ChipsProps {
+  attachments: Upload[];
+  uploading: boolean;
+  setAttachments(a: Upload[]): void;
+}
+
+/** The files attached to the next message, each removable. */
+function Chips(p: ChipsProps) {
+  if (p.attachments.length === 0 && !p.uploading) return null;
+  return (
+    <ul class="chips" aria-label={t('page.attach.list')}>
+      {p.attachments.map((a) => (
+        <li key={a.id} class="chip">
+          <span>{a.name}</span>
+          <small>{bytes(a.size)}</small>
+          <button
+            type="button"
+            class="chip-x"
+            aria-label={t('page.attach.remove', { name: a.name })}
+            onClick={() => p.setAttachments(p.attachments.filter((x) => x.id !== a.id))}
+          >
+            ×
+          </button>
+        </li>
+      ))}
+      {p.uploading && <li class="chip busy">{t('page.attach.uploading')}</li>}
+    </ul>
   );
 }

@@ -48,42 +48,7 @@ export function OutputsView() {
       )}
       {!files && !error && <Loading />}
       {files?.length === 0 && <Empty>{t('page.outputs.none')}</Empty>}
-      {files && files.length > 0 && (
-        <table class="table">
-          <thead>
-            <tr>
-              <th>{t('page.outputs.file')}</th>
-              <th>{t('page.outputs.size')}</th>
-              <th>{t('page.outputs.when')}</th>
-              <th>
-                <span class="sr-only">{t('page.outputs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {files.map((f) => (
-              <tr key={f.path}>
-                <td class="path">{f.path}</td>
-                <td>{bytes(f.size)}</td>
-                <td>{when(f.mtime)}</td>
-                <td class="actions">
-                  {PREVIEWABLE.test(f.path) && (
-                    <button type="button" onClick={() => show(f.path)}>
-                      {t('page.outputs.preview')}
-                    </button>
-                  )}
-                  <button type="button" onClick={() => open(f.path)}>
-                    {t('page.outputs.open')}
-                  </button>
-                  <a class="button" href={`/api/outputs/file?path=${enc(f.path)}`} download>
-                    {t('page.outputs.download')}
-                  </a>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {files && files.length > 0 && <OutputTable files={files} onOpen={open} onPreview={show} />}
       {preview && (
         <Dialog label={preview.path} onCancel={() => setPreview(undefined)} wide>
           <div class="preview">
@@ -100,6 +65,51 @@ export function OutputsView() {
         </Dialog>
       )}
     </section>
+  );
+}
+
+interface TableProps {
+  files: OutputFile[];
+  onOpen(path: string): void;
+  onPreview(path: string): void;
+}
+
+function OutputTable({ files, onOpen, onPreview }: TableProps) {
+  return (
+    <table class="table">
+      <thead>
+        <tr>
+          <th>{t('page.outputs.file')}</th>
+          <th>{t('page.outputs.size')}</th>
+          <th>{t('page.outputs.when')}</th>
+          <th>
+            <span class="sr-only">{t('page.outputs.actions')}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {files.map((f) => (
+          <tr key={f.path}>
+            <td class="path">{f.path}</td>
+            <td>{bytes(f.size)}</td>
+            <td>{when(f.mtime)}</td>
+            <td class="actions">
+              {PREVIEWABLE.test(f.path) && (
+                <button type="button" onClick={() => onPreview(f.path)}>
+                  {t('page.outputs.preview')}
+                </button>
+              )}
+              <button type="button" onClick={() => onOpen(f.path)}>
+                {t('page.outputs.open')}
+              </button>
+              <a class="button" href={`/api/outputs/file?path=${enc(f.path)}`} download>
+                {t('page.outputs.download')}
+              </a>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

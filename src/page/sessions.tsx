@@ -43,43 +43,7 @@ export function SessionsView({ onChanged }: { onChanged(): void }) {
       <ErrorBox error={error} />
       {!list && !error && <Loading />}
       {list?.length === 0 && <Empty>{q ? t('page.sessions.noMatch') : t('page.sessions.none')}</Empty>}
-      {list && list.length > 0 && (
-        <table class="table">
-          <thead>
-            <tr>
-              <th>{t('page.sessions.title')}</th>
-              <th>{t('page.sessions.when')}</th>
-              <th>{t('page.sessions.model')}</th>
-              <th>
-                <span class="sr-only">{t('page.outputs.actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <a href={`#/chat/${enc(c.id)}`}>{c.title || c.id}</a>
-                  {c.running && <span class="tag live">{t('page.sessions.running')}</span>}
-                </td>
-                <td>{when(c.updatedAt)}</td>
-                <td class="nowrap">{c.model ?? ''}</td>
-                <td class="actions">
-                  <a class="button" href={`#/chat/${enc(c.id)}`}>
-                    {t('page.sessions.resume')}
-                  </a>
-                  <a class="button" href={`/api/conversations/${enc(c.id)}/export`} download>
-                    {t('page.sessions.export')}
-                  </a>
-                  <button type="button" class="danger-button" onClick={() => setConfirm(c)}>
-                    {t('page.sessions.delete')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {list && list.length > 0 && <SessionTable list={list} onDelete={setConfirm} />}
       {confirm && (
         <Dialog label={t('page.sessions.deleteTitle')} onCancel={() => setConfirm(undefined)}>
           <div class="approval">
@@ -97,5 +61,45 @@ export function SessionsView({ onChanged }: { onChanged(): void }) {
         </Dialog>
       )}
     </section>
+  );
+}
+
+function SessionTable({ list, onDelete }: { list: Conversation[]; onDelete(c: Conversation): void }) {
+  return (
+    <table class="table">
+      <thead>
+        <tr>
+          <th>{t('page.sessions.title')}</th>
+          <th>{t('page.sessions.when')}</th>
+          <th>{t('page.sessions.model')}</th>
+          <th>
+            <span class="sr-only">{t('page.outputs.actions')}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((c) => (
+          <tr key={c.id}>
+            <td>
+              <a href={`#/chat/${enc(c.id)}`}>{c.title || c.id}</a>
+              {c.running && <span class="tag live">{t('page.sessions.running')}</span>}
+            </td>
+            <td>{when(c.updatedAt)}</td>
+            <td class="nowrap">{c.model ?? ''}</td>
+            <td class="actions">
+              <a class="button" href={`#/chat/${enc(c.id)}`}>
+                {t('page.sessions.resume')}
+              </a>
+              <a class="button" href={`/api/conversations/${enc(c.id)}/export`} download>
+                {t('page.sessions.export')}
+              </a>
+              <button type="button" class="danger-button" onClick={() => onDelete(c)}>
+                {t('page.sessions.delete')}
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -41,13 +41,7 @@ export function SetupView({ status, onDone }: { status: Status; onDone(): void }
       <form class="card setup-card" onSubmit={submit}>
         <h1>{t('page.setup.title')}</h1>
         <p class="muted">{t('page.setup.intro')}</p>
-        <label>
-          <span>{t('page.setup.language')}</span>
-          <select value={language} onChange={(e) => setLanguage(e.currentTarget.value as 'en' | 'zh')}>
-            <option value="zh">中文</option>
-            <option value="en">English</option>
-          </select>
-        </label>
+        <LanguageField value={language} onChange={setLanguage} />
         <label>
           <span>{t('page.setup.platform')}</span>
           <select value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
@@ -132,13 +126,7 @@ export function SettingsView({ status, onSaved }: { status: Status; onSaved(): v
         <h1>{t('page.nav.settings')}</h1>
       </header>
       <form class="card form" onSubmit={submit}>
-        <label>
-          <span>{t('page.setup.language')}</span>
-          <select value={language} onChange={(e) => setLanguage(e.currentTarget.value as 'en' | 'zh')}>
-            <option value="zh">中文</option>
-            <option value="en">English</option>
-          </select>
-        </label>
+        <LanguageField value={language} onChange={setLanguage} />
         {status.models.length > 0 && (
           <label>
             <span>{t('page.setup.model')}</span>
@@ -179,5 +167,18 @@ export function SettingsView({ status, onSaved }: { status: Status; onSaved(): v
         </dl>
       </div>
     </section>
+  );
+}
+
+/** The language choice, each language named in itself. */
+function LanguageField({ value, onChange }: { value: 'en' | 'zh'; onChange(v: 'en' | 'zh'): void }) {
+  return (
+    <label>
+      <span>{t('page.setup.language')}</span>
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value as 'en' | 'zh')}>
+        <option value="zh">中文</option>
+        <option value="en">English</option>
+      </select>
+    </label>
   );
 }

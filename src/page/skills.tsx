@@ -106,23 +106,7 @@ function SkillRunForm({ skill, navigate }: { skill: Skill; navigate(p: string): 
           {busy === 'estimate' ? t('page.skills.estimating') : t('page.skills.estimate')}
         </button>
       </div>
-      {estimate && (
-        <div class="card estimate" aria-live="polite">
-          <h3>{t('page.skills.estimateTitle')}</h3>
-          <pre class="estimate-lines">
-            {estimate.lines.length ? estimate.lines.join('\n') : estimate.text}
-          </pre>
-          <div class="row">
-            <button type="button" class="primary" disabled={!!busy} onClick={() => act('run')}>
-              {t('page.skills.run')}
-            </button>
-            <button type="button" disabled={!!busy} onClick={() => act('run', true)}>
-              {t('page.skills.runBatch')}
-            </button>
-          </div>
-          <p class="hint">{t('page.skills.batchHint')}</p>
-        </div>
-      )}
+      {estimate && <EstimateCard estimate={estimate} busy={!!busy} onRun={(batch) => act('run', batch)} />}
     </div>
   );
 }
@@ -195,5 +179,32 @@ function InputPicker({ folder, onAdded, onError }: PickerProps) {
         </ul>
       )}
     </>
+  );
+}
+
+/** The dry-run estimate in the terminal's words, then the two ways to run. */
+function EstimateCard({
+  estimate,
+  busy,
+  onRun,
+}: {
+  estimate: Estimate;
+  busy: boolean;
+  onRun(batch: boolean): void;
+}) {
+  return (
+    <div class="card estimate" aria-live="polite">
+      <h3>{t('page.skills.estimateTitle')}</h3>
+      <pre class="estimate-lines">{estimate.lines.length ? estimate.lines.join('\n') : estimate.text}</pre>
+      <div class="row">
+        <button type="button" class="primary" disabled={busy} onClick={() => onRun(false)}>
+          {t('page.skills.run')}
+        </button>
+        <button type="button" disabled={busy} onClick={() => onRun(true)}>
+          {t('page.skills.runBatch')}
+        </button>
+      </div>
+      <p class="hint">{t('page.skills.batchHint')}</p>
+    </div>
   );
 }
