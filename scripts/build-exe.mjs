@@ -120,8 +120,8 @@ async function makeBlob() {
     'dist/THIRD-PARTY-LICENSES.txt',
     ...filesUnder(join(root, 'dist', 'chunks')).filter((f) => f.endsWith('.js')),
     ...filesUnder(join(root, 'dist', 'assets')),
-    // The page of `zhi web` (cli/web/static.ts reads it from the executable), when it was built.
-    ...(existsSync(join(root, 'dist', 'web')) ? filesUnder(join(root, 'dist', 'web')) : []),
+    // The web page of `zhi web` (src/cli/web/static.ts reads it with sea.getAsset).
+    ...filesUnder(join(root, 'dist', 'web')),
     ...filesUnder(join(root, 'skills')),
   ];
   writeFileSync(join(work, 'assets.json'), JSON.stringify(files));

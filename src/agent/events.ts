@@ -19,9 +19,23 @@ export interface AgentResult {
   truncated?: boolean;
   /** A --dry-run: the text is the estimate, nothing was sent (no closing "Done" line). */
   estimate?: boolean;
+  /** A --dry-run's figures, as numbers (the web page's estimate card): what `text` says. */
+  estimated?: EstimateFigures;
 }
 
 /** A result before anything happened: an answer, no turns, nothing read or written. */
+/** The totals of a --dry-run: files, tokens (input and guessed output), prices in `currency`. */
+export interface EstimateFigures {
+  files: number;
+  tokens: number;
+  currency: string;
+  /** On the skill's model; 0 with `covered` (a plan that includes it). */
+  price: number;
+  covered: boolean;
+  /** Through the Batch API; absent when the run cannot be batched. */
+  batchPrice?: number;
+}
+
 export function emptyResult(stopReason: StopReason = 'answer'): AgentResult {
   return { text: '', stopReason, turns: 0, toolCalls: 0, filesRead: 0, filesWritten: [] };
 }

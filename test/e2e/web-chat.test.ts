@@ -157,4 +157,30 @@ describe('a chat through the API', () => {
     });
     tab.close();
   });
+
+  it('sessions: search, export as Markdown, delete; a reconnecting tab gets only what it missed', async () => {
+    e.fake.script({ kind: 'text', text: 'Herons nest in colonies.' });
+    const s = await serve();
+    const id = await newChat(s);
+    const tab = s.events(`/api/conversations/${id}/events`);
+    await send(s, id, 'tell me about herons');
+    await tab.until(isEnd);
+    const third = tab.events[2]!;
+    const again = s.events(`/api/conversations/${id}/events`, { 'Last-Event-ID': third.id });
+    const end = await again.until(isEnd);
+    expect(again.events[0]!.id).toBe(String(Number(third.id) + 1));
+    expect(again.events.at(-1)).toEqual(end);
+    expect(again.events.length).toBe(tab.events.length - 3);
+    tab.close();
+    again.close();
+    const found = (await (await s.api('/api/conversations?q=herons')).json()) as { id: string }[];
+    expect(found.map((c) => c.id)).toEqual([id]);
+    expect(await (await s.api('/api/conversations?q=zebras')).json()).toEqual([]);
+    const md = await s.api(`/api/conversations/${id}/export`);
+    expect(md.headers.get('content-disposition')).toBe(`attachment; filename="zhi-${id}.md"`);
+    expect(await md.text()).toMatch(/Herons nest in colonies\./);
+    expect((await s.api(`/api/conversations/${id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await s.api(`/api/conversations/${id}`)).status).toBe(404);
+    expect(await (await s.api('/api/conversations')).json()).toEqual([]);
+  });
 });

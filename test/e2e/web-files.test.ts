@@ -12,6 +12,7 @@ import { buildDocx, p } from '../helpers/docx-build.js';
 import { useE2E } from '../helpers/e2e.js';
 import { type Served, useServe } from '../helpers/web.js';
 import { buildXlsx } from '../helpers/xlsx-build.js';
+import { pollUntil } from '../helpers/zhi.js';
 
 const e = useE2E();
 const serve = useServe(e);
@@ -96,6 +97,27 @@ describe('uploads', () => {
     expect(readdirSync(join(e.cwd, 'zhi-uploads'))).toEqual([]);
     // The server is still there, and answers.
     expect((await s.api('/api/status')).status).toBe(200);
+  });
+
+  it('a body that grows past the cap without declaring its length is cut off, and nothing is left', async () => {
+    const s = await serve(['serve'], { ZHI_UPLOAD_MAX_BYTES: String(1024 * 1024) });
+    const chunks = (function* () {
+      for (let i = 0; i < 48; i++) yield new Uint8Array(64 * 1024).fill(65);
+    })();
+    const body = new ReadableStream({
+      pull(controller) {
+        const next = chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      },
+    });
+    const init = { method: 'POST', headers: { 'X-File-Name': 'grow.bin' }, body, duplex: 'half' };
+    const r = await s.api('/api/uploads', init as RequestInit).catch(() => undefined);
+    // Either the 413 arrives, or the connection is closed while the body is still being sent.
+    if (r) expect(r.status).toBe(413);
+    await pollUntil(() => readdirSync(join(e.cwd, 'zhi-uploads')).length === 0);
+    expect((await upload(s, 'small.txt', 'fits')).status).toBe(201);
+    expect(readdirSync(join(e.cwd, 'zhi-uploads'))).toEqual(['small.txt']);
   });
 
   it("a message's attachments are read as @file is, the model gets them as data", async () => {
@@ -206,6 +228,9 @@ describe('outputs', () => {
 describe('set-up and settings', () => {
   it('checks the key live as the wizard does, stores it, and never echoes it', async () => {
     const s = await serve(['serve'], { ZHI_API_KEY: '' });
+    const early = await s.api('/api/conversations', { method: 'POST' });
+    expect(early.status).toBe(400);
+    expect(await early.text()).toMatch(/no API key yet.*Do the set-up first/);
     const bad = await s.api('/api/setup', {
       method: 'POST',
       body: JSON.stringify({ apiKey: 'wrong.key-value-123' }),
@@ -226,6 +251,7 @@ describe('set-up and settings', () => {
     const status = await (await s.api('/api/status')).text();
     expect(status).not.toContain('TestSecret1');
     expect(JSON.parse(status)).toMatchObject({ configured: true, language: 'zh', model: 'glm-4.7' });
+    expect((await s.api('/api/conversations', { method: 'POST' })).status).toBe(201);
   });
 
   it('the connected folder must exist; new chats then work there', async () => {

@@ -17,10 +17,8 @@ describe('/web in the REPL', () => {
     await submit(s, 'say hello', prompt);
     const from = s.mark();
     s.write('/web\r');
-    await s.waitFor(/#conversation=[\w-]+/, 10_000, from);
-    const m = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]+)#conversation=([\w-]+)/.exec(
-      s.text().slice(from),
-    )!;
+    await s.waitFor(/#\/chat\/[\w-]+/, 10_000, from);
+    const m = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]+)#\/chat\/([\w-]+)/.exec(s.text().slice(from))!;
     expect(m).not.toBeNull();
     const [, port, secret, id] = m;
     const conv = (await (

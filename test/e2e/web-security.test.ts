@@ -3,7 +3,7 @@
  * site's fetch and form, and what its answers must never carry (the token after the first
  * answer, the API key) — against the built zhi and the fake API.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
@@ -42,6 +42,14 @@ describe('zhi serve lets nobody else in', () => {
     expect(cookie).toBe(`zhi_${s.port}=${s.secret}; HttpOnly; SameSite=Strict; Path=/`);
     const withCookie = await fetch(`${s.base}/api/status`, { headers: { Cookie: cookie.split(';')[0]! } });
     expect(withCookie.status).toBe(200);
+    // Opened from a file or another site: the page moves itself on (a redirect would lose the cookie).
+    const fromFile = await rawRequest(s.url, {
+      headers: { Host: `127.0.0.1:${s.port}`, 'Sec-Fetch-Site': 'cross-site', 'Sec-Fetch-Mode': 'navigate' },
+    });
+    expect(fromFile.status).toBe(200);
+    expect(fromFile.headers['set-cookie']).toEqual([cookie]);
+    expect(fromFile.body).toContain('<meta http-equiv="refresh" content="0;url=/">');
+    expect(fromFile.body).not.toContain('<script');
     // Later answers never carry the token or the key.
     for (const path of ['/', '/api/status', '/api/conversations', '/openapi.json', '/api/strings']) {
       const body = await (
@@ -156,4 +164,23 @@ describe('the CLI without the server', () => {
     expect((await s.api('/api/status')).status).toBe(200);
     expect(s.stderr()).not.toMatch(/opened|could not open/);
   });
+});
+
+describe('zhi web opens the browser without putting the secret on a command line', () => {
+  it.runIf(process.platform === 'linux')(
+    'hands xdg-open a private file that leads to the address',
+    async () => {
+      const bin = join(e.cwd, 'bin');
+      const said = join(e.cwd, 'xdg-open-args.txt');
+      mkdirSync(bin);
+      writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" > '${said}'\n`, { mode: 0o755 });
+      const s = await serve(['web'], { PATH: `${bin}:${process.env.PATH}` });
+      await pollUntil(() => existsSync(said) && readFileSync(said, 'utf8').includes('\n'));
+      const arg = readFileSync(said, 'utf8').trim();
+      expect(arg).not.toContain(s.secret);
+      expect(arg.startsWith(e.home)).toBe(true);
+      expect(statSync(arg).mode & 0o077).toBe(0);
+      expect(readFileSync(arg, 'utf8')).toContain(`url=${s.url}`);
+    },
+  );
 });

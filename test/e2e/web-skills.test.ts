@@ -59,8 +59,18 @@ describe('skills through the API', () => {
         method: 'POST',
         body: JSON.stringify({ inputs: ['docs/'] }),
       })
-    ).json()) as { lines: string[] };
+    ).json()) as {
+      lines: string[];
+      files: number;
+      tokens: number;
+      currency: string;
+      price: number;
+      batchPrice: number;
+    };
     expect(est.lines[0]).toMatch(/^Would process 3 of 3 files with summarize/);
+    expect(est).toMatchObject({ files: 3, currency: 'CNY' });
+    expect(est.tokens).toBeGreaterThan(0);
+    expect(est.batchPrice).toBeLessThanOrEqual(est.price);
     expect(est.lines.join('\n')).toMatch(/with --batch/);
     expect(e.fake.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(0);
 

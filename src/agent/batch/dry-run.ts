@@ -5,7 +5,7 @@ import { visible } from '../../support/sanitize.js';
 import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
-import type { AgentResult, RunEvent } from '../events.js';
+import type { AgentResult, EstimateFigures, RunEvent } from '../events.js';
 import { PART_BYTES } from '../skills/rounds.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
@@ -154,6 +154,42 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   return dryRunReport(req, totals, { head, batch: true });
 }
 
+/** Each model's tokens at its own price (a composite's steps and its own run may differ). */
+function costsOn(req: SkillRunRequest, totals: DryTotals, on: (m: string) => string, batch = false) {
+  const list = [...totals.tokens.entries()].map(([m, x]) =>
+    costOf(
+      on(m),
+      {
+        promptTokens: x.prompt,
+        completionTokens: x.completion,
+        cachedTokens: 0,
+        ...(batch ? { batch: true } : {}),
+      },
+      req.usage.platform,
+    ),
+  );
+  const amount = list.reduce((n, c) => n + c.amount, 0);
+  return { amount, covered: list.length > 0 && list.every((c) => c.covered), currency: list[0]?.currency };
+}
+
+/** The report's figures as numbers (on the skill's own model; the Batch API's when it can be used). */
+function figures(
+  req: SkillRunRequest,
+  totals: DryTotals,
+  tokens: number,
+  batchable: boolean,
+): EstimateFigures {
+  const own = costsOn(req, totals, (m) => m);
+  return {
+    files: totals.rows.length,
+    tokens,
+    currency: own.currency ?? req.usage.platform.currency,
+    price: own.covered ? 0 : own.amount,
+    covered: own.covered,
+    ...(batchable ? { batchPrice: own.covered ? 0 : costsOn(req, totals, (m) => m, true).amount } : {}),
+  };
+}
+
 /** The dry run's report: a row per file, the totals, the prices (and the Batch API's when it applies). */
 export function dryRunReport(
   req: SkillRunRequest,
@@ -165,19 +201,7 @@ export function dryRunReport(
     (n, x) => ({ prompt: n.prompt + x.prompt, completion: n.completion + x.completion }),
     { prompt: 0, completion: 0 },
   );
-  const tokensOf = (x: { prompt: number; completion: number }) => ({
-    promptTokens: x.prompt,
-    completionTokens: x.completion,
-    cachedTokens: 0,
-  });
-  // Each model's tokens at its own price (a composite's steps and its own run may differ).
-  const costs = (on: (m: string) => string, batch = false) => {
-    const list = [...totals.tokens.entries()].map(([m, x]) =>
-      costOf(on(m), { ...tokensOf(x), ...(batch ? { batch: true } : {}) }, req.usage.platform),
-    );
-    const amount = list.reduce((n, c) => n + c.amount, 0);
-    return { amount, covered: list.length > 0 && list.every((c) => c.covered), currency: list[0]?.currency };
-  };
+  const costs = (on: (m: string) => string, batch = false) => costsOn(req, totals, on, batch);
   const price = (on: (m: string) => string, batch = false): string => {
     const cost = costs(on);
     if (cost.covered) return t('batch.dry.covered');
@@ -228,6 +252,7 @@ export function dryRunReport(
     text: lines.join('\n'),
     stopReason: 'answer',
     estimate: true,
+    estimated: figures(req, totals, all.prompt + all.completion, o.batch && !batchBlocker(req.skill)),
     turns: 0,
     toolCalls: 0,
     filesRead: 0,

@@ -68,9 +68,22 @@ async function doctor(state: WebState) {
     if (!c) continue;
     const [text = '', ...advice] = c.lines;
     const level = c.ok ? (c.note ? 'note' : 'ok') : c.optional ? 'optional' : 'problem';
-    out.push({ ok: c.ok, level, text, ...(advice.length ? { advice: advice.join('\n') } : {}) });
+    out.push({
+      name: checkName(text),
+      ok: c.ok,
+      level,
+      text,
+      ...(advice.length ? { advice: advice.join('\n') } : {}),
+    });
   }
   return out;
+}
+
+/** A check's short name: its line up to the colon (`Config`, `API key`, `配置`), else its first word. */
+function checkName(text: string): string {
+  const colon = text.search(/[:：]/);
+  if (colon > 0 && colon <= 24) return text.slice(0, colon);
+  return text.split(/\s/)[0] ?? '';
 }
 
 export function infoRoutes(router: Router, state: WebState): void {

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { readManifest } from '../../agent/batch/manifest.js';
 import { BatchApi, batchStatusText, jobCounts } from '../../llm/batch.js';
 import { makeClient } from '../client.js';
-import { requireKey } from '../context.js';
-import { httpError, readJson } from './http.js';
+import { httpError, needKey, readJson } from './http.js';
 import type { Router } from './router.js';
 import { runSummary, type SkillRunOrder } from './skill-runs.js';
 import type { WebState } from './state.js';
@@ -79,7 +78,7 @@ export function skillRoutes(router: Router, state: WebState): void {
   });
   router.add('POST', '/api/runs/:id/stop', ({ params }) => [200, { ok: runs().stop(params.id!) }]);
   router.add('GET', '/api/batch', async () => {
-    requireKey(state.ctx);
+    needKey(state.ctx.config);
     const api = new BatchApi(makeClient(state.ctx).http, state.ctx.platform);
     const jobs = await api.list();
     return [

@@ -4,6 +4,8 @@
  * person's browser. Loaded only by these two commands (app.ts imports it lazily).
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { AppContext } from '../context.js';
@@ -13,6 +15,7 @@ import { ROUTES } from './routes.js';
 import { type RunningServer, startServer } from './server.js';
 import { SkillRuns } from './skill-runs.js';
 import type { WebState } from './state.js';
+import { escapeHtml } from './static.js';
 import { Uploads } from './uploads.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -64,7 +67,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const server = await startWeb(ctx, portOf(extra.port));
   process.stdout.write(`${server.url}\n`);
   process.stderr.write(`${t('web.started')}\n${t('web.stopHint')}\n`);
-  if (subcommand === 'web' && extra['no-open'] === undefined) openBrowser(server.url);
+  if (subcommand === 'web' && extra['no-open'] === undefined) openPage(ctx, server, server.url);
   await ctx.interrupt.run(
     (signal) =>
       new Promise<void>((resolve) => {
@@ -81,7 +84,7 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
 let inRepl: Promise<RunningServer> | undefined;
 
 /**
- * `/web` in the REPL: the page opened on this conversation (`#conversation=<id>`, once its
+ * `/web` in the REPL: the page opened on this conversation (`#/chat/<id>`, the page's route, once its
  * session file exists), served by this process. Returns the address, for the REPL to show.
  */
 export async function openFromRepl(
@@ -94,22 +97,40 @@ export async function openFromRepl(
     inRepl = undefined;
     throw err;
   });
-  const url = sessionId ? `${server.url}#conversation=${encodeURIComponent(sessionId)}` : server.url;
-  openBrowser(url, say);
+  const url = sessionId ? `${server.url}#/chat/${encodeURIComponent(sessionId)}` : server.url;
+  openPage(ctx, server, url, say);
   return url;
 }
 
-/** The system's way to open an address in the default browser. */
+/**
+ * The browser is given a private file that sends it on to the address, not the address itself:
+ * a browser's command line is readable by every user of the computer (`ps`), and the address
+ * carries the secret. The file (mode 0600, in zhi's own data folder) is removed when the server stops.
+ */
+function openerFile(ctx: AppContext, url: string, port: number): string {
+  const dir = join(ctx.paths.dataDir, 'web');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `open-${port}.html`);
+  const target = escapeHtml(url);
+  writeFileSync(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${target}"><title>zhi</title><a href="${target}">zhi</a>\n`,
+    { mode: 0o600 },
+  );
+  return file;
+}
+
+/** The system's way to open an address (or the opener file) in the default browser. */
 function openBrowser(
-  url: string,
+  target: string,
   write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): void {
   const [cmd, args] =
     process.platform === 'win32'
-      ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
+      ? ['rundll32', ['url.dll,FileProtocolHandler', target]]
       : process.platform === 'darwin'
-        ? ['open', [url]]
-        : ['xdg-open', [url]];
+        ? ['open', [target]]
+        : ['xdg-open', [target]];
   const say = (reason: string) => write(t('web.openFailed', { reason }));
   try {
     const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
@@ -119,4 +140,24 @@ function openBrowser(
   } catch (err) {
     say((err as Error).message);
   }
+}
+
+/** Open the page through a private opener file; it is removed with the server. */
+function openPage(ctx: AppContext, server: RunningServer, url: string, write?: (line: string) => void): void {
+  let file: string;
+  try {
+    file = openerFile(ctx, url, server.port);
+  } catch (err) {
+    (write ?? ((l: string) => process.stderr.write(`${l}\n`)))(
+      t('web.openFailed', { reason: (err as Error).message }),
+    );
+    return;
+  }
+  const close = server.close;
+  server.close = async () => {
+    rmSync(file, { force: true });
+    await close();
+  };
+  process.once('exit', () => rmSync(file, { force: true }));
+  openBrowser(file, write);
 }

@@ -14,13 +14,12 @@ import { loadSession, type SessionSummary } from '../../agent/sessions/store.js'
 import { toZhiError } from '../../support/errors.js';
 import { type BuiltChat, createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
-import { errorJson } from '../render/error.js';
 import { isDelta, streamJsonEvent } from '../render/formats/stream-json.js';
 import type { Approvals } from './approvals.js';
 import { uploadPaths, withAttachments } from './attachments.js';
 import { EventChannel } from './channel.js';
 import { type HistoryItem, historyItems } from './history.js';
-import { httpError } from './http.js';
+import { errorBody, httpError, needKey } from './http.js';
 import type { Uploads } from './uploads.js';
 
 interface Live {
@@ -54,6 +53,7 @@ export class Conversations {
 
   /** A new chat; its id is its session's (the file is written with the first message). */
   async create(): Promise<string> {
+    needKey(this.ctx().config);
     const channel = new EventChannel();
     const built = await createChat(this.ctx(), {
       kind: 'repl',
@@ -143,6 +143,7 @@ export class Conversations {
       }
       return live as Live & { built: BuiltChat };
     }
+    needKey(this.ctx().config);
     const loaded = await this.load(id);
     const channel = live?.channel ?? new EventChannel();
     const built = await createChat(this.ctx(), {
@@ -190,9 +191,9 @@ export class Conversations {
           step = await run.next();
         }
         const { error, ...rest } = step.value;
-        result = { ...rest, ...(error ? errorJson(error) : {}) };
+        result = { ...rest, ...(error ? errorBody(error) : {}) };
       } catch (err) {
-        result = { stopReason: 'error', ...errorJson(toZhiError(err)) };
+        result = { stopReason: 'error', ...errorBody(toZhiError(err)) };
       } finally {
         live.run = undefined;
         live.synced = await mtime(chat.session?.recorder.file);

@@ -15,6 +15,8 @@ export interface RequestFacts {
   origin: string | undefined;
   /** `Sec-Fetch-Site` (a browser says `cross-site` for another site's request). */
   fetchSite: string | undefined;
+  /** `Sec-Fetch-Mode` (`navigate` for the top-level page a person opens). */
+  fetchMode?: string | undefined;
   cookie: string | undefined;
   authorization: string | undefined;
 }
@@ -74,7 +76,11 @@ export function judge(facts: RequestFacts, port: number, secret: string, tokenIn
   const origin = facts.origin?.toLowerCase();
   if (origin !== undefined && !ownOrigins(port).includes(origin))
     return { ok: false, status: 403, reason: 'origin' };
-  if (facts.fetchSite === 'cross-site') return { ok: false, status: 403, reason: 'origin' };
+  // Another site (or another port of this host, which browsers count as the same site) may only
+  // send the person to the page itself: the printed address opened from a file or a link.
+  const foreign = facts.fetchSite === 'cross-site' || facts.fetchSite === 'same-site';
+  const opening = facts.method === 'GET' && facts.path === '/' && facts.fetchMode === 'navigate';
+  if (foreign && !opening) return { ok: false, status: 403, reason: 'origin' };
   if (open(facts)) return { ok: true, by: 'none' };
   const bearer = /^Bearer\s+(\S+)$/i.exec(facts.authorization ?? '')?.[1];
   if (bearer !== undefined) {

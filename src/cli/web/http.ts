@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ErrorKind, toZhiError, ZhiError, type ZhiErrorInit } from '../../support/errors.js';
-import { redactDeep } from '../../support/redact.js';
+import { getLanguage } from '../../support/i18n/index.js';
+import { redact, redactDeep } from '../../support/redact.js';
 import { errorJson } from '../render/error.js';
 
 export const CSP = [
@@ -66,7 +67,10 @@ export function errorBody(err: ZhiError): {
   error: { code: string; message: string; advice: string; suggestions: string[] };
 } {
   const { error } = errorJson(err);
-  return { error: { ...error, advice: error.suggestions.join('\n') } };
+  // What happened and why, as one text: a Chinese pair needs no space between its sentences.
+  const why = err.whyText();
+  const message = why ? redact(`${err.whatText()}${getLanguage() === 'zh' ? '' : ' '}${why}`) : error.message;
+  return { error: { ...error, message, advice: error.suggestions.join('\n') } };
 }
 
 export function sendError(res: ServerResponse, err: unknown): void {
@@ -137,4 +141,14 @@ export function str(body: Record<string, unknown>, name: string): string | undef
 
 export function notFound(): HttpError {
   return httpError(404, { what: { key: 'web.err.notFound' } });
+}
+
+/** Before anything that calls the API: the page's words for a missing key (do the set-up). */
+export function needKey(config: { apiKey?: string | undefined }): void {
+  if (config.apiKey) return;
+  throw httpError(400, {
+    kind: 'config',
+    what: { key: 'web.err.noKey' },
+    tries: [{ key: 'web.err.noKeyTry' }],
+  });
 }

@@ -95,6 +95,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: Shared): Pro
       host: req.headers.host,
       origin: header(req, 'origin'),
       fetchSite: header(req, 'sec-fetch-site'),
+      fetchMode: header(req, 'sec-fetch-mode'),
       cookie: req.headers.cookie,
       authorization: req.headers.authorization,
     },
@@ -104,13 +105,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: Shared): Pro
   );
   if (!verdict.ok) return refuse(req, res, url, verdict);
   if (token !== undefined) {
-    // The secret leaves the address bar (and the history): from now on the cookie carries it.
-    res.writeHead(303, {
-      Location: '/',
-      'Set-Cookie': `${cookieName(s.port)}=${s.secret}; HttpOnly; SameSite=Strict; Path=/`,
-      'Cache-Control': 'no-store',
-    });
-    res.end();
+    acceptToken(req, res, s);
     return;
   }
   if (url.pathname === '/favicon.ico') {
@@ -126,6 +121,30 @@ async function handle(req: IncomingMessage, res: ServerResponse, s: Shared): Pro
   }
   if (method !== 'GET' && method !== 'HEAD') throw httpError(405, { what: { key: 'web.err.method' } });
   if (!(await serveStatic(res, url.pathname))) throw notFound();
+}
+
+/**
+ * The printed address: the cookie is set and the secret leaves the address bar (and history).
+ * Opened from another site or a file (zhi web's opener), the browser would not send a
+ * SameSite=Strict cookie on a redirect of that navigation, so the page moves itself on to `/`
+ * (a meta refresh: no script), a navigation of its own origin that carries the cookie.
+ */
+function acceptToken(req: IncomingMessage, res: ServerResponse, s: Shared): void {
+  const cookie = `${cookieName(s.port)}=${s.secret}; HttpOnly; SameSite=Strict; Path=/`;
+  const site = header(req, 'sec-fetch-site');
+  if (site === 'cross-site' || site === 'same-site') {
+    res.writeHead(200, {
+      'Set-Cookie': cookie,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
+    res.end(
+      '<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/"><title>zhi</title>\n',
+    );
+    return;
+  }
+  res.writeHead(303, { Location: '/', 'Set-Cookie': cookie, 'Cache-Control': 'no-store' });
+  res.end();
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

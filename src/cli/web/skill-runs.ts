@@ -7,22 +7,21 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { batchBlocker } from '../../agent/batch/batch-run.js';
-import type { AgentResult } from '../../agent/events.js';
+import type { AgentResult, EstimateFigures } from '../../agent/events.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import type { Skill } from '../../skills/schema.js';
 import { toZhiError } from '../../support/errors.js';
 import { getLanguage } from '../../support/i18n/index.js';
 import { newUsage } from '../client.js';
-import { type AppContext, requireKey } from '../context.js';
+import type { AppContext } from '../context.js';
 import type { FolderFlags } from '../folder-flags.js';
-import { errorJson } from '../render/error.js';
 import { isDelta, streamJsonEvent } from '../render/formats/stream-json.js';
 import { findSkill, recordedSkillRun } from '../skills/execute.js';
 import { loadCatalog } from '../skills/runtime.js';
 import type { Approvals } from './approvals.js';
 import { EventChannel } from './channel.js';
-import { httpError } from './http.js';
+import { errorBody, httpError, needKey } from './http.js';
 
 export interface SkillRunOrder {
   inputs: string[];
@@ -82,14 +81,19 @@ export class SkillRuns {
   }
 
   /** The dry run's estimate (files, tokens, the price on this model, on the chat model, with --batch). */
-  async estimate(name: string, order: SkillRunOrder): Promise<{ text: string; lines: string[] }> {
+  async estimate(
+    name: string,
+    order: SkillRunOrder,
+  ): Promise<EstimateFigures & { text: string; lines: string[] }> {
     const run = await this.start(name, { ...order, dryRun: true });
     const result = await run.done;
-    const text = result?.text ?? '';
-    if (run.state === 'failed')
-      throw httpError(400, { what: { key: 'web.err.internal', params: { detail: text } } });
     this.runs.delete(run.id);
-    return { text, lines: text.split('\n') };
+    const text = result?.text ?? '';
+    if (run.state === 'failed' || !result?.estimated) {
+      const error = (run.result as { error?: { message?: string } } | undefined)?.error?.message ?? text;
+      throw httpError(400, { what: { key: 'web.err.internal', params: { detail: error } } });
+    }
+    return { ...result.estimated, text, lines: text.split('\n') };
   }
 
   /** Start a run; its events go to its channel (`GET /api/runs/:id/events`). */
@@ -113,7 +117,7 @@ export class SkillRuns {
     };
     const blocker = folder.batch ? batchBlocker(skill) : undefined;
     if (blocker) throw blocker;
-    if (!folder.dryRun) requireKey(ctx);
+    if (!folder.dryRun) needKey(ctx.config);
     const id = randomBytes(6).toString('hex');
     const channel = new EventChannel();
     const abort = new AbortController();
@@ -171,11 +175,11 @@ export class SkillRuns {
       }
       result = step.value;
       const { error, ...rest } = result;
-      run.result = { ...rest, ...(error ? errorJson(error) : {}) };
+      run.result = { ...rest, ...(error ? errorBody(error) : {}) };
       run.state = run.abort.signal.aborted ? 'stopped' : result.stopReason === 'error' ? 'failed' : 'done';
     } catch (err) {
       run.state = 'failed';
-      run.result = { stopReason: 'error', ...errorJson(toZhiError(err)) };
+      run.result = { stopReason: 'error', ...errorBody(toZhiError(err)) };
     }
     run.channel.emit('run_end', { runId: run.id, result: run.result });
     return result;
