@@ -3,7 +3,7 @@
 // (online or as a cheaper batch job).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc } from './api.js';
-import { t } from './i18n.js';
+import { money, num, t } from './i18n.js';
 import type { Estimate, Skill, Upload } from './types.js';
 import { ErrorBox, Loading } from './ui.js';
 import { droppedFiles, runFolderName, uploadAll } from './uploads.js';
@@ -184,7 +184,7 @@ function InputPicker({ folder, onAdded, onError }: PickerProps) {
 
 /** The dry-run estimate in the terminal's words, then the two ways to run. */
 function EstimateCard({
-  estimate,
+  estimate: e,
   busy,
   onRun,
 }: {
@@ -192,19 +192,38 @@ function EstimateCard({
   busy: boolean;
   onRun(batch: boolean): void;
 }) {
+  const price = (p: number) => (e.covered ? t('page.chat.covered') : money(p, e.currency));
   return (
     <div class="card estimate" aria-live="polite">
       <h3>{t('page.skills.estimateTitle')}</h3>
-      <pre class="estimate-lines">{estimate.lines.length ? estimate.lines.join('\n') : estimate.text}</pre>
+      {e.files !== undefined && (
+        <dl class="figures">
+          <dt>{t('page.skills.files')}</dt>
+          <dd>{num(e.files)}</dd>
+          <dt>{t('page.skills.tokens')}</dt>
+          <dd>{num(e.tokens ?? 0)}</dd>
+          <dt>{t('page.skills.price')}</dt>
+          <dd>{price(e.price ?? 0)}</dd>
+          {e.batchPrice !== undefined && (
+            <>
+              <dt>{t('page.skills.batchPrice')}</dt>
+              <dd>{price(e.batchPrice)}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      <pre class="estimate-lines">{e.lines.length ? e.lines.join('\n') : e.text}</pre>
       <div class="row">
         <button type="button" class="primary" disabled={busy} onClick={() => onRun(false)}>
           {t('page.skills.run')}
         </button>
-        <button type="button" disabled={busy} onClick={() => onRun(true)}>
-          {t('page.skills.runBatch')}
-        </button>
+        {e.batchPrice !== undefined && (
+          <button type="button" disabled={busy} onClick={() => onRun(true)}>
+            {t('page.skills.runBatch')}
+          </button>
+        )}
       </div>
-      <p class="hint">{t('page.skills.batchHint')}</p>
+      {e.batchPrice !== undefined && <p class="hint">{t('page.skills.batchHint')}</p>}
     </div>
   );
 }

@@ -64,8 +64,15 @@ export interface Skill {
   inputs?: unknown;
 }
 
-/** The `--dry-run` estimate in the terminal's words (files, tokens, prices, the batch price). */
+/** The `--dry-run` estimate: its figures, and the terminal's words (`lines`). */
 export interface Estimate {
+  files?: number;
+  tokens?: number;
+  currency?: string;
+  price?: number;
+  covered?: boolean;
+  /** Absent when the skill cannot run as a batch job. */
+  batchPrice?: number;
   text: string;
   lines: string[];
 }
