@@ -123,7 +123,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
     expect(errors).toEqual([]);
   });
 
-  it('attachments: a picked file and a dropped file are uploaded and sent with the message', async () => {
+  it('attachments: a picked file is uploaded and sent with the message; a pasted image is uploaded', async () => {
     e.fake.script({ kind: 'text', text: 'Read both.' });
     const s = await serve();
     const { page, errors } = await browser.open(s.url);
@@ -133,6 +133,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
       buffer: Buffer.from('picked words\n'),
     });
     await page.waitForSelector('.chip:has-text("notes.txt")');
+    // A pasted image is uploaded too, under a name made from the time.
+    await page.focus('textarea');
+    await page.evaluate(
+      `(() => { const dt = new DataTransfer(); dt.items.add(new File([new Uint8Array([137, 80, 78, 71])], '', { type: 'image/png' })); document.querySelector('textarea').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true })); })()`,
+    );
+    await page.waitForSelector('.chip:has-text("pasted-")');
+    await page.click('.chip:has-text("pasted-") .chip-x');
+    expect(await page.locator('.chip').count()).toBe(1);
     await send(page, 'summarise the notes');
     await page.waitForSelector('.cost');
     const asked = JSON.stringify(e.fake.chatBodies().at(-1) ?? {});
