@@ -169,33 +169,44 @@ function useAttachments(setError: (e: unknown) => void) {
   return { attachments, setAttachments, uploading, attach };
 }
 
-/** The items, following the answer while the person is at the bottom (and after each message sent). */
+/**
+ * The items, following the answer while the person is at the bottom (and after each message sent):
+ * the content's size is watched, as blocks drawn late (off screen until now) change it too.
+ */
 function Messages({ thread, status, sent }: { thread: Thread; status: Status; sent: number }) {
   const list = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   useEffect(() => {
     pinned.current = true;
   }, [sent]);
   useEffect(() => {
     const el = list.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  });
+    if (!el || !inner.current) return;
+    const follow = () => {
+      if (pinned.current) el.scrollTop = el.scrollHeight;
+    };
+    const watch = new ResizeObserver(follow);
+    watch.observe(inner.current);
+    return () => watch.disconnect();
+  }, []);
   const items = thread.items;
   return (
     <div
       class="messages"
       ref={list}
-      aria-live="polite"
       onScroll={(e) => {
         const el = e.currentTarget;
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
       }}
     >
-      {items.length === 0 ? (
-        <Welcome status={status} />
-      ) : (
-        items.map((item, i) => <ItemRow key={i} item={item} fixed={i < thread.base.length} />)
-      )}
+      <div class="messages-inner" ref={inner} aria-live="polite">
+        {items.length === 0 ? (
+          <Welcome status={status} />
+        ) : (
+          items.map((item, i) => <ItemRow key={i} item={item} fixed={i < thread.base.length} />)
+        )}
+      </div>
     </div>
   );
 }
