@@ -200,7 +200,8 @@ function Messages({ thread, status, sent }: { thread: Thread; status: Status; se
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
       }}
     >
-      <div class="messages-inner" ref={inner} aria-live="polite">
+      {/* A log: read out as it grows, but not token by token (busy while the answer streams). */}
+      <div class="messages-inner" ref={inner} role="log" aria-busy={thread.running}>
         {items.length === 0 ? (
           <Welcome status={status} />
         ) : (

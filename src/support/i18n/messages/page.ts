@@ -230,7 +230,7 @@ export const page = defineMessages(
     'page.attach.drop': '松开鼠标即可添加附件',
     'page.approval.allowOnce': '允许这一次',
     'page.approval.always': '本次会话中始终允许',
-    'page.approval.yesWith': '允许（{choice}）',
+    'page.approval.yesWith': '允许这一次，{choice}',
     'page.approval.deny': '不允许',
     'page.approval.yes': '是',
     'page.approval.no': '否',
