@@ -148,6 +148,33 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('Esc stops an answer; a retry is said; an error comes with what to try', async () => {
+    e.fake.script({ kind: 'endless', text: 'and so on, ', delayMs: 20 });
+    e.fake.script(
+      { kind: 'error', status: 429, code: '1302', message: 'High concurrency' },
+      { kind: 'text', text: 'Answered after a retry.' },
+    );
+    e.fake.script({ kind: 'error', status: 429, code: '1113', message: '余额不足或无可用资源包,请充值。' });
+    const s = await serve();
+    const { page, errors } = await browser.open(s.url);
+    await send(page, 'talk forever');
+    await page.waitForSelector('.msg.assistant.streaming .md');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.notice.info');
+    expect(await page.textContent('.notice.info')).toBe('Stopped.');
+    await page.waitForSelector('button[type=submit]');
+
+    await send(page, 'once more');
+    await page.waitForSelector('.msg.assistant:has-text("Answered after a retry.")');
+    expect(await page.textContent('.notice.retry')).toMatch(/Trying again \(1\/\d+\)/);
+
+    await send(page, 'and again');
+    await page.waitForSelector('.notice.error');
+    expect(await page.textContent('.notice.error')).toMatch(/balance|余额/i);
+    expect(await page.locator('.notice.error .error-try li').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
   it('the page in Chinese: its words come from the catalogue in the person’s language', async () => {
     e.fake.script({ kind: 'text', text: `结果如下：\n\n| 城市 | 降雨 |\n|---|--:|\n| 北京 | 571 |` });
     const s = await serve(['serve'], { ZHI_LANGUAGE: 'zh' });
