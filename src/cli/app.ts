@@ -31,10 +31,10 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   doctor: () => import('./commands/doctor.js'),
   mcp: () => import('./commands/mcp.js'),
   batch: () => import('./commands/batch.js'),
-  schedule: () => import('./commands/schedule.js'),
   // The local server and its page: loaded only by these two commands.
   serve: () => import('./web/command.js'),
   web: () => import('./web/command.js'),
+  schedule: () => import('./commands/schedule.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

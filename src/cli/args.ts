@@ -44,13 +44,13 @@ export const SUBCOMMANDS = [
   'models',
   'mcp',
   'batch',
-  'schedule',
   'serve',
   'web',
+  'schedule',
 ] as const;
 /** Flags a subcommand takes more than once (folder runs' lists, `zhi mcp add --env/--header`). */
 const REPEATED = new Set([...FOLDER_LISTS, 'env', 'header']);
-const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule', 'serve', 'web']);
+const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
   '--model': 'model',
@@ -102,6 +102,9 @@ function usageError(
       : [{ key: 'cli.try.help' }],
   });
 }
+
+/** `zhi web` and `zhi serve` take their own options (`--port`, `--no-open`, `--host`). */
+const WEB_SUBS = new Set(['serve', 'web']);
 
 /**
  * Parse the command line of design §2. Global flags may appear anywhere; `--` ends flags.
@@ -157,7 +160,8 @@ class ArgParser {
       if (!this.readFlag(a)) this.readWord(arg);
     }
     const { subcommand, unknown } = this;
-    if (unknown.length && !(subcommand && SUBS_WITH_EXTRA.has(subcommand))) {
+    const takesExtra = subcommand && (SUBS_WITH_EXTRA.has(subcommand) || WEB_SUBS.has(subcommand));
+    if (unknown.length && !takesExtra) {
       throw usageError('cli.err.unknownFlag', unknown[0]!);
     }
     return {
