@@ -76,6 +76,9 @@ export function RunView({ id, navigate }: { id: string; navigate(p: string): voi
           )}
         </div>
       </header>
+      <a href="#/runs" class="back">
+        ← {t('page.runs.title')}
+      </a>
       <ErrorBox error={error} />
       <Summary progress={progress} />
       {progress.isFolder ? <FileTable progress={progress} /> : <RunThread progress={progress} />}

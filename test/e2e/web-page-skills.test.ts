@@ -75,4 +75,27 @@ describe.skipIf(!HAVE_CHROMIUM)('skills and outputs in the web page', () => {
     expect(await page.textContent('dialog[open] .preview-text')).toContain('Summary of f001');
     expect(errors).toEqual([]);
   });
+
+  it('a batch job: the estimate offers it, the run says the job and its state, the runs page lists it', async () => {
+    e.fake.fallback = responder(new Set());
+    const s = await serve(['serve', '--auto'], { ZHI_BATCH_POLL_MS: '20' });
+    const { page, errors } = await browser.open(`${s.url}#/skills`);
+    await page.click('a.skill-card:has(strong:text-is("summarize"))');
+    await dropFiles(
+      page,
+      '[data-testid=skill-drop]',
+      ['b1', 'b2'].map((id) => ({ name: `${id}.txt`, text: `Document MARKER-${id}\n` })),
+    );
+    await page.waitForSelector('.chip:has-text("b2.txt")');
+    await page.click('button:text-is("Estimate the cost")');
+    await page.click('button:text-is("Run as a batch job")');
+    await page.waitForSelector('.end-summary');
+    expect(await page.textContent('.batch-line')).toMatch(/Batch job batch_/);
+    expect(await page.locator('tr.file-done').count()).toBe(2);
+    expect(e.fake.requests.some((r) => r.method === 'POST' && r.path.endsWith('/batches'))).toBe(true);
+    await page.click('a.back');
+    await page.waitForSelector('table .tag');
+    expect(await page.textContent('table')).toMatch(/summarize/);
+    expect(errors).toEqual([]);
+  });
 });
