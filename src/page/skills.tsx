@@ -34,7 +34,7 @@ export function SkillsView({ name, navigate }: { name: string | undefined; navig
               <a class="card skill-card" href={`#/skills/${enc(s.name)}`}>
                 <strong>{s.name}</strong>
                 <span>{s.description}</span>
-                {s.source && <small class="muted">{s.source}</small>}
+                {s.source && <small class="muted">{sourceLabel(s.source)}</small>}
               </a>
             </li>
           ))}
@@ -42,6 +42,13 @@ export function SkillsView({ name, navigate }: { name: string | undefined; navig
       )}
     </section>
   );
+}
+
+/** Where a skill comes from, in the person's words (a source zhi does not know is shown as it is). */
+function sourceLabel(source: string): string {
+  if (source === 'builtin' || source === 'user' || source === 'project')
+    return t(`page.skills.source.${source}`);
+  return source;
 }
 
 function SkillRunForm({ skill, navigate }: { skill: Skill; navigate(p: string): void }) {
