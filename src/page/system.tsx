@@ -7,6 +7,14 @@ import { Empty, ErrorBox, Loading } from './ui.js';
 
 const MARKS: Record<string, string> = { ok: '✓', note: '·', optional: '○', problem: '✗' };
 
+const MCP_STATES = ['idle', 'starting', 'ready', 'stopped', 'failed'] as const;
+
+/** An MCP server's state in the person's words (an unknown one as it is). */
+function mcpState(state: string): string {
+  const known = MCP_STATES.find((k) => k === state);
+  return known ? t(`page.system.mcp.${known}`) : state;
+}
+
 export function SystemView() {
   const [mcp, setMcp] = useState<McpServer[]>();
   const [checks, setChecks] = useState<DoctorCheck[]>();
@@ -39,7 +47,7 @@ export function SystemView() {
               <tr key={s.name}>
                 <td>{s.name}</td>
                 <td>
-                  <span class={`state ${s.error ? 'failed' : 'done'}`}>{s.state}</span>
+                  <span class={`state ${s.error ? 'failed' : 'done'}`}>{mcpState(s.state)}</span>
                   {s.error && <div class="reason">{s.error}</div>}
                 </td>
                 <td>{s.transport ?? ''}</td>

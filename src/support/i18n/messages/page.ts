@@ -178,6 +178,11 @@ export const page = defineMessages(
     'page.system.state': 'State',
     'page.system.tools': 'Tools',
     'page.system.transport': 'Connection',
+    'page.system.mcp.idle': 'not started',
+    'page.system.mcp.starting': 'starting',
+    'page.system.mcp.ready': 'ready',
+    'page.system.mcp.stopped': 'stopped',
+    'page.system.mcp.failed': 'failed',
     'page.system.doctor': 'Checks (zhi doctor)',
   },
   {
@@ -352,6 +357,11 @@ export const page = defineMessages(
     'page.system.state': '状态',
     'page.system.tools': '工具数',
     'page.system.transport': '连接方式',
+    'page.system.mcp.idle': '未启动',
+    'page.system.mcp.starting': '正在启动',
+    'page.system.mcp.ready': '可用',
+    'page.system.mcp.stopped': '已停止',
+    'page.system.mcp.failed': '失败',
     'page.system.doctor': '检查（zhi doctor）',
   },
 );
