@@ -98,7 +98,7 @@ export class Thread {
         this.toolEnd(ev);
         return;
       case 'permission':
-        if (ev.decision !== 'allowed') this.notice('warning', ev.notice ?? ev.reason ?? '');
+        this.permission(ev);
         return;
       case 'usage':
         this.usage(ev);
@@ -127,6 +127,16 @@ export class Thread {
       if (model !== text) this.trimAtLastUser(model);
     }
     if (!ev.note) this.live.push({ kind: 'user', text });
+  }
+
+  /** A call not run: the person's words for it (`reason` is written for the model; a refusal's is shown, as the terminal does). */
+  private permission(ev: Extract<RunEvent, { type: 'permission' }>): void {
+    if (ev.decision === 'allowed') return;
+    const name = ev.name ?? '';
+    if (ev.notice) this.notice('warning', ev.notice);
+    else if (ev.decision === 'denied' && ev.code !== 'no_terminal')
+      this.notice('info', t('page.chat.deniedByYou', { name }));
+    else this.notice('warning', t('page.chat.refused', { name, reason: ev.reason ?? '' }));
   }
 
   private nested(ev: RunEvent): void {

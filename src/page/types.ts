@@ -175,7 +175,15 @@ export type RunEvent =
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: { message: string } }
   | { type: 'tool_start'; id: string; label: string; name: string }
   | { type: 'tool_end'; id: string; label: string; ok: boolean; result?: string; display?: string[] }
-  | { type: 'permission'; id: string; decision: string; notice?: string; reason?: string }
+  | {
+      type: 'permission';
+      id: string;
+      name?: string;
+      decision: string;
+      notice?: string;
+      reason?: string;
+      code?: string;
+    }
   | { type: 'progress'; id: string; note: string }
   | { type: 'usage'; model: string; cost: Cost; usage?: Record<string, unknown> }
   | { type: 'warning'; message: string }

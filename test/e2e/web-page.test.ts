@@ -90,6 +90,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
     await page.click('dialog button:text-is("No")');
     await page.waitForSelector('.cost');
     expect(existsSync(join(e.cwd, 'zhi-output', 'no.md'))).toBe(false);
+    // Said in the person's words, not the model's.
+    expect(await page.textContent('.notice')).toMatch(/Not run \(file_write\)/);
 
     await send(page, 'write yes.md');
     await page.waitForSelector('dialog[open] [data-testid=approval]');
