@@ -1,6 +1,6 @@
 // Saved conversations (the same session files as the terminal's `zhi sessions`): search,
 // resume, export as Markdown, delete (after asking).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc } from './api.js';
 import { t, when } from './i18n.js';
 import type { Conversation } from './types.js';
@@ -11,8 +11,14 @@ export function SessionsView({ onChanged }: { onChanged(): void }) {
   const [list, setList] = useState<Conversation[]>();
   const [error, setError] = useState<unknown>();
   const [confirm, setConfirm] = useState<Conversation>();
-  const load = (query: string) =>
-    api.get<Conversation[]>(`/api/conversations${query ? `?q=${enc(query)}` : ''}`).then(setList, setError);
+  // Only the latest search's answer is drawn: an earlier one arriving late would show the wrong list.
+  const latest = useRef(0);
+  const load = (query: string) => {
+    const n = ++latest.current;
+    return api
+      .get<Conversation[]>(`/api/conversations${query ? `?q=${enc(query)}` : ''}`)
+      .then((l) => n === latest.current && setList(l), setError);
+  };
   useEffect(() => {
     const timer = setTimeout(() => void load(q), 200);
     return () => clearTimeout(timer);

@@ -69,7 +69,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in two tabs, and its settings', ()
       `${s.base}${await page.getAttribute('tbody tr a:text-is("Export")', 'href')}`,
     );
     expect(await exported.text()).toContain('About pears.');
-    await page.click('tbody tr button:text-is("Delete")');
+    await page.click('tbody tr:has-text("pears") button:text-is("Delete")');
     await page.click('dialog[open] button.danger-button');
     await page.fill('input[type=search]', '');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
