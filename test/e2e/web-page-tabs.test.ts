@@ -71,9 +71,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in two tabs, and its settings', ()
     expect(await exported.text()).toContain('About pears.');
     await page.click('tbody tr:has-text("pears") button:text-is("Delete")');
     await page.click('dialog[open] button.danger-button');
+    await page.waitForSelector('.empty:text-is("No conversation matches.")');
     await page.fill('input[type=search]', '');
-    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
-    expect(await page.textContent('tbody')).toContain('apples');
+    await page.waitForSelector('tbody tr:has-text("apples")');
+    expect(await page.locator('tbody tr').count()).toBe(1);
 
     await page.goto(`${s.base}/#/usage`);
     await page.waitForSelector('figure.chart svg rect');
