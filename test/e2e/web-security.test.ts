@@ -130,6 +130,15 @@ describe('zhi serve lets nobody else in', () => {
     const doc = await s.json<{ openapi: string; paths: Record<string, unknown> }>('/openapi.json');
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toContain('/api/conversations/{id}/events');
+    for (const args of [
+      ['serve', '--bogus'],
+      ['serve', '--no-open'],
+      ['web', '--port', 'x', '--no-open'],
+    ]) {
+      const bad = await e.zhi(args);
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stdout).toBe('');
+    }
     const r = await e.zhi(['serve', '--host', '0.0.0.0']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');

@@ -61,8 +61,21 @@ async function startWeb(ctx: AppContext, port: number): Promise<RunningServer> {
   });
 }
 
+/** The options these two commands take; any other is a mistake said before anything starts. */
+const OPTIONS = new Set(['port', 'host', 'no-open']);
+
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const { extra, subcommand } = ctx.args;
+  const unknown = Object.keys(extra).find(
+    (k) => !OPTIONS.has(k) || (k === 'no-open' && subcommand !== 'web'),
+  );
+  if (unknown !== undefined) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'cli.err.unknownFlag', params: { flag: `--${unknown}` } },
+      tries: [{ key: 'cli.try.help' }],
+    });
+  }
   checkHost(extra.host);
   const server = await startWeb(ctx, portOf(extra.port));
   process.stdout.write(`${server.url}\n`);
