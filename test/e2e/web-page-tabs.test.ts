@@ -39,14 +39,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in two tabs, and its settings', ()
     }
   });
 
-  it('choosing Chinese in the settings redraws the page in Chinese', async () => {
+  it('settings: another connected folder, and Chinese, which redraws the page in Chinese', async () => {
     const s = await serve();
     const { page, errors } = await browser.open(`${s.url}#/settings`);
     await page.waitForSelector('form.form');
+    const sub = join(e.cwd, 'reports');
+    mkdirSync(sub);
+    await page.fill('form.form input[type=text]', sub);
     await page.selectOption('form.form select >> nth=0', 'zh');
     await page.click('form.form button[type=submit]');
     await page.waitForSelector('nav.side >> text=设置');
     expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+    expect(await page.textContent('.folder-path')).toBe(sub);
     expect(errors).toEqual([]);
   });
 
