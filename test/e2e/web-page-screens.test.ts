@@ -28,6 +28,7 @@ const WORDS = {
     write: 'Turn rainfall.md into a Word document',
     done: 'The Word document is in zhi-output/rainfall.docx.',
     files: ['invoice-march', 'invoice-april', 'contract-draft', 'minutes-0312'],
+    summary: '- Amount: 12,400.00\n- Due: 2026-04-30\n- Paid: not yet\n',
   },
   zh: {
     ask: '用表格比较一下这几个城市的降雨量',
@@ -37,11 +38,12 @@ const WORDS = {
     write: '把 rainfall.md 转成 Word 文档',
     done: 'Word 文档已保存到 zhi-output/rainfall.docx。',
     files: ['三月发票', '四月发票', '合同草稿', '会议纪要-0312'],
+    summary: '- 金额：12,400.00 元\n- 付款期限：2026-04-30\n- 是否已付：未付\n',
   },
 };
 
 /** A summary for every file (`MARKER-f<i>` names file i) but the third, never written (a failure to show). */
-function responder(names: string[]): (req: RecordedRequest) => Reply {
+function responder(names: string[], body: string): (req: RecordedRequest) => Reply {
   return (req) => {
     const marker = markerOf(req.body);
     const id = names[Number(marker.slice(1))] ?? marker;
@@ -55,7 +57,7 @@ function responder(names: string[]): (req: RecordedRequest) => Reply {
             name: 'file_write',
             arguments: {
               path: `${id}-summary.md`,
-              content: `# ${id}\n\n- Amount: 12,400.00\n- Due: 2026-04-30\n`,
+              content: `# ${id}\n\n${body}`,
             },
           },
         ],
@@ -103,7 +105,7 @@ describe.skipIf(!HAVE_CHROMIUM || process.env.ZHI_SCREENSHOTS !== '1')('screensh
       await page.locator('.cost').nth(1).waitFor();
 
       const ids = w.files;
-      e.fake.fallback = responder(ids);
+      e.fake.fallback = responder(ids, w.summary);
       await page.goto(`${s.base}/#/skills`);
       await page.click('a.skill-card:has(strong:text-is("summarize"))');
       await dropFiles(
