@@ -21,8 +21,7 @@ export async function uploadAll(
 /** A pasted image has no name: one from the time, with its type's extension. */
 function pastedName(file: File): string {
   const ext = file.type.split('/')[1]?.replace('jpeg', 'jpg') ?? 'png';
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `pasted-${stamp}.${ext}`;
+  return `pasted-${localStamp()}.${ext}`;
 }
 
 /** Every file of a drop, folders walked (their files side by side: an upload's name has no folder). */
@@ -52,6 +51,12 @@ async function walk(entry: FileSystemEntry, out: File[]): Promise<void> {
 
 /** A fresh folder name for the files of one skill run: the skill and the time. */
 export function runFolderName(skill: string): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${skill.replace(/[^\w-]/g, '_')}-${stamp}`;
+  return `${skill.replace(/[^\w-]/g, '_')}-${localStamp()}`;
+}
+
+/** The time on the person's clock as 20260312-091500 (a name they recognise in their folder). */
+function localStamp(): string {
+  const d = new Date();
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
 }
