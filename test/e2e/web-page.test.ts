@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
-import { HAVE_CHROMIUM, useBrowser } from '../helpers/browser.js';
+import { dropFiles, HAVE_CHROMIUM, useBrowser } from '../helpers/browser.js';
 import { useE2E } from '../helpers/e2e.js';
 import { useServe } from '../helpers/web.js';
 
@@ -125,7 +125,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
     expect(errors).toEqual([]);
   });
 
-  it('attachments: a picked file is uploaded and sent with the message; a pasted image is uploaded', async () => {
+  it('attachments: a picked and a dropped file are uploaded and sent with the message; a pasted image is uploaded', async () => {
     e.fake.script({ kind: 'text', text: 'Read both.' });
     const s = await serve();
     const { page, errors } = await browser.open(s.url);
@@ -135,6 +135,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
       buffer: Buffer.from('picked words\n'),
     });
     await page.waitForSelector('.chip:has-text("notes.txt")');
+    // Dropped anywhere on the chat, a file is attached too.
+    await dropFiles(page, 'section.chat', [{ name: 'dropped.txt', text: 'dropped words\n' }]);
+    await page.waitForSelector('.chip:has-text("dropped.txt")');
     // A pasted image is uploaded too, under a name made from the time.
     await page.focus('textarea');
     await page.evaluate(
@@ -142,11 +145,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the web page in a browser', () => {
     );
     await page.waitForSelector('.chip:has-text("pasted-")');
     await page.click('.chip:has-text("pasted-") .chip-x');
-    expect(await page.locator('.chip').count()).toBe(1);
+    expect(await page.locator('.chip').count()).toBe(2);
     await send(page, 'summarise the notes');
     await page.waitForSelector('.cost');
     const asked = JSON.stringify(e.fake.chatBodies().at(-1) ?? {});
     expect(asked).toContain('picked words');
+    expect(asked).toContain('dropped words');
     expect(errors).toEqual([]);
   });
 
