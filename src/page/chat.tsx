@@ -145,7 +145,7 @@ export function ChatView({ id, status, navigate, onChanged }: Props) {
         uploading={uploading}
       />
       {dragging && <div class="drop-veil">{t('page.attach.drop')}</div>}
-      {approvals[0] && <ApprovalDialog approval={approvals[0]} onAnswered={answered} />}
+      {approvals[0] && <ApprovalDialog key={approvals[0].id} approval={approvals[0]} onAnswered={answered} />}
     </section>
   );
 }

@@ -86,6 +86,7 @@ export function RunView({ id, navigate }: { id: string; navigate(p: string): voi
       {record?.kind === 'record' && <RecordSummary record={record} />}
       {approvals[0] && (
         <ApprovalDialog
+          key={approvals[0].id}
           approval={approvals[0]}
           onAnswered={(aid) => setApprovals((list) => list.filter((x) => x.id !== aid))}
         />

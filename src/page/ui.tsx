@@ -48,6 +48,9 @@ interface DialogProps {
  */
 export function Dialog({ label, children, onCancel, danger, wide }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // The latest handler, so that a redraw (new props) neither closes nor reopens the dialog.
+  const cancelRef = useRef(onCancel);
+  cancelRef.current = onCancel;
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -55,14 +58,14 @@ export function Dialog({ label, children, onCancel, danger, wide }: DialogProps)
     d.focus();
     const cancel = (e: Event) => {
       e.preventDefault();
-      onCancel?.();
+      cancelRef.current?.();
     };
     d.addEventListener('cancel', cancel);
     return () => {
       d.removeEventListener('cancel', cancel);
       if (d.open) d.close();
     };
-  }, [onCancel]);
+  }, []);
   return (
     <dialog
       ref={ref}
