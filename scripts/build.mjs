@@ -5,10 +5,11 @@
 // tested (its lockfile and overrides), no native addon, no engine warning.
 // The data files that code reads go to dist/assets/ (support/install.ts reads them there, or from
 // inside a standalone executable); the licences of the bundled packages to dist/THIRD-PARTY-LICENSES.txt.
-import { chmod, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -68,7 +69,40 @@ async function main() {
     await cp(join(modules, source), join(dist, 'assets', name), { recursive: true });
   }
   await writeCatalogues();
-  await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await licences(result.metafile));
+  const page = await buildPage();
+  await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await licences(result.metafile, page.metafile));
+}
+
+/** The page's script may weigh this much gzip-compressed (issue 40: ≤ 200 KB). */
+const PAGE_BUDGET = 200 * 1024;
+
+/**
+ * The web page of `zhi web` (src/page/, preact + marked + DOMPurify) as dist/web/index.html,
+ * app.js and app.css: one minified browser script, loaded only by the server, never by the CLI.
+ */
+async function buildPage() {
+  const out = join(dist, 'web');
+  const result = await build({
+    entryPoints: { app: join(root, 'src/page/main.tsx') },
+    outdir: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome110', 'edge110', 'firefox115', 'safari16'],
+    minify: true,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    tsconfig: join(root, 'src/page/tsconfig.json'),
+    legalComments: 'none',
+    metafile: true,
+    absWorkingDir: root,
+    logLevel: 'warning',
+  });
+  await copyFile(join(root, 'src/page/index.html'), join(out, 'index.html'));
+  const size = gzipSync(await readFile(join(out, 'app.js'))).length;
+  if (size > PAGE_BUDGET)
+    throw new Error(`dist/web/app.js is ${size} bytes compressed, over its budget of ${PAGE_BUDGET}`);
+  return result;
 }
 
 /**
@@ -175,9 +209,9 @@ async function isCommonJs(file) {
 }
 
 /** The licence text of every package whose code went into the bundle or the assets. */
-async function licences(metafile) {
+async function licences(...metafiles) {
   const packages = new Set(ASSETS.map(([, source]) => packageOf(join(modules, source))));
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of metafiles.flatMap((m) => Object.keys(m.inputs))) {
     if (/^[\w-]+:/.test(input)) continue; // a plugin's module (its package is an input too)
     const at = join(root, input);
     if (at.includes(`${modules}/`) || at.includes('/node_modules/')) packages.add(packageOf(at));

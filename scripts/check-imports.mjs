@@ -3,7 +3,7 @@
 // two modules need each other's values at load time (a value-import cycle). Type-only imports
 // are erased by the compiler, so they may close a cycle; they may never point upward.
 // Usage: node scripts/check-imports.mjs   (exit 1 with one line per problem)
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +17,7 @@ function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return walk(path);
-    return /\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
@@ -41,7 +41,8 @@ function importsOf(file) {
   const found = [];
   const add = (spec, value, lazy) => {
     if (!spec.startsWith('.')) return;
-    const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
+    const ts = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
+    const target = existsSync(ts) ? ts : ts.replace(/\.ts$/, '.tsx');
     found.push({ target, value, lazy });
   };
   for (const m of text.matchAll(STATIC)) add(m[3], !m[1] && !onlyTypes(m[2].trim()), false);
@@ -55,6 +56,20 @@ function layerOf(file) {
   return LAYERS.indexOf(top);
 }
 
+/**
+ * The browser page (src/page/) is a world of its own: it imports only itself, and of the rest of
+ * src/ only the names of its catalogue's keys, as a type; nothing else imports it.
+ */
+const page = join(src, 'page');
+const PAGE_TYPES = [join(src, 'support/i18n/messages/page.ts')];
+function pageBoundary(file, edge) {
+  const fromPage = file.startsWith(`${page}/`);
+  const toPage = edge.target.startsWith(`${page}/`);
+  if (fromPage === toPage) return undefined;
+  if (fromPage && !edge.value && PAGE_TYPES.includes(edge.target)) return undefined;
+  return `page boundary: ${relative(root, file)} → ${relative(root, edge.target)}`;
+}
+
 const files = walk(src);
 const graph = new Map();
 const problems = [];
@@ -65,6 +80,8 @@ for (const file of files) {
     edges.filter((e) => e.value && !e.lazy).map((e) => e.target),
   );
   for (const edge of edges) {
+    const pageProblem = pageBoundary(file, edge);
+    if (pageProblem) problems.push(pageProblem);
     const from = layerOf(file);
     const to = layerOf(edge.target);
     if (from >= 0 && to > from) {
@@ -100,7 +117,9 @@ function callsExhaustive(node) {
   visit(node);
   return found;
 }
-for (const file of files) {
+// The page is left out: its events come over the wire, typed by itself (src/page/types.ts), and
+// one it does not know (from a newer zhi) is not drawn rather than a build error.
+for (const file of files.filter((f) => !f.startsWith(`${page}/`))) {
   const text = readFileSync(file, 'utf8');
   if (!text.includes('switch')) continue;
   const tree = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);

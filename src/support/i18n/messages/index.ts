@@ -14,6 +14,7 @@ import { mcp } from './mcp.js';
 import { mcpCalls } from './mcp-calls.js';
 import { models } from './models.js';
 import { office } from './office.js';
+import { page } from './page.js';
 import { policy } from './policy.js';
 import { reach } from './reach.js';
 import { render } from './render.js';
@@ -54,6 +55,7 @@ type En = typeof cli.en &
   typeof install.en &
   typeof windows.en &
   typeof office.en &
+  typeof page.en &
   typeof policy.en &
   typeof schedule.en &
   typeof web.en;
@@ -84,6 +86,7 @@ const groups = [
   install,
   windows,
   office,
+  page,
   policy,
   schedule,
   web,
