@@ -51,18 +51,6 @@ export function fileLines(result: AgentResult, cwd: string): string[] {
   return lines;
 }
 
-/** Under a table stopped by Ctrl+C: how many of its rows are shown (and, in the REPL, /copy). */
-export function tableCutNote(
-  cut: { shown: number; hidden: number },
-  ui: Style,
-  width: number,
-  oneShot: boolean,
-): string {
-  const key = oneShot ? 'render.tableCutOneShot' : 'render.tableCut';
-  const note = ui.dim(t(key, { shown: cut.shown, total: cut.hidden + cut.shown }));
-  return wrapText(note, width).join('\n');
-}
-
 /**
  * What closes a run in the REPL or `zhi -c`: the error panel (the run did not answer), "Interrupted."
  * or the closing line with the files written. `width` wraps the closing line at its words
