@@ -151,6 +151,46 @@ describe('streaming tables and code', () => {
     expect(wide.join('').replace(/[│ ]/g, '')).toBe('20一个比前面所有名称都长得多的名称');
   });
 
+  const NOTES = ['已开票', '分两期支付，第二期在月底', '对方要求更正抬头', '合同约定季度末结清'];
+  const shapes = [
+    {
+      width: 40,
+      live: 5,
+      head: '| n | 日期 | 名称 |\n|--:|---|---|\n',
+      row: (i: number) => `| ${i} | 2026-02-01 | 第${i}行 |`,
+    },
+    {
+      // Six columns in a 60-column window: no room to give the numbers more than they need.
+      width: 59,
+      live: 27,
+      head: '| # | 日期 | 客户 | 金额（元） | 状态 | 备注 |\n|--:|---|---|--:|---|---|\n',
+      row: (i: number) =>
+        `| ${i} | 2026-02-01 | 客户${i}有限公司 | ${((i * 7919) % 100000).toLocaleString('en')}.00 | ${i % 3 ? '已付' : '待付款'} | invoice ${1000 + i}，${NOTES[i % 4]} |`,
+    },
+  ];
+  for (const [k, shape] of shapes.entries()) {
+    it(`a number that outgrows its settled column (row 100 under 99) starts a new part, never breaks (${k + 1})`, () => {
+      const ctx = { width: shape.width, theme: color };
+      const s = stream(ctx);
+      s.push(shape.head);
+      const lines: string[] = [];
+      for (let i = 1; i <= 120; i++) {
+        s.push(`${shape.row(i)}\n`);
+        lines.push(...s.update(false, shape.live).commit.map(strip));
+      }
+      lines.push(...s.update(true, shape.live).commit.map(strip));
+      const numbers = lines.flatMap((l) => l.match(/^│ +(\d+) │ 2026/)?.slice(1) ?? []).map(Number);
+      expect(numbers).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+      for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(shape.width);
+      // A new part only when a number no longer fits: twice at most (10 and 100), not per row;
+      // and a grid stays a grid (the whole table at 60 columns would be cards).
+      expect(lines.filter((l) => l.startsWith('┌')).length).toBeLessThanOrEqual(3);
+      expect(lines.filter((l) => l.startsWith('└'))).toHaveLength(
+        lines.filter((l) => l.startsWith('┌')).length,
+      );
+    });
+  }
+
   it('a settled table goes on under a new header after the window is resized', () => {
     let width = 60;
     const s = new MarkdownStream(

@@ -1,5 +1,4 @@
 import { pushAll } from '../../support/arrays.js';
-import { textWidth } from '../../support/width.js';
 import type { BlockContext } from './markdown.js';
 import {
   type Align,
@@ -14,6 +13,9 @@ import {
 } from './table.js';
 import { allocate, type ColumnMeasure, emptyMeasure } from './table-layout.js';
 import type { Theme } from './theme.js';
+
+/** A count or an amount (a row number, 1,234.50, ¥98, 12%): numbers that get longer down a table. */
+const COUNT = /^[-+−]?[$¥€£]?\d[\d,.]*[%万元]?$/u;
 
 /** How much a column's live width grows when a cell outgrows it: few re-layouts, not one per row. */
 const GROWTH = 1.25;
@@ -31,8 +33,8 @@ export class LiveTable {
   readonly data: TableData;
   private readonly measures: ColumnMeasure[];
   private readonly shown: number[];
-  /** Each column's narrowest cell: a column of numbers all as wide (dates) is not growing. */
-  private readonly narrowest: number[];
+  /** Columns holding counts or amounts (not dates or times): their numbers grow longer. */
+  private readonly counts: boolean[];
   private layoutKey = '';
   private grid: GridPainter | undefined;
   private cards: CardPainter | undefined;
@@ -53,7 +55,7 @@ export class LiveTable {
     for (const m of this.measures) m.head = m.natural;
     if (!theme.enabled) for (const m of this.measures) m.natural = Math.max(3, m.natural);
     this.shown = this.measures.map((m) => m.natural);
-    this.narrowest = this.measures.map(() => Number.POSITIVE_INFINITY);
+    this.counts = this.measures.map(() => false);
   }
 
   get rowCount(): number {
@@ -63,8 +65,7 @@ export class LiveTable {
   add(cells: Cells): void {
     this.data.rows.push(cells);
     measureRow(cells, this.measures);
-    for (const [i, c] of cells.entries())
-      this.narrowest[i] = Math.min(this.narrowest[i]!, textWidth(plainText(c)));
+    for (const [i, c] of cells.entries()) this.counts[i] ||= COUNT.test(plainText(c).trim());
     for (const [i, m] of this.measures.entries()) {
       if (m.natural > this.shown[i]!) this.shown[i] = Math.max(m.natural, Math.ceil(this.shown[i]! * GROWTH));
     }
@@ -72,22 +73,25 @@ export class LiveTable {
 
   /**
    * Lines to print for good now: none while the table fits in `maxLines`; once it does not, all
-   * of it so far, then each new row. A new width (the window was resized) closes the part printed
-   * and starts again under a header laid out for it.
+   * of it so far, then each new row. A new width (the window was resized), or a number too long
+   * for its column (row 100 under "99"), closes the part printed and starts again under a header
+   * laid out for it: a number is never broken across lines.
    */
   settle(width: number, maxLines: number): string[] {
     if (this.settledWidth === undefined) {
       this.relayout(width);
       if (this.fits(maxLines)) return [];
       this.settledWidth = width;
-      this.roomForNumbers(width);
+      this.settleLayout(width);
       return this.rest([...this.head]);
     }
     const out: string[] = [];
-    if (width !== this.settledWidth) {
+    const widths = this.grid?.widths;
+    const outgrown = widths !== undefined && this.measures.some((m, i) => m.need > widths[i]!);
+    if (width !== this.settledWidth || outgrown) {
       pushAll(out, this.foot());
       this.settledWidth = width;
-      this.relayout(width);
+      this.settleLayout(width);
       pushAll(out, this.head);
     }
     return this.rest(out);
@@ -125,21 +129,32 @@ export class LiveTable {
   }
 
   /**
-   * Settling: a column of numbers (row numbers, amounts) gets room to grow by a quarter, taken
-   * from text columns if need be (text wraps; a number does not), so "99" → "100" a hundred rows
-   * later does not break across two lines. Kept as it was when the window has no such room.
+   * The layout a settled table is printed in. A column of counts (row numbers, amounts) gets room
+   * to grow by a quarter, taken from text columns if need be (text wraps; a number does not), so
+   * "99" → "100" a hundred rows later does not start a new part; without such room, the columns
+   * as they are (`shown`), each at least as wide as its widest number.
    */
-  private roomForNumbers(width: number): void {
-    const measures = this.measures.map((m, i) => {
-      const shown = this.shown[i]!;
-      // Text, or numbers all of one width so far (dates, codes): they are not growing.
-      if (m.need < m.natural || this.narrowest[i] === m.natural) return { ...m, natural: shown };
-      const roomy = Math.max(shown, Math.ceil(m.natural * GROWTH));
-      return { ...m, natural: roomy, need: roomy };
+  private settleLayout(width: number): void {
+    const room = cellRoom(width, this.measures.length);
+    const now = this.measures.map((m, i) => ({ ...m, natural: Math.max(this.shown[i]!, m.natural) }));
+    const roomy = now.map((m, i) => {
+      // Text wraps, and dates and times keep their width.
+      if (m.need < this.measures[i]!.natural || !this.counts[i]) return m;
+      const w = Math.max(
+        m.natural,
+        this.measures[i]!.natural + 1,
+        Math.ceil(this.measures[i]!.natural * GROWTH),
+      );
+      return { ...m, natural: w, need: w };
     });
-    const widths = allocate(measures, cellRoom(width, measures.length));
-    if (!widths) return;
-    for (const [i, w] of widths.entries()) this.shown[i] = w;
+    // Once printed as a grid, a table stays one: words may break rather than the rest become cards.
+    const widths =
+      allocate(roomy, room) ??
+      allocate(
+        now.map((m) => ({ ...m, word: 0 })),
+        room,
+      );
+    if (widths) for (const [i, w] of widths.entries()) this.shown[i] = w;
     this.relayout(width);
   }
 
