@@ -332,7 +332,7 @@ describe('ReplRenderer tool lines', () => {
     expect(t.err()).not.toContain('declined');
   });
 
-  it('a long failure reason is cut to the terminal width', () => {
+  it('a long failure reason goes under the tool line, wrapped at words, never cut (its end is the advice)', () => {
     const t = make('plain');
     t.r.handle({
       type: 'tool_end',
@@ -340,16 +340,24 @@ describe('ReplRenderer tool lines', () => {
       name: 'file_read',
       label: 'a.md',
       ok: false,
-      result: `Error: ${'很长的错误说明'.repeat(20)}`,
+      result: `Error: ${'很长的错误说明'.repeat(20)}；要让命令写入当前文件夹，批准时按 w`,
       durationMs: 10,
       index: 0,
       total: 1,
       filesRead: 0,
       filesWritten: [],
     });
-    const line = t.err().split('\n')[0]!;
-    expect(line).toMatch(/^\[TOOL\] \[1\/1\] Read a\.md … ✗ 0\.0s 很长的错误说明.*…$/);
-    expect(stringWidthOf(line)).toBeLessThanOrEqual(60);
+    const [line, ...reason] = t.err().trimEnd().split('\n');
+    expect(line).toBe('[TOOL] [1/1] Read a.md … ✗ 0.0s');
+    for (const l of reason) {
+      expect(l).toMatch(/^ {4}\S/);
+      expect(stringWidthOf(l)).toBeLessThanOrEqual(59);
+    }
+    const squeeze = (x: string) => x.replace(/\s+/g, '');
+    expect(squeeze(reason.join(''))).toBe(
+      squeeze(`${'很长的错误说明'.repeat(20)}；要让命令写入当前文件夹，批准时按 w`),
+    );
+    expect(reason.join('')).not.toContain('…');
   });
 });
 

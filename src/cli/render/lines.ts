@@ -15,6 +15,7 @@ import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { toolFailureText } from './tool-failure.js';
 import { callText, toolTitle } from './tool-names.js';
+import { wrapText } from './width.js';
 
 export { doneLine, fileLines } from './summary.js';
 
@@ -46,13 +47,22 @@ export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): strin
   const below = o.width === undefined ? 160 : o.width - 5;
   // What the tool wants the person to see under its line (a search's sources), from outside: sanitized.
   const extra = (ev.display ?? []).map((x) => `\n    ${st.dim(cutToWidth(visible(x), below))}`).join('');
-  return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - textWidth(line) - 1)}${extra}`;
+  return `${line}${failureReason(ev, st, line, o.width)}${extra}`;
 }
 
-function failureReason(ev: ToolEnd, st: Style, room: number): string {
-  if (ev.ok || room < 10) return '';
+/**
+ * Why the tool failed, after its line when it fits there, else on lines of its own under it,
+ * wrapped at words: never cut, since its end is often the advice ("…approve it with w").
+ */
+function failureReason(ev: ToolEnd, st: Style, line: string, width: number | undefined): string {
+  if (ev.ok) return '';
   // The tool's words are for the model: the person gets them in their language (tool-failure.ts).
-  return ` ${st.dim(cutToWidth(visible(toolFailureText(ev.result)), room))}`;
+  const reason = visible(toolFailureText(ev.result));
+  if (width === undefined || textWidth(line) + 1 + textWidth(reason) <= width - 1)
+    return ` ${st.dim(reason)}`;
+  return wrapText(reason, width - 1, '    ', '    ')
+    .map((l) => `\n${st.dim(l)}`)
+    .join('');
 }
 
 /** What a person reads when a tool call was not run: always in their language, never the model's note. */
