@@ -290,6 +290,23 @@ describe('ReplRenderer (plain and pipe)', () => {
     expect(t.err()).toContain('[ERROR] ');
   });
 
+  it('plain, in Chinese: the line marks are Chinese words, not [TOOL] [DONE] [ERROR] [WARN] (issue 44 point 8)', () => {
+    setLanguage('zh');
+    const t = make('plain');
+    for (const ev of toolRun) t.r.handle(ev);
+    t.r.handle({ type: 'warning', message: '小心' });
+    t.r.finish(result({ toolCalls: 2 }), usage(), 2000);
+    const failed = make('plain');
+    const error = new ZhiError({ kind: 'auth', what: { key: 'config.noKey.what' } });
+    failed.r.finish(result({ stopReason: 'error', error }), usage(), 100);
+    const all = t.err() + failed.err();
+    expect(all).not.toMatch(/\[(TOOL|DONE|ERROR|WARN)\]/);
+    expect(t.err()).toContain('【工具】[1/2]');
+    expect(t.err()).toMatch(/^完成：/m);
+    expect(t.err()).toContain('【注意】小心');
+    expect(failed.err()).toMatch(/^【错误】/m);
+  });
+
   it('pipe: the answer is written once as it came, progress goes to stderr', () => {
     const t = make('pipe');
     t.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });

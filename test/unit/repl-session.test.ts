@@ -10,6 +10,7 @@ import { loadSlashCommands } from '../../src/cli/repl/commands/index.js';
 import type { SlashContext } from '../../src/cli/repl/commands/types.js';
 import { History } from '../../src/cli/repl/history.js';
 import { Repl } from '../../src/cli/repl/repl.js';
+import { statusText } from '../../src/cli/repl/status.js';
 import { usageSince } from '../../src/cli/repl/usage-delta.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { StreamEvent } from '../../src/llm/types.js';
@@ -256,6 +257,28 @@ describe('REPL commands', () => {
     await r.done;
     expect(r.err()).toContain('Session: 1.5k tokens (1.2k in, 300 out) · ≈¥0.01');
     expect(r.err()).toMatch(/Session usage:\s+1\.5k tokens/);
+  });
+});
+
+describe('one context figure (issue 44 point 13)', () => {
+  it('/usage, /status and the status line show the same share of the context window', async () => {
+    const r = await start([
+      { text: 'hi', usage: { promptTokens: 24_000, completionTokens: 300, totalTokens: 24_300 } },
+    ]);
+    await r.submit(`hello ${'请把这份报告读一遍。'.repeat(600)}`);
+    const mark = r.err().length;
+    await r.submit('/usage');
+    await r.submit('/status');
+    const out = r.err().slice(mark);
+    const [, tokens, usage] = /context ([\d.]+k) of \S+ tokens \((\d+)%\)/.exec(out) ?? [];
+    const status = /context about ([\d.]+k) tokens \((\d+)% of the window\)/.exec(out)?.slice(1).join(' ');
+    const line = /context (\d+)%/.exec(
+      statusText(r.chat, { model: 'glm-5', mode: 'approve', currency: 'CNY' }),
+    )?.[1];
+    expect(Number(usage)).toBeGreaterThan(0);
+    expect([status, line]).toEqual([`${tokens} ${usage}`, usage]);
+    await r.type('\x04');
+    await r.done;
   });
 });
 

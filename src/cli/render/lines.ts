@@ -35,7 +35,7 @@ export interface ToolLineOptions {
 /** `[1/2] Read text in report.pdf … ✓ 1.2s` or `[2/2] 写入 out.xlsx … ✗ 0.1s 磁盘已满`. */
 export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): string {
   const mark = ev.ok ? st.green('✓') : st.red('✗');
-  const prefix = st.enabled || o.nested ? '' : '[TOOL] ';
+  const prefix = st.enabled || o.nested ? '' : t('cli.tag.tool');
   const counter = o.nested ? '' : `${st.dim(`[${ev.index + 1}/${ev.total}]`)} `;
   const tail = o.notRun ? ` … ${mark}` : ` … ${mark} ${st.dim(formatDuration(ev.durationMs))}`;
   // A long label (a path, a command) is cut to the window, so the terminal never breaks the line

@@ -69,7 +69,7 @@ export function endText(
   // An estimate sent nothing and wrote nothing: no closing line to say so.
   if (result.estimate) return '';
   const line = doneLine(result, usage, durationMs);
-  const shown = o.ui.enabled ? o.ui.dim(line) : `[DONE] ${line}`;
+  const shown = o.ui.enabled ? o.ui.dim(line) : t('cli.tag.done', { line });
   const done = o.width === undefined ? [shown] : wrapText(shown, o.width, '', '  ');
   return ['', ...done, ...fileLines(result, o.cwd)].join('\n');
 }

@@ -215,7 +215,7 @@ export class TextPrinter implements RunConsumer {
     }
     if (result.estimate) return;
     const line = doneLine(result, usage, durationMs);
-    this.stderr.write(this.o.err.enabled ? `${this.o.err.dim(line)}\n` : `[DONE] ${line}\n`);
+    this.stderr.write(this.o.err.enabled ? `${this.o.err.dim(line)}\n` : `${t('cli.tag.done', { line })}\n`);
     for (const f of fileLines(result, this.o.cwd)) this.stderr.write(`${f}\n`);
   }
 }

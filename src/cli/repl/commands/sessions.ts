@@ -2,6 +2,7 @@ import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { formatError } from '../../render/error.js';
 import { stderrColumns } from '../../render/width.js';
+import { contextNow } from '../status.js';
 import { priceStepNow } from '../usage-text.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
@@ -127,7 +128,7 @@ export async function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): Prom
   const step = priceStepNow(ctx.chat);
   const lines = formatUsage(ctx.chat.deps.usage, {
     style: ctx.app.err,
-    context: wiring?.compactor.status(ctx.chat.messages),
+    context: contextNow(ctx.chat),
     compactions: wiring?.compactor.count ?? 0,
     sessionId: wiring && (wiring.recorder.started || wiring.earlier) ? wiring.recorder.id : undefined,
     earlier: wiring?.earlier,
