@@ -372,6 +372,24 @@ describe('REPL messages', () => {
     await r.done;
   });
 
+  it('a message none of whose files could be attached is not sent: back on the prompt, Enter sends it as it is (issue 44 point 14)', async () => {
+    writeFileSync(join(dir, 'empty.md'), '  \n');
+    writeFileSync(join(dir, 'blob.txt'), Buffer.from([0, 1, 2, 0, 255, 0, 3]));
+    const r = await start([{ text: 'ok' }]);
+    await r.submit('summarize empty.md and blob.txt');
+    expect(r.llm.requests).toHaveLength(0);
+    expect(r.err()).toContain('empty.md is empty: it was not attached.');
+    expect(r.err()).toContain('Not sent: none of the files it names could be attached');
+    // The draft is back: Enter alone sends it, as it is.
+    const mark = r.err().length;
+    await r.submit('');
+    expect(r.llm.requests).toHaveLength(1);
+    expect(r.llm.requests[0]!.messages.at(-1)!.content).toBe('summarize empty.md and blob.txt');
+    expect(r.err().slice(mark)).not.toContain('Not sent');
+    await r.type('\x04');
+    await r.done;
+  });
+
   it('keeps files dropped on their own for the next message', async () => {
     mkdirSync(join(dir, 'docs'));
     writeFileSync(join(dir, 'docs', 'a.md'), 'AAA');
