@@ -20,7 +20,11 @@ function width(): number {
 async function showList(ctx: SlashContext, query: string): Promise<void> {
   const { listSessions } = await listing();
   const { sessionTable } = await list();
-  const all = await listSessions(ctx.app.paths.sessionsDir, query ? { query } : {});
+  // Conversations only: skill runs are listed by zhi sessions --runs.
+  const all = await listSessions(ctx.app.paths.sessionsDir, {
+    ...(query ? { query } : {}),
+    kinds: ['repl', 'oneshot'],
+  });
   const current = ctx.chat.session?.recorder.id;
   const others = all.filter((s) => s.id !== current);
   const ordered = [
