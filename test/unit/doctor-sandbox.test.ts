@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxCheck } from '../../src/cli/commands/doctor-sandbox.js';
+import { audioCheck, sandboxCheck } from '../../src/cli/commands/doctor-sandbox.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 
 afterEach(() => setLanguage('en'));
@@ -32,5 +33,14 @@ describe('zhi doctor: the sandbox advice matches the cause shown (issue 44 point
   it('in Chinese too', () => {
     setLanguage('zh');
     expect(broken('bwrap: setting up uid map: Permission denied')).toMatch(/AppArmor.*询问管理员/);
+  });
+});
+
+describe('zhi doctor: recordings (issue 44 point 21)', () => {
+  it('says the audio part length the code cuts at, as the README does', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const said = /cut into (\d+)-second requests/.exec(readme)?.[1];
+    expect(audioCheck('/usr/bin/ffmpeg').lines.join(' ')).toContain(`${said}-second parts`);
+    expect(audioCheck(undefined).lines.join(' ')).toContain(`${said}-second parts`);
   });
 });

@@ -1,6 +1,7 @@
 import { type MessageKey, t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
+import { PIECE_SECONDS } from '../../tools/asr/audio.js';
 import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import type { SandboxFacts, SandboxState } from '../../tools/shell/sandbox.js';
 import type { Check } from './doctor-checks.js';
@@ -65,6 +66,8 @@ export function officeCheck(soffice: string | undefined): Check {
 
 /** Which recordings can be transcribed here: WAV and MP3 always, the rest with ffmpeg. */
 export function audioCheck(ffmpeg: string | undefined): Check {
-  if (ffmpeg) return { ok: true, lines: [t('doctor.audio.ffmpeg', { path: visible(ffmpeg) })] };
-  return { ok: false, optional: true, lines: [t('doctor.audio.native'), t(ffmpegAdvice())] };
+  // The part length said is the one the code cuts at (the README says it too).
+  const seconds = PIECE_SECONDS;
+  if (ffmpeg) return { ok: true, lines: [t('doctor.audio.ffmpeg', { path: visible(ffmpeg), seconds })] };
+  return { ok: false, optional: true, lines: [t('doctor.audio.native', { seconds }), t(ffmpegAdvice())] };
 }
