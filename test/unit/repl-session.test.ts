@@ -138,6 +138,10 @@ describe('REPL commands', () => {
     expect(r.err()).toMatch(/\/model \[name\]\s+Show the models, or switch to one/);
     expect(r.err()).toContain('/exit (/quit, /q)');
     expect(r.err()).toContain('Ctrl+R');
+    // Every /skill action is named, trust and cancel too (issue 44 point 21).
+    expect(r.err().replace(/\s+/g, ' ')).toMatch(
+      /\/skill .*Skills: list, show, new, edit, delete, trust .*, cancel/,
+    );
     await r.type('/exit', '\r');
     expect(await r.done).toBe(0);
     expect(r.err()).toContain('Session: no tokens used.');
