@@ -248,6 +248,20 @@ describe('ReplRenderer (rich)', () => {
     expect(stopped.screen()).toMatch(/⚠ Interrupted\./);
   });
 
+  it('while a tool call is being written, the live line says so, not Thinking (issue 44 point 21)', () => {
+    const t = make('rich');
+    t.r.handle({ type: 'turn_start', turn: 1, model: 'glm-5' });
+    t.r.handle({ type: 'thinking_delta', text: 'I will write the file.' });
+    t.advance(1500);
+    t.r.handle({ type: 'tool_call_writing', name: 'file_write' });
+    t.advance(2000);
+    t.r.handle({ type: 'progress', id: 'none', note: '' });
+    const live = t.screen().split('\n').slice(-2).join('\n');
+    expect(live).toMatch(/Writing the tool call… 2\.0s/);
+    expect(live).not.toMatch(/Thinking/);
+    t.r.dispose();
+  });
+
   it('ends an interrupted run with a note, an error with a what/why/try panel', () => {
     const a = make('rich');
     a.r.handle({ type: 'text_delta', text: '部分' });

@@ -158,6 +158,7 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     case 'long_document':
     case 'user':
     case 'nested':
+    case 'tool_call_writing':
       return [];
     default:
       exhaustive(ev);

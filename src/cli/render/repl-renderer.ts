@@ -105,6 +105,12 @@ export class ReplRenderer {
       case 'text_delta':
         this.onText(ev.text);
         break;
+      case 'tool_call_writing':
+        // A long call (a whole file's content) streams for a while: it is not thinking.
+        this.closeThinking();
+        this.closeAnswer();
+        this.startWaiting(t('cli.writingToolCall'));
+        break;
       case 'tool_start':
         this.onToolStart(ev);
         break;

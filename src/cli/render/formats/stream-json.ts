@@ -59,6 +59,7 @@ function serialise(ev: RunEvent): unknown {
     case 'folder_batch':
     case 'folder_wait':
     case 'folder_end':
+    case 'tool_call_writing':
       return ev;
     default:
       return exhaustive(ev);

@@ -97,6 +97,12 @@ export class TextPrinter implements RunConsumer {
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
         break;
+      case 'tool_call_writing':
+        // A long call (a whole file's content) streams for a while: it is not thinking.
+        this.closeThinking();
+        this.closeText();
+        this.spinner.start(t('cli.writingToolCall'));
+        break;
       case 'thinking_delta':
         this.thinking(ev.text);
         break;

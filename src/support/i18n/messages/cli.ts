@@ -88,6 +88,7 @@ Environment: ZHI_API_KEY, ZHI_BASE_URL, ZHI_HOME, ZHI_LANGUAGE, ZHI_DEFAULT_MODE
 ZHI_SKILL_MODEL, ZHI_OUTPUT_DIR, NO_COLOR, HTTPS_PROXY/HTTP_PROXY/NO_PROXY.
 Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit · 130 interrupted.`,
     'cli.thinking': 'Thinking…',
+    'cli.writingToolCall': 'Writing the tool call…',
     'cli.retrying': 'The API said: {reason}. Retrying in {seconds}s ({attempt}/{max})…',
     'cli.lengthCut': 'The answer was cut off at the output limit of the model.',
     'cli.notTty': 'zhi needs an API key and cannot ask for one here (stdin is not a terminal).',
@@ -178,6 +179,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
 ZHI_SKILL_MODEL、ZHI_OUTPUT_DIR、NO_COLOR、HTTPS_PROXY/HTTP_PROXY/NO_PROXY。
 退出码：0 成功 · 1 失败 · 2 用法错误 · 3 配置/认证错误 · 4 达到轮次上限 · 130 已中断。`,
     'cli.thinking': '思考中…',
+    'cli.writingToolCall': '正在写工具调用…',
     'cli.retrying': 'API 返回：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
     'cli.lengthCut': '回答达到模型的输出上限，被截断了。',
     'cli.notTty': 'zhi 需要 API 密钥，但这里无法询问（标准输入不是终端）。',
