@@ -273,6 +273,8 @@ describe('one context figure (issue 44 point 13)', () => {
     const mark = r.err().length;
     await r.submit('/usage');
     await r.submit('/status');
+    // The prompt can be drawn again before /status has printed: wait for its last line.
+    await until(() => r.err().slice(mark).includes('Allowed this session'), '/status');
     const out = r.err().slice(mark);
     const [, tokens, usage] = /context ([\d.]+k) of \S+ tokens \((\d+)%\)/.exec(out) ?? [];
     const status = /context about ([\d.]+k) tokens \((\d+)% of the window\)/.exec(out)?.slice(1).join(' ');

@@ -1,6 +1,6 @@
 import type { ChatSession } from '../../agent/chat.js';
 import type { ContextStatus } from '../../agent/compact.js';
-import { estimateMessagesTokens } from '../../agent/tokens.js';
+import { estimateMessagesTokens, estimateToolsTokens } from '../../agent/tokens.js';
 import { DEFAULT_WINDOW, findModel, formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
 import { modeName } from './mode-name.js';
@@ -10,11 +10,13 @@ import { modeName } from './mode-name.js';
  * /usage all show (they once gave three). The session's compactor measures it — the server's last
  * count plus an estimate of what came since, tools included — and an estimate stands in without one.
  */
-export function contextNow(chat: ChatSession): ContextStatus {
+export function contextNow(
+  chat: Pick<ChatSession, 'deps' | 'messages' | 'settings' | 'session'>,
+): ContextStatus {
   const compactor = chat.session?.compactor;
   if (compactor) return compactor.status(chat.messages);
   const window = findModel(chat.settings.model)?.contextWindow || DEFAULT_WINDOW;
-  const tokens = estimateMessagesTokens(chat.messages);
+  const tokens = estimateMessagesTokens(chat.messages) + estimateToolsTokens(chat.deps.tools.schemas());
   return { tokens, window, fraction: tokens / window, measured: false };
 }
 
