@@ -55,8 +55,8 @@ describe('tables that fit the window', () => {
     for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(34);
     const text = lines.join('\n');
     expect(text).not.toContain('┌');
-    expect(text).toMatch(/日期: +2026-01-15/);
-    expect(text).toMatch(/金额（元）: +12,345\.67/);
+    expect(text).toMatch(/日期： +2026-01-15/);
+    expect(text).toMatch(/金额（元）：12,345\.67/);
   });
 });
 

@@ -5,6 +5,7 @@ import { type BlockContext, renderBlock, renderBlocks } from '../../src/cli/rend
 import { MarkdownStream } from '../../src/cli/render/md-stream.js';
 import { allocate, emptyMeasure, measureCell } from '../../src/cli/render/table-layout.js';
 import { makeTheme } from '../../src/cli/render/theme.js';
+import { setLanguage } from '../../src/support/i18n/index.js';
 
 const plain = makeTheme(false);
 const color = makeTheme(true);
@@ -70,6 +71,20 @@ describe('tables that fit', () => {
     expect(text).toMatch(/^金额: +12,345\.67$/m);
     expect(text).toMatch(/^客户名称: 北京智谱华章科技有限\n {10}公司$/m);
     expect(text).not.toContain('┌');
+  });
+});
+
+describe('cards in Chinese (issue 44 point 8)', () => {
+  it('take the full-width colon, the values still in one column', () => {
+    setLanguage('zh');
+    try {
+      const text = md(LEDGER, 30, color).join('\n');
+      expect(text).toMatch(/^日期： {4}2026-01-15$/m);
+      expect(text).toMatch(/^客户名称：北京智谱华章科技有限\n {10}公司$/m);
+      expect(text).not.toMatch(/^\S+: /m);
+    } finally {
+      setLanguage('en');
+    }
   });
 });
 
