@@ -236,4 +236,19 @@ function packageOf(file) {
   return join(parts.join('/node_modules/'), 'node_modules', name);
 }
 
+// `npm start` builds first, which takes a while: say so rather than sit silent (issue 44), in
+// the language zhi will speak (the catalogue is not built yet).
+const starting = process.env.npm_lifecycle_event === 'start';
+const zh = /^zh/i.test(process.env.ZHI_LANGUAGE || process.env.LC_ALL || process.env.LANG || '');
+const began = performance.now();
+if (starting)
+  process.stderr.write(
+    zh
+      ? '正在构建 zhi（dist/），首次可能需要十几秒…\n'
+      : 'Building zhi into dist/ first (it can take ten seconds or more)…\n',
+  );
 await main();
+if (starting) {
+  const secs = ((performance.now() - began) / 1000).toFixed(1);
+  process.stderr.write(zh ? `构建完成（${secs} 秒），正在启动。\n` : `Built in ${secs} s; starting.\n`);
+}

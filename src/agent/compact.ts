@@ -1,4 +1,4 @@
-import { findModel } from '../llm/models.js';
+import { DEFAULT_WINDOW, findModel } from '../llm/models.js';
 import type { LlmClient, Message, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import { replaceFrom } from '../support/arrays.js';
@@ -17,8 +17,6 @@ import type { BeforeCallOutcome } from './loop.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { estimateMessagesTokens, estimateTextTokens } from './tokens.js';
 
-/** When a model is not in the registry (custom endpoints), assume this window. */
-export const DEFAULT_WINDOW = 128_000;
 /** Auto compaction keeps recent turns up to this share of the window. */
 export const KEEP_FRACTION = 0.25;
 /** The summary call's own output limit. */

@@ -50,6 +50,8 @@ export type AgentEvent =
   | { type: 'thinking_delta'; text: string }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ApiErrorInfo }
   | { type: 'message'; message: Message }
+  /** The model began writing a tool call (its arguments stream in, which may take a while). */
+  | { type: 'tool_call_writing'; name: string }
   | {
       type: 'tool_start';
       id: string;

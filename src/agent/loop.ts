@@ -280,6 +280,7 @@ async function* streamTurn(
         yield { type: 'warning', message: streamWarning(ev.code, ev.model) };
         break;
       case 'tool_call_start':
+        yield { type: 'tool_call_writing', name: ev.name };
         break;
       case 'done': {
         const cost = deps.usage.add(ev.model || opts.model, ev.usage);

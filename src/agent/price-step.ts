@@ -42,7 +42,8 @@ export function inputStep(model: string, platform: Platform, tokens: number): In
 }
 
 const perMillion = (amount: number, currency: Platform['currency']) => formatCost({ amount, currency });
-const thousands = (n: number) => `${Math.round(n / 1000)}k`;
+/** As the status line and /usage write a count (9.1k, 32k; 850 under a thousand), so the figures agree. */
+const thousands = (n: number) => (n < 1000 ? String(Math.round(n)) : `${Number((n / 1000).toFixed(1))}k`);
 
 /** Warns once per model and step when a call is about to be priced above the model's base input price. */
 export class PriceStepWatch {

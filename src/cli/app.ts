@@ -89,7 +89,8 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
     // `language: zh` in config.yaml counts here too (the rest of the config is not needed).
     const file = await loadConfigFile(appPaths(process.env).configFile).catch(() => undefined);
     setLanguage(resolveLanguage({ flag: args.flags.language, config: file?.file.language }));
-    process.stdout.write(`${t('cli.help', { version: __ZHI_VERSION__ })}\n`);
+    const { layoutHelp } = await import('./help.js');
+    process.stdout.write(`${layoutHelp(t('cli.help', { version: __ZHI_VERSION__ }))}\n`);
     return ExitCode.ok;
   }
   const ctx = await buildContext(args, interrupt);

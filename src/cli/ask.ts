@@ -11,6 +11,7 @@ import { type MessageKey, t } from '../support/i18n/index.js';
 import type { Interrupt } from './interrupt.js';
 import { Spinner } from './render/spinner.js';
 import { colorEnabled, makeStyle } from './render/style.js';
+import { wrapText } from './render/width.js';
 
 export interface Choice<T> {
   value: T;
@@ -163,19 +164,32 @@ function keysHelpTip(keys: [string, string][]): string {
   return keys.map(([key, action]) => `${st.bold(key)} ${st.dim(said(action))}`).join(st.dim(' • '));
 }
 
+/**
+ * A choice wrapped at words to the window, its later lines under its first word (after the
+ * "❯ " the list draws): a long Chinese platform name no longer wraps to the left edge.
+ */
+export function wrapChoice(label: string, columns = process.stderr.columns): string {
+  if (!columns) return label;
+  return wrapText(label, columns - 3, '', '  ').join('\n');
+}
+
 async function pick<T>(
   question: string,
   choices: Choice<T>[],
   o: { default?: T; pageSize?: number },
 ): Promise<T | undefined> {
   const { select } = await import('@inquirer/prompts');
+  const named = choices.map((c) => ({ name: wrapChoice(c.label), short: c.label, value: c.value }));
+  let lines = 0;
+  for (const c of named) lines += c.name.split('\n').length;
   try {
     return await select<T>(
       {
         message: question,
-        choices: choices.map((c) => ({ name: c.label, value: c.value })),
+        choices: named,
         ...(o.default !== undefined ? { default: o.default } : {}),
-        ...(o.pageSize ? { pageSize: o.pageSize } : {}),
+        // Wrapped choices take more lines: the page holds them all when the window has room.
+        pageSize: o.pageSize ?? Math.max(7, Math.min(lines, (process.stderr.rows || 24) - 4)),
         theme: { style: { keysHelpTip } },
       },
       { output: process.stderr },

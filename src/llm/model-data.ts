@@ -352,8 +352,9 @@ function visionModels(): ModelInfo[] {
       16 * K,
       { bigmodel: p(2, 0.4, 6, 'bigmodel-m 2026-04', true), zai: p(0.6, 0.11, 1.8, 'pricing-zai 2026-03') },
       { thinkingForced: true, tools: false },
-      'Vision, always thinks',
-      '看图，始终思考',
+      // Its traits (sees images, always thinks, no tools) are listed after the description.
+      'Older vision model',
+      '较早的看图模型',
     ),
     v(
       'glm-4v-flash',

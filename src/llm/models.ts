@@ -58,6 +58,9 @@ export function effortFor(model: ModelInfo, requested: Effort | undefined): Effo
   return requested && model.efforts?.includes(requested) ? requested : undefined;
 }
 
+/** When a model is not in the registry (custom endpoints), assume this context window. */
+export const DEFAULT_WINDOW = 128_000;
+
 /** Nominal conversion used only when a platform does not list a model (shown as an estimate). */
 const CNY_PER_USD = 7.2;
 

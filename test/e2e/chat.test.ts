@@ -200,6 +200,8 @@ describe('errors', () => {
     const r = await e.zhi(['-c', 'hi'], { env: { ZHI_STREAM_IDLE_TIMEOUT: '1' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('stopped sending data');
+    // What arrived is kept, and stdout ends its last line (issue 44 point 19).
+    expect(r.stdout).toBe('stall\n');
   });
 
   it('JSON output carries the error object', async () => {

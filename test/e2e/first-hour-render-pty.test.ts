@@ -174,8 +174,8 @@ describe.each([
     expect(undo).not.toContain('I ran this command');
     expect(undo).not.toContain('我自己在 shell');
     const status = await command(s, lang, '/status');
-    expect(status).toMatch(lang === 'zh' ? /权限:\s+确认/ : /Permissions:\s+approve/);
-    expect(lang === 'zh' ? status : '').not.toMatch(/权限:\s+approve/);
+    expect(status).toMatch(lang === 'zh' ? /权限：\s+确认/ : /Permissions:\s+approve/);
+    expect(lang === 'zh' ? status : '').not.toMatch(/权限：\s+approve/);
   });
 });
 

@@ -16,7 +16,7 @@ describe('/usage and price steps', () => {
     const mark = repl.mark();
     repl.write(`/usage${KEY.enter}`);
     await repl.waitFor(
-      /Price step: glm-5 with this conversation \(≈ \d+k tokens\): input ¥4\.00 per million tokens, ¥6\.00 once a request passes 32k tokens\./,
+      /Price step: glm-5 with this conversation \(≈ (?:[\d.]+k|\d+) tokens\): input ¥4\.00 per million tokens, ¥6\.00 once a request passes 32k tokens\./,
       10_000,
       mark,
     );
@@ -29,7 +29,7 @@ describe('/usage and price steps', () => {
     await repl.waitFor('>');
     repl.write(`/usage${KEY.enter}`);
     await repl.waitFor(
-      /计价档：glm-5，当前对话约 \d+k token：输入每百万 token ¥4\.00，单次请求超过 32k token 后为 ¥6\.00。/,
+      /计价档：glm-5，当前对话约 (?:[\d.]+k|\d+) token：输入每百万 token ¥4\.00，单次请求超过 32k token 后为 ¥6\.00。/,
     );
     repl.write(KEY.ctrlD);
     await repl.exited();

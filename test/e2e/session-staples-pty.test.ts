@@ -96,7 +96,7 @@ describe.each(['en', 'zh'] as const)('always allow a shell command prefix (%s)',
     expect(results.filter((r: string) => r.includes('Exit code: 0'))).toHaveLength(2);
 
     const at = await send(s, '/status');
-    await s.waitFor(lang === 'en' ? 'Allowed this session:' : '本次会话已允许:', 10_000, at);
+    await s.waitFor(lang === 'en' ? 'Allowed this session:' : '本次会话已允许：', 10_000, at);
     await s.waitFor(lang === 'en' ? 'ls [options]' : 'ls [选项]', 10_000, at);
   });
 

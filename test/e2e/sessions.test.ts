@@ -357,7 +357,13 @@ describe('usage and cost', () => {
     const r = await zhi(['run', 'summarize', 'notes.md']);
     expect(r.code).toBe(0);
     expect(fake.chatBodies()[0].model).toBe('glm-4-flash');
-    const [json] = JSON.parse((await zhi(['sessions', '--output-format', 'json'])).stdout);
+    // Listed apart from conversations (issue 44 point 16): zhi sessions says where; --runs lists it.
+    const chats = await zhi(['sessions']);
+    expect(chats.stdout).toBe('');
+    expect(chats.stderr).toContain(
+      'Skill runs (zhi run, zhi batch results) are listed apart: zhi sessions --runs (1).',
+    );
+    const [json] = JSON.parse((await zhi(['sessions', '--runs', '--output-format', 'json'])).stdout);
     expect(json).toMatchObject({ kind: 'run', skill: 'summarize', turns: 1, tokens: 210_000 });
     expect(json.title).toContain('notes.md');
     const usage = await zhi(['usage', '--by', 'skill']);

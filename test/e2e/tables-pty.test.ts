@@ -55,7 +55,45 @@ describe('tables that fit the window', () => {
     for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(34);
     const text = lines.join('\n');
     expect(text).not.toContain('┌');
-    expect(text).toMatch(/日期: +2026-01-15/);
-    expect(text).toMatch(/金额（元）: +12,345\.67/);
+    expect(text).toMatch(/日期： +2026-01-15/);
+    expect(text).toMatch(/金额（元）：12,345\.67/);
   });
+});
+
+describe('a table taller than the window (issue 44)', () => {
+  let table = '| # | 日期 | 客户 | 金额（元） | 状态 |\n|--:|---|---|--:|---|\n';
+  for (let i = 0; i < 172; i++)
+    table += `| ${i + 1} | 2026-01-${String((i % 28) + 1).padStart(2, '0')} | 客户${i}有限公司 | ${((i * 7919) % 100000).toLocaleString('en')}.00 | ${i % 3 ? '已付' : '待付款'} |\n`;
+  const answer = `下面是回款明细：\n\n${table}\n合计 172 笔。`;
+
+  for (const cols of [100, 60]) {
+    it(`${cols} columns: printed row by row as it streams, each row once and in order, borders aligned`, async () => {
+      fake.script({ kind: 'text', text: answer, chunk: 48, delayMs: 8 });
+      const s = e.pty({ cols, rows: 30 });
+      await s.waitFor(PROMPT);
+      const from = s.mark();
+      s.write('列出回款\r');
+      // Rows are on the screen for good while the table is still arriving.
+      await s.waitFor('客户60有限公司', 30_000, from);
+      expect(s.text().slice(from)).not.toContain('合计 172 笔');
+      await s.waitFor('合计 172 笔', 30_000, from);
+      await s.waitFor(PROMPT, 15_000, from);
+      const raw = s.raw();
+      const vt = new VirtualTerminal(cols);
+      vt.write(raw);
+      const lines = vt.text().split('\n');
+      const rows = lines.filter((l) => /^│ +\d+ │ 2026-/.test(l));
+      expect(rows.map((l) => Number(l.match(/\d+/)![0]))).toEqual(
+        Array.from({ length: 172 }, (_, i) => i + 1),
+      );
+      const grid = lines.filter((l) => /^[┌│├└]/.test(l));
+      expect(new Set(grid.map((l) => stringWidth(l))).size).toBe(1);
+      expect(stringWidth(grid[0]!)).toBeLessThanOrEqual(cols);
+      for (const token of ['99,819.00', '2026-01-28']) expect(grid.join('\n')).toContain(token);
+      // Redrawing the newest rows every frame wrote about 9× the answer here.
+      expect(Buffer.byteLength(raw.slice(raw.indexOf('列出回款')))).toBeLessThan(
+        4 * Buffer.byteLength(answer),
+      );
+    });
+  }
 });

@@ -8,6 +8,7 @@ import {
   normalizeServer,
 } from '../../src/support/mcp-config.js';
 import { mcpKind, mcpToolName, resultText } from '../../src/tools/mcp/convert.js';
+import { mcpCause } from '../../src/tools/mcp/errors.js';
 import { glmSchema as trimSchema } from '../../src/tools/mcp/schema.js';
 
 describe('MCP permissions', () => {
@@ -100,5 +101,23 @@ describe('MCP tools for GLM', () => {
     expect(text).toContain('[resource file:///b.bin: application/pdf');
     expect(text).not.toContain('AAAA');
     expect(resultText({ content: [], structuredContent: { n: 1 } })).toBe('{\n  "n": 1\n}');
+  });
+});
+
+describe('a slow start (issue 44 point 17)', () => {
+  it('names the timeout: setting, where it goes, and its limit, in both languages', () => {
+    const slow = Object.assign(new Error('Request timed out'), { code: -32001 });
+    const en = mcpCause(slow, { command: 'slow-server', trust: 'ask' }, 10, 'en');
+    expect(en).toMatch(
+      /did not finish starting within 10 s.*timeout: .*up to 600.*mcp_servers in config\.yaml/,
+    );
+    setLanguage('zh');
+    try {
+      expect(mcpCause(slow, { command: 'slow-server', trust: 'ask' }, 10)).toMatch(
+        /10 秒内没有完成启动.*mcp_servers.*timeout:/,
+      );
+    } finally {
+      setLanguage('en');
+    }
   });
 });

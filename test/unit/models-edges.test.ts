@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { modelRows } from '../../src/cli/render/model-rows.js';
 import { ZhipuClient } from '../../src/llm/client.js';
 import { classifyHttpError } from '../../src/llm/errors.js';
 import { costOf, formatCost, modelInfo, tierFor } from '../../src/llm/models.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { BoxMarkerFilter, repairLine } from '../../src/llm/stream-repair.js';
+import { setLanguage } from '../../src/support/i18n/index.js';
 
 const tokens = (promptTokens: number, completionTokens: number) => ({
   promptTokens,
@@ -117,5 +119,19 @@ describe('errors', () => {
       }),
     );
     expect(e).toMatchObject({ kind: 'rate_limit', retryable: false, resetAt: '2026-11-23 18:30:00' });
+  });
+});
+
+describe('/model and zhi models: each trait said once (issue 44 point 21)', () => {
+  it('no description repeats a trait listed after it, in either language', () => {
+    for (const lang of ['en', 'zh'] as const) {
+      setLanguage(lang);
+      for (const [id, , text] of modelRows(PLATFORMS.bigmodel)) {
+        for (const trait of ['always thinks', 'sees images', 'no tools', '总是思考', '始终思考', '看图']) {
+          expect(text!.split(trait).length - 1, `${id}: ${text}`).toBeLessThanOrEqual(1);
+        }
+      }
+    }
+    setLanguage('en');
   });
 });

@@ -34,8 +34,10 @@ describe('price steps by prompt size', () => {
 
   it('/usage says the step the conversation is in', () => {
     expect(priceStepLine('glm-5', PLATFORMS.bigmodel, 12_300)).toBe(
-      'Price step: glm-5 with this conversation (≈ 12k tokens): input ¥4.00 per million tokens, ¥6.00 once a request passes 32k tokens.',
+      'Price step: glm-5 with this conversation (≈ 12.3k tokens): input ¥4.00 per million tokens, ¥6.00 once a request passes 32k tokens.',
     );
+    // Written as /usage and the status line write a count (issue 44 point 13: one figure, not 0k).
+    expect(priceStepLine('glm-5', PLATFORMS.bigmodel, 850)).toContain('(≈ 850 tokens)');
     expect(priceStepLine('glm-5', PLATFORMS.bigmodel, 40_000)).toBe(
       'Price step: glm-5 with this conversation (≈ 40k tokens): input ¥6.00 per million tokens, the price above 32k tokens.',
     );

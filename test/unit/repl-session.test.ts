@@ -10,6 +10,7 @@ import { loadSlashCommands } from '../../src/cli/repl/commands/index.js';
 import type { SlashContext } from '../../src/cli/repl/commands/types.js';
 import { History } from '../../src/cli/repl/history.js';
 import { Repl } from '../../src/cli/repl/repl.js';
+import { statusText } from '../../src/cli/repl/status.js';
 import { usageSince } from '../../src/cli/repl/usage-delta.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { StreamEvent } from '../../src/llm/types.js';
@@ -137,6 +138,10 @@ describe('REPL commands', () => {
     expect(r.err()).toMatch(/\/model \[name\]\s+Show the models, or switch to one/);
     expect(r.err()).toContain('/exit (/quit, /q)');
     expect(r.err()).toContain('Ctrl+R');
+    // Every /skill action is named, trust and cancel too (issue 44 point 21).
+    expect(r.err().replace(/\s+/g, ' ')).toMatch(
+      /\/skill .*Skills: list, show, new, edit, delete, trust .*, cancel/,
+    );
     await r.type('/exit', '\r');
     expect(await r.done).toBe(0);
     expect(r.err()).toContain('Session: no tokens used.');
@@ -259,6 +264,30 @@ describe('REPL commands', () => {
   });
 });
 
+describe('one context figure (issue 44 point 13)', () => {
+  it('/usage, /status and the status line show the same share of the context window', async () => {
+    const r = await start([
+      { text: 'hi', usage: { promptTokens: 24_000, completionTokens: 300, totalTokens: 24_300 } },
+    ]);
+    await r.submit(`hello ${'请把这份报告读一遍。'.repeat(600)}`);
+    const mark = r.err().length;
+    await r.submit('/usage');
+    await r.submit('/status');
+    // The prompt can be drawn again before /status has printed: wait for its last line.
+    await until(() => r.err().slice(mark).includes('Allowed this session'), '/status');
+    const out = r.err().slice(mark);
+    const [, tokens, usage] = /context ([\d.]+k) of \S+ tokens \((\d+)%\)/.exec(out) ?? [];
+    const status = /context about ([\d.]+k) tokens \((\d+)% of the window\)/.exec(out)?.slice(1).join(' ');
+    const line = /context (\d+)%/.exec(
+      statusText(r.chat, { model: 'glm-5', mode: 'approve', currency: 'CNY' }),
+    )?.[1];
+    expect(Number(usage)).toBeGreaterThan(0);
+    expect([status, line]).toEqual([`${tokens} ${usage}`, usage]);
+    await r.type('\x04');
+    await r.done;
+  });
+});
+
 describe('REPL messages', () => {
   it('renders the answer as Markdown on stdout and closes with a done line', async () => {
     const r = await start([
@@ -345,6 +374,24 @@ describe('REPL messages', () => {
     expect(unwrap(content)).toContain(
       `<document name="notes.txt" path="${join(dir, 'notes.txt')}">\n会议纪要：下周交付。\n</document>`,
     );
+    await r.type('\x04');
+    await r.done;
+  });
+
+  it('a message none of whose files could be attached is not sent: back on the prompt, Enter sends it as it is (issue 44 point 14)', async () => {
+    writeFileSync(join(dir, 'empty.md'), '  \n');
+    writeFileSync(join(dir, 'blob.txt'), Buffer.from([0, 1, 2, 0, 255, 0, 3]));
+    const r = await start([{ text: 'ok' }]);
+    await r.submit('summarize empty.md and blob.txt');
+    expect(r.llm.requests).toHaveLength(0);
+    expect(r.err()).toContain('empty.md is empty: it was not attached.');
+    expect(r.err()).toContain('Not sent: none of the files it names could be attached');
+    // The draft is back: Enter alone sends it, as it is.
+    const mark = r.err().length;
+    await r.submit('');
+    expect(r.llm.requests).toHaveLength(1);
+    expect(r.llm.requests[0]!.messages.at(-1)!.content).toBe('summarize empty.md and blob.txt');
+    expect(r.err().slice(mark)).not.toContain('Not sent');
     await r.type('\x04');
     await r.done;
   });

@@ -5,6 +5,7 @@ import { type BlockContext, renderBlock, renderBlocks } from '../../src/cli/rend
 import { MarkdownStream } from '../../src/cli/render/md-stream.js';
 import { allocate, emptyMeasure, measureCell } from '../../src/cli/render/table-layout.js';
 import { makeTheme } from '../../src/cli/render/theme.js';
+import { setLanguage } from '../../src/support/i18n/index.js';
 
 const plain = makeTheme(false);
 const color = makeTheme(true);
@@ -73,6 +74,20 @@ describe('tables that fit', () => {
   });
 });
 
+describe('cards in Chinese (issue 44 point 8)', () => {
+  it('take the full-width colon, the values still in one column', () => {
+    setLanguage('zh');
+    try {
+      const text = md(LEDGER, 30, color).join('\n');
+      expect(text).toMatch(/^日期： {4}2026-01-15$/m);
+      expect(text).toMatch(/^客户名称：北京智谱华章科技有限\n {10}公司$/m);
+      expect(text).not.toMatch(/^\S+: /m);
+    } finally {
+      setLanguage('en');
+    }
+  });
+});
+
 describe('streaming tables and code', () => {
   const stream = (ctx: BlockContext, lexed?: { chars: number }) =>
     new MarkdownStream(
@@ -106,18 +121,109 @@ describe('streaming tables and code', () => {
     });
   }
 
-  it('shows the header and the newest rows of a long table while it streams', () => {
+  it('shows a table whole while it fits, then prints it once and each later row once as it comes', () => {
+    const ctx = { width: 60, theme: color };
+    const s = stream(ctx);
+    s.push('| n | 名称 |\n|--:|---|\n');
+    for (let i = 0; i < 6; i++) s.push(`| ${i} | 第${i}行 |\n`);
+    const small = s.update(false, 10);
+    expect(small.commit).toEqual([]);
+    expect(small.live.map(strip).at(-1)).toMatch(/│ +5 │ 第5行/);
+    // Taller than the live area: its layout settles and everything so far is printed, in order.
+    for (let i = 6; i < 50; i++) s.push(`| ${i} | 第${i}行 |\n`);
+    const big = s.update(false, 10);
+    expect(big.live).toEqual([]);
+    const lines = big.commit.map(strip);
+    expect(lines[1]).toMatch(/│ +n │ 名称/);
+    expect(lines.filter((l) => /│ +\d+ │/.test(l)).map((l) => l.match(/\d+/)![0])).toEqual(
+      Array.from({ length: 50 }, (_, i) => String(i)),
+    );
+    // A later row is printed once, in the same columns; the end adds only the bottom border.
+    s.push('| 50 | 第50行 |\n| 5');
+    expect(s.update(false, 10).commit.map(strip)).toEqual([lines.at(-1)!.replaceAll('49', '50')]);
+    s.push('1 | 第51行 |\n\nDone.');
+    const end = s.update(true, 10).commit.map(strip);
+    expect(end.slice(0, 2)).toEqual([
+      lines.at(-1)!.replaceAll('49', '51'),
+      lines[0]!.replace('┌', '└').replaceAll('┬', '┴').replace('┐', '┘'),
+    ]);
+    expect(end.slice(2)).toEqual(['', 'Done.']);
+  });
+
+  it('a settled table keeps its columns: a wider cell wraps inside its column, the borders stay aligned', () => {
     const ctx = { width: 60, theme: color };
     const s = stream(ctx);
     let src = '| n | 名称 |\n|--:|---|\n';
-    for (let i = 0; i < 50; i++) src += `| ${i} | 第${i}行 |\n`;
+    for (let i = 0; i < 20; i++) src += `| ${i} | 第${i}行 |\n`;
     s.push(src);
-    const u = s.update(false, 10);
-    expect(u.commit).toEqual([]);
-    const live = u.live.map(strip);
-    expect(live.length).toBeLessThanOrEqual(10);
-    expect(live[1]).toMatch(/│ +n │ 名称/);
-    expect(live.at(-1)).toMatch(/│ +49 │ 第49行/);
+    const lines = s.update(false, 10).commit.map(strip);
+    s.push('| 20 | 一个比前面所有名称都长得多的名称 |\n');
+    const wide = s.update(false, 10).commit.map(strip);
+    expect(wide.length).toBeGreaterThan(1);
+    lines.push(...wide);
+    const widths = new Set(lines.map((l) => stringWidth(l)));
+    expect(widths.size).toBe(1);
+    expect(wide.join('').replace(/[│ ]/g, '')).toBe('20一个比前面所有名称都长得多的名称');
+  });
+
+  const NOTES = ['已开票', '分两期支付，第二期在月底', '对方要求更正抬头', '合同约定季度末结清'];
+  const shapes = [
+    {
+      width: 40,
+      live: 5,
+      head: '| n | 日期 | 名称 |\n|--:|---|---|\n',
+      row: (i: number) => `| ${i} | 2026-02-01 | 第${i}行 |`,
+    },
+    {
+      // Six columns in a 60-column window: no room to give the numbers more than they need.
+      width: 59,
+      live: 27,
+      head: '| # | 日期 | 客户 | 金额（元） | 状态 | 备注 |\n|--:|---|---|--:|---|---|\n',
+      row: (i: number) =>
+        `| ${i} | 2026-02-01 | 客户${i}有限公司 | ${((i * 7919) % 100000).toLocaleString('en')}.00 | ${i % 3 ? '已付' : '待付款'} | invoice ${1000 + i}，${NOTES[i % 4]} |`,
+    },
+  ];
+  for (const [k, shape] of shapes.entries()) {
+    it(`a number that outgrows its settled column (row 100 under 99) starts a new part, never breaks (${k + 1})`, () => {
+      const ctx = { width: shape.width, theme: color };
+      const s = stream(ctx);
+      s.push(shape.head);
+      const lines: string[] = [];
+      for (let i = 1; i <= 120; i++) {
+        s.push(`${shape.row(i)}\n`);
+        lines.push(...s.update(false, shape.live).commit.map(strip));
+      }
+      lines.push(...s.update(true, shape.live).commit.map(strip));
+      const numbers = lines.flatMap((l) => l.match(/^│ +(\d+) │ 2026/)?.slice(1) ?? []).map(Number);
+      expect(numbers).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+      for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(shape.width);
+      // A new part only when a number no longer fits: twice at most (10 and 100), not per row;
+      // and a grid stays a grid (the whole table at 60 columns would be cards).
+      expect(lines.filter((l) => l.startsWith('┌')).length).toBeLessThanOrEqual(3);
+      expect(lines.filter((l) => l.startsWith('└'))).toHaveLength(
+        lines.filter((l) => l.startsWith('┌')).length,
+      );
+    });
+  }
+
+  it('a settled table goes on under a new header after the window is resized', () => {
+    let width = 60;
+    const s = new MarkdownStream(
+      (x) => Lexer.lex(x, { gfm: true }),
+      (tok) => renderBlock(tok, { width, theme: color }),
+      () => ({ width, theme: color }),
+    );
+    let src = '| n | 名称 |\n|--:|---|\n';
+    for (let i = 0; i < 20; i++) src += `| ${i} | 第${i}行 |\n`;
+    s.push(src);
+    s.update(false, 10);
+    width = 40;
+    s.push('| 20 | 第20行 |\n');
+    const lines = s.update(false, 10).commit.map(strip);
+    expect(lines[0]).toMatch(/^└─+┴─+┘$/);
+    expect(lines[1]).toMatch(/^┌─+┬─+┐$/);
+    expect(lines[2]).toMatch(/│ +n │ 名称/);
+    expect(lines.at(-1)).toMatch(/│ +20 │ 第20行/);
   });
 
   it('reads each part of a long table a bounded number of times (linear, not quadratic)', () => {
@@ -133,37 +239,21 @@ describe('streaming tables and code', () => {
     expect(lexed.chars).toBeLessThan(src.length * 4);
   });
 
-  it('stopped inside a long table, commits what the live view showed (closed), not the whole table', () => {
+  it('a long table stopped mid-row prints only the rest and its bottom border (the rows are on screen already)', () => {
     const ctx = { width: 60, theme: color };
     const s = stream(ctx);
     let src = 'Intro.\n\n| n | 名称 |\n|--:|---|\n';
     for (let i = 0; i < 500; i++) src += `| ${i} | 第${i}行 |\n`;
     s.push(src);
-    expect(s.update(false, 10).commit).toEqual(['Intro.']);
+    const first = s.update(false, 10).commit.map(strip);
+    expect(first.slice(0, 2)).toEqual(['Intro.', '']);
+    expect(first.filter((l) => /│ +\d+ │/.test(l))).toHaveLength(500);
     s.push('| 500 | 第500');
-    const countRows = (lines: string[]) => lines.map(strip).filter((l) => /│ +\d+ │/.test(l)).length;
-    const cut = s.cut(10);
-    const lines = cut.commit.map(strip);
-    // The rows that fit in 10 lines (the newest, with the half-arrived last one), then the border.
-    expect(lines.length).toBeLessThanOrEqual(12);
-    expect(countRows(cut.commit)).toBe(cut.shown);
-    expect(cut.shown + cut.hidden).toBe(501);
-    expect(lines.at(-2)).toMatch(/│ +500 │ 第500/);
-    expect(lines.at(-1)).toMatch(/^└─+┴─+┘$/);
-    // Nothing is left to draw afterwards.
+    const lines = s.update(true, 0).commit.map(strip);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/│ +500 │ 第500/);
+    expect(lines[1]).toMatch(/^└─+┴─+┘$/);
     expect(s.update(true, 10)).toEqual({ commit: [], live: [] });
-  });
-
-  it('stopped outside a table, commits the rest as a final update would', () => {
-    const ctx = { width: 60, theme: color };
-    const src = `${LEDGER}\nThe end of **this**`;
-    const a = stream(ctx);
-    const b = stream(ctx);
-    a.push(src);
-    b.push(src);
-    a.update(false, 10);
-    b.update(false, 10);
-    expect(a.cut(10)).toEqual({ commit: b.update(true, 10).commit, shown: 0, hidden: 0 });
   });
 
   it('commits a long code block line by line as it arrives', () => {

@@ -220,6 +220,7 @@ export class SessionRecorder {
       case 'folder_end':
       case 'folder_wait':
       case 'long_document':
+      case 'tool_call_writing':
         break;
       default:
         exhaustive(ev);

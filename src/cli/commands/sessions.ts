@@ -1,4 +1,5 @@
 import { sessionMarkdown } from '../../agent/sessions/export.js';
+import type { SessionKind } from '../../agent/sessions/format.js';
 import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
 import type { SessionSummary } from '../../agent/sessions/store.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
@@ -13,8 +14,8 @@ import { load, resolveSessionArg } from '../sessions/resume.js';
 const LIMIT = 20;
 
 /**
- * `zhi sessions [text…] [--all] [--here]` lists saved conversations (newest first), filtered by
- * text in any message; `zhi sessions export <id>` prints one as Markdown; `zhi sessions delete
+ * `zhi sessions [text…] [--all] [--here] [--runs]` lists saved conversations (newest first),
+ * filtered by text in any message, or with --runs the skill runs (and batch results collected); `zhi sessions export <id>` prints one as Markdown; `zhi sessions delete
  * <id>…` removes them after asking (or with --yes).
  */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
@@ -33,23 +34,35 @@ function flag(ctx: AppContext, name: string, words: string[]): boolean {
   return true;
 }
 
+/** Conversations (the REPL, zhi -c) are listed; skill runs, and batch results collected, with --runs. */
+const CHATS: SessionKind[] = ['repl', 'oneshot'];
+
 async function list(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
   const filter = [...words];
   const all = flag(ctx, 'all', filter);
   const here = flag(ctx, 'here', filter);
-  checkExtra(ctx, ['all', 'here']);
+  const runs = flag(ctx, 'runs', filter);
+  checkExtra(ctx, ['all', 'here', 'runs']);
   const query = filter.join(' ').trim();
+  const where = { ...(query ? { query } : {}), ...(here ? { cwd: ctx.cwd } : {}) };
   const found = await listSessions(ctx.paths.sessionsDir, {
-    ...(query ? { query } : {}),
-    ...(here ? { cwd: ctx.cwd } : {}),
+    ...where,
+    kinds: runs ? ['run'] : CHATS,
     ...(all ? {} : { shown: LIMIT }),
   });
+  // Said under the list, so nothing seems lost: the runs left out, and how to see them.
+  const otherRuns = runs
+    ? 0
+    : (await listSessions(ctx.paths.sessionsDir, { ...where, kinds: ['run'], shown: 0 })).length;
   if (dataAsJson(ctx.args.flags.outputFormat)) {
     process.stdout.write(`${JSON.stringify(found.map(jsonOf), null, 2)}\n`);
     return ExitCode.ok;
   }
   if (!found.length) {
-    process.stderr.write(`${query ? t('sessions.noMatch', { query }) : t('sessions.none')}\n`);
+    process.stderr.write(
+      `${query ? t('sessions.noMatch', { query }) : t(runs ? 'sessions.noRuns' : 'sessions.none')}\n`,
+    );
+    if (otherRuns) process.stderr.write(`${ctx.err.dim(t('sessions.runsElsewhere', { n: otherRuns }))}\n`);
     return ExitCode.ok;
   }
   const shown = all ? found : found.slice(0, LIMIT);
@@ -59,6 +72,7 @@ async function list(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
   if (shown.length < found.length) {
     process.stderr.write(`${ctx.err.dim(t('sessions.more', { n: found.length - shown.length }))}\n`);
   }
+  if (otherRuns) process.stderr.write(`${ctx.err.dim(t('sessions.runsElsewhere', { n: otherRuns }))}\n`);
   process.stderr.write(`${ctx.err.dim(t('sessions.hint'))}\n`);
   return ExitCode.ok;
 }

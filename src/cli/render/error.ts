@@ -3,6 +3,7 @@ import type { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { redact } from '../../support/redact.js';
 import { visible } from '../../support/sanitize.js';
+import { textWidth } from '../../support/width.js';
 import { adviceFor } from '../advice.js';
 import type { Style } from './style.js';
 import { stderrColumns, wrapText } from './width.js';
@@ -43,7 +44,7 @@ export function formatError(err: ZhiError, style: Style, view: ErrorView = {}): 
       for (const [i, x] of tries.entries()) push(`    ${i + 1}. `, x, '       ');
     }
   } else {
-    push('[ERROR] ', what, '  ');
+    push(t('cli.tag.error'), what, '  ');
     if (why) push(`  ${t('cli.reasonLabel')}`, why, '    ');
     if (tries.length) {
       lines.push(`  ${t('cli.tryLabel')}`);
@@ -61,8 +62,8 @@ export function formatError(err: ZhiError, style: Style, view: ErrorView = {}): 
 export function formatWarning(message: string, style: Style, width = stderrColumns()): string {
   // Shown, never executed; and never a secret.
   const text = redact(visible(message, KEEP));
-  const mark = style.enabled ? `${style.yellow('⚠')} ` : '[WARN] ';
-  const indent = style.enabled ? '  ' : '       ';
+  const mark = style.enabled ? `${style.yellow('⚠')} ` : t('cli.tag.warn');
+  const indent = style.enabled ? '  ' : ' '.repeat(textWidth(mark));
   const lines = text
     .split('\n')
     .flatMap((part, i) => wrapText(part, width && width - 1, i === 0 ? mark : indent, indent));

@@ -15,6 +15,7 @@ import type { Style } from './style.js';
 import { formatDuration } from './summary.js';
 import { toolFailureText } from './tool-failure.js';
 import { callText, toolTitle } from './tool-names.js';
+import { wrapText } from './width.js';
 
 export { doneLine, fileLines } from './summary.js';
 
@@ -34,7 +35,7 @@ export interface ToolLineOptions {
 /** `[1/2] Read text in report.pdf … ✓ 1.2s` or `[2/2] 写入 out.xlsx … ✗ 0.1s 磁盘已满`. */
 export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): string {
   const mark = ev.ok ? st.green('✓') : st.red('✗');
-  const prefix = st.enabled || o.nested ? '' : '[TOOL] ';
+  const prefix = st.enabled || o.nested ? '' : t('cli.tag.tool');
   const counter = o.nested ? '' : `${st.dim(`[${ev.index + 1}/${ev.total}]`)} `;
   const tail = o.notRun ? ` … ${mark}` : ` … ${mark} ${st.dim(formatDuration(ev.durationMs))}`;
   // A long label (a path, a command) is cut to the window, so the terminal never breaks the line
@@ -46,13 +47,22 @@ export function toolLine(ev: ToolEnd, st: Style, o: ToolLineOptions = {}): strin
   const below = o.width === undefined ? 160 : o.width - 5;
   // What the tool wants the person to see under its line (a search's sources), from outside: sanitized.
   const extra = (ev.display ?? []).map((x) => `\n    ${st.dim(cutToWidth(visible(x), below))}`).join('');
-  return `${line}${failureReason(ev, st, o.width === undefined ? 160 : o.width - textWidth(line) - 1)}${extra}`;
+  return `${line}${failureReason(ev, st, line, o.width)}${extra}`;
 }
 
-function failureReason(ev: ToolEnd, st: Style, room: number): string {
-  if (ev.ok || room < 10) return '';
+/**
+ * Why the tool failed, after its line when it fits there, else on lines of its own under it,
+ * wrapped at words: never cut, since its end is often the advice ("…approve it with w").
+ */
+function failureReason(ev: ToolEnd, st: Style, line: string, width: number | undefined): string {
+  if (ev.ok) return '';
   // The tool's words are for the model: the person gets them in their language (tool-failure.ts).
-  return ` ${st.dim(cutToWidth(visible(toolFailureText(ev.result)), room))}`;
+  const reason = visible(toolFailureText(ev.result));
+  if (width === undefined || textWidth(line) + 1 + textWidth(reason) <= width - 1)
+    return ` ${st.dim(reason)}`;
+  return wrapText(reason, width - 1, '    ', '    ')
+    .map((l) => `\n${st.dim(l)}`)
+    .join('');
 }
 
 /** What a person reads when a tool call was not run: always in their language, never the model's note. */
@@ -148,6 +158,7 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     case 'long_document':
     case 'user':
     case 'nested':
+    case 'tool_call_writing':
       return [];
     default:
       exhaustive(ev);

@@ -17,25 +17,12 @@ export interface OpenBlock {
   /**
    * Take the complete lines at the start of `text` (the part of the block not taken yet; all of
    * it when `final`). Returns lines to commit, how many characters were taken, and `ended` once
-   * the block is over (the text after `consumed` belongs to what follows).
+   * the block is over (the text after `consumed` belongs to what follows). `maxLines`: the most
+   * lines its live view may hold (0: nothing is shown live, so nothing settles before the end).
    */
-  feed(text: string, final: boolean, ctx: BlockContext): FeedStep;
+  feed(text: string, final: boolean, ctx: BlockContext, maxLines: number): FeedStep;
   /** The live view of what is not committed, at most `maxLines` lines. */
   live(ctx: BlockContext, maxLines: number): string[];
-  /**
-   * The answer stopped (Ctrl+C) inside this block: take the rest of `text` as `feed` would when
-   * final, but commit only what fits in `maxLines` (what the live view showed), saying how many
-   * rows that leaves out. Absent when a final `feed` costs no more (code is committed as it comes).
-   */
-  cut?(text: string, ctx: BlockContext, maxLines: number): CutStep;
-}
-
-export interface CutStep {
-  commit: string[];
-  consumed: number;
-  /** Rows of the block in `commit`, and those left out. */
-  shown: number;
-  hidden: number;
 }
 
 export interface FeedStep {
@@ -90,15 +77,10 @@ class OpenTable implements OpenBlock {
     );
   }
 
-  feed(text: string, final: boolean, ctx: BlockContext): FeedStep {
+  feed(text: string, final: boolean, ctx: BlockContext, maxLines: number): FeedStep {
     const { consumed, ended } = this.take(text, final, ctx);
-    return { commit: ended ? this.table.full(ctx.width) : [], consumed, ended };
-  }
-
-  cut(text: string, ctx: BlockContext, maxLines: number): CutStep {
-    const { consumed } = this.take(text, true, ctx);
-    const { lines, shown, hidden } = this.table.cut(ctx.width, maxLines);
-    return { commit: lines, consumed, shown, hidden };
+    if (ended) return { commit: this.table.end(ctx.width), consumed, ended };
+    return { commit: maxLines > 0 ? this.table.settle(ctx.width, maxLines) : [], consumed, ended };
   }
 
   /** Add the rows at the start of `text`; `ended` once a line that is not a row (or `final`) ends the table. */

@@ -10,7 +10,7 @@ import { type OpenBlock, openCode, openTable } from './md-open-block.js';
  * without end — tables and fenced code — are followed line by line instead (md-open-block.ts),
  * so each update costs what arrived, not what came before. When the live block grows taller than
  * the screen, its top lines are committed (they no longer change: wrapping is greedy and code is
- * line by line); a live table shows its newest rows instead and is drawn whole when finished.
+ * line by line); so is a table, in columns settled then, each later row printed once.
  */
 export interface StreamUpdate {
   /** Lines to print permanently, in order. */
@@ -73,37 +73,12 @@ export class MarkdownStream {
     }
   }
 
-  /**
-   * The answer was stopped (Ctrl+C): commit the rest as a final update does, except that an
-   * unfinished table keeps what its live view showed (`maxLive` lines, closed) instead of being
-   * laid out again whole, so stopping costs the same however long the table grew. `shown` and
-   * `hidden`: the table's rows kept and the earlier ones left out.
-   */
-  cut(maxLive: number): { commit: string[]; shown: number; hidden: number } {
-    const commit: string[] = [];
-    let shown = 0;
-    let hidden = 0;
-    const open = this.open;
-    if (open?.cut) {
-      const step = open.cut(this.pending, this.context!(), maxLive);
-      this.pending = this.pending.slice(step.consumed);
-      if (!open.started && this.blocks > 0) commit.push('');
-      pushAll(commit, step.commit);
-      shown = step.shown;
-      hidden = step.hidden;
-      this.open = undefined;
-      this.blocks += 1;
-      this.frozen = 0;
-    }
-    pushAll(commit, this.update(true, 0).commit);
-    return { commit, shown, hidden };
-  }
-
   /** Feed new complete lines to the open block; `undefined` once it has ended (and is committed). */
   private followOpen(final: boolean, maxLive: number, commit: string[]): string[] | undefined {
     const open = this.open!;
     const ctx = this.context!();
-    const step = open.feed(this.pending, final, ctx);
+    const gap = !open.started && this.blocks > 0 ? [''] : [];
+    const step = open.feed(this.pending, final, ctx, maxLive - gap.length);
     if (step.consumed) this.pending = this.pending.slice(step.consumed);
     if (step.commit.length) {
       if (!open.started && this.blocks > 0) commit.push('');
@@ -112,8 +87,8 @@ export class MarkdownStream {
     }
     if (!step.ended) {
       if (maxLive <= 0) return [];
-      const gap = !open.started && this.blocks > 0 ? [''] : [];
-      return [...gap, ...open.live(ctx, maxLive - gap.length)];
+      const space = open.started ? [] : gap;
+      return [...space, ...open.live(ctx, maxLive - space.length)];
     }
     this.open = undefined;
     this.blocks += 1;

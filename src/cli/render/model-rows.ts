@@ -26,14 +26,16 @@ export function priceText(m: ModelInfo, platform: Platform): string {
 }
 
 function describe(m: ModelInfo): string {
+  const zh = getLanguage() === 'zh';
+  const text = zh ? m.descriptionZh : m.description;
+  // A description that says so already ("Free vision", "免费看图") is not told it again.
+  const saysVision = /vision|看图/i.test(text);
   const traits = [
-    m.kind === 'vision' ? t('repl.model.visionShort') : '',
+    m.kind === 'vision' && !saysVision ? t('repl.model.visionShort') : '',
     !m.thinking ? t('repl.model.noThinking') : m.thinkingForced ? t('repl.model.alwaysThinks') : '',
     m.efforts?.length ? t('repl.model.efforts') : '',
     !m.tools ? t('repl.model.noToolsShort') : '',
   ].filter(Boolean);
-  const zh = getLanguage() === 'zh';
-  const text = zh ? m.descriptionZh : m.description;
   if (!traits.length) return text;
   return zh ? `${text}（${traits.join('、')}）` : `${text} (${traits.join(', ')})`;
 }

@@ -18,7 +18,7 @@ import { safeEvent } from './safe-event.js';
 import { Screen } from './screen.js';
 import { commandRan, shownOutput } from './shell-output.js';
 import type { Style } from './style.js';
-import { endText, formatDuration, tableCutNote } from './summary.js';
+import { endText, formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
 import { ThinkingText } from './thinking.js';
 
@@ -104,6 +104,12 @@ export class ReplRenderer {
         break;
       case 'text_delta':
         this.onText(ev.text);
+        break;
+      case 'tool_call_writing':
+        // A long call (a whole file's content) streams for a while: it is not thinking.
+        this.closeThinking();
+        this.closeAnswer();
+        this.startWaiting(t('cli.writingToolCall'));
         break;
       case 'tool_start':
         this.onToolStart(ev);
@@ -262,7 +268,7 @@ export class ReplRenderer {
     this.folder = undefined;
     this.tools.clear();
     this.closeThinking();
-    this.closeAnswer(result.stopReason === 'aborted');
+    this.closeAnswer();
     this.clock.stop();
     this.screen.clear();
     if (this.o.mode === 'pipe') {
@@ -336,19 +342,17 @@ export class ReplRenderer {
   }
 
   /**
-   * Commit the rest of the answer. `stopped` (Ctrl+C) on a terminal: an unfinished table keeps the
-   * rows its live view showed, with a note, instead of being drawn whole (stopping must not cost
-   * more the longer the table got; the whole answer is in the conversation for /copy).
+   * Commit the rest of the answer. A table taller than the screen has been printed row by row as
+   * it came (table-stream.ts), so stopping it (Ctrl+C) or finishing it prints only what arrived
+   * since the last frame and its bottom border, however long it got.
    */
-  private closeAnswer(stopped = false): void {
+  private closeAnswer(): void {
     if (!this.md) return;
-    const cut = stopped && this.rich ? this.md.cut(Math.max(1, this.screen.maxLive() - 1)) : undefined;
-    const commit = cut ? cut.commit : this.md.update(true, 0).commit;
+    const commit = this.md.update(true, 0).commit;
     this.mdLive = [];
     this.md = undefined;
     this.screen.clear();
     this.printAnswer(commit);
-    if (cut?.hidden) this.printUi(tableCutNote(cut, this.ui, this.width(), Boolean(this.o.oneShot)));
   }
 
   private draw(): void {

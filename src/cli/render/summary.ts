@@ -51,18 +51,6 @@ export function fileLines(result: AgentResult, cwd: string): string[] {
   return lines;
 }
 
-/** Under a table stopped by Ctrl+C: how many of its rows are shown (and, in the REPL, /copy). */
-export function tableCutNote(
-  cut: { shown: number; hidden: number },
-  ui: Style,
-  width: number,
-  oneShot: boolean,
-): string {
-  const key = oneShot ? 'render.tableCutOneShot' : 'render.tableCut';
-  const note = ui.dim(t(key, { shown: cut.shown, total: cut.hidden + cut.shown }));
-  return wrapText(note, width).join('\n');
-}
-
 /**
  * What closes a run in the REPL or `zhi -c`: the error panel (the run did not answer), "Interrupted."
  * or the closing line with the files written. `width` wraps the closing line at its words
@@ -81,7 +69,7 @@ export function endText(
   // An estimate sent nothing and wrote nothing: no closing line to say so.
   if (result.estimate) return '';
   const line = doneLine(result, usage, durationMs);
-  const shown = o.ui.enabled ? o.ui.dim(line) : `[DONE] ${line}`;
+  const shown = o.ui.enabled ? o.ui.dim(line) : t('cli.tag.done', { line });
   const done = o.width === undefined ? [shown] : wrapText(shown, o.width, '', '  ');
   return ['', ...done, ...fileLines(result, o.cwd)].join('\n');
 }

@@ -1,5 +1,6 @@
 import type { Tokens } from 'marked';
 import { maxBy, pushAll } from '../../support/arrays.js';
+import { t } from '../../support/i18n/index.js';
 import { padToWidth, textWidth } from '../../support/width.js';
 import { inline } from './inline.js';
 import type { BlockContext } from './markdown.js';
@@ -168,6 +169,8 @@ export class CardPainter {
 
   card(cells: Cells, first: boolean): string[] {
     const { theme, width } = this.ctx;
+    // The colon of the language (日期：, Date:); the values start in one column after the widest.
+    const colon = t('cli.label', { label: '' });
     const out: string[] = [];
     if (!first) out.push(theme.enabled ? theme.dim('─'.repeat(Math.min(width, 40))) : '');
     for (const [i, label] of this.labels.entries()) {
@@ -176,15 +179,18 @@ export class CardPainter {
       if (this.stacked) {
         pushAll(
           out,
-          wrapSpans([{ text: `${label}:`, paint: theme.enabled ? theme.bold : undefined }], width),
+          wrapSpans([{ text: `${label}${colon}`, paint: theme.enabled ? theme.bold : undefined }], width),
         );
         pushAll(out, wrapSpans(value, width, { first: '  ', rest: '  ' }));
         continue;
       }
-      const gap = ' '.repeat(this.labelWidth - textWidth(label) + 1);
+      const gap = ' '.repeat(this.labelWidth - textWidth(label) + 2 - textWidth(colon));
       pushAll(
         out,
-        wrapSpans(value, width, { first: `${name}:${gap}`, rest: ' '.repeat(this.labelWidth + 2) }),
+        wrapSpans(value, width, {
+          first: `${name}${colon}${gap}`,
+          rest: ' '.repeat(this.labelWidth + 2),
+        }),
       );
     }
     return out;

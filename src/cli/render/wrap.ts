@@ -118,7 +118,10 @@ export function wrapSpans(spans: Span[], width: number, o: WrapOptions = {}): st
   const all = units(spans);
   const lines: string[] = [];
   let prefix = first;
-  let avail = Math.max(4, width - firstWidth);
+  // Text after a prefix keeps a few columns however narrow the window; a bare column (a table's
+  // cell) is exactly as wide as asked.
+  const least = firstWidth || restWidth ? 4 : 1;
+  let avail = Math.max(least, width - firstWidth);
   let line: Unit[] = [];
   let used = 0;
   /** The current line began at a wrap (so its leading spaces are dropped), not at a newline. */
@@ -129,7 +132,7 @@ export function wrapSpans(spans: Span[], width: number, o: WrapOptions = {}): st
     while (end > 0 && content[end - 1]!.space) end--;
     lines.push(prefix + paintLine(content.slice(0, end)));
     prefix = rest;
-    avail = Math.max(4, width - restWidth);
+    avail = Math.max(least, width - restWidth);
   };
 
   for (const u of all) {

@@ -88,5 +88,6 @@ export class TypingWork {
       .then(({ lexer }) => lexer('# a\n\n**b** `c` [d](e)\n\n- f\n\n| g |\n|---|\n| h |\n\n```js\nx\n```\n'))
       .catch(() => undefined);
     void this.o.loadMore().catch(() => undefined);
+    void import('./warm-up.js').then((m) => m.warmUp(chat)).catch(() => undefined);
   }
 }

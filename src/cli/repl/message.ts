@@ -46,6 +46,8 @@ export class MessageSender {
   private pending: Attachments = emptyAttachments();
   /** A message held back once for a mistyped file name: sent as it is when Enter is pressed again. */
   private heldTypo: string | undefined;
+  /** A message held back once because none of its files could be attached. */
+  private heldNoFiles: string | undefined;
 
   constructor(private readonly host: MessageHost) {}
 
@@ -75,11 +77,13 @@ export class MessageSender {
           },
           signal,
         );
-        const { attachments, onlyFiles } = await attachFromMessage(text, env, this.pending);
+        const { attachments, onlyFiles, found, attached } = await attachFromMessage(text, env, this.pending);
         if (signal.aborted) {
           this.host.write(formatWarning(t('repl.interrupted'), style));
           return;
         }
+        const nothing = found > 0 && attached === 0 && attachments.names.length === 0;
+        if (nothing && this.noneAttached(text, onlyFiles)) return;
         if (onlyFiles) {
           this.pending = attachments;
           this.host.write(`${style.dim(t('repl.attach.pending'))}\n`);
@@ -116,6 +120,23 @@ export class MessageSender {
       warn: (line) => this.host.write(formatWarning(line, style)),
     });
     if (attached) this.host.write(`${style.dim(t('repl.attach.pending'))}\n`);
+  }
+
+  /**
+   * Every file the message names failed to attach (missing, empty, binary, declined; each said
+   * why): it goes back on the prompt rather than be sent, and paid for, without them. Sent as it
+   * is when Enter is pressed again. True when it was held back.
+   */
+  private noneAttached(text: string, onlyFiles: boolean): boolean {
+    if (onlyFiles) return true;
+    if (text === this.heldNoFiles) {
+      this.heldNoFiles = undefined;
+      return false;
+    }
+    this.heldNoFiles = text;
+    this.host.write(formatWarning(t('input.noneAttached'), this.host.ctx.err));
+    this.host.prefill(text);
+    return true;
   }
 
   /**

@@ -1,8 +1,24 @@
 import type { ChatSession } from '../../agent/chat.js';
-import { estimateMessagesTokens } from '../../agent/tokens.js';
-import { findModel, formatCost } from '../../llm/models.js';
+import type { ContextStatus } from '../../agent/compact.js';
+import { estimateMessagesTokens, estimateToolsTokens } from '../../agent/tokens.js';
+import { DEFAULT_WINDOW, findModel, formatCost } from '../../llm/models.js';
 import { t } from '../../support/i18n/index.js';
 import { modeName } from './mode-name.js';
+
+/**
+ * How full the conversation's context window is: the one figure the status line, /status and
+ * /usage all show (they once gave three). The session's compactor measures it — the server's last
+ * count plus an estimate of what came since, tools included — and an estimate stands in without one.
+ */
+export function contextNow(
+  chat: Pick<ChatSession, 'deps' | 'messages' | 'settings' | 'session'>,
+): ContextStatus {
+  const compactor = chat.session?.compactor;
+  if (compactor) return compactor.status(chat.messages);
+  const window = findModel(chat.settings.model)?.contextWindow || DEFAULT_WINDOW;
+  const tokens = estimateMessagesTokens(chat.messages) + estimateToolsTokens(chat.deps.tools.schemas());
+  return { tokens, window, fraction: tokens / window, measured: false };
+}
 
 /** What the status line shows before the conversation is made (first prompt). */
 export interface StatusFallback {
@@ -19,8 +35,8 @@ export function statusText(chat: ChatSession | undefined, fallback: StatusFallba
   const model = chat?.settings.model ?? fallback.model;
   const mode = chat?.settings.mode ?? fallback.mode;
   const window = findModel(model)?.contextWindow;
-  const used = chat ? estimateMessagesTokens(chat.messages) : 0;
-  const context = window ? Math.min(100, Math.round((used / window) * 100)) : undefined;
+  const now = chat ? contextNow(chat) : undefined;
+  const context = window ? Math.min(100, Math.round((now?.fraction ?? 0) * 100)) : undefined;
   const cost = chat?.deps.usage.cost();
   const costText = cost?.covered
     ? t('render.covered')

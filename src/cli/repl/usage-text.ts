@@ -1,12 +1,12 @@
 import type { ChatSession } from '../../agent/chat.js';
 import { priceStepLine } from '../../agent/price-step.js';
-import { estimateMessagesTokens, estimateToolsTokens } from '../../agent/tokens.js';
 import { formatCost } from '../../llm/models.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import { t } from '../../support/i18n/index.js';
 import { formatTokens } from '../render/summary.js';
 import { columns } from '../render/width.js';
 import { thisStartCommand } from '../start-command.js';
+import { contextNow } from './status.js';
 
 /** `12.3k tokens (9.1k in, 3.2k out) · ¥0.04`, or undefined when nothing was used. */
 export function usageSummary(usage: UsageTracker): string | undefined {
@@ -92,8 +92,5 @@ export function usageTable(usage: UsageTracker): string[] {
 export function priceStepNow(
   chat: Pick<ChatSession, 'deps' | 'messages' | 'settings' | 'session'>,
 ): string | undefined {
-  const tokens =
-    chat.session?.compactor.status(chat.messages).tokens ??
-    estimateMessagesTokens(chat.messages) + estimateToolsTokens(chat.deps.tools.schemas());
-  return priceStepLine(chat.settings.model, chat.deps.usage.platform, tokens);
+  return priceStepLine(chat.settings.model, chat.deps.usage.platform, contextNow(chat).tokens);
 }

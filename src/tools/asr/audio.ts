@@ -52,7 +52,7 @@ export class AudioError extends ToolError {
   }
 }
 
-const PIECE_SECONDS = ASR_LIMITS.seconds - 2; // a margin under the limit for rounding on their side
+export const PIECE_SECONDS = ASR_LIMITS.seconds - 2; // a margin under the limit for rounding on their side
 const PIECE_BYTES = ASR_LIMITS.bytes - 1024 * 1024;
 
 export async function prepareAudio(abs: string, name: string, signal?: AbortSignal): Promise<PreparedAudio> {

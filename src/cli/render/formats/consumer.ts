@@ -76,6 +76,7 @@ export class RunFacts {
       case 'folder_batch':
       case 'folder_wait':
       case 'folder_end':
+      case 'tool_call_writing':
         break;
       default:
         exhaustive(ev);

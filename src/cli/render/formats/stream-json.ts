@@ -62,6 +62,7 @@ export function streamJsonEvent(ev: RunEvent): unknown {
     case 'folder_batch':
     case 'folder_wait':
     case 'folder_end':
+    case 'tool_call_writing':
       return ev;
     default:
       return exhaustive(ev);

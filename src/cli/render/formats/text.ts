@@ -97,6 +97,12 @@ export class TextPrinter implements RunConsumer {
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
         break;
+      case 'tool_call_writing':
+        // A long call (a whole file's content) streams for a while: it is not thinking.
+        this.closeThinking();
+        this.closeText();
+        this.spinner.start(t('cli.writingToolCall'));
+        break;
       case 'thinking_delta':
         this.thinking(ev.text);
         break;
@@ -215,7 +221,7 @@ export class TextPrinter implements RunConsumer {
     }
     if (result.estimate) return;
     const line = doneLine(result, usage, durationMs);
-    this.stderr.write(this.o.err.enabled ? `${this.o.err.dim(line)}\n` : `[DONE] ${line}\n`);
+    this.stderr.write(this.o.err.enabled ? `${this.o.err.dim(line)}\n` : `${t('cli.tag.done', { line })}\n`);
     for (const f of fileLines(result, this.o.cwd)) this.stderr.write(`${f}\n`);
   }
 }

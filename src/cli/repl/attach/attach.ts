@@ -131,15 +131,16 @@ function reason(err: unknown): string {
  * Find the files named in a message and attach them: documents are read (text, Word, Excel, PDF
  * with a text layer) and added as delimited blocks; a PDF without a text layer is offered to OCR;
  * images become image parts for a vision model. Each attachment is announced in one line.
- * Returns the attachments and whether the message was only file references (then the caller
- * keeps them for the next message).
+ * Returns the attachments, whether the message was only file references (then the caller keeps
+ * them for the next message), how many files it named and how many of those were attached.
  */
 export async function attachFromMessage(
   text: string,
   env: AttachEnv,
   into: Attachments = emptyAttachments(),
-): Promise<{ attachments: Attachments; onlyFiles: boolean; found: number }> {
+): Promise<{ attachments: Attachments; onlyFiles: boolean; found: number; attached: number }> {
   const matches = detectPaths(text, env);
+  const before = into.names.length;
   for (const m of matches) {
     const name = basename(m.path);
     const ext = extname(m.path).toLowerCase();
@@ -199,6 +200,7 @@ export async function attachFromMessage(
     attachments: into,
     onlyFiles: matches.length > 0 && remainder(text, matches) === '',
     found: matches.length,
+    attached: into.names.length - before,
   };
 }
 

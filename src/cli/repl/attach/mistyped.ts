@@ -64,5 +64,5 @@ export function mistypedWarning(typo: Mistyped): string {
   return [
     t('input.missing', { name: visible(typo.typed), suggestion: visible(typo.suggestion) }),
     t('input.missingTry'),
-  ].join('\n  ');
+  ].join('\n');
 }

@@ -5,8 +5,9 @@ import { readStandingKey, showWords } from '../../../tools/standing.js';
 import { formatTokens } from '../../render/summary.js';
 import { columns, stderrColumns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
+import { contextNow } from '../status.js';
 import { priceStepNow, usageSummary, usageTable } from '../usage-text.js';
-import type { SlashCommand } from './types.js';
+import type { SlashCommand, SlashContext } from './types.js';
 
 const usage: SlashCommand = {
   name: 'usage',
@@ -19,13 +20,6 @@ const usage: SlashCommand = {
     if (ctx.chat.deps.usage.total().calls) ctx.print(ctx.app.err.dim(t('repl.usage.estimate')));
   },
 };
-
-/** Rough size of the conversation in tokens (about 4 characters per token, 1.5 for CJK). */
-function roughTokens(messages: readonly unknown[]): number {
-  const text = JSON.stringify(messages);
-  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
-  return Math.round((text.length - cjk) / 4 + cjk / 1.5);
-}
 
 const status: SlashCommand = {
   name: 'status',
@@ -43,25 +37,29 @@ const status: SlashCommand = {
       [t('repl.status.cwd'), ctx.app.cwd],
       [t('repl.status.output'), ctx.app.outputDir],
       [t('repl.status.instructions'), s.instructionFiles?.join(', ') || t('repl.status.noInstructions')],
-      [
-        t('repl.status.messages'),
-        t('repl.status.messagesValue', {
-          n: ctx.chat.messages.length - 1,
-          tokens: formatTokens(roughTokens(ctx.chat.messages.slice(1))),
-        }),
-      ],
+      [t('repl.status.messages'), messagesText(ctx.chat)],
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
       [t('repl.status.allowed'), allowedText(ctx.chat.deps.webGrants?.standing)],
     ];
     ctx.print(
       columns(
-        rows.map(([k, v]) => [ctx.app.err.dim(`${k}:`), v!]),
+        rows.map(([k, v]) => [ctx.app.err.dim(t('cli.label', { label: k! })), v!]),
         new Set(),
         stderrColumns(),
       ).join('\n'),
     );
   },
 };
+
+/** How long the conversation is, and how full its context window: the figure the status line shows. */
+function messagesText(chat: SlashContext['chat']): string {
+  const c = contextNow(chat);
+  return t('repl.status.messagesValue', {
+    n: chat.messages.length - 1,
+    tokens: formatTokens(c.tokens),
+    percent: Math.round(c.fraction * 100),
+  });
+}
 
 /** The standing approvals of the session ("a" answered): shell prefixes and commands, MCP tools. */
 function allowedText(standing: ReadonlySet<string> | undefined): string {

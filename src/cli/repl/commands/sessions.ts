@@ -2,6 +2,7 @@ import { ZhiError } from '../../../support/errors.js';
 import { t } from '../../../support/i18n/index.js';
 import { formatError } from '../../render/error.js';
 import { stderrColumns } from '../../render/width.js';
+import { contextNow } from '../status.js';
 import { priceStepNow } from '../usage-text.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
@@ -19,7 +20,11 @@ function width(): number {
 async function showList(ctx: SlashContext, query: string): Promise<void> {
   const { listSessions } = await listing();
   const { sessionTable } = await list();
-  const all = await listSessions(ctx.app.paths.sessionsDir, query ? { query } : {});
+  // Conversations only: skill runs are listed by zhi sessions --runs.
+  const all = await listSessions(ctx.app.paths.sessionsDir, {
+    ...(query ? { query } : {}),
+    kinds: ['repl', 'oneshot'],
+  });
   const current = ctx.chat.session?.recorder.id;
   const others = all.filter((s) => s.id !== current);
   const ordered = [
@@ -127,7 +132,7 @@ export async function usageReport(ctx: Pick<SlashContext, 'app' | 'chat'>): Prom
   const step = priceStepNow(ctx.chat);
   const lines = formatUsage(ctx.chat.deps.usage, {
     style: ctx.app.err,
-    context: wiring?.compactor.status(ctx.chat.messages),
+    context: contextNow(ctx.chat),
     compactions: wiring?.compactor.count ?? 0,
     sessionId: wiring && (wiring.recorder.started || wiring.earlier) ? wiring.recorder.id : undefined,
     earlier: wiring?.earlier,

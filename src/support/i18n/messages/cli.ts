@@ -10,6 +10,12 @@ export const cli = defineMessages(
     'cli.errorLabel': 'Error: ',
     'cli.reasonLabel': 'Reason: ',
     'cli.tryLabel': 'Try:',
+    'cli.label': '{label}:',
+    // What marks a line in output without colour (piped, NO_COLOR), where ✖ ⚠ and dim text are not.
+    'cli.tag.error': '[ERROR] ',
+    'cli.tag.warn': '[WARN] ',
+    'cli.tag.done': '[DONE] {line}',
+    'cli.tag.tool': '[TOOL] ',
     'cli.interrupted': 'Interrupted.',
     'cli.err.unexpected': 'Something went wrong inside zhi.',
     'cli.err.diskFull': 'The disk is full: zhi could not save a file.',
@@ -35,60 +41,57 @@ export const cli = defineMessages(
     'cli.try.help': 'Run `zhi --help` to see the commands and options.',
     'cli.try.didYouMean': 'Did you mean `{suggestion}`?',
     'cli.try.quote': 'To ask something, use `zhi -c "your question"` (quote the message).',
+    // Commands and options are separated from what they do by a tab: help.ts lines them up.
     'cli.help': `zhi {version} — a terminal assistant for Zhipu GLM models
 
 Usage:
-  zhi                               chat (reads the message from stdin when it is piped)
-  zhi -c, --command "<message>"     ask once; piped stdin is attached as a document
-  zhi run <skill> [inputs…] [--<arg> <value>]…
-                                    run a skill on the cheap model
-  zhi run <skill> <folder> [folder options]
-                                    run a skill on every file of a folder
-  zhi batch list | status <id> | results <id> | cancel <id>
-                                    Batch API jobs (half price, results within a day)
-  zhi schedule add "<when>" <skill> <inputs…> [--name n] [--auto] [--max-cost x]
-                                    run a skill on a schedule ("weekdays 18:30", "每天 9:00")
+  zhi\tchat (reads the message from stdin when it is piped)
+  zhi -c, --command "<message>"\task once; piped stdin is attached as a document
+  zhi run <skill> [inputs…] [--<arg> <value>]…\trun a skill on the cheap model
+  zhi run <skill> <folder> [folder options]\trun a skill on every file of a folder
+  zhi batch list | status <id> | results <id> | cancel <id>\tBatch API jobs (half price, results within a day)
+  zhi schedule add "<when>" <skill> <inputs…> [--name n] [--auto] [--max-cost x]\trun a skill on a schedule ("weekdays 18:30", "每天 9:00")
   zhi schedule list | show | run | logs | pause | resume | remove | confirm <name>
-  zhi watch <folder> <skill> [folder options]
-                                    run a skill on each file that arrives in a folder
+  zhi watch <folder> <skill> [folder options]	run a skill on each file that arrives in a folder
   zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>
             | export <name> | import <file|url>
   zhi config show | path | get <key> | set <key> <value> | reset
   zhi sessions [text] | sessions export <id> | sessions delete <id>
-  zhi --resume [id] | zhi --continue  resume a saved conversation
+  zhi --resume [id] | zhi --continue\tresume a saved conversation
   zhi usage [--since 7d] [--by model|skill|day]
-  zhi models                        the GLM models, their prices, what your account offers
-  zhi mcp list | add | remove | test   MCP servers whose tools zhi may use
-  zhi doctor                        check Node, the key, network, config, MCP servers, readers, sandbox
-  zhi web [--no-open] [--port n]    zhi in your browser: a page on this computer only
-  zhi serve [--port n]              the same local server without opening a page (for scripts)
-  zhi --setup                       run the setup wizard
+  zhi models\tthe GLM models, their prices, what your account offers
+  zhi mcp list | add | remove | test\tMCP servers whose tools zhi may use
+  zhi doctor\tcheck Node, the key, network, config, MCP servers, readers, sandbox
+  zhi web [--no-open] [--port n]\tzhi in your browser: a page on this computer only
+  zhi serve [--port n]\tthe same local server without opening a page (for scripts)
+  zhi --setup\trun the setup wizard
 
 Options:
-  --model <id>            model for this run (default: glm-5 for chat)
-  --auto                  create new files without asking (commands still ask)
-  --output-dir <dir>      where files are written (default: zhi-output)
-  --output-format <f>     text | json | stream-json
-  --language <l>          auto | en | zh
-  --no-color              plain text, no colours
-  --debug                 show details and stack traces on stderr
-  -v, -vv                 more detail on stderr
-  -y, --yes               answer yes to confirmations (a cost over the limit, delete, import)
+  --model <id>\tmodel for this run (default: glm-5 for chat)
+  --auto\tcreate new files without asking (commands still ask)
+  --output-dir <dir>\twhere files are written (default: zhi-output)
+  --output-format <f>\ttext | json | stream-json
+  --language <l>\tauto | en | zh
+  --no-color\tplain text, no colours
+  --debug\tshow details and stack traces on stderr
+  -v, -vv\tmore detail on stderr
+  -y, --yes\tanswer yes to confirmations (a cost over the limit, delete, import)
   --version, --help
 
 Folder options (zhi run <skill> <folder>):
-  --recursive             include files in subfolders
-  --include <pattern>     only files matching, e.g. --include "*.pdf" (may repeat)
-  --exclude <pattern>     leave out files matching (may repeat)
-  --jobs <n>              files processed at once (default 4, at most 64)
-  --dry-run               list the files with estimated tokens and price; send nothing
-  --batch                 send through the Batch API (half price; collect with zhi batch results)
-  --force                 process again files already done in an earlier run
+  --recursive\tinclude files in subfolders
+  --include <pattern>\tonly files matching, e.g. --include "*.pdf" (may repeat)
+  --exclude <pattern>\tleave out files matching (may repeat)
+  --jobs <n>\tfiles processed at once (default 4, at most 64)
+  --dry-run\tlist the files with estimated tokens and price; send nothing
+  --batch\tsend through the Batch API (half price; collect with zhi batch results)
+  --force\tprocess again files already done in an earlier run
 
 Environment: ZHI_API_KEY, ZHI_BASE_URL, ZHI_HOME, ZHI_LANGUAGE, ZHI_DEFAULT_MODEL,
 ZHI_SKILL_MODEL, ZHI_OUTPUT_DIR, NO_COLOR, HTTPS_PROXY/HTTP_PROXY/NO_PROXY.
 Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit · 130 interrupted.`,
     'cli.thinking': 'Thinking…',
+    'cli.writingToolCall': 'Writing the tool call…',
     'cli.retrying': 'The API said: {reason}. Retrying in {seconds}s ({attempt}/{max})…',
     'cli.lengthCut': 'The answer was cut off at the output limit of the model.',
     'cli.notTty': 'zhi needs an API key and cannot ask for one here (stdin is not a terminal).',
@@ -102,6 +105,12 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
     'cli.errorLabel': '错误：',
     'cli.reasonLabel': '原因：',
     'cli.tryLabel': '可以尝试：',
+    'cli.label': '{label}：',
+    'cli.tag.error': '【错误】',
+    'cli.tag.warn': '【注意】',
+    // The closing line already begins with 完成：
+    'cli.tag.done': '{line}',
+    'cli.tag.tool': '【工具】',
     'cli.interrupted': '已中断。',
     'cli.err.unexpected': 'zhi 内部出现了问题。',
     'cli.err.diskFull': '磁盘已满：zhi 无法保存文件。',
@@ -130,57 +139,53 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
     'cli.help': `zhi {version} — 智谱 GLM 模型的终端助手
 
 用法：
-  zhi                               对话（标准输入为管道时，从中读取消息）
-  zhi -c, --command "<消息>"         单次提问；管道输入会作为文档附上
-  zhi run <技能> [输入…] [--<参数> <值>]…
-                                    用低成本模型运行技能
-  zhi run <技能> <文件夹> [文件夹选项]
-                                    对文件夹中的每个文件运行技能
-  zhi batch list | status <id> | results <id> | cancel <id>
-                                    批处理 API 任务（半价，一天内返回结果）
-  zhi schedule add "<时间>" <技能> <输入…> [--name 名称] [--auto] [--max-cost 金额]
-                                    定时运行技能（"每天 9:00"、"工作日 18:30"）
+  zhi\t对话（标准输入为管道时，从中读取消息）
+  zhi -c, --command "<消息>"\t单次提问；管道输入会作为文档附上
+  zhi run <技能> [输入…] [--<参数> <值>]…\t用低成本模型运行技能
+  zhi run <技能> <文件夹> [文件夹选项]\t对文件夹中的每个文件运行技能
+  zhi batch list | status <id> | results <id> | cancel <id>\t批处理 API 任务（半价，一天内返回结果）
+  zhi schedule add "<时间>" <技能> <输入…> [--name 名称] [--auto] [--max-cost 金额]\t定时运行技能（"每天 9:00"、"工作日 18:30"）
   zhi schedule list | show | run | logs | pause | resume | remove | confirm <名称>
-  zhi watch <文件夹> <技能> [文件夹选项]
-                                    每有文件送达文件夹就用技能处理它
+  zhi watch <文件夹> <技能> [文件夹选项]	每有文件送达文件夹就用技能处理它
   zhi skill list | show <名称> | new | edit <名称> | delete <名称> | trust <名称>
             | export <名称> | import <文件|网址>
   zhi config show | path | get <键> | set <键> <值> | reset
   zhi sessions [文字] | sessions export <id> | sessions delete <id>
-  zhi --resume [id] | zhi --continue  继续一段保存的对话
+  zhi --resume [id] | zhi --continue\t继续一段保存的对话
   zhi usage [--since 7d] [--by model|skill|day]
-  zhi models                        GLM 模型、价格，以及你的账户可用的模型
-  zhi mcp list | add | remove | test   zhi 可以使用其工具的 MCP 服务器
-  zhi doctor                        检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
-  zhi web [--no-open] [--port n]    在浏览器中使用 zhi：页面仅限这台电脑
-  zhi serve [--port n]              同一个本地服务，但不打开页面（供脚本使用）
-  zhi --setup                       运行设置向导
+  zhi models\tGLM 模型、价格，以及你的账户可用的模型
+  zhi mcp list | add | remove | test\tzhi 可以使用其工具的 MCP 服务器
+  zhi doctor\t检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
+  zhi web [--no-open] [--port n]\t在浏览器中使用 zhi：页面仅限这台电脑
+  zhi serve [--port n]\t同一个本地服务，但不打开页面（供脚本使用）
+  zhi --setup\t运行设置向导
 
 选项：
-  --model <id>            本次使用的模型（对话默认 glm-5）
-  --auto                  直接创建新文件而不询问（命令仍会询问）
-  --output-dir <目录>      文件写入位置（默认 zhi-output）
-  --output-format <格式>   text | json | stream-json
-  --language <语言>        auto | en | zh
-  --no-color              纯文本，不用颜色
-  --debug                 在标准错误输出中显示详情和堆栈
-  -v, -vv                 在标准错误输出中显示更多细节
-  -y, --yes               对确认问题回答“是”（超出上限的费用、删除、导入）
+  --model <id>\t本次使用的模型（对话默认 glm-5）
+  --auto\t直接创建新文件而不询问（命令仍会询问）
+  --output-dir <目录>\t文件写入位置（默认 zhi-output）
+  --output-format <格式>\ttext | json | stream-json
+  --language <语言>\tauto | en | zh
+  --no-color\t纯文本，不用颜色
+  --debug\t在标准错误输出中显示详情和堆栈
+  -v, -vv\t在标准错误输出中显示更多细节
+  -y, --yes\t对确认问题回答“是”（超出上限的费用、删除、导入）
   --version, --help
 
 文件夹选项（zhi run <技能> <文件夹>）：
-  --recursive             包括子文件夹中的文件
-  --include <模式>         只处理匹配的文件，例如 --include "*.pdf"（可重复）
-  --exclude <模式>         排除匹配的文件（可重复）
-  --jobs <数量>            同时处理的文件数（默认 4，最多 64）
-  --dry-run               列出文件及预估的 token 和价格，不发送任何请求
-  --batch                 通过批处理 API 发送（半价；用 zhi batch results 取回）
-  --force                 重新处理之前已完成的文件
+  --recursive\t包括子文件夹中的文件
+  --include <模式>\t只处理匹配的文件，例如 --include "*.pdf"（可重复）
+  --exclude <模式>\t排除匹配的文件（可重复）
+  --jobs <数量>\t同时处理的文件数（默认 4，最多 64）
+  --dry-run\t列出文件及预估的 token 和价格，不发送任何请求
+  --batch\t通过批处理 API 发送（半价；用 zhi batch results 取回）
+  --force\t重新处理之前已完成的文件
 
 环境变量：ZHI_API_KEY、ZHI_BASE_URL、ZHI_HOME、ZHI_LANGUAGE、ZHI_DEFAULT_MODEL、
 ZHI_SKILL_MODEL、ZHI_OUTPUT_DIR、NO_COLOR、HTTPS_PROXY/HTTP_PROXY/NO_PROXY。
 退出码：0 成功 · 1 失败 · 2 用法错误 · 3 配置/认证错误 · 4 达到轮次上限 · 130 已中断。`,
     'cli.thinking': '思考中…',
+    'cli.writingToolCall': '正在写工具调用…',
     'cli.retrying': 'API 返回：{reason}。{seconds} 秒后重试（{attempt}/{max}）…',
     'cli.lengthCut': '回答达到模型的输出上限，被截断了。',
     'cli.notTty': 'zhi 需要 API 密钥，但这里无法询问（标准输入不是终端）。',

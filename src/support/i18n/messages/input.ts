@@ -54,6 +54,8 @@ export const input = defineMessages(
       'Your message is back on the prompt: fix the name, or press Enter to send it as it is.',
     'input.mention.missing': 'There is no file {name} (in {folder}).',
     'input.missingAsk': 'Send the message as it is? [y/N] ',
+    'input.noneAttached':
+      'Not sent: none of the files it names could be attached (why is said above). Your message is back on the prompt: fix it, or press Enter to send it as it is.',
     'input.missingNotSent': 'Nothing was sent: run the command again with the right name.',
     'input.missingSent': 'Sent as it is (there is no terminal to ask).',
     'input.advice.authEnv':
@@ -150,6 +152,8 @@ export const input = defineMessages(
     'input.missingTry': '你的消息已放回输入行：改好文件名，或直接按 Enter 照原样发送。',
     'input.mention.missing': '没有文件 {name}（在 {folder} 中）。',
     'input.missingAsk': '仍然照原样发送这条消息吗？[y/N] ',
+    'input.noneAttached':
+      '未发送：消息中提到的文件都无法附加（原因见上）。你的消息已放回输入行：修改后再发送，或直接按 Enter 照原样发送。',
     'input.missingNotSent': '没有发送任何内容：改好文件名后再运行一次命令。',
     'input.missingSent': '已照原样发送（没有终端可以询问）。',
     'input.advice.authEnv':

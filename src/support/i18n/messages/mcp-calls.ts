@@ -12,7 +12,8 @@ export const mcpCalls = defineMessages(
       'the proxy {proxy} refused to connect to {url} (HTTP {status}): ask for that host to be allowed, or add it to NO_PROXY if it is reachable without the proxy',
     'mcp.cause.proxyDown':
       'the proxy {proxy} does not answer (connection refused), so {url} cannot be reached: check HTTPS_PROXY / HTTP_PROXY',
-    'mcp.cause.timeout': 'it did not answer within {seconds} s',
+    'mcp.cause.timeout':
+      'it did not finish starting within {seconds} s. If it needs longer, give it more with timeout: (seconds, up to 600) under its name in mcp_servers in config.yaml (`zhi config path` says where that is)',
     'mcp.cause.stoppedAtStart': 'it stopped as soon as it started',
     'mcp.cause.http': 'the server at {url} answered HTTP {status}',
     'mcp.cause.serverSaid': '{cause} (the server said: {said})',
@@ -44,7 +45,8 @@ export const mcpCalls = defineMessages(
       '代理 {proxy} 拒绝连接 {url}（HTTP {status}）：请让管理员放行这个主机；如果不经代理也能访问，可以把它加进 NO_PROXY',
     'mcp.cause.proxyDown':
       '代理 {proxy} 没有应答（连接被拒绝），因此无法访问 {url}：请检查 HTTPS_PROXY / HTTP_PROXY',
-    'mcp.cause.timeout': '它在 {seconds} 秒内没有应答',
+    'mcp.cause.timeout':
+      '它在 {seconds} 秒内没有完成启动。如果它需要更长时间，请在 config.yaml 的 mcp_servers 中、它的名称下设置 timeout:（秒数，最多 600）（`zhi config path` 可显示该文件的位置）',
     'mcp.cause.stoppedAtStart': '它刚启动就退出了',
     'mcp.cause.http': '{url} 上的服务器返回了 HTTP {status}',
     'mcp.cause.serverSaid': '{cause}（服务器输出：{said}）',

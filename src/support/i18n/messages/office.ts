@@ -25,9 +25,9 @@ export const office = defineMessages(
     'asr.try.ffmpegWindows': 'Install ffmpeg (winget install ffmpeg), or save the recording as MP3 or WAV.',
     'asr.progress': 'GLM-ASR: part {index} of {total}…',
     'doctor.audio.ffmpeg':
-      'Recordings: WAV and MP3 read by zhi, other formats (m4a, aac, ogg, flac…) through ffmpeg ({path}); long audio is sent in 30-second parts.',
+      'Recordings: WAV and MP3 read by zhi, other formats (m4a, aac, ogg, flac…) through ffmpeg ({path}); long audio is sent in {seconds}-second parts.',
     'doctor.audio.native':
-      'Recordings: WAV and MP3 read by zhi (long audio sent in 30-second parts); m4a, aac, ogg and other formats need ffmpeg, which is not installed.',
+      'Recordings: WAV and MP3 read by zhi (long audio sent in {seconds}-second parts); m4a, aac, ogg and other formats need ffmpeg, which is not installed.',
     'parser.price':
       '{file} cannot be read on this computer (it needs LibreOffice). Zhipu’s file parser can read it: about {pages} page(s) (estimated from its size), about {cost}.',
     'parser.priceUnknown':
@@ -60,9 +60,9 @@ export const office = defineMessages(
     'asr.try.ffmpegWindows': '请安装 ffmpeg（winget install ffmpeg），或把录音另存为 MP3 或 WAV。',
     'asr.progress': 'GLM-ASR：第 {index}/{total} 段…',
     'doctor.audio.ffmpeg':
-      '录音：WAV 和 MP3 由 zhi 直接读取，其他格式（m4a、aac、ogg、flac…）通过 ffmpeg（{path}）；长录音按 30 秒一段发送。',
+      '录音：WAV 和 MP3 由 zhi 直接读取，其他格式（m4a、aac、ogg、flac…）通过 ffmpeg（{path}）；长录音按 {seconds} 秒一段发送。',
     'doctor.audio.native':
-      '录音：WAV 和 MP3 由 zhi 直接读取（长录音按 30 秒一段发送）；m4a、aac、ogg 等其他格式需要 ffmpeg，但本机没有安装。',
+      '录音：WAV 和 MP3 由 zhi 直接读取（长录音按 {seconds} 秒一段发送）；m4a、aac、ogg 等其他格式需要 ffmpeg，但本机没有安装。',
     'parser.price':
       '本机无法读取 {file}（需要 LibreOffice）。智谱文件解析服务可以读取：约 {pages} 页（按文件大小估算），费用约 {cost}。',
     'parser.priceUnknown':

@@ -16,9 +16,6 @@ export const render = defineMessages(
       'Not run ({name}): it needs your confirmation and there is no terminal to ask (stdin is not a terminal). For new files, --auto allows writing them; commands never run unattended.',
     'render.refused': 'Refused ({name}): {reason}',
     'render.stopped': 'Stopped.',
-    'render.tableCut':
-      'Only the last {shown} of the table’s {total} rows are shown here. /copy copies the whole answer so far.',
-    'render.tableCutOneShot': 'Only the last {shown} of the table’s {total} rows are shown here.',
   },
   {
     'render.doneLine': '完成：{parts}',
@@ -35,7 +32,5 @@ export const render = defineMessages(
       '未运行（{name}）：它需要你确认，但这里没有终端可以询问（标准输入不是终端）。创建新文件可使用 --auto 允许写入；命令永远不会在无人确认时运行。',
     'render.refused': '已拒绝（{name}）：{reason}',
     'render.stopped': '已停止。',
-    'render.tableCut': '这里只显示了表格 {total} 行中的最后 {shown} 行。/copy 可复制到目前为止的完整回答。',
-    'render.tableCutOneShot': '这里只显示了表格 {total} 行中的最后 {shown} 行。',
   },
 );

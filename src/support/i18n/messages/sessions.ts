@@ -44,6 +44,9 @@ export const sessions = defineMessages(
     'sessions.none': 'No saved sessions yet. Every conversation is saved as it happens.',
     'sessions.noMatch': 'No saved session mentions "{query}".',
     'sessions.noOthers': 'No other saved sessions yet.',
+    'sessions.noRuns': 'No skill runs saved yet.',
+    'sessions.runsElsewhere':
+      'Skill runs (zhi run, zhi batch results) are listed apart: zhi sessions --runs ({n}).',
     'sessions.more': '… {n} more (add --all to see all, or give words to search for).',
     'sessions.hint':
       'Continue one: zhi --resume <id> · as Markdown: zhi sessions export <id> · delete: zhi sessions delete <id>',
@@ -172,6 +175,9 @@ export const sessions = defineMessages(
     'sessions.none': '还没有已保存的会话。每次对话都会在进行时自动保存。',
     'sessions.noMatch': '没有提到“{query}”的已保存会话。',
     'sessions.noOthers': '还没有其他已保存的会话。',
+    'sessions.noRuns': '还没有已保存的技能运行。',
+    'sessions.runsElsewhere':
+      '技能运行（zhi run、zhi batch results）单独列出：zhi sessions --runs（{n} 次）。',
     'sessions.more': '… 还有 {n} 个（加 --all 查看全部，或给出要搜索的文字）。',
     'sessions.hint':
       '继续某个会话：zhi --resume <id> · 导出为 Markdown：zhi sessions export <id> · 删除：zhi sessions delete <id>',

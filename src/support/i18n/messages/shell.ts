@@ -45,7 +45,15 @@ export const shell = defineMessages(
     'doctor.sandbox.broken':
       'Shell sandbox: bubblewrap is installed but cannot start a sandbox here ({detail}). Commands you approve can change any of your files.',
     'doctor.sandbox.brokenTry':
-      'User namespaces may be turned off (containers, some distributions): try sudo sysctl -w kernel.unprivileged_userns_clone=1, or ask your administrator.',
+      'Unprivileged user namespaces are turned off here: sudo sysctl -w kernel.unprivileged_userns_clone=1 (or raise user.max_user_namespaces) turns them on, or ask your administrator.',
+    'doctor.sandbox.brokenApparmorTry':
+      'AppArmor keeps programs without a profile from using user namespaces (Ubuntu 23.10 and later): give bwrap an AppArmor profile, or sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or ask your administrator.',
+    'doctor.sandbox.brokenContainerTry':
+      'This looks like a container that does not allow new namespaces or mounts: run zhi outside it, or start the container with them allowed (Docker: --security-opt seccomp=unconfined --security-opt apparmor=unconfined), or ask your administrator.',
+    'doctor.sandbox.brokenMacTry':
+      'macOS did not start sandbox-exec: check that /usr/bin/sandbox-exec is there and not blocked by a management profile, or ask your administrator.',
+    'doctor.sandbox.brokenOtherTry':
+      'The words in brackets are bubblewrap’s own and zhi does not know this cause: bwrap --ro-bind / / true shows it failing the same way; ask your administrator.',
     'doctor.sandbox.privileged':
       'Shell sandbox: not used — bubblewrap here cannot drop its privileges ({detail}), so a command run as an administrator (root) could still change your files. Commands you approve are not contained; read each one before you say yes.',
     'doctor.sandbox.privilegedTry':
@@ -129,7 +137,15 @@ export const shell = defineMessages(
     'doctor.sandbox.broken':
       '命令沙盒：已安装 bubblewrap，但在这里无法启动沙盒（{detail}）。你批准的命令可以修改你的任何文件。',
     'doctor.sandbox.brokenTry':
-      '可能关闭了用户命名空间（容器或某些发行版）：试试 sudo sysctl -w kernel.unprivileged_userns_clone=1，或询问管理员。',
+      '这里关闭了非特权用户命名空间：sudo sysctl -w kernel.unprivileged_userns_clone=1（或调高 user.max_user_namespaces）可以打开，或询问管理员。',
+    'doctor.sandbox.brokenApparmorTry':
+      'AppArmor 不允许没有配置文件的程序使用用户命名空间（Ubuntu 23.10 及以后）：为 bwrap 添加 AppArmor 配置文件，或执行 sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0，或询问管理员。',
+    'doctor.sandbox.brokenContainerTry':
+      '这里看起来是一个不允许新建命名空间或挂载的容器：请在容器之外运行 zhi，或在启动容器时允许它们（Docker：--security-opt seccomp=unconfined --security-opt apparmor=unconfined），或询问管理员。',
+    'doctor.sandbox.brokenMacTry':
+      'macOS 没有启动 sandbox-exec：请检查 /usr/bin/sandbox-exec 是否存在、是否被管理配置文件禁用，或询问管理员。',
+    'doctor.sandbox.brokenOtherTry':
+      '括号中是 bubblewrap 自己的话，zhi 不认识这个原因：运行 bwrap --ro-bind / / true 可以看到同样的失败；请询问管理员。',
     'doctor.sandbox.privileged':
       '命令沙盒：未使用——这里的 bubblewrap 无法放弃管理员权限（{detail}），以管理员（root）身份运行的命令仍可能修改你的文件。你批准的命令不受限制；同意之前请逐条看清。',
     'doctor.sandbox.privilegedTry':

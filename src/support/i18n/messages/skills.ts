@@ -196,7 +196,8 @@ export const skills = defineMessages(
     'skills.new.cancelled': 'Skill creation stopped. Back to {model}.',
     'skills.new.notActive': 'No skill is being created.',
     'skills.cmd.run': 'Run a skill (on its own model, with only its tools)',
-    'skills.cmd.skill': 'Skills: list, show, new, edit, delete',
+    'skills.cmd.skill':
+      'Skills: list, show, new, edit, delete, trust (a project’s skill), cancel (stop /skill new)',
     'skills.run.usage': 'Usage: /run <skill> [inputs…] [--<input> <value>]',
   },
   {
@@ -370,7 +371,8 @@ export const skills = defineMessages(
     'skills.new.cancelled': '已停止创建技能。已切回 {model}。',
     'skills.new.notActive': '当前没有在创建技能。',
     'skills.cmd.run': '运行技能（使用技能自己的模型，只用它的工具）',
-    'skills.cmd.skill': '技能：list、show、new、edit、delete',
+    'skills.cmd.skill':
+      '技能：list、show、new、edit、delete、trust（信任项目中的技能）、cancel（停止 /skill new）',
     'skills.run.usage': '用法：/run <技能> [输入…] [--<输入> <值>]',
   },
 );
