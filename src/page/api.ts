@@ -18,7 +18,7 @@ export class ApiError extends Error {
 
 export function adviceOf(body: Partial<ErrorBody>): string[] {
   const lines = [...(body.suggestions ?? [])];
-  if (body.advice) lines.push(...body.advice.split('\n').filter(Boolean));
+  for (const line of body.advice?.split('\n') ?? []) if (line) lines.push(line);
   return lines;
 }
 
