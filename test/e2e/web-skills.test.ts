@@ -105,6 +105,9 @@ describe('skills through the API', () => {
       days: { bySkill: Record<string, number> }[];
     };
     expect(Object.keys(usage.days.at(-1)!.bySkill)).toContain('summarize');
+    // The runs are the runs page's: the conversation list holds conversations only.
+    const conversations = (await (await s.api('/api/conversations')).json()) as { kind: string }[];
+    expect(conversations.filter((c) => c.kind === 'run')).toEqual([]);
   });
 
   it('a run that does not exist is 404; an unknown skill is 404 with advice; no inputs is 400', async () => {

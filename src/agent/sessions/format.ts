@@ -14,6 +14,9 @@ import { redactDeep } from '../../support/redact.js';
  */
 export type SessionKind = 'repl' | 'oneshot' | 'run';
 
+/** The kinds that are conversations (listed by `zhi sessions` and the page); `run` is a skill run. */
+export const CHAT_KINDS: readonly SessionKind[] = ['repl', 'oneshot'];
+
 export const SESSION_FORMAT_VERSION = 1;
 
 export interface SessionHeader {

@@ -1,5 +1,5 @@
 import { sessionMarkdown } from '../../agent/sessions/export.js';
-import type { SessionKind } from '../../agent/sessions/format.js';
+import { CHAT_KINDS } from '../../agent/sessions/format.js';
 import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
 import type { SessionSummary } from '../../agent/sessions/store.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
@@ -35,7 +35,6 @@ function flag(ctx: AppContext, name: string, words: string[]): boolean {
 }
 
 /** Conversations (the REPL, zhi -c) are listed; skill runs, and batch results collected, with --runs. */
-const CHATS: SessionKind[] = ['repl', 'oneshot'];
 
 async function list(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
   const filter = [...words];
@@ -47,7 +46,7 @@ async function list(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
   const where = { ...(query ? { query } : {}), ...(here ? { cwd: ctx.cwd } : {}) };
   const found = await listSessions(ctx.paths.sessionsDir, {
     ...where,
-    kinds: runs ? ['run'] : CHATS,
+    kinds: runs ? ['run'] : [...CHAT_KINDS],
     ...(all ? {} : { shown: LIMIT }),
   });
   // Said under the list, so nothing seems lost: the runs left out, and how to see them.

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { grantTyped } from '../../agent/permissions.js';
+import { CHAT_KINDS } from '../../agent/sessions/format.js';
 import { deleteSession, findSession, listSessions } from '../../agent/sessions/listing.js';
 import { loadSession, type SessionSummary } from '../../agent/sessions/store.js';
 import { toZhiError } from '../../support/errors.js';
@@ -67,7 +68,11 @@ export class Conversations {
 
   /** The saved sessions (as `zhi sessions`, newest first; `q` searches) and the page's unsaved ones. */
   async list(query?: string): Promise<ConversationListItem[]> {
-    const saved = await listSessions(this.ctx().paths.sessionsDir, query ? { query } : {});
+    // Conversations only, as `zhi sessions` lists them: skill runs are the runs page's.
+    const saved = await listSessions(this.ctx().paths.sessionsDir, {
+      kinds: [...CHAT_KINDS],
+      ...(query ? { query } : {}),
+    });
     const items = saved.map((s) => this.item(s));
     return items;
   }
