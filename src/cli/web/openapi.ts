@@ -74,7 +74,8 @@ export const OPERATIONS: Op[] = [
   {
     method: 'post',
     path: '/api/uploads',
-    summary: "A file (raw body, X-File-Name percent-encoded) into the connected folder's zhi-uploads/",
+    summary:
+      "A file (raw body, X-File-Name percent-encoded) into the connected folder's zhi-uploads/, or zhi-uploads/<X-Upload-Folder>/ when that header names one folder",
     status: 201,
   },
   { method: 'get', path: '/api/skills', summary: 'The skills with their descriptions' },
