@@ -10,6 +10,7 @@ import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { processSecrets } from '../support/redact.js';
+import { allowProblemText } from './allow-text.js';
 import type { ParsedArgs } from './args.js';
 import { hookProblemText } from './hooks.js';
 import type { Interrupt } from './interrupt.js';
@@ -112,6 +113,8 @@ function reportWarnings(warnings: ConfigWarning[], style: Style): void {
       process.stderr.write(formatWarning(`${text}${gap}${t('mcp.warn.badEntryTry', { name })}`, style));
     } else if (w.kind === 'hook')
       process.stderr.write(formatWarning(hookProblemText(w.problem, w.file), style));
+    else if (w.kind === 'allow')
+      process.stderr.write(formatWarning(allowProblemText(w.problem, w.file, w.line), style));
     else {
       const parts = [
         w.line

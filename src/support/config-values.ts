@@ -43,6 +43,7 @@ export const CONFIG_KEYS = [
   'web_search',
   'mcp_servers',
   'hooks',
+  'allow',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -100,6 +101,8 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   mcp_servers: isServerMap,
   // Each hook is checked on its own (a bad one is left out with a warning): see loadConfigFile.
   hooks: () => true,
+  // Each rule is checked on its own (a bad one is left out with a warning): see loadConfigFile.
+  allow: () => true,
 };
 
 /** What a valid value is, said in the person's language (a list of words is the same in both). */
@@ -123,6 +126,7 @@ const expected: Record<ConfigKey, MessageKey | string> = {
   web_search: 'ask | allow',
   mcp_servers: 'config.expected.mcp',
   hooks: 'config.expected.mcp',
+  allow: 'config.expected.mcp',
 };
 
 /** The "it must be …" of an error: a catalogue sentence, or the list of words it can be. */

@@ -53,7 +53,7 @@ Usage:
                                     run a skill on each file that arrives in a folder
   zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>
             | export <name> | import <file|url>
-  zhi config show | path | get <key> | set <key> <value> | reset
+  zhi config show | path | get <key> | set <key> <value> | reset | allow …
   zhi sessions [text] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue  resume a saved conversation
   zhi usage [--since 7d] [--by model|skill|day]
@@ -145,7 +145,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
                                     每有文件送达文件夹就用技能处理它
   zhi skill list | show <名称> | new | edit <名称> | delete <名称> | trust <名称>
             | export <名称> | import <文件|网址>
-  zhi config show | path | get <键> | set <键> <值> | reset
+  zhi config show | path | get <键> | set <键> <值> | reset | allow …
   zhi sessions [文字] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue  继续一段保存的对话
   zhi usage [--since 7d] [--by model|skill|day]
