@@ -1,6 +1,6 @@
 import { defineMessages } from '../define.js';
 
-// Lasting allow rules: `allow:` in config.yaml, `zhi config allow`, `/status`.
+// Lasting allow rules (`allow:` in config.yaml, `zhi config allow`, `/status`) and house rules' notes.
 export const allow = defineMessages(
   {
     'allow.bad': 'An allow rule in {file} ({where}) was left out: {problem}. Its calls ask as before.',
@@ -35,6 +35,17 @@ export const allow = defineMessages(
     'allow.exists': 'That rule is there already: {rule}',
     'allow.status': 'Allowed by config',
     'allow.statusNone': 'none (allow: in config.yaml)',
+    'house.cut':
+      'The house rules in {file} are longer than {chars} characters: only the first {chars} reach the model. Shorten the file or move parts into files it imports (@file).',
+    'house.skipped':
+      'The house rules in {file} were left out: the house rules here already take {chars} characters. Shorten the files nearer the root.',
+    'house.import': '{file} imports @{target}, which was not read: {why}.',
+    'house.import.outside': 'it is outside the folder of these rules',
+    'house.import.refused':
+      'zhi does not read it (a secret, a hidden file or a link leading out of the folder)',
+    'house.import.missing': 'there is no such file',
+    'house.import.depth': 'imports go at most 3 deep',
+    'house.import.cycle': 'it is already being imported (a cycle)',
   },
   {
     'allow.bad': '{file} 中的一条允许规则（{where}）未被使用：{problem}。它涉及的调用仍会询问。',
@@ -67,5 +78,14 @@ export const allow = defineMessages(
     'allow.exists': '这条规则已经存在：{rule}',
     'allow.status': '配置中允许',
     'allow.statusNone': '无（config.yaml 中的 allow:）',
+    'house.cut':
+      '{file} 中的规则超过 {chars} 个字符：只有前 {chars} 个字符会交给模型。请精简该文件，或把部分内容移到它导入的文件中（@file）。',
+    'house.skipped': '{file} 中的规则未被使用：这里的规则已占满 {chars} 个字符。请精简更上层目录中的文件。',
+    'house.import': '{file} 导入的 @{target} 未被读取：{why}。',
+    'house.import.outside': '它在这些规则所在的文件夹之外',
+    'house.import.refused': 'zhi 不读取它（密钥文件、隐藏文件，或指向文件夹外的链接）',
+    'house.import.missing': '没有这个文件',
+    'house.import.depth': '导入最多嵌套 3 层',
+    'house.import.cycle': '它已在导入之中（循环导入）',
   },
 );
