@@ -36,6 +36,8 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   web: () => import('./web/command.js'),
   schedule: () => import('./commands/schedule.js'),
   watch: () => import('./commands/watch.js'),
+  completion: () => import('./commands/completion.js'),
+  __complete: () => import('./commands/completion.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {

@@ -33,6 +33,9 @@ export const cli = defineMessages(
     'cli.err.emptyStdinWhy': 'The text piped in on standard input was empty (or only spaces).',
     'cli.try.pipeText': 'Pipe in some text, e.g. `echo "your question" | zhi`, or a file: `zhi < notes.txt`.',
     'cli.try.help': 'Run `zhi --help` to see the commands and options.',
+    'cli.completion.usage': 'Usage: zhi completion bash | zsh | fish | powershell',
+    'cli.completion.try':
+      'Run zhi completion bash > ~/.local/share/bash-completion/completions/zhi (the README says how for each shell).',
     'cli.try.didYouMean': 'Did you mean `{suggestion}`?',
     'cli.try.quote': 'To ask something, use `zhi -c "your question"` (quote the message).',
     'cli.help': `zhi {version} — a terminal assistant for Zhipu GLM models
@@ -62,6 +65,7 @@ Usage:
   zhi doctor                        check Node, the key, network, config, MCP servers, readers, sandbox
   zhi web [--no-open] [--port n]    zhi in your browser: a page on this computer only
   zhi serve [--port n]              the same local server without opening a page (for scripts)
+  zhi completion bash|zsh|fish|powershell   print the shell's completion script
   zhi --setup                       run the setup wizard
 
 Options:
@@ -125,6 +129,9 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
     'cli.err.emptyStdinWhy': '从标准输入传入的文本是空的（或只有空格）。',
     'cli.try.pipeText': '传入一些文本，例如 `echo "你的问题" | zhi`，或一个文件：`zhi < notes.txt`。',
     'cli.try.help': '运行 `zhi --help` 查看命令和选项。',
+    'cli.completion.usage': '用法：zhi completion bash | zsh | fish | powershell',
+    'cli.completion.try':
+      '运行 zhi completion bash > ~/.local/share/bash-completion/completions/zhi（README 中写了每种 shell 的安装方法）。',
     'cli.try.didYouMean': '你是不是想输入 `{suggestion}`？',
     'cli.try.quote': '要提问，请用 `zhi -c "你的问题"`（消息要加引号）。',
     'cli.help': `zhi {version} — 智谱 GLM 模型的终端助手
@@ -154,6 +161,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi doctor                        检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
   zhi web [--no-open] [--port n]    在浏览器中使用 zhi：页面仅限这台电脑
   zhi serve [--port n]              同一个本地服务，但不打开页面（供脚本使用）
+  zhi completion bash|zsh|fish|powershell   输出 shell 的补全脚本
   zhi --setup                       运行设置向导
 
 选项：
