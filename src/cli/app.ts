@@ -96,6 +96,9 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   }
   const ctx = await buildContext(args, interrupt);
   languageSettled = true;
+  // A newer zhi found at an earlier start is said; the next look runs in the background.
+  if (args.subcommand !== '__complete' && args.subcommand !== 'completion')
+    (await import('./update-check.js')).checkForUpdate(ctx);
   // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
   // Its code is loaded only where a job exists: every other start (the REPL's first) pays nothing.
   const scheduleRun = args.subcommand === 'schedule' && args.positionals[0] === 'run';

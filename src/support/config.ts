@@ -53,6 +53,8 @@ export interface ConfigFile {
   hooks?: unknown;
   /** The person's lasting allow rules (support/allow-config.ts). */
   allow?: unknown;
+  /** `false` (or `off`): never look for a newer zhi at start. */
+  update_check?: boolean | 'on' | 'off';
 }
 
 export const DEFAULTS = {
@@ -96,6 +98,8 @@ export interface ResolvedConfig {
   hooks: HookSpec[];
   /** The usable rules of `allow:` (bad entries are left out with a warning). */
   allowRules: AllowRule[];
+  /** Look for a newer zhi once a day, in the background (`update_check`, `$ZHI_UPDATE_CHECK`). */
+  updateCheck: boolean;
   /** Whether the config file exists. */
   fileExists: boolean;
   /** Where each value came from: `--model`, `$ZHI_DEFAULT_MODEL`, `config.yaml` or `default`. */
@@ -291,6 +295,7 @@ export const ENV: Partial<Record<ConfigKey, string>> = {
   skill_model: 'ZHI_SKILL_MODEL',
   output_dir: 'ZHI_OUTPUT_DIR',
   status_line: 'ZHI_STATUS_LINE',
+  update_check: 'ZHI_UPDATE_CHECK',
 };
 
 /** Merge file, environment and flags (flags beat environment beats file) and validate. */
@@ -347,6 +352,7 @@ export function resolveConfig(
     ),
     hooks: readHooks(file.hooks).hooks,
     allowRules: readAllowRules(file.allow).rules,
+    updateCheck: file.update_check !== false && file.update_check !== 'off',
     fileExists: loaded.exists,
     sources: sourcesOf(loaded.file, env, flags),
   };

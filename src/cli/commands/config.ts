@@ -78,6 +78,7 @@ function show(ctx: AppContext): ExitCodeValue {
     mcp_servers: Object.keys(c.mcpServers).join(', ') || '-',
     hooks: c.hooks.map((h) => `${h.event}: ${h.command}`).join('; ') || '-',
     allow: c.allowRules.length ? allowRulesLine(c.allowRules) : '-',
+    update_check: String(c.updateCheck),
   };
   const rows = CONFIG_KEYS.map((k): [string, string] => [k, values[k]]);
   const width = maxOf(rows.map((r) => r[0].length));

@@ -34,6 +34,11 @@ export const cli = defineMessages(
     'cli.try.pipeText': 'Pipe in some text, e.g. `echo "your question" | zhi`, or a file: `zhi < notes.txt`.',
     'cli.try.help': 'Run `zhi --help` to see the commands and options.',
     'cli.completion.usage': 'Usage: zhi completion bash | zsh | fish | powershell',
+    'update.notice':
+      'zhi {latest} is out (you have {current}). {how} (Not wanted: zhi config set update_check false.)',
+    'update.howNpm': 'Update with: npm install -g zhi@latest',
+    'update.howExe': 'Download the new executable from the release page and put it in place of {path}.',
+    'update.howSource': 'Update this checkout: git pull, npm ci, npm run build.',
     'cli.completion.try':
       'Run zhi completion bash > ~/.local/share/bash-completion/completions/zhi (the README says how for each shell).',
     'cli.try.didYouMean': 'Did you mean `{suggestion}`?',
@@ -130,6 +135,11 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
     'cli.try.pipeText': '传入一些文本，例如 `echo "你的问题" | zhi`，或一个文件：`zhi < notes.txt`。',
     'cli.try.help': '运行 `zhi --help` 查看命令和选项。',
     'cli.completion.usage': '用法：zhi completion bash | zsh | fish | powershell',
+    'update.notice':
+      'zhi {latest} 已发布（你的版本是 {current}）。{how}（不想看到此提示：zhi config set update_check false。）',
+    'update.howNpm': '更新方法：npm install -g zhi@latest',
+    'update.howExe': '从发布页面下载新的可执行文件，替换 {path}。',
+    'update.howSource': '更新这个源码目录：git pull、npm ci、npm run build。',
     'cli.completion.try':
       '运行 zhi completion bash > ~/.local/share/bash-completion/completions/zhi（README 中写了每种 shell 的安装方法）。',
     'cli.try.didYouMean': '你是不是想输入 `{suggestion}`？',
