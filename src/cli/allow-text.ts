@@ -28,3 +28,23 @@ export function allowProblemReason(p: AllowProblem): string {
 export function allowRulesLine(rules: readonly AllowRule[]): string {
   return rules.length ? rules.map((r) => visible(allowRuleText(r))).join('; ') : t('allow.statusNone');
 }
+
+/**
+ * What a `tool:` rule names that allows nothing, said at start: a name that is not one of zhi's
+ * tools (an MCP tool has `mcp:`), or the shell (its rules are `shell:`). Loaded only when there is one.
+ */
+export async function toolRuleNotes(rules: readonly AllowRule[], file: string): Promise<string[]> {
+  const named = rules.flatMap((r) => (r.kind === 'tool' ? [r.tool] : []));
+  if (!named.length) return [];
+  const [{ ALL_TOOL_NAMES }, { traitsOf }] = await Promise.all([
+    import('./tools.js'),
+    import('../tools/index.js'),
+  ]);
+  const notes: string[] = [];
+  for (const name of named) {
+    if (!ALL_TOOL_NAMES.includes(name))
+      notes.push(t('allow.warn.notTool', { file, name: visible(name), tools: ALL_TOOL_NAMES.join(', ') }));
+    else if (traitsOf(name).ownAllowRule) notes.push(t('allow.warn.wholeKind', { file, name }));
+  }
+  return notes;
+}

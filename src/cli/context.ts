@@ -10,7 +10,7 @@ import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { processSecrets } from '../support/redact.js';
-import { allowProblemText } from './allow-text.js';
+import { allowProblemText, toolRuleNotes } from './allow-text.js';
 import type { ParsedArgs } from './args.js';
 import { hookProblemText } from './hooks.js';
 import type { Interrupt } from './interrupt.js';
@@ -68,6 +68,8 @@ export async function buildContext(
   );
   log().debug('start', { argv: process.argv.slice(2), language: getLanguage(), platform: config.platform });
   reportWarnings(loaded.warnings, err);
+  for (const note of await toolRuleNotes(config.allowRules, paths.configFile))
+    process.stderr.write(formatWarning(note, err));
   if (loaded.exists) {
     // A config others can read (made by hand, copied, unpacked from a backup) is fixed, and said.
     const fix = await fixPrivateMode(paths.configFile).catch(() => ({ fileMode: undefined }));

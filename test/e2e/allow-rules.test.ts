@@ -71,6 +71,14 @@ describe('allow rules in config.yaml', () => {
     expect(existsSync(join(e.cwd, 'zhi-output', 'a.md'))).toBe(true);
   });
 
+  it('a tool: rule naming the shell or no tool of zhi is said to allow nothing', async () => {
+    config('allow:\n  - tool: shell\n  - tool: files__read_file\n  - tool: file_write\n');
+    const r = await e.zhi(['config', 'show']);
+    expect(r.stderr).toContain('The allow rule "tool: shell" in');
+    expect(r.stderr).toMatch(/names files__read_file, which is not one of zhi's tools \(file_read,/);
+    expect(r.stderr).not.toContain('file_write, which');
+  });
+
   it('in Chinese the warning is Chinese', async () => {
     config('language: zh\nallow:\n  - mcp: files\n    shell: ls\n');
     const r = await e.zhi(['config', 'show']);

@@ -14,6 +14,10 @@ export const allow = defineMessages(
     'allow.bad.bad_value': '{field}: has a value zhi cannot use',
     'allow.bad.bad_value.shell': 'shell: is one plain command (no ; & | < > $ ` or brackets, quotes closed)',
     'allow.bad.bad_value.host': 'host: is a site name such as docs.example.com',
+    'allow.warn.notTool':
+      "An allow rule in {file} names {name}, which is not one of zhi's tools ({tools}), so it allows nothing. An MCP tool is allowed with - mcp: <server>.",
+    'allow.warn.wholeKind':
+      'The allow rule "tool: {name}" in {file} allows nothing: {name} has rules of its own (- shell: git status).',
     'allow.none': 'No allow rules. Add one with: zhi config allow add shell git status',
     'allow.listHeader': 'Allow rules in {file} (each call they cover runs without a question):',
     'allow.listBad': '{entry} — left out: {problem}',
@@ -59,6 +63,10 @@ export const allow = defineMessages(
     'allow.bad.bad_value': '{field}: 的值无法使用',
     'allow.bad.bad_value.shell': 'shell: 应是一条简单命令（不含 ; & | < > $ ` 或括号，引号须成对）',
     'allow.bad.bad_value.host': 'host: 应是网站名，例如 docs.example.com',
+    'allow.warn.notTool':
+      '{file} 中的一条允许规则写的是 {name}，它不是 zhi 的工具（{tools}），因此不允许任何调用。MCP 工具请用 - mcp: <服务器>。',
+    'allow.warn.wholeKind':
+      '{file} 中的允许规则“tool: {name}”不允许任何调用：{name} 有自己的规则（- shell: git status）。',
     'allow.none': '没有允许规则。可以这样添加：zhi config allow add shell git status',
     'allow.listHeader': '{file} 中的允许规则（它们涵盖的调用不再询问）：',
     'allow.listBad': '{entry} —— 未使用：{problem}',
