@@ -8,10 +8,11 @@ import { type ConfigFile, loadConfigFile, saveConfigFile } from '../../support/c
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import { BUILTIN_TOOL_NAMES, traitsOf } from '../../tools/index.js';
+import { traitsOf } from '../../tools/index.js';
 import { allowProblemReason } from '../allow-text.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
+import { ALL_TOOL_NAMES } from '../tools.js';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
@@ -108,11 +109,11 @@ function ruleFromWords(words: string[]): AllowRule {
 
 /** A `tool:` rule names one of zhi's tools, and not one that has its own kind of rule. */
 function checkTool(name: string): void {
-  if (!BUILTIN_TOOL_NAMES.includes(name)) {
+  if (!ALL_TOOL_NAMES.includes(name)) {
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'allow.err.notTool', params: { name: visible(name) } },
-      why: { key: 'allow.err.notToolWhy', params: { tools: BUILTIN_TOOL_NAMES.join(', ') } },
+      why: { key: 'allow.err.notToolWhy', params: { tools: ALL_TOOL_NAMES.join(', ') } },
       tries: [{ key: 'allow.try.mcp' }],
     });
   }
