@@ -1,3 +1,4 @@
+import type { AllowRule } from '../support/allow-config.js';
 import type { ToolKind } from '../tools/types.js';
 
 export type PermissionMode = 'approve' | 'auto';
@@ -12,15 +13,22 @@ export type Decision = 'allow' | 'ask' | 'deny';
  * - shell asks every time, in every mode; so do MCP tools (`mcp`), except those of a server
  *   trusted `auto` (`mcp-auto`), which run in auto mode (with or without a terminal) — in
  *   approve mode with no terminal only read-trusted servers (their tools are `read`) run;
+ * - a lasting rule of the person's (`allow:` in config, matched by agent/allow-rules.ts) covering
+ *   the call runs it in every mode, with or without a terminal; it covers what the call sends
+ *   out only when the rule names the one site it goes to (`covers.sending`);
  * - with no person to ask (stdin not a terminal), every "ask" is a deny.
+ *
+ * What the tools refuse outright (a shell refusal, a secret leaving) is refused before this.
  */
 export function decide(
   kind: ToolKind,
   mode: PermissionMode,
   interactive: boolean,
   sendsOut = false,
+  covers: RuleCover = NO_RULE,
 ): Decision {
-  if (sendsOut) return interactive ? 'ask' : 'deny';
+  if (sendsOut && !covers.sending) return interactive ? 'ask' : 'deny';
+  if (covers.call) return 'allow';
   if (kind === 'read') return 'allow';
   if (kind === 'risky' && mode === 'auto') return 'allow';
   // `trust: auto` is the person's word that the server may run in auto mode, as documented, also
@@ -28,6 +36,14 @@ export function decide(
   if (kind === 'mcp-auto' && mode === 'auto') return 'allow';
   return interactive ? 'ask' : 'deny';
 }
+
+/** What a lasting rule covers of one call: the call itself, and what it sends off the computer. */
+export interface RuleCover {
+  call: boolean;
+  sending: boolean;
+}
+
+export const NO_RULE: RuleCover = { call: false, sending: false };
 
 /**
  * Web addresses the person vouched for during a session: URLs they typed (their messages, `-c`
@@ -49,16 +65,23 @@ export interface WebGrants {
    * the keys of Assessment.standing. Kept here, with the sites, as the session's grants.
    */
   standing?: Set<string>;
+  /** The person's lasting rules (`allow:` in config.yaml), the same for every session. */
+  rules?: readonly AllowRule[];
 }
 
 /** A session's grants, seeded by the person's rules in config (`web_allow`, `web_search`). */
 export function newWebGrants(
-  rules: { webAllow?: readonly string[]; webSearch?: 'ask' | 'allow' } = {},
+  rules: {
+    webAllow?: readonly string[];
+    webSearch?: 'ask' | 'allow';
+    allowRules?: readonly AllowRule[];
+  } = {},
 ): WebGrants {
   const sites = rules.webAllow ?? [];
   const hosts = new Set(sites.map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean));
   const grants: WebGrants = { typed: new Set(), hosts, said: [], sent: [], standing: new Set() };
   if (rules.webSearch === 'allow') grants.searchAllowed = true;
+  if (rules.allowRules?.length) grants.rules = rules.allowRules;
   return grants;
 }
 

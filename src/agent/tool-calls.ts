@@ -19,6 +19,7 @@ import {
   ToolError,
   type WrittenFile,
 } from '../tools/types.js';
+import { ruleCover } from './allow-rules.js';
 import {
   decideEgress,
   type EgressVerdict,
@@ -266,7 +267,8 @@ async function decideCall(
     return { outcome: failure(t('agent.tool.refused', { reason: assessment.refuse }, 'en')) };
   }
   const sendsOut = egress?.kind === 'ask';
-  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, sendsOut);
+  const covers = ruleCover(deps.webGrants?.rules, { name, kind: tool.kind, assessment, outbound });
+  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, sendsOut, covers);
   const sent = () => {
     recordSent(deps.webGrants, egress);
     return {};

@@ -36,6 +36,8 @@ const commands: Record<string, () => Promise<{ run: Handler }>> = {
   web: () => import('./web/command.js'),
   schedule: () => import('./commands/schedule.js'),
   watch: () => import('./commands/watch.js'),
+  completion: () => import('./commands/completion.js'),
+  __complete: () => import('./commands/completion.js'),
 };
 
 export async function main(argv: string[]): Promise<void> {
@@ -95,6 +97,9 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   }
   const ctx = await buildContext(args, interrupt);
   languageSettled = true;
+  // A newer zhi found at an earlier start is said; the next look runs in the background.
+  if (args.subcommand !== '__complete' && args.subcommand !== 'completion')
+    (await import('./update-check.js')).checkForUpdate(ctx);
   // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
   // Its code is loaded only where a job exists: every other start (the REPL's first) pays nothing.
   const scheduleRun = args.subcommand === 'schedule' && args.positionals[0] === 'run';

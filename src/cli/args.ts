@@ -48,6 +48,9 @@ export const SUBCOMMANDS = [
   'web',
   'schedule',
   'watch',
+  'completion',
+  // Hidden: what the completion scripts ask while a person presses Tab (skill names).
+  '__complete',
 ] as const;
 /** Flags a subcommand takes more than once (folder runs' lists, `zhi mcp add --env/--header`). */
 const REPEATED = new Set([...FOLDER_LISTS, 'env', 'header']);
@@ -77,7 +80,8 @@ const BOOL_FLAGS: Record<string, keyof GlobalFlags> = {
   '-y': 'yes',
 };
 
-const ALL_FLAGS = [
+/** Every global flag (the completion scripts offer them). */
+export const GLOBAL_FLAGS = [
   ...Object.keys(VALUE_FLAGS),
   ...Object.keys(BOOL_FLAGS),
   '--resume',
@@ -91,7 +95,7 @@ function usageError(
   flag: string,
   value?: string,
 ) {
-  const suggestion = key === 'cli.err.unknownFlag' ? nearest(flag, ALL_FLAGS) : undefined;
+  const suggestion = key === 'cli.err.unknownFlag' ? nearest(flag, GLOBAL_FLAGS) : undefined;
   return new ZhiError({
     kind: 'usage',
     what: { key, params: { flag, value: value ?? '' } },

@@ -4,9 +4,8 @@
  * its constructor (client, tools, prompter, session wiring); nothing is reassigned afterwards.
  */
 
-import { homedir } from 'node:os';
 import { ChatSession } from '../agent/chat.js';
-import { instructionsPrompt, loadInstructions } from '../agent/instructions.js';
+import { instructionsPrompt } from '../agent/instructions.js';
 import type { Prompter } from '../agent/loop.js';
 import { newWebGrants } from '../agent/permissions.js';
 import { chatSystemPrompt } from '../agent/prompt.js';
@@ -20,6 +19,7 @@ import { NamedPaths } from '../tools/scope.js';
 import { makeClient, newUsage } from './client.js';
 import type { AppContext } from './context.js';
 import { hookRunner, startSession } from './hooks.js';
+import { houseRules } from './house-rules.js';
 import { type ChatMcp, chatMcp } from './mcp/chat.js';
 import { formatWarning } from './render/error.js';
 import { type Resumed, resumeFromFlags, sessionWiring } from './sessions/attach.js';
@@ -74,7 +74,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   const usage = newUsage(ctx);
   const prepare = beforeEachMessage(skills, mcp);
   // House rules: ZHI.md / AGENTS.md here and in the parents, and the person's own ZHI.md.
-  const instructions = full ? loadInstructions(ctx.cwd, homedir(), ctx.paths.configDir) : undefined;
+  const instructions = full ? await houseRules(ctx) : undefined;
   const settings = {
     model: startModel(ctx),
     thinking: true,

@@ -10,6 +10,7 @@ import { mcpProblemText } from '../support/mcp-config.js';
 import { type AppPaths, appPaths } from '../support/paths.js';
 import { fixPrivateMode } from '../support/private-files.js';
 import { processSecrets } from '../support/redact.js';
+import { allowProblemText, toolRuleNotes } from './allow-text.js';
 import type { ParsedArgs } from './args.js';
 import { hookProblemText } from './hooks.js';
 import type { Interrupt } from './interrupt.js';
@@ -67,6 +68,8 @@ export async function buildContext(
   );
   log().debug('start', { argv: process.argv.slice(2), language: getLanguage(), platform: config.platform });
   reportWarnings(loaded.warnings, err);
+  for (const note of await toolRuleNotes(config.allowRules, paths.configFile))
+    process.stderr.write(formatWarning(note, err));
   if (loaded.exists) {
     // A config others can read (made by hand, copied, unpacked from a backup) is fixed, and said.
     const fix = await fixPrivateMode(paths.configFile).catch(() => ({ fileMode: undefined }));
@@ -112,6 +115,8 @@ function reportWarnings(warnings: ConfigWarning[], style: Style): void {
       process.stderr.write(formatWarning(`${text}${gap}${t('mcp.warn.badEntryTry', { name })}`, style));
     } else if (w.kind === 'hook')
       process.stderr.write(formatWarning(hookProblemText(w.problem, w.file), style));
+    else if (w.kind === 'allow')
+      process.stderr.write(formatWarning(allowProblemText(w.problem, w.file, w.line), style));
     else {
       const parts = [
         w.line

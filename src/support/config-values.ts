@@ -43,6 +43,8 @@ export const CONFIG_KEYS = [
   'web_search',
   'mcp_servers',
   'hooks',
+  'allow',
+  'update_check',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -100,6 +102,9 @@ const checks: Record<ConfigKey, (v: unknown) => boolean> = {
   mcp_servers: isServerMap,
   // Each hook is checked on its own (a bad one is left out with a warning): see loadConfigFile.
   hooks: () => true,
+  // Each rule is checked on its own (a bad one is left out with a warning): see loadConfigFile.
+  allow: () => true,
+  update_check: (v) => typeof v === 'boolean' || oneOf('on', 'off')(v),
 };
 
 /** What a valid value is, said in the person's language (a list of words is the same in both). */
@@ -123,6 +128,8 @@ const expected: Record<ConfigKey, MessageKey | string> = {
   web_search: 'ask | allow',
   mcp_servers: 'config.expected.mcp',
   hooks: 'config.expected.mcp',
+  allow: 'config.expected.mcp',
+  update_check: 'true | false',
 };
 
 /** The "it must be …" of an error: a catalogue sentence, or the list of words it can be. */
@@ -162,6 +169,14 @@ export function siteNames(v: unknown): string[] | undefined {
 
 /** Parse and validate a value given as text (from `zhi config set` or the environment). */
 export function coerce(key: ConfigKey, raw: string): unknown {
+  if (key === 'update_check') {
+    const word = raw.trim().toLowerCase();
+    return ['true', 'on', '1', 'yes'].includes(word)
+      ? true
+      : ['false', 'off', '0', 'no'].includes(word)
+        ? false
+        : raw;
+  }
   if (key === 'max_turns') return /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
   if (key === 'max_cost_per_run' || key === 'compact_threshold') {
     return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;

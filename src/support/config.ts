@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { type AllowProblem, type AllowRule, readAllowRules } from './allow-config.js';
 import { writeFileAtomic } from './atomic.js';
 import {
   CONFIG_KEYS,
@@ -50,6 +51,10 @@ export interface ConfigFile {
   mcp_servers?: Record<string, Record<string, unknown>>;
   /** The person's hook commands by event (support/hooks-config.ts). */
   hooks?: unknown;
+  /** The person's lasting allow rules (support/allow-config.ts). */
+  allow?: unknown;
+  /** `false` (or `off`): never look for a newer zhi at start. */
+  update_check?: boolean | 'on' | 'off';
 }
 
 export const DEFAULTS = {
@@ -91,6 +96,10 @@ export interface ResolvedConfig {
   mcpServers: Record<string, McpServerConfig>;
   /** The usable hooks of `hooks:` (bad entries are left out with a warning). */
   hooks: HookSpec[];
+  /** The usable rules of `allow:` (bad entries are left out with a warning). */
+  allowRules: AllowRule[];
+  /** Look for a newer zhi once a day, in the background (`update_check`, `$ZHI_UPDATE_CHECK`). */
+  updateCheck: boolean;
   /** Whether the config file exists. */
   fileExists: boolean;
   /** Where each value came from: `--model`, `$ZHI_DEFAULT_MODEL`, `config.yaml` or `default`. */
@@ -120,7 +129,9 @@ export type ConfigWarning =
   /** An `mcp_servers` entry that cannot be used: that server is left out, the others work. */
   | { kind: 'mcp_server'; problem: McpProblem; file: string }
   /** A `hooks` entry that cannot be used: that hook is left out, the others run. */
-  | { kind: 'hook'; problem: HookProblem; file: string };
+  | { kind: 'hook'; problem: HookProblem; file: string }
+  /** An `allow` entry that cannot be used: left out (its calls ask), the others hold. */
+  | { kind: 'allow'; problem: AllowProblem; file: string; line?: number };
 
 /** Read config.yaml. A file that is not valid YAML is backed up and replaced by defaults, keeping the key. */
 export async function loadConfigFile(path: string): Promise<LoadResult> {
@@ -156,6 +167,13 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
     }
     if (key === 'hooks') {
       for (const problem of readHooks(value).problems) warnings.push({ kind: 'hook', problem, file: path });
+    }
+    if (key === 'allow') {
+      const { listItemLine } = await import('./yaml.js');
+      for (const problem of readAllowRules(value).problems) {
+        const line = problem.index ? await listItemLine(text, 'allow', problem.index - 1) : undefined;
+        warnings.push({ kind: 'allow', problem, file: path, ...(line ? { line } : {}) });
+      }
     }
   }
   return { file: file as ConfigFile, exists: true, path, warnings };
@@ -194,7 +212,13 @@ function readableSettings(text: string, path: string): ConfigFile {
   const file: Record<string, unknown> = {};
   for (const line of text.split(/\r?\n/)) {
     const key = /^([a-z_]+)\s*:/.exec(line)?.[1];
-    if (!key || key === 'mcp_servers' || key === 'hooks' || !(CONFIG_KEYS as readonly string[]).includes(key))
+    if (
+      !key ||
+      key === 'mcp_servers' ||
+      key === 'hooks' ||
+      key === 'allow' ||
+      !(CONFIG_KEYS as readonly string[]).includes(key)
+    )
       continue;
     const value = parseFlatYaml(line)?.[key];
     if (value === undefined || value === null) continue;
@@ -271,6 +295,7 @@ export const ENV: Partial<Record<ConfigKey, string>> = {
   skill_model: 'ZHI_SKILL_MODEL',
   output_dir: 'ZHI_OUTPUT_DIR',
   status_line: 'ZHI_STATUS_LINE',
+  update_check: 'ZHI_UPDATE_CHECK',
 };
 
 /** Merge file, environment and flags (flags beat environment beats file) and validate. */
@@ -326,6 +351,8 @@ export function resolveConfig(
         .map(([name, v]) => [name, normalizeServer(v)]),
     ),
     hooks: readHooks(file.hooks).hooks,
+    allowRules: readAllowRules(file.allow).rules,
+    updateCheck: file.update_check !== false && file.update_check !== 'off',
     fileExists: loaded.exists,
     sources: sourcesOf(loaded.file, env, flags),
   };

@@ -7,7 +7,7 @@
  * Import this module lazily (`await import('./yaml.js')`) from start-up paths: the yaml library
  * costs ~35 ms to load.
  */
-import { type Document, isAlias, isCollection, isPair, type LineCounter, parseDocument } from 'yaml';
+import { type Document, isAlias, isCollection, isPair, isSeq, type LineCounter, parseDocument } from 'yaml';
 
 export interface YamlLimits {
   /** Bytes of UTF-8 text. */
@@ -104,6 +104,16 @@ export function parseYamlSafe(text: string, opts: YamlOptions = {}): YamlOutcome
     }
     return { ok: false, doc, problems: [{ code: 'syntax', message: firstLine(message) }] };
   }
+}
+
+/** The line (1-based) where item `index` of the top-level list `key` starts, when the YAML says. */
+export function listItemLine(text: string, key: string, index: number): number | undefined {
+  const parsed = parseYamlSafe(text);
+  const list = parsed.ok ? parsed.doc.get(key, true) : undefined;
+  const offset = isSeq(list)
+    ? (list.items[index] as { range?: [number, number, number] })?.range?.[0]
+    : undefined;
+  return offset === undefined ? undefined : text.slice(0, offset).split('\n').length;
 }
 
 /** The first node nested deeper than `max`, found without recursion (no stack to exhaust). */

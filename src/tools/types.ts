@@ -35,6 +35,11 @@ export interface ToolTraits {
   deferredAs?: string;
   /** An Agent Skill (SKILL.md) that names no tools gets it: the safe file work every skill needs. */
   skillDefault?: boolean;
+  /**
+   * A lasting `tool:` rule may not allow it whole (`allow:` in config): it has a narrower rule of
+   * its own (a shell command prefix).
+   */
+  ownAllowRule?: boolean;
 }
 
 /** `shell_sandbox`: `off` runs commands without the OS sandbox even where there is one. */
@@ -152,7 +157,12 @@ export interface Assessment {
    * call with the same key runs without a question (while a person is there to have said so).
    * The shell offers it for a command prefix the policy has no warning about; MCP tools per tool.
    */
-  standing?: { key: string; label: string };
+  standing?: {
+    key: string;
+    label: string;
+    /** An MCP tool's server and its own name, for the person's lasting rules (`allow: - mcp:`). */
+    mcp?: { server: string; tool: string };
+  };
 }
 
 /** The grant of the "always" answer of a standing approval (see Assessment.standing). */

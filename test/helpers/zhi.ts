@@ -49,6 +49,8 @@ export function testEnv(o: {
     TERM: 'dumb',
     // The REPL's status line is tested on its own (repl-staples-pty); elsewhere the prompt is last.
     ZHI_STATUS_LINE: 'off',
+    // No test looks for a newer zhi on the network; update-check.test.ts turns it on with a fake registry.
+    ZHI_UPDATE_CHECK: 'false',
     ...(o.baseUrl ? { ZHI_BASE_URL: o.baseUrl } : {}),
   };
   for (const [k, v] of Object.entries(o.env ?? {})) {

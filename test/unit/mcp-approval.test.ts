@@ -64,9 +64,10 @@ describe('MCP approvals', () => {
   });
 
   it('offers a standing answer for the tool, keyed by its full name', () => {
-    expect(mcpAssess('files__write_file', 'write_file', {}, dir).standing).toEqual({
+    expect(mcpAssess('files__write_file', 'files', 'write_file', {}, dir).standing).toEqual({
       key: 'tool:files__write_file',
       label: 'always allow write_file this session',
+      mcp: { server: 'files', tool: 'write_file' },
     });
   });
 });

@@ -45,6 +45,8 @@ export interface SkillRuntime {
   /** Web addresses the person vouched for (their inputs' URLs, domains allowed "always"). */
   webGrants?: WebGrants;
   cwd: string;
+  /** The house rules of this folder as they join a system prompt (agent/instructions.ts), if any. */
+  houseRules?: string;
   /** Where a skill writes, given its own `output.directory` (the one outputFolder decision). */
   outputFolder(skillDir: string | undefined): string;
   /** The configured skill model (`skill_model`). */

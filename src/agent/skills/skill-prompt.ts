@@ -22,6 +22,7 @@ export function skillPrompt(
     today: rt.today ?? new Date().toISOString().slice(0, 10),
     writes: registry.names().some((name) => traitsOf(name).writesOutput),
     shell: registry.has('shell'),
+    ...(rt.houseRules ? { houseRules: rt.houseRules } : {}),
   });
 }
 
@@ -44,7 +45,7 @@ export function firstMessage(req: SkillRunRequest, inputs: GatheredInputs): stri
 /** The system prompt of a skill run: the skill's own prompt, the language rule, the date, where files go. */
 export function skillSystemPrompt(
   skill: Skill,
-  o: { outputDir: string; today: string; writes: boolean; shell?: boolean },
+  o: { outputDir: string; today: string; writes: boolean; shell?: boolean; houseRules?: string },
 ): string {
   const lines = [
     skill.systemPrompt,
@@ -64,5 +65,7 @@ export function skillSystemPrompt(
   }
   if (skill.folder)
     pushAll(lines, skillFolderLines(skill, { tool: 'read_reference', shell: Boolean(o.shell) }));
+  // The folder's house rules, as the chat has them: after the skill's own words, which they do not replace.
+  if (o.houseRules) lines.push('', o.houseRules);
   return lines.join('\n');
 }

@@ -19,8 +19,10 @@ import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js'
 import { t } from '../../support/i18n/index.js';
 import { redact } from '../../support/redact.js';
 import { nearest } from '../../support/suggest.js';
+import { allowRulesLine } from '../allow-text.js';
 import type { AppContext } from '../context.js';
 import { formatWarning } from '../render/error.js';
+import { runAllow } from './config-allow.js';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 
@@ -40,6 +42,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       return set(ctx, key, rest.join(' '));
     case 'reset':
       return reset(ctx);
+    case 'allow':
+      return runAllow(ctx, ctx.args.positionals.slice(1));
     default:
       throw new ZhiError({
         kind: 'usage',
@@ -73,6 +77,8 @@ function show(ctx: AppContext): ExitCodeValue {
     web_search: c.webSearch,
     mcp_servers: Object.keys(c.mcpServers).join(', ') || '-',
     hooks: c.hooks.map((h) => `${h.event}: ${h.command}`).join('; ') || '-',
+    allow: c.allowRules.length ? allowRulesLine(c.allowRules) : '-',
+    update_check: String(c.updateCheck),
   };
   const rows = CONFIG_KEYS.map((k): [string, string] => [k, values[k]]);
   const width = maxOf(rows.map((r) => r[0].length));
@@ -99,6 +105,8 @@ async function get(ctx: AppContext, key: string | undefined): Promise<ExitCodeVa
 
 async function set(ctx: AppContext, key: string | undefined, raw: string): Promise<ExitCodeValue> {
   const k = checkKey(key);
+  // A list of rules is changed a rule at a time.
+  if (k === 'allow') throw new ZhiError({ kind: 'usage', what: { key: 'allow.usage' } });
   if (!raw) {
     throw new ZhiError({
       kind: 'usage',

@@ -1,3 +1,4 @@
+import { instructionsPrompt } from '../../agent/instructions.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
 import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
@@ -12,6 +13,7 @@ import { readDocument } from '../../tools/files/readers/index.js';
 import { loadTools, traitsOf } from '../../tools/index.js';
 import { makeClient } from '../client.js';
 import type { AppContext } from '../context.js';
+import { houseRules } from '../house-rules.js';
 import { agreeToPrice, audioPriceLine, parsePriceLine } from '../price-consent.js';
 import { toolNamesShown } from '../render/tool-names.js';
 import { outputDirOf } from '../settings.js';
@@ -39,6 +41,8 @@ export interface RuntimeOptions {
 export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Promise<SkillRuntime> {
   const client = o.client ?? makeClient(ctx);
   const trust = await TrustStore.open(ctx.paths.trustFile);
+  // The folder's house rules reach a skill run as they reach the chat.
+  const rules = instructionsPrompt(await houseRules(ctx));
   const prompter = serialPrompter(o.prompter);
   const write = o.write ?? ((text: string) => process.stderr.write(`${text}\n`));
   /** A paid platform read (speech recognition, the file parser) says its price and asks first. */
@@ -54,6 +58,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     signal: o.signal,
     webGrants: o.webGrants ?? newWebGrants(ctx.config),
     cwd: ctx.cwd,
+    ...(rules ? { houseRules: rules } : {}),
     outputFolder: (skillDir) => outputDirOf(ctx, skillDir),
     skillModel: ctx.config.skillModel,
     mcpServers: ctx.config.mcpServers,

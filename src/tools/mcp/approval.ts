@@ -138,6 +138,7 @@ export function mcpWarning(tool: string, args: Record<string, unknown>, cwd: str
 /** The assessment: the warning, and the standing answer "always allow this tool this session". */
 export function mcpAssess(
   name: string,
+  server: string,
   tool: string,
   args: Record<string, unknown>,
   cwd: string,
@@ -145,7 +146,7 @@ export function mcpAssess(
   const warning = mcpWarning(tool, args, cwd);
   return {
     ...(warning ? { warning } : {}),
-    standing: { key: toolStandingKey(name), label: t('mcp.approve.always', { tool }) },
+    standing: { key: toolStandingKey(name), label: t('mcp.approve.always', { tool }), mcp: { server, tool } },
   };
 }
 

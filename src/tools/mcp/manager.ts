@@ -95,7 +95,7 @@ export class McpManager {
         label: (args: Record<string, unknown>) => mcpLabel(c.name, info.name, args, this.cwd),
         preview: (args: Record<string, unknown>, ctx) =>
           mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
-        assess: (args: Record<string, unknown>, ctx) => mcpAssess(name, info.name, args, ctx.cwd),
+        assess: (args: Record<string, unknown>, ctx) => mcpAssess(name, c.name, info.name, args, ctx.cwd),
         execute: async (args: Record<string, unknown>, ctx) => {
           const r = await c.call(info.name, args, ctx.signal);
           const images = resultImages(r);

@@ -3,6 +3,6 @@ import type { ToolEntry } from '../types.js';
 
 export const SHELL_TOOL: ToolEntry = {
   name: 'shell',
-  traits: { trust: 'skills.trust.shell', needsPerson: true },
+  traits: { trust: 'skills.trust.shell', needsPerson: true, ownAllowRule: true },
   load: async (deps) => (await import('./shell.js')).createShellTool(deps.shell),
 };

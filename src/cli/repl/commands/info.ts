@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { readStandingKey, showWords } from '../../../tools/standing.js';
+import { allowRulesLine } from '../../allow-text.js';
 import { formatTokens } from '../../render/summary.js';
 import { columns, stderrColumns } from '../../render/width.js';
 import { modeName } from '../mode-name.js';
@@ -40,6 +41,7 @@ const status: SlashCommand = {
       [t('repl.status.messages'), messagesText(ctx.chat)],
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
       [t('repl.status.allowed'), allowedText(ctx.chat.deps.webGrants?.standing)],
+      [t('allow.status'), allowRulesLine(ctx.chat.deps.webGrants?.rules ?? [])],
     ];
     ctx.print(
       columns(

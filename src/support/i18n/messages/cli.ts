@@ -39,6 +39,14 @@ export const cli = defineMessages(
     'cli.err.emptyStdinWhy': 'The text piped in on standard input was empty (or only spaces).',
     'cli.try.pipeText': 'Pipe in some text, e.g. `echo "your question" | zhi`, or a file: `zhi < notes.txt`.',
     'cli.try.help': 'Run `zhi --help` to see the commands and options.',
+    'cli.completion.usage': 'Usage: zhi completion bash | zsh | fish | powershell',
+    'update.notice':
+      'zhi {latest} is out (you have {current}). {how} (Not wanted: zhi config set update_check false.)',
+    'update.howNpm': 'Update with: npm install -g zhi@latest',
+    'update.howExe': 'Download the new executable from the release page and put it in place of {path}.',
+    'update.howSource': 'Update this checkout: git pull, npm ci, npm run build.',
+    'cli.completion.try':
+      'Run zhi completion bash > ~/.local/share/bash-completion/completions/zhi (the README says how for each shell).',
     'cli.try.didYouMean': 'Did you mean `{suggestion}`?',
     'cli.try.quote': 'To ask something, use `zhi -c "your question"` (quote the message).',
     // Commands and options are separated from what they do by a tab: help.ts lines them up.
@@ -55,7 +63,7 @@ Usage:
   zhi watch <folder> <skill> [folder options]	run a skill on each file that arrives in a folder
   zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>
             | export <name> | import <file|url>
-  zhi config show | path | get <key> | set <key> <value> | reset
+  zhi config show | path | get <key> | set <key> <value> | reset | allow …
   zhi sessions [text] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue\tresume a saved conversation
   zhi usage [--since 7d] [--by model|skill|day]
@@ -64,6 +72,7 @@ Usage:
   zhi doctor\tcheck Node, the key, network, config, MCP servers, readers, sandbox
   zhi web [--no-open] [--port n]\tzhi in your browser: a page on this computer only
   zhi serve [--port n]\tthe same local server without opening a page (for scripts)
+  zhi completion bash|zsh|fish|powershell\tprint the shell's completion script
   zhi --setup\trun the setup wizard
 
 Options:
@@ -134,6 +143,14 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
     'cli.err.emptyStdinWhy': '从标准输入传入的文本是空的（或只有空格）。',
     'cli.try.pipeText': '传入一些文本，例如 `echo "你的问题" | zhi`，或一个文件：`zhi < notes.txt`。',
     'cli.try.help': '运行 `zhi --help` 查看命令和选项。',
+    'cli.completion.usage': '用法：zhi completion bash | zsh | fish | powershell',
+    'update.notice':
+      'zhi {latest} 已发布（你的版本是 {current}）。{how}（不想看到此提示：zhi config set update_check false。）',
+    'update.howNpm': '更新方法：npm install -g zhi@latest',
+    'update.howExe': '从发布页面下载新的可执行文件，替换 {path}。',
+    'update.howSource': '更新这个源码目录：git pull、npm ci、npm run build。',
+    'cli.completion.try':
+      '运行 zhi completion bash > ~/.local/share/bash-completion/completions/zhi（README 中写了每种 shell 的安装方法）。',
     'cli.try.didYouMean': '你是不是想输入 `{suggestion}`？',
     'cli.try.quote': '要提问，请用 `zhi -c "你的问题"`（消息要加引号）。',
     'cli.help': `zhi {version} — 智谱 GLM 模型的终端助手
@@ -149,7 +166,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi watch <文件夹> <技能> [文件夹选项]	每有文件送达文件夹就用技能处理它
   zhi skill list | show <名称> | new | edit <名称> | delete <名称> | trust <名称>
             | export <名称> | import <文件|网址>
-  zhi config show | path | get <键> | set <键> <值> | reset
+  zhi config show | path | get <键> | set <键> <值> | reset | allow …
   zhi sessions [文字] | sessions export <id> | sessions delete <id>
   zhi --resume [id] | zhi --continue\t继续一段保存的对话
   zhi usage [--since 7d] [--by model|skill|day]
@@ -158,6 +175,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi doctor\t检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
   zhi web [--no-open] [--port n]\t在浏览器中使用 zhi：页面仅限这台电脑
   zhi serve [--port n]\t同一个本地服务，但不打开页面（供脚本使用）
+  zhi completion bash|zsh|fish|powershell\t输出 shell 的补全脚本
   zhi --setup\t运行设置向导
 
 选项：

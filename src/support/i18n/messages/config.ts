@@ -40,7 +40,8 @@ export const config = defineMessages(
     'config.set.done': 'Saved {key} = {value}',
     'config.reset.done': 'The configuration was reset. The old file was kept at {backup}.',
     'config.reset.none': 'There was no configuration to reset.',
-    'config.usage': 'Usage: zhi config show | path | get <key> | set <key> <value> | reset',
+    'config.usage':
+      'Usage: zhi config show | path | get <key> | set <key> <value> | reset | allow [list|add|remove] …',
     'config.show.source': '(from {source})',
   },
   {
@@ -80,7 +81,8 @@ export const config = defineMessages(
     'config.set.done': '已保存 {key} = {value}',
     'config.reset.done': '配置已重置。旧文件保存在 {backup}。',
     'config.reset.none': '没有需要重置的配置。',
-    'config.usage': '用法：zhi config show | path | get <键> | set <键> <值> | reset',
+    'config.usage':
+      '用法：zhi config show | path | get <键> | set <键> <值> | reset | allow [list|add|remove] …',
     'config.show.source': '（来自 {source}）',
   },
 );

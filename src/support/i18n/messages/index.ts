@@ -2,6 +2,7 @@
 // needs strings; keys are prefixed with the area (`llm.`, `cli.`, …) so groups never collide.
 import { agent } from './agent.js';
 import { agentskills } from './agentskills.js';
+import { allow } from './allow.js';
 import { batch } from './batch.js';
 import { cli } from './cli.js';
 import { commands } from './commands.js';
@@ -58,7 +59,8 @@ type En = typeof cli.en &
   typeof page.en &
   typeof policy.en &
   typeof schedule.en &
-  typeof web.en;
+  typeof web.en &
+  typeof allow.en;
 
 const groups = [
   cli,
@@ -90,6 +92,7 @@ const groups = [
   policy,
   schedule,
   web,
+  allow,
 ];
 
 export const messages = {

@@ -13,7 +13,7 @@ export const render = defineMessages(
     'render.denied': 'Not run ({name}): {reason}',
     'render.deniedByUser': 'Not run ({name}): you said no.',
     'render.deniedNoTerminal':
-      'Not run ({name}): it needs your confirmation and there is no terminal to ask (stdin is not a terminal). For new files, --auto allows writing them; commands never run unattended.',
+      'Not run ({name}): it needs your confirmation and there is no terminal to ask (stdin is not a terminal). For new files, --auto allows writing them; a command or an MCP tool runs unattended only when an allow: rule in config.yaml covers it (zhi config allow add …).',
     'render.refused': 'Refused ({name}): {reason}',
     'render.stopped': 'Stopped.',
   },
@@ -29,7 +29,7 @@ export const render = defineMessages(
     'render.denied': '未运行（{name}）：{reason}',
     'render.deniedByUser': '未运行（{name}）：你选择了否。',
     'render.deniedNoTerminal':
-      '未运行（{name}）：它需要你确认，但这里没有终端可以询问（标准输入不是终端）。创建新文件可使用 --auto 允许写入；命令永远不会在无人确认时运行。',
+      '未运行（{name}）：它需要你确认，但这里没有终端可以询问（标准输入不是终端）。创建新文件可使用 --auto 允许写入；命令或 MCP 工具只有在 config.yaml 的 allow: 规则涵盖时才会无人确认地运行（zhi config allow add …）。',
     'render.refused': '已拒绝（{name}）：{reason}',
     'render.stopped': '已停止。',
   },
