@@ -9,6 +9,7 @@
  */
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { pushAll } from '../support/arrays.js';
 import { expandImports, type ImportProblem } from './instruction-imports.js';
 
 export const INSTRUCTION_FILES = ['ZHI.md', 'AGENTS.md'] as const;
@@ -91,7 +92,7 @@ export async function loadInstructions(cwd: string, home: string, configDir: str
     if (seen.has(real)) continue;
     seen.add(real);
     const expanded = await expandImports(read, path, dirname(real), readSmall);
-    out.problems.push(...expanded.problems);
+    pushAll(out.problems, expanded.problems);
     const raw = expanded.text;
     const cut = raw.length > MAX_FILE_CHARS;
     const text = cut ? raw.slice(0, MAX_FILE_CHARS) : raw;

@@ -118,6 +118,6 @@ describe('allow rules in config.yaml', () => {
     config('language: zh\nallow:\n  - tool: file_write\n');
     const z = e.pty({ cols: 120, rows: 40 });
     await z.waitFor(promptFor('zh'), 10_000);
-    expect(await submit(z, '/status', promptFor('zh'))).toMatch(/配置中允许:\s+tool: file_write/);
+    expect(await submit(z, '/status', promptFor('zh'))).toMatch(/配置中允许：\s*tool: file_write/);
   });
 });
