@@ -98,7 +98,9 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   const ctx = await buildContext(args, interrupt);
   languageSettled = true;
   // A newer zhi found at an earlier start is said; the next look runs in the background.
-  if (args.subcommand !== '__complete' && args.subcommand !== 'completion')
+  // Only at a terminal is it ever shown: scripts and pipes load none of its code.
+  const completing = args.subcommand === '__complete' || args.subcommand === 'completion';
+  if (!completing && ctx.config.updateCheck && ctx.stdinIsTTY && ctx.stderrIsTTY)
     (await import('./update-check.js')).checkForUpdate(ctx);
   // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
   // Its code is loaded only where a job exists: every other start (the REPL's first) pays nothing.
