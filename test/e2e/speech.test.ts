@@ -75,6 +75,44 @@ describe('speech (GLM-ASR)', () => {
     expect(r.stderr).toContain('音频时长 0:05');
   });
 
+  it('zhi -c "summarise @rec.wav" --yes: the recording is transcribed and its transcript sent with the question', async () => {
+    writeFileSync(join(e.cwd, 'rec.wav'), makeWav(40));
+    const r = await e.zhi(['-c', 'summarise @rec.wav', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('0:40');
+    expect(r.stderr).toContain('rec.wav: transcribed');
+    const sent = asrRequests();
+    expect(sent).toHaveLength(2);
+    const bytes = Buffer.from(await ((await form(sent[0]!)).get('file') as File).arrayBuffer());
+    const user = String(
+      fake.chatBodies()[0].messages.find((m: { role: string }) => m.role === 'user').content,
+    );
+    expect(user.startsWith('summarise @rec.wav')).toBe(true);
+    expect(user).toContain('<document name="rec.wav"');
+    expect(user).toContain(`speech ${digest(bytes)}`);
+  });
+
+  it('zhi -c naming a recording, with no terminal and no --yes: nothing is sent, the error names --yes (in Chinese too)', async () => {
+    writeFileSync(join(e.cwd, '会议.wav'), makeWav(5));
+    const r = await e.zhi(['-c', '总结 会议.wav'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).not.toBe(0);
+    expect(asrRequests()).toHaveLength(0);
+    expect(fake.chatBodies()).toHaveLength(0);
+    expect(r.stderr).toContain('--yes');
+    expect(r.stderr).toContain('音频时长 0:05');
+  });
+
+  it('zhi -c naming a silent recording: said why, and no question is sent', async () => {
+    const quiet = makeWav(5);
+    quiet.fill(0, 44);
+    writeFileSync(join(e.cwd, 'quiet.wav'), quiet);
+    const r = await e.zhi(['-c', 'what is said in quiet.wav?', '--yes']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('holds no sound');
+    expect(asrRequests()).toHaveLength(0);
+    expect(fake.chatBodies()).toHaveLength(0);
+  });
+
   it.skipIf(!FFMPEG)(
     `an .m4a goes through ffmpeg into 16 kHz mono WAV pieces${FFMPEG ? '' : ' (skipped: ffmpeg not installed)'}`,
     async () => {

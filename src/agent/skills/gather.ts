@@ -3,7 +3,6 @@
  * scans when the skill has the ocr tool), each folder's files in name order, and the results of
  * a per-file step (`each`) run on every file of a folder.
  */
-import { extname } from 'node:path';
 import type { Cost } from '../../llm/models.js';
 import { ZERO_USAGE } from '../../llm/types.js';
 import {
@@ -24,9 +23,7 @@ import type { SkillArg } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
-import { AudioError } from '../../tools/asr/audio.js';
-import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
-import { DeclinedError, formatDuration } from '../../tools/asr/transcribe.js';
+import { formatDuration, transcribeFailure } from '../../tools/asr/transcribe.js';
 import { ParseDeclined } from '../../tools/files/platform-parse.js';
 import { hiddenWarning } from '../../tools/files/readers/hidden.js';
 import { displayPath } from '../../tools/paths.js';
@@ -185,7 +182,7 @@ async function* transcribeOne(
   const got = yield* paidRead(
     req,
     () => rt.transcribe!(abs, { display: name, signal: o.signal, skill: req.skill.name }),
-    (err) => asrError(err, name),
+    (err) => transcribeFailure(err, name),
   );
   return transcriptBlock(name, got.text, formatDuration(got.seconds), o.budget);
 }
@@ -225,26 +222,6 @@ async function* paidRead<T extends { model: string; cost: Cost | undefined }>(
   const cost = req.usage.addPriced(got.model, got.cost ?? unknownCost(req));
   yield { type: 'usage', model: got.model, usage: { ...ZERO_USAGE }, cost };
   return got;
-}
-
-/** Speech recognition's failure, in the person's words (declined, no ffmpeg, or what went wrong). */
-function asrError(err: ToolError, name: string): ZhiError {
-  const declined = err instanceof DeclinedError;
-  return new ZhiError({
-    kind: declined ? 'budget' : 'io',
-    what: { key: declined ? 'asr.err.declined' : 'asr.err.failed', params: { path: name } },
-    ...(err instanceof AudioError && err.code === 'needs_ffmpeg'
-      ? {
-          why: { key: 'asr.why.needsFfmpeg', params: { ext: extname(name).slice(1) } },
-          tries: [{ key: ffmpegAdvice() }],
-        }
-      : declined
-        ? {}
-        : err instanceof AudioError
-          ? { why: { key: err.code === 'empty' ? 'asr.why.silent' : 'asr.why.unreadable' } }
-          : { why: err.message }),
-    cause: err,
-  });
 }
 
 /** The file parser's failure: declined, or the input could not be read (and why). */

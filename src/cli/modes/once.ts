@@ -14,6 +14,7 @@ import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { pump } from '../interrupt.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
+import { withMentionedRecordings } from '../recordings.js';
 import { drawRun, richTerminal, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
 import { OUTPUT_FORMATS, runConsumer } from '../render/formats/index.js';
@@ -53,15 +54,30 @@ async function prepareAndSend(
   const prompter = ctx.stdinIsTTY
     ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
     : nobodyPrompter;
-  const { chat } = await createChat(ctx, { kind: 'oneshot', prompter });
+  const { chat, client } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   chat.deps.named?.addText(typed);
   // Loaded: what follows may write notes on stderr, and the answer draws its own line.
   loaded();
-  const content = await withMentionedImages(userText, {
+  const note = (line: string) => process.stderr.write(`${ctx.err.dim(line)}\n`);
+  const home = ctx.env.HOME || homedir();
+  const agreed = chat.settings.mode === 'auto' || ctx.args.flags.yes;
+  // A recording named in the message is transcribed first (its price agreed), as in the REPL.
+  const withTranscripts = await ctx.interrupt.run((signal) =>
+    withMentionedRecordings(userText, {
+      cwd: ctx.cwd,
+      home,
+      client,
+      platform: ctx.platform,
+      chat,
+      consent: { prompter, write: note, signal, agreed },
+      note,
+    }),
+  );
+  const content = await withMentionedImages(withTranscripts, {
     cwd: ctx.cwd,
-    home: ctx.env.HOME || homedir(),
-    note: (line) => process.stderr.write(`${ctx.err.dim(line)}\n`),
+    home,
+    note,
     warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
   if (renderer) return exitCodeOf(await sendRendered(ctx, renderer, chat, content));

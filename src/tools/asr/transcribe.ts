@@ -3,12 +3,15 @@
  * limits), say what it will cost and let the caller decide (a person's yes, --yes or --auto),
  * then send the pieces in order, each with the end of the transcript so far as context.
  */
+import { extname } from 'node:path';
 import { ASR_MODEL, asrPricePerMinute, transcribe } from '../../llm/asr.js';
 import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { ApiErrorInfo, PlatformClient } from '../../llm/types.js';
+import { ZhiError } from '../../support/errors.js';
 import { ToolError } from '../types.js';
-import { type PreparedAudio, prepareAudio } from './audio.js';
+import { AudioError, type PreparedAudio, prepareAudio } from './audio.js';
+import { ffmpegAdvice } from './ffmpeg.js';
 
 export interface AudioEstimate {
   file: string;
@@ -83,6 +86,29 @@ export async function transcribeFile(
     model: ASR_MODEL,
     cost: estimate.cost,
   };
+}
+
+/**
+ * A transcription's failure in the person's words (declined, no ffmpeg, silent or unreadable, or
+ * what the service said): the ToolError's own text is written for a model.
+ */
+export function transcribeFailure(err: ToolError, name: string): ZhiError {
+  const declined = err instanceof DeclinedError;
+  return new ZhiError({
+    kind: declined ? 'budget' : 'io',
+    what: { key: declined ? 'asr.err.declined' : 'asr.err.failed', params: { path: name } },
+    ...(err instanceof AudioError && err.code === 'needs_ffmpeg'
+      ? {
+          why: { key: 'asr.why.needsFfmpeg', params: { ext: extname(name).slice(1) } },
+          tries: [{ key: ffmpegAdvice() }],
+        }
+      : declined
+        ? {}
+        : err instanceof AudioError
+          ? { why: { key: err.code === 'empty' ? 'asr.why.silent' : 'asr.why.unreadable' } }
+          : { why: err.message }),
+    cause: err,
+  });
 }
 
 function describeFailure(name: string, piece: number, total: number, error: ApiErrorInfo): string {
