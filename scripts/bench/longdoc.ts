@@ -57,7 +57,7 @@ function replies(req: RecordedRequest): Reply {
 }
 
 /** Run zhi under GNU time without blocking this process (the fake answers from here): peak RSS in MB. */
-function timed(args: string[], cwd: string, baseUrl: string): Promise<number> {
+export function timed(args: string[], cwd: string, baseUrl: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const gnu = existsSync('/usr/bin/time');
     const argv = gnu ? ['-f', 'ZHI_BENCH_RSS %M', process.execPath, zhi, ...args] : [zhi, ...args];

@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareAudio } from '../../src/tools/asr/audio.js';
-import { frameAt, mp3Frames, splitMp3 } from '../../src/tools/asr/mp3.js';
+import { MAX_AUDIO_SECONDS, prepareAudio } from '../../src/tools/asr/audio.js';
+import { frameAt, mp3Frames, mp3FramesOfFile, splitMp3 } from '../../src/tools/asr/mp3.js';
 import { formatDuration } from '../../src/tools/asr/transcribe.js';
 import { parseWav, splitWav } from '../../src/tools/asr/wav.js';
 import { makeWav } from '../helpers/media.js';
@@ -72,6 +72,59 @@ describe('MP3', () => {
     expect(mp3Frames(Buffer.from('hello, this is plain text and not audio at all'))).toHaveLength(0);
     const withJunk = Buffer.concat([Buffer.from([0xff, 0xfb, 0x00, 0x12, 0x34]), mp3(10, false)]);
     expect(mp3Frames(withJunk)).toHaveLength(10);
+  });
+});
+
+describe('a long recording is read a piece at a time (issue 45)', () => {
+  it('frames found a window at a time are the frames found in the whole file', async () => {
+    // About 3.5 MB: several windows, with a frame across each window's end, junk and a tag.
+    const buf = Buffer.concat([mp3(4000), Buffer.from([0xff, 0xfb, 0x00, 0x12]), mp3(4500, false)]);
+    const read = async (at: number, length: number) => buf.subarray(at, at + length);
+    const windowed = await mp3FramesOfFile(read, buf.length);
+    expect(windowed).toEqual(mp3Frames(buf));
+    expect(windowed).toHaveLength(8500);
+  });
+
+  it('pieces read from the file are the pieces cut from the whole bytes (WAV and MP3)', async () => {
+    const dir = tempDir('zhi-audio-pieces-');
+    try {
+      const wav = makeWav(70, 8000, 2);
+      writeFileSync(join(dir, 'a.wav'), wav);
+      const fromFile = await prepareAudio(join(dir, 'a.wav'), 'a.wav');
+      const whole = splitWav(wav, parseWav(wav)!, 28, 24 * 1024 * 1024);
+      const same = async (got: { read(): Promise<Buffer> }[], want: Buffer[]) => {
+        expect(got).toHaveLength(want.length);
+        for (const [i, p] of got.entries())
+          expect((await p.read()).equals(want[i]!), `piece ${i + 1}`).toBe(true);
+      };
+      await same(fromFile.pieces, whole);
+      expect(fromFile.pieces.map((p) => p.seconds)).toEqual([28, 28, 14]);
+      const mp = mp3(2000);
+      writeFileSync(join(dir, 'a.mp3'), mp);
+      const mpFile = await prepareAudio(join(dir, 'a.mp3'), 'a.mp3');
+      const mpWhole = splitMp3(mp, mp3Frames(mp), 28, 24 * 1024 * 1024);
+      await same(mpFile.pieces, mpWhole);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('a recording over 4 hours is refused before anything is read past its header', async () => {
+    const dir = tempDir('zhi-audio-long-');
+    try {
+      // 4 h 1 min of 8 kHz mono 16-bit: a sparse file, so the test writes only the header.
+      const seconds = MAX_AUDIO_SECONDS + 60;
+      const head = makeWav(0.01);
+      head.writeUInt32LE(seconds * 16000, 40);
+      const path = join(dir, 'day.wav');
+      writeFileSync(path, head.subarray(0, 44));
+      truncateSync(path, 44 + seconds * 16000);
+      const err = await prepareAudio(path, 'day.wav').catch((e) => e);
+      expect(err.code).toBe('too_long');
+      expect(err.message).toContain('241 minutes');
+    } finally {
+      cleanup(dir);
+    }
   });
 });
 

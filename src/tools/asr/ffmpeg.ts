@@ -4,7 +4,7 @@
  * in a private temporary folder that is removed afterwards.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageKey } from '../../support/i18n/index.js';
@@ -30,10 +30,20 @@ export function ffmpegAdvice(): MessageKey {
   return process.platform === 'darwin' ? 'asr.try.ffmpegMac' : 'asr.try.ffmpegLinux';
 }
 
-/** The audio of `abs` as 16 kHz mono 16-bit WAV bytes. Throws with ffmpeg's last line on failure. */
-export async function toWav(ffmpeg: string, abs: string, signal?: AbortSignal): Promise<Buffer> {
+/** A converted recording in a temporary folder of its own, removed by `dispose`. */
+export interface ConvertedAudio {
+  path: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The audio of `abs` as a 16 kHz mono 16-bit WAV file (an hour is about 115 MB: it stays on disk
+ * and is read a piece at a time). Throws with ffmpeg's last line on failure.
+ */
+export async function toWavFile(ffmpeg: string, abs: string, signal?: AbortSignal): Promise<ConvertedAudio> {
   const dir = await mkdtemp(join(tmpdir(), 'zhi-audio-'));
   const out = join(dir, 'audio.wav');
+  const dispose = () => rm(dir, { recursive: true, force: true }).catch(() => {});
   try {
     await new Promise<void>((resolve, reject) => {
       execFile(
@@ -67,8 +77,9 @@ export async function toWav(ffmpeg: string, abs: string, signal?: AbortSignal): 
           err ? reject(new Error(stderr.trim().split('\n').pop() || err.message)) : resolve(),
       );
     });
-    return await readFile(out);
-  } finally {
-    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    return { path: out, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
   }
 }

@@ -61,6 +61,18 @@ export async function transcribeFile(
   o: TranscribeFileOptions,
 ): Promise<Transcript> {
   const audio = await prepareAudio(abs, o.display, o.signal);
+  try {
+    return await sendPieces(client, audio, o);
+  } finally {
+    await audio.dispose();
+  }
+}
+
+async function sendPieces(
+  client: PlatformClient,
+  audio: PreparedAudio,
+  o: TranscribeFileOptions,
+): Promise<Transcript> {
   const estimate = estimateAudio(o.platform, o.display, audio);
   if (!(await o.consent(estimate)))
     throw new DeclinedError(
@@ -69,8 +81,9 @@ export async function transcribeFile(
   const texts: string[] = [];
   for (const [i, piece] of audio.pieces.entries()) {
     o.onPiece?.(i + 1, audio.pieces.length);
+    if (o.signal?.aborted) throw new ToolError('Interrupted.');
     const got = await transcribe(client, {
-      bytes: piece.bytes,
+      bytes: await piece.read(),
       filename: piece.name,
       mime: piece.mime,
       ...(texts.length ? { prompt: texts.join('\n') } : {}),
@@ -87,6 +100,13 @@ export async function transcribeFile(
     cost: estimate.cost,
   };
 }
+
+const AUDIO_WHY = {
+  empty: 'asr.why.silent',
+  unreadable: 'asr.why.unreadable',
+  too_long: 'asr.why.tooLong',
+  needs_ffmpeg: 'asr.why.needsFfmpegShort',
+} as const;
 
 /**
  * A transcription's failure in the person's words (declined, no ffmpeg, silent or unreadable, or
@@ -105,7 +125,7 @@ export function transcribeFailure(err: ToolError, name: string): ZhiError {
       : declined
         ? {}
         : err instanceof AudioError
-          ? { why: { key: err.code === 'empty' ? 'asr.why.silent' : 'asr.why.unreadable' } }
+          ? { why: { key: AUDIO_WHY[err.code] } }
           : { why: err.message }),
     cause: err,
   });

@@ -16,8 +16,11 @@ export interface WavInfo {
   seconds: number;
 }
 
-/** The header of a WAV file, or undefined when the bytes are not one zhi can cut. */
-export function parseWav(buf: Buffer): WavInfo | undefined {
+/**
+ * The header of a WAV file, or undefined when the bytes are not one zhi can cut. `buf` may be only
+ * the file's beginning (up to its `data` chunk's header) when `fileSize` gives the whole size.
+ */
+export function parseWav(buf: Buffer, fileSize = buf.length): WavInfo | undefined {
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WAVE')
     return undefined;
   let fmt: Buffer | undefined;
@@ -30,7 +33,7 @@ export function parseWav(buf: Buffer): WavInfo | undefined {
     if (id === 'data') {
       if (!fmt || fmt.length < 16) return undefined;
       // A recorder that was stopped early leaves the size 0 or 0xFFFFFFFF: the data is the rest.
-      const rest = buf.length - body;
+      const rest = fileSize - body;
       const dataLength = size === 0 || size > rest ? rest : size;
       const byteRate = fmt.readUInt32LE(8);
       const blockAlign = fmt.readUInt16LE(12);
@@ -65,11 +68,16 @@ export function buildWav(fmt: Buffer, data: Buffer): Buffer {
   return Buffer.concat([head, data]);
 }
 
-/** The WAV cut into pieces of at most `seconds` each (and at most `maxBytes`), in order. */
-export function splitWav(buf: Buffer, info: WavInfo, seconds: number, maxBytes: number): Buffer[] {
+/** Bytes of samples per piece: at most `seconds` and `maxBytes` (with its header), whole sample frames. */
+export function wavStep(info: WavInfo, seconds: number, maxBytes: number): number {
   const byTime = Math.floor((seconds * info.byteRate) / info.blockAlign) * info.blockAlign;
   const bySize = Math.floor((maxBytes - 64 - info.fmt.length) / info.blockAlign) * info.blockAlign;
-  const step = Math.max(info.blockAlign, Math.min(byTime, bySize));
+  return Math.max(info.blockAlign, Math.min(byTime, bySize));
+}
+
+/** The WAV cut into pieces of at most `seconds` each (and at most `maxBytes`), in order. */
+export function splitWav(buf: Buffer, info: WavInfo, seconds: number, maxBytes: number): Buffer[] {
+  const step = wavStep(info, seconds, maxBytes);
   const data = buf.subarray(info.dataStart, info.dataStart + info.dataLength);
   const out: Buffer[] = [];
   for (let at = 0; at < data.length; at += step) out.push(buildWav(info.fmt, data.subarray(at, at + step)));

@@ -114,6 +114,7 @@ const BY_CODE: Record<string, MessageKey> = {
   // A recording's own failures (tools/asr/audio.ts).
   empty: 'asr.why.silent',
   needs_ffmpeg: 'asr.why.needsFfmpegShort',
+  too_long: 'asr.why.tooLong',
 };
 
 /**

@@ -20,6 +20,8 @@ export const office = defineMessages(
       'this audio format needs ffmpeg, which is not installed; save the recording as MP3 or WAV, or install ffmpeg',
     'asr.why.silent': 'the recording holds no sound (silent, or no samples): there is nothing to transcribe',
     'asr.why.unreadable': 'the file could not be read as audio (it may be damaged, or not a recording)',
+    'asr.why.tooLong':
+      'the recording is longer than 4 hours, the most zhi transcribes at a time; cut it into shorter recordings (an audio editor, or ffmpeg -f segment)',
     'asr.try.ffmpegLinux': 'Install ffmpeg (sudo apt install ffmpeg), or save the recording as MP3 or WAV.',
     'asr.try.ffmpegMac': 'Install ffmpeg (brew install ffmpeg), or save the recording as MP3 or WAV.',
     'asr.try.ffmpegWindows': 'Install ffmpeg (winget install ffmpeg), or save the recording as MP3 or WAV.',
@@ -55,6 +57,8 @@ export const office = defineMessages(
       '这种音频格式需要 ffmpeg，但本机没有安装；请把录音另存为 MP3 或 WAV，或安装 ffmpeg',
     'asr.why.silent': '录音里没有声音（静音或没有采样），没有可转写的内容',
     'asr.why.unreadable': '无法把这个文件当作音频读取（可能已损坏，或不是录音）',
+    'asr.why.tooLong':
+      '录音超过 4 小时，超出 zhi 单次能转写的长度；请把它剪成几段较短的录音（可用音频编辑软件，或 ffmpeg -f segment）',
     'asr.try.ffmpegLinux': '请安装 ffmpeg（sudo apt install ffmpeg），或把录音另存为 MP3 或 WAV。',
     'asr.try.ffmpegMac': '请安装 ffmpeg（brew install ffmpeg），或把录音另存为 MP3 或 WAV。',
     'asr.try.ffmpegWindows': '请安装 ffmpeg（winget install ffmpeg），或把录音另存为 MP3 或 WAV。',
