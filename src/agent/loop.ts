@@ -63,6 +63,11 @@ export interface AgentDeps {
   /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
   webGrants?: WebGrants;
   /**
+   * The person agreed in advance to the price of paid services a tool uses (GLM-OCR): `--yes`,
+   * or a skill run (the run was the request). `--auto` agrees too (see ToolContext.priceAgreed).
+   */
+  priceAgreed?: boolean;
+  /**
    * Checked before every call, before the tool's own assessment: a refusal stops the call (a
    * loaded skill's `allowed-tools` in chat). It can only refuse, never allow.
    */

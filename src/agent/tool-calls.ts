@@ -210,6 +210,7 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
     outputDir: deps.outputDir,
     signal,
     interactive: deps.prompter.interactive,
+    priceAgreed: deps.priceAgreed === true || run.opts.mode === 'auto',
     ask: (q) => (deps.prompter.interactive ? deps.prompter.ask(q, signal) : Promise.resolve(false)),
     recordFile: (f) => files.push(f),
     ...(deps.beforeWrite ? { beforeWrite: deps.beforeWrite } : {}),

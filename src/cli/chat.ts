@@ -113,6 +113,8 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       // A loaded skill's allowed-tools: only those tools run until the next message.
       ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
       webGrants: newWebGrants(ctx.config),
+      // --yes agrees to the price of paid services in advance (--auto does too, by the mode).
+      priceAgreed: ctx.args.flags.yes,
       // The paths the person types: hidden files among them may be read (tools/scope.ts).
       named: new NamedPaths(),
       ...(runHook ? { runHook } : {}),

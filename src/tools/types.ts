@@ -95,6 +95,12 @@ export interface ToolContext {
   ask(question: Question): Promise<boolean>;
   /** True when a person is there to answer. */
   interactive: boolean;
+  /**
+   * The price of a paid service a tool uses (GLM-OCR) was agreed in advance (`--yes`, `--auto`, a
+   * skill run): say it and go on. Otherwise the tool asks, and with nobody to ask sends nothing
+   * (the one price rule of the CLI's price consent, which the REPL's own questions follow too).
+   */
+  priceAgreed?: boolean;
   /** Report a file the tool created (counted in totals, listed in JSON output). */
   recordFile(file: WrittenFile): void;
   /**

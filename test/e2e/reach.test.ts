@@ -148,7 +148,8 @@ describe('ocr end to end', () => {
       { kind: 'tools', calls: [{ name: 'ocr', arguments: { path: 'invoice.pdf' } }] },
       { kind: 'text', text: 'The invoice total is 100.00.' },
     );
-    const r = await e.zhi(['-c', 'what is the total of invoice.pdf?', '--output-format', 'json']);
+    // GLM-OCR is paid: --yes agrees to its price in advance (a terminal would be asked).
+    const r = await e.zhi(['-c', 'what is the total of invoice.pdf?', '--output-format', 'json', '--yes']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.response).toBe('The invoice total is 100.00.');
@@ -158,6 +159,19 @@ describe('ocr end to end', () => {
     expect(toolResults(1)[0]).toBe(`OCR of invoice.pdf (3 pages):\n\n${md}`);
     // 579 OCR tokens (the fake's usage) on top of the chat turns.
     expect(doc.usage.total_tokens).toBeGreaterThanOrEqual(579);
+  });
+
+  it("the model's own ocr call is paid only when agreed: with no terminal and no --yes nothing is sent", async () => {
+    writeFileSync(join(cwd, 'scan.pdf'), makePdf(['SCANNED']));
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'ocr', arguments: { path: 'scan.pdf' } }] },
+      { kind: 'text', text: 'I could not read it.' },
+    );
+    const r = await e.zhi(['-c', 'read scan.pdf'], { env: { ZHI_LANGUAGE: 'zh' } });
+    expect(r.code).toBe(0);
+    expect(fake.requests.filter((q) => q.path.endsWith('/layout_parsing'))).toHaveLength(0);
+    expect(toolResults(1)[0]).toMatch(/paid service and the user could not be asked.*--yes or --auto/);
+    expect(r.stderr).toContain('没有对 scan.pdf 使用 GLM-OCR');
   });
 
   it('an unsupported file is refused before any upload, with the reason for the model', async () => {

@@ -39,6 +39,8 @@ const ctx = (): ToolContext =>
     progress: (n) => notes.push(n),
     usage,
     reportUsage: (model, u) => void usage.add(model, u),
+    // GLM-OCR is paid: agreed in advance here (the question is tested on its own).
+    priceAgreed: true,
   });
 
 /** The client the tool is built with (pointing at the fake API). */
@@ -46,6 +48,38 @@ const client = () =>
   new ZhipuClient({ baseUrl: fake.baseUrl, apiKey: TEST_KEY, retryBaseMs: 1, retryCapMs: 2 });
 
 const ocrBodies = () => fake.requests.filter((r) => r.path.endsWith('/layout_parsing')).map((r) => r.body);
+
+describe('ocr tool: the price is agreed before anything is sent', () => {
+  it('asks a person once per file; no is nothing sent; nobody to ask is nothing sent with a notice', async () => {
+    writeFileSync(join(dir, 'scan.png'), makePng(4, 4, [0, 0, 0]));
+    const ocr = createOcrTool({ client: client() });
+    const nobody = toolContext({ cwd: dir, outputDir: join(dir, 'zhi-output') });
+    const err = await ocr.execute({ path: 'scan.png' }, nobody).catch((e) => e);
+    expect(err.message).toMatch(/could not be asked \(no terminal\).*--yes or --auto/);
+    expect(err.notice).toEqual({ key: 'ocr.unasked', params: { name: 'scan.png' } });
+    const no = toolContext({
+      cwd: dir,
+      outputDir: join(dir, 'zhi-output'),
+      interactive: true,
+      answer: false,
+    });
+    await expect(ocr.execute({ path: 'scan.png' }, no)).rejects.toThrow(/declined OCR/);
+    expect(no.questions[0]!.message).toContain('scan.png: 1 page(s) to read with GLM-OCR, a paid service');
+    expect(ocrBodies()).toHaveLength(0);
+    fake.scriptOcr({ md: 'text' });
+    fake.scriptOcr({ md: 'text' });
+    const yes = toolContext({
+      cwd: dir,
+      outputDir: join(dir, 'zhi-output'),
+      interactive: true,
+      answer: true,
+    });
+    await ocr.execute({ path: 'scan.png' }, yes);
+    await ocr.execute({ path: 'scan.png' }, yes);
+    expect(yes.questions).toHaveLength(1);
+    expect(ocrBodies()).toHaveLength(2);
+  });
+});
 
 describe('ocr tool against the fake API', () => {
   it('sends a PDF as a data URI and returns the Markdown, with usage counted under glm-ocr', async () => {

@@ -35,6 +35,8 @@ const context = (usage: UsageTracker): ToolContext =>
     outputDir: join(dir, 'zhi-output'),
     usage,
     reportUsage: (model, u) => void usage.add(model, u),
+    // GLM-OCR is paid: agreed in advance here (the question is tested on its own).
+    priceAgreed: true,
   });
 
 describe('loadTools', () => {

@@ -272,6 +272,9 @@ function loopOf(
     ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
     ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
     named: namedFrom(req.inputsFrom === 'model' ? [] : [...Object.values(req.values), req.task]),
+    // A skill run is the person's request for its work: its inputs' OCR is paid with it unasked
+    // (gather.ts), and so is an ocr call its model makes (a folder run has nobody to ask).
+    priceAgreed: true,
     ...rt.hooks,
   };
   const fileAnswer = req.skill.answerIsFile === true && registry.has('file_write');

@@ -11,10 +11,11 @@ import { type LayoutResult, layoutParsing, OCR_MODEL } from '../../llm/ocr.js';
 import type { ApiErrorInfo, PlatformClient } from '../../llm/types.js';
 import { type FileKind, kindName, MIME, SNIFF_BYTES, sniffFile } from '../../support/filetype.js';
 import { t } from '../../support/i18n/index.js';
+import { visible } from '../../support/sanitize.js';
 import { formatBytes, truncateText } from '../../support/text.js';
 import { untrusted } from '../../support/untrusted.js';
 import { resolveReadPath } from '../paths.js';
-import { type Tool, ToolError } from '../types.js';
+import { type Tool, type ToolContext, ToolError } from '../types.js';
 
 export const OCR_LIMITS = { imageBytes: 10 * 1024 * 1024, pdfBytes: 50 * 1024 * 1024, pages: 100 };
 export const MAX_RESULT_BYTES = 50 * 1024;
@@ -38,8 +39,8 @@ export interface OcrFileOptions extends OcrOptions {
   /** How the file is named in messages (the model's path, or the user's). */
   display?: string;
   onRetry?(attempt: number, max: number): void;
-  /** Called once the page count is known (before the upload). */
-  onPages?(pages: number | undefined): void;
+  /** Called once the page count is known (before the upload); a throw stops it, nothing sent. */
+  onPages?(pages: number | undefined): void | Promise<void>;
 }
 
 const schema = z.object({
@@ -98,7 +99,7 @@ export async function ocrFile(
   } else if (opts.startPage !== undefined || opts.endPage !== undefined) {
     throw new ToolError(`"${name}" is an image (one page); start_page and end_page apply only to PDFs.`);
   }
-  opts.onPages?.(totalPages);
+  await opts.onPages?.(totalPages);
 
   const outcome = await layoutParsing(client, {
     file: `data:${MIME[kind]};base64,${data.toString('base64')}`,
@@ -202,8 +203,30 @@ export interface OcrToolDeps extends OcrOptions {
   client: PlatformClient;
 }
 
+/**
+ * GLM-OCR is paid: the one price rule holds for the model's own calls as for the REPL's offer.
+ * Agreed in advance (`--yes`, `--auto`, a skill run), it goes on; else the person is asked, once
+ * per file in a conversation; with nobody to ask nothing is sent.
+ */
+async function agreeToOcr(ctx: ToolContext, name: string, pages: number, agreed: Set<string>): Promise<void> {
+  if (ctx.priceAgreed || agreed.has(name)) return;
+  if (!ctx.interactive)
+    throw new ToolError(
+      `OCR of "${name}" is a paid service and the user could not be asked (no terminal), so nothing was sent. Tell them to run again with --yes or --auto to agree in advance.`,
+      { key: 'ocr.unasked', params: { name } },
+    );
+  const line = t('ocr.price', { name: visible(name), pages });
+  if (!(await ctx.ask({ message: `${line}${t('price.ask')}` })))
+    throw new ToolError(
+      `The user declined OCR of "${name}" (a paid service); nothing was sent. Do not try again.`,
+    );
+  agreed.add(name);
+}
+
 export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
   const { client, ...options } = deps;
+  /** Files the person agreed to have read by OCR in this conversation. */
+  const agreed = new Set<string>();
   return {
     name: 'ocr',
     description: [
@@ -226,9 +249,10 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
         signal: ctx.signal,
         ...(args.start_page !== undefined ? { startPage: args.start_page } : {}),
         ...(args.end_page !== undefined ? { endPage: args.end_page } : {}),
-        onPages: (total) => {
+        onPages: async (total) => {
           const pages =
             total === undefined ? 1 : Math.min(args.end_page ?? total, total) - (args.start_page ?? 1) + 1;
+          await agreeToOcr(ctx, file.display, pages, agreed);
           ctx.progress(total === undefined ? t('ocr.progress.image') : t('ocr.progress.pages', { pages }));
         },
         onRetry: (attempt, max) => ctx.progress(t('ocr.retrying', { attempt, max })),

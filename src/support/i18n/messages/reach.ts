@@ -47,6 +47,9 @@ export const reach = defineMessages(
     'shell.preview.timeout': 'time limit: {seconds} s',
     'shell.preview.cwd': 'in folder: {cwd}',
     'ocr.progress.pages': 'GLM-OCR is reading {pages} pages…',
+    'ocr.price': '{name}: {pages} page(s) to read with GLM-OCR, a paid service (priced by tokens).',
+    'ocr.unasked':
+      'GLM-OCR was not used on {name}: it is a paid service, zhi asks first, and there is no terminal to ask you. Add --yes (or --auto) to agree in advance.',
     'ocr.progress.image': 'GLM-OCR is reading the image…',
     'ocr.retrying': 'OCR: the service is busy, retrying ({attempt}/{max})…',
     'vision.switch': '{from} cannot see images: this message goes to {model}.',
@@ -102,6 +105,9 @@ export const reach = defineMessages(
     'shell.preview.timeout': '时间限制：{seconds} 秒',
     'shell.preview.cwd': '所在文件夹：{cwd}',
     'ocr.progress.pages': 'GLM-OCR 正在识别 {pages} 页…',
+    'ocr.price': '{name}：需用 GLM-OCR 识别 {pages} 页，这是付费服务（按 token 计费）。',
+    'ocr.unasked':
+      '没有对 {name} 使用 GLM-OCR：这是付费服务，zhi 会先询问你，但现在没有可以询问的终端。加上 --yes（或 --auto）即可事先同意。',
     'ocr.progress.image': 'GLM-OCR 正在识别图片…',
     'ocr.retrying': 'OCR：服务繁忙，正在重试（{attempt}/{max}）…',
     'vision.switch': '{from} 无法识别图片：这条消息改由 {model} 回答。',
