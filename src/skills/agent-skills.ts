@@ -4,6 +4,7 @@
  * scopes such as `Bash(python3:*)`, and values with an unquoted colon.
  */
 import type { MessageKey } from '../support/i18n/index.js';
+import { isValidSkillName } from './schema.js';
 
 export const MAX_SPEC_NAME = 64;
 export const MAX_DESCRIPTION = 1024;
@@ -17,7 +18,7 @@ export function specNameProblem(
   folder: string,
 ): { key: MessageKey; params: Record<string, string> } | undefined {
   if (name.length > MAX_SPEC_NAME || !SPEC_NAME_RE.test(name)) {
-    return { key: 'skills.spec.name', params: { name } };
+    return { key: 'skills.spec.name', params: { name, used: isValidSkillName(name) ? name : folder } };
   }
   if (name !== folder) return { key: 'skills.spec.folder', params: { name, folder } };
   return undefined;

@@ -17,6 +17,7 @@ import {
   zodIssue,
 } from './issues.js';
 import {
+  isValidSkillName,
   KNOWN_KEYS,
   type Skill,
   type SkillFile,
@@ -201,8 +202,11 @@ function skillMdData(
   // Agent Skills name the skill after its folder; accept a front matter without `name`.
   const folderName = basename(o.folder ?? dirname(o.file));
   if (raw.name === undefined) data.name = folderName;
-  const specErrors = specProblems(raw, folderName, root, o.file, lineAt);
-  if (specErrors.length) return { errors: specErrors, warnings };
+  // The client guide's leniency: a slip of the specification (a long description, a name unlike
+  // its folder) loads with a warning. A name zhi cannot use at all gives way to the folder's.
+  if (typeof raw.name === 'string' && !isValidSkillName(raw.name) && isValidSkillName(folderName))
+    data.name = folderName;
+  warnings.push(...specProblems(raw, folderName, root, o.file, lineAt));
   const metadata = raw.metadata as Record<string, unknown> | undefined;
   if (raw.version === undefined && typeof metadata === 'object' && metadata?.version !== undefined)
     data.version = metadata.version;
@@ -234,7 +238,8 @@ function buildSkill(
 ): Skill {
   const stem =
     o.format === 'skill-md' ? basename(o.folder ?? dirname(o.file)) : basename(o.file, extname(o.file));
-  if (stem !== skillData.name) {
+  // A SKILL.md's name and folder are compared by specProblems, with the specification's words.
+  if (stem !== skillData.name && o.format !== 'skill-md') {
     const line = keyLine(root, 'name', lineAt);
     warnings.push(issue(o.file, 'skills.warn.nameMismatch', { name: skillData.name, stem }, line, 'name'));
   }
@@ -275,7 +280,7 @@ export function splitFrontMatter(text: string): { yaml: string; body: string; bo
 
 export { mapAllowedTools } from './agent-skills.js';
 
-/** The specification's rules for `name` (format, equal to the folder) and `description` length. */
+/** The specification's rules for `name` (format, equal to the folder) and `description` length: warnings. */
 function specProblems(
   raw: Record<string, unknown>,
   folder: string,

@@ -33,9 +33,11 @@ export const agentskills = defineMessages(
     'skills.share.installed':
       'Installed the skill {name} in {file}. It is not trusted yet: its first run asks.',
     'skills.spec.name':
-      'the name "{name}" breaks the Agent Skills rules: lowercase letters, digits and single hyphens, not at the start or end, at most 64 characters',
-    'skills.spec.folder': 'the name "{name}" must be the same as the skill\'s folder "{folder}"',
-    'skills.spec.description': 'the description is {length} characters long; the limit is {max}',
+      'the name "{name}" breaks the Agent Skills rules (lowercase letters, digits and single hyphens, not at the start or end, at most 64 characters); it is loaded as "{used}"',
+    'skills.spec.folder':
+      'the name "{name}" differs from the skill\'s folder "{folder}" (the Agent Skills rules want them the same); it is loaded as "{name}"',
+    'skills.spec.description':
+      'the description is {length} characters long, over the Agent Skills limit of {max}; it is loaded whole',
     'skills.warn.modelFallback':
       'the skill {skill} asks for the model "{model}", which zhi does not know; it runs on {fallback} instead',
   },
@@ -64,9 +66,10 @@ export const agentskills = defineMessages(
       '它将取代内置技能 {name}：`zhi run {name}` 将运行这个技能。要恢复内置技能，用 `zhi skill delete {name}` 删除它。',
     'skills.share.installed': '已将技能 {name} 安装到 {file}。它尚未受信任：第一次运行时会询问。',
     'skills.spec.name':
-      '名称 “{name}” 不符合 Agent Skills 规范：只能使用小写字母、数字和单个连字符，不能以连字符开头或结尾，最多 64 个字符',
-    'skills.spec.folder': '名称 “{name}” 必须与技能文件夹名 “{folder}” 相同',
-    'skills.spec.description': '描述长 {length} 个字符，上限是 {max}',
+      '名称 “{name}” 不符合 Agent Skills 规范（只能使用小写字母、数字和单个连字符，不能以连字符开头或结尾，最多 64 个字符）；按 “{used}” 加载',
+    'skills.spec.folder':
+      '名称 “{name}” 与技能文件夹名 “{folder}” 不同（Agent Skills 规范要求二者相同）；按 “{name}” 加载',
+    'skills.spec.description': '描述长 {length} 个字符，超过 Agent Skills 规范的上限 {max}；仍完整加载',
     'skills.warn.modelFallback':
       '技能 {skill} 要求使用模型 “{model}”，zhi 不认识该模型；改用 {fallback} 运行',
   },
