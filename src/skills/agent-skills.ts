@@ -43,6 +43,14 @@ export function quoteColonValues(yaml: string): string | undefined {
   return changed ? lines.join('\n') : undefined;
 }
 
+/**
+ * Instructions that have the model write and run code (Anthropic's document skills: "write a
+ * Python script using openpyxl"): such a skill gets run_script when it names no tools.
+ */
+export function asksForCode(body: string): boolean {
+  return /\b(python3?|node(\.js)?|javascript|typescript)\b|\.(py|mjs|cjs|js)\b|\bscripts?\b/i.test(body);
+}
+
 /** Agent Skills `allowed-tools` (Claude-style names or zhi's) mapped to zhi's tools. */
 const TOOL_ALIASES: Record<string, string> = {
   read: 'file_read',

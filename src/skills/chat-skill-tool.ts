@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Language } from '../support/i18n/index.js';
 import type { AnyTool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
+import { asksForCode } from './agent-skills.js';
 import { BUNDLED_RESULT_BYTES, readBundled, skillFolderLines } from './bundled.js';
 import type { Skill } from './schema.js';
 import { SkillLimits } from './skill-limits.js';
@@ -68,6 +69,11 @@ export function skillBody(skill: Skill, o: { shell: boolean }): string {
   if (skill.format === 'yaml') {
     notes.push(
       `This is one of zhi's own skills; the person can also run it as a recipe of its own with /run ${skill.name}.`,
+    );
+  }
+  if (skill.format === 'skill-md' && asksForCode(skill.systemPrompt)) {
+    notes.push(
+      'Code its instructions ask you to write and run (a Python or Node script): pass it to run_script, which shows it to the person and runs it sandboxed in the current folder; files it makes go in the output folder. The shell refuses `python3 -c`, heredocs and programs written in the output folder.',
     );
   }
   const limit = SkillLimits.note(skill);

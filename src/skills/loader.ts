@@ -4,7 +4,13 @@ import { basename, dirname, extname } from 'node:path';
 import { isMap, isSeq, LineCounter, type Node } from 'yaml';
 import { parseYamlSafe } from '../support/yaml.js';
 import { SKILL_DEFAULT_TOOL_NAMES } from '../tools/index.js';
-import { MAX_DESCRIPTION, mapAllowedTools, quoteColonValues, specNameProblem } from './agent-skills.js';
+import {
+  asksForCode,
+  MAX_DESCRIPTION,
+  mapAllowedTools,
+  quoteColonValues,
+  specNameProblem,
+} from './agent-skills.js';
 import { isScript, listResources } from './bundled.js';
 import {
   fail,
@@ -219,7 +225,8 @@ function skillMdData(
   }
   // A skill that ships scripts (in any folder) needs the shell to run them (each command still asks).
   const scripts = (o.resources ?? []).some(isScript);
-  data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
+  const code = asksForCode(parts.body) ? ['run_script'] : [];
+  data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : []), ...code];
   const limits = {
     ...(mapped.shellScopes ? { shellScopes: mapped.shellScopes } : {}),
     ...(mapped.tools ? { allowedTools: mapped.tools } : {}),
