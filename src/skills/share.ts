@@ -85,6 +85,8 @@ export interface Unpacked {
   manifest: Manifest;
   /** Paths as in the zip (`<name>/SKILL.md`…), checked against the manifest. */
   files: Map<string, Uint8Array>;
+  /** A plain zip of a skill folder: the manifest is zhi's own, made from the files. */
+  plain?: boolean;
 }
 
 /**
@@ -150,7 +152,7 @@ function plain(
   text: (b: Uint8Array) => string,
 ): Unpacked {
   try {
-    return plainSkill(files, fallback, text);
+    return { ...plainSkill(files, fallback, text), plain: true };
   } catch (err) {
     if (err instanceof NotOneSkill)
       throw new ShareError(`${err.message}: it is neither a skill folder nor made by \`zhi skill export\``);

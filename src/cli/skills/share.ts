@@ -121,7 +121,7 @@ export async function importSkill(
       });
     }
     // A plain zip's manifest is zhi's own: the tools are the loaded skill's.
-    if (!manifest.tools.length) manifest.tools = loaded.skill.tools;
+    if (unpacked.plain) manifest.tools = loaded.skill.tools;
     process.stderr.write(`${summary(ctx, manifest, loaded.skill.description)}\n`);
     // A built-in skill of the same name is shadowed from now on: say so before asking.
     if (existing?.source === 'builtin')
