@@ -76,6 +76,30 @@ describe('run_script', () => {
     expect(readFileSync(join(work, run!, 'sales.mjs'), 'utf8')).toBe(NODE_CSV);
   });
 
+  it.runIf(sandboxed)(
+    'zhi run of the skill: it gets run_script, needs trust, and with --auto the file lands',
+    async () => {
+      fake.script(
+        {
+          kind: 'tools',
+          calls: [{ name: 'run_script', arguments: { language: 'node', name: 'sales', code: NODE_CSV } }],
+        },
+        { kind: 'text', text: 'Wrote it.' },
+      );
+      const untrusted = await e.zhi(['run', 'xlsx', 'sales as csv', '--auto']);
+      expect(untrusted.code).toBe(3);
+      expect(untrusted.stderr).toContain('has not been trusted yet');
+      expect((await e.zhi(['skill', 'trust', 'xlsx'])).code).toBe(0);
+      const r = await e.zhi(['run', 'xlsx', 'sales as csv', '--auto']);
+      expect(r.code).toBe(0);
+      const names = (fake.chatRequests()[0]!.body.tools ?? []).map(
+        (t: { function: { name: string } }) => t.function.name,
+      );
+      expect(names).toContain('run_script');
+      expect(readFileSync(join(e.cwd, 'zhi-output', 'sales.csv'), 'utf8')).toContain('tea,12');
+    },
+  );
+
   it.runIf(sandboxed)('the sandbox holds: no write outside the output folder, no network', async () => {
     const code = [
       "import { writeFileSync } from 'node:fs';",
