@@ -66,6 +66,8 @@ describe('run_script', () => {
     // The whole description reached the model's list, trigger words at its end included.
     const system = String(fake.chatRequests()[0]!.body.messages[0].content);
     expect(system).toContain(DESCRIPTION);
+    // Loading the skill told the model which tool runs the code it asks for.
+    expect(toolResults(fake.chatRequests()[1]!).at(-1)).toContain('pass it to run_script');
     const result = toolResults(fake.chatRequests()[2]!).at(-1)!;
     expect(result).toContain('Exit code: 0');
     expect(result).toContain('rows written: 2');
