@@ -4,6 +4,9 @@ import { defineMessages } from '../define.js';
 export const script = defineMessages(
   {
     'script.preview.header': '{language} script, {lines} lines:',
+    'doctor.scripts.found': 'Scripts the model writes (run_script): {language} at {path}.',
+    'doctor.scripts.missing':
+      'Scripts the model writes (run_script): {language} is not installed (or not on PATH); install it, or set {env} to its path.',
     'script.preview.more': '  … {count} more lines (type v to see them all)',
     'script.refuse.control':
       'the script holds control characters ({shown}) that could make it look different on the screen from what runs',
@@ -20,6 +23,9 @@ export const script = defineMessages(
   },
   {
     'script.preview.header': '{language} 脚本，共 {lines} 行：',
+    'doctor.scripts.found': '模型编写的脚本（run_script）：{language} 位于 {path}。',
+    'doctor.scripts.missing':
+      '模型编写的脚本（run_script）：没有安装 {language}（或不在 PATH 中）；请安装它，或将 {env} 设为它的路径。',
     'script.preview.more': '  ……还有 {count} 行（输入 v 查看全部）',
     'script.refuse.control': '脚本含有控制字符（{shown}），可能使屏幕上显示的内容与实际运行的不同',
     'script.refuse.noInterpreter':
