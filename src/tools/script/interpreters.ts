@@ -40,7 +40,9 @@ export const INTERPRETERS: Record<ScriptLanguage, Interpreter> = {
  */
 export function findInterpreter(language: ScriptLanguage): string | undefined {
   const spec = INTERPRETERS[language];
-  const found = findProgram({ env: spec.env, names: spec.names });
+  let found = findProgram({ env: spec.env, names: spec.names });
+  // Windows' python.exe in WindowsApps is a stub that opens the Microsoft Store: no Python at all.
+  if (WIN && found && /[\\/]WindowsApps[\\/]/i.test(found) && !process.env[spec.env]) found = undefined;
   if (found || language !== 'node' || process.env[spec.env] === 'off') return found;
   return installKind() === 'exe' ? undefined : process.execPath;
 }
