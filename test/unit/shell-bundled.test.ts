@@ -48,6 +48,12 @@ describe("a skill's bundled scripts", () => {
     }
   });
 
+  it('without the skill folder known, as before, they are refused for what the policy cannot read', () => {
+    const opts = { cwd, home: '/home/nobody' };
+    expect(assessCommand(`bash ${skill}/scripts/fix.sh notes.md`, opts).findings[0]?.rule).toBe('dynamic');
+    expect(assessCommand(`bash ${skill}/scripts/start.sh`, opts).level).toBe('refuse');
+  });
+
   it('outside a skill folder the same script is still checked and refused', () => {
     const v = assessCommand('bash ./fix.sh notes.md', { cwd, home: '/home/nobody', skillFolders: [skill] });
     expect(v.level).toBe('refuse');
