@@ -268,8 +268,12 @@ async function decideCall(
     return { outcome: failure(t('agent.tool.refused', { reason: assessment.refuse }, 'en')) };
   }
   const sendsOut = egress?.kind === 'ask';
-  const covers = ruleCover(deps.webGrants?.rules, { name, kind: tool.kind, assessment, outbound });
-  const decision = decide(tool.kind, run.opts.mode, deps.prompter.interactive, sendsOut, covers);
+  // A call the tool says must be asked (a script with no sandbox) is asked like a shell command.
+  const kind = assessment.asks ? 'shell' : tool.kind;
+  const covers = assessment.asks
+    ? { call: false, sending: false }
+    : ruleCover(deps.webGrants?.rules, { name, kind, assessment, outbound });
+  const decision = decide(kind, run.opts.mode, deps.prompter.interactive, sendsOut, covers);
   const sent = () => {
     recordSent(deps.webGrants, egress);
     return {};
@@ -288,7 +292,11 @@ async function decideCall(
   ];
   const question = egress?.kind === 'ask' ? egressQuestion(egress.sending) : undefined;
   const warning = [question?.warning, assessment.warning].filter(Boolean).join(' ');
-  const preview = [tool.preview?.(args, ctx) ?? defaultPreview(args), ...(question?.decoded ?? [])];
+  const preview = [
+    tool.preview?.(args, ctx) ?? defaultPreview(args),
+    ...(assessment.shows ?? []),
+    ...(question?.decoded ?? []),
+  ];
   const answer = await deps.prompter.confirmTool(
     {
       name,

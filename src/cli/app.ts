@@ -163,8 +163,27 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
     const { runSetup } = await import('./setup.js');
     return runSetup(ctx, { thenChat: true });
   }
+  await offerOtherClientsSkills(ctx);
   const { runRepl } = await import('./repl/index.js');
   return runRepl(ctx);
+}
+
+/**
+ * Before the REPL: skills another client keeps (`~/.claude/skills`, `~/.codex/skills`) that zhi
+ * does not have are said once per client. Only where such a folder exists is any of it loaded.
+ */
+async function offerOtherClientsSkills(ctx: AppContext): Promise<void> {
+  const { homedir } = await import('node:os');
+  if (!['.claude/skills', '.codex/skills'].some((f) => existsSync(`${homedir()}/${f}`))) return;
+  try {
+    const [{ loadCatalog }, { offerOtherSkills }] = await Promise.all([
+      import('./skills/catalog.js'),
+      import('./skills/import-other.js'),
+    ]);
+    await offerOtherSkills(ctx, await loadCatalog(ctx, () => {}));
+  } catch (err) {
+    log().debug("other clients' skills not offered", { error: String(err) });
+  }
 }
 
 /** Where a one-shot message came from, so an empty one is explained in the person's terms. */

@@ -54,7 +54,7 @@ export const SUBCOMMANDS = [
 ] as const;
 /** Flags a subcommand takes more than once (folder runs' lists, `zhi mcp add --env/--header`). */
 const REPEATED = new Set([...FOLDER_LISTS, 'env', 'header']);
-const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule', 'watch']);
+const SUBS_WITH_EXTRA = new Set(['run', 'usage', 'sessions', 'mcp', 'schedule', 'watch', 'skill']);
 
 const VALUE_FLAGS: Record<string, keyof GlobalFlags> = {
   '--model': 'model',

@@ -4,6 +4,7 @@
  * scopes such as `Bash(python3:*)`, and values with an unquoted colon.
  */
 import type { MessageKey } from '../support/i18n/index.js';
+import { isValidSkillName } from './schema.js';
 
 export const MAX_SPEC_NAME = 64;
 export const MAX_DESCRIPTION = 1024;
@@ -17,7 +18,7 @@ export function specNameProblem(
   folder: string,
 ): { key: MessageKey; params: Record<string, string> } | undefined {
   if (name.length > MAX_SPEC_NAME || !SPEC_NAME_RE.test(name)) {
-    return { key: 'skills.spec.name', params: { name } };
+    return { key: 'skills.spec.name', params: { name, used: isValidSkillName(name) ? name : folder } };
   }
   if (name !== folder) return { key: 'skills.spec.folder', params: { name, folder } };
   return undefined;
@@ -40,6 +41,14 @@ export function quoteColonValues(yaml: string): string | undefined {
     return `${m[1]}: ${JSON.stringify(value)}`;
   });
   return changed ? lines.join('\n') : undefined;
+}
+
+/**
+ * Instructions that have the model write and run code (Anthropic's document skills: "write a
+ * Python script using openpyxl"): such a skill gets run_script when it names no tools.
+ */
+export function asksForCode(body: string): boolean {
+  return /\b(python3?|node(\.js)?|javascript|typescript)\b|\.(py|mjs|cjs|js)\b|\bscripts?\b/i.test(body);
 }
 
 /** Agent Skills `allowed-tools` (Claude-style names or zhi's) mapped to zhi's tools. */

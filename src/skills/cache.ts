@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../support/atomic.js';
 import type { LoadOutcome } from './loader.js';
 
 /** Bump when the shape of a loaded Skill or of its issues changes. */
-const CACHE_SCHEMA = 1;
+const CACHE_SCHEMA = 2;
 
 interface Entry {
   key: string;

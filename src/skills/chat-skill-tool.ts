@@ -8,13 +8,18 @@ import { z } from 'zod';
 import type { Language } from '../support/i18n/index.js';
 import type { AnyTool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
+import { asksForCode } from './agent-skills.js';
 import { BUNDLED_RESULT_BYTES, readBundled, skillFolderLines } from './bundled.js';
 import type { Skill } from './schema.js';
 import { SkillLimits } from './skill-limits.js';
 
 export const CHAT_SKILL_TOOL = 'skill';
-/** A description in the chat's skill list is cut here: the list is sent with every request. */
-const LISTED_DESCRIPTION = 200;
+/**
+ * The descriptions of the chat's skill list, together, stay under this many characters: the list
+ * is sent with every request. Past it, whole skills lose their description (never cut mid-way:
+ * an Agent Skill's trigger words are often its description's last) and are named on one line.
+ */
+export const LISTED_DESCRIPTIONS_BUDGET = 8000;
 
 const schema = z.object({
   name: z.string(),
@@ -22,26 +27,38 @@ const schema = z.object({
   offset: z.coerce.number().int().min(0).optional().describe('From the end marker.'),
 });
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /**
  * The skills as the chat's system prompt lists them. The person's own skills (and the ones they
- * installed) get a line each with their description: the model cannot guess what they are for.
- * zhi's built-ins are named on one line: their names say what they do, and the list goes out
- * with every request.
+ * installed) get a line each with their whole description: the model cannot guess what they are
+ * for, and the spec's "when to use it" comes last. zhi's built-ins are named on one line: their
+ * names say what they do, and the list goes out with every request.
  */
-export function skillListing(skills: Iterable<Skill>, language: Language): string {
+export function skillListing(
+  skills: Iterable<Skill>,
+  language: Language,
+  budget = LISTED_DESCRIPTIONS_BUDGET,
+): string {
   const sorted = [...skills].sort((a, b) => a.name.localeCompare(b.name));
   const builtins = sorted.filter((s) => s.source === 'builtin').map((s) => s.name);
   const lines = builtins.length ? [`- built-in: ${builtins.join(', ')}`] : [];
+  const unlisted: string[] = [];
+  let left = budget;
   for (const s of sorted) {
     if (s.source === 'builtin') continue;
-    const description = language === 'zh' && s.descriptionZh ? s.descriptionZh : s.description;
-    lines.push(`- ${s.name}: ${oneLine(description, LISTED_DESCRIPTION)}`);
+    const description = oneLine(language === 'zh' && s.descriptionZh ? s.descriptionZh : s.description);
+    if (description.length > left) {
+      unlisted.push(s.name);
+      continue;
+    }
+    left -= description.length;
+    lines.push(`- ${s.name}: ${description}`);
   }
+  if (unlisted.length)
+    lines.push(`- more (the list is full; load one to see what it is for): ${unlisted.join(', ')}`);
   return lines.join('\n');
 }
 
@@ -52,6 +69,11 @@ export function skillBody(skill: Skill, o: { shell: boolean }): string {
   if (skill.format === 'yaml') {
     notes.push(
       `This is one of zhi's own skills; the person can also run it as a recipe of its own with /run ${skill.name}.`,
+    );
+  }
+  if (skill.format === 'skill-md' && asksForCode(skill.systemPrompt)) {
+    notes.push(
+      'Code its instructions ask you to write and run (a Python or Node script): pass it to run_script, which shows it to the person and runs it sandboxed in the current folder; files it makes go in the output folder. The shell refuses `python3 -c`, heredocs and programs written in the output folder.',
     );
   }
   const limit = SkillLimits.note(skill);

@@ -4,7 +4,13 @@ import { basename, dirname, extname } from 'node:path';
 import { isMap, isSeq, LineCounter, type Node } from 'yaml';
 import { parseYamlSafe } from '../support/yaml.js';
 import { SKILL_DEFAULT_TOOL_NAMES } from '../tools/index.js';
-import { MAX_DESCRIPTION, mapAllowedTools, quoteColonValues, specNameProblem } from './agent-skills.js';
+import {
+  asksForCode,
+  MAX_DESCRIPTION,
+  mapAllowedTools,
+  quoteColonValues,
+  specNameProblem,
+} from './agent-skills.js';
 import { isScript, listResources } from './bundled.js';
 import {
   fail,
@@ -17,6 +23,7 @@ import {
   zodIssue,
 } from './issues.js';
 import {
+  isValidSkillName,
   KNOWN_KEYS,
   type Skill,
   type SkillFile,
@@ -201,8 +208,11 @@ function skillMdData(
   // Agent Skills name the skill after its folder; accept a front matter without `name`.
   const folderName = basename(o.folder ?? dirname(o.file));
   if (raw.name === undefined) data.name = folderName;
-  const specErrors = specProblems(raw, folderName, root, o.file, lineAt);
-  if (specErrors.length) return { errors: specErrors, warnings };
+  // The client guide's leniency: a slip of the specification (a long description, a name unlike
+  // its folder) loads with a warning. A name zhi cannot use at all gives way to the folder's.
+  if (typeof raw.name === 'string' && !isValidSkillName(raw.name) && isValidSkillName(folderName))
+    data.name = folderName;
+  warnings.push(...specProblems(raw, folderName, root, o.file, lineAt));
   const metadata = raw.metadata as Record<string, unknown> | undefined;
   if (raw.version === undefined && typeof metadata === 'object' && metadata?.version !== undefined)
     data.version = metadata.version;
@@ -215,7 +225,8 @@ function skillMdData(
   }
   // A skill that ships scripts (in any folder) needs the shell to run them (each command still asks).
   const scripts = (o.resources ?? []).some(isScript);
-  data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : [])];
+  const code = asksForCode(parts.body) ? ['run_script'] : [];
+  data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : []), ...code];
   const limits = {
     ...(mapped.shellScopes ? { shellScopes: mapped.shellScopes } : {}),
     ...(mapped.tools ? { allowedTools: mapped.tools } : {}),
@@ -234,7 +245,8 @@ function buildSkill(
 ): Skill {
   const stem =
     o.format === 'skill-md' ? basename(o.folder ?? dirname(o.file)) : basename(o.file, extname(o.file));
-  if (stem !== skillData.name) {
+  // A SKILL.md's name and folder are compared by specProblems, with the specification's words.
+  if (stem !== skillData.name && o.format !== 'skill-md') {
     const line = keyLine(root, 'name', lineAt);
     warnings.push(issue(o.file, 'skills.warn.nameMismatch', { name: skillData.name, stem }, line, 'name'));
   }
@@ -275,7 +287,7 @@ export function splitFrontMatter(text: string): { yaml: string; body: string; bo
 
 export { mapAllowedTools } from './agent-skills.js';
 
-/** The specification's rules for `name` (format, equal to the folder) and `description` length. */
+/** The specification's rules for `name` (format, equal to the folder) and `description` length: warnings. */
 function specProblems(
   raw: Record<string, unknown>,
   folder: string,

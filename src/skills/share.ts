@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { listResources } from './bundled.js';
 import { isValidSkillName, type Skill } from './schema.js';
+import { NotOneSkill, plainSkill } from './share-plain.js';
 import { contentHash } from './trust.js';
 
 export const MANIFEST = 'zhi-skill.json';
@@ -84,10 +85,16 @@ export interface Unpacked {
   manifest: Manifest;
   /** Paths as in the zip (`<name>/SKILL.md`…), checked against the manifest. */
   files: Map<string, Uint8Array>;
+  /** A plain zip of a skill folder: the manifest is zhi's own, made from the files. */
+  plain?: boolean;
 }
 
-/** Check and unpack zip bytes. Throws ShareError with a reason a person can act on. */
-export async function unpackSkill(zip: Uint8Array): Promise<Unpacked> {
+/**
+ * Check and unpack zip bytes: a package of `zhi skill export`, or a plain zip of a skill folder
+ * (named after its folder, or `fallbackName`: the zip's file name). Throws ShareError with a
+ * reason a person can act on.
+ */
+export async function unpackSkill(zip: Uint8Array, fallbackName = ''): Promise<Unpacked> {
   if (zip.length > LIMITS.zipBytes)
     throw new ShareError(`the file is larger than ${LIMITS.zipBytes / 1024 / 1024} MB`);
   const { unzipSync, strFromU8 } = await import('fflate');
@@ -115,7 +122,7 @@ export async function unpackSkill(zip: Uint8Array): Promise<Unpacked> {
   if (total > LIMITS.totalBytes)
     throw new ShareError('its files unpack to more than zhi accepts (a zip bomb?)');
   const raw = files[MANIFEST];
-  if (!raw) throw new ShareError(`it has no ${MANIFEST}: it was not made by \`zhi skill export\``);
+  if (!raw) return plain(files, fallbackName, strFromU8);
   let parsed: unknown;
   try {
     parsed = JSON.parse(strFromU8(raw));
@@ -137,6 +144,20 @@ export async function unpackSkill(zip: Uint8Array): Promise<Unpacked> {
   const missing = manifest.files.find((f) => !out.has(f.path));
   if (missing) throw new ShareError(`"${missing.path}" is listed in the manifest but missing`);
   return { manifest, files: out };
+}
+
+function plain(
+  files: Record<string, Uint8Array>,
+  fallback: string,
+  text: (b: Uint8Array) => string,
+): Unpacked {
+  try {
+    return { ...plainSkill(files, fallback, text), plain: true };
+  } catch (err) {
+    if (err instanceof NotOneSkill)
+      throw new ShareError(`${err.message}: it is neither a skill folder nor made by \`zhi skill export\``);
+    throw err;
+  }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;

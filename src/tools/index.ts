@@ -6,6 +6,7 @@
 import { FILE_TOOLS } from './files/entries.js';
 import { OCR_TOOL } from './ocr/entry.js';
 import { ToolRegistry } from './registry.js';
+import { SCRIPT_TOOL } from './script/entry.js';
 import { SHELL_TOOL } from './shell/entry.js';
 import { offerToolSearch } from './tool-search/tool-search.js';
 import type { ToolDeps, ToolEntry, ToolTraits } from './types.js';
@@ -19,6 +20,7 @@ const ENTRIES: readonly ToolEntry[] = [
   FILE_TOOLS[2]!,
   OCR_TOOL,
   SHELL_TOOL,
+  SCRIPT_TOOL,
   ...WEB_TOOLS,
 ];
 

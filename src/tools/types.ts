@@ -156,6 +156,16 @@ export interface Assessment {
   summary?: { text: string; risky: boolean };
   /** Answers besides yes and no, each widening what this one call may do. */
   choices?: ApprovalChoice[];
+  /**
+   * Ask a person even where the tool's kind would let the call run unasked (`--auto`), and so
+   * never by a lasting rule either: run_script where there is no sandbox.
+   */
+  asks?: boolean;
+  /**
+   * Lines shown under the call, before the warning: what the call will run that its arguments do
+   * not say (the content of a skill's bundled script the shell runs).
+   */
+  shows?: string[];
   /** The whole preview when `preview` is folded (a long command): shown when the person asks. */
   full?: string;
   /**

@@ -227,20 +227,24 @@ describe('zhi run with a real SKILL.md', () => {
     expect(system(fake.chatRequests()[0]!)).toContain('Write release notes from the git log.');
   });
 
-  it('refuses a SKILL.md whose name breaks the rules or differs from its folder, naming the rule', async () => {
-    mkdirSync(join(home, 'skills', 'my-skill'), { recursive: true });
-    writeFileSync(
-      join(home, 'skills', 'my-skill', 'SKILL.md'),
-      '---\nname: My_Skill\ndescription: d\n---\nbody\n',
-    );
-    mkdirSync(join(home, 'skills', 'other'), { recursive: true });
-    writeFileSync(
-      join(home, 'skills', 'other', 'SKILL.md'),
-      `---\nname: other\ndescription: ${'x'.repeat(1100)}\n---\nbody\n`,
-    );
+  it('loads a SKILL.md with a slip of the spec (name, folder, long description) and warns, naming the rule', async () => {
+    const write = (folder: string, front: string) => {
+      mkdirSync(join(home, 'skills', folder), { recursive: true });
+      writeFileSync(join(home, 'skills', folder, 'SKILL.md'), `---\n${front}\n---\nbody\n`);
+    };
+    write('my-skill', 'name: My_Skill\ndescription: d');
+    write('spaced', 'name: My Skill\ndescription: d');
+    write('pdf-tools', 'name: pdf\ndescription: d');
+    write('other', `name: other\ndescription: ${'x'.repeat(1100)}`);
     const r = await zhi(['skill', 'list']);
+    expect(r.code).toBe(0);
     expect(r.stderr).toContain('the name "My_Skill" breaks the Agent Skills rules');
-    expect(r.stderr).toContain('the description is 1100 characters long; the limit is 1024');
-    expect(r.stdout).not.toContain('my-skill');
+    expect(r.stderr).toContain('it is loaded as "My_Skill"');
+    expect(r.stderr).toContain('it is loaded as "spaced"');
+    expect(r.stderr).toContain('the name "pdf" differs from the skill\'s folder "pdf-tools"');
+    expect(r.stderr).toContain(
+      'the description is 1100 characters long, over the Agent Skills limit of 1024',
+    );
+    for (const name of ['My_Skill', 'spaced', 'pdf', 'other']) expect(r.stdout).toContain(name);
   });
 });

@@ -165,4 +165,42 @@ describe('zhi skill export / import', () => {
     expect(changed.stderr).toContain('does not match the manifest');
     expect(existsSync(join(bob, 'skills', 'evil'))).toBe(false);
   });
+
+  it('imports a plain zip of a skill folder (a top folder, or SKILL.md at the root), ignoring macOS entries', async () => {
+    const md = strToU8(
+      '---\nname: tidy-notes\ndescription: Tidy notes. Use when notes are messy.\n---\nTidy them.\n',
+    );
+    writeFileSync(
+      join(work, 'download.zip'),
+      zipSync({
+        'tidy-notes/SKILL.md': md,
+        'tidy-notes/scripts/tidy.py': strToU8('print("tidy")\n'),
+        '__MACOSX/tidy-notes/._SKILL.md': strToU8('junk'),
+      }),
+    );
+    const imp = await as(bob, ['skill', 'import', 'download.zip', '--yes']);
+    expect(imp.code).toBe(0);
+    expect(imp.stderr).toContain('2 files: SKILL.md, scripts/tidy.py');
+    expect(imp.stderr).toContain('It is not trusted yet');
+    expect(readFileSync(join(bob, 'skills', 'tidy-notes', 'scripts', 'tidy.py'), 'utf8')).toBe(
+      'print("tidy")\n',
+    );
+    expect(existsSync(join(bob, 'skills', 'tidy-notes', '__MACOSX'))).toBe(false);
+
+    // The folder's content zipped: named by the SKILL.md's own name.
+    const home2 = tempDir('zhi-carol-');
+    try {
+      writeFileSync(join(work, 'flat.zip'), zipSync({ 'SKILL.md': md, 'ref.md': strToU8('r') }));
+      const flat = await e.zhi(['skill', 'import', 'flat.zip', '--yes'], { home: home2 });
+      expect(flat.code).toBe(0);
+      expect(existsSync(join(home2, 'skills', 'tidy-notes', 'ref.md'))).toBe(true);
+    } finally {
+      cleanup(home2);
+    }
+
+    writeFileSync(join(work, 'two.zip'), zipSync({ 'a/x.md': strToU8('x'), 'b/y.md': strToU8('y') }));
+    const two = await as(bob, ['skill', 'import', 'two.zip', '--yes']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('it has no SKILL.md at its root or in its one top folder');
+  });
 });

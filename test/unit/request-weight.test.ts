@@ -52,6 +52,26 @@ describe('the chat skill list', () => {
     );
   });
 
+  it('gives whole descriptions, past 200 characters, with the trigger words at their end', () => {
+    const long = `${'Create, edit and analyse spreadsheets with formulas and charts. '.repeat(15)}Use when the user asks for an xlsx.`;
+    expect(long.length).toBeGreaterThan(900);
+    expect(skillListing([skill('xlsx', 'user', long)], 'en')).toBe(`- xlsx: ${long.trim()}`);
+  });
+
+  it('keeps all descriptions under the budget by leaving out whole ones, named on a last line', () => {
+    const d = (c: string) => c.repeat(300);
+    const listing = skillListing(
+      [skill('a-one', 'user', d('a')), skill('b-two', 'user', d('b')), skill('c-three', 'user', d('c'))],
+      'en',
+      700,
+    );
+    expect(listing.split('\n')).toEqual([
+      `- a-one: ${d('a')}`,
+      `- b-two: ${d('b')}`,
+      '- more (the list is full; load one to see what it is for): c-three',
+    ]);
+  });
+
   it('has no built-in line when there are only user skills', () => {
     expect(skillListing([skill('mine', 'user', 'Mine')], 'en')).toBe('- mine: Mine');
   });

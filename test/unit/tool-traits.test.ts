@@ -15,6 +15,7 @@ describe('tool traits come from the tool table', () => {
       'file_list',
       'ocr',
       'shell',
+      'run_script',
       'web_fetch',
       'web_search',
     ]);
@@ -22,6 +23,8 @@ describe('tool traits come from the tool table', () => {
     expect(traitsOf('shell')).toMatchObject({ trust: 'skills.trust.shell', needsPerson: true });
     expect(traitsOf('file_read')).toEqual({ skillDefault: true });
     expect(traitsOf('shell').skillDefault).toBeUndefined();
+    expect(traitsOf('run_script')).toMatchObject({ trust: 'skills.trust.script', writesOutput: true });
+    expect(traitsOf('run_script').deferredAs).toBeDefined();
     expect(traitsOf('summarize')).toEqual({});
     expect(traitsOf('files__write_file')).toEqual({});
   });

@@ -9,11 +9,12 @@ import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
 import { findFfmpeg } from '../../tools/asr/ffmpeg.js';
 import { findSoffice } from '../../tools/files/readers/soffice.js';
+import { findInterpreter } from '../../tools/script/interpreters.js';
 import { sandboxFacts, sandboxFor } from '../../tools/shell/sandbox.js';
 import { makeClient } from '../client.js';
 import type { AppContext } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
-import { audioCheck, officeCheck, sandboxCheck } from './doctor-sandbox.js';
+import { audioCheck, officeCheck, sandboxCheck, scriptsCheck } from './doctor-sandbox.js';
 import { aclCheck, asWindowsNote, codePageCheck, elevationCheck, shellCheck } from './doctor-windows.js';
 
 export interface Check {
@@ -110,6 +111,7 @@ export const CHECKS: DoctorCheck[] = [
   mcpCheck,
   () => officeCheck(findSoffice()),
   () => audioCheck(findFfmpeg()),
+  () => scriptsCheck({ python: findInterpreter('python'), node: findInterpreter('node') }),
   aclCheck,
   shellCheck,
   elevationCheck,

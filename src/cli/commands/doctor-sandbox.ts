@@ -71,3 +71,16 @@ export function audioCheck(ffmpeg: string | undefined): Check {
   if (ffmpeg) return { ok: true, lines: [t('doctor.audio.ffmpeg', { path: visible(ffmpeg), seconds })] };
   return { ok: false, optional: true, lines: [t('doctor.audio.native', { seconds }), t(ffmpegAdvice())] };
 }
+
+/** Which interpreters run_script finds here (python3, node): one missing is a note, not a fault. */
+export function scriptsCheck(found: { python?: string | undefined; node?: string | undefined }): Check {
+  const lines = [
+    found.python
+      ? t('doctor.scripts.found', { language: 'Python 3', path: visible(found.python) })
+      : t('doctor.scripts.missing', { language: 'Python 3', env: 'ZHI_PYTHON' }),
+    found.node
+      ? t('doctor.scripts.found', { language: 'Node.js', path: visible(found.node) })
+      : t('doctor.scripts.missing', { language: 'Node.js', env: 'ZHI_NODE' }),
+  ];
+  return { ok: Boolean(found.python && found.node), optional: true, lines };
+}

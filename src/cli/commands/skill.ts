@@ -22,10 +22,19 @@ const ACTIONS = ['list', 'show', 'new', 'edit', 'delete', 'trust', 'export', 'im
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
 
-/** `zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>… | export <name> [file] | import <file|url>` */
+/** `zhi skill list | show <name> | new | edit <name> | delete <name> | trust <name>… | export <name> [file] | import <file|url> | import --from claude|codex` */
 export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const [action = 'list', ...names] = ctx.args.positionals;
   if (!ACTIONS.includes(action)) throw unknownAction(action);
+  // `--from` is import's alone (`zhi skill import --from claude`); any other option is a slip.
+  const stray = Object.keys(ctx.args.extra).find((k) => !(action === 'import' && k === 'from'));
+  if (stray !== undefined) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'cli.err.unknownFlag', params: { flag: `--${stray}`, value: '' } },
+      tries: [{ key: 'cli.try.help' }],
+    });
+  }
   if (action === 'new') {
     const { newSkillConversation } = await import('../skills/create.js');
     return newSkillConversation(ctx, names[0]);
@@ -33,6 +42,11 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
   const catalog = await loadCatalog(ctx, err);
   if (action === 'list') return list(ctx, catalog);
   const name = names[0];
+  const from = ctx.args.extra.from;
+  if (action === 'import' && typeof from === 'string' && !name) {
+    const { importFromClient } = await import('../skills/import-other.js');
+    return importFromClient(ctx, catalog, from);
+  }
   if (!name) {
     // import takes a file or an address, the others a skill's name: say which is missing.
     throw new ZhiError({

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { BodyTooLarge, readBytesCapped } from '../../llm/body.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { loadSkillFile } from '../../skills/loader.js';
@@ -84,6 +84,7 @@ export async function importSkill(
   try {
     unpacked = await unpackSkill(
       await fetchZip(/^https?:/i.test(source) ? source : resolve(ctx.cwd, source)),
+      basename(source.replace(/[?#].*$/, ''), '.zip'),
     );
   } catch (err) {
     const why = err instanceof ShareError ? err.message : (err as Error).message;
@@ -119,6 +120,8 @@ export async function importSkill(
           .join('\n'),
       });
     }
+    // A plain zip's manifest is zhi's own: the tools are the loaded skill's.
+    if (unpacked.plain) manifest.tools = loaded.skill.tools;
     process.stderr.write(`${summary(ctx, manifest, loaded.skill.description)}\n`);
     // A built-in skill of the same name is shadowed from now on: say so before asking.
     if (existing?.source === 'builtin')

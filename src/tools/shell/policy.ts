@@ -30,7 +30,7 @@ import { checkIndirect } from './programs.js';
 import { NON_RUNNERS } from './rules.js';
 import { checkScript } from './script-files.js';
 import { secretWordIn } from './secrets.js';
-import { changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
+import { type BundledScript, changeDir, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
 import { ALTERNATIVES, parseBash, UnparsableError } from './tree.js';
 import { windowsSecretIn } from './windows-egress.js';
 import { longName } from './windows-families.js';
@@ -49,6 +49,8 @@ export interface Finding {
 export interface ShellVerdict {
   level: 'refuse' | 'warn' | 'allow';
   findings: Finding[];
+  /** Scripts of a skill's folder the line runs, to be shown in the approval. */
+  bundled?: BundledScript[];
 }
 
 export interface PolicyOptions {
@@ -62,6 +64,8 @@ export interface PolicyOptions {
   outputDir?: string;
   /** zhi runs as an administrator on Windows (elevation.ts): said in every question. */
   elevated?: boolean;
+  /** The folders of the Agent Skills in use: their scripts are shown, not read line by line. */
+  skillFolders?: readonly string[];
 }
 
 const MAX_DEPTH = 8;
@@ -72,6 +76,8 @@ export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerd
     home: slash(opts.home ?? homedir()),
     cwd: slash(opts.cwd ?? process.cwd()),
     ...(opts.outputDir ? { output: slash(opts.outputDir) } : {}),
+    ...(opts.skillFolders?.length ? { skillFolders: opts.skillFolders.map(slash) } : {}),
+    bundled: [],
   };
   if ((opts.platform ?? process.platform) === 'win32') {
     const env = opts.env ?? (process.platform === 'win32' ? process.env : windowsEnvFor(ctx.home));
@@ -84,7 +90,8 @@ export function assessCommand(line: string, opts: PolicyOptions = {}): ShellVerd
   if (ctx.cmd && opts.elevated && !unique.some((f) => f.level === 'refuse'))
     unique.unshift(warn('elevated', 'shell.warn.elevated'));
   const level = unique.some((f) => f.level === 'refuse') ? 'refuse' : unique.length ? 'warn' : 'allow';
-  return { level, findings: unique };
+  const bundled = [...new Map((ctx.bundled ?? []).map((b) => [b.path, b])).values()];
+  return { level, findings: unique, ...(bundled.length ? { bundled } : {}) };
 }
 
 /** The text for a person (and the model): the first refusal, or every warning joined. */

@@ -2,7 +2,10 @@
  * Script files a command runs (`bash run.sh`, `source ./x.sh`, `./zhi-output/run.sh`): what they
  * do is not on the command line. A file in the output folder was written by the model, so running
  * it is refused; a shell script elsewhere is read and its lines checked like the command's own; a
- * shell script that cannot be read, or that the same line writes first, is refused.
+ * shell script that cannot be read, or that the same line writes first, is refused. A script of an
+ * Agent Skill's folder (a folder the sandbox shows read-only) is not checked line by line — real
+ * skills' scripts use variables as programs (`$SED_INPLACE`) and name their own files twice — but
+ * collected, so the approval shows it whole and the person decides.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
@@ -41,6 +44,11 @@ export function checkScript(program: string, args: string[], ctx: PathContext): 
   const file = direct ? program : operand;
   if (file === undefined || isDynamic(file)) return {};
   const path = absolutePaths(file, ctx)[0];
+  if (path !== undefined && inSkillFolder(path, ctx)) {
+    const text = readScript(path);
+    ctx.bundled?.push({ file, path, ...(text !== undefined ? { text } : {}) });
+    return {};
+  }
   const placed = whereWritten(file, path, ctx, 1);
   if (placed.finding) return placed;
   if (!direct && !runsShellScript(name)) return {};
@@ -68,6 +76,11 @@ export function moduleOperand(name: string, args: string[]): string | undefined 
     if (!a.startsWith('-') || /^-[A-Za-z]*c/.test(a)) return undefined;
   }
   return undefined;
+}
+
+function inSkillFolder(path: string, ctx: PathContext): boolean {
+  const p = posix.normalize(path);
+  return (ctx.skillFolders ?? []).some((f) => p.startsWith(`${posix.normalize(f).replace(/\/$/, '')}/`));
 }
 
 function unseen(file: string): ScriptVerdict {

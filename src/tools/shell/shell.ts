@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
 import { controlsIn, hasControl, visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
+import { displayPath } from '../paths.js';
 import {
   type Assessment,
   type ShellSettings,
@@ -29,6 +30,7 @@ import {
   sandboxSoon,
 } from './sandbox.js';
 import { LIMITS } from './sandbox-args.js';
+import type { BundledScript } from './targets.js';
 
 export { visible } from '../../support/sanitize.js';
 
@@ -56,13 +58,17 @@ export function createShellTool(settings: ShellSettings = DEFAULT_SETTINGS): Too
       const sandbox = sandboxSoon(settings.sandbox);
       const verdict = await assessLine(args.command, ctx);
       if (verdict.refuse) return verdict;
-      const full = commandPreview(args.command).full;
+      const shown = verdict.bundled ? bundledLines(verdict.bundled, ctx) : undefined;
+      const full = shown?.folded
+        ? [...(commandPreview(args.command).full ?? [args.command]), ...shown.all]
+        : commandPreview(args.command).full;
       const standing = verdict.warning ? undefined : await standingFor(args.command);
       return {
         ...verdict,
         ...sandboxSummary(await sandbox, ctx),
         ...(full ? { full: full.join('\n') } : {}),
         ...(standing ? { standing } : {}),
+        ...(shown ? { shows: shown.lines } : {}),
       };
     },
     execute: (args, ctx) => execute(args, ctx, settings),
@@ -93,7 +99,10 @@ const shell: Omit<Tool<typeof schema>, 'execute'> = {
 };
 
 /** The policy's verdict on a command line (refusal, warning), before the sandbox is named. */
-async function assessLine(command: string, ctx: ToolContext): Promise<Assessment> {
+async function assessLine(
+  command: string,
+  ctx: ToolContext,
+): Promise<Assessment & { bundled?: BundledScript[] }> {
   // A control character could make the command look different on the screen from what runs.
   if (hasControl(command)) {
     const shown = controlsIn(command).join(' ');
@@ -114,7 +123,9 @@ async function assessLine(command: string, ctx: ToolContext): Promise<Assessment
     );
   }
   const elevated = await isElevated();
-  return describeVerdict(assessCommand(command, { cwd: ctx.cwd, outputDir: ctx.outputDir, elevated }));
+  const skillFolders = ctx.extraReadable ?? [];
+  const verdict = assessCommand(command, { cwd: ctx.cwd, outputDir: ctx.outputDir, elevated, skillFolders });
+  return { ...describeVerdict(verdict), ...(verdict.bundled ? { bundled: verdict.bundled } : {}) };
 }
 
 /**
@@ -172,6 +183,42 @@ async function execute(args: ShellArgs, ctx: ToolContext, settings: ShellSetting
       return `${probe.stdout}\n${probe.stderr}`;
     }));
   return { content: resultText(result, args, ctx, blocked), isError: failed };
+}
+
+/** Lines of a bundled script shown in the approval before `v` shows the rest. */
+const SHOWN_SCRIPT_LINES = 40;
+
+/**
+ * A skill's scripts the command runs, as the approval shows them: each file's name and line
+ * count, then its lines (the first 40; `v` shows all). The text is the file's now, and the skill's
+ * folder is read-only inside the sandbox, so it is what runs.
+ */
+function bundledLines(
+  scripts: readonly BundledScript[],
+  ctx: Pick<ToolContext, 'cwd'>,
+): { lines: string[]; all: string[]; folded: boolean } {
+  const lines: string[] = [];
+  const all: string[] = [];
+  let folded = false;
+  for (const s of scripts) {
+    const file = displayPath(ctx.cwd, s.path);
+    if (s.text === undefined) {
+      const line = t('shell.bundled.unreadable', { file });
+      lines.push(line);
+      all.push(line);
+      continue;
+    }
+    const text = s.text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
+    const header = t('shell.bundled.header', { file, lines: text.length });
+    const body = text.map((l) => `  │ ${l}`);
+    lines.push(header, ...body.slice(0, SHOWN_SCRIPT_LINES));
+    all.push(header, ...body);
+    if (body.length > SHOWN_SCRIPT_LINES) {
+      folded = true;
+      lines.push(t('shell.bundled.more', { count: body.length - SHOWN_SCRIPT_LINES }));
+    }
+  }
+  return { lines, all, folded };
 }
 
 /** For the model: how the command ended, its output, and what the sandbox allowed. */

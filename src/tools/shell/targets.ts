@@ -21,6 +21,21 @@ export interface PathContext {
   output?: string;
   /** Every word and redirect target of the line's commands (is a script written on the same line?). */
   lineWords?: string[];
+  /**
+   * The folders of the Agent Skills in use (absolute, forward slashes): read-only inside the
+   * sandbox, so a script bundled there is shown whole to the person instead of checked line by line.
+   */
+  skillFolders?: string[];
+  /** The bundled scripts the line runs, collected for the approval (script-files.ts). */
+  bundled?: BundledScript[];
+}
+
+/** A script of a skill's folder that a command runs: its path as written and its text. */
+export interface BundledScript {
+  file: string;
+  path: string;
+  /** Undefined when it cannot be read as text (binary, too large, gone). */
+  text?: string;
 }
 
 export type TargetVerdict = 'critical' | 'computed' | 'ordinary';

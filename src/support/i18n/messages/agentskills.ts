@@ -33,9 +33,26 @@ export const agentskills = defineMessages(
     'skills.share.installed':
       'Installed the skill {name} in {file}. It is not trusted yet: its first run asks.',
     'skills.spec.name':
-      'the name "{name}" breaks the Agent Skills rules: lowercase letters, digits and single hyphens, not at the start or end, at most 64 characters',
-    'skills.spec.folder': 'the name "{name}" must be the same as the skill\'s folder "{folder}"',
-    'skills.spec.description': 'the description is {length} characters long; the limit is {max}',
+      'the name "{name}" breaks the Agent Skills rules (lowercase letters, digits and single hyphens, not at the start or end, at most 64 characters); it is loaded as "{used}"',
+    'skills.spec.folder':
+      'the name "{name}" differs from the skill\'s folder "{folder}" (the Agent Skills rules want them the same); it is loaded as "{name}"',
+    'skills.spec.description':
+      'the description is {length} characters long, over the Agent Skills limit of {max}; it is loaded whole',
+    'skills.other.have': 'already in zhi: {file}',
+    'skills.other.unknown': 'zhi does not know the client "{client}".',
+    'skills.other.tryClients': 'Give one of: {clients} (for example `zhi skill import --from claude`).',
+    'skills.other.none': 'No skills found in {folder}.',
+    'skills.other.header': 'Skills of {client} in {folder}:',
+    'skills.other.question':
+      'Copy the skills above into zhi ({count})? They stay untrusted: their first run that can write files or run commands asks.',
+    'skills.other.needYes':
+      'Copying the skills above ({count}) needs a confirmation, and no one can be asked here.',
+    'skills.other.tryYes': 'Read the list above, then add --yes: `zhi skill import --from {client} --yes`.',
+    'skills.other.notCopied': '{name} was not copied: {reason}',
+    'skills.other.copied':
+      'Copied into {folder}: {names}. They are not trusted yet: their first run that can write files or run commands asks.',
+    'skills.other.notice':
+      'Skills of {client} that zhi does not have are in {folder} ({count}). `{command}` lists them and copies them after you say yes. (Said once.)',
     'skills.warn.modelFallback':
       'the skill {skill} asks for the model "{model}", which zhi does not know; it runs on {fallback} instead',
   },
@@ -64,9 +81,24 @@ export const agentskills = defineMessages(
       '它将取代内置技能 {name}：`zhi run {name}` 将运行这个技能。要恢复内置技能，用 `zhi skill delete {name}` 删除它。',
     'skills.share.installed': '已将技能 {name} 安装到 {file}。它尚未受信任：第一次运行时会询问。',
     'skills.spec.name':
-      '名称 “{name}” 不符合 Agent Skills 规范：只能使用小写字母、数字和单个连字符，不能以连字符开头或结尾，最多 64 个字符',
-    'skills.spec.folder': '名称 “{name}” 必须与技能文件夹名 “{folder}” 相同',
-    'skills.spec.description': '描述长 {length} 个字符，上限是 {max}',
+      '名称 “{name}” 不符合 Agent Skills 规范（只能使用小写字母、数字和单个连字符，不能以连字符开头或结尾，最多 64 个字符）；按 “{used}” 加载',
+    'skills.spec.folder':
+      '名称 “{name}” 与技能文件夹名 “{folder}” 不同（Agent Skills 规范要求二者相同）；按 “{name}” 加载',
+    'skills.spec.description': '描述长 {length} 个字符，超过 Agent Skills 规范的上限 {max}；仍完整加载',
+    'skills.other.have': 'zhi 中已有：{file}',
+    'skills.other.unknown': 'zhi 不认识客户端 “{client}”。',
+    'skills.other.tryClients': '请给出其中之一：{clients}（例如 `zhi skill import --from claude`）。',
+    'skills.other.none': '{folder} 中没有找到技能。',
+    'skills.other.header': '{client} 在 {folder} 中的技能：',
+    'skills.other.question':
+      '把这 {count} 个技能复制到 zhi 吗？它们将保持未受信任：第一次运行需要写文件或执行命令时会询问。',
+    'skills.other.needYes': '复制 {count} 个技能需要确认，而这里无法询问。',
+    'skills.other.tryYes': '阅读上面的列表后加上 --yes：`zhi skill import --from {client} --yes`。',
+    'skills.other.notCopied': '{name} 没有复制：{reason}',
+    'skills.other.copied':
+      '已复制到 {folder}：{names}。它们尚未受信任：第一次运行需要写文件或执行命令时会询问。',
+    'skills.other.notice':
+      '{client} 在 {folder} 中有 {count} 个 zhi 还没有的技能。运行 `{command}` 可以列出它们，经你同意后复制过来。（只提示这一次。）',
     'skills.warn.modelFallback':
       '技能 {skill} 要求使用模型 “{model}”，zhi 不认识该模型；改用 {fallback} 运行',
   },

@@ -23,6 +23,7 @@ import { repl } from './repl.js';
 import { runs } from './runs.js';
 import { safety } from './safety.js';
 import { schedule } from './schedule.js';
+import { script } from './script.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
 import { shell } from './shell.js';
@@ -59,6 +60,7 @@ type En = typeof cli.en &
   typeof page.en &
   typeof policy.en &
   typeof schedule.en &
+  typeof script.en &
   typeof web.en &
   typeof allow.en;
 
@@ -91,6 +93,7 @@ const groups = [
   page,
   policy,
   schedule,
+  script,
   web,
   allow,
 ];

@@ -15,6 +15,10 @@ export const shell = defineMessages(
       'also reach the internet (through a filter: no local or private addresses)',
     'shell.choice.alwaysPrefix': 'always allow `{prefix}` this session (other options, the same files)',
     'shell.choice.alwaysExact': 'always allow `{command}` this session',
+    'shell.bundled.header': 'It runs {file}, a script of the skill ({lines} lines):',
+    'shell.bundled.more': '  … {count} more lines (type v to see them all)',
+    'shell.bundled.unreadable':
+      'It runs {file}, a file of the skill that cannot be shown (not text, or over 256 KB): approve it only if you trust the skill',
     'shell.preview.moreLines': '… {count} more lines — v to view all',
     'shell.preview.blankLines': '  ┆ … {count} empty lines …',
     'shell.preview.moreChars': '… {count} more characters — v to view all',
@@ -99,6 +103,10 @@ export const shell = defineMessages(
     'shell.choice.networkFiltered': '也允许访问互联网（经过过滤：不能访问本机和内网地址）',
     'shell.choice.alwaysPrefix': '本次会话中总是允许 `{prefix}`（选项可以不同，文件必须相同）',
     'shell.choice.alwaysExact': '本次会话中总是允许 `{command}`',
+    'shell.bundled.header': '它会运行技能自带的脚本 {file}（共 {lines} 行）：',
+    'shell.bundled.more': '  ……还有 {count} 行（输入 v 查看全部）',
+    'shell.bundled.unreadable':
+      '它会运行技能中的文件 {file}，但该文件无法显示（不是文本，或超过 256 KB）：只有在信任这个技能时才批准',
     'shell.preview.moreLines': '… 还有 {count} 行 — 输入 v 查看全部',
     'shell.preview.blankLines': '  ┆ … {count} 个空行 …',
     'shell.preview.moreChars': '… 还有 {count} 个字符 — 输入 v 查看全部',

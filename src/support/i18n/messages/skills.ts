@@ -129,6 +129,8 @@ export const skills = defineMessages(
       'Trust this skill and run it? It can {what}. zhi asks again if the file changes.',
     'skills.trust.header': 'First run of your skill {name} ({file}):',
     'skills.trust.shell': 'run commands (each one is still shown and asked)',
+    'skills.trust.script':
+      'write and run Python or Node scripts (shown and asked; in the sandbox, --auto runs them)',
     'skills.trust.write': 'write files to the output folder',
     'skills.trust.and': ' and ',
     'skills.trust.replaceBuiltin': 'stand in for the built-in skill {name}',
@@ -310,6 +312,7 @@ export const skills = defineMessages(
     'skills.trust.question': '信任并运行这个技能吗？它可以{what}。文件改动后 zhi 会再次询问。',
     'skills.trust.header': '首次运行你的技能 {name}（{file}）：',
     'skills.trust.shell': '运行命令（每条命令仍会显示并询问）',
+    'skills.trust.script': '编写并运行 Python 或 Node 脚本（会显示并询问；在沙盒中，--auto 会直接运行）',
     'skills.trust.write': '在输出文件夹中写入文件',
     'skills.trust.and': '，并',
     'skills.trust.replaceBuiltin': '替代内置技能 {name}',
