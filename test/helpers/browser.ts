@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { stretched } from './slowdown.js';
 
 export const CHROMIUM = process.env.ZHI_CHROMIUM ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -52,6 +53,8 @@ export function useBrowser(): { open(url: string, o?: OpenOptions): Promise<Open
         locale: o.locale ?? 'en-US',
       });
       contexts.push(context);
+      // Playwright's 30 s waits are ceilings too: stretched on a loaded machine (helpers/slowdown.ts).
+      context.setDefaultTimeout(stretched(30_000));
       const page = await context.newPage();
       const errors: string[] = [];
       const dialogs: string[] = [];

@@ -1,5 +1,6 @@
 /** Drive the built `zhi` in a real pseudo-terminal (node-pty), as a person at a keyboard would. */
 import { type IPty, spawn as ptySpawn } from 'node-pty';
+import { stretched } from './slowdown.js';
 import { VirtualTerminal } from './vt.js';
 import { testEnv, ZHI_BIN } from './zhi.js';
 
@@ -18,7 +19,8 @@ export interface PtyOptions {
 /**
  * Every wait is a ceiling, never a pace: a test goes on as soon as what it waits for is on the
  * screen. On a machine shared with other test runs and a bench (load 20 on 2 cores) one zhi start
- * can take seconds, so no wait gives up before this (a shorter ceiling a test passes is raised to it).
+ * can take seconds, so no wait gives up before this (a shorter ceiling a test passes is raised to
+ * it), stretched by the machine's load when the wait starts (helpers/slowdown.ts).
  */
 const MIN_CEILING_MS = 30_000;
 
@@ -78,7 +80,7 @@ export class PtySession {
    */
   until(ok: () => boolean, what: string, timeoutMs = MIN_CEILING_MS): Promise<void> {
     if (ok()) return Promise.resolve();
-    timeoutMs = Math.max(timeoutMs, MIN_CEILING_MS);
+    timeoutMs = stretched(Math.max(timeoutMs, MIN_CEILING_MS));
     return new Promise((resolve, reject) => {
       let pending: NodeJS.Timeout | undefined;
       let settled = false;
@@ -123,7 +125,7 @@ export class PtySession {
   }
 
   async exited(timeoutMs = MIN_CEILING_MS): Promise<{ exitCode: number; signal?: number }> {
-    timeoutMs = Math.max(timeoutMs, MIN_CEILING_MS);
+    timeoutMs = stretched(Math.max(timeoutMs, MIN_CEILING_MS));
     return Promise.race([
       this.exit,
       new Promise<never>((_, reject) =>

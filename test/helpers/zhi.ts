@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TEST_KEY } from '../fake-zhipu/server.js';
+import { stretched } from './slowdown.js';
 
 export const ZHI_BIN = resolve(import.meta.dirname, '../../dist/zhi.js');
 
@@ -75,8 +76,8 @@ export function runZhi(o: RunOptions): Promise<RunResult> {
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   if (o.stdin !== undefined) child.stdin.end(o.stdin);
   else child.stdin.end();
-  // A ceiling for a hung zhi, not a measure: it is generous for a heavily loaded machine.
-  const timeout = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 45_000);
+  // A ceiling for a hung zhi, not a measure: generous, and stretched on a loaded machine.
+  const timeout = setTimeout(() => child.kill('SIGKILL'), stretched(o.timeoutMs ?? 45_000));
   return new Promise((resolvePromise) => {
     child.on('close', (code, signal) => {
       clearTimeout(timeout);

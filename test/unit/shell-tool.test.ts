@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -137,13 +137,20 @@ describe.runIf(unix)('the shell tool', () => {
     // In the output folder: the one place a sandboxed command may write.
     mkdirSync(join(dir, 'zhi-output'), { recursive: true });
     const marker = join(dir, 'zhi-output', 'late.txt');
+    // An argument no other process has, so the process table says whether this sleep still runs.
+    const seconds = `30.${process.pid}`;
     const out = (await shell.execute(
-      { command: `sleep 3; touch ${marker}`, timeout: 1 },
+      { command: `sleep ${seconds}; touch ${marker}`, timeout: 1 },
       ctx(),
     )) as ToolResult;
     expect(out.isError).toBe(true);
     expect(out.content).toMatch(/did not finish within 1 s and was stopped/);
-    await new Promise((r) => setTimeout(r, 2500));
+    // Stopped means gone: a sleep left running would still be in the table when the wait ends
+    // (it has 30 s to go; the wait gives up after 15), however slow the machine.
+    const running = () => sleepsWith(seconds);
+    for (let waited = 0; running() && waited < 15_000; waited += 100)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(running()).toBe(false);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -160,6 +167,21 @@ describe.runIf(unix)('the shell tool', () => {
     }
   });
 });
+
+/** Whether a `sleep <seconds>` process runs (Linux's process table). */
+function sleepsWith(seconds: string): boolean {
+  if (!existsSync('/proc/self/cmdline')) return false; // no process table to read (not Linux)
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv.includes(seconds) && argv.some((a) => a.endsWith('sleep'))) return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
+}
 
 describe('schema, preview and assessment', () => {
   it('timeout defaults to 30 and must be 1-300', () => {
