@@ -3,6 +3,8 @@
  * untrusted), trust tied to every file of the folder; hostile packages refused.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -202,5 +204,40 @@ describe('zhi skill export / import', () => {
     const two = await as(bob, ['skill', 'import', 'two.zip', '--yes']);
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('it has no SKILL.md at its root or in its one top folder');
+  });
+
+  it('a skill downloaded from a URL goes through HTTPS_PROXY/HTTP_PROXY, as every request zhi makes', async () => {
+    const zip = zipSync({
+      'SKILL.md': strToU8(
+        '---\nname: via-proxy\ndescription: Came through a proxy. Use to test.\n---\nHi.\n',
+      ),
+    });
+    // A proxy that answers itself: Node's fetch asks it for a tunnel (CONNECT host:port), and
+    // the "site" at the end of the tunnel is this process too.
+    const seen: string[] = [];
+    const site = createServer((req, res) => {
+      seen.push(`${req.method} ${req.headers.host}${req.url}`);
+      res.writeHead(200, { 'Content-Type': 'application/zip', 'Content-Length': zip.length });
+      res.end(Buffer.from(zip));
+    });
+    const proxy = createServer();
+    proxy.on('connect', (req, socket) => {
+      seen.push(`CONNECT ${req.url}`);
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      site.emit('connection', socket);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const port = (proxy.address() as AddressInfo).port;
+    try {
+      // skills.invalid never resolves: the import works only through the proxy.
+      const r = await e.zhi(['skill', 'import', 'http://skills.invalid/via-proxy.zip', '--yes'], {
+        env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(seen).toEqual(['CONNECT skills.invalid:80', 'GET skills.invalid/via-proxy.zip']);
+      expect(existsSync(join(e.home, 'skills', 'via-proxy', 'SKILL.md'))).toBe(true);
+    } finally {
+      proxy.close();
+    }
   });
 });

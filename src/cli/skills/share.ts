@@ -4,10 +4,12 @@
  * like any skill file, and installs it untrusted: its first run that can write or run commands
  * asks, as for any skill of the person's own.
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { BodyTooLarge, readBytesCapped } from '../../llm/body.js';
+import { apiFetch } from '../../llm/http.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { loadSkillFile } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
@@ -46,7 +48,8 @@ export async function exportSkill(
 
 async function fetchZip(source: string): Promise<Uint8Array> {
   if (!/^https?:\/\//i.test(source)) return readFile(source);
-  const res = await fetch(source, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
+  // Through the proxy of HTTPS_PROXY/NO_PROXY when one is set, as every request zhi makes.
+  const res = await apiFetch(source, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
   if (!res.ok) throw new ShareError(`the download failed (HTTP ${res.status})`);
   const declared = Number(res.headers.get('content-length') ?? 0);
   if (declared > LIMITS.zipBytes) throw new ShareError('the download is too large');
