@@ -68,7 +68,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   if (full) deferRarelyNeeded(tools, CLI_TOOLS);
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
-  const mcp = full
+  const mcp: ChatMcp | undefined = full
     ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model, defer: true })
     : undefined;
   const usage = newUsage(ctx);
@@ -118,7 +118,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       ...(runHook ? { runHook } : {}),
     },
     settings,
-    { session, ...(prepare ? { prepare } : {}) },
+    { session, ...(prepare ? { prepare } : {}), ...(mcp ? { afterRun: mcp.failures } : {}) },
   );
   // --continue / --resume load the saved conversation first.
   await resumeFromFlags(ctx, chat, order.resumed);

@@ -14,3 +14,5 @@ export const FS_SERVER = join(
 export const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
 /** A small SDK server with 150 tools (MANY_TOOLS), one with a Pydantic-style schema. */
 export const MANY = resolve(import.meta.dirname, '../fixtures/mcp/many.mjs');
+/** A small SDK server that takes SLOW_MS to start; its tool tells the proxy variables it got. */
+export const SLOW = resolve(import.meta.dirname, '../fixtures/mcp/slow.mjs');

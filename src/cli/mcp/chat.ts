@@ -1,6 +1,7 @@
 /**
  * MCP servers in a chat: nothing starts with the chat; the first message starts every configured
- * server (with its timeout), and their tools join the chat's tools from then on. `/mcp` reads the
+ * server in the background (each with its timeout), and each one's tools join the chat's tools
+ * as soon as it is up; tool_search and calls of its tools wait for a server still starting. `/mcp` reads the
  * state from the ChatMcp createChat built beside the chat.
  */
 import { t } from '../../support/i18n/index.js';
@@ -9,8 +10,14 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { AppContext } from '../context.js';
 
 export interface ChatMcp {
-  /** Start the servers on the first call; returns warnings (servers that did not start). */
+  /**
+   * Before each message: the first starts the servers — in the background when their tools are
+   * deferred (the message goes out at once), else waited for. Returns warnings (servers that
+   * did not start and were not reported yet).
+   */
   prepare(): Promise<string[]>;
+  /** After each message: servers that failed meanwhile, not reported yet. */
+  failures(): string[];
   manager(): McpManager | undefined;
 }
 
@@ -22,20 +29,23 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry, options: McpOption
   const servers = ctx.config.mcpServers;
   if (!Object.keys(servers).length) return undefined;
   let manager: McpManager | undefined;
-  let started: Promise<string[]> | undefined;
+  let created: Promise<McpManager> | undefined;
+  const warnings = (m: McpManager) =>
+    m.newFailures().map((line) => t('mcp.warn.notStarted', { problem: line }));
   return {
-    prepare() {
-      started ??= (async () => {
+    async prepare() {
+      created ??= (async () => {
         const { McpManager } = await import('../../tools/mcp/manager.js');
-        manager = new McpManager(servers, ctx.cwd, tools, options);
-        const failed = await manager.start();
-        return failed.map((line) => t('mcp.warn.notStarted', { problem: line }));
+        const made = new McpManager(servers, ctx.cwd, tools, options);
+        manager = made;
+        // Deferred tools are not in the first request anyway: nothing waits for the servers.
+        if (options.defer === true) made.startInBackground();
+        else await made.start();
+        return made;
       })();
-      // Warnings are given once, with the first message.
-      const first = started;
-      started = first.then(() => []);
-      return first;
+      return warnings(await created);
     },
+    failures: () => (manager ? warnings(manager) : []),
     manager: () => manager,
   };
 }

@@ -103,11 +103,12 @@ export class McpConnection {
     const { StdioClientTransport, getDefaultEnvironment } = await import(
       '@modelcontextprotocol/sdk/client/stdio.js'
     );
-    // The server gets a plain environment (PATH, HOME…) plus its own settings, never zhi's key.
+    // The server gets a plain environment (PATH, HOME…), the proxy settings (an `npx -y` server
+    // downloads itself through them) and its own settings, never zhi's key.
     const transport = new StdioClientTransport({
       command: this.config.command!,
       args: this.config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...(this.config.env ?? {}) },
+      env: { ...getDefaultEnvironment(), ...proxyEnvironment(process.env), ...(this.config.env ?? {}) },
       cwd: this.cwd,
       stderr: 'pipe',
     });
@@ -128,6 +129,11 @@ export class McpConnection {
   private explain(err: unknown, lang?: Language): string {
     const cause = mcpCause(err, this.config, this.config.timeout ?? DEFAULT_START_S, lang);
     return withStderr(cause, this.stderr, lang);
+  }
+
+  /** Why the start failed, in `lang` (English for the model). */
+  failureText(lang?: Language): string {
+    return this.failure !== undefined ? this.explain(this.failure, lang) : (this.error ?? 'failed');
   }
 
   /** Call one of the server's tools (the raw result); a server that stopped mid-call is a clear tool error. */
@@ -193,6 +199,20 @@ export class McpConnection {
     if (this.state === 'ready') this.state = 'idle';
     await client?.close().catch(() => undefined);
   }
+}
+
+/** The proxy variables, in both spellings tools read, that the SDK's plain environment leaves out. */
+const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'];
+
+export function proxyEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of PROXY_VARS) {
+    for (const key of [name, name.toLowerCase()]) {
+      const value = env[key];
+      if (value) out[key] = value;
+    }
+  }
+  return out;
 }
 
 /**

@@ -90,8 +90,39 @@ function portOf(url: string): string | undefined {
 
 /** The cause, and what the server wrote on stderr last (its own words often say more). */
 export function withStderr(cause: string, stderr: string, lang?: Language): string {
-  const said = stderr.trim().split('\n').slice(-3).join(' | ');
+  const said = stderrGist(stderr).join(' | ');
   return said ? t('mcp.cause.serverSaid', { cause, said }, lang) : cause;
+}
+
+/**
+ * The last few lines a server wrote that a person can read: a crashed Node or Python server's
+ * stack frames, its source line with the caret under it, and the runtime's version line are
+ * left out (the error line itself is kept).
+ */
+export function stderrGist(stderr: string, count = 3): string[] {
+  const noise = [
+    /^\s+at\s/, // a Node stack frame
+    /^\s*File ".*", line \d+/, // a Python traceback frame
+    /^Traceback \(most recent call last\)/,
+    /^\s*\^+\s*$/, // the caret under the failing source line
+    /^Node\.js v\d/,
+    /^(file:\/\/|\/|[A-Za-z]:\\).*:\d+$/, // the file:line above the source line
+  ];
+  const lines = stderr.split('\n').map((l) => l.trimEnd());
+  const kept = lines.filter((l, i) => l.trim() && !noise.some((re) => re.test(l)) && !isSourceLine(lines, i));
+  return kept.slice(-count);
+}
+
+/** A line of source code or its place: Node prints both above a caret, Python the code below a frame. */
+function isSourceLine(lines: string[], i: number): boolean {
+  const caret = (l: string | undefined) => /^\s*\^+\s*$/.test(l ?? '');
+  const blankThenCaret = !lines[i + 1]?.trim() && caret(lines[i + 2]);
+  return (
+    caret(lines[i + 1]) ||
+    caret(lines[i + 2]) ||
+    blankThenCaret ||
+    /^\s*File ".*", line \d+/.test(lines[i - 1] ?? '')
+  );
 }
 
 function innermost(e: ErrorLike): string {

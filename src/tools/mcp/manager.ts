@@ -4,15 +4,16 @@
  * `zhi mcp list`. A server that fails to start is reported and left out; the others work.
  */
 import type { PlatformClient } from '../../llm/types.js';
+import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { visible } from '../../support/sanitize.js';
 import { untrusted, untrustedLine } from '../../support/untrusted.js';
-import type { ToolRegistry } from '../registry.js';
-import { offerToolSearch } from '../tool-search/tool-search.js';
+import type { PendingTools, ToolRegistry } from '../registry.js';
+import { offerToolSearch, type ToolGroup } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
 import { mcpAssess, mcpLabel, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
-import { MCP_ARGS, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
+import { MCP_ARGS, MCP_SEPARATOR, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
 import { describeImages, visionModelFor } from './vision.js';
 
@@ -45,6 +46,8 @@ export const DEFER_OVER = 20;
 export class McpManager {
   readonly connections: McpConnection[];
   private readonly registered = new Map<string, string[]>();
+  /** Servers whose failure the person was told about. */
+  private readonly reported = new Set<string>();
 
   constructor(
     servers: Record<string, McpServerConfig>,
@@ -57,13 +60,56 @@ export class McpManager {
     );
   }
 
-  /** Start every server not started yet (in parallel); returns one line per server that failed. */
+  /**
+   * Start every server not started yet (in parallel); returns one line per server that failed.
+   * Each server's tools join the registry as soon as it is up, not when the slowest is.
+   */
   async start(names?: string[]): Promise<string[]> {
     const wanted = this.connections.filter((c) => !names || names.includes(c.name));
-    await Promise.all(wanted.filter((c) => c.state === 'idle').map((c) => c.start()));
-    for (const c of wanted) if (c.state === 'ready') this.offer(c);
+    const starts = wanted.map(async (c) => {
+      if (c.state === 'idle' || c.state === 'starting') await c.start();
+      if (c.state === 'ready') this.offer(c);
+      this.offerSearch();
+    });
     this.offerSearch();
+    await Promise.all(starts);
     return wanted.filter((c) => c.state === 'failed').map((c) => `${c.name}: ${c.error ?? 'failed'}`);
+  }
+
+  /**
+   * Start the servers without waiting for them (a chat: its first message goes out at once). The
+   * registry learns they are pending: tool_search, or a call of one of their tools, waits then.
+   */
+  startInBackground(): void {
+    if (this.registry) this.registry.pending = this.pending();
+    void this.start();
+  }
+
+  /** Servers that failed and were not reported yet, as `<server>: <why>` lines (each said once). */
+  newFailures(): string[] {
+    const out: string[] = [];
+    for (const c of this.connections) {
+      if (c.state !== 'failed' || this.reported.has(c.name)) continue;
+      this.reported.add(c.name);
+      out.push(`${c.name}: ${c.error ?? 'failed'}`);
+    }
+    return out;
+  }
+
+  private pending(): PendingTools {
+    const starting = () => this.connections.filter((c) => c.state === 'starting');
+    return {
+      starting: () => starting().map((c) => c.name),
+      settle: async (tool) => {
+        const waited = starting().filter((c) => !tool || tool.startsWith(`${c.name}${MCP_SEPARATOR}`));
+        await this.start(waited.map((c) => c.name));
+        const failed = this.connections.filter((c) => c.state === 'failed');
+        return {
+          warnings: this.newFailures().map((line) => t('mcp.warn.notStarted', { problem: line })),
+          failed: failed.map((c) => `the MCP server "${c.name}" did not start (${c.failureText('en')})`),
+        };
+      },
+    };
   }
 
   /** The zhi tools of a ready server. */
@@ -133,15 +179,18 @@ export class McpManager {
     return total > DEFER_OVER;
   }
 
-  /** tool_search, naming the servers whose tools are deferred now (made again when they change). */
+  /** tool_search, naming the servers whose tools are deferred now, and those still starting (made again when they change). */
   private offerSearch(): void {
     if (!this.registry) return;
-    const groups = [...this.registered.keys()]
+    const groups: ToolGroup[] = [...this.registered.keys()]
       .map((name) => ({
         name,
         count: (this.registered.get(name) ?? []).filter((n) => this.registry!.get(n)?.deferred).length,
       }))
       .filter((g) => g.count > 0);
+    if (this.registry.pending)
+      for (const c of this.connections)
+        if (c.state === 'starting') groups.push({ name: c.name, count: 0, starting: true });
     offerToolSearch(this.registry, groups);
   }
 
