@@ -16,3 +16,5 @@ export const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs')
 export const MANY = resolve(import.meta.dirname, '../fixtures/mcp/many.mjs');
 /** A small SDK server that takes SLOW_MS to start; its tool tells the proxy variables it got. */
 export const SLOW = resolve(import.meta.dirname, '../fixtures/mcp/slow.mjs');
+/** A small SDK server whose tools are annotated: `query` read-only, `drop_table` destructive. */
+export const ANNOTATED = resolve(import.meta.dirname, '../fixtures/mcp/annotated.mjs');

@@ -8,7 +8,7 @@ import { apiFetch } from '../../llm/http.js';
 import type { Language } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { ToolError } from '../types.js';
-import type { CallResultLike } from './convert.js';
+import { type CallResultLike, type ToolHints, toolHints } from './convert.js';
 import { mcpCause, withStderr } from './errors.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
@@ -17,6 +17,8 @@ export interface McpToolInfo {
   name: string;
   description?: string;
   inputSchema: unknown;
+  /** Its annotations, as far as they count (`annotations:` of the server's entry). */
+  hints: ToolHints;
 }
 
 const DEFAULT_START_S = 30;
@@ -78,6 +80,7 @@ export class McpConnection {
           name: t.name,
           ...(t.description ? { description: t.description } : {}),
           inputSchema: t.inputSchema,
+          hints: toolHints(t.annotations, this.config.annotations),
         }));
       this.state = 'ready';
     } catch (err) {

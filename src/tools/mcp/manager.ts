@@ -127,7 +127,7 @@ export class McpManager {
         description,
         schema: MCP_ARGS,
         parameters: glmSchema(info.inputSchema),
-        kind: mcpKind(c.config.trust),
+        kind: mcpKind(c.config.trust, info.hints),
         ...(deferred ? { deferred } : {}),
         // The arguments leave for the server: asked about unless its config says `egress: true`.
         egress: (args: Record<string, unknown>) => [
@@ -140,8 +140,9 @@ export class McpManager {
         ],
         label: (args: Record<string, unknown>) => mcpLabel(c.name, info.name, args, this.cwd),
         preview: (args: Record<string, unknown>, ctx) =>
-          mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd),
-        assess: (args: Record<string, unknown>, ctx) => mcpAssess(name, c.name, info.name, args, ctx.cwd),
+          mcpPreview(c.name, info.name, args, ctx?.cwd ?? this.cwd, info.hints),
+        assess: (args: Record<string, unknown>, ctx) =>
+          mcpAssess(name, { server: c.name, tool: info.name, hints: info.hints }, args, ctx.cwd),
         execute: async (args: Record<string, unknown>, ctx) => {
           const r = await c.call(info.name, args, ctx.signal);
           const images = resultImages(r);

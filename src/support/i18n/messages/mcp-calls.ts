@@ -34,6 +34,9 @@ export const mcpCalls = defineMessages(
       "MCP tools act under the server's own rules, not zhi's: zhi's folder limits and \"never change an existing file\" do not apply.",
     'mcp.approve.always': 'always allow {tool} this session',
     'mcp.approve.more': '… {count} more lines',
+    'mcp.approve.destructive':
+      'The server marks {tool} as destructive: it may delete or overwrite data, and that may not be undone.',
+    'mcp.approve.readOnly': 'The server marks {tool} as read-only.',
   },
   {
     'mcp.cause.noCommand': '找不到命令 “{command}”：它装好了吗？在 PATH 里吗？',
@@ -67,5 +70,7 @@ export const mcpCalls = defineMessages(
       'MCP 工具按服务器自己的规则行事，而不是 zhi 的：zhi 的文件夹限制和“从不修改已有文件”对它不适用。',
     'mcp.approve.always': '本次会话中总是允许 {tool}',
     'mcp.approve.more': '… 还有 {count} 行',
+    'mcp.approve.destructive': '服务器把 {tool} 标为破坏性操作：它可能删除或覆盖数据，而且可能无法撤销。',
+    'mcp.approve.readOnly': '服务器把 {tool} 标为只读。',
   },
 );

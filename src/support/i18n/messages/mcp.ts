@@ -50,6 +50,7 @@ export const mcp = defineMessages(
     'mcp.bad.map': 'the setting "{field}" must be "key: value" lines',
     'mcp.bad.trust': 'the setting "trust" is "{value}", but it must be one of {known}',
     'mcp.bad.egress': 'the setting "egress" is "{value}", but it must be true or false',
+    'mcp.bad.annotations': 'the setting "annotations" is "{value}", but it must be one of {known}',
     'mcp.bad.callTimeout': 'the setting "call_timeout" must be a number of seconds from 1 to 3600',
     'mcp.callTimeout':
       'The MCP server "{server}" did not answer {tool} within {seconds} s; the call was abandoned and the run goes on. If this tool needs longer, set call_timeout for the server in mcp_servers (in seconds).',
@@ -102,6 +103,7 @@ export const mcp = defineMessages(
     'mcp.bad.map': '设置项 “{field}” 必须是 “键: 值” 形式的多行',
     'mcp.bad.trust': '设置项 “trust” 的值是 “{value}”，但它必须是 {known} 之一',
     'mcp.bad.egress': '设置项 “egress” 的值是 “{value}”，但它必须是 true 或 false',
+    'mcp.bad.annotations': '设置项 “annotations” 的值是 “{value}”，但它必须是 {known} 之一',
     'mcp.bad.callTimeout': '设置项 “call_timeout” 必须是 1 到 3600 之间的秒数',
     'mcp.callTimeout':
       'MCP 服务器“{server}”在 {seconds} 秒内没有回应 {tool}，这次调用已放弃，运行继续。如果这个工具需要更长时间，请在 mcp_servers 中为该服务器设置 call_timeout（秒）。',
