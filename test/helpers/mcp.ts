@@ -18,3 +18,5 @@ export const MANY = resolve(import.meta.dirname, '../fixtures/mcp/many.mjs');
 export const SLOW = resolve(import.meta.dirname, '../fixtures/mcp/slow.mjs');
 /** A small SDK server whose tools are annotated: `query` read-only, `drop_table` destructive. */
 export const ANNOTATED = resolve(import.meta.dirname, '../fixtures/mcp/annotated.mjs');
+/** A small SDK server with resources (notes://today, notes://big, a template), a resource link and a prompt. */
+export const NOTES = resolve(import.meta.dirname, '../fixtures/mcp/notes.mjs');

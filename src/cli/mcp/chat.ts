@@ -18,6 +18,10 @@ export interface ChatMcp {
   prepare(): Promise<string[]>;
   /** After each message: servers that failed meanwhile, not reported yet. */
   failures(): string[];
+  /** The manager, made (and the servers started) if it was not yet: an `@server:uri` needs it. */
+  ensure(): Promise<McpManager>;
+  /** The configured servers' names. */
+  servers(): string[];
   manager(): McpManager | undefined;
 }
 
@@ -32,20 +36,21 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry, options: McpOption
   let created: Promise<McpManager> | undefined;
   const warnings = (m: McpManager) =>
     m.newFailures().map((line) => t('mcp.warn.notStarted', { problem: line }));
+  const ensure = () =>
+    (created ??= (async () => {
+      const { McpManager } = await import('../../tools/mcp/manager.js');
+      const made = new McpManager(servers, ctx.cwd, tools, options);
+      manager = made;
+      // Deferred tools are not in the first request anyway: nothing waits for the servers.
+      if (options.defer === true) made.startInBackground();
+      else await made.start();
+      return made;
+    })());
   return {
-    async prepare() {
-      created ??= (async () => {
-        const { McpManager } = await import('../../tools/mcp/manager.js');
-        const made = new McpManager(servers, ctx.cwd, tools, options);
-        manager = made;
-        // Deferred tools are not in the first request anyway: nothing waits for the servers.
-        if (options.defer === true) made.startInBackground();
-        else await made.start();
-        return made;
-      })();
-      return warnings(await created);
-    },
+    prepare: async () => warnings(await ensure()),
     failures: () => (manager ? warnings(manager) : []),
+    ensure,
+    servers: () => Object.keys(servers),
     manager: () => manager,
   };
 }

@@ -53,17 +53,24 @@ async function prepareAndSend(
   const prompter = ctx.stdinIsTTY
     ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
     : nobodyPrompter;
-  const { chat } = await createChat(ctx, { kind: 'oneshot', prompter });
+  const { chat, mcp } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   chat.deps.named?.addText(typed);
   // Loaded: what follows may write notes on stderr, and the answer draws its own line.
   loaded();
-  const content = await withMentionedImages(userText, {
+  const note = (line: string) => process.stderr.write(`${ctx.err.dim(line)}\n`);
+  const images = await withMentionedImages(userText, {
     cwd: ctx.cwd,
     home: ctx.env.HOME || homedir(),
-    note: (line) => process.stderr.write(`${ctx.err.dim(line)}\n`),
+    note,
     warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
+  // `@server:uri` in the text the person typed: a resource of an MCP server.
+  let content = images;
+  if (mcp && typed.includes('@')) {
+    const { attachResources, withBlocks } = await import('../mcp/resources.js');
+    content = withBlocks(images, await attachResources(typed, mcp, note));
+  }
   if (renderer) return exitCodeOf(await sendRendered(ctx, renderer, chat, content));
   return exitCodeOf(await sendPrinted(ctx, chat, content, format));
 }

@@ -33,6 +33,8 @@ const CONNECTION_CLOSED = -32000;
 export class McpConnection {
   state: McpState = 'idle';
   tools: McpToolInfo[] = [];
+  /** What the server offers beside tools (its capabilities at start). */
+  offers = { resources: false, prompts: false };
   error: string | undefined;
   restarts = 0;
   private client: Client | undefined;
@@ -73,6 +75,8 @@ export class McpConnection {
       await client.connect(transport, { timeout });
       const listed = await client.listTools(undefined, { timeout });
       this.client = client;
+      const caps = client.getServerCapabilities();
+      this.offers = { resources: Boolean(caps?.resources), prompts: Boolean(caps?.prompts) };
       this.tools = listed.tools
         .filter((t) => !this.config.include || this.config.include.includes(t.name))
         .filter((t) => !this.config.exclude?.includes(t.name))
@@ -181,6 +185,22 @@ export class McpConnection {
     } finally {
       linked.release();
     }
+  }
+
+  /** The client of a running server (started or restarted first), or a clear error for the model. */
+  async ready(): Promise<Client> {
+    if (this.state === 'stopped') await this.restart();
+    if (this.state === 'idle' || this.state === 'starting') await this.start();
+    if (this.state !== 'ready' || !this.client) {
+      const why = this.failure !== undefined ? this.explain(this.failure, 'en') : this.error;
+      throw new ToolError(`The MCP server "${this.name}" is not running${why ? `: ${why}` : ''}.`);
+    }
+    return this.client;
+  }
+
+  /** Seconds a request of this server may take (a tool call, a resource read). */
+  get callTimeoutMs(): number {
+    return (this.config.call_timeout ?? DEFAULT_CALL_TIMEOUT_S) * 1000;
   }
 
   /** Restart a stopped server once; the second time it stops, it is failed for good. */

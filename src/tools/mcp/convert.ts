@@ -75,9 +75,10 @@ export function resultImages(r: CallResultLike): McpImage[] {
 
 /**
  * One call result as text for the model. Binary parts are described, never pasted; `images`
- * gives the text of each image in order (a vision model's description) instead of a plain note.
+ * gives the text of each image in order (a vision model's description) instead of a plain note;
+ * `reader` names the server's resources tool, through which a resource link is followed.
  */
-export function resultText(r: CallResultLike, images: readonly string[] = []): string {
+export function resultText(r: CallResultLike, images: readonly string[] = [], reader?: string): string {
   const parts: string[] = [];
   let image = 0;
   for (const c of r.content ?? []) {
@@ -95,7 +96,11 @@ export function resultText(r: CallResultLike, images: readonly string[] = []): s
         parts.push(
           `[resource ${c.resource.uri ?? ''}: ${c.resource.mimeType ?? 'binary'}, ${formatBytes(approxBytes(c.resource.blob ?? ''))}]`,
         );
-    } else if (c.type === 'resource_link') parts.push(`[resource link: ${c.name ?? ''} ${c.uri ?? ''}]`);
+    } else if (c.type === 'resource_link') {
+      // A link the model may follow: through the server's resources tool, when it has one.
+      const follow = reader ? ` (read it with ${reader} {"uri": ${JSON.stringify(c.uri ?? '')}})` : '';
+      parts.push(`[resource link: ${c.name ?? ''} ${c.uri ?? ''}${follow}]`);
+    }
   }
   if (!parts.length && r.structuredContent !== undefined)
     parts.push(JSON.stringify(r.structuredContent, null, 2));

@@ -14,6 +14,7 @@ import type { AnyTool } from '../types.js';
 import { mcpAssess, mcpLabel, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
 import { MCP_ARGS, MCP_SEPARATOR, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
+import { RESOURCE_TOOL, type ResourceRead, readResource, resourceTool } from './resources.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
 import { describeImages, visionModelFor } from './vision.js';
 
@@ -114,6 +115,12 @@ export class McpManager {
 
   /** The zhi tools of a ready server. */
   toolsOf(c: McpConnection, deferred = false): AnyTool[] {
+    const resources = c.offers.resources ? [resourceTool(c, deferred)] : [];
+    return [...this.serverTools(c, deferred), ...resources];
+  }
+
+  private serverTools(c: McpConnection, deferred: boolean): AnyTool[] {
+    const reader = c.offers.resources ? mcpToolName(c.name, RESOURCE_TOOL) : undefined;
     return c.tools.map((info) => {
       const name = mcpToolName(c.name, info.name);
       // A server's text reaches the model and the screen: control, bidi and invisible characters shown, not kept.
@@ -155,7 +162,7 @@ export class McpManager {
               )
             : [];
           const source = `MCP server ${c.name}, tool ${info.name}`;
-          return { content: untrusted(resultText(r, notes), source), isError: Boolean(r.isError) };
+          return { content: untrusted(resultText(r, notes, reader), source), isError: Boolean(r.isError) };
         },
       };
       return tool;
@@ -200,6 +207,29 @@ export class McpManager {
     for (const name of this.registered.get(c.name) ?? []) this.registry?.unregister(name);
     this.registered.delete(c.name);
     this.offerSearch();
+  }
+
+  /**
+   * A resource the person named (`@server:uri`): the server waited for (started if need be),
+   * then read. A failure is said in the person's language.
+   */
+  async personResource(
+    server: string,
+    uri: string,
+    signal?: AbortSignal,
+  ): Promise<{ read: ResourceRead } | { failed: string }> {
+    const c = this.connections.find((x) => x.name === server);
+    if (!c) return { failed: t('mcp.resource.noServer') };
+    await this.start([server]);
+    if (c.state !== 'ready') return { failed: c.error ?? t('mcp.state.failed') };
+    if (!c.offers.resources) return { failed: t('mcp.resource.none') };
+    try {
+      return { read: await readResource(c, uri, signal) };
+    } catch (err) {
+      // The SDK says "MCP error -32602: MCP error -32602: Resource … not found": the server's words only.
+      const said = (err instanceof Error ? err.message : String(err)).replace(/^(MCP error -?\d+:\s*)+/, '');
+      return { failed: visible(said) };
+    }
   }
 
   status(): McpStatus[] {

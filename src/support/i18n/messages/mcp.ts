@@ -51,6 +51,11 @@ export const mcp = defineMessages(
     'mcp.bad.trust': 'the setting "trust" is "{value}", but it must be one of {known}',
     'mcp.bad.egress': 'the setting "egress" is "{value}", but it must be true or false',
     'mcp.bad.annotations': 'the setting "annotations" is "{value}", but it must be one of {known}',
+    'mcp.resource.noServer': 'there is no MCP server of that name in config.yaml',
+    'mcp.resource.none': 'the server offers no resources',
+    'mcp.resource.attached': '{server}:{uri} ({size}, from the MCP server {server})',
+    'mcp.resource.cut': '{server}:{uri} was cut to its first {size}.',
+    'mcp.resource.failed': '{server}:{uri} was not attached: {reason}',
     'mcp.bad.callTimeout': 'the setting "call_timeout" must be a number of seconds from 1 to 3600',
     'mcp.callTimeout':
       'The MCP server "{server}" did not answer {tool} within {seconds} s; the call was abandoned and the run goes on. If this tool needs longer, set call_timeout for the server in mcp_servers (in seconds).',
@@ -104,6 +109,11 @@ export const mcp = defineMessages(
     'mcp.bad.trust': '设置项 “trust” 的值是 “{value}”，但它必须是 {known} 之一',
     'mcp.bad.egress': '设置项 “egress” 的值是 “{value}”，但它必须是 true 或 false',
     'mcp.bad.annotations': '设置项 “annotations” 的值是 “{value}”，但它必须是 {known} 之一',
+    'mcp.resource.noServer': 'config.yaml 中没有这个名字的 MCP 服务器',
+    'mcp.resource.none': '该服务器不提供资源',
+    'mcp.resource.attached': '{server}:{uri}（{size}，来自 MCP 服务器 {server}）',
+    'mcp.resource.cut': '{server}:{uri} 只保留了前 {size}。',
+    'mcp.resource.failed': '{server}:{uri} 未能附加：{reason}',
     'mcp.bad.callTimeout': '设置项 “call_timeout” 必须是 1 到 3600 之间的秒数',
     'mcp.callTimeout':
       'MCP 服务器“{server}”在 {seconds} 秒内没有回应 {tool}，这次调用已放弃，运行继续。如果这个工具需要更长时间，请在 mcp_servers 中为该服务器设置 call_timeout（秒）。',
