@@ -1,5 +1,6 @@
-/** `@<server>:<uri>` in a message: which mentions are resources, and how blocks join the content. */
+/** `@<server>:<uri>` in a message (which mentions are resources, how blocks join the content); MCP prompt arguments. */
 import { describe, expect, it } from 'vitest';
+import { promptArgs, promptUsage } from '../../src/cli/mcp/prompts.js';
 import { resourceMentions, withBlocks } from '../../src/cli/mcp/resources.js';
 
 describe('resource mentions', () => {
@@ -29,5 +30,26 @@ describe('resource mentions', () => {
       { type: 'text', text: 'hi\n\n<r/>' },
       image,
     ]);
+  });
+});
+
+describe('MCP prompt arguments', () => {
+  const prompt = {
+    arguments: [{ name: 'table', required: true }, { name: 'style' }],
+  };
+  it.each([
+    ['users', { args: { table: 'users' } }],
+    ['users in three bullets', { args: { table: 'users', style: 'in three bullets' } }],
+    ['style=short table=orders', { args: { table: 'orders', style: 'short' } }],
+    ['style="very short" users', { args: { table: 'users', style: 'very short' } }],
+    ['', { missing: ['table'] }],
+    ['style=short', { missing: ['table'] }],
+    ['a=b', { args: { table: 'a=b' } }],
+  ])('%j', (text, want) => {
+    expect(promptArgs(prompt, text)).toEqual(want);
+  });
+
+  it('says how it is typed', () => {
+    expect(promptUsage(prompt)).toBe('<table> [style]');
   });
 });

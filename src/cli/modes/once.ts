@@ -13,6 +13,7 @@ import { createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { pump } from '../interrupt.js';
+import type { ChatMcp } from '../mcp/chat.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { drawRun, richTerminal, runRenderer } from '../render/draw-run.js';
 import { formatWarning } from '../render/error.js';
@@ -59,6 +60,7 @@ async function prepareAndSend(
   // Loaded: what follows may write notes on stderr, and the answer draws its own line.
   loaded();
   const note = (line: string) => process.stderr.write(`${ctx.err.dim(line)}\n`);
+  userText = await withPrompt(userText, typed, mcp, note);
   const images = await withMentionedImages(userText, {
     cwd: ctx.cwd,
     home: ctx.env.HOME || homedir(),
@@ -73,6 +75,21 @@ async function prepareAndSend(
   }
   if (renderer) return exitCodeOf(await sendRendered(ctx, renderer, chat, content));
   return exitCodeOf(await sendPrinted(ctx, chat, content, format));
+}
+
+/** `zhi -c "/mcp__<server>__<prompt> args…"`: the prompt's message in place of the command. */
+async function withPrompt(
+  userText: string,
+  typed: string,
+  mcp: ChatMcp | undefined,
+  note: (line: string) => void,
+): Promise<string> {
+  const word = /^\s*\/(mcp__\S+)(?:\s+([\s\S]*))?$/i.exec(typed);
+  if (!word || !mcp) return userText;
+  const { expandPrompt } = await import('../mcp/prompts.js');
+  const text = await expandPrompt(mcp, word[1]!, (word[2] ?? '').trim(), note);
+  // A document piped beside the command stays after it.
+  return userText === typed ? text : `${text}${userText.slice(typed.length)}`;
 }
 
 /** Longer messages (a document piped in as the message) are not searched for mistyped names. */

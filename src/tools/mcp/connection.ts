@@ -13,6 +13,13 @@ import { mcpCause, withStderr } from './errors.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
 
+/** A prompt the server offers (a slash command in the chat: `/mcp__<server>__<name>`). */
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  arguments: { name: string; description?: string; required?: boolean }[];
+}
+
 export interface McpToolInfo {
   name: string;
   description?: string;
@@ -35,6 +42,7 @@ export class McpConnection {
   tools: McpToolInfo[] = [];
   /** What the server offers beside tools (its capabilities at start). */
   offers = { resources: false, prompts: false };
+  prompts: McpPromptInfo[] = [];
   error: string | undefined;
   restarts = 0;
   private client: Client | undefined;
@@ -77,6 +85,23 @@ export class McpConnection {
       this.client = client;
       const caps = client.getServerCapabilities();
       this.offers = { resources: Boolean(caps?.resources), prompts: Boolean(caps?.prompts) };
+      // Its prompts are listed once, at start: they become slash commands. A failure leaves none.
+      this.prompts = caps?.prompts
+        ? await client
+            .listPrompts(undefined, { timeout })
+            .then((r) =>
+              r.prompts.map((p) => ({
+                name: p.name,
+                ...(p.description ? { description: p.description } : {}),
+                arguments: (p.arguments ?? []).map((a) => ({
+                  name: a.name,
+                  ...(a.description ? { description: a.description } : {}),
+                  ...(a.required ? { required: true } : {}),
+                })),
+              })),
+            )
+            .catch(() => [])
+        : [];
       this.tools = listed.tools
         .filter((t) => !this.config.include || this.config.include.includes(t.name))
         .filter((t) => !this.config.exclude?.includes(t.name))

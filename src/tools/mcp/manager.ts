@@ -14,6 +14,7 @@ import type { AnyTool } from '../types.js';
 import { mcpAssess, mcpLabel, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
 import { MCP_ARGS, MCP_SEPARATOR, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
+import { promptCommand, promptText, type ServerPrompt } from './prompts.js';
 import { RESOURCE_TOOL, type ResourceRead, readResource, resourceTool } from './resources.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
 import { describeImages, visionModelFor } from './vision.js';
@@ -230,6 +231,27 @@ export class McpManager {
       const said = (err instanceof Error ? err.message : String(err)).replace(/^(MCP error -?\d+:\s*)+/, '');
       return { failed: visible(said) };
     }
+  }
+
+  /** The prompts of the servers that are up, as slash commands name them. */
+  prompts(): ServerPrompt[] {
+    return this.connections
+      .filter((c) => c.state === 'ready')
+      .flatMap((c) =>
+        c.prompts.map((p) => ({ ...p, server: c.name, command: promptCommand(c.name, p.name) })),
+      );
+  }
+
+  /** Wait for every server still starting (a slash command may name a prompt of any of them). */
+  async settled(): Promise<void> {
+    await this.start();
+  }
+
+  /** The text of one prompt, with its arguments. */
+  promptText(p: ServerPrompt, args: Record<string, string>): Promise<string> {
+    const c = this.connections.find((x) => x.name === p.server);
+    if (!c) throw new Error(`no MCP server ${p.server}`);
+    return promptText(c, p.name, args);
   }
 
   status(): McpStatus[] {
