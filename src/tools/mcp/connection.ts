@@ -8,8 +8,9 @@ import { apiFetch } from '../../llm/http.js';
 import type { Language } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { ToolError } from '../types.js';
-import { type CallResultLike, type ToolHints, toolHints } from './convert.js';
+import type { CallResultLike, ToolHints } from './convert.js';
 import { mcpCause, withStderr } from './errors.js';
+import { newClient, promptInfos, toolInfos } from './listing.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
 
@@ -57,6 +58,8 @@ export class McpConnection {
     private readonly cwd: string,
     /** Told when the server stopped for good (its tools must disappear). */
     private readonly onFailed: (c: McpConnection) => void = () => undefined,
+    /** Told when the server's tools or prompts changed while it was up. */
+    private readonly onChanged: (c: McpConnection) => void = () => undefined,
   ) {}
 
   get transport(): 'stdio' | 'http' {
@@ -75,50 +78,63 @@ export class McpConnection {
     this.state = 'starting';
     this.error = undefined;
     const timeout = (this.config.timeout ?? DEFAULT_START_S) * 1000;
+    let client: Client | undefined;
     try {
-      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-      const client = new Client({ name: 'zhi', version: __ZHI_VERSION__ });
+      client = await newClient(this.cwd, {
+        tools: () =>
+          this.relist(async (c) => {
+            this.tools = toolInfos((await c.listTools(undefined, { timeout })).tools, this.config);
+          }),
+        prompts: () =>
+          this.relist(async (c) => {
+            this.prompts = promptInfos((await c.listPrompts(undefined, { timeout })).prompts);
+          }),
+      });
+      const made = client;
       const transport = await this.makeTransport();
-      client.onclose = () => this.closed(client);
-      await client.connect(transport, { timeout });
-      const listed = await client.listTools(undefined, { timeout });
-      this.client = client;
-      const caps = client.getServerCapabilities();
+      made.onclose = () => this.closed(made);
+      await made.connect(transport, { timeout });
+      const listed = await made.listTools(undefined, { timeout });
+      const caps = made.getServerCapabilities();
       this.offers = { resources: Boolean(caps?.resources), prompts: Boolean(caps?.prompts) };
-      // Its prompts are listed once, at start: they become slash commands. A failure leaves none.
+      // Its prompts are listed at start: they become slash commands. A failure leaves none.
       this.prompts = caps?.prompts
-        ? await client
+        ? await made
             .listPrompts(undefined, { timeout })
-            .then((r) =>
-              r.prompts.map((p) => ({
-                name: p.name,
-                ...(p.description ? { description: p.description } : {}),
-                arguments: (p.arguments ?? []).map((a) => ({
-                  name: a.name,
-                  ...(a.description ? { description: a.description } : {}),
-                  ...(a.required ? { required: true } : {}),
-                })),
-              })),
-            )
+            .then((r) => promptInfos(r.prompts))
             .catch(() => [])
         : [];
-      this.tools = listed.tools
-        .filter((t) => !this.config.include || this.config.include.includes(t.name))
-        .filter((t) => !this.config.exclude?.includes(t.name))
-        .map((t) => ({
-          name: t.name,
-          ...(t.description ? { description: t.description } : {}),
-          inputSchema: t.inputSchema,
-          hints: toolHints(t.annotations, this.config.annotations),
-        }));
+      this.tools = toolInfos(listed.tools, this.config);
+      this.client = made;
       this.state = 'ready';
     } catch (err) {
       this.state = 'failed';
       this.error = this.explain(err);
       this.failure = err;
-      await this.client?.close().catch(() => undefined);
+      // A server that did not finish starting is stopped, not left running.
+      await client?.close().catch(() => undefined);
       this.client = undefined;
     }
+  }
+
+  /** A re-read of the server's lists under way (list_changed): searches and calls wait for it. */
+  refreshing: Promise<void> | undefined;
+
+  /** The server said a list changed: read it again, then tell the manager (a failed read keeps the old list). */
+  private relist(read: (c: Client) => Promise<void>): void {
+    const client = this.client;
+    if (!client || this.state !== 'ready') return;
+    const previous = this.refreshing ?? Promise.resolve();
+    const now = previous
+      .then(() => read(client))
+      .then(
+        () => this.onChanged(this),
+        () => undefined,
+      )
+      .finally(() => {
+        if (this.refreshing === now) this.refreshing = undefined;
+      });
+    this.refreshing = now;
   }
 
   private async makeTransport() {

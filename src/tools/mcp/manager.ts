@@ -58,7 +58,14 @@ export class McpManager {
     private readonly options: McpOptions = {},
   ) {
     this.connections = Object.entries(servers).map(
-      ([name, config]) => new McpConnection(name, config, cwd, (c) => this.drop(c)),
+      ([name, config]) =>
+        new McpConnection(
+          name,
+          config,
+          cwd,
+          (c) => this.drop(c),
+          (c) => this.relist(c),
+        ),
     );
   }
 
@@ -99,12 +106,14 @@ export class McpManager {
   }
 
   private pending(): PendingTools {
-    const starting = () => this.connections.filter((c) => c.state === 'starting');
+    // Starting, or reading its lists again after list_changed.
+    const busy = () => this.connections.filter((c) => c.state === 'starting' || c.refreshing);
     return {
-      starting: () => starting().map((c) => c.name),
+      starting: () => busy().map((c) => c.name),
       settle: async (tool) => {
-        const waited = starting().filter((c) => !tool || tool.startsWith(`${c.name}${MCP_SEPARATOR}`));
+        const waited = busy().filter((c) => !tool || tool.startsWith(`${c.name}${MCP_SEPARATOR}`));
         await this.start(waited.map((c) => c.name));
+        await Promise.all(waited.map((c) => c.refreshing));
         const failed = this.connections.filter((c) => c.state === 'failed');
         return {
           warnings: this.newFailures().map((line) => t('mcp.warn.notStarted', { problem: line })),
@@ -201,6 +210,15 @@ export class McpManager {
       for (const c of this.connections)
         if (c.state === 'starting') groups.push({ name: c.name, count: 0, starting: true });
     offerToolSearch(this.registry, groups);
+  }
+
+  /** A server's tools changed (list_changed): its old ones leave, the new ones join. */
+  private relist(c: McpConnection): void {
+    if (!this.registry || !this.registered.has(c.name)) return;
+    for (const name of this.registered.get(c.name) ?? []) this.registry.unregister(name);
+    this.registered.delete(c.name);
+    this.offer(c);
+    this.offerSearch();
   }
 
   /** A server that stopped for good: its tools leave the registry (the model is told why). */
