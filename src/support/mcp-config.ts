@@ -13,6 +13,7 @@
  *     github:
  *       url: https://api.example.com/mcp
  *       headers: { Authorization: "Bearer …" }
+ *       transport: sse         # the legacy HTTP+SSE transport (default: streamable HTTP, SSE when it answers 4xx)
  *
  * Checked here (plain code, no zod: config is read on every start); used by the config loader
  * and by `zhi mcp add`. A bad entry leaves out that server only, with a warning that names it.
@@ -40,6 +41,8 @@ export interface McpServerConfig {
   env?: Record<string, string>;
   url?: string;
   headers?: Record<string, string>;
+  /** `sse`: the legacy HTTP+SSE transport only. Absent: streamable HTTP, falling back to SSE on a 4xx. */
+  transport?: 'sse' | 'http';
   trust: McpTrust;
   /**
    * The person's word that the model's arguments may go to this server with no question (it
@@ -73,6 +76,7 @@ const KEYS = [
   'timeout',
   'call_timeout',
   'annotations',
+  'transport',
 ];
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
@@ -123,6 +127,8 @@ export function mcpServerProblem(name: string, v: unknown): McpProblem | undefin
   }
   if (o.trust !== undefined && !MCP_TRUST.includes(o.trust as McpTrust))
     return problem('mcp.bad.trust', 'trust', { value: String(o.trust), known: MCP_TRUST.join(', ') });
+  if (o.transport !== undefined && (!['http', 'sse'].includes(String(o.transport)) || o.url === undefined))
+    return problem('mcp.bad.transport', 'transport', { value: String(o.transport) });
   if (o.annotations !== undefined && !MCP_ANNOTATIONS.includes(o.annotations as McpAnnotations))
     return problem('mcp.bad.annotations', 'annotations', {
       value: String(o.annotations),
@@ -177,5 +183,6 @@ export function normalizeServer(v: Record<string, unknown>): McpServerConfig {
   if (typeof v.timeout === 'number') out.timeout = v.timeout;
   if (typeof v.call_timeout === 'number') out.call_timeout = v.call_timeout;
   if (v.annotations === 'ignore') out.annotations = 'ignore';
+  if (v.transport === 'sse' || v.transport === 'http') out.transport = v.transport;
   return out;
 }

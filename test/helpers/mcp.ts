@@ -20,3 +20,5 @@ export const SLOW = resolve(import.meta.dirname, '../fixtures/mcp/slow.mjs');
 export const ANNOTATED = resolve(import.meta.dirname, '../fixtures/mcp/annotated.mjs');
 /** A small SDK server with resources (notes://today, notes://big, a template), a resource link and a prompt. */
 export const NOTES = resolve(import.meta.dirname, '../fixtures/mcp/notes.mjs');
+/** A legacy HTTP+SSE server and a plain web page, started in the test's process. */
+export const LEGACY_SSE = resolve(import.meta.dirname, '../fixtures/mcp/legacy-sse.mjs');

@@ -3,8 +3,8 @@
  * its stack frames), and the proxy settings a stdio server gets from zhi's environment.
  */
 import { describe, expect, it } from 'vitest';
-import { proxyEnvironment } from '../../src/tools/mcp/connection.js';
 import { stderrGist, withStderr } from '../../src/tools/mcp/errors.js';
+import { proxyEnvironment } from '../../src/tools/mcp/transports.js';
 
 const NODE_CRASH = `file:///home/me/server.mjs:3
 throw new Error('DATABASE_URL is not set');

@@ -60,7 +60,7 @@ describe('mcp_servers in config.yaml', () => {
     setLanguage('zh');
     try {
       expect(one({ a: { command: 'x', trus: 'read' } })?.text).toBe(
-        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, egress, include, exclude, timeout, call_timeout, annotations）',
+        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, egress, include, exclude, timeout, call_timeout, annotations, transport）',
       );
     } finally {
       setLanguage('en');

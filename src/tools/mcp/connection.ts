@@ -4,13 +4,19 @@
  * stops again it is `failed` and its tools go away.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { apiFetch } from '../../llm/http.js';
 import type { Language } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { ToolError } from '../types.js';
 import type { CallResultLike, ToolHints } from './convert.js';
 import { mcpCause, withStderr } from './errors.js';
 import { newClient, promptInfos, toolInfos } from './listing.js';
+import {
+  fallsBackToSse,
+  firstKind,
+  httpTransport,
+  stdioTransport,
+  type TransportKind,
+} from './transports.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
 
@@ -62,8 +68,13 @@ export class McpConnection {
     private readonly onChanged: (c: McpConnection) => void = () => undefined,
   ) {}
 
-  get transport(): 'stdio' | 'http' {
-    return this.config.url ? 'http' : 'stdio';
+  /** The client being connected (closed if the start fails). */
+  private opening: Client | undefined;
+  /** The transport it came up on (`sse` after a fallback). */
+  private kind: TransportKind | undefined;
+
+  get transport(): TransportKind {
+    return this.kind ?? firstKind(this.config);
   }
 
   /** Start (once; later calls wait for the same start). Never throws: failure is `state`/`error`. */
@@ -78,22 +89,9 @@ export class McpConnection {
     this.state = 'starting';
     this.error = undefined;
     const timeout = (this.config.timeout ?? DEFAULT_START_S) * 1000;
-    let client: Client | undefined;
+    this.opening = undefined;
     try {
-      client = await newClient(this.cwd, {
-        tools: () =>
-          this.relist(async (c) => {
-            this.tools = toolInfos((await c.listTools(undefined, { timeout })).tools, this.config);
-          }),
-        prompts: () =>
-          this.relist(async (c) => {
-            this.prompts = promptInfos((await c.listPrompts(undefined, { timeout })).prompts);
-          }),
-      });
-      const made = client;
-      const transport = await this.makeTransport();
-      made.onclose = () => this.closed(made);
-      await made.connect(transport, { timeout });
+      const made = await this.open(timeout);
       const listed = await made.listTools(undefined, { timeout });
       const caps = made.getServerCapabilities();
       this.offers = { resources: Boolean(caps?.resources), prompts: Boolean(caps?.prompts) };
@@ -112,7 +110,8 @@ export class McpConnection {
       this.error = this.explain(err);
       this.failure = err;
       // A server that did not finish starting is stopped, not left running.
-      await client?.close().catch(() => undefined);
+      const opening = this.opening as Client | undefined;
+      await opening?.close().catch(() => undefined);
       this.client = undefined;
     }
   }
@@ -137,34 +136,46 @@ export class McpConnection {
     this.refreshing = now;
   }
 
-  private async makeTransport() {
-    if (this.config.url) {
-      const { StreamableHTTPClientTransport } = await import(
-        '@modelcontextprotocol/sdk/client/streamableHttp.js'
-      );
-      // Through the same fetch as zhi's API calls: HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply.
-      return new StreamableHTTPClientTransport(new URL(this.config.url), {
-        requestInit: { headers: this.config.headers ?? {} },
-        fetch: (url, init) => apiFetch(String(url), init ?? {}),
-      });
+  /** A client connected over the server's transport (SSE after a streamable-HTTP 4xx, see transports.ts). */
+  private async open(timeout: number): Promise<Client> {
+    const first = firstKind(this.config);
+    try {
+      return await this.openWith(first, timeout);
+    } catch (err) {
+      if (!fallsBackToSse(this.config, err)) throw err;
+      await this.opening?.close().catch(() => undefined);
+      try {
+        return await this.openWith('sse', timeout);
+      } catch {
+        // Neither spoke MCP: the streamable-HTTP answer says more.
+        throw err;
+      }
     }
-    const { StdioClientTransport, getDefaultEnvironment } = await import(
-      '@modelcontextprotocol/sdk/client/stdio.js'
-    );
-    // The server gets a plain environment (PATH, HOME…), the proxy settings (an `npx -y` server
-    // downloads itself through them) and its own settings, never zhi's key.
-    const transport = new StdioClientTransport({
-      command: this.config.command!,
-      args: this.config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...proxyEnvironment(process.env), ...(this.config.env ?? {}) },
-      cwd: this.cwd,
-      stderr: 'pipe',
+  }
+
+  private async openWith(kind: TransportKind, timeout: number): Promise<Client> {
+    const client = await newClient(this.cwd, {
+      tools: () =>
+        this.relist(async (c) => {
+          this.tools = toolInfos((await c.listTools(undefined, { timeout })).tools, this.config);
+        }),
+      prompts: () =>
+        this.relist(async (c) => {
+          this.prompts = promptInfos((await c.listPrompts(undefined, { timeout })).prompts);
+        }),
     });
     this.stderr = '';
-    transport.stderr?.on('data', (d: Buffer) => {
-      this.stderr = (this.stderr + d.toString('utf8')).slice(-STDERR_KEPT);
-    });
-    return transport;
+    const transport =
+      kind === 'stdio'
+        ? await stdioTransport(this.config, this.cwd, (text) => {
+            this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
+          })
+        : await httpTransport(this.config, kind);
+    client.onclose = () => this.closed(client);
+    this.opening = client;
+    await client.connect(transport, { timeout });
+    this.kind = kind;
+    return client;
   }
 
   private closed(client: Client): void {
@@ -263,20 +274,6 @@ export class McpConnection {
     if (this.state === 'ready') this.state = 'idle';
     await client?.close().catch(() => undefined);
   }
-}
-
-/** The proxy variables, in both spellings tools read, that the SDK's plain environment leaves out. */
-const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY'];
-
-export function proxyEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of PROXY_VARS) {
-    for (const key of [name, name.toLowerCase()]) {
-      const value = env[key];
-      if (value) out[key] = value;
-    }
-  }
-  return out;
 }
 
 /**

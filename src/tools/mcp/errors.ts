@@ -47,6 +47,17 @@ export function mcpCause(err: unknown, config: McpServerConfig, timeoutS: number
   }
   if (e.code === REQUEST_TIMEOUT) return t('mcp.cause.timeout', { seconds: timeoutS }, lang);
   if (e.code === CONNECTION_CLOSED) return t('mcp.cause.stoppedAtStart', {}, lang);
+  // A web page where an MCP server should be (a login page, the site's home page).
+  if (
+    url &&
+    /Unexpected content type: text\/html|^(SSE|Streamable HTTP) error: .*<(!doctype|html)/is.test(
+      e.message ?? '',
+    )
+  )
+    return t('mcp.cause.notMcp', { url }, lang);
+  // The SDK's HTTP errors carry the status as their code (JSON-RPC codes are negative).
+  if (url && typeof e.code === 'number' && e.code >= 400 && e.code < 600)
+    return t('mcp.cause.http', { url, status: e.code }, lang);
   const status = /\(HTTP (\d{3})\)/.exec(e.message ?? '')?.[1];
   if (status) return t('mcp.cause.http', { url, status }, lang);
   if (sys && url) return t('mcp.cause.network', { url, detail: sys.message ?? String(sys.code) }, lang);

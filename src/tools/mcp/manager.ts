@@ -17,12 +17,13 @@ import { MCP_ARGS, MCP_SEPARATOR, mcpKind, mcpToolName, resultImages, resultText
 import { promptCommand, promptText, type ServerPrompt } from './prompts.js';
 import { RESOURCE_TOOL, type ResourceRead, readResource, resourceTool } from './resources.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
+import type { TransportKind } from './transports.js';
 import { describeImages, visionModelFor } from './vision.js';
 
 export interface McpStatus {
   name: string;
   state: McpState;
-  transport: 'stdio' | 'http';
+  transport: TransportKind;
   trust: McpServerConfig['trust'];
   /** Tool names as the model sees them. */
   tools: string[];

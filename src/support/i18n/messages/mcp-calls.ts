@@ -16,6 +16,8 @@ export const mcpCalls = defineMessages(
       'it did not finish starting within {seconds} s. If it needs longer, give it more with timeout: (seconds, up to 600) under its name in mcp_servers in config.yaml (`zhi config path` says where that is)',
     'mcp.cause.stoppedAtStart': 'it stopped as soon as it started',
     'mcp.cause.http': 'the server at {url} answered HTTP {status}',
+    'mcp.cause.notMcp':
+      'the address {url} answered with a web page, not MCP: check the url (MCP servers usually end in /mcp, or /sse for the older transport)',
     'mcp.cause.serverSaid': '{cause} (the server said: {said})',
     'mcp.approve.wants': '{server} wants to {action}',
     'mcp.approve.run': 'run its tool {tool}',
@@ -52,6 +54,8 @@ export const mcpCalls = defineMessages(
       '它在 {seconds} 秒内没有完成启动。如果它需要更长时间，请在 config.yaml 的 mcp_servers 中、它的名称下设置 timeout:（秒数，最多 600）（`zhi config path` 可显示该文件的位置）',
     'mcp.cause.stoppedAtStart': '它刚启动就退出了',
     'mcp.cause.http': '{url} 上的服务器返回了 HTTP {status}',
+    'mcp.cause.notMcp':
+      '{url} 返回的是网页，不是 MCP：请检查 url（MCP 服务器的地址通常以 /mcp 结尾，旧式传输则以 /sse 结尾）',
     'mcp.cause.serverSaid': '{cause}（服务器输出：{said}）',
     'mcp.approve.wants': '{server} 想要{action}',
     'mcp.approve.run': '运行它的工具 {tool}',
