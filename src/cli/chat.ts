@@ -69,7 +69,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
   const mcp: ChatMcp | undefined = full
-    ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model, defer: true })
+    ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model, defer: true }, order.prompter)
     : undefined;
   const usage = newUsage(ctx);
   const prepare = beforeEachMessage(skills, mcp);

@@ -1,5 +1,6 @@
 /**
- * `zhi mcp list | test <name> | add <name> … | remove <name>`: the MCP servers of config.yaml.
+ * `zhi mcp list | test <name> | add <name> … | remove <name> | import [file]`: the MCP servers of
+ * config.yaml (`import` reads Claude Code's `.mcp.json`).
  * `list` and `test` start the servers to show their state and tools, then stop them.
  */
 import { loadConfigFile, saveConfigFile } from '../../support/config.js';
@@ -21,6 +22,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       return add(ctx, name, rest);
     case 'remove':
       return remove(ctx, name);
+    case 'import':
+      return importFile(ctx, name);
     default:
       throw usage({ key: 'mcp.err.usage', params: { what: action } });
   }
@@ -127,4 +130,43 @@ async function remove(ctx: AppContext, name: string | undefined): Promise<ExitCo
   await saveConfigFile(ctx.paths.configFile, file);
   process.stderr.write(`${t('mcp.removed', { name: gone, file: ctx.paths.configFile })}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * `import [file]`: the servers of a `.mcp.json` (this folder's by default) added to config.yaml,
+ * with `trust: ask` as `add` does; a name already there, or an entry zhi cannot use, is said and
+ * left out.
+ */
+async function importFile(ctx: AppContext, given: string | undefined): Promise<ExitCodeValue> {
+  const { readFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  const { importMcpJson } = await import('../../support/mcp-import.js');
+  const file = resolve(ctx.cwd, given ?? '.mcp.json');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const found = text === undefined ? undefined : importMcpJson(text);
+  if (!found) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: text === undefined ? 'mcp.import.missing' : 'mcp.import.notMcpJson', params: { file } },
+      tries: [{ key: 'mcp.import.try' }],
+    });
+  }
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  const current = { ...(loaded.file.mcp_servers ?? {}) };
+  const added: string[] = [];
+  for (const [name, entry] of Object.entries(found.servers)) {
+    if (name in current) process.stderr.write(`${t('mcp.import.exists', { name })}\n`);
+    else {
+      current[name] = entry;
+      added.push(name);
+    }
+  }
+  for (const p of found.problems)
+    process.stderr.write(`${t('mcp.import.skipped', { problem: mcpProblemText(p) })}\n`);
+  if (added.length) await saveConfigFile(ctx.paths.configFile, { ...loaded.file, mcp_servers: current });
+  const names = added.join(', ') || '-';
+  process.stderr.write(
+    `${t('mcp.import.done', { count: added.length, names, from: file, file: ctx.paths.configFile })}\n`,
+  );
+  return added.length || !Object.keys(found.servers).length ? ExitCode.ok : ExitCode.failure;
 }

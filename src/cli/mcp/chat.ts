@@ -4,10 +4,12 @@
  * as soon as it is up; tool_search and calls of its tools wait for a server still starting. `/mcp` reads the
  * state from the ChatMcp createChat built beside the chat.
  */
+import type { Prompter } from '../../agent/loop.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpManager, McpOptions } from '../../tools/mcp/manager.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { AppContext } from '../context.js';
+import { allowedProjectServers, hasProjectServers } from './project.js';
 
 export interface ChatMcp {
   /**
@@ -29,11 +31,18 @@ export interface ChatMcp {
  * The MCP side of a chat, or undefined when no server is configured. `options` reach the tools:
  * the client and the chat's model put images the tools return in front of a vision model.
  */
-export function chatMcp(ctx: AppContext, tools: ToolRegistry, options: McpOptions = {}): ChatMcp | undefined {
-  const servers = ctx.config.mcpServers;
-  if (!Object.keys(servers).length) return undefined;
+export function chatMcp(
+  ctx: AppContext,
+  tools: ToolRegistry,
+  options: McpOptions = {},
+  prompter?: Prompter,
+): ChatMcp | undefined {
+  const servers = { ...ctx.config.mcpServers };
+  const project = hasProjectServers(ctx.cwd);
+  if (!Object.keys(servers).length && !project) return undefined;
   let manager: McpManager | undefined;
   let created: Promise<McpManager> | undefined;
+  let asked: Promise<string[]> | undefined;
   const warnings = (m: McpManager) =>
     m.newFailures().map((line) => t('mcp.warn.notStarted', { problem: line }));
   const ensure = () =>
@@ -46,8 +55,32 @@ export function chatMcp(ctx: AppContext, tools: ToolRegistry, options: McpOption
       else await made.start();
       return made;
     })());
+  // The project's servers: asked about before the first message, added once allowed.
+  const addProject = async (made: McpManager): Promise<string[]> => {
+    const notes: string[] = [];
+    const allowed = await allowedProjectServers(ctx.cwd, ctx.paths.dataDir, Object.keys(servers), {
+      ...(prompter?.interactive
+        ? {
+            ask: (message: string, detail: string) =>
+              prompter.ask({ message, detail }, new AbortController().signal),
+          }
+        : {}),
+      warn: (line) => notes.push(line),
+    });
+    Object.assign(servers, allowed);
+    const started = made.add(allowed);
+    if (options.defer !== true) await started;
+    return notes;
+  };
   return {
-    prepare: async () => warnings(await ensure()),
+    prepare: async () => {
+      const made = await ensure();
+      if (project && !asked) asked = addProject(made);
+      const notes = (await asked) ?? [];
+      // The project's notes are given once, with the first message.
+      asked = asked?.then(() => []);
+      return [...notes, ...warnings(made)];
+    },
     failures: () => (manager ? warnings(manager) : []),
     ensure,
     servers: () => Object.keys(servers),

@@ -58,15 +58,16 @@ export class McpManager {
     private readonly registry?: ToolRegistry,
     private readonly options: McpOptions = {},
   ) {
-    this.connections = Object.entries(servers).map(
-      ([name, config]) =>
-        new McpConnection(
-          name,
-          config,
-          cwd,
-          (c) => this.drop(c),
-          (c) => this.relist(c),
-        ),
+    this.connections = Object.entries(servers).map(([name, config]) => this.connection(name, config));
+  }
+
+  private connection(name: string, config: McpServerConfig): McpConnection {
+    return new McpConnection(
+      name,
+      config,
+      this.cwd,
+      (c) => this.drop(c),
+      (c) => this.relist(c),
     );
   }
 
@@ -93,6 +94,13 @@ export class McpManager {
   startInBackground(): void {
     if (this.registry) this.registry.pending = this.pending();
     void this.start();
+  }
+
+  /** More servers (a project's, once the person allowed them): started as the others were. */
+  add(servers: Record<string, McpServerConfig>): Promise<string[]> {
+    const fresh = Object.entries(servers).filter(([name]) => !this.connections.some((c) => c.name === name));
+    for (const [name, config] of fresh) this.connections.push(this.connection(name, config));
+    return this.start(fresh.map(([name]) => name));
   }
 
   /** Servers that failed and were not reported yet, as `<server>: <why>` lines (each said once). */
@@ -279,7 +287,7 @@ export class McpManager {
       state: c.state,
       transport: c.transport,
       trust: c.config.trust,
-      tools: c.state === 'ready' ? c.tools.map((t) => mcpToolName(c.name, t.name)) : [],
+      tools: c.state === 'ready' ? this.toolsOf(c).map((t) => t.name) : [],
       ...(c.error ? { error: c.error } : {}),
       restarts: c.restarts,
     }));

@@ -17,7 +17,7 @@ export const mcp = defineMessages(
     'mcp.noTools': '  no tools',
     'mcp.error': '  error: {error}',
     'mcp.usage':
-      'Usage: zhi mcp list | test <name> | remove <name> | add <name> [--trust ask|read|auto] [--env NAME=value…] -- <command> [args…] | add <name> --url <url> [--header "Name: value"…] [--trust …]',
+      'Usage: zhi mcp list | test <name> | remove <name> | import [.mcp.json] | add <name> [--trust ask|read|auto] [--env NAME=value…] -- <command> [args…] | add <name> --url <url> [--header "Name: value"…] [--trust …]',
     'mcp.err.usage': 'This is not a `zhi mcp` command: "{what}".',
     'mcp.err.needName': '`zhi mcp {action}` needs the name of an MCP server.',
     'mcp.err.pair': '{flag} "{value}" is not a setting: write it as {example}.',
@@ -53,6 +53,21 @@ export const mcp = defineMessages(
     'mcp.bad.annotations': 'the setting "annotations" is "{value}", but it must be one of {known}',
     'mcp.bad.transport': 'the setting "transport" is "{value}", but it must be http or sse, beside a url',
     'mcp.resource.noServer': 'there is no MCP server of that name in config.yaml',
+    'mcp.import.missing': 'There is no file {file} to import MCP servers from.',
+    'mcp.import.notMcpJson': '{file} is not an .mcp.json file: it has no "mcpServers" object.',
+    'mcp.import.try': 'Give the file: `zhi mcp import path/to/.mcp.json`.',
+    'mcp.import.exists': 'The MCP server {name} is already in config.yaml: left as it is.',
+    'mcp.import.skipped': 'Not imported: {problem}.',
+    'mcp.import.done':
+      'Imported {count} MCP server(s) from {from} into {file}: {names}. They ask before each call (trust: ask); check them with `zhi mcp list`.',
+    'mcp.project.question':
+      "This folder's {file} lists MCP servers ({names}) that zhi would start or connect to. Allow them in this folder?",
+    'mcp.project.noTerminal':
+      '{file} lists MCP servers ({names}); they are not started, since nobody can be asked here. Run zhi once in a terminal in this folder to allow them.',
+    'mcp.project.unreadable':
+      '{file} cannot be read as a list of MCP servers: write it as an mcp_servers: block, as in config.yaml.',
+    'mcp.project.taken':
+      'The MCP server "{name}" in {file} is left out: your config.yaml has a server of that name.',
     'mcp.prompt.unknown': 'There is no MCP prompt /{name}.',
     'mcp.prompt.known': 'The prompts of your running MCP servers: {known}.',
     'mcp.prompt.none': 'None of your running MCP servers offers prompts (see /mcp).',
@@ -85,7 +100,7 @@ export const mcp = defineMessages(
     'mcp.noTools': '  没有工具',
     'mcp.error': '  错误：{error}',
     'mcp.usage':
-      '用法：zhi mcp list | test <名称> | remove <名称> | add <名称> [--trust ask|read|auto] [--env 名称=值…] -- <命令> [参数…] | add <名称> --url <地址> [--header "名称: 值"…] [--trust …]',
+      '用法：zhi mcp list | test <名称> | remove <名称> | import [.mcp.json] | add <名称> [--trust ask|read|auto] [--env 名称=值…] -- <命令> [参数…] | add <名称> --url <地址> [--header "名称: 值"…] [--trust …]',
     'mcp.err.usage': '这不是 `zhi mcp` 的命令：“{what}”。',
     'mcp.err.needName': '`zhi mcp {action}` 需要一个 MCP 服务器的名称。',
     'mcp.err.pair': '{flag} “{value}” 不是一项设置：请写成 {example}。',
@@ -120,6 +135,20 @@ export const mcp = defineMessages(
     'mcp.bad.annotations': '设置项 “annotations” 的值是 “{value}”，但它必须是 {known} 之一',
     'mcp.bad.transport': '设置项 “transport” 的值是 “{value}”，但它只能是 http 或 sse，并且要和 url 一起使用',
     'mcp.resource.noServer': 'config.yaml 中没有这个名字的 MCP 服务器',
+    'mcp.import.missing': '找不到要导入 MCP 服务器的文件 {file}。',
+    'mcp.import.notMcpJson': '{file} 不是 .mcp.json 文件：其中没有 “mcpServers” 对象。',
+    'mcp.import.try': '请指明文件：`zhi mcp import path/to/.mcp.json`。',
+    'mcp.import.exists': 'config.yaml 中已有 MCP 服务器 {name}：保持不变。',
+    'mcp.import.skipped': '未导入：{problem}。',
+    'mcp.import.done':
+      '已从 {from} 导入 {count} 个 MCP 服务器到 {file}：{names}。每次调用前都会询问（trust: ask）；可用 `zhi mcp list` 检查。',
+    'mcp.project.question':
+      '这个文件夹的 {file} 列出了 MCP 服务器（{names}），zhi 将会启动或连接它们。要在这个文件夹中允许它们吗？',
+    'mcp.project.noTerminal':
+      '{file} 列出了 MCP 服务器（{names}）；这里无法询问你，所以没有启动它们。请在终端中于这个文件夹运行一次 zhi 来允许它们。',
+    'mcp.project.unreadable':
+      '无法把 {file} 读成 MCP 服务器列表：请像 config.yaml 那样写成 mcp_servers: 块。',
+    'mcp.project.taken': '{file} 中的 MCP 服务器 “{name}” 未被启用：你的 config.yaml 里已有同名服务器。',
     'mcp.prompt.unknown': '没有名为 /{name} 的 MCP 提示词。',
     'mcp.prompt.known': '正在运行的 MCP 服务器提供这些提示词：{known}。',
     'mcp.prompt.none': '正在运行的 MCP 服务器都不提供提示词（见 /mcp）。',
