@@ -4,6 +4,7 @@
  * its constructor (client, tools, prompter, session wiring); nothing is reassigned afterwards.
  */
 
+import { join } from 'node:path';
 import { ChatSession } from '../agent/chat.js';
 import { instructionsPrompt } from '../agent/instructions.js';
 import type { Prompter } from '../agent/loop.js';
@@ -69,7 +70,17 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
   const mcp: ChatMcp | undefined = full
-    ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model, defer: true }, order.prompter)
+    ? chatMcp(
+        ctx,
+        tools,
+        {
+          client,
+          chatModel: () => chat.settings.model,
+          defer: true,
+          oauthFile: join(ctx.paths.configDir, 'mcp-oauth.json'),
+        },
+        order.prompter,
+      )
     : undefined;
   const usage = newUsage(ctx);
   const prepare = beforeEachMessage(skills, mcp);

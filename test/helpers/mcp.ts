@@ -22,3 +22,5 @@ export const ANNOTATED = resolve(import.meta.dirname, '../fixtures/mcp/annotated
 export const NOTES = resolve(import.meta.dirname, '../fixtures/mcp/notes.mjs');
 /** A legacy HTTP+SSE server and a plain web page, started in the test's process. */
 export const LEGACY_SSE = resolve(import.meta.dirname, '../fixtures/mcp/legacy-sse.mjs');
+/** A remote MCP server behind OAuth (with its authorization server), and a fake browser. */
+export const OAUTH_SERVER = resolve(import.meta.dirname, '../fixtures/mcp/oauth-server.mjs');

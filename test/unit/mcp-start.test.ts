@@ -3,7 +3,7 @@
  * its stack frames), and the proxy settings a stdio server gets from zhi's environment.
  */
 import { describe, expect, it } from 'vitest';
-import { stderrGist, withStderr } from '../../src/tools/mcp/errors.js';
+import { mcpCause, stderrGist, withStderr } from '../../src/tools/mcp/errors.js';
 import { proxyEnvironment } from '../../src/tools/mcp/transports.js';
 
 const NODE_CRASH = `file:///home/me/server.mjs:3
@@ -64,5 +64,50 @@ describe('proxy settings for stdio servers', () => {
       NO_PROXY: 'localhost,.corp',
       no_proxy: 'localhost',
     });
+  });
+});
+
+describe('a server that asks for a sign-in', () => {
+  const url = 'http://127.0.0.1:9/mcp';
+  it.each([
+    [
+      'OAuth needed, zhi mcp login',
+      { name: 'McpLoginNeeded', server: 'secure', message: 'x' },
+      {},
+      /run `zhi mcp login secure`/,
+    ],
+    [
+      '401 with no OAuth',
+      { message: 'HTTP 401: Invalid OAuth error response: <html>' },
+      {},
+      /asks for a sign-in \(HTTP 401\) but offers no OAuth/,
+    ],
+    [
+      '401 to a given token',
+      { code: 401, message: 'x' },
+      { headers: { Authorization: 'Bearer t' } },
+      /answered HTTP 401$/,
+    ],
+    [
+      'a web page',
+      { code: -1, message: 'Streamable HTTP error: Unexpected content type: text/html' },
+      {},
+      /answered with a web page, not MCP/,
+    ],
+    [
+      '404 with an HTML body',
+      { code: 404, message: 'Streamable HTTP error: Error POSTing to endpoint: <html>' },
+      {},
+      /answered HTTP 404$/,
+    ],
+  ])('%s', (_, err, extra, want) => {
+    const said = mcpCause(
+      Object.assign(new Error(err.message), err),
+      { url, trust: 'ask', ...extra },
+      30,
+      'en',
+    );
+    expect(said).toMatch(want);
+    expect(said).not.toContain('<html>');
   });
 });

@@ -3,10 +3,13 @@
  * config.yaml (`import` reads Claude Code's `.mcp.json`).
  * `list` and `test` start the servers to show their state and tools, then stop them.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { loadConfigFile, saveConfigFile } from '../../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { mcpProblemText, mcpServerProblem } from '../../support/mcp-config.js';
+import { visible } from '../../support/sanitize.js';
 import type { AppContext } from '../context.js';
 import { statusLines } from '../mcp/render.js';
 
@@ -24,6 +27,8 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       return remove(ctx, name);
     case 'import':
       return importFile(ctx, name);
+    case 'login':
+      return login(ctx, known('login', name, ctx.config.mcpServers));
     default:
       throw usage({ key: 'mcp.err.usage', params: { what: action } });
   }
@@ -55,7 +60,7 @@ async function show(ctx: AppContext, names: string[] | undefined): Promise<ExitC
   }
   const { McpManager } = await import('../../tools/mcp/manager.js');
   const picked = Object.fromEntries(Object.entries(servers).filter(([n]) => !names || names.includes(n)));
-  const manager = new McpManager(picked, ctx.cwd);
+  const manager = new McpManager(picked, ctx.cwd, undefined, { oauthFile: oauthFile(ctx) });
   try {
     await manager.start();
     const status = manager.status();
@@ -169,4 +174,59 @@ async function importFile(ctx: AppContext, given: string | undefined): Promise<E
     `${t('mcp.import.done', { count: added.length, names, from: file, file: ctx.paths.configFile })}\n`,
   );
   return added.length || !Object.keys(found.servers).length ? ExitCode.ok : ExitCode.failure;
+}
+
+/** Where OAuth sign-ins to MCP servers are kept (mode 0600). */
+export const oauthFile = (ctx: AppContext): string => join(ctx.paths.configDir, 'mcp-oauth.json');
+
+/** `login <name>`: sign in to a remote server in the browser (OAuth, authorization code with PKCE). */
+async function login(ctx: AppContext, name: string): Promise<ExitCodeValue> {
+  const config = ctx.config.mcpServers[name]!;
+  if (!config.url)
+    throw new ZhiError({ kind: 'usage', what: { key: 'mcp.login.notRemote', params: { name } } });
+  const { signIn } = await import('../../tools/mcp/oauth.js');
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    const signed = await signIn({
+      name,
+      config,
+      file: oauthFile(ctx),
+      timeoutMs: LOGIN_WAIT_MS,
+      open: (url) => {
+        say(t('mcp.login.open', { url }));
+        openInBrowser(url);
+      },
+    });
+    say(t(signed ? 'mcp.login.done' : 'mcp.login.notNeeded', { name, file: oauthFile(ctx) }));
+    return ExitCode.ok;
+  } catch (err) {
+    const { mcpCause } = await import('../../tools/mcp/errors.js');
+    throw new ZhiError({
+      kind: 'usage',
+      what: {
+        key: 'mcp.login.failed',
+        params: { name, error: visible(mcpCause(err, config, LOGIN_WAIT_MS / 1000)) },
+      },
+    });
+  }
+}
+
+/** Five minutes to sign in in the browser. */
+const LOGIN_WAIT_MS = 5 * 60 * 1000;
+
+/** The system's browser (a failure is fine: the address was printed). */
+function openInBrowser(url: string): void {
+  const [cmd, args] =
+    process.platform === 'win32'
+      ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
+      : process.platform === 'darwin'
+        ? ['open', [url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.once('error', () => undefined);
+    child.unref();
+  } catch {
+    // The address is on the screen: the person opens it.
+  }
 }

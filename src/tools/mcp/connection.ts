@@ -3,6 +3,7 @@
  * streamable HTTP, its tools listed, calls made. A server that stops is restarted once; when it
  * stops again it is `failed` and its tools go away.
  */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Language } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
@@ -10,12 +11,14 @@ import { ToolError } from '../types.js';
 import type { CallResultLike, ToolHints } from './convert.js';
 import { mcpCause, withStderr } from './errors.js';
 import { newClient, promptInfos, toolInfos } from './listing.js';
+import { ZhiOAuthProvider } from './oauth.js';
 import {
   fallsBackToSse,
   firstKind,
   httpTransport,
   stdioTransport,
   type TransportKind,
+  usesOAuth,
 } from './transports.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
@@ -136,6 +139,14 @@ export class McpConnection {
     this.refreshing = now;
   }
 
+  /** Saved OAuth sign-ins (a file in the config folder), for an address that needs one. */
+  oauthFile: string | undefined;
+
+  private authProvider(): OAuthClientProvider | undefined {
+    if (!this.oauthFile || !usesOAuth(this.config)) return undefined;
+    return new ZhiOAuthProvider(this.oauthFile, this.name, this.config.url!);
+  }
+
   /** A client connected over the server's transport (SSE after a streamable-HTTP 4xx, see transports.ts). */
   private async open(timeout: number): Promise<Client> {
     const first = firstKind(this.config);
@@ -170,7 +181,7 @@ export class McpConnection {
         ? await stdioTransport(this.config, this.cwd, (text) => {
             this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
           })
-        : await httpTransport(this.config, kind);
+        : await httpTransport(this.config, kind, this.authProvider());
     client.onclose = () => this.closed(client);
     this.opening = client;
     await client.connect(transport, { timeout });

@@ -41,6 +41,8 @@ export interface McpOptions {
    * chat; a skill run defers only past DEFER_OVER tools (it asked for its servers by name).
    */
   defer?: boolean | 'auto';
+  /** Where OAuth sign-ins are kept (`zhi mcp login`); without it, no OAuth. */
+  oauthFile?: string;
 }
 
 /** A skill run sends up to this many MCP tools' schemas with every request; more are deferred. */
@@ -62,13 +64,15 @@ export class McpManager {
   }
 
   private connection(name: string, config: McpServerConfig): McpConnection {
-    return new McpConnection(
+    const c = new McpConnection(
       name,
       config,
       this.cwd,
       (c) => this.drop(c),
       (c) => this.relist(c),
     );
+    c.oauthFile = this.options.oauthFile;
+    return c;
   }
 
   /**

@@ -3,6 +3,7 @@
  * legacy HTTP+SSE transport — with `transport: sse`, or when a streamable-HTTP POST is answered
  * 4xx, as the SDK's documentation does it for servers that predate streamable HTTP).
  */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { apiFetch } from '../../llm/http.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
@@ -27,19 +28,30 @@ export function fallsBackToSse(config: McpServerConfig, err: unknown): boolean {
 }
 
 /** An HTTP transport of this kind; through zhi's fetch, so HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply. */
-export async function httpTransport(config: McpServerConfig, kind: 'http' | 'sse'): Promise<Transport> {
+export async function httpTransport(
+  config: McpServerConfig,
+  kind: 'http' | 'sse',
+  authProvider?: OAuthClientProvider,
+): Promise<Transport & { finishAuth(code: string): Promise<void> }> {
   const url = new URL(config.url!);
   const requestInit = { headers: config.headers ?? {} };
   const fetch = (u: string | URL, init?: RequestInit) => apiFetch(String(u), init ?? {});
+  const auth = authProvider ? { authProvider } : {};
   if (kind === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
     // The event stream's GET carries the headers too.
-    return new SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } });
+    return new SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch }, ...auth });
   }
   const { StreamableHTTPClientTransport } = await import(
     '@modelcontextprotocol/sdk/client/streamableHttp.js'
   );
-  return new StreamableHTTPClientTransport(url, { requestInit, fetch });
+  return new StreamableHTTPClientTransport(url, { requestInit, fetch, ...auth });
+}
+
+/** Whether a server is signed in to with OAuth: an address whose entry gives no Authorization header. */
+export function usesOAuth(config: McpServerConfig): boolean {
+  const headers = Object.keys(config.headers ?? {});
+  return Boolean(config.url) && !headers.some((h) => h.toLowerCase() === 'authorization');
 }
 
 /** The proxy variables, in both spellings tools read, that the SDK's plain environment leaves out. */
