@@ -58,4 +58,30 @@ describe('MCP prompts as slash commands', () => {
     await s.waitFor('/mcp__notes__summarize [style]', 10_000, from);
     expect(s.text().slice(from)).toContain('Summarize a note in a given style.');
   });
+
+  it('a prompt the server adds while running (list_changed) is a command from then on', async () => {
+    const lines = [
+      'mcp_servers:',
+      '  notes:',
+      '    command: node',
+      `    args: [${JSON.stringify(NOTES)}]`,
+      '    trust: read',
+    ];
+    writeFileSync(join(e.home, 'config.yaml'), lines.join('\n'), { mode: 0o600 });
+    fake.script(
+      { kind: 'tools', calls: [{ name: 'notes__grow', arguments: {} }] },
+      { kind: 'text', text: 'Grown.' },
+      { kind: 'text', text: 'Extra.' },
+    );
+    const s = e.pty({ cols: 120, rows: 40 });
+    await s.waitFor(/\]> $/, 15_000);
+    let from = s.mark();
+    s.write('grow\r');
+    await s.waitFor('Grown.', 20_000, from);
+    await s.waitFor(/\]> $/, 10_000, from);
+    from = s.mark();
+    s.write('/mcp__notes__extra_prompt\r');
+    await s.waitFor('Extra.', 20_000, from);
+    expect(lastUser()).toBe('MARK-EXTRA-PROMPT');
+  });
 });

@@ -273,9 +273,10 @@ export class McpManager {
       );
   }
 
-  /** Wait for every server still starting (a slash command may name a prompt of any of them). */
+  /** Wait for every server still starting or re-reading its lists (a slash command may name a prompt of any). */
   async settled(): Promise<void> {
     await this.start();
+    await Promise.all(this.connections.map((c) => c.refreshing));
   }
 
   /** The text of one prompt, with its arguments. */
