@@ -281,9 +281,11 @@ export class McpConnection {
 
   async close(): Promise<void> {
     const client = this.client;
+    // A server still starting (in the background) is stopped too, not left running unowned.
+    const opening = this.state === 'starting' ? this.opening : undefined;
     this.client = undefined;
     if (this.state === 'ready') this.state = 'idle';
-    await client?.close().catch(() => undefined);
+    await Promise.all([client, opening].map((c) => c?.close().catch(() => undefined)));
   }
 }
 
