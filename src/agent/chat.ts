@@ -35,6 +35,8 @@ export interface ChatOptions {
    * them); what it returns is shown as warnings.
    */
   prepare?: () => Promise<string[]>;
+  /** Warnings of work that went on during the run (an MCP server that failed in the background). */
+  afterRun?: () => string[];
 }
 
 /**
@@ -52,6 +54,7 @@ export class ChatSession {
   readonly session: SessionWiring | undefined;
   private readonly consumers: RunConsumer[];
   private readonly prepare: (() => Promise<string[]>) | undefined;
+  private readonly afterRun: (() => string[]) | undefined;
 
   constructor(deps: AgentDeps, settings: ChatSettings, o: ChatOptions = {}) {
     this.settings = { ...settings };
@@ -59,6 +62,7 @@ export class ChatSession {
     this.deps = o.session ? { ...deps, ...o.session.hooks() } : deps;
     this.consumers = [...(o.session ? [o.session.consume] : []), ...(o.consumers ?? [])];
     this.prepare = o.prepare;
+    this.afterRun = o.afterRun;
     this.messages = o.history?.length ? [...o.history] : [{ role: 'system', content: settings.systemPrompt }];
     o.session?.bind(this);
   }
@@ -123,6 +127,7 @@ export class ChatSession {
       answer: step.value.text,
     });
     for (const message of heard?.notes ?? []) yield this.consume({ type: 'warning', message });
+    for (const message of this.afterRun?.() ?? []) yield this.consume({ type: 'warning', message });
     yield this.consume({ type: 'done', result: step.value });
     return step.value;
   }

@@ -129,6 +129,7 @@ interface RunParts {
 async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
   // Restarted after a permission question, so durations never include the person's thinking time.
   let started = run.clock();
+  await awaitPending(slot, run.deps);
   const prep = prepare(slot.call, run.deps);
   const { call, index, total, emit } = slot;
   const args = 'args' in prep ? prep.args : call.function.arguments;
@@ -153,6 +154,15 @@ async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
     result: outcome.content,
   });
   return finalize({ ...outcome, filesWritten: files });
+}
+
+/** A call of a tool not there yet while servers start in the background: wait for its server (its own timeout). */
+async function awaitPending(slot: CallSlot, deps: AgentDeps): Promise<void> {
+  const name = slot.call.function.name;
+  const pending = deps.tools.pending;
+  if (!pending || deps.tools.has(name) || !pending.starting().length) return;
+  const { warnings } = await pending.settle(name);
+  for (const message of warnings) slot.emit({ type: 'warning', message });
 }
 
 type Prepared =

@@ -4,6 +4,7 @@
  * its constructor (client, tools, prompter, session wiring); nothing is reassigned afterwards.
  */
 
+import { join } from 'node:path';
 import { ChatSession } from '../agent/chat.js';
 import { instructionsPrompt } from '../agent/instructions.js';
 import type { Prompter } from '../agent/loop.js';
@@ -68,8 +69,18 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   if (full) deferRarelyNeeded(tools, CLI_TOOLS);
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
-  const mcp = full
-    ? chatMcp(ctx, tools, { client, chatModel: () => chat.settings.model, defer: true })
+  const mcp: ChatMcp | undefined = full
+    ? chatMcp(
+        ctx,
+        tools,
+        {
+          client,
+          chatModel: () => chat.settings.model,
+          defer: true,
+          oauthFile: join(ctx.paths.configDir, 'mcp-oauth.json'),
+        },
+        order.prompter,
+      )
     : undefined;
   const usage = newUsage(ctx);
   const prepare = beforeEachMessage(skills, mcp);
@@ -120,7 +131,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       ...(runHook ? { runHook } : {}),
     },
     settings,
-    { session, ...(prepare ? { prepare } : {}) },
+    { session, ...(prepare ? { prepare } : {}), ...(mcp ? { afterRun: mcp.failures } : {}) },
   );
   // --continue / --resume load the saved conversation first.
   await resumeFromFlags(ctx, chat, order.resumed);

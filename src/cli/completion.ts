@@ -16,7 +16,7 @@ const ACTIONS: Record<string, readonly string[]> = {
   config: ['show', 'path', 'get', 'set', 'reset', 'allow'],
   skill: ['list', 'show', 'new', 'edit', 'delete', 'trust', 'export', 'import'],
   sessions: ['list', 'export', 'delete'],
-  mcp: ['list', 'add', 'remove', 'test'],
+  mcp: ['list', 'add', 'remove', 'test', 'import', 'login'],
   batch: ['list', 'status', 'results', 'cancel'],
   schedule: ['add', 'list', 'show', 'run', 'logs', 'pause', 'resume', 'remove', 'confirm'],
   completion: COMPLETION_SHELLS,

@@ -111,6 +111,8 @@ export async function oneShotCommand(
 ): Promise<{ text: string; model?: string } | undefined> {
   const word = slashWord(message);
   if (!word || existsSync(resolve(ctx.cwd, message.trim().split(/\s/)[0]!))) return undefined;
+  // `/mcp__<server>__<prompt>`: an MCP prompt, expanded once the chat's servers are up (modes/once.ts).
+  if (word.name.startsWith('mcp__') && Object.keys(ctx.config.mcpServers).length) return undefined;
   const found = await findCustom(ctx);
   const listed = found.commands.get(word.name);
   if (!listed) throw await unknownCommand(ctx, word.name, found);

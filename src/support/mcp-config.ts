@@ -9,9 +9,11 @@
  *       trust: read            # ask (default) | read | auto
  *       egress: true           # its arguments may reach it unasked (default false)
  *       include: [read_text_file, list_directory]
+ *       annotations: trust     # trust (default) | ignore: the server's readOnlyHint/destructiveHint
  *     github:
  *       url: https://api.example.com/mcp
  *       headers: { Authorization: "Bearer …" }
+ *       transport: sse         # the legacy HTTP+SSE transport (default: streamable HTTP, SSE when it answers 4xx)
  *
  * Checked here (plain code, no zod: config is read on every start); used by the config loader
  * and by `zhi mcp add`. A bad entry leaves out that server only, with a warning that names it.
@@ -26,12 +28,21 @@ import { visible } from './sanitize.js';
 export type McpTrust = 'ask' | 'read' | 'auto';
 export const MCP_TRUST: readonly McpTrust[] = ['ask', 'read', 'auto'];
 
+/**
+ * trust: a tool the server marks read-only (`readOnlyHint`) runs without the action question,
+ * one marked destructive gets a warning in its approval · ignore: the marks count for nothing.
+ */
+export type McpAnnotations = 'trust' | 'ignore';
+export const MCP_ANNOTATIONS: readonly McpAnnotations[] = ['trust', 'ignore'];
+
 export interface McpServerConfig {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
   url?: string;
   headers?: Record<string, string>;
+  /** `sse`: the legacy HTTP+SSE transport only. Absent: streamable HTTP, falling back to SSE on a 4xx. */
+  transport?: 'sse' | 'http';
   trust: McpTrust;
   /**
    * The person's word that the model's arguments may go to this server with no question (it
@@ -46,6 +57,8 @@ export interface McpServerConfig {
   timeout?: number;
   /** Seconds one tool call may take before it is abandoned (default 120). */
   call_timeout?: number;
+  /** Whether the server's tool annotations decide approvals (default trust). */
+  annotations?: McpAnnotations;
 }
 
 /** Server names become the first half of tool names (`files__read_text_file`). */
@@ -62,6 +75,8 @@ const KEYS = [
   'exclude',
   'timeout',
   'call_timeout',
+  'annotations',
+  'transport',
 ];
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
@@ -112,6 +127,13 @@ export function mcpServerProblem(name: string, v: unknown): McpProblem | undefin
   }
   if (o.trust !== undefined && !MCP_TRUST.includes(o.trust as McpTrust))
     return problem('mcp.bad.trust', 'trust', { value: String(o.trust), known: MCP_TRUST.join(', ') });
+  if (o.transport !== undefined && (!['http', 'sse'].includes(String(o.transport)) || o.url === undefined))
+    return problem('mcp.bad.transport', 'transport', { value: String(o.transport) });
+  if (o.annotations !== undefined && !MCP_ANNOTATIONS.includes(o.annotations as McpAnnotations))
+    return problem('mcp.bad.annotations', 'annotations', {
+      value: String(o.annotations),
+      known: MCP_ANNOTATIONS.join(', '),
+    });
   if (o.egress !== undefined && typeof o.egress !== 'boolean')
     return problem('mcp.bad.egress', 'egress', { value: String(o.egress) });
   if (o.timeout !== undefined && !(typeof o.timeout === 'number' && o.timeout > 0 && o.timeout <= 600))
@@ -160,5 +182,7 @@ export function normalizeServer(v: Record<string, unknown>): McpServerConfig {
   if (isTextList(v.exclude)) out.exclude = v.exclude;
   if (typeof v.timeout === 'number') out.timeout = v.timeout;
   if (typeof v.call_timeout === 'number') out.call_timeout = v.call_timeout;
+  if (v.annotations === 'ignore') out.annotations = 'ignore';
+  if (v.transport === 'sse' || v.transport === 'http') out.transport = v.transport;
   return out;
 }

@@ -5,11 +5,27 @@ import type { AnyTool } from './types.js';
 /** The most deferred tools whose schemas are sent at once (see ToolRegistry.load). */
 export const MAX_LOADED = 20;
 
+/**
+ * Tools still on their way: MCP servers starting in the background while the conversation goes
+ * on (tools/mcp/manager.ts). A search or a call of one of their tools waits for them then.
+ */
+export interface PendingTools {
+  /** The groups (server names) still starting. */
+  starting(): string[];
+  /**
+   * Wait for the server behind `tool` (its `<server>__` prefix), or for every one without it.
+   * `warnings` are for the person (servers that failed, said once); `failed` for the model.
+   */
+  settle(tool?: string): Promise<{ warnings: string[]; failed: string[] }>;
+}
+
 /** Holds the tools of a run; produces the JSON Schemas sent to the API. */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   /** Bumped on every change, so a run can tell its schemas are stale (an MCP server went away). */
   version = 0;
+  /** Servers still starting, whose tools join later (a chat's MCP servers). */
+  pending: PendingTools | undefined;
 
   constructor(tools: AnyTool[] = []) {
     for (const t of tools) this.register(t);

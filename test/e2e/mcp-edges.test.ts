@@ -24,6 +24,12 @@ const zhi = (args: string[], env: Record<string, string> = {}, cwd?: string) =>
   e.zhi(args, { timeoutMs: 60_000, env, ...(cwd ? { cwd } : {}) });
 const config = (lines: string[]) =>
   writeFileSync(join(home, 'config.yaml'), lines.join('\n'), { mode: 0o600 });
+/**
+ * Servers start in the background: the model's first move is a search, which waits for them, so
+ * a failure is known (and said) before the answer whatever the machine's speed.
+ */
+const searchFirst = () =>
+  fake.script({ kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'anything' } }] });
 const crashy = (trust: string, egress = true) =>
   config([
     'mcp_servers:',
@@ -102,6 +108,7 @@ describe('MCP at the edges', () => {
     await new Promise<void>((ok) => closed.close(() => ok()));
     const url = `http://127.0.0.1:${port}/mcp`;
     config(['mcp_servers:', '  gone:', '    command: /nonexistent/mcp-server', '  dead:', `    url: ${url}`]);
+    searchFirst();
     const r = await zhi(['-c', 'hello']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
@@ -109,6 +116,7 @@ describe('MCP at the edges', () => {
     );
     expect(r.stderr).toContain(`MCP server dead: nothing answers at ${url} (connection refused)`);
     expect(r.stderr).not.toMatch(/ENOENT|fetch failed/);
+    searchFirst();
     const zh = await zhi(['-c', 'hello'], { ZHI_LANGUAGE: 'zh' });
     expect(zh.stderr).toContain('找不到命令 “/nonexistent/mcp-server”');
     expect(zh.stderr).toContain(`${url} 没有应答（连接被拒绝）`);
@@ -136,6 +144,7 @@ describe('an HTTP MCP server behind a proxy', () => {
   it('goes through HTTP_PROXY (NO_PROXY still reaches the API directly) and names the cause', async () => {
     config(['mcp_servers:', '  remote:', '    url: http://mcp.example.invalid/mcp']);
     const port = (proxy.address() as AddressInfo).port;
+    searchFirst();
     const r = await zhi(['-c', 'hello'], {
       HTTP_PROXY: `http://127.0.0.1:${port}`,
       NO_PROXY: '127.0.0.1,localhost',
@@ -149,6 +158,7 @@ describe('an HTTP MCP server behind a proxy', () => {
     );
     expect(r.stderr).not.toContain('fetch failed —');
     expect(r.stderr).not.toMatch(/Tunneling|UNDICI|experimental/);
+    searchFirst();
     const zh = await zhi(['-c', 'hello'], {
       HTTP_PROXY: `http://user:secret@127.0.0.1:${port}`,
       NO_PROXY: '127.0.0.1,localhost',
@@ -163,6 +173,7 @@ describe('an HTTP MCP server behind a proxy', () => {
     const port = (proxy.address() as AddressInfo).port;
     await new Promise<void>((ok) => proxy.close(() => ok()));
     proxy = createServer();
+    searchFirst();
     const r = await zhi(['-c', 'hello'], {
       HTTP_PROXY: `http://127.0.0.1:${port}`,
       NO_PROXY: '127.0.0.1,localhost',

@@ -63,8 +63,9 @@ describe('MCP with many tools', () => {
     expect(names(first!).length).toBeLessThanOrEqual(40);
     expect(names(first!)).toContain('tool_search');
     expect(names(first!).filter((n) => n.startsWith('many__'))).toEqual([]);
-    expect(tools(first!).find((t) => t.function.name === 'tool_search')!.function.description).toContain(
-      'many (150)',
+    // The server starts in the background: counted when it was up before the request, else "starting".
+    expect(tools(first!).find((t) => t.function.name === 'tool_search')!.function.description).toMatch(
+      /many \((150|starting)\)/,
     );
     // The search found it; its whole schema goes with the next request.
     expect(toolResults(second!)[0]).toContain('many__create_invoice');

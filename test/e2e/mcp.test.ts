@@ -221,6 +221,8 @@ describe('MCP servers as tools', () => {
 
   it('a server that cannot start is reported once, and the chat works without it', async () => {
     config(['mcp_servers:', '  broken:', '    command: /nonexistent/mcp-server'].join('\n'));
+    // It starts in the background; the model's search waits for it (then the answer).
+    fake.script({ kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'broken' } }] });
     const r = await zhi(['-c', 'hello']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('OK\n');

@@ -78,11 +78,14 @@ describe('error paths in Chinese have no English fragments', () => {
     [
       'a missing MCP server',
       ['-c', 'hi'],
-      () =>
+      () => {
         writeFileSync(
           join(e.home, 'config.yaml'),
           'mcp_servers:\n  nosrv:\n    command: nosuch-binary-xyz\n',
-        ),
+        );
+        // It starts in the background: a search waits for it, so its failure is said.
+        e.fake.script({ kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'nosrv' } }] });
+      },
     ],
     ['batch status of an unknown job', ['batch', 'status', 'nope']],
   ];

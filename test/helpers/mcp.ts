@@ -14,3 +14,13 @@ export const FS_SERVER = join(
 export const CRASHY = resolve(import.meta.dirname, '../fixtures/mcp/crashy.mjs');
 /** A small SDK server with 150 tools (MANY_TOOLS), one with a Pydantic-style schema. */
 export const MANY = resolve(import.meta.dirname, '../fixtures/mcp/many.mjs');
+/** A small SDK server that takes SLOW_MS to start; its tool tells the proxy variables it got. */
+export const SLOW = resolve(import.meta.dirname, '../fixtures/mcp/slow.mjs');
+/** A small SDK server whose tools are annotated: `query` read-only, `drop_table` destructive. */
+export const ANNOTATED = resolve(import.meta.dirname, '../fixtures/mcp/annotated.mjs');
+/** A small SDK server with resources (notes://today, notes://big, a template), a resource link and a prompt. */
+export const NOTES = resolve(import.meta.dirname, '../fixtures/mcp/notes.mjs');
+/** A legacy HTTP+SSE server and a plain web page, started in the test's process. */
+export const LEGACY_SSE = resolve(import.meta.dirname, '../fixtures/mcp/legacy-sse.mjs');
+/** A remote MCP server behind OAuth (with its authorization server), and a fake browser. */
+export const OAUTH_SERVER = resolve(import.meta.dirname, '../fixtures/mcp/oauth-server.mjs');

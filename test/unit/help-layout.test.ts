@@ -26,7 +26,7 @@ describe('zhi --help (issue 44 point 7)', () => {
       );
       // The two commands longer than the column have their description under them.
       expect(text).toMatch(/zhi --resume \[id\] \| zhi --continue\n {20,}\S/);
-      expect(text).toMatch(/zhi mcp list \| add \| remove \| test\n {20,}\S/);
+      expect(text).toMatch(/zhi mcp list \| add \| remove \| test \| import \| login\n {20,}\S/);
     });
   }
 });

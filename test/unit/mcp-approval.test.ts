@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { foldArgs, mcpAssess, mcpPreview, mcpWarning, verbOf } from '../../src/tools/mcp/approval.js';
+import { mcpKind, toolHints } from '../../src/tools/mcp/convert.js';
 
 let dir: string;
 beforeAll(() => {
@@ -64,10 +65,62 @@ describe('MCP approvals', () => {
   });
 
   it('offers a standing answer for the tool, keyed by its full name', () => {
-    expect(mcpAssess('files__write_file', 'files', 'write_file', {}, dir).standing).toEqual({
-      key: 'tool:files__write_file',
-      label: 'always allow write_file this session',
-      mcp: { server: 'files', tool: 'write_file' },
-    });
+    expect(mcpAssess('files__write_file', { server: 'files', tool: 'write_file' }, {}, dir).standing).toEqual(
+      {
+        key: 'tool:files__write_file',
+        label: 'always allow write_file this session',
+        mcp: { server: 'files', tool: 'write_file' },
+      },
+    );
+  });
+});
+
+describe("the server's annotations (issue 43 point 2)", () => {
+  it.each([
+    ['read-only', { readOnlyHint: true }, 'trust', { readOnly: true }],
+    ['destructive', { destructiveHint: true }, 'trust', { destructive: true }],
+    [
+      'both: taken at its worse word',
+      { readOnlyHint: true, destructiveHint: true },
+      'trust',
+      { destructive: true },
+    ],
+    ['false marks', { readOnlyHint: false, destructiveHint: false }, 'trust', {}],
+    ['none', undefined, 'trust', {}],
+    ['not a map', 'readOnly', 'trust', {}],
+    ['a "true" string is no mark', { readOnlyHint: 'true' }, 'trust', {}],
+    ['annotations: ignore', { readOnlyHint: true, destructiveHint: true }, 'ignore', {}],
+  ] as const)('%s', (_, annotations, setting, want) => {
+    expect(toolHints(annotations, setting)).toEqual(want);
+  });
+
+  it('a read-only tool is a read for the policy, whatever the trust; the others follow trust', () => {
+    expect(mcpKind('ask', { readOnly: true })).toBe('read');
+    expect(mcpKind('auto', { readOnly: true })).toBe('read');
+    expect(mcpKind('ask', { destructive: true })).toBe('mcp');
+    expect(mcpKind('auto', {})).toBe('mcp-auto');
+    expect(mcpKind('read', { destructive: true })).toBe('read');
+  });
+
+  it('a destructive tool is warned about first, in both languages; a read-only one is said in the preview', () => {
+    const ref = { server: 'db', tool: 'run_sql', hints: { destructive: true } };
+    const sql = { sql: 'DROP TABLE users' };
+    expect(mcpAssess('db__run_sql', ref, sql, dir).warning).toBe(
+      'The server marks run_sql as destructive: it may delete or overwrite data, and that may not be undone.',
+    );
+    const both = mcpAssess('db__run_sql', ref, { path: 'notes.txt' }, dir).warning!;
+    expect(both).toMatch(/^The server marks run_sql as destructive.*names the existing file notes\.txt/);
+    expect(mcpAssess('db__run_sql', { server: 'db', tool: 'run_sql' }, sql, dir).warning).toBeUndefined();
+    expect(mcpPreview('db', 'query', sql, dir, { readOnly: true }).split('\n')[1]).toBe(
+      'The server marks query as read-only.',
+    );
+    setLanguage('zh');
+    try {
+      expect(mcpAssess('db__run_sql', ref, sql, dir).warning).toBe(
+        '服务器把 run_sql 标为破坏性操作：它可能删除或覆盖数据，而且可能无法撤销。',
+      );
+    } finally {
+      setLanguage('en');
+    }
   });
 });

@@ -172,6 +172,45 @@ describe('MCP schemas for GLM', () => {
     expect(glmSchema(undefined)).toEqual({ type: 'object', properties: {} });
   });
 
+  it('resolves $refs into the schema itself (#/properties/…, as zod-to-json-schema writes), escaped keys too', () => {
+    const out: J = glmSchema({
+      type: 'object',
+      properties: {
+        billing: {
+          type: 'object',
+          properties: { street: { type: 'string' }, zip: { type: 'string', pattern: '^\\d{6}$' } },
+          required: ['street'],
+        },
+        shipping: { $ref: '#/properties/billing', description: 'Where it goes.' },
+        'a/b': { type: 'integer' },
+        slashed: { $ref: '#/properties/a~1b' },
+        tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } },
+        copy: { $ref: '#/properties/tags/items' },
+        missing: { $ref: '#/properties/nowhere' },
+      },
+    });
+    expect(out.properties.shipping).toEqual({
+      type: 'object',
+      properties: { street: { type: 'string' }, zip: { type: 'string', pattern: '^\\d{6}$' } },
+      required: ['street'],
+      description: 'Where it goes.',
+    });
+    expect(out.properties.slashed).toEqual({ type: 'integer' });
+    expect(out.properties.copy).toEqual({ type: 'string', pattern: '^[a-z]+$' });
+    expect(out.properties.missing.description).toBe('(nowhere)');
+    expect(JSON.stringify(out)).not.toContain('$ref');
+  });
+
+  it('a $ref to the whole schema (#) is spelled out once, then described', () => {
+    const out: J = glmSchema({
+      type: 'object',
+      properties: { name: { type: 'string' }, child: { $ref: '#' } },
+    });
+    expect(out.properties.child.properties.name).toEqual({ type: 'string' });
+    expect(out.properties.child.properties.child.type).toBe('object');
+    expect(JSON.stringify(out)).not.toContain('$ref');
+  });
+
   it('keeps descriptions whole up to the limit and cuts longer ones at a word', () => {
     const long = 'word '.repeat(400).trim();
     const s = glmSchema({ properties: { p: { type: 'string', description: long } } }) as J;

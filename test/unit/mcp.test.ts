@@ -42,6 +42,13 @@ describe('mcp_servers in config.yaml', () => {
       field: 'trust',
       text: 'the setting "trust" is "yes", but it must be one of ask, read, auto',
     });
+    expect(one({ a: { command: 'x', annotations: 'trust' } })).toBeUndefined();
+    expect(one({ a: { command: 'x', annotations: 'yes' } })).toMatchObject({
+      field: 'annotations',
+      text: 'the setting "annotations" is "yes", but it must be one of trust, ignore',
+    });
+    expect(normalizeServer({ command: 'x', annotations: 'ignore' }).annotations).toBe('ignore');
+    expect(normalizeServer({ command: 'x', annotations: 'trust' }).annotations).toBeUndefined();
     expect(one({ a: { command: 'x', args: 'y.js' } })?.text).toBe(
       'the setting "args" must be a list of text, such as [a, b]',
     );
@@ -53,7 +60,7 @@ describe('mcp_servers in config.yaml', () => {
     setLanguage('zh');
     try {
       expect(one({ a: { command: 'x', trus: 'read' } })?.text).toBe(
-        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, egress, include, exclude, timeout, call_timeout）',
+        'zhi 不认识设置项 “trus”（可用：command, args, env, url, headers, trust, egress, include, exclude, timeout, call_timeout, annotations, transport）',
       );
     } finally {
       setLanguage('en');

@@ -100,6 +100,8 @@ export interface SkillRuntime {
   selection?: Omit<FolderSelection, 'extensions'>;
   /** The configured MCP servers, for skills that use one (`tools: [mcp:<server>]`). */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Where OAuth sign-ins to MCP servers are kept (`zhi mcp login`). */
+  mcpOauthFile?: string;
 }
 
 export interface SkillRunRequest {
@@ -340,7 +342,10 @@ async function startMcpTools(
   const { McpManager } = await import('../../tools/mcp/manager.js');
   const picked = Object.fromEntries(names.map((n) => [n, rt.mcpServers![n]!]));
   // Images its tools return are described by the default vision model.
-  const manager = new McpManager(picked, rt.cwd, registry, { client: rt.client });
+  const manager = new McpManager(picked, rt.cwd, registry, {
+    client: rt.client,
+    ...(rt.mcpOauthFile ? { oauthFile: rt.mcpOauthFile } : {}),
+  });
   const failed = await manager.start();
   if (failed.length) {
     await manager.close();

@@ -3,6 +3,7 @@
  * nothing, when it does not apply here). To add one, write a function and put it in `CHECKS`.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describeApiError } from '../../llm/describe.js';
 import { t } from '../../support/i18n/index.js';
 import { installKind } from '../../support/install.js';
@@ -86,7 +87,9 @@ export async function mcpCheck(ctx: AppContext): Promise<Check | undefined> {
   const servers = ctx.config.mcpServers;
   if (!Object.keys(servers).length) return undefined;
   const { McpManager } = await import('../../tools/mcp/manager.js');
-  const manager = new McpManager(servers, ctx.cwd);
+  const manager = new McpManager(servers, ctx.cwd, undefined, {
+    oauthFile: join(ctx.paths.configDir, 'mcp-oauth.json'),
+  });
   try {
     await manager.start();
     const status = manager.status();

@@ -1,11 +1,15 @@
 /**
- * `zhi mcp list | test <name> | add <name> … | remove <name>`: the MCP servers of config.yaml.
+ * `zhi mcp list | test <name> | add <name> … | remove <name> | import [file]`: the MCP servers of
+ * config.yaml (`import` reads Claude Code's `.mcp.json`).
  * `list` and `test` start the servers to show their state and tools, then stop them.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { loadConfigFile, saveConfigFile } from '../../support/config.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { mcpProblemText, mcpServerProblem } from '../../support/mcp-config.js';
+import { visible } from '../../support/sanitize.js';
 import type { AppContext } from '../context.js';
 import { statusLines } from '../mcp/render.js';
 
@@ -21,6 +25,10 @@ export async function run(ctx: AppContext): Promise<ExitCodeValue> {
       return add(ctx, name, rest);
     case 'remove':
       return remove(ctx, name);
+    case 'import':
+      return importFile(ctx, name);
+    case 'login':
+      return login(ctx, known('login', name, ctx.config.mcpServers));
     default:
       throw usage({ key: 'mcp.err.usage', params: { what: action } });
   }
@@ -52,7 +60,7 @@ async function show(ctx: AppContext, names: string[] | undefined): Promise<ExitC
   }
   const { McpManager } = await import('../../tools/mcp/manager.js');
   const picked = Object.fromEntries(Object.entries(servers).filter(([n]) => !names || names.includes(n)));
-  const manager = new McpManager(picked, ctx.cwd);
+  const manager = new McpManager(picked, ctx.cwd, undefined, { oauthFile: oauthFile(ctx) });
   try {
     await manager.start();
     const status = manager.status();
@@ -127,4 +135,98 @@ async function remove(ctx: AppContext, name: string | undefined): Promise<ExitCo
   await saveConfigFile(ctx.paths.configFile, file);
   process.stderr.write(`${t('mcp.removed', { name: gone, file: ctx.paths.configFile })}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * `import [file]`: the servers of a `.mcp.json` (this folder's by default) added to config.yaml,
+ * with `trust: ask` as `add` does; a name already there, or an entry zhi cannot use, is said and
+ * left out.
+ */
+async function importFile(ctx: AppContext, given: string | undefined): Promise<ExitCodeValue> {
+  const { readFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  const { importMcpJson } = await import('../../support/mcp-import.js');
+  const file = resolve(ctx.cwd, given ?? '.mcp.json');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const found = text === undefined ? undefined : importMcpJson(text);
+  if (!found) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: text === undefined ? 'mcp.import.missing' : 'mcp.import.notMcpJson', params: { file } },
+      tries: [{ key: 'mcp.import.try' }],
+    });
+  }
+  const loaded = await loadConfigFile(ctx.paths.configFile);
+  const current = { ...(loaded.file.mcp_servers ?? {}) };
+  const added: string[] = [];
+  for (const [name, entry] of Object.entries(found.servers)) {
+    if (name in current) process.stderr.write(`${t('mcp.import.exists', { name })}\n`);
+    else {
+      current[name] = entry;
+      added.push(name);
+    }
+  }
+  for (const p of found.problems)
+    process.stderr.write(`${t('mcp.import.skipped', { problem: mcpProblemText(p) })}\n`);
+  if (added.length) await saveConfigFile(ctx.paths.configFile, { ...loaded.file, mcp_servers: current });
+  const names = added.join(', ') || '-';
+  process.stderr.write(
+    `${t('mcp.import.done', { count: added.length, names, from: file, file: ctx.paths.configFile })}\n`,
+  );
+  return added.length || !Object.keys(found.servers).length ? ExitCode.ok : ExitCode.failure;
+}
+
+/** Where OAuth sign-ins to MCP servers are kept (mode 0600). */
+export const oauthFile = (ctx: AppContext): string => join(ctx.paths.configDir, 'mcp-oauth.json');
+
+/** `login <name>`: sign in to a remote server in the browser (OAuth, authorization code with PKCE). */
+async function login(ctx: AppContext, name: string): Promise<ExitCodeValue> {
+  const config = ctx.config.mcpServers[name]!;
+  if (!config.url)
+    throw new ZhiError({ kind: 'usage', what: { key: 'mcp.login.notRemote', params: { name } } });
+  const { signIn } = await import('../../tools/mcp/oauth.js');
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  try {
+    const signed = await signIn({
+      name,
+      config,
+      file: oauthFile(ctx),
+      timeoutMs: LOGIN_WAIT_MS,
+      open: (url) => {
+        say(t('mcp.login.open', { url }));
+        openInBrowser(url);
+      },
+    });
+    say(t(signed ? 'mcp.login.done' : 'mcp.login.notNeeded', { name, file: oauthFile(ctx) }));
+    return ExitCode.ok;
+  } catch (err) {
+    const { mcpCause } = await import('../../tools/mcp/errors.js');
+    throw new ZhiError({
+      kind: 'usage',
+      what: {
+        key: 'mcp.login.failed',
+        params: { name, error: visible(mcpCause(err, config, LOGIN_WAIT_MS / 1000)) },
+      },
+    });
+  }
+}
+
+/** Five minutes to sign in in the browser. */
+const LOGIN_WAIT_MS = 5 * 60 * 1000;
+
+/** The system's browser (a failure is fine: the address was printed). */
+function openInBrowser(url: string): void {
+  const [cmd, args] =
+    process.platform === 'win32'
+      ? ['rundll32', ['url.dll,FileProtocolHandler', url]]
+      : process.platform === 'darwin'
+        ? ['open', [url]]
+        : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.once('error', () => undefined);
+    child.unref();
+  } catch {
+    // The address is on the screen: the person opens it.
+  }
 }

@@ -13,6 +13,7 @@ import { createChat } from '../chat.js';
 import type { AppContext } from '../context.js';
 import { withMentionedImages } from '../images.js';
 import { pump } from '../interrupt.js';
+import type { ChatMcp } from '../mcp/chat.js';
 import { nobodyPrompter, terminalPrompter } from '../prompter.js';
 import { withMentionedRecordings } from '../recordings.js';
 import { drawRun, richTerminal, runRenderer } from '../render/draw-run.js';
@@ -54,12 +55,13 @@ async function prepareAndSend(
   const prompter = ctx.stdinIsTTY
     ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
     : nobodyPrompter;
-  const { chat, client } = await createChat(ctx, { kind: 'oneshot', prompter });
+  const { chat, client, mcp } = await createChat(ctx, { kind: 'oneshot', prompter });
   if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
   chat.deps.named?.addText(typed);
   // Loaded: what follows may write notes on stderr, and the answer draws its own line.
   loaded();
   const note = (line: string) => process.stderr.write(`${ctx.err.dim(line)}\n`);
+  userText = await withPrompt(userText, typed, mcp, note);
   const home = ctx.env.HOME || homedir();
   const agreed = chat.settings.mode === 'auto' || ctx.args.flags.yes;
   // A recording named in the message is transcribed first (its price agreed), as in the REPL.
@@ -74,14 +76,35 @@ async function prepareAndSend(
       note,
     }),
   );
-  const content = await withMentionedImages(withTranscripts, {
+  const images = await withMentionedImages(withTranscripts, {
     cwd: ctx.cwd,
     home,
     note,
     warn: (line) => process.stderr.write(formatWarning(line, ctx.err)),
   });
+  // `@server:uri` in the text the person typed: a resource of an MCP server.
+  let content = images;
+  if (mcp && typed.includes('@')) {
+    const { attachResources, withBlocks } = await import('../mcp/resources.js');
+    content = withBlocks(images, await attachResources(typed, mcp, note));
+  }
   if (renderer) return exitCodeOf(await sendRendered(ctx, renderer, chat, content));
   return exitCodeOf(await sendPrinted(ctx, chat, content, format));
+}
+
+/** `zhi -c "/mcp__<server>__<prompt> args…"`: the prompt's message in place of the command. */
+async function withPrompt(
+  userText: string,
+  typed: string,
+  mcp: ChatMcp | undefined,
+  note: (line: string) => void,
+): Promise<string> {
+  const word = /^\s*\/(mcp__\S+)(?:\s+([\s\S]*))?$/i.exec(typed);
+  if (!word || !mcp) return userText;
+  const { expandPrompt } = await import('../mcp/prompts.js');
+  const text = await expandPrompt(mcp, word[1]!, (word[2] ?? '').trim(), note);
+  // A document piped beside the command stays after it.
+  return userText === typed ? text : `${text}${userText.slice(typed.length)}`;
 }
 
 /** Longer messages (a document piped in as the message) are not searched for mistyped names. */

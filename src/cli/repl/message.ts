@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import { grantTyped } from '../../agent/permissions.js';
 import type { UsageTracker } from '../../llm/usage.js';
+import { pushAll } from '../../support/arrays.js';
 import { toZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { log } from '../../support/log.js';
@@ -78,6 +79,12 @@ export class MessageSender {
           signal,
         );
         const { attachments, onlyFiles, found, attached } = await attachFromMessage(text, env, this.pending);
+        // `@server:uri`: a resource of an MCP server, attached the same way.
+        if (built.mcp && text.includes('@')) {
+          const { attachResources } = await import('../mcp/resources.js');
+          const blocks = await attachResources(text, built.mcp, (l) => this.note(l), signal);
+          pushAll(attachments.documents, blocks);
+        }
         if (signal.aborted) {
           this.host.write(formatWarning(t('repl.interrupted'), style));
           return;

@@ -12,6 +12,7 @@ import { nearest } from '../../support/suggest.js';
 import type { Asker } from '../ask.js';
 import type { BuiltChat } from '../chat.js';
 import type { AppContext } from '../context.js';
+import type { ChatMcp } from '../mcp/chat.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
@@ -130,13 +131,17 @@ export class Repl {
         this.renderer?.setTypeahead(text);
       },
       onTyping: () => this.typing.typed(),
-      completer: async (line) =>
-        complete(line, {
-          commands: await this.loadCommands(),
-          ctx: await this.slashContext(),
+      completer: async (line) => {
+        const slash = await this.slashContext();
+        // `/mcp__` before the first message: the servers start now, their prompts complete once up.
+        if (line.startsWith('/mcp__')) void slash.mcp?.ensure().catch(() => undefined);
+        return complete(line, {
+          commands: slash.commands ?? (await this.loadCommands()),
+          ctx: slash,
           cwd: ctx.cwd,
           home: ctx.env.HOME || homedir(),
-        }),
+        });
+      },
     });
   }
 
@@ -175,7 +180,8 @@ export class Repl {
         this.exiting = true;
       },
       state: this.state,
-      commands: await this.loadCommands(),
+      // The prompts of MCP servers that are up join the commands (/help, Tab).
+      commands: [...(await this.loadCommands()), ...(await mcpPrompts(mcp))],
       ...(this.parts.commandNotes ? { commandNotes: this.parts.commandNotes() } : {}),
       display: this.display,
       terminal: this.io.output,
@@ -338,7 +344,15 @@ export class Repl {
 
   private async command(name: string, args: string): Promise<void> {
     const slash = await this.slashContext();
-    const cmd = this.commands.find((c) => c.name === name || c.aliases?.includes(name));
+    const cmd = slash.commands?.find((c) => c.name === name || c.aliases?.includes(name));
+    if (!cmd && slash.mcp && name.startsWith('mcp__')) {
+      // A prompt of a server not up yet: runPrompt waits for the servers, then says if there is none.
+      const { runPrompt } = await import('./commands/mcp.js');
+      await this.busy(() =>
+        runPrompt(slash.mcp!, name, args, slash).catch((err: unknown) => this.showError(err)),
+      );
+      return;
+    }
     if (!cmd) {
       const suggestion = name ? nearest(name, this.commandNames) : undefined;
       const lines = [
@@ -399,4 +413,11 @@ export class Repl {
       this.renderer = undefined;
     }
   }
+}
+
+/** The slash commands of the MCP prompts of the servers that are up (none before they start). */
+async function mcpPrompts(mcp: ChatMcp | undefined): Promise<SlashCommand[]> {
+  if (!mcp?.manager()) return [];
+  const { mcpPromptCommands } = await import('./commands/mcp.js');
+  return mcpPromptCommands(mcp);
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { instructionsPrompt } from '../../agent/instructions.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
@@ -62,6 +63,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     outputFolder: (skillDir) => outputDirOf(ctx, skillDir),
     skillModel: ctx.config.skillModel,
     mcpServers: ctx.config.mcpServers,
+    mcpOauthFile: join(ctx.paths.configDir, 'mcp-oauth.json'),
     builtinTools: ALL_TOOL_NAMES,
     loadTools: (names) => loadTools(toolDeps(ctx.config, client), names, CLI_TOOLS),
     readDocument,

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 /**
  * What the page shows beside the work: usage and cost per day, model and skill (from the ledger,
  * as `zhi usage` reads it), the MCP servers with their state, and `zhi doctor`'s checks.
@@ -45,7 +46,9 @@ async function mcp(state: WebState) {
   const servers = state.ctx.config.mcpServers;
   if (!Object.keys(servers).length) return [];
   const { McpManager } = await import('../../tools/mcp/manager.js');
-  const manager = new McpManager(servers, state.ctx.cwd);
+  const manager = new McpManager(servers, state.ctx.cwd, undefined, {
+    oauthFile: join(state.ctx.paths.configDir, 'mcp-oauth.json'),
+  });
   try {
     await manager.start();
     return manager.status().map((s) => ({

@@ -11,6 +11,7 @@ import { type MessageKey, t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
 import { toolStandingKey } from '../standing.js';
 import type { Assessment } from '../types.js';
+import type { ToolHints } from './convert.js';
 
 type Verb = 'write' | 'edit' | 'delete' | 'move' | 'create' | 'read';
 
@@ -97,9 +98,16 @@ export function foldArgs(args: Record<string, unknown>): string[] {
   return out;
 }
 
-/** The preview: the sentence, then the arguments folded. */
-export function mcpPreview(server: string, tool: string, args: Record<string, unknown>, cwd: string): string {
-  return [mcpSentence(server, tool, args, cwd), ...foldArgs(args)].join('\n');
+/** The preview: the sentence, what the server says of the tool when it says it only reads, then the arguments folded. */
+export function mcpPreview(
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+  cwd: string,
+  hints: ToolHints = {},
+): string {
+  const marked = hints.readOnly ? [t('mcp.approve.readOnly', { tool })] : [];
+  return [mcpSentence(server, tool, args, cwd), ...marked, ...foldArgs(args)].join('\n');
 }
 
 /** Every string argument that names a file that exists (top level, and one level into lists). */
@@ -135,15 +143,26 @@ export function mcpWarning(tool: string, args: Record<string, unknown>, cwd: str
   return named ? `${t('mcp.approve.names', { path: shown(named, cwd) })} ${rules}` : undefined;
 }
 
-/** The assessment: the warning, and the standing answer "always allow this tool this session". */
+/** One MCP tool as its approval knows it. */
+export interface McpToolRef {
+  server: string;
+  tool: string;
+  hints?: ToolHints;
+}
+
+/**
+ * The assessment: the warning (the server's own "destructive" first, then what an argument
+ * names), and the standing answer "always allow this tool this session".
+ */
 export function mcpAssess(
   name: string,
-  server: string,
-  tool: string,
+  ref: McpToolRef,
   args: Record<string, unknown>,
   cwd: string,
 ): Assessment {
-  const warning = mcpWarning(tool, args, cwd);
+  const { server, tool } = ref;
+  const marked = ref.hints?.destructive ? t('mcp.approve.destructive', { tool }) : undefined;
+  const warning = [marked, mcpWarning(tool, args, cwd)].filter(Boolean).join(' ') || undefined;
   return {
     ...(warning ? { warning } : {}),
     standing: { key: toolStandingKey(name), label: t('mcp.approve.always', { tool }), mcp: { server, tool } },

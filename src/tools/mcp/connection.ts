@@ -3,20 +3,39 @@
  * streamable HTTP, its tools listed, calls made. A server that stops is restarted once; when it
  * stops again it is `failed` and its tools go away.
  */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { apiFetch } from '../../llm/http.js';
 import type { Language } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { ToolError } from '../types.js';
-import type { CallResultLike } from './convert.js';
+import type { CallResultLike, ToolHints } from './convert.js';
 import { mcpCause, withStderr } from './errors.js';
+import { newClient, promptInfos, toolInfos } from './listing.js';
+import { ZhiOAuthProvider } from './oauth.js';
+import {
+  fallsBackToSse,
+  firstKind,
+  httpTransport,
+  stdioTransport,
+  type TransportKind,
+  usesOAuth,
+} from './transports.js';
 
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
+
+/** A prompt the server offers (a slash command in the chat: `/mcp__<server>__<name>`). */
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  arguments: { name: string; description?: string; required?: boolean }[];
+}
 
 export interface McpToolInfo {
   name: string;
   description?: string;
   inputSchema: unknown;
+  /** Its annotations, as far as they count (`annotations:` of the server's entry). */
+  hints: ToolHints;
 }
 
 const DEFAULT_START_S = 30;
@@ -31,6 +50,9 @@ const CONNECTION_CLOSED = -32000;
 export class McpConnection {
   state: McpState = 'idle';
   tools: McpToolInfo[] = [];
+  /** What the server offers beside tools (its capabilities at start). */
+  offers = { resources: false, prompts: false };
+  prompts: McpPromptInfo[] = [];
   error: string | undefined;
   restarts = 0;
   private client: Client | undefined;
@@ -45,10 +67,17 @@ export class McpConnection {
     private readonly cwd: string,
     /** Told when the server stopped for good (its tools must disappear). */
     private readonly onFailed: (c: McpConnection) => void = () => undefined,
+    /** Told when the server's tools or prompts changed while it was up. */
+    private readonly onChanged: (c: McpConnection) => void = () => undefined,
   ) {}
 
-  get transport(): 'stdio' | 'http' {
-    return this.config.url ? 'http' : 'stdio';
+  /** The client being connected (closed if the start fails). */
+  private opening: Client | undefined;
+  /** The transport it came up on (`sse` after a fallback). */
+  private kind: TransportKind | undefined;
+
+  get transport(): TransportKind {
+    return this.kind ?? firstKind(this.config);
   }
 
   /** Start (once; later calls wait for the same start). Never throws: failure is `state`/`error`. */
@@ -63,59 +92,101 @@ export class McpConnection {
     this.state = 'starting';
     this.error = undefined;
     const timeout = (this.config.timeout ?? DEFAULT_START_S) * 1000;
+    this.opening = undefined;
     try {
-      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-      const client = new Client({ name: 'zhi', version: __ZHI_VERSION__ });
-      const transport = await this.makeTransport();
-      client.onclose = () => this.closed(client);
-      await client.connect(transport, { timeout });
-      const listed = await client.listTools(undefined, { timeout });
-      this.client = client;
-      this.tools = listed.tools
-        .filter((t) => !this.config.include || this.config.include.includes(t.name))
-        .filter((t) => !this.config.exclude?.includes(t.name))
-        .map((t) => ({
-          name: t.name,
-          ...(t.description ? { description: t.description } : {}),
-          inputSchema: t.inputSchema,
-        }));
+      const made = await this.open(timeout);
+      const listed = await made.listTools(undefined, { timeout });
+      const caps = made.getServerCapabilities();
+      this.offers = { resources: Boolean(caps?.resources), prompts: Boolean(caps?.prompts) };
+      // Its prompts are listed at start: they become slash commands. A failure leaves none.
+      this.prompts = caps?.prompts
+        ? await made
+            .listPrompts(undefined, { timeout })
+            .then((r) => promptInfos(r.prompts))
+            .catch(() => [])
+        : [];
+      this.tools = toolInfos(listed.tools, this.config);
+      this.client = made;
       this.state = 'ready';
     } catch (err) {
       this.state = 'failed';
       this.error = this.explain(err);
       this.failure = err;
-      await this.client?.close().catch(() => undefined);
+      // A server that did not finish starting is stopped, not left running.
+      const opening = this.opening as Client | undefined;
+      await opening?.close().catch(() => undefined);
       this.client = undefined;
     }
   }
 
-  private async makeTransport() {
-    if (this.config.url) {
-      const { StreamableHTTPClientTransport } = await import(
-        '@modelcontextprotocol/sdk/client/streamableHttp.js'
-      );
-      // Through the same fetch as zhi's API calls: HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply.
-      return new StreamableHTTPClientTransport(new URL(this.config.url), {
-        requestInit: { headers: this.config.headers ?? {} },
-        fetch: (url, init) => apiFetch(String(url), init ?? {}),
+  /** A re-read of the server's lists under way (list_changed): searches and calls wait for it. */
+  refreshing: Promise<void> | undefined;
+
+  /** The server said a list changed: read it again, then tell the manager (a failed read keeps the old list). */
+  private relist(read: (c: Client) => Promise<void>): void {
+    const client = this.client;
+    if (!client || this.state !== 'ready') return;
+    const previous = this.refreshing ?? Promise.resolve();
+    const now = previous
+      .then(() => read(client))
+      .then(
+        () => this.onChanged(this),
+        () => undefined,
+      )
+      .finally(() => {
+        if (this.refreshing === now) this.refreshing = undefined;
       });
+    this.refreshing = now;
+  }
+
+  /** Saved OAuth sign-ins (a file in the config folder), for an address that needs one. */
+  oauthFile: string | undefined;
+
+  private authProvider(): OAuthClientProvider | undefined {
+    if (!this.oauthFile || !usesOAuth(this.config)) return undefined;
+    return new ZhiOAuthProvider(this.oauthFile, this.name, this.config.url!);
+  }
+
+  /** A client connected over the server's transport (SSE after a streamable-HTTP 4xx, see transports.ts). */
+  private async open(timeout: number): Promise<Client> {
+    const first = firstKind(this.config);
+    try {
+      return await this.openWith(first, timeout);
+    } catch (err) {
+      if (!fallsBackToSse(this.config, err)) throw err;
+      await this.opening?.close().catch(() => undefined);
+      try {
+        return await this.openWith('sse', timeout);
+      } catch {
+        // Neither spoke MCP: the streamable-HTTP answer says more.
+        throw err;
+      }
     }
-    const { StdioClientTransport, getDefaultEnvironment } = await import(
-      '@modelcontextprotocol/sdk/client/stdio.js'
-    );
-    // The server gets a plain environment (PATH, HOME…) plus its own settings, never zhi's key.
-    const transport = new StdioClientTransport({
-      command: this.config.command!,
-      args: this.config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...(this.config.env ?? {}) },
-      cwd: this.cwd,
-      stderr: 'pipe',
+  }
+
+  private async openWith(kind: TransportKind, timeout: number): Promise<Client> {
+    const client = await newClient(this.cwd, {
+      tools: () =>
+        this.relist(async (c) => {
+          this.tools = toolInfos((await c.listTools(undefined, { timeout })).tools, this.config);
+        }),
+      prompts: () =>
+        this.relist(async (c) => {
+          this.prompts = promptInfos((await c.listPrompts(undefined, { timeout })).prompts);
+        }),
     });
     this.stderr = '';
-    transport.stderr?.on('data', (d: Buffer) => {
-      this.stderr = (this.stderr + d.toString('utf8')).slice(-STDERR_KEPT);
-    });
-    return transport;
+    const transport =
+      kind === 'stdio'
+        ? await stdioTransport(this.config, this.cwd, (text) => {
+            this.stderr = (this.stderr + text).slice(-STDERR_KEPT);
+          })
+        : await httpTransport(this.config, kind, this.authProvider());
+    client.onclose = () => this.closed(client);
+    this.opening = client;
+    await client.connect(transport, { timeout });
+    this.kind = kind;
+    return client;
   }
 
   private closed(client: Client): void {
@@ -128,6 +199,11 @@ export class McpConnection {
   private explain(err: unknown, lang?: Language): string {
     const cause = mcpCause(err, this.config, this.config.timeout ?? DEFAULT_START_S, lang);
     return withStderr(cause, this.stderr, lang);
+  }
+
+  /** Why the start failed, in `lang` (English for the model). */
+  failureText(lang?: Language): string {
+    return this.failure !== undefined ? this.explain(this.failure, lang) : (this.error ?? 'failed');
   }
 
   /** Call one of the server's tools (the raw result); a server that stopped mid-call is a clear tool error. */
@@ -174,6 +250,22 @@ export class McpConnection {
     }
   }
 
+  /** The client of a running server (started or restarted first), or a clear error for the model. */
+  async ready(): Promise<Client> {
+    if (this.state === 'stopped') await this.restart();
+    if (this.state === 'idle' || this.state === 'starting') await this.start();
+    if (this.state !== 'ready' || !this.client) {
+      const why = this.failure !== undefined ? this.explain(this.failure, 'en') : this.error;
+      throw new ToolError(`The MCP server "${this.name}" is not running${why ? `: ${why}` : ''}.`);
+    }
+    return this.client;
+  }
+
+  /** Seconds a request of this server may take (a tool call, a resource read). */
+  get callTimeoutMs(): number {
+    return (this.config.call_timeout ?? DEFAULT_CALL_TIMEOUT_S) * 1000;
+  }
+
   /** Restart a stopped server once; the second time it stops, it is failed for good. */
   private async restart(): Promise<void> {
     if (this.restarts >= 1) {
@@ -189,9 +281,11 @@ export class McpConnection {
 
   async close(): Promise<void> {
     const client = this.client;
+    // A server still starting (in the background) is stopped too, not left running unowned.
+    const opening = this.state === 'starting' ? this.opening : undefined;
     this.client = undefined;
     if (this.state === 'ready') this.state = 'idle';
-    await client?.close().catch(() => undefined);
+    await Promise.all([client, opening].map((c) => c?.close().catch(() => undefined)));
   }
 }
 

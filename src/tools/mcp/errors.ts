@@ -7,6 +7,7 @@
 import { proxyInUse } from '../../llm/http.js';
 import { type Language, t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { usesOAuth } from './transports.js';
 
 /** The SDK's codes: a request that timed out, a connection closed under a request. */
 const REQUEST_TIMEOUT = -32001;
@@ -35,6 +36,10 @@ export function mcpCause(err: unknown, config: McpServerConfig, timeoutS: number
   const sys = systemCause(err);
   const url = config.url ?? '';
   const command = config.command ?? '';
+  if ((err as { name?: string } | undefined)?.name === 'McpLoginNeeded')
+    return t('mcp.cause.login', { server: (err as { server: string }).server }, lang);
+  if ((err as { name?: string } | undefined)?.name === 'UnauthorizedError')
+    return t('mcp.cause.unauthorized', { url }, lang);
   if (sys?.syscall?.startsWith('spawn')) {
     if (sys.code === 'ENOENT') return t('mcp.cause.noCommand', { command }, lang);
     if (sys.code === 'EACCES') return t('mcp.cause.noPermission', { command }, lang);
@@ -47,6 +52,21 @@ export function mcpCause(err: unknown, config: McpServerConfig, timeoutS: number
   }
   if (e.code === REQUEST_TIMEOUT) return t('mcp.cause.timeout', { seconds: timeoutS }, lang);
   if (e.code === CONNECTION_CLOSED) return t('mcp.cause.stoppedAtStart', {}, lang);
+  // A sign-in the server asks for but zhi cannot do (no OAuth metadata, an answer that is not OAuth's).
+  const unauthorized = e.code === 401 || /^HTTP 401\b|Invalid OAuth error response/.test(e.message ?? '');
+  if (url && unauthorized && usesOAuth(config)) return t('mcp.cause.noOAuth', { url }, lang);
+  if (url && unauthorized) return t('mcp.cause.http', { url, status: 401 }, lang);
+  // The SDK's HTTP errors carry the status as their code (JSON-RPC codes are negative).
+  if (url && typeof e.code === 'number' && e.code >= 400 && e.code < 600)
+    return t('mcp.cause.http', { url, status: e.code }, lang);
+  // A web page where an MCP server should be (a login page, the site's home page).
+  if (
+    url &&
+    /Unexpected content type: text\/html|^(SSE|Streamable HTTP) error: .*<(!doctype|html)/is.test(
+      e.message ?? '',
+    )
+  )
+    return t('mcp.cause.notMcp', { url }, lang);
   const status = /\(HTTP (\d{3})\)/.exec(e.message ?? '')?.[1];
   if (status) return t('mcp.cause.http', { url, status }, lang);
   if (sys && url) return t('mcp.cause.network', { url, detail: sys.message ?? String(sys.code) }, lang);
@@ -90,8 +110,39 @@ function portOf(url: string): string | undefined {
 
 /** The cause, and what the server wrote on stderr last (its own words often say more). */
 export function withStderr(cause: string, stderr: string, lang?: Language): string {
-  const said = stderr.trim().split('\n').slice(-3).join(' | ');
+  const said = stderrGist(stderr).join(' | ');
   return said ? t('mcp.cause.serverSaid', { cause, said }, lang) : cause;
+}
+
+/**
+ * The last few lines a server wrote that a person can read: a crashed Node or Python server's
+ * stack frames, its source line with the caret under it, and the runtime's version line are
+ * left out (the error line itself is kept).
+ */
+export function stderrGist(stderr: string, count = 3): string[] {
+  const noise = [
+    /^\s+at\s/, // a Node stack frame
+    /^\s*File ".*", line \d+/, // a Python traceback frame
+    /^Traceback \(most recent call last\)/,
+    /^\s*\^+\s*$/, // the caret under the failing source line
+    /^Node\.js v\d/,
+    /^(file:\/\/|\/|[A-Za-z]:\\).*:\d+$/, // the file:line above the source line
+  ];
+  const lines = stderr.split('\n').map((l) => l.trimEnd());
+  const kept = lines.filter((l, i) => l.trim() && !noise.some((re) => re.test(l)) && !isSourceLine(lines, i));
+  return kept.slice(-count);
+}
+
+/** A line of source code or its place: Node prints both above a caret, Python the code below a frame. */
+function isSourceLine(lines: string[], i: number): boolean {
+  const caret = (l: string | undefined) => /^\s*\^+\s*$/.test(l ?? '');
+  const blankThenCaret = !lines[i + 1]?.trim() && caret(lines[i + 2]);
+  return (
+    caret(lines[i + 1]) ||
+    caret(lines[i + 2]) ||
+    blankThenCaret ||
+    /^\s*File ".*", line \d+/.test(lines[i - 1] ?? '')
+  );
 }
 
 function innermost(e: ErrorLike): string {

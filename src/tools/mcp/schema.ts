@@ -22,6 +22,8 @@ const KEEP = new Set([
   'maxLength',
   'minItems',
   'maxItems',
+  // A format the model must match (an id like "^[A-Z]{2}-\\d+$"): dropping it left it guessing.
+  'pattern',
 ]);
 
 /** Nested types deeper than this (a tree of comments) are described rather than spelled out. */
@@ -46,6 +48,8 @@ export function cutAtWord(text: string, max: number): string {
 interface Walk {
   /** `$defs` and `definitions` of the root schema, by pointer (`#/$defs/Item`). */
   defs: Map<string, unknown>;
+  /** The root schema, for any other local pointer (`#/properties/address`, as zod-to-json-schema writes). */
+  root: unknown;
   /** The references being expanded on the way down (a type that contains itself). */
   stack: string[];
 }
@@ -65,7 +69,7 @@ function definitions(root: unknown): Map<string, unknown> {
 /** A schema with its `$ref` replaced by the definition it points to (own keywords win). */
 function resolveRef(node: Node, walk: Walk, depth: number): Node {
   const ref = node.$ref as string;
-  const target = walk.defs.get(ref);
+  const target = walk.defs.get(ref) ?? pointTo(walk.root, ref);
   const { $ref: _ref, ...own } = node;
   const name = ref.split('/').pop() ?? ref;
   if (!isNode(target)) return { ...own, description: joinText(own.description, `(${name})`) };
@@ -80,6 +84,25 @@ function resolveRef(node: Node, walk: Walk, depth: number): Node {
   } finally {
     walk.stack.pop();
   }
+}
+
+/** What a local JSON pointer (`#/properties/a/items`) points to in the root schema, if anything. */
+function pointTo(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let at: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(at) && /^\d+$/.test(key)) at = at[Number(key)];
+    else if (isNode(at) && Object.hasOwn(at, key)) at = at[key];
+    else return undefined;
+  }
+  return at;
 }
 
 function joinText(a: unknown, b: string): string {
@@ -172,7 +195,7 @@ function convert(node: unknown, walk: Walk, depth: number): unknown {
 
 /** A server's input schema, converted, always an object with properties. */
 export function glmSchema(schema: unknown): Record<string, unknown> {
-  const walk: Walk = { defs: definitions(schema), stack: [] };
+  const walk: Walk = { defs: definitions(schema), root: schema, stack: [] };
   const out = (convert(schema ?? {}, walk, 0) ?? {}) as Node;
   out.type = 'object';
   if (!isNode(out.properties)) out.properties = {};

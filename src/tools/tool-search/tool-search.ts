@@ -20,7 +20,12 @@ const schema = z.object({
 export interface ToolGroup {
   name: string;
   count: number;
+  /** Still starting in the background: its tools are counted once it is up. */
+  starting?: boolean;
 }
+
+/** What there is to find in each registry, as its newest tool_search says (servers start and stop). */
+const offered = new WeakMap<ToolRegistry, string>();
 
 /** The server a deferred tool belongs to: the part of its name before `__`. */
 function groupOf(tool: AnyTool): string {
@@ -78,7 +83,7 @@ function gist(description: string): string {
  * their tool counts) in the description, so the model knows what there is to find.
  */
 export function createToolSearchTool(registry: ToolRegistry, groups: ToolGroup[]): Tool<typeof schema> {
-  const listed = groups.map((g) => `${g.name} (${g.count})`).join(', ');
+  const listed = groups.map((g) => `${g.name} (${g.starting ? 'starting' : g.count})`).join(', ');
   const builtins = registry
     .deferredBuiltins()
     .map((b) => `${b.name} (${b.phrase})`)
@@ -86,29 +91,47 @@ export function createToolSearchTool(registry: ToolRegistry, groups: ToolGroup[]
   const what = [builtins, listed && `MCP servers ${listed} (query a server's name to list its tools)`]
     .filter(Boolean)
     .join('; ');
+  offered.set(registry, what);
   return {
     name: TOOL_SEARCH,
     description: `Add tools to your list, then call them: ${what}.`,
     schema,
     kind: 'read',
     label: (args) => args.query,
-    execute: async (args) => {
-      const q = args.query.trim().toLowerCase();
-      const ofServer = registry.deferred().filter((t) => groupOf(t).toLowerCase() === q);
-      if (ofServer.length) {
-        // A server's whole list, by name only: the model then loads what it needs.
-        const names = ofServer.map((t) => t.name).join(', ');
-        return `The server ${args.query.trim()} has ${ofServer.length} tool(s): ${names}. Load the ones you need with "select:name1,name2", or search by keywords.`;
+    execute: async (args, ctx) => {
+      // Servers still starting are waited for: their tools are what the model may be looking for.
+      const settled = await registry.pending?.settle();
+      for (const message of settled?.warnings ?? []) {
+        const event: { type: 'warning'; message: string } = { type: 'warning', message };
+        ctx.emit(event);
       }
-      const found = searchTools(registry.deferred(), args.query, args.limit ?? 5);
-      if (!found.length) {
-        return `No tool matches "${args.query}". There are: ${what}. Try other keywords.`;
-      }
-      registry.load(found.map((t) => t.name));
-      const lines = found.map((t) => `- ${t.name}: ${gist(t.description)}`);
-      return `Found ${found.length} tool(s); their full schemas are now in your tool list, call them directly:\n${lines.join('\n')}`;
+      const answer = search(registry, args);
+      // Nothing found: the servers that did not start may be why.
+      const failed = settled?.failed.length && !answer.found;
+      return failed ? `${answer.text}\n(Not available: ${settled.failed.join('; ')}.)` : answer.text;
     },
   };
+}
+
+/** The answer to one query: a server's tool names, or the tools found (loaded into the registry). */
+function search(registry: ToolRegistry, args: z.infer<typeof schema>): { text: string; found: boolean } {
+  const q = args.query.trim().toLowerCase();
+  const ofServer = registry.deferred().filter((t) => groupOf(t).toLowerCase() === q);
+  if (ofServer.length) {
+    // A server's whole list, by name only: the model then loads what it needs.
+    const names = ofServer.map((t) => t.name).join(', ');
+    const text = `The server ${args.query.trim()} has ${ofServer.length} tool(s): ${names}. Load the ones you need with "select:name1,name2", or search by keywords.`;
+    return { text, found: true };
+  }
+  const found = searchTools(registry.deferred(), args.query, args.limit ?? 5);
+  if (!found.length) {
+    const text = `No tool matches "${args.query}". There are: ${offered.get(registry) ?? ''}. Try other keywords.`;
+    return { text, found: false };
+  }
+  registry.load(found.map((t) => t.name));
+  const lines = found.map((t) => `- ${t.name}: ${gist(t.description)}`);
+  const text = `Found ${found.length} tool(s); their full schemas are now in your tool list, call them directly:\n${lines.join('\n')}`;
+  return { text, found: true };
 }
 
 /**

@@ -16,9 +16,11 @@ const HELP_EXAMPLES = {
 export function helpText(ctx: SlashContext): string {
   const style = ctx.app.err;
   const all = [...(ctx.commands ?? [])].sort((a, b) => a.name.localeCompare(b.name));
-  const builtins = all.filter((c) => !c.custom);
+  const builtins = all.filter((c) => !c.custom && !c.mcpPrompt);
   const custom = all.filter((c) => c.custom);
+  const prompts = all.filter((c) => c.mcpPrompt);
   const lines = [style.bold(t('repl.help.title')), ...commandLines(builtins, style)];
+  if (prompts.length) pushAll(lines, ['', style.bold(t('mcp.prompt.help')), ...commandLines(prompts, style)]);
   if (custom.length || ctx.commandNotes?.length) lines.push('', style.bold(t('commands.help')));
   pushAll(lines, commandLines(custom, style));
   const cols = stderrColumns();

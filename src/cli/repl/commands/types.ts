@@ -76,6 +76,8 @@ export interface SlashCommand {
   summary?: string;
   /** A command from a Markdown file (listed apart in /help). */
   custom?: boolean;
+  /** A prompt of an MCP server (listed apart in /help). */
+  mcpPrompt?: boolean;
   /** Argument synopsis for /help, e.g. "<skill> [inputs…]". */
   usage?: string;
   /**

@@ -68,7 +68,7 @@ Usage:
   zhi --resume [id] | zhi --continue\tresume a saved conversation
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models\tthe GLM models, their prices, what your account offers
-  zhi mcp list | add | remove | test\tMCP servers whose tools zhi may use
+  zhi mcp list | add | remove | test | import | login\tMCP servers whose tools zhi may use
   zhi doctor\tcheck Node, the key, network, config, MCP servers, readers, sandbox
   zhi web [--no-open] [--port n]\tzhi in your browser: a page on this computer only
   zhi serve [--port n]\tthe same local server without opening a page (for scripts)
@@ -171,7 +171,7 @@ Exit codes: 0 ok · 1 failure · 2 usage · 3 configuration/auth · 4 turn limit
   zhi --resume [id] | zhi --continue\t继续一段保存的对话
   zhi usage [--since 7d] [--by model|skill|day]
   zhi models\tGLM 模型、价格，以及你的账户可用的模型
-  zhi mcp list | add | remove | test\tzhi 可以使用其工具的 MCP 服务器
+  zhi mcp list | add | remove | test | import | login\tzhi 可以使用其工具的 MCP 服务器
   zhi doctor\t检查 Node、密钥、网络、配置、MCP 服务器、文档读取和沙盒
   zhi web [--no-open] [--port n]\t在浏览器中使用 zhi：页面仅限这台电脑
   zhi serve [--port n]\t同一个本地服务，但不打开页面（供脚本使用）

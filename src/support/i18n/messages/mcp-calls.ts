@@ -16,6 +16,12 @@ export const mcpCalls = defineMessages(
       'it did not finish starting within {seconds} s. If it needs longer, give it more with timeout: (seconds, up to 600) under its name in mcp_servers in config.yaml (`zhi config path` says where that is)',
     'mcp.cause.stoppedAtStart': 'it stopped as soon as it started',
     'mcp.cause.http': 'the server at {url} answered HTTP {status}',
+    'mcp.cause.login': 'it needs you to sign in: run `zhi mcp login {server}` (it opens your browser)',
+    'mcp.cause.unauthorized': 'the server at {url} did not accept the sign-in',
+    'mcp.cause.noOAuth':
+      'the server at {url} asks for a sign-in (HTTP 401) but offers no OAuth zhi can use: give it a token with headers: { Authorization: "Bearer …" } in its entry',
+    'mcp.cause.notMcp':
+      'the address {url} answered with a web page, not MCP: check the url (MCP servers usually end in /mcp, or /sse for the older transport)',
     'mcp.cause.serverSaid': '{cause} (the server said: {said})',
     'mcp.approve.wants': '{server} wants to {action}',
     'mcp.approve.run': 'run its tool {tool}',
@@ -34,6 +40,9 @@ export const mcpCalls = defineMessages(
       "MCP tools act under the server's own rules, not zhi's: zhi's folder limits and \"never change an existing file\" do not apply.",
     'mcp.approve.always': 'always allow {tool} this session',
     'mcp.approve.more': '… {count} more lines',
+    'mcp.approve.destructive':
+      'The server marks {tool} as destructive: it may delete or overwrite data, and that may not be undone.',
+    'mcp.approve.readOnly': 'The server marks {tool} as read-only.',
   },
   {
     'mcp.cause.noCommand': '找不到命令 “{command}”：它装好了吗？在 PATH 里吗？',
@@ -49,6 +58,12 @@ export const mcpCalls = defineMessages(
       '它在 {seconds} 秒内没有完成启动。如果它需要更长时间，请在 config.yaml 的 mcp_servers 中、它的名称下设置 timeout:（秒数，最多 600）（`zhi config path` 可显示该文件的位置）',
     'mcp.cause.stoppedAtStart': '它刚启动就退出了',
     'mcp.cause.http': '{url} 上的服务器返回了 HTTP {status}',
+    'mcp.cause.login': '它需要你先登录：请运行 `zhi mcp login {server}`（会打开浏览器）',
+    'mcp.cause.unauthorized': '{url} 上的服务器没有接受登录',
+    'mcp.cause.noOAuth':
+      '{url} 上的服务器要求登录（HTTP 401），但没有提供 zhi 能用的 OAuth：请在它的设置中用 headers: { Authorization: "Bearer …" } 提供令牌',
+    'mcp.cause.notMcp':
+      '{url} 返回的是网页，不是 MCP：请检查 url（MCP 服务器的地址通常以 /mcp 结尾，旧式传输则以 /sse 结尾）',
     'mcp.cause.serverSaid': '{cause}（服务器输出：{said}）',
     'mcp.approve.wants': '{server} 想要{action}',
     'mcp.approve.run': '运行它的工具 {tool}',
@@ -67,5 +82,7 @@ export const mcpCalls = defineMessages(
       'MCP 工具按服务器自己的规则行事，而不是 zhi 的：zhi 的文件夹限制和“从不修改已有文件”对它不适用。',
     'mcp.approve.always': '本次会话中总是允许 {tool}',
     'mcp.approve.more': '… 还有 {count} 行',
+    'mcp.approve.destructive': '服务器把 {tool} 标为破坏性操作：它可能删除或覆盖数据，而且可能无法撤销。',
+    'mcp.approve.readOnly': '服务器把 {tool} 标为只读。',
   },
 );
