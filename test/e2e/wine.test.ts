@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
+import { readCorpus } from '../helpers/windows-corpus.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -176,6 +177,48 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
       const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
       expect(refused.length, r.stderr).toBe(DESTRUCTIVE.length);
       expect(r.stderr).not.toMatch(/Not run \(run a command\)/);
+    } finally {
+      cleanup(cwd, home);
+    }
+  }, 240_000);
+
+  it('refuses a sample of the Windows corpus, and only asks about its everyday lines', async () => {
+    const cwd = tempDir('zhi-wine-corpus-');
+    const home = tempDir('zhi-wine-home-');
+    try {
+      writeFileSync(join(cwd, 'x.exe'), 'MZ');
+      writeFileSync(join(cwd, 'x.cmd'), 'rd /s /q C:\\\r\n');
+      const corpus = readCorpus();
+      const attacks = corpus.filter((c) => c.family !== 'benign' && c.family !== 'egress-own');
+      // Every seventh line, so each family is in the sample (the whole corpus runs on Linux).
+      const sample = attacks.filter((_, i) => i % 7 === 0).map((c) => c.line);
+      const everyday = corpus
+        .filter((c) => c.family === 'benign')
+        .slice(0, 4)
+        .map((c) => c.line);
+      fake.script(
+        {
+          kind: 'tools',
+          calls: [...sample, ...everyday].map((command) => ({ name: 'shell', arguments: { command } })),
+        },
+        { kind: 'text', text: 'done' },
+      );
+      const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
+        cwd,
+        stdin: 'run these',
+        env: {
+          ZHI_BASE_URL: fake.baseUrl,
+          ZHI_API_KEY: TEST_KEY,
+          ZHI_HOME: winPath(home),
+          ZHI_LANGUAGE: 'en',
+          LANG: 'zh_CN.UTF-8',
+        },
+      });
+      const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
+      const asked = r.stderr.split('\n').filter((l) => /Not run \(run a command\)/.test(l));
+      expect(refused.length, r.stderr).toBe(sample.length);
+      // Asked, and with no terminal to ask at, not run: never refused.
+      expect(asked.length, r.stderr).toBe(everyday.length);
     } finally {
       cleanup(cwd, home);
     }
