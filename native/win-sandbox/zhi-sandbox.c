@@ -165,8 +165,9 @@ static void parse(wchar_t *line, struct options *o) {
     if (weq(a, wlen(a), L"--max-processes")) o->max_processes = number(next_arg(&p));
     else if (weq(a, wlen(a), L"--grace")) o->grace_ms = number(next_arg(&p));
     else if (weq(a, wlen(a), L"--restricted")) o->restricted = 1;
-    else if (weq(a, wlen(a), L"--write") && o->writes < MAX_WRITE) o->write[o->writes++] = next_arg(&p);
-    else break;
+    else if (weq(a, wlen(a), L"--write") && o->writes < MAX_WRITE) {
+      if ((o->write[o->writes++] = next_arg(&p)) == NULL) break;
+    } else break;
   }
   SetLastError(ERROR_INVALID_PARAMETER);
   fail(1);
@@ -253,8 +254,7 @@ void __stdcall entry(void) {
     GetExitCodeProcess(pi.hProcess, &code);
     /* What it left running (`start /b …`) gets a moment to finish, then ends with the job. */
     left = drain(job, o.grace_ms);
-    if (left && WaitForSingleObject(stop_event, 0) != WAIT_OBJECT_0) TerminateJobObject(job, 1);
-    else if (left) TerminateJobObject(job, 1);
+    if (left) TerminateJobObject(job, 1);
     drain(job, 3000);
     say("exit", code, 1, left == 0xFFFFFFFFu ? 0 : left);
   } else {
