@@ -9,7 +9,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/tools/shell/run.js';
-import { comspecFor, helperArgs, parseStatus } from '../../src/tools/shell/win-helper.js';
+import { comspecFor, helperArgs, parseStatus, windowsHelper } from '../../src/tools/shell/win-helper.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 describe('the helper command line', () => {
@@ -48,6 +48,14 @@ describe('the helper command line', () => {
   it('takes cmd.exe from SystemRoot, never from ComSpec or the working folder', () => {
     expect(comspecFor({ SystemRoot: 'D:\\WIN', ComSpec: 'cmd.exe' })).toBe('D:\\WIN\\System32\\cmd.exe');
     expect(comspecFor({})).toBe('C:\\Windows\\System32\\cmd.exe');
+  });
+});
+
+describe('where the helper is', () => {
+  it('is the built package’s dist/assets/win/zhi-sandbox.exe (the build copies the committed one)', () => {
+    const file = windowsHelper(undefined);
+    expect(file).toMatch(/dist[\\/]assets[\\/]win[\\/]zhi-sandbox\.exe$/);
+    expect(readFileSync(file!).subarray(0, 2).toString('latin1')).toBe('MZ');
   });
 });
 
