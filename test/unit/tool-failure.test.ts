@@ -45,5 +45,10 @@ describe('toolFailureText', () => {
       'Denied: this needs a person to confirm, and no one can be asked here (stdin is not a terminal). Tell the user what you wanted to do.';
     expect(toolFailureText(denied)).toBe('未运行：需要你同意，但这里无法询问（见上文）');
     expect(toolFailureText(`Error: ${denied}`)).not.toMatch(/换个方法/);
+    expect(
+      toolFailureText(
+        'Error: The command did not run: the restricted token of shell_sandbox: restricted could not be set up (creating the restricted token failed (Windows error 5)).',
+      ),
+    ).toMatch(/^未运行：无法建立 shell_sandbox: restricted 所需的受限令牌/);
   });
 });
