@@ -331,6 +331,38 @@ describe.skipIf(Boolean(missing))('the Job Object helper under Wine', () => {
   }, 240_000);
 });
 
+describe.skipIf(Boolean(missing))('the Job Object helper when zhi dies', () => {
+  it('ends the whole tree with zhi: its end of the control pipe closes', async () => {
+    const dir = tempDir('zhi-wine-die-');
+    try {
+      const helper = winPath(join(root, 'native/win-sandbox/zhi-sandbox.exe'));
+      const script = join(dir, 'die.mjs');
+      await build({
+        stdin: {
+          contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
+            void runCommand('start /b ping -n 60 127.0.0.7 & ping -n 60 127.0.0.7 > nul', {
+              cwd: process.cwd(), maxBytes: 1000, timeoutMs: 60000, jobHelper: { file: ${JSON.stringify(helper)} } });
+            // zhi goes away without stopping anything (a crash, a closed window).
+            setTimeout(() => process.exit(0), 3000);`,
+          resolveDir: root,
+          loader: 'ts',
+        },
+        outfile: script,
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        logLevel: 'error',
+      });
+      await wineNode([winPath(script)], { cwd: dir });
+      await new Promise((r) => setTimeout(r, 1000));
+      const ps = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });
+      expect(ps.split('\n').filter((l) => /127\.0\.0\.7/.test(l) && !/^Z/.test(l.trim()))).toEqual([]);
+    } finally {
+      cleanup(dir);
+    }
+  }, 120_000);
+});
+
 /**
  * Issue 41: the Task Scheduler definition zhi writes, registered with Wine's own Task Scheduler
  * (`schtasks /create /xml`, the command zhi's installer runs on Windows). Wine parses the XML
