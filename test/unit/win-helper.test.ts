@@ -3,7 +3,7 @@
  * its command line, its status lines, a stop by closing its control pipe, a failed setup falling
  * back to the plain runner (but never when a restricted token was asked for). The helper itself is
  * played by a Node script speaking the same protocol; the real one runs under Wine in
- * test/e2e/wine.test.ts.
+ * test/e2e/wine-job.test.ts.
  */
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
