@@ -83,7 +83,7 @@ export async function runCommand(command: string, opts: RunOptions): Promise<Run
   const result = await runOnce(command, opts);
   // The helper failed before the command ran (or could not be started): the command runs as it did
   // before the helper, unless a restricted token was asked for — that is never quietly dropped.
-  if (!result.helperError || opts.jobHelper.request?.writable) return result;
+  if (!result.helperError || opts.jobHelper.request?.writable || opts.signal?.aborted) return result;
   const { jobHelper: _, ...plain } = opts;
   return runOnce(command, plain);
 }
