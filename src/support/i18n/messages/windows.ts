@@ -36,6 +36,10 @@ export const windows = defineMessages(
     'doctor.win.elevated':
       'Console: zhi runs as an administrator. Every command it asks about could change all of Windows; system changes are refused, and each question says this. Start zhi from an ordinary console unless you need it.',
     'doctor.win.notElevated': 'Console: zhi runs without administrator rights.',
+    'shell.refuse.killCritical':
+      'it ends {name}, a process Windows cannot run without: the computer would stop or restart at once',
+    'shell.refuse.denyAccess':
+      'it takes access to {target} away ({program}), which can lock you or Windows out of it; change these permissions yourself if you mean it',
     'doctor.win.job':
       'Stopping commands: each runs in a Job Object (zhi-sandbox.exe), so a stop or a time limit ends everything it started at once.',
     'doctor.win.noJob':
@@ -105,6 +109,9 @@ export const windows = defineMessages(
     'doctor.win.elevated':
       '控制台：zhi 正以管理员身份运行。它请求运行的每条命令都可能改动整个 Windows；系统更改会被拒绝，每次询问也都会说明这一点。如非必要，请在普通控制台中启动 zhi。',
     'doctor.win.notElevated': '控制台：zhi 以普通权限（非管理员）运行。',
+    'shell.refuse.killCritical': '它会结束 {name}，这是 Windows 运行必需的进程：电脑会立即停止或重启',
+    'shell.refuse.denyAccess':
+      '它会取消对 {target} 的访问权限（{program}），可能让你或 Windows 无法再使用它；如确有需要，请自己修改这些权限',
     'doctor.win.job':
       '停止命令：每条命令都在作业对象（Job Object，zhi-sandbox.exe）中运行，停止或超时时，它启动的所有进程会立即一起结束。',
     'doctor.win.noJob':
