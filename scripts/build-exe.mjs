@@ -187,6 +187,11 @@ async function main() {
         ...(target.startsWith('darwin') ? { machoSegmentName: 'NODE_SEA' } : {}),
       }),
     );
+    if (target.startsWith('win')) {
+      // The Job Object helper, also inside the executable (written out on first use): beside it,
+      // it is used as it is, and can be signed with it.
+      copyFileSync(join(root, 'dist', 'assets', 'win', 'zhi-sandbox.exe'), join(out, 'zhi-sandbox.exe'));
+    }
     const unsigned = target === 'linux-x64' ? '' : ' (unsigned: sign it before publishing, see README)';
     process.stdout.write(`${relative(root, file)}${unsigned}\n`);
   }

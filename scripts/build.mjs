@@ -68,6 +68,12 @@ async function main() {
   for (const [name, source] of ASSETS) {
     await cp(join(modules, source), join(dist, 'assets', name), { recursive: true });
   }
+  // The Windows shell helper (native/win-sandbox/, prebuilt: scripts/build-win-helper.mjs).
+  await mkdir(join(dist, 'assets', 'win'), { recursive: true });
+  await copyFile(
+    join(root, 'native', 'win-sandbox', 'zhi-sandbox.exe'),
+    join(dist, 'assets', 'win', 'zhi-sandbox.exe'),
+  );
   await writeCatalogues();
   const page = await buildPage();
   await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await licences(result.metafile, page.metafile));

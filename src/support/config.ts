@@ -41,7 +41,7 @@ export interface ConfigFile {
   /** The line under the REPL prompt (model · mode · context · cost). */
   status_line?: 'on' | 'off';
   thinking_effort?: 'low' | 'medium' | 'high' | 'max';
-  shell_sandbox?: 'auto' | 'off';
+  shell_sandbox?: 'auto' | 'off' | 'restricted';
   /** Environment variables shell commands may see besides the safe few (names). */
   shell_env?: string | string[];
   /** Sites web_fetch reaches with no question when the address carries no composed data. */
@@ -85,7 +85,7 @@ export interface ResolvedConfig {
   /** `reasoning_effort` for chat where the model takes it; unset = the model's default. */
   thinkingEffort: 'low' | 'medium' | 'high' | 'max' | undefined;
   /** Run shell commands in the OS sandbox where there is one (`auto`), or never (`off`). */
-  shellSandbox: 'auto' | 'off';
+  shellSandbox: 'auto' | 'off' | 'restricted';
   /** Environment variable names a shell command gets besides PATH, HOME, LANG… (`shell_env`). */
   shellEnv: string[];
   /** Sites web_fetch may reach unasked with an address that carries no data (`web_allow`). */

@@ -42,8 +42,12 @@ export interface ToolTraits {
   ownAllowRule?: boolean;
 }
 
-/** `shell_sandbox`: `off` runs commands without the OS sandbox even where there is one. */
-export type SandboxMode = 'auto' | 'off';
+/**
+ * `shell_sandbox`: `off` runs commands without the OS sandbox even where there is one;
+ * `restricted` is `auto` plus, on Windows, a restricted token that may write only in the output
+ * folder (not verified on a real Windows yet, so not the default).
+ */
+export type SandboxMode = 'auto' | 'off' | 'restricted';
 
 /** The shell tool's settings, decided once at start from config (`shell_sandbox`, `shell_env`). */
 export interface ShellSettings {

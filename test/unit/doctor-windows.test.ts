@@ -6,6 +6,7 @@ import {
   aclCheck,
   codePageCheck,
   elevationCheck,
+  jobCheck,
   shellCheck,
   type WindowsProbe,
 } from '../../src/cli/commands/doctor-windows.js';
@@ -23,7 +24,7 @@ function context(): AppContext {
   dirs.push(dir);
   const configFile = join(dir, 'config.yaml');
   writeFileSync(configFile, 'language: zh\n');
-  return { paths: { configFile }, env: {} } as unknown as AppContext;
+  return { paths: { configFile }, env: {}, config: { shellSandbox: 'auto' } } as unknown as AppContext;
 }
 
 const probe = (o: Partial<WindowsProbe> = {}): WindowsProbe => ({
@@ -32,6 +33,7 @@ const probe = (o: Partial<WindowsProbe> = {}): WindowsProbe => ({
   codePage: async () => 936,
   shell: () => 'C:\\Windows\\System32\\cmd.exe',
   elevated: async () => false,
+  helper: () => 'C:\\zhi\\zhi-sandbox.exe',
   ...o,
 });
 
@@ -66,5 +68,17 @@ describe('an administrator console in zhi doctor', () => {
       /管理员身份运行/,
     );
     expect(await elevationCheck(ctx, probe({ platform: 'linux' }))).toBeUndefined();
+  });
+
+  it('says how commands are stopped: the Job Object helper, or taskkill when it is missing', () => {
+    const ctx = context();
+    expect(jobCheck(ctx, probe())).toMatchObject({ ok: true, lines: [expect.stringMatching(/Job Object/)] });
+    const restricted = { ...ctx, config: { shellSandbox: 'restricted' } } as unknown as AppContext;
+    expect(jobCheck(restricted, probe())?.lines[1]).toMatch(/restricted token.*zhi-output/);
+    setLanguage('zh');
+    const missing = jobCheck(ctx, probe({ helper: () => undefined }));
+    expect(missing).toMatchObject({ ok: false, optional: true });
+    expect(missing?.lines.join('\n')).toMatch(/找不到 zhi-sandbox\.exe.*\n重新安装/);
+    expect(jobCheck(ctx, probe({ platform: 'linux' }))).toBeUndefined();
   });
 });

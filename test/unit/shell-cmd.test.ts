@@ -10,7 +10,8 @@ import {
   expandPercent,
   windowsEnvFor,
 } from '../../src/tools/shell/cmd-expand.js';
-import { cmdCommands, cmdTokens, parseCmdLine, windowsPath } from '../../src/tools/shell/cmd-parse.js';
+import { cmdCommands, cmdTokens, parseCmdLine } from '../../src/tools/shell/cmd-parse.js';
+import { switchWords, windowsPath } from '../../src/tools/shell/cmd-words.js';
 import { assessCommand } from '../../src/tools/shell/policy.js';
 import { WINDOWS_RULES } from '../../src/tools/shell/windows-rules.js';
 
@@ -191,6 +192,12 @@ describe('the cmd.exe grammar', () => {
     expect(windowsPath('\\\\127.0.0.1\\c$\\Users')).toBe('c:\\Users');
     expect(windowsPath('C:\\Users\\ann. .\\')).toBe('C:\\Users\\ann\\');
     expect(windowsPath('/s')).toBe('/s');
+    // Another computer's drive share is a share there (egress), not this computer's drive.
+    expect(windowsPath('\\\\203.0.113.5\\c$\\x')).toBe('\\\\203.0.113.5\\c$\\x');
+    expect(windowsPath('\\\\files.example.com\\d$')).toBe('\\\\files.example.com\\d$');
+    expect(windowsPath('\\\\localhost\\c$\\Users')).toBe('c:\\Users');
+    expect(switchWords('/s=/q=C:\\')).toEqual(['/s', '/q', 'C:\\']);
+    expect(switchWords('/c:"a=b"')).toEqual(['/c:"a=b"']);
   });
 });
 

@@ -38,4 +38,17 @@ describe('toolFailureText', () => {
     expect(toolFailureText('Error: no such file: a.md')).toBe('没有找到这个文件或文件夹');
     expect(toolFailureText('Error: something odd')).toBe('失败了；已把原因告诉模型，它可能会换个方法');
   });
+
+  it('says a call nobody could be asked about was not run, not that it failed (issue 38)', () => {
+    setLanguage('zh');
+    const denied =
+      'Denied: this needs a person to confirm, and no one can be asked here (stdin is not a terminal). Tell the user what you wanted to do.';
+    expect(toolFailureText(denied)).toBe('未运行：需要你同意，但这里无法询问（见上文）');
+    expect(toolFailureText(`Error: ${denied}`)).not.toMatch(/换个方法/);
+    expect(
+      toolFailureText(
+        'Error: The command did not run: the restricted token of shell_sandbox: restricted could not be set up (creating the restricted token failed (Windows error 5)).',
+      ),
+    ).toMatch(/^未运行：无法建立 shell_sandbox: restricted 所需的受限令牌/);
+  });
 });

@@ -16,7 +16,14 @@ import { makeClient } from '../client.js';
 import type { AppContext } from '../context.js';
 import { nodeCheck } from './doctor-node.js';
 import { audioCheck, officeCheck, sandboxCheck, scriptsCheck } from './doctor-sandbox.js';
-import { aclCheck, asWindowsNote, codePageCheck, elevationCheck, shellCheck } from './doctor-windows.js';
+import {
+  aclCheck,
+  asWindowsNote,
+  codePageCheck,
+  elevationCheck,
+  jobCheck,
+  shellCheck,
+} from './doctor-windows.js';
 
 export interface Check {
   /** False: something is wrong, and `zhi doctor` exits 1. */
@@ -123,4 +130,5 @@ export const CHECKS: DoctorCheck[] = [
     const state = sandboxFor(ctx.config.shellSandbox);
     return asWindowsNote(sandboxCheck(state, state.kind === 'bwrap' ? sandboxFacts() : undefined));
   },
+  jobCheck,
 ];

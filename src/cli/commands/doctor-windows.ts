@@ -5,9 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import { type MessageKey, t } from '../../support/i18n/index.js';
+import { appPaths } from '../../support/paths.js';
 import { restrictAcl } from '../../support/private-files.js';
 import { isElevated } from '../../tools/shell/elevation.js';
 import { consoleCodePage, encodingOf } from '../../tools/shell/output-decode.js';
+import { windowsHelper } from '../../tools/shell/win-helper.js';
 import type { AppContext } from '../context.js';
 import type { Check } from './doctor-checks.js';
 
@@ -17,6 +19,8 @@ export interface WindowsProbe {
   codePage(): Promise<number | undefined>;
   shell(): string | undefined;
   elevated(): Promise<boolean>;
+  /** zhi-sandbox.exe, the Job Object helper, when it is there. */
+  helper(): string | undefined;
 }
 
 const line = (
@@ -34,6 +38,7 @@ export const realProbe = (env: NodeJS.ProcessEnv): WindowsProbe => ({
   acl: (file) => restrictAcl(file),
   codePage: consoleCodePage,
   elevated: () => isElevated(),
+  helper: () => windowsHelper(appPaths(env).dataDir),
   shell: () => {
     const comspec = env.ComSpec ?? env.COMSPEC ?? 'C:\\Windows\\System32\\cmd.exe';
     return existsSync(comspec) ? comspec : undefined;
@@ -75,6 +80,15 @@ export async function elevationCheck(
   if (probe.platform !== 'win32') return undefined;
   const elevated = await probe.elevated();
   return { ...line(true, elevated ? 'doctor.win.elevated' : 'doctor.win.notElevated', {}), note: elevated };
+}
+
+/** How commands are stopped (the Job Object helper, or taskkill), and the restricted token when on. */
+export function jobCheck(ctx: AppContext, probe = realProbe(ctx.env)): Check | undefined {
+  if (probe.platform !== 'win32') return undefined;
+  if (!probe.helper())
+    return { ...line(false, 'doctor.win.noJob', {}, 'doctor.win.noJobTry'), optional: true };
+  const restricted = ctx.config.shellSandbox === 'restricted' ? [t('doctor.win.restricted')] : [];
+  return { ok: true, lines: [t('doctor.win.job'), ...restricted] };
 }
 
 /** On Windows the missing sandbox is a fact to know, not something to fix: a note. */

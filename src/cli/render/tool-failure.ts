@@ -20,6 +20,9 @@ const KNOWN: Known[] = [
   [/^Interrupted by the user/i, 'input.tool.interrupted'],
   // A refusal's reason was shown already, in the person's language (the permission line).
   [/^Refused: /, 'input.tool.refused'],
+  // Not asked: no terminal to ask at (the warning above said so); the model was told to say so.
+  [/^Denied: .*no one can be asked here/, 'input.tool.notAsked'],
+  [/^The command did not run: the restricted token/, 'input.tool.noRestrictedToken'],
   // A site that is not there or not reachable is no missing file (web_fetch's own words).
   [/^Cannot fetch (\S+): the name (?:does not exist|has no addresses)/, 'input.tool.noSuchSite', hostOf],
   [/^(?:Cannot|Could not) fetch (\S+?):? /, 'input.tool.unreachable', hostOf],

@@ -8,6 +8,7 @@
  * What this reader cannot follow is reported as a problem and the line is refused.
  */
 import { type CmdEnv, expandDelayed, expandPercent, runtimeValue } from './cmd-expand.js';
+import { switchWords, windowsPath } from './cmd-words.js';
 import { programName, type Redirect, type SimpleCommand } from './parse.js';
 import { longName } from './windows-families.js';
 
@@ -221,6 +222,8 @@ function emit(g: Group, piped: boolean, out: CmdParsed): void {
     ...head,
     ...words.slice(1).flatMap((w) => (switchWords(w.value).length > 1 ? switchWords(w.value) : [w.raw])),
   ];
+  // `^"rd^"`: the escaped quotes stay in the word; cmd.exe finds the same program.
+  values[0] = values[0]!.replace(/"/g, '');
   const name = longName(programName(values[0]!));
   const nested = nestedLine(name, values, raws);
   if (nested !== undefined) {
@@ -231,17 +234,6 @@ function emit(g: Group, piped: boolean, out: CmdParsed): void {
   out.commands.push({ words: values, redirects: g.redirects, piped, assignments: [] });
 }
 
-/**
- * Switches as cmd's own commands read them: `/s=/q=` is `/s /q` (`=` separates words), and
- * `^"/s^"` (a quote escaped into the word) is `/s`.
- */
-export function switchWords(word: string): string[] {
-  const bare = /^"[/-][a-z?]+"$/i.test(word) ? word.slice(1, -1) : word;
-  if (!bare.includes('=') || !/^=?[/-]/.test(bare)) return [bare];
-  const parts = bare.split('=');
-  return parts.every((p) => p === '' || /^[/-][a-z?]+$/i.test(p)) ? parts.filter((p) => p !== '') : [bare];
-}
-
 /** `cd /d X` is `cd X`; `cd` alone stays; `D:` moves to a folder not known here. */
 function normalize(values: string[]): string[] {
   const name = values[0]!.toLowerCase();
@@ -250,24 +242,6 @@ function normalize(values: string[]): string[] {
   const args = values.slice(1).filter((v) => v.toLowerCase() !== '/d');
   // cmd joins the words of a cd: `cd Program Files` needs no quotes.
   return [values[0]!, args.length ? args.join(' ') : '.'];
-}
-
-/**
- * A path as Windows resolves it: `\\?\C:\`, `\\.\C:\` and `\\host\C$\` are `C:\`; trailing
- * dots and spaces of each part are dropped (`C:\Users\ann.` is `C:\Users\ann`).
- */
-export function windowsPath(word: string): string {
-  const p = word
-    .replace(/^[\\/]{2}[?.][\\/]unc[\\/][^\\/]+[\\/]([a-z])\$/i, '$1:')
-    .replace(/^[\\/]{2}[?.][\\/]([a-z]:)/i, '$1')
-    .replace(/^[\\/]{2}(?![?.][\\/])[^\\/]+[\\/]([a-z])\$(?=[\\/]|$)/i, '$1:');
-  if (!/[\\/]/.test(p) || /^\/[a-z?]$/i.test(p)) return p;
-  return p
-    .split(/([\\/])/)
-    .map((seg) =>
-      seg === '.' || seg === '..' || seg === '\\' || seg === '/' ? seg : seg.replace(/[. ]+$/, ''),
-    )
-    .join('');
 }
 
 /** `if [/i] [not] exist X cmd`, `if defined X`, `if errorlevel N`, `if a==b`, `if a EQU b`. */
@@ -380,6 +354,8 @@ function loopValues(mode: string, root: string, set: Word[], out: CmdParsed): st
     const text = set.map((t) => t.raw).join(' ');
     const command = /^['`](.*)['`]$/s.exec(text.replace(/^"|"$/g, ''));
     if (command) out.nested.push(command[1]!);
+    // `for /f %i in (file) do …` reads the file: checked as `type` would be (secrets, egress).
+    else if (!/^"/.test(text)) out.nested.push(`type ${text}`);
     return [runtimeValue('for')];
   }
   if (mode === '/l') return [runtimeValue('for')];

@@ -92,6 +92,12 @@ const permissions: Rule = ({ name, args, lower, ctx }) => {
       : args.some((a) => a === '-R' || a === '--recursive' || /^-[a-zA-Z]*R[a-zA-Z]*$/.test(a));
   const target = recursive ? operands(args).find((a) => classifyTarget(a, ctx) === 'critical') : undefined;
   if (target) return refuse('recursive-perms', 'shell.refuse.recursivePerms', { target: showWord(target) });
+  // `icacls %USERPROFILE% /deny Everyone:F`: even one folder locked is the whole profile or Windows.
+  const denies =
+    name === 'icacls' && lower.some((a) => /^\/(deny|setowner|reset|remove|inheritance:r)/.test(a));
+  const locked = denies ? operands(args).find((a) => classifyTarget(a, ctx) === 'critical') : undefined;
+  if (locked)
+    return refuse('deny-access', 'shell.refuse.denyAccess', { target: showWord(locked), program: name });
   return warn('perms', 'shell.warn.perms', { program: name });
 };
 

@@ -197,6 +197,9 @@ const PKILL_VALUES = [
   '--terminal',
 ];
 
+/** Windows' own processes: ending one stops or restarts the computer. */
+const CRITICAL_PROCESS = /^(lsass|csrss|wininit|winlogon|smss|services|svchost|lsaiso)(\.exe)?$/i;
+
 const killEverything: Check = ({ name, args }) => {
   if (KILL_EVERYTHING.has(name)) return refuse('kill-all', 'shell.refuse.killAll');
   if (name === 'kill' && args.some((a) => a === '1')) return refuse('kill-all', 'shell.refuse.killAll');
@@ -215,6 +218,10 @@ const killEverything: Check = ({ name, args }) => {
     !lower.some((a) => a === '/im' || a === '/pid')
   )
     return refuse('kill-all', 'shell.refuse.killAll');
+  // `taskkill /f /im lsass.exe`: a process Windows cannot run without (it stops or restarts at once).
+  const image = name === 'taskkill' ? lower[lower.indexOf('/im') + 1] : undefined;
+  if (lower.includes('/im') && image && CRITICAL_PROCESS.test(image))
+    return refuse('kill-critical', 'shell.refuse.killCritical', { name: showWord(image) });
   if (name !== 'pkill' && name !== 'killall') return undefined;
   // `pkill -u ann` with no name: every process of the user (and this session with it).
   const byUser = args.some((a) => /^(-u|--user|--euid|--uid|-U)(=|$)/.test(a) || /^-u./.test(a));

@@ -8,9 +8,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import { closeInheritedFds } from '../../support/inherited-fds.js';
+import { CappedOutput } from './capped-output.js';
 import { type ProcessTools, stopWindowsTree, windowsTools } from './kill-windows.js';
 import { consoleCodePage, decodeOutput, encodingOf } from './output-decode.js';
 import { descendantCount } from './process-count.js';
+import { groupAlive, killGroup } from './process-group.js';
+import { comspecFor, HELPER_STEPS, type HelperRequest, helperArgs, parseStatus } from './win-helper.js';
 
 export interface RunOptions {
   cwd: string;
@@ -40,6 +43,11 @@ export interface RunOptions {
   processTools?: ProcessTools;
   /** Windows: the console code page output not in UTF-8 is decoded with (936 when unknown). */
   codePage?: number;
+  /**
+   * Windows: run the line through zhi-sandbox.exe (win-helper.ts), inside a Job Object that ends
+   * the whole tree at once; without it, the tree is found and ended with taskkill (kill-windows.ts).
+   */
+  jobHelper?: { file: string; request?: Omit<HelperRequest, 'command' | 'comspec'> };
 }
 
 export interface RunResult {
@@ -61,13 +69,26 @@ export interface RunResult {
   stopFailed?: boolean;
   /** Stopped for starting more processes than `maxProcesses`. */
   tooManyProcesses?: boolean;
+  /** Windows: the Job Object helper could not set up, so the command did not run through it. */
+  helperError?: string;
 }
 
 export async function runCommand(command: string, opts: RunOptions): Promise<RunResult> {
-  if ((opts.platform ?? process.platform) === 'win32' && opts.codePage === undefined) {
+  const windows = (opts.platform ?? process.platform) === 'win32';
+  if (windows && opts.codePage === undefined) {
     const codePage = await consoleCodePage();
     if (codePage !== undefined) opts = { ...opts, codePage };
   }
+  if (!windows || !opts.jobHelper) return runOnce(command, opts);
+  const result = await runOnce(command, opts);
+  // The helper failed before the command ran (or could not be started): the command runs as it did
+  // before the helper, unless a restricted token was asked for — that is never quietly dropped.
+  if (!result.helperError || opts.jobHelper.request?.writable || opts.signal?.aborted) return result;
+  const { jobHelper: _, ...plain } = opts;
+  return runOnce(command, plain);
+}
+
+function runOnce(command: string, opts: RunOptions): Promise<RunResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     let child: ChildProcess;
@@ -87,6 +108,18 @@ function spawnShell(command: string, opts: RunOptions): ChildProcess {
   const windows = (opts.platform ?? process.platform) === 'win32';
   // Node hands every descriptor without close-on-exec to the child: only stdio (and extraFds) may go.
   closeInheritedFds();
+  if (windows && opts.jobHelper) {
+    const env = opts.env ?? process.env;
+    const args = helperArgs({ ...opts.jobHelper.request, command, comspec: comspecFor(env) });
+    // Standard input is the control pipe (closed: stop), descriptor 3 the helper's status lines.
+    return spawn(opts.jobHelper.file, args, {
+      cwd: opts.cwd,
+      env,
+      windowsVerbatimArguments: true,
+      windowsHide: true,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    });
+  }
   const file = opts.wrap ? opts.wrap.file : command;
   const args = opts.wrap ? opts.wrap.args : [];
   return spawn(file, args, {
@@ -98,27 +131,6 @@ function spawnShell(command: string, opts: RunOptions): ChildProcess {
     windowsHide: true,
     stdio: ['ignore', 'pipe', 'pipe', ...(opts.extraFds ?? []), ...(opts.channel ? ['pipe' as const] : [])],
   });
-}
-
-/** Output kept up to a byte cap (stdout and stderr together); the rest is only counted. */
-class CappedOutput {
-  readonly out: Buffer[] = [];
-  readonly err: Buffer[] = [];
-  kept = 0;
-  total = 0;
-
-  constructor(private readonly maxBytes: number) {}
-
-  take(into: Buffer[]): (chunk: Buffer) => void {
-    return (chunk) => {
-      this.total += chunk.length;
-      const room = this.maxBytes - this.kept;
-      if (room <= 0) return;
-      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-      into.push(part);
-      this.kept += part.length;
-    };
-  }
 }
 
 /** One started command: its output, its timeout and interrupt, how it is stopped, its result. */
@@ -138,6 +150,9 @@ class RunningCommand {
   private tooManyProcesses = false;
   /** Windows: ending the tree and checking it is gone. */
   private stopping: Promise<void> | undefined;
+  /** Windows: run through the Job Object helper; what it said on its status pipe. */
+  private readonly helper: boolean;
+  private status = '';
 
   constructor(
     private readonly child: ChildProcess,
@@ -148,6 +163,7 @@ class RunningCommand {
     private readonly detaches = false,
   ) {
     this.windows = (opts.platform ?? process.platform) === 'win32';
+    this.helper = this.windows && Boolean(opts.jobHelper);
     this.output = new CappedOutput(opts.maxBytes);
   }
 
@@ -155,6 +171,13 @@ class RunningCommand {
     const { child, opts } = this;
     child.stdout?.on('data', this.output.take(this.output.out));
     child.stderr?.on('data', this.output.take(this.output.err));
+    if (this.helper) {
+      // The helper may be gone by the time a stop closes its control pipe.
+      child.stdin?.on('error', () => {});
+      child.stdio[3]?.on('data', (d: Buffer) => {
+        this.status += d.toString('latin1');
+      });
+    }
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.stop();
@@ -162,9 +185,15 @@ class RunningCommand {
     this.countProcesses();
     if (opts.signal?.aborted) this.onAbort();
     else opts.signal?.addEventListener('abort', this.onAbort, { once: true });
-    child.on('error', (e) =>
-      this.finish({ ...failed(e, this.started), timedOut: this.timedOut, aborted: this.aborted }),
-    );
+    child.on('error', (e) => {
+      const unstarted = this.helper && !parseStatus(this.status).started;
+      this.finish({
+        ...failed(e, this.started),
+        timedOut: this.timedOut,
+        aborted: this.aborted,
+        ...(unstarted ? { helperError: e.message } : {}),
+      });
+    });
     child.on('exit', () => this.onExit());
     child.on('close', (code, signal) => this.finish(this.result(code, signal)));
   }
@@ -189,6 +218,14 @@ class RunningCommand {
   };
 
   private stop(): void {
+    if (this.helper) {
+      // Closing the control pipe ends the job at once; a helper that does not answer is killed,
+      // which closes the job's last handle and ends the tree all the same (KILL_ON_JOB_CLOSE).
+      this.child.stdin?.end();
+      this.killTimer = setTimeout(() => this.child.kill(), HELPER_STOP_MS);
+      this.killTimer.unref();
+      return;
+    }
     if (this.windows) {
       this.stopWindows();
       return;
@@ -235,6 +272,11 @@ class RunningCommand {
     this.shellExited = true;
     this.exitTimer = setTimeout(() => {
       if (this.settled) return;
+      if (this.helper) {
+        // The helper ends only after the job is empty: nothing of the command can hold the pipes.
+        for (const s of this.child.stdio) s?.destroy();
+        return;
+      }
       if (this.windows) {
         // cmd.exe is gone but `start /b …` still holds the output: end what it left.
         this.leftovers = true;
@@ -246,6 +288,20 @@ class RunningCommand {
       killGroup(this.child, 'SIGKILL');
     }, 500);
     this.exitTimer.unref();
+  }
+
+  /** What the helper's status lines add: leftovers ended, a stop checked, a failed setup. */
+  private helperOutcome(result: RunResult): RunResult {
+    this.child.stdin?.destroy();
+    const status = parseStatus(this.status);
+    if (status.error) {
+      const step = HELPER_STEPS[status.error.step] ?? `step ${status.error.step}`;
+      return { ...result, helperError: `${step} failed (Windows error ${status.error.code})` };
+    }
+    if (status.leftovers) this.leftovers = true;
+    // "stop 0": the job was counted empty after the stop. Anything else was not checked.
+    if ((this.timedOut || this.aborted) && status.stopLeft !== 0) this.stopFailed = true;
+    return result;
   }
 
   private result(code: number | null, signal: NodeJS.Signals | null): RunResult {
@@ -272,6 +328,7 @@ class RunningCommand {
   private finish(result: RunResult): void {
     if (this.settled) return;
     this.settled = true;
+    if (this.helper) result = this.helperOutcome(result);
     clearTimeout(this.timer);
     clearInterval(this.counter);
     if (this.exitTimer) clearTimeout(this.exitTimer);
@@ -304,27 +361,11 @@ function usesStart(command: string): boolean {
 /** How long ending a Windows process tree and checking it may take before zhi gives up. */
 const STOP_LIMIT_MS = 15_000;
 
+/** How long the Job Object helper gets to end the job when asked before it is killed instead. */
+const HELPER_STOP_MS = 5000;
+
 function delay(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());
-}
-
-function groupAlive(child: ChildProcess): boolean {
-  if (child.pid === undefined) return false;
-  try {
-    process.kill(-child.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, sig);
-  } catch {
-    // Already gone.
-  }
 }
 
 function failed(err: unknown, started: number): RunResult {

@@ -11,6 +11,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { installKind } from '../../support/install.js';
 import { makeFolderSync, removeIfEmpty } from '../../support/make-folder.js';
+import { appPaths } from '../../support/paths.js';
 import type { SandboxMode } from '../types.js';
 import { pidsCgroup } from './cgroup-pids.js';
 import { BRIDGE, proxyEnv, serveChannel } from './net-bridge.js';
@@ -30,6 +31,7 @@ import {
 } from './sandbox-args.js';
 import { programFolders, rootOnlyPlaces, systemEntries } from './sandbox-root.js';
 import { allowedCount, syscallFilter } from './seccomp.js';
+import { windowsHelper } from './win-helper.js';
 
 export type SandboxKind = 'bwrap' | 'seatbelt';
 
@@ -181,13 +183,38 @@ export async function runSandboxed(command: string, opts: SandboxedOptions): Pro
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.env ? { env: opts.env } : {}),
   };
-  if (sandbox.kind === 'none') return { ...(await runCommand(command, base)), sandbox };
+  if (sandbox.kind === 'none') return { ...(await runWindowsAware(command, opts, base)), sandbox };
   // The output folder must exist to be bound writable; one made only for this command is removed
   // again when the command left nothing in it (`!echo hi` leaves no empty zhi-output behind).
   const created = makeFolderSync(opts.outputDir);
   try {
     if (sandbox.kind === 'bwrap') return { ...(await runBwrap(command, opts, base)), sandbox };
     return { ...(await runSeatbelt(command, opts, base)), sandbox };
+  } finally {
+    if (created) removeIfEmpty(opts.outputDir, created);
+  }
+}
+
+/**
+ * No OS sandbox. On Windows the command runs in a Job Object through zhi-sandbox.exe when it is
+ * there (the whole tree ends at once on a stop), and under `shell_sandbox: restricted` also with a
+ * restricted token that may write only in the output folder (and the working folder when widened).
+ */
+async function runWindowsAware(
+  command: string,
+  opts: SandboxedOptions,
+  base: RunOptions,
+): Promise<RunResult> {
+  const file = process.platform === 'win32' ? windowsHelper(appPaths().dataDir) : undefined;
+  if (!file) return runCommand(command, base);
+  if (opts.mode !== 'restricted') {
+    return runCommand(command, { ...base, jobHelper: { file, request: { maxProcesses: LIMITS.processes } } });
+  }
+  const writable = [opts.outputDir, ...(opts.allowWriteCwd ? [opts.cwd] : [])];
+  const created = makeFolderSync(opts.outputDir);
+  try {
+    const request = { maxProcesses: LIMITS.processes, writable };
+    return await runCommand(command, { ...base, jobHelper: { file, request } });
   } finally {
     if (created) removeIfEmpty(opts.outputDir, created);
   }

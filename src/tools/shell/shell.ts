@@ -161,6 +161,11 @@ async function execute(args: ShellArgs, ctx: ToolContext, settings: ShellSetting
   };
   const result = await runSandboxed(args.command, options);
   if (result.spawnError) throw new ToolError(`The shell could not be started: ${result.spawnError}`);
+  // Only a restricted token that could not be set up gets here (a Job Object alone falls back).
+  if (result.helperError)
+    throw new ToolError(
+      `The command did not run: the restricted token of shell_sandbox: restricted could not be set up (${result.helperError}). The person can set shell_sandbox to auto to run commands without it.`,
+    );
   if (result.aborted)
     throw new ToolError(
       result.stopFailed

@@ -25,12 +25,17 @@ function absolute(word: string, ctx: PathContext): string | undefined {
   return posix.join(ctx.cwd, p).toLowerCase();
 }
 
-/** zhi's own folders where Windows keeps them (env-paths: `%APPDATA%\zhi`, `%LOCALAPPDATA%\zhi`). */
+/**
+ * zhi's own folders where Windows keeps them (env-paths: `%APPDATA%\zhi`, `%LOCALAPPDATA%\zhi`),
+ * and `ZHI_HOME` when set: the usual places stay protected even then (another zhi, an old key).
+ */
 function zhiPlaces(ctx: PathContext): string[] {
   const v = (name: string) => ctx.cmd?.get(name.toLowerCase())?.replace(/\\/g, '/').toLowerCase();
-  const own = v('ZHI_HOME');
-  if (own) return [own];
-  return [v('APPDATA'), v('LOCALAPPDATA')].flatMap((d) => (d ? [`${d}/zhi`] : []));
+  return [
+    v('ZHI_HOME'),
+    v('APPDATA') && `${v('APPDATA')}/zhi`,
+    v('LOCALAPPDATA') && `${v('LOCALAPPDATA')}/zhi`,
+  ].filter((d): d is string => Boolean(d));
 }
 
 const within = (parent: string, child: string) => child === parent || child.startsWith(`${parent}/`);

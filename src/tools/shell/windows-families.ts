@@ -148,7 +148,8 @@ const PERSISTENCE: FamilyRule[] = [
     rule: 'persistence',
     programs: ['schtasks', 'at'],
     test: (args, sw, _ctx, program) =>
-      sw.some((a) => a === '/create' || a === '/change' || a === '/delete' || a === '/xml') ||
+      // `/run` starts a task's program now, outside the command's Job Object and zhi's view.
+      sw.some((a) => ['/create', '/change', '/delete', '/xml', '/run'].includes(a)) ||
       (program === 'at' && args.some((a) => /^\d{1,2}:\d{2}/.test(a)))
         ? persist(program)
         : undefined,
@@ -159,7 +160,9 @@ const PERSISTENCE: FamilyRule[] = [
     test: (_a, sw) =>
       sw.some((a) => ['create', 'config', 'delete', 'failure', 'sdset', 'triggerinfo'].includes(a))
         ? persist('sc')
-        : undefined,
+        : sw.some((a) => ['stop', 'pause'].includes(a))
+          ? system(`sc ${sw.find((a) => a === 'stop' || a === 'pause')}`)
+          : undefined,
   },
   {
     rule: 'persistence',
@@ -281,6 +284,26 @@ const SYSTEM: FamilyRule[] = [
       sw.some((a) => ['set', 'call', 'create', 'delete'].includes(a))
         ? system('wmic')
         : undefined,
+  },
+  {
+    rule: 'system-config',
+    programs: ['reg'],
+    // Group policy (`…\Policies\…`): Defender, UAC, updates and the like, changed under the person.
+    test: (args, sw) =>
+      ['add', 'delete', 'copy'].includes(sw[0] ?? '') && /\\policies(\\|$)/i.test(args[1] ?? '')
+        ? system(`reg ${sw[0]} ${args[1]}`)
+        : undefined,
+  },
+  {
+    rule: 'system-config',
+    programs: ['auditpol'],
+    test: (_a, sw) =>
+      sw.some((a) => ['/get', '/list', '/backup', '/?'].includes(a)) ? undefined : system('auditpol'),
+  },
+  {
+    rule: 'system-config',
+    programs: ['bootrec', 'bootsect'],
+    test: (_a, _sw, _c, p) => system(p),
   },
   {
     rule: 'system-config',

@@ -35,9 +35,56 @@ const localProgram = (file: string) =>
 const SCRIPT_HOSTS = new Set(['cscript', 'wscript', 'mshta', 'msbuild']);
 /** Programs that open what they are given, running it when it is a program or script. */
 const OPENERS = new Set(['explorer', 'rundll32']);
+/**
+ * Programs that load and run code from a file they are given: a DLL (`rundll32 x.dll,Entry`,
+ * `regsvr32`, `regasm`, `installutil`), an installer (`msiexec /i`), a compiled help file (`hh`),
+ * a control-panel item, a build project's tasks (`msbuild`).
+ */
+const CODE_HOSTS = new Set([
+  'rundll32',
+  'regsvr32',
+  'regasm',
+  'regsvcs',
+  'installutil',
+  'msiexec',
+  'hh',
+  'control',
+  'odbcconf',
+  'cmstp',
+  'msbuild',
+]);
 
 function operand(args: string[]): string | undefined {
   return args.find((a) => !/^[/-]/.test(a));
+}
+
+/** The file a code host loads (`x.dll` of `rundll32 x.dll,Start`), as written. */
+function hostedFile(name: string, args: string[]): string | undefined {
+  const file = operand(args);
+  return name === 'rundll32' ? file?.split(',')[0] : file;
+}
+
+/** Windows' own folder (`C:\Windows\System32\shell32.dll`, or a bare system DLL name). */
+const SYSTEM_FILE = /^([a-z]:\\windows|%(systemroot|windir)%)\\/i;
+
+/**
+ * A file a code host would load that zhi cannot vouch for: one given by a path outside Windows'
+ * folder, or a bare name found in the working folder; a build project only in the output folder
+ * (written during the work), since building the person's own project is everyday work.
+ */
+function loadsUnreadCode(name: string, file: string, ctx: PathContext): boolean {
+  const path = file.replace(/\//g, '\\').replace(/"/g, '');
+  if (name === 'msbuild') return inOutputFolder(path, ctx);
+  if (SYSTEM_FILE.test(path)) return false;
+  return /\\/.test(path) || inWorkingFolder(path, ctx) !== undefined;
+}
+
+function inOutputFolder(path: string, ctx: PathContext): boolean {
+  const slash = (p: string) => p.replace(/\\/g, '/').toLowerCase().replace(/\/+$/, '');
+  const cwd = slash(ctx.cwd);
+  const output = ctx.output ? slash(ctx.output) : `${cwd}/zhi-output`;
+  const full = /^[a-z]:|^\//i.test(slash(path)) ? slash(path) : `${cwd}/${slash(path)}`;
+  return full === output || full.startsWith(`${output}/`);
 }
 
 /** The file a bare program name resolves to in the working folder, as cmd.exe looks first. */
@@ -62,13 +109,19 @@ export function checkWindowsProgram(
     if (file !== undefined && REMOTE.test(file)) return remote(name);
     if (file !== undefined && name !== 'msbuild' && UNCHECKED_SCRIPT.test(file)) return unread(file);
   }
+  if (CODE_HOSTS.has(name)) {
+    const file = hostedFile(name, args);
+    if (file !== undefined && REMOTE.test(file)) return remote(name);
+    if (file !== undefined && loadsUnreadCode(name, file, ctx)) return localProgram(file);
+  }
   if (OPENERS.has(name)) {
     const file = operand(args);
     if (file !== undefined && REMOTE.test(file)) return remote(name);
     if (file !== undefined && RUNNABLE.test(file))
       return /\.(bat|cmd)$/i.test(file) ? unread(file) : localProgram(file);
   }
-  const local = inWorkingFolder(program, ctx);
+  // `.\x.exe` is the working folder's x.exe, as a bare `x` is.
+  const local = inWorkingFolder(program.replace(/^\.[\\/]/, ''), ctx);
   if (local && /\.(exe|com|msc)$/i.test(local)) return localProgram(local);
   if (local && UNCHECKED_SCRIPT.test(local)) return unread(local);
   return undefined;

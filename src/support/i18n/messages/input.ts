@@ -86,6 +86,9 @@ export const input = defineMessages(
     'input.tool.exists': 'a file of that name already exists',
     'input.tool.other': 'it failed; the model was told why and may try another way',
     'input.tool.refused': 'refused (the reason is above); the model was told not to try it another way',
+    'input.tool.notAsked': 'not run: it needs your yes and there is no one to ask here (see above)',
+    'input.tool.noRestrictedToken':
+      'not run: the restricted token of shell_sandbox: restricted could not be set up (zhi config set shell_sandbox auto runs commands without it)',
     'input.tool.mcpRestarted':
       'its MCP server stopped during the call; zhi restarted it (the call was not repeated)',
     'input.tool.mcpGone':
@@ -182,6 +185,9 @@ export const input = defineMessages(
     'input.tool.exists': '同名文件已存在',
     'input.tool.other': '失败了；已把原因告诉模型，它可能会换个方法',
     'input.tool.refused': '已拒绝（原因见上）；已告诉模型不要换个方法再试',
+    'input.tool.notAsked': '未运行：需要你同意，但这里无法询问（见上文）',
+    'input.tool.noRestrictedToken':
+      '未运行：无法建立 shell_sandbox: restricted 所需的受限令牌（运行 zhi config set shell_sandbox auto 可不用它运行命令）',
     'input.tool.mcpRestarted': '它的 MCP 服务器在调用中停止了；zhi 已重新启动它（这次调用没有重做）',
     'input.tool.mcpGone': '它的 MCP 服务器停止了，且无法重新启动：本次会话中它的工具不可用',
     'input.tool.mcpNotRunning': '它的 MCP 服务器没有在运行',

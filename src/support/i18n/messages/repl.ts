@@ -263,6 +263,6 @@ Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx'
   Ctrl+C 或 Esc    停止回答（对话保留）；空行时连按两次 Ctrl+C：退出
   Ctrl+D           退出
 !命令：自己运行一条命令（{bang}），输出会加入对话。
-文件：在消息中输入或拖入路径（report.docx、{scan}、'My File.xlsx'），zhi 会自动附上：文本和文档直接读取，图片交给视觉模型，扫描件用 OCR 识别。`,
+文件：在消息中输入或拖入路径（report.docx、{scan}、'销售 报表.xlsx'），zhi 会自动附上：文本和文档直接读取，图片交给视觉模型，扫描件用 OCR 识别。`,
   },
 );

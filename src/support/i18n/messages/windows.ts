@@ -36,6 +36,18 @@ export const windows = defineMessages(
     'doctor.win.elevated':
       'Console: zhi runs as an administrator. Every command it asks about could change all of Windows; system changes are refused, and each question says this. Start zhi from an ordinary console unless you need it.',
     'doctor.win.notElevated': 'Console: zhi runs without administrator rights.',
+    'shell.refuse.killCritical':
+      'it ends {name}, a process Windows cannot run without: the computer would stop or restart at once',
+    'shell.refuse.denyAccess':
+      'it takes access to {target} away ({program}), which can lock you or Windows out of it; change these permissions yourself if you mean it',
+    'doctor.win.job':
+      'Stopping commands: each runs in a Job Object (zhi-sandbox.exe), so a stop or a time limit ends everything it started at once.',
+    'doctor.win.noJob':
+      'Stopping commands: zhi-sandbox.exe was not found, so a stop ends commands with taskkill, which can miss what they started in the background.',
+    'doctor.win.noJobTry':
+      'Reinstall zhi (npm install -g, or the whole zhi download): the helper comes with it.',
+    'doctor.win.restricted':
+      'shell_sandbox: restricted — commands also run with a restricted token that can write only in zhi-output (new, not yet tested on a real Windows; if a command cannot write where it should, run zhi config set shell_sandbox auto).',
     'shell.warn.elevated':
       'zhi runs as an administrator here: this command would run with full rights over Windows, and there is no sandbox.',
     'shell.refuse.egress':
@@ -97,6 +109,16 @@ export const windows = defineMessages(
     'doctor.win.elevated':
       '控制台：zhi 正以管理员身份运行。它请求运行的每条命令都可能改动整个 Windows；系统更改会被拒绝，每次询问也都会说明这一点。如非必要，请在普通控制台中启动 zhi。',
     'doctor.win.notElevated': '控制台：zhi 以普通权限（非管理员）运行。',
+    'shell.refuse.killCritical': '它会结束 {name}，这是 Windows 运行必需的进程：电脑会立即停止或重启',
+    'shell.refuse.denyAccess':
+      '它会取消对 {target} 的访问权限（{program}），可能让你或 Windows 无法再使用它；如确有需要，请自己修改这些权限',
+    'doctor.win.job':
+      '停止命令：每条命令都在作业对象（Job Object，zhi-sandbox.exe）中运行，停止或超时时，它启动的所有进程会立即一起结束。',
+    'doctor.win.noJob':
+      '停止命令：找不到 zhi-sandbox.exe，停止命令时只能用 taskkill，可能漏掉命令在后台启动的进程。',
+    'doctor.win.noJobTry': '重新安装 zhi（npm install -g，或下载完整的 zhi）：这个辅助程序随附其中。',
+    'doctor.win.restricted':
+      'shell_sandbox: restricted —— 命令还会以受限令牌运行，只能写入 zhi-output（新功能，尚未在真实的 Windows 上测试；如果命令无法写入应写的位置，请运行 zhi config set shell_sandbox auto）。',
     'shell.warn.elevated': 'zhi 此时以管理员身份运行：这条命令会以对 Windows 的完全权限运行，而且没有沙盒。',
     'shell.refuse.egress':
       '它会把 {file} 发送到另一台电脑（{program}），而这个文件不在 zhi 工作的文件夹内；请先把要发送的内容复制到这个文件夹，或自己发送',
