@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { isMap, isSeq, LineCounter, type Node } from 'yaml';
+import { pushAll } from '../support/arrays.js';
 import { parseYamlSafe } from '../support/yaml.js';
 import { SKILL_DEFAULT_TOOL_NAMES } from '../tools/index.js';
 import {
@@ -212,7 +213,7 @@ function skillMdData(
   // its folder) loads with a warning. A name zhi cannot use at all gives way to the folder's.
   if (typeof raw.name === 'string' && !isValidSkillName(raw.name) && isValidSkillName(folderName))
     data.name = folderName;
-  warnings.push(...specProblems(raw, folderName, root, o.file, lineAt));
+  pushAll(warnings, specProblems(raw, folderName, root, o.file, lineAt));
   const metadata = raw.metadata as Record<string, unknown> | undefined;
   if (raw.version === undefined && typeof metadata === 'object' && metadata?.version !== undefined)
     data.version = metadata.version;

@@ -5,6 +5,7 @@
  * `@<server>:<uri>` attachments (cli/mcp/resources.ts). What a server returns is untrusted text.
  */
 import { z } from 'zod';
+import { pushAll } from '../../support/arrays.js';
 import { visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
 import { untrusted, untrustedLine } from '../../support/untrusted.js';
@@ -88,7 +89,7 @@ export async function listResources(c: McpConnection, signal?: AbortSignal): Pro
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES && resources.length < MAX_LISTED; page++) {
     const r = await client.listResources(cursor ? { cursor } : undefined, options);
-    resources.push(...(r.resources as Listed[]));
+    pushAll(resources, r.resources as Listed[]);
     cursor = r.nextCursor;
     if (!cursor) break;
   }

@@ -7,6 +7,7 @@
  */
 import { relative } from 'node:path';
 import { z } from 'zod';
+import { pushAll } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { controlsIn, hasControl, visible } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
@@ -216,8 +217,8 @@ function bundledLines(
     const text = s.text.replace(/\r\n?/g, '\n').replace(/\n$/, '').split('\n');
     const header = t('shell.bundled.header', { file, lines: text.length });
     const body = text.map((l) => `  │ ${l}`);
-    lines.push(header, ...body.slice(0, SHOWN_SCRIPT_LINES));
-    all.push(header, ...body);
+    pushAll(lines, [header, ...body.slice(0, SHOWN_SCRIPT_LINES)]);
+    pushAll(all, [header, ...body]);
     if (body.length > SHOWN_SCRIPT_LINES) {
       folded = true;
       lines.push(t('shell.bundled.more', { count: body.length - SHOWN_SCRIPT_LINES }));
