@@ -3,7 +3,8 @@
  * structure nests — Word tables inside table cells, equations inside paragraphs — and is easier
  * to walk than to stream.
  */
-import { parseXml } from './xml-events.js';
+import { yieldRead } from './read-signal.js';
+import { parseXml, XmlStream } from './xml-events.js';
 
 export interface XmlElement {
   name: string;
@@ -13,22 +14,51 @@ export interface XmlElement {
 
 export type XmlNode = XmlElement | string;
 
-export function parseTree(xml: string): XmlElement {
+function treeBuilder() {
   const root: XmlElement = { name: '#root', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
-  parseXml(xml, {
-    open(name, attrs) {
+  const handlers = {
+    open(name: string, attrs: Record<string, string>) {
       const el: XmlElement = { name, attrs, children: [] };
       stack[stack.length - 1]!.children.push(el);
       stack.push(el);
     },
-    text(t) {
+    text(t: string) {
       stack[stack.length - 1]!.children.push(t);
     },
     close() {
       stack.pop();
     },
-  });
+  };
+  return { root, handlers };
+}
+
+export function parseTree(xml: string): XmlElement {
+  const { root, handlers } = treeBuilder();
+  parseXml(xml, handlers);
+  return root;
+}
+
+/** Characters parsed between two turns of the event loop (a few milliseconds of work). */
+const SLICE = 256 * 1024;
+
+/**
+ * parseTree for a part that may be big (a document's body): parsed in slices, with a turn of the
+ * event loop between them, so that Ctrl+C stops it (read-signal.ts).
+ */
+export async function parseTreeInSlices(xml: string): Promise<XmlElement> {
+  if (xml.length <= SLICE) return parseTree(xml);
+  const { root, handlers } = treeBuilder();
+  const stream = new XmlStream(handlers);
+  for (let at = 0; at < xml.length; ) {
+    let end = Math.min(xml.length, at + SLICE);
+    // Never between the two halves of a surrogate pair.
+    if (end < xml.length && /[\uD800-\uDBFF]/.test(xml[end - 1]!)) end++;
+    stream.writeText(xml.slice(at, end));
+    at = end;
+    await yieldRead();
+  }
+  stream.end();
   return root;
 }
 
