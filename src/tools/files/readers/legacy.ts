@@ -107,6 +107,8 @@ export async function readLegacy(
 
 /** Largest legacy file converted ahead of its reading (larger ones wait for their turn). */
 const PREFETCH_BYTES = 32 * 1024 * 1024;
+/** All the files handed over ahead together: the rest wait for their turn. */
+const PREFETCH_TOTAL = 128 * 1024 * 1024;
 
 /**
  * A folder run about to read these files: convert the legacy ones among them with LibreOffice
@@ -116,8 +118,10 @@ const PREFETCH_BYTES = 32 * 1024 * 1024;
 export async function prefetchLegacy(paths: string[], signal?: AbortSignal): Promise<void> {
   if (!findSoffice()) return;
   const files: { data: Buffer; fromExt: string; toExt: string }[] = [];
+  let total = 0;
   for (const path of paths) {
     if (signal?.aborted) return;
+    if (total > PREFETCH_TOTAL) break;
     const family = LEGACY_EXT[extname(path).toLowerCase()];
     if (!family) continue;
     const data = await readSmall(path);
@@ -134,6 +138,7 @@ export async function prefetchLegacy(paths: string[], signal?: AbortSignal): Pro
     )
       continue;
     files.push({ data, fromExt: INPUT_EXT[kind], toExt: TWIN[kind] });
+    total += data.length;
   }
   if (files.length > 1 && !signal?.aborted) prefetchConversions(files, signal);
 }

@@ -60,6 +60,7 @@ interface Job extends BatchInput {
 }
 
 const queue: Job[] = [];
+const EMPTY = Buffer.alloc(0);
 let running: (RunningBatch & { jobs: Job[] }) | undefined;
 let scheduled = false;
 
@@ -225,7 +226,11 @@ async function runNext(soffice: string): Promise<void> {
   jobs.forEach((job, i) => {
     const outcome = outcomes[i]!;
     if ('again' in outcome && !job.settled) again.push(job);
-    else job.done(outcome);
+    else {
+      job.done(outcome);
+      // The kept result is the converted file; the person's document is not held on to.
+      job.data = EMPTY;
+    }
   });
   queue.unshift(...again);
   schedule(soffice);
