@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   convertWithSoffice,
   dropPrefetched,
+  endConversions,
   prefetchConversions,
 } from '../../src/tools/files/readers/soffice.js';
 import { limits } from '../../src/tools/files/readers/soffice-batch.js';
@@ -54,6 +55,7 @@ beforeEach(() => {
   rmSync(`${log}.open`, { force: true });
 });
 afterAll(() => {
+  endConversions();
   if (saved.env === undefined) delete process.env.ZHI_SOFFICE;
   else process.env.ZHI_SOFFICE = saved.env;
   limits.fileMs = saved.ms;

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { dropPrefetched, prefetchLegacy } from '../../src/tools/files/readers/legacy.js';
-import { findSoffice } from '../../src/tools/files/readers/soffice.js';
+import { endConversions, findSoffice } from '../../src/tools/files/readers/soffice.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const soffice = findSoffice();
@@ -23,6 +23,7 @@ beforeAll(() => {
   dir = tempDir('zhi-lo-prefetch-');
 });
 afterAll(() => {
+  endConversions();
   if (saved === undefined) delete process.env.ZHI_SOFFICE;
   else process.env.ZHI_SOFFICE = saved;
   cleanup(dir);

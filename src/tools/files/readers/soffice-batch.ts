@@ -11,6 +11,7 @@
  * result, the one in progress is said to have taken too long, the rest are handed back.
  */
 import { type ChildProcess, execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,9 +57,14 @@ async function dropProfile(): Promise<void> {
   }
 }
 
-/** The profile folder, for the cleaning at exit (undefined before the first conversion). */
-export function profileFolder(): string | undefined {
-  return profileDir;
+/** Remove the run's profile now (zhi's exit): the next call, if any, makes a new one. */
+export function removeProfile(): void {
+  const dir = profileDir;
+  profileDir = undefined;
+  if (dir) {
+    stopProcessesIn(dir);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 interface CallResult {

@@ -16,8 +16,8 @@ import {
   type BatchInput,
   type BatchOutcome,
   convertBatch,
-  profileFolder,
   type RunningBatch,
+  removeProfile,
 } from './soffice-batch.js';
 import { stopProcessesIn, sweepSofficeLeftovers } from './soffice-leftovers.js';
 
@@ -249,12 +249,15 @@ let watching = false;
 function watchExit(): void {
   if (watching) return;
   watching = true;
-  process.once('exit', () => {
-    stopRunning();
-    for (const dir of [running?.dir, profileFolder()])
-      if (dir) {
-        stopProcessesIn(dir);
-        rmSync(dir, { recursive: true, force: true });
-      }
-  });
+  process.once('exit', endConversions);
+}
+
+/** Stop the conversion running and remove its folder and the run's profile (zhi's exit; tests). */
+export function endConversions(): void {
+  stopRunning();
+  if (running?.dir) {
+    stopProcessesIn(running.dir);
+    rmSync(running.dir, { recursive: true, force: true });
+  }
+  removeProfile();
 }
