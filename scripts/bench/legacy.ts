@@ -6,7 +6,7 @@
  * (bash's `time` counts the children zhi waits for). Skipped, and said, without LibreOffice.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,7 +34,7 @@ async function child(): Promise<void> {
 function makeDocs(soffice: string, dir: string, n: number): string[] {
   const src = join(dir, 'src');
   const out = join(dir, 'docs');
-  spawnSync('mkdir', ['-p', src]);
+  mkdirSync(src, { recursive: true });
   for (let i = 1; i <= n; i++)
     writeFileSync(join(src, `r${i}.txt`), `第 ${i} 份报告\n本季度销售额 ${i * 100} 万元，同比增长 ${i}%。\n`);
   const txts = readdirSync(src).map((f) => join(src, f));

@@ -4,7 +4,7 @@
  * around soffice counts its starts, and each file still reads as its own text.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ describe.skipIf(!soffice || process.platform === 'win32')('legacy files handed o
   it('four .doc files: one LibreOffice start, each read as its own text', async () => {
     const src = join(dir, 'src');
     const docs = join(dir, 'docs');
-    spawnSync('mkdir', ['-p', src]);
+    mkdirSync(src, { recursive: true });
     for (let i = 1; i <= 4; i++)
       writeFileSync(join(src, `r${i}.txt`), `第 ${i} 份报告：销售额 ${i}00 万元\n`);
     spawnSync(
