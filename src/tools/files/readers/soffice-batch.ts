@@ -1,10 +1,13 @@
 /**
  * One `soffice --headless --convert-to` call for several files at once. A LibreOffice start is
  * most of a conversion's cost (about 1 CPU-second, where one more small file in the same call
- * costs a few hundredths), and a started LibreOffice cannot be kept for the next call: measured
- * with LibreOffice 7.4, an instance started with `--accept` converts the first file another
- * `soffice --convert-to` hands it with the same profile, then quits. So files are converted in
- * batches, each in a private temporary folder (inputs, outputs) with the run's own profile.
+ * costs a few hundredths). A long-lived LibreOffice was measured too (7.4): an instance started
+ * with `--accept` converts the first file another `soffice --convert-to` hands it with the same
+ * profile, then quits; one that holds a document open stays and converts each handed-over file
+ * for about 20 ms of CPU, but it runs for the whole session, and a zhi killed with `kill -9`
+ * would leave it running. So files are converted in batches instead, each in a private
+ * temporary folder (inputs, outputs) with the run's own profile: LibreOffice runs only while
+ * it converts.
  *
  * Time is bounded per file, not per call: LibreOffice says "convert …" on stdout for each file,
  * and a call silent for longer than the limit is stopped. Files already converted keep their
