@@ -87,3 +87,21 @@ export function makeFourFieldPdf(): Buffer {
 export function makeStreamPdf(stream: string): Buffer {
   return onePagePdf({ font: HELVETICA_WINANSI, stream });
 }
+
+/**
+ * Japanese text as Shift-JIS bytes in the non-embedded KozMinPro-Regular with the predefined
+ * CMap 90ms-RKSJ-H (as Japanese Windows software writes it): reading it needs that CMap and
+ * Adobe-Japan1-UCS2 from pdf.js's CMap files.
+ */
+export function makeShiftJisPdf(text: string): Buffer {
+  const hex = iconv.encode(text, 'shift_jis').toString('hex');
+  const stream = `BT /F1 16 Tf 72 720 Td <${hex}> Tj ET`;
+  return onePagePdf({
+    font: '<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPro-Regular-Acro /Encoding /90ms-RKSJ-H /DescendantFonts [6 0 R] >>',
+    stream,
+    extra: [
+      '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPro-Regular-Acro /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 4 >> /FontDescriptor 7 0 R >>',
+      '<< /Type /FontDescriptor /FontName /KozMinPro-Regular-Acro /Flags 6 /FontBBox [-195 -272 1110 1075] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 740 /StemV 58 >>',
+    ],
+  });
+}

@@ -110,4 +110,35 @@ describe('real files in legacy and wide encodings (chardet test suite)', () => {
     writeFileSync(sjis, iconv.encode('品名,数量,単価\nりんご,3,120\nみかん,5,80\n', 'shift_jis'));
     expect((await readDocument(sjis)).text).toContain('りんご,3,120');
   });
+
+  // Issue 45: short Shift-JIS CSVs, all kanji or with kana, were read as Chinese mojibake with no note.
+  const SHORT_JAPANESE = [
+    '氏名,金額\n田中,100\n',
+    '名前,住所\n山田太郎,東京都\n',
+    'コード,名前\nA1,テスト\n',
+    '商品名,価格,在庫\n東京,1200,5\n大阪,800,3\n',
+    '社員番号,氏名,部署\n1,佐藤,営業部\n2,鈴木,経理部\n',
+  ];
+  it.each(
+    SHORT_JAPANESE,
+  )('a short Shift-JIS CSV is read as Japanese, said to be a guess: %j', async (text) => {
+    const csv = join(dir, 'jp.csv');
+    writeFileSync(csv, iconv.encode(text, 'shift_jis'));
+    const doc = await readDocument(csv);
+    expect(doc.text).toBe(text);
+    expect(doc.notes.join()).toMatch(/read as Shift-JIS \(Japanese\), a guess/);
+  });
+
+  const SHORT_CHINESE = [
+    '客户,金额\n华东,1200\n',
+    '姓名,部门\n李四,销售部\n',
+    '商品名称,价格\n苹果,5\n',
+    '日期,摘要,金额\n2024-01-02,差旅费,350\n',
+    '氏名,金额\n田中,100\n',
+  ];
+  it.each(SHORT_CHINESE)('a short GBK CSV stays Chinese: %j', async (text) => {
+    const csv = join(dir, 'cn.csv');
+    writeFileSync(csv, iconv.encode(text, 'gbk'));
+    expect((await readDocument(csv)).text).toBe(text);
+  });
 });

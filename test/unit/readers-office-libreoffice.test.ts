@@ -2,7 +2,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
-import { convertWithSoffice, findSoffice } from '../../src/tools/files/readers/soffice.js';
+import { convertWithSoffice, endConversions, findSoffice } from '../../src/tools/files/readers/soffice.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 /** Old and WPS formats through LibreOffice: the same shape as the modern files they came from. */
@@ -16,7 +16,11 @@ let dir: string;
 beforeAll(() => {
   dir = tempDir('zhi-lo-');
 });
-afterAll(() => cleanup(dir));
+afterAll(() => {
+  // The test worker may be ended without an exit event: the run's LibreOffice profile goes now.
+  endConversions();
+  cleanup(dir);
+});
 
 describe.skipIf(!soffice)('with LibreOffice', () => {
   it('a .doc (and .rtf) reads like the .odt it was made from, and holds every line LibreOffice’s own text export has', async () => {

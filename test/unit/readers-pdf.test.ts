@@ -10,6 +10,7 @@ import {
   makeFourFieldPdf,
   makeGbkWinAnsiPdf,
   makePositionedPdf,
+  makeShiftJisPdf,
   makeStreamPdf,
 } from '../helpers/pdf-build.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -38,6 +39,11 @@ describe('Chinese and Japanese PDFs without embedded fonts', () => {
   it('UniGB-UCS2-H with the non-embedded STSong-Light reads as text', async () => {
     const doc = await readDocument(file('cmap.pdf', makeCjkCMapPdf('你好世界')));
     expect(doc.text).toContain('你好世界');
+  });
+
+  it('Shift-JIS Japanese in 90ms-RKSJ-H (a non-embedded Japanese font) reads as Japanese', async () => {
+    const doc = await readDocument(file('sjis.pdf', makeShiftJisPdf('東京支店の売上報告：前年比１２％増')));
+    expect(doc.text).toContain('東京支店の売上報告：前年比１２％増');
   });
 
   it('XiaoBiaoSong and SimFang (GBK bytes in a WinAnsi font) read as Chinese, not Latin-1', async () => {

@@ -181,6 +181,17 @@ class FolderRun {
     this.rounds = rounds;
     // One budget of calls at once for the whole run, shared with nested runs (parts, steps).
     const { rt, gate, own } = gated(this.s.rt, o.jobs);
+    const legacy = import('../../tools/files/readers/legacy.js');
+    // Old Office files are converted together, ahead: one LibreOffice start for the run (their
+    // conversion is only started here; the files' own readings wait for it).
+    await legacy
+      .then((m) =>
+        m.prefetchLegacy(
+          this.todo.map((i) => files[i]!),
+          rt.signal,
+        ),
+      )
+      .catch(() => {});
     this.gated = rt;
     const pool = poolEvents(
       this.todo,
@@ -213,9 +224,10 @@ class FolderRun {
         show: (a: string) => this.show(a),
       },
     };
-    const { outcomes, stats } = yield* withFinally(endOnDisk(pool, recheck), () =>
-      this.manifest.close().catch(() => undefined),
-    );
+    const { outcomes, stats } = yield* withFinally(endOnDisk(pool, recheck), async () => {
+      void legacy.then((m) => m.dropPrefetched()).catch(() => {});
+      await this.manifest.close().catch(() => undefined);
+    });
     if (rounds) {
       const open = this.todo.map((i) => this.relOf(files[i]!));
       yield* endRounds(rounds, this.manifest, open, rt.signal.aborted);

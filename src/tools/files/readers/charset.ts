@@ -12,6 +12,7 @@
  */
 import { analyse as chardetAnalyse } from 'chardet';
 import iconv from 'iconv-lite';
+import { looksShiftJis } from './shift-jis.js';
 
 /** A WHATWG encoding label in lower case ('utf-8', 'gb18030', 'big5', 'utf-32le', …). */
 export type TextEncodingName = string;
@@ -200,11 +201,13 @@ export function detectEncoding(samples: Uint8Array[]): DetectedEncoding {
   const top = ranked.find((m) => m.name !== 'UTF-8' && canDecode(LABELS[m.name] ?? m.name.toLowerCase()));
   if (top && top.confidence >= SURE) {
     const name = LABELS[top.name] ?? top.name.toLowerCase();
+    if (name === 'gb18030' && looksShiftJis(samples)) return detected('shift_jis', false);
     // A short GBK line ("客户,金额") can look like Greek or Cyrillic to the statistics; a Chinese
     // user's file that reads as Chinese in GB18030 is far likelier (and the choice is said).
     if (SINGLE_BYTE.test(name)) {
       const chinese = chineseShare(samples);
-      if (chinese && chinese.han >= 2 && chinese.share >= 0.9) return detected('gb18030', false);
+      if (chinese && chinese.han >= 2 && chinese.share >= 0.9)
+        return detected(looksShiftJis(samples) ? 'shift_jis' : 'gb18030', false);
     }
     return detected(name, true);
   }
@@ -214,6 +217,7 @@ export function detectEncoding(samples: Uint8Array[]): DetectedEncoding {
   // reading tells them apart, and either way the choice is said to be a guess.
   if (kanaShare(samples) >= 0.3) return detected('shift_jis', false);
   const chinese = chineseShare(samples);
+  if (chinese && looksShiftJis(samples)) return detected('shift_jis', false);
   if (chinese)
     return detected('gb18030', chinese.han >= 2 && chinese.share >= 0.9 && kanaShare(samples) === 0);
   return top ? detected(LABELS[top.name] ?? top.name.toLowerCase(), false) : detected('windows-1252', false);

@@ -4,7 +4,7 @@
  * relationship ids point (links, headers, footers), and the comments and notes the body refers
  * to by id.
  */
-import { attr, find, kid, kids, parseTree, type XmlElement } from './xml-tree.js';
+import { attr, find, kid, kids, parseTreeInSlices, type XmlElement } from './xml-tree.js';
 import type { ZipParts } from './zip.js';
 
 export interface DocxParts {
@@ -28,7 +28,7 @@ export interface ListLevel {
 
 async function tree(zip: ZipParts, path: string): Promise<XmlElement | undefined> {
   const text = await zip.text(path);
-  return text === undefined ? undefined : parseTree(text);
+  return text === undefined ? undefined : parseTreeInSlices(text);
 }
 
 function headingLevel(style: XmlElement): number | undefined {

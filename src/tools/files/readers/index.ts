@@ -19,6 +19,7 @@ import { contentOf, needsContentCheck, readAsContent } from './disguised.js';
 import { binaryMessage, fileFacts, fsError, readHead, tooLarge } from './file-access.js';
 import { commentsIn } from './hidden.js';
 import { LEGACY_EXT } from './legacy.js';
+import { interrupted, withReadSignal } from './read-signal.js';
 import { sniffBinary } from './text.js';
 import { readTextWindow } from './text-window.js';
 import {
@@ -119,7 +120,10 @@ function kindOf(ext: string, head: Uint8Array): DocumentKind {
  * reader extracted is checked for secrets (tools/secret-content.ts) before anyone gets it.
  */
 export async function readDocument(absPath: string, opts: ReadDocumentOptions = {}): Promise<DocumentText> {
-  const doc = await readUnchecked(absPath, opts);
+  const doc = await withReadSignal(opts.signal, () => readUnchecked(absPath, opts)).catch((err: unknown) => {
+    // A stream stopped by Ctrl+C fails with its own AbortError: said as the interruption it is.
+    throw opts.signal?.aborted ? interrupted() : err;
+  });
   if (!opts.allowSecrets) refuseSecretText(doc.text, basename(absPath));
   return doc;
 }

@@ -8,7 +8,12 @@
  * tables' structure); .xls/.et/.ppt/.dps need LibreOffice (no maintained pure-JS reader on npm:
  * SheetJS's npm release is old and has open advisories, see README).
  */
-import { convertWithSoffice, findSoffice } from './soffice.js';
+import { open } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { convertWithSoffice, findSoffice, prefetchConversions } from './soffice.js';
+
+export { dropPrefetched } from './soffice.js';
+
 import { DocumentError, type Extracted, type LegacyFamily } from './types.js';
 
 export type { LegacyFamily } from './types.js';
@@ -98,6 +103,57 @@ export async function readLegacy(
     'unsupported',
     `This is a${family === 'xls' ? 'n' : ''} ${NAMES[family]} file; reading it needs LibreOffice, which is not installed here. Ask the user to install LibreOffice (free) or to save the file as .${TWIN[family]}.`,
   );
+}
+
+/** Largest legacy file converted ahead of its reading (larger ones wait for their turn). */
+const PREFETCH_BYTES = 32 * 1024 * 1024;
+/** All the files handed over ahead together: the rest wait for their turn. */
+const PREFETCH_TOTAL = 128 * 1024 * 1024;
+
+/**
+ * A folder run about to read these files: convert the legacy ones among them with LibreOffice
+ * now, together (one start for all), so that reading each takes its conversion ready. Files
+ * that are not what their extension says, encrypted or too big are left to their reading.
+ */
+export async function prefetchLegacy(paths: string[], signal?: AbortSignal): Promise<void> {
+  if (!findSoffice()) return;
+  const files: { data: Buffer; fromExt: string; toExt: string }[] = [];
+  let total = 0;
+  for (const path of paths) {
+    if (signal?.aborted) return;
+    if (total > PREFETCH_TOTAL) break;
+    const family = LEGACY_EXT[extname(path).toLowerCase()];
+    if (!family) continue;
+    const data = await readSmall(path);
+    if (!data || isZip(data)) continue;
+    const kind = isRtf(data) ? 'rtf' : family;
+    if (kind !== 'rtf' && !(isOle(data) || (kind === 'xls' && isOldBiff(data)))) continue;
+    if (
+      kind !== 'rtf' &&
+      isOle(data) &&
+      !(await refuseEncrypted(data, kind).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    files.push({ data, fromExt: INPUT_EXT[kind], toExt: TWIN[kind] });
+    total += data.length;
+  }
+  if (files.length > 1 && !signal?.aborted) prefetchConversions(files, signal);
+}
+
+async function readSmall(path: string): Promise<Buffer | undefined> {
+  const handle = await open(path, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const { size } = await handle.stat();
+    return size <= PREFETCH_BYTES ? await handle.readFile() : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Excel 2.1–4.0: LibreOffice reads it; without it, the person is told what to do, plainly. */

@@ -8,7 +8,7 @@ import { mdTable } from './markdown.js';
 import { numberedListStyles, type OdfContext, odfBlocks, tableRows, trimTable } from './odf-text.js';
 import { renderSlides, type SlideText } from './slides.js';
 import { DocumentError, type Extracted } from './types.js';
-import { attr, find, kids, parseTree, type XmlElement } from './xml-tree.js';
+import { attr, find, kids, parseTree, parseTreeInSlices, type XmlElement } from './xml-tree.js';
 import { openZip, type ZipParts } from './zip.js';
 
 export type OdfKind = 'odt' | 'ods' | 'odp';
@@ -41,7 +41,7 @@ async function open(
   const xml = await zip.text('content.xml');
   if (!xml)
     throw new DocumentError('unreadable', `This file is not a valid ${NAMES[kind]} (it has no content.xml).`);
-  const content = parseTree(xml);
+  const content = await parseTreeInSlices(xml);
   const stylesXml = await zip.text('styles.xml');
   const styles = stylesXml ? parseTree(stylesXml) : undefined;
   const ctx = { numbered: numberedListStyles(content, styles) };

@@ -8,7 +8,16 @@ import { pushAll } from '../../../support/arrays.js';
 import { mdTable } from './markdown.js';
 import { renderSlides, type SlideText } from './slides.js';
 import { DocumentError, type Extracted } from './types.js';
-import { attr, find, isElement, kid, kids, parseTree, type XmlElement } from './xml-tree.js';
+import {
+  attr,
+  find,
+  isElement,
+  kid,
+  kids,
+  parseTree,
+  parseTreeInSlices,
+  type XmlElement,
+} from './xml-tree.js';
 import { openZip, type ZipParts } from './zip.js';
 
 interface Rel {
@@ -109,7 +118,7 @@ function walkShapes(tree: XmlElement, out: ShapeWalk, notesOnly = false): void {
 
 async function readSlide(zip: ZipParts, path: string): Promise<{ slide: SlideText; pictures: number }> {
   const xml = await zip.text(path);
-  const root = xml ? parseTree(xml).children.find(isElement) : undefined;
+  const root = xml ? (await parseTreeInSlices(xml)).children.find(isElement) : undefined;
   const walk: ShapeWalk = { title: '', blocks: [], pictures: 0 };
   const tree = root && find(root, 'spTree');
   if (tree) walkShapes(tree, walk);

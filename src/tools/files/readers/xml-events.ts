@@ -36,6 +36,11 @@ export class XmlStream {
     this.parser.write(this.decoder.decode(chunk, { stream: true }));
   }
 
+  /** Text already decoded (a slice of a part read whole). */
+  writeText(text: string): void {
+    this.parser.write(text);
+  }
+
   end(): void {
     this.parser.write(this.decoder.decode());
     this.parser.close();

@@ -3,7 +3,8 @@
  * structure nests — Word tables inside table cells, equations inside paragraphs — and is easier
  * to walk than to stream.
  */
-import { parseXml } from './xml-events.js';
+import { yieldRead } from './read-signal.js';
+import { parseXml, XmlStream } from './xml-events.js';
 
 export interface XmlElement {
   name: string;
@@ -13,22 +14,48 @@ export interface XmlElement {
 
 export type XmlNode = XmlElement | string;
 
-export function parseTree(xml: string): XmlElement {
+function treeBuilder() {
   const root: XmlElement = { name: '#root', attrs: {}, children: [] };
   const stack: XmlElement[] = [root];
-  parseXml(xml, {
-    open(name, attrs) {
+  const handlers = {
+    open(name: string, attrs: Record<string, string>) {
       const el: XmlElement = { name, attrs, children: [] };
       stack[stack.length - 1]!.children.push(el);
       stack.push(el);
     },
-    text(t) {
+    text(t: string) {
       stack[stack.length - 1]!.children.push(t);
     },
     close() {
       stack.pop();
     },
-  });
+  };
+  return { root, handlers };
+}
+
+export function parseTree(xml: string): XmlElement {
+  const { root, handlers } = treeBuilder();
+  parseXml(xml, handlers);
+  return root;
+}
+
+/** Characters parsed between two turns of the event loop (a few milliseconds of work). */
+const SLICE = 256 * 1024;
+
+/**
+ * parseTree for a part that may be big (a document's body): parsed in slices, with a turn of the
+ * event loop between them, so that Ctrl+C stops it (read-signal.ts).
+ */
+export async function parseTreeInSlices(xml: string): Promise<XmlElement> {
+  if (xml.length <= SLICE) return parseTree(xml);
+  const { root, handlers } = treeBuilder();
+  const stream = new XmlStream(handlers);
+  // saxes takes text in pieces, a surrogate pair cut between two of them included.
+  for (let at = 0; at < xml.length; at += SLICE) {
+    stream.writeText(xml.slice(at, at + SLICE));
+    await yieldRead();
+  }
+  stream.end();
   return root;
 }
 

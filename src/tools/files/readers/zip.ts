@@ -4,8 +4,9 @@
  * may stop early. (JSZip inflates in JavaScript: 1.3 s for the 21 MB shared strings of a
  * 200,000-row workbook, against ~0.1 s here.)
  */
-import type { Readable } from 'node:stream';
+import { addAbortSignal, type Readable } from 'node:stream';
 import type { Entry, ZipFile } from 'yauzl';
+import { checkRead, readSignal } from './read-signal.js';
 import { DocumentError } from './types.js';
 
 /** Largest part inflated (shared strings, styles, document XML), whether read whole or streamed. */
@@ -84,8 +85,13 @@ export async function openZip(data: Buffer): Promise<ZipParts> {
         ),
       );
     if (whole) inflated += entry.uncompressedSize;
+    checkRead();
+    const signal = readSignal();
+    // Ctrl+C ends the part's stream: its reader stops at the next chunk.
     return new Promise((resolve, reject) =>
-      zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
+      zip.openReadStream(entry, (err, s) =>
+        err ? reject(err) : resolve(signal ? addAbortSignal(signal, s) : s),
+      ),
     );
   };
   const stream = (path: string) => open(path, false);
