@@ -232,7 +232,8 @@ async function runNext(soffice: string): Promise<void> {
       job.data = EMPTY;
     }
   });
-  queue.unshift(...again);
+  // Back to the front of the queue, in their order (at most a batch: one at a time is cheap).
+  for (let i = again.length - 1; i >= 0; i--) queue.unshift(again[i]!);
   schedule(soffice);
 }
 
