@@ -86,11 +86,13 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
     );
     const line = '第一百二十三行：季度报告，收入 1,234 元。The quick brown fox.\n';
     const mb = o.quick ? 6 : 60;
-    writeFileSync(join(dir, 'big.txt'), line.repeat(Math.ceil((mb * 1024 * 1024) / Buffer.byteLength(line))));
+    const text = (size: number) => line.repeat(Math.ceil((size * 1024 * 1024) / Buffer.byteLength(line)));
+    writeFileSync(join(dir, 'big.txt'), text(mb));
+    writeFileSync(join(dir, 'bigger.txt'), text(2 * mb));
     const xlsx = (o.quick ? [0] : [0, 1, 2]).map(() => runChild(dir, 'orders.xlsx'));
-    const text = (o.quick ? [0] : [0, 1, 2, 3, 4]).map(() =>
-      runChild(dir, 'big.txt', (mb - 10) * 1024 * 1024),
-    );
+    const runs = o.quick ? [0] : [0, 1, 2, 3, 4];
+    const page = runs.map(() => runChild(dir, 'big.txt', (mb - 10) * 1024 * 1024));
+    const farther = runs.map(() => runChild(dir, 'bigger.txt', (2 * mb - 10) * 1024 * 1024));
     const node = bareNode(o.quick ? 3 : 9);
     const rss = Math.max(...xlsx.map((r) => r.rssMb));
     return [
@@ -110,12 +112,17 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
         note: 'memory does not depend on load: absolute',
       },
       {
-        name: `file_read of a ${mb} MB text at offset ${mb - 10} MB`,
-        value: median(text.map((r) => r.ms)),
+        // The secret check reads a file's first 32 MB whatever the page (tools/secret-content.ts,
+        // issue 37), then only the page is read: twice the file, the same cost.
+        name: `file_read of a ${2 * mb} MB text at offset ${2 * mb - 10} MB`,
+        value: median(farther.map((r) => r.ms)),
         unit: 'ms',
-        floor: { name: 'bare node wall', value: node.wallMs },
-        maxRatio: 1,
-        note: `peak RSS ${Math.max(...text.map((r) => r.rssMb)).toFixed(0)} MB`,
+        floor: {
+          name: `the same of a ${mb} MB text at offset ${mb - 10} MB`,
+          value: median(page.map((r) => r.ms)),
+        },
+        maxRatio: 1.3,
+        note: `peak RSS ${Math.max(...farther.map((r) => r.rssMb)).toFixed(0)} MB (${Math.max(...page.map((r) => r.rssMb)).toFixed(0)} MB for ${mb} MB); the first 32 MB are read for secrets, then the page`,
       },
     ];
   } finally {
