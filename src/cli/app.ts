@@ -100,8 +100,12 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   // A newer zhi found at an earlier start is said; the next look runs in the background.
   // Only at a terminal is it ever shown: scripts and pipes load none of its code.
   const completing = args.subcommand === '__complete' || args.subcommand === 'completion';
-  if (!completing && ctx.config.updateCheck && ctx.stdinIsTTY && ctx.stderrIsTTY)
-    (await import('./update-check.js')).checkForUpdate(ctx);
+  if (!completing && ctx.config.updateCheck && ctx.stdinIsTTY && ctx.stderrIsTTY) {
+    // The REPL's look waits for the first key: an idle prompt sends nothing and uses no CPU.
+    const repl = !args.subcommand && args.flags.command === undefined && !args.positionals.length;
+    const later = repl ? (await import('./first-key.js')).onFirstKey : undefined;
+    (await import('./update-check.js')).checkForUpdate(ctx, later ? { later } : {});
+  }
   // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
   // Its code is loaded only where a job exists: every other start (the REPL's first) pays nothing.
   const scheduleRun = args.subcommand === 'schedule' && args.positionals[0] === 'run';

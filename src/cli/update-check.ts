@@ -29,8 +29,15 @@ interface Checked {
   shownAt?: number;
 }
 
-/** Say a newer zhi found before, and look again in the background when a day has passed. */
-export function checkForUpdate(ctx: AppContext, now = Date.now()): void {
+/**
+ * Say a newer zhi found before, and look again in the background when a day has passed. `later`
+ * holds the look back (the REPL: until the person types, so the idle prompt stays idle).
+ */
+export function checkForUpdate(
+  ctx: AppContext,
+  o: { now?: number; later?: (look: () => void) => void } = {},
+): void {
+  const now = o.now ?? Date.now();
   if (!wanted(ctx)) return;
   const file = join(ctx.paths.dataDir, FILE);
   const state = readState(file);
@@ -41,7 +48,9 @@ export function checkForUpdate(ctx: AppContext, now = Date.now()): void {
     void save(file, state);
   }
   if (state.checkedAt && now - state.checkedAt < DAY_MS && state.checkedAt <= now) return;
-  void fetchLatest(ctx.env, file, { ...state, checkedAt: now });
+  const look = () => void fetchLatest(ctx.env, file, { ...state, checkedAt: now });
+  if (o.later) o.later(look);
+  else look();
 }
 
 function wanted(ctx: AppContext): boolean {

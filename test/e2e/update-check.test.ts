@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
-import { KEY, promptFor } from '../helpers/pty.js';
+import { KEY, type PtySession, promptFor } from '../helpers/pty.js';
 import { pollUntil } from '../helpers/zhi.js';
 
 const e = useE2E();
@@ -41,11 +41,11 @@ const stateFile = () => join(e.home, 'update-check.json');
 async function start(
   lang: 'en' | 'zh' = 'en',
   extra: Record<string, string> = {},
-  before?: () => Promise<void>,
+  before?: (s: PtySession) => Promise<void>,
 ): Promise<string> {
   const s = e.pty({ env: env({ ZHI_LANGUAGE: lang, ...extra }) });
   await s.waitFor(promptFor(lang), 10_000);
-  await before?.();
+  await before?.(s);
   const shown = s.text();
   s.write(KEY.ctrlD);
   await s.exited();
@@ -53,10 +53,15 @@ async function start(
 }
 
 describe('update notifier', () => {
-  it('asks once in the background, says the newer version at the next start, once a day', async () => {
-    const first = await start('en', {}, () =>
-      pollUntil(() => existsSync(stateFile()) && readFileSync(stateFile(), 'utf8').includes('99.0.0')),
-    );
+  it('asks once in the background once a key is typed, says the newer version at the next start, once a day', async () => {
+    // An idle prompt asks nothing: a REPL left without a key pressed sends no request.
+    await start('en', {}, () => new Promise((r) => setTimeout(r, 500)));
+    expect(asked).toEqual([]);
+    const first = await start('en', {}, async (s) => {
+      s.write('h');
+      await pollUntil(() => existsSync(stateFile()) && readFileSync(stateFile(), 'utf8').includes('99.0.0'));
+      s.write('\x7f'); // an empty line again, so Ctrl+D ends the REPL
+    });
     expect(first).not.toContain('99.0.0');
     expect(asked).toEqual(['/-/package/zhi/dist-tags']);
 

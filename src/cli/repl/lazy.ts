@@ -1,6 +1,7 @@
 import type { ChatSession } from '../../agent/chat.js';
 import { estimateToolsTokens } from '../../agent/tokens.js';
 import type { BuiltChat } from '../chat.js';
+import { firstKey } from '../first-key.js';
 import type { SlashCommand } from './commands/types.js';
 import { KeepWarm } from './keep-warm.js';
 
@@ -78,6 +79,8 @@ export class TypingWork {
   private prepare(chat: ChatSession): void {
     // The status line shows the chat's model and context from now on.
     this.o.redraw();
+    // What waited for a key (the update notifier's look at the registry).
+    firstKey();
     // The tool schemas are converted from zod once and their weight kept; the context is weighed.
     estimateToolsTokens(chat.deps.tools.schemas());
     chat.session?.compactor.status(chat.messages);
