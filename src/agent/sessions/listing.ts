@@ -58,24 +58,40 @@ export interface ListOptions {
 
 /** Sessions, most recently used first. Unreadable files are skipped. */
 export async function listSessions(dir: string, opts: ListOptions = {}): Promise<SessionSummary[]> {
+  return (await listSessionsCounting(dir, opts, [])).found;
+}
+
+/**
+ * The sessions `listSessions` gives, and how many sessions of the `other` kinds the same filters
+ * find, in one pass over the folder and its index (`zhi sessions` says how many skill runs it
+ * left out: a second listing read the 5,000-line index twice).
+ */
+export async function listSessionsCounting(
+  dir: string,
+  opts: ListOptions,
+  other: SessionKind[],
+): Promise<{ found: SessionSummary[]; others: number }> {
   const q = searchable(opts.query?.trim() ?? '');
   const out: IndexEntry[] = [];
+  let others = 0;
   // A search reads the files whose title does not match: their index lines are checked too.
   for (const entry of indexedSessions(dir, { trust: opts.shown !== undefined && !q })) {
     if (opts.cwd && entry.cwd !== opts.cwd) continue;
-    if (opts.kinds && !opts.kinds.includes(entry.kind)) continue;
+    const listed = !opts.kinds || opts.kinds.includes(entry.kind);
+    if (!listed && !other.includes(entry.kind)) continue;
     if (q && !summaryMatches(entry, q)) {
       // Only sessions whose title does not match are searched, one file at a time.
       const text = await readFile(entry.file, 'utf8').catch(() => '');
       if (!textMatches(text, q)) continue;
     }
-    out.push(entry);
+    if (listed) out.push(entry);
+    else others++;
   }
   sortNewestFirst(out);
   if (opts.shown !== undefined) checkNewest(dir, out, opts.shown);
   // The entries themselves (an IndexEntry is a summary with the index's fields besides): copying
   // thousands of them without those fields cost more than sorting them.
-  return out;
+  return { found: out, others };
 }
 
 // Plain comparison: ISO times and ids are ASCII, and localeCompare is slow over thousands.

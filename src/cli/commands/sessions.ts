@@ -1,6 +1,6 @@
 import { sessionMarkdown } from '../../agent/sessions/export.js';
 import { CHAT_KINDS } from '../../agent/sessions/format.js';
-import { deleteSession, listSessions } from '../../agent/sessions/listing.js';
+import { deleteSession, listSessionsCounting } from '../../agent/sessions/listing.js';
 import type { SessionSummary } from '../../agent/sessions/store.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
@@ -44,15 +44,12 @@ async function list(ctx: AppContext, words: string[]): Promise<ExitCodeValue> {
   checkExtra(ctx, ['all', 'here', 'runs']);
   const query = filter.join(' ').trim();
   const where = { ...(query ? { query } : {}), ...(here ? { cwd: ctx.cwd } : {}) };
-  const found = await listSessions(ctx.paths.sessionsDir, {
-    ...where,
-    kinds: runs ? ['run'] : [...CHAT_KINDS],
-    ...(all ? {} : { shown: LIMIT }),
-  });
-  // Said under the list, so nothing seems lost: the runs left out, and how to see them.
-  const otherRuns = runs
-    ? 0
-    : (await listSessions(ctx.paths.sessionsDir, { ...where, kinds: ['run'], shown: 0 })).length;
+  // The runs left out are counted in the same pass, to be said under the list.
+  const { found, others: otherRuns } = await listSessionsCounting(
+    ctx.paths.sessionsDir,
+    { ...where, kinds: runs ? ['run'] : [...CHAT_KINDS], ...(all ? {} : { shown: LIMIT }) },
+    runs ? [] : ['run'],
+  );
   if (dataAsJson(ctx.args.flags.outputFormat)) {
     process.stdout.write(`${JSON.stringify(found.map(jsonOf), null, 2)}\n`);
     return ExitCode.ok;
