@@ -35,11 +35,6 @@ export function ruleCover(rules: readonly AllowRule[] | undefined, call: RuleCal
   return best;
 }
 
-/** The rules that cover a call, for a test or a listing. */
-export function coveringRules(rules: readonly AllowRule[], call: RuleCall): AllowRule[] {
-  return rules.filter((r) => coverOf(r, call).call);
-}
-
 function coverOf(rule: AllowRule, call: RuleCall): RuleCover {
   const yes = (sending = false): RuleCover => ({ call: true, sending });
   switch (rule.kind) {

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { listResources } from './bundled.js';
 import { isValidSkillName, type Skill } from './schema.js';
 import { NotOneSkill, plainSkill } from './share-plain.js';
@@ -208,9 +208,4 @@ export function readManifest(parsed: unknown, paths: string[]): Manifest {
     hash,
     files: files as Manifest['files'],
   };
-}
-
-/** The default file name of an export. */
-export function exportName(skill: Skill): string {
-  return `${basename(skill.name)}.zip`;
 }

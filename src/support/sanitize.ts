@@ -90,11 +90,6 @@ export function revealed(text: string, o: { keepTabs?: boolean } = {}): string {
   return o.keepTabs ? out : out.replaceAll('\t', '→');
 }
 
-/** True when the text holds a character `revealed` would name (controls, invisible, overlays). */
-export function hasHidden(text: string): boolean {
-  return HIDDEN_TEST.test(text);
-}
-
 /**
  * The last line before the terminal, for output that is not a terminal (a pipe, `less -R`, a
  * file): every control character but `\n` and `\t`, and every escape sequence but zhi's own

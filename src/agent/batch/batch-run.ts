@@ -58,15 +58,6 @@ export function batchBlocker(skill: Skill): ZhiError | undefined {
   });
 }
 
-/** The first request a skill run would send for one file, learnt without sending it. */
-export async function captureFirstRequest(
-  run: RunFn,
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-): Promise<import('../../llm/types.js').ChatRequest | undefined> {
-  return (await captureFirst(run, req, rt)).request;
-}
-
 type LongDocumentEvent = Extract<FolderEvent, { type: 'long_document' }>;
 
 /**

@@ -21,14 +21,6 @@ function summaryMatches(summary: SessionSummary, q: string): boolean {
   );
 }
 
-/** Whether any user or assistant text of the session contains `query` (case- and width-insensitive). */
-export function sessionMatches(text: string, summary: SessionSummary, query: string): boolean {
-  const q = searchable(query.trim());
-  if (!q) return true;
-  if (summaryMatches(summary, q)) return true;
-  return textMatches(text, q);
-}
-
 function textMatches(text: string, q: string): boolean {
   for (const raw of text.split('\n')) {
     if (

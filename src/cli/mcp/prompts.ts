@@ -7,10 +7,8 @@
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import { PROMPT_PREFIX, type ServerPrompt } from '../../tools/mcp/prompts.js';
+import type { ServerPrompt } from '../../tools/mcp/prompts.js';
 import type { ChatMcp } from './chat.js';
-
-export const isPromptCommand = (name: string): boolean => name.toLowerCase().startsWith(PROMPT_PREFIX);
 
 /** The words of the argument text; "double quoted" words keep their spaces. */
 function words(text: string): string[] {

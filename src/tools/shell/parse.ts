@@ -378,14 +378,6 @@ export function isDynamic(word: string): boolean {
   return word.includes(VAR_START);
 }
 
-/** Names of the variables in a word (substitutions appear as `ZHISUB<n>`). */
-export function variablesIn(word: string): string[] {
-  const names: string[] = [];
-  const re = new RegExp(`${VAR_START}([^${VAR_END}]*)${VAR_END}`, 'g');
-  for (const m of word.matchAll(re)) names.push(m[1]!);
-  return names;
-}
-
 /** The word as a person wrote it (variables shown as `$NAME`, substitutions as `$(…)`). */
 export function showWord(word: string): string {
   const re = new RegExp(`${VAR_START}([^${VAR_END}]*)${VAR_END}`, 'g');

@@ -89,12 +89,6 @@ export function limitedCommand(command: string, limits: SandboxLimits = LIMITS, 
   return ['/bin/sh', '-c', `${prologue}\nexec "$@"`, 'sh', ...argv];
 }
 
-/** What the person's approval can widen, for one command. */
-export interface Widening {
-  writeCwd?: boolean;
-  network?: boolean;
-}
-
 /** Folders under a home folder where programs are installed: readable inside the sandbox. */
 export const HOME_PROGRAMS: readonly string[] = [
   '.local/bin',

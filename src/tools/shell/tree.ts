@@ -53,11 +53,6 @@ export function loadBashParser(): Promise<Parser> {
   return loading;
 }
 
-/** True once the grammar is loaded (the policy is synchronous and needs it). */
-export function bashParserReady(): boolean {
-  return parser !== undefined;
-}
-
 export class UnparsableError extends Error {}
 
 /** Parse one command line. Throws UnparsableError when bash would not accept it either. */

@@ -7,8 +7,6 @@
 import type { Schedule } from '../cron.js';
 import { type Launch, xmlText } from './launch.js';
 
-export const MAX_INTERVALS = 500;
-
 export function launchdLabel(name: string): string {
   return `dev.zhi.schedule.${name}`;
 }

@@ -33,16 +33,6 @@ const BY_EXTENSION: Record<string, OutputFormat> = {
 
 export const SUPPORTED_EXTENSIONS = Object.keys(BY_EXTENSION);
 
-export const FORMAT_LABELS: Record<OutputFormat, string> = {
-  md: 'Markdown',
-  txt: 'text',
-  json: 'JSON',
-  csv: 'CSV',
-  xlsx: 'Excel workbook',
-  docx: 'Word document',
-  pptx: 'PowerPoint presentation',
-};
-
 export function formatOf(path: string): OutputFormat | undefined {
   return BY_EXTENSION[extname(path).toLowerCase()];
 }

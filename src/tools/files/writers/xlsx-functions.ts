@@ -175,5 +175,3 @@ export function callFunction(name: string, args: FormulaNode[], argOf: (n: Formu
   if (!fn) throw new Unsupported(`${name} is not among the functions zhi computes`);
   return fn(args.map(argOf));
 }
-
-export const COMPUTED_FUNCTIONS = Object.keys(FUNCTIONS);
