@@ -2,11 +2,9 @@
  * Cutting text for titles and tables by user-perceived characters (grapheme clusters), never by
  * bytes or UTF-16 units: a Chinese character, an emoji with a skin tone, or a flag is never split.
  */
-import { graphemes } from './width.js';
+import { graphemeSegmenter, graphemes } from './width.js';
 
 export { graphemes };
-
-let segmenter: Intl.Segmenter | undefined;
 
 /** At most `max` graphemes; an ellipsis marks a cut. Only the beginning of a long text is segmented. */
 export function cutGraphemes(text: string, max: number): string {
@@ -18,9 +16,8 @@ export function cutGraphemes(text: string, max: number): string {
 }
 
 function cutIn(text: string, max: number): string | undefined {
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const kept: string[] = [];
-  for (const s of segmenter.segment(text)) {
+  for (const s of graphemeSegmenter().segment(text)) {
     if (kept.length === max) return `${kept.slice(0, Math.max(0, max - 1)).join('')}…`;
     kept.push(s.segment);
   }

@@ -198,11 +198,16 @@ export function padToWidth(
 /** One segmenter for the process: making one costs more than a short text's split. */
 let segmenter: Intl.Segmenter | undefined;
 
+/** The process's one grapheme segmenter (support/graphemes.ts cuts titles with it too). */
+export function graphemeSegmenter(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return segmenter;
+}
+
 /** The characters of `text` as a person sees them; plain text is split without the segmenter. */
 export function graphemes(text: string): string[] {
   if (unitsAreCharacters(text)) return text.split('');
-  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const out: string[] = [];
-  for (const s of segmenter.segment(text)) out.push(s.segment);
+  for (const s of graphemeSegmenter().segment(text)) out.push(s.segment);
   return out;
 }
