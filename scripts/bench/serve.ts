@@ -6,15 +6,11 @@
  * turn: the server turns each event into JSON for its clients, the terminal draws it. The page's
  * own drawing happens in the browser and is measured by the web row.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
+import { FakeZhipu } from '../../test/fake-zhipu/server.js';
 import { preciseCpuOfPid } from './lib/floors.js';
 import { type BenchOptions, median, type Row } from './lib/row.js';
-import { zhi } from './lib/run-zhi.js';
+import { startServe } from './lib/serve.js';
 import { openTerm, untilQuiet } from './lib/term.js';
 import { reportAnswer } from './stream.js';
 
@@ -134,45 +130,5 @@ function stream(url: string, path: string) {
       while (ended < n) await new Promise<void>((r) => (wake = r));
     },
     close: () => req.destroy(),
-  };
-}
-
-interface Serve {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function startServe(fake: FakeZhipu): Promise<Serve> {
-  const home = mkdtempSync(join(tmpdir(), 'zhi-bench-serve-'));
-  const child = spawn(process.execPath, [zhi, 'serve'], {
-    cwd: home,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      ZHI_HOME: home,
-      ZHI_API_KEY: TEST_KEY,
-      ZHI_BASE_URL: fake.baseUrl,
-      ZHI_LANGUAGE: 'en',
-    },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    child.once('exit', (code) => reject(new Error(`zhi serve exited ${code}`)));
-  });
-  return {
-    url,
-    child,
-    stop: async () => {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
-      rmSync(home, { recursive: true, force: true });
-    },
   };
 }

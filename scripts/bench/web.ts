@@ -6,16 +6,14 @@
  * answer at once; and the page's JavaScript heap after many turns against after a few.
  * Without Chromium (/usr/bin/chromium or ZHI_CHROMIUM) the row gives no measures.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { FakeZhipu, TEST_KEY } from '../../test/fake-zhipu/server.js';
+import { FakeZhipu } from '../../test/fake-zhipu/server.js';
 import type { BenchOptions, Row } from './lib/row.js';
-import { zhi } from './lib/run-zhi.js';
+import { startServe } from './lib/serve.js';
 
 const CHROMIUM = process.env.ZHI_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -49,49 +47,6 @@ export async function measure(o: BenchOptions): Promise<Row[]> {
   return rows;
 }
 
-interface Serve {
-  url: string;
-  child: ChildProcess;
-  printedAt: number;
-  stop(): Promise<void>;
-}
-
-async function serve(fake: FakeZhipu): Promise<Serve> {
-  const home = mkdtempSync(join(tmpdir(), 'zhi-bench-web-'));
-  const child = spawn(process.execPath, [zhi, 'serve'], {
-    cwd: home,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      ZHI_HOME: home,
-      ZHI_API_KEY: TEST_KEY,
-      ZHI_BASE_URL: fake.baseUrl,
-      ZHI_LANGUAGE: 'en',
-    },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-    });
-    child.once('exit', (code) => reject(new Error(`zhi serve exited ${code}`)));
-  });
-  const printedAt = performance.now();
-  return {
-    url,
-    child,
-    printedAt,
-    stop: async () => {
-      const gone = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
-}
-
 async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   return context.newPage();
@@ -115,7 +70,7 @@ async function usable(browser: Browser, fake: FakeZhipu, n: number): Promise<Row
   const bareUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
   try {
     for (let i = 0; i < n; i++) {
-      const s = await serve(fake);
+      const s = await startServe(fake);
       const p = await newPage(browser);
       await p.goto(s.url);
       await p.waitForSelector('.composer textarea');
@@ -168,7 +123,7 @@ const OBSERVE = `window.__frames = []; new PerformanceObserver((l) => { for (con
 async function longestFrame(browser: Browser, fake: FakeZhipu): Promise<Row> {
   const text = longAnswer();
   fake.script({ kind: 'text', text, chunk: 24, delayMs: 2 });
-  const s = await serve(fake);
+  const s = await startServe(fake);
   try {
     const p = await newPage(browser);
     await p.goto(s.url);
@@ -203,7 +158,7 @@ async function heap(browser: Browser, fake: FakeZhipu, turns: number): Promise<R
     kind: 'text',
     text: 'A short answer with a small table:\n\n| a | b |\n|---|---|\n| 1 | 2 |',
   });
-  const s = await serve(fake);
+  const s = await startServe(fake);
   try {
     const p = await newPage(browser);
     const cdp = await p.context().newCDPSession(p);
