@@ -4,24 +4,16 @@
  * stream mode); frames are parsed by eventsource-parser; finish reasons are mapped explicitly.
  */
 import { createParser } from 'eventsource-parser';
-import type { MessageAccumulator, ToolCallDelta } from './accumulate.js';
+import type { MessageAccumulator } from './accumulate.js';
+import type { ChunkJson } from './chunk.js';
 import { classifyHttpError, networkError } from './errors.js';
 import { StreamFrames } from './stream-frames.js';
 import { BoxMarkerFilter } from './stream-repair.js';
 import type { ApiErrorInfo, FinishReason, StreamEvent, Usage } from './types.js';
 import { ZERO_USAGE } from './types.js';
-import { parseUsage, type RawUsage } from './usage-parse.js';
+import { parseUsage } from './usage-parse.js';
 
-export interface ChunkJson {
-  error?: { code?: unknown; message?: unknown };
-  model?: string;
-  choices?: Array<{
-    delta?: { content?: string | null; reasoning_content?: string | null; tool_calls?: ToolCallDelta[] };
-    message?: { content?: string | null; reasoning_content?: string | null; tool_calls?: ToolCallDelta[] };
-    finish_reason?: string | null;
-  }>;
-  usage?: RawUsage;
-}
+export type { ChunkJson } from './chunk.js';
 
 const FINISH_REASONS = new Set<FinishReason>([
   'stop',

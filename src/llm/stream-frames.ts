@@ -5,8 +5,8 @@
  */
 import { log } from '../support/log.js';
 import type { MessageAccumulator } from './accumulate.js';
+import type { ChunkJson } from './chunk.js';
 import { classifyHttpError } from './errors.js';
-import type { ChunkJson } from './response.js';
 import { BoxMarkerFilter, repairLine } from './stream-repair.js';
 import type { ApiErrorInfo, StreamEvent, Usage } from './types.js';
 import { parseUsage } from './usage-parse.js';

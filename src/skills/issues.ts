@@ -5,8 +5,16 @@
 import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { z } from 'zod';
 import type { MessageKey } from '../support/i18n/index.js';
-import type { LoadOutcome } from './loader.js';
-import { ARG_TYPES, type SkillIssue } from './schema.js';
+
+import { ARG_TYPES, type Skill, type SkillIssue } from './schema.js';
+
+export interface LoadOutcome {
+  skill?: Skill;
+  /** Why the file cannot be used (empty when `skill` is set). */
+  errors: SkillIssue[];
+  /** Things worth fixing that do not stop the skill (unknown keys, ignored tools). */
+  warnings: SkillIssue[];
+}
 
 export type LineAt = (offset: number | undefined) => number | undefined;
 

@@ -13,6 +13,7 @@ import {
   specNameProblem,
 } from './agent-skills.js';
 import { isScript, listResources } from './bundled.js';
+import type { LoadOutcome } from './issues.js';
 import {
   fail,
   firstLine,
@@ -34,17 +35,11 @@ import {
   toSkill,
 } from './schema.js';
 
+export type { LoadOutcome } from './issues.js';
+
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 /** Tools a SKILL.md gets when it names none: those whose traits say so (tools/index.ts). */
 export const SKILL_MD_DEFAULT_TOOLS = SKILL_DEFAULT_TOOL_NAMES;
-
-export interface LoadOutcome {
-  skill?: Skill;
-  /** Why the file cannot be used (empty when `skill` is set). */
-  errors: SkillIssue[];
-  /** Things worth fixing that do not stop the skill (unknown keys, ignored tools). */
-  warnings: SkillIssue[];
-}
 
 export interface ParseOptions {
   file: string;

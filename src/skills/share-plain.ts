@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isValidSkillName } from './schema.js';
-import type { Manifest } from './share.js';
+import type { Manifest } from './share-manifest.js';
 
 /** Entries a zip tool adds that are no part of a skill (macOS's resource forks, Finder's files). */
 const NOISE = /(^|\/)(__MACOSX|\.DS_Store|Thumbs\.db|desktop\.ini)(\/|$)/;

@@ -10,8 +10,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listResources } from './bundled.js';
 import { isValidSkillName, type Skill } from './schema.js';
+import type { Manifest } from './share-manifest.js';
 import { NotOneSkill, plainSkill } from './share-plain.js';
 import { contentHash } from './trust.js';
+
+export type { Manifest } from './share-manifest.js';
 
 export const MANIFEST = 'zhi-skill.json';
 export const LIMITS = {
@@ -20,19 +23,6 @@ export const LIMITS = {
   totalBytes: 50 * 1024 * 1024,
   zipBytes: 20 * 1024 * 1024,
 };
-
-export interface Manifest {
-  format: 'zhi-skill/1';
-  name: string;
-  version: string;
-  /** `skill`: the author's own (`version:`, `metadata.version`); `content`: made from the hash. */
-  version_source?: 'skill' | 'content';
-  skill_format: 'yaml' | 'skill-md';
-  tools: string[];
-  /** sha256 over every file (as trust computes it). */
-  hash: string;
-  files: { path: string; sha256: string; bytes: number }[];
-}
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 

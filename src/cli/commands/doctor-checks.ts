@@ -14,6 +14,7 @@ import { findInterpreter } from '../../tools/script/interpreters.js';
 import { sandboxFacts, sandboxFor } from '../../tools/shell/sandbox.js';
 import { makeClient } from '../client.js';
 import type { AppContext } from '../context.js';
+import type { Check } from './doctor-check.js';
 import { nodeCheck } from './doctor-node.js';
 import { audioCheck, officeCheck, sandboxCheck, scriptsCheck } from './doctor-sandbox.js';
 import {
@@ -25,16 +26,7 @@ import {
   shellCheck,
 } from './doctor-windows.js';
 
-export interface Check {
-  /** False: something is wrong, and `zhi doctor` exits 1. */
-  ok: boolean;
-  /** A first line, then how to fix it. */
-  lines: string[];
-  /** Worth knowing but nothing wrong (shown with ·). */
-  note?: boolean;
-  /** Missing but not needed for zhi to work: marked, without failing the run. */
-  optional?: boolean;
-}
+export type { Check } from './doctor-check.js';
 
 export type DoctorCheck = (ctx: AppContext) => Check | undefined | Promise<Check | undefined>;
 

@@ -4,7 +4,7 @@ import { formatBytes } from '../../support/text.js';
 import { PIECE_SECONDS } from '../../tools/asr/audio.js';
 import { ffmpegAdvice } from '../../tools/asr/ffmpeg.js';
 import type { SandboxFacts, SandboxState } from '../../tools/shell/sandbox.js';
-import type { Check } from './doctor-checks.js';
+import type { Check } from './doctor-check.js';
 
 /** The sandbox check as text; exported for tests. */
 export function sandboxCheck(

@@ -11,7 +11,7 @@ import { isElevated } from '../../tools/shell/elevation.js';
 import { consoleCodePage, encodingOf } from '../../tools/shell/output-decode.js';
 import { windowsHelper } from '../../tools/shell/win-helper.js';
 import type { AppContext } from '../context.js';
-import type { Check } from './doctor-checks.js';
+import type { Check } from './doctor-check.js';
 
 export interface WindowsProbe {
   platform: NodeJS.Platform;

@@ -1,12 +1,3 @@
-import type { Token, Tokens } from 'marked';
-import { pushAll } from '../../support/arrays.js';
-import { textWidth } from '../../support/width.js';
-import { highlight } from './highlight.js';
-import { inline } from './inline.js';
-import { renderTable } from './table.js';
-import { compose, type Theme } from './theme.js';
-import { wrapSpans } from './wrap.js';
-
 /**
  * Markdown blocks (from `marked`'s lexer) as terminal lines: headings, paragraphs with bold,
  * italic, code and links, nested lists, task lists, quotes, code blocks with highlighting and
@@ -14,10 +5,17 @@ import { wrapSpans } from './wrap.js';
  * exactly how many rows a block takes. Without colour, plain Markdown markers are kept (`#`,
  * `-`, `|`, fences) so the structure stays readable.
  */
-export interface BlockContext {
-  width: number;
-  theme: Theme;
-}
+import type { Token, Tokens } from 'marked';
+import { pushAll } from '../../support/arrays.js';
+import { textWidth } from '../../support/width.js';
+import type { BlockContext } from './block-context.js';
+import { highlight } from './highlight.js';
+import { inline } from './inline.js';
+import { renderTable } from './table.js';
+import { compose } from './theme.js';
+import { wrapSpans } from './wrap.js';
+
+export type { BlockContext } from './block-context.js';
 
 /** One block as lines (no trailing newline). Unknown blocks print their source. */
 export function renderBlock(tok: Token, ctx: BlockContext): string[] {

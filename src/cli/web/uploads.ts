@@ -11,7 +11,6 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { cappedBody, httpError } from './http.js';
 import type { Router } from './router.js';
-import type { WebState } from './state.js';
 import { numberedName, safeUploadName } from './upload-name.js';
 
 /** The largest upload: attachments are read up to their own caps; this bounds the disk. */
@@ -118,7 +117,14 @@ async function openFresh(dir: string, name: string) {
   throw httpError(409, { what: { key: 'web.err.uploadName', params: { name } } });
 }
 
-export function uploadRoutes(router: Router, state: WebState): void {
+/** What the upload route reads from the server's state (its own shape: state.ts names this module). */
+interface UploadState {
+  readonly uploads: Uploads;
+  /** The connected folder, read at each upload: the settings page may change it. */
+  readonly ctx: { readonly cwd: string };
+}
+
+export function uploadRoutes(router: Router, state: UploadState): void {
   router.add('POST', '/api/uploads', async ({ req }) => {
     const header = req.headers['x-file-name'];
     const sub = req.headers['x-upload-folder'];

@@ -8,7 +8,7 @@
  */
 
 import { readAssetSync } from '../install.js';
-import type { Language } from './index.js';
+import type { Language } from './types.js';
 
 type Strings = Readonly<Record<string, string>>;
 

@@ -3,8 +3,9 @@
  * imported here; the built bundle replaces this module with catalogue-file.ts (scripts/build.mjs),
  * which reads the strings of a language and area, as JSON, the first time one is used.
  */
-import type { Language } from './index.js';
+
 import { messages } from './messages/index.js';
+import type { Language } from './types.js';
 
 export function message(lang: Language, key: string): string | undefined {
   return (messages[lang] as Record<string, string>)[key];

@@ -1,9 +1,7 @@
 import { areaMessages, message } from './catalogue.js';
-import type { messages } from './messages/index.js';
+import type { Language, MessageKey, Params } from './types.js';
 
-export type Language = 'en' | 'zh';
-export type MessageKey = keyof typeof messages.en;
-export type Params = Record<string, string | number>;
+export type { Language, MessageKey, Params } from './types.js';
 
 let current: Language = 'en';
 

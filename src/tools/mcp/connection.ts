@@ -8,8 +8,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Language } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
 import { ToolError } from '../types.js';
-import type { CallResultLike, ToolHints } from './convert.js';
+import type { CallResultLike } from './convert.js';
 import { mcpCause, withStderr } from './errors.js';
+import type { McpPromptInfo, McpToolInfo } from './listing.js';
 import { newClient, promptInfos, toolInfos } from './listing.js';
 import { ZhiOAuthProvider } from './oauth.js';
 import {
@@ -21,22 +22,9 @@ import {
   usesOAuth,
 } from './transports.js';
 
+export type { McpPromptInfo, McpToolInfo } from './listing.js';
+
 export type McpState = 'idle' | 'starting' | 'ready' | 'stopped' | 'failed';
-
-/** A prompt the server offers (a slash command in the chat: `/mcp__<server>__<name>`). */
-export interface McpPromptInfo {
-  name: string;
-  description?: string;
-  arguments: { name: string; description?: string; required?: boolean }[];
-}
-
-export interface McpToolInfo {
-  name: string;
-  description?: string;
-  inputSchema: unknown;
-  /** Its annotations, as far as they count (`annotations:` of the server's entry). */
-  hints: ToolHints;
-}
 
 const DEFAULT_START_S = 30;
 /** A tool call that does not answer in this long is abandoned (per server: `call_timeout`). */

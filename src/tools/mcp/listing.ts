@@ -9,8 +9,22 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
-import type { McpPromptInfo, McpToolInfo } from './connection.js';
-import { toolHints } from './convert.js';
+import { type ToolHints, toolHints } from './convert.js';
+
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: unknown;
+  /** Its annotations, as far as they count (`annotations:` of the server's entry). */
+  hints: ToolHints;
+}
+
+/** A prompt the server offers (a slash command in the chat: `/mcp__<server>__<name>`). */
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  arguments: { name: string; description?: string; required?: boolean }[];
+}
 
 export function toolInfos(tools: Tool[], config: McpServerConfig): McpToolInfo[] {
   return tools

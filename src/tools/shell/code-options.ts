@@ -5,9 +5,9 @@
  * option names live in shell-rules.ts.
  */
 
+import type { Finding } from './findings.js';
 import { isStdinScript, refuse } from './findings.js';
 import { isDynamic } from './parse.js';
-import type { Finding } from './policy.js';
 import { CODE_OPTIONS, GIT_CODE_KEYS, SSH_CODE_KEYS } from './rules.js';
 
 /**

@@ -1,9 +1,9 @@
 import { CONTENT, DELETE, FORMAT, KILL, MOVE, PARTITION, PERMS, POWER } from './destructive-programs.js';
+import type { Finding } from './findings.js';
 import { refuse, warn } from './findings.js';
 import { checkGit, checkOverwrites, operands } from './overwrite.js';
 import type { Dialect } from './parse.js';
 import { programName, showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import { DEVICE_READERS, DISK_DESTROYERS } from './rules.js';
 import { classifyTarget, isDiskDevice, isSystemTarget, type PathContext } from './targets.js';
 

@@ -1,7 +1,15 @@
 /** How a shell rule says what it found: refuse or warn, with the catalogue key of its reason. */
 import { posix } from 'node:path';
-import type { Params } from '../../support/i18n/index.js';
-import type { Finding } from './policy.js';
+import type { MessageKey, Params } from '../../support/i18n/index.js';
+
+/** One rule's verdict on a command: refused, or a warning shown before the question. */
+export interface Finding {
+  level: 'refuse' | 'warn';
+  /** Stable name of the rule, for tests and logs. */
+  rule: string;
+  key: MessageKey;
+  params?: Params;
+}
 
 /** A finding of `level`; without params when the message takes none. */
 function finding(level: Finding['level'], rule: string, key: Finding['key'], params?: Params): Finding {

@@ -3,8 +3,8 @@
  * `unzip -o`, `git reset --hard`): warned about before the question.
  */
 import type { MessageKey, Params } from '../../support/i18n/index.js';
+import type { Finding } from './findings.js';
 import { showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import { DELETING_SUBCOMMANDS, EMPTY_SOURCES } from './rules.js';
 
 /** Commands that replace or delete files without a word like rm in them. */

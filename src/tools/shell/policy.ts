@@ -6,13 +6,13 @@
  * commands of their own, recursively.
  */
 import { homedir } from 'node:os';
-import type { MessageKey, Params } from '../../support/i18n/index.js';
+import type { MessageKey } from '../../support/i18n/index.js';
 import { t } from '../../support/i18n/index.js';
 import { assignedThenUsed, CmdExpansionError, cmdEnv, windowsEnvFor } from './cmd-expand.js';
 import { type CmdParsed, CmdParseError, parseCmdLine } from './cmd-parse.js';
 import { checkDestructive } from './destructive.js';
 import { isWatched } from './destructive-programs.js';
-import { refuse, warn } from './findings.js';
+import { type Finding, refuse, warn } from './findings.js';
 import {
   type Dialect,
   isDynamic,
@@ -38,13 +38,7 @@ import { localBatchFile, windowsFindings } from './windows-programs.js';
 import { WINDOWS_NON_RUNNERS } from './windows-rules.js';
 import { unwrap } from './wrappers.js';
 
-export interface Finding {
-  level: 'refuse' | 'warn';
-  /** Stable name of the rule, for tests and logs. */
-  rule: string;
-  key: MessageKey;
-  params?: Params;
-}
+export type { Finding } from './findings.js';
 
 export interface ShellVerdict {
   level: 'refuse' | 'warn' | 'allow';

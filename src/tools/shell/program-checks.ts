@@ -15,10 +15,10 @@ import {
   OUTPUT_OPTIONS,
   STARTUP_FILES,
 } from './file-rules.js';
+import type { Finding } from './findings.js';
 import { isStdinScript, refuse } from './findings.js';
 import { LONG_OPTIONS } from './long-options.js';
 import { isDynamic, type SimpleCommand, showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import {
   AT_READ_ONLY,
   CODE_VARIABLES,

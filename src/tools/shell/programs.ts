@@ -1,7 +1,7 @@
 import { checkCodeOptions, optionValues } from './code-options.js';
+import type { Finding } from './findings.js';
 import { isStdinScript, refuse } from './findings.js';
 import { isDynamic, type SimpleCommand } from './parse.js';
-import type { Finding } from './policy.js';
 import { RUNNERS } from './rules.js';
 import { skipOptions } from './wrappers.js';
 

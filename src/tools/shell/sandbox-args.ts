@@ -13,12 +13,9 @@
  * of system calls (seccomp.ts).
  */
 import { pushAll } from '../../support/arrays.js';
-import type { RootEntry } from './sandbox-root.js';
+import type { Place, RootEntry } from './sandbox-root.js';
 
-export interface Place {
-  path: string;
-  dir: boolean;
-}
+export type { Place } from './sandbox-root.js';
 
 export interface SandboxPolicy {
   /** The folder the command runs in (absolute). */

@@ -12,7 +12,12 @@
  */
 import { type Dirent, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
-import type { Place } from './sandbox-args.js';
+
+/** A file or folder the sandbox binds, hides or masks. */
+export interface Place {
+  path: string;
+  dir: boolean;
+}
 
 /** A top-level system entry: bound read-only, or (merged /usr) recreated as the same symlink. */
 export interface RootEntry {

@@ -10,9 +10,9 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { optionValues } from './code-options.js';
+import type { Finding } from './findings.js';
 import { refuse } from './findings.js';
 import { isDynamic, programName, showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import { runsShellScript, scriptOperand } from './programs.js';
 import { absolutePaths, type PathContext } from './targets.js';
 

@@ -9,9 +9,9 @@
  */
 import { posix } from 'node:path';
 import { HOME_SECRETS, secretByPath } from '../secrets.js';
+import type { Finding } from './findings.js';
 import { refuse, warn } from './findings.js';
 import { showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import type { PathContext } from './targets.js';
 
 /** An absolute path, forward slashes, lowercased; undefined for a URL, a variable or a switch. */

@@ -6,9 +6,10 @@
  * (`-create` and `/create:x` are `/create`), after the program's name was resolved as cmd.exe
  * resolves it (`POWERS~1.EXE`, `C:\Windows\System32\bcdedit.exe`).
  */
+
+import type { Finding } from './findings.js';
 import { refuse } from './findings.js';
 import { showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import { classifyTarget, type PathContext } from './targets.js';
 
 export interface FamilyRule {

@@ -8,9 +8,9 @@
  */
 import { existsSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
+import type { Finding } from './findings.js';
 import { refuse } from './findings.js';
 import { type SimpleCommand, showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import { checkPrograms } from './program-checks.js';
 import type { PathContext } from './targets.js';
 import { checkWindowsRules } from './windows-rules.js';

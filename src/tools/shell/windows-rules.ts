@@ -4,9 +4,9 @@
  * are refused outright (design §3). Paths are judged by targets.ts like every other path.
  */
 import { posix } from 'node:path';
+import type { Finding } from './findings.js';
 import { refuse } from './findings.js';
 import { showWord } from './parse.js';
-import type { Finding } from './policy.js';
 import { classifyTarget, type PathContext } from './targets.js';
 import { checkWindowsEgress } from './windows-egress.js';
 import { normalSwitches, WINDOWS_FAMILIES } from './windows-families.js';

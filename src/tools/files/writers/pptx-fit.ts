@@ -9,7 +9,7 @@
 import { maxOf } from '../../../support/arrays.js';
 import { textWidth } from '../../../support/width.js';
 import type { Cell } from './payload.js';
-import type { SlideSpec } from './pptx.js';
+import type { SlideSpec } from './pptx-spec.js';
 
 /** One drawn slide: a part of a payload slide, with the font size its text fits at. */
 export interface Page extends SlideSpec {

@@ -6,18 +6,11 @@
  * (the caller resolves them through the one containment check); text with Chinese in it gets
  * Microsoft YaHei and the zh-CN language.
  */
-import { type Cell, PayloadError, parseIfJson, type Table, toTable } from './payload.js';
+import { type Cell, PayloadError, parseIfJson, toTable } from './payload.js';
 import { fitSlides, PAGE, type Page, titleSize } from './pptx-fit.js';
+import type { SlideSpec } from './pptx-spec.js';
 
-export interface SlideSpec {
-  title: string;
-  subtitle?: string;
-  bullets: { text: string; level: number }[];
-  text: string[];
-  table?: Table;
-  image?: string;
-  notes: string;
-}
+export type { SlideSpec } from './pptx-spec.js';
 
 /** Reads an image named in the payload; throws a ToolError when it is outside the output folder. */
 export type ImageLoader = (path: string) => Promise<Buffer>;
