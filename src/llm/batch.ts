@@ -12,9 +12,9 @@ import { randomBytes } from 'node:crypto';
 import { ZhiError } from '../support/errors.js';
 import { type MessageKey, t } from '../support/i18n/index.js';
 import { describeApiError } from './describe.js';
-import type { PlatformHttp, PlatformRequest } from './platform-http.js';
 import type { Platform } from './platforms.js';
 import type { ChunkJson } from './response.js';
+import type { PlatformRequest, PlatformRequests } from './types.js';
 
 export const BATCH_ENDPOINT = '/v4/chat/completions';
 /** The platform's limits for one input file. */
@@ -125,7 +125,7 @@ export function multipartTail(boundary: string): string {
 
 export class BatchApi {
   constructor(
-    private readonly http: PlatformHttp,
+    private readonly http: PlatformRequests,
     private readonly platform: Platform,
   ) {}
 

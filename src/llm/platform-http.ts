@@ -9,7 +9,9 @@ import { MAX_ANSWER_BODY, MAX_ERROR_BODY, readTextCapped, tooLargeFailure } from
 import { abortedError, backoffDelay, classifyHttpError, timeoutError } from './errors.js';
 import { apiFetch, type FetchLike, proxyInUse } from './http.js';
 import { fetchFailure } from './network.js';
-import type { ApiErrorInfo } from './types.js';
+import type { Outcome, PlatformRequest, PlatformRequests } from './types.js';
+
+export type { Outcome, PlatformRequest, RetryNotice } from './types.js';
 
 export interface PlatformHttpOptions {
   baseUrl: string;
@@ -22,33 +24,6 @@ export interface PlatformHttpOptions {
   random?: () => number;
   userAgent?: string;
   acceptLanguage?: string;
-}
-
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ApiErrorInfo };
-
-export interface RetryNotice {
-  attempt: number;
-  maxRetries: number;
-  delayMs: number;
-  error: ApiErrorInfo;
-}
-
-export interface PlatformRequest {
-  /** Path under the base URL, starting with `/`. */
-  path: string;
-  method?: 'GET' | 'POST' | 'DELETE';
-  /** A JSON body (sent as UTF-8 JSON). */
-  json?: unknown;
-  /** A raw body with its content type (multipart uploads). */
-  body?: Uint8Array | string;
-  contentType?: string;
-  accept?: string;
-  signal?: AbortSignal;
-  /** A total time limit for one attempt (undefined: none; streams use their own idle timer). */
-  timeoutMs?: number;
-  /** Retry retryable failures (default true). */
-  retry?: boolean;
-  onRetry?(notice: RetryNotice): void;
 }
 
 /**
@@ -78,7 +53,7 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 type Resolved = Required<Omit<PlatformHttpOptions, 'fetch'>> & { fetch: FetchLike };
 
-export class PlatformHttp {
+export class PlatformHttp implements PlatformRequests {
   readonly options: Readonly<Resolved>;
 
   constructor(opts: PlatformHttpOptions) {

@@ -1,7 +1,6 @@
 /** Wire-level message shapes (reference §2.2) and the client's event stream (design §1). */
 import type { ApiErrorKind } from '../support/errors.js';
 import type { ModelInfo } from './model-types.js';
-import type { PlatformHttp } from './platform-http.js';
 
 export interface ToolCall {
   id: string;
@@ -135,10 +134,52 @@ export interface LlmClient {
  */
 export interface PlatformClient extends LlmClient {
   readonly baseUrl: string;
-  readonly http: PlatformHttp;
+  readonly http: PlatformRequests;
   complete(req: ChatRequest): Promise<Extract<StreamEvent, { type: 'done' | 'error' }>>;
   /** The wire body of a chat request (a Batch API line carries it). */
   body(req: ChatRequest, stream: boolean): Record<string, unknown>;
   /** The registry's facts about a model with what this client learned about it (it always thinks). */
   modelInfo(id: string): ModelInfo;
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ApiErrorInfo };
+
+export interface RetryNotice {
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  error: ApiErrorInfo;
+}
+
+export interface PlatformRequest {
+  /** Path under the base URL, starting with `/`. */
+  path: string;
+  method?: 'GET' | 'POST' | 'DELETE';
+  /** A JSON body (sent as UTF-8 JSON). */
+  json?: unknown;
+  /** A raw body with its content type (multipart uploads). */
+  body?: Uint8Array | string;
+  contentType?: string;
+  accept?: string;
+  signal?: AbortSignal;
+  /** A total time limit for one attempt (undefined: none; streams use their own idle timer). */
+  timeoutMs?: number;
+  /** Retry retryable failures (default true). */
+  retry?: boolean;
+  onRetry?(notice: RetryNotice): void;
+}
+
+/**
+ * The one authenticated request path to the platform (platform-http.ts implements it): every
+ * endpoint other than chat goes through it, with the same retries, limits and error mapping.
+ */
+export interface PlatformRequests {
+  readonly baseUrl: string;
+  /** Open a connection ahead of a request (no request is sent); false when it could not. */
+  preconnect(): Promise<boolean>;
+  /** The delay before retry number `attempt + 1` (ms), by the client's backoff policy. */
+  backoff(attempt: number): number;
+  send(req: PlatformRequest): Promise<Outcome<Response>>;
+  text(req: PlatformRequest): Promise<Outcome<string>>;
+  json<T>(req: PlatformRequest): Promise<Outcome<T>>;
 }
