@@ -1,28 +1,16 @@
-import type { Effort } from '../llm/models.js';
 import type { ContentPart, Message } from '../llm/types.js';
 import { imageSafe, modelForTurn } from '../llm/vision.js';
 import { t } from '../support/i18n/index.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { ChatSettings, Conversation } from './conversation.js';
 import { elideEarlierResults } from './elide.js';
 import type { AgentResult, RunConsumer, RunEvent } from './events.js';
 import { type AgentDeps, runAgent } from './loop.js';
-import type { PermissionMode } from './permissions.js';
 import type { SessionWiring } from './sessions/wiring.js';
 
-export interface ChatSettings {
-  model: string;
-  thinking: boolean;
-  /** Thinking effort (`/think high`, `thinking_effort`); unset = the model's default. */
-  effort?: Effort;
-  mode: PermissionMode;
-  maxTurns: number;
-  systemPrompt: string;
-  /** The project instruction files read into the system prompt (shown by /status). */
-  instructionFiles?: string[];
-}
+export type { ChatSettings, Conversation } from './conversation.js';
 
 export interface ChatOptions {
-  history?: Message[];
   /**
    * Given every event of every turn before it is yielded (the session file and ledger, the run
    * budget, the compactor), so they see every mode the same way whoever draws the stream.
@@ -56,15 +44,18 @@ export class ChatSession {
   private readonly prepare: (() => Promise<string[]>) | undefined;
   private readonly afterRun: (() => string[]) | undefined;
 
-  constructor(deps: AgentDeps, settings: ChatSettings, o: ChatOptions = {}) {
-    this.settings = { ...settings };
+  /**
+   * `conversation` is made first (newConversation) and shared with the session wiring, which
+   * records it; the wiring is handed in whole, never handed the chat.
+   */
+  constructor(deps: AgentDeps, conversation: Conversation, o: ChatOptions = {}) {
+    this.settings = conversation.settings;
     this.session = o.session;
     this.deps = o.session ? { ...deps, ...o.session.hooks() } : deps;
     this.consumers = [...(o.session ? [o.session.consume] : []), ...(o.consumers ?? [])];
     this.prepare = o.prepare;
     this.afterRun = o.afterRun;
-    this.messages = o.history?.length ? [...o.history] : [{ role: 'system', content: settings.systemPrompt }];
-    o.session?.bind(this);
+    this.messages = conversation.messages;
   }
 
   /** Hand an event to the consumers (also used for work done between turns, such as /compact). */

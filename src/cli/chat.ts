@@ -6,6 +6,7 @@
 
 import { join } from 'node:path';
 import { ChatSession } from '../agent/chat.js';
+import { newConversation } from '../agent/conversation.js';
 import { instructionsPrompt } from '../agent/instructions.js';
 import type { Prompter } from '../agent/loop.js';
 import { newWebGrants } from '../agent/permissions.js';
@@ -104,7 +105,8 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
     ...(instructions?.files.length ? { instructionFiles: instructions.files.map((f) => f.path) } : {}),
   };
   // Saved as it happens, kept inside the context window, budgeted.
-  const session = sessionWiring(ctx, { kind: order.kind, llm: client, usage, tools, ...settings });
+  const conversation = newConversation(settings);
+  const session = sessionWiring(ctx, { kind: order.kind, llm: client, usage, tools, conversation });
   // The person's hooks (config.yaml): their own commands, told about tool calls, turns and the session.
   const runHook = hookRunner(ctx.config.hooks, {
     cwd: ctx.cwd,
@@ -130,7 +132,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       named: new NamedPaths(),
       ...(runHook ? { runHook } : {}),
     },
-    settings,
+    conversation,
     { session, ...(prepare ? { prepare } : {}), ...(mcp ? { afterRun: mcp.failures } : {}) },
   );
   // --continue / --resume load the saved conversation first.

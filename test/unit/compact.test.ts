@@ -11,6 +11,7 @@ import {
   shortenToolResults,
   summaryMessages,
 } from '../../src/agent/compact-split.js';
+import { newConversation } from '../../src/agent/conversation.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import type { AgentDeps } from '../../src/agent/loop.js';
 import { estimateMessageTokens, estimateTextTokens, TextTally } from '../../src/agent/tokens.js';
@@ -235,7 +236,7 @@ function chatWith(turns: Turn[], threshold = 0.85, model = 'glm-4-flash', budget
       beforeCall,
       onContextOverflow: compactor.onContextOverflow,
     },
-    { model, thinking: true, mode: 'approve', maxTurns: 10, systemPrompt: 'SYSTEM' },
+    newConversation({ model, thinking: true, mode: 'approve', maxTurns: 10, systemPrompt: 'SYSTEM' }),
     { consumers: [compactor.consume, ...(budget ? [budget.consume] : [])] },
   );
   return { chat, llm, usage, compactor, compactions };

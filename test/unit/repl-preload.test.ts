@@ -1,6 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
+import { newConversation } from '../../src/agent/conversation.js';
 import type { AppContext } from '../../src/cli/context.js';
 import { History } from '../../src/cli/repl/history.js';
 import { Repl } from '../../src/cli/repl/repl.js';
@@ -59,7 +60,13 @@ it('shows the prompt before the chat is made, and the chat model in the status l
           cwd: dir,
           outputDir: ctx.outputDir,
         },
-        { model: 'glm-4.7', thinking: true, mode: 'approve', maxTurns: 8, systemPrompt: 'system' },
+        newConversation({
+          model: 'glm-4.7',
+          thinking: true,
+          mode: 'approve',
+          maxTurns: 8,
+          systemPrompt: 'system',
+        }),
       );
       return { chat };
     },

@@ -4,6 +4,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
+import { newConversation } from '../../src/agent/conversation.js';
 import type { Prompter } from '../../src/agent/loop.js';
 import type { AppContext } from '../../src/cli/context.js';
 import { loadSlashCommands } from '../../src/cli/repl/commands/index.js';
@@ -88,7 +89,13 @@ async function start(turns: Turn[], o: { stdoutTTY?: boolean } = {}) {
         cwd: dir,
         outputDir: ctx.outputDir,
       },
-      { model: 'glm-5', thinking: true, mode: 'approve', maxTurns: 8, systemPrompt: 'system' },
+      newConversation({
+        model: 'glm-5',
+        thinking: true,
+        mode: 'approve',
+        maxTurns: 8,
+        systemPrompt: 'system',
+      }),
     );
   const history = await History.load(ctx.paths.historyFile);
   const repl = new Repl({

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChatSession } from '../../src/agent/chat.js';
+import { newConversation } from '../../src/agent/conversation.js';
 import { emptyResult, type RunConsumer } from '../../src/agent/events.js';
 import { sessionMarkdown } from '../../src/agent/sessions/export.js';
 import { type SessionHeader, serialiseLine } from '../../src/agent/sessions/format.js';
@@ -74,7 +75,13 @@ function chatWith(turns: Turn[]) {
       cwd: dir,
       outputDir: join(dir, 'out'),
     },
-    { model: 'glm-5', thinking: true, mode: 'approve', maxTurns: 10, systemPrompt: 'SYSTEM' },
+    newConversation({
+      model: 'glm-5',
+      thinking: true,
+      mode: 'approve',
+      maxTurns: 10,
+      systemPrompt: 'SYSTEM',
+    }),
     {
       consumers: [
         (ev) => {

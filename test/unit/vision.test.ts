@@ -2,6 +2,7 @@ import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ChatSession } from '../../src/agent/chat.js';
+import { newConversation } from '../../src/agent/conversation.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { ContentPart } from '../../src/llm/types.js';
@@ -112,7 +113,7 @@ describe('ChatSession with an image', () => {
         cwd: dir,
         outputDir: join(dir, 'zhi-output'),
       },
-      { model: 'glm-5', thinking: true, mode: 'approve', maxTurns: 5, systemPrompt: 'sys' },
+      newConversation({ model: 'glm-5', thinking: true, mode: 'approve', maxTurns: 5, systemPrompt: 'sys' }),
     );
     const content: ContentPart[] = [
       { type: 'text', text: 'what is in this picture?' },

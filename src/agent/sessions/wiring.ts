@@ -11,8 +11,8 @@ import type { UsageTracker } from '../../llm/usage.js';
 import { replaceFrom } from '../../support/arrays.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { RunBudget } from '../budget.js';
-import type { ChatSession } from '../chat.js';
 import { Compactor } from '../compact.js';
+import type { Conversation } from '../conversation.js';
 import type { RunEvent } from '../events.js';
 import type { AgentDeps, BeforeCallOutcome } from '../loop.js';
 import { PriceStepWatch } from '../price-step.js';
@@ -61,9 +61,8 @@ export interface ChatWiringParts {
   llm: LlmClient;
   usage: UsageTracker;
   tools: ToolRegistry;
-  /** The chat's settings at the start (the recorder's first lines). */
-  model: string;
-  systemPrompt: string;
+  /** The conversation recorded: its messages, and its settings (the recorder's first lines). */
+  conversation: Conversation;
 }
 
 export interface WiringOptions extends SessionPlace, ChatWiringParts {
@@ -74,8 +73,6 @@ export interface WiringOptions extends SessionPlace, ChatWiringParts {
   resumedModel(model: string): string;
 }
 
-type ChatView = Pick<ChatSession, 'messages' | 'settings'>;
-
 export class SessionWiring {
   readonly compactor: Compactor;
   readonly budget: RunBudget;
@@ -83,13 +80,15 @@ export class SessionWiring {
   readonly priceSteps: PriceStepWatch;
   readonly kind: SessionKind;
   private _recorder: SessionRecorder;
-  private chat: ChatView | undefined;
+  private readonly chat: Conversation;
   private _earlier: { id: string; tokens: number; cost: number } | undefined;
 
   constructor(private readonly o: WiringOptions) {
     this.kind = o.kind;
+    this.chat = o.conversation;
     this._recorder = this.newRecorder();
-    const model = () => this.chat?.settings.model ?? o.model;
+    this._recorder.attach(this.chat.messages);
+    const model = () => this.chat.settings.model;
     this.compactor = new Compactor({
       llm: o.llm,
       usage: o.usage,
@@ -112,12 +111,6 @@ export class SessionWiring {
   get earlier(): { tokens: number; cost: number } | undefined {
     // After a /reset the recording moved to a new session: the resumed one's usage is not its.
     return this._earlier && this._earlier.id === this._recorder.id ? this._earlier : undefined;
-  }
-
-  /** Called by the ChatSession this wiring is given to. */
-  bind(chat: ChatView): void {
-    this.chat = chat;
-    this._recorder.attach(chat.messages);
   }
 
   /** The loop's hooks: spill, compaction and the budget before every call, shrink on overflow. */
@@ -146,7 +139,6 @@ export class SessionWiring {
   /** Replace the conversation with a saved one and keep recording into that file (/resume). */
   switchTo(loaded: LoadedSession): void {
     const chat = this.chat;
-    if (!chat) return;
     this._recorder.close();
     this._recorder = this.newRecorder(loaded);
     // /usage adds the tracker (this process) to this: the file's usage, minus what the tracker
@@ -162,8 +154,8 @@ export class SessionWiring {
   private newRecorder(resume?: LoadedSession): SessionRecorder {
     return recorderIn(this.o, {
       kind: this.o.kind,
-      model: this.chat?.settings.model ?? this.o.model,
-      systemPrompt: this.chat?.settings.systemPrompt ?? this.o.systemPrompt,
+      model: this.chat.settings.model,
+      systemPrompt: this.chat.settings.systemPrompt,
       ...(resume ? { resume } : {}),
     });
   }
