@@ -143,3 +143,21 @@ export function nestedEvent(chain: readonly string[], event: RunEvent): RunEvent
 export type RunConsumer = (ev: RunEvent) => void;
 
 export type { AssistantMessage, ToolMessage };
+
+/** Every folder event's type, checked complete by the compiler (a new one must be added here). */
+const FOLDER_EVENT_TYPES: Record<FolderEvent['type'], true> = {
+  folder_start: true,
+  folder_file: true,
+  folder_batch: true,
+  folder_wait: true,
+  folder_end: true,
+  long_document: true,
+};
+
+/**
+ * Whether an event belongs to a folder run's progress: consumers that draw or ignore them as one
+ * group test this first, and their switch then covers the other events only.
+ */
+export function isFolderEvent(ev: RunEvent): ev is FolderEvent {
+  return Object.hasOwn(FOLDER_EVENT_TYPES, ev.type);
+}

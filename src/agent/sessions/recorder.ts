@@ -2,7 +2,7 @@ import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { Message, ToolCall, Usage } from '../../llm/types.js';
 import { exhaustive } from '../../support/exhaustive.js';
-import type { RunEvent } from '../events.js';
+import { isFolderEvent, type RunEvent } from '../events.js';
 import { appendLedger, ledgerEntry, prepareLedger } from '../ledger.js';
 import {
   type CompactionRecord,
@@ -155,6 +155,8 @@ export class SessionRecorder {
 
   /** The consumer of a run's events: messages, model changes, errors, ends and every call's usage. */
   readonly consume = (ev: RunEvent): void => {
+    // A folder run's progress is recorded by its run record (agent/batch), not the session file.
+    if (isFolderEvent(ev)) return;
     switch (ev.type) {
       case 'user':
         this.user(ev);
@@ -214,12 +216,6 @@ export class SessionRecorder {
       case 'skill_kept':
       case 'skill_ocr':
       case 'skill_asr':
-      case 'folder_start':
-      case 'folder_file':
-      case 'folder_batch':
-      case 'folder_end':
-      case 'folder_wait':
-      case 'long_document':
       case 'tool_call_writing':
         break;
       default:

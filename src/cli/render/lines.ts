@@ -5,7 +5,7 @@
  * where a line goes. Text that came from the model or a file passes `visible()`.
  */
 
-import type { AgentEvent, RunEvent } from '../../agent/events.js';
+import { type AgentEvent, isFolderEvent, type RunEvent } from '../../agent/events.js';
 import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
@@ -117,6 +117,7 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
   const indent = '  '.repeat(Math.max(1, chain.length - 1));
   const who = chain[chain.length - 1] ?? '';
   const warn = (text: string) => [formatWarning(text, st).trimEnd()];
+  if (isFolderEvent(ev)) return [];
   switch (ev.type) {
     case 'skill_start': {
       const arrow = st.enabled ? '↳' : '>';
@@ -150,12 +151,6 @@ export function nestedLines(chain: readonly string[], ev: RunEvent, st: Style): 
     case 'progress':
     case 'usage':
     case 'done':
-    case 'folder_start':
-    case 'folder_file':
-    case 'folder_batch':
-    case 'folder_end':
-    case 'folder_wait':
-    case 'long_document':
     case 'user':
     case 'nested':
     case 'tool_call_writing':

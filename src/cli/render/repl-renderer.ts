@@ -1,6 +1,6 @@
 import { Lexer } from 'marked';
 import type { FolderEvent } from '../../agent/batch/events.js';
-import type { AgentResult, RunEvent } from '../../agent/events.js';
+import { type AgentResult, isFolderEvent, type RunEvent } from '../../agent/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { exhaustive } from '../../support/exhaustive.js';
@@ -94,6 +94,7 @@ export class ReplRenderer {
     // Every mode, pipe included: `less -R` would run an escape, and an answer never needs one.
     const ev = safeEvent(event);
     const ui = this.ui;
+    if (isFolderEvent(ev)) return this.folderEvent(ev);
     switch (ev.type) {
       case 'turn_start':
         this.answer = '';
@@ -144,14 +145,6 @@ export class ReplRenderer {
       case 'skill_asr':
       case 'skill_kept':
         this.printUi(ui.dim(skillNote(ev)));
-        break;
-      case 'long_document':
-      case 'folder_start':
-      case 'folder_file':
-      case 'folder_batch':
-      case 'folder_wait':
-      case 'folder_end':
-        this.folderEvent(ev);
         break;
       case 'nested':
         for (const line of nestedLines(ev.chain, ev.event, ui)) this.printUi(line);

@@ -1,4 +1,4 @@
-import type { AgentResult, RunEvent } from '../../../agent/events.js';
+import { type AgentResult, isFolderEvent, type RunEvent } from '../../../agent/events.js';
 import type { UsageTracker } from '../../../llm/usage.js';
 import type { ZhiError } from '../../../support/errors.js';
 import { exhaustive } from '../../../support/exhaustive.js';
@@ -39,6 +39,7 @@ export class RunFacts {
   private inTurn = false;
 
   note(ev: RunEvent): void {
+    if (isFolderEvent(ev)) return;
     switch (ev.type) {
       case 'turn_start':
         this.inTurn = true;
@@ -70,12 +71,6 @@ export class RunFacts {
       case 'skill_ocr':
       case 'skill_asr':
       case 'nested':
-      case 'long_document':
-      case 'folder_start':
-      case 'folder_file':
-      case 'folder_batch':
-      case 'folder_wait':
-      case 'folder_end':
       case 'tool_call_writing':
         break;
       default:

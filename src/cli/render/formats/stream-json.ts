@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../../agent/events.js';
+import { isFolderEvent, type RunEvent } from '../../../agent/events.js';
 import { exhaustive } from '../../../support/exhaustive.js';
 import { screenSafe } from '../../../support/sanitize.js';
 import { errorJson } from '../error.js';
@@ -30,6 +30,7 @@ export function isDelta(ev: RunEvent): boolean {
  * server's event stream sends the same objects (cli/web/conversations.ts).
  */
 export function streamJsonEvent(ev: RunEvent): unknown {
+  if (isFolderEvent(ev)) return ev;
   switch (ev.type) {
     case 'nested':
       return { type: 'nested', chain: ev.chain, event: streamJsonEvent(ev.event) };
@@ -56,12 +57,6 @@ export function streamJsonEvent(ev: RunEvent): unknown {
     case 'skill_kept':
     case 'skill_ocr':
     case 'skill_asr':
-    case 'long_document':
-    case 'folder_start':
-    case 'folder_file':
-    case 'folder_batch':
-    case 'folder_wait':
-    case 'folder_end':
     case 'tool_call_writing':
       return ev;
     default:

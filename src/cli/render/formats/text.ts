@@ -1,4 +1,4 @@
-import type { AgentResult, RunEvent } from '../../../agent/events.js';
+import { type AgentResult, isFolderEvent, type RunEvent } from '../../../agent/events.js';
 import type { UsageTracker } from '../../../llm/usage.js';
 import { exhaustive } from '../../../support/exhaustive.js';
 import { t } from '../../../support/i18n/index.js';
@@ -68,6 +68,11 @@ export class TextPrinter implements RunConsumer {
     // Answers, reasoning, labels and notes reach the terminal only through visible().
     const ev = safeEvent(event);
     const err = this.o.err;
+    if (isFolderEvent(ev)) {
+      if (ev.type === 'long_document') for (const l of longDocumentLines(ev, err)) this.line(l);
+      else this.folderProgress().handle(ev);
+      return;
+    }
     switch (ev.type) {
       case 'skill_start':
         if (!this.skillShown) this.line(err.dim(t('skills.running', { name: ev.skill, model: ev.model })));
@@ -83,16 +88,6 @@ export class TextPrinter implements RunConsumer {
         break;
       case 'nested':
         for (const l of nestedLines(ev.chain, ev.event, err)) this.line(l);
-        break;
-      case 'long_document':
-        for (const l of longDocumentLines(ev, err)) this.line(l);
-        break;
-      case 'folder_start':
-      case 'folder_file':
-      case 'folder_batch':
-      case 'folder_wait':
-      case 'folder_end':
-        this.folderProgress().handle(ev);
         break;
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
