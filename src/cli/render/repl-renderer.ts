@@ -94,7 +94,10 @@ export class ReplRenderer {
     // Every mode, pipe included: `less -R` would run an escape, and an answer never needs one.
     const ev = safeEvent(event);
     const ui = this.ui;
-    if (isFolderEvent(ev)) return this.folderEvent(ev);
+    if (isFolderEvent(ev)) {
+      this.folderEvent(ev);
+      return;
+    }
     switch (ev.type) {
       case 'turn_start':
         this.answer = '';
