@@ -87,69 +87,17 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
     (await import('./version.js')).printVersion(args.flags.language);
     return ExitCode.ok;
   }
-  if (args.flags.help) {
-    // `language: zh` in config.yaml counts here too (the rest of the config is not needed).
-    const file = await loadConfigFile(appPaths(process.env).configFile).catch(() => undefined);
-    setLanguage(resolveLanguage({ flag: args.flags.language, config: file?.file.language }));
-    const { layoutHelp } = await import('./help.js');
-    process.stdout.write(`${layoutHelp(t('cli.help', { version: __ZHI_VERSION__ }))}\n`);
-    return ExitCode.ok;
-  }
+  if (args.flags.help) return printHelp(args);
   const ctx = await buildContext(args, interrupt);
   languageSettled = true;
-  // A newer zhi found at an earlier start is said; the next look runs in the background.
-  // Only at a terminal is it ever shown: scripts and pipes load none of its code.
-  const completing = args.subcommand === '__complete' || args.subcommand === 'completion';
-  if (!completing && ctx.config.updateCheck && ctx.stdinIsTTY && ctx.stderrIsTTY) {
-    // The REPL's look waits for the first key: an idle prompt sends nothing and uses no CPU.
-    const repl = !args.subcommand && args.flags.command === undefined && !args.positionals.length;
-    const later = repl ? (await import('./first-key.js')).onFirstKey : undefined;
-    (await import('./update-check.js')).checkForUpdate(ctx, later ? { later } : {});
-  }
-  // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
-  // Its code is loaded only where a job exists: every other start (the REPL's first) pays nothing.
-  const scheduleRun = args.subcommand === 'schedule' && args.positionals[0] === 'run';
-  if (ctx.stderrIsTTY && !scheduleRun && existsSync(schedulesDir(ctx.paths.dataDir)))
-    await (await import('./schedule/tell.js')).tellScheduled(ctx);
+  await startNotices(ctx, args);
   if (args.flags.setup) {
     const { runSetup } = await import('./setup.js');
     return runSetup(ctx);
   }
-  if (args.subcommand) {
-    const load = commands[args.subcommand];
-    if (!load) {
-      throw new ZhiError({
-        kind: 'usage',
-        what: { key: 'cli.err.unknownCommand', params: { name: args.subcommand } },
-        tries: [{ key: 'cli.try.help' }],
-      });
-    }
-    return (await load()).run(ctx);
-  }
-  if (args.flags.command !== undefined) {
-    const { expandOneShot } = await import('./custom-commands.js');
-    const expanded = await expandOneShot(ctx, args.flags.command);
-    let message = expanded.text;
-    if (!ctx.stdinIsTTY) {
-      const piped = await readStdin();
-      if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
-    }
-    return chatOnce(expanded.ctx, message, 'command', args.flags.command);
-  }
-  if (args.positionals.length) {
-    const word = args.positionals[0]!;
-    const suggestion = nearest(word, [...SUBCOMMANDS]);
-    throw new ZhiError({
-      kind: 'usage',
-      what: { key: 'cli.err.unknownCommand', params: { name: word } },
-      tries: suggestion
-        ? [
-            { key: 'cli.try.didYouMean', params: { suggestion: `zhi ${suggestion}` } },
-            { key: 'cli.try.help' },
-          ]
-        : [{ key: 'cli.try.help' }, { key: 'cli.try.quote' }],
-    });
-  }
+  if (args.subcommand) return runSubcommand(ctx, args.subcommand);
+  if (args.flags.command !== undefined) return runCommandFlag(ctx, args.flags.command);
+  if (args.positionals.length) throw unknownWord(args.positionals[0]!);
   if (!ctx.stdinIsTTY) {
     const piped = await readStdin();
     return chatOnce(ctx, piped, 'stdin');
@@ -170,6 +118,69 @@ async function dispatch(args: ParsedArgs, interrupt: Interrupt): Promise<ExitCod
   await offerOtherClientsSkills(ctx);
   const { runRepl } = await import('./repl/index.js');
   return runRepl(ctx);
+}
+
+async function printHelp(args: ParsedArgs): Promise<ExitCodeValue> {
+  // `language: zh` in config.yaml counts here too (the rest of the config is not needed).
+  const file = await loadConfigFile(appPaths(process.env).configFile).catch(() => undefined);
+  setLanguage(resolveLanguage({ flag: args.flags.language, config: file?.file.language }));
+  const { layoutHelp } = await import('./help.js');
+  process.stdout.write(`${layoutHelp(t('cli.help', { version: __ZHI_VERSION__ }))}\n`);
+  return ExitCode.ok;
+}
+
+/** What a start says before its work, at a terminal only: a newer zhi, a scheduled run gone wrong. */
+async function startNotices(ctx: AppContext, args: ParsedArgs): Promise<void> {
+  // A newer zhi found at an earlier start is said; the next look runs in the background.
+  // Only at a terminal is it ever shown: scripts and pipes load none of its code.
+  const completing = args.subcommand === '__complete' || args.subcommand === 'completion';
+  if (!completing && ctx.config.updateCheck && ctx.stdinIsTTY && ctx.stderrIsTTY) {
+    // The REPL's look waits for the first key: an idle prompt sends nothing and uses no CPU.
+    const repl = !args.subcommand && args.flags.command === undefined && !args.positionals.length;
+    const later = repl ? (await import('./first-key.js')).onFirstKey : undefined;
+    (await import('./update-check.js')).checkForUpdate(ctx, later ? { later } : {});
+  }
+  // A scheduled run that went wrong (or was missed) is said at the next start, in a terminal.
+  // Its code is loaded only where a job exists: every other start (the REPL's first) pays nothing.
+  const scheduleRun = args.subcommand === 'schedule' && args.positionals[0] === 'run';
+  if (ctx.stderrIsTTY && !scheduleRun && existsSync(schedulesDir(ctx.paths.dataDir)))
+    await (await import('./schedule/tell.js')).tellScheduled(ctx);
+}
+
+async function runSubcommand(ctx: AppContext, name: string): Promise<ExitCodeValue> {
+  const load = commands[name];
+  if (!load) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'cli.err.unknownCommand', params: { name } },
+      tries: [{ key: 'cli.try.help' }],
+    });
+  }
+  return (await load()).run(ctx);
+}
+
+/** `zhi -c "…"`: a custom command expanded, with a document piped beside it attached. */
+async function runCommandFlag(ctx: AppContext, command: string): Promise<ExitCodeValue> {
+  const { expandOneShot } = await import('./custom-commands.js');
+  const expanded = await expandOneShot(ctx, command);
+  let message = expanded.text;
+  if (!ctx.stdinIsTTY) {
+    const piped = await readStdin();
+    if (piped.trim()) message = attachDocument(message, t('cli.stdinAttached'), piped);
+  }
+  return chatOnce(expanded.ctx, message, 'command', command);
+}
+
+/** `zhi summarise` (no such command): the nearest command, or how to quote a question. */
+function unknownWord(word: string): ZhiError {
+  const suggestion = nearest(word, [...SUBCOMMANDS]);
+  return new ZhiError({
+    kind: 'usage',
+    what: { key: 'cli.err.unknownCommand', params: { name: word } },
+    tries: suggestion
+      ? [{ key: 'cli.try.didYouMean', params: { suggestion: `zhi ${suggestion}` } }, { key: 'cli.try.help' }]
+      : [{ key: 'cli.try.help' }, { key: 'cli.try.quote' }],
+  });
 }
 
 /**

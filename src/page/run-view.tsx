@@ -60,22 +60,13 @@ export function RunView({ id, navigate }: { id: string; navigate(p: string): voi
   };
   return (
     <section class="view">
-      <header class="view-head">
-        <h1>{record?.skill ?? t('page.runs.run')}</h1>
-        <div class="row">
-          {record && <span class="muted">{runState(record)}</span>}
-          {running && (
-            <button type="button" class="stop" onClick={stop}>
-              {t('page.chat.stop')}
-            </button>
-          )}
-          {record && !running && canResume(record, progress.end) && (
-            <button type="button" class="primary" onClick={resume}>
-              {t('page.runs.resume')}
-            </button>
-          )}
-        </div>
-      </header>
+      <RunHead
+        record={record}
+        running={running}
+        resumable={!!record && !running && canResume(record, progress.end)}
+        onStop={stop}
+        onResume={resume}
+      />
       <a href="#/runs" class="back">
         ← {t('page.runs.title')}
       </a>
@@ -92,6 +83,34 @@ export function RunView({ id, navigate }: { id: string; navigate(p: string): voi
         />
       )}
     </section>
+  );
+}
+
+/** The run's name and state, with Stop while it runs and Resume when something is left to do. */
+function RunHead(p: {
+  record: RunRecord | undefined;
+  running: boolean;
+  resumable: boolean;
+  onStop(): void;
+  onResume(): void;
+}) {
+  return (
+    <header class="view-head">
+      <h1>{p.record?.skill ?? t('page.runs.run')}</h1>
+      <div class="row">
+        {p.record && <span class="muted">{runState(p.record)}</span>}
+        {p.running && (
+          <button type="button" class="stop" onClick={p.onStop}>
+            {t('page.chat.stop')}
+          </button>
+        )}
+        {p.resumable && (
+          <button type="button" class="primary" onClick={p.onResume}>
+            {t('page.runs.resume')}
+          </button>
+        )}
+      </div>
+    </header>
   );
 }
 

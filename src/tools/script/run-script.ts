@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { t } from '../../support/i18n/index.js';
 import { controlsIn, hasControl } from '../../support/sanitize.js';
 import { formatBytes } from '../../support/text.js';
+import type { SandboxedResult } from '../shell/sandbox.js';
 import type { Assessment, ShellSettings, Tool, ToolContext, ToolResult } from '../types.js';
 import { ToolError } from '../types.js';
 import {
@@ -151,6 +152,16 @@ async function execute(args: Args, ctx: ToolContext, settings: ShellSettings): P
     throw new ToolError('Interrupted by the user; the script and everything it started were stopped.');
   const made = await newFiles(ctx.outputDir, before);
   for (const f of made) ctx.recordFile({ path: f.path, bytes: f.bytes });
+  return report({ args, interpreter, file, made }, result);
+}
+
+/** What the model is told of a finished script (and the person, where something is missing). */
+function report(
+  run: { args: Args; interpreter: string; file: string; made: { shown: string }[] },
+  result: SandboxedResult,
+): ToolResult {
+  const { args, interpreter, file, made } = run;
+  const spec = INTERPRETERS[args.language];
   const missing = result.exitCode !== 0 ? missingModule(args.language, result.stderr) : undefined;
   const parts = [
     result.timedOut

@@ -34,6 +34,21 @@ export interface CmdParsed {
 
 const SPACE = /[ \t\v\f,;\u00a0]/;
 
+/** `>`, `>>`, `<`, each maybe followed by `&` (`2>&1`): the operator at `i` and its length. */
+function redirectAt(line: string, i: number): { op: string; length: number } {
+  let op = line[i]!;
+  if (op === '>' && line[i + 1] === '>') op = '>>';
+  if (line[i + op.length] === '&') op += '&';
+  return { op, length: op.length };
+}
+
+/** `&`, `&&`, `|`, `||` at `i`; a line break separates commands as `&` does. */
+function operatorAt(line: string, i: number): string {
+  const c = line[i]!;
+  if (c === '\n' || c === '\r') return '&';
+  return line[i + 1] === c ? c + c : c;
+}
+
 /** Split an (expanded) command line into tokens. */
 export function cmdTokens(line: string): Token[] {
   const out: Token[] = [];
@@ -80,20 +95,16 @@ export function cmdTokens(line: string): Token[] {
     }
     if (c === '&' || c === '|' || c === '\n' || c === '\r') {
       end();
-      const twice = line[i + 1] === c && c !== '\n' && c !== '\r';
-      out.push({ kind: 'op', op: twice ? c + c : c === '\n' || c === '\r' ? '&' : c });
-      if (twice) i++;
+      const op = operatorAt(line, i);
+      out.push({ kind: 'op', op });
+      if (op.length === 2) i++;
       continue;
     }
-    if (c === '(' && !inWord) {
-      depth++;
-      out.push({ kind: 'op', op: '(' });
-      continue;
-    }
-    if (c === ')' && depth > 0) {
-      end();
-      depth--;
-      out.push({ kind: 'op', op: ')' });
+    // A group opens only where a word could start; `)` closes one only inside one.
+    if ((c === '(' && !inWord) || (c === ')' && depth > 0)) {
+      if (c === ')') end();
+      depth += c === '(' ? 1 : -1;
+      out.push({ kind: 'op', op: c });
       continue;
     }
     if (c === '>' || c === '<') {
@@ -104,14 +115,9 @@ export function cmdTokens(line: string): Token[] {
         inWord = false;
       }
       end();
-      let op: string = c;
-      if (c === '>' && line[i + 1] === '>') op = '>>';
-      i += op.length - 1;
-      if (line[i + 1] === '&') {
-        op += '&';
-        i++;
-      }
+      const { op, length } = redirectAt(line, i);
       out.push({ kind: 'redirect', op });
+      i += length - 1;
       continue;
     }
     value += c;
