@@ -13,6 +13,7 @@ import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { exhaustive } from '../support/exhaustive.js';
 import { t } from '../support/i18n/index.js';
+import { FILE_WRITE_TOOL } from '../tools/files/entries.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
@@ -198,7 +199,7 @@ export async function* runAgent(
 /** The answer a turn of successful file_write calls stands for, when the run takes its file as the answer. */
 function answerWritten(opts: AgentOptions, calls: ToolCall[], written: number): string | undefined {
   if (!opts.answerFromWrite || written !== calls.length) return undefined;
-  if (!calls.every((c) => c.function.name === 'file_write')) return undefined;
+  if (!calls.every((c) => c.function.name === FILE_WRITE_TOOL.name)) return undefined;
   const args: Record<string, unknown>[] = [];
   for (const c of calls) {
     try {

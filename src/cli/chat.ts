@@ -14,7 +14,7 @@ import type { SessionKind } from '../agent/sessions/format.js';
 import type { PlatformClient } from '../llm/types.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
-import { deferRarelyNeeded, loadTools } from '../tools/index.js';
+import { deferRarelyNeeded, loadTools, SHELL_TOOL } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { NamedPaths } from '../tools/scope.js';
 import { makeClient, newUsage } from './client.js';
@@ -162,7 +162,7 @@ async function chatSkills(
     ? await chatSkillsOf(await TrustStore.open(ctx.paths.trustFile), catalog)
     : catalog.skills;
   const limits = new SkillLimits();
-  tools.register(chatSkillTool(skills, { shell: tools.has('shell'), limits }));
+  tools.register(chatSkillTool(skills, { shell: tools.has(SHELL_TOOL.name), limits }));
   const folders = [...skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
   return { listing: skillListing(skills.values(), getLanguage()), folders, limits };
 }

@@ -11,7 +11,7 @@ import type { ToolDeps, ToolEntry } from '../tools/types.js';
 export const CLI_TOOLS: readonly ToolEntry[] = [
   {
     name: 'skill_create',
-    traits: {},
+    traits: { action: 'tools.action.skill_create', verb: 'tools.verb.skill_create' },
     load: async () => (await import('../skills/skill-create-tool.js')).default,
   },
 ];

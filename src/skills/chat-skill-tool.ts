@@ -10,10 +10,10 @@ import type { AnyTool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { asksForCode } from './agent-skills.js';
 import { BUNDLED_RESULT_BYTES, readBundled, skillFolderLines } from './bundled.js';
+import { CHAT_SKILL_TOOL } from './chat-skill-name.js';
 import type { Skill } from './schema.js';
 import { SkillLimits } from './skill-limits.js';
 
-export const CHAT_SKILL_TOOL = 'skill';
 /**
  * The descriptions of the chat's skill list, together, stay under this many characters: the list
  * is sent with every request. Past it, whole skills lose their description (never cut mid-way:

@@ -40,6 +40,12 @@ export interface ToolTraits {
    * its own (a shell command prefix).
    */
   ownAllowRule?: boolean;
+  /** What it does, in the person's words (`write a file`, `写入文件`): approvals, lists of tools. */
+  action?: MessageKey;
+  /** The same as a short verb for the tool line, before what the call works on (`Write`, `写入`). */
+  verb?: MessageKey;
+  /** What a call printed is the person's to see too (a command's output, under the tool line). */
+  showsOutput?: boolean;
 }
 
 /**

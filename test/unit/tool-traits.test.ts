@@ -21,7 +21,10 @@ describe('tool traits come from the tool table', () => {
     ]);
     expect(traitsOf('file_write')).toMatchObject({ trust: 'skills.trust.write', writesOutput: true });
     expect(traitsOf('shell')).toMatchObject({ trust: 'skills.trust.shell', needsPerson: true });
-    expect(traitsOf('file_read')).toEqual({ skillDefault: true });
+    expect(traitsOf('file_read')).toMatchObject({ skillDefault: true, action: 'tools.action.file_read' });
+    expect(traitsOf('file_read').writesOutput).toBeUndefined();
+    expect(traitsOf('shell').showsOutput).toBe(true);
+    expect(traitsOf('run_script').showsOutput).toBeUndefined();
     expect(traitsOf('shell').skillDefault).toBeUndefined();
     expect(traitsOf('run_script')).toMatchObject({ trust: 'skills.trust.script', writesOutput: true });
     expect(traitsOf('run_script').deferredAs).toBeDefined();

@@ -14,9 +14,12 @@ import { insertAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { FILE_WRITE_TOOL } from '../../tools/files/entries.js';
+import { OCR_TOOL } from '../../tools/ocr/entry.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { namedFrom } from '../../tools/scope.js';
+import { SHELL_TOOL } from '../../tools/shell/entry.js';
 import { scopedShell } from '../../tools/shell/scope.js';
 import type { CallGate } from '../batch/call-gate.js';
 import { dryRunEach } from '../batch/dry-run-each.js';
@@ -192,7 +195,7 @@ async function* runPlanned(
   rt: SkillRuntime,
   plan: SkillPlan,
 ): AsyncGenerator<RunEvent, AgentResult> {
-  const canOcr = plan.tools.builtin.includes('ocr');
+  const canOcr = plan.tools.builtin.includes(OCR_TOOL.name);
   // A folder given where the skill takes one file: run the skill once per file.
   for (const arg of req.skill.args) {
     const v = req.values[arg.name];
@@ -279,7 +282,7 @@ function loopOf(
     priceAgreed: true,
     ...rt.hooks,
   };
-  const fileAnswer = req.skill.answerIsFile === true && registry.has('file_write');
+  const fileAnswer = req.skill.answerIsFile === true && registry.has(FILE_WRITE_TOOL.name);
   const opts: AgentOptions = {
     model: plan.model,
     thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
@@ -309,9 +312,9 @@ async function skillTools(
 ): Promise<{ registry: ToolRegistry; stop: () => Promise<void> }> {
   let registry = await rt.loadTools(plan.tools.builtin);
   const mcp = plan.tools.mcp.length ? await startMcpTools(skill, rt, plan.tools.mcp, registry) : undefined;
-  const shell = registry.get('shell');
+  const shell = registry.get(SHELL_TOOL.name);
   if (shell && skill.shellScopes?.length) {
-    registry = registry.filter(registry.names().filter((n) => n !== 'shell'));
+    registry = registry.filter(registry.names().filter((n) => n !== SHELL_TOOL.name));
     registry.register(scopedShell(shell, skill.shellScopes));
   }
   for (const target of plan.tools.skills) {

@@ -4,6 +4,7 @@ import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { FILE_LIST_TOOL, FILE_READ_TOOL } from '../../tools/index.js';
 import { type Asker, terminalAsker } from '../ask.js';
 import { createChat } from '../chat.js';
 import { type AppContext, requireKey } from '../context.js';
@@ -105,7 +106,7 @@ async function converse(ctx: AppContext, talk: Asker, seed: string): Promise<str
   const { chat } = await createChat(ctx, {
     kind: 'repl',
     prompter: terminalPrompter(ctx.err, ctx.interrupt, talk),
-    tools: ['skill_create', 'file_read', 'file_list'],
+    tools: ['skill_create', FILE_READ_TOOL.name, FILE_LIST_TOOL.name],
   });
   process.stderr.write(`${ctx.err.dim(t('skills.new.started', { model: chat.settings.model }))}\n`);
   let message: string | null = seed;

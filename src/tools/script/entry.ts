@@ -11,6 +11,8 @@ export const SCRIPT_TOOL: ToolEntry = {
     needsPerson: true,
     writesOutput: true,
     deferredAs: 'run Python/Node code',
+    action: 'tools.action.run_script',
+    verb: 'tools.verb.run_script',
   },
   load: async (deps) => (await import('./run-script.js')).createScriptTool(deps.shell),
 };
