@@ -17,6 +17,7 @@ import {
   type Notice,
   type ToolContext,
   ToolError,
+  traitsOfTool,
   type WrittenFile,
 } from '../tools/types.js';
 import { ruleCover } from './allow-rules.js';
@@ -370,12 +371,13 @@ async function execute(
     const out = await tool.execute(args, ctx);
     const raw = typeof out === 'string' ? out : out.content;
     const isError = typeof out === 'string' ? false : Boolean(out.isError);
-    const cap = tool.maxResultBytes ?? run.opts.maxResultBytes ?? MAX_RESULT_BYTES;
+    const traits = traitsOfTool(tool);
+    const cap = traits.maxResultBytes ?? run.opts.maxResultBytes ?? MAX_RESULT_BYTES;
     let content = raw;
     if (Buffer.byteLength(raw, 'utf8') > cap) {
       content = (await run.deps.spill?.(slot.call, raw)) ?? truncateText(raw, cap).text;
     }
-    const filesRead = tool.readsFile && !isError ? 1 : 0;
+    const filesRead = traits.readsFile && !isError ? 1 : 0;
     const display = typeof out === 'string' ? undefined : out.display;
     return {
       content: isError ? `Error: ${content}` : content,

@@ -14,7 +14,7 @@ import type { SessionKind } from '../agent/sessions/format.js';
 import type { PlatformClient } from '../llm/types.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
-import { deferRarelyNeeded, loadTools, SHELL_TOOL } from '../tools/index.js';
+import { loadTools, offerOnDemand, SHELL_TOOL } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { NamedPaths } from '../tools/scope.js';
 import { makeClient, newUsage } from './client.js';
@@ -63,10 +63,9 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   const client = order.client ?? makeClient(ctx);
   const tools = await loadTools(toolDeps(ctx.config, client), order.tools ?? ALL_TOOL_NAMES, CLI_TOOLS);
   const full = order.tools === undefined;
-  // skill_create is sent only once the person talks about skills (see its offerWhen).
-  tools.onDemand = full;
-  // ocr and the web tools wait for tool_search (or a call by name): most messages need neither.
-  if (full) deferRarelyNeeded(tools, CLI_TOOLS);
+  // A conversation offers each tool as its `offer` trait says: ocr and the web tools wait for
+  // tool_search (or a call by name), skill_create for the person to talk about skills.
+  if (full) offerOnDemand(tools);
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
   const mcp: ChatMcp | undefined = full

@@ -62,13 +62,11 @@ function entryOf(name: string, extra: readonly ToolEntry[]): ToolEntry | undefin
 }
 
 /**
- * A conversation's registry: the tools whose traits say they are rarely needed (`deferredAs`)
- * wait for tool_search, so every request carries less (issue 31: tool definitions ≤ 700 tokens).
+ * Make a registry a conversation's: each tool is offered as its `offer` trait says (ocr and the
+ * web tools wait for tool_search, skill_create for the person to talk about skills), so every
+ * request carries less (issue 31: tool definitions ≤ 700 tokens), and tool_search is there.
  */
-export function deferRarelyNeeded(registry: ToolRegistry, extra: readonly ToolEntry[] = []): void {
-  for (const name of registry.names()) {
-    const phrase = traitsOf(name, extra).deferredAs;
-    if (phrase) registry.defer(name, phrase);
-  }
+export function offerOnDemand(registry: ToolRegistry): void {
+  registry.onDemand = true;
   offerToolSearch(registry, []);
 }
