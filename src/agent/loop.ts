@@ -18,7 +18,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { HookRunner } from './hook-events.js';
-import type { PermissionMode, WebGrants } from './permissions.js';
+import type { PermissionMode, SessionGrants } from './permissions.js';
 import { refuseCutOffCalls, takeMessage } from './take-message.js';
 import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens, TextTally } from './tokens.js';
 import { runToolCalls } from './tool-calls.js';
@@ -61,8 +61,8 @@ export interface AgentDeps {
   /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
   extraReadable?: readonly string[];
   named?: ToolContext['named'];
-  /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
-  webGrants?: WebGrants;
+  /** What the person allowed this session, by kind (typed URLs, sites, commands, MCP tools "always"). */
+  grants?: SessionGrants;
   /**
    * The person agreed in advance to the price of paid services a tool uses (GLM-OCR): `--yes`,
    * or a skill run (the run was the request). `--auto` agrees too (see ToolContext.priceAgreed).

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ChatSession } from '../agent/chat.js';
 import { instructionsPrompt } from '../agent/instructions.js';
 import type { Prompter } from '../agent/loop.js';
-import { newWebGrants } from '../agent/permissions.js';
+import { newSessionGrants } from '../agent/permissions.js';
 import { chatSystemPrompt } from '../agent/prompt.js';
 import type { SessionKind } from '../agent/sessions/format.js';
 import type { PlatformClient } from '../llm/types.js';
@@ -122,7 +122,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
       // A loaded skill's allowed-tools: only those tools run until the next message.
       ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
-      webGrants: newWebGrants(ctx.config),
+      grants: newSessionGrants(ctx.config),
       // --yes agrees to the price of paid services in advance (--auto does too, by the mode).
       priceAgreed: ctx.args.flags.yes,
       // The paths the person types: hidden files among them may be read (tools/scope.ts).

@@ -259,7 +259,7 @@ async function* readOne(
   }
   // Read by a platform service (OCR, speech, the file parser): the file leaves the computer. A
   // file the model chose (a composite skill's step) goes only when the person named it.
-  if (req.inputsFrom === 'model' && !fileNamed(name, rt.webGrants?.said ?? [])) {
+  if (req.inputsFrom === 'model' && !fileNamed(name, rt.grants?.web.said ?? [])) {
     throw new ToolError(
       `${name} would be uploaded to the platform to be read, and the user did not name it; nothing was sent. Ask the user to name the file if it should be read.`,
       { key: 'safety.upload.unnamed', params: { file: name } },

@@ -27,7 +27,7 @@ import type { FolderOptions } from '../batch/folder-options.js';
 import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import { type AgentDeps, type AgentOptions, type Prompter, runAgent } from '../loop.js';
-import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
+import { grantTyped, type PermissionMode, type SessionGrants } from '../permissions.js';
 import { chainProblem } from './chain.js';
 import { gatherInputs } from './gather.js';
 import { mapLongDocument, type WholeResult, wholeAnswer, withWholeResult } from './long-doc.js';
@@ -45,8 +45,8 @@ export interface SkillRuntime {
   prompter: Prompter;
   mode: PermissionMode;
   signal: AbortSignal;
-  /** Web addresses the person vouched for (their inputs' URLs, domains allowed "always"). */
-  webGrants?: WebGrants;
+  /** What the person allowed, by kind (their inputs' URLs, domains allowed "always"…). */
+  grants?: SessionGrants;
   cwd: string;
   /** The house rules of this folder as they join a system prompt (agent/instructions.ts), if any. */
   houseRules?: string;
@@ -182,9 +182,9 @@ export async function planSkill(req: SkillRunRequest, rt: SkillRuntime): Promise
   });
   if (!chain.length && !req.trusted) await settleTrust(skill, rt);
   // URLs in the inputs the person gave may be fetched without a question.
-  if (req.inputsFrom !== 'model' && rt.webGrants) {
-    for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.webGrants, v);
-    if (req.task) grantTyped(rt.webGrants, req.task);
+  if (req.inputsFrom !== 'model' && rt.grants) {
+    for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.grants, v);
+    if (req.task) grantTyped(rt.grants, req.task);
   }
   const outputDir = req.outputDir ?? rt.outputFolder(skill.output.directory);
   return { tools, model, outputDir, chain: [...chain, skill.name], ...(warning ? { warning } : {}) };
@@ -275,7 +275,7 @@ function loopOf(
     outputDir: plan.outputDir,
     // The skill's scripts run through the sandboxed shell with its folder readable.
     ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
-    ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
+    ...(rt.grants ? { grants: rt.grants } : {}),
     named: namedFrom(req.inputsFrom === 'model' ? [] : [...Object.values(req.values), req.task]),
     // A skill run is the person's request for its work: its inputs' OCR is paid with it unasked
     // (gather.ts), and so is an ocr call its model makes (a folder run has nobody to ask).
