@@ -192,7 +192,7 @@ for (const file of files) if (!meta.has(file)) connect(file);
 if (problems.length > 0) {
   for (const p of problems) console.error(p);
   console.error(
-    `\n${problems.length} import problem(s) in ${files.length} files (see docs/architecture.md, Layers)`,
+    `\n${problems.length} structure problem(s) in ${files.length} files (see docs/architecture.md, Layers)`,
   );
   process.exit(1);
 }
