@@ -2,6 +2,7 @@
 // The structure gate: imports inside src/ point down the layers of docs/architecture.md, and no
 // two modules need each other's values at load time (a value-import cycle). Type-only imports
 // are erased by the compiler, so they may close a cycle; they may never point upward.
+// It also runs the tool-name check (check-tool-names.mjs), a failure like the others.
 // Usage: node scripts/check-imports.mjs   (exit 1 with one line per problem)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -146,6 +147,14 @@ for (const file of files.filter((f) => !f.startsWith(`${page}/`))) {
   visit(tree);
 }
 
+// No built-in tool name outside src/tools/ (scripts/check-tool-names.mjs, from the syntax tree).
+const { toolNameLeaks } = await import('./check-tool-names.mjs');
+for (const leak of toolNameLeaks(root)) {
+  problems.push(
+    `tool name outside src/tools/: ${leak} (ask traitsOf(name), or name the entry: SHELL_TOOL.name)`,
+  );
+}
+
 // Tarjan's strongly connected components over the value-import graph: any component of more
 // than one module is a cycle.
 let index = 0;
@@ -183,16 +192,15 @@ for (const file of files) if (!meta.has(file)) connect(file);
 if (problems.length > 0) {
   for (const p of problems) console.error(p);
   console.error(
-    `\n${problems.length} import problem(s) in ${files.length} files (see docs/architecture.md, Layers)`,
+    `\n${problems.length} structure problem(s) in ${files.length} files (see docs/architecture.md, Layers)`,
   );
   process.exit(1);
 }
 console.log(
-  `imports: ${files.length} files, no upward import, no value-import cycle, event switches exhaustive`,
+  `imports: ${files.length} files, no upward import, no value-import cycle, event switches exhaustive, no tool name outside src/tools/`,
 );
 
-// Warnings (not failures): files past the ~400-line budget, and lists of built-in tool names
-// outside src/tools/ (a trait belongs on the tool: traitsOf(name), docs/architecture.md).
+// Warnings (not failures): files past the ~400-line budget.
 const MAX_LINES = 400;
 const long = files
   .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
@@ -200,19 +208,6 @@ const long = files
   .sort((a, b) => b.lines - a.lines);
 for (const f of long)
   console.warn(`warning: ${relative(root, f.file)} has ${f.lines} lines (budget ${MAX_LINES})`);
-const TOOL_NAMES = ['file_read', 'file_write', 'file_list', 'shell', 'web_fetch', 'web_search', 'ocr'];
-const NAME_LIST = new RegExp(`\\[\\s*'(${TOOL_NAMES.join('|')})'\\s*,\\s*'(${TOOL_NAMES.join('|')})'`, 'g');
-for (const file of files) {
-  if (file.startsWith(join(src, 'tools'))) continue;
-  const text = readFileSync(file, 'utf8');
-  for (const m of text.matchAll(NAME_LIST)) {
-    const line = text.slice(0, m.index).split('\n').length;
-    console.warn(
-      `warning: ${relative(root, file)}:${line} lists tool names (${m[0]}…): use traitsOf / the tool table`,
-    );
-  }
-}
-
 // Functions past the ~80-line budget (docs/architecture.md): named so they are split by concept.
 const MAX_FUNCTION_LINES = 80;
 for (const file of files) {

@@ -8,6 +8,7 @@
 import type { Message, ToolCall } from '../llm/types.js';
 import { formatBytes } from '../support/text.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { traitsOfTool } from '../tools/types.js';
 
 /** Results larger than this (UTF-8 bytes) are left out of later turns. */
 export const ELIDE_BYTES = 4 * 1024;
@@ -22,7 +23,8 @@ export function elideEarlierResults(messages: Message[], tools: ToolRegistry): n
     if (m.role === 'assistant') for (const c of m.tool_calls ?? []) calls.set(c.id, c);
     if (m.role !== 'tool' || typeof m.content !== 'string' || m.content.startsWith(NOTE)) continue;
     const call = calls.get(m.tool_call_id);
-    if (!call || !tools.get(call.function.name)?.repeatable) continue;
+    const tool = call && tools.get(call.function.name);
+    if (!tool || !traitsOfTool(tool).repeatable) continue;
     const bytes = Buffer.byteLength(m.content, 'utf8');
     if (bytes <= ELIDE_BYTES) continue;
     m.content = note(call, m.content, bytes);

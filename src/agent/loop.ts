@@ -13,11 +13,12 @@ import type { UsageTracker } from '../llm/usage.js';
 import { ZhiError } from '../support/errors.js';
 import { exhaustive } from '../support/exhaustive.js';
 import { t } from '../support/i18n/index.js';
+import { FILE_WRITE_TOOL } from '../tools/files/entries.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool, Assessment, Notice, Question, ToolContext } from '../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from './events.js';
 import type { HookRunner } from './hook-events.js';
-import type { PermissionMode, WebGrants } from './permissions.js';
+import type { PermissionMode, SessionGrants } from './permissions.js';
 import { refuseCutOffCalls, takeMessage } from './take-message.js';
 import { estimateMessagesTokens, estimateTextTokens, estimateToolsTokens, TextTally } from './tokens.js';
 import { runToolCalls } from './tool-calls.js';
@@ -60,8 +61,8 @@ export interface AgentDeps {
   /** Read-only folders for shell commands (skill folders), see ToolContext.extraReadable. */
   extraReadable?: readonly string[];
   named?: ToolContext['named'];
-  /** Web addresses the person vouched for this session (typed URLs, domains allowed "always"). */
-  webGrants?: WebGrants;
+  /** What the person allowed this session, by kind (typed URLs, sites, commands, MCP tools "always"). */
+  grants?: SessionGrants;
   /**
    * The person agreed in advance to the price of paid services a tool uses (GLM-OCR): `--yes`,
    * or a skill run (the run was the request). `--auto` agrees too (see ToolContext.priceAgreed).
@@ -198,7 +199,7 @@ export async function* runAgent(
 /** The answer a turn of successful file_write calls stands for, when the run takes its file as the answer. */
 function answerWritten(opts: AgentOptions, calls: ToolCall[], written: number): string | undefined {
   if (!opts.answerFromWrite || written !== calls.length) return undefined;
-  if (!calls.every((c) => c.function.name === 'file_write')) return undefined;
+  if (!calls.every((c) => c.function.name === FILE_WRITE_TOOL.name)) return undefined;
   const args: Record<string, unknown>[] = [];
   for (const c of calls) {
     try {

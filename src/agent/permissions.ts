@@ -46,9 +46,27 @@ export interface RuleCover {
 export const NO_RULE: RuleCover = { call: false, sending: false };
 
 /**
+ * What the person allowed during a session beyond a plain yes, by kind: web addresses, shell
+ * commands, MCP tools; and their lasting rules. Plain data, kept by the mode (one per REPL
+ * session or command), read by the approvals (agent/tool-calls.ts) and the egress rule.
+ */
+export interface SessionGrants {
+  web: WebGrants;
+  /**
+   * Shell commands allowed "always" this session (a prefix, or a command word for word): keys of
+   * Assessment.standing (tools/standing.ts).
+   */
+  shell: Set<string>;
+  /** MCP tools allowed "always" this session: keys of Assessment.standing. */
+  mcp: Set<string>;
+  /** The person's lasting rules (`allow:` in config.yaml), the same for every session. */
+  rules?: readonly AllowRule[];
+}
+
+/**
  * Web addresses the person vouched for during a session: URLs they typed (their messages, `-c`
- * text, skill inputs) and domains they allowed "always" when asked. Plain data, kept by the
- * mode (one per REPL session or command) and read by the egress rule (agent/egress.ts).
+ * text, skill inputs) and domains they allowed "always" when asked; with what they said and what
+ * was sent, the facts of the egress rule (agent/egress.ts).
  */
 export interface WebGrants {
   typed: Set<string>;
@@ -60,29 +78,28 @@ export interface WebGrants {
   sent?: string[];
   /** The person's rule `web_search: allow`: queries go without a question. */
   searchAllowed?: boolean;
-  /**
-   * Standing approvals given this session ("always" for an MCP tool, a shell command prefix):
-   * the keys of Assessment.standing. Kept here, with the sites, as the session's grants.
-   */
-  standing?: Set<string>;
-  /** The person's lasting rules (`allow:` in config.yaml), the same for every session. */
-  rules?: readonly AllowRule[];
 }
 
-/** A session's grants, seeded by the person's rules in config (`web_allow`, `web_search`). */
-export function newWebGrants(
+/** A session's grants, seeded by the person's rules in config (`web_allow`, `web_search`, `allow`). */
+export function newSessionGrants(
   rules: {
     webAllow?: readonly string[];
     webSearch?: 'ask' | 'allow';
     allowRules?: readonly AllowRule[];
   } = {},
-): WebGrants {
+): SessionGrants {
   const sites = rules.webAllow ?? [];
   const hosts = new Set(sites.map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter(Boolean));
-  const grants: WebGrants = { typed: new Set(), hosts, said: [], sent: [], standing: new Set() };
-  if (rules.webSearch === 'allow') grants.searchAllowed = true;
+  const web: WebGrants = { typed: new Set(), hosts, said: [], sent: [] };
+  if (rules.webSearch === 'allow') web.searchAllowed = true;
+  const grants: SessionGrants = { web, shell: new Set(), mcp: new Set() };
   if (rules.allowRules?.length) grants.rules = rules.allowRules;
   return grants;
+}
+
+/** The session's "always" answers of a standing approval's kind: an MCP tool's, or the shell's. */
+export function standingGrants(grants: SessionGrants, standing: { mcp?: unknown }): Set<string> {
+  return standing.mcp ? grants.mcp : grants.shell;
 }
 
 /** Texts the person typed kept for naming files: the newest, and each cut to this length. */
@@ -127,9 +144,10 @@ export function urlsInText(text: string): string[] {
 }
 
 /** Remember something the person typed: the URLs in it, and the text (the files it names). */
-export function grantTyped(grants: WebGrants, text: string): void {
-  for (const url of urlsInText(text)) grants.typed.add(url);
-  grants.said ??= [];
-  grants.said.push(text.slice(0, SAID_CHARS));
-  if (grants.said.length > SAID_TEXTS) grants.said.splice(0, grants.said.length - SAID_TEXTS);
+export function grantTyped(grants: SessionGrants, text: string): void {
+  const web = grants.web;
+  for (const url of urlsInText(text)) web.typed.add(url);
+  web.said ??= [];
+  web.said.push(text.slice(0, SAID_CHARS));
+  if (web.said.length > SAID_TEXTS) web.said.splice(0, web.said.length - SAID_TEXTS);
 }

@@ -17,6 +17,7 @@ import {
   type Notice,
   type ToolContext,
   ToolError,
+  traitsOfTool,
   type WrittenFile,
 } from '../tools/types.js';
 import { ruleCover } from './allow-rules.js';
@@ -30,7 +31,7 @@ import {
 } from './egress.js';
 import type { AgentResult, RunEvent } from './events.js';
 import type { AgentDeps, AgentOptions } from './loop.js';
-import { decide, siteHost } from './permissions.js';
+import { decide, siteHost, standingGrants } from './permissions.js';
 import { AsyncQueue } from './queue.js';
 import { defaultPreview, parseArgs } from './tool-args.js';
 import { hookBlocked, tellHook } from './tool-hooks.js';
@@ -231,7 +232,7 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
       emit({ type: 'usage', model, usage, cost });
     },
     emit: (event) => emit(event as RunEvent),
-    mayReach: (url) => mayReach(url, deps.webGrants),
+    mayReach: (url) => mayReach(url, deps.grants?.web),
     ...(deps.extraReadable?.length ? { extraReadable: deps.extraReadable } : {}),
     ...(deps.named ? { named: deps.named } : {}),
   };
@@ -257,7 +258,7 @@ async function decideCall(
     return { outcome: failure(t('agent.tool.refused', { reason: limited.reason }, 'en')) };
   }
   const outbound = tool.egress?.(args) ?? [];
-  const egress = outbound.length ? decideEgress(outbound, egressFacts(deps.webGrants)) : undefined;
+  const egress = outbound.length ? decideEgress(outbound, egressFacts(deps.grants?.web)) : undefined;
   if (egress?.kind === 'secret') {
     const reason = t('agent.tool.egressSecret', { name }, 'en');
     const notice = noticeText({ key: 'safety.egress.secret', params: { name } });
@@ -282,10 +283,10 @@ async function decideCall(
   const kind = assessment.asks ? 'shell' : tool.kind;
   const covers = assessment.asks
     ? { call: false, sending: false }
-    : ruleCover(deps.webGrants?.rules, { name, kind, assessment, outbound });
+    : ruleCover(deps.grants?.rules, { name, kind, assessment, outbound });
   const decision = decide(kind, run.opts.mode, deps.prompter.interactive, sendsOut, covers);
   const sent = () => {
-    recordSent(deps.webGrants, egress);
+    recordSent(deps.grants?.web, egress);
     return {};
   };
   if (decision === 'allow') return sent();
@@ -293,12 +294,11 @@ async function decideCall(
   // "Always" was answered for this tool or command prefix earlier in the session: the person's
   // own rule for it (an MCP tool's arguments included; web addresses and searches offer none).
   const standing = assessment.standing;
-  if (standing && deps.webGrants?.standing?.has(standing.key)) return sent();
+  const always = standing && deps.grants ? standingGrants(deps.grants, standing) : undefined;
+  if (standing && always?.has(standing.key)) return sent();
   const choices = [
     ...(assessment.choices ?? []),
-    ...(standing && deps.webGrants?.standing
-      ? [{ key: 'a', label: standing.label, grant: ALWAYS_STANDING }]
-      : []),
+    ...(standing && always ? [{ key: 'a', label: standing.label, grant: ALWAYS_STANDING }] : []),
   ];
   const question = egress?.kind === 'ask' ? egressQuestion(egress.sending) : undefined;
   const warning = [question?.warning, assessment.warning].filter(Boolean).join(' ');
@@ -332,8 +332,8 @@ async function decideCall(
   // "Always for this site": later fetches from the same host that carry no data run unasked.
   const host = outbound.find((o) => o.kind === 'url');
   const hostName = host?.kind === 'url' ? siteHost(host.url) : undefined;
-  if (hostName && ctx.granted?.includes(ALWAYS_SITE)) deps.webGrants?.hosts.add(hostName);
-  if (standing && ctx.granted?.includes(ALWAYS_STANDING)) deps.webGrants?.standing?.add(standing.key);
+  if (hostName && ctx.granted?.includes(ALWAYS_SITE)) deps.grants?.web.hosts.add(hostName);
+  if (standing && ctx.granted?.includes(ALWAYS_STANDING)) always?.add(standing.key);
   sent();
   return { asked: true };
 }
@@ -370,12 +370,13 @@ async function execute(
     const out = await tool.execute(args, ctx);
     const raw = typeof out === 'string' ? out : out.content;
     const isError = typeof out === 'string' ? false : Boolean(out.isError);
-    const cap = tool.maxResultBytes ?? run.opts.maxResultBytes ?? MAX_RESULT_BYTES;
+    const traits = traitsOfTool(tool);
+    const cap = traits.maxResultBytes ?? run.opts.maxResultBytes ?? MAX_RESULT_BYTES;
     let content = raw;
     if (Buffer.byteLength(raw, 'utf8') > cap) {
       content = (await run.deps.spill?.(slot.call, raw)) ?? truncateText(raw, cap).text;
     }
-    const filesRead = tool.readsFile && !isError ? 1 : 0;
+    const filesRead = traits.readsFile && !isError ? 1 : 0;
     const display = typeof out === 'string' ? undefined : out.display;
     return {
       content: isError ? `Error: ${content}` : content,

@@ -9,13 +9,13 @@ import { ChatSession } from '../agent/chat.js';
 import { newConversation } from '../agent/conversation.js';
 import { instructionsPrompt } from '../agent/instructions.js';
 import type { Prompter } from '../agent/loop.js';
-import { newWebGrants } from '../agent/permissions.js';
+import { newSessionGrants } from '../agent/permissions.js';
 import { chatSystemPrompt } from '../agent/prompt.js';
 import type { SessionKind } from '../agent/sessions/format.js';
 import type { PlatformClient } from '../llm/types.js';
 import type { SkillLimits } from '../skills/skill-limits.js';
 import { getLanguage } from '../support/i18n/index.js';
-import { deferRarelyNeeded, loadTools } from '../tools/index.js';
+import { loadTools, offerOnDemand, SHELL_TOOL } from '../tools/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { NamedPaths } from '../tools/scope.js';
 import { makeClient, newUsage } from './client.js';
@@ -64,10 +64,9 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
   const client = order.client ?? makeClient(ctx);
   const tools = await loadTools(toolDeps(ctx.config, client), order.tools ?? ALL_TOOL_NAMES, CLI_TOOLS);
   const full = order.tools === undefined;
-  // skill_create is sent only once the person talks about skills (see its offerWhen).
-  tools.onDemand = full;
-  // ocr and the web tools wait for tool_search (or a call by name): most messages need neither.
-  if (full) deferRarelyNeeded(tools, CLI_TOOLS);
+  // A conversation offers each tool as its `offer` trait says: ocr and the web tools wait for
+  // tool_search (or a call by name), skill_create for the person to talk about skills.
+  if (full) offerOnDemand(tools);
   const skills = full ? await chatSkills(ctx, tools) : undefined;
   // Images MCP tools return go to a vision model: the chat's own when it can see.
   const mcp: ChatMcp | undefined = full
@@ -125,7 +124,7 @@ export async function createChat(ctx: AppContext, order: ChatOrder): Promise<Bui
       ...(skills?.folders.length ? { extraReadable: skills.folders } : {}),
       // A loaded skill's allowed-tools: only those tools run until the next message.
       ...(skills ? { guard: (name: string, args: unknown) => skills.limits.check(name, args) } : {}),
-      webGrants: newWebGrants(ctx.config),
+      grants: newSessionGrants(ctx.config),
       // --yes agrees to the price of paid services in advance (--auto does too, by the mode).
       priceAgreed: ctx.args.flags.yes,
       // The paths the person types: hidden files among them may be read (tools/scope.ts).
@@ -164,7 +163,7 @@ async function chatSkills(
     ? await chatSkillsOf(await TrustStore.open(ctx.paths.trustFile), catalog)
     : catalog.skills;
   const limits = new SkillLimits();
-  tools.register(chatSkillTool(skills, { shell: tools.has('shell'), limits }));
+  tools.register(chatSkillTool(skills, { shell: tools.has(SHELL_TOOL.name), limits }));
   const folders = [...skills.values()].flatMap((s) => (s.folder ? [s.folder] : []));
   return { listing: skillListing(skills.values(), getLanguage()), folders, limits };
 }

@@ -1,4 +1,5 @@
 import type { PlatformClient } from '../llm/types.js';
+import { SKILL_CREATE_TOOL } from '../skills/skill-create-entry.js';
 import type { ResolvedConfig } from '../support/config.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
 import type { ToolDeps, ToolEntry } from '../tools/types.js';
@@ -8,13 +9,7 @@ import type { ToolDeps, ToolEntry } from '../tools/types.js';
  * layer (it validates against the skill catalogue). The command line is where the layers meet,
  * so they are put together here and passed to `loadTools` as its `extra` entries.
  */
-export const CLI_TOOLS: readonly ToolEntry[] = [
-  {
-    name: 'skill_create',
-    traits: {},
-    load: async () => (await import('../skills/skill-create-tool.js')).default,
-  },
-];
+export const CLI_TOOLS: readonly ToolEntry[] = [SKILL_CREATE_TOOL];
 
 /** Every tool a conversation or a skill may use. */
 export const ALL_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, ...CLI_TOOLS.map((e) => e.name)];

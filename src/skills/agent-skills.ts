@@ -4,6 +4,8 @@
  * scopes such as `Bash(python3:*)`, and values with an unquoted colon.
  */
 import type { MessageKey } from '../support/i18n/index.js';
+import { TOOL_ALIASES } from '../tools/aliases.js';
+import { SHELL_TOOL } from '../tools/shell/entry.js';
 import { isValidSkillName } from './schema.js';
 
 export const MAX_SPEC_NAME = 64;
@@ -50,19 +52,6 @@ export function quoteColonValues(yaml: string): string | undefined {
 export function asksForCode(body: string): boolean {
   return /\b(python3?|node(\.js)?|javascript|typescript)\b|\.(py|mjs|cjs|js)\b|\bscripts?\b/i.test(body);
 }
-
-/** Agent Skills `allowed-tools` (Claude-style names or zhi's) mapped to zhi's tools. */
-const TOOL_ALIASES: Record<string, string> = {
-  read: 'file_read',
-  write: 'file_write',
-  edit: 'file_write',
-  multiedit: 'file_write',
-  glob: 'file_list',
-  ls: 'file_list',
-  bash: 'shell',
-  webfetch: 'web_fetch',
-  websearch: 'web_search',
-};
 
 export interface MappedTools {
   tools?: string[];
@@ -119,7 +108,7 @@ export function mapAllowedTools(value: unknown): MappedTools {
       continue;
     }
     if (!tools.includes(mapped)) tools.push(mapped);
-    if (mapped !== 'shell') continue;
+    if (mapped !== SHELL_TOOL.name) continue;
     const scope = m?.[2]?.trim();
     // `Bash(python3:*)` and `Bash(python3 *)` both mean "commands that start with python3".
     const prefix = scope?.replace(/:?\s*\*$/, '').trim();

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { DEFAULT_MAX_BYTES } from '../tools/files/readers/types.js';
 import { resolveReadPath } from '../tools/paths.js';
-import { ToolError } from '../tools/types.js';
+import { ToolError, type ToolTraits } from '../tools/types.js';
 
 /**
  * Deep enough for the docx/xlsx/pptx skills' schema trees (ooxml/schemas/…, 5 levels), and a
@@ -112,8 +112,8 @@ export function isScript(resource: string): boolean {
   return /(^|\/)scripts\//i.test(resource) || SCRIPT_EXT.test(resource);
 }
 
-/** What any tool reading bundled files promises the loop: a whole page plus its marker. */
-export const BUNDLED_RESULT_BYTES = DEFAULT_MAX_BYTES + 2048;
+/** The traits of any tool reading bundled files: it promises the loop a whole page plus its marker. */
+export const BUNDLED_TRAITS: ToolTraits = { maxResultBytes: DEFAULT_MAX_BYTES + 2048 };
 
 /**
  * What a model needs to use a skill's folder: where it is (paths in SKILL.md are relative to it),

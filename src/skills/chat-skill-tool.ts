@@ -9,11 +9,11 @@ import type { Language } from '../support/i18n/index.js';
 import type { AnyTool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
 import { asksForCode } from './agent-skills.js';
-import { BUNDLED_RESULT_BYTES, readBundled, skillFolderLines } from './bundled.js';
+import { BUNDLED_TRAITS, readBundled, skillFolderLines } from './bundled.js';
+import { CHAT_SKILL_TOOL } from './chat-skill-name.js';
 import type { Skill } from './schema.js';
 import { SkillLimits } from './skill-limits.js';
 
-export const CHAT_SKILL_TOOL = 'skill';
 /**
  * The descriptions of the chat's skill list, together, stay under this many characters: the list
  * is sent with every request. Past it, whole skills lose their description (never cut mid-way:
@@ -103,7 +103,7 @@ export function chatSkillTool(
       "Load a listed skill's instructions before a task it fits; with path, read a file bundled with it.",
     schema,
     kind: 'read',
-    maxResultBytes: BUNDLED_RESULT_BYTES,
+    traits: BUNDLED_TRAITS,
     label: (args: z.infer<typeof schema>) => (args.path ? `${args.name}: ${args.path}` : args.name),
     async execute(args: z.infer<typeof schema>, ctx) {
       const skill = find(args.name);

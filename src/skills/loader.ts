@@ -4,7 +4,7 @@ import { basename, dirname, extname } from 'node:path';
 import { isMap, isSeq, LineCounter, type Node } from 'yaml';
 import { pushAll } from '../support/arrays.js';
 import { parseYamlSafe } from '../support/yaml.js';
-import { SKILL_DEFAULT_TOOL_NAMES } from '../tools/index.js';
+import { SCRIPT_TOOL, SHELL_TOOL, SKILL_DEFAULT_TOOL_NAMES } from '../tools/index.js';
 import {
   asksForCode,
   MAX_DESCRIPTION,
@@ -221,8 +221,8 @@ function skillMdData(
   }
   // A skill that ships scripts (in any folder) needs the shell to run them (each command still asks).
   const scripts = (o.resources ?? []).some(isScript);
-  const code = asksForCode(parts.body) ? ['run_script'] : [];
-  data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? ['shell'] : []), ...code];
+  const code = asksForCode(parts.body) ? [SCRIPT_TOOL.name] : [];
+  data.tools = mapped.tools ?? [...SKILL_MD_DEFAULT_TOOLS, ...(scripts ? [SHELL_TOOL.name] : []), ...code];
   const limits = {
     ...(mapped.shellScopes ? { shellScopes: mapped.shellScopes } : {}),
     ...(mapped.tools ? { allowedTools: mapped.tools } : {}),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyTool } from '../tools/types.js';
-import { BUNDLED_RESULT_BYTES, readBundled, resourceSummary } from './bundled.js';
+import { BUNDLED_TRAITS, readBundled, resourceSummary } from './bundled.js';
 
 const schema = z.object({
   path: z
@@ -27,7 +27,7 @@ export function referenceTool(folder: string, resources: readonly string[]): Any
     description: `Read one of this skill's bundled files (read-only; long files come in pages): ${resourceSummary(resources.slice(0, 20))}${resources.length > 20 ? ', …' : ''}.`,
     schema,
     kind: 'read',
-    maxResultBytes: BUNDLED_RESULT_BYTES,
+    traits: BUNDLED_TRAITS,
     label: (args: z.infer<typeof schema>) => args.path,
     async execute(args: z.infer<typeof schema>, ctx) {
       const read = await readBundled(folder, resources, args.path, {

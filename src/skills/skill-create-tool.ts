@@ -6,6 +6,7 @@ import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import { type NewSkill, newSkillSchema } from './create-schema.js';
 import { defaultSkillDirs, discoverSkills, skillCacheFile } from './discovery.js';
+import { SKILL_CREATE_TOOL } from './skill-create-entry.js';
 
 /** The code that checks and writes a skill (the YAML writer, the loader): loaded on first use. */
 let created: typeof import('./create.js') | undefined;
@@ -20,7 +21,8 @@ async function creating(): Promise<typeof import('./create.js')> {
  * before it is saved (approve mode); replacing an existing skill always needs the user's yes.
  */
 const skillCreate: Tool<typeof newSkillSchema> = {
-  name: 'skill_create',
+  name: SKILL_CREATE_TOOL.name,
+  traits: SKILL_CREATE_TOOL.traits,
   description: [
     "Save a new zhi skill: a reusable recipe that runs on a cheap model with only the tools it lists. It is saved in the user's skills folder and can be run at once with `zhi run <name> <inputs>` or `/run <name>`.",
     'Write the system_prompt for a small model: numbered steps, which tool to call for each, the output file name and exact format (file_write shapes: .md/.txt text; .csv {"headers":[…],"rows":[[…]]}; .xlsx {"sheets":[{"name":…,"headers":[…],"rows":[[…]]}]}; .docx {"content":"markdown"}), and what the final answer contains.',
@@ -28,8 +30,6 @@ const skillCreate: Tool<typeof newSkillSchema> = {
   ].join(' '),
   schema: newSkillSchema,
   kind: 'risky',
-  // Offered in a conversation only when the person mentions skills (/skill new always does).
-  offerWhen: (text) => /skill|技能/i.test(text),
   label: (args: NewSkill) => args.name,
   // Before anyone is asked: load what the preview needs (the YAML writer).
   async assess() {
@@ -44,7 +44,7 @@ const skillCreate: Tool<typeof newSkillSchema> = {
     const dirs = defaultSkillDirs(paths);
     const catalog = await discoverSkills(dirs, { cacheFile: skillCacheFile(paths) });
     const yaml = newSkillYaml(args);
-    const problems = newSkillProblems(args, yaml, catalog, [...BUILTIN_TOOL_NAMES, 'skill_create']);
+    const problems = newSkillProblems(args, yaml, catalog, [...BUILTIN_TOOL_NAMES, SKILL_CREATE_TOOL.name]);
     if (problems.length) {
       throw new ToolError(
         `The skill was not saved: ${problems.join('; ')}. Fix this and call skill_create again.`,

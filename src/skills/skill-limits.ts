@@ -7,6 +7,7 @@
  * give, not the skill's). Two skills loaded in one turn: a call must fit both.
  */
 
+import { SHELL_TOOL } from '../tools/shell/entry.js';
 import { outsideScopes } from '../tools/shell/scope.js';
 import type { Notice } from '../tools/types.js';
 import type { Skill } from './schema.js';
@@ -57,7 +58,7 @@ export class SkillLimits {
           notice: { key: 'skills.limit.tool', params: { skill: limit.skill, name, tools } },
         };
       }
-      const command = name === 'shell' ? commandOf(args) : undefined;
+      const command = name === SHELL_TOOL.name ? commandOf(args) : undefined;
       const outside =
         command !== undefined && limit.shellScopes ? outsideScopes(command, limit.shellScopes) : undefined;
       if (outside !== undefined) {
@@ -90,7 +91,7 @@ function allowsTool(tools: readonly string[], name: string): boolean {
 
 function describe(limit: Limit): string {
   return limit.tools
-    .map((t) => (t === 'shell' && limit.shellScopes ? `shell (${limit.shellScopes.join(', ')})` : t))
+    .map((t) => (t === SHELL_TOOL.name && limit.shellScopes ? `shell (${limit.shellScopes.join(', ')})` : t))
     .join(', ');
 }
 

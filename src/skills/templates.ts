@@ -1,4 +1,5 @@
 import type { SkillCatalog } from './discovery.js';
+import { SKILL_CREATE_TOOL } from './skill-create-entry.js';
 
 /** Starting points for a new skill (`zhi skill new`, `/skill new`). The text is for GLM-5. */
 export interface SkillTemplate {
@@ -112,7 +113,7 @@ export function creationSeed(o: {
       'How skills work:',
       '- Input files are read by zhi and put in the first message (text, Markdown from .docx/.xlsx, text PDFs); images and scans need the ocr tool. A directory input gets every supported file.',
       '- Inputs: file and directory inputs are positional on the command line in order; others are --name value.',
-      `- Tools: ${o.tools.filter((t) => t !== 'skill_create').join(', ')}. Other skills can be listed as tools to build a composite skill; existing skills: ${existing || 'none'}.`,
+      `- Tools: ${o.tools.filter((t) => t !== SKILL_CREATE_TOOL.name).join(', ')}. Other skills can be listed as tools to build a composite skill; existing skills: ${existing || 'none'}.`,
       '- file_write shapes: .md/.txt text; .csv {"headers": [...], "rows": [[...]]}; .xlsx {"sheets": [{"name": "...", "headers": [...], "rows": [[...]]}]}; .docx {"content": "markdown"}; .json any JSON.',
       '- The model is small: the system_prompt must give numbered steps, the exact tool calls, the output file name and format, and what the final answer contains (the final answer is what the user sees on stdout). zhi adds the language rule itself.',
     ].join('\n'),

@@ -21,6 +21,9 @@ export type AllowRule =
   | { kind: 'shell'; command: string; words: string[] }
   | { kind: 'mcp'; server: string; tool?: string };
 
+/** A rule's kind, the key it is written with: `tool:`, `shell:` (a command prefix), `mcp:` (a server). */
+export type RuleKind = AllowRule['kind'];
+
 export type AllowProblemCode =
   | 'not_list'
   | 'not_map'
@@ -42,8 +45,8 @@ const isMap = (v: unknown): v is Record<string, unknown> =>
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const HOST = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
-const KINDS = ['tool', 'shell', 'mcp'] as const;
-const FIELDS: Record<(typeof KINDS)[number], readonly string[]> = {
+const KINDS: readonly RuleKind[] = ['tool', 'shell', 'mcp'];
+const FIELDS: Record<RuleKind, readonly string[]> = {
   tool: ['tool', 'host'],
   shell: ['shell'],
   mcp: ['mcp', 'tool'],

@@ -3,25 +3,32 @@
  * folder. Start-up imports none of the tools' code: a tool is loaded when a run needs it. Tools
  * of higher layers (skill_create) come as `extra` entries from the command line (cli/tools.ts).
  */
-import { FILE_TOOLS } from './files/entries.js';
+import { FILE_LIST_TOOL, FILE_READ_TOOL, FILE_WRITE_TOOL } from './files/entries.js';
 import { OCR_TOOL } from './ocr/entry.js';
 import { ToolRegistry } from './registry.js';
 import { SCRIPT_TOOL } from './script/entry.js';
 import { SHELL_TOOL } from './shell/entry.js';
 import { offerToolSearch } from './tool-search/tool-search.js';
 import type { ToolDeps, ToolEntry, ToolTraits } from './types.js';
-import { WEB_TOOLS } from './web/entries.js';
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from './web/entries.js';
 
 export type { ToolDeps, ToolEntry, ToolTraits };
+/**
+ * The entries code outside tools/ names when it needs that very tool, not a kind of tool: the
+ * shell a `!command` runs, file_write whose `path` a skill run takes as its answer… Ask
+ * `traitsOf(name)` for anything a tool could share with another.
+ */
+export { FILE_LIST_TOOL, FILE_READ_TOOL, FILE_WRITE_TOOL, OCR_TOOL, SCRIPT_TOOL, SHELL_TOOL };
 
 const ENTRIES: readonly ToolEntry[] = [
-  FILE_TOOLS[0]!,
-  FILE_TOOLS[1]!,
-  FILE_TOOLS[2]!,
+  FILE_READ_TOOL,
+  FILE_WRITE_TOOL,
+  FILE_LIST_TOOL,
   OCR_TOOL,
   SHELL_TOOL,
   SCRIPT_TOOL,
-  ...WEB_TOOLS,
+  WEB_FETCH_TOOL,
+  WEB_SEARCH_TOOL,
 ];
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = ENTRIES.map((e) => e.name);
@@ -55,13 +62,11 @@ function entryOf(name: string, extra: readonly ToolEntry[]): ToolEntry | undefin
 }
 
 /**
- * A conversation's registry: the tools whose traits say they are rarely needed (`deferredAs`)
- * wait for tool_search, so every request carries less (issue 31: tool definitions ≤ 700 tokens).
+ * Make a registry a conversation's: each tool is offered as its `offer` trait says (ocr and the
+ * web tools wait for tool_search, skill_create for the person to talk about skills), so every
+ * request carries less (issue 31: tool definitions ≤ 700 tokens), and tool_search is there.
  */
-export function deferRarelyNeeded(registry: ToolRegistry, extra: readonly ToolEntry[] = []): void {
-  for (const name of registry.names()) {
-    const phrase = traitsOf(name, extra).deferredAs;
-    if (phrase) registry.defer(name, phrase);
-  }
+export function offerOnDemand(registry: ToolRegistry): void {
+  registry.onDemand = true;
   offerToolSearch(registry, []);
 }

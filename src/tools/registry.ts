@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolSchema } from '../llm/types.js';
-import type { AnyTool } from './types.js';
+import { type AnyTool, type Offer, offerOf, traitsOfTool } from './types.js';
 
 /** The most deferred tools whose schemas are sent at once (see ToolRegistry.load). */
 export const MAX_LOADED = 20;
@@ -41,36 +41,41 @@ export class ToolRegistry {
   /** Remove a tool (an MCP server that stopped for good). */
   unregister(name: string): void {
     this.loaded = this.loaded.filter((n) => n !== name);
-    this.deferredHere.delete(name);
     if (this.tools.delete(name)) this.version += 1;
   }
 
   /**
-   * Built-in tools this registry defers (a chat's rarely needed ones, see ToolTraits.deferredAs),
-   * with the phrase that names each in tool_search's description. A registry made by `filter`
-   * (a skill run) defers none of them: a skill asked for its tools by name.
+   * Whether tools are offered as their `offer` trait asks of a conversation (`{ search }`,
+   * `{ when }`), rather than all at once: a skill run named the tools it needs. A registry made
+   * by `filter` (a skill run's) offers all at once.
    */
-  private readonly deferredHere = new Map<string, string>();
+  onDemand = false;
 
-  /** Defer this tool of the registry; `phrase` says in a few words what it is for. */
-  defer(name: string, phrase: string): void {
-    if (!this.tools.has(name) || this.deferredHere.has(name)) return;
-    this.deferredHere.set(name, phrase);
-    this.version += 1;
+  /** The one reader of the `offer` trait (tools/types.ts Offer): how this registry offers the tool. */
+  private offerHere(tool: AnyTool): Offer {
+    const offer = offerOf(traitsOfTool(tool));
+    if (typeof offer === 'string') return offer;
+    return this.onDemand ? offer : 'always';
   }
 
-  /** The built-in tools deferred here, each with its phrase. */
-  deferredBuiltins(): { name: string; phrase: string }[] {
-    return [...this.deferredHere].map(([name, phrase]) => ({ name, phrase }));
+  /** The deferred built-ins here, each with the phrase that names it in tool_search's description. */
+  searchPhrases(): { name: string; phrase: string }[] {
+    return this.list().flatMap((t) => {
+      const offer = this.offerHere(t);
+      return typeof offer === 'object' && 'search' in offer ? [{ name: t.name, phrase: offer.search }] : [];
+    });
   }
 
   /** Sent only once tool_search found it or the model called it by name. */
   isDeferred(name: string): boolean {
-    return Boolean(this.tools.get(name)?.deferred) || this.deferredHere.has(name);
+    const tool = this.tools.get(name);
+    if (!tool) return false;
+    const offer = this.offerHere(tool);
+    return offer === 'on-search' || (typeof offer === 'object' && 'search' in offer);
   }
 
   /**
-   * Deferred tools (`deferred: true`, MCP tools) found by tool_search or called by name, oldest
+   * Deferred tools (offered `on-search` or `{ search }`) found by tool_search or called by name, oldest
    * first: their schemas are sent from then on. At most MAX_LOADED, so a long session that
    * found many tools still stays far below the API's limit on tools per request.
    */
@@ -111,28 +116,25 @@ export class ToolRegistry {
   }
 
   /**
-   * Whether tools with `offerWhen` are offered only on demand (a conversation) rather than always
-   * (a skill run, which declared exactly the tools it needs).
-   */
-  onDemand = false;
-
-  /**
-   * The schemas to send. With `userText` (what the person has written so far) and `onDemand`,
-   * tools offered only on demand are left out unless the text calls for them.
+   * The schemas to send. With `userText` (what the person has written so far), a tool offered
+   * `{ when }` here is left out unless the text calls for it.
    */
   schemas(userText?: string): ToolSchema[] {
     const tools = this.list().filter((t) => !this.isDeferred(t.name) || this.loaded.includes(t.name));
     const offered =
-      userText === undefined || !this.onDemand
+      userText === undefined
         ? tools
-        : tools.filter((t) => !t.offerWhen || t.offerWhen(userText));
+        : tools.filter((t) => {
+            const offer = this.offerHere(t);
+            return typeof offer !== 'object' || !('when' in offer) || offer.when(userText);
+          });
     return offered.map(toSchema);
   }
 
   /** Names of the tools offered in every request (the ones a system prompt may name). */
   alwaysOffered(): string[] {
     return this.list()
-      .filter((t) => !t.offerWhen && !this.isDeferred(t.name))
+      .filter((t) => this.offerHere(t) === 'always')
       .map((t) => t.name);
   }
 }

@@ -13,9 +13,23 @@ import type { NamedPaths } from './scope.js';
 export type ToolKind = 'read' | 'risky' | 'shell' | 'mcp' | 'mcp-auto';
 
 /**
- * What the rest of zhi needs to know about a tool without loading it. Code outside tools/ asks
- * `traitsOf(name)` (tools/index.ts) and never keeps its own list of tool names: a new tool
- * declares these once, in its folder, and every question about it is answered from here.
+ * When the model is sent a tool's schema:
+ * - `always`: with every request;
+ * - `on-search`: once tool_search found it (or the model called it by name), from then on: an MCP
+ *   server's tools, when there are more than a request should carry;
+ * - `{ search }`: in a conversation, like `on-search`, and `search` names it in tool_search's
+ *   description (for the model, English): a built-in most conversations never need;
+ * - `{ when }`: in a conversation, only once the person's messages (joined) call for it.
+ * A skill run, which named the tools it needs, is sent the last two with every request.
+ */
+export type Offer = 'always' | 'on-search' | { search: string } | { when(userText: string): boolean };
+
+/**
+ * A tool's facts, in one object: declared once, in its folder (the tool table's entry, whose
+ * object the loaded tool shares), so every question about the tool is answered from here. Code
+ * outside tools/ asks `traitsOf(name)` (tools/index.ts), or `traitsOfTool(tool)` for a loaded
+ * tool, and never keeps its own list of tool names. A trait left out has its default: off,
+ * offered `always`, the loop's result limit.
  */
 export interface ToolTraits {
   /**
@@ -27,12 +41,8 @@ export interface ToolTraits {
   needsPerson?: boolean;
   /** Its calls write the run's output files (a skill run's result is what it wrote). */
   writesOutput?: boolean;
-  /**
-   * Rarely needed in a conversation: a chat defers it (its schema is sent once tool_search finds
-   * it or the model calls it by name), and tool_search's description names it with this phrase
-   * (for the model, English). Skill runs that list it get it like any other tool.
-   */
-  deferredAs?: string;
+  /** When the model is sent its schema (see Offer). Default: `always`. */
+  offer?: Offer;
   /** An Agent Skill (SKILL.md) that names no tools gets it: the safe file work every skill needs. */
   skillDefault?: boolean;
   /**
@@ -40,6 +50,38 @@ export interface ToolTraits {
    * its own (a shell command prefix).
    */
   ownAllowRule?: boolean;
+  /** What it does, in the person's words (`write a file`, `写入文件`): approvals, lists of tools. */
+  action?: MessageKey;
+  /** The same as a short verb for the tool line, before what the call works on (`Write`, `写入`). */
+  verb?: MessageKey;
+  /** What a call printed is the person's to see too (a command's output, under the tool line). */
+  showsOutput?: boolean;
+  /** A successful call reads one file (counted in the run's "files read"). */
+  readsFile?: boolean;
+  /**
+   * Calling it again with the same arguments gives the same result at no cost (file_read): a
+   * large result of an earlier turn is then left out of later requests, with a note saying how
+   * to get it again (agent/elide.ts).
+   */
+  repeatable?: boolean;
+  /**
+   * The largest result the model gets from this tool, when the tool has its own limit (file_read
+   * and shell promise 100 KB). Default: the loop's 50 KB.
+   */
+  maxResultBytes?: number;
+}
+
+/** The traits of a tool that declares none: every default. */
+const NO_TRAITS: ToolTraits = Object.freeze({});
+
+/** A loaded tool's traits (its own object; every default when it declares none). */
+export function traitsOfTool(tool: AnyTool): ToolTraits {
+  return tool.traits ?? NO_TRAITS;
+}
+
+/** How the model is offered a tool (its `offer` trait, `always` when it says nothing). */
+export function offerOf(traits: ToolTraits): Offer {
+  return traits.offer ?? 'always';
 }
 
 /**
@@ -221,29 +263,8 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   egress?(args: z.infer<S>): Outbound[];
   /** How the argument should be shown in a permission prompt (long contents summarised). */
   preview?(args: z.infer<S>, ctx?: ToolContext): string;
-  /**
-   * The largest result the model gets from this tool, when the tool has its own limit (file_read
-   * and shell promise 100 KB). Others get the loop's default of 50 KB.
-   */
-  maxResultBytes?: number;
-  /**
-   * Offer this tool to the model only when the person's messages (joined) call for it — a tool
-   * most conversations never need should not weigh on every request. Absent: always offered.
-   */
-  offerWhen?(userText: string): boolean;
-  /**
-   * Not sent with every request: the model finds it with tool_search (by name or description),
-   * and its schema is sent from then on (MCP tools: a server may bring dozens).
-   */
-  deferred?: boolean;
-  /** A successful call reads one file (counted in the run's "files read"). */
-  readsFile?: boolean;
-  /**
-   * Calling it again with the same arguments gives the same result at no cost (file_read): a
-   * large result of an earlier turn is then left out of later requests, with a note saying how
-   * to get it again (agent/elide.ts).
-   */
-  repeatable?: boolean;
+  /** Its facts: the same object as its entry's in the tool table (ToolEntry.traits). Absent: none. */
+  traits?: ToolTraits;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument shape

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carriesData, decideEgress, type EgressFacts, type EgressVerdict } from '../../src/agent/egress.js';
-import { grantTyped, newWebGrants } from '../../src/agent/permissions.js';
+import { grantTyped, newSessionGrants } from '../../src/agent/permissions.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
 import { carriesSecret, installSecrets, SecretRegistry } from '../../src/support/redact.js';
 import type { Outbound } from '../../src/tools/types.js';
@@ -228,11 +228,11 @@ describe('carriesData', () => {
 
 describe('grants', () => {
   it("web_allow seeds the session's sites; what the person typed names files", () => {
-    const g = newWebGrants({ webAllow: ['Docs.Example.'] });
-    expect([...g.hosts]).toEqual(['docs.example']);
+    const g = newSessionGrants({ webAllow: ['Docs.Example.'] });
+    expect([...g.web.hosts]).toEqual(['docs.example']);
     grantTyped(g, 'ocr @invoices/march.pdf');
     expect(
-      decideEgress([{ kind: 'upload', path: 'invoices/march.pdf', to: 'OCR' }], facts({ said: g.said! }))
+      decideEgress([{ kind: 'upload', path: 'invoices/march.pdf', to: 'OCR' }], facts({ said: g.web.said! }))
         .kind,
     ).toBe('free');
   });

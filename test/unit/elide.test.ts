@@ -10,7 +10,7 @@ const tool = (name: string, repeatable: boolean): AnyTool => ({
   description: name,
   schema: z.object({}),
   kind: 'read',
-  ...(repeatable ? { repeatable } : {}),
+  ...(repeatable ? { traits: { repeatable } } : {}),
   execute: async () => '',
 });
 

@@ -6,7 +6,7 @@ import { ALL_TOOL_NAMES, CLI_TOOLS } from '../../src/cli/tools.js';
 import type { PlatformClient } from '../../src/llm/types.js';
 import { chatSkillTool, skillListing } from '../../src/skills/chat-skill-tool.js';
 import type { Skill } from '../../src/skills/schema.js';
-import { deferRarelyNeeded, loadTools } from '../../src/tools/index.js';
+import { loadTools, offerOnDemand } from '../../src/tools/index.js';
 import { lean, toSchema } from '../../src/tools/registry.js';
 import type { AnyTool } from '../../src/tools/types.js';
 
@@ -133,8 +133,7 @@ describe('tool schemas on the wire', () => {
 describe('built-in tool definitions in a chat request', () => {
   it('weigh at most 700 tokens by the estimate the bench uses: ocr and the web tools wait for tool_search', async () => {
     const tools = await loadTools({ client: {} as PlatformClient }, ALL_TOOL_NAMES, CLI_TOOLS);
-    tools.onDemand = true;
-    deferRarelyNeeded(tools, CLI_TOOLS);
+    offerOnDemand(tools);
     tools.register(
       chatSkillTool(new Map([['summarize', skill('summarize', 'builtin', 'Summarize')]]), { shell: true }),
     );
@@ -162,7 +161,7 @@ describe('built-in tool definitions in a chat request', () => {
 
   it('a skill run (a filtered registry) defers none of them', async () => {
     const tools = await loadTools({ client: {} as PlatformClient }, ALL_TOOL_NAMES, CLI_TOOLS);
-    deferRarelyNeeded(tools, CLI_TOOLS);
+    offerOnDemand(tools);
     expect(
       tools
         .filter(['web_search', 'ocr'])

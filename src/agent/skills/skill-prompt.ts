@@ -3,7 +3,7 @@ import { skillFolderLines } from '../../skills/bundled.js';
 import { composeMessage } from '../../skills/message.js';
 import type { Skill } from '../../skills/schema.js';
 import { pushAll } from '../../support/arrays.js';
-import { traitsOf } from '../../tools/index.js';
+import { SHELL_TOOL, traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { languagePreamble } from '../prompt.js';
@@ -21,7 +21,7 @@ export function skillPrompt(
     outputDir: displayPath(rt.cwd, plan.outputDir),
     today: rt.today ?? new Date().toISOString().slice(0, 10),
     writes: registry.names().some((name) => traitsOf(name).writesOutput),
-    shell: registry.has('shell'),
+    shell: registry.has(SHELL_TOOL.name),
     ...(rt.houseRules ? { houseRules: rt.houseRules } : {}),
   });
 }

@@ -56,7 +56,7 @@ async function prepareAndSend(
     ? terminalPrompter(ctx.err, ctx.interrupt, undefined, renderer)
     : nobodyPrompter;
   const { chat, client, mcp } = await createChat(ctx, { kind: 'oneshot', prompter });
-  if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, typed);
+  if (chat.deps.grants) grantTyped(chat.deps.grants, typed);
   chat.deps.named?.addText(typed);
   // Loaded: what follows may write notes on stderr, and the answer draws its own line.
   loaded();

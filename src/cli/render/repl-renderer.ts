@@ -6,6 +6,7 @@ import type { ZhiError } from '../../support/errors.js';
 import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { traitsOf } from '../../tools/index.js';
 import { formatWarning } from './error.js';
 import { FrameClock } from './frame-clock.js';
 import { nestedLines, permissionText, retryText, skillNote, toolLine } from './lines.js';
@@ -247,7 +248,7 @@ export class ReplRenderer {
     this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
     // What a command printed is the person's to see too: the first lines, the rest folded.
     const output =
-      ev.name === 'shell' && commandRan(ev.result)
+      traitsOf(ev.name).showsOutput && commandRan(ev.result)
         ? shownOutput(ev.result, (l) => this.ui.dim(l))
         : undefined;
     if (output) this.printUi(output);

@@ -1,46 +1,31 @@
+import { CHAT_SKILL_TOOL } from '../../skills/chat-skill-name.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';
+import { traitsOf } from '../../tools/index.js';
+import { CLI_TOOLS } from '../tools.js';
 
-/** What each built-in tool does, in the person's words (`write a file`, `写入文件`). */
-const ACTIONS: Record<string, MessageKey> = {
-  file_read: 'tools.action.file_read',
-  file_write: 'tools.action.file_write',
-  file_list: 'tools.action.file_list',
-  ocr: 'tools.action.ocr',
-  shell: 'tools.action.shell',
-  run_script: 'tools.action.run_script',
-  web_fetch: 'tools.action.web_fetch',
-  web_search: 'tools.action.web_search',
-  skill_create: 'tools.action.skill_create',
-  skill: 'tools.action.skill',
-};
-
-/** The same as a short verb for the tool line, before what the call works on (`Write`, `写入`). */
-const VERBS: Record<string, MessageKey> = {
-  file_read: 'tools.verb.file_read',
-  file_write: 'tools.verb.file_write',
-  file_list: 'tools.verb.file_list',
-  ocr: 'tools.verb.ocr',
-  shell: 'tools.verb.shell',
-  run_script: 'tools.verb.run_script',
-  web_fetch: 'tools.verb.web_fetch',
-  web_search: 'tools.verb.web_search',
-  skill_create: 'tools.verb.skill_create',
-  skill: 'tools.verb.skill',
-};
+/**
+ * A tool's words for the person, from its traits (`action`, `verb`): the tool table's and the
+ * command line's own (skill_create). The chat's skill tool has no entry in a table (it is built
+ * from the skills found), so its words are added here by its name.
+ */
+function wordsOf(name: string): { action?: MessageKey; verb?: MessageKey } {
+  if (name === CHAT_SKILL_TOOL) return { action: 'tools.action.skill', verb: 'tools.verb.skill' };
+  return traitsOf(name, CLI_TOOLS);
+}
 
 /** The separator of an MCP tool's name, `<server>__<tool>` (tools/mcp/convert.ts). */
 const MCP_SEPARATOR = '__';
 
 /** The action a built-in tool performs, in the person's language; undefined for others (MCP). */
 export function toolAction(name: string): string | undefined {
-  const key = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+  const key = wordsOf(name).action;
   return key ? t(key) : undefined;
 }
 
 /** An MCP tool's name as a person reads it: `files: list_directory`; undefined for other tools. */
 export function mcpToolTitle(name: string): string | undefined {
   const i = name.indexOf(MCP_SEPARATOR);
-  if (i <= 0 || Object.hasOwn(ACTIONS, name)) return undefined;
+  if (i <= 0 || wordsOf(name).action) return undefined;
   return `${name.slice(0, i)}: ${name.slice(i + MCP_SEPARATOR.length)}`;
 }
 
@@ -55,7 +40,7 @@ export function toolTitle(name: string): string {
  * stands alone; any other tool keeps its name.
  */
 export function callText(name: string, label: string): string {
-  const key = Object.hasOwn(VERBS, name) ? VERBS[name] : undefined;
+  const key = wordsOf(name).verb;
   const shown = label === name ? '' : label;
   if (key) return shown ? `${t(key)} ${shown}` : t(key);
   const server = name.slice(0, Math.max(0, name.indexOf(MCP_SEPARATOR)));

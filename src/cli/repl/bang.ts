@@ -1,6 +1,7 @@
 import type { ChatSession } from '../../agent/chat.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
+import { SHELL_TOOL } from '../../tools/shell/entry.js';
 import { blockedWriteDir } from '../../tools/shell/read-only.js';
 import { GRANT_WRITE_CWD } from '../../tools/shell/shell.js';
 import type { AnyTool, ToolContext } from '../../tools/types.js';
@@ -22,7 +23,7 @@ export interface BangIo {
  * conversation, so the next message can ask about it.
  */
 export async function runBang(command: string, chat: ChatSession, io: BangIo): Promise<void> {
-  const tool = chat.deps.tools.get('shell') as AnyTool | undefined;
+  const tool = chat.deps.tools.get(SHELL_TOOL.name) as AnyTool | undefined;
   if (!tool) return;
   const ctx: ToolContext = {
     cwd: chat.deps.cwd,

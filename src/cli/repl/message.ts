@@ -98,7 +98,7 @@ export class MessageSender {
         }
         this.pending = emptyAttachments();
         // The addresses the person typed may be fetched without a question (not those in files).
-        if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
+        if (chat.deps.grants) grantTyped(chat.deps.grants, text);
         chat.deps.named?.addText(text);
         await rendererReady;
         const run = chat.send(buildContent(text, attachments), signal);

@@ -1,9 +1,11 @@
 import type { Message } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { lacksContent, mapCliInputs } from '../../skills/inputs.js';
+import { SKILL_CREATE_TOOL } from '../../skills/skill-create-entry.js';
 import { creationSeed, findTemplate, TEMPLATES } from '../../skills/templates.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { FILE_LIST_TOOL, FILE_READ_TOOL } from '../../tools/index.js';
 import { type Asker, terminalAsker } from '../ask.js';
 import { createChat } from '../chat.js';
 import { type AppContext, requireKey } from '../context.js';
@@ -21,7 +23,7 @@ export function createdSkill(messages: readonly Message[], from = 0): string | u
   for (const m of messages.slice(from)) {
     if (m.role === 'assistant') {
       for (const call of m.tool_calls ?? []) {
-        if (call.function.name !== 'skill_create') continue;
+        if (call.function.name !== SKILL_CREATE_TOOL.name) continue;
         const args = parseJson(call.function.arguments) as { name?: unknown } | undefined;
         if (typeof args?.name === 'string') asked.set(call.id, args.name);
       }
@@ -105,7 +107,7 @@ async function converse(ctx: AppContext, talk: Asker, seed: string): Promise<str
   const { chat } = await createChat(ctx, {
     kind: 'repl',
     prompter: terminalPrompter(ctx.err, ctx.interrupt, talk),
-    tools: ['skill_create', 'file_read', 'file_list'],
+    tools: [SKILL_CREATE_TOOL.name, FILE_READ_TOOL.name, FILE_LIST_TOOL.name],
   });
   process.stderr.write(`${ctx.err.dim(t('skills.new.started', { model: chat.settings.model }))}\n`);
   let message: string | null = seed;

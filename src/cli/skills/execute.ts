@@ -1,6 +1,6 @@
 import type { AgentResult, RunEvent } from '../../agent/events.js';
 import type { Prompter } from '../../agent/loop.js';
-import type { PermissionMode, WebGrants } from '../../agent/permissions.js';
+import type { PermissionMode, SessionGrants } from '../../agent/permissions.js';
 import { recordSkillRun } from '../../agent/sessions/skill-run.js';
 import { runSkill, type SkillRuntime } from '../../agent/skills/run.js';
 import type { LlmClient, PlatformClient } from '../../llm/types.js';
@@ -50,7 +50,7 @@ export interface ExecuteOptions {
   /** `--jobs`, `--recursive`, `--include`, `--batch`… of a folder run. */
   folder?: FolderFlags;
   /** The chat's web approvals (REPL `/run`): a site allowed "always" stays allowed. */
-  webGrants?: WebGrants | undefined;
+  grants?: SessionGrants | undefined;
   /** Draw the run like chat (a colour terminal): the answer as rendered Markdown, streamed. */
   renderer?: ReplRenderer | undefined;
 }
@@ -141,7 +141,7 @@ export async function* recordedSkillRun(
       ...(o.llm ? { llm: o.llm } : {}),
       ...(o.client ? { client: o.client } : {}),
       hooks: recording.hooks,
-      ...(o.webGrants ? { webGrants: o.webGrants } : {}),
+      ...(o.grants ? { grants: o.grants } : {}),
       write: (text) => (o.stderr ?? process.stderr).write(`${text}\n`),
     });
     if (o.folder) applyFolderFlags(rt, o.folder, o.ctx);

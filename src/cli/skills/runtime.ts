@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { instructionsPrompt } from '../../agent/instructions.js';
 import type { Prompter } from '../../agent/loop.js';
 import type { PermissionMode } from '../../agent/permissions.js';
-import { newWebGrants, type WebGrants } from '../../agent/permissions.js';
+import { newSessionGrants, type SessionGrants } from '../../agent/permissions.js';
 import { type SkillRuntime, serialPrompter } from '../../agent/skills/run.js';
 import type { LlmClient, PlatformClient } from '../../llm/types.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
@@ -35,7 +35,7 @@ export interface RuntimeOptions {
   /** Where the trust question is written (stderr by default). */
   write?: (text: string) => void;
   /** The session's web approvals (the REPL's, for /run); a new set for a command. */
-  webGrants?: WebGrants;
+  grants?: SessionGrants;
 }
 
 /** The runtime shared by every skill run of one command or one `/run`, nested runs included. */
@@ -57,7 +57,7 @@ export async function createSkillRuntime(ctx: AppContext, o: RuntimeOptions): Pr
     prompter,
     mode: o.mode,
     signal: o.signal,
-    webGrants: o.webGrants ?? newWebGrants(ctx.config),
+    grants: o.grants ?? newSessionGrants(ctx.config),
     cwd: ctx.cwd,
     ...(rules ? { houseRules: rules } : {}),
     outputFolder: (skillDir) => outputDirOf(ctx, skillDir),

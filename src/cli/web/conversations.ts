@@ -169,7 +169,7 @@ export class Conversations {
     if (live.run) throw busy();
     const { chat } = live.built;
     const paths = uploadPaths(this.uploads, attachments);
-    if (chat.deps.webGrants) grantTyped(chat.deps.webGrants, text);
+    if (chat.deps.grants) grantTyped(chat.deps.grants, text);
     chat.deps.named?.addText(text);
     const runId = randomBytes(6).toString('hex');
     const abort = new AbortController();

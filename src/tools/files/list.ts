@@ -8,6 +8,7 @@ import { textWidth } from '../../support/width.js';
 import { displayPath, isInside, isSecretPath, resolveReadPath } from '../paths.js';
 import { scopeOfName } from '../scope.js';
 import { type Tool, ToolError } from '../types.js';
+import { FILE_LIST_TOOL } from './entries.js';
 
 /** Folders whose contents are noise for a document worker: shown, never descended into. */
 export const SKIPPED_DIRS = new Set([
@@ -87,7 +88,8 @@ interface Walk {
 }
 
 const fileList: Tool<typeof schema> = {
-  name: 'file_list',
+  name: FILE_LIST_TOOL.name,
+  traits: FILE_LIST_TOOL.traits,
   description: [
     'List files and folders here: [f] file, [d] folder, [l] link; relative path, size, time (UTC).',
     `At most ${MAX_ENTRIES} entries.`,

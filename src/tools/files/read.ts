@@ -3,16 +3,10 @@ import { formatBytes } from '../../support/text.js';
 import { untrusted } from '../../support/untrusted.js';
 import { resolveReadPath } from '../paths.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
+import { FILE_READ_TOOL, PAGE_BYTES } from './entries.js';
 import { documentFacts } from './readers/facts.js';
 import { hiddenWarning } from './readers/hidden.js';
 import { readDocument } from './readers/index.js';
-
-/**
- * One call's page. A 100 KB page of a spreadsheet was ≈ 48k tokens, re-sent with every later
- * request and enough to move a conversation into a dearer price tier (issue 31); 24 KB is at most
- * ≈ 12k tokens, and a longer file is read on by offset.
- */
-export const PAGE_BYTES = 24 * 1024;
 
 const schema = z.object({
   path: z.string().describe('Relative path.'),
@@ -20,18 +14,14 @@ const schema = z.object({
 });
 
 const fileRead: Tool<typeof schema> = {
-  name: 'file_read',
+  name: FILE_READ_TOOL.name,
+  traits: FILE_READ_TOOL.traits,
   description: [
     'Read a file as text: .docx, .xlsx as Markdown, PDF by page (scans, images: ocr).',
     `${PAGE_BYTES / 1024} KB per call; more ends with a marker giving the offset.`,
   ].join(' '),
   schema,
   kind: 'read',
-  readsFile: true,
-  // Its own page (with a marker giving the next offset) must reach the model whole.
-  maxResultBytes: PAGE_BYTES + 2048,
-  // Its result can be had again for nothing: an earlier turn's large one is left out (agent/chat.ts).
-  repeatable: true,
   label: (args) => args.path,
   async execute(args, ctx) {
     const file = await readPath(args.path, ctx);

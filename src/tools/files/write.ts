@@ -22,6 +22,7 @@ import {
   replaceExisting,
   type WriteIo,
 } from './atomic-write.js';
+import { FILE_WRITE_TOOL } from './entries.js';
 import { checkLookAlike } from './lookalike.js';
 import { checkPortable } from './names.js';
 import { StreamedText } from './streamed-text.js';
@@ -92,7 +93,8 @@ function contentBytes(content: unknown): number {
 const PREVIEW_LINES = 8;
 
 const fileWrite: Tool<typeof schema> = {
-  name: 'file_write',
+  name: FILE_WRITE_TOOL.name,
+  traits: FILE_WRITE_TOOL.traits,
   description: [
     'Create a file in the output folder (replacing one needs the user). The extension sets content:',
     '.md/.txt text; .json any; .csv {headers, rows} or CSV text;',

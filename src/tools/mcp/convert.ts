@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { McpAnnotations, McpTrust } from '../../support/mcp-config.js';
 import { formatBytes } from '../../support/text.js';
-import type { ToolKind } from '../types.js';
+import type { ToolKind, ToolTraits } from '../types.js';
 import type { McpImage } from './vision.js';
 
 export const MCP_SEPARATOR = '__';
@@ -46,6 +46,9 @@ export function mcpKind(trust: McpTrust, hints: ToolHints = {}): ToolKind {
 
 /** What zhi checks before a call: an object (the server checks the rest against its schema). */
 export const MCP_ARGS = z.record(z.string(), z.unknown());
+
+/** The traits of a server's tool while the servers bring more tools than a request should carry. */
+export const ON_SEARCH: ToolTraits = { offer: 'on-search' };
 
 interface ContentItem {
   type: string;

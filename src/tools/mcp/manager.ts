@@ -13,7 +13,15 @@ import { offerToolSearch, type ToolGroup } from '../tool-search/tool-search.js';
 import type { AnyTool } from '../types.js';
 import { mcpAssess, mcpLabel, mcpPreview } from './approval.js';
 import { McpConnection, type McpState } from './connection.js';
-import { MCP_ARGS, MCP_SEPARATOR, mcpKind, mcpToolName, resultImages, resultText } from './convert.js';
+import {
+  MCP_ARGS,
+  MCP_SEPARATOR,
+  mcpKind,
+  mcpToolName,
+  ON_SEARCH,
+  resultImages,
+  resultText,
+} from './convert.js';
 import { promptCommand, promptText, type ServerPrompt } from './prompts.js';
 import { RESOURCE_TOOL, type ResourceRead, readResource, resourceTool } from './resources.js';
 import { cutAtWord, glmSchema, MAX_TOOL_DESCRIPTION } from './schema.js';
@@ -158,7 +166,7 @@ export class McpManager {
         schema: MCP_ARGS,
         parameters: glmSchema(info.inputSchema),
         kind: mcpKind(c.config.trust, info.hints),
-        ...(deferred ? { deferred } : {}),
+        ...(deferred ? { traits: ON_SEARCH } : {}),
         // The arguments leave for the server: asked about unless its config says `egress: true`.
         egress: (args: Record<string, unknown>) => [
           {
@@ -216,7 +224,7 @@ export class McpManager {
     const groups: ToolGroup[] = [...this.registered.keys()]
       .map((name) => ({
         name,
-        count: (this.registered.get(name) ?? []).filter((n) => this.registry!.get(n)?.deferred).length,
+        count: (this.registered.get(name) ?? []).filter((n) => this.registry!.isDeferred(n)).length,
       }))
       .filter((g) => g.count > 0);
     if (this.registry.pending)

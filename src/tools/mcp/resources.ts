@@ -12,7 +12,7 @@ import { untrusted, untrustedLine } from '../../support/untrusted.js';
 import type { AnyTool } from '../types.js';
 import type { McpConnection } from './connection.js';
 import { linkedSignal } from './connection.js';
-import { mcpToolName } from './convert.js';
+import { mcpToolName, ON_SEARCH } from './convert.js';
 
 /** At most this many resources (and as many templates) are listed: a folder server may hold thousands. */
 const MAX_LISTED = 200;
@@ -126,7 +126,7 @@ export function resourceTool(c: McpConnection, deferred: boolean): AnyTool {
     schema,
     // Reading a resource changes nothing; the uri the model composed still goes by the egress rule.
     kind: 'read',
-    ...(deferred ? { deferred } : {}),
+    ...(deferred ? { traits: ON_SEARCH } : {}),
     egress: (args: { uri?: string }) => [
       { kind: 'args', text: args.uri ?? '', to: `MCP ${c.name}`, trusted: c.config.egress === true },
     ],

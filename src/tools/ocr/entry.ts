@@ -3,6 +3,11 @@ import type { ToolEntry } from '../types.js';
 
 export const OCR_TOOL: ToolEntry = {
   name: 'ocr',
-  traits: { deferredAs: 'scans, images to text' },
+  traits: {
+    offer: { search: 'scans, images to text' },
+    readsFile: true,
+    action: 'tools.action.ocr',
+    verb: 'tools.verb.ocr',
+  },
   load: async ({ client }) => (await import('./ocr.js')).createOcrTool({ client }),
 };

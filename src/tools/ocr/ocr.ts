@@ -16,6 +16,7 @@ import { formatBytes, truncateText } from '../../support/text.js';
 import { untrusted } from '../../support/untrusted.js';
 import { resolveReadPath } from '../paths.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
+import { OCR_TOOL } from './entry.js';
 
 export const OCR_LIMITS = { imageBytes: 10 * 1024 * 1024, pdfBytes: 50 * 1024 * 1024, pages: 100 };
 export const MAX_RESULT_BYTES = 50 * 1024;
@@ -228,7 +229,8 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
   /** Files the person agreed to have read by OCR in this conversation. */
   const agreed = new Set<string>();
   return {
-    name: 'ocr',
+    name: OCR_TOOL.name,
+    traits: OCR_TOOL.traits,
     description: [
       'OCR a scan, image or PDF into Markdown with tables (text PDFs: file_read is cheaper).',
       `Image ≤ ${formatBytes(OCR_LIMITS.imageBytes)}; PDF ≤ ${formatBytes(OCR_LIMITS.pdfBytes)},`,
@@ -236,7 +238,6 @@ export function createOcrTool(deps: OcrToolDeps): Tool<typeof schema> {
     ].join(' '),
     schema,
     kind: 'read',
-    readsFile: true,
     // The file is uploaded to the platform's OCR: asked about unless the person named it.
     egress: (args) => [{ kind: 'upload', path: args.path, to: 'OCR service' }],
     label: (args) => args.path,

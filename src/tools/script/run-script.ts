@@ -15,6 +15,7 @@ import { formatBytes } from '../../support/text.js';
 import type { SandboxedResult } from '../shell/sandbox.js';
 import type { Assessment, ShellSettings, Tool, ToolContext, ToolResult } from '../types.js';
 import { ToolError } from '../types.js';
+import { MAX_OUTPUT_BYTES, SCRIPT_TOOL } from './entry.js';
 import {
   findInterpreter,
   INTERPRETERS,
@@ -26,7 +27,6 @@ import {
 } from './interpreters.js';
 import { newFiles, outputFiles, WORK_FOLDER, writeScript } from './scratch.js';
 
-export const MAX_OUTPUT_BYTES = 100 * 1024;
 /** Lines of the script shown in the approval before `v` shows the rest. */
 const SHOWN_LINES = 40;
 
@@ -49,7 +49,8 @@ const lines = (code: string) => code.replace(/\r\n?/g, '\n').replace(/\n$/, '').
 
 export function createScriptTool(settings: ShellSettings = DEFAULT_SETTINGS): Tool<typeof schema> {
   return {
-    name: 'run_script',
+    name: SCRIPT_TOOL.name,
+    traits: SCRIPT_TOOL.traits,
     description: [
       'Write a Python or Node (ES module) script and run it; the user sees the code and approves.',
       'For work a library does (openpyxl, python-docx, exceljs…). It runs in the current folder, sandboxed:',
@@ -60,7 +61,6 @@ export function createScriptTool(settings: ShellSettings = DEFAULT_SETTINGS): To
     // In the sandbox a script can do no more than file_write (new files in the output folder), so
     // --auto runs it; without one, `assess` says it must be asked every time.
     kind: 'risky',
-    maxResultBytes: MAX_OUTPUT_BYTES + 4096,
     label: (args) => `${args.name ?? 'script'}.${INTERPRETERS[args.language].ext}`,
     preview: (args) => {
       const all = lines(args.code);

@@ -20,6 +20,7 @@ import {
   ToolError,
   type ToolResult,
 } from '../types.js';
+import { MAX_OUTPUT_BYTES, SHELL_TOOL } from './entry.js';
 import { commandEnv } from './env.js';
 import { commandPreview } from './preview.js';
 import { BLOCKED, PROBE, sandboxRefusedWrite } from './read-only.js';
@@ -39,7 +40,6 @@ export { visible } from '../../support/sanitize.js';
 export const GRANT_WRITE_CWD = 'write-cwd';
 export const GRANT_NETWORK = 'network';
 
-export const MAX_OUTPUT_BYTES = 100 * 1024;
 export const DEFAULT_TIMEOUT_S = 30;
 
 const schema = z.object({
@@ -77,7 +77,8 @@ export function createShellTool(settings: ShellSettings = DEFAULT_SETTINGS): Too
 }
 
 const shell: Omit<Tool<typeof schema>, 'execute'> = {
-  name: 'shell',
+  name: SHELL_TOOL.name,
+  traits: SHELL_TOOL.traits,
   description: [
     'Run a command (sh; cmd.exe on Windows) here, no input. The user approves each: say what and why first.',
     'Destructive and indirect (eval, sh -c, pipe into a shell) commands are refused. Files: use file_*.',
@@ -85,8 +86,6 @@ const shell: Omit<Tool<typeof schema>, 'execute'> = {
   ].join(' '),
   schema,
   kind: 'shell',
-  // 100 KB of output plus the exit-code and marker lines.
-  maxResultBytes: MAX_OUTPUT_BYTES + 4096,
   label: (args) => {
     const line = visible(args.command.split('\n')[0] ?? '');
     return line.length > 60 ? `${line.slice(0, 57)}…` : line;

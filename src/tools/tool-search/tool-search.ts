@@ -85,7 +85,7 @@ function gist(description: string): string {
 export function createToolSearchTool(registry: ToolRegistry, groups: ToolGroup[]): Tool<typeof schema> {
   const listed = groups.map((g) => `${g.name} (${g.starting ? 'starting' : g.count})`).join(', ');
   const builtins = registry
-    .deferredBuiltins()
+    .searchPhrases()
     .map((b) => `${b.name} (${b.phrase})`)
     .join(', ');
   const what = [builtins, listed && `MCP servers ${listed} (query a server's name to list its tools)`]
@@ -140,7 +140,7 @@ function search(registry: ToolRegistry, args: z.infer<typeof schema>): { text: s
  */
 export function offerToolSearch(registry: ToolRegistry, groups: ToolGroup[]): void {
   if (registry.has(TOOL_SEARCH)) registry.unregister(TOOL_SEARCH);
-  if (groups.length || registry.deferredBuiltins().length) {
+  if (groups.length || registry.searchPhrases().length) {
     registry.register(createToolSearchTool(registry, groups));
   }
 }

@@ -15,6 +15,7 @@ import { formatBytes, truncateText } from '../../support/text.js';
 import { untrusted } from '../../support/untrusted.js';
 import { ALWAYS_SITE, type Tool, type ToolContext, ToolError } from '../types.js';
 import { contentKind, decodeBody, htmlTitle, htmlToMarkdown, mimeOf } from './content.js';
+import { WEB_FETCH_TOOL } from './entries.js';
 import { type Connector, type HopResponse, pinnedConnector } from './http-pinned.js';
 import type { Resolver } from './ssrf.js';
 
@@ -269,7 +270,8 @@ export async function renderPage(
 
 export function createWebFetch(deps: WebFetchDeps = {}): Tool<typeof schema> {
   return {
-    name: 'web_fetch',
+    name: WEB_FETCH_TOOL.name,
+    traits: WEB_FETCH_TOOL.traits,
     description: [
       'Fetch a public http(s) page as text (HTML as Markdown), no binaries or private addresses.',
       `≤ ${formatBytes(MAX_RESULT_BYTES)}.`,

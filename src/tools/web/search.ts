@@ -10,6 +10,7 @@ import type { PlatformClient } from '../../llm/types.js';
 import { t } from '../../support/i18n/index.js';
 import { untrusted } from '../../support/untrusted.js';
 import { type Tool, type ToolContext, ToolError } from '../types.js';
+import { WEB_SEARCH_TOOL } from './entries.js';
 
 const RECENCY = ['oneDay', 'oneWeek', 'oneMonth', 'oneYear', 'noLimit'] as const;
 
@@ -98,7 +99,8 @@ export interface WebSearchToolDeps {
 
 export function createWebSearchTool({ client }: WebSearchToolDeps): Tool<typeof schema> {
   return {
-    name: 'web_search',
+    name: WEB_SEARCH_TOOL.name,
+    traits: WEB_SEARCH_TOOL.traits,
     description: 'Search the web for current facts: numbered sources with links, cite only those.',
     schema,
     kind: 'read',

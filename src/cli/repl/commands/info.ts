@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { SessionGrants } from '../../../agent/permissions.js';
 import { getLanguage, t } from '../../../support/i18n/index.js';
 import { readStandingKey, showWords } from '../../../tools/standing.js';
 import { allowRulesLine } from '../../allow-text.js';
@@ -40,8 +41,8 @@ const status: SlashCommand = {
       [t('repl.status.instructions'), s.instructionFiles?.join(', ') || t('repl.status.noInstructions')],
       [t('repl.status.messages'), messagesText(ctx.chat)],
       [t('repl.status.usage'), usageSummary(ctx.chat.deps.usage) ?? '-'],
-      [t('repl.status.allowed'), allowedText(ctx.chat.deps.webGrants?.standing)],
-      [t('allow.status'), allowRulesLine(ctx.chat.deps.webGrants?.rules ?? [])],
+      [t('repl.status.allowed'), allowedText(ctx.chat.deps.grants)],
+      [t('allow.status'), allowRulesLine(ctx.chat.deps.grants?.rules ?? [])],
     ];
     ctx.print(
       columns(
@@ -64,9 +65,9 @@ function messagesText(chat: SlashContext['chat']): string {
 }
 
 /** The standing approvals of the session ("a" answered): shell prefixes and commands, MCP tools. */
-function allowedText(standing: ReadonlySet<string> | undefined): string {
+function allowedText(grants: SessionGrants | undefined): string {
   const shown: string[] = [];
-  for (const key of standing ?? []) {
+  for (const key of [...(grants?.shell ?? []), ...(grants?.mcp ?? [])]) {
     const grant = readStandingKey(key);
     if (grant?.kind === 'tool') shown.push(t('repl.status.allowedTool', { tool: grant.tool }));
     else if (grant?.kind === 'prefix')

@@ -115,7 +115,7 @@ const run: SlashCommand = {
           stderr: err,
           llm: ctx.chat.deps.llm,
           folder,
-          webGrants: ctx.chat.deps.webGrants,
+          grants: ctx.chat.deps.grants,
           ...(ctx.client ? { client: ctx.client } : {}),
         });
         if (!ctx.renderRun) throw new Error('/run needs the REPL renderer');
