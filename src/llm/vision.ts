@@ -57,7 +57,7 @@ export async function imagePart(path: string, display = path): Promise<ImageAtta
     });
   }
   const data = await readFile(path);
-  const kind = sniffFile(data.subarray(0, 64));
+  const kind = sniffFile(data.subarray(0, 64), { weak: true, pdfAfterJunk: true });
   if (kind !== 'png' && kind !== 'jpeg') {
     throw new ZhiError({
       kind: 'usage',

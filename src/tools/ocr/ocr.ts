@@ -126,7 +126,7 @@ async function sniffPath(abs: string): Promise<FileKind> {
   try {
     const head = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await fh.read(head, 0, SNIFF_BYTES, 0);
-    return sniffFile(head.subarray(0, bytesRead));
+    return sniffFile(head.subarray(0, bytesRead), { weak: true, pdfAfterJunk: true });
   } finally {
     await fh.close();
   }

@@ -1,8 +1,9 @@
 /**
- * Text or binary? Known file signatures (images, PDF, ZIP, old Office, archives, programs,
- * media) and a share of control characters tell; charset.ts decides the encoding of text.
+ * Text or binary? Known file signatures (support/filetype.ts: images, PDF, ZIP, old Office,
+ * archives, programs, media) and a share of control characters tell; charset.ts decides the encoding of text.
  */
 
+import { type FileKind, sniffFile, weakKind } from '../../../support/filetype.js';
 import { bomEncoding, decodeBytes, detectEncoding, guessWide, type TextEncodingName } from './charset.js';
 
 export type { TextEncodingName } from './charset.js';
@@ -26,53 +27,35 @@ export type BinaryKind =
   | 'media'
   | 'binary';
 
-const SIGNATURES: [BinaryKind, number[], number?][] = [
-  ['image', [0x89, 0x50, 0x4e, 0x47]], // PNG
-  ['image', [0xff, 0xd8, 0xff]], // JPEG
-  ['image', [0x47, 0x49, 0x46, 0x38]], // GIF8
-  ['image', [0x42, 0x4d], -1], // BMP (weak: only with other binary evidence)
-  ['image', [0x49, 0x49, 0x2a, 0x00]], // TIFF
-  ['image', [0x4d, 0x4d, 0x00, 0x2a]],
-  ['pdf', [0x25, 0x50, 0x44, 0x46, 0x2d]], // %PDF-
-  ['zip', [0x50, 0x4b, 0x03, 0x04]],
-  ['zip', [0x50, 0x4b, 0x05, 0x06]],
-  ['old-office', [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]],
-  ['archive', [0x1f, 0x8b]], // gzip
-  ['archive', [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]], // 7z
-  ['archive', [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07]], // Rar!
-  ['executable', [0x7f, 0x45, 0x4c, 0x46]], // ELF
-  ['executable', [0x4d, 0x5a], -1], // MZ (weak)
-  ['executable', [0xcf, 0xfa, 0xed, 0xfe]], // Mach-O
-  ['media', [0x49, 0x44, 0x33]], // ID3 (mp3)
-  ['media', [0x4f, 0x67, 0x67, 0x53]], // Ogg
-];
+/** The family of a signature's kind, as a refusal names it; undefined for what may be text (SVG). */
+const FAMILY: Record<FileKind, BinaryKind | undefined> = {
+  png: 'image',
+  jpeg: 'image',
+  gif: 'image',
+  webp: 'image',
+  bmp: 'image',
+  tiff: 'image',
+  heic: 'image',
+  avif: 'image',
+  svg: undefined,
+  pdf: 'pdf',
+  zip: 'zip',
+  ole: 'old-office',
+  archive: 'archive',
+  executable: 'executable',
+  media: 'media',
+  other: undefined,
+};
 
-function startsWith(buf: Uint8Array, sig: number[]): boolean {
-  if (buf.length < sig.length) return false;
-  return sig.every((b, i) => buf[i] === b);
-}
-
-/** The kind of binary file the bytes start with, if they carry a known signature. */
+/** The kind of binary file the bytes start with, if they carry a known signature (support/filetype.ts). */
 export function sniffBinary(buf: Uint8Array): BinaryKind | undefined {
-  for (const [kind, sig, weak] of SIGNATURES) {
-    if (weak === -1) continue;
-    if (startsWith(buf, sig)) return kind;
-  }
-  // RIFF….WEBP / WAVE / AVI, and ISO media (mp4, mov, heic): "ftyp" at offset 4.
-  if (startsWith(buf, [0x52, 0x49, 0x46, 0x46]) && buf.length >= 12) {
-    const tag = String.fromCharCode(...buf.subarray(8, 12));
-    return tag === 'WEBP' ? 'image' : 'media';
-  }
-  if (buf.length >= 12 && String.fromCharCode(...buf.subarray(4, 8)) === 'ftyp') {
-    const brand = String.fromCharCode(...buf.subarray(8, 12));
-    return /^(heic|heix|mif1|avif)/.test(brand) ? 'image' : 'media';
-  }
-  return undefined;
+  return FAMILY[sniffFile(buf)];
 }
 
+/** A weak signature (`BM`, `MZ`): asked only once the bytes look binary for another reason. */
 export function weakSignature(buf: Uint8Array): BinaryKind | undefined {
-  for (const [kind, sig, weak] of SIGNATURES) if (weak === -1 && startsWith(buf, sig)) return kind;
-  return undefined;
+  const kind = weakKind(buf);
+  return kind ? FAMILY[kind] : undefined;
 }
 
 /**
