@@ -27,7 +27,7 @@ const NOT_TOOL_NAMES = [
   { file: 'src/cli/allow-text.ts', name: 'shell', why: 'an allow rule kind' },
   { file: 'src/cli/commands/config-allow.ts', name: 'shell', why: 'an allow rule kind' },
   { file: 'src/agent/allow-rules.ts', name: 'shell', why: "an allow rule kind and the tool kind 'shell'" },
-  { file: 'src/agent/tool-calls.ts', name: 'shell', why: "the tool kind 'shell' (asked every time)" },
+  { file: 'src/agent/call-decision.ts', name: 'shell', why: "the tool kind 'shell' (asked every time)" },
 ];
 
 /** Folders and files that only show names (the catalogue, the page) or own them (tools/). */

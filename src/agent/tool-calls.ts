@@ -5,57 +5,30 @@
 import type { ToolCall, ToolMessage } from '../llm/types.js';
 import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
-import { type Params, t } from '../support/i18n/index.js';
+import { t } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
-import { visible } from '../support/sanitize.js';
 import { truncateText } from '../support/text.js';
+import { type AnyTool, type ToolContext, ToolError, traitsOfTool, type WrittenFile } from '../tools/types.js';
+import type { AgentDeps, AgentOptions } from './agent-deps.js';
+import { decideCall } from './call-decision.js';
 import {
-  ALWAYS_SITE,
-  ALWAYS_STANDING,
-  type AnyTool,
-  type Assessment,
-  type Notice,
-  type ToolContext,
-  ToolError,
-  traitsOfTool,
-  type WrittenFile,
-} from '../tools/types.js';
-import { ruleCover } from './allow-rules.js';
-import {
-  decideEgress,
-  type EgressVerdict,
-  egressFacts,
-  egressQuestion,
-  mayReach,
-  recordSent,
-} from './egress.js';
+  type CallOutcome,
+  type CallSlot,
+  failure,
+  noticeText,
+  type Prepared,
+  type RunParts,
+} from './call-parts.js';
+import { mayReach } from './egress.js';
 import type { AgentResult, RunEvent } from './events.js';
-import type { AgentDeps, AgentOptions } from './loop.js';
-import { decide, siteHost, standingGrants } from './permissions.js';
 import { AsyncQueue } from './queue.js';
-import { defaultPreview, parseArgs } from './tool-args.js';
+import { parseArgs } from './tool-args.js';
 import { hookBlocked, tellHook } from './tool-hooks.js';
+
+export { noticeText } from './call-parts.js';
 
 /** The default cap on what the model gets back from one tool call. */
 export const MAX_RESULT_BYTES = 50 * 1024;
-
-interface CallOutcome {
-  content: string;
-  ok: boolean;
-  /** A successful call of a tool that reads one file (its `readsFile`). */
-  filesRead: number;
-  filesWritten: WrittenFile[];
-  /** Lines the tool wants the person to see (a search's sources). */
-  display?: string[];
-}
-
-/** One call's place in its response, and where its events go. */
-interface CallSlot {
-  call: ToolCall;
-  index: number;
-  total: number;
-  emit: (ev: RunEvent) => void;
-}
 
 /**
  * Run one response's tool calls. Consecutive read-only calls run in parallel; the others one at
@@ -119,13 +92,6 @@ function parallelGroups(calls: ToolCall[], deps: AgentDeps): number[][] {
   return groups;
 }
 
-interface RunParts {
-  deps: AgentDeps;
-  opts: AgentOptions;
-  signal: AbortSignal;
-  clock: () => number;
-}
-
 /** One tool call: prepare (find, parse, label) → decide (assess, policy, ask) → execute → finalize. */
 async function runOne(slot: CallSlot, run: RunParts): Promise<CallOutcome> {
   // Restarted after a permission question, so durations never include the person's thinking time.
@@ -166,10 +132,6 @@ async function awaitPending(slot: CallSlot, deps: AgentDeps): Promise<void> {
   for (const message of warnings) slot.emit({ type: 'warning', message });
 }
 
-type Prepared =
-  | { name: string; label: string; tool: AnyTool; args: unknown }
-  | { name: string; label: string; error: string };
-
 /** Find the tool and check the arguments against its schema; the label is what lines show. */
 function prepare(call: ToolCall, deps: AgentDeps): Prepared {
   const name = call.function.name;
@@ -187,10 +149,6 @@ function prepare(call: ToolCall, deps: AgentDeps): Prepared {
     label = name;
   }
   return { name, label, tool, args: parsed.value };
-}
-
-function failure(content: string): CallOutcome {
-  return { content: `Error: ${content}`, ok: false, filesRead: 0, filesWritten: [] };
 }
 
 function end(slot: CallSlot, prep: Prepared, outcome: CallOutcome, durationMs: number): CallOutcome {
@@ -238,126 +196,6 @@ function toolContext(slot: CallSlot, run: RunParts, files: WrittenFile[]): ToolC
   };
 }
 
-/**
- * The tool's own assessment, then the one permission policy, then (when it says ask) the person.
- * Without an outcome the call may run (`asked`: a person said yes); otherwise the outcome stands for it.
- */
-async function decideCall(
-  prep: Extract<Prepared, { tool: AnyTool }>,
-  ctx: ToolContext,
-  slot: CallSlot,
-  run: RunParts,
-): Promise<{ outcome?: CallOutcome; asked?: boolean }> {
-  const { tool, name, args } = prep;
-  const { deps, signal } = run;
-  const id = slot.call.id;
-  const limited = deps.guard?.(name, args);
-  if (limited) {
-    const notice = noticeText(limited.notice);
-    slot.emit({ type: 'permission', id, name, decision: 'refused', reason: limited.reason, notice });
-    return { outcome: failure(t('agent.tool.refused', { reason: limited.reason }, 'en')) };
-  }
-  const outbound = tool.egress?.(args) ?? [];
-  const egress = outbound.length ? decideEgress(outbound, egressFacts(deps.grants?.web)) : undefined;
-  if (egress?.kind === 'secret') {
-    const reason = t('agent.tool.egressSecret', { name }, 'en');
-    const notice = noticeText({ key: 'safety.egress.secret', params: { name } });
-    slot.emit({ type: 'permission', id, name, decision: 'refused', reason, notice });
-    return { outcome: failure(t('agent.tool.refused', { reason }, 'en')) };
-  }
-  let assessment: Assessment;
-  try {
-    assessment = (await tool.assess?.(args, ctx)) ?? {};
-  } catch (err) {
-    // A call that cannot work (a name no system can store) fails before anyone is asked.
-    if (!(err instanceof ToolError)) throw err;
-    if (err.notice) slot.emit({ type: 'warning', message: noticeText(err.notice) });
-    return { outcome: failure(err.message) };
-  }
-  if (assessment.refuse) {
-    slot.emit({ type: 'permission', id, name, decision: 'refused', reason: assessment.refuse });
-    return { outcome: failure(t('agent.tool.refused', { reason: assessment.refuse }, 'en')) };
-  }
-  const sendsOut = egress?.kind === 'ask';
-  // A call the tool says must be asked (a script with no sandbox) is asked like a shell command.
-  const kind = assessment.asks ? 'shell' : tool.kind;
-  const covers = assessment.asks
-    ? { call: false, sending: false }
-    : ruleCover(deps.grants?.rules, { name, kind, assessment, outbound });
-  const decision = decide(kind, run.opts.mode, deps.prompter.interactive, sendsOut, covers);
-  const sent = () => {
-    recordSent(deps.grants?.web, egress);
-    return {};
-  };
-  if (decision === 'allow') return sent();
-  if (decision === 'deny') return { outcome: denied(slot, name, egress) };
-  // "Always" was answered for this tool or command prefix earlier in the session: the person's
-  // own rule for it (an MCP tool's arguments included; web addresses and searches offer none).
-  const standing = assessment.standing;
-  const always = standing && deps.grants ? standingGrants(deps.grants, standing) : undefined;
-  if (standing && always?.has(standing.key)) return sent();
-  const choices = [
-    ...(assessment.choices ?? []),
-    ...(standing && always ? [{ key: 'a', label: standing.label, grant: ALWAYS_STANDING }] : []),
-  ];
-  const question = egress?.kind === 'ask' ? egressQuestion(egress.sending) : undefined;
-  const warning = [question?.warning, assessment.warning].filter(Boolean).join(' ');
-  const preview = [
-    tool.preview?.(args, ctx) ?? defaultPreview(args),
-    ...(assessment.shows ?? []),
-    ...(question?.decoded ?? []),
-  ];
-  const answer = await deps.prompter.confirmTool(
-    {
-      name,
-      kind: tool.kind,
-      args,
-      preview: preview.join('\n'),
-      ...(warning ? { warning } : {}),
-      ...(assessment.summary ? { summary: assessment.summary } : {}),
-      ...(choices.length ? { choices } : {}),
-      ...(assessment.full ? { full: assessment.full } : {}),
-    },
-    signal,
-  );
-  const yes = answer !== false;
-  // Only grants that were offered count: a prompter cannot invent a wider sandbox.
-  if (typeof answer === 'object') {
-    const offered = new Set(choices.map((c) => c.grant));
-    ctx.granted = answer.grants.filter((g) => offered.has(g));
-  }
-  if (signal.aborted) return { outcome: { ...failure(''), content: t('agent.tool.interrupted', {}, 'en') } };
-  slot.emit({ type: 'permission', id, name, decision: yes ? 'allowed' : 'denied' });
-  if (!yes) return { outcome: failure(t('agent.tool.denied', {}, 'en')) };
-  // "Always for this site": later fetches from the same host that carry no data run unasked.
-  const host = outbound.find((o) => o.kind === 'url');
-  const hostName = host?.kind === 'url' ? siteHost(host.url) : undefined;
-  if (hostName && ctx.granted?.includes(ALWAYS_SITE)) deps.grants?.web.hosts.add(hostName);
-  if (standing && ctx.granted?.includes(ALWAYS_STANDING)) always?.add(standing.key);
-  sent();
-  return { asked: true };
-}
-
-/** Nobody can be asked: the call is denied, the model told in English, the person in their language. */
-function denied(slot: CallSlot, name: string, egress: EgressVerdict | undefined): CallOutcome {
-  const id = slot.call.id;
-  if (egress?.kind === 'ask') {
-    const first = egress.sending[0]!;
-    const what = `${first.decoded ?? first.data} (to ${first.to})`;
-    const reason = t('agent.tool.egressNoTerminal', { what }, 'en');
-    const hint = t(`safety.egress.hint.${first.kind}`);
-    const notice = noticeText({
-      key: 'safety.egress.noTerminal',
-      params: { name, to: first.to, data: first.decoded ?? first.data, hint },
-    });
-    slot.emit({ type: 'permission', id, name, decision: 'denied', reason, notice });
-    return failure(reason);
-  }
-  const reason = t('agent.tool.noTerminal', {}, 'en');
-  slot.emit({ type: 'permission', id, name, decision: 'denied', reason, code: 'no_terminal' });
-  return failure(reason);
-}
-
 /** Run the tool; a throw becomes an error result the model can read, a long result is capped. */
 async function execute(
   prep: Extract<Prepared, { tool: AnyTool }>,
@@ -397,12 +235,4 @@ async function execute(
     const message = err instanceof Error ? err.message : String(err);
     return failure(t('agent.tool.threw', { name, message }, 'en'));
   }
-}
-
-/** A refusal for the person, in their language; parameters (paths, URLs) came from the model. */
-export function noticeText(notice: Notice): string {
-  const params: Params = {};
-  for (const [k, v] of Object.entries(notice.params ?? {}))
-    params[k] = typeof v === 'string' ? visible(v) : v;
-  return t(notice.key, params);
 }
