@@ -10,7 +10,7 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, relative, sep } from 'node:path';
-import { ToolError } from './types.js';
+import { type PathsNamed, ToolError } from './types.js';
 
 /** Why a path is out of scope; each has a catalogue key `safety.scope.<why>`. */
 export type ScopeReason = 'hidden' | 'vcs' | 'state' | 'home_dot';
@@ -60,7 +60,7 @@ export function scopeReason(root: string, abs: string, home = homedir()): ScopeR
  * run` argument): the scope rule lets exactly these through. Compared as typed, relative to the
  * working folder (`./` and a trailing `/` dropped), or absolute.
  */
-export class NamedPaths {
+export class NamedPaths implements PathsNamed {
   private readonly named = new Set<string>();
 
   /** Every word of a person's text that could be a path (`@` and surrounding quotes dropped). */

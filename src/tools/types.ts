@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { PlatformClient, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
-import type { NamedPaths } from './scope.js';
 
 /**
  * read: never changes anything · risky: creates something (asks in approve mode) · shell: always
@@ -182,7 +181,16 @@ export interface ToolContext {
    * The paths the person named (in a message, as a skill input): hidden files, VCS internals and
    * state files among them may be read (tools/scope.ts). Absent: none may.
    */
-  named?: NamedPaths;
+  named?: PathsNamed;
+}
+
+/** The paths a person named this session (NamedPaths in tools/scope.ts keeps them). */
+export interface PathsNamed {
+  /** Every path-like word of a text the person typed. */
+  addText(text: string): void;
+  add(path: string): void;
+  /** Whether the person named this path (as shown, or resolved). */
+  has(display: string, abs?: string): boolean;
 }
 
 export interface ToolResult {
