@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ChatSession } from '../../agent/chat.js';
 import type { AgentResult, RunEvent } from '../../agent/events.js';
@@ -12,24 +11,22 @@ import { nearest } from '../../support/suggest.js';
 import type { Asker } from '../ask.js';
 import type { BuiltChat } from '../chat.js';
 import type { AppContext } from '../context.js';
-import type { ChatMcp } from '../mcp/chat.js';
 import { drawRun, runRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import type { ReplRenderer } from '../render/repl-renderer.js';
 import { fitLines } from '../render/width.js';
-import { chatModel } from '../settings.js';
 import { editorAsker } from './ask.js';
+import { mcpPrompts } from './commands/mcp-prompts.js';
 import type { ReplState, SlashCommand, SlashContext } from './commands/types.js';
-import { complete } from './complete.js';
 import { editInEditor } from './edit-external.js';
-import { type EditorStreams, LineEditor } from './editor.js';
+import type { EditorStreams, LineEditor } from './editor.js';
 import type { History } from './history.js';
 import { bangCommand, classify, slashForm } from './input.js';
 import { dedupeCommands, type Lazy, once, TypingWork } from './lazy.js';
 import type { MessageSender } from './message.js';
-import { modeName } from './mode-name.js';
+import { promptText, statusLineText, welcomeText } from './prompt-line.js';
 import { replPrompter } from './prompter.js';
-import { statusText } from './status.js';
+import { replEditor } from './repl-editor.js';
 import { goodbyeLines } from './usage-text.js';
 
 /** The streams of a REPL: keys in, the prompt and progress (stderr), the answers (stdout). */
@@ -118,12 +115,8 @@ export class Repl {
       loadMore: () => this.messages(),
       redraw: () => this.editor.redraw(),
     });
-    this.editor = new LineEditor(io, {
-      history,
+    this.editor = replEditor(io, history, ctx, {
       prompt: () => this.prompt(),
-      continuation: ctx.err.dim('… '),
-      bracketedPaste: Boolean(io.output.isTTY) && ctx.env.TERM !== 'dumb',
-      searchPrompt: (query, failed) => t(failed ? 'repl.searchFailed' : 'repl.search', { query }),
       status: () => this.statusLine(),
       externalEdit: (text) => this.externalEdit(text),
       onTypeahead: (text) => {
@@ -131,17 +124,8 @@ export class Repl {
         this.renderer?.setTypeahead(text);
       },
       onTyping: () => this.typing.typed(),
-      completer: async (line) => {
-        const slash = await this.slashContext();
-        // `/mcp__` before the first message: the servers start now, their prompts complete once up.
-        if (line.startsWith('/mcp__')) void slash.mcp?.ensure().catch(() => undefined);
-        return complete(line, {
-          commands: slash.commands ?? (await this.loadCommands()),
-          ctx: slash,
-          cwd: ctx.cwd,
-          home: ctx.env.HOME || homedir(),
-        });
-      },
+      slashContext: () => this.slashContext(),
+      loadCommands: () => this.loadCommands(),
     });
   }
 
@@ -195,20 +179,12 @@ export class Repl {
   }
 
   private prompt(): string {
-    const text = `zhi [${modeName(this.mode)}]> `;
-    const style = this.ctx.err;
-    if (!style.enabled) return text;
-    return this.mode === 'auto' ? style.yellow(style.bold(text)) : style.cyan(style.bold(text));
+    return promptText(this.mode, this.ctx.err);
   }
 
   private statusLine(): string | undefined {
     if (!this.display.statusLine || !this.io.output.isTTY) return undefined;
-    const fallback = {
-      model: chatModel(this.ctx).model,
-      mode: this.mode,
-      currency: this.ctx.platform.currency,
-    };
-    return this.ctx.err.dim(statusText(this.chat, fallback));
+    return statusLineText(this.ctx, this.chat, this.mode);
   }
 
   /** Ctrl+X Ctrl+E and /editor: the person's editor has the terminal until it closes. */
@@ -286,12 +262,7 @@ export class Repl {
   }
 
   welcome(): void {
-    const line = t('repl.welcome', {
-      version: __ZHI_VERSION__,
-      model: this.chat?.settings.model ?? chatModel(this.ctx).model,
-      mode: modeName(this.mode),
-    });
-    this.io.output.write(`${fitLines(this.ctx.err.dim(line), this.columns())}\n`);
+    this.io.output.write(`${fitLines(welcomeText(this.ctx, this.chat, this.mode), this.columns())}\n`);
   }
 
   async run(): Promise<ExitCodeValue> {
@@ -413,11 +384,4 @@ export class Repl {
       this.renderer = undefined;
     }
   }
-}
-
-/** The slash commands of the MCP prompts of the servers that are up (none before they start). */
-async function mcpPrompts(mcp: ChatMcp | undefined): Promise<SlashCommand[]> {
-  if (!mcp?.manager()) return [];
-  const { mcpPromptCommands } = await import('./commands/mcp.js');
-  return mcpPromptCommands(mcp);
 }
