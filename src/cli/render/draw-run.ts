@@ -20,6 +20,13 @@ export function richTerminal(ctx: AppContext): boolean {
   return ctx.stdoutIsTTY && ctx.stderrIsTTY && ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb';
 }
 
+let rendererModule: Promise<typeof import('./repl-renderer.js')> | undefined;
+/** The Markdown renderer (marked): loaded after the prompt shows, never before. */
+export function loadRenderer(): Promise<typeof import('./repl-renderer.js')> {
+  rendererModule ??= import('./repl-renderer.js');
+  return rendererModule;
+}
+
 /**
  * The renderer for these streams: rich on a colour terminal that can move the cursor, plain on
  * one that cannot (blocks printed once, as without colour), pipe when stdout is not a terminal.
@@ -29,7 +36,7 @@ export async function runRenderer(
   streams: RunStreams,
   o: { verbose: () => boolean; animate?: boolean; oneShot?: boolean },
 ): Promise<ReplRenderer> {
-  const { ReplRenderer } = await import('./repl-renderer.js');
+  const { ReplRenderer } = await loadRenderer();
   const { stdout } = streams;
   const drawable = ctx.out.enabled && ctx.err.enabled && ctx.env.TERM !== 'dumb';
   return new ReplRenderer({

@@ -2,6 +2,7 @@ import type { ChatSession } from '../../agent/chat.js';
 import { estimateToolsTokens } from '../../agent/tokens.js';
 import type { BuiltChat } from '../chat.js';
 import { firstKey } from '../first-key.js';
+import { loadRenderer } from '../render/draw-run.js';
 import type { SlashCommand } from './commands/types.js';
 import { KeepWarm } from './keep-warm.js';
 
@@ -16,13 +17,6 @@ export function once<T>(value: Lazy<T>): () => Promise<T> {
     p ??= (value as () => Promise<T>)();
     return p;
   };
-}
-
-let rendererModule: Promise<typeof import('../render/repl-renderer.js')> | undefined;
-/** The Markdown renderer (marked): loaded after the prompt shows, never before. */
-export function loadRenderer(): Promise<typeof import('../render/repl-renderer.js')> {
-  rendererModule ??= import('../render/repl-renderer.js');
-  return rendererModule;
 }
 
 /** Later command modules override earlier ones of the same name (a richer /usage, say). */

@@ -16,12 +16,12 @@ import { log } from '../../support/log.js';
 import type { Asker } from '../ask.js';
 import type { BuiltChat } from '../chat.js';
 import type { AppContext } from '../context.js';
+import { loadRenderer } from '../render/draw-run.js';
 import { formatError, formatWarning } from '../render/error.js';
 import { attachMark } from '../render/symbols.js';
 import { type Attachments, attachFromMessage, buildContent, emptyAttachments } from './attach/attach.js';
 import { makeAttachEnv } from './attach/env.js';
 import { findMistyped, mistypedWarning } from './attach/mistyped.js';
-import { loadRenderer } from './lazy.js';
 import { snapshot, usageSince } from './usage-delta.js';
 
 /** What the REPL lends a message: its streams, chat, questions, Ctrl+C and drawing. */

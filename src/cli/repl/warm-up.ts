@@ -1,8 +1,8 @@
 import type { ChatSession } from '../../agent/chat.js';
 import { MessageAccumulator } from '../../llm/accumulate.js';
 import { readStream } from '../../llm/response.js';
+import { loadRenderer } from '../render/draw-run.js';
 import { makeStyle } from '../render/style.js';
-import { loadRenderer } from './lazy.js';
 import { looksSecret } from './secrets.js';
 
 /** An answer with what answers hold: a heading, emphasis, code, a link, a list, a table, a code block. */
