@@ -95,7 +95,7 @@ for (const file of files) {
 // the syntax tree, whatever the switched value is called: a switch over `X.type` whose cases
 // are mostly event types (two or more `type` members of the event unions) is an event switch.
 const ts = (await import('typescript')).default;
-const EVENT_FILES = ['agent/events.ts', 'agent/batch/events.ts'].map((f) => join(src, f));
+const EVENT_FILES = ['agent/events.ts', 'agent/folder/events.ts'].map((f) => join(src, f));
 const eventTypes = new Set();
 for (const file of EVENT_FILES) {
   const tree = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);

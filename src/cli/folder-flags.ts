@@ -1,4 +1,4 @@
-import { DEFAULT_JOBS } from '../agent/batch/pool.js';
+import { DEFAULT_JOBS } from '../agent/folder/pool.js';
 import type { Skill } from '../skills/schema.js';
 import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { placed, planOutputs } from '../../src/agent/batch/preflight.js';
+import { placed, planOutputs } from '../../src/agent/folder/preflight.js';
 import type { SkillRunRequest } from '../../src/agent/skills/run.js';
 
 const dir = '/work/in';

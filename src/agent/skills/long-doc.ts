@@ -21,10 +21,10 @@ import { displayPath } from '../../tools/paths.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
+import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './combine-rounds.js';
 import { type PieceRun, runPieces } from './long-doc-parts.js';
 import { type LongSource, openLongSource } from './long-source.js';
 import { PartStore } from './part-store.js';
-import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './rounds.js';
 import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
@@ -175,7 +175,7 @@ export async function* mapLongDocument(
 
 /**
  * The parts' results, combined a group at a time until all of them fit in one message of at most
- * `max` bytes (rounds.ts): every combining request is as bounded as a part. Each round's results
+ * `max` bytes (combine-rounds.ts): every combining request is as bounded as a part. Each round's results
  * are kept like the parts', and read from the store when a request is built.
  */
 async function* combineParts(

@@ -11,9 +11,9 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Skill } from '../../skills/schema.js';
 import { displayPath } from '../../tools/paths.js';
-import { folderOptions, runOutputDir } from '../batch/folder-options.js';
-import { fingerprint, manifestPath, RunManifest } from '../batch/manifest.js';
-import { RunLock } from '../batch/run-lock.js';
+import { folderOptions, runOutputDir } from '../folder/folder-options.js';
+import { fingerprint, manifestPath, RunManifest } from '../folder/manifest.js';
+import { RunLock } from '../folder/run-lock.js';
 import type { SkillRunRequest, SkillRuntime } from './run.js';
 import type { StepOutcome } from './steps.js';
 

@@ -7,12 +7,12 @@ import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
 import type { WrittenFile } from '../../tools/types.js';
-import { gated } from '../batch/call-gate.js';
-import { runOutputDir } from '../batch/folder-options.js';
-import { runFolder } from '../batch/folder-run.js';
-import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../batch/pool.js';
-import { skippedFiles, skippedList } from '../batch/skipped.js';
 import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
+import { gated } from '../folder/call-gate.js';
+import { runOutputDir } from '../folder/folder-options.js';
+import { runFolder } from '../folder/folder-run.js';
+import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../folder/pool.js';
+import { skippedFiles, skippedList } from '../folder/skipped.js';
 import type { SkillRunRequest, SkillRuntime } from './run.js';
 import { StepRecord } from './step-record.js';
 
@@ -213,7 +213,7 @@ export function outputsToSkip(dir: string, outputDir: string): string[] {
   return inside ? [] : [out];
 }
 
-/** A folder given for a one-file input: run the whole skill per file, several at once (batch/folder-run.ts). */
+/** A folder given for a one-file input: run the whole skill per file, several at once (folder/folder-run.ts). */
 export async function* runPerFile(
   run: StepFn,
   req: SkillRunRequest,

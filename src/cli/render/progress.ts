@@ -1,5 +1,5 @@
-import type { FolderEvent, SkippedFiles } from '../../agent/batch/events.js';
-import { skipReason } from '../../agent/batch/skipped.js';
+import type { FolderEvent, SkippedFiles } from '../../agent/folder/events.js';
+import { skipReason } from '../../agent/folder/skipped.js';
 import { batchStatusText } from '../../llm/batch.js';
 import { formatCost } from '../../llm/models.js';
 import type { Currency } from '../../llm/platforms.js';

@@ -12,11 +12,8 @@ import type { Skill, SkillArg } from '../../skills/schema.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
-import { fitBytes } from '../skills/combine-results.js';
-import { folderInputs } from '../skills/gather.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import { StepRecord } from '../skills/step-record.js';
 import { estimateTextTokens } from '../tokens.js';
+import { fitBytes } from './combine-results.js';
 import {
   addTokens,
   callsOf,
@@ -25,6 +22,9 @@ import {
   estimateFiles,
   MAX_RESULT_BYTES,
 } from './dry-run.js';
+import { folderInputs } from './gather.js';
+import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import { StepRecord } from './step-record.js';
 
 type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 

@@ -33,8 +33,8 @@ import { readWhole } from '../../llm/response.js';
 import type { ChatRequest, LlmClient, PlatformClient, StreamEvent } from '../../llm/types.js';
 import { ZhiError } from '../../support/errors.js';
 import type { RunEvent } from '../events.js';
+import type { BatchRecord, RunManifest } from '../folder/manifest.js';
 import { AnswerStore } from './answer-store.js';
-import type { BatchRecord, RunManifest } from './manifest.js';
 import { type Answer, batchEvent, collectAnswers, pollJobs, recordJob } from './round-jobs.js';
 
 /** Once every running file waits, a moment for calls made at the same time to join the round. */

@@ -6,13 +6,13 @@ import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { traitsOf } from '../../tools/index.js';
 import type { AgentResult, RunEvent } from '../events.js';
+import type { FolderEvent } from '../folder/events.js';
+import { folderOptions } from '../folder/folder-options.js';
+import type { RunManifest } from '../folder/manifest.js';
 import { AsyncQueue } from '../queue.js';
 import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { AnswerStore } from './answer-store.js';
 import { CapturingClient } from './clients.js';
-import type { FolderEvent } from './events.js';
-import { folderOptions } from './folder-options.js';
-import type { RunManifest } from './manifest.js';
 import { collectAnswers, pollJobs } from './round-jobs.js';
 import { BatchRounds } from './rounds.js';
 

@@ -5,11 +5,11 @@ import { visible } from '../../support/sanitize.js';
 import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
+import { batchBlocker, captureFirst } from '../batch-api/batch-run.js';
 import type { AgentResult, EstimateFigures, RunEvent } from '../events.js';
-import { PART_BYTES } from '../skills/rounds.js';
-import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
-import { batchBlocker, captureFirst } from './batch-run.js';
+import { PART_BYTES } from './combine-rounds.js';
+import type { SkillRunRequest, SkillRuntime } from './run.js';
 
 type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
 
