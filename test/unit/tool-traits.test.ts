@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchBlocker } from '../../src/agent/batch-api/batch-run.js';
+import { batchBlocker } from '../../src/agent/skills/batchable.js';
 import type { Skill } from '../../src/skills/schema.js';
 import { usesTrustTools } from '../../src/skills/trust.js';
 import { BUILTIN_TOOL_NAMES, loadTools, traitsOf } from '../../src/tools/index.js';

@@ -32,7 +32,9 @@ import type { Platform } from '../../llm/platforms.js';
 import { readWhole } from '../../llm/response.js';
 import type { ChatRequest, LlmClient, PlatformClient, StreamEvent } from '../../llm/types.js';
 import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
 import type { RunEvent } from '../events.js';
+import type { CallRounds } from '../folder/job.js';
 import type { BatchRecord, RunManifest } from '../folder/manifest.js';
 import { AnswerStore } from './answer-store.js';
 import { type Answer, batchEvent, collectAnswers, pollJobs, recordJob } from './round-jobs.js';
@@ -78,7 +80,7 @@ interface Chunk {
   requests: Record<string, string>;
 }
 
-export class BatchRounds {
+export class BatchRounds implements CallRounds {
   /** Where events go while the files run (the pool's stream). */
   emit: (ev: RunEvent) => void = () => undefined;
   /** What the batch price saved against the online price of the same calls. */
@@ -367,6 +369,24 @@ export class BatchRounds {
       );
     }
     return rec!;
+  }
+
+  /**
+   * The jobs' answers are used up once every file of the run is written; until then they are kept
+   * (with the last job in the run record), so a later run — with --auto, say — writes the rest from
+   * them without paying again. `rels`: the run's files (folder-relative names).
+   */
+  async *finish(manifest: RunManifest, rels: readonly string[], aborted: boolean): AsyncGenerator<RunEvent> {
+    if (aborted) return;
+    const open = rels.filter((rel) => manifest.entry(rel)?.status !== 'done');
+    if (!open.length) {
+      await manifest.setBatch(undefined);
+      await this.store.discard().catch(() => undefined);
+    } else if (manifest.data.batch)
+      yield {
+        type: 'warning',
+        message: t('runs.batchKept', { id: manifest.data.batch.id, count: open.length }),
+      };
   }
 
   /** Interrupted: nothing more is submitted, the queued calls end as interrupted. */

@@ -16,9 +16,9 @@ import { t } from '../../support/i18n/index.js';
 import { formatBytes, truncateText } from '../../support/text.js';
 import type { RunEvent } from '../events.js';
 import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './combine-rounds.js';
-import { type PieceRun, runPieces } from './long-doc-parts.js';
+import { type PieceRun, type PiecesRuntime, runPieces } from './long-doc-parts.js';
 import { PartStore } from './part-store.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import type { SkillPlan, SkillRunRequest } from './types.js';
 
 /** Room left in the message for the skill's prompt, its tools and the input labels. */
 const RESERVE_BYTES = 8 * 1024;
@@ -55,7 +55,7 @@ export async function* fitResults(
   list: StepResult[],
   input: ResultsInput,
   budget: { left: number },
-  run: { req: SkillRunRequest; rt: SkillRuntime; plan: SkillPlan },
+  run: { req: SkillRunRequest; rt: PiecesRuntime; plan: SkillPlan },
 ): AsyncGenerator<RunEvent, FittedResults | undefined> {
   const fit = fitBytes(budget.left);
   const total = list.reduce((n, r) => n + Buffer.byteLength(`${resultBlock(r, r.text)}\n\n`, 'utf8'), 0);

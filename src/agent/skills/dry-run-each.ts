@@ -11,7 +11,7 @@ import { resultBlock } from '../../skills/message.js';
 import type { Skill, SkillArg } from '../../skills/schema.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
-import type { AgentResult, RunEvent } from '../events.js';
+import type { AgentResult } from '../events.js';
 import { estimateTextTokens } from '../tokens.js';
 import { fitBytes } from './combine-results.js';
 import {
@@ -23,10 +23,8 @@ import {
   MAX_RESULT_BYTES,
 } from './dry-run.js';
 import { folderInputs } from './gather.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { StepRecord } from './step-record.js';
-
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
+import type { RunFn, SkillPlan, SkillRunRequest, SkillRuntime } from './types.js';
 
 /** The first folder input with a per-file step, its folder and its step skill (undefined: none). */
 async function eachInput(

@@ -1,17 +1,19 @@
 import { type Cost, costOf, DEFAULT_CHAT_MODEL, formatCost } from '../../llm/models.js';
+import type { ChatRequest } from '../../llm/types.js';
+import { UsageTracker } from '../../llm/usage.js';
 import { maxBy, maxOf } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
-import { batchBlocker, captureFirst } from '../batch-api/batch-run.js';
-import type { AgentResult, EstimateFigures, RunEvent } from '../events.js';
+import type { AgentResult, EstimateFigures } from '../events.js';
+import type { FolderEvent } from '../folder/events.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
+import { batchBlocker } from './batchable.js';
+import { CapturingClient } from './capturing-client.js';
 import { PART_BYTES } from './combine-rounds.js';
-import type { SkillRunRequest, SkillRuntime } from './run.js';
-
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
+import type { RunFn, SkillRunRequest, SkillRuntime } from './types.js';
 
 export interface DryRunInput {
   run: RunFn;
@@ -61,6 +63,38 @@ interface FileEstimate {
   /** Model calls the file's run would make. */
   calls: number;
   atLeast?: boolean;
+}
+
+type LongDocumentEvent = Extract<FolderEvent, { type: 'long_document' }>;
+
+/**
+ * The first request a skill run would send for one file, and — for a document too long for one
+ * message — how the run would split it (its parts and their estimated tokens). Nothing is sent.
+ */
+export async function captureFirst(
+  run: RunFn,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): Promise<{ request?: ChatRequest; long?: LongDocumentEvent }> {
+  const capture = new CapturingClient();
+  // The file's own run, as a real one would start (not another dry run or batch of it).
+  // Nothing is spent here: no question about a long document's cost either.
+  const own = {
+    ...rt,
+    llm: capture,
+    costGate: undefined,
+    folder: { ...rt.folder, dryRun: false, batch: false },
+  };
+  let long: LongDocumentEvent | undefined;
+  const gen = run({ ...req, usage: new UsageTracker(req.usage.platform), trusted: true }, own);
+  try {
+    for (let step = await gen.next(); !step.done; step = await gen.next())
+      if (step.value.type === 'long_document') long ??= step.value;
+  } catch (err) {
+    // The parts' calls end as interrupted: what was learnt before is the answer.
+    if (!capture.request && !long) throw err;
+  }
+  return { ...(capture.request ? { request: capture.request } : {}), ...(long ? { long } : {}) };
 }
 
 /**

@@ -13,8 +13,16 @@ import { gated } from '../folder/call-gate.js';
 import { type Attempt, DEFAULT_JOBS, poolEvents } from '../folder/pool.js';
 import { runAgent } from '../loop.js';
 import type { PartStore } from './part-store.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { skillSystemPrompt } from './skill-prompt.js';
+import type {
+  FolderSettings,
+  ModelAccess,
+  Person,
+  Place,
+  SkillPlan,
+  SkillRunRequest,
+  Toolbox,
+} from './types.js';
 
 /** One piece of work: a text, what it is called in the message, and the instruction for it. */
 export interface Piece {
@@ -28,9 +36,16 @@ export interface Piece {
   instruction: string;
 }
 
+/** What the parts' calls need of the run: the model, the person, the place, the loop's hooks. */
+export type PiecesRuntime = Pick<ModelAccess, 'llm' | 'calls'> &
+  Pick<Person, 'prompter' | 'mode' | 'signal'> &
+  Pick<Place, 'cwd' | 'today'> &
+  Pick<Toolbox, 'hooks'> &
+  FolderSettings;
+
 export interface PieceRun {
   req: SkillRunRequest;
-  rt: SkillRuntime;
+  rt: PiecesRuntime;
   plan: SkillPlan;
   argName: string;
   /** The document as the person named it (for errors and progress). */

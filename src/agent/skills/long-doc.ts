@@ -25,7 +25,7 @@ import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from
 import { type PieceRun, runPieces } from './long-doc-parts.js';
 import { type LongSource, openLongSource } from './long-source.js';
 import { PartStore } from './part-store.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import type { Person, SkillPlan, SkillRunRequest, SkillRuntime } from './types.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
 export const RESULT_PLACEHOLDER = '{{ZHI_WHOLE_RESULT}}';
@@ -215,7 +215,10 @@ function combinePrompt(from: number, to: number, total: number): string {
 }
 
 /** The run's limit when the estimate is more than is left of it (undefined: it fits, or no limit). */
-function overBudget(rt: SkillRuntime, amount: number): { limit: number; left: number } | undefined {
+function overBudget(
+  rt: Pick<Person, 'costGate'>,
+  amount: number,
+): { limit: number; left: number } | undefined {
   const gate = rt.costGate?.limits();
   return gate && amount > gate.left ? gate : undefined;
 }
@@ -225,7 +228,7 @@ function overBudget(rt: SkillRuntime, amount: number): { limit: number; left: nu
  * run spend up to twice the estimate (it is a guess); otherwise nothing is sent and the run
  * stops with an error that names the setting.
  */
-async function settleCost(rt: SkillRuntime, o: { file: string; cost: Cost; limit: number }): Promise<void> {
+async function settleCost(rt: Person, o: { file: string; cost: Cost; limit: number }): Promise<void> {
   const allow = () => rt.costGate?.allow(o.cost.amount * 2);
   const cost = formatCost(o.cost);
   const limit = formatCost({ amount: o.limit, currency: o.cost.currency });

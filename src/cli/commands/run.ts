@@ -1,4 +1,4 @@
-import { batchBlocker } from '../../agent/batch-api/batch-run.js';
+import { batchBlocker } from '../../agent/skills/batchable.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { type InputValues, inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
