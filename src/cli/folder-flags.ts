@@ -26,7 +26,7 @@ const usage = (flag: string, value: string) =>
   new ZhiError({
     kind: 'usage',
     what: { key: 'cli.err.badValue', params: { flag, value } },
-    why: { key: 'batch.err.jobs', params: { max: MAX_JOBS } },
+    why: { key: 'runs.err.jobs', params: { max: MAX_JOBS } },
   });
 
 /**

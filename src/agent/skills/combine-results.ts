@@ -107,7 +107,7 @@ export async function* fitResults(
         key: 'skills.err.combineFailed',
         params: { file: input.folder, problem: t('skills.err.combineStopped') },
       },
-      tries: [{ key: 'batch.try.longAgain' }],
+      tries: [{ key: 'runs.try.longAgain' }],
     });
   }
   const results: StepResult[] = [];

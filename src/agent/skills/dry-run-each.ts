@@ -85,11 +85,11 @@ export async function dryRunEach(
   const own = callsOf(prompt, callsPerFile(req.skill));
   addTokens(totals, plan.model, own.prompt, own.completion);
   totals.calls += own.calls;
-  totals.rows.push({ name: t('batch.dry.eachOwn', { skill: req.skill.name }), tokens: prompt });
+  totals.rows.push({ name: t('runs.dry.eachOwn', { skill: req.skill.name }), tokens: prompt });
   // Results that could be more than one message takes are combined in rounds first.
   const keptBytes = keptText.reduce((n, x) => n + Buffer.byteLength(x, 'utf8'), 0);
   totals.atLeast ||= keptBytes + todo.length * MAX_RESULT_BYTES > fitBytes();
-  const head = t('batch.dry.eachHead', {
+  const head = t('runs.dry.eachHead', {
     each: target.name,
     todo: todo.length,
     total: files.length,

@@ -122,8 +122,8 @@ export async function* runPieces(
         o.what === 'results'
           ? 'skills.combineProgress'
           : stage.round
-            ? 'batch.longRoundProgress'
-            : 'batch.longPartProgress';
+            ? 'runs.longRoundProgress'
+            : 'runs.longPartProgress';
       emit({
         type: 'progress',
         id: 'long-document',
@@ -164,13 +164,13 @@ function partError(err: ZhiError, o: PieceRun, kept: number, total: number): Zhi
   return new ZhiError({
     kind: err.kind,
     what: {
-      key: o.what === 'results' ? 'skills.err.combineFailed' : 'batch.err.longPart',
+      key: o.what === 'results' ? 'skills.err.combineFailed' : 'runs.err.longPart',
       params: { file: o.file, problem: err.whatText() },
     },
-    why: { key: 'batch.err.longKept', params: { kept, total } },
+    why: { key: 'runs.err.longKept', params: { kept, total } },
     tries: [
-      ...(tooLong ? [{ key: 'batch.try.longSmaller' as const, params: { model: o.plan.model } }] : err.tries),
-      { key: 'batch.try.longAgain' },
+      ...(tooLong ? [{ key: 'runs.try.longSmaller' as const, params: { model: o.plan.model } }] : err.tries),
+      { key: 'runs.try.longAgain' },
     ],
     cause: err,
   });

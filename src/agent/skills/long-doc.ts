@@ -234,15 +234,15 @@ async function settleCost(rt: Person, o: { file: string; cost: Cost; limit: numb
   const limit = formatCost({ amount: o.limit, currency: o.cost.currency });
   if (rt.assumeYes) return allow();
   if (rt.prompter.interactive) {
-    const yes = await rt.prompter.ask({ message: t('batch.longAsk', { cost }) }, rt.signal);
+    const yes = await rt.prompter.ask({ message: t('runs.longAsk', { cost }) }, rt.signal);
     if (yes) return allow();
   }
   throw new ZhiError({
     kind: 'budget',
-    what: { key: 'batch.err.longCost', params: { file: o.file, cost, limit } },
-    why: { key: rt.prompter.interactive ? 'batch.err.longDeclined' : 'batch.err.longNoTerminal' },
+    what: { key: 'runs.err.longCost', params: { file: o.file, cost, limit } },
+    why: { key: rt.prompter.interactive ? 'runs.err.longDeclined' : 'runs.err.longNoTerminal' },
     tries: [
-      { key: 'batch.try.yes' },
+      { key: 'runs.try.yes' },
       { key: 'sessions.budget.try1', params: { more: Math.max(o.cost.amount * 2, o.limit).toFixed(2) } },
     ],
   });
@@ -281,8 +281,8 @@ export function wholeAnswer(whole: WholeResult, written: string[]): string {
   if (whole.text !== undefined) return whole.text;
   const size = formatBytes(whole.bytes);
   return written.length
-    ? t('batch.longWritten', { size, path: written.join(', ') })
-    : t('batch.longNotWritten', { size });
+    ? t('runs.longWritten', { size, path: written.join(', ') })
+    : t('runs.longNotWritten', { size });
 }
 
 /**
