@@ -22,10 +22,10 @@ import { ToolRegistry } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './combine-rounds.js';
-import { type PieceRun, runPieces } from './long-doc-parts.js';
+import { type PieceRun, type PiecesRuntime, runPieces } from './long-doc-parts.js';
 import { type LongSource, openLongSource } from './long-source.js';
 import { PartStore } from './part-store.js';
-import type { Person, SkillPlan, SkillRunRequest, SkillRuntime } from './types.js';
+import type { Person, Place, Readers, SkillPlan, SkillRunRequest } from './types.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
 export const RESULT_PLACEHOLDER = '{{ZHI_WHOLE_RESULT}}';
@@ -44,10 +44,13 @@ export interface LongDocument {
   whole?: WholeResult;
 }
 
+/** What mapping a long document needs of the run: its parts' calls, its reader, the cost question. */
+export type LongDocumentRuntime = PiecesRuntime & Pick<Readers, 'readDocument'> & Person;
+
 /** The one file input of a map/reduce skill, when it is too long for one message: its parts. */
 async function longInput(
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: Pick<Readers, 'readDocument'> & Pick<Place, 'cwd'> & Pick<Person, 'signal'>,
   o: { partBytes: number; name: (abs: string) => string },
 ): Promise<{ argName: string; abs: string; source: LongSource } | undefined> {
   if (!req.skill.mapReduce) return undefined;
@@ -99,7 +102,7 @@ export function longDocumentTokens(tokens: number, parts: number, concat: boolea
  */
 export async function* mapLongDocument(
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: LongDocumentRuntime,
   plan: SkillPlan,
 ): AsyncGenerator<RunEvent, LongDocument | undefined> {
   const size = partBytes(plan.model);
