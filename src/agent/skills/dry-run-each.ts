@@ -24,12 +24,12 @@ import {
 } from './dry-run.js';
 import { folderInputs } from './gather.js';
 import { StepRecord } from './step-record.js';
-import type { RunFn, SkillPlan, SkillRunRequest, SkillRuntime } from './types.js';
+import type { Place, RunFn, SkillPlan, SkillRunRequest, SkillRuntime, Toolbox } from './types.js';
 
 /** The first folder input with a per-file step, its folder and its step skill (undefined: none). */
 async function eachInput(
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: Pick<Toolbox, 'catalog'> & Pick<Place, 'cwd'>,
   plan: SkillPlan,
 ): Promise<{ arg: SkillArg; dir: string; target: Skill; files: string[] } | undefined> {
   for (const arg of req.skill.args) {
