@@ -64,7 +64,7 @@ export async function* runPieces(
   pieces: Piece[],
   stage: { round: number },
 ): AsyncGenerator<RunEvent, true | undefined> {
-  const { req, plan } = o;
+  const { req } = o;
   const jobs = o.rt.folder?.jobs ?? DEFAULT_JOBS;
   // Parts share the run's budget of calls at once; a document run on its own gets one.
   const { rt, gate, own } = gated(o.rt, jobs);
@@ -76,44 +76,9 @@ export async function* runPieces(
   const kept = await Promise.all(pieces.map((p) => o.store.has(p.key)));
   const todo = pieces.map((_, i) => i).filter((i) => !kept[i]);
   let done = pieces.length - todo.length;
-  const none = new ToolRegistry();
   const work = async (i: number, emit: (ev: RunEvent) => void): Promise<Attempt<AgentResult>> => {
     const piece = pieces[i]!;
-    const user = composeMessage({
-      skill: req.skill,
-      values: req.values,
-      blocks: new Map([
-        [
-          o.argName,
-          {
-            summary: piece.label,
-            docs: [{ name: piece.label, text: await piece.text(), note: piece.label }],
-          },
-        ],
-      ]),
-    });
-    const gen = runAgent(
-      [
-        { role: 'system', content: `${system}\n\n${piece.instruction}` },
-        { role: 'user', content: user },
-      ],
-      {
-        llm: rt.llm,
-        tools: none,
-        prompter: rt.prompter,
-        usage: req.usage,
-        cwd: rt.cwd,
-        outputDir: plan.outputDir,
-        ...rt.hooks,
-      },
-      { model: plan.model, thinking: false, maxTurns: 1, mode: rt.mode, signal: rt.signal },
-    );
-    let step = await gen.next();
-    while (!step.done) {
-      if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
-      step = await gen.next();
-    }
-    const r = step.value;
+    const r = await askPiece({ ...o, rt }, piece, system, emit);
     if (r.stopReason === 'answer') {
       await o.store.put(piece.key, r.text);
       kept[i] = true;
@@ -153,6 +118,48 @@ export async function* runPieces(
     return undefined;
   }
   return true;
+}
+
+/** One piece's call: the skill's task for that piece alone, without tools; usage and warnings go on. */
+async function askPiece(
+  o: PieceRun,
+  piece: Piece,
+  system: string,
+  emit: (ev: RunEvent) => void,
+): Promise<AgentResult> {
+  const { req, plan, rt } = o;
+  const user = composeMessage({
+    skill: req.skill,
+    values: req.values,
+    blocks: new Map([
+      [
+        o.argName,
+        { summary: piece.label, docs: [{ name: piece.label, text: await piece.text(), note: piece.label }] },
+      ],
+    ]),
+  });
+  const gen = runAgent(
+    [
+      { role: 'system', content: `${system}\n\n${piece.instruction}` },
+      { role: 'user', content: user },
+    ],
+    {
+      llm: rt.llm,
+      tools: new ToolRegistry(),
+      prompter: rt.prompter,
+      usage: req.usage,
+      cwd: rt.cwd,
+      outputDir: plan.outputDir,
+      ...rt.hooks,
+    },
+    { model: plan.model, thinking: false, maxTurns: 1, mode: rt.mode, signal: rt.signal },
+  );
+  let step = await gen.next();
+  while (!step.done) {
+    if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
+    step = await gen.next();
+  }
+  return step.value;
 }
 
 /**
