@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// The structure gate: imports inside src/ point down the layers of docs/architecture.md, and no
-// two modules need each other's values at load time (a value-import cycle). Type-only imports
-// are erased by the compiler, so they may close a cycle; they may never point upward.
+// The structure gate: imports inside src/ point down the layers of docs/architecture.md (and one
+// way between agent/folder, agent/batch-api and agent/skills), and no two modules need each
+// other's values at load time (a value-import cycle). Type-only imports are erased by the
+// compiler, but a cycle through them still ties two modules' meaning together: no cycle is
+// allowed counting type imports either (issue 39). In the areas already untied (agent/skills,
+// agent/folder, agent/batch-api) lazy imports count too; lazy cycles elsewhere are warnings.
 // It also runs the tool-name check (check-tool-names.mjs), a failure like the others.
 // Usage: node scripts/check-imports.mjs   (exit 1 with one line per problem)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -71,8 +74,26 @@ function pageBoundary(file, edge) {
   return `page boundary: ${relative(root, file)} → ${relative(root, edge.target)}`;
 }
 
+/**
+ * One direction inside agent/ (issue 39): folder runs know nothing of skills or of the Batch API
+ * (both reach them through agent/folder/job.ts), and the Batch API nothing of skills.
+ */
+const NOT_INTO = [
+  ['agent/folder/', ['agent/skills/', 'agent/batch-api/']],
+  ['agent/batch-api/', ['agent/skills/']],
+].map(([from, to]) => [join(src, from), to.map((d) => join(src, d))]);
+function wrongWay(file, edge) {
+  const rule = NOT_INTO.find(([from]) => file.startsWith(from));
+  if (!rule?.[1].some((d) => edge.target.startsWith(d))) return undefined;
+  return `one-way area: ${relative(root, file)} → ${relative(root, edge.target)}`;
+}
+
 const files = walk(src);
 const graph = new Map();
+/** Every import, type-only and lazy ones too. */
+const allKinds = new Map();
+/** Static imports, type-only ones included (lazy `import()` left out). */
+const statics = new Map();
 const problems = [];
 for (const file of files) {
   const edges = importsOf(file);
@@ -80,9 +101,19 @@ for (const file of files) {
     file,
     edges.filter((e) => e.value && !e.lazy).map((e) => e.target),
   );
+  allKinds.set(
+    file,
+    edges.map((e) => e.target),
+  );
+  statics.set(
+    file,
+    edges.filter((e) => !e.lazy).map((e) => e.target),
+  );
   for (const edge of edges) {
     const pageProblem = pageBoundary(file, edge);
     if (pageProblem) problems.push(pageProblem);
+    const wrong = wrongWay(file, edge);
+    if (wrong) problems.push(wrong);
     const from = layerOf(file);
     const to = layerOf(edge.target);
     if (from >= 0 && to > from) {
@@ -96,7 +127,7 @@ for (const file of files) {
 // the syntax tree, whatever the switched value is called: a switch over `X.type` whose cases
 // are mostly event types (two or more `type` members of the event unions) is an event switch.
 const ts = (await import('typescript')).default;
-const EVENT_FILES = ['agent/events.ts', 'agent/batch/events.ts'].map((f) => join(src, f));
+const EVENT_FILES = ['agent/events.ts', 'agent/folder/events.ts'].map((f) => join(src, f));
 const eventTypes = new Set();
 for (const file of EVENT_FILES) {
   const tree = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
@@ -147,6 +178,53 @@ for (const file of files.filter((f) => !f.startsWith(`${page}/`))) {
   visit(tree);
 }
 
+/** Tarjan's strongly connected components of `g`: every component of more than one module is a cycle. */
+function cyclesOf(g) {
+  let index = 0;
+  const stack = [];
+  const meta = new Map();
+  const found = [];
+  const connect = (v) => {
+    meta.set(v, { index, low: index, onStack: true });
+    index++;
+    stack.push(v);
+    for (const w of g.get(v) ?? []) {
+      if (!g.has(w)) continue;
+      if (!meta.has(w)) {
+        connect(w);
+        meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
+      } else if (meta.get(w).onStack) {
+        meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
+      }
+    }
+    if (meta.get(v).low === meta.get(v).index) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        meta.get(w).onStack = false;
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.map((f) => relative(root, f)).sort());
+    }
+  };
+  for (const file of g.keys()) if (!meta.has(file)) connect(file);
+  return found;
+}
+for (const names of cyclesOf(graph)) problems.push(`value-import cycle: ${names.join(' ↔ ')}`);
+
+// Counting type imports too: a cycle of any static import is a failure everywhere (issue 39).
+const valueCycles = new Set(cyclesOf(graph).map((c) => c.join()));
+for (const names of cyclesOf(statics).filter((c) => !valueCycles.has(c.join())))
+  problems.push(`import cycle (type imports counted): ${names.join(' ↔ ')}`);
+
+// Lazy imports counted as well: the areas already untied stay so; elsewhere a warning.
+const UNTIED = ['agent/skills/', 'agent/folder/', 'agent/batch-api/'].map((d) => `src/${d}`);
+const staticCycles = new Set(cyclesOf(statics).map((c) => c.join()));
+const lazyCycles = cyclesOf(allKinds).filter((c) => !staticCycles.has(c.join()));
+for (const names of lazyCycles.filter((c) => c.some((f) => UNTIED.some((d) => f.startsWith(d)))))
+  problems.push(`import cycle (lazy imports counted) in an untied area: ${names.join(' ↔ ')}`);
+
 // No built-in tool name outside src/tools/ (scripts/check-tool-names.mjs, from the syntax tree).
 const { toolNameLeaks } = await import('./check-tool-names.mjs');
 for (const leak of toolNameLeaks(root)) {
@@ -154,40 +232,6 @@ for (const leak of toolNameLeaks(root)) {
     `tool name outside src/tools/: ${leak} (ask traitsOf(name), or name the entry: SHELL_TOOL.name)`,
   );
 }
-
-// Tarjan's strongly connected components over the value-import graph: any component of more
-// than one module is a cycle.
-let index = 0;
-const stack = [];
-const meta = new Map();
-function connect(v) {
-  meta.set(v, { index, low: index, onStack: true });
-  index++;
-  stack.push(v);
-  for (const w of graph.get(v) ?? []) {
-    if (!graph.has(w)) continue;
-    if (!meta.has(w)) {
-      connect(w);
-      meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
-    } else if (meta.get(w).onStack) {
-      meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
-    }
-  }
-  if (meta.get(v).low === meta.get(v).index) {
-    const component = [];
-    let w;
-    do {
-      w = stack.pop();
-      meta.get(w).onStack = false;
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1) {
-      const names = component.map((f) => relative(root, f)).sort();
-      problems.push(`value-import cycle: ${names.join(' ↔ ')}`);
-    }
-  }
-}
-for (const file of files) if (!meta.has(file)) connect(file);
 
 if (problems.length > 0) {
   for (const p of problems) console.error(p);
@@ -197,8 +241,11 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `imports: ${files.length} files, no upward import, no value-import cycle, event switches exhaustive, no tool name outside src/tools/`,
+  `imports: ${files.length} files, no upward import, no import cycle (type imports counted), event switches exhaustive, no tool name outside src/tools/`,
 );
+
+for (const names of lazyCycles)
+  console.warn(`warning: import cycle through lazy imports (${names.length} files): ${names.join(' ↔ ')}`);
 
 // Warnings (not failures): files past the ~400-line budget.
 const MAX_LINES = 400;
@@ -208,6 +255,7 @@ const long = files
   .sort((a, b) => b.lines - a.lines);
 for (const f of long)
   console.warn(`warning: ${relative(root, f.file)} has ${f.lines} lines (budget ${MAX_LINES})`);
+
 // Functions past the ~80-line budget (docs/architecture.md): named so they are split by concept.
 const MAX_FUNCTION_LINES = 80;
 for (const file of files) {

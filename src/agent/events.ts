@@ -2,7 +2,7 @@ import type { Cost } from '../llm/models.js';
 import type { ApiErrorInfo, AssistantMessage, Message, ToolMessage, Usage } from '../llm/types.js';
 import type { ZhiError } from '../support/errors.js';
 import type { WrittenFile } from '../tools/types.js';
-import type { FolderEvent } from './batch/events.js';
+import type { FolderEvent } from './folder/events.js';
 
 export type StopReason = 'answer' | 'turn_limit' | 'error' | 'aborted' | 'budget';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_JOBS } from '../agent/batch/pool.js';
+import { DEFAULT_JOBS } from '../agent/folder/pool.js';
 import type { Skill } from '../skills/schema.js';
 import { pushAll } from '../support/arrays.js';
 import { ZhiError } from '../support/errors.js';
@@ -26,7 +26,7 @@ const usage = (flag: string, value: string) =>
   new ZhiError({
     kind: 'usage',
     what: { key: 'cli.err.badValue', params: { flag, value } },
-    why: { key: 'batch.err.jobs', params: { max: MAX_JOBS } },
+    why: { key: 'runs.err.jobs', params: { max: MAX_JOBS } },
   });
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CapEstimate } from '../../src/agent/batch/cap-estimate.js';
+import { CapEstimate } from '../../src/agent/folder/cap-estimate.js';
 
 /** An estimate on a clock the test moves. */
 function clocked() {

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { finishFolder } from '../../src/agent/batch/folder-end.js';
-import { RunManifest } from '../../src/agent/batch/manifest.js';
 import { emptyResult } from '../../src/agent/events.js';
+import { finishFolder } from '../../src/agent/folder/folder-end.js';
+import { RunManifest } from '../../src/agent/folder/manifest.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let dir: string;

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { placed, planOutputs } from '../../src/agent/batch/preflight.js';
-import type { SkillRunRequest } from '../../src/agent/skills/run.js';
+import { planOutputs } from '../../src/agent/folder/preflight.js';
+import { placed } from '../../src/agent/skills/folder-job.js';
+import type { SkillRunRequest } from '../../src/agent/skills/types.js';
 
 const dir = '/work/in';
 const f = (...p: string[]) => join(dir, ...p);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchBlocker } from '../../src/agent/batch/batch-run.js';
+import { batchBlocker } from '../../src/agent/skills/batchable.js';
 import { ALL_TOOL_NAMES, CLI_TOOLS } from '../../src/cli/tools.js';
 import type { Skill } from '../../src/skills/schema.js';
 import { usesTrustTools } from '../../src/skills/trust.js';

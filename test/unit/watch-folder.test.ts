@@ -12,7 +12,7 @@ import {
   samePicture,
   somethingNew,
   type WatchOptions,
-} from '../../src/agent/batch/watch-folder.js';
+} from '../../src/agent/folder/watch-folder.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 let dir: string;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allWritten, checkWrites, WriteLog } from '../../src/agent/batch/written.js';
+import { allWritten, checkWrites, WriteLog } from '../../src/agent/folder/written.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhi-written-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

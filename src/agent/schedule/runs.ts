@@ -7,7 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../support/atomic.js';
 import { makeFolder } from '../../support/make-folder.js';
-import { readManifest } from '../batch/manifest.js';
+import { readManifest } from '../folder/manifest.js';
 import { readLedger } from '../ledger.js';
 import { schedulesDir } from './job.js';
 

@@ -1,7 +1,7 @@
 /**
  * A composite skill's per-file results (`each:`) kept within one message. When they fit, they
  * are passed as they are. When they do not, they are combined in rounds like a long document's
- * parts (rounds.ts): groups no larger than a part, each combined by the composite's model with
+ * parts (combine-rounds.ts): groups no larger than a part, each combined by the composite's model with
  * the file names kept, until everything fits; every round's results are kept on disk
  * (part-store.ts, keyed by the results themselves, the skill and the model), so a rerun after a
  * kill pays only for what is missing. Nothing is cut without saying so.
@@ -15,10 +15,10 @@ import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { formatBytes, truncateText } from '../../support/text.js';
 import type { RunEvent } from '../events.js';
-import { type PieceRun, runPieces } from './long-doc-parts.js';
+import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './combine-rounds.js';
+import { type PieceRun, type PiecesRuntime, runPieces } from './long-doc-parts.js';
 import { PartStore } from './part-store.js';
-import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './rounds.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import type { SkillPlan, SkillRunRequest } from './types.js';
 
 /** Room left in the message for the skill's prompt, its tools and the input labels. */
 const RESERVE_BYTES = 8 * 1024;
@@ -55,7 +55,7 @@ export async function* fitResults(
   list: StepResult[],
   input: ResultsInput,
   budget: { left: number },
-  run: { req: SkillRunRequest; rt: SkillRuntime; plan: SkillPlan },
+  run: { req: SkillRunRequest; rt: PiecesRuntime; plan: SkillPlan },
 ): AsyncGenerator<RunEvent, FittedResults | undefined> {
   const fit = fitBytes(budget.left);
   const total = list.reduce((n, r) => n + Buffer.byteLength(`${resultBlock(r, r.text)}\n\n`, 'utf8'), 0);
@@ -107,7 +107,7 @@ export async function* fitResults(
         key: 'skills.err.combineFailed',
         params: { file: input.folder, problem: t('skills.err.combineStopped') },
       },
-      tries: [{ key: 'batch.try.longAgain' }],
+      tries: [{ key: 'runs.try.longAgain' }],
     });
   }
   const results: StepResult[] = [];

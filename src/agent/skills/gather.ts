@@ -33,30 +33,29 @@ import { ToolError } from '../../tools/types.js';
 import { fileNamed } from '../egress.js';
 import type { RunEvent } from '../events.js';
 import { fitResults } from './combine-results.js';
-import type { PartStore } from './part-store.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
-import { runSteps, type StepFn, stepEvent } from './steps.js';
+import { runSteps, stepEvent } from './steps.js';
+import type {
+  GatheredInputs,
+  Place,
+  Readers,
+  RunFn,
+  SkillPlan,
+  SkillRunRequest,
+  SkillRuntime,
+  Toolbox,
+} from './types.js';
 
 export type { StepResult } from '../../skills/message.js';
 
-/** What the inputs became: blocks for the first message, per-file results, and what was read and written. */
-export interface GatheredInputs {
-  blocks: Map<string, { summary: string; docs: DocumentBlock[] }>;
-  results: Map<string, StepResult[]>;
-  /** Files named in a free-form task (a skill without declared inputs). */
-  files: DocumentBlock[];
-  filesRead: number;
-  filesWritten: { path: string; bytes: number }[];
-  /** Where per-file results combined in rounds are kept: discarded once the run has answered. */
-  stores: PartStore[];
-}
+/** What reading one input needs: the readers (and their prices), and where the person's words came from. */
+type ReadAccess = Readers & Pick<Place, 'cwd' | 'grants'>;
 
 /** Read every file and folder input of the request (running `each` steps where the skill says so). */
 export async function* gatherInputs(
   req: SkillRunRequest,
   rt: SkillRuntime,
   plan: SkillPlan,
-  run: StepFn,
+  run: RunFn,
 ): AsyncGenerator<RunEvent, GatheredInputs> {
   const canOcr = plan.tools.builtin.includes(OCR_TOOL.name);
   const read: ReadOptions = {
@@ -134,7 +133,7 @@ export async function folderInputs(
   arg: SkillArg,
   canOcr: boolean,
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: Pick<Toolbox, 'catalog'> & Pick<Place, 'cwd'>,
 ): Promise<{ files: string[]; empty: string[] }> {
   const eachSkill = arg.each ? rt.catalog.skills.get(arg.each) : undefined;
   const files: string[] = [];
@@ -156,7 +155,7 @@ async function* readFolder(
   folder: string,
   read: ReadOptions,
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: ReadAccess,
   out: GatheredInputs,
 ): AsyncGenerator<RunEvent, { summary: string; docs: DocumentBlock[] }> {
   const docs: DocumentBlock[] = [];
@@ -175,7 +174,7 @@ async function* transcribeOne(
   name: string,
   o: ReadOptions,
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: ReadAccess,
 ): AsyncGenerator<RunEvent, DocumentBlock> {
   if (!rt.transcribe) {
     throw new ZhiError({ kind: 'usage', what: { key: 'asr.err.noClient', params: { path: name } } });
@@ -195,7 +194,7 @@ async function* parseOne(
   name: string,
   o: ReadOptions,
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: ReadAccess,
 ): AsyncGenerator<RunEvent, DocumentBlock> {
   const got = yield* paidRead(
     req,
@@ -248,7 +247,7 @@ async function* readOne(
   name: string,
   o: ReadOptions,
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: ReadAccess,
 ): AsyncGenerator<RunEvent, DocumentBlock> {
   const outcome = await readInput(abs, name, o);
   if ('block' in outcome) {

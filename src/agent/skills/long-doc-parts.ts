@@ -8,13 +8,21 @@ import { composeMessage } from '../../skills/message.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { ToolRegistry } from '../../tools/registry.js';
-import { gated } from '../batch/call-gate.js';
-import { type Attempt, DEFAULT_JOBS, poolEvents } from '../batch/pool.js';
 import type { AgentResult, RunEvent } from '../events.js';
+import { gated } from '../folder/call-gate.js';
+import { type Attempt, DEFAULT_JOBS, poolEvents } from '../folder/pool.js';
 import { runAgent } from '../loop.js';
 import type { PartStore } from './part-store.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
 import { skillSystemPrompt } from './skill-prompt.js';
+import type {
+  FolderSettings,
+  ModelAccess,
+  Person,
+  Place,
+  SkillPlan,
+  SkillRunRequest,
+  Toolbox,
+} from './types.js';
 
 /** One piece of work: a text, what it is called in the message, and the instruction for it. */
 export interface Piece {
@@ -28,9 +36,16 @@ export interface Piece {
   instruction: string;
 }
 
+/** What the parts' calls need of the run: the model, the person, the place, the loop's hooks. */
+export type PiecesRuntime = Pick<ModelAccess, 'llm' | 'calls'> &
+  Pick<Person, 'prompter' | 'mode' | 'signal'> &
+  Pick<Place, 'cwd' | 'today'> &
+  Pick<Toolbox, 'hooks'> &
+  FolderSettings;
+
 export interface PieceRun {
   req: SkillRunRequest;
-  rt: SkillRuntime;
+  rt: PiecesRuntime;
   plan: SkillPlan;
   argName: string;
   /** The document as the person named it (for errors and progress). */
@@ -49,7 +64,7 @@ export async function* runPieces(
   pieces: Piece[],
   stage: { round: number },
 ): AsyncGenerator<RunEvent, true | undefined> {
-  const { req, plan } = o;
+  const { req } = o;
   const jobs = o.rt.folder?.jobs ?? DEFAULT_JOBS;
   // Parts share the run's budget of calls at once; a document run on its own gets one.
   const { rt, gate, own } = gated(o.rt, jobs);
@@ -61,44 +76,9 @@ export async function* runPieces(
   const kept = await Promise.all(pieces.map((p) => o.store.has(p.key)));
   const todo = pieces.map((_, i) => i).filter((i) => !kept[i]);
   let done = pieces.length - todo.length;
-  const none = new ToolRegistry();
   const work = async (i: number, emit: (ev: RunEvent) => void): Promise<Attempt<AgentResult>> => {
     const piece = pieces[i]!;
-    const user = composeMessage({
-      skill: req.skill,
-      values: req.values,
-      blocks: new Map([
-        [
-          o.argName,
-          {
-            summary: piece.label,
-            docs: [{ name: piece.label, text: await piece.text(), note: piece.label }],
-          },
-        ],
-      ]),
-    });
-    const gen = runAgent(
-      [
-        { role: 'system', content: `${system}\n\n${piece.instruction}` },
-        { role: 'user', content: user },
-      ],
-      {
-        llm: rt.llm,
-        tools: none,
-        prompter: rt.prompter,
-        usage: req.usage,
-        cwd: rt.cwd,
-        outputDir: plan.outputDir,
-        ...rt.hooks,
-      },
-      { model: plan.model, thinking: false, maxTurns: 1, mode: rt.mode, signal: rt.signal },
-    );
-    let step = await gen.next();
-    while (!step.done) {
-      if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
-      step = await gen.next();
-    }
-    const r = step.value;
+    const r = await askPiece({ ...o, rt }, piece, system, emit);
     if (r.stopReason === 'answer') {
       await o.store.put(piece.key, r.text);
       kept[i] = true;
@@ -107,8 +87,8 @@ export async function* runPieces(
         o.what === 'results'
           ? 'skills.combineProgress'
           : stage.round
-            ? 'batch.longRoundProgress'
-            : 'batch.longPartProgress';
+            ? 'runs.longRoundProgress'
+            : 'runs.longPartProgress';
       emit({
         type: 'progress',
         id: 'long-document',
@@ -140,6 +120,48 @@ export async function* runPieces(
   return true;
 }
 
+/** One piece's call: the skill's task for that piece alone, without tools; usage and warnings go on. */
+async function askPiece(
+  o: PieceRun,
+  piece: Piece,
+  system: string,
+  emit: (ev: RunEvent) => void,
+): Promise<AgentResult> {
+  const { req, plan, rt } = o;
+  const user = composeMessage({
+    skill: req.skill,
+    values: req.values,
+    blocks: new Map([
+      [
+        o.argName,
+        { summary: piece.label, docs: [{ name: piece.label, text: await piece.text(), note: piece.label }] },
+      ],
+    ]),
+  });
+  const gen = runAgent(
+    [
+      { role: 'system', content: `${system}\n\n${piece.instruction}` },
+      { role: 'user', content: user },
+    ],
+    {
+      llm: rt.llm,
+      tools: new ToolRegistry(),
+      prompter: rt.prompter,
+      usage: req.usage,
+      cwd: rt.cwd,
+      outputDir: plan.outputDir,
+      ...rt.hooks,
+    },
+    { model: plan.model, thinking: false, maxTurns: 1, mode: rt.mode, signal: rt.signal },
+  );
+  let step = await gen.next();
+  while (!step.done) {
+    if (step.value.type === 'usage' || step.value.type === 'warning') emit(step.value);
+    step = await gen.next();
+  }
+  return step.value;
+}
+
 /**
  * A part that failed, said for a skill run: what was kept and that the same command goes on from
  * there; a part too long for the model gets advice that fits (not the chat's /compact).
@@ -149,13 +171,13 @@ function partError(err: ZhiError, o: PieceRun, kept: number, total: number): Zhi
   return new ZhiError({
     kind: err.kind,
     what: {
-      key: o.what === 'results' ? 'skills.err.combineFailed' : 'batch.err.longPart',
+      key: o.what === 'results' ? 'skills.err.combineFailed' : 'runs.err.longPart',
       params: { file: o.file, problem: err.whatText() },
     },
-    why: { key: 'batch.err.longKept', params: { kept, total } },
+    why: { key: 'runs.err.longKept', params: { kept, total } },
     tries: [
-      ...(tooLong ? [{ key: 'batch.try.longSmaller' as const, params: { model: o.plan.model } }] : err.tries),
-      { key: 'batch.try.longAgain' },
+      ...(tooLong ? [{ key: 'runs.try.longSmaller' as const, params: { model: o.plan.model } }] : err.tries),
+      { key: 'runs.try.longAgain' },
     ],
     cause: err,
   });

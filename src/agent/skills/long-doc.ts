@@ -22,11 +22,11 @@ import { displayPath } from '../../tools/paths.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { AnyTool } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
-import { type PieceRun, runPieces } from './long-doc-parts.js';
+import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './combine-rounds.js';
+import { type PieceRun, type PiecesRuntime, runPieces } from './long-doc-parts.js';
 import { type LongSource, openLongSource } from './long-source.js';
 import { PartStore } from './part-store.js';
-import { combineInRounds, joinedText, measured, partBytes, type RoundItem } from './rounds.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import type { Person, Place, Readers, SkillPlan, SkillRunRequest } from './types.js';
 
 /** Where zhi puts a `concat` result: the skill's file_write call carries this, zhi fills it in. */
 export const RESULT_PLACEHOLDER = '{{ZHI_WHOLE_RESULT}}';
@@ -45,10 +45,13 @@ export interface LongDocument {
   whole?: WholeResult;
 }
 
+/** What mapping a long document needs of the run: its parts' calls, its reader, the cost question. */
+export type LongDocumentRuntime = PiecesRuntime & Pick<Readers, 'readDocument'> & Person;
+
 /** The one file input of a map/reduce skill, when it is too long for one message: its parts. */
 async function longInput(
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: Pick<Readers, 'readDocument'> & Pick<Place, 'cwd'> & Pick<Person, 'signal'>,
   o: { partBytes: number; name: (abs: string) => string },
 ): Promise<{ argName: string; abs: string; source: LongSource } | undefined> {
   if (!req.skill.mapReduce) return undefined;
@@ -100,7 +103,7 @@ export function longDocumentTokens(tokens: number, parts: number, concat: boolea
  */
 export async function* mapLongDocument(
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: LongDocumentRuntime,
   plan: SkillPlan,
 ): AsyncGenerator<RunEvent, LongDocument | undefined> {
   const size = partBytes(plan.model);
@@ -176,7 +179,7 @@ export async function* mapLongDocument(
 
 /**
  * The parts' results, combined a group at a time until all of them fit in one message of at most
- * `max` bytes (rounds.ts): every combining request is as bounded as a part. Each round's results
+ * `max` bytes (combine-rounds.ts): every combining request is as bounded as a part. Each round's results
  * are kept like the parts', and read from the store when a request is built.
  */
 async function* combineParts(
@@ -216,7 +219,10 @@ function combinePrompt(from: number, to: number, total: number): string {
 }
 
 /** The run's limit when the estimate is more than is left of it (undefined: it fits, or no limit). */
-function overBudget(rt: SkillRuntime, amount: number): { limit: number; left: number } | undefined {
+function overBudget(
+  rt: Pick<Person, 'costGate'>,
+  amount: number,
+): { limit: number; left: number } | undefined {
   const gate = rt.costGate?.limits();
   return gate && amount > gate.left ? gate : undefined;
 }
@@ -226,21 +232,21 @@ function overBudget(rt: SkillRuntime, amount: number): { limit: number; left: nu
  * run spend up to twice the estimate (it is a guess); otherwise nothing is sent and the run
  * stops with an error that names the setting.
  */
-async function settleCost(rt: SkillRuntime, o: { file: string; cost: Cost; limit: number }): Promise<void> {
+async function settleCost(rt: Person, o: { file: string; cost: Cost; limit: number }): Promise<void> {
   const allow = () => rt.costGate?.allow(o.cost.amount * 2);
   const cost = formatCost(o.cost);
   const limit = formatCost({ amount: o.limit, currency: o.cost.currency });
   if (rt.assumeYes) return allow();
   if (rt.prompter.interactive) {
-    const yes = await rt.prompter.ask({ message: t('batch.longAsk', { cost }) }, rt.signal);
+    const yes = await rt.prompter.ask({ message: t('runs.longAsk', { cost }) }, rt.signal);
     if (yes) return allow();
   }
   throw new ZhiError({
     kind: 'budget',
-    what: { key: 'batch.err.longCost', params: { file: o.file, cost, limit } },
-    why: { key: rt.prompter.interactive ? 'batch.err.longDeclined' : 'batch.err.longNoTerminal' },
+    what: { key: 'runs.err.longCost', params: { file: o.file, cost, limit } },
+    why: { key: rt.prompter.interactive ? 'runs.err.longDeclined' : 'runs.err.longNoTerminal' },
     tries: [
-      { key: 'batch.try.yes' },
+      { key: 'runs.try.yes' },
       { key: 'sessions.budget.try1', params: { more: Math.max(o.cost.amount * 2, o.limit).toFixed(2) } },
     ],
   });
@@ -279,8 +285,8 @@ export function wholeAnswer(whole: WholeResult, written: string[]): string {
   if (whole.text !== undefined) return whole.text;
   const size = formatBytes(whole.bytes);
   return written.length
-    ? t('batch.longWritten', { size, path: written.join(', ') })
-    : t('batch.longNotWritten', { size });
+    ? t('runs.longWritten', { size, path: written.join(', ') })
+    : t('runs.longNotWritten', { size });
 }
 
 /**

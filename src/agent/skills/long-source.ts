@@ -134,8 +134,8 @@ async function readPart(abs: string, place: Place, name: string): Promise<string
     if (createHash('sha256').update(text).digest('hex') !== place.hash)
       throw new ZhiError({
         kind: 'usage',
-        what: { key: 'batch.err.longChanged', params: { file: name } },
-        tries: [{ key: 'batch.try.longAgain' }],
+        what: { key: 'runs.err.longChanged', params: { file: name } },
+        tries: [{ key: 'runs.try.longAgain' }],
       });
     return text;
   } finally {

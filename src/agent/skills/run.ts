@@ -1,150 +1,31 @@
 import { resolve } from 'node:path';
-import { type Cost, findModel } from '../../llm/models.js';
-import type { Platform } from '../../llm/platforms.js';
-import type { LlmClient, Message, PlatformClient, Usage } from '../../llm/types.js';
-import type { UsageTracker } from '../../llm/usage.js';
-import type { SkillCatalog } from '../../skills/discovery.js';
-import { checkPath, type ReadDocumentFn } from '../../skills/documents.js';
-import type { FolderSelection } from '../../skills/folder.js';
-import { type InputValues, withoutInput } from '../../skills/inputs.js';
+import { findModel } from '../../llm/models.js';
+import type { Message } from '../../llm/types.js';
+import { checkPath } from '../../skills/documents.js';
+import { withoutInput } from '../../skills/inputs.js';
 import { referenceTool } from '../../skills/reference-tool.js';
-import { resolveTools, type SkillTools, skillClosure, skillModel } from '../../skills/resolve.js';
+import { resolveTools, skillClosure, skillModel } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { insertAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
-import type { McpServerConfig } from '../../support/mcp-config.js';
 import { FILE_WRITE_TOOL, OCR_TOOL, SHELL_TOOL } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { namedFrom } from '../../tools/scope.js';
 import { scopedShell } from '../../tools/shell/scope.js';
-import type { CallGate } from '../batch/call-gate.js';
-import { dryRunEach } from '../batch/dry-run-each.js';
-import type { FolderOptions } from '../batch/folder-options.js';
-import type { CostGate } from '../budget.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
 import { type AgentDeps, type AgentOptions, type Prompter, runAgent } from '../loop.js';
-import { grantTyped, type PermissionMode, type SessionGrants } from '../permissions.js';
+import { grantTyped } from '../permissions.js';
 import { chainProblem } from './chain.js';
+import { dryRunEach } from './dry-run-each.js';
 import { gatherInputs } from './gather.js';
 import { mapLongDocument, type WholeResult, wholeAnswer, withWholeResult } from './long-doc.js';
 import { keepPromise, writtenAnswer } from './promised-file.js';
 import { firstMessage, skillPrompt } from './skill-prompt.js';
 import { makeSkillTool } from './skill-tool.js';
 import { runPerFile } from './steps.js';
-
-/** What every skill run of one command (or one /run) shares, nested runs included. */
-export interface SkillRuntime {
-  llm: LlmClient;
-  client?: PlatformClient | undefined;
-  platform: Platform;
-  catalog: SkillCatalog;
-  prompter: Prompter;
-  mode: PermissionMode;
-  signal: AbortSignal;
-  /** What the person allowed, by kind (their inputs' URLs, domains allowed "always"…). */
-  grants?: SessionGrants;
-  cwd: string;
-  /** The house rules of this folder as they join a system prompt (agent/instructions.ts), if any. */
-  houseRules?: string;
-  /** Where a skill writes, given its own `output.directory` (the one outputFolder decision). */
-  outputFolder(skillDir: string | undefined): string;
-  /** The configured skill model (`skill_model`). */
-  skillModel: string;
-  builtinTools: readonly string[];
-  loadTools(names: readonly string[]): Promise<ToolRegistry>;
-  readDocument: ReadDocumentFn;
-  /**
-   * OCR an input file up front (images, scanned PDFs) for skills that have the ocr tool; the run
-   * counts and reports its usage. Without it, the model is told to call ocr itself.
-   */
-  ocr?(
-    abs: string,
-    o: { display: string; signal: AbortSignal },
-  ): Promise<{ markdown: string; model: string; usage: Usage }>;
-  /**
-   * Transcribe an audio input with GLM-ASR, after the price is shown and agreed (a person's yes,
-   * --yes or --auto); undefined where no platform client is available.
-   */
-  transcribe?(
-    abs: string,
-    o: { display: string; signal: AbortSignal; skill: string },
-  ): Promise<{ text: string; seconds: number; model: string; cost: Cost | undefined }>;
-  /**
-   * Read a file nothing here can read with Zhipu's file parser, after the price is shown and
-   * agreed; undefined where no platform client is available.
-   */
-  parseFile?(
-    abs: string,
-    o: { display: string; signal: AbortSignal },
-  ): Promise<{ text: string; model: string; cost: Cost | undefined }>;
-  /** Before the first run of user skills that can write files or run commands: may they? */
-  confirmTrust?(skills: Skill[]): Promise<boolean>;
-  /** Needs trust: the skills of a run the user has not trusted yet. */
-  untrusted?(skills: Skill[]): Promise<Skill[]>;
-  /** Given to every agent loop of the run, nested ones too (session spill, run budget). */
-  hooks?: Pick<AgentDeps, 'beforeCall' | 'spill' | 'beforeWrite'>;
-  today?: string;
-  /** `max_cost_per_run`, for a long document's estimate before its parts are sent. */
-  costGate?: CostGate | undefined;
-  /** `--yes`: an estimate above `max_cost_per_run` goes ahead without a question. */
-  assumeYes?: boolean;
-  /**
-   * The run's one concurrency budget for model calls (files, long documents' parts, `each:`
-   * steps), set by the folder run or composite that started it; `llm` already passes through it.
-   */
-  calls?: CallGate;
-  /** How folder runs go (`--jobs`, `--force`, `--batch`…); defaults otherwise. */
-  folder?: Partial<FolderOptions>;
-  /** Which files of a folder input count (`--recursive`, `--include`, `--exclude`). */
-  selection?: Omit<FolderSelection, 'extensions'>;
-  /** The configured MCP servers, for skills that use one (`tools: [mcp:<server>]`). */
-  mcpServers?: Record<string, McpServerConfig>;
-  /** Where OAuth sign-ins to MCP servers are kept (`zhi mcp login`). */
-  mcpOauthFile?: string;
-}
-
-export interface SkillRunRequest {
-  skill: Skill;
-  values: InputValues;
-  /** `--model`: replaces the skill's model (this skill only, not the skills it calls). */
-  model?: string | undefined;
-  /** Usage of this run is added here. */
-  usage: UsageTracker;
-  /** The skills above this one (empty for the skill the user ran). */
-  chain?: string[];
-  /** Instructions from the calling skill. */
-  instructions?: string | undefined;
-  /** Nested runs write where their caller writes. */
-  outputDir?: string;
-  /** Documents given another way (piped stdin). */
-  extraDocuments?: { name: string; text: string }[];
-  /** A skill without declared inputs: the person's task in their own words… */
-  task?: string | undefined;
-  /** …and the files they named (paths as typed, relative to the current directory). */
-  files?: string[];
-  /** Internal: trust was already settled by the run that started this one. */
-  trusted?: boolean;
-  /** A folder run's file: its skill's promised file must be written (reminded once, else an error). */
-  mustWrite?: boolean;
-  /**
-   * Who chose the inputs: the person (command line, /run: any path they name) or the model
-   * (a composite skill's nested call: paths must pass the one containment rule). Default person.
-   */
-  inputsFrom?: 'person' | 'model';
-}
-
-/** What is decided before a skill's loop starts: its tools, its model, its output folder. */
-export interface SkillPlan {
-  tools: SkillTools;
-  model: string;
-  outputDir: string;
-  /** The skills above this one, and this one. */
-  chain: string[];
-  /** Said before the run starts (a model the skill asks for that zhi does not know). */
-  warning?: string;
-}
+import type { SkillPlan, SkillRunRequest, SkillRuntime } from './types.js';
 
 /**
  * Run a skill: the one code path behind `zhi run`, `/run` and a composite skill's `skill_<name>`

@@ -7,13 +7,12 @@ import { SHELL_TOOL, traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { languagePreamble } from '../prompt.js';
-import type { GatheredInputs } from './gather.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from './run.js';
+import type { GatheredInputs, Place, SkillPlan, SkillRunRequest } from './types.js';
 
 /** The system prompt of this run: what its tools can do decides what it is told. */
 export function skillPrompt(
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: Pick<Place, 'cwd' | 'houseRules' | 'today'>,
   plan: SkillPlan,
   registry: ToolRegistry,
 ): string {

@@ -8,8 +8,7 @@ import { displayPath } from '../../tools/paths.js';
 import { type AnyTool, ToolError } from '../../tools/types.js';
 import { type AgentResult, nestedEvent } from '../events.js';
 import { chainProblem } from './chain.js';
-import type { SkillRuntime } from './run.js';
-import type { StepFn } from './steps.js';
+import type { RunFn, SkillRuntime } from './types.js';
 
 /** The arguments a composite skill passes: the nested skill's inputs, plus optional instructions. */
 export function skillToolSchema(target: Skill): z.ZodObject {
@@ -52,7 +51,7 @@ export function skillToolSchema(target: Skill): z.ZodObject {
  * The wrapper itself is a `read` tool: it only starts the nested run, and every tool inside that
  * run is checked by the one permission policy (asking twice for one action would be noise).
  */
-export function makeSkillTool(target: Skill, o: { rt: SkillRuntime; chain: string[]; run: StepFn }): AnyTool {
+export function makeSkillTool(target: Skill, o: { rt: SkillRuntime; chain: string[]; run: RunFn }): AnyTool {
   const schema = skillToolSchema(target);
   const inputs = target.inputDescription ? ` Input: ${target.inputDescription}` : '';
   const output = target.output.description ? ` Output: ${target.output.description}` : '';

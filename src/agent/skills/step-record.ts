@@ -11,11 +11,11 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Skill } from '../../skills/schema.js';
 import { displayPath } from '../../tools/paths.js';
-import { folderOptions, runOutputDir } from '../batch/folder-options.js';
-import { fingerprint, manifestPath, RunManifest } from '../batch/manifest.js';
-import { RunLock } from '../batch/run-lock.js';
-import type { SkillRunRequest, SkillRuntime } from './run.js';
-import type { StepOutcome } from './steps.js';
+import { folderOptions } from '../folder/folder-options.js';
+import { fingerprint, manifestPath, RunManifest } from '../folder/manifest.js';
+import { RunLock } from '../folder/run-lock.js';
+import { runOutputDir } from './folder-job.js';
+import type { FolderSettings, ModelAccess, Person, Place, SkillRunRequest, StepOutcome } from './types.js';
 
 export class StepRecord {
   private constructor(
@@ -30,11 +30,14 @@ export class StepRecord {
   /** Take the folder's lock and open its record (a dry run takes no lock). */
   static async open(
     req: SkillRunRequest,
-    rt: SkillRuntime,
+    rt: Pick<Place, 'cwd' | 'outputFolder'> &
+      Pick<Person, 'signal'> &
+      Pick<ModelAccess, 'skillModel'> &
+      FolderSettings,
     target: Skill,
     folder: string,
   ): Promise<StepRecord> {
-    const o = folderOptions(rt);
+    const o = folderOptions(rt.folder);
     const path = manifestPath(runOutputDir(req, rt), `${req.skill.name}.each`, folder);
     const lock = o.dryRun
       ? undefined

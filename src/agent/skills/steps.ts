@@ -6,30 +6,14 @@ import { completeInputs } from '../../skills/inputs.js';
 import type { Skill } from '../../skills/schema.js';
 import { ZhiError } from '../../support/errors.js';
 import { displayPath } from '../../tools/paths.js';
-import type { WrittenFile } from '../../tools/types.js';
-import { gated } from '../batch/call-gate.js';
-import { runOutputDir } from '../batch/folder-options.js';
-import { runFolder } from '../batch/folder-run.js';
-import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../batch/pool.js';
-import { skippedFiles, skippedList } from '../batch/skipped.js';
 import { type AgentResult, nestedEvent, type RunEvent } from '../events.js';
-import type { SkillRunRequest, SkillRuntime } from './run.js';
+import { gated } from '../folder/call-gate.js';
+import { runFolder } from '../folder/folder-run.js';
+import { type Attempt, DEFAULT_JOBS, type PoolControl, poolEvents } from '../folder/pool.js';
+import { skippedFiles, skippedList } from '../folder/skipped.js';
+import { runOutputDir, skillFolderJob } from './folder-job.js';
 import { StepRecord } from './step-record.js';
-
-/** runSkill, passed in (these steps run skills themselves, and run.ts uses them). */
-export type StepFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
-
-/** What one per-file step gave: its text for the caller's message, and what it read and wrote. */
-export interface StepOutcome {
-  text: string;
-  ok: boolean;
-  filesRead: number;
-  filesWritten: WrittenFile[];
-  /** Why the step failed, when it did (a 1302 is tried again, a 1113 stops the other steps). */
-  error?: ZhiError;
-  /** What its model calls cost (for the run record). */
-  cost?: number;
-}
+import type { RunFn, SkillRunRequest, SkillRuntime, StepOutcome } from './types.js';
 
 /**
  * Run a per-file step (`each`) nested under the current skill; never throws (a failure is a
@@ -37,7 +21,7 @@ export interface StepOutcome {
  * steps, so steps of one folder may run concurrently.
  */
 export async function* runStep(
-  run: StepFn,
+  run: RunFn,
   target: Skill,
   file: string,
   req: SkillRunRequest,
@@ -113,7 +97,7 @@ function stepAttempt(r: StepOutcome): Attempt<StepOutcome> {
  * (no balance, bad key) fails the whole run with its error.
  */
 export async function* runSteps(
-  run: StepFn,
+  run: RunFn,
   target: Skill,
   all: string[],
   req: SkillRunRequest,
@@ -139,7 +123,7 @@ export async function* runSteps(
 }
 
 async function* poolSteps(
-  run: StepFn,
+  run: RunFn,
   target: Skill,
   files: string[],
   req: SkillRunRequest,
@@ -213,9 +197,9 @@ export function outputsToSkip(dir: string, outputDir: string): string[] {
   return inside ? [] : [out];
 }
 
-/** A folder given for a one-file input: run the whole skill per file, several at once (batch/folder-run.ts). */
+/** A folder given for a one-file input: run the whole skill per file, several at once (folder/folder-run.ts). */
 export async function* runPerFile(
-  run: StepFn,
+  run: RunFn,
   req: SkillRunRequest,
   rt: SkillRuntime,
   argName: string,
@@ -223,7 +207,8 @@ export async function* runPerFile(
   canOcr: boolean,
   kind: 'file' | 'directory' = 'directory',
 ): AsyncGenerator<RunEvent, AgentResult> {
-  if (kind === 'file') return yield* runFolder(run, req, rt, argName, dirname(dir), [dir]);
+  const job = skillFolderJob(run, req, rt, argName);
+  if (kind === 'file') return yield* runFolder(job, dirname(dir), [dir]);
   const arg = req.skill.args.find((a) => a.name === argName);
   const { files, skipped } = await listFolder(dir, {
     extensions: supportedExtensions(arg?.extensions ? arg : undefined, canOcr),
@@ -239,5 +224,5 @@ export async function* runPerFile(
       ...(said ? { why: { key: 'runs.skipped.why', params: { files: skippedList(said) } } } : {}),
     });
   }
-  return yield* runFolder(run, req, rt, argName, dir, files, said);
+  return yield* runFolder(job, dir, files, said);
 }

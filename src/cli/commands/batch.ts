@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findJob, type JobPlace } from '../../agent/batch/job-index.js';
-import { type ManifestData, readManifest } from '../../agent/batch/manifest.js';
+import { findJob, type JobPlace } from '../../agent/batch-api/job-index.js';
+import { type ManifestData, readManifest } from '../../agent/folder/manifest.js';
 import { BatchApi, type BatchJob, batchStatusText, jobCounts } from '../../llm/batch.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';

@@ -1,4 +1,4 @@
-import { batchBlocker } from '../../agent/batch/batch-run.js';
+import { batchBlocker } from '../../agent/skills/batchable.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { type InputValues, inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
@@ -81,7 +81,7 @@ export async function prepareRun(
   for (const w of skillWarnings(ctx, catalog, skill)) warn(w);
   const { flags: folder, rest } = takeFolderFlags(named, skill);
   if (folder.force && ctx.args.flags.resume === true) {
-    throw new ZhiError({ kind: 'usage', what: { key: 'batch.err.forceResume' } });
+    throw new ZhiError({ kind: 'usage', what: { key: 'runs.err.forceResume' } });
   }
   const free = isFreeForm(skill) ? await splitFreeForm(ctx.cwd, inputs, rest) : undefined;
   const values = free ? {} : mapCliInputs(skill, inputs, rest);

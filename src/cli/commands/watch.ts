@@ -8,9 +8,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { manifestPath } from '../../agent/batch/manifest.js';
-import { lookAt, nextSettled, somethingNew, type WatchOptions } from '../../agent/batch/watch-folder.js';
 import type { AgentResult } from '../../agent/events.js';
+import { manifestPath } from '../../agent/folder/manifest.js';
+import { lookAt, nextSettled, somethingNew, type WatchOptions } from '../../agent/folder/watch-folder.js';
 import { supportedExtensions } from '../../skills/documents.js';
 import { ExitCode, type ExitCodeValue, exitCodeOf, ZhiError } from '../../support/errors.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';

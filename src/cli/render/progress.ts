@@ -1,5 +1,5 @@
-import type { FolderEvent, SkippedFiles } from '../../agent/batch/events.js';
-import { skipReason } from '../../agent/batch/skipped.js';
+import type { FolderEvent, SkippedFiles } from '../../agent/folder/events.js';
+import { skipReason } from '../../agent/folder/skipped.js';
 import { batchStatusText } from '../../llm/batch.js';
 import { formatCost } from '../../llm/models.js';
 import type { Currency } from '../../llm/platforms.js';
@@ -87,7 +87,7 @@ export class FolderProgress {
     if (ev.type !== 'folder_file') return;
     if (ev.status === 'cleaned') {
       const outputs = (ev.outputs ?? []).map((p) => visible(p)).join(', ');
-      this.say(this.o.err.dim(t('batch.file.cleaned', { file: visible(ev.file), outputs })));
+      this.say(this.o.err.dim(t('runs.file.cleaned', { file: visible(ev.file), outputs })));
       return;
     }
     if (ev.status === 'part') {
@@ -114,12 +114,12 @@ export class FolderProgress {
     const file = visible(ev.file);
     const said =
       ev.pushBack === 'overloaded'
-        ? t('batch.file.retryOverloaded', { file })
+        ? t('runs.file.retryOverloaded', { file })
         : ev.pushBack === 'network' || ev.pushBack === 'server'
           ? this.paused
             ? undefined
-            : t('batch.file.retryFailed', { file, reason: visible(ev.reason ?? '') })
-          : t('batch.file.retry', { file });
+            : t('runs.file.retryFailed', { file, reason: visible(ev.reason ?? '') })
+          : t('runs.file.retry', { file });
     if (said) this.say(this.o.err.dim(said));
   }
 
@@ -163,13 +163,13 @@ export class FolderProgress {
     this.currency = ev.currency as Currency;
     const st = this.o.err;
     if (ev.skipped) this.skipped(ev.skipped);
-    if (ev.skillChanged) this.say(st.yellow(t('batch.start.skillChanged')));
+    if (ev.skillChanged) this.say(st.yellow(t('runs.start.skillChanged')));
     if (ev.todo === 0) {
-      this.say(t('batch.start.nothing'));
+      this.say(t('runs.start.nothing'));
       return;
     }
-    this.say(st.dim(t('batch.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
-    if (ev.counts.earlier) this.say(st.dim(t('batch.start.earlier', { earlier: ev.counts.earlier })));
+    this.say(st.dim(t('runs.start', { todo: ev.todo, total: ev.counts.total, jobs: ev.jobs })));
+    if (ev.counts.earlier) this.say(st.dim(t('runs.start.earlier', { earlier: ev.counts.earlier })));
     if (ev.replacing) this.say(st.yellow(t('runs.replacing', { count: ev.replacing })));
     if (ev.lost) this.say(st.yellow(t('runs.lost', { count: ev.lost })));
     if (ev.clashes) this.clashes(ev.clashes);
@@ -213,12 +213,12 @@ export class FolderProgress {
     const st = this.o.err;
     const parts = [
       `${this.counter(ev)} ${pct}%  ${st.green('✓')} ${c.done + c.earlier}  ${st.red('✗')} ${c.failed}`,
-      t('batch.progress.spent', { cost: formatCost({ amount: ev.spent, currency: this.currency }) }),
+      t('runs.progress.spent', { cost: formatCost({ amount: ev.spent, currency: this.currency }) }),
     ];
     const left = c.total - finished;
     if (this.finishedThisRun > 0 && left > 0) {
       const per = (this.now() - this.started) / this.finishedThisRun;
-      parts.push(t('batch.progress.left', { time: formatLeft(per * left) }));
+      parts.push(t('runs.progress.left', { time: formatLeft(per * left) }));
     }
     return parts.join(' · ');
   }
@@ -264,7 +264,7 @@ export class FolderProgress {
     const st = this.o.err;
     if (ev.failures.length > SMALL_RUN) this.failureGroups(ev);
     else if (ev.failures.length) {
-      this.o.line(st.bold(t('batch.end.failures', { count: ev.failures.length })));
+      this.o.line(st.bold(t('runs.end.failures', { count: ev.failures.length })));
       const w = Math.min(40, maxOf(ev.failures.map((f) => textWidth(visible(f.file)))));
       for (const f of ev.failures) {
         const name = visible(f.file);
@@ -275,15 +275,15 @@ export class FolderProgress {
     if (written.length > SMALL_RUN) {
       // A long run is summed up: how many were written, and where (every one is in the run record).
       const folders = [...new Set(written.map((w) => dirOf(w.out)))];
-      const where = folders.length === 1 ? folders[0]! : t('batch.end.folders', { count: folders.length });
-      this.o.line(st.bold(t('batch.end.written', { count: written.length, where: visible(where) })));
+      const where = folders.length === 1 ? folders[0]! : t('runs.end.folders', { count: folders.length });
+      this.o.line(st.bold(t('runs.end.written', { count: written.length, where: visible(where) })));
     } else if (written.length) {
-      this.o.line(st.bold(t('batch.end.outputs', { count: written.length })));
+      this.o.line(st.bold(t('runs.end.outputs', { count: written.length })));
       for (const w of written.slice(0, MAX_INDEX_LINES))
         this.o.line(`  ${visible(w.file)} → ${visible(w.out)}`);
       if (written.length > MAX_INDEX_LINES)
         this.o.line(
-          `  ${t('batch.end.more', { count: written.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
+          `  ${t('runs.end.more', { count: written.length - MAX_INDEX_LINES, manifest: ev.manifest })}`,
         );
     }
     if (ev.saved) {
@@ -291,13 +291,13 @@ export class FolderProgress {
       const percent = Math.round((ev.saved / Math.max(1e-12, ev.spent + ev.saved)) * 100);
       this.o.line(st.green(t('batch.end.saved', { saved, percent })));
     }
-    if (ev.interrupted) this.o.line(st.yellow(t('batch.end.interrupted', { count: ev.interrupted })));
-    if (ev.notStarted) this.o.line(st.yellow(t('batch.end.notStarted', { count: ev.notStarted })));
+    if (ev.interrupted) this.o.line(st.yellow(t('runs.end.interrupted', { count: ev.interrupted })));
+    if (ev.notStarted) this.o.line(st.yellow(t('runs.end.notStarted', { count: ev.notStarted })));
     if (ev.skipped) {
       const { count, empty } = ev.skipped;
       this.o.line(st.yellow(t('runs.skipped.end', { count, parts: skippedParts(count, empty) })));
     }
-    this.o.line(st.dim(t('batch.end.manifest', { path: visible(ev.manifest) })));
+    this.o.line(st.dim(t('runs.end.manifest', { path: visible(ev.manifest) })));
   }
 
   /** Many failures: grouped by reason, the largest group first, a few files named in each. */
@@ -305,26 +305,26 @@ export class FolderProgress {
     const st = this.o.err;
     const groups = new Map<string, string[]>();
     for (const f of ev.failures) groups.set(f.reason, [...(groups.get(f.reason) ?? []), f.file]);
-    this.o.line(st.bold(t('batch.end.failures', { count: ev.failures.length })));
+    this.o.line(st.bold(t('runs.end.failures', { count: ev.failures.length })));
     const sorted = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
     for (const [reason, files] of sorted.slice(0, MAX_GROUPS)) {
-      this.o.line(`  ${t('batch.end.group', { count: files.length, reason: visible(reason) })}`);
+      this.o.line(`  ${t('runs.end.group', { count: files.length, reason: visible(reason) })}`);
       const shown = files.slice(0, GROUP_EXAMPLES).map((f) => visible(f));
       const more = files.length - shown.length;
       this.o.line(
-        st.dim(`    ${shown.join(', ')}${more > 0 ? ` ${t('batch.end.andMore', { count: more })}` : ''}`),
+        st.dim(`    ${shown.join(', ')}${more > 0 ? ` ${t('runs.end.andMore', { count: more })}` : ''}`),
       );
     }
     if (sorted.length > MAX_GROUPS)
       this.o.line(
-        `  ${t('batch.end.more', { count: sorted.slice(MAX_GROUPS).reduce((n, g) => n + g[1].length, 0), manifest: ev.manifest })}`,
+        `  ${t('runs.end.more', { count: sorted.slice(MAX_GROUPS).reduce((n, g) => n + g[1].length, 0), manifest: ev.manifest })}`,
       );
   }
 }
 
 /** `part 3/12`, or `combining 2/4` in a combining round. */
 export function partText(p: { done: number; total: number; round: number }): string {
-  return t(p.round ? 'batch.progress.combining' : 'batch.progress.part', { done: p.done, total: p.total });
+  return t(p.round ? 'runs.progress.combining' : 'runs.progress.part', { done: p.done, total: p.total });
 }
 
 /** The folder part of an output path as shown (`zhi-output/a.md` → `zhi-output/`). */
@@ -338,13 +338,13 @@ function dirOf(path: string): string {
  * leaves (a question or a stop follows).
  */
 export function longDocumentLines(ev: Extract<FolderEvent, { type: 'long_document' }>, st: Style): string[] {
-  const said = ev.joined ? 'batch.longJoined' : 'batch.long';
+  const said = ev.joined ? 'runs.longJoined' : 'runs.long';
   const lines = [st.dim(t(said, { file: visible(ev.file), parts: ev.parts }))];
   if (ev.limit !== undefined) {
     const money = (amount: number) => formatCost({ amount, currency: ev.currency as Currency });
     lines.push(
       st.yellow(
-        t('batch.longOver', { cost: money(ev.estimate), limit: money(ev.limit), left: money(ev.left ?? 0) }),
+        t('runs.longOver', { cost: money(ev.estimate), limit: money(ev.limit), left: money(ev.left ?? 0) }),
       ),
     );
   }

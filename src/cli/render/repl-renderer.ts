@@ -1,6 +1,6 @@
 import { Lexer } from 'marked';
-import type { FolderEvent } from '../../agent/batch/events.js';
 import { type AgentResult, isFolderEvent, type RunEvent } from '../../agent/events.js';
+import type { FolderEvent } from '../../agent/folder/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import type { ZhiError } from '../../support/errors.js';
 import { exhaustive } from '../../support/exhaustive.js';

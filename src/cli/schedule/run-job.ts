@@ -6,9 +6,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { manifestPath } from '../../agent/batch/manifest.js';
-import { RunLock } from '../../agent/batch/run-lock.js';
 import type { RunEvent } from '../../agent/events.js';
+import { manifestPath } from '../../agent/folder/manifest.js';
+import { RunLock } from '../../agent/folder/run-lock.js';
 import { type Job, schedulesDir } from '../../agent/schedule/job.js';
 import { notifyDesktop } from '../../agent/schedule/os/notify.js';
 import { costSince, filesSince, type RunRecord, type RunStatus, saveRun } from '../../agent/schedule/runs.js';

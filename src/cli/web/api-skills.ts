@@ -4,7 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readManifest } from '../../agent/batch/manifest.js';
+import { readManifest } from '../../agent/folder/manifest.js';
 import { BatchApi, batchStatusText, jobCounts } from '../../llm/batch.js';
 import { makeClient } from '../client.js';
 import { httpError, needKey, readJson } from './http.js';

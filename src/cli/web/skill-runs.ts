@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { batchBlocker } from '../../agent/batch/batch-run.js';
 import type { AgentResult, EstimateFigures } from '../../agent/events.js';
+import { batchBlocker } from '../../agent/skills/batchable.js';
 import { isFreeForm, splitFreeForm } from '../../skills/free-form.js';
 import { inputError, lacksContent, mapCliInputs } from '../../skills/inputs.js';
 import type { Skill } from '../../skills/schema.js';

@@ -1,6 +1,6 @@
 import { defineMessages } from '../define.js';
 
-// Folder runs: progress, resume, failures, the Batch API, long documents, --dry-run.
+// The Batch API: `zhi batch`, jobs and their rounds, what it saved, the skills it cannot take.
 export const batch = defineMessages(
   {
     'batch.cmd.usage': 'Usage: zhi batch list | status <id> | results <id> | cancel <id>',
@@ -14,43 +14,7 @@ export const batch = defineMessages(
     'batch.cmd.noRunFor': 'No folder run in this output folder submitted the batch job {id}.',
     'batch.cmd.tryFolder':
       'Run the command in the folder where you started `zhi run … --batch` (with the same --output-dir).',
-    'batch.long': 'Long document {file}: {parts} parts, processed separately and then combined.',
-    'batch.longJoined': 'Long document {file}: {parts} parts, processed separately and then joined in order.',
-    'batch.longOver':
-      'Estimated cost {cost}: more than max_cost_per_run ({limit}) leaves for this run ({left}).',
-    'batch.longAsk': 'Process it anyway, for about {cost}?',
-    'batch.longPartProgress': 'Long document: part {done} of {total} done',
-    'batch.longRoundProgress': 'Long document: combining, round {round}: {done} of {total}',
-    'batch.err.longPart': 'A part of the long document {file} could not be processed: {problem}',
-    'batch.err.longKept': '{kept} of {total} results are kept on disk and will not be paid for again.',
-    'batch.try.longSmaller':
-      'Use a model with a larger context window than {model} (--model), or split the document.',
-    'batch.try.longAgain': 'Run the same command again: it goes on from the kept results.',
-    'batch.err.longChanged':
-      'The long document {file} changed while its parts were being processed, so its parts no longer match it.',
-    'batch.longWritten': 'The whole result ({size}) is too long to show here; it was written to {path}.',
-    'batch.longNotWritten':
-      'The whole result ({size}) was not saved: the model answered without writing its file, and it is too long to show here. The results of its parts are kept: run the same command again to save it without paying for the parts again.',
-    'batch.err.longCost':
-      'Did not process the long document {file}: it would cost about {cost}, more than max_cost_per_run ({limit}) allows.',
-    'batch.err.longDeclined': 'You answered no; nothing was sent.',
-    'batch.err.longNoTerminal': 'There is no terminal to ask you, so nothing was sent.',
-    'batch.try.yes': 'Run the same command with --yes to allow it for this run.',
-    'batch.dry.head': 'Would process {todo} of {total} files with {skill} on {model} ({done} already done):',
-    'batch.dry.headOne': 'Would process {file} with {skill} on {model}:',
-    'batch.dry.tokens': 'about {n} tokens in',
-    'batch.dry.long': 'long document: {parts} parts, each sent on its own, then combined',
-    'batch.dry.total':
-      'Estimated in all: {input} input and {output} output tokens in about {calls} model calls (the answers are a guess).',
-    'batch.dry.totalAtLeast':
-      'Estimated in all: {input} input and {output} output tokens in at least {calls} model calls (the answers are a guess; results too long for one message are combined in rounds first, which takes more calls).',
-    'batch.dry.eachHead':
-      'Would run {each} on {todo} of {total} files of {folder} ({done} already done), then {skill} on their results:',
-    'batch.dry.eachOwn': '{skill}, on the results',
-    'batch.dry.on': 'on {model}:',
     'batch.dry.batch': 'with --batch (results within 24 h):',
-    'batch.dry.covered': 'covered by your plan',
-    'batch.dry.nothingSent': 'Nothing was sent; run it without --dry-run to process the files.',
     'batch.err.noApi': 'The Batch API is not available here (no API client).',
     'batch.err.needsPerson':
       'The skill {skill} cannot run as a batch job: its tools ({tools}) ask a person every time, and a batch job cannot wait for an answer.',
@@ -82,38 +46,6 @@ export const batch = defineMessages(
       'Stopped waiting. The job {id} goes on; run the same command (or `zhi batch results {id}`) to collect it.',
     'batch.notNeeded':
       'The batch job {id} was not used: every file it was for was done since, without it. It is no longer tracked here; if it is still running, `zhi batch cancel {id}` stops it, and `zhi batch status {id}` shows what it processed.',
-    'batch.err.jobs': 'a whole number from 1 to {max} is expected',
-    'batch.err.forceResume':
-      '--force and --resume contradict each other: --resume skips finished files, --force redoes them.',
-    'batch.reason.turnLimit': 'the skill used all its turns without an answer',
-    'batch.reason.aborted': 'interrupted',
-    'batch.reason.unknown': 'no answer',
-    'batch.start': '{todo} of {total} files to process, {jobs} at a time',
-    'batch.start.earlier': '{earlier} already done by an earlier run (skipped; --force redoes them)',
-    'batch.start.skillChanged': 'The skill changed since the earlier run: its files are done again.',
-    'batch.start.nothing': 'Every file is already done (the earlier results are below; --force redoes them).',
-    'batch.progress.spent': '{cost} so far',
-    'batch.progress.left': 'about {time} left',
-    'batch.progress.part': 'part {done}/{total}',
-    'batch.progress.combining': 'combining {done}/{total}',
-    'batch.file.done': 'done',
-    'batch.file.failed': 'failed: {reason}',
-    'batch.file.retry': 'the API took too many calls at once (1302); trying {file} again with fewer at once',
-    'batch.file.retryOverloaded': 'the API is overloaded (1305); trying {file} again after a pause',
-    'batch.file.retryFailed': '{file}: {reason} Trying it again.',
-    'batch.file.cleaned': 'doing {file} again: removed what its unfinished run had written ({outputs})',
-    'batch.end.failures': 'Files that failed ({count}):',
-    'batch.end.outputs': 'Written ({count} files):',
-    'batch.end.written': 'Written: {count} files, in {where}',
-    'batch.end.folders': '{count} folders (each listed in the run record)',
-    'batch.end.group': '{count} × {reason}',
-    'batch.end.andMore': 'and {count} more',
-    'batch.end.more': '… and {count} more (all listed in {manifest})',
-    'batch.end.notStarted': '{count} files were not started; run the same command again to do them.',
-    'batch.end.interrupted':
-      '{count} files were stopped mid-way; run the same command again to do them again from the start.',
-    'batch.end.manifest': 'Run record: {path}',
-    'batch.end.failedNames': '{files} and {count} more (all listed in {manifest})',
   },
   {
     'batch.cmd.usage': '用法：zhi batch list | status <id> | results <id> | cancel <id>',
@@ -126,39 +58,7 @@ export const batch = defineMessages(
     'batch.cmd.noRun': '此输出文件夹中没有提交该任务的文件夹运行记录。',
     'batch.cmd.noRunFor': '此输出文件夹中没有提交批处理任务 {id} 的运行记录。',
     'batch.cmd.tryFolder': '请在启动 `zhi run … --batch` 的文件夹中运行此命令（使用相同的 --output-dir）。',
-    'batch.long': '长文档 {file}：分为 {parts} 部分分别处理后再合并。',
-    'batch.longJoined': '长文档 {file}：分为 {parts} 部分分别处理，再按顺序拼接。',
-    'batch.longOver': '预计费用 {cost}：超过 max_cost_per_run（{limit}）在本次运行中剩余的额度（{left}）。',
-    'batch.longAsk': '仍要处理吗？费用约 {cost}。',
-    'batch.longPartProgress': '长文档：已完成第 {done} / {total} 部分',
-    'batch.longRoundProgress': '长文档：第 {round} 轮合并，{done} / {total}',
-    'batch.err.longPart': '长文档 {file} 有一部分未能处理：{problem}',
-    'batch.err.longKept': '{total} 个结果中已有 {kept} 个保存在磁盘上，不会重复付费。',
-    'batch.try.longSmaller': '换用上下文窗口比 {model} 更大的模型（--model），或拆分文档。',
-    'batch.try.longAgain': '再次运行同一命令：会从已保存的结果继续。',
-    'batch.err.longChanged': '长文档 {file} 在分部分处理期间被修改了，已拆分的部分与它不再一致。',
-    'batch.longWritten': '完整结果（{size}）太长，不在此显示；已写入 {path}。',
-    'batch.longNotWritten':
-      '完整结果（{size}）没有保存：模型没有写入文件就给出了回答，而结果太长，无法在此显示。各部分的结果已保留：再次运行同一命令即可保存，不会再为这些部分付费。',
-    'batch.err.longCost': '未处理长文档 {file}：费用约 {cost}，超过 max_cost_per_run（{limit}）允许的上限。',
-    'batch.err.longDeclined': '你选择了否，没有发送任何内容。',
-    'batch.err.longNoTerminal': '没有可以询问你的终端，因此没有发送任何内容。',
-    'batch.try.yes': '加上 --yes 再运行同一命令，即可在本次运行中允许这笔费用。',
-    'batch.dry.head': '将用 {skill}（{model}）处理 {total} 个文件中的 {todo} 个（{done} 个已完成）：',
-    'batch.dry.headOne': '将用 {skill}（{model}）处理 {file}：',
-    'batch.dry.tokens': '输入约 {n} 个 token',
-    'batch.dry.long': '长文档：分 {parts} 部分分别发送，再合并',
-    'batch.dry.total':
-      '预计总计：约 {calls} 次模型调用，输入 {input} 个、输出 {output} 个 token（输出量为估计值）。',
-    'batch.dry.totalAtLeast':
-      '预计总计：至少 {calls} 次模型调用，输入 {input} 个、输出 {output} 个 token（输出量为估计值；结果超出一条消息时会先分轮合并，需要更多调用）。',
-    'batch.dry.eachHead':
-      '将先用 {each} 处理 {folder} 中 {total} 个文件里的 {todo} 个（{done} 个已完成），再用 {skill} 汇总它们的结果：',
-    'batch.dry.eachOwn': '{skill}（汇总结果）',
-    'batch.dry.on': '使用 {model}：',
     'batch.dry.batch': '使用 --batch（24 小时内出结果）：',
-    'batch.dry.covered': '由套餐覆盖',
-    'batch.dry.nothingSent': '未发送任何请求；去掉 --dry-run 即可处理这些文件。',
     'batch.err.noApi': '此处无法使用批处理 API（没有 API 客户端）。',
     'batch.err.needsPerson':
       '技能 {skill} 不能作为批处理任务运行：它的工具（{tools}）每次都要询问用户，而批处理任务无法等待回答。',
@@ -188,36 +88,5 @@ export const batch = defineMessages(
       '已停止等待。任务 {id} 仍在进行；运行同一命令（或 `zhi batch results {id}`）即可取回结果。',
     'batch.notNeeded':
       '批处理任务 {id} 未被使用：它所针对的文件此后都已在不使用它的情况下完成。这里不再跟踪它；如果它仍在运行，`zhi batch cancel {id}` 可以停止它，`zhi batch status {id}` 可查看它处理了多少。',
-    'batch.err.jobs': '应为 1 到 {max} 之间的整数',
-    'batch.err.forceResume':
-      '--force 与 --resume 互相矛盾：--resume 跳过已完成的文件，--force 重新处理它们。',
-    'batch.reason.turnLimit': '技能用完了所有轮次，仍未给出结果',
-    'batch.reason.aborted': '已中断',
-    'batch.reason.unknown': '没有结果',
-    'batch.start': '共 {total} 个文件，本次处理 {todo} 个，每次同时 {jobs} 个',
-    'batch.start.earlier': '{earlier} 个已在之前的运行中完成（跳过；用 --force 重新处理）',
-    'batch.start.skillChanged': '技能在上次运行后有改动：其文件将重新处理。',
-    'batch.start.nothing': '所有文件都已完成（之前的结果见下；用 --force 重新处理）。',
-    'batch.progress.spent': '已花费 {cost}',
-    'batch.progress.left': '约剩 {time}',
-    'batch.progress.part': '第 {done}/{total} 部分',
-    'batch.progress.combining': '合并 {done}/{total}',
-    'batch.file.done': '完成',
-    'batch.file.failed': '失败：{reason}',
-    'batch.file.retry': 'API 同时处理的调用过多（1302）；减少同时处理的数量后重试 {file}',
-    'batch.file.retryOverloaded': 'API 过载（1305）；暂停一会儿后重试 {file}',
-    'batch.file.retryFailed': '{file}：{reason}正在重试。',
-    'batch.file.cleaned': '重新处理 {file}：已删除上次未完成时写下的文件（{outputs}）',
-    'batch.end.failures': '处理失败的文件（{count} 个）：',
-    'batch.end.outputs': '已写入（{count} 个文件）：',
-    'batch.end.written': '已写入 {count} 个文件，位于 {where}',
-    'batch.end.folders': '{count} 个文件夹（均列在运行记录中）',
-    'batch.end.group': '{count} 个：{reason}',
-    'batch.end.andMore': '等另外 {count} 个',
-    'batch.end.more': '……另有 {count} 个（全部列在 {manifest} 中）',
-    'batch.end.notStarted': '{count} 个文件尚未开始；再次运行同一命令即可继续处理。',
-    'batch.end.interrupted': '{count} 个文件处理到一半被中断；再次运行同一命令即可从头重新处理。',
-    'batch.end.manifest': '运行记录：{path}',
-    'batch.end.failedNames': '{files} 等，另有 {count} 个（全部列在 {manifest} 中）',
   },
 );

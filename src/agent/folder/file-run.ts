@@ -1,5 +1,5 @@
 /**
- * One file of a folder run as the pool sees it: the skill run on it (never throwing for a problem
+ * One file of a folder run as the pool sees it: the job's run on it (never throwing for a problem
  * of that file: it becomes the result), and how its end counts — done, failed, tried again
  * (rate limits, overloads, the API not reached), or a stop for every file (no balance, bad key).
  */
@@ -9,8 +9,6 @@ import { ZhiError } from '../../support/errors.js';
 import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { AgentResult, RunEvent } from '../events.js';
-import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import type { RunFn } from './batch-run.js';
 import { type FileResult, STOP_KINDS } from './folder-end.js';
 import type { Attempt, PoolControl } from './pool.js';
 import type { WriteLog } from './written.js';
@@ -43,11 +41,13 @@ export async function* withFinally<E, R>(
   }
 }
 
-/** Run the skill on one file; never throws for a problem of that file (it becomes the result). */
+/**
+ * Run the job on one file (`start`, given the file's own usage tracker); never throws for a
+ * problem of that file (it becomes the result).
+ */
 export async function runOne(
-  run: RunFn,
-  req: SkillRunRequest,
-  rt: SkillRuntime,
+  start: (usage: UsageTracker) => AsyncGenerator<RunEvent, AgentResult>,
+  run: { usage: UsageTracker; cwd: string },
   o: {
     ctl: PoolControl;
     forward: (ev: RunEvent) => void;
@@ -59,11 +59,11 @@ export async function runOne(
   },
 ): Promise<FileResult> {
   // Each file counts its own cost; every call still reaches the run's tracker (ledger, session).
-  const mine = new UsageTracker(req.usage.platform);
+  const mine = new UsageTracker(run.usage.platform);
   const outputs = (r: AgentResult | undefined) =>
-    (r?.filesWritten ?? []).map((f) => displayPath(rt.cwd, resolve(rt.cwd, f.path)));
+    (r?.filesWritten ?? []).map((f) => displayPath(run.cwd, resolve(run.cwd, f.path)));
   try {
-    const gen = run({ ...req, usage: mine }, rt);
+    const gen = start(mine);
     let step = await gen.next();
     while (!step.done) {
       const ev = step.value;
@@ -90,6 +90,6 @@ export async function runOne(
     if (!(err instanceof ZhiError)) throw err;
     return { error: err, cost: mine.cost().amount, outputs: [] };
   } finally {
-    req.usage.merge(mine);
+    run.usage.merge(mine);
   }
 }

@@ -1,7 +1,5 @@
-/** A folder run's options and where its output and record go (shared by the run and its callers). */
+/** A folder run's options (shared by the run and its callers). */
 
-import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import { manifestPath } from './manifest.js';
 import { DEFAULT_JOBS } from './pool.js';
 
 /** How a folder run goes; every field has a default (`zhi run` sets them from its flags). */
@@ -24,13 +22,8 @@ export interface FolderOptions {
   batchLimits?: { bytes?: number; lines?: number };
 }
 
-/** The output folder of a run, decided as runSkill decides it. */
-export function runOutputDir(req: SkillRunRequest, rt: SkillRuntime): string {
-  return req.outputDir ?? rt.outputFolder(req.skill.output.directory);
-}
-
-/** The run's options: the runtime's own (`zhi run`'s flags) over the defaults. */
-export function folderOptions(rt: SkillRuntime): FolderOptions {
+/** The run's options: those given (`zhi run`'s flags) over the defaults. */
+export function folderOptions(given?: Partial<FolderOptions>): FolderOptions {
   return {
     jobs: DEFAULT_JOBS,
     force: false,
@@ -39,11 +32,6 @@ export function folderOptions(rt: SkillRuntime): FolderOptions {
     pollMs: 30_000,
     dryRun: false,
     wait: false,
-    ...rt.folder,
+    ...given,
   };
-}
-
-/** Where the run record of this skill on this folder lives, in the run's output folder. */
-export function manifestPathOf(req: SkillRunRequest, rt: SkillRuntime, dir: string): string {
-  return manifestPath(runOutputDir(req, rt), req.skill.name, dir);
 }

@@ -1,5 +1,5 @@
 /**
- * Combining results in rounds (agent/skills/rounds.ts), shared by long documents and composite
+ * Combining results in rounds (agent/skills/combine-rounds.ts), shared by long documents and composite
  * skills: groups stay within their size, every round covers every item once and in order, the
  * rounds stop as soon as everything fits, and nothing is called when nothing needs combining.
  */
@@ -13,7 +13,7 @@ import {
   nextRound,
   type RoundItem,
   type RoundsPlan,
-} from '../../src/agent/skills/rounds.js';
+} from '../../src/agent/skills/combine-rounds.js';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 

@@ -13,28 +13,21 @@
  * go while the round waits (its conversation holds its whole document, and thousands of files
  * wait at once): the run starts again when the answer is in the store, and replays it.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { MessageAccumulator } from '../../llm/accumulate.js';
-import {
-  BATCH_ENDPOINT,
-  BATCH_MAX_BYTES,
-  BATCH_MAX_REQUESTS,
-  type BatchApi,
-  multipartHead,
-  multipartTail,
-  uploadBoundary,
-} from '../../llm/batch.js';
+import { BATCH_ENDPOINT, BATCH_MAX_BYTES, BATCH_MAX_REQUESTS, type BatchApi } from '../../llm/batch.js';
 import { abortedError } from '../../llm/errors.js';
 import { costOf } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import { readWhole } from '../../llm/response.js';
 import type { ChatRequest, LlmClient, PlatformClient, StreamEvent } from '../../llm/types.js';
 import { ZhiError } from '../../support/errors.js';
+import { t } from '../../support/i18n/index.js';
 import type { RunEvent } from '../events.js';
+import type { CallRounds } from '../folder/job.js';
+import type { BatchRecord, RunManifest } from '../folder/manifest.js';
 import { AnswerStore } from './answer-store.js';
-import type { BatchRecord, RunManifest } from './manifest.js';
+import { type Chunk, RoundFiles, sealed } from './round-files.js';
 import { type Answer, batchEvent, collectAnswers, pollJobs, recordJob } from './round-jobs.js';
 
 /** Once every running file waits, a moment for calls made at the same time to join the round. */
@@ -43,8 +36,6 @@ const SETTLE_MS = 50;
 const IDLE_MS = 10_000;
 /** Files that work at once between rounds (read, build requests, run tools, write). */
 const WORKING = 8;
-/** One upload at most this big (below the API's 100 MB): the run never holds more in memory. */
-const UPLOAD_BYTES = 8 * 1024 * 1024;
 
 export interface RoundsOptions {
   api: BatchApi;
@@ -68,17 +59,7 @@ export interface RoundsOptions {
 
 type Waiter = (a: Answer | undefined) => void;
 
-interface Chunk {
-  path: string;
-  fd: number;
-  boundary: string;
-  bytes: number;
-  lines: number;
-  /** custom_id → input file. */
-  requests: Record<string, string>;
-}
-
-export class BatchRounds {
+export class BatchRounds implements CallRounds {
   /** Where events go while the files run (the pool's stream). */
   emit: (ev: RunEvent) => void = () => undefined;
   /** What the batch price saved against the online price of the same calls. */
@@ -96,12 +77,12 @@ export class BatchRounds {
   /** Files working now (not waiting for a round); callbacks of files waiting for a place. */
   private readonly working = new Set<string>();
   private readonly room: (() => void)[] = [];
-  private chunks: Chunk[] = [];
   private inFlight = false;
   private round = 0;
   private timer: NodeJS.Timeout | undefined;
   private broken: ZhiError | undefined;
-  private readonly limits: { bytes: number; lines: number };
+  /** The next round's input files, written as its calls are queued. */
+  private readonly files: RoundFiles;
   /** Files whose first call waits in a round without them (their run ended): its answer. */
   private readonly deferred = new Map<string, Promise<Answer | undefined>>();
   /** Files that already let go of a call once: a later call of theirs waits like any other. */
@@ -110,10 +91,11 @@ export class BatchRounds {
   private readonly early = new Map<string, Answer>();
 
   constructor(private readonly o: RoundsOptions) {
-    this.limits = {
+    const limits = {
       bytes: o.limits?.bytes ?? BATCH_MAX_BYTES,
       lines: o.limits?.lines ?? BATCH_MAX_REQUESTS,
     };
+    this.files = new RoundFiles({ dir: o.store.dir, skill: o.skill, limits });
     // Ctrl+C: the waiting calls end as interrupted; a submitted job stays in the run record.
     o.signal.addEventListener('abort', () => this.abandon(), { once: true });
   }
@@ -253,7 +235,7 @@ export class BatchRounds {
     const list = this.waiters.get(key);
     if (!list) {
       // Larger than any input file may be: this call is made online.
-      if (!line || !this.append(line, key, rel)) return Promise.resolve({ ok: false });
+      if (!line || !this.files.add(line, key, rel, this.round + 1)) return Promise.resolve({ ok: false });
     }
     const answer = new Promise<Answer | undefined>((resolve) => {
       if (list) list.push(resolve);
@@ -275,32 +257,6 @@ export class BatchRounds {
     this.schedule();
   }
 
-  /** The line goes to the current upload file on disk (a new one when it would not fit). */
-  private append(line: string, key: string, rel: string): boolean {
-    const bytes = Buffer.byteLength(line, 'utf8');
-    if (bytes > this.limits.bytes) return false;
-    const cap = Math.min(this.limits.bytes, UPLOAD_BYTES);
-    let c = this.chunks.at(-1);
-    if (!c || (c.lines > 0 && (c.bytes + bytes > cap || c.lines >= this.limits.lines))) c = this.open();
-    writeSync(c.fd, line);
-    c.bytes += bytes;
-    c.lines += 1;
-    c.requests[`zhi-${key}`] = rel;
-    return true;
-  }
-
-  private open(): Chunk {
-    mkdirSync(this.o.store.dir, { recursive: true });
-    const n = this.chunks.length + 1;
-    const path = join(this.o.store.dir, `upload-${process.pid}-${this.round + 1}-${n}.part`);
-    const fd = openSync(path, 'w', 0o600);
-    const boundary = uploadBoundary();
-    writeSync(fd, multipartHead(boundary, `zhi-${this.o.skill}-${this.round + 1}-${n}.jsonl`));
-    const c: Chunk = { path, fd, boundary, bytes: 0, lines: 0, requests: {} };
-    this.chunks.push(c);
-    return c;
-  }
-
   /** When every running file waits (after a moment), or nothing has moved for a while: submit. */
   private schedule(): void {
     if (this.inFlight || !this.waiters.size || this.o.signal.aborted) return;
@@ -318,9 +274,8 @@ export class BatchRounds {
   private async flush(): Promise<void> {
     this.inFlight = true;
     this.round += 1;
-    const chunks = this.chunks;
+    const chunks = this.files.take();
     const waiters = this.waiters;
-    this.chunks = [];
     this.waiters = new Map();
     let answers = new Map<string, Answer>();
     try {
@@ -350,10 +305,7 @@ export class BatchRounds {
   private async submit(chunks: Chunk[]): Promise<BatchRecord> {
     let rec: BatchRecord | undefined;
     for (const c of chunks) {
-      writeSync(c.fd, multipartTail(c.boundary));
-      closeSync(c.fd);
-      c.fd = -1;
-      const upload = await this.o.api.uploadPrepared(await readFile(c.path), c.boundary, this.o.signal);
+      const upload = await this.o.api.uploadPrepared(await sealed(c), c.boundary, this.o.signal);
       await rm(c.path, { force: true });
       const meta = { zhi_skill: this.o.skill, zhi_folder: this.o.manifest.data.folder };
       const job = await this.o.api.create(upload.id, meta, this.o.signal);
@@ -369,10 +321,28 @@ export class BatchRounds {
     return rec!;
   }
 
+  /**
+   * The jobs' answers are used up once every file of the run is written; until then they are kept
+   * (with the last job in the run record), so a later run — with --auto, say — writes the rest from
+   * them without paying again. `rels`: the run's files (folder-relative names).
+   */
+  async *finish(manifest: RunManifest, rels: readonly string[], aborted: boolean): AsyncGenerator<RunEvent> {
+    if (aborted) return;
+    const open = rels.filter((rel) => manifest.entry(rel)?.status !== 'done');
+    if (!open.length) {
+      await manifest.setBatch(undefined);
+      await this.store.discard().catch(() => undefined);
+    } else if (manifest.data.batch)
+      yield {
+        type: 'warning',
+        message: t('runs.batchKept', { id: manifest.data.batch.id, count: open.length }),
+      };
+  }
+
   /** Interrupted: nothing more is submitted, the queued calls end as interrupted. */
   private abandon(): void {
     clearTimeout(this.timer);
-    for (const c of this.chunks) if (c.fd >= 0) closeSync(c.fd);
+    this.files.close();
     for (const resolve of this.room.splice(0)) resolve();
     if (this.inFlight) return; // the round in flight answers its calls itself
     for (const list of this.waiters.values()) for (const resolve of list) resolve(undefined);

@@ -1,40 +1,11 @@
 /**
- * What a folder run can know before its first paid call, and so says before it: whether its
- * writes could ever be allowed (no terminal to ask and no --auto: every write would be refused,
- * every call paid for nothing), where each file's outputs go (the input's subfolders mirrored
- * under the output folder, so `a/x.txt` and `b/x.txt` do not compete for one name), and which
- * inputs would still name their outputs alike (`dup.txt` and `dup.md` in one folder).
+ * What a folder run can know before its first paid call, and so says before it: where each
+ * file's outputs go (the input's subfolders mirrored under the output folder, so `a/x.txt` and
+ * `b/x.txt` do not compete for one name), and which inputs would still name their outputs alike
+ * (`dup.txt` and `dup.md` in one folder). Whether its writes could be allowed at all is the
+ * job's to say (FolderJob.writesRefused).
  */
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { resolveTools } from '../../skills/resolve.js';
-import type { Skill } from '../../skills/schema.js';
-import { ZhiError } from '../../support/errors.js';
-import { traitsOf } from '../../tools/index.js';
-import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
-
-/** The skill's own tools that write the run's output files. */
-export function writingTools(skill: Skill, rt: Pick<SkillRuntime, 'catalog' | 'builtinTools'>): string[] {
-  return resolveTools(skill, rt.catalog, rt.builtinTools).builtin.filter((n) => traitsOf(n).writesOutput);
-}
-
-/**
- * A run whose skill writes files, with no person to say yes (no terminal) and no --auto: every
- * write would be refused after its call was paid. Known now, so said now.
- */
-export function writesRefused(
-  skill: Skill,
-  rt: Pick<SkillRuntime, 'catalog' | 'builtinTools' | 'mode' | 'prompter'>,
-): ZhiError | undefined {
-  if (rt.mode === 'auto' || rt.prompter.interactive) return undefined;
-  const tools = writingTools(skill, rt);
-  if (!tools.length) return undefined;
-  return new ZhiError({
-    kind: 'usage',
-    what: { key: 'runs.err.cannotWrite', params: { skill: skill.name } },
-    why: { key: 'runs.err.cannotWrite.why', params: { tools: tools.join(', ') } },
-    tries: [{ key: 'runs.try.auto' }],
-  });
-}
 
 /** Where one input's outputs go, and the name its outputs take when another input's stem is the same. */
 export interface OutputPlace {
@@ -92,22 +63,6 @@ export function planOutputs(
     for (const i of members) places[i]!.nameAs = fullStem(basename(files[i]!));
   }
   return { places, clashes };
-}
-
-/**
- * One file's request placed: its outputs beside those of the other files of its subfolder, and,
- * where its stem is shared, the name it is told to use.
- */
-export function placed(
-  request: SkillRunRequest,
-  o: { place: OutputPlace; file: string; outputDir: string },
-): SkillRunRequest {
-  const out = { ...request };
-  if (o.place.subdir) out.outputDir = join(o.outputDir, o.place.subdir);
-  if (!o.place.nameAs) return out;
-  const hint = `Another input in this folder has the same name as "${basename(o.file)}" without its extension. In the names of the files you write, use "${o.place.nameAs}" where you would use the document's name, so the two do not collide.`;
-  out.instructions = request.instructions ? `${request.instructions}\n\n${hint}` : hint;
-  return out;
 }
 
 /** Clashes named at the start: the first few, and how many there are. */

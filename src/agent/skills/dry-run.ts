@@ -1,17 +1,19 @@
 import { type Cost, costOf, DEFAULT_CHAT_MODEL, formatCost } from '../../llm/models.js';
+import type { ChatRequest } from '../../llm/types.js';
+import { UsageTracker } from '../../llm/usage.js';
 import { maxBy, maxOf } from '../../support/arrays.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { cutToWidth, padToWidth, textWidth } from '../../support/width.js';
 import { traitsOf } from '../../tools/index.js';
 import { displayPath } from '../../tools/paths.js';
-import type { AgentResult, EstimateFigures, RunEvent } from '../events.js';
-import { PART_BYTES } from '../skills/rounds.js';
-import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
+import type { AgentResult, EstimateFigures } from '../events.js';
+import type { FolderEvent } from '../folder/events.js';
 import { estimateMessagesTokens, estimateToolsTokens } from '../tokens.js';
-import { batchBlocker, captureFirst } from './batch-run.js';
-
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
+import { batchBlocker } from './batchable.js';
+import { CapturingClient } from './capturing-client.js';
+import { PART_BYTES } from './combine-rounds.js';
+import type { RunFn, SkillRunRequest, SkillRuntime } from './types.js';
 
 export interface DryRunInput {
   run: RunFn;
@@ -61,6 +63,38 @@ interface FileEstimate {
   /** Model calls the file's run would make. */
   calls: number;
   atLeast?: boolean;
+}
+
+type LongDocumentEvent = Extract<FolderEvent, { type: 'long_document' }>;
+
+/**
+ * The first request a skill run would send for one file, and — for a document too long for one
+ * message — how the run would split it (its parts and their estimated tokens). Nothing is sent.
+ */
+export async function captureFirst(
+  run: RunFn,
+  req: SkillRunRequest,
+  rt: SkillRuntime,
+): Promise<{ request?: ChatRequest; long?: LongDocumentEvent }> {
+  const capture = new CapturingClient();
+  // The file's own run, as a real one would start (not another dry run or batch of it).
+  // Nothing is spent here: no question about a long document's cost either.
+  const own = {
+    ...rt,
+    llm: capture,
+    costGate: undefined,
+    folder: { ...rt.folder, dryRun: false, batch: false },
+  };
+  let long: LongDocumentEvent | undefined;
+  const gen = run({ ...req, usage: new UsageTracker(req.usage.platform), trusted: true }, own);
+  try {
+    for (let step = await gen.next(); !step.done; step = await gen.next())
+      if (step.value.type === 'long_document') long ??= step.value;
+  } catch (err) {
+    // The parts' calls end as interrupted: what was learnt before is the answer.
+    if (!capture.request && !long) throw err;
+  }
+  return { ...(capture.request ? { request: capture.request } : {}), ...(long ? { long } : {}) };
 }
 
 /**
@@ -143,7 +177,7 @@ export async function dryRunFolder(o: DryRunInput): Promise<AgentResult> {
   const model = [...totals.tokens.keys()][0] ?? req.model ?? req.skill.model ?? rt.skillModel;
   if (!totals.tokens.size) addTokens(totals, model, 0, 0);
   // One file (`zhi run skill file.pdf --dry-run`): "Would process report.pdf", not "1 of 1 files".
-  const head = t(o.files.length === 1 && o.todo.length === 1 ? 'batch.dry.headOne' : 'batch.dry.head', {
+  const head = t(o.files.length === 1 && o.todo.length === 1 ? 'runs.dry.headOne' : 'runs.dry.head', {
     file: displayPath(rt.cwd, o.files[0] ?? ''),
     todo: o.todo.length,
     total: o.files.length,
@@ -204,7 +238,7 @@ export function dryRunReport(
   const costs = (on: (m: string) => string, batch = false) => costsOn(req, totals, on, batch);
   const price = (on: (m: string) => string, batch = false): string => {
     const cost = costs(on);
-    if (cost.covered) return t('batch.dry.covered');
+    if (cost.covered) return t('runs.dry.covered');
     const currency = cost.currency ?? req.usage.platform.currency;
     if (!batch) return formatCost({ amount: cost.amount, currency } as Cost);
     // --batch: every call of every file goes through the Batch API in rounds, at its price.
@@ -214,9 +248,9 @@ export function dryRunReport(
     return `${shown}  ${t('runs.dry.saving', { percent: Math.round((1 - amount / cost.amount) * 100) })}`;
   };
   const own = (m: string) => m;
-  const prices: [string, string][] = [[t('batch.dry.on', { model: models.join(' + ') }), price(own)]];
+  const prices: [string, string][] = [[t('runs.dry.on', { model: models.join(' + ') }), price(own)]];
   if (models.some((m) => m !== DEFAULT_CHAT_MODEL))
-    prices.push([t('batch.dry.on', { model: DEFAULT_CHAT_MODEL }), price(() => DEFAULT_CHAT_MODEL)]);
+    prices.push([t('runs.dry.on', { model: DEFAULT_CHAT_MODEL }), price(() => DEFAULT_CHAT_MODEL)]);
   if (o.batch) {
     // A skill that must ask a person mid-run cannot be batched: said before anything is sent.
     const blocked = batchBlocker(req.skill);
@@ -234,11 +268,11 @@ export function dryRunReport(
   const lines = [
     o.head,
     ...totals.rows.map((r) => {
-      const tokens = t('batch.dry.tokens', { n: r.tokens.toLocaleString('en-US') });
-      return `  ${padToWidth(cutToWidth(r.name, width), width)}  ${r.parts ? `${tokens} · ${t('batch.dry.long', { parts: r.parts })}` : tokens}`;
+      const tokens = t('runs.dry.tokens', { n: r.tokens.toLocaleString('en-US') });
+      return `  ${padToWidth(cutToWidth(r.name, width), width)}  ${r.parts ? `${tokens} · ${t('runs.dry.long', { parts: r.parts })}` : tokens}`;
     }),
     '',
-    t(totals.atLeast ? 'batch.dry.totalAtLeast' : 'batch.dry.total', {
+    t(totals.atLeast ? 'runs.dry.totalAtLeast' : 'runs.dry.total', {
       input: all.prompt.toLocaleString('en-US'),
       output: all.completion.toLocaleString('en-US'),
       calls: totals.calls.toLocaleString('en-US'),
@@ -246,7 +280,7 @@ export function dryRunReport(
     ...priceLines,
     ...(o.notes ?? []),
     '',
-    t('batch.dry.nothingSent'),
+    t('runs.dry.nothingSent'),
   ];
   return {
     text: lines.join('\n'),

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, mkdir, readFile, realpath, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeLeftovers } from '../../src/agent/batch/leftovers.js';
-import { fingerprint, manifestPath, RunManifest, readManifest } from '../../src/agent/batch/manifest.js';
+import { removeLeftovers } from '../../src/agent/folder/leftovers.js';
+import { fingerprint, manifestPath, RunManifest, readManifest } from '../../src/agent/folder/manifest.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const dirs: string[] = [];

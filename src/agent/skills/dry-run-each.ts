@@ -12,12 +12,9 @@ import type { Skill, SkillArg } from '../../skills/schema.js';
 import { t } from '../../support/i18n/index.js';
 import { OCR_TOOL } from '../../tools/ocr/entry.js';
 import { displayPath } from '../../tools/paths.js';
-import type { AgentResult, RunEvent } from '../events.js';
-import { fitBytes } from '../skills/combine-results.js';
-import { folderInputs } from '../skills/gather.js';
-import type { SkillPlan, SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import { StepRecord } from '../skills/step-record.js';
+import type { AgentResult } from '../events.js';
 import { estimateTextTokens } from '../tokens.js';
+import { fitBytes } from './combine-results.js';
 import {
   addTokens,
   callsOf,
@@ -26,13 +23,14 @@ import {
   estimateFiles,
   MAX_RESULT_BYTES,
 } from './dry-run.js';
-
-type RunFn = (req: SkillRunRequest, rt: SkillRuntime) => AsyncGenerator<RunEvent, AgentResult>;
+import { folderInputs } from './gather.js';
+import { StepRecord } from './step-record.js';
+import type { Place, RunFn, SkillPlan, SkillRunRequest, SkillRuntime, Toolbox } from './types.js';
 
 /** The first folder input with a per-file step, its folder and its step skill (undefined: none). */
 async function eachInput(
   req: SkillRunRequest,
-  rt: SkillRuntime,
+  rt: Pick<Toolbox, 'catalog'> & Pick<Place, 'cwd'>,
   plan: SkillPlan,
 ): Promise<{ arg: SkillArg; dir: string; target: Skill; files: string[] } | undefined> {
   for (const arg of req.skill.args) {
@@ -88,11 +86,11 @@ export async function dryRunEach(
   const own = callsOf(prompt, callsPerFile(req.skill));
   addTokens(totals, plan.model, own.prompt, own.completion);
   totals.calls += own.calls;
-  totals.rows.push({ name: t('batch.dry.eachOwn', { skill: req.skill.name }), tokens: prompt });
+  totals.rows.push({ name: t('runs.dry.eachOwn', { skill: req.skill.name }), tokens: prompt });
   // Results that could be more than one message takes are combined in rounds first.
   const keptBytes = keptText.reduce((n, x) => n + Buffer.byteLength(x, 'utf8'), 0);
   totals.atLeast ||= keptBytes + todo.length * MAX_RESULT_BYTES > fitBytes();
-  const head = t('batch.dry.eachHead', {
+  const head = t('runs.dry.eachHead', {
     each: target.name,
     todo: todo.length,
     total: files.length,

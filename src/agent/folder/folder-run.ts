@@ -1,24 +1,18 @@
-import { relative } from 'node:path';
-import { skillModel } from '../../skills/resolve.js';
 import { t } from '../../support/i18n/index.js';
 import { displayPath } from '../../tools/paths.js';
 import type { PlannedWrite } from '../../tools/types.js';
 import { type AgentResult, emptyResult, type RunEvent } from '../events.js';
-import type { SkillRunRequest, SkillRuntime } from '../skills/run.js';
-import { endRounds, type FolderInputs, type RunFn, startRounds } from './batch-run.js';
-import { gated } from './call-gate.js';
-import { dryRunFolder } from './dry-run.js';
+import { type CallGate, gated } from './call-gate.js';
 import type { FileStatus, FolderCounts, FolderEvent, SkippedFiles } from './events.js';
 import { classify, runOne, withFinally } from './file-run.js';
 import { type FileResult, finishFolder, reasonOf } from './folder-end.js';
-import { type FolderOptions, folderOptions, manifestPathOf, runOutputDir } from './folder-options.js';
 import { type FolderScan, relIn, scanFolder } from './folder-scan.js';
+import type { CallRounds, FileSetup, FolderJob } from './job.js';
 import { outputWrite, removeLeftovers } from './leftovers.js';
-import { fingerprint, RunManifest } from './manifest.js';
+import { fingerprint, manifestPath, RunManifest } from './manifest.js';
 import { endOnDisk } from './on-disk.js';
 import { type PoolControl, poolEvents } from './pool.js';
-import { clashesShown, placed, planOutputs, writesRefused } from './preflight.js';
-import type { BatchRounds } from './rounds.js';
+import { clashesShown, planOutputs } from './preflight.js';
 import { RunLock } from './run-lock.js';
 import { checkWritten, WriteLog } from './written.js';
 
@@ -26,41 +20,43 @@ import { checkWritten, WriteLog } from './written.js';
 const ROUND_JOBS = 10_000;
 
 /**
- * A folder given where the skill takes one file: run the whole skill on every file, `jobs` at
- * once (adapting to the API's limits), record each file in the run's manifest as it ends, skip
- * files an earlier run finished, and answer with every file's result in folder order.
+ * A folder given where the work (a skill) takes one file: run it on every file, `jobs` at once
+ * (adapting to the API's limits), record each file in the run's manifest as it ends, skip files
+ * an earlier run finished, and answer with every file's result in folder order.
  */
 export async function* runFolder(
-  run: RunFn,
-  req: SkillRunRequest,
-  rt: SkillRuntime,
-  argName: string,
+  job: FolderJob,
   dir: string,
   files: string[],
   skipped?: SkippedFiles,
 ): AsyncGenerator<RunEvent, AgentResult> {
-  const o = folderOptions(rt);
+  const o = job.options;
   // One run per folder: the lock is taken before the record is read (a dry run changes nothing).
   const lock = o.dryRun
     ? undefined
-    : await RunLock.take(manifestPathOf(req, rt, dir), {
+    : await RunLock.take(recordPath(job, dir), {
         wait: o.wait,
-        signal: rt.signal,
-        folder: displayPath(rt.cwd, dir),
+        signal: job.signal,
+        folder: displayPath(job.cwd, dir),
       });
   try {
-    return yield* runLocked({ run, req, rt, argName, dir, files, o, ...(skipped ? { skipped } : {}) });
+    return yield* runLocked({ job, dir, files, ...(skipped ? { skipped } : {}) });
   } finally {
     await lock?.release();
   }
 }
 
+/** Where the run record of this work on this folder lives, in the run's output folder. */
+function recordPath(job: FolderJob, dir: string): string {
+  return manifestPath(job.outputDir, job.name, dir);
+}
+
 async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult> {
-  const { run, req, rt, argName, dir, files, o } = s;
+  const { job } = s;
   const folder = await FolderRun.open(s);
-  if (o.dryRun) return await dryRunFolder({ run, req, rt, argName, files, todo: folder.todo });
+  if (job.options.dryRun) return await job.dryRun(s.files, folder.todo);
   // Every write would be refused after its call was paid: said before the first one.
-  const refused = folder.todo.length ? writesRefused(req.skill, rt) : undefined;
+  const refused = folder.todo.length ? job.writesRefused() : undefined;
   if (refused) throw refused;
   yield* folder.announce();
   const stale = folder.manifest.data.batch;
@@ -71,13 +67,10 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
   }
   // --batch: every model call of every file is answered by Batch API jobs, in rounds (or by the
   // job an earlier run submitted).
-  let rounds: BatchRounds | undefined;
-  if ((o.batch || folder.manifest.data.batch) && folder.todo.length) {
+  let rounds: CallRounds | undefined;
+  if ((job.options.batch || folder.manifest.data.batch) && folder.todo.length) {
     const { manifest, todo } = folder;
-    rounds = yield* startRounds({
-      ...{ run, req, rt, argName, dir, files, todo, manifest, pollMs: o.pollMs },
-      ...(o.batchLimits ? { limits: o.batchLimits } : {}),
-    });
+    rounds = yield* job.startRounds(manifest, todo.length);
     if (!rounds) {
       yield { type: 'warning', message: t('batch.interrupted', { id: manifest.data.batch?.id ?? '' }) };
       return emptyResult('aborted');
@@ -86,8 +79,10 @@ async function* runLocked(s: FolderSetup): AsyncGenerator<RunEvent, AgentResult>
   return yield* folder.process(rounds);
 }
 
-interface FolderSetup extends FolderInputs {
-  o: FolderOptions;
+interface FolderSetup {
+  job: FolderJob;
+  dir: string;
+  files: string[];
   /** Files of the folder left out (empty, other kinds): named at the start and counted at the end. */
   skipped?: SkippedFiles;
 }
@@ -97,10 +92,10 @@ type Emit = (ev: RunEvent) => void;
 /** One folder run under way: its manifest, the files to do, the counts so far. */
 class FolderRun {
   private readonly base: number;
-  /** The runtime whose model calls pass through the run's one budget (set when the pool starts). */
-  private gated: SkillRuntime | undefined;
+  /** The model calls through the run's one budget (set when the pool starts). */
+  private gated: { llm: FolderJob['llm']; calls: CallGate } | undefined;
   /** --batch: the rounds that answer every model call. */
-  private rounds: BatchRounds | undefined;
+  private rounds: CallRounds | undefined;
   /** Inputs redone whose earlier outputs are replaced (said once up front, not per file). */
   readonly replacing: Set<string>;
   /** Files done by an earlier run whose outputs are no longer on disk: done again. */
@@ -115,30 +110,29 @@ class FolderRun {
     /** Where each file's outputs go (its subfolder mirrored), and the clashes found before any call. */
     private readonly outputs: ReturnType<typeof planOutputs>,
   ) {
-    this.base = s.req.usage.cost().amount;
+    this.base = s.job.usage.cost().amount;
     ({ todo: this.todo, counts: this.counts, replacing: this.replacing, lost: this.lost } = scan);
   }
 
   /** Open (or start) the manifest and pick the files still to do. */
   static async open(s: FolderSetup): Promise<FolderRun> {
-    const { req, rt, files } = s;
-    const skill = req.skill;
-    const manifest = await RunManifest.open(manifestPathOf(req, rt, s.dir), {
-      skill: skill.name,
-      skillHash: skill.hash,
-      model: req.model ?? skill.model ?? rt.skillModel,
-      folder: displayPath(rt.cwd, s.dir),
-      currency: req.usage.platform.currency,
+    const { job, files } = s;
+    const manifest = await RunManifest.open(recordPath(job, s.dir), {
+      skill: job.name,
+      skillHash: job.hash,
+      model: job.recordModel,
+      folder: displayPath(job.cwd, s.dir),
+      currency: job.usage.platform.currency,
     });
     const scan = await scanFolder({
-      ...{ dir: s.dir, files, manifest, force: s.o.force, dryRun: s.o.dryRun },
-      out: { dir: runOutputDir(req, rt), promised: skill.answerIsFile === true },
+      ...{ dir: s.dir, files, manifest, force: job.options.force, dryRun: job.options.dryRun },
+      out: { dir: job.outputDir, promised: job.promisesFile },
     });
     return new FolderRun(s, manifest, scan, planOutputs(s.dir, files));
   }
 
   private show(abs: string): string {
-    return displayPath(this.s.rt.cwd, abs);
+    return displayPath(this.s.job.cwd, abs);
   }
 
   relOf(abs: string): string {
@@ -146,28 +140,22 @@ class FolderRun {
   }
 
   private spent(): number {
-    return this.s.req.usage.cost().amount - this.base;
+    return this.s.job.usage.cost().amount - this.base;
   }
 
   /** Which skill runs on which model, said once, then how many files and how many at once. */
   *announce(): Generator<RunEvent> {
-    const { req, rt, o } = this.s;
-    const skill = req.skill;
-    const model = skillModel(skill, {
-      override: req.model,
-      configured: rt.skillModel,
-      custom: rt.platform.id === 'custom',
-    });
-    yield { type: 'skill_start', skill: skill.name, model, depth: (req.chain?.length ?? 0) + 1 };
+    const { job } = this.s;
+    yield { type: 'skill_start', skill: job.name, model: job.model, depth: job.depth };
     yield {
       type: 'folder_start',
-      skill: skill.name,
+      skill: job.name,
       counts: { ...this.counts },
       todo: this.todo.length,
-      jobs: Math.min(o.jobs, Math.max(1, this.todo.length)),
+      jobs: Math.min(job.options.jobs, Math.max(1, this.todo.length)),
       manifest: this.show(this.manifest.path),
       skillChanged: this.manifest.skillChanged,
-      currency: req.usage.platform.currency,
+      currency: job.usage.platform.currency,
       ...(this.replacing.size ? { replacing: this.replacing.size } : {}),
       ...(this.lost ? { lost: this.lost } : {}),
       ...(this.outputs.clashes.length ? { clashes: clashesShown(this.outputs.clashes) } : {}),
@@ -176,11 +164,12 @@ class FolderRun {
   }
 
   /** Run the files still to do in the pool, then say how the folder ended. */
-  async *process(rounds: BatchRounds | undefined): AsyncGenerator<RunEvent, AgentResult> {
-    const { req, o, files } = this.s;
+  async *process(rounds: CallRounds | undefined): AsyncGenerator<RunEvent, AgentResult> {
+    const { job, files } = this.s;
+    const o = job.options;
     this.rounds = rounds;
     // One budget of calls at once for the whole run, shared with nested runs (parts, steps).
-    const { rt, gate, own } = gated(this.s.rt, o.jobs);
+    const { rt, gate, own } = gated({ llm: job.llm, calls: job.calls, signal: job.signal }, o.jobs);
     const legacy = import('../../tools/files/readers/legacy.js');
     // Old Office files are converted together, ahead: one LibreOffice start for the run (their
     // conversion is only started here; the files' own readings wait for it).
@@ -192,7 +181,7 @@ class FolderRun {
         ),
       )
       .catch(() => {});
-    this.gated = rt;
+    this.gated = { llm: rt.llm, calls: gate };
     const pool = poolEvents(
       this.todo,
       (emit: Emit) => {
@@ -219,7 +208,7 @@ class FolderRun {
     const recheck = {
       ...{ files, todo: this.todo, manifest: this.manifest, counts: this.counts },
       ...{
-        outputDir: runOutputDir(req, rt),
+        outputDir: job.outputDir,
         relOf: (a: string) => this.relOf(a),
         show: (a: string) => this.show(a),
       },
@@ -230,11 +219,11 @@ class FolderRun {
     });
     if (rounds) {
       const open = this.todo.map((i) => this.relOf(files[i]!));
-      yield* endRounds(rounds, this.manifest, open, rt.signal.aborted);
+      yield* rounds.finish(this.manifest, open, rt.signal.aborted);
     }
     const end = finishFolder({
-      skill: req.skill.name,
-      currency: req.usage.platform.currency,
+      skill: job.name,
+      currency: job.usage.platform.currency,
       files,
       todo: this.todo,
       outcomes,
@@ -253,7 +242,7 @@ class FolderRun {
   }
 
   private waitEvent(phase: 'paused' | 'resumed', ms?: number, why?: 'network' | 'server'): FolderEvent {
-    const { name } = this.s.req.skill;
+    const { name } = this.s.job;
     return { type: 'folder_wait', skill: name, phase, ...(ms ? { ms } : {}), ...(why ? { why } : {}) };
   }
 
@@ -266,7 +255,7 @@ class FolderRun {
   ): void {
     emit({
       type: 'folder_file',
-      skill: this.s.req.skill.name,
+      skill: this.s.job.name,
       file: this.show(this.s.files[index]!),
       index,
       status,
@@ -277,25 +266,26 @@ class FolderRun {
   }
 
   /**
-   * The runtime of one file's run: every file it is about to write goes into the manifest first
-   * (so a kill at any point leaves a record of it), and with --batch its model calls are answered
-   * by the rounds (a long document's parts and a composite's steps all at once, one round each).
+   * What one file's run is given: its calls through the run's gate (with --batch, the rounds:
+   * a long document's parts and a composite's steps all at once, one round each), and every file
+   * it is about to write goes into the manifest first (so a kill at any point leaves a record).
    */
-  private fileRuntime(rel: string, log: WriteLog, replayable: () => boolean): SkillRuntime {
-    const rt = this.gated ?? this.s.rt;
-    const outputDir = runOutputDir(this.s.req, rt);
+  private fileSetup(i: number, log: WriteLog, replayable: () => boolean): Omit<FileSetup, 'usage'> {
+    const rel = this.relOf(this.s.files[i]!);
+    // Set when the pool starts, before the first file.
+    const { llm, calls } = this.gated!;
+    const outputDir = this.s.job.outputDir;
     const beforeWrite = async (w: PlannedWrite) => {
-      await rt.hooks?.beforeWrite?.(w);
       log.planned.push(w);
       const out = await outputWrite(outputDir, w);
       if (out) await this.manifest.writing(rel, out);
     };
     return {
-      ...rt,
-      ...(this.rounds
-        ? { llm: this.rounds.client(rel, rt.llm, replayable), folder: { ...rt.folder, jobs: ROUND_JOBS } }
-        : {}),
-      hooks: { ...rt.hooks, beforeWrite },
+      place: this.outputs.places[i]!,
+      calls,
+      llm: this.rounds ? this.rounds.client(rel, llm, replayable) : llm,
+      ...(this.rounds ? { jobs: ROUND_JOBS } : {}),
+      beforeWrite,
     };
   }
 
@@ -304,7 +294,7 @@ class FolderRun {
     const rel = this.relOf(this.s.files[i]!);
     const left = this.manifest.leftovers(rel);
     if (!left.length) return;
-    const removed = await removeLeftovers(runOutputDir(this.s.req, this.s.rt), left);
+    const removed = await removeLeftovers(this.s.job.outputDir, left);
     await this.manifest.cleared(rel);
     if (removed.length && !this.replacing.has(rel))
       this.fileEvent(emit, i, 'cleaned', { outputs: removed.map((p) => this.show(p)) });
@@ -322,53 +312,43 @@ class FolderRun {
   }
 
   private async fileRun(i: number, ctl: PoolControl, emit: Emit) {
-    const { run, req, rt, argName } = this.s;
+    const { job } = this.s;
     const file = this.s.files[i]!;
     const fp = await fingerprint(file).catch(() => undefined);
     const rel = this.relOf(file);
     await this.clearLeftovers(i, emit);
-    // A file the model's folder led to is passed on relative, so the nested run checks it again.
-    const value = req.inputsFrom === 'model' ? relative(rt.cwd, file) : file;
-    const request = placed(
-      { ...req, values: { ...req.values, [argName]: value }, trusted: true, mustWrite: true },
-      { place: this.outputs.places[i]!, file, outputDir: runOutputDir(req, rt) },
-    );
     const log = new WriteLog();
     let r: FileResult | undefined;
     // --batch: a run whose first call let go of it (nothing done yet that a new start repeats)
     // holds nothing while the round runs, and starts again once its answer is in the store.
     for (;;) {
       let quiet = true;
-      r = await runOne(
-        run,
-        request,
-        this.fileRuntime(rel, log, () => quiet),
-        {
-          ctl,
-          forward: emit,
-          log,
-          part: (part) => this.fileEvent(emit, i, 'part', { part }),
-          seen: (ev) => {
-            if (ev.type !== 'skill_start' && ev.type !== 'turn_start') quiet = false;
-          },
+      const setup = this.fileSetup(i, log, () => quiet);
+      r = await runOne((usage) => job.runFile(file, { ...setup, usage }), job, {
+        ctl,
+        forward: emit,
+        log,
+        part: (part) => this.fileEvent(emit, i, 'part', { part }),
+        seen: (ev) => {
+          if (ev.type !== 'skill_start' && ev.type !== 'turn_start') quiet = false;
         },
-      );
+      });
       if (!this.rounds?.letGo(rel)) break;
       r = undefined; // its error's stack holds the conversation that was let go
       await this.rounds.resume(rel);
       // Interrupted meanwhile: not started again only to stop.
-      if (rt.signal.aborted) {
+      if (job.signal.aborted) {
         r = { result: emptyResult('aborted'), cost: 0, outputs: [] };
         break;
       }
     }
     // Stopped by Ctrl+C: whatever the file's run said as it was cut off (a reader's "damaged"), it was interrupted.
-    if (rt.signal.aborted && r.result?.stopReason !== 'answer')
+    if (job.signal.aborted && r.result?.stopReason !== 'answer')
       r = { result: emptyResult('aborted'), cost: r.cost, outputs: [] };
     const written = await checkWritten(r, log, {
-      outputDir: runOutputDir(this.s.req, this.s.rt),
-      mode: this.s.rt.mode,
-      promised: this.s.req.skill.answerIsFile === true,
+      outputDir: job.outputDir,
+      mode: job.mode,
+      promised: job.promisesFile,
       show: (abs) => this.show(abs),
     });
     const attempt = classify(r);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CallGate } from '../../src/agent/batch/call-gate.js';
-import { type Attempt, runPool } from '../../src/agent/batch/pool.js';
+import { CallGate } from '../../src/agent/folder/call-gate.js';
+import { type Attempt, runPool } from '../../src/agent/folder/pool.js';
 import type { ChatRequest, LlmClient, StreamEvent } from '../../src/llm/types.js';
 
 const tick = (ms = 1) => new Promise((r) => setTimeout(r, ms));

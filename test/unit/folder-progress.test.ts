@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FolderEvent } from '../../src/agent/batch/events.js';
+import type { FolderEvent } from '../../src/agent/folder/events.js';
 import {
   FolderProgress,
   formatLeft,

@@ -23,9 +23,9 @@ export function reasonOf(r: FileResult | undefined): string {
   if (r?.notWritten) return r.notWritten;
   const err = r?.error ?? r?.result?.error;
   if (err) return err.whyText() ? `${err.whatText()} ${err.whyText()}` : err.whatText();
-  if (r?.result?.stopReason === 'turn_limit') return t('batch.reason.turnLimit');
-  if (r?.result?.stopReason === 'aborted') return t('batch.reason.aborted');
-  return t('batch.reason.unknown');
+  if (r?.result?.stopReason === 'turn_limit') return t('runs.reason.turnLimit');
+  if (r?.result?.stopReason === 'aborted') return t('runs.reason.aborted');
+  return t('runs.reason.unknown');
 }
 
 export interface FolderEnd {
@@ -108,7 +108,7 @@ const NAMED_FAILURES = 5;
 function failedNames(failures: { file: string }[], manifest: string): string {
   const named = failures.slice(0, NAMED_FAILURES).map((f) => f.file);
   if (failures.length <= NAMED_FAILURES) return named.join(', ');
-  return t('batch.end.failedNames', {
+  return t('runs.end.failedNames', {
     files: named.join(', '),
     count: failures.length - NAMED_FAILURES,
     manifest,

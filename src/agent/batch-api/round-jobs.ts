@@ -8,11 +8,11 @@ import type { ChunkJson } from '../../llm/response.js';
 import { ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import type { RunEvent } from '../events.js';
+import type { FolderEvent } from '../folder/events.js';
+import type { BatchRecord, RunManifest } from '../folder/manifest.js';
+import { wait } from '../folder/pool.js';
 import type { AnswerStore } from './answer-store.js';
-import type { FolderEvent } from './events.js';
 import { rememberJob } from './job-index.js';
-import type { BatchRecord, RunManifest } from './manifest.js';
-import { wait } from './pool.js';
 
 /** A call's answer from a job, or why there is none (no error: the call is made online). */
 export type Answer = { ok: true; body: ChunkJson } | { ok: false; error?: ZhiError };
