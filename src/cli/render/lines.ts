@@ -1,8 +1,8 @@
 /**
  * The lines every renderer of the run's event stream shows the same way: the tool line, the
  * permission line, the retry line, the lines of a nested skill run, and the done line. Pure
- * functions of an event and a style; the REPL renderer and the one-shot printer only decide
- * where a line goes. Text that came from the model or a file passes `visible()`.
+ * functions of an event and a style; `RunText` (run-text.ts) decides when each is written, for
+ * the text format and the REPL renderer alike. Text that came from the model or a file passes `visible()`.
  */
 
 import { type AgentEvent, isFolderEvent, type RunEvent } from '../../agent/events.js';

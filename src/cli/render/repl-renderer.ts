@@ -2,24 +2,20 @@ import { Lexer } from 'marked';
 import { type AgentResult, isFolderEvent, type RunEvent } from '../../agent/events.js';
 import type { FolderEvent } from '../../agent/folder/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
-import type { ZhiError } from '../../support/errors.js';
 import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
-import { traitsOf } from '../../tools/index.js';
-import { formatWarning } from './error.js';
 import { FrameClock } from './frame-clock.js';
-import { nestedLines, permissionText, retryText, skillNote, toolLine } from './lines.js';
 import { liveLines, type RunningTool } from './live-lines.js';
 import { renderBlock } from './markdown.js';
 import { MarkdownStream } from './md-stream.js';
-import { FolderProgress, longDocumentLines, partText } from './progress.js';
+import { partText } from './progress.js';
 import type { ReplRendererOptions } from './repl-options.js';
+import { RunText } from './run-text.js';
 import { safeEvent } from './safe-event.js';
 import { Screen } from './screen.js';
-import { commandRan, shownOutput } from './shell-output.js';
 import type { Style } from './style.js';
-import { endText, formatDuration } from './summary.js';
+import { formatDuration } from './summary.js';
 import { makeTheme, type Theme } from './theme.js';
 import { ThinkingText } from './thinking.js';
 
@@ -42,14 +38,10 @@ export class ReplRenderer {
   private typeahead = '';
   private readonly clock: FrameClock;
   private suspended = false;
-  private lastError: ZhiError | undefined;
-  /** The progress of a `/run` on a folder (one per run). */
-  private folder: FolderProgress | undefined;
+  /** The lines about the run, the answer written once (pipe) and the closing line: as the text format writes them. */
+  private readonly text: RunText;
   /** The long document whose parts the waiting line shows (a folder run on a terminal). */
   private partsOf: string | undefined;
-  /** Tool calls that were not run (denied or refused): their line says so, not the model's note. */
-  private readonly notRun = new Set<string>();
-  private answer = '';
 
   constructor(private readonly o: ReplRendererOptions) {
     this.screen = new Screen(o.term);
@@ -63,6 +55,17 @@ export class ReplRenderer {
       tick: () => {
         if (!this.suspended) this.screen.setLive(this.liveLines());
       },
+    });
+    this.text = new RunText({
+      ui: this.ui,
+      line: (text) => this.printUi(text),
+      answer: (text) => o.term.write(text),
+      closeAnswer: () => this.closeAnswer(),
+      chat: true,
+      oneShot: Boolean(o.oneShot),
+      debug: o.debug,
+      cwd: o.cwd,
+      width: () => this.width(),
     });
   }
 
@@ -94,14 +97,14 @@ export class ReplRenderer {
   handle(event: RunEvent): void {
     // Every mode, pipe included: `less -R` would run an escape, and an answer never needs one.
     const ev = safeEvent(event);
-    const ui = this.ui;
-    if (isFolderEvent(ev)) {
-      this.folderEvent(ev);
+    if (isFolderEvent(ev) && this.partsLine(ev)) return;
+    if (ev.type === 'tool_end') this.tools.delete(ev.id);
+    if (this.text.handle(ev)) {
+      if (ev.type === 'tool_end' || ev.type === 'nested') this.clock.redraw();
       return;
     }
     switch (ev.type) {
       case 'turn_start':
-        this.answer = '';
         this.startWaiting(t('cli.thinking'));
         break;
       case 'thinking_delta':
@@ -127,40 +130,7 @@ export class ReplRenderer {
         this.clock.redraw();
         break;
       }
-      case 'tool_end':
-        this.onToolEnd(ev);
-        break;
-      case 'permission':
-        if (ev.decision !== 'allowed') this.notRun.add(ev.id);
-        this.printWarning(permissionText(ev));
-        break;
-      case 'retry':
-        this.printUi(formatWarning(retryText(ev), ui));
-        break;
-      case 'skill_start':
-        // The skill the person ran (its nested skills arrive as 'nested').
-        this.printUi(ui.dim(t('skills.running', { name: ev.skill, model: ev.model })));
-        break;
-      case 'skill_step':
-        this.closeAnswer();
-        this.printUi(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
-        break;
-      case 'skill_ocr':
-      case 'skill_asr':
-      case 'skill_kept':
-        this.printUi(ui.dim(skillNote(ev)));
-        break;
-      case 'nested':
-        for (const line of nestedLines(ev.chain, ev.event, ui)) this.printUi(line);
-        this.clock.redraw();
-        break;
-      case 'warning':
-        this.closeAnswer();
-        this.printWarning(ev.message);
-        break;
       case 'error':
-        this.lastError = ev.error;
-        return;
       case 'message':
       case 'usage':
       case 'done':
@@ -171,37 +141,27 @@ export class ReplRenderer {
     }
   }
 
-  /** `/run` on a folder or a long document: one plain line per file (the screen keeps the live parts). */
-  private folderEvent(ev: FolderEvent): void {
-    this.closeAnswer();
-    if (ev.type === 'long_document') {
-      for (const line of longDocumentLines(ev, this.ui)) this.printUi(line);
-      return;
-    }
-    // On a terminal a long document's parts update the waiting line, not one line every few parts.
+  /**
+   * `/run` on a folder or a long document on a terminal: a long document's parts update the
+   * waiting line, not one line every few parts (true: drawn there). Every other folder event is
+   * one plain line per file, written by `RunText` (the screen keeps the live parts).
+   */
+  private partsLine(ev: FolderEvent): boolean {
     if (ev.type === 'folder_file' && ev.part && this.rich) {
+      this.closeAnswer();
       const text = `${visible(ev.file)} ${partText(ev.part)}`;
       this.waiting = { text, since: this.waiting?.since ?? this.now() };
       this.partsOf = ev.file;
       this.clock.redraw();
-      return;
+      return true;
     }
     if (ev.type === 'folder_file' && ev.file === this.partsOf && ev.status !== 'started') {
+      this.closeAnswer();
       this.waiting = undefined;
       this.partsOf = undefined;
       this.clock.redraw();
     }
-    this.folder ??= new FolderProgress({
-      err: this.ui,
-      live: false,
-      line: (l) => this.printUi(l),
-      raw: () => {},
-    });
-    this.folder.handle(ev);
-  }
-
-  private printWarning(text: string | undefined): void {
-    if (text) this.printUi(formatWarning(text, this.ui));
+    return false;
   }
 
   private onThinking(text: string): void {
@@ -225,7 +185,6 @@ export class ReplRenderer {
       () => ({ width: this.width(), theme: this.theme }),
     );
     this.md.push(text);
-    this.answer += text;
     this.clock.schedule();
   }
 
@@ -243,46 +202,20 @@ export class ReplRenderer {
     this.clock.redraw();
   }
 
-  private onToolEnd(ev: Extract<RunEvent, { type: 'tool_end' }>): void {
-    this.tools.delete(ev.id);
-    this.printUi(toolLine(ev, this.ui, { notRun: this.notRun.delete(ev.id), width: this.width() }));
-    // What a command printed is the person's to see too: the first lines, the rest folded.
-    const output =
-      traitsOf(ev.name).showsOutput && commandRan(ev.result)
-        ? shownOutput(ev.result, (l) => this.ui.dim(l))
-        : undefined;
-    if (output) this.printUi(output);
-    this.clock.redraw();
-  }
-
   /** The run is over: print what is left, then the error panel, "Interrupted." or the closing line. */
   finish(result: AgentResult, usage: UsageTracker, durationMs: number): void {
     this.waiting = undefined;
     // A folder's answers are not streamed (its files run at once), nor is a dry run's estimate:
     // they are shown whole at the end.
-    if ((this.folder || result.estimate) && this.o.mode !== 'pipe' && result.text.trim())
+    const live = this.o.mode !== 'pipe';
+    if ((this.text.folderRun || result.estimate) && live && result.text.trim())
       this.handle({ type: 'text_delta', text: result.text });
-    this.folder = undefined;
     this.tools.clear();
     this.closeThinking();
     this.closeAnswer();
     this.clock.stop();
     this.screen.clear();
-    if (this.o.mode === 'pipe') {
-      const text = visible(result.text, { keepNewlines: true, keepTabs: true }) || this.answer;
-      if (text.trim()) this.o.term.write(text.endsWith('\n') ? text : `${text}\n`);
-    }
-    const error = result.error ?? this.lastError;
-    const end = endText(result, usage, durationMs, {
-      ui: this.ui,
-      ...(error ? { error } : {}),
-      debug: this.o.debug,
-      oneShot: Boolean(this.o.oneShot),
-      cwd: this.o.cwd,
-      // On a terminal the closing line wraps at its words; piped, it stays one line.
-      ...(this.o.mode === 'pipe' ? {} : { width: this.width() }),
-    });
-    if (end) this.printUi(end);
+    this.text.finish(result, usage, durationMs, { live });
   }
 
   /**

@@ -52,15 +52,23 @@ export function fileLines(result: AgentResult, cwd: string): string[] {
 }
 
 /**
- * What closes a run in the REPL or `zhi -c`: the error panel (the run did not answer), "Interrupted."
- * or the closing line with the files written. `width` wraps the closing line at its words
- * (`≈¥0.0033` stays whole); without it the line is left as it is (piped output).
+ * What closes a run: the error panel (the run did not answer), "Interrupted." or the closing line
+ * with the files written, after a blank line when `gap` (drawn like chat). `width` wraps the
+ * closing line at its words (`≈¥0.0033` stays whole); without it the line is left as it is.
  */
 export function endText(
   result: AgentResult,
   usage: UsageTracker,
   durationMs: number,
-  o: { ui: Style; error?: ZhiError; debug: boolean; oneShot: boolean; cwd: string; width?: number },
+  o: {
+    ui: Style;
+    error?: ZhiError;
+    debug: boolean;
+    oneShot: boolean;
+    cwd: string;
+    gap: boolean;
+    width?: number;
+  },
 ): string {
   if (o.error && result.stopReason !== 'answer')
     return formatError(o.error, o.ui, { debug: o.debug, inRepl: !o.oneShot });
@@ -71,5 +79,5 @@ export function endText(
   const line = doneLine(result, usage, durationMs);
   const shown = o.ui.enabled ? o.ui.dim(line) : t('cli.tag.done', { line });
   const done = o.width === undefined ? [shown] : wrapText(shown, o.width, '', '  ');
-  return ['', ...done, ...fileLines(result, o.cwd)].join('\n');
+  return [...(o.gap ? [''] : []), ...done, ...fileLines(result, o.cwd)].join('\n');
 }

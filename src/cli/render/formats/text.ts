@@ -1,51 +1,51 @@
-import { type AgentResult, isFolderEvent, type RunEvent } from '../../../agent/events.js';
+import type { AgentResult, RunEvent } from '../../../agent/events.js';
 import type { UsageTracker } from '../../../llm/usage.js';
 import { exhaustive } from '../../../support/exhaustive.js';
 import { t } from '../../../support/i18n/index.js';
 import { visible } from '../../../support/sanitize.js';
-import { formatError, formatWarning } from '../error.js';
-import {
-  doneLine,
-  fileLines,
-  nestedLines,
-  permissionText,
-  retryText,
-  skillNote,
-  toolLine,
-} from '../lines.js';
-import { FolderProgress, longDocumentLines } from '../progress.js';
+import { RunText } from '../run-text.js';
 import { safeEvent } from '../safe-event.js';
 import { Spinner } from '../spinner.js';
 import { callText } from '../tool-names.js';
-import { type ConsumerOptions, type RunConsumer, RunFacts } from './consumer.js';
+import type { ConsumerOptions, RunConsumer } from './consumer.js';
 
 /**
  * `--output-format text` (the default) for one-shot, pipe and `zhi run`: progress, tool lines
- * and the closing line on stderr, the answer on stdout. When stdout is a terminal the answer
- * streams live; otherwise it is written once at the end, so narration before a tool call never
- * lands in a redirected file.
+ * and the closing line on stderr, the answer on stdout. What is written is `RunText`'s (the same
+ * as the REPL's renderer); this adapter draws only what is live: a spinner and the reasoning on
+ * stderr, and the answer streaming when stdout is a terminal. Otherwise the answer is written once
+ * at the end, so narration before a tool call never lands in a redirected file.
  */
 export class TextPrinter implements RunConsumer {
   private readonly stdout: NodeJS.WritableStream;
   private readonly stderr: NodeJS.WriteStream;
   private readonly spinner: Spinner;
-  private readonly facts = new RunFacts();
+  private readonly text: RunText;
   private thinkingOpen = false;
   private textOpen = false;
   private streamedText = '';
-  /** The progress of a folder run (files at once, resumable). */
-  private folder: FolderProgress | undefined;
-  /** The skill line is shown once, for the skill the user ran. */
-  private skillShown = false;
 
   constructor(private readonly o: ConsumerOptions) {
     this.stdout = o.stdout ?? process.stdout;
     this.stderr = o.stderr ?? process.stderr;
     this.spinner = new Spinner(this.stderr, o.stderrIsTTY, o.err.dim);
+    this.text = new RunText({
+      ui: o.err,
+      line: (text) => this.line(text.replace(/\n$/, '')),
+      answer: (text) => this.stdout.write(text),
+      closeAnswer: () => this.closeText(),
+      chat: false,
+      oneShot: true,
+      debug: o.debug,
+      cwd: o.cwd,
+      ...(o.stderrIsTTY
+        ? { liveFolder: { raw: (text) => this.stderr.write(text), columns: () => this.stderr.columns ?? 80 } }
+        : {}),
+    });
   }
 
   get skillModel(): string | undefined {
-    return this.facts.skillModel;
+    return this.text.facts.skillModel;
   }
 
   private get live(): boolean {
@@ -64,31 +64,10 @@ export class TextPrinter implements RunConsumer {
   }
 
   handle(event: RunEvent): void {
-    this.facts.note(event);
     // Answers, reasoning, labels and notes reach the terminal only through visible().
     const ev = safeEvent(event);
-    const err = this.o.err;
-    if (isFolderEvent(ev)) {
-      if (ev.type === 'long_document') for (const l of longDocumentLines(ev, err)) this.line(l);
-      else this.folderProgress().handle(ev);
-      return;
-    }
+    if (this.text.handle(ev)) return;
     switch (ev.type) {
-      case 'skill_start':
-        if (!this.skillShown) this.line(err.dim(t('skills.running', { name: ev.skill, model: ev.model })));
-        this.skillShown = true;
-        break;
-      case 'skill_step':
-        this.line(`[${ev.index + 1}/${ev.total}] ${visible(ev.label)}`);
-        break;
-      case 'skill_ocr':
-      case 'skill_asr':
-      case 'skill_kept':
-        this.line(err.dim(skillNote(ev)));
-        break;
-      case 'nested':
-        for (const l of nestedLines(ev.chain, ev.event, err)) this.line(l);
-        break;
       case 'turn_start':
         this.spinner.start(t('cli.thinking'));
         break;
@@ -102,7 +81,7 @@ export class TextPrinter implements RunConsumer {
         this.thinking(ev.text);
         break;
       case 'text_delta':
-        this.text(ev.text);
+        this.answerDelta(ev.text);
         break;
       case 'tool_start':
         this.closeThinking();
@@ -115,23 +94,6 @@ export class TextPrinter implements RunConsumer {
         if (this.spinner.active) this.spinner.update(ev.note);
         else this.spinner.start(visible(ev.note));
         break;
-      case 'tool_end':
-        this.line(toolLine(ev, err));
-        break;
-      case 'permission': {
-        const text = permissionText(ev);
-        if (text) this.line(formatWarning(text, err).trimEnd());
-        break;
-      }
-      case 'retry':
-        this.spinner.stop();
-        this.stderr.write(formatWarning(retryText(ev), err));
-        break;
-      case 'warning':
-        this.closeText();
-        // A refusal can arrive while the spinner turns (before the tool's own line): clear it first.
-        this.line(formatWarning(ev.message, err).trimEnd());
-        break;
       case 'error':
       case 'message':
       case 'usage':
@@ -141,17 +103,6 @@ export class TextPrinter implements RunConsumer {
       default:
         exhaustive(ev);
     }
-  }
-
-  private folderProgress(): FolderProgress {
-    this.folder ??= new FolderProgress({
-      err: this.o.err,
-      live: this.o.stderrIsTTY,
-      line: (text) => this.line(text),
-      raw: (text) => this.stderr.write(text),
-      columns: () => this.stderr.columns ?? 80,
-    });
-    return this.folder;
   }
 
   /** Reasoning on stderr, dimmed and indented, when it is shown at all. */
@@ -165,8 +116,8 @@ export class TextPrinter implements RunConsumer {
     this.stderr.write(this.o.err.dim(text.replace(/\n/g, '\n  ')));
   }
 
-  /** The answer streams live only to a terminal; otherwise finish() writes it once. */
-  private text(text: string): void {
+  /** The answer streams live only to a terminal; otherwise `RunText` writes it once at the end. */
+  private answerDelta(text: string): void {
     this.spinner.stop();
     this.closeThinking();
     if (!this.live) return;
@@ -189,34 +140,17 @@ export class TextPrinter implements RunConsumer {
     }
   }
 
-  /** Print the answer (when not streamed), the error panel or the closing line. */
+  /** The rest of the live answer (on a terminal), then what `RunText` writes at the end. */
   finish(result: AgentResult, usage: UsageTracker, _model: string, durationMs: number): void {
     this.spinner.stop();
     this.closeThinking();
-    const error = result.error ?? this.facts.lastError;
     if (this.live) {
       // Text shown live already; if the final answer differs (not streamed), print it.
       const text = visible(result.text, { keepNewlines: true, keepTabs: true });
       if (text && !this.streamedText.endsWith(text)) this.stdout.write(text);
       if (this.textOpen || result.text) this.stdout.write('\n');
       this.textOpen = false;
-    } else if (result.text) {
-      // A pipe (`| cat`, `| less -R`) shows escape sequences as a terminal would: an answer never
-      // needs one, so it is shown like the streamed one.
-      const text = visible(result.text, { keepNewlines: true, keepTabs: true });
-      this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
-    if (error && result.stopReason !== 'answer') {
-      this.stderr.write(formatError(error, this.o.err, { debug: this.o.debug }));
-      return;
-    }
-    if (result.stopReason === 'aborted') {
-      this.stderr.write(formatWarning(t('cli.interrupted'), this.o.err));
-      return;
-    }
-    if (result.estimate) return;
-    const line = doneLine(result, usage, durationMs);
-    this.stderr.write(this.o.err.enabled ? `${this.o.err.dim(line)}\n` : `${t('cli.tag.done', { line })}\n`);
-    for (const f of fileLines(result, this.o.cwd)) this.stderr.write(`${f}\n`);
+    this.text.finish(result, usage, durationMs, { live: this.live });
   }
 }
