@@ -22,16 +22,23 @@ function unknownCost(ctx: AppContext): Cost {
   return { amount: 0, currency: ctx.platform.currency, covered: ctx.platform.coveredByPlan, approx: true };
 }
 
-/** A paid read's price is said first: /auto agrees in advance, otherwise the person is asked. */
-async function agreeToPrice(
+/**
+ * A paid read's price is said first, by the one rule (cli/price-consent.ts): /auto agrees in
+ * advance, otherwise the person is asked here, at the prompt the attachment was typed at.
+ */
+async function agreeToPriceHere(
   line: string,
   chat: BuiltChat['chat'],
   ui: Pick<AttachEnv, 'note' | 'confirm'>,
+  signal: AbortSignal | undefined,
 ): Promise<boolean> {
-  const { t } = await import('../../../support/i18n/index.js');
-  if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
-  ui.note(`${line}${t('price.agreed')}`);
-  return true;
+  const { agreeToPrice } = await import('../../price-consent.js');
+  return agreeToPrice(line, {
+    prompter: { interactive: true, ask: (q) => ui.confirm(`${q.message} [Y/n] `) },
+    write: ui.note,
+    signal: signal ?? new AbortController().signal,
+    agreed: chat.settings.mode === 'auto',
+  });
 }
 
 /** A paid read's priced cost, counted in the session's usage and recorded by the chat's consumers. */
@@ -105,7 +112,7 @@ export function makeAttachEnv(
               display: basename(path),
               platform: ctx.platform,
               ...(signal ? { signal } : {}),
-              consent: (estimate) => agreeToPrice(audioPriceLine(estimate), chat, ui),
+              consent: (estimate) => agreeToPriceHere(audioPriceLine(estimate), chat, ui, signal),
             });
             countPaid(ctx, chat, got);
             return {
@@ -127,7 +134,7 @@ export function makeAttachEnv(
               display: basename(path),
               platform: ctx.platform,
               ...(signal ? { signal } : {}),
-              consent: (estimate) => agreeToPrice(parsePriceLine(estimate), chat, ui),
+              consent: (estimate) => agreeToPriceHere(parsePriceLine(estimate), chat, ui, signal),
             });
             countPaid(ctx, chat, got);
             return truncateText(got.text, MAX_ATTACH_BYTES).text;
