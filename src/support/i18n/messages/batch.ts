@@ -114,6 +114,7 @@ export const batch = defineMessages(
       '{count} files were stopped mid-way; run the same command again to do them again from the start.',
     'batch.end.manifest': 'Run record: {path}',
     'batch.end.failedNames': '{files} and {count} more (all listed in {manifest})',
+    'batch.end.failedList': '{files}',
   },
   {
     'batch.cmd.usage': '用法：zhi batch list | status <id> | results <id> | cancel <id>',
@@ -219,5 +220,6 @@ export const batch = defineMessages(
     'batch.end.interrupted': '{count} 个文件处理到一半被中断；再次运行同一命令即可从头重新处理。',
     'batch.end.manifest': '运行记录：{path}',
     'batch.end.failedNames': '{files} 等，另有 {count} 个（全部列在 {manifest} 中）',
+    'batch.end.failedList': '{files}',
   },
 );
