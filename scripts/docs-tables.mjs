@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Tables of the documentation written from the tables of the code, so they cannot drift: the
-// README's settings table from the config schema (src/support/config-schema.ts). Each lives
+// README's settings table from the config schema (src/support/config-schema.ts), and the formats
+// zhi writes from file_write's (src/tools/files/writers/formats.ts). Each lives
 // between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->` in its file.
 // Usage: node scripts/docs-tables.mjs           write them
 //        node scripts/docs-tables.mjs --check   exit 1 when a file differs (part of `npm run gate`)
@@ -22,6 +23,7 @@ async function loadSources() {
     export { config as configMessages } from './src/support/i18n/messages/config.ts';
     export { PLATFORMS, PLATFORM_IDS } from './src/llm/platforms.ts';
     export { DEFAULT_CHAT_MODEL } from './src/llm/models.ts';
+    export { WRITE_FORMATS, OUTPUT_FORMAT_IDS } from './src/tools/files/writers/formats.ts';
   `;
   const out = await build({
     stdin: { contents: entry, resolveDir: root, loader: 'ts' },
@@ -73,16 +75,27 @@ function settingsTable(s) {
   return ['| key | default | values | meaning | set with |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-const TABLES = [{ file: 'README.md', name: 'settings', render: settingsTable }];
+/** The extensions file_write takes, one per format, inline in a sentence: `.md .txt …`. */
+const writeFormats = (s) =>
+  `\`${s.OUTPUT_FORMAT_IDS.map((f) => s.WRITE_FORMATS[f].extensions[0]).join(' ')}\``;
 
-/** `text` with the generated part NAME replaced by `body`; undefined when the markers are missing. */
-function replaceGenerated(text, name, body) {
+const TABLES = [
+  { file: 'README.md', name: 'settings', render: settingsTable },
+  { file: 'README.md', name: 'write-formats', render: writeFormats, inline: true },
+];
+
+/**
+ * `text` with the generated part NAME replaced by `body` (on lines of its own, or `inline` in a
+ * sentence); undefined when the markers are missing.
+ */
+function replaceGenerated(text, name, body, inline = false) {
   const open = `<!-- generated:${name} -->`;
   const close = `<!-- /generated:${name} -->`;
   const start = text.indexOf(open);
   const end = text.indexOf(close);
   if (start < 0 || end < start) return undefined;
-  return `${text.slice(0, start + open.length)}\n${body}\n${text.slice(end)}`;
+  const gap = inline ? '' : '\n';
+  return `${text.slice(0, start + open.length)}${gap}${body}${gap}${text.slice(end)}`;
 }
 
 async function main() {
@@ -92,7 +105,7 @@ async function main() {
   for (const table of TABLES) {
     const path = join(docsRoot, table.file);
     const text = readFileSync(path, 'utf8');
-    const next = replaceGenerated(text, table.name, table.render(sources));
+    const next = replaceGenerated(text, table.name, table.render(sources), table.inline);
     if (next === undefined) {
       console.error(
         `${table.file}: no <!-- generated:${table.name} --> … <!-- /generated:${table.name} --> markers`,

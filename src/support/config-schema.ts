@@ -100,6 +100,8 @@ export interface KeySpec<T> {
   flag?: string;
   /** Text typed on the command line or in the environment, read as a value. */
   fromText?: (raw: string) => unknown;
+  /** A map or list whose entries are checked one by one (a bad one is a warning and left out). */
+  nested?: true;
   /** Changed by another command than `zhi config set` (a list changed an entry at a time), or by hand. */
   setWith?: 'zhi config allow' | 'zhi mcp add' | 'config.yaml';
 }
@@ -209,18 +211,21 @@ export const CONFIG_SCHEMA = {
   web_search: key({ check: oneOf('ask', 'allow'), default: 'ask', describe: 'config.key.web_search' }),
   // Each server, hook and rule is checked on its own (a bad one is left out with a warning): see loadConfigFile.
   mcp_servers: key({
+    nested: true,
     check: isServerMap as Check<Record<string, Record<string, unknown>>>,
     expected: 'config.expected.mcp',
     describe: 'config.key.mcp_servers',
     setWith: 'zhi mcp add',
   }),
   hooks: key({
+    nested: true,
     check: anything,
     expected: 'config.expected.hooks',
     describe: 'config.key.hooks',
     setWith: 'config.yaml',
   }),
   allow: key({
+    nested: true,
     check: anything,
     expected: 'config.expected.allow',
     describe: 'config.key.allow',

@@ -29,18 +29,6 @@ import { restrictAcl } from './private-files.js';
 export { CONFIG_KEYS, type ConfigFile, type ConfigKey, ENV, isConfigKey } from './config-schema.js';
 export { coerce, type ModelCatalog, validateValue } from './config-values.js';
 
-/** A key's default where it is a constant (the schema's). */
-export const DEFAULTS = {
-  platform: defaultOf('platform'),
-  output_dir: defaultOf('output_dir'),
-  max_turns: defaultOf('max_turns'),
-  language: defaultOf('language'),
-  log_level: defaultOf('log_level'),
-  compact_threshold: defaultOf('compact_threshold'),
-  shell_sandbox: defaultOf('shell_sandbox'),
-  web_search: defaultOf('web_search'),
-};
-
 export interface ResolvedConfig {
   apiKey: string | undefined;
   /** One of the catalogue's platform ids (checked). */
@@ -186,7 +174,7 @@ function readableSettings(text: string, path: string): ConfigFile {
   const file: Record<string, unknown> = {};
   for (const line of text.split(/\r?\n/)) {
     const key = /^([a-z_]+)\s*:/.exec(line)?.[1];
-    if (!key || !isConfigKey(key) || key === 'mcp_servers' || key === 'hooks' || key === 'allow') continue;
+    if (!key || !isConfigKey(key) || specOf(key).nested) continue;
     const value = parseFlatYaml(line)?.[key];
     if (value === undefined || value === null) continue;
     try {
@@ -267,7 +255,7 @@ export function resolveConfig(
   }
   if (flags.language) merged.language = validateValue('language', flags.language, '--language');
   const file = merged as ConfigFile;
-  const platform = file.platform ?? DEFAULTS.platform;
+  const platform = file.platform ?? defaultOf('platform');
   const fromFile = loaded.path ?? 'config.yaml';
   validateValue('platform', platform, fromFile, catalog);
   const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
@@ -288,18 +276,18 @@ export function resolveConfig(
     baseUrl,
     defaultModel: defaultModel.toLowerCase(),
     skillModel: skillModel.toLowerCase(),
-    outputDir: file.output_dir ?? DEFAULTS.output_dir,
-    maxTurns: file.max_turns ?? DEFAULTS.max_turns,
-    language: file.language ?? DEFAULTS.language,
-    logLevel: file.log_level ?? DEFAULTS.log_level,
+    outputDir: file.output_dir ?? defaultOf('output_dir'),
+    maxTurns: file.max_turns ?? defaultOf('max_turns'),
+    language: file.language ?? defaultOf('language'),
+    logLevel: file.log_level ?? defaultOf('log_level'),
     maxCostPerRun: file.max_cost_per_run,
-    compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
+    compactThreshold: file.compact_threshold ?? defaultOf('compact_threshold'),
     statusLine: (file.status_line ?? defaultOf('status_line')) !== 'off',
     thinkingEffort: file.thinking_effort,
-    shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
+    shellSandbox: file.shell_sandbox ?? defaultOf('shell_sandbox'),
     shellEnv: envNames(file.shell_env) ?? [],
     webAllow: siteNames(file.web_allow) ?? [],
-    webSearch: file.web_search ?? DEFAULTS.web_search,
+    webSearch: file.web_search ?? defaultOf('web_search'),
     mcpServers: Object.fromEntries(
       Object.entries(file.mcp_servers ?? {})
         .filter(([name, v]) => mcpServerProblem(name, v) === undefined)

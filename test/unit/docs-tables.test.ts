@@ -3,6 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, CONFIG_SCHEMA } from '../../src/support/config-schema.js';
+import { OUTPUT_FORMAT_IDS, WRITE_FORMATS } from '../../src/tools/files/writers/formats.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const dirs: string[] = [];
@@ -44,6 +45,15 @@ describe('the README settings table is written from the config schema', () => {
     expect(checked.status).toBe(1);
     expect(checked.stderr).toContain('settings table differs');
     expect(runOnCopy(edit).readme).toBe(readFileSync('README.md', 'utf8'));
+  });
+
+  it("the formats zhi writes, named in the README's sentence, are file_write's", () => {
+    const sentence = /It writes <!-- generated:write-formats -->`([^`]*)`/.exec(
+      readFileSync('README.md', 'utf8'),
+    );
+    expect(sentence?.[1]?.split(' ')).toEqual(OUTPUT_FORMAT_IDS.map((f) => WRITE_FORMATS[f].extensions[0]));
+    const edit = (s: string) => s.replace('.docx .pptx`<!-- /generated', '.docx`<!-- /generated');
+    expect(runOnCopy(edit, '--check').stderr).toContain('write-formats table differs');
   });
 
   it('--check fails when the markers are gone', () => {

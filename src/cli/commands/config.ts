@@ -7,7 +7,6 @@ import {
   type ConfigFile,
   type ConfigKey,
   coerce,
-  DEFAULTS,
   ENV,
   isConfigKey,
   loadConfigFile,
@@ -16,7 +15,7 @@ import {
   saveConfigFile,
   validateValue,
 } from '../../support/config.js';
-import { specOf } from '../../support/config-schema.js';
+import { defaultOf, specOf } from '../../support/config-schema.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { redact } from '../../support/redact.js';
@@ -189,7 +188,7 @@ async function reset(ctx: AppContext): Promise<ExitCodeValue> {
   }
   const backup = `${ctx.paths.configFile}.bak`;
   await copyFile(ctx.paths.configFile, backup);
-  await saveConfigFile(ctx.paths.configFile, { platform: DEFAULTS.platform });
+  await saveConfigFile(ctx.paths.configFile, { platform: defaultOf('platform') });
   out(t('config.reset.done', { backup }));
   return ExitCode.ok;
 }
