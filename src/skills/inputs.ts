@@ -38,8 +38,9 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): Shown {
       .filter(Boolean)
       .join(', ');
     const said = getLanguage() === 'zh' && a.descriptionZh ? a.descriptionZh : a.description;
+    const name = padToWidth(argLabel(a), width);
     lines.push(
-      t('skills.usageArg', { name: padToWidth(argLabel(a), width), said: said ? `${said} ` : '', facts }),
+      said ? t('skills.usageArg', { name, said, facts }) : t('skills.usageArgBare', { name, facts }),
     );
   }
   return joinShown(lines, '\n');
