@@ -6,6 +6,8 @@
 //   - one createChat: only cli/chat.ts constructs a ChatSession;
 //   - one price consent: only cli/price-consent.ts asks a price (and the ocr tool, which the
 //     document names as following the same rule inside the tool: tools cannot import cli/);
+//   - no file outside llm/ names a client class (ZhipuClient);
+//   - the web server (src/cli/web/) is reached only by dynamic imports from outside it;
 //   - the config keys it names exist in the config schema.
 // Usage: node scripts/check-docs.mjs [--root <dir>]   (exit 1 with one line per false claim)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -100,7 +102,22 @@ function checkOneOfEach(doc) {
     problems.push(`${DOC} no longer says where price consent is; update scripts/check-docs.mjs with it`);
   for (const p of occurrences(/['"`]price\.ask['"`]/, ['cli/price-consent.ts', 'tools/ocr/ocr.ts']))
     problems.push(`${DOC} says agreeToPrice is the one price consent, but src/${p} asks a price itself`);
+  for (const p of occurrences(/\bZhipuClient\b/, []).filter((f) => !f.startsWith('llm/')))
+    problems.push(`${DOC} says no file outside llm/ names a client class, but src/${p} names ZhipuClient`);
+  for (const p of staticImportsOf('src/cli/web/'))
+    problems.push(`${DOC} says the web server is reached only by a dynamic import, but src/${p} imports it`);
   return problems;
+}
+
+/** Files outside `folder` that import a value from it at load time (type-only imports are erased). */
+function staticImportsOf(folder) {
+  return SOURCES.filter((p) => !p.startsWith(folder))
+    .filter((p) =>
+      [...read(p).matchAll(/^import\s+(?!type\s)[^;]*?from\s*'(\.[^']+)'/gm)].some((m) =>
+        relativePath(resolve(root, p, '..', m[1])).startsWith(folder),
+      ),
+    )
+    .map((p) => p.slice('src/'.length));
 }
 
 /** Backticked snake_case words of `text` outside parentheses (a list's asides name values). */

@@ -32,10 +32,15 @@ describe('scripts/check-docs.mjs: the claims of docs/architecture.md a script ca
 
   it('fails on each seeded fault, one line each', () => {
     const root = copyTree();
-    // A second place that builds a chat, and one that asks a price itself.
+    // A second place that builds a chat, asks a price, names the client class, loads the server.
     writeFileSync(
       join(root, 'src/cli/repl/twin.ts'),
-      "const chat = new ChatSession(deps, settings, {});\nt('price.ask');\n",
+      [
+        "import { serve } from '../web/command.js';",
+        'const chat = new ChatSession(deps, settings, {});',
+        "t('price.ask');",
+        'new ZhipuClient();',
+      ].join('\n'),
     );
     // A file the document names is gone; a tool folder it does not name appears.
     rmSync(join(root, 'src/support/heap.ts'));
@@ -51,6 +56,8 @@ describe('scripts/check-docs.mjs: the claims of docs/architecture.md a script ca
     for (const fault of [
       'src/cli/repl/twin.ts constructs a ChatSession',
       'src/cli/repl/twin.ts asks a price itself',
+      'src/cli/repl/twin.ts names ZhipuClient',
+      'src/cli/repl/twin.ts imports it',
       'names support/heap.ts, which is not in the tree',
       'does not name the tool folder calendar/',
       'names the config key shell_sandboxed',
