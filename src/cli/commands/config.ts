@@ -8,6 +8,7 @@ import {
   type ConfigKey,
   coerce,
   ENV,
+  envRef,
   isConfigKey,
   loadConfigFile,
   maskKey,
@@ -87,7 +88,7 @@ function show(ctx: AppContext): ExitCodeValue {
   // A value set in the environment wins over the file: say so, or a rejected key looks right.
   const from = (k: string) => {
     const name = ENV[k as ConfigKey];
-    return name && ctx.env[name] ? `  ${t('config.show.source', { source: `$${name}` })}` : '';
+    return name && ctx.env[name] ? `  ${t('config.show.source', { source: envRef(name) })}` : '';
   };
   for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}${from(k)}`);
   return ExitCode.ok;
