@@ -286,7 +286,7 @@ export class ToolError extends Error {
  */
 export function reasonForPerson(err: ToolError): WhyText {
   if (err.notice) return err.notice;
-  log().debug('tool failure, as told to the model', { reason: err.message });
+  log().warn('tool failure, as told to the model', { reason: err.message });
   return { key: 'cli.why.forModel' };
 }
 
