@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { PlatformClient, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
-import type { WhyText } from '../support/errors.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
 import { log } from '../support/log.js';
 import type { NamedPaths } from './scope.js';
@@ -284,7 +283,7 @@ export class ToolError extends Error {
  * Why a tool failed, for the person: its notice, or a catalogue sentence saying the reason was
  * written for the model (its English goes to the log, never to the screen).
  */
-export function reasonForPerson(err: ToolError): WhyText {
+export function reasonForPerson(err: ToolError): Notice {
   if (err.notice) return err.notice;
   log().warn('tool failure, as told to the model', { reason: err.message });
   return { key: 'cli.why.forModel' };

@@ -14,6 +14,7 @@ import { classify, continues } from '../../src/cli/repl/input.js';
 import { ReverseSearch } from '../../src/cli/repl/search.js';
 import { looksSecret } from '../../src/cli/repl/secrets.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
+import { ToolError } from '../../src/tools/types.js';
 import { unwrap } from '../helpers/untrusted.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -308,6 +309,20 @@ describe('attachments', () => {
       'scan.pdf not attached.',
       'Could not attach data.bin: it is not a document zhi can read (an archive, program, media or encrypted file)',
     ]);
+  });
+
+  it("a reader's ToolError, English written for the model, is not what the person reads", async () => {
+    writeFileSync(join(dir, 'odd.pdf'), '%PDF-1.4');
+    await attachFromMessage(
+      'odd.pdf',
+      env({
+        readDocument: async () => {
+          throw new ToolError('The PDF is damaged; tell the user and try file_read on another file.');
+        },
+      }),
+    );
+    expect(notes.join('\n')).not.toContain('tell the user');
+    expect(notes.join('\n')).toContain('zhi --debug');
   });
 
   it('sends images as image parts when vision is available', async () => {

@@ -8,6 +8,7 @@ import { isAudioPath } from '../../../tools/asr/audio.js';
 import { parserAccepts } from '../../../tools/files/platform-parse.js';
 import { hiddenWarning } from '../../../tools/files/readers/hidden.js';
 import type { HiddenPart } from '../../../tools/files/readers/index.js';
+import { reasonForPerson, ToolError } from '../../../tools/types.js';
 import { detectPaths, type PathMatch } from './paths.js';
 
 /** Attached text per file, at most (the rest is cut with a visible marker). */
@@ -128,6 +129,11 @@ function reason(err: unknown): string {
   const code = (err as { code?: unknown } | undefined)?.code;
   const key = typeof code === 'string' ? BY_CODE[code] : undefined;
   if (key) return t(key);
+  // A reader's or a platform service's ToolError is English written for the model.
+  if (err instanceof ToolError) {
+    const said = reasonForPerson(err);
+    return t(said.key, said.params);
+  }
   return visible(err instanceof Error ? err.message : String(err));
 }
 
