@@ -48,7 +48,7 @@ export const config = defineMessages(
     'config.expected.allow':
       'It must be a list of allow rules (change them with `zhi config allow add|remove`).',
     'config.err.setWith': 'The setting {key} is changed with `{command}`, not `zhi config set`.',
-    'config.set.what': '{key} ({description}) needs a value.',
+    'config.set.what': '{key} needs a value — {description}.',
     'config.err.byHand': 'The setting {key} is written by hand in {file}, not with `zhi config set`.',
     'config.default.base_url': "the platform's",
     'config.default.default_model': '`{model}`',
@@ -127,7 +127,7 @@ export const config = defineMessages(
     'config.expected.hooks': '它必须是按事件列出的钩子命令（见 README 的“Hooks”一节）。',
     'config.expected.allow': '它必须是允许规则的列表（用 `zhi config allow add|remove` 修改）。',
     'config.err.setWith': '设置项 {key} 要用 `{command}` 修改，而不是 `zhi config set`。',
-    'config.set.what': '{key}（{description}）需要一个值。',
+    'config.set.what': '{key} 需要一个值——{description}。',
     'config.err.byHand': '设置项 {key} 需要在 {file} 中手动编写，不能用 `zhi config set` 设置。',
     'config.default.base_url': '平台自己的地址',
     'config.default.default_model': '`{model}`',
