@@ -21,7 +21,7 @@ const NOT_TOOL_NAMES = [
   { file: 'src/skills/create-schema.ts', name: 'ocr', why: 'a model kind: an OCR model cannot run a skill' },
   { file: 'src/skills/resolve.ts', name: 'ocr', why: "a model choice's problem (an OCR model)" },
   { file: 'src/cli/repl/commands/model.ts', name: 'ocr', why: "a model choice's problem (an OCR model)" },
-  { file: 'src/support/config-values.ts', name: 'web_search', why: 'a config key (the search engine)' },
+  { file: 'src/support/config.ts', name: 'web_search', why: 'a config key (the search engine)' },
   { file: 'src/cli/render/highlight.ts', name: 'shell', why: "a code block's language" },
   { file: 'src/support/allow-config.ts', name: 'shell', why: 'an allow rule kind (`shell:` in config)' },
   { file: 'src/cli/allow-text.ts', name: 'shell', why: 'an allow rule kind' },

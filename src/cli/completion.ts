@@ -4,7 +4,7 @@
  * are asked of zhi itself when completing (`zhi __complete skills`, hidden), so a new skill is
  * completed without reinstalling the script. Pure: text in, text out.
  */
-import { CONFIG_KEYS } from '../support/config-values.js';
+import { CONFIG_KEYS } from '../support/config-schema.js';
 import { GLOBAL_FLAGS, SUBCOMMANDS } from './args.js';
 import { FOLDER_LISTS, FOLDER_SWITCHES } from './folder-flags.js';
 

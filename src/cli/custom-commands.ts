@@ -13,7 +13,7 @@ import {
   parseCommand,
 } from '../skills/commands.js';
 import { ZhiError } from '../support/errors.js';
-import { getLanguage, type MessageKey, t } from '../support/i18n/index.js';
+import { getLanguage, joinShown, type MessageKey, type Shown, t } from '../support/i18n/index.js';
 import { visible } from '../support/sanitize.js';
 import { nearest } from '../support/suggest.js';
 import { terminalAsker } from './ask.js';
@@ -26,9 +26,9 @@ export function findCustom(ctx: AppContext): Promise<FoundCommands> {
 
 const gap = () => (getLanguage() === 'zh' ? '' : ' ');
 
-export function problemText(p: CommandProblem): string {
+export function problemText(p: CommandProblem): Shown {
   const problem = t(`commands.bad.${p.reason}` as MessageKey);
-  return `${t('commands.bad', { file: p.file, problem })}${gap()}${t('commands.badTry')}`;
+  return joinShown([t('commands.bad', { file: p.file, problem }), t('commands.badTry')], gap());
 }
 
 /** What asking the person takes: a question, and where to show the file first. */

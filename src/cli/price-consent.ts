@@ -14,7 +14,8 @@ import { formatDuration } from '../tools/asr/transcribe.js';
 import type { ParseEstimate } from '../tools/files/platform-parse.js';
 
 export interface ConsentOptions {
-  prompter: Prompter;
+  /** Who is asked: an agent's prompter, or a yes/no of the REPL's attachments (cli/repl/attach/env.ts). */
+  prompter: Pick<Prompter, 'interactive' | 'ask'>;
   write(text: string): void;
   signal: AbortSignal;
   /** --yes or --auto. */

@@ -1,4 +1,4 @@
-import { type ErrorText, ZhiError } from '../support/errors.js';
+import { type ErrorText, quoted, ZhiError } from '../support/errors.js';
 import { t } from '../support/i18n/index.js';
 import { describeNetworkFailure } from './describe-network.js';
 import { findModel, isFree } from './models.js';
@@ -66,7 +66,7 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
     return new ZhiError({
       kind: 'server',
       what: { key: 'llm.serverStopped.what' },
-      why: err.message,
+      why: quoted(err.message, 'cli.by.platform'),
       tries: [{ key: 'llm.serverStopped.try' }],
     });
   }
@@ -101,7 +101,7 @@ function describeByCode(err: ApiErrorInfo, platform: Platform): ZhiError | undef
 /** Every other failure, by its kind; the server's message (and code) is the "why". */
 function describeByKind(err: ApiErrorInfo, platform: Platform, model?: string): ZhiError {
   // Without a code the message is the transport's (or zhi's own), not the platform's answer.
-  const why = err.code ? platformSaid(err) : err.message;
+  const why = err.code ? platformSaid(err) : quoted(err.message, 'cli.by.system');
   const make = (what: ErrorText['key'], tries: ErrorText[]) =>
     new ZhiError({ kind: err.kind, what: { key: what }, why, tries });
   switch (err.kind) {

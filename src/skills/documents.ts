@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, join, relative, resolve } from 'node:path';
-import { ZhiError } from '../support/errors.js';
+import { quoted, ZhiError } from '../support/errors.js';
 import type { MessageKey } from '../support/i18n/index.js';
 import { nearName, withName } from '../support/near-file.js';
 import { truncateText } from '../support/text.js';
@@ -11,6 +11,7 @@ import { documentFacts } from '../tools/files/readers/facts.js';
 import type { DocumentText, HiddenPart, ReadDocumentOptions } from '../tools/files/readers/index.js';
 import { resolveReadPath } from '../tools/paths.js';
 import { scopeOfName } from '../tools/scope.js';
+import { reasonForPerson, ToolError } from '../tools/types.js';
 import type { SkillArg } from './schema.js';
 
 export type ReadDocumentFn = (absPath: string, opts?: ReadDocumentOptions) => Promise<DocumentText>;
@@ -246,7 +247,12 @@ export async function readInput(abs: string, name: string, o: ReadOptions): Prom
       // empty one is (exit 2); a read that failed (permissions, a damaged file) is not.
       kind: code && INPUT_CODES.has(code) ? 'usage' : 'io',
       what: { key: 'skills.err.unreadableInput', params: { path: name } },
-      why: code && DOC_REASONS[code] ? { key: DOC_REASONS[code] } : (err as Error).message,
+      why:
+        code && DOC_REASONS[code]
+          ? { key: DOC_REASONS[code] }
+          : err instanceof ToolError
+            ? reasonForPerson(err)
+            : quoted((err as Error).message, 'cli.by.system'),
       cause: err,
     });
   }

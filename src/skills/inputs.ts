@@ -1,6 +1,6 @@
 import { maxBy } from '../support/arrays.js';
 import { type ErrorText, ZhiError } from '../support/errors.js';
-import { getLanguage, t } from '../support/i18n/index.js';
+import { getLanguage, joinShown, type Shown, t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
 import { padToWidth, textWidth } from '../support/width.js';
 import type { Skill, SkillArg } from './schema.js';
@@ -17,7 +17,7 @@ export function withoutInput(values: InputValues, name: string): InputValues {
 const PATH_TYPES = new Set(['file', 'directory']);
 
 /** `zhi run translate [file] [--text <text>] [--to <text>]` and one line per input. */
-export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
+export function skillUsage(skill: Skill, prefix = 'zhi run'): Shown {
   const parts = [`${prefix} ${skill.name}`];
   for (const a of skill.args) {
     const shown = PATH_TYPES.has(a.type)
@@ -27,7 +27,7 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
         : `--${a.name} <${a.type === 'number' ? 'n' : (a.choices?.join('|') ?? a.name)}>`;
     parts.push(a.required ? shown : `[${shown}]`);
   }
-  const lines = [`${t('skills.usage')}: ${parts.join(' ')}`];
+  const lines = [t('skills.usageLine', { usage: parts.join(' ') })];
   const width = maxBy(skill.args, (a) => textWidth(argLabel(a)), 0);
   for (const a of skill.args) {
     const facts = [
@@ -38,9 +38,12 @@ export function skillUsage(skill: Skill, prefix = 'zhi run'): string {
       .filter(Boolean)
       .join(', ');
     const said = getLanguage() === 'zh' && a.descriptionZh ? a.descriptionZh : a.description;
-    lines.push(`  ${padToWidth(argLabel(a), width)}  ${said ? `${said} ` : ''}(${facts})`);
+    const name = padToWidth(argLabel(a), width);
+    lines.push(
+      said ? t('skills.usageArg', { name, said, facts }) : t('skills.usageArgBare', { name, facts }),
+    );
   }
-  return lines.join('\n');
+  return joinShown(lines, '\n');
 }
 
 function argLabel(a: SkillArg): string {

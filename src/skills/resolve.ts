@@ -1,7 +1,7 @@
 import { chooseModel } from '../llm/choose.js';
 import { chatModelIds } from '../llm/models.js';
 import { type ErrorText, ZhiError } from '../support/errors.js';
-import { t } from '../support/i18n/index.js';
+import { type Shown, t } from '../support/i18n/index.js';
 import { nearest } from '../support/suggest.js';
 import type { SkillCatalog } from './discovery.js';
 import { SKILL_TOOL_PREFIX } from './names.js';
@@ -141,11 +141,11 @@ export function skillModel(
 }
 
 /** `file, line 4, tools[1]: message` */
-export function describeIssue(i: SkillIssue): string {
+export function describeIssue(i: SkillIssue): Shown {
   const where = [i.file, i.line ? t('skills.line', { line: i.line }) : '', i.field ?? '']
     .filter(Boolean)
     .join(', ');
-  return `${where}: ${t(i.message.key, i.message.params)}`;
+  return t('skills.issue', { where, problem: t(i.message.key, i.message.params) });
 }
 
 /** A problem in a skill file as an error (exit code 3: the user's skill file needs fixing). */

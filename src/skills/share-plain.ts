@@ -4,7 +4,9 @@
  * folder. zhi makes the manifest itself from the files, so the rest of an import (the summary, the
  * question, validation, installing untrusted) is the same as for an exported package.
  */
+
 import { createHash } from 'node:crypto';
+import type { ErrorText } from '../support/errors.js';
 import { isValidSkillName } from './schema.js';
 import type { Manifest } from './share-manifest.js';
 
@@ -14,7 +16,12 @@ const NOISE = /(^|\/)(__MACOSX|\.DS_Store|Thumbs\.db|desktop\.ini)(\/|$)/;
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** A reason the files are not one skill folder (an Error's message, for ShareError). */
-export class NotOneSkill extends Error {}
+export class NotOneSkill extends Error {
+  constructor(readonly reason: ErrorText) {
+    super(reason.key);
+    this.name = 'NotOneSkill';
+  }
+}
 
 /**
  * The manifest and files (`<name>/…`) of a plain zip's skill. The name is the top folder's, or
@@ -31,11 +38,11 @@ export function plainSkill(
   const top = tops.size === 1 && !tops.has('') ? [...tops][0]! : '';
   const skillMd = top ? `${top}/SKILL.md` : 'SKILL.md';
   const main = raw[skillMd];
-  if (!paths.includes(skillMd) || !main)
-    throw new NotOneSkill('it has no SKILL.md at its root or in its one top folder');
+  if (!paths.includes(skillMd) || !main) throw new NotOneSkill({ key: 'skills.share.why.noSkillMd' });
   const declared = /^name:\s*["']?([^"'\r\n]+?)["']?\s*$/m.exec(text(main).split(/\r?\n---/)[0] ?? '')?.[1];
   const name = [top, declared, fallback].find((n): n is string => !!n && isValidSkillName(n));
-  if (!name) throw new NotOneSkill(`"${top || declared || fallback}" is not a valid skill name`);
+  if (!name)
+    throw new NotOneSkill({ key: 'skills.share.why.badName', params: { name: top || declared || fallback } });
   const files = new Map<string, Uint8Array>();
   for (const p of paths.sort()) files.set(`${name}/${top ? p.slice(top.length + 1) : p}`, raw[p]!);
   const list = [...files].map(([path, bytes]) => ({ path, sha256: sha256(bytes), bytes: bytes.length }));

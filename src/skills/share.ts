@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ErrorText } from '../support/errors.js';
+import { type Params, t } from '../support/i18n/index.js';
 import { listResources } from './bundled.js';
 import { isValidSkillName, type Skill } from './schema.js';
 import type { Manifest } from './share-manifest.js';
@@ -62,7 +64,34 @@ export async function packSkill(skill: Skill): Promise<{ zip: Uint8Array; manife
   return { zip: zipSync(entries, { level: 9, mtime: new Date('2020-01-01T00:00:00Z') }), manifest };
 }
 
-export class ShareError extends Error {}
+/** Why a shared skill cannot be imported, in the catalogue (its message is the English, for logs). */
+export class ShareError extends Error {
+  constructor(readonly reason: ErrorText) {
+    super(t(reason.key, reason.params, 'en'));
+    this.name = 'ShareError';
+  }
+}
+
+type ShareReason =
+  | 'tooBig'
+  | 'tooManyFiles'
+  | 'leaves'
+  | 'bomb'
+  | 'notZip'
+  | 'badJson'
+  | 'mismatch'
+  | 'notPart'
+  | 'missing'
+  | 'notSkill'
+  | 'notManifest'
+  | 'badName'
+  | 'noFiles'
+  | 'badTools'
+  | 'downloadFailed'
+  | 'downloadTooBig';
+
+export const shareError = (reason: ShareReason, params?: Params): ShareError =>
+  new ShareError({ key: `skills.share.why.${reason}`, ...(params ? { params } : {}) });
 
 /** A zip entry path that stays inside the folder it is unpacked into. */
 export function safeEntryPath(path: string): boolean {
@@ -85,8 +114,7 @@ export interface Unpacked {
  * reason a person can act on.
  */
 export async function unpackSkill(zip: Uint8Array, fallbackName = ''): Promise<Unpacked> {
-  if (zip.length > LIMITS.zipBytes)
-    throw new ShareError(`the file is larger than ${LIMITS.zipBytes / 1024 / 1024} MB`);
+  if (zip.length > LIMITS.zipBytes) throw shareError('tooBig', { mb: LIMITS.zipBytes / 1024 / 1024 });
   const { unzipSync, strFromU8 } = await import('fflate');
   let count = 0;
   let declared = 0;
@@ -96,28 +124,25 @@ export async function unpackSkill(zip: Uint8Array, fallbackName = ''): Promise<U
       filter(f) {
         count += 1;
         declared += f.originalSize;
-        if (count > LIMITS.files) throw new ShareError(`it holds more than ${LIMITS.files} files`);
-        if (!safeEntryPath(f.name.replace(/\/$/, '')))
-          throw new ShareError(`it holds a path that would leave the skill folder: "${f.name}"`);
-        if (f.originalSize > LIMITS.fileBytes || declared > LIMITS.totalBytes)
-          throw new ShareError('its files would unpack to more than zhi accepts (a zip bomb?)');
+        if (count > LIMITS.files) throw shareError('tooManyFiles', { count: LIMITS.files });
+        if (!safeEntryPath(f.name.replace(/\/$/, ''))) throw shareError('leaves', { path: f.name });
+        if (f.originalSize > LIMITS.fileBytes || declared > LIMITS.totalBytes) throw shareError('bomb');
         return !f.name.endsWith('/');
       },
     });
   } catch (err) {
     if (err instanceof ShareError) throw err;
-    throw new ShareError(`it is not a readable zip file (${(err as Error).message})`);
+    throw shareError('notZip', { reason: (err as Error).message });
   }
   const total = Object.values(files).reduce((n, b) => n + b.length, 0);
-  if (total > LIMITS.totalBytes)
-    throw new ShareError('its files unpack to more than zhi accepts (a zip bomb?)');
+  if (total > LIMITS.totalBytes) throw shareError('bomb');
   const raw = files[MANIFEST];
   if (!raw) return plain(files, fallbackName, strFromU8);
   let parsed: unknown;
   try {
     parsed = JSON.parse(strFromU8(raw));
   } catch {
-    throw new ShareError(`its ${MANIFEST} is not valid JSON`);
+    throw shareError('badJson', { manifest: MANIFEST });
   }
   const manifest = readManifest(parsed, Object.keys(files));
   delete files[MANIFEST];
@@ -125,14 +150,13 @@ export async function unpackSkill(zip: Uint8Array, fallbackName = ''): Promise<U
   const prefix = manifest.skill_format === 'skill-md' ? `${manifest.name}/` : undefined;
   for (const [path, bytes] of Object.entries(files)) {
     const listed = manifest.files.find((f) => f.path === path);
-    if (!listed || listed.sha256 !== sha256(bytes))
-      throw new ShareError(`"${path}" does not match the manifest (changed or added after export)`);
+    if (!listed || listed.sha256 !== sha256(bytes)) throw shareError('mismatch', { path });
     if (prefix ? !path.startsWith(prefix) : path !== `${manifest.name}.yaml`)
-      throw new ShareError(`"${path}" is not part of the skill ${manifest.name}`);
+      throw shareError('notPart', { path, name: manifest.name });
     out.set(path, bytes);
   }
   const missing = manifest.files.find((f) => !out.has(f.path));
-  if (missing) throw new ShareError(`"${missing.path}" is listed in the manifest but missing`);
+  if (missing) throw shareError('missing', { path: missing.path });
   return { manifest, files: out };
 }
 
@@ -145,7 +169,7 @@ function plain(
     return { ...plainSkill(files, fallback, text), plain: true };
   } catch (err) {
     if (err instanceof NotOneSkill)
-      throw new ShareError(`${err.message}: it is neither a skill folder nor made by \`zhi skill export\``);
+      throw shareError('notSkill', { reason: t(err.reason.key, err.reason.params) });
     throw err;
   }
 }
@@ -161,19 +185,18 @@ const strings = (v: unknown): string[] | undefined =>
  */
 export function readManifest(parsed: unknown, paths: string[]): Manifest {
   if (!isRecord(parsed) || parsed.format !== 'zhi-skill/1' || typeof parsed.name !== 'string')
-    throw new ShareError(`its ${MANIFEST} is not a zhi skill manifest`);
+    throw shareError('notManifest', { manifest: MANIFEST });
   const name = parsed.name;
-  if (!isValidSkillName(name)) throw new ShareError(`"${name}" is not a valid skill name`);
+  if (!isValidSkillName(name)) throw shareError('badName', { name });
   const listed = Array.isArray(parsed.files) ? parsed.files : undefined;
   const files = listed?.map((f) =>
     isRecord(f) && typeof f.path === 'string' && typeof f.sha256 === 'string'
       ? { path: f.path, sha256: f.sha256, bytes: typeof f.bytes === 'number' ? f.bytes : 0 }
       : undefined,
   );
-  if (!files || files.some((f) => f === undefined))
-    throw new ShareError(`its ${MANIFEST} does not list its files (path and sha256 of each)`);
+  if (!files || files.some((f) => f === undefined)) throw shareError('noFiles', { manifest: MANIFEST });
   const tools = parsed.tools === undefined ? [] : strings(parsed.tools);
-  if (!tools) throw new ShareError(`its ${MANIFEST} lists tools that are not names`);
+  if (!tools) throw shareError('badTools', { manifest: MANIFEST });
   const format =
     parsed.skill_format === 'yaml' || parsed.skill_format === 'skill-md'
       ? parsed.skill_format

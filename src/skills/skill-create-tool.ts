@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../support/atomic.js';
 import { t } from '../support/i18n/index.js';
 import { appPaths } from '../support/paths.js';
+import { shapesInBrief } from '../tools/files/writers/formats.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
 import { type Tool, ToolError } from '../tools/types.js';
 import { type NewSkill, newSkillSchema } from './create-schema.js';
@@ -25,7 +26,7 @@ const skillCreate: Tool<typeof newSkillSchema> = {
   traits: SKILL_CREATE_TOOL.traits,
   description: [
     "Save a new zhi skill: a reusable recipe that runs on a cheap model with only the tools it lists. It is saved in the user's skills folder and can be run at once with `zhi run <name> <inputs>` or `/run <name>`.",
-    'Write the system_prompt for a small model: numbered steps, which tool to call for each, the output file name and exact format (file_write shapes: .md/.txt text; .csv {"headers":[…],"rows":[[…]]}; .xlsx {"sheets":[{"name":…,"headers":[…],"rows":[[…]]}]}; .docx {"content":"markdown"}), and what the final answer contains.',
+    `Write the system_prompt for a small model: numbered steps, which tool to call for each, the output file name and exact format (file_write shapes: ${shapesInBrief()}), and what the final answer contains.`,
     'Input files are read by zhi and given to the skill in its first message; images and scanned PDFs need the ocr tool.',
   ].join(' '),
   schema: newSkillSchema,

@@ -1,3 +1,4 @@
+import { shapesInBrief } from '../tools/files/writers/formats.js';
 import type { SkillCatalog } from './discovery.js';
 import { SKILL_CREATE_TOOL } from './skill-create-entry.js';
 
@@ -114,7 +115,7 @@ export function creationSeed(o: {
       '- Input files are read by zhi and put in the first message (text, Markdown from .docx/.xlsx, text PDFs); images and scans need the ocr tool. A directory input gets every supported file.',
       '- Inputs: file and directory inputs are positional on the command line in order; others are --name value.',
       `- Tools: ${o.tools.filter((t) => t !== SKILL_CREATE_TOOL.name).join(', ')}. Other skills can be listed as tools to build a composite skill; existing skills: ${existing || 'none'}.`,
-      '- file_write shapes: .md/.txt text; .csv {"headers": [...], "rows": [[...]]}; .xlsx {"sheets": [{"name": "...", "headers": [...], "rows": [[...]]}]}; .docx {"content": "markdown"}; .json any JSON.',
+      `- file_write shapes: ${shapesInBrief()}.`,
       '- The model is small: the system_prompt must give numbered steps, the exact tool calls, the output file name and format, and what the final answer contains (the final answer is what the user sees on stdout). zhi adds the language rule itself.',
     ].join('\n'),
     'Ask me only what you need (one or two short questions at most), show me the skill in a few lines, then save it with skill_create. After saving, tell me the command to run it.',

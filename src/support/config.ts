@@ -3,14 +3,16 @@ import { type AllowProblem, type AllowRule, readAllowRules } from './allow-confi
 import { writeFileAtomic } from './atomic.js';
 import {
   CONFIG_KEYS,
+  type ConfigFile,
   type ConfigKey,
-  checkModel,
-  coerce,
+  defaultOf,
+  ENV,
   envNames,
-  type ModelCatalog,
+  isConfigKey,
   siteNames,
-  validateValue,
-} from './config-values.js';
+  specOf,
+} from './config-schema.js';
+import { checkModel, coerce, type ModelCatalog, validateValue } from './config-values.js';
 import { ZhiError } from './errors.js';
 import { parseFlatYaml } from './flat-yaml.js';
 import { type HookProblem, type HookSpec, readHooks } from './hooks-config.js';
@@ -24,48 +26,8 @@ import {
 } from './mcp-config.js';
 import { restrictAcl } from './private-files.js';
 
-export { CONFIG_KEYS, type ConfigKey, coerce, type ModelCatalog, validateValue } from './config-values.js';
-
-export interface ConfigFile {
-  api_key?: string;
-  platform?: string;
-  base_url?: string;
-  default_model?: string;
-  skill_model?: string;
-  output_dir?: string;
-  max_turns?: number;
-  language?: 'auto' | 'en' | 'zh';
-  log_level?: 'debug' | 'info' | 'warn' | 'error';
-  max_cost_per_run?: number;
-  compact_threshold?: number;
-  /** The line under the REPL prompt (model · mode · context · cost). */
-  status_line?: 'on' | 'off';
-  thinking_effort?: 'low' | 'medium' | 'high' | 'max';
-  shell_sandbox?: 'auto' | 'off' | 'restricted';
-  /** Environment variables shell commands may see besides the safe few (names). */
-  shell_env?: string | string[];
-  /** Sites web_fetch reaches with no question when the address carries no composed data. */
-  web_allow?: string | string[];
-  /** `allow`: web_search queries go without a question (the secret check still applies). */
-  web_search?: 'ask' | 'allow';
-  mcp_servers?: Record<string, Record<string, unknown>>;
-  /** The person's hook commands by event (support/hooks-config.ts). */
-  hooks?: unknown;
-  /** The person's lasting allow rules (support/allow-config.ts). */
-  allow?: unknown;
-  /** `false` (or `off`): never look for a newer zhi at start. */
-  update_check?: boolean | 'on' | 'off';
-}
-
-export const DEFAULTS = {
-  platform: 'bigmodel',
-  output_dir: 'zhi-output',
-  max_turns: 30,
-  language: 'auto' as const,
-  log_level: 'info' as const,
-  compact_threshold: 0.85,
-  shell_sandbox: 'auto' as const,
-};
+export { CONFIG_KEYS, type ConfigFile, type ConfigKey, ENV, isConfigKey } from './config-schema.js';
+export { coerce, type ModelCatalog, validateValue } from './config-values.js';
 
 export interface ResolvedConfig {
   apiKey: string | undefined;
@@ -154,12 +116,12 @@ export async function loadConfigFile(path: string): Promise<LoadResult> {
   const warnings: ConfigWarning[] = [];
   const file: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (!(CONFIG_KEYS as readonly string[]).includes(key)) {
+    if (!isConfigKey(key)) {
       warnings.push({ kind: 'unknown_key', key, file: path });
       continue;
     }
     if (value === null || value === undefined) continue;
-    file[key] = validateValue(key as ConfigKey, value, path);
+    file[key] = validateValue(key, value, path);
     // Kept as written (saving the file loses nothing); resolveConfig leaves the bad ones out.
     if (key === 'mcp_servers') {
       for (const problem of mcpServersProblems(value as Record<string, unknown>))
@@ -212,18 +174,11 @@ function readableSettings(text: string, path: string): ConfigFile {
   const file: Record<string, unknown> = {};
   for (const line of text.split(/\r?\n/)) {
     const key = /^([a-z_]+)\s*:/.exec(line)?.[1];
-    if (
-      !key ||
-      key === 'mcp_servers' ||
-      key === 'hooks' ||
-      key === 'allow' ||
-      !(CONFIG_KEYS as readonly string[]).includes(key)
-    )
-      continue;
+    if (!key || !isConfigKey(key) || specOf(key).nested) continue;
     const value = parseFlatYaml(line)?.[key];
     if (value === undefined || value === null) continue;
     try {
-      file[key] = validateValue(key as ConfigKey, value, path);
+      file[key] = validateValue(key, value, path);
     } catch {
       // A value that is not valid is left out, as a fresh start would.
     }
@@ -286,18 +241,6 @@ export interface Overrides {
   language?: string | undefined;
 }
 
-/** The environment variable that sets each key (it wins over config.yaml). */
-export const ENV: Partial<Record<ConfigKey, string>> = {
-  api_key: 'ZHI_API_KEY',
-  base_url: 'ZHI_BASE_URL',
-  language: 'ZHI_LANGUAGE',
-  default_model: 'ZHI_DEFAULT_MODEL',
-  skill_model: 'ZHI_SKILL_MODEL',
-  output_dir: 'ZHI_OUTPUT_DIR',
-  status_line: 'ZHI_STATUS_LINE',
-  update_check: 'ZHI_UPDATE_CHECK',
-};
-
 /** Merge file, environment and flags (flags beat environment beats file) and validate. */
 export function resolveConfig(
   loaded: LoadResult,
@@ -312,7 +255,7 @@ export function resolveConfig(
   }
   if (flags.language) merged.language = validateValue('language', flags.language, '--language');
   const file = merged as ConfigFile;
-  const platform = file.platform ?? DEFAULTS.platform;
+  const platform = file.platform ?? defaultOf('platform');
   const fromFile = loaded.path ?? 'config.yaml';
   validateValue('platform', platform, fromFile, catalog);
   const baseUrl = file.base_url ?? catalog.platformBaseUrl(platform);
@@ -333,18 +276,18 @@ export function resolveConfig(
     baseUrl,
     defaultModel: defaultModel.toLowerCase(),
     skillModel: skillModel.toLowerCase(),
-    outputDir: file.output_dir ?? DEFAULTS.output_dir,
-    maxTurns: file.max_turns ?? DEFAULTS.max_turns,
-    language: file.language ?? DEFAULTS.language,
-    logLevel: file.log_level ?? DEFAULTS.log_level,
+    outputDir: file.output_dir ?? defaultOf('output_dir'),
+    maxTurns: file.max_turns ?? defaultOf('max_turns'),
+    language: file.language ?? defaultOf('language'),
+    logLevel: file.log_level ?? defaultOf('log_level'),
     maxCostPerRun: file.max_cost_per_run,
-    compactThreshold: file.compact_threshold ?? DEFAULTS.compact_threshold,
-    statusLine: file.status_line !== 'off',
+    compactThreshold: file.compact_threshold ?? defaultOf('compact_threshold'),
+    statusLine: (file.status_line ?? defaultOf('status_line')) !== 'off',
     thinkingEffort: file.thinking_effort,
-    shellSandbox: file.shell_sandbox ?? DEFAULTS.shell_sandbox,
+    shellSandbox: file.shell_sandbox ?? defaultOf('shell_sandbox'),
     shellEnv: envNames(file.shell_env) ?? [],
     webAllow: siteNames(file.web_allow) ?? [],
-    webSearch: file.web_search ?? 'ask',
+    webSearch: file.web_search ?? defaultOf('web_search'),
     mcpServers: Object.fromEntries(
       Object.entries(file.mcp_servers ?? {})
         .filter(([name, v]) => mcpServerProblem(name, v) === undefined)
@@ -352,23 +295,19 @@ export function resolveConfig(
     ),
     hooks: readHooks(file.hooks).hooks,
     allowRules: readAllowRules(file.allow).rules,
-    updateCheck: file.update_check !== false && file.update_check !== 'off',
+    updateCheck: ![false, 'off'].includes(file.update_check ?? defaultOf('update_check')),
     fileExists: loaded.exists,
     sources: sourcesOf(loaded.file, env, flags),
   };
 }
 
-const FLAG_NAMES: Partial<Record<ConfigKey, keyof Overrides>> = {
-  language: 'language',
-};
-
 /** Where each key's value came from (flags beat environment beats file beats the default). */
 function sourcesOf(file: ConfigFile, env: NodeJS.ProcessEnv, flags: Overrides): Record<ConfigKey, string> {
   const out = {} as Record<ConfigKey, string>;
   for (const key of CONFIG_KEYS) {
-    const flag = FLAG_NAMES[key];
+    const flag = specOf(key).flag;
     const name = ENV[key];
-    if (flag && flags[flag]) out[key] = `--${flag}`;
+    if (flag === '--language' && flags.language) out[key] = flag;
     else if (name && env[name]) out[key] = envRef(name);
     else if (file[key as keyof ConfigFile] !== undefined) out[key] = 'config.yaml';
     else out[key] = 'default';

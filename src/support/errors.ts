@@ -1,4 +1,4 @@
-import { type MessageKey, type Params, t } from './i18n/index.js';
+import { type MessageKey, type Params, type Shown, t } from './i18n/index.js';
 
 /** Exit codes, exactly as design.md §2 promises. */
 export const ExitCode = {
@@ -33,10 +33,26 @@ export interface ErrorText {
   params?: Params;
 }
 
+/**
+ * Words zhi did not write — the platform's error message, the operating system's — shown to the
+ * person as a quote with who said it, never as zhi's own sentence. Text written for the model
+ * (a ToolError's English) is neither: the person gets a catalogue message instead.
+ */
+export interface Quoted {
+  said: string;
+  /** Who said it, in the catalogue (`cli.by.platform`: "the platform"). */
+  by: MessageKey;
+}
+
+export const quoted = (said: string, by: MessageKey): Quoted => ({ said, by });
+
+/** Why something failed: a catalogue message (as a key, or made by `t()`), or someone else's words marked as theirs. */
+export type WhyText = ErrorText | Shown | Quoted;
+
 export interface ZhiErrorInit {
   kind: ErrorKind;
   what: ErrorText;
-  why?: ErrorText | string | undefined;
+  why?: WhyText | undefined;
   tries?: ErrorText[];
   exitCode?: ExitCodeValue;
   cause?: unknown;
@@ -49,7 +65,7 @@ export interface ZhiErrorInit {
 export class ZhiError extends Error {
   readonly kind: ErrorKind;
   readonly what: ErrorText;
-  readonly why: ErrorText | string | undefined;
+  readonly why: WhyText | undefined;
   readonly tries: ErrorText[];
   readonly exitCode: ExitCodeValue;
 
@@ -69,7 +85,10 @@ export class ZhiError extends Error {
 
   whyText(): string | undefined {
     if (this.why === undefined) return undefined;
-    return typeof this.why === 'string' ? this.why : t(this.why.key, this.why.params);
+    if (typeof this.why === 'string') return this.why;
+    return 'said' in this.why
+      ? t('cli.why.said', { by: t(this.why.by), said: this.why.said })
+      : t(this.why.key, this.why.params);
   }
 
   tryTexts(): string[] {
@@ -125,7 +144,7 @@ export function toZhiError(err: unknown): ZhiError {
     return new ZhiError({
       kind: 'io',
       what: { key: 'cli.err.diskFull' },
-      why: e.message,
+      why: quoted(e.message, 'cli.by.system'),
       tries: [{ key: 'cli.try.freeSpace' }],
       cause: err,
     });
@@ -134,7 +153,7 @@ export function toZhiError(err: unknown): ZhiError {
     return new ZhiError({
       kind: 'io',
       what: { key: 'cli.err.permission' },
-      why: e.message,
+      why: quoted(e.message, 'cli.by.system'),
       tries: [{ key: 'cli.try.permissions' }],
       cause: err,
     });
@@ -143,7 +162,7 @@ export function toZhiError(err: unknown): ZhiError {
   return new ZhiError({
     kind: 'internal',
     what: { key: 'cli.err.unexpected' },
-    why: message,
+    why: quoted(message, 'cli.by.program'),
     tries: [{ key: 'cli.try.debug' }],
     cause: err,
   });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { PlatformClient, Usage } from '../llm/types.js';
 import type { UsageTracker } from '../llm/usage.js';
 import type { MessageKey, Params } from '../support/i18n/index.js';
+import { log } from '../support/log.js';
 
 /**
  * read: never changes anything · risky: creates something (asks in approve mode) · shell: always
@@ -305,6 +306,16 @@ export class ToolError extends Error {
     super(message);
     this.name = 'ToolError';
   }
+}
+
+/**
+ * Why a tool failed, for the person: its notice, or a catalogue sentence saying the reason was
+ * written for the model (its English goes to the log, never to the screen).
+ */
+export function reasonForPerson(err: ToolError): Notice {
+  if (err.notice) return err.notice;
+  log().warn('tool failure, as told to the model', { reason: err.message });
+  return { key: 'cli.why.forModel' };
 }
 
 /** A catalogue message with its parameters (parameters that came from the model are sanitized when shown). */

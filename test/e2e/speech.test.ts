@@ -13,6 +13,7 @@ import { digest } from '../fake-zhipu/platform-readers.js';
 import type { RecordedRequest } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { makeWav } from '../helpers/media.js';
+import { KEY, promptFor } from '../helpers/pty.js';
 
 const e = useE2E();
 const FFMPEG = findFfmpeg();
@@ -100,6 +101,34 @@ describe('speech (GLM-ASR)', () => {
     expect(fake.chatBodies()).toHaveLength(0);
     expect(r.stderr).toContain('--yes');
     expect(r.stderr).toContain('音频时长 0:05');
+  });
+
+  it('a recording attached in the REPL: the price is asked by the one consent rule; no sends nothing, yes transcribes', async () => {
+    writeFileSync(join(e.cwd, 'rec.wav'), makeWav(5));
+    const s = e.pty({ cols: 120, rows: 40 });
+    await s.waitFor(promptFor('en'), 10_000);
+    let from = s.mark();
+    s.write('summarise @rec.wav');
+    s.write(KEY.enter);
+    await s.waitFor(/0:05[\s\S]*\[Y\/n\]/, 10_000, from);
+    from = s.mark();
+    s.write('n');
+    s.write(KEY.enter);
+    await s.waitFor('rec.wav not attached', 10_000, from);
+    expect(asrRequests()).toHaveLength(0);
+    s.kill();
+    const t = e.pty({ cols: 120, rows: 40 });
+    await t.waitFor(promptFor('en'), 10_000);
+    t.write('summarise @rec.wav');
+    t.write(KEY.enter);
+    await t.waitFor('[Y/n]', 10_000);
+    t.write('y');
+    t.write(KEY.enter);
+    await t.waitFor('Done:', 10_000);
+    expect(t.text()).toContain('rec.wav: transcribed (0:05)');
+    expect(asrRequests()).toHaveLength(1);
+    t.write(KEY.ctrlD);
+    await t.exited();
   });
 
   it('zhi -c naming a silent recording: said why, and no question is sent', async () => {

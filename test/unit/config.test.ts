@@ -190,3 +190,30 @@ describe('config', () => {
     }
   });
 });
+
+describe('the config schema', () => {
+  it("every constant default passes its own key's check, and every allowed word is accepted as typed", async () => {
+    const { CONFIG_KEYS, specOf } = await import('../../src/support/config-schema.js');
+    const { coerce } = await import('../../src/support/config-values.js');
+    for (const key of CONFIG_KEYS) {
+      const spec = specOf(key);
+      if (spec.default !== undefined) expect(spec.check(spec.default), key).toBe(true);
+      for (const word of spec.check.words ?? []) {
+        expect(() => validateValue(key, coerce(key, word), 'zhi config set'), `${key} ${word}`).not.toThrow();
+      }
+    }
+  });
+
+  it('a value outside the words is refused with the words, and the platform with the catalogue’s ids', () => {
+    const refused = (key: ConfigKey, value: string) => {
+      try {
+        validateValue(key, value, 'zhi config set', MODEL_CATALOG);
+      } catch (err) {
+        return (err as ZhiError).whyText();
+      }
+      return 'accepted';
+    };
+    expect(refused('thinking_effort', 'huge')).toContain('low | medium | high | max');
+    expect(refused('platform', 'nowhere')).toContain('openrouter');
+  });
+});

@@ -135,7 +135,7 @@ describe('a request that got no answer says what happened, why, and what to try'
     expect(p.what).toBe('zhi will not connect to 127.0.0.1:1: that port is blocked for safety.');
     const other = person(fetchFailure(fetchError(new Error('something odd')), BASE));
     expect(other.what).toBe('Could not reach the Zhipu API.');
-    expect(other.why).toBe('something odd');
+    expect(other.why).toBe('The system said: “something odd”');
   });
 });
 

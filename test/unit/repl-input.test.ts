@@ -14,6 +14,7 @@ import { classify, continues } from '../../src/cli/repl/input.js';
 import { ReverseSearch } from '../../src/cli/repl/search.js';
 import { looksSecret } from '../../src/cli/repl/secrets.js';
 import { setLanguage } from '../../src/support/i18n/index.js';
+import { ToolError } from '../../src/tools/types.js';
 import { unwrap } from '../helpers/untrusted.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
@@ -265,24 +266,24 @@ describe('attachments', () => {
     expect(remainder(text, matches)).toBe('帮我总结的要点');
   });
 
-  it('offers OCR for a PDF without a text layer, and attaches the OCR text on yes', async () => {
+  it('reads a PDF without a text layer by OCR (whose price env.ocr asks), and attaches its text', async () => {
     writeFileSync(join(dir, 'scan.pdf'), '%PDF-1.4');
     const noText = Object.assign(new Error('no text layer'), { code: 'no_text_layer' });
-    const questions: string[] = [];
+    const read: string[] = [];
     const r = await attachFromMessage(
       'what does scan.pdf say',
       env({
         readDocument: async () => {
           throw noText;
         },
-        confirm: async (q) => {
-          questions.push(q);
-          return true;
+        ocr: async (p) => {
+          read.push(p);
+          return '扫描件的文字';
         },
-        ocr: async () => '扫描件的文字',
       }),
     );
-    expect(questions[0]).toContain('scan.pdf has no text layer');
+    expect(notes[0]).toContain('scan.pdf has no text layer');
+    expect(read).toEqual([join(dir, 'scan.pdf')]);
     expect(r.attachments.documents[0]).toContain('扫描件的文字');
   });
 
@@ -297,16 +298,31 @@ describe('attachments', () => {
             code: p.endsWith('.pdf') ? 'no_text_layer' : 'binary',
           });
         },
-        confirm: async () => false,
-        ocr: async () => 'never',
+        // The price was asked and declined: nothing was read.
+        ocr: async () => undefined,
       }),
     );
     expect(r.attachments.documents).toEqual([]);
     // The reader's words are for the model; the person gets the reason in their language.
     expect(notes).toEqual([
+      'scan.pdf has no text layer (it looks scanned): it can be read with OCR.',
       'scan.pdf not attached.',
       'Could not attach data.bin: it is not a document zhi can read (an archive, program, media or encrypted file)',
     ]);
+  });
+
+  it("a reader's ToolError, English written for the model, is not what the person reads", async () => {
+    writeFileSync(join(dir, 'odd.pdf'), '%PDF-1.4');
+    await attachFromMessage(
+      'odd.pdf',
+      env({
+        readDocument: async () => {
+          throw new ToolError('The PDF is damaged; tell the user and try file_read on another file.');
+        },
+      }),
+    );
+    expect(notes.join('\n')).not.toContain('tell the user');
+    expect(notes.join('\n')).toContain('zhi --debug');
   });
 
   it('sends images as image parts when vision is available', async () => {

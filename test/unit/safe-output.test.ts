@@ -9,7 +9,7 @@ import { safeEvent } from '../../src/cli/render/safe-event.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { PLATFORMS } from '../../src/llm/platforms.js';
 import { UsageTracker } from '../../src/llm/usage.js';
-import { ZhiError } from '../../src/support/errors.js';
+import { quoted, ZhiError } from '../../src/support/errors.js';
 
 const WRAP_OFF = '\x1b[?7l';
 const TITLE = '\x1b]0;pwned\x07';
@@ -145,7 +145,11 @@ describe('no raw escape from the model or a file reaches the terminal', () => {
   });
 
   it('error panels and warnings show escapes from API or file text', () => {
-    const e = new ZhiError({ kind: 'server', what: { key: 'cli.err.unexpected' }, why: `x${WRAP_OFF}` });
+    const e = new ZhiError({
+      kind: 'server',
+      what: { key: 'cli.err.unexpected' },
+      why: quoted(`x${WRAP_OFF}`, 'cli.by.platform'),
+    });
     expect(formatError(e, makeStyle(false))).not.toContain('\x1b');
     expect(formatWarning(`path ${WRAP_OFF}`, makeStyle(false))).toBe('[WARN] path ␛[?7l\n');
   });

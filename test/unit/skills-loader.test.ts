@@ -158,7 +158,7 @@ describe('skill loader: YAML', () => {
   it('translates problems', () => {
     setLanguage('zh');
     const r = parse('name: demo\ndescription: d\ntools: [file_read]\n');
-    expect(describeIssue(r.errors[0]!)).toBe('/skills/demo.yaml, system_prompt: 缺少这个必填字段');
+    expect(describeIssue(r.errors[0]!)).toBe('/skills/demo.yaml, system_prompt：缺少这个必填字段');
   });
 });
 

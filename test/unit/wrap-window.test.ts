@@ -3,6 +3,7 @@ import { formatError, formatWarning } from '../../src/cli/render/error.js';
 import { makeStyle } from '../../src/cli/render/style.js';
 import { wrapText } from '../../src/cli/render/width.js';
 import { ZhiError } from '../../src/support/errors.js';
+import { joinShown, type Shown, t } from '../../src/support/i18n/index.js';
 import { textWidth as displayWidth } from '../../src/support/width.js';
 
 const plain = makeStyle(false);
@@ -46,7 +47,14 @@ describe('everything printed wraps to the window', () => {
     const err = new ZhiError({
       kind: 'usage',
       what: { key: 'cli.err.unknownFlag', params: { flag: '--x' } },
-      why: 'Usage: zhi run x [--len <short|long>]\n  file   The document\n  --len  How long',
+      why: joinShown(
+        [
+          t('skills.usageLine', { usage: 'zhi run x [--len <short|long>]' }),
+          '  file   The document',
+          '  --len  How long',
+        ] as Shown[],
+        '\n',
+      ),
     });
     const out = formatError(err, plain, { width: 100 }).split('\n');
     expect(out.filter((l) => l.includes('Reason:'))).toEqual([

@@ -21,8 +21,9 @@ import { costOf } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import { readWhole } from '../../llm/response.js';
 import type { ChatRequest, LlmClient, PlatformClient, StreamEvent } from '../../llm/types.js';
-import { ZhiError } from '../../support/errors.js';
+import { quoted, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
+import { reasonForPerson, ToolError } from '../../tools/types.js';
 import type { RunEvent } from '../events.js';
 import type { CallRounds } from '../folder/job.js';
 import type { BatchRecord, RunManifest } from '../folder/manifest.js';
@@ -286,7 +287,11 @@ export class BatchRounds implements CallRounds {
       this.broken =
         err instanceof ZhiError
           ? err
-          : new ZhiError({ kind: 'internal', what: { key: 'batch.err.round' }, why: String(err) });
+          : new ZhiError({
+              kind: 'internal',
+              what: { key: 'batch.err.round' },
+              why: err instanceof ToolError ? reasonForPerson(err) : quoted(String(err), 'cli.by.program'),
+            });
     } finally {
       for (const c of chunks) await rm(c.path, { force: true }).catch(() => undefined);
       const aborted = this.o.signal.aborted;

@@ -1,6 +1,6 @@
 import { pushAll } from '../../support/arrays.js';
 import { ZhiError } from '../../support/errors.js';
-import { t } from '../../support/i18n/index.js';
+import { type Shown, t } from '../../support/i18n/index.js';
 import { type AgentResult, emptyResult } from '../events.js';
 import type { FolderCounts, FolderEvent, SkippedFiles } from './events.js';
 import type { RunManifest } from './manifest.js';
@@ -105,9 +105,9 @@ export function finishFolder(o: FolderEnd): { result: AgentResult; event: Folder
 /** Files named in the closing error; past them, how many more and where all are listed. */
 const NAMED_FAILURES = 5;
 
-function failedNames(failures: { file: string }[], manifest: string): string {
+function failedNames(failures: { file: string }[], manifest: string): Shown {
   const named = failures.slice(0, NAMED_FAILURES).map((f) => f.file);
-  if (failures.length <= NAMED_FAILURES) return named.join(', ');
+  if (failures.length <= NAMED_FAILURES) return t('runs.end.failedList', { files: named.join(', ') });
   return t('runs.end.failedNames', {
     files: named.join(', '),
     count: failures.length - NAMED_FAILURES,

@@ -29,7 +29,7 @@ import { ParseDeclined } from '../../tools/files/platform-parse.js';
 import { hiddenWarning } from '../../tools/files/readers/hidden.js';
 import { OCR_TOOL } from '../../tools/ocr/entry.js';
 import { displayPath } from '../../tools/paths.js';
-import { ToolError } from '../../tools/types.js';
+import { reasonForPerson, ToolError } from '../../tools/types.js';
 import { fileNamed } from '../egress.js';
 import type { RunEvent } from '../events.js';
 import { fitResults } from './combine-results.js';
@@ -231,7 +231,7 @@ function parseError(err: ToolError, name: string): ZhiError {
   return new ZhiError({
     kind: declined ? 'budget' : 'io',
     what: { key: declined ? 'parser.err.declined' : 'skills.err.unreadableInput', params: { path: name } },
-    ...(declined ? {} : { why: err.message }),
+    ...(declined ? {} : { why: reasonForPerson(err) }),
     cause: err,
   });
 }
@@ -278,7 +278,7 @@ async function* readOne(
     throw new ZhiError({
       kind: 'io',
       what: { key: 'skills.err.ocrFailed', params: { path: name } },
-      why: err.message,
+      why: reasonForPerson(err),
       cause: err,
     });
   }

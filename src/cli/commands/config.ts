@@ -7,14 +7,16 @@ import {
   type ConfigFile,
   type ConfigKey,
   coerce,
-  DEFAULTS,
   ENV,
+  envRef,
+  isConfigKey,
   loadConfigFile,
   maskKey,
   resolveConfig,
   saveConfigFile,
   validateValue,
 } from '../../support/config.js';
+import { defaultOf, specOf } from '../../support/config-schema.js';
 import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { redact } from '../../support/redact.js';
@@ -86,7 +88,7 @@ function show(ctx: AppContext): ExitCodeValue {
   // A value set in the environment wins over the file: say so, or a rejected key looks right.
   const from = (k: string) => {
     const name = ENV[k as ConfigKey];
-    return name && ctx.env[name] ? `  ${t('config.show.source', { source: `$${name}` })}` : '';
+    return name && ctx.env[name] ? `  ${t('config.show.source', { source: envRef(name) })}` : '';
   };
   for (const [k, v] of rows) out(`${k.padEnd(width)}  ${v}${from(k)}`);
   return ExitCode.ok;
@@ -97,20 +99,35 @@ async function get(ctx: AppContext, key: string | undefined): Promise<ExitCodeVa
   const file = (await loadConfigFile(ctx.paths.configFile)).file;
   const resolved = ctx.config as unknown as Record<string, unknown>;
   const camel = k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-  const value =
-    k === 'api_key' ? maskKey(ctx.config.apiKey) : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
+  const value = specOf(k).secret
+    ? maskKey(ctx.config.apiKey)
+    : (resolved[camel] ?? file[k as keyof ConfigFile] ?? '');
   out(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''));
   return ExitCode.ok;
 }
 
 async function set(ctx: AppContext, key: string | undefined, raw: string): Promise<ExitCodeValue> {
   const k = checkKey(key);
+  const spec = specOf(k);
   // A list of rules is changed a rule at a time.
   if (k === 'allow') throw new ZhiError({ kind: 'usage', what: { key: 'allow.usage' } });
+  if (spec.setWith === 'config.yaml') {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'config.err.byHand', params: { key: k, file: ctx.paths.configFile } },
+    });
+  }
+  if (spec.setWith) {
+    throw new ZhiError({
+      kind: 'usage',
+      what: { key: 'config.err.setWith', params: { key: k, command: spec.setWith } },
+    });
+  }
   if (!raw) {
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'config.usage' },
+      why: { key: 'config.set.what', params: { key: k, description: t(spec.describe) } },
       tries: [{ key: 'cli.try.help' }],
     });
   }
@@ -121,7 +138,7 @@ async function set(ctx: AppContext, key: string | undefined, raw: string): Promi
   checkResult(loaded, next);
   if (!(await saveConfigFile(ctx.paths.configFile, next)))
     process.stderr.write(formatWarning(t('doctor.win.noAcl', { file: ctx.paths.configFile }), ctx.err));
-  out(t('config.set.done', { key: k, value: k === 'api_key' ? maskKey(String(value)) : String(value) }));
+  out(t('config.set.done', { key: k, value: spec.secret ? maskKey(String(value)) : String(value) }));
   if ((k === 'default_model' || k === 'skill_model') && !findModel(String(value))) {
     const suggestion = nearest(String(value), chatModelIds());
     process.stderr.write(
@@ -172,13 +189,13 @@ async function reset(ctx: AppContext): Promise<ExitCodeValue> {
   }
   const backup = `${ctx.paths.configFile}.bak`;
   await copyFile(ctx.paths.configFile, backup);
-  await saveConfigFile(ctx.paths.configFile, { platform: DEFAULTS.platform });
+  await saveConfigFile(ctx.paths.configFile, { platform: defaultOf('platform') });
   out(t('config.reset.done', { backup }));
   return ExitCode.ok;
 }
 
 function checkKey(key: string | undefined): ConfigKey {
-  if (key && (CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  if (key && isConfigKey(key)) return key;
   const suggestion = key ? nearest(key, CONFIG_KEYS) : undefined;
   throw new ZhiError({
     kind: 'usage',

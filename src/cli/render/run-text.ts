@@ -8,8 +8,9 @@
  * a run through this class; each keeps only what it draws live (the spinner, the reasoning, the
  * streamed answer) and says where a line goes.
  */
-import type { FolderEvent } from '../../agent/batch/events.js';
+
 import { type AgentResult, isFolderEvent, type RunEvent } from '../../agent/events.js';
+import type { FolderEvent } from '../../agent/folder/events.js';
 import type { UsageTracker } from '../../llm/usage.js';
 import { exhaustive } from '../../support/exhaustive.js';
 import { t } from '../../support/i18n/index.js';

@@ -7,7 +7,7 @@ import { nextRuns } from '../../agent/schedule/next.js';
 import { osScheduler } from '../../agent/schedule/os/install.js';
 import { type Launch, launchOf, shellWord } from '../../agent/schedule/os/launch.js';
 import { describe, runTime } from '../../agent/schedule/words.js';
-import { ZhiError } from '../../support/errors.js';
+import { quoted, ZhiError } from '../../support/errors.js';
 import { getLanguage, t } from '../../support/i18n/index.js';
 import { installKind } from '../../support/install.js';
 import { visible } from '../../support/sanitize.js';
@@ -81,7 +81,7 @@ export async function installJob(ctx: AppContext, job: Job, s: Schedule): Promis
     throw new ZhiError({
       kind: 'io',
       what: { key: 'schedule.err.install', params: { name: job.name, scheduler: os.kind } },
-      why: (err as Error).message,
+      why: quoted((err as Error).message, 'cli.by.system'),
       tries: [{ key: 'schedule.try.runNow', params: { name: job.name } }],
       cause: err,
     });

@@ -1,6 +1,6 @@
 import { findSession, latestSession, listSessions } from '../../agent/sessions/listing.js';
 import { type LoadedSession, loadSession, type SessionSummary } from '../../agent/sessions/store.js';
-import { ZhiError } from '../../support/errors.js';
+import { quoted, ZhiError } from '../../support/errors.js';
 import { t } from '../../support/i18n/index.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
@@ -84,7 +84,7 @@ export async function load(file: string): Promise<LoadedSession> {
     throw new ZhiError({
       kind: 'io',
       what: { key: 'sessions.err.unreadable', params: { file } },
-      why: err instanceof Error ? err.message : String(err),
+      why: quoted(err instanceof Error ? err.message : String(err), 'cli.by.system'),
       tries: [{ key: 'sessions.try.list' }],
       cause: err,
     });

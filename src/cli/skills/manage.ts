@@ -5,7 +5,7 @@ import { loadSkillFile, splitFrontMatter } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
 import type { Skill } from '../../skills/schema.js';
 import { TrustStore } from '../../skills/trust.js';
-import { ZhiError } from '../../support/errors.js';
+import { quoted, ZhiError } from '../../support/errors.js';
 import { visible } from '../../support/sanitize.js';
 import type { AppContext } from '../context.js';
 import { editorCommand } from '../external-editor.js';
@@ -98,7 +98,7 @@ export async function editSkill(ctx: AppContext, s: Skill): Promise<EditOutcome>
     throw new ZhiError({
       kind: 'usage',
       what: { key: 'skills.edit.noEditor', params: { editor: cmd! } },
-      why: res.error.message,
+      why: quoted(res.error.message, 'cli.by.system'),
       tries: [
         { key: process.platform === 'win32' ? 'skills.edit.tryEditorWindows' : 'skills.edit.tryEditor' },
         { key: 'skills.try.fix', params: { file: skill.file } },

@@ -13,9 +13,9 @@ import { apiFetch } from '../../llm/http.js';
 import type { SkillCatalog } from '../../skills/discovery.js';
 import { loadSkillFile } from '../../skills/loader.js';
 import { describeIssue } from '../../skills/resolve.js';
-import { LIMITS, type Manifest, packSkill, ShareError, unpackSkill } from '../../skills/share.js';
-import { ExitCode, type ExitCodeValue, ZhiError } from '../../support/errors.js';
-import { t } from '../../support/i18n/index.js';
+import { LIMITS, type Manifest, packSkill, ShareError, shareError, unpackSkill } from '../../skills/share.js';
+import { ExitCode, type ExitCodeValue, quoted, ZhiError } from '../../support/errors.js';
+import { joinShown, t } from '../../support/i18n/index.js';
 import { visible } from '../../support/sanitize.js';
 import { terminalAsker } from '../ask.js';
 import type { AppContext } from '../context.js';
@@ -50,12 +50,12 @@ async function fetchZip(source: string): Promise<Uint8Array> {
   if (!/^https?:\/\//i.test(source)) return readFile(source);
   // Through the proxy of HTTPS_PROXY/NO_PROXY when one is set, as every request zhi makes.
   const res = await apiFetch(source, { redirect: 'follow', signal: AbortSignal.timeout(60_000) });
-  if (!res.ok) throw new ShareError(`the download failed (HTTP ${res.status})`);
+  if (!res.ok) throw shareError('downloadFailed', { status: res.status });
   const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > LIMITS.zipBytes) throw new ShareError('the download is too large');
+  if (declared > LIMITS.zipBytes) throw shareError('downloadTooBig');
   // Read with the cap: a server that declares nothing and sends without end stops here.
   return readBytesCapped(res, LIMITS.zipBytes).catch((err: unknown) => {
-    throw err instanceof BodyTooLarge ? new ShareError('the download is too large') : err;
+    throw err instanceof BodyTooLarge ? shareError('downloadTooBig') : err;
   });
 }
 
@@ -90,7 +90,8 @@ export async function importSkill(
       basename(source.replace(/[?#].*$/, ''), '.zip'),
     );
   } catch (err) {
-    const why = err instanceof ShareError ? err.message : (err as Error).message;
+    // Not one of the reasons above: the file system's or the network's own words.
+    const why = err instanceof ShareError ? err.reason : quoted((err as Error).message, 'cli.by.system');
     throw new ZhiError({ kind: 'usage', what: { key: 'skills.share.bad', params: { source } }, why });
   }
   const { manifest, files } = unpacked;
@@ -118,9 +119,10 @@ export async function importSkill(
       throw new ZhiError({
         kind: 'usage',
         what: { key: 'skills.share.invalid', params: { source } },
-        why: loaded.errors
-          .map((e) => describeIssue({ ...e, file: e.file.replace(`${staging}/`, '') }))
-          .join('\n'),
+        why: joinShown(
+          loaded.errors.map((e) => describeIssue({ ...e, file: e.file.replace(`${staging}/`, '') })),
+          '\n',
+        ),
       });
     }
     // A plain zip's manifest is zhi's own: the tools are the loaded skill's.

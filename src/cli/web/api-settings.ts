@@ -8,6 +8,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { findModel } from '../../llm/models.js';
 import { PLATFORM_IDS, PLATFORMS, type PlatformId } from '../../llm/platforms.js';
 import { type ConfigFile, loadConfigFile, saveConfigFile } from '../../support/config.js';
+import { CONFIG_SCHEMA } from '../../support/config-schema.js';
 import { setLanguage, t } from '../../support/i18n/index.js';
 import { processSecrets } from '../../support/redact.js';
 import { buildContext } from '../context.js';
@@ -17,7 +18,8 @@ import { httpError, readJson, str } from './http.js';
 import type { Router } from './router.js';
 import type { WebState } from './state.js';
 
-const LANGUAGES = new Set(['en', 'zh', 'auto']);
+/** The languages the config takes (its schema's check). */
+const isLanguage = CONFIG_SCHEMA.language.check;
 
 function bad(name: string, value: string) {
   return httpError(400, { what: { key: 'web.err.badSetting', params: { name, value } } });
@@ -63,8 +65,8 @@ async function setup(state: WebState, body: Record<string, unknown>): Promise<vo
   }
   const language = str(body, 'language');
   if (language !== undefined) {
-    if (!LANGUAGES.has(language)) throw bad('language', language);
-    file.language = language as ConfigFile['language'];
+    if (!isLanguage(language)) throw bad('language', language);
+    file.language = language;
   }
   const model = checkModel(str(body, 'model'), platform, 'model');
   if (model) file.default_model = model;
@@ -80,7 +82,7 @@ async function settings(state: WebState, body: Record<string, unknown>): Promise
   const language = str(body, 'language');
   const model = checkModel(str(body, 'model'), ctx.config.platform, 'model');
   const cwd = str(body, 'cwd');
-  if (language !== undefined && !LANGUAGES.has(language)) throw bad('language', language);
+  if (language !== undefined && !isLanguage(language)) throw bad('language', language);
   let folder: string | undefined;
   if (cwd !== undefined) {
     try {
@@ -99,7 +101,7 @@ async function settings(state: WebState, body: Record<string, unknown>): Promise
   if (language !== undefined || model) {
     const existing = (await loadConfigFile(ctx.paths.configFile)).file;
     const file: ConfigFile = { ...existing };
-    if (language !== undefined) file.language = language as ConfigFile['language'];
+    if (language !== undefined) file.language = language;
     if (model) file.default_model = model;
     await saveConfigFile(ctx.paths.configFile, file);
     await reload(state);

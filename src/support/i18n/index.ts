@@ -3,6 +3,19 @@ import type { Language, MessageKey, Params } from './types.js';
 
 export type { Language, MessageKey, Params } from './types.js';
 
+declare const shownBrand: unique symbol;
+/**
+ * Text for a person made by the catalogue (`t()`), with data in its placeholders. A plain string
+ * is not one: an error's "why" must be Shown, a catalogue key, or someone else's words quoted
+ * (support/errors.ts), so English written for the model cannot reach the screen unmarked.
+ */
+export type Shown = string & { readonly [shownBrand]: true };
+
+/** Catalogue texts joined (lines of a usage, sentences of a problem). */
+export function joinShown(parts: readonly Shown[], separator: string): Shown {
+  return parts.join(separator) as Shown;
+}
+
 let current: Language = 'en';
 
 export function setLanguage(lang: Language): void {
@@ -14,12 +27,12 @@ export function getLanguage(): Language {
 }
 
 /** Translate a catalogue key into the current language, filling `{name}` placeholders. */
-export function t(key: MessageKey, params?: Params, lang: Language = current): string {
+export function t(key: MessageKey, params?: Params, lang: Language = current): Shown {
   const template = message(lang, key) ?? (lang === 'en' ? undefined : message('en', key)) ?? key;
-  if (!params) return template;
+  if (!params) return template as Shown;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? String(params[name]) : whole,
-  );
+  ) as Shown;
 }
 
 /**

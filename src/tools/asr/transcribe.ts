@@ -9,7 +9,7 @@ import type { Cost } from '../../llm/models.js';
 import type { Platform } from '../../llm/platforms.js';
 import type { ApiErrorInfo, PlatformClient } from '../../llm/types.js';
 import { ZhiError } from '../../support/errors.js';
-import { ToolError } from '../types.js';
+import { reasonForPerson, ToolError } from '../types.js';
 import { AudioError, type PreparedAudio, prepareAudio } from './audio.js';
 import { ffmpegAdvice } from './ffmpeg.js';
 
@@ -126,7 +126,7 @@ export function transcribeFailure(err: ToolError, name: string): ZhiError {
         ? {}
         : err instanceof AudioError
           ? { why: { key: AUDIO_WHY[err.code] } }
-          : { why: err.message }),
+          : { why: reasonForPerson(err) }),
     cause: err,
   });
 }

@@ -32,6 +32,8 @@ import {
   type OutputFormat,
   previewLines,
   SUPPORTED_EXTENSIONS,
+  shapesInBrief,
+  WRITE_FORMATS,
 } from './writers/index.js';
 
 const schema = z.object({
@@ -95,12 +97,7 @@ const PREVIEW_LINES = 8;
 const fileWrite: Tool<typeof schema> = {
   name: FILE_WRITE_TOOL.name,
   traits: FILE_WRITE_TOOL.traits,
-  description: [
-    'Create a file in the output folder (replacing one needs the user). The extension sets content:',
-    '.md/.txt text; .json any; .csv {headers, rows} or CSV text;',
-    '.xlsx {sheets: [{name, headers, rows}]}, =B2*C2 formulas, dates and amounts (¥1,500, 1.2万) typed;',
-    '.docx {content: Markdown}; .pptx {slides: [{title, bullets, table?, image?, notes}]} or Markdown, # per slide.',
-  ].join('\n'),
+  description: `Create a file in the output folder (replacing one needs the user). The extension sets content:\n${shapesInBrief()}.`,
   schema,
   kind: 'risky',
   label: (args: Args) => args.path,
@@ -113,7 +110,7 @@ const fileWrite: Tool<typeof schema> = {
     const format = formatOf(args.path);
     const head = t('files.preview.head', {
       path: ctx ? shownPath(args.path, ctx) : args.path,
-      format: format ? t(`files.format.${format}`) : extname(args.path) || '?',
+      format: format ? t(WRITE_FORMATS[format].label) : extname(args.path) || '?',
       size: formatBytes(contentBytes(args.content)),
     });
     if (!format) return head;
@@ -249,7 +246,7 @@ async function confirmOverwrite(target: ResolvedPath, format: OutputFormat, ctx:
     );
   }
   const yes = await ctx.ask({
-    message: t('files.overwrite.question', { path: target.display, format: t(`files.format.${format}`) }),
+    message: t('files.overwrite.question', { path: target.display, format: t(WRITE_FORMATS[format].label) }),
     detail: t('files.overwrite.detail', {
       size: formatBytes(existing.size),
       date: existing.mtime.toISOString().slice(0, 16).replace('T', ' '),

@@ -8,6 +8,7 @@ import { isAudioPath } from '../../../tools/asr/audio.js';
 import { parserAccepts } from '../../../tools/files/platform-parse.js';
 import { hiddenWarning } from '../../../tools/files/readers/hidden.js';
 import type { HiddenPart } from '../../../tools/files/readers/index.js';
+import { reasonForPerson, ToolError } from '../../../tools/types.js';
 import { detectPaths, type PathMatch } from './paths.js';
 
 /** Attached text per file, at most (the rest is cut with a visible marker). */
@@ -39,8 +40,11 @@ export interface AttachEnv {
   readDocument(path: string): Promise<DocText>;
   /** The error code of a readDocument failure (`no_text_layer` for scans), if it has one. */
   errorCode(err: unknown): string | undefined;
-  /** Text of a scanned PDF or image by OCR; undefined when OCR is not available. */
-  ocr?: ((path: string) => Promise<string>) | undefined;
+  /**
+   * Text of a scanned PDF or image by GLM-OCR (the price is shown and agreed first); undefined when
+   * the person declined. Absent when there is no API client.
+   */
+  ocr?: ((path: string) => Promise<string | undefined>) | undefined;
   /**
    * A recording's transcript by GLM-ASR (the price is shown and agreed first); undefined when the
    * person declined. Absent when there is no API client.
@@ -125,6 +129,11 @@ function reason(err: unknown): string {
   const code = (err as { code?: unknown } | undefined)?.code;
   const key = typeof code === 'string' ? BY_CODE[code] : undefined;
   if (key) return t(key);
+  // A reader's or a platform service's ToolError is English written for the model.
+  if (err instanceof ToolError) {
+    const said = reasonForPerson(err);
+    return t(said.key, said.params);
+  }
   return visible(err instanceof Error ? err.message : String(err));
 }
 
@@ -180,17 +189,19 @@ export async function attachFromMessage(
         continue;
       }
       if (env.errorCode(err) === 'no_text_layer' && env.ocr) {
-        if (await env.confirm(t('repl.attach.ocrOffer', { name }))) {
-          try {
-            const textOf = await env.ocr(m.path);
+        // GLM-OCR is paid: env.ocr says the price and asks (cli/price-consent.ts) before it sends.
+        env.note(t('repl.attach.scanned', { name }));
+        try {
+          const textOf = await env.ocr(m.path);
+          if (textOf === undefined) {
+            env.note(t('repl.attach.ocrNo', { name }));
+          } else {
             into.documents.push(documentBlock(name, m.path, textOf));
             into.names.push(name);
             env.note(t('repl.attach.text', { name, kind: 'OCR', size: formatBytes(size) }));
-          } catch (e) {
-            env.note(t('repl.attach.failed', { name, reason: reason(e) }));
           }
-        } else {
-          env.note(t('repl.attach.ocrNo', { name }));
+        } catch (e) {
+          env.note(t('repl.attach.failed', { name, reason: reason(e) }));
         }
         continue;
       }

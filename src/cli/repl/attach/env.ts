@@ -17,21 +17,72 @@ function explain(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/** The code of a reader's error (`no_text_layer` for scans), if it has one. */
+function errorCode(err: unknown): string | undefined {
+  return err && typeof err === 'object' && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
+}
+
 /** A call whose price zhi does not know: counted, marked as an estimate. */
 function unknownCost(ctx: AppContext): Cost {
   return { amount: 0, currency: ctx.platform.currency, covered: ctx.platform.coveredByPlan, approx: true };
 }
 
-/** A paid read's price is said first: /auto agrees in advance, otherwise the person is asked. */
-async function agreeToPrice(
+/**
+ * A paid read's price is said first, by the one rule (cli/price-consent.ts): /auto agrees in
+ * advance, otherwise the person is asked here, at the prompt the attachment was typed at.
+ */
+async function agreeToPriceHere(
   line: string,
   chat: BuiltChat['chat'],
   ui: Pick<AttachEnv, 'note' | 'confirm'>,
+  signal: AbortSignal | undefined,
 ): Promise<boolean> {
+  const { agreeToPrice } = await import('../../price-consent.js');
+  return agreeToPrice(line, {
+    prompter: { interactive: true, ask: (q) => ui.confirm(`${q.message} [Y/n] `) },
+    write: ui.note,
+    signal: signal ?? new AbortController().signal,
+    agreed: chat.settings.mode === 'auto',
+  });
+}
+
+/**
+ * A scan read by GLM-OCR (paid): its pages are counted, the price asked by the one rule, then it
+ * is uploaded; undefined when the person declined. Its usage is counted in the session and
+ * recorded by the chat's consumers.
+ */
+async function ocrHere(
+  client: NonNullable<BuiltChat['client']>,
+  path: string,
+  chat: BuiltChat['chat'],
+  ui: Pick<AttachEnv, 'note' | 'confirm'>,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  const { ocrFile } = await import('../../../tools/ocr/ocr.js');
+  const { OCR_MODEL } = await import('../../../llm/ocr.js');
   const { t } = await import('../../../support/i18n/index.js');
-  if (chat.settings.mode !== 'auto') return ui.confirm(`${line}${t('price.ask')} [Y/n] `);
-  ui.note(`${line}${t('price.agreed')}`);
-  return true;
+  const { visible } = await import('../../../support/sanitize.js');
+  const name = basename(path);
+  let declined = false;
+  try {
+    const doc = await ocrFile(client, path, {
+      display: name,
+      ...(signal ? { signal } : {}),
+      async onPages(pages) {
+        const line = t('ocr.price', { name: visible(name), pages: pages ?? 1 });
+        declined = !(await agreeToPriceHere(line, chat, ui, signal));
+        if (declined) throw new Error('declined');
+      },
+    });
+    const cost = chat.deps.usage.add(OCR_MODEL, doc.usage);
+    chat.consume({ type: 'usage', model: OCR_MODEL, usage: doc.usage, cost });
+    return truncateText(doc.markdown, MAX_ATTACH_BYTES).text;
+  } catch (err) {
+    if (declined) return undefined;
+    throw explain(err);
+  }
 }
 
 /** A paid read's priced cost, counted in the session's usage and recorded by the chat's consumers. */
@@ -72,28 +123,8 @@ export function makeAttachEnv(
         ...(signal ? { signal } : {}),
       });
     },
-    errorCode: (err) =>
-      err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string'
-        ? (err as { code: string }).code
-        : undefined,
-    ocr: client
-      ? async (path) => {
-          const { ocrFile } = await import('../../../tools/ocr/ocr.js');
-          const { OCR_MODEL } = await import('../../../llm/ocr.js');
-          try {
-            const doc = await ocrFile(client, path, {
-              display: basename(path),
-              ...(signal ? { signal } : {}),
-            });
-            // Counted in the session's usage, and recorded (file, ledger) by the chat's consumers.
-            const cost = chat.deps.usage.add(OCR_MODEL, doc.usage);
-            chat.consume({ type: 'usage', model: OCR_MODEL, usage: doc.usage, cost });
-            return truncateText(doc.markdown, MAX_ATTACH_BYTES).text;
-          } catch (err) {
-            throw explain(err);
-          }
-        }
-      : undefined,
+    errorCode,
+    ocr: client ? (path) => ocrHere(client, path, chat, ui, signal) : undefined,
     transcribe: client
       ? async (path) => {
           const { transcribeFile, DeclinedError, formatDuration } = await import(
@@ -105,7 +136,7 @@ export function makeAttachEnv(
               display: basename(path),
               platform: ctx.platform,
               ...(signal ? { signal } : {}),
-              consent: (estimate) => agreeToPrice(audioPriceLine(estimate), chat, ui),
+              consent: (estimate) => agreeToPriceHere(audioPriceLine(estimate), chat, ui, signal),
             });
             countPaid(ctx, chat, got);
             return {
@@ -127,7 +158,7 @@ export function makeAttachEnv(
               display: basename(path),
               platform: ctx.platform,
               ...(signal ? { signal } : {}),
-              consent: (estimate) => agreeToPrice(parsePriceLine(estimate), chat, ui),
+              consent: (estimate) => agreeToPriceHere(parsePriceLine(estimate), chat, ui, signal),
             });
             countPaid(ctx, chat, got);
             return truncateText(got.text, MAX_ATTACH_BYTES).text;

@@ -43,6 +43,45 @@ export const config = defineMessages(
     'config.usage':
       'Usage: zhi config show | path | get <key> | set <key> <value> | reset | allow [list|add|remove] …',
     'config.show.source': '(from {source})',
+    'config.expected.platform': 'It must be one of the platforms zhi knows (`zhi --setup` lists them).',
+    'config.expected.hooks': 'It must be hook commands by event (see "Hooks" in the README).',
+    'config.expected.allow':
+      'It must be a list of allow rules (change them with `zhi config allow add|remove`).',
+    'config.err.setWith': 'The setting {key} is changed with `{command}`, not `zhi config set`.',
+    'config.set.what': '{key} needs a value — {description}.',
+    'config.err.byHand': 'The setting {key} is written by hand in {file}, not with `zhi config set`.',
+    'config.default.base_url': "the platform's",
+    'config.default.default_model': '`{model}`',
+    'config.default.skill_model': '{models}',
+    'config.key.api_key': 'your API key for the platform',
+    'config.key.platform':
+      'where requests go: `bigmodel` (CNY), `zai` (USD), their coding plans, `openrouter` (USD; GLM models as `z-ai/…`, chat only), or `custom` (any address, with `base_url`)',
+    'config.key.base_url': 'any OpenAI-compatible base URL (needed for `custom`)',
+    'config.key.default_model': 'chat model',
+    'config.key.skill_model': 'model for skills: a free model the platform serves',
+    'config.key.output_dir': 'where files are written',
+    'config.key.max_turns': 'model calls per request before zhi stops',
+    'config.key.language': 'the language zhi speaks: `auto` follows the system',
+    'config.key.log_level': 'log file detail',
+    'config.key.max_cost_per_run': 'stop a run that would cost more than this',
+    'config.key.compact_threshold': 'share of the context window at which old turns are summarised',
+    'config.key.status_line': 'the line under the chat prompt (model · mode · context · cost)',
+    'config.key.thinking_effort': 'reasoning effort for chat where the model takes it (`/think` changes it)',
+    'config.key.shell_sandbox':
+      '`auto`: run shell commands in the OS sandbox where there is one; `off`: never; `restricted`: `auto`, plus on Windows a restricted token that writes only in the output folder (opt-in, not yet tested on a real Windows)',
+    'config.key.shell_env':
+      'environment variables shell commands may see besides `PATH`, `HOME`, `LANG`…, e.g. `GITHUB_TOKEN, PGHOST`',
+    'config.key.web_allow':
+      'sites `web_fetch` reaches without asking when the address carries no data, e.g. `docs.python.org, www.gov.cn`',
+    'config.key.web_search':
+      '`ask`: every `web_search` query asks (refused without a terminal); `allow`: searches go without a question (a query carrying a secret is still refused)',
+    'config.key.mcp_servers':
+      'MCP servers by name, each with a command or a url (see "MCP servers"; `zhi mcp add`)',
+    'config.key.hooks': 'your commands at points of a conversation (see "Hooks")',
+    'config.key.allow':
+      'lasting "always allow" rules: `- tool: …`, `- shell: …`, `- mcp: …` (see "Always allow"); changed with `zhi config allow add|remove`',
+    'config.key.update_check':
+      'once a day at most, in the background, zhi asks the npm registry for the newest version (nothing else is sent) and says at the next start when there is one, with how to update your kind of install; never in CI or without a terminal; `false` turns it off',
   },
   {
     'config.err.badValue': '设置项 {key} 的值无法使用：“{value}”（来自 {source}）。',
@@ -84,5 +123,43 @@ export const config = defineMessages(
     'config.usage':
       '用法：zhi config show | path | get <键> | set <键> <值> | reset | allow [list|add|remove] …',
     'config.show.source': '（来自 {source}）',
+    'config.expected.platform': '它必须是 zhi 认识的平台之一（`zhi --setup` 会列出）。',
+    'config.expected.hooks': '它必须是按事件列出的钩子命令（见 README 的“Hooks”一节）。',
+    'config.expected.allow': '它必须是允许规则的列表（用 `zhi config allow add|remove` 修改）。',
+    'config.err.setWith': '设置项 {key} 要用 `{command}` 修改，而不是 `zhi config set`。',
+    'config.set.what': '{key} 需要一个值——{description}。',
+    'config.err.byHand': '设置项 {key} 需要在 {file} 中手动编写，不能用 `zhi config set` 设置。',
+    'config.default.base_url': '平台自己的地址',
+    'config.default.default_model': '`{model}`',
+    'config.default.skill_model': '{models}',
+    'config.key.api_key': '你在该平台的 API 密钥',
+    'config.key.platform':
+      '请求发往哪里：`bigmodel`（人民币）、`zai`（美元）、它们的编程套餐、`openrouter`（美元；GLM 模型名为 `z-ai/…`，仅限对话）或 `custom`（任意地址，配合 `base_url`）',
+    'config.key.base_url': '任意兼容 OpenAI 的基础网址（`custom` 平台必须设置）',
+    'config.key.default_model': '对话模型',
+    'config.key.skill_model': '技能使用的模型：平台提供的免费模型',
+    'config.key.output_dir': '文件写入的位置',
+    'config.key.max_turns': '每个请求最多调用模型的次数，超过后 zhi 停止',
+    'config.key.language': 'zhi 使用的语言：`auto` 跟随系统',
+    'config.key.log_level': '日志文件的详细程度',
+    'config.key.max_cost_per_run': '预计花费超过此金额的运行会被停止',
+    'config.key.compact_threshold': '上下文窗口用到多少比例时，把较早的对话压缩成摘要',
+    'config.key.status_line': '对话提示符下方的状态行（模型 · 模式 · 上下文 · 费用）',
+    'config.key.thinking_effort': '模型支持时对话的思考强度（可用 `/think` 修改）',
+    'config.key.shell_sandbox':
+      '`auto`：有操作系统沙箱时在沙箱中运行 shell 命令；`off`：从不使用；`restricted`：同 `auto`，在 Windows 上另加只能写入输出文件夹的受限令牌（需主动开启，尚未在真实 Windows 上测试）',
+    'config.key.shell_env':
+      '除 `PATH`、`HOME`、`LANG` 等之外，shell 命令还能看到的环境变量，例如 `GITHUB_TOKEN, PGHOST`',
+    'config.key.web_allow':
+      '地址不携带数据时，`web_fetch` 无需询问即可访问的网站，例如 `docs.python.org, www.gov.cn`',
+    'config.key.web_search':
+      '`ask`：每次 `web_search` 查询都会询问（没有终端时拒绝）；`allow`：搜索无需询问（含有密钥的查询仍会被拒绝）',
+    'config.key.mcp_servers':
+      '按名称列出的 MCP 服务器，每个带 command 或 url（见“MCP servers”；`zhi mcp add`）',
+    'config.key.hooks': '在对话的特定时刻运行的你自己的命令（见“Hooks”）',
+    'config.key.allow':
+      '持久的“始终允许”规则：`- tool: …`、`- shell: …`、`- mcp: …`（见“Always allow”）；用 `zhi config allow add|remove` 修改',
+    'config.key.update_check':
+      '最多每天一次，zhi 在后台向 npm 仓库询问最新版本（不发送其他任何内容），有新版本时在下次启动时告诉你，并说明你这种安装方式如何更新；在 CI 中或没有终端时从不检查；设为 `false` 即关闭',
   },
 );

@@ -27,6 +27,7 @@ import { script } from './script.js';
 import { sessions } from './sessions.js';
 import { setup } from './setup.js';
 import { shell } from './shell.js';
+import { skillShare } from './skill-share.js';
 import { skills } from './skills.js';
 import { tools } from './tools.js';
 import { web } from './web.js';
@@ -43,6 +44,7 @@ type En = typeof cli.en &
   typeof files.en &
   typeof reach.en &
   typeof skills.en &
+  typeof skillShare.en &
   typeof sessions.en &
   typeof repl.en &
   typeof input.en &
@@ -76,6 +78,7 @@ const groups = [
   files,
   reach,
   skills,
+  skillShare,
   sessions,
   repl,
   input,

@@ -22,8 +22,7 @@ export const repl = defineMessages(
     'repl.attach.image': 'Attached image {name} ({size}) — {model} will look at it',
     'repl.attach.imageNoVision': 'Cannot send the image {name}: {reason}',
     'repl.attach.pending': 'What should zhi do with it? Your next message will include it.',
-    'repl.attach.ocrOffer':
-      '{name} has no text layer (it looks scanned). Read it with OCR (a paid API call)? [Y/n] ',
+    'repl.attach.scanned': '{name} has no text layer (it looks scanned): it can be read with OCR.',
     'repl.attach.ocrYes': '{name}: zhi will read it with OCR.',
     'repl.attach.ocrNo': '{name} not attached.',
     'repl.attach.failed': 'Could not attach {name}: {reason}',
@@ -157,7 +156,7 @@ Files: type or drag a path into the message (report.docx, {scan}, 'My File.xlsx'
     'repl.attach.image': '已附上图片 {name}（{size}）——将由 {model} 查看',
     'repl.attach.imageNoVision': '无法发送图片 {name}：{reason}',
     'repl.attach.pending': '要对它做什么？你的下一条消息会带上它。',
-    'repl.attach.ocrOffer': '{name} 没有文字层（看起来是扫描件）。要用 OCR 识别吗（会调用付费 API）？[Y/n] ',
+    'repl.attach.scanned': '{name} 没有文字层（看起来是扫描件），可以用 OCR 识别。',
     'repl.attach.ocrYes': '{name}：将用 OCR 识别。',
     'repl.attach.ocrNo': '未附上 {name}。',
     'repl.attach.failed': '无法附上 {name}：{reason}',

@@ -119,6 +119,7 @@ export const runs = defineMessages(
       '{count} files were stopped mid-way; run the same command again to do them again from the start.',
     'runs.end.manifest': 'Run record: {path}',
     'runs.end.failedNames': '{files} and {count} more (all listed in {manifest})',
+    'runs.end.failedList': '{files}',
   },
   {
     'runs.notWritten.needsAuto':
@@ -226,5 +227,6 @@ export const runs = defineMessages(
     'runs.end.interrupted': '{count} 个文件处理到一半被中断；再次运行同一命令即可从头重新处理。',
     'runs.end.manifest': '运行记录：{path}',
     'runs.end.failedNames': '{files} 等，另有 {count} 个（全部列在 {manifest} 中）',
+    'runs.end.failedList': '{files}',
   },
 );

@@ -57,6 +57,10 @@ export const skills = defineMessages(
 
     // Inputs.
     'skills.usage': 'Usage',
+    'skills.usageLine': 'Usage: {usage}',
+    'skills.usageArg': '  {name}  {said} ({facts})',
+    'skills.usageArgBare': '  {name}  ({facts})',
+    'skills.issue': '{where}: {problem}',
     'skills.type.file': 'file',
     'skills.type.directory': 'folder',
     'skills.type.string': 'text',
@@ -251,6 +255,10 @@ export const skills = defineMessages(
     'skills.warn.inSkill': '技能文件中：{problem}',
 
     'skills.usage': '用法',
+    'skills.usageLine': '用法：{usage}',
+    'skills.usageArg': '  {name}  {said}（{facts}）',
+    'skills.usageArgBare': '  {name}  （{facts}）',
+    'skills.issue': '{where}：{problem}',
     'skills.type.file': '文件',
     'skills.type.directory': '文件夹',
     'skills.type.string': '文本',

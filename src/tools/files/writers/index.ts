@@ -4,9 +4,11 @@
  * The Excel and Word encoders, and their libraries, load only when used.
  */
 import { extname } from 'node:path';
-import { kindOf, type OutputFormat, PayloadError, parseIfJson } from './payload.js';
+import { formatOfExtension, type OutputFormat } from './formats.js';
+import { kindOf, PayloadError, parseIfJson } from './payload.js';
 
-export { type OutputFormat, PayloadError, SHAPES } from './payload.js';
+export { type OutputFormat, SUPPORTED_EXTENSIONS, shapesInBrief, WRITE_FORMATS } from './formats.js';
+export { PayloadError } from './payload.js';
 
 export interface Encoded {
   data: Buffer;
@@ -16,25 +18,8 @@ export interface Encoded {
   notes: string[];
 }
 
-const BY_EXTENSION: Record<string, OutputFormat> = {
-  '.md': 'md',
-  '.markdown': 'md',
-  '.txt': 'txt',
-  // Web pages and vector images are text too (a skill's report.html, an SVG drawing).
-  '.html': 'txt',
-  '.htm': 'txt',
-  '.svg': 'txt',
-  '.json': 'json',
-  '.csv': 'csv',
-  '.xlsx': 'xlsx',
-  '.docx': 'docx',
-  '.pptx': 'pptx',
-};
-
-export const SUPPORTED_EXTENSIONS = Object.keys(BY_EXTENSION);
-
 export function formatOf(path: string): OutputFormat | undefined {
-  return BY_EXTENSION[extname(path).toLowerCase()];
+  return formatOfExtension(extname(path));
 }
 
 function encodeText(format: 'md' | 'txt', content: unknown): Encoded {
@@ -83,38 +68,41 @@ export interface EncodeContext {
   loadImage?: (path: string) => Promise<Buffer>;
 }
 
+type Encoder = (content: unknown, ctx: EncodeContext) => Promise<Encoded>;
+
+/** How each format is encoded; the type makes a new format in formats.ts need its encoder here. */
+const ENCODERS: Record<OutputFormat, Encoder> = {
+  md: async (content) => encodeText('md', content),
+  txt: async (content) => encodeText('txt', content),
+  json: async (content) => encodeJson(content),
+  csv: async (content) => {
+    const { encodeCsv } = await import('./csv.js');
+    return { ...encodeCsv(content), notes: [] };
+  },
+  xlsx: async (content) => {
+    const { encodeXlsx } = await import('./xlsx.js');
+    return encodeXlsx(content);
+  },
+  docx: async (content) => {
+    const { encodeDocx } = await import('./docx.js');
+    return { ...(await encodeDocx(content)), notes: [] };
+  },
+  pptx: async (content, ctx) => {
+    const { encodePptx } = await import('./pptx.js');
+    const noImages = async (): Promise<Buffer> => {
+      throw new PayloadError('pptx', 'images cannot be read here');
+    };
+    return encodePptx(content, ctx.loadImage ?? noImages);
+  },
+};
+
 /** The bytes of a file of this format for this content. */
-export async function encodeContent(
+export function encodeContent(
   format: OutputFormat,
   content: unknown,
   ctx: EncodeContext = {},
 ): Promise<Encoded> {
-  switch (format) {
-    case 'md':
-    case 'txt':
-      return encodeText(format, content);
-    case 'json':
-      return encodeJson(content);
-    case 'csv': {
-      const { encodeCsv } = await import('./csv.js');
-      return { ...encodeCsv(content), notes: [] };
-    }
-    case 'xlsx': {
-      const { encodeXlsx } = await import('./xlsx.js');
-      return encodeXlsx(content);
-    }
-    case 'docx': {
-      const { encodeDocx } = await import('./docx.js');
-      return { ...(await encodeDocx(content)), notes: [] };
-    }
-    case 'pptx': {
-      const { encodePptx } = await import('./pptx.js');
-      const noImages = async (): Promise<Buffer> => {
-        throw new PayloadError('pptx', 'images cannot be read here');
-      };
-      return encodePptx(content, ctx.loadImage ?? noImages);
-    }
-  }
+  return ENCODERS[format](content, ctx);
 }
 
 /** First lines of what a payload will produce, for a permission prompt (never throws). */

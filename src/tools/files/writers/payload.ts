@@ -3,25 +3,15 @@
  * model gets when its payload does not fit (it always shows the expected shape).
  */
 import { ToolError } from '../../types.js';
+import { type OutputFormat, WRITE_FORMATS } from './formats.js';
 
-export type OutputFormat = 'md' | 'txt' | 'json' | 'csv' | 'xlsx' | 'docx' | 'pptx';
-
-/** The contract per extension, as the model reads it in errors and in the tool description. */
-export const SHAPES: Record<OutputFormat, string> = {
-  md: 'a string: the Markdown text of the file',
-  txt: 'a string: the text of the file',
-  json: 'any JSON value (object, array, …); a string is parsed as JSON',
-  csv: '{"headers": ["Name", "Amount"], "rows": [["A", 12.5], ["B", 7]]} (rows may also be objects keyed by header), or CSV text',
-  xlsx: '{"sheets": [{"name": "Sheet1", "headers": ["Name", "Amount"], "rows": [["A", 12.5], ["B", 7]]}]} (one entry per sheet; rows may also be objects keyed by header)',
-  pptx: '{"slides": [{"title": "Plan", "bullets": ["Point", ["Sub-point"]], "table"?: {"headers": [...], "rows": [[...]]}, "image"?: "chart.png", "notes": "Speaker notes"}]}, or Markdown (a slide per # heading, - bullets, | tables |, ![](chart.png), a "Notes:" line before the notes)',
-  docx: '{"content": "# Title\\n\\nMarkdown text: headings, paragraphs, **bold**, *italic*, - lists, 1. lists, | tables |, ``` code ```"}',
-};
+export type { OutputFormat } from './formats.js';
 
 /** A payload that does not fit its format: says what is wrong and what was expected. */
 export class PayloadError extends ToolError {
   constructor(format: OutputFormat, problem: string) {
     super(
-      `The content for a .${format} file is not in the expected shape: ${problem}. Expected ${SHAPES[format]}. Nothing was written; call file_write again with the corrected content.`,
+      `The content for a .${format} file is not in the expected shape: ${problem}. Expected ${WRITE_FORMATS[format].shape}. Nothing was written; call file_write again with the corrected content.`,
     );
     this.name = 'PayloadError';
   }

@@ -1,0 +1,43 @@
+import { defineMessages } from '../define.js';
+
+/** Why a shared skill (`zhi skill import`) cannot be imported: skills/share.ts's ShareError reasons. */
+export const skillShare = defineMessages(
+  {
+    'skills.share.why.tooBig': 'the file is larger than {mb} MB',
+    'skills.share.why.tooManyFiles': 'it holds more than {count} files',
+    'skills.share.why.leaves': 'it holds a path that would leave the skill folder: "{path}"',
+    'skills.share.why.bomb': 'its files would unpack to more than zhi accepts (a zip bomb?)',
+    'skills.share.why.notZip': 'it is not a readable zip file (the unzipper said: "{reason}")',
+    'skills.share.why.badJson': 'its {manifest} is not valid JSON',
+    'skills.share.why.mismatch': '"{path}" does not match the manifest (changed or added after export)',
+    'skills.share.why.notPart': '"{path}" is not part of the skill {name}',
+    'skills.share.why.missing': '"{path}" is listed in the manifest but missing',
+    'skills.share.why.notSkill': '{reason}: it is neither a skill folder nor made by `zhi skill export`',
+    'skills.share.why.notManifest': 'its {manifest} is not a zhi skill manifest',
+    'skills.share.why.badName': '"{name}" is not a valid skill name',
+    'skills.share.why.noFiles': 'its {manifest} does not list its files (path and sha256 of each)',
+    'skills.share.why.badTools': 'its {manifest} lists tools that are not names',
+    'skills.share.why.downloadFailed': 'the download failed (HTTP {status})',
+    'skills.share.why.downloadTooBig': 'the download is too large',
+    'skills.share.why.noSkillMd': 'it has no SKILL.md at its root or in its one top folder',
+  },
+  {
+    'skills.share.why.tooBig': '文件大于 {mb} MB',
+    'skills.share.why.tooManyFiles': '其中的文件超过 {count} 个',
+    'skills.share.why.leaves': '其中有一个路径会跑出技能文件夹：“{path}”',
+    'skills.share.why.bomb': '解压后的文件会超过 zhi 接受的大小（可能是压缩炸弹）',
+    'skills.share.why.notZip': '它不是可读取的 zip 文件（解压程序给出的原话：“{reason}”）',
+    'skills.share.why.badJson': '其中的 {manifest} 不是有效的 JSON',
+    'skills.share.why.mismatch': '“{path}”与清单不符（导出后被修改或添加过）',
+    'skills.share.why.notPart': '“{path}”不属于技能 {name}',
+    'skills.share.why.missing': '清单中列出了“{path}”，但文件不存在',
+    'skills.share.why.notSkill': '{reason}：它既不是技能文件夹，也不是由 `zhi skill export` 导出的',
+    'skills.share.why.notManifest': '其中的 {manifest} 不是 zhi 技能清单',
+    'skills.share.why.badName': '“{name}”不是有效的技能名称',
+    'skills.share.why.noFiles': '其中的 {manifest} 没有列出文件（每个文件的路径和 sha256）',
+    'skills.share.why.badTools': '其中的 {manifest} 列出的工具不是名称',
+    'skills.share.why.downloadFailed': '下载失败（HTTP {status}）',
+    'skills.share.why.downloadTooBig': '下载的文件太大',
+    'skills.share.why.noSkillMd': '它的根目录或唯一的顶层文件夹中没有 SKILL.md',
+  },
+);
