@@ -1,7 +1,7 @@
 import type { PlatformClient } from '../llm/types.js';
 import { SKILL_CREATE_TOOL } from '../skills/skill-create-entry.js';
 import type { ResolvedConfig } from '../support/config.js';
-import { BUILTIN_TOOL_NAMES } from '../tools/index.js';
+import { BUILTIN_TOOL_NAMES } from '../tools/table.js';
 import type { ToolDeps, ToolEntry } from '../tools/types.js';
 
 /**

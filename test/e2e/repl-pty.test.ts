@@ -226,7 +226,8 @@ describe('zhi REPL in a terminal', () => {
     await waitPrompt(s);
     await type(s, 'scan.pdf 的金额是多少？');
     await type(s, KEY.enter);
-    await s.waitFor('Read it with OCR');
+    // GLM-OCR is paid: the pages and the price are said and asked once (cli/price-consent.ts).
+    await s.waitFor(/scan\.pdf: 1 page\(s\) to read with GLM-OCR[\s\S]*\[Y\/n\]/);
     await type(s, KEY.enter); // default: yes
     await s.waitFor('金额是 1,280 元。');
     expect(s.text()).toMatch(/Attached scan\.pdf \(OCR/);

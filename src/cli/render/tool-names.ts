@@ -1,6 +1,6 @@
 import { CHAT_SKILL_TOOL } from '../../skills/chat-skill-name.js';
 import { type MessageKey, t } from '../../support/i18n/index.js';
-import { traitsOf } from '../../tools/index.js';
+import { traitsOf } from '../../tools/table.js';
 import { CLI_TOOLS } from '../tools.js';
 
 /**
