@@ -7,6 +7,7 @@ import { textWidth } from '../../src/support/width.js';
 import type { RecordedRequest, Reply } from '../fake-zhipu/server.js';
 import { useE2E } from '../helpers/e2e.js';
 import { markerOf } from '../helpers/requests.js';
+import { stretched } from '../helpers/slowdown.js';
 import { testEnv, ZHI_BIN } from '../helpers/zhi.js';
 
 const e = useE2E();
@@ -55,50 +56,54 @@ const firstCalls = () =>
     .map((r) => markerOf(r.body));
 
 describe('zhi run <skill> <folder>: concurrent, resumable', () => {
-  it('runs 100 files with --jobs 8 in under a quarter of the serial time, in folder order, with a manifest', async () => {
-    fake.latencyMs = 200;
-    // The serial time, measured on this machine now (it may be loaded): 8 files one at a time.
-    makeFolder(8, 'sample', 's');
-    let started = Date.now();
-    expect((await zhi(['run', 'summarize', 'sample', '--auto', '--jobs', '1'])).code).toBe(0);
-    const serialPerFile = (Date.now() - started) / 8;
-    expect(fake.maxInFlight).toBe(1);
+  it(
+    'runs 100 files with --jobs 8 in under a quarter of the serial time, in folder order, with a manifest',
+    async () => {
+      fake.latencyMs = 200;
+      // The serial time, measured on this machine now (it may be loaded): 8 files one at a time.
+      makeFolder(8, 'sample', 's');
+      let started = Date.now();
+      expect((await zhi(['run', 'summarize', 'sample', '--auto', '--jobs', '1'])).code).toBe(0);
+      const serialPerFile = (Date.now() - started) / 8;
+      expect(fake.maxInFlight).toBe(1);
 
-    fake.reset();
-    const ids = makeFolder(100);
-    started = Date.now();
-    const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '8']);
-    const elapsed = Date.now() - started;
-    expect(r.stderr).not.toMatch(/failed/i);
-    expect(r.code).toBe(0);
-    expect(fake.maxInFlight).toBeGreaterThanOrEqual(6);
-    expect(fake.maxInFlight).toBeLessThanOrEqual(8);
-    expect(elapsed).toBeLessThan((serialPerFile * 100) / 4);
-    // Answers in folder order, each under its file's name.
-    const order = [...r.stdout.matchAll(/## docs\/(f\d+)\.txt/g)].map((m) => m[1]);
-    expect(order).toEqual(ids);
-    for (const id of ids) {
-      expect(readFileSync(join(work, 'zhi-output', `${id}-summary.md`), 'utf8')).toContain(
-        `Summary of ${id}`,
+      fake.reset();
+      const ids = makeFolder(100);
+      started = Date.now();
+      const r = await zhi(['run', 'summarize', 'docs', '--auto', '--jobs', '8']);
+      const elapsed = Date.now() - started;
+      expect(r.stderr).not.toMatch(/failed/i);
+      expect(r.code).toBe(0);
+      expect(fake.maxInFlight).toBeGreaterThanOrEqual(6);
+      expect(fake.maxInFlight).toBeLessThanOrEqual(8);
+      expect(elapsed).toBeLessThan((serialPerFile * 100) / 4);
+      // Answers in folder order, each under its file's name.
+      const order = [...r.stdout.matchAll(/## docs\/(f\d+)\.txt/g)].map((m) => m[1]);
+      expect(order).toEqual(ids);
+      for (const id of ids) {
+        expect(readFileSync(join(work, 'zhi-output', `${id}-summary.md`), 'utf8')).toContain(
+          `Summary of ${id}`,
+        );
+      }
+      const runs = readdirSync(join(work, 'zhi-output', '.zhi-runs')).filter((f) =>
+        f.startsWith('summarize-docs-'),
       );
-    }
-    const runs = readdirSync(join(work, 'zhi-output', '.zhi-runs')).filter((f) =>
-      f.startsWith('summarize-docs-'),
-    );
-    expect(runs).toHaveLength(1);
-    const manifest = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', runs[0]!), 'utf8'));
-    expect(manifest.skill).toBe('summarize');
-    expect(Object.keys(manifest.files)).toHaveLength(100);
-    expect(manifest.files['f001.txt']).toMatchObject({
-      status: 'done',
-      outputs: ['zhi-output/f001-summary.md'],
-    });
-    // Piped stderr: one plain line per file, then a summary of the outputs (not 100 index lines).
-    expect(r.stderr).toContain('100 of 100 files to process, 8 at a time');
-    expect(r.stderr).toMatch(/\[100\/100\] ✓ docs\/f\d+\.txt/);
-    expect(r.stderr).toContain('Written: 100 files, in zhi-output/');
-    expect(r.stderr).not.toContain('docs/f001.txt → zhi-output/f001-summary.md');
-  }, 120_000);
+      expect(runs).toHaveLength(1);
+      const manifest = JSON.parse(readFileSync(join(work, 'zhi-output', '.zhi-runs', runs[0]!), 'utf8'));
+      expect(manifest.skill).toBe('summarize');
+      expect(Object.keys(manifest.files)).toHaveLength(100);
+      expect(manifest.files['f001.txt']).toMatchObject({
+        status: 'done',
+        outputs: ['zhi-output/f001-summary.md'],
+      });
+      // Piped stderr: one plain line per file, then a summary of the outputs (not 100 index lines).
+      expect(r.stderr).toContain('100 of 100 files to process, 8 at a time');
+      expect(r.stderr).toMatch(/\[100\/100\] ✓ docs\/f\d+\.txt/);
+      expect(r.stderr).toContain('Written: 100 files, in zhi-output/');
+      expect(r.stderr).not.toContain('docs/f001.txt → zhi-output/f001-summary.md');
+    },
+    stretched(120_000),
+  );
 
   it('a second run skips finished files and says so; --force redoes them; a changed file is redone', async () => {
     makeFolder(5);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useE2E } from '../helpers/e2e.js';
 import { KEY } from '../helpers/pty.js';
+import { stretched } from '../helpers/slowdown.js';
 
 const e = useE2E();
 const PROMPT = /zhi \[approve\]> $/;
@@ -60,22 +61,26 @@ const LATER = [
 ];
 
 describe('the prompt loads little, and nothing while nobody types', () => {
-  it('loads no schema, tool, chat or renderer before the prompt or while it waits; typing loads them', async () => {
-    const hook = join(e.home, 'hook.mjs');
-    const log = join(e.home, 'modules.log');
-    writeFileSync(hook, HOOK);
-    const s = e.pty({ env: { NODE_OPTIONS: `--import ${hook}`, ZHI_TEST_MODULE_LOG: log } });
-    await s.waitFor(PROMPT);
-    const atPrompt = loadedSources(log);
-    expect(atPrompt).toContain('src/cli/repl/repl.ts');
-    expect(atPrompt.filter((src) => LATER.some((re) => re.test(src)))).toEqual([]);
-    await sleep(1500);
-    expect(loadedSources(log)).toEqual(atPrompt);
-    s.write('h');
-    await eventually(() => loadedSources(log).some((src) => src.startsWith('node_modules/zod/')));
-    await eventually(() => loadedSources(log).includes('src/cli/repl/message.ts'));
-    s.write(KEY.ctrlC);
-    s.write(KEY.ctrlD);
-    expect((await s.exited()).exitCode).toBe(0);
-  }, 60_000);
+  it(
+    'loads no schema, tool, chat or renderer before the prompt or while it waits; typing loads them',
+    async () => {
+      const hook = join(e.home, 'hook.mjs');
+      const log = join(e.home, 'modules.log');
+      writeFileSync(hook, HOOK);
+      const s = e.pty({ env: { NODE_OPTIONS: `--import ${hook}`, ZHI_TEST_MODULE_LOG: log } });
+      await s.waitFor(PROMPT);
+      const atPrompt = loadedSources(log);
+      expect(atPrompt).toContain('src/cli/repl/repl.ts');
+      expect(atPrompt.filter((src) => LATER.some((re) => re.test(src)))).toEqual([]);
+      await sleep(1500);
+      expect(loadedSources(log)).toEqual(atPrompt);
+      s.write('h');
+      await eventually(() => loadedSources(log).some((src) => src.startsWith('node_modules/zod/')));
+      await eventually(() => loadedSources(log).includes('src/cli/repl/message.ts'));
+      s.write(KEY.ctrlC);
+      s.write(KEY.ctrlD);
+      expect((await s.exited()).exitCode).toBe(0);
+    },
+    stretched(60_000),
+  );
 });

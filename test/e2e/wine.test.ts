@@ -13,6 +13,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
+import { stretched } from '../helpers/slowdown.js';
 import { readCorpus } from '../helpers/windows-corpus.js';
 import { missing, prefix, wine, wineNode, winPath } from '../helpers/wine.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
@@ -94,109 +95,121 @@ const DESTRUCTIVE = [
 describe.skipIf(Boolean(missing))('Windows under Wine', () => {
   const fake = useFakeZhipu();
 
-  it('refuses every destructive line of issue 24 in pipe mode (a Chinese locale)', async () => {
-    const cwd = tempDir('zhi-wine-');
-    const home = tempDir('zhi-wine-home-');
-    try {
-      fake.script(
-        { kind: 'tools', calls: DESTRUCTIVE.map((command) => ({ name: 'shell', arguments: { command } })) },
-        { kind: 'text', text: 'done' },
-      );
-      const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
-        cwd,
-        stdin: 'run these',
-        env: {
-          ZHI_BASE_URL: fake.baseUrl,
-          ZHI_API_KEY: TEST_KEY,
-          ZHI_HOME: winPath(home),
-          ZHI_LANGUAGE: 'en',
-          LANG: 'zh_CN.UTF-8',
-        },
-      });
-      const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
-      expect(refused.length, r.stderr).toBe(DESTRUCTIVE.length);
-      expect(r.stderr).not.toMatch(/Not run \(run a command\)/);
-    } finally {
-      cleanup(cwd, home);
-    }
-  }, 240_000);
+  it(
+    'refuses every destructive line of issue 24 in pipe mode (a Chinese locale)',
+    async () => {
+      const cwd = tempDir('zhi-wine-');
+      const home = tempDir('zhi-wine-home-');
+      try {
+        fake.script(
+          { kind: 'tools', calls: DESTRUCTIVE.map((command) => ({ name: 'shell', arguments: { command } })) },
+          { kind: 'text', text: 'done' },
+        );
+        const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
+          cwd,
+          stdin: 'run these',
+          env: {
+            ZHI_BASE_URL: fake.baseUrl,
+            ZHI_API_KEY: TEST_KEY,
+            ZHI_HOME: winPath(home),
+            ZHI_LANGUAGE: 'en',
+            LANG: 'zh_CN.UTF-8',
+          },
+        });
+        const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
+        expect(refused.length, r.stderr).toBe(DESTRUCTIVE.length);
+        expect(r.stderr).not.toMatch(/Not run \(run a command\)/);
+      } finally {
+        cleanup(cwd, home);
+      }
+    },
+    stretched(240_000),
+  );
 
-  it('refuses a sample of the Windows corpus, and only asks about its everyday lines', async () => {
-    const cwd = tempDir('zhi-wine-corpus-');
-    const home = tempDir('zhi-wine-home-');
-    try {
-      writeFileSync(join(cwd, 'x.exe'), 'MZ');
-      writeFileSync(join(cwd, 'x.cmd'), 'rd /s /q C:\\\r\n');
-      const corpus = readCorpus();
-      const attacks = corpus.filter((c) => c.family !== 'benign' && c.family !== 'egress-own');
-      // Every seventh line, so each family is in the sample (the whole corpus runs on Linux).
-      const sample = attacks.filter((_, i) => i % 7 === 0).map((c) => c.line);
-      const everyday = corpus
-        .filter((c) => c.family === 'benign')
-        .slice(0, 4)
-        .map((c) => c.line);
-      fake.script(
-        {
-          kind: 'tools',
-          calls: [...sample, ...everyday].map((command) => ({ name: 'shell', arguments: { command } })),
-        },
-        { kind: 'text', text: 'done' },
-      );
-      const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
-        cwd,
-        stdin: 'run these',
-        env: {
-          ZHI_BASE_URL: fake.baseUrl,
-          ZHI_API_KEY: TEST_KEY,
-          ZHI_HOME: winPath(home),
-          ZHI_LANGUAGE: 'en',
-          LANG: 'zh_CN.UTF-8',
-        },
-      });
-      const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
-      const asked = r.stderr.split('\n').filter((l) => /Not run \(run a command\)/.test(l));
-      expect(refused.length, r.stderr).toBe(sample.length);
-      // Asked, and with no terminal to ask at, not run: never refused.
-      expect(asked.length, r.stderr).toBe(everyday.length);
-    } finally {
-      cleanup(cwd, home);
-    }
-  }, 240_000);
+  it(
+    'refuses a sample of the Windows corpus, and only asks about its everyday lines',
+    async () => {
+      const cwd = tempDir('zhi-wine-corpus-');
+      const home = tempDir('zhi-wine-home-');
+      try {
+        writeFileSync(join(cwd, 'x.exe'), 'MZ');
+        writeFileSync(join(cwd, 'x.cmd'), 'rd /s /q C:\\\r\n');
+        const corpus = readCorpus();
+        const attacks = corpus.filter((c) => c.family !== 'benign' && c.family !== 'egress-own');
+        // Every seventh line, so each family is in the sample (the whole corpus runs on Linux).
+        const sample = attacks.filter((_, i) => i % 7 === 0).map((c) => c.line);
+        const everyday = corpus
+          .filter((c) => c.family === 'benign')
+          .slice(0, 4)
+          .map((c) => c.line);
+        fake.script(
+          {
+            kind: 'tools',
+            calls: [...sample, ...everyday].map((command) => ({ name: 'shell', arguments: { command } })),
+          },
+          { kind: 'text', text: 'done' },
+        );
+        const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
+          cwd,
+          stdin: 'run these',
+          env: {
+            ZHI_BASE_URL: fake.baseUrl,
+            ZHI_API_KEY: TEST_KEY,
+            ZHI_HOME: winPath(home),
+            ZHI_LANGUAGE: 'en',
+            LANG: 'zh_CN.UTF-8',
+          },
+        });
+        const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
+        const asked = r.stderr.split('\n').filter((l) => /Not run \(run a command\)/.test(l));
+        expect(refused.length, r.stderr).toBe(sample.length);
+        // Asked, and with no terminal to ask at, not run: never refused.
+        expect(asked.length, r.stderr).toBe(everyday.length);
+      } finally {
+        cleanup(cwd, home);
+      }
+    },
+    stretched(240_000),
+  );
 
-  it('shows dir without \\r, and says truthfully what a timeout stopped', async () => {
-    const dir = tempDir('zhi-wine-run-');
-    try {
-      const script = join(dir, 'run.mjs');
-      await build({
-        stdin: {
-          contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
+  it(
+    'shows dir without \\r, and says truthfully what a timeout stopped',
+    async () => {
+      const dir = tempDir('zhi-wine-run-');
+      try {
+        const script = join(dir, 'run.mjs');
+        await build({
+          stdin: {
+            contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
             const out = {};
             out.dir = await runCommand('dir', { cwd: process.cwd(), timeoutMs: 20000, maxBytes: 100000 });
             out.plain = await runCommand('echo before & ping -n 30 127.0.0.1 > nul', { cwd: process.cwd(), timeoutMs: 3000, maxBytes: 1000 });
             out.start = await runCommand('echo before & start /b ping -n 30 127.0.0.1 & ping -n 30 127.0.0.1 > nul', { cwd: process.cwd(), timeoutMs: 3000, maxBytes: 1000 });
             console.log(JSON.stringify(out));`,
-          resolveDir: root,
-          loader: 'ts',
-        },
-        outfile: script,
-        bundle: true,
-        format: 'esm',
-        platform: 'node',
-        logLevel: 'error',
-      });
-      const r = await wineNode([winPath(script)], { cwd: dir });
-      const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
-      expect(out.dir.stdout).toMatch(/Directory of/);
-      expect(out.dir.stdout).not.toContain('\r');
-      // Output from before the stop is kept; the plain tree is checked gone.
-      expect(out.plain).toMatchObject({ timedOut: true, stdout: 'before \n' });
-      expect(out.plain.stopFailed).toBeUndefined();
-      // What `start` detaches cannot be traced (Wine's start.exe exits): never claimed stopped.
-      expect(out.start).toMatchObject({ timedOut: true, stopFailed: true, stdout: 'before \n' });
-    } finally {
-      cleanup(dir);
-    }
-  }, 240_000);
+            resolveDir: root,
+            loader: 'ts',
+          },
+          outfile: script,
+          bundle: true,
+          format: 'esm',
+          platform: 'node',
+          logLevel: 'error',
+        });
+        const r = await wineNode([winPath(script)], { cwd: dir });
+        const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
+        expect(out.dir.stdout).toMatch(/Directory of/);
+        expect(out.dir.stdout).not.toContain('\r');
+        // Output from before the stop is kept; the plain tree is checked gone.
+        expect(out.plain).toMatchObject({ timedOut: true, stdout: 'before \n' });
+        expect(out.plain.stopFailed).toBeUndefined();
+        // What `start` detaches cannot be traced (Wine's start.exe exits): never claimed stopped.
+        expect(out.start).toMatchObject({ timedOut: true, stopFailed: true, stdout: 'before \n' });
+      } finally {
+        cleanup(dir);
+      }
+    },
+    stretched(240_000),
+  );
 });
 
 /**
@@ -209,49 +222,54 @@ describe.skipIf(!wine)('the Task Scheduler definition under Wine', () => {
   const register = (name: string, file: string) =>
     spawnSyncWine(['schtasks', '/create', '/xml', winPath(file), '/tn', `zhi\\${name}`]);
 
-  it('is accepted for a time of day and for at-login; a broken definition is refused', async () => {
-    const { taskXml } = await import('../../src/agent/schedule/os/windows.js');
-    const { parseWhen } = await import('../../src/agent/schedule/when.js');
-    const dir = tempDir('zhi-wine-task-');
-    try {
-      const launch = {
-        program: 'C:\\Program Files\\zhi\\zhi.exe',
-        args: ['schedule', 'run', '日报 1'],
-        cwd: 'C:\\Users\\李 雷\\文档',
-        env: {},
-      };
-      const utf16 = (xml: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]);
-      for (const [name, when] of [
-        ['daily', 'weekdays 18:30'],
-        ['login', 'at-login'],
-      ] as const) {
-        const file = join(dir, `${name}.xml`);
-        const xml = taskXml({
-          name,
-          schedule: parseWhen(when),
-          launch,
-          user: 'user',
-          firstDay: '2026-11-30',
-        });
-        writeFileSync(file, utf16(xml));
-        expect(register(`${name}-${process.pid}`, file).status, name).toBe(0);
-        const stored = readFileSync(
-          join(prefix(), 'drive_c/windows/system32/tasks/zhi', `${name}-${process.pid}`),
-          'utf8',
-        );
-        expect(stored).toContain(`<Description>zhi schedule ${name}</Description>`);
-        expect(stored).toContain(
-          `<ExecutionTimeLimit>${when === 'at-login' ? 'PT0S' : 'PT12H'}</ExecutionTimeLimit>`,
-        );
-        expect(stored).toContain('<MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>');
+  it(
+    'is accepted for a time of day and for at-login; a broken definition is refused',
+    async () => {
+      const { taskXml } = await import('../../src/agent/schedule/os/windows.js');
+      const { parseWhen } = await import('../../src/agent/schedule/when.js');
+      const dir = tempDir('zhi-wine-task-');
+      try {
+        const launch = {
+          program: 'C:\\Program Files\\zhi\\zhi.exe',
+          args: ['schedule', 'run', '日报 1'],
+          cwd: 'C:\\Users\\李 雷\\文档',
+          env: {},
+        };
+        const utf16 = (xml: string) =>
+          Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]);
+        for (const [name, when] of [
+          ['daily', 'weekdays 18:30'],
+          ['login', 'at-login'],
+        ] as const) {
+          const file = join(dir, `${name}.xml`);
+          const xml = taskXml({
+            name,
+            schedule: parseWhen(when),
+            launch,
+            user: 'user',
+            firstDay: '2026-11-30',
+          });
+          writeFileSync(file, utf16(xml));
+          expect(register(`${name}-${process.pid}`, file).status, name).toBe(0);
+          const stored = readFileSync(
+            join(prefix(), 'drive_c/windows/system32/tasks/zhi', `${name}-${process.pid}`),
+            'utf8',
+          );
+          expect(stored).toContain(`<Description>zhi schedule ${name}</Description>`);
+          expect(stored).toContain(
+            `<ExecutionTimeLimit>${when === 'at-login' ? 'PT0S' : 'PT12H'}</ExecutionTimeLimit>`,
+          );
+          expect(stored).toContain('<MultipleInstancesPolicy>IgnoreNew</MultipleInstancesPolicy>');
+        }
+        const bad = join(dir, 'bad.xml');
+        writeFileSync(bad, utf16('<Task><Triggers><Bogus/>'));
+        expect(register(`bad-${process.pid}`, bad).status).not.toBe(0);
+      } finally {
+        cleanup(dir);
       }
-      const bad = join(dir, 'bad.xml');
-      writeFileSync(bad, utf16('<Task><Triggers><Bogus/>'));
-      expect(register(`bad-${process.pid}`, bad).status).not.toBe(0);
-    } finally {
-      cleanup(dir);
-    }
-  }, 180_000);
+    },
+    stretched(180_000),
+  );
 });
 
 function spawnSyncWine(args: string[]): { status: number | null } {

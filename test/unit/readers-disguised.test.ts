@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { buildDocx, p } from '../helpers/docx-build.js';
+import { stretched } from '../helpers/slowdown.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const OFFICE = join(import.meta.dirname, '../fixtures/office');
@@ -79,11 +80,15 @@ describe('a file read as what it is, whatever its name says', () => {
     expect(doc.text).toContain('主要数据');
   });
 
-  it('a .doc renamed .docx is read as Word 97–2003, not refused as encrypted', async () => {
-    copyFileSync(join(OFFICE, 'report.doc'), join(dir, 'renamed.docx'));
-    const doc = await readDocument(join(dir, 'renamed.docx'));
-    expect(doc.kind).toBe('doc');
-    expect(doc.text).toContain('主要数据');
-    expect(doc.notes.join(' ')).toContain('a Word 97–2003 document (.doc)');
-  }, 120_000);
+  it(
+    'a .doc renamed .docx is read as Word 97–2003, not refused as encrypted',
+    async () => {
+      copyFileSync(join(OFFICE, 'report.doc'), join(dir, 'renamed.docx'));
+      const doc = await readDocument(join(dir, 'renamed.docx'));
+      expect(doc.kind).toBe('doc');
+      expect(doc.text).toContain('主要数据');
+      expect(doc.notes.join(' ')).toContain('a Word 97–2003 document (.doc)');
+    },
+    stretched(120_000),
+  );
 });

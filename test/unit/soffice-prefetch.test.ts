@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../../src/tools/files/readers/index.js';
 import { dropPrefetched, prefetchLegacy } from '../../src/tools/files/readers/legacy.js';
 import { endConversions, findSoffice } from '../../src/tools/files/readers/soffice.js';
+import { stretched } from '../helpers/slowdown.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const soffice = findSoffice();
@@ -30,39 +31,43 @@ afterAll(() => {
 });
 
 describe.skipIf(!soffice || process.platform === 'win32')('legacy files handed over ahead', () => {
-  it('four .doc files: one LibreOffice start, each read as its own text', async () => {
-    const src = join(dir, 'src');
-    const docs = join(dir, 'docs');
-    mkdirSync(src, { recursive: true });
-    for (let i = 1; i <= 4; i++)
-      writeFileSync(join(src, `r${i}.txt`), `第 ${i} 份报告：销售额 ${i}00 万元\n`);
-    spawnSync(
-      soffice!,
-      [
-        `-env:UserInstallation=${pathToFileURL(join(dir, 'maker')).href}`,
-        '--headless',
-        '--convert-to',
-        'doc',
-        '--outdir',
-        docs,
-        ...readdirSync(src).map((f) => join(src, f)),
-      ],
-      { stdio: 'ignore' },
-    );
-    const log = join(dir, 'starts.log');
-    const wrapper = join(dir, 'soffice');
-    writeFileSync(wrapper, `#!/bin/sh\necho start >> "${log}"\nexec "${soffice}" "$@"\n`);
-    chmodSync(wrapper, 0o755);
-    writeFileSync(log, '');
-    process.env.ZHI_SOFFICE = wrapper;
-    const paths = [1, 2, 3, 4].map((i) => join(docs, `r${i}.doc`));
-    await prefetchLegacy(paths);
-    for (const [i, path] of paths.entries()) {
-      const doc = await readDocument(path);
-      expect(doc.notes).toContain('converted with LibreOffice');
-      expect(doc.text).toContain(`第 ${i + 1} 份报告：销售额 ${i + 1}00 万元`);
-    }
-    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
-    dropPrefetched();
-  }, 240_000);
+  it(
+    'four .doc files: one LibreOffice start, each read as its own text',
+    async () => {
+      const src = join(dir, 'src');
+      const docs = join(dir, 'docs');
+      mkdirSync(src, { recursive: true });
+      for (let i = 1; i <= 4; i++)
+        writeFileSync(join(src, `r${i}.txt`), `第 ${i} 份报告：销售额 ${i}00 万元\n`);
+      spawnSync(
+        soffice!,
+        [
+          `-env:UserInstallation=${pathToFileURL(join(dir, 'maker')).href}`,
+          '--headless',
+          '--convert-to',
+          'doc',
+          '--outdir',
+          docs,
+          ...readdirSync(src).map((f) => join(src, f)),
+        ],
+        { stdio: 'ignore' },
+      );
+      const log = join(dir, 'starts.log');
+      const wrapper = join(dir, 'soffice');
+      writeFileSync(wrapper, `#!/bin/sh\necho start >> "${log}"\nexec "${soffice}" "$@"\n`);
+      chmodSync(wrapper, 0o755);
+      writeFileSync(log, '');
+      process.env.ZHI_SOFFICE = wrapper;
+      const paths = [1, 2, 3, 4].map((i) => join(docs, `r${i}.doc`));
+      await prefetchLegacy(paths);
+      for (const [i, path] of paths.entries()) {
+        const doc = await readDocument(path);
+        expect(doc.notes).toContain('converted with LibreOffice');
+        expect(doc.text).toContain(`第 ${i + 1} 份报告：销售额 ${i + 1}00 万元`);
+      }
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(1);
+      dropPrefetched();
+    },
+    stretched(240_000),
+  );
 });
