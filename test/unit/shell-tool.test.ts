@@ -348,7 +348,7 @@ describe('Windows: the whole tree is stopped, and the report is truthful', () =>
     'a timeout on Windows calls taskkill on the live shell, and a failure is reported',
     async () => {
       const { calls, tools } = fakeTools(() => ({ code: 1, stdout: '' }));
-      const r = await runCommand('sleep 3', {
+      const r = await runCommand('sleep 2', {
         cwd: dir,
         timeoutMs: 200,
         maxBytes: 1000,
