@@ -8,7 +8,10 @@ import type { LlmClient } from '../../src/llm/types.js';
 import { UsageTracker } from '../../src/llm/usage.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 // Node's fetch makes its dispatcher on its first call; in the REPL that is the connection kept
 // ready while the person types, which starts before the warm-up.
@@ -68,5 +71,17 @@ describe('the first message warm-up (issue 44)', () => {
     expect(stream).not.toHaveBeenCalled();
     expect(chat.messages).toEqual([{ role: 'system', content: 'system' }]);
     expect(usage.total().calls).toBe(0);
+  });
+
+  it('behind a proxy, answers the sample from a Response made in memory, still sending nothing', async () => {
+    vi.stubEnv('HTTPS_PROXY', 'http://proxy.example:8080');
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    const connect = vi.spyOn(Socket.prototype, 'connect');
+    const { chat } = personsChat();
+    const result = await warmUp(chat);
+    expect(result.stopReason).toBe('answer');
+    expect(result.text).toContain('| a | b |');
+    expect(fetch).not.toHaveBeenCalled();
+    expect(connect).not.toHaveBeenCalled();
   });
 });
