@@ -18,14 +18,16 @@ type AgentClass = new (o: { connect: Connect }) => object;
 /**
  * A fetch whose every request gets `answer` (a whole HTTP response, see `chunkedResponse`).
  * Undefined where it would not run apiFetch's code: behind a proxy (apiFetch then uses the undici
- * package, another copy) or before Node's fetch has made its dispatcher (it does on the first
- * fetch, such as the connection kept ready while the person types).
+ * package, another copy), before Node's fetch has made its dispatcher (it does on the first
+ * fetch, such as the connection kept ready while the person types), or where the dispatcher was
+ * set by someone else.
  */
 export function memoryFetch(answer: string): FetchLike | undefined {
   if (proxyConfigured()) return undefined;
   const made = (globalThis as Record<symbol, { constructor?: unknown } | undefined>)[GLOBAL_DISPATCHER];
   const Agent = made?.constructor;
-  if (typeof Agent !== 'function') return undefined;
+  // Node's own is a plain Agent; another (a proxy agent set by a preloaded module) is not copied.
+  if (typeof Agent !== 'function' || Agent.name !== 'Agent') return undefined;
   return (url, init) => {
     const dispatcher = new (Agent as AgentClass)({
       // Handed over on the next tick, as a real connection would be: undici 7 (Node 24) writes

@@ -45,4 +45,19 @@ describe('a fetch answered from memory through Node’s HTTP client (issue 44)',
     vi.stubEnv('HTTPS_PROXY', 'http://proxy.example:8080');
     expect(memoryFetch(chunkedResponse('text/plain', ['ok']))).toBeUndefined();
   });
+
+  it('is not made from a dispatcher someone else set in place of Node’s', () => {
+    noProxy();
+    const slot = Symbol.for('undici.globalDispatcher.1');
+    const global = globalThis as unknown as Record<symbol, unknown>;
+    const nodes = global[slot];
+    class ProxyAgent {}
+    global[slot] = new ProxyAgent();
+    try {
+      expect(memoryFetch(chunkedResponse('text/plain', ['ok']))).toBeUndefined();
+    } finally {
+      global[slot] = nodes;
+    }
+    expect(memoryFetch(chunkedResponse('text/plain', ['ok']))).toBeDefined();
+  });
 });
