@@ -44,8 +44,8 @@ function sampleEvents(): string[] {
 }
 
 /**
- * Node's fetch answered from memory (llm/memory-fetch.ts), so the request goes through the HTTP
- * client as the person's will; where that cannot be made, a Response made here.
+ * Node's fetch answered from memory (llm/memory-fetch.ts), so the sample request goes through the
+ * same HTTP client as the person's; where that cannot be made, a Response made here.
  */
 function sampleFetch(): FetchLike {
   const events = sampleEvents();
