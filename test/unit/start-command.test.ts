@@ -4,8 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type StartFacts, startCommand } from '../../src/cli/start-command.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
-let dir: string;
-afterEach(() => cleanup(dir));
+let dir = '';
+afterEach(() => {
+  // Not every case makes a checkout (resumeCommand's does not), and cases may run in any order.
+  if (dir) cleanup(dir);
+  dir = '';
+});
 
 /** A checkout with dist/zhi.js, and an empty bin folder for the PATH. */
 function setUp(): { entry: string; bin: string } {
