@@ -5,10 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { stretched } from '../helpers/slowdown.js';
-import { missing, wineNode, winPath } from '../helpers/wine.js';
+import { missing, wineScript, winPath } from '../helpers/wine.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -32,12 +31,12 @@ describe.skipIf(Boolean(missing))('the Job Object helper under Wine', () => {
       const dir = tempDir('zhi-wine-job-');
       try {
         const helper = winPath(join(root, 'native/win-sandbox/zhi-sandbox.exe'));
-        const script = join(dir, 'run.mjs');
         // 127.0.0.9: this test's pings, told apart from anything else on the machine.
         const tree = 'echo before & start /b ping -n 60 127.0.0.9 & ping -n 60 127.0.0.9 > nul';
-        await build({
-          stdin: {
-            contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
+        const r = await wineScript(
+          dir,
+          'run.mjs',
+          `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
             import { mkdirSync } from 'node:fs';
             const job = { jobHelper: { file: ${JSON.stringify(helper)}, request: { maxProcesses: 256 } } };
             const o = { cwd: process.cwd(), maxBytes: 10000, ...job };
@@ -51,16 +50,7 @@ describe.skipIf(Boolean(missing))('the Job Object helper under Wine', () => {
             out.restricted = await runCommand('echo x > zhi-output\\\\a.txt & echo done', { ...o, jobHelper: { file: ${JSON.stringify(helper)}, request: { writable } }, timeoutMs: 20000 });
             out.old = await runCommand(${JSON.stringify(tree.replaceAll('127.0.0.9', '127.0.0.8'))}, { cwd: process.cwd(), maxBytes: 10000, timeoutMs: 3000 });
             console.log(JSON.stringify(out));`,
-            resolveDir: root,
-            loader: 'ts',
-          },
-          outfile: script,
-          bundle: true,
-          format: 'esm',
-          platform: 'node',
-          logLevel: 'error',
-        });
-        const r = await wineNode([winPath(script)], { cwd: dir });
+        );
         const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
         expect(out.exit, r.stderr).toMatchObject({ exitCode: 7, stdout: 'hi \n', timedOut: false });
         // Stopped at 3 s with everything it started, checked by the job's own count.
@@ -95,24 +85,15 @@ describe.skipIf(Boolean(missing))('the Job Object helper when zhi dies', () => {
       const dir = tempDir('zhi-wine-die-');
       try {
         const helper = winPath(join(root, 'native/win-sandbox/zhi-sandbox.exe'));
-        const script = join(dir, 'die.mjs');
-        await build({
-          stdin: {
-            contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
+        await wineScript(
+          dir,
+          'die.mjs',
+          `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
             void runCommand('start /b ping -n 60 127.0.0.7 & ping -n 60 127.0.0.7 > nul', {
               cwd: process.cwd(), maxBytes: 1000, timeoutMs: 60000, jobHelper: { file: ${JSON.stringify(helper)} } });
             // zhi goes away without stopping anything (a crash, a closed window).
             setTimeout(() => process.exit(0), 3000);`,
-            resolveDir: root,
-            loader: 'ts',
-          },
-          outfile: script,
-          bundle: true,
-          format: 'esm',
-          platform: 'node',
-          logLevel: 'error',
-        });
-        await wineNode([winPath(script)], { cwd: dir });
+        );
         await new Promise((r) => setTimeout(r, 1000));
         const ps = execFileSync('ps', ['-eo', 'stat=,args='], { encoding: 'utf8' });
         expect(ps.split('\n').filter((l) => /127\.0\.0\.7/.test(l) && !/^Z/.test(l.trim()))).toEqual([]);

@@ -9,13 +9,12 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../fake-zhipu/server.js';
 import { useFakeZhipu } from '../helpers/fake.js';
 import { stretched } from '../helpers/slowdown.js';
 import { readCorpus } from '../helpers/windows-corpus.js';
-import { missing, prefix, wine, wineNode, winPath } from '../helpers/wine.js';
+import { missing, prefix, wine, wineNode, wineScript, winPath } from '../helpers/wine.js';
 import { cleanup, tempDir } from '../helpers/zhi.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -95,6 +94,20 @@ const DESTRUCTIVE = [
 describe.skipIf(Boolean(missing))('Windows under Wine', () => {
   const fake = useFakeZhipu();
 
+  /** zhi piped under Windows node.exe against the fake API, in English, in a Chinese locale. */
+  const zhiUnderWine = (cwd: string, home: string) =>
+    wineNode([winPath(join(root, 'dist/zhi.js'))], {
+      cwd,
+      stdin: 'run these',
+      env: {
+        ZHI_BASE_URL: fake.baseUrl,
+        ZHI_API_KEY: TEST_KEY,
+        ZHI_HOME: winPath(home),
+        ZHI_LANGUAGE: 'en',
+        LANG: 'zh_CN.UTF-8',
+      },
+    });
+
   it(
     'refuses every destructive line of issue 24 in pipe mode (a Chinese locale)',
     async () => {
@@ -105,17 +118,7 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
           { kind: 'tools', calls: DESTRUCTIVE.map((command) => ({ name: 'shell', arguments: { command } })) },
           { kind: 'text', text: 'done' },
         );
-        const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
-          cwd,
-          stdin: 'run these',
-          env: {
-            ZHI_BASE_URL: fake.baseUrl,
-            ZHI_API_KEY: TEST_KEY,
-            ZHI_HOME: winPath(home),
-            ZHI_LANGUAGE: 'en',
-            LANG: 'zh_CN.UTF-8',
-          },
-        });
+        const r = await zhiUnderWine(cwd, home);
         const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
         expect(refused.length, r.stderr).toBe(DESTRUCTIVE.length);
         expect(r.stderr).not.toMatch(/Not run \(run a command\)/);
@@ -149,17 +152,7 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
           },
           { kind: 'text', text: 'done' },
         );
-        const r = await wineNode([winPath(join(root, 'dist/zhi.js'))], {
-          cwd,
-          stdin: 'run these',
-          env: {
-            ZHI_BASE_URL: fake.baseUrl,
-            ZHI_API_KEY: TEST_KEY,
-            ZHI_HOME: winPath(home),
-            ZHI_LANGUAGE: 'en',
-            LANG: 'zh_CN.UTF-8',
-          },
-        });
+        const r = await zhiUnderWine(cwd, home);
         const refused = r.stderr.split('\n').filter((l) => /Refused \(run a command\)/.test(l));
         const asked = r.stderr.split('\n').filter((l) => /Not run \(run a command\)/.test(l));
         expect(refused.length, r.stderr).toBe(sample.length);
@@ -177,25 +170,16 @@ describe.skipIf(Boolean(missing))('Windows under Wine', () => {
     async () => {
       const dir = tempDir('zhi-wine-run-');
       try {
-        const script = join(dir, 'run.mjs');
-        await build({
-          stdin: {
-            contents: `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
+        const r = await wineScript(
+          dir,
+          'run.mjs',
+          `import { runCommand } from ${JSON.stringify(join(root, 'src/tools/shell/run.ts'))};
             const out = {};
             out.dir = await runCommand('dir', { cwd: process.cwd(), timeoutMs: 20000, maxBytes: 100000 });
             out.plain = await runCommand('echo before & ping -n 30 127.0.0.1 > nul', { cwd: process.cwd(), timeoutMs: 3000, maxBytes: 1000 });
             out.start = await runCommand('echo before & start /b ping -n 30 127.0.0.1 & ping -n 30 127.0.0.1 > nul', { cwd: process.cwd(), timeoutMs: 3000, maxBytes: 1000 });
             console.log(JSON.stringify(out));`,
-            resolveDir: root,
-            loader: 'ts',
-          },
-          outfile: script,
-          bundle: true,
-          format: 'esm',
-          platform: 'node',
-          logLevel: 'error',
-        });
-        const r = await wineNode([winPath(script)], { cwd: dir });
+        );
         const out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
         expect(out.dir.stdout).toMatch(/Directory of/);
         expect(out.dir.stdout).not.toContain('\r');

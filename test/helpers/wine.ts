@@ -74,3 +74,21 @@ export async function wineNode(args: string[], o: { cwd: string; env?: NodeJS.Pr
   const code = await new Promise<number | null>((done) => child.on('close', done));
   return { code, stdout: readFileSync(io('out'), 'utf8'), stderr: readFileSync(io('err'), 'utf8') };
 }
+
+/**
+ * A script that imports zhi's sources (`contents`, TypeScript allowed), bundled into `dir` and
+ * run by Windows node.exe: how the Windows shell code is tried without the whole app.
+ */
+export async function wineScript(dir: string, name: string, contents: string) {
+  const { build } = await import('esbuild');
+  const script = join(dir, name);
+  await build({
+    stdin: { contents, resolveDir: root, loader: 'ts' },
+    outfile: script,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'error',
+  });
+  return wineNode([winPath(script)], { cwd: dir });
+}
