@@ -1,6 +1,6 @@
 import type { ChatSession } from '../../agent/chat.js';
 import type { AgentResult } from '../../agent/events.js';
-import { type Prompter, runAgent } from '../../agent/loop.js';
+import { runAgent } from '../../agent/loop.js';
 import { titleFrom } from '../../agent/sessions/store.js';
 import { connectPlatform } from '../../llm/connect.js';
 import type { FetchLike } from '../../llm/http.js';
@@ -9,6 +9,7 @@ import type { Message } from '../../llm/types.js';
 import { UsageTracker } from '../../llm/usage.js';
 import { imageSafe } from '../../llm/vision.js';
 import { redactDeep } from '../../support/redact.js';
+import { nobodyPrompter } from '../prompter.js';
 import { drawRun, loadRenderer } from '../render/draw-run.js';
 import { makeStyle } from '../render/style.js';
 import { findMistyped } from './attach/mistyped.js';
@@ -53,13 +54,6 @@ function sampleFetch(): FetchLike {
   return memoryFetch(chunkedResponse('text/event-stream', events)) ?? (() => Promise.resolve(made()));
 }
 
-/** Nobody is asked anything: the sample answer calls no tool, and a call would be refused. */
-const NOBODY: Prompter = {
-  interactive: false,
-  confirmTool: () => Promise.resolve(false),
-  ask: () => Promise.resolve(false),
-};
-
 /**
  * The code the first message runs for the first time, run once while the person types it (lazy.ts
  * TypingWork; never while nobody types, never twice). V8 compiles a function the first time it
@@ -98,7 +92,8 @@ export async function warmUp(chat: ChatSession): Promise<AgentResult> {
     {
       llm: imageSafe(llm),
       tools: chat.deps.tools,
-      prompter: NOBODY,
+      // Nobody is asked anything: the sample answer calls no tool, and a call would be refused.
+      prompter: nobodyPrompter,
       usage,
       cwd: chat.deps.cwd,
       outputDir: chat.deps.outputDir,
