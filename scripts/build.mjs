@@ -8,7 +8,7 @@
 import { chmod, copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
@@ -59,7 +59,7 @@ async function main() {
       __filename: '__zhiFilename',
       __dirname: '__zhiDirname',
     },
-    plugins: [cjsNamedExports, catalogueFromFile, noDeprecatedBuffer],
+    plugins: [cjsNamedExports, catalogueFromFile, noDeprecatedBuffer, zodEnglishOnly],
     metafile: true,
     absWorkingDir: root,
     logLevel: 'warning',
@@ -75,6 +75,7 @@ async function main() {
     join(dist, 'assets', 'win', 'zhi-sandbox.exe'),
   );
   await writeCatalogues();
+  await writeBuiltinSkills(pkg.version);
   const page = await buildPage();
   await writeFile(join(dist, 'THIRD-PARTY-LICENSES.txt'), await licences(result.metafile, page.metafile));
 }
@@ -141,6 +142,48 @@ async function writeCatalogues() {
   }
 }
 
+/**
+ * The built-in skills as zhi loads them (src/skills/loader.ts), as dist/assets/builtin-skills.json:
+ * a fresh data folder (a first start, a new version) takes them from there (src/skills/shipped.ts)
+ * instead of loading the YAML parser and the schema for them. A built-in skill with an error or a
+ * warning fails the build.
+ */
+async function writeBuiltinSkills(version) {
+  const bundled = await build({
+    entryPoints: [join(root, 'src/skills/loader.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    define: {
+      __ZHI_VERSION__: JSON.stringify(version),
+      __filename: '__zhiFilename',
+      __dirname: '__zhiDirname',
+    },
+    plugins: [catalogueFromFile, zodEnglishOnly],
+    logLevel: 'warning',
+  });
+  // A file rather than a data: URL: bundled CommonJS (yaml) needs `require` (BANNER).
+  const loader = join(dist, 'skill-loader.tmp.mjs');
+  await writeFile(loader, `${BANNER}\n${Buffer.from(bundled.outputFiles[0].contents).toString('utf8')}`);
+  const { loadSkillFile } = await import(pathToFileURL(loader).href).finally(() =>
+    rm(loader, { force: true }),
+  );
+  const dir = join(root, 'skills');
+  const shipped = {};
+  for (const name of (await readdir(dir)).filter((n) => /\.ya?ml$/i.test(n)).sort()) {
+    const outcome = await loadSkillFile(join(dir, name), 'builtin');
+    if (!outcome.skill || outcome.errors.length || outcome.warnings.length)
+      throw new Error(
+        `skills/${name} does not load cleanly: ${JSON.stringify([outcome.errors, outcome.warnings])}`,
+      );
+    // Where it lives is known only where it is installed (shipped.ts puts it back).
+    const { file: _file, ...skill } = outcome.skill;
+    shipped[name] = { ...outcome, skill };
+  }
+  await writeFile(join(dist, 'assets', 'builtin-skills.json'), JSON.stringify(shipped));
+}
+
 /** In the bundle, src/support/i18n/index.ts gets its strings from those files (catalogue-file.ts). */
 const catalogueFromFile = {
   name: 'catalogue-from-file',
@@ -150,6 +193,27 @@ const catalogueFromFile = {
         ? { path: join(root, 'src/support/i18n/catalogue-file.ts') }
         : undefined,
     );
+  },
+};
+
+/**
+ * zod re-exports every locale of its error messages as `z.locales` (≈ 360 KB, 40 % of the zod
+ * that a one-shot compiles), and a namespace re-export cannot be tree-shaken. zhi speaks to the
+ * person through its own catalogue and keeps zod's English default (classic/schemas.js imports
+ * en.js itself), so `z.locales` holds English only.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined;
+      return { path: join(args.resolveDir, '..', 'locales', 'en-only.js'), namespace: 'zod-en' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-en' }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
   },
 };
 

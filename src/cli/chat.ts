@@ -151,7 +151,7 @@ async function chatSkills(
 ): Promise<{ listing: string; folders: string[]; limits: SkillLimits } | undefined> {
   const [{ loadCatalog }, { chatSkillTool, skillListing }, { SkillLimits }, { chatSkillsOf, TrustStore }] =
     await Promise.all([
-      import('./skills/runtime.js'),
+      import('./skills/catalog.js'),
       import('../skills/chat-skill-tool.js'),
       import('../skills/skill-limits.js'),
       import('../skills/trust.js'),

@@ -49,7 +49,7 @@ export async function trustedCommand(
   io: TrustAsk,
 ): Promise<CustomCommand | undefined> {
   const text = await readFile(listed.file, 'utf8').catch(() => undefined);
-  const cmd = text === undefined ? undefined : parseCommand(text, { ...listed, name: listed.name });
+  const cmd = text === undefined ? undefined : await parseCommand(text, { ...listed, name: listed.name });
   if (!cmd || isProblem(cmd)) {
     const reason = cmd ? cmd.reason : 'unreadable';
     throw new ZhiError({

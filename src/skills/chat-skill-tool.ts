@@ -5,6 +5,7 @@
  * files (relative to the skill's folder, read-only, in pages).
  */
 import { z } from 'zod';
+import { byCodePoint } from '../support/arrays.js';
 import type { Language } from '../support/i18n/index.js';
 import type { AnyTool } from '../tools/types.js';
 import { ToolError } from '../tools/types.js';
@@ -42,7 +43,7 @@ export function skillListing(
   language: Language,
   budget = LISTED_DESCRIPTIONS_BUDGET,
 ): string {
-  const sorted = [...skills].sort((a, b) => a.name.localeCompare(b.name));
+  const sorted = [...skills].sort((a, b) => byCodePoint(a.name, b.name));
   const builtins = sorted.filter((s) => s.source === 'builtin').map((s) => s.name);
   const lines = builtins.length ? [`- built-in: ${builtins.join(', ')}`] : [];
   const unlisted: string[] = [];

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseYamlSafe } from '../support/yaml.js';
-import { splitFrontMatter } from './loader.js';
+import { splitFrontMatter } from './front-matter.js';
 
 /**
  * Custom slash commands: a Markdown file `<name>.md` whose body is a prompt, used as
@@ -32,11 +31,11 @@ export const COMMAND_NAME = /^[A-Za-z0-9_-]+$/;
 /** Longer command files are not prompts (a pasted document, a binary): refused. */
 const MAX_COMMAND_BYTES = 64 * 1024;
 
-/** Parse one command file's text. */
-export function parseCommand(
+/** Parse one command file's text (the YAML parser loads only for a file with front matter). */
+export async function parseCommand(
   text: string,
   at: { name: string; file: string; source: CustomCommand['source'] },
-): CustomCommand | CommandProblem {
+): Promise<CustomCommand | CommandProblem> {
   const { name, file, source } = at;
   if (!COMMAND_NAME.test(name)) return { file, name, reason: 'bad_name' };
   const hash = createHash('sha256').update(text).digest('hex');
@@ -45,6 +44,7 @@ export function parseCommand(
   if (/^---\s*(\r?\n|$)/.test(text)) {
     const split = splitFrontMatter(text);
     if (!split) return { file, name, reason: 'bad_front_matter' };
+    const { parseYamlSafe } = await import('../support/yaml.js');
     const parsed = parseYamlSafe(split.yaml);
     if (!parsed.ok) return { file, name, reason: 'bad_front_matter' };
     const value = parsed.value ?? {};
@@ -113,7 +113,7 @@ export async function findCommands(dirs: { user: string; project: string }): Pro
       const c =
         text === undefined || Buffer.byteLength(text) > MAX_COMMAND_BYTES
           ? ({ file, name, reason: 'unreadable' } as const)
-          : parseCommand(text, { name, file, source });
+          : await parseCommand(text, { name, file, source });
       if (isProblem(c)) found.problems.push(c);
       else found.commands.set(c.name, c);
     }

@@ -1,10 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { byCodePoint } from '../support/arrays.js';
 import { builtinSkillsDir } from '../support/install.js';
 import type { AppPaths } from '../support/paths.js';
 import { SkillCache } from './cache.js';
 import type { LoadOutcome } from './loader.js';
 import type { Skill, SkillIssue, SkillSource } from './schema.js';
+import { shippedOutcome } from './shipped.js';
 
 export interface SkillDirs {
   /** Built-ins shipped with zhi (`<package>/skills`, or an executable's own copy: support/install.ts). */
@@ -166,7 +168,7 @@ export async function skillFilesIn(dir: string): Promise<string[]> {
     if ((e.isFile() || e.isSymbolicLink()) && /\.ya?ml$/i.test(e.name)) files.push(join(dir, e.name));
   }
   for (const f of found) if (f) files.push(f);
-  return files.sort((a, b) => a.localeCompare(b));
+  return files.sort(byCodePoint);
 }
 
 async function loadDir(dir: string, source: SkillSource, cache: SkillCache): Promise<LoadOutcome[]> {
@@ -177,8 +179,9 @@ async function loadDir(dir: string, source: SkillSource, cache: SkillCache): Pro
       const hit = cache.get(f, key);
       if (hit) return hit;
       // The YAML parser and the schema load only when a file is new or changed.
-      const { loadSkillFile } = await import('./loader.js');
-      const outcome = await loadSkillFile(f, source);
+      const outcome =
+        (source === 'builtin' ? await shippedOutcome(f) : undefined) ??
+        (await (await import('./loader.js')).loadSkillFile(f, source));
       cache.set(f, key, outcome);
       return outcome;
     }),

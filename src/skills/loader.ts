@@ -13,6 +13,7 @@ import {
   specNameProblem,
 } from './agent-skills.js';
 import { isScript, listResources } from './bundled.js';
+import { splitFrontMatter } from './front-matter.js';
 import type { LoadOutcome } from './issues.js';
 import {
   fail,
@@ -265,23 +266,8 @@ function buildSkill(
   });
 }
 
-/** `---\n<yaml>\n---\n<body>`; undefined when the file does not start with front matter. */
-export function splitFrontMatter(text: string): { yaml: string; body: string; bodyLine: number } | undefined {
-  const lines = text.split(/\r?\n/);
-  if (lines[0]?.trim() !== '---') return undefined;
-  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l));
-  if (end < 0) return undefined;
-  return {
-    yaml: lines.slice(1, end).join('\n'),
-    body: lines
-      .slice(end + 1)
-      .join('\n')
-      .trim(),
-    bodyLine: end + 2,
-  };
-}
-
 export { mapAllowedTools } from './agent-skills.js';
+export { splitFrontMatter } from './front-matter.js';
 
 /** The specification's rules for `name` (format, equal to the folder) and `description` length: warnings. */
 function specProblems(

@@ -41,3 +41,12 @@ export function replaceFrom<T>(target: T[], from: number, items: Iterable<T>): T
   target.length = Math.min(target.length, from);
   return pushAll(target, list);
 }
+
+/**
+ * Order of code points, for sorting names and paths whose order only has to be stable (skill
+ * files, ids). `localeCompare` is slower, and its first call starts ICU's collator (≈ 6 ms),
+ * which a one-shot would pay for sorting a handful of ASCII names.
+ */
+export function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -21,8 +21,8 @@ describe('parseCommand', () => {
       { body: 'Review $1', description: 'Review a file', model: 'glm-4.7' },
     ],
     ['front matter with other keys', '---\nallowed-tools: Bash\n---\nGo', { body: 'Go' }],
-  ])('reads %s', (_what, text, want) => {
-    const c = parseCommand(text, at);
+  ])('reads %s', async (_what, text, want) => {
+    const c = await parseCommand(text, at);
     expect(isProblem(c)).toBe(false);
     expect(c).toMatchObject({ name: 'review', source: 'project', ...want });
   });
@@ -35,13 +35,13 @@ describe('parseCommand', () => {
     ['bad_front_matter', 'ok', '---\ndescription: never closed\nbody'],
     ['empty', 'ok', '---\ndescription: x\n---\n'],
     ['empty', 'ok', '   \n'],
-  ])('refuses %s (%s)', (reason, name, text) => {
-    expect(parseCommand(text, { ...at, name })).toMatchObject({ reason });
+  ])('refuses %s (%s)', async (reason, name, text) => {
+    expect(await parseCommand(text, { ...at, name })).toMatchObject({ reason });
   });
 
-  it('ties the hash to the bytes', () => {
-    const a = parseCommand('one', at);
-    const b = parseCommand('two', at);
+  it('ties the hash to the bytes', async () => {
+    const a = await parseCommand('one', at);
+    const b = await parseCommand('two', at);
     expect(isProblem(a) || isProblem(b)).toBe(false);
     if (!isProblem(a) && !isProblem(b)) expect(a.hash).not.toBe(b.hash);
   });

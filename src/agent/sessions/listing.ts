@@ -4,6 +4,7 @@
  * resolving an id or prefix, and deleting one.
  */
 import { readFile, rm } from 'node:fs/promises';
+import { byCodePoint } from '../../support/arrays.js';
 import { searchable } from '../../support/graphemes.js';
 import { messageText, type SessionKind } from './format.js';
 import { type IndexEntry, indexedSessions, newestIndexed, verifyEntry } from './index-file.js';
@@ -86,10 +87,8 @@ export async function listSessionsCounting(
   return { found: out, others };
 }
 
-// Plain comparison: ISO times and ids are ASCII, and localeCompare is slow over thousands.
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const sortNewestFirst = (list: IndexEntry[]) =>
-  list.sort((a, b) => compare(b.updated, a.updated) || compare(b.id, a.id));
+  list.sort((a, b) => byCodePoint(b.updated, a.updated) || byCodePoint(b.id, a.id));
 
 /**
  * Check the files of the first `n` entries against their index lines; a changed one is re-read

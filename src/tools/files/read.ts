@@ -6,7 +6,6 @@ import { type Tool, type ToolContext, ToolError } from '../types.js';
 import { FILE_READ_TOOL, PAGE_BYTES } from './entries.js';
 import { documentFacts } from './readers/facts.js';
 import { hiddenWarning } from './readers/hidden.js';
-import { readDocument } from './readers/index.js';
 
 const schema = z.object({
   path: z.string().describe('Relative path.'),
@@ -25,6 +24,9 @@ const fileRead: Tool<typeof schema> = {
   label: (args) => args.path,
   async execute(args, ctx) {
     const file = await readPath(args.path, ctx);
+    // The readers (with their character-set tables) load with the first file read: the schema
+    // above is all a request needs, and most runs read no file.
+    const { readDocument } = await import('./readers/index.js');
     const doc = await readDocument(file.abs, {
       maxBytes: PAGE_BYTES,
       ...(args.offset ? { offset: args.offset } : {}),

@@ -11,9 +11,9 @@ import { t } from '../../../support/i18n/index.js';
 import { startModel } from '../../chat.js';
 import { newUsage } from '../../client.js';
 import { takeFolderFlags } from '../../folder-flags.js';
+import { allWarnings, loadCatalog, skillWarnings } from '../../skills/catalog.js';
 import { createdSkill, splitCommandLine } from '../../skills/create.js';
 import { findSkill } from '../../skills/execute.js';
-import { allWarnings, loadCatalog, skillWarnings } from '../../skills/runtime.js';
 import { ALL_TOOL_NAMES } from '../../tools.js';
 import type { SlashCommand, SlashContext } from './types.js';
 
