@@ -33,6 +33,9 @@ export async function runRepl(ctx: AppContext, o: { first?: string } = {}): Prom
     history,
     io: { input: process.stdin, output: process.stderr, stdout: process.stdout },
   });
+  // The terminal starts being read (its stream resumes on the next tick) and what start-up left
+  // queued runs before the banner and prompt are drawn: once the prompt shows, zhi is idle.
+  await new Promise((resolve) => setImmediate(resolve));
   repl.welcome();
   if (ctx.args.flags.resume !== undefined || ctx.args.flags.continue) {
     resumed = await (await import('../sessions/resume.js')).findResumed(ctx);
