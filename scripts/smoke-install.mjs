@@ -135,6 +135,23 @@ net.Socket.prototype.setKeepAlive = function (...args) {
   return file;
 }
 
+/**
+ * The Wine prefix the tests use (test/helpers/wine.ts `prefix`), set to Windows 10 when made:
+ * the default prefix may say Windows 7, where Node refuses to start. WINEPREFIX, when set, wins.
+ */
+function winePrefix() {
+  const dir = process.env.WINEPREFIX ?? join(root, 'node_modules/.cache/zhi-wine/prefix');
+  if (!existsSync(join(dir, 'system.reg'))) {
+    mkdirSync(dir, { recursive: true });
+    const version = ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/d', 'win10', '/f'];
+    execFileSync('wine', version, {
+      env: { ...process.env, WINEPREFIX: dir, WINEDEBUG: '-all' },
+      stdio: 'ignore',
+    });
+  }
+  return dir;
+}
+
 /** A PATH for the executable with the shell tools it needs and no `node`. */
 function pathWithoutNode() {
   const bin = join(temp, 'bin');
@@ -291,7 +308,10 @@ async function main() {
         c.on('close', (code) => resolve(code !== 0));
       });
       check('no node on PATH', noNode);
-      if (wine) env.NODE_OPTIONS = `--require Z:${wineKeepAliveFix()}`;
+      if (wine) {
+        env.NODE_OPTIONS = `--require Z:${wineKeepAliveFix()}`;
+        env.WINEPREFIX = winePrefix();
+      }
     } else {
       if (nodeBinary) env.PATH = `${dirname(realpathSync(nodeBinary))}${delimiter}${env.PATH}`;
       zhi = installPackage(env);
