@@ -118,16 +118,7 @@ async function buildPage() {
  * uses instead of compiling the code of both languages.
  */
 async function writeCatalogues() {
-  const bundled = await build({
-    entryPoints: [join(root, 'src/support/i18n/messages/index.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    write: false,
-    logLevel: 'warning',
-  });
-  const code = Buffer.from(bundled.outputFiles[0].contents).toString('base64');
-  const { messages } = await import(`data:text/javascript;base64,${code}`);
+  const { messages } = await importSource('src/support/i18n/messages/index.ts');
   for (const [lang, strings] of Object.entries(messages)) {
     const areas = new Map();
     for (const [key, text] of Object.entries(strings)) {
@@ -149,26 +140,14 @@ async function writeCatalogues() {
  * warning fails the build.
  */
 async function writeBuiltinSkills(version) {
-  const bundled = await build({
-    entryPoints: [join(root, 'src/skills/loader.ts')],
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    write: false,
+  const { loadSkillFile } = await importSource('src/skills/loader.ts', {
     define: {
       __ZHI_VERSION__: JSON.stringify(version),
       __filename: '__zhiFilename',
       __dirname: '__zhiDirname',
     },
     plugins: [catalogueFromFile, zodEnglishOnly],
-    logLevel: 'warning',
   });
-  // A file rather than a data: URL: bundled CommonJS (yaml) needs `require` (BANNER).
-  const loader = join(dist, 'skill-loader.tmp.mjs');
-  await writeFile(loader, `${BANNER}\n${Buffer.from(bundled.outputFiles[0].contents).toString('utf8')}`);
-  const { loadSkillFile } = await import(pathToFileURL(loader).href).finally(() =>
-    rm(loader, { force: true }),
-  );
   const dir = join(root, 'skills');
   const shipped = {};
   for (const name of (await readdir(dir)).filter((n) => /\.ya?ml$/i.test(n)).sort()) {
@@ -182,6 +161,27 @@ async function writeBuiltinSkills(version) {
     shipped[name] = { ...outcome, skill };
   }
   await writeFile(join(dist, 'assets', 'builtin-skills.json'), JSON.stringify(shipped));
+}
+
+/**
+ * A source file of zhi, bundled and imported here, to run its code at build time. Through a file
+ * rather than a data: URL: bundled CommonJS (yaml) needs `require` (BANNER).
+ */
+let imported = 0;
+async function importSource(entry, options = {}) {
+  const bundled = await build({
+    entryPoints: [join(root, entry)],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+    logLevel: 'warning',
+    ...options,
+  });
+  // A name of its own each time: an imported URL is cached for the life of the process.
+  const file = join(dist, `build-step-${++imported}.tmp.mjs`);
+  await writeFile(file, `${BANNER}\n${Buffer.from(bundled.outputFiles[0].contents).toString('utf8')}`);
+  return import(pathToFileURL(file).href).finally(() => rm(file, { force: true }));
 }
 
 /** In the bundle, src/support/i18n/index.ts gets its strings from those files (catalogue-file.ts). */
